@@ -1,0 +1,73 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// buildRegistry builds the games this program offers. contentDirs maps a
+// game's name to a folder of content files that replace its embedded ones.
+func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
+	for name := range contentDirs {
+		return nil, fmt.Errorf("content override for unknown game %q", name)
+	}
+	return engine.NewRegistry(), nil
+}
+
+// gameFlags are the flags that choose a game and its setup.
+type gameFlags struct {
+	game    *string
+	players *int
+	seed    *uint64
+	options *string
+	content *string
+}
+
+func addGameFlags(fs *flag.FlagSet) *gameFlags {
+	return &gameFlags{
+		game:    fs.String("game", "crystalpalace", "game: crystalpalace or eightydays"),
+		players: fs.Int("players", 4, "number of players"),
+		seed:    fs.Uint64("seed", 1, "random seed; the same seed and actions give the same game"),
+		options: fs.String("options", "", "game options as name=value pairs separated by commas"),
+		content: fs.String("content", "", "folder of content files replacing the game's embedded ones"),
+	}
+}
+
+// setup resolves the chosen game and its setup.
+func (g *gameFlags) setup() (engine.Rules, engine.Setup, error) {
+	dirs := map[string]string{}
+	if *g.content != "" {
+		dirs[*g.game] = *g.content
+	}
+	reg, err := buildRegistry(dirs)
+	if err != nil {
+		return nil, engine.Setup{}, err
+	}
+	rules, err := reg.Lookup(*g.game)
+	if err != nil {
+		return nil, engine.Setup{}, err
+	}
+	opts, err := parseOptions(*g.options)
+	if err != nil {
+		return nil, engine.Setup{}, err
+	}
+	return rules, engine.Setup{Players: *g.players, Seed: *g.seed, Options: opts}, nil
+}
+
+func parseOptions(s string) (map[string]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	opts := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("option %q: want name=value", kv)
+		}
+		opts[k] = v
+	}
+	return opts, nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// replayOutput is what "meeple replay" prints.
+type replayOutput struct {
+	Game    string          `json:"game"`
+	Players int             `json:"players"`
+	Seed    uint64          `json:"seed"`
+	Actions int             `json:"actions"`
+	Phase   string          `json:"phase"`
+	Over    bool            `json:"over"`
+	Result  engine.Result   `json:"result"`
+	State   json.RawMessage `json:"state"`
+}
+
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("replay", stderr)
+	gf := addGameFlags(fs)
+	script := fs.String("script", "", "file of actions, one \"P<seat>: <action>\" a line (- for standard input)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *script == "" {
+		fmt.Fprintln(stderr, "meeple replay: -script is required")
+		return errUsage
+	}
+	rules, setup, err := gf.setup()
+	if err != nil {
+		return err
+	}
+	moves, err := readScriptFile(*script)
+	if err != nil {
+		return err
+	}
+	state, err := rules.New(setup)
+	if err != nil {
+		return err
+	}
+	if err := applyMoves(state, moves); err != nil {
+		return err
+	}
+	data, err := state.Encode()
+	if err != nil {
+		return err
+	}
+	out := replayOutput{
+		Game: rules.Name(), Players: setup.Players, Seed: setup.Seed, Actions: len(moves),
+		Phase: state.Phase(), Over: state.Over(), Result: state.Result(), State: data,
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// readScriptFile reads a game script from a file, or standard input for "-".
+func readScriptFile(path string) ([]engine.Move, error) {
+	if path == "-" {
+		return engine.ReadScript(os.Stdin)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	moves, err := engine.ReadScript(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return moves, nil
+}
+
+// applyMoves applies moves in order and names the line of the first refused one.
+func applyMoves(state engine.State, moves []engine.Move) error {
+	for _, m := range moves {
+		if int(m.Seat) >= state.Players() {
+			return fmt.Errorf("line %d: P%d is not seated (%d players)", m.Line, m.Seat+1, state.Players())
+		}
+		if _, err := state.Apply(m.Seat, m.Action); err != nil {
+			var rule *engine.RuleError
+			if errors.As(err, &rule) {
+				return fmt.Errorf("line %d: %q: %s", m.Line, m.Action, rule.Reason)
+			}
+			return fmt.Errorf("line %d: %q: %w", m.Line, m.Action, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+)
+
+// simulateSummary is what "meeple simulate" prints; the README documents it.
+type simulateSummary struct {
+	Game           string             `json:"game"`
+	Players        int                `json:"players"`
+	AI             []string           `json:"ai"`
+	Games          int                `json:"games"`
+	Finished       int                `json:"finished"`
+	Stalled        int                `json:"stalled"`
+	Actions        int                `json:"actions"`
+	MeanActions    float64            `json:"mean_actions"`
+	MeanTurns      float64            `json:"mean_turns"`
+	Seconds        float64            `json:"seconds"`
+	GamesPerSecond float64            `json:"games_per_second"`
+	Scores         scoreStats         `json:"scores"`
+	Breakdown      map[string]float64 `json:"breakdown"`
+	WinRate        map[string]float64 `json:"win_rate"`
+	WinsBySeat     []int              `json:"wins_by_seat"`
+	Counters       map[string]int     `json:"counters"`
+}
+
+type scoreStats struct {
+	Mean float64 `json:"mean"`
+	Min  int     `json:"min"`
+	Max  int     `json:"max"`
+}
+
+func runSimulate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("simulate", stderr)
+	gf := addGameFlags(fs)
+	games := fs.Int("games", 100, "number of games to play")
+	aiNames := fs.String("ai", "random", "computer player for every seat, or a comma-separated list, one per seat")
+	maxSteps := fs.Int("max-steps", 20000, "actions after which a game counts as stalled")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rules, setup, err := gf.setup()
+	if err != nil {
+		return err
+	}
+	names := strings.Split(*aiNames, ",")
+	if len(names) == 1 {
+		names = repeat(names[0], setup.Players)
+	}
+	if len(names) != setup.Players {
+		return fmt.Errorf("-ai names %d players, the game has %d", len(names), setup.Players)
+	}
+	players := make([]engine.Player, len(names))
+	for i, name := range names {
+		if players[i], err = ai.Lookup(rules, strings.TrimSpace(name)); err != nil {
+			return err
+		}
+	}
+	sum, err := simulate(rules, setup, players, names, *games, *maxSteps)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sum)
+}
+
+// simulate plays games with seeds setup.Seed, setup.Seed+1, … and sums them up.
+func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, names []string, games, maxSteps int) (simulateSummary, error) {
+	sum := simulateSummary{
+		Game: rules.Name(), Players: setup.Players, AI: names, Games: games,
+		Breakdown: map[string]float64{}, WinRate: map[string]float64{},
+		WinsBySeat: make([]int, setup.Players), Counters: map[string]int{},
+		Scores: scoreStats{Min: math.MaxInt, Max: math.MinInt},
+	}
+	seatsByAI := map[string]int{}
+	for _, n := range names {
+		seatsByAI[n]++
+	}
+	var scoreTotal, scored int
+	start := time.Now()
+	for g := 0; g < games; g++ {
+		s := setup
+		s.Seed = setup.Seed + uint64(g)
+		state, err := rules.New(s)
+		if err != nil {
+			return sum, err
+		}
+		rng := engine.NewRNG(s.Seed ^ 0x5eed)
+		out, err := ai.PlayOut(state, players, &rng, maxSteps)
+		if err != nil {
+			return sum, fmt.Errorf("game with seed %d: %w", s.Seed, err)
+		}
+		sum.Actions += len(out.Moves)
+		if out.Stalled {
+			sum.Stalled++
+			continue
+		}
+		sum.Finished++
+		res := state.Result()
+		for seat, score := range res.Scores {
+			scoreTotal += score
+			scored++
+			sum.Scores.Min = min(sum.Scores.Min, score)
+			sum.Scores.Max = max(sum.Scores.Max, score)
+			if seat < len(res.Breakdown) {
+				for source, v := range res.Breakdown[seat] {
+					sum.Breakdown[source] += float64(v)
+				}
+			}
+		}
+		for _, w := range res.Winners {
+			sum.WinsBySeat[w]++
+			sum.WinRate[names[w]]++
+		}
+		for k, v := range res.Counters {
+			sum.Counters[k] += v
+		}
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.GamesPerSecond = float64(games) / sum.Seconds
+	}
+	if games > 0 {
+		sum.MeanActions = float64(sum.Actions) / float64(games)
+	}
+	if sum.Finished > 0 {
+		sum.MeanTurns = float64(sum.Counters["turns"]) / float64(sum.Finished)
+		for name := range sum.WinRate {
+			// a win rate per seat that this player held, so mixed tables compare fairly
+			sum.WinRate[name] /= float64(sum.Finished * seatsByAI[name])
+		}
+	}
+	if scored > 0 {
+		sum.Scores.Mean = float64(scoreTotal) / float64(scored)
+		for source := range sum.Breakdown {
+			sum.Breakdown[source] /= float64(scored)
+		}
+	} else {
+		sum.Scores.Min, sum.Scores.Max = 0, 0
+	}
+	for name := range seatsByAI {
+		if _, ok := sum.WinRate[name]; !ok {
+			sum.WinRate[name] = 0
+		}
+	}
+	return sum, nil
+}
+
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+// Package ai holds the game-agnostic computer players and the loop that lets
+// computer players finish a game. Game-specific players live with their game
+// and are found through engine.ComputerPlayers. It does no I/O.
+package ai
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Random picks uniformly among a prompt's legal actions.
+type Random struct{}
+
+// Choose implements engine.Player.
+func (Random) Choose(_ engine.State, p engine.Prompt, rng *engine.RNG) string {
+	return p.Actions[rng.Intn(len(p.Actions))]
+}
+
+// Lookup returns the computer player called name for the game: "random" for
+// every game, and whatever the game itself offers.
+func Lookup(rules engine.Rules, name string) (engine.Player, error) {
+	if name == "random" {
+		return Random{}, nil
+	}
+	if cp, ok := rules.(engine.ComputerPlayers); ok {
+		if p, ok := cp.ComputerPlayer(name); ok {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%s has no computer player %q (known: %v)", rules.Name(), name, Names(rules))
+}
+
+// Names lists the computer players available for the game.
+func Names(rules engine.Rules) []string {
+	names := []string{"random"}
+	if cp, ok := rules.(engine.ComputerPlayers); ok {
+		names = append(names, cp.ComputerPlayerNames()...)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Outcome is how a played-out game ended.
+type Outcome struct {
+	Moves   []engine.Move // every action applied, in order
+	Stalled bool          // the step limit was reached before the game ended
+}
+
+// PlayOut lets players (one per seat) answer prompts until the game is over or
+// maxSteps actions have been applied. When several prompts are open at once
+// it answers the first. An error means a player chose an action the game
+// refused, which is a bug in that player.
+func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
+	var out Outcome
+	for !s.Over() {
+		if len(out.Moves) >= maxSteps {
+			out.Stalled = true
+			return out, nil
+		}
+		prompts := s.Prompts()
+		if len(prompts) == 0 {
+			return out, fmt.Errorf("game not over but no prompt is open")
+		}
+		p := prompts[0]
+		action := players[p.Seat].Choose(s, p, rng)
+		if _, err := s.Apply(p.Seat, action); err != nil {
+			return out, fmt.Errorf("seat %d chose %q: %w", p.Seat, action, err)
+		}
+		out.Moves = append(out.Moves, engine.Move{Seat: p.Seat, Action: action})
+	}
+	return out, nil
+}

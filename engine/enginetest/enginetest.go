@@ -1,0 +1,162 @@
+// Package enginetest checks that a game honours the engine contract: random
+// playouts that must end or keep prompting, determinism of seed + actions,
+// all-or-nothing Apply, encode/decode round trips and independent clones.
+// Game packages call it from their tests; it imports only the engine.
+package enginetest
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+)
+
+// Check is called after every applied action of a playout, to check a game's
+// own invariants (no negative money, …). It returns an error naming the
+// broken invariant.
+type Check func(s engine.State) error
+
+// Playouts plays games random-legal games per player count from minPlayers to
+// maxPlayers, checking after every action the contract and check (which may
+// be nil), and that replaying the seed and actions gives the same bytes.
+// maxSteps bounds a game; reaching it fails the test unless allowStall.
+func Playouts(t *testing.T, rules engine.Rules, games, maxSteps int, allowStall bool, check Check) {
+	t.Helper()
+	for n := rules.MinPlayers(); n <= rules.MaxPlayers(); n++ {
+		for g := 0; g < games; g++ {
+			setup := engine.Setup{Players: n, Seed: uint64(1000*n + g)}
+			if err := playout(rules, setup, maxSteps, allowStall, check); err != nil {
+				t.Fatalf("%d players, seed %d: %v", n, setup.Seed, err)
+			}
+		}
+	}
+}
+
+func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bool, check Check) error {
+	s, err := rules.New(setup)
+	if err != nil {
+		return err
+	}
+	rng := engine.NewRNG(setup.Seed)
+	var moves []engine.Move
+	for steps := 0; !s.Over(); steps++ {
+		if steps >= maxSteps {
+			if allowStall {
+				break
+			}
+			return fmt.Errorf("no end after %d actions (phase %q)", steps, s.Phase())
+		}
+		prompts := s.Prompts()
+		if len(prompts) == 0 {
+			return fmt.Errorf("after %d actions: not over but no prompt", steps)
+		}
+		for _, p := range prompts {
+			if len(p.Actions) == 0 {
+				return fmt.Errorf("after %d actions: prompt %q for seat %d has no legal action", steps, p.Kind, p.Seat)
+			}
+		}
+		p := prompts[rng.Intn(len(prompts))]
+		action := ai.Random{}.Choose(s, p, &rng)
+		if _, err := s.Apply(p.Seat, action); err != nil {
+			return fmt.Errorf("after %d actions: legal action %q of seat %d refused: %v", steps, action, p.Seat, err)
+		}
+		moves = append(moves, engine.Move{Seat: p.Seat, Action: action})
+		if check != nil {
+			if err := check(s); err != nil {
+				return fmt.Errorf("after %q by seat %d (action %d): %v", action, p.Seat, steps+1, err)
+			}
+		}
+		if steps%7 == 0 {
+			if err := RoundTrip(rules, s); err != nil {
+				return fmt.Errorf("after %d actions: %v", steps+1, err)
+			}
+		}
+	}
+	// Replay must reproduce the same bytes.
+	again, err := rules.New(setup)
+	if err != nil {
+		return err
+	}
+	for i, m := range moves {
+		if _, err := again.Apply(m.Seat, m.Action); err != nil {
+			return fmt.Errorf("replay of action %d %q refused: %v", i+1, m.Action, err)
+		}
+	}
+	a, _ := s.Encode()
+	b, _ := again.Encode()
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("replaying %d actions gave different state bytes", len(moves))
+	}
+	return nil
+}
+
+// RoundTrip checks that s encodes, decodes to an equal state, and that a
+// clone is independent of the original.
+func RoundTrip(rules engine.Rules, s engine.State) error {
+	data, err := s.Encode()
+	if err != nil {
+		return fmt.Errorf("encode: %v", err)
+	}
+	back, err := rules.Decode(data)
+	if err != nil {
+		return fmt.Errorf("decode: %v", err)
+	}
+	again, err := back.Encode()
+	if err != nil || !bytes.Equal(data, again) {
+		return fmt.Errorf("decode(encode(s)) encodes differently")
+	}
+	clone := s.Clone()
+	if prompts := clone.Prompts(); len(prompts) > 0 && len(prompts[0].Actions) > 0 {
+		p := prompts[0]
+		if _, err := clone.Apply(p.Seat, p.Actions[0]); err != nil {
+			return fmt.Errorf("clone refused legal action %q: %v", p.Actions[0], err)
+		}
+		after, _ := s.Encode()
+		if !bytes.Equal(data, after) {
+			return fmt.Errorf("applying %q to a clone changed the original", p.Actions[0])
+		}
+	}
+	return nil
+}
+
+// Unchanged applies action for seat to s, expects an error, and checks that
+// s encodes to the same bytes as before. It returns the error.
+func Unchanged(t *testing.T, s engine.State, seat engine.Seat, action string) error {
+	t.Helper()
+	before, _ := s.Encode()
+	_, err := s.Apply(seat, action)
+	if err == nil {
+		t.Fatalf("seat %d %q: accepted, want an error", seat, action)
+	}
+	after, _ := s.Encode()
+	if !bytes.Equal(before, after) {
+		t.Fatalf("seat %d %q: refused (%v) but the state changed", seat, action, err)
+	}
+	return err
+}
+
+// FuzzApply applies the fuzzer's text to a state reached by a few random
+// actions from seed; it must never panic and must leave the state unchanged
+// when it refuses.
+func FuzzApply(t *testing.T, rules engine.Rules, players int, seed uint64, steps int, seat int, action string) {
+	s, err := rules.New(engine.Setup{Players: players, Seed: seed})
+	if err != nil {
+		return
+	}
+	rng := engine.NewRNG(seed)
+	for i := 0; i < steps && !s.Over(); i++ {
+		p := s.Prompts()[0]
+		if _, err := s.Apply(p.Seat, ai.Random{}.Choose(s, p, &rng)); err != nil {
+			t.Fatalf("legal action refused: %v", err)
+		}
+	}
+	before, _ := s.Encode()
+	if _, err := s.Apply(engine.Seat(seat), action); err != nil {
+		after, _ := s.Encode()
+		if !bytes.Equal(before, after) {
+			t.Fatalf("refused %q (%v) but changed the state", action, err)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors every game wraps, so callers can tell kinds of refusal apart
+// with errors.Is without reading the words.
+var (
+	// ErrUnknownAction: the text is not an action of this game's notation.
+	ErrUnknownAction = errors.New("unknown action")
+	// ErrNotYourTurn: the seat has no prompt that this action answers.
+	ErrNotYourTurn = errors.New("not your turn")
+	// ErrIllegalAction: the action is well formed but the rules forbid it now.
+	ErrIllegalAction = errors.New("illegal action")
+	// ErrGameOver: the game has ended.
+	ErrGameOver = errors.New("game over")
+	// ErrBadSetup: the setup (player count, option) is not valid for the game.
+	ErrBadSetup = errors.New("bad setup")
+)
+
+// RuleError is a refusal with the rule's reason. Its message is only the
+// reason, written for the player; Kind is the sentinel it wraps.
+type RuleError struct {
+	Kind   error
+	Reason string
+}
+
+func (e *RuleError) Error() string { return e.Reason }
+func (e *RuleError) Unwrap() error { return e.Kind }
+
+// Refuse returns a *RuleError of the given kind with the reason.
+func Refuse(kind error, reason string) error {
+	return &RuleError{Kind: kind, Reason: reason}
+}
+
+// Refusef is Refuse with a formatted reason.
+func Refusef(kind error, format string, args ...any) error {
+	return &RuleError{Kind: kind, Reason: fmt.Sprintf(format, args...)}
+}

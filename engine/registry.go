@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Player is a computer player: given a state and one of its prompts, it
+// returns one of the prompt's legal actions. rng makes its choices
+// reproducible.
+type Player interface {
+	Choose(s State, p Prompt, rng *RNG) string
+}
+
+// ComputerPlayers is implemented by Rules that ship computer players of
+// their own, besides the generic random one.
+type ComputerPlayers interface {
+	// ComputerPlayer returns the named player ("heuristic", …).
+	ComputerPlayer(name string) (Player, bool)
+	// ComputerPlayerNames lists the names ComputerPlayer knows.
+	ComputerPlayerNames() []string
+}
+
+// Registry is the set of games a program offers, by name. It is built once
+// in main and read-only afterwards, so it is safe for concurrent use.
+type Registry struct {
+	byName map[string]Rules
+	names  []string
+}
+
+// NewRegistry returns a registry of the given games.
+func NewRegistry(games ...Rules) *Registry {
+	r := &Registry{byName: map[string]Rules{}}
+	for _, g := range games {
+		r.byName[g.Name()] = g
+		r.names = append(r.names, g.Name())
+	}
+	sort.Strings(r.names)
+	return r
+}
+
+// Lookup returns the game with the given name.
+func (r *Registry) Lookup(name string) (Rules, error) {
+	if g, ok := r.byName[name]; ok {
+		return g, nil
+	}
+	return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(r.names, ", "))
+}
+
+// Names lists the games' names in order.
+func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
