@@ -59,3 +59,17 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Topic is a short summary of one part of a game's rules, looked up by name
+// ("loans", "phase 3", "police"): the text of /game rules and the terminal's
+// rules command.
+type Topic struct {
+	Name  string // lookup key, lower case
+	Title string
+	Text  string // a few sentences in Meeple's own words
+}
+
+// Rulebook is implemented by Rules that offer rules summaries.
+type Rulebook interface {
+	Topics() []Topic
+}
