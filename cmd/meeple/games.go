@@ -3,18 +3,39 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
-	for name := range contentDirs {
-		return nil, fmt.Errorf("content override for unknown game %q", name)
+	eighty, err := eightyDaysContent(contentDirs["eightydays"])
+	if err != nil {
+		return nil, err
 	}
-	return engine.NewRegistry(), nil
+	for name := range contentDirs {
+		if name != "eightydays" {
+			return nil, fmt.Errorf("content override for unknown game %q", name)
+		}
+	}
+	return engine.NewRegistry(eightydays.NewRules(eighty)), nil
+}
+
+// eightyDaysContent loads Around the World in 80 Days' content from dir, or
+// the embedded content when dir is empty.
+func eightyDaysContent(dir string) (*eightydays.Content, error) {
+	if dir == "" {
+		return eightydays.DefaultContent()
+	}
+	c, err := eightydays.LoadContent(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("eightydays content in %s: %w", dir, err)
+	}
+	return c, nil
 }
 
 // gameFlags are the flags that choose a game and its setup.
