@@ -49,7 +49,11 @@ type Rules struct {
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
-	canon map[string]Action
+	canon map[string]int // canonical text → index in actions
+	// actions are the canonical actions; announce[seat][i] is the event
+	// text of seat taking actions[i], "P2: move 14".
+	actions  []Action
+	announce [][]string
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
@@ -72,7 +76,7 @@ type texts struct {
 
 // NewRules returns the game with the given content (see DefaultContent).
 func NewRules(c *Content) *Rules {
-	r := &Rules{content: c, behind: make([]int, spaceCount), canon: map[string]Action{}, paris: -1}
+	r := &Rules{content: c, behind: make([]int, spaceCount), canon: map[string]int{}, paris: -1}
 	last := -1
 	for n, sp := range c.Track {
 		r.behind[n] = last
@@ -85,7 +89,8 @@ func NewRules(c *Content) *Rules {
 	}
 	add := func(a Action) string {
 		s := a.String()
-		r.canon[s] = a
+		r.canon[s] = len(r.actions)
+		r.actions = append(r.actions, a)
 		return s
 	}
 	for p := 0; p < 3; p++ {
@@ -106,6 +111,12 @@ func NewRules(c *Content) *Rules {
 		r.keys.card = append(r.keys.card, "card:"+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
+	}
+	r.announce = make([][]string, r.MaxPlayers())
+	for seat := range r.announce {
+		for _, a := range r.actions {
+			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
+		}
 	}
 	return r
 }

@@ -138,21 +138,29 @@ func (s *State) legal(kind string) []string {
 	}
 	switch kind {
 	case PromptKeep:
+		out = make([]string, 0, len(s.Drawn))
 		for k := 1; k <= len(s.Drawn); k++ {
 			try(Action{Verb: VerbKeep, Card: k}, t.keep[k])
 		}
 		return out
 	case PromptPolice:
+		out = make([]string, 0, 2)
 		for _, pw := range s.pawnIDs() {
 			try(Action{Verb: VerbDiscard, Pawn: pw}, t.discard[pw])
 		}
 		return out
 	}
 	// room for every move the traveller can pay for, and a few more
-	reach := 0
-	for budget := s.Seats[seat].Pounds + s.Discount; cost(reach+1) <= budget && reach < LondonEnd; reach++ {
+	room := len(s.Seats[seat].Characters) + 1
+	budget := s.Seats[seat].Pounds + s.Discount
+	for _, p := range s.Seats[seat].Pawns {
+		reach := 0
+		for reach < LondonEnd-p.Space && cost(reach+1) <= budget {
+			reach++
+		}
+		room += reach + 3
 	}
-	out = make([]string, 0, len(s.Seats[seat].Pawns)*(reach+3)+len(s.Seats[seat].Characters))
+	out = make([]string, 0, room)
 	for _, pw := range s.pawnIDs() {
 		// the gate is the same for every verb naming this pawn
 		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
@@ -480,33 +488,42 @@ func (s *State) canRestart(seat int) bool {
 
 // parse reads an action's text, from the cache of canonical forms when it can.
 func (s *State) parse(text string) (Action, error) {
-	if a, ok := s.rules.canon[text]; ok {
-		return a, nil
+	if i, ok := s.rules.canon[text]; ok {
+		return s.rules.actions[i], nil
 	}
 	return ParseAction(text)
 }
 
 // Apply implements engine.State.
 func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
-	a, err := s.parse(text)
-	if err != nil {
-		return nil, err
+	var a Action
+	announce := ""
+	if i, ok := s.rules.canon[text]; ok {
+		a = s.rules.actions[i]
+		if seat >= 0 && int(seat) < len(s.rules.announce) {
+			announce = s.rules.announce[seat][i]
+		}
+	} else {
+		var err error
+		if a, err = ParseAction(text); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.refusal(int(seat), a).err(); err != nil {
 		return nil, err
 	}
-	if _, canonical := s.rules.canon[text]; !canonical {
-		text = a.String()
+	if announce == "" {
+		announce = seatName(int(seat)) + ": " + a.String()
 	}
-	return s.perform(int(seat), a, text), nil
+	return s.perform(int(seat), a, announce), nil
 }
 
-// perform carries out a legal action.
-func (s *State) perform(seat int, a Action, text string) []engine.Event {
+// perform carries out a legal action; announce is its public text.
+func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
-	ev := make([]engine.Event, 1, 2)
-	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: name + ": " + text}
+	ev := make([]engine.Event, 1, 3)
+	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce}
 	say := func(reveals bool, text string) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
