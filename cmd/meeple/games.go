@@ -3,18 +3,46 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
 )
 
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
-	for name := range contentDirs {
-		return nil, fmt.Errorf("content override for unknown game %q", name)
+	var games []engine.Rules
+	cp, err := crystalPalace(contentDirs["crystalpalace"])
+	if err != nil {
+		return nil, err
 	}
-	return engine.NewRegistry(), nil
+	games = append(games, cp)
+	for name := range contentDirs {
+		if name != "crystalpalace" {
+			return nil, fmt.Errorf("content override for unknown game %q", name)
+		}
+	}
+	return engine.NewRegistry(games...), nil
+}
+
+// crystalPalace builds Crystal Palace with its embedded content, or with the
+// content files in dir when dir is not empty.
+func crystalPalace(dir string) (*crystalpalace.Rules, error) {
+	var (
+		c   *crystalpalace.Content
+		err error
+	)
+	if dir == "" {
+		c, err = crystalpalace.DefaultContent()
+	} else {
+		c, err = crystalpalace.LoadContent(os.DirFS(dir))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("crystalpalace content: %w", err)
+	}
+	return crystalpalace.NewRules(c), nil
 }
 
 // gameFlags are the flags that choose a game and its setup.
