@@ -3,46 +3,46 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
-	var games []engine.Rules
-	cp, err := crystalPalace(contentDirs["crystalpalace"])
-	if err != nil {
-		return nil, err
-	}
-	games = append(games, cp)
 	for name := range contentDirs {
-		if name != "crystalpalace" {
+		if name != "crystalpalace" && name != "eightydays" {
 			return nil, fmt.Errorf("content override for unknown game %q", name)
 		}
 	}
-	return engine.NewRegistry(games...), nil
+	cp, err := loadContent("crystalpalace", contentDirs, crystalpalace.DefaultContent, crystalpalace.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	eighty, err := loadContent("eightydays", contentDirs, eightydays.DefaultContent, eightydays.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty)), nil
 }
 
-// crystalPalace builds Crystal Palace with its embedded content, or with the
-// content files in dir when dir is not empty.
-func crystalPalace(dir string) (*crystalpalace.Rules, error) {
-	var (
-		c   *crystalpalace.Content
-		err error
-	)
+// loadContent loads a game's content from its folder in dirs, or the
+// embedded content when it has none.
+func loadContent[C any](game string, dirs map[string]string, embedded func() (C, error), load func(fs.FS) (C, error)) (C, error) {
+	dir := dirs[game]
 	if dir == "" {
-		c, err = crystalpalace.DefaultContent()
-	} else {
-		c, err = crystalpalace.LoadContent(os.DirFS(dir))
+		return embedded()
 	}
+	c, err := load(os.DirFS(dir))
 	if err != nil {
-		return nil, fmt.Errorf("crystalpalace content: %w", err)
+		return c, fmt.Errorf("%s content in %s: %w", game, dir, err)
 	}
-	return crystalpalace.NewRules(c), nil
+	return c, nil
 }
 
 // gameFlags are the flags that choose a game and its setup.
