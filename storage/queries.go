@@ -268,3 +268,17 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 		return bucket(tx, name).Put([]byte(key), data)
 	})
 }
+
+// Counts returns how many games the file holds: the active ones, and all
+// of them (active and archived). It walks two buckets' pages.
+func (s *Store) Counts() (active, total int, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		active = bucket(tx, bktActive).Stats().KeyN
+		total = bucket(tx, bktGames).Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: count games: %w", err)
+	}
+	return active, total, nil
+}

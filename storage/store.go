@@ -27,6 +27,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -439,4 +440,56 @@ func (s *Store) commit(batch []*writeReq) {
 	for _, req := range batch {
 		req.done <- s.db.Update(req.fn)
 	}
+}
+
+// BackupFile writes a consistent copy of the database to path (see Backup)
+// through a temporary file in the same folder that is synced and renamed
+// into place, so path never holds half a backup. It refuses to overwrite
+// the store's own file.
+func (s *Store) BackupFile(path string) (int64, error) {
+	if same, err := sameFile(path, s.path); err != nil || same {
+		if err == nil {
+			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
+		}
+		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("storage: backup: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	n, err := s.Backup(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		dir.Sync() // make the rename durable; best effort where unsupported
+		dir.Close()
+	}
+	return n, nil
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) (bool, error) {
+	ia, err := os.Stat(a)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	ib, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ia, ib), nil
 }
