@@ -95,6 +95,7 @@ const (
 	DueReminder DueKind = 'r'
 )
 
+// String names the kind: "deadline" or "reminder".
 func (k DueKind) String() string {
 	switch k {
 	case DueDeadline:

@@ -40,8 +40,12 @@ func (c codec) current(kind string) uint64 { return uint64(len(c.steps[kind]) + 
 
 // seal prefixes payload with kind's current schema version.
 func (c codec) seal(kind string, payload []byte) []byte {
-	out := binary.AppendUvarint(make([]byte, 0, len(payload)+2), c.current(kind))
-	return append(out, payload...)
+	return append(c.begin(kind, len(payload)), payload...)
+}
+
+// begin starts a record of kind with room for size more bytes.
+func (c codec) begin(kind string, size int) []byte {
+	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64), c.current(kind))
 }
 
 // open returns a record's payload at the current schema, migrating it up
@@ -183,10 +187,10 @@ const maxSeats = 64
 // An entry record is: schema, seat (uvarint), time (varint Unix
 // nanoseconds), then the action text.
 func (c codec) encodeEntry(e Entry) []byte {
-	payload := binary.AppendUvarint(nil, uint64(e.Seat))
-	payload = binary.AppendVarint(payload, e.At.UnixNano())
-	payload = append(payload, e.Action...)
-	return c.seal(recEntry, payload)
+	out := c.begin(recEntry, 2*binary.MaxVarintLen64+len(e.Action))
+	out = binary.AppendUvarint(out, uint64(e.Seat))
+	out = binary.AppendVarint(out, e.At.UnixNano())
+	return append(out, e.Action...)
 }
 
 func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
@@ -232,10 +236,10 @@ func newSnapshot(version int, state []byte) snapshot {
 func (s snapshot) intact() bool { return checksum(s.state) == s.sum }
 
 func (c codec) encodeSnapshot(s snapshot) []byte {
-	payload := binary.AppendUvarint(make([]byte, 0, len(s.state)+48), uint64(s.version))
-	payload = binary.BigEndian.AppendUint32(payload, s.sum)
-	payload = append(payload, s.state...)
-	return c.seal(recSnapshot, payload)
+	out := c.begin(recSnapshot, binary.MaxVarintLen64+sumSize+len(s.state))
+	out = binary.AppendUvarint(out, uint64(s.version))
+	out = binary.BigEndian.AppendUint32(out, s.sum)
+	return append(out, s.state...)
 }
 
 func (c codec) decodeSnapshot(key string, data []byte) (snapshot, error) {
