@@ -7,9 +7,17 @@ import (
 	"github.com/fogleman/gg"
 )
 
+// touch records that rect of the frame changed since the background.
+func (c *canvas) touch(rect image.Rectangle) {
+	if c.bg != nil {
+		c.dirty = append(c.dirty, rect)
+	}
+}
+
 // fill paints rect with a flat colour.
 func (c *canvas) fill(rect image.Rectangle, col rgb) {
 	draw.Draw(c.img, rect, image.NewUniform(col), image.Point{}, draw.Src)
+	c.touch(rect)
 }
 
 // frame outlines rect with a line of width w inside it.
@@ -29,18 +37,22 @@ func (c *canvas) box(rect image.Rectangle, col rgb) {
 // text draws s with its capitals centred on y, anchored at x by the
 // style's alignment, and returns its width.
 func (c *canvas) text(s string, x, y int, st style) int {
-	return c.fs.draw(c.img, s, x, y, st)
+	w, rect := c.fs.draw(c.img, s, x, y, st)
+	c.touch(rect)
+	return w
 }
 
 // textFit draws s shortened to at most max pixels.
 func (c *canvas) textFit(s string, x, y, max int, st style) int {
-	return c.fs.draw(c.img, c.fs.fit(s, max, st), x, y, st)
+	return c.text(c.fs.fit(s, max, st), x, y, st)
 }
 
 // sprite draws img with its top-left corner at (x, y).
 func (c *canvas) sprite(img *image.RGBA, x, y int) {
 	b := img.Bounds()
-	draw.Draw(c.img, b.Add(image.Pt(x, y)), img, b.Min, draw.Over)
+	dst := b.Add(image.Pt(x, y))
+	draw.Draw(c.img, dst, img, b.Min, draw.Over)
+	c.touch(dst)
 }
 
 // spriteCentered draws img centred on (x, y).
@@ -50,8 +62,12 @@ func (c *canvas) spriteCentered(img *image.RGBA, x, y int) {
 }
 
 // gg returns a gg context drawing on the frame, for shapes that are not
-// axis-aligned rectangles. Backgrounds use it; frames rarely need it.
-func (c *canvas) gg() *gg.Context { return gg.NewContextForRGBA(c.img) }
+// axis-aligned rectangles. Backgrounds use it; on a frame over a cached
+// background it marks the whole frame as changed.
+func (c *canvas) gg() *gg.Context {
+	c.touch(c.img.Bounds())
+	return gg.NewContextForRGBA(c.img)
+}
 
 // roundBox fills a rounded rectangle and outlines it.
 func (c *canvas) roundBox(dc *gg.Context, rect image.Rectangle, radius float64, fillCol, lineCol rgb, line float64) {

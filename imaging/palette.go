@@ -97,14 +97,15 @@ func lutIndex(r, g, b uint8) int {
 	return int(r>>s)<<(2*lutBits) | int(g>>s)<<lutBits | int(b>>s)
 }
 
-// quantise writes src's colours as palette indices into dst, which must
-// have src's bounds and p's colours. src is treated as opaque.
-func (p *palette) quantise(dst *image.Paletted, src *image.RGBA) {
-	b := src.Bounds()
+// quantise writes the colours of src within rect as palette indices into
+// dst, which must have src's bounds (at the origin) and p's colours. src is
+// treated as opaque.
+func (p *palette) quantise(dst *image.Paletted, src *image.RGBA, rect image.Rectangle) {
+	b := rect.Intersect(src.Bounds())
 	w := b.Dx()
-	for y := 0; y < b.Dy(); y++ {
-		s := src.Pix[y*src.Stride : y*src.Stride+4*w]
-		d := dst.Pix[y*dst.Stride : y*dst.Stride+w]
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		s := src.Pix[y*src.Stride+4*b.Min.X : y*src.Stride+4*b.Max.X]
+		d := dst.Pix[y*dst.Stride+b.Min.X : y*dst.Stride+b.Min.X+w]
 		for x := range d {
 			d[x] = p.lut[lutIndex(s[4*x], s[4*x+1], s[4*x+2])]
 		}

@@ -28,7 +28,14 @@ type Renderer struct {
 	encoder png.Encoder
 
 	bgMu sync.Mutex
-	bgs  map[string]*image.RGBA // static backgrounds by layout key
+	bgs  map[string]*background // static backgrounds by layout key
+}
+
+// background is a cached static layer, and the same quantised to the
+// palette so a frame only quantises what it draws over it.
+type background struct {
+	rgba *image.RGBA
+	pal  *image.Paletted
 }
 
 // maxBackgrounds bounds the background cache (layouts differ by game,
@@ -46,18 +53,21 @@ func New() (*Renderer, error) {
 		fonts:   f,
 		pal:     newPalette(),
 		sprites: newSprites(f),
-		bgs:     map[string]*image.RGBA{},
+		bgs:     map[string]*background{},
 	}
 	r.faces.New = func() any { return newFaceSet(f) }
 	r.encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}
 	return r, nil
 }
 
-// canvas is one render in progress: its frame, its faces and the renderer.
+// canvas is one render in progress: its frame, its faces and the renderer;
+// over a cached background, also the rectangles drawn since.
 type canvas struct {
-	r   *Renderer
-	img *image.RGBA
-	fs  *faceSet
+	r     *Renderer
+	img   *image.RGBA
+	fs    *faceSet
+	bg    *background
+	dirty []image.Rectangle
 }
 
 // begin starts a frame of the given size, filled from the cached background
@@ -68,8 +78,8 @@ func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
 		c.fill(c.img.Bounds(), colPaper)
 		return c
 	}
-	bg := r.background(w, h, key, paint)
-	copy(c.img.Pix, bg.Pix)
+	c.bg = r.background(w, h, key, paint)
+	copy(c.img.Pix, c.bg.rgba.Pix)
 	return c
 }
 
@@ -79,15 +89,15 @@ func (c *canvas) finish() ([]byte, error) {
 	defer func() {
 		c.r.faces.Put(c.fs)
 		c.r.frames.put(c.img)
-		c.fs, c.img = nil, nil
+		c.fs, c.img, c.bg, c.dirty = nil, nil, nil, nil
 	}()
-	return c.r.encode(c.img)
+	return c.r.encode(c)
 }
 
 // background returns the cached static layer for key, drawing it with
 // paint the first time. Two goroutines may both draw a missing layer; the
 // first stored wins, which is harmless since they are equal.
-func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *image.RGBA {
+func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *background {
 	key = fmt.Sprintf("%dx%d/%s", w, h, key)
 	r.bgMu.Lock()
 	bg, ok := r.bgs[key]
@@ -99,6 +109,8 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *imag
 	c.fill(c.img.Bounds(), colPaper)
 	paint(c)
 	r.faces.Put(c.fs)
+	bg = &background{rgba: c.img, pal: image.NewPaletted(c.img.Bounds(), r.pal.colors)}
+	r.pal.quantise(bg.pal, bg.rgba, bg.rgba.Bounds())
 	r.bgMu.Lock()
 	defer r.bgMu.Unlock()
 	if old, ok := r.bgs[key]; ok {
@@ -110,15 +122,25 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *imag
 			break
 		}
 	}
-	r.bgs[key] = c.img
-	return c.img
+	r.bgs[key] = bg
+	return bg
 }
 
-// encode quantises img to the palette and encodes it as PNG.
-func (r *Renderer) encode(img *image.RGBA) ([]byte, error) {
+// encode quantises the frame to the palette and encodes it as PNG. Over a
+// cached background only the rectangles drawn are quantised; the rest is
+// copied from the background's quantised copy.
+func (r *Renderer) encode(c *canvas) ([]byte, error) {
+	img := c.img
 	pimg := r.frames.getPaletted(img.Bounds().Dx(), img.Bounds().Dy(), r.pal)
 	defer r.frames.putPaletted(pimg)
-	r.pal.quantise(pimg, img)
+	if c.bg == nil {
+		r.pal.quantise(pimg, img, img.Bounds())
+	} else {
+		copy(pimg.Pix, c.bg.pal.Pix)
+		for _, rect := range c.dirty {
+			r.pal.quantise(pimg, img, rect)
+		}
+	}
 	var buf bytes.Buffer
 	buf.Grow(96 << 10)
 	if err := r.encoder.Encode(&buf, pimg); err != nil {

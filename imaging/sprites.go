@@ -113,7 +113,7 @@ func drawCovered(fs *faceSet, rim rgb) *image.RGBA {
 	dc.SetColor(rim)
 	dc.SetLineWidth(5)
 	dc.Stroke()
-	fs.draw(img, "?", dieSize/2, dieSize/2, style{size: sizeLarge, bold: true, color: colWhite, align: alignCenter})
+	_, _ = fs.draw(img, "?", dieSize/2, dieSize/2, style{size: sizeLarge, bold: true, color: colWhite, align: alignCenter})
 	return img
 }
 

@@ -144,8 +144,9 @@ func (fs *faceSet) width(s string, st style) int {
 func capHeight(s size) int { return int(float64(s)*0.72 + 0.5) }
 
 // draw writes s onto dst with its vertical centre (of capitals) at y and
-// its horizontal anchor at x, and returns its width.
-func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) int {
+// its horizontal anchor at x, and returns its width and a rectangle holding
+// every pixel it may have touched.
+func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) (int, image.Rectangle) {
 	w := fs.width(s, st)
 	switch st.align {
 	case alignCenter:
@@ -162,7 +163,7 @@ func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) int {
 	}
 	fs.drawer.DrawString(s)
 	fs.drawer.Dst = nil
-	return w
+	return w, image.Rect(x-2, y-int(st.size), x+w+2, y+int(st.size))
 }
 
 // fit shortens s with an ellipsis until it is at most max pixels wide.
