@@ -3,6 +3,7 @@ package imaging
 import (
 	"fmt"
 
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
@@ -16,6 +17,10 @@ func (r *Renderer) Board(view any, names []string) ([]byte, error) {
 		return r.eightyDaysBoard(v, names)
 	case eightydays.View:
 		return r.eightyDaysBoard(&v, names)
+	case *cp.View:
+		return r.crystalPalaceBoard(v, names)
+	case cp.View:
+		return r.crystalPalaceBoard(&v, names)
 	}
 	return nil, unsupported(view)
 }

@@ -85,12 +85,25 @@ func (c *canvas) roundBox(dc *gg.Context, rect image.Rectangle, radius float64, 
 	dc.Stroke()
 }
 
+// markerSize picks a marker sprite.
+type markerSize int
+
+const (
+	markPawn markerSize = iota
+	markToken
+	markMini
+)
+
 // marker draws seat's shape in its colour centred on (x, y): the legend's
 // symbol for the seat.
-func (c *canvas) marker(seat, x, y int, small bool) {
-	if small {
-		c.spriteCentered(c.r.sprites.token[spriteSeat(seat)], x, y)
-		return
+func (c *canvas) marker(seat, x, y int, size markerSize) {
+	sp := c.r.sprites
+	img := sp.pawn[spriteSeat(seat)]
+	switch size {
+	case markToken:
+		img = sp.token[spriteSeat(seat)]
+	case markMini:
+		img = sp.mini[spriteSeat(seat)]
 	}
-	c.spriteCentered(c.r.sprites.pawn[spriteSeat(seat)], x, y)
+	c.spriteCentered(img, x, y)
 }

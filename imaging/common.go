@@ -62,7 +62,7 @@ func (c *canvas) legend(entries []legendEntry, x, y, maxX int) int {
 			x = left
 			y += pawnSize + 8
 		}
-		c.marker(e.seat, x+pawnSize/2, y, false)
+		c.marker(e.seat, x+pawnSize/2, y, markPawn)
 		tx := x + pawnSize + 8
 		tx += c.text(label, tx, y, name)
 		if e.extra != "" {

@@ -227,7 +227,7 @@ func (c *canvas) edPawns(v *eightydays.View) {
 			mid := rect.Min.Y + (edCellH-edBandH)/2
 			c.text(strconv.Itoa(pawn.Space), rect.Min.X+8, mid, style{size: sizeLarge, bold: true, color: colInk})
 			x := rect.Max.X - pawnSize/2 - 6
-			c.marker(seat, x, mid, false)
+			c.marker(seat, x, mid, markPawn)
 			if pawn.Name != "" {
 				c.text(pawn.Name, x-pawnSize/2-4, mid+10, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
 			}
@@ -237,7 +237,7 @@ func (c *canvas) edPawns(v *eightydays.View) {
 	for i, seat := range london {
 		x := rect.Min.X + edCellW/2 + (i%3-1)*30
 		y := rect.Min.Y + 15 + (i/3)*24
-		c.marker(seat, x, y, true)
+		c.marker(seat, x, y, markToken)
 	}
 }
 
@@ -252,7 +252,7 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH), colHighlight)
 		}
 		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH), seatColor(seat))
-		c.marker(seat, x0+30, mid, false)
+		c.marker(seat, x0+30, mid, markPawn)
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
 		sub := seatColorName(seat)

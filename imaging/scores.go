@@ -121,7 +121,7 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 		}
 		c.fill(image.Rect(x, top, x+scoreColW, top+8), seatColor(seat))
 		cx := x + scoreColW/2
-		c.marker(seat, cx, top+36, false)
+		c.marker(seat, cx, top+36, markPawn)
 		c.textFit(s.names[seat], cx, top+72, scoreColW-10, style{size: sizeBody, bold: true, color: colInk, align: alignCenter})
 		if seat < len(s.notes) && s.notes[seat] != "" {
 			c.textFit(s.notes[seat], cx, top+98, scoreColW-10, style{size: sizeSmall, color: colInkSoft, align: alignCenter})

@@ -12,6 +12,7 @@ const (
 	dieSmallSize = 28 // dice in summaries
 	pawnSize     = 34 // pawns and big markers
 	tokenSize    = 24 // markers on tracks
+	miniSize     = 16 // markers stacked on crowded tracks
 )
 
 // neutralSeat indexes the sprites drawn in no player's colour.
@@ -23,8 +24,64 @@ type sprites struct {
 	dice      [maxSeats + 1][7]*image.RGBA // [seat][value]; value 0 is a blank die
 	diceSmall [maxSeats + 1][7]*image.RGBA
 	covered   [maxSeats + 1]*image.RGBA // a die whose value is still secret
+	coveredSm [maxSeats + 1]*image.RGBA
 	pawn      [maxSeats + 1]*image.RGBA
 	token     [maxSeats + 1]*image.RGBA
+	mini      [maxSeats + 1]*image.RGBA
+	gear      *image.RGBA // resource icons, iconSize
+	energy    *image.RGBA
+	paper     *image.RGBA // a newspaper
+}
+
+// iconSize is the size of the resource icons drawn after numbers.
+const iconSize = 16
+
+// drawIcons draws the resource icons.
+func (s *sprites) drawIcons() {
+	p := float64(iconSize)
+	dc, img := newSpriteContext(iconSize, iconSize)
+	for i := 0; i < 8; i++ { // teeth
+		dc.Push()
+		dc.RotateAbout(float64(i)*0.785, p/2, p/2)
+		dc.DrawRectangle(p/2-1.8, 0.5, 3.6, p-1)
+		dc.Pop()
+	}
+	dc.SetColor(colGear)
+	dc.Fill()
+	dc.DrawCircle(p/2, p/2, p*0.34)
+	dc.Fill()
+	dc.DrawCircle(p/2, p/2, p*0.13)
+	dc.SetColor(colWhite)
+	dc.Fill()
+	s.gear = img
+
+	dc, img = newSpriteContext(iconSize, iconSize)
+	dc.MoveTo(p*0.62, 0.5)
+	dc.LineTo(p*0.18, p*0.58)
+	dc.LineTo(p*0.48, p*0.58)
+	dc.LineTo(p*0.36, p-0.5)
+	dc.LineTo(p*0.84, p*0.4)
+	dc.LineTo(p*0.54, p*0.4)
+	dc.ClosePath()
+	dc.SetColor(colEnergy)
+	dc.FillPreserve()
+	dc.SetColor(colInk)
+	dc.SetLineWidth(1)
+	dc.Stroke()
+	s.energy = img
+
+	dc, img = newSpriteContext(iconSize, iconSize)
+	dc.DrawRectangle(1.5, 2.5, p-3, p-5)
+	dc.SetColor(colNewspaper)
+	dc.FillPreserve()
+	dc.SetColor(colInk)
+	dc.SetLineWidth(1)
+	dc.Stroke()
+	for _, y := range []float64{5.5, 8.5, 11.5} {
+		dc.DrawLine(4, y, p-4, y)
+	}
+	dc.Stroke()
+	s.paper = img
 }
 
 func newSprites(f fonts) *sprites {
@@ -39,10 +96,13 @@ func newSprites(f fonts) *sprites {
 			s.dice[seat][v] = drawDie(dieSize, body, v)
 			s.diceSmall[seat][v] = drawDie(dieSmallSize, body, v)
 		}
-		s.covered[seat] = drawCovered(fs, body)
+		s.covered[seat] = drawCovered(fs, dieSize, body)
+		s.coveredSm[seat] = drawCovered(fs, dieSmallSize, body)
 		s.pawn[seat] = drawMarker(pawnSize, body, seat)
 		s.token[seat] = drawMarker(tokenSize, body, seat)
+		s.mini[seat] = drawMarker(miniSize, body, seat)
 	}
+	s.drawIcons()
 	return s
 }
 
@@ -104,17 +164,30 @@ func drawDie(px int, body rgb, value int) *image.RGBA {
 
 // drawCovered draws a die hidden under its owner's chest: dark, with the
 // owner's colour as a thick rim and a question mark.
-func drawCovered(fs *faceSet, rim rgb) *image.RGBA {
-	dc, img := newSpriteContext(dieSize, dieSize)
-	p := float64(dieSize)
-	dc.DrawRoundedRectangle(2.5, 2.5, p-5, p-5, p*0.18)
+func drawCovered(fs *faceSet, px int, rim rgb) *image.RGBA {
+	dc, img := newSpriteContext(px, px)
+	p := float64(px)
+	line := p / 9
+	dc.DrawRoundedRectangle(line/2+0.5, line/2+0.5, p-line-1, p-line-1, p*0.18)
 	dc.SetColor(colCovered)
 	dc.FillPreserve()
 	dc.SetColor(rim)
-	dc.SetLineWidth(5)
+	dc.SetLineWidth(line)
 	dc.Stroke()
-	_, _ = fs.draw(img, "?", dieSize/2, dieSize/2, style{size: sizeLarge, bold: true, color: colWhite, align: alignCenter})
+	sz := sizeLarge
+	if px < dieSize {
+		sz = sizeSmall
+	}
+	_, _ = fs.draw(img, "?", px/2, px/2, style{size: sz, bold: true, color: colWhite, align: alignCenter})
 	return img
+}
+
+// coveredDie returns the sprite of seat's die whose value is secret.
+func (s *sprites) coveredDie(seat int, small bool) *image.RGBA {
+	if small {
+		return s.coveredSm[spriteSeat(seat)]
+	}
+	return s.covered[spriteSeat(seat)]
 }
 
 // drawMarker draws a disc in the seat's colour with the seat's shape on it.
