@@ -10,7 +10,7 @@ import (
 // touch records that rect of the frame changed since the background.
 func (c *canvas) touch(rect image.Rectangle) {
 	if c.bg != nil {
-		c.dirty = append(c.dirty, rect)
+		c.dirty.mark(rect)
 	}
 }
 

@@ -67,7 +67,7 @@ type canvas struct {
 	img   *image.RGBA
 	fs    *faceSet
 	bg    *background
-	dirty []image.Rectangle
+	dirty dirtyMap
 }
 
 // begin starts a frame of the given size, filled from the cached background
@@ -79,6 +79,7 @@ func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
 		return c
 	}
 	c.bg = r.background(w, h, key, paint)
+	c.dirty.reset(w, h)
 	copy(c.img.Pix, c.bg.rgba.Pix)
 	return c
 }
@@ -89,7 +90,7 @@ func (c *canvas) finish() ([]byte, error) {
 	defer func() {
 		c.r.faces.Put(c.fs)
 		c.r.frames.put(c.img)
-		c.fs, c.img, c.bg, c.dirty = nil, nil, nil, nil
+		c.fs, c.img, c.bg = nil, nil, nil
 	}()
 	return c.r.encode(c)
 }
@@ -137,9 +138,7 @@ func (r *Renderer) encode(c *canvas) ([]byte, error) {
 		r.pal.quantise(pimg, img, img.Bounds())
 	} else {
 		copy(pimg.Pix, c.bg.pal.Pix)
-		for _, rect := range c.dirty {
-			r.pal.quantise(pimg, img, rect)
-		}
+		c.dirty.runs(func(rect image.Rectangle) { r.pal.quantise(pimg, img, rect) })
 	}
 	var buf bytes.Buffer
 	buf.Grow(96 << 10)
