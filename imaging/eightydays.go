@@ -12,6 +12,17 @@ import (
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
+// The space kinds and the finish, as eightydays.SpaceView documents them.
+const (
+	edKindLondon       = "london"
+	edKindLayover      = "layover"
+	edKindPassepartout = "passepartout"
+	edKindBet          = "bet"
+	edKindPound        = "pound"
+	edKindPolice       = "police"
+	edLondonEnd        = 80 // the last space: London again
+)
+
 // Geometry of the 80 Days board. The 80 spaces of the loop (London, then
 // 1 to 79) are laid out in reading order, ten to a row.
 const (
@@ -50,7 +61,7 @@ func edHeight(players int) int {
 // edCell returns the rectangle of the cell showing space n (London is both
 // 0 and 80).
 func edCell(n int) image.Rectangle {
-	n %= eightydays.LondonEnd
+	n %= edLondonEnd
 	col, row := n%edCols, n/edCols
 	x := edTrackX + col*(edCellW+edGap)
 	y := edTrackY + row*(edCellH+edGap)
@@ -60,20 +71,20 @@ func edCell(n int) image.Rectangle {
 // edKindColor is the fill of a kind of space.
 func edKindColor(sp eightydays.SpaceView) rgb {
 	switch sp.Kind {
-	case eightydays.KindLondon:
+	case edKindLondon:
 		return colLondon
-	case eightydays.KindLayover:
+	case edKindLayover:
 		if sp.Red {
 			return colBad
 		}
 		return colLayover
-	case eightydays.KindPassepartout:
+	case edKindPassepartout:
 		return colPassepart
-	case eightydays.KindBet:
+	case edKindBet:
 		return colBet
-	case eightydays.KindPound:
+	case edKindPound:
 		return colPound
-	case eightydays.KindPolice:
+	case edKindPolice:
 		return colPolice
 	}
 	return colPlain
@@ -82,17 +93,17 @@ func edKindColor(sp eightydays.SpaceView) rgb {
 // edLabel is the text in a space's band.
 func edLabel(sp eightydays.SpaceView) string {
 	switch sp.Kind {
-	case eightydays.KindLondon:
+	case edKindLondon:
 		return "LONDON"
-	case eightydays.KindLayover:
+	case edKindLayover:
 		return sp.City
-	case eightydays.KindPassepartout:
+	case edKindPassepartout:
 		return "Passepartout"
-	case eightydays.KindBet:
+	case edKindBet:
 		return "Bet " + joinInts(sp.Bets, "·")
-	case eightydays.KindPound:
+	case edKindPound:
 		return "£ ±10"
-	case eightydays.KindPolice:
+	case edKindPolice:
 		return "Police"
 	}
 	return sp.Kind
@@ -145,8 +156,8 @@ func edCheck(v *eightydays.View) error {
 	if len(v.Players) < 1 || len(v.Players) > maxSeats {
 		return fmt.Errorf("%w: 80 Days view with %d players", ErrUnsupportedView, len(v.Players))
 	}
-	if len(v.Track) != eightydays.LondonEnd+1 {
-		return fmt.Errorf("%w: 80 Days track of %d spaces, want %d", ErrUnsupportedView, len(v.Track), eightydays.LondonEnd+1)
+	if len(v.Track) != edLondonEnd+1 {
+		return fmt.Errorf("%w: 80 Days track of %d spaces, want %d", ErrUnsupportedView, len(v.Track), edLondonEnd+1)
 	}
 	return nil
 }
@@ -155,19 +166,19 @@ func edCheck(v *eightydays.View) error {
 // key to the spaces and the travellers' table without its contents.
 func (c *canvas) edBackground(v *eightydays.View) {
 	dc := c.gg()
-	for _, sp := range v.Track[:eightydays.LondonEnd] {
+	for _, sp := range v.Track[:edLondonEnd] {
 		rect := edCell(sp.Number)
 		kind := edKindColor(sp)
 		c.roundBox(dc, rect, 8, colPanel, colInk, 1.5)
 		band := image.Rect(rect.Min.X+1, rect.Max.Y-edBandH, rect.Max.X-1, rect.Max.Y-1)
 		c.fill(band, kind)
-		label := style{size: sizeSmall, bold: sp.Kind == eightydays.KindLayover || sp.Kind == eightydays.KindLondon, color: inkOn(kind), align: alignCenter}
+		label := style{size: sizeSmall, bold: sp.Kind == edKindLayover || sp.Kind == edKindLondon, color: inkOn(kind), align: alignCenter}
 		text := edLabel(sp)
 		if c.fs.width(text, label) > band.Dx()-2 {
 			label.bold = false // a long city name: regular is narrower
 		}
 		c.textFit(text, band.Min.X+band.Dx()/2, band.Min.Y+band.Dy()/2, band.Dx()-2, label)
-		if sp.Kind != eightydays.KindLondon {
+		if sp.Kind != edKindLondon {
 			c.text(strconv.Itoa(sp.Number), rect.Min.X+8, rect.Min.Y+(edCellH-edBandH)/2, style{size: sizeLarge, bold: true, color: colInk})
 		}
 	}
@@ -197,11 +208,11 @@ func (c *canvas) edKey() {
 		name string
 		does string
 	}{
-		{eightydays.SpaceView{Kind: eightydays.KindLayover}, "Layover", "back only: +10£/space"},
-		{eightydays.SpaceView{Kind: eightydays.KindPassepartout}, "Passepartout", "draw 1, or 2 if behind"},
-		{eightydays.SpaceView{Kind: eightydays.KindBet}, "Bet", "next turn: place × 10£"},
-		{eightydays.SpaceView{Kind: eightydays.KindPound}, "£", "stay: take or give 10£"},
-		{eightydays.SpaceView{Kind: eightydays.KindPolice}, "Police", "only with a Rumor"},
+		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space"},
+		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind"},
+		{eightydays.SpaceView{Kind: edKindBet}, "Bet", "next turn: place × 10£"},
+		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£"},
+		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor"},
 	}
 	w := (edW - 2*edTrackX) / len(keys)
 	for i, k := range keys {
@@ -218,7 +229,7 @@ func (c *canvas) edPawns(v *eightydays.View) {
 	var london []int
 	for seat, p := range v.Players {
 		for _, pawn := range p.Pawns {
-			if pawn.Space <= 0 || pawn.Space >= eightydays.LondonEnd {
+			if pawn.Space <= 0 || pawn.Space >= edLondonEnd {
 				london = append(london, seat)
 				continue
 			}
