@@ -28,3 +28,35 @@ func (r *Renderer) Board(view any, names []string) ([]byte, error) {
 func unsupported(view any) error {
 	return fmt.Errorf("%w: %T", ErrUnsupportedView, view)
 }
+
+// Mat draws the private player mat of the seat the view belongs to, for
+// that player's eyes only: a *crystalpalace.View of a seated player.
+// Spectators' views and games without mats give ErrNoMat.
+func (r *Renderer) Mat(view any, names []string) ([]byte, error) {
+	switch v := view.(type) {
+	case *cp.View:
+		return r.crystalPalaceMat(v, names)
+	case cp.View:
+		return r.crystalPalaceMat(&v, names)
+	case *eightydays.View, eightydays.View:
+		return nil, fmt.Errorf("%w: Around the World in 80 Days has no private mats", ErrNoMat)
+	}
+	return nil, unsupported(view)
+}
+
+// Scores draws a game's final scores, broken down by source where the game
+// scores by sources (Crystal Palace) and by what each player still holds in
+// 80 Days; before the end it draws the standings so far.
+func (r *Renderer) Scores(view any, names []string) ([]byte, error) {
+	switch v := view.(type) {
+	case *cp.View:
+		return r.crystalPalaceScores(v, names)
+	case cp.View:
+		return r.crystalPalaceScores(&v, names)
+	case *eightydays.View:
+		return r.eightyDaysScores(v, names)
+	case eightydays.View:
+		return r.eightyDaysScores(&v, names)
+	}
+	return nil, unsupported(view)
+}

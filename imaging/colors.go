@@ -123,6 +123,9 @@ func baseColors() []rgb {
 		colGear, colEnergy, colNewspaper, colResearchG, colResearchV, colPatent,
 		colCharacter, colShare, colBlackMarket,
 	}
+	for _, card := range []rgb{colResearchG, colResearchV, colPatent, colCharacter, colShare} {
+		c = append(c, tint(card))
+	}
 	for seat := 0; seat < maxSeats; seat++ {
 		s := seatColor(seat)
 		c = append(c, s, seatTint(seat))

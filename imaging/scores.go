@@ -17,6 +17,7 @@ type scoreSheet struct {
 	sources []string // breakdown keys in the order to list them; others follow sorted
 	labels  map[string]string
 	notes   []string // one per seat, under the name ("Japan"); may be nil
+	signed  bool     // the rows add up to the total: show +N and – for zero
 	result  engine.Result
 	names   []string
 }
@@ -142,6 +143,7 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 			st := style{size: sizeLarge, color: colInk, align: alignCenter}
 			text := strconv.Itoa(v)
 			switch {
+			case !s.signed:
 			case v < 0:
 				st.color = colBad
 			case v == 0:

@@ -11,6 +11,7 @@ func TestScoreSheetGolden(t *testing.T) {
 	sheet := &scoreSheet{
 		title:   "Test game · final scores",
 		unit:    "VP",
+		signed:  true,
 		sources: []string{"prototypes", "characters", "loans"},
 		labels:  map[string]string{"loans": "Loans (paid/unpaid)"},
 		notes:   []string{"Japan", "Spain", "Italy"},
