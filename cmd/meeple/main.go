@@ -20,6 +20,7 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
+		"render":   {"apply a script of actions and write the board, mats and scores as PNGs", runRender},
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
 		"simulate": {"play many games between computer players and print a JSON summary", runSimulate},
 	}
