@@ -8,10 +8,10 @@ import (
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
-func TestEightyDaysDev(t *testing.T) {
+func fakeEightyDays(players int) *eightydays.View {
 	v := &eightydays.View{Seat: engine.Spectator, Variant: "standard", Round: 7, Turn: 2, DeckSize: 17, Track: fakeTrack()}
 	spaces := []int{12, 38, 0, 41, 3, 80}
-	for i := 0; i < 6; i++ {
+	for i := 0; i < players; i++ {
 		p := eightydays.PlayerView{Seat: engine.Seat(i), Pounds: 10 + 7*i, Rumors: i % 4,
 			Pawns: []eightydays.PawnView{{Space: spaces[i], Rank: i + 1, Home: spaces[i] == 80}}}
 		if i == 1 {
@@ -25,8 +25,12 @@ func TestEightyDaysDev(t *testing.T) {
 	}
 	v.Discard = []eightydays.CardView{{Name: "Typhoon in the China Sea"}}
 	v.Drawn = []eightydays.CardView{{Name: "A Winning Hand at Whist", Effect: "take 20£"}, {Name: "Bribing the Engine Driver", Effect: "pay 10£"}}
+	return v
+}
+
+func TestEightyDaysDev(t *testing.T) {
 	r := testRenderer(t)
-	b, err := r.Board(v, []string{"Alice", "Bob"})
+	b, err := r.Board(fakeEightyDays(6), []string{"Alice", "Bob"})
 	if err != nil {
 		t.Fatal(err)
 	}
