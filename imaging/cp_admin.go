@@ -195,7 +195,7 @@ func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
 		cell := cpBuzzRect(rect, pos)
 		k := stacks[pos]
 		stacks[pos]++
-		c.marker(seat, cell.Min.X+10+(k%3)*12, cell.Max.Y-10-(k/3)*12, markMini)
+		c.marker(seat, cell.Min.X+9+(k%4)*9, cell.Max.Y-10-(k/4)*11, markMini)
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH + cpLineH/2

@@ -15,13 +15,16 @@ import (
 func (c *canvas) cpLocation(v *cp.View, loc *cp.LocationView, rect image.Rectangle) {
 	var notes []string
 	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) {
-		notes = append(notes, fmt.Sprintf("next: P%d's %d", loc.NextDie.Owner+1, loc.NextDie.Value))
+		notes = append(notes, fmt.Sprintf("next P%d (%d)", loc.NextDie.Owner+1, loc.NextDie.Value))
 	}
 	if len(loc.Compensated) > 0 {
 		notes = append(notes, "+1£ each: "+seatList(loc.Compensated))
 	}
 	if d := cpDeckNote(v, loc.Key); d != "" {
 		notes = append(notes, d)
+	}
+	if loc.Key == "westminster" && v.Westminster.Choice != "" {
+		notes = append(notes, "on V: "+v.Westminster.Choice)
 	}
 	if loc.Resolving || v.Resolving == loc.Key && loc.Key != "" {
 		c.fill(image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Min.X+10, rect.Min.Y+cpHeadH), colHighlight)
@@ -131,13 +134,13 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w int) {
 		x += c.text(strconv.Itoa(card.VP)+"VP", x, y, style{size: sizeSmall, bold: true, color: colVP}) + 8
 	}
 	var parts []string
-	if card.Kind == "share" && card.Income != 0 {
+	if e := cardEffect(card); e != "" {
+		parts = append(parts, e)
+	} else if card.Kind == "share" && card.Income != 0 {
 		parts = append(parts, fmt.Sprintf("income %+d", card.Income))
 	}
-	for _, p := range []string{card.Effect, card.Instant, card.Ability} {
-		if p != "" {
-			parts = append(parts, p)
-		}
+	if card.Link != "" {
+		parts = append(parts, "↔ "+card.Link)
 	}
 	if len(card.Salary) > 0 {
 		parts = append(parts, "salary "+joinInts(card.Salary, "/"))
@@ -145,6 +148,15 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w int) {
 	if len(parts) > 0 && right-x > 20 {
 		c.textFit(strings.Join(parts, "; "), x, y, right-x, style{size: sizeSmall, color: colInkSoft})
 	}
+}
+
+// cardEffect says what a card does: its instant and recurring effects, or
+// its effect text when it has neither.
+func cardEffect(card *cp.CardView) string {
+	if parts := nonEmpty(card.Instant, card.Ability); len(parts) > 0 {
+		return strings.Join(parts, "; ")
+	}
+	return strings.Trim(card.Effect, "; ")
 }
 
 // cpCost draws a cost as numbers and icons and returns its width.
@@ -172,7 +184,7 @@ func (c *canvas) cpCost(cost cp.Cost, x, y int) int {
 
 // cpWestminster lists the Westminster track with the players on each space.
 func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
-	for i, sp := range v.Westminster.Spaces {
+	for i := range v.Westminster.Spaces {
 		ly := y + i*cpLineH
 		var on []int
 		for seat, pos := range v.Westminster.Positions {
@@ -183,10 +195,6 @@ func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
 		for k, seat := range on {
 			c.marker(seat, x+w-10-k*20, ly, markMini)
 		}
-		_ = sp
-	}
-	if v.Westminster.Choice != "" {
-		c.textFit("on V: "+v.Westminster.Choice, x+w/2, y+(len(v.Westminster.Spaces)-1)*cpLineH, w/2-10-maxSeats*20, style{size: sizeSmall, color: colInkSoft})
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"strconv"
-	"strings"
 
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 )
@@ -219,7 +218,7 @@ func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
 		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
 		if s.Tile != nil {
 			c.textFit(s.Tile.Name, x, l1, w, bold)
-			c.textFit(strings.Join(nonEmpty(s.Tile.Effect, s.Tile.Instant, s.Tile.Ability), "; "), x, l2, w, body)
+			c.textFit(cardEffect(s.Tile), x, l2, w, body)
 		}
 	case "loan":
 		c.box(box, colPanelAlt)

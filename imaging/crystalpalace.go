@@ -293,7 +293,7 @@ func (c *canvas) panelHead(rect image.Rectangle, title string) {
 
 // headNote writes a note on the right of a panel's header.
 func (c *canvas) headNote(rect image.Rectangle, note string, col rgb) {
-	c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, rect.Dx()/2, style{size: sizeSmall, bold: true, color: col, align: alignRight})
+	c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, rect.Dx()-210, style{size: sizeSmall, bold: true, color: col, align: alignRight})
 }
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
