@@ -139,3 +139,26 @@ func TestSeatNames(t *testing.T) {
 		}
 	}
 }
+
+// Frames are reused over a background; what one render drew must not show
+// through in the next.
+func TestReusedFramesForgetEarlierRenders(t *testing.T) {
+	r := testRenderer(t)
+	busy, quiet := fakeCPView(t, 3, 3), fakeCPView(t, 3, 1)
+	first, err := r.Board(quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := r.Board(busy, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := r.Board(quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Error("a board drawn after another differs from the same board drawn first")
+	}
+}

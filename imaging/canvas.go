@@ -20,8 +20,8 @@ func (c *canvas) fill(rect image.Rectangle, col rgb) {
 	c.touch(rect)
 }
 
-// frame outlines rect with a line of width w inside it.
-func (c *canvas) frame(rect image.Rectangle, w int, col rgb) {
+// outline draws rect with a line of width w inside it.
+func (c *canvas) outline(rect image.Rectangle, w int, col rgb) {
 	c.fill(image.Rect(rect.Min.X, rect.Min.Y, rect.Max.X, rect.Min.Y+w), col)
 	c.fill(image.Rect(rect.Min.X, rect.Max.Y-w, rect.Max.X, rect.Max.Y), col)
 	c.fill(image.Rect(rect.Min.X, rect.Min.Y, rect.Min.X+w, rect.Max.Y), col)
@@ -31,7 +31,7 @@ func (c *canvas) frame(rect image.Rectangle, w int, col rgb) {
 // box fills rect and outlines it in ink.
 func (c *canvas) box(rect image.Rectangle, col rgb) {
 	c.fill(rect, col)
-	c.frame(rect, 1, colInk)
+	c.outline(rect, 1, colInk)
 }
 
 // text draws s with its capitals centred on y, anchored at x by the

@@ -102,7 +102,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 			fillCol = colHighlight
 		}
 		c.fill(cell, fillCol)
-		c.frame(cell, 1, colRule)
+		c.outline(cell, 1, colRule)
 		if col, ok := flyers[n]; ok {
 			c.fill(image.Rect(cell.Min.X+1, cell.Min.Y+1, cell.Max.X-1, cell.Min.Y+6), flyerColor(col))
 		}
@@ -117,7 +117,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 		x += 22
 	}
 	c.fill(image.Rect(x+8, ly-8, x+24, ly+8), colHighlight)
-	c.frame(image.Rect(x+8, ly-8, x+24, ly+8), 1, colRule)
+	c.outline(image.Rect(x+8, ly-8, x+24, ly+8), 1, colRule)
 	c.text("posters", x+30, ly, soft)
 	c.textFit(fmt.Sprintf("end: %s VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-x-120, style{size: sizeSmall, color: colInkSoft, align: alignRight})
 
@@ -131,7 +131,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 			fillCol = colBad
 		}
 		c.fill(cell, fillCol)
-		c.frame(cell, 1, colRule)
+		c.outline(cell, 1, colRule)
 		c.text(strconv.Itoa(sp.Income), cell.Min.X+cell.Dx()/2, cell.Min.Y+cell.Dy()/2, style{size: sizeBody, bold: true, color: inkOn(fillCol), align: alignCenter})
 	}
 
@@ -259,7 +259,7 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 		cell := image.Rect(x, y-10, x+24, y+10)
 		if r == v.Round {
 			c.fill(cell, colHighlight)
-			c.frame(cell, 2, colInk)
+			c.outline(cell, 2, colInk)
 		}
 		c.text(strconv.Itoa(r), x+12, y, style{size: sizeSmall, bold: r == v.Round, color: colInk, align: alignCenter})
 		x += 28

@@ -203,7 +203,7 @@ func (c *canvas) cpTimes(v *cp.View, x, y, w int) {
 	for i, r := range v.Publisher.Rounds {
 		if r.Current {
 			ly := y + i*cpLineH
-			c.frame(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly+cpLineH/2), 2, colInk)
+			c.outline(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly+cpLineH/2), 2, colInk)
 		}
 	}
 }

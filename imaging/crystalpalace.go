@@ -242,7 +242,7 @@ func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 		c.fill(image.Rect(cpMargin, ry, cpW-cpMargin, ry+cpSeatH), colPanel)
 		c.fill(image.Rect(cpMargin, ry, cpW-cpMargin, ry+1), colRule)
 	}
-	c.frame(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH+v.Players*cpSeatH), 1, colInk)
+	c.outline(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH+v.Players*cpSeatH), 1, colInk)
 }
 
 // cpActionText labels an action space with its bonus or cost, compactly

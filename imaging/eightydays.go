@@ -198,7 +198,7 @@ func (c *canvas) edBackground(v *eightydays.View) {
 		c.fill(image.Rect(x0, ry, right, ry+edRowH), colPanel)
 		c.fill(image.Rect(x0, ry, right, ry+1), colRule)
 	}
-	c.frame(image.Rect(x0, y, right, y+edHeadH+len(v.Players)*edRowH), 1, colInk)
+	c.outline(image.Rect(x0, y, right, y+edHeadH+len(v.Players)*edRowH), 1, colInk)
 }
 
 // edKey draws what each kind of space does.

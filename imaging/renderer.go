@@ -34,8 +34,9 @@ type Renderer struct {
 // background is a cached static layer, and the same quantised to the
 // palette so a frame only quantises what it draws over it.
 type background struct {
-	rgba *image.RGBA
-	pal  *image.Paletted
+	rgba   *image.RGBA
+	pal    *image.Paletted
+	frames sync.Pool // *frame drawn over this background
 }
 
 // maxBackgrounds bounds the background cache (layouts differ by game,
@@ -60,28 +61,58 @@ func New() (*Renderer, error) {
 	return r, nil
 }
 
-// canvas is one render in progress: its frame, its faces and the renderer;
-// over a cached background, also the rectangles drawn since.
+// canvas is one render in progress: its frame, its faces and the renderer.
 type canvas struct {
-	r     *Renderer
+	r  *Renderer
+	fs *faceSet
+	*frame
+}
+
+// frame is an image being drawn and its quantised copy. A frame drawn over
+// a cached background belongs to that background's pool and remembers the
+// tiles it drew, so the next render restores only those tiles.
+type frame struct {
 	img   *image.RGBA
-	fs    *faceSet
-	bg    *background
-	dirty dirtyMap
+	pimg  *image.Paletted
+	bg    *background // nil for a frame drawn from scratch
+	dirty dirtyMap    // tiles changed since the background (bg != nil)
 }
 
 // begin starts a frame of the given size, filled from the cached background
 // with the key (drawn by paint on first use), or with paper when key is "".
 func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
-	c := &canvas{r: r, img: r.frames.get(w, h), fs: r.faces.Get().(*faceSet)}
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
 	if key == "" {
+		c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
 		c.fill(c.img.Bounds(), colPaper)
 		return c
 	}
-	c.bg = r.background(w, h, key, paint)
+	bg := r.background(w, h, key, paint)
+	if f, ok := bg.frames.Get().(*frame); ok {
+		f.dirty.runs(func(rect image.Rectangle) {
+			copyRect(f.img.Pix, bg.rgba.Pix, f.img.Stride, 4, rect)
+			copyRect(f.pimg.Pix, bg.pal.Pix, f.pimg.Stride, 1, rect)
+		})
+		c.frame = f
+	} else {
+		c.frame = &frame{img: image.NewRGBA(bg.rgba.Bounds()), pimg: image.NewPaletted(bg.pal.Bounds(), r.pal.colors), bg: bg}
+		copy(c.img.Pix, bg.rgba.Pix)
+		copy(c.pimg.Pix, bg.pal.Pix)
+	}
 	c.dirty.reset(w, h)
-	copy(c.img.Pix, c.bg.rgba.Pix)
 	return c
+}
+
+// copyRect copies the rows of rect (clipped to the image) from src to dst,
+// images of the same stride with bpp bytes a pixel.
+func copyRect(dst, src []byte, stride, bpp int, rect image.Rectangle) {
+	w := stride / bpp
+	x0, x1 := max(rect.Min.X, 0), min(rect.Max.X, w)
+	rows := len(dst) / stride
+	for y := max(rect.Min.Y, 0); y < min(rect.Max.Y, rows); y++ {
+		o := y * stride
+		copy(dst[o+x0*bpp:o+x1*bpp], src[o+x0*bpp:o+x1*bpp])
+	}
 }
 
 // finish encodes the frame as a paletted PNG and returns the frame and
@@ -89,10 +120,15 @@ func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
 func (c *canvas) finish() ([]byte, error) {
 	defer func() {
 		c.r.faces.Put(c.fs)
-		c.r.frames.put(c.img)
-		c.fs, c.img, c.bg = nil, nil, nil
+		if c.bg != nil {
+			c.bg.frames.Put(c.frame)
+		} else {
+			c.r.frames.put(c.img)
+			c.r.frames.putPaletted(c.pimg)
+		}
+		c.fs, c.frame = nil, nil
 	}()
-	return c.r.encode(c)
+	return c.r.encode(c.frame)
 }
 
 // background returns the cached static layer for key, drawing it with
@@ -106,7 +142,7 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *back
 	if ok {
 		return bg
 	}
-	c := &canvas{r: r, img: image.NewRGBA(image.Rect(0, 0, w, h)), fs: r.faces.Get().(*faceSet)}
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), frame: &frame{img: image.NewRGBA(image.Rect(0, 0, w, h))}}
 	c.fill(c.img.Bounds(), colPaper)
 	paint(c)
 	r.faces.Put(c.fs)
@@ -128,21 +164,17 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *back
 }
 
 // encode quantises the frame to the palette and encodes it as PNG. Over a
-// cached background only the rectangles drawn are quantised; the rest is
-// copied from the background's quantised copy.
-func (r *Renderer) encode(c *canvas) ([]byte, error) {
-	img := c.img
-	pimg := r.frames.getPaletted(img.Bounds().Dx(), img.Bounds().Dy(), r.pal)
-	defer r.frames.putPaletted(pimg)
-	if c.bg == nil {
-		r.pal.quantise(pimg, img, img.Bounds())
+// cached background only the tiles drawn are quantised; the rest already
+// holds the background's quantised pixels.
+func (r *Renderer) encode(f *frame) ([]byte, error) {
+	if f.bg == nil {
+		r.pal.quantise(f.pimg, f.img, f.img.Bounds())
 	} else {
-		copy(pimg.Pix, c.bg.pal.Pix)
-		c.dirty.runs(func(rect image.Rectangle) { r.pal.quantise(pimg, img, rect) })
+		f.dirty.runs(func(rect image.Rectangle) { r.pal.quantise(f.pimg, f.img, rect) })
 	}
 	var buf bytes.Buffer
 	buf.Grow(96 << 10)
-	if err := r.encoder.Encode(&buf, pimg); err != nil {
+	if err := r.encoder.Encode(&buf, f.pimg); err != nil {
 		return nil, fmt.Errorf("imaging: encode png: %w", err)
 	}
 	return buf.Bytes(), nil

@@ -168,6 +168,6 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 		c.text(text, cx, y+scoreRowH+scoreRowH/2, st)
 	}
 	c.text("Place", scoreMargin+10, y+scoreRowH+scoreRowH/2, style{size: sizeBody, color: colInkSoft})
-	c.frame(image.Rect(scoreMargin, top, x0+players*scoreColW, tableBottom), 2, colInk)
+	c.outline(image.Rect(scoreMargin, top, x0+players*scoreColW, tableBottom), 2, colInk)
 	return c.finish()
 }
