@@ -275,7 +275,14 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		}
 		c.text(sub, x0+54, mid+13, style{size: sizeSmall, bold: won, color: colInkSoft})
 
-		c.textFit(edWhere(p), x0+edColSpace+10, mid, edColPounds-edColSpace-14, style{size: sizeBody, bold: true, color: colInk})
+		where := edWhere(p)
+		for i, w := range where {
+			ly := mid
+			if len(where) > 1 {
+				ly = mid - 11 + 22*i
+			}
+			c.textFit(w, x0+edColSpace+10, ly, edColPounds-edColSpace-14, style{size: sizeBody, bold: true, color: colInk})
+		}
 		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
 		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
 		c.textFit(edPending(v, p), x0+edColNext+10, mid, edColChars-edColNext-16, style{size: sizeSmall, color: colInk})
@@ -296,8 +303,9 @@ func (c *canvas) edRumors(n, x, y int) {
 	}
 }
 
-// edWhere says where a traveller's pawns stand: "47 (2nd)", "home".
-func edWhere(p eightydays.PlayerView) string {
+// edWhere says where each of a traveller's pawns stands: "47 (2nd)",
+// "home"; "a 12 (3rd)" when there are two.
+func edWhere(p eightydays.PlayerView) []string {
 	parts := make([]string, 0, len(p.Pawns))
 	for _, pawn := range p.Pawns {
 		var s string
@@ -314,7 +322,7 @@ func edWhere(p eightydays.PlayerView) string {
 		}
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, " · ")
+	return parts
 }
 
 // edPending says what each pawn's space does on the owner's next turn.

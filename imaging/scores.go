@@ -13,7 +13,7 @@ import (
 // scoreSheet is what a final-scores image shows, whatever the game.
 type scoreSheet struct {
 	title   string   // "Crystal Palace · final scores"
-	unit    string   // what a score counts: "VP"
+	total   string   // the label of the totals row: "Total VP"
 	sources []string // breakdown keys in the order to list them; others follow sorted
 	labels  map[string]string
 	notes   []string // one per seat, under the name ("Japan"); may be nil
@@ -156,7 +156,7 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 		y += scoreRowH
 	}
 	c.fill(image.Rect(scoreMargin, y, x0+players*scoreColW, y+3), colInk)
-	c.text("Total "+s.unit, scoreMargin+10, y+scoreRowH/2+2, style{size: sizeLarge, bold: true, color: colInk})
+	c.text(s.total, scoreMargin+10, y+scoreRowH/2+2, style{size: sizeLarge, bold: true, color: colInk})
 	for seat := 0; seat < players; seat++ {
 		cx := x0 + seat*scoreColW + scoreColW/2
 		c.text(strconv.Itoa(s.result.Scores[seat]), cx, y+scoreRowH/2+2, style{size: sizeHuge, bold: true, color: colInk, align: alignCenter})

@@ -1,6 +1,8 @@
 package imaging
 
 import (
+	"strings"
+
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
@@ -27,7 +29,7 @@ func (r *Renderer) crystalPalaceScores(v *cp.View, names []string) ([]byte, erro
 		return nil, err
 	}
 	keys, labels := cpSources()
-	sheet := &scoreSheet{title: "Crystal Palace · final scores", unit: "VP", sources: keys, labels: labels, signed: true,
+	sheet := &scoreSheet{title: "Crystal Palace · final scores", total: "Total VP", sources: keys, labels: labels, signed: true,
 		names: r.seatNames(names, v.Players)}
 	for _, p := range v.Seats {
 		sheet.notes = append(sheet.notes, p.Nation)
@@ -56,7 +58,7 @@ func (r *Renderer) eightyDaysScores(v *eightydays.View, names []string) ([]byte,
 	players := len(v.Players)
 	sheet := &scoreSheet{
 		title:   "Around the World in 80 Days · result",
-		unit:    "spaces",
+		total:   "Space reached",
 		sources: []string{"pounds", "rumors", "characters"},
 		labels:  map[string]string{"pounds": "Pounds in hand", "rumors": "Rumor cards held", "characters": "Characters kept"},
 		names:   r.seatNames(names, players),
@@ -69,7 +71,7 @@ func (r *Renderer) eightyDaysScores(v *eightydays.View, names []string) ([]byte,
 		sheet.result.Breakdown = append(sheet.result.Breakdown, map[string]int{
 			"pounds": p.Pounds, "rumors": p.Rumors, "characters": len(p.Characters),
 		})
-		sheet.notes = append(sheet.notes, edWhere(p))
+		sheet.notes = append(sheet.notes, strings.Join(edWhere(p), " · "))
 	}
 	if !v.Over {
 		sheet.title = "Around the World in 80 Days · standings"

@@ -10,7 +10,7 @@ func TestScoreSheetGolden(t *testing.T) {
 	r := testRenderer(t)
 	sheet := &scoreSheet{
 		title:   "Test game · final scores",
-		unit:    "VP",
+		total:   "Total VP",
 		signed:  true,
 		sources: []string{"prototypes", "characters", "loans"},
 		labels:  map[string]string{"loans": "Loans (paid/unpaid)"},
