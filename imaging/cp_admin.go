@@ -286,6 +286,25 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	y += cpLineH
 	c.textFit(fmt.Sprintf("violet tiles %d blue, %d orange · loans %d", d.VioletBlue, d.VioletOrange, d.Loans),
 		rect.Min.X+10, y, rect.Dx()-20, body)
+	y += cpLineH
+	x = rect.Min.X + 10
+	x += c.text("Turn order", x, y, bold) + 8
+	if len(v.Order) == 0 {
+		c.text("set by the dice reveal", x, y, style{size: sizeSmall, color: colInkSoft})
+	}
+	for i, seat := range v.Order {
+		if !seatIn(seat, v.Players) {
+			continue
+		}
+		if i > 0 {
+			x += c.text("→", x, y, body) + 4
+		}
+		c.marker(int(seat), x+miniSize/2, y, markMini)
+		x += miniSize + 4
+		if i == 0 {
+			x += c.textFit(names[seat], x, y, 110, body) + 6
+		}
+	}
 }
 
 // cpWaiting lists the open decisions: who, and what for (never the

@@ -12,10 +12,10 @@ import (
 
 // cpLocation draws what changes on a location panel: the dice, the used
 // action spaces, the display or possibilities, and notes.
-func (c *canvas) cpLocation(v *cp.View, loc *cp.LocationView, rect image.Rectangle) {
+func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, rect image.Rectangle) {
 	var notes []string
 	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) {
-		notes = append(notes, fmt.Sprintf("next P%d (%d)", loc.NextDie.Owner+1, loc.NextDie.Value))
+		notes = append(notes, fmt.Sprintf("next: %s (%d)", names[loc.NextDie.Owner], loc.NextDie.Value))
 	}
 	if len(loc.Compensated) > 0 {
 		notes = append(notes, "+1£ each: "+seatList(loc.Compensated))

@@ -90,7 +90,7 @@ func newCPLayout(v *cp.View) *cpLayout {
 	buzzRows := (v.Buzz.Length + 1 + 9) / 10
 	add("buzz", cpHeadH+6+buzzRows*cpBuzzCell+8+3*cpLineH+8)
 	add("income", cpHeadH+6+cpIncomeCell+8+3*miniSize+8)
-	add("supply", cpHeadH+6+4*cpLineH+8)
+	add("supply", cpHeadH+6+5*cpLineH+8)
 	add("waiting", cpHeadH+6+v.Players*cpLineH+8)
 	l.tableY = max(leftBottom, ry) + 4
 	l.height = l.tableY + cpTableH + v.Players*cpSeatH + cpMargin
@@ -166,7 +166,7 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	names = r.seatNames(names, v.Players)
 	c.titleBar("Crystal Palace", cpNote(v, names))
 	for i := range v.Locations {
-		c.cpLocation(v, &v.Locations[i], l.locRect[i])
+		c.cpLocation(v, names, &v.Locations[i], l.locRect[i])
 	}
 	c.cpMarket(v, l.rightBox["market"])
 	c.cpBuzz(v, l.rightBox["buzz"])

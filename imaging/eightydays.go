@@ -136,6 +136,9 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 	c := r.begin(edW, edHeight(players), edLayoutKey(v), func(c *canvas) { c.edBackground(v) })
 	names = r.seatNames(names, players)
 	note := fmt.Sprintf("Round %d", v.Round)
+	if v.Variant != "" && v.Variant != "standard" {
+		note += " · " + v.Variant
+	}
 	if v.Over {
 		note = "Game over"
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
@@ -267,6 +270,9 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
 		sub := seatColorName(seat)
+		if v.First == engine.Seat(seat) {
+			sub += " · began"
+		}
 		switch {
 		case won:
 			sub = "WINNER"
