@@ -24,6 +24,7 @@ func commands() map[string]command {
 		"backup":   {"write a consistent, verified copy of the database file", runBackup},
 		"export":   {"print a stored game as a script that replay and import read", runExport},
 		"import":   {"load a game script into a channel of the database", runImport},
+		"render":   {"apply a script of actions and write the board, mats and scores as PNGs", runRender},
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
 		"simulate": {"play many games between computer players and print a JSON summary", runSimulate},
 	}
