@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // Command and subcommand names. The router switches on these, and
@@ -29,7 +30,7 @@ const (
 	subRules    = "rules"
 	subUndo     = "undo"
 	subStats    = "stats"
-	subPings    = "pings"
+	subPrefs    = "prefs"
 	subSettings = "settings"
 	subShow     = "show"
 
@@ -43,7 +44,8 @@ const (
 	optPage     = "page"
 	optTopic    = "topic"
 	optUser     = "user"
-	optOn       = "on"
+	optPings    = "pings"
+	optSecrets  = "secrets"
 	optReminder = "reminder-hours"
 	optDefault  = "on-deadline"
 )
@@ -136,8 +138,10 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subRules, "Rules of the game", str(optTopic, "Topic; start typing to see them", false, true)),
 				sub(subUndo, "Take back your last action (when nothing was revealed since)"),
 				sub(subStats, "Statistics of a player and of this server", &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose (default: you)"}),
-				sub(subPings, "Whether the bot mentions you when a decision is yours",
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optOn, Description: "Mention me", Required: true}),
+				sub(subPrefs, "Your preferences in every game: pings, and where secret choices are asked",
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optPings, Description: "Mention me when a decision is mine"},
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optSecrets, Description: "Where the bot asks for my secret choices",
+						Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "by DM", Value: storage.SecretsDM}, {Name: "here, privately (button or /play)", Value: storage.SecretsEphemeral}}}),
 			},
 		},
 		{
