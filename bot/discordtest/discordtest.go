@@ -41,6 +41,7 @@ const (
 	MessageDelete Kind = "message-delete" // DELETE /channels/{id}/messages/{id}
 	DMOpen        Kind = "dm-open"        // POST /users/@me/channels
 	Commands      Kind = "commands"       // PUT /applications/{app}[/guilds/{g}]/commands
+	WebhookGet    Kind = "webhook-get"    // GET /webhooks/{app}/{token}/messages/{id}
 	Other         Kind = "other"
 )
 
@@ -508,8 +509,8 @@ func classify(req *Request, seg []string) {
 		if seg[4] == "@original" {
 			req.Kind = OriginalEdit
 		}
-	case n == 5 && seg[0] == "webhooks" && seg[3] == "messages":
-		req.Kind, req.Token, req.Message = Other, seg[2], seg[4]
+	case n == 5 && seg[0] == "webhooks" && seg[3] == "messages" && req.Method == http.MethodGet:
+		req.Kind, req.Token, req.Message = WebhookGet, seg[2], seg[4]
 	case n == 3 && seg[0] == "channels" && seg[2] == "messages" && req.Method == http.MethodPost:
 		req.Channel = seg[1]
 		req.Kind = ChannelSend
@@ -628,6 +629,16 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
 		}
 		edit(m, req)
+		return http.StatusOK, m
+	case WebhookGet:
+		id := req.Message
+		if id == "@original" {
+			id = s.original[req.Token]
+		}
+		m, ok := s.messages[id]
+		if !ok {
+			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
+		}
 		return http.StatusOK, m
 	case MessageDelete:
 		if _, ok := s.messages[req.Message]; !ok {
