@@ -1,0 +1,411 @@
+package crystalpalace
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/BurntSushi/toml"
+)
+
+//go:embed content/*.toml
+var embedded embed.FS
+
+// ContentFiles lists the file names a content folder holds, in the order
+// LoadContent reads them.
+func ContentFiles() []string {
+	return []string{
+		"patents.toml", "characters.toml", "research.toml", "shares.toml",
+		"publishers.toml", "mats.toml", "flyers.toml", "loans.toml",
+		"locations.toml", "market.toml", "tracks.toml",
+	}
+}
+
+// ErrContent marks content files that are missing or malformed.
+var ErrContent = errors.New("bad content")
+
+// ContentError names the file, entry and field of a content mistake.
+type ContentError struct {
+	File, Entry, Field, Problem string
+}
+
+func (e *ContentError) Error() string {
+	s := e.File + ": "
+	if e.Entry != "" {
+		s += e.Entry + ": "
+	}
+	if e.Field != "" {
+		s += e.Field + ": "
+	}
+	return s + e.Problem
+}
+
+// Unwrap lets errors.Is find ErrContent.
+func (e *ContentError) Unwrap() error { return ErrContent }
+
+// Cost is what a prototype or character costs.
+type Cost struct {
+	Pounds int `toml:"pounds" json:"pounds,omitempty"`
+	Gears  int `toml:"gears" json:"gears,omitempty"`
+	Energy int `toml:"energy" json:"energy,omitempty"`
+}
+
+// Effect is one entry of the effect vocabulary: gain N of Gain, or N per
+// Div of metric Per when Per is set. Negative N pays or loses.
+type Effect struct {
+	Gain string `toml:"gain" json:"gain"`
+	N    int    `toml:"n" json:"n,omitempty"`
+	Per  string `toml:"per" json:"per,omitempty"`
+	Div  int    `toml:"div" json:"div,omitempty"`
+	// Free, for an assistant action, makes its first Black Market placement free.
+	Free bool `toml:"free" json:"free,omitempty"`
+
+	gain   gain
+	metric metric
+}
+
+// Patent is a patent card; its back is the prototype.
+type Patent struct {
+	ID            string   `toml:"id"`
+	Name          string   `toml:"name"`
+	Prototype     string   `toml:"prototype"`
+	Cost          Cost     `toml:"cost"`
+	VP            []int    `toml:"vp"` // by year: 1849, 1850, 1851
+	Link          string   `toml:"link"`
+	Effect        []Effect `toml:"effect"`
+	Source        string   `toml:"source"`
+	Reconstructed bool     `toml:"reconstructed"`
+	link          int
+}
+
+// Ability is a character's recurring effect in phase 4, 5 or 6.
+type Ability struct {
+	Phase  int      `toml:"phase"`
+	Effect []Effect `toml:"effect"`
+}
+
+// Character is a character card.
+type Character struct {
+	ID            string   `toml:"id"`
+	Name          string   `toml:"name"`
+	Cost          Cost     `toml:"cost"`
+	VP            []int    `toml:"vp"`
+	Link          string   `toml:"link"`
+	Instant       []Effect `toml:"instant"`
+	Ability       Ability  `toml:"ability"`
+	Salary        []int    `toml:"salary"` // by salary colour of the Westminster position
+	Source        string   `toml:"source"`
+	Reconstructed bool     `toml:"reconstructed"`
+	link          int
+}
+
+// Research is a research tile: green (British Museum) or violet (beside the
+// Patent Office with a blue box, beside the Reform Club with an orange box).
+type Research struct {
+	ID            string   `toml:"id"`
+	Name          string   `toml:"name"`
+	Back          string   `toml:"back"` // green or violet
+	Box           string   `toml:"box"`  // violet only: blue or orange
+	Instant       []Effect `toml:"instant"`
+	Phase6        []Effect `toml:"phase6"`
+	Source        string   `toml:"source"`
+	Reconstructed bool     `toml:"reconstructed"`
+}
+
+// Share is a share tile of one round.
+type Share struct {
+	ID            string `toml:"id"`
+	Round         int    `toml:"round"`
+	VP            int    `toml:"vp"`
+	Income        int    `toml:"income"`
+	Source        string `toml:"source"`
+	Reconstructed bool   `toml:"reconstructed"`
+}
+
+// PublisherLevel is one level of a publisher condition.
+type PublisherLevel struct {
+	Min  int `toml:"min" json:"min"`
+	Buzz int `toml:"buzz" json:"buzz"`
+}
+
+// PublisherRound is the condition of one round: the sum of Metrics is
+// compared with the levels; the highest level reached gives its Buzz.
+type PublisherRound struct {
+	Metrics []string         `toml:"metrics" json:"metrics"`
+	Levels  []PublisherLevel `toml:"levels" json:"levels"`
+	metrics []metric
+}
+
+// Publisher is one side of a publisher tile.
+type Publisher struct {
+	ID            string           `toml:"id"`
+	Side          string           `toml:"side"`
+	Rounds        []PublisherRound `toml:"round"`
+	Source        string           `toml:"source"`
+	Reconstructed bool             `toml:"reconstructed"`
+}
+
+// ObjectiveLevel is one level of a nation's objective track.
+type ObjectiveLevel struct {
+	Metric string `toml:"metric" json:"metric"`
+	Min    int    `toml:"min" json:"min"`
+	VP     int    `toml:"vp" json:"vp"`
+	metric metric
+}
+
+// Mat is one side of a player mat: a nation and its objective.
+type Mat struct {
+	ID             string           `toml:"id"`
+	Side           string           `toml:"side"`
+	Nation         string           `toml:"nation"`
+	Landmark       string           `toml:"landmark"`
+	ResearchSpaces int              `toml:"research_spaces"`
+	Objective      []ObjectiveLevel `toml:"objective"`
+	Source         string           `toml:"source"`
+	Reconstructed  bool             `toml:"reconstructed"`
+}
+
+// Flyer is a flyer tile of the Buzz track.
+type Flyer struct {
+	ID            string   `toml:"id"`
+	Color         string   `toml:"color"` // blue, green or violet
+	Effect        []Effect `toml:"effect"`
+	Source        string   `toml:"source"`
+	Reconstructed bool     `toml:"reconstructed"`
+}
+
+// LoanKind is a kind of loan tile and how many there are.
+type LoanKind struct {
+	VP     int    `toml:"vp"`
+	Count  int    `toml:"count"`
+	Source string `toml:"source"`
+}
+
+// DiceSpace is a dice placement space of a location.
+type DiceSpace struct {
+	Min       int  `toml:"min" json:"min"`
+	Fee       int  `toml:"fee" json:"fee,omitempty"`
+	Assistant bool `toml:"assistant" json:"assistant,omitempty"`
+}
+
+// ActionSpace is an action space: a bonus (or cost, when negative) taken
+// before the action.
+type ActionSpace struct {
+	Pounds     int `toml:"pounds" json:"pounds,omitempty"`
+	Newspapers int `toml:"newspapers" json:"newspapers,omitempty"`
+	Buzz       int `toml:"buzz" json:"buzz,omitempty"`
+}
+
+// Possibility is one action possibility of the Port or Waterloo Station.
+// Possibilities sharing a Group are used up together.
+type Possibility struct {
+	Key        string   `toml:"key" json:"key"`
+	Group      string   `toml:"group" json:"group"`
+	MinPlayers int      `toml:"min_players" json:"min_players,omitempty"`
+	Effect     []Effect `toml:"effect" json:"effect"`
+	Text       string   `toml:"text" json:"text"`
+	ticket     bool
+}
+
+// BoardSide is a location board side used for some player counts.
+type BoardSide struct {
+	Players       []int         `toml:"players"`
+	Dice          []DiceSpace   `toml:"dice"`
+	Actions       []ActionSpace `toml:"actions"`
+	Display       int           `toml:"display"`
+	Possibilities []Possibility `toml:"possibility"`
+	TicketVP      []int         `toml:"ticket_vp"`     // Port: VP by year
+	TicketSpaces  int           `toml:"ticket_spaces"` // Port: dice spaces below the ticket
+	Source        string        `toml:"source"`
+	Reconstructed bool          `toml:"reconstructed"`
+}
+
+// Location is one of the eight location boards.
+type Location struct {
+	Key    string      `toml:"key"`
+	Number int         `toml:"number"`
+	Name   string      `toml:"name"`
+	Sides  []BoardSide `toml:"side"`
+	kind   locKind
+}
+
+// MarketSpace is a Black Market space: the cost to place or move an
+// assistant onto it and its phase 6 benefit.
+type MarketSpace struct {
+	Cost   int      `toml:"cost" json:"cost"`
+	Effect []Effect `toml:"effect" json:"effect"`
+}
+
+// Market is a Black Market side.
+type Market struct {
+	Players       []int         `toml:"players"`
+	Gears         int           `toml:"gears"`       // gear spaces on the yellow banner
+	BannerTier    int           `toml:"banner_tier"` // moving down from this tier up gives a gear
+	Spaces        []MarketSpace `toml:"space"`       // from tier 1 (bottom) up
+	Source        string        `toml:"source"`
+	Reconstructed bool          `toml:"reconstructed"`
+}
+
+// Poster is a poster space of the Buzz track. Choice, on poster 4, offers
+// the two bonuses as alternatives each round.
+type Poster struct {
+	Space  int      `toml:"space" json:"space"`
+	Effect []Effect `toml:"effect" json:"effect"`
+	Choice []Effect `toml:"choice" json:"choice,omitempty"`
+	Source string   `toml:"source" json:"-"`
+}
+
+// BuzzTrack is the Buzz track.
+type BuzzTrack struct {
+	Length       int      `toml:"length"`
+	BlueFlyers   []int    `toml:"blue_flyers"`
+	GreenFlyers  []int    `toml:"green_flyers"`
+	VioletFlyers []int    `toml:"violet_flyers"`
+	Posters      []Poster `toml:"poster"`
+	Tickets      int      `toml:"tickets"`
+	RankVP       []int    `toml:"rank_vp"`
+	Source       string   `toml:"source"`
+}
+
+// IncomeSpace is a space of the income track.
+type IncomeSpace struct {
+	Income int  `toml:"income" json:"income"`
+	Red    bool `toml:"red" json:"red,omitempty"`
+}
+
+// WestminsterSpace is a space of the Westminster track.
+type WestminsterSpace struct {
+	Name   string   `toml:"name" json:"name"`
+	Bonus  []Effect `toml:"bonus" json:"bonus,omitempty"`
+	Salary int      `toml:"salary" json:"salary"` // salary colour: index into Character.Salary
+}
+
+// Economy holds the fixed prices and starting supplies.
+type Economy struct {
+	StartPounds        int    `toml:"start_pounds"`
+	StartGears         int    `toml:"start_gears"`
+	StartEnergy        int    `toml:"start_energy"`
+	StartVP            int    `toml:"start_vp"`
+	StartDice          int    `toml:"start_dice"`
+	MaxDice            int    `toml:"max_dice"`
+	Assistants         int    `toml:"assistants"`
+	EnergyPounds       int    `toml:"energy_pounds"`
+	GearPounds         int    `toml:"gear_pounds"`
+	GearNewspapers     int    `toml:"gear_newspapers"`
+	SellGear           int    `toml:"sell_gear"`
+	SellEnergy         int    `toml:"sell_energy"`
+	DieNewspapers      int    `toml:"die_newspapers"`
+	IncomeNewspapers   int    `toml:"income_newspapers"`
+	PoundNewspapers    int    `toml:"pound_newspapers"`
+	MaxNewspapers      int    `toml:"max_newspapers"`
+	LoanPounds         int    `toml:"loan_pounds"`
+	RepayPounds        int    `toml:"repay_pounds"`
+	RepaidVP           int    `toml:"repaid_vp"`
+	Compensation       int    `toml:"compensation"`
+	NotePounds         int    `toml:"note_pounds"`
+	EmptySpaceVP       int    `toml:"empty_space_vp"`
+	ExpenseSteps       int    `toml:"expense_steps"`
+	PrototypesPerRound int    `toml:"prototypes_per_round"`
+	LinkVP             int    `toml:"link_vp"`
+	RedSpaceVP         int    `toml:"red_space_vp"`
+	MarketVP           []int  `toml:"market_vp"`
+	Source             string `toml:"source"`
+}
+
+// PocketWatch is the Pocket Watch: its holder chooses a side when taking it.
+type PocketWatch struct {
+	TakeVP       int    `toml:"take_vp"`
+	Phase6Pounds int    `toml:"phase6_pounds"`
+	Source       string `toml:"source"`
+}
+
+// Tracks holds the administration board and other fixed parts.
+type Tracks struct {
+	Buzz         BuzzTrack          `toml:"buzz"`
+	Income       []IncomeSpace      `toml:"income"`
+	IncomeStart  int                `toml:"income_start"`
+	Westminster  []WestminsterSpace `toml:"westminster"`
+	WestminsterV []Effect           `toml:"westminster_v"` // choice when already on the last space
+	Years        []string           `toml:"years"`         // round names, 5
+	RoundYear    []int              `toml:"round_year"`    // index into VP arrays by round
+	Economy      Economy            `toml:"economy"`
+	Watch        PocketWatch        `toml:"pocket_watch"`
+}
+
+// Content is a complete set of Crystal Palace game content.
+type Content struct {
+	Patents    []Patent
+	Characters []Character
+	Research   []Research
+	Shares     []Share
+	Publishers []Publisher
+	Mats       []Mat
+	Flyers     []Flyer
+	Loans      []LoanKind
+	Locations  []Location
+	Markets    []Market
+	Tracks     Tracks
+
+	patentByID map[string]int
+	charByID   map[string]int
+	loanVP     []int // one entry per loan tile
+}
+
+// DefaultContent parses the embedded content files.
+func DefaultContent() (*Content, error) {
+	sub, err := fs.Sub(embedded, "content")
+	if err != nil {
+		return nil, err
+	}
+	return LoadContent(sub)
+}
+
+// LoadContent reads and validates the content files (ContentFiles) from fsys.
+func LoadContent(fsys fs.FS) (*Content, error) {
+	c := &Content{}
+	targets := map[string]any{
+		"patents.toml":    &struct{ Patent *[]Patent }{&c.Patents},
+		"characters.toml": &struct{ Character *[]Character }{&c.Characters},
+		"research.toml":   &struct{ Tile *[]Research }{&c.Research},
+		"shares.toml":     &struct{ Share *[]Share }{&c.Shares},
+		"publishers.toml": &struct{ Publisher *[]Publisher }{&c.Publishers},
+		"mats.toml":       &struct{ Mat *[]Mat }{&c.Mats},
+		"flyers.toml":     &struct{ Flyer *[]Flyer }{&c.Flyers},
+		"loans.toml":      &struct{ Loan *[]LoanKind }{&c.Loans},
+		"locations.toml":  &struct{ Location *[]Location }{&c.Locations},
+		"market.toml":     &struct{ Market *[]Market }{&c.Markets},
+		"tracks.toml":     &c.Tracks,
+	}
+	for _, name := range ContentFiles() {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, &ContentError{File: name, Problem: "cannot read: " + err.Error()}
+		}
+		md, err := toml.Decode(string(data), targets[name])
+		if err != nil {
+			return nil, &ContentError{File: name, Problem: err.Error()}
+		}
+		if und := md.Undecoded(); len(und) > 0 {
+			keys := make([]string, len(und))
+			for i, k := range und {
+				keys[i] = k.String()
+			}
+			sort.Strings(keys)
+			return nil, &ContentError{File: name, Field: keys[0], Problem: "unknown field"}
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// entryName formats a content entry for error messages: kind "id".
+func entryName(kind, id string, i int) string {
+	if id == "" {
+		return fmt.Sprintf("%s #%d", kind, i+1)
+	}
+	return fmt.Sprintf("%s %q", kind, id)
+}

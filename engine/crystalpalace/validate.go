@@ -1,0 +1,547 @@
+package crystalpalace
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// gain is the typed form of Effect.Gain.
+type gain uint8
+
+const (
+	gainNone gain = iota
+	gainPounds
+	gainVP
+	gainGears
+	gainEnergy
+	gainNewspapers
+	gainIncome
+	gainBuzz
+	gainWestminster
+	gainAssistant   // an assistant action (objective or Black Market)
+	gainMarketPlace // place an assistant on the Black Market for free
+	gainMarketDown  // move one of your assistants down (card event: no gear)
+	gainDie         // a new die from the supply, usable next round
+	gainGreen       // use one of your green (phase 6) bonuses once
+	gainMuseum      // the top green research tile
+	gainVioletBlue  // the top violet tile beside the Patent Office
+	gainVioletOrange
+	gainWatch  // take the Pocket Watch
+	gainTicket // the Port's ticket possibility
+	gainObjective
+	gainCount
+)
+
+func (g gain) String() string {
+	return [gainCount]string{"", "pounds", "vp", "gears", "energy", "newspapers", "income", "buzz",
+		"westminster", "assistant", "market_place", "market_down", "die", "green", "research",
+		"research_blue", "research_orange", "watch", "ticket", "objective"}[g]
+}
+
+// metric is something of a player that effects and conditions count.
+type metric uint8
+
+const (
+	metricNone metric = iota
+	metricCharacters
+	metricPrototypes
+	metricPatents
+	metricResearch
+	metricInstantResearch
+	metricGreenResearch
+	metricWestminster
+	metricDice
+	metricBuzz
+	metricShares
+	metricIncome
+	metricMarket
+	metricNewspapers
+	metricGears
+	metricEnergy
+	metricLoans
+	metricPounds
+	metricCount
+)
+
+func (m metric) String() string {
+	return [metricCount]string{"", "characters", "prototypes", "patents", "research",
+		"instant_research", "green_research", "westminster", "dice", "buzz", "shares", "income",
+		"market", "newspapers", "gears", "energy", "loans", "pounds"}[m]
+}
+
+func parseGain(s string) (gain, bool) {
+	for i := gainPounds; i < gainCount; i++ {
+		if i.String() == s {
+			return i, true
+		}
+	}
+	return gainNone, false
+}
+
+func parseMetric(s string) (metric, bool) {
+	for i := metricCharacters; i < metricCount; i++ {
+		if i.String() == s {
+			return i, true
+		}
+	}
+	return metricNone, false
+}
+
+// locKind is the location a board stands for.
+type locKind uint8
+
+const (
+	locPatent locKind = iota
+	locMuseum
+	locBank
+	locWestminster
+	locClub
+	locTimes
+	locPort
+	locWaterloo
+	locCount
+)
+
+func (k locKind) String() string {
+	return [locCount]string{"patent", "museum", "bank", "westminster", "club", "times", "port", "waterloo"}[k]
+}
+
+// validator collects the first content error with its file and entry.
+type validator struct {
+	file, entry string
+	err         error
+}
+
+func (v *validator) fail(field, format string, args ...any) {
+	if v.err == nil {
+		v.err = &ContentError{File: v.file, Entry: v.entry, Field: field, Problem: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (v *validator) at(file, entry string) { v.file, v.entry = file, entry }
+
+func (v *validator) effects(field string, effs []Effect) {
+	for i := range effs {
+		e := &effs[i]
+		f := field + "[" + strconv.Itoa(i) + "]"
+		g, ok := parseGain(e.Gain)
+		if !ok {
+			v.fail(f+".gain", "unknown gain %q", e.Gain)
+			continue
+		}
+		e.gain = g
+		if e.Per != "" {
+			m, ok := parseMetric(e.Per)
+			if !ok {
+				v.fail(f+".per", "unknown metric %q", e.Per)
+			}
+			e.metric = m
+			if e.Div < 0 {
+				v.fail(f+".div", "must not be negative")
+			}
+		}
+		switch g {
+		case gainPounds, gainVP, gainGears, gainEnergy, gainNewspapers, gainIncome, gainBuzz, gainWestminster:
+			if e.N == 0 {
+				v.fail(f+".n", "missing")
+			}
+		}
+	}
+}
+
+func (v *validator) vp(field string, vp []int) {
+	if len(vp) != 3 {
+		v.fail(field, "want 3 values (1849, 1850, 1851), got %d", len(vp))
+	}
+}
+
+func (v *validator) cost(c Cost) {
+	if c.Pounds < 0 || c.Gears < 0 || c.Energy < 0 {
+		v.fail("cost", "must not be negative")
+	}
+}
+
+func (v *validator) players(field string, ps []int) {
+	if len(ps) == 0 {
+		v.fail(field, "missing")
+	}
+	for _, p := range ps {
+		if p < 2 || p > 5 {
+			v.fail(field, "player count %d outside 2-5", p)
+		}
+	}
+}
+
+// validate checks every entry and fills the typed fields.
+func (c *Content) validate() error {
+	v := &validator{}
+	c.patentByID = map[string]int{}
+	c.charByID = map[string]int{}
+	for i := range c.Patents {
+		p := &c.Patents[i]
+		v.at("patents.toml", entryName("patent", p.ID, i))
+		if p.ID == "" {
+			v.fail("id", "missing")
+		}
+		if _, dup := c.patentByID[p.ID]; dup {
+			v.fail("id", "duplicate")
+		}
+		c.patentByID[p.ID] = i
+		if p.Name == "" {
+			v.fail("name", "missing")
+		}
+		if p.Prototype == "" {
+			v.fail("prototype", "missing")
+		}
+		v.cost(p.Cost)
+		v.vp("vp", p.VP)
+		v.effects("effect", p.Effect)
+	}
+	for i := range c.Characters {
+		ch := &c.Characters[i]
+		v.at("characters.toml", entryName("character", ch.ID, i))
+		if ch.ID == "" {
+			v.fail("id", "missing")
+		}
+		if _, dup := c.charByID[ch.ID]; dup {
+			v.fail("id", "duplicate")
+		}
+		c.charByID[ch.ID] = i
+		if ch.Name == "" {
+			v.fail("name", "missing")
+		}
+		v.cost(ch.Cost)
+		v.vp("vp", ch.VP)
+		if len(ch.Salary) == 0 {
+			v.fail("salary", "missing")
+		}
+		v.effects("instant", ch.Instant)
+		if len(ch.Ability.Effect) > 0 && (ch.Ability.Phase < 4 || ch.Ability.Phase > 6) {
+			v.fail("ability.phase", "must be 4, 5 or 6")
+		}
+		v.effects("ability.effect", ch.Ability.Effect)
+	}
+	for i := range c.Patents {
+		p := &c.Patents[i]
+		p.link = -1
+		if p.Link != "" {
+			j, ok := c.charByID[p.Link]
+			if !ok {
+				v.at("patents.toml", entryName("patent", p.ID, i))
+				v.fail("link", "no character %q", p.Link)
+			}
+			p.link = j
+		}
+	}
+	for i := range c.Characters {
+		ch := &c.Characters[i]
+		ch.link = -1
+		if ch.Link != "" {
+			j, ok := c.patentByID[ch.Link]
+			if !ok {
+				v.at("characters.toml", entryName("character", ch.ID, i))
+				v.fail("link", "no patent %q", ch.Link)
+			}
+			ch.link = j
+		}
+	}
+	salaries := 0
+	for _, w := range c.Tracks.Westminster {
+		salaries = max(salaries, w.Salary+1)
+	}
+	for i, ch := range c.Characters {
+		if len(ch.Salary) > 0 && len(ch.Salary) != salaries {
+			v.at("characters.toml", entryName("character", ch.ID, i))
+			v.fail("salary", "want %d values (one per salary colour), got %d", salaries, len(ch.Salary))
+		}
+	}
+	ids := map[string]bool{}
+	for i := range c.Research {
+		r := &c.Research[i]
+		v.at("research.toml", entryName("tile", r.ID, i))
+		if r.ID == "" || ids[r.ID] {
+			v.fail("id", "missing or duplicate")
+		}
+		ids[r.ID] = true
+		switch {
+		case r.Back == "green" && r.Box == "":
+		case r.Back == "violet" && (r.Box == "blue" || r.Box == "orange"):
+		default:
+			v.fail("back", "want green, or violet with box blue or orange")
+		}
+		if len(r.Instant) == 0 && len(r.Phase6) == 0 {
+			v.fail("instant", "a tile needs an instant or a phase6 effect")
+		}
+		v.effects("instant", r.Instant)
+		v.effects("phase6", r.Phase6)
+	}
+	for i, s := range c.Shares {
+		v.at("shares.toml", entryName("share", s.ID, i))
+		if s.Round < 1 || s.Round > 5 {
+			v.fail("round", "must be 1-5")
+		}
+		if s.VP == 0 && s.Income == 0 {
+			v.fail("vp", "a share needs vp or income")
+		}
+	}
+	for r := 1; r <= 5; r++ {
+		n := 0
+		for _, s := range c.Shares {
+			if s.Round == r {
+				n++
+			}
+		}
+		if n < 3 {
+			v.at("shares.toml", "")
+			v.fail("round", "round %d has %d shares, want at least 3", r, n)
+		}
+	}
+	for i := range c.Publishers {
+		p := &c.Publishers[i]
+		v.at("publishers.toml", entryName("publisher", p.ID+p.Side, i))
+		if len(p.Rounds) != 5 {
+			v.fail("round", "want 5 rounds, got %d", len(p.Rounds))
+		}
+		for j := range p.Rounds {
+			pr := &p.Rounds[j]
+			f := "round[" + strconv.Itoa(j) + "]"
+			if len(pr.Metrics) == 0 {
+				v.fail(f+".metrics", "missing")
+			}
+			pr.metrics = pr.metrics[:0]
+			for _, m := range pr.Metrics {
+				mm, ok := parseMetric(m)
+				if !ok {
+					v.fail(f+".metrics", "unknown metric %q", m)
+				}
+				pr.metrics = append(pr.metrics, mm)
+			}
+			if len(pr.Levels) == 0 {
+				v.fail(f+".levels", "missing")
+			}
+		}
+	}
+	if len(c.Publishers) == 0 {
+		v.at("publishers.toml", "")
+		v.fail("publisher", "missing")
+	}
+	for i := range c.Mats {
+		m := &c.Mats[i]
+		v.at("mats.toml", entryName("mat", m.ID+m.Side, i))
+		if m.Nation == "" {
+			v.fail("nation", "missing")
+		}
+		if m.ResearchSpaces < 1 {
+			v.fail("research_spaces", "missing")
+		}
+		if len(m.Objective) != 3 {
+			v.fail("objective", "want 3 levels, got %d", len(m.Objective))
+		}
+		for j := range m.Objective {
+			o := &m.Objective[j]
+			mm, ok := parseMetric(o.Metric)
+			if !ok {
+				v.fail("objective["+strconv.Itoa(j)+"].metric", "unknown metric %q", o.Metric)
+			}
+			o.metric = mm
+		}
+	}
+	if len(c.Mats) < 5 {
+		v.at("mats.toml", "")
+		v.fail("mat", "want at least 5 mat sides, got %d", len(c.Mats))
+	}
+	for i := range c.Flyers {
+		f := &c.Flyers[i]
+		v.at("flyers.toml", entryName("flyer", f.ID, i))
+		if f.Color != "blue" && f.Color != "green" && f.Color != "violet" {
+			v.fail("color", "want blue, green or violet")
+		}
+		if len(f.Effect) == 0 {
+			v.fail("effect", "missing")
+		}
+		v.effects("effect", f.Effect)
+	}
+	c.loanVP = c.loanVP[:0]
+	for i, l := range c.Loans {
+		v.at("loans.toml", entryName("loan", strconv.Itoa(l.VP), i))
+		if l.VP >= 0 || l.Count < 1 {
+			v.fail("vp", "want a negative vp and a positive count")
+		}
+		for k := 0; k < l.Count; k++ {
+			c.loanVP = append(c.loanVP, l.VP)
+		}
+	}
+	c.validateBoards(v)
+	c.validateTracks(v)
+	return v.err
+}
+
+func (c *Content) validateBoards(v *validator) {
+	if len(c.Locations) != int(locCount) {
+		v.at("locations.toml", "")
+		v.fail("location", "want %d locations, got %d", locCount, len(c.Locations))
+		return
+	}
+	for i := range c.Locations {
+		l := &c.Locations[i]
+		v.at("locations.toml", entryName("location", l.Key, i))
+		if l.Key != locKind(i).String() {
+			v.fail("key", "location %d must be %q", i+1, locKind(i).String())
+		}
+		l.kind = locKind(i)
+		for n := 2; n <= 5; n++ {
+			if c.side(l, n) == nil {
+				v.fail("side", "no side for %d players", n)
+			}
+		}
+		for j := range l.Sides {
+			s := &l.Sides[j]
+			f := "side[" + strconv.Itoa(j) + "]"
+			v.players(f+".players", s.Players)
+			if len(s.Dice) == 0 {
+				v.fail(f+".dice", "missing")
+			}
+			for _, d := range s.Dice {
+				if d.Min < 1 || d.Min > 6 || d.Fee < 0 {
+					v.fail(f+".dice", "min must be 1-6 and fee not negative")
+				}
+			}
+			if len(s.Actions) == 0 {
+				v.fail(f+".actions", "missing")
+			}
+			switch l.kind {
+			case locPatent, locMuseum, locBank, locClub:
+				if s.Display < 1 {
+					v.fail(f+".display", "missing")
+				}
+			case locPort, locWaterloo:
+				if len(s.Possibilities) == 0 {
+					v.fail(f+".possibility", "missing")
+				}
+				for k := range s.Possibilities {
+					p := &s.Possibilities[k]
+					v.effects(f+".possibility["+strconv.Itoa(k)+"].effect", p.Effect)
+					for _, e := range p.Effect {
+						if e.gain == gainTicket {
+							p.ticket = true
+						}
+					}
+					if p.Key == "" || p.Group == "" {
+						v.fail(f+".possibility["+strconv.Itoa(k)+"].key", "key and group required")
+					}
+				}
+				if l.kind == locPort && (len(s.TicketVP) != 3 || s.TicketSpaces < 1) {
+					v.fail(f+".ticket_vp", "the Port needs 3 ticket_vp values and ticket_spaces")
+				}
+			}
+		}
+	}
+	for i := range c.Markets {
+		m := &c.Markets[i]
+		v.at("market.toml", entryName("market", "", i))
+		v.players("players", m.Players)
+		if len(m.Spaces) < 3 || m.BannerTier < 1 || m.BannerTier > len(m.Spaces) || m.Gears < 0 {
+			v.fail("space", "need at least 3 spaces and a banner tier among them")
+		}
+		for j := range m.Spaces {
+			v.effects("space["+strconv.Itoa(j)+"].effect", m.Spaces[j].Effect)
+		}
+	}
+	for n := 2; n <= 5; n++ {
+		if c.market(n) == nil {
+			v.at("market.toml", "")
+			v.fail("players", "no Black Market side for %d players", n)
+		}
+	}
+}
+
+func (c *Content) validateTracks(v *validator) {
+	t := &c.Tracks
+	v.at("tracks.toml", "buzz")
+	if t.Buzz.Length < 10 {
+		v.fail("length", "missing")
+	}
+	for _, col := range []struct {
+		name   string
+		spaces []int
+	}{{"blue_flyers", t.Buzz.BlueFlyers}, {"green_flyers", t.Buzz.GreenFlyers}, {"violet_flyers", t.Buzz.VioletFlyers}} {
+		n := 0
+		for _, f := range c.Flyers {
+			if col.name[:len(f.Color)] == f.Color {
+				n++
+			}
+		}
+		if len(col.spaces) > n {
+			v.fail(col.name, "%d spaces but only %d flyers of that colour", len(col.spaces), n)
+		}
+		for _, s := range col.spaces {
+			if s < 1 || s >= t.Buzz.Length {
+				v.fail(col.name, "space %d off the track", s)
+			}
+		}
+	}
+	for i := range t.Buzz.Posters {
+		p := &t.Buzz.Posters[i]
+		v.effects("poster["+strconv.Itoa(i)+"].effect", p.Effect)
+		v.effects("poster["+strconv.Itoa(i)+"].choice", p.Choice)
+		if p.Space < 1 || p.Space > t.Buzz.Length {
+			v.fail("poster["+strconv.Itoa(i)+"].space", "off the track")
+		}
+	}
+	if len(t.Buzz.RankVP) == 0 {
+		v.fail("rank_vp", "missing")
+	}
+	v.at("tracks.toml", "income")
+	if len(t.Income) < 2 || t.IncomeStart < 0 || t.IncomeStart >= len(t.Income) {
+		v.fail("income_start", "missing income spaces or start off the track")
+	}
+	v.at("tracks.toml", "westminster")
+	if len(t.Westminster) < 2 {
+		v.fail("westminster", "missing")
+	}
+	for i := range t.Westminster {
+		v.effects("westminster["+strconv.Itoa(i)+"].bonus", t.Westminster[i].Bonus)
+	}
+	v.effects("westminster_v", t.WestminsterV)
+	v.at("tracks.toml", "rounds")
+	if len(t.Years) != 5 || len(t.RoundYear) != 5 {
+		v.fail("years", "want 5 round names and 5 round_year entries")
+	}
+	for _, y := range t.RoundYear {
+		if y < 0 || y > 2 {
+			v.fail("round_year", "must be 0, 1 or 2")
+		}
+	}
+	v.at("tracks.toml", "economy")
+	e := t.Economy
+	if e.StartDice < 1 || e.MaxDice < e.StartDice || e.Assistants < 2 || e.MaxNewspapers < 1 || e.LoanPounds < 1 {
+		v.fail("start_dice", "start_dice, max_dice, assistants, max_newspapers and loan_pounds must be set")
+	}
+	if e.EnergyPounds < 1 || e.GearPounds < 1 || e.GearNewspapers < 1 || e.DieNewspapers < 1 || e.IncomeNewspapers < 1 || e.PoundNewspapers < 1 {
+		v.fail("energy_pounds", "prices must be positive")
+	}
+}
+
+// side returns the board side of l used with n players.
+func (c *Content) side(l *Location, n int) *BoardSide {
+	for i := range l.Sides {
+		for _, p := range l.Sides[i].Players {
+			if p == n {
+				return &l.Sides[i]
+			}
+		}
+	}
+	return nil
+}
+
+// market returns the Black Market side used with n players.
+func (c *Content) market(n int) *Market {
+	for i := range c.Markets {
+		for _, p := range c.Markets[i].Players {
+			if p == n {
+				return &c.Markets[i]
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package eightydays
+
+import "github.com/meeplegames/meeple/engine"
+
+// View is what one seat may see of a game of Around the World in 80 Days:
+// everything but the order of the Passepartout deck. It is plain data, ready
+// for JSON, text presentation and images; the game has no other secrets, so
+// every seat's view differs from the spectator's only in Seat.
+type View struct {
+	Seat    engine.Seat  `json:"seat"`    // the seat this view is for, or engine.Spectator
+	Variant string       `json:"variant"` // "standard" or "two-pawns"
+	Round   int          `json:"round"`   // counted from 1
+	Turn    engine.Seat  `json:"turn"`    // the seat whose turn it is
+	First   engine.Seat  `json:"first"`   // the seat that began the first round
+	Players []PlayerView `json:"players"` // by seat
+	Track   []SpaceView  `json:"track"`   // spaces 0 (London, the start) to 80 (London, the end)
+	// Drawn are the Passepartout cards the player on turn drew and must
+	// choose between (empty unless a "keep" prompt is open).
+	Drawn    []CardView    `json:"drawn,omitempty"`
+	Discard  []CardView    `json:"discard"`   // the face-up discard pile, the most recent last
+	DeckSize int           `json:"deck_size"` // face-down Passepartout cards left
+	Over     bool          `json:"over"`
+	Winners  []engine.Seat `json:"winners,omitempty"`
+}
+
+// PlayerView is one traveller as everyone sees them.
+type PlayerView struct {
+	Seat       engine.Seat `json:"seat"`
+	Pounds     int         `json:"pounds"`
+	Rumors     int         `json:"rumors"`     // Rumor cards still held
+	Characters []CardView  `json:"characters"` // kept Character cards, face up, not yet played
+	Pawns      []PawnView  `json:"pawns"`      // one, or two in the two-pawns variant
+}
+
+// PawnView is one hat pawn on the track.
+type PawnView struct {
+	Name  string `json:"name"`  // "" with one pawn; "a" or "b" in the two-pawns variant
+	Space int    `json:"space"` // 0 to 80
+	Rank  int    `json:"rank"`  // place in the race, 1 for the furthest ahead (ties share a place)
+	// Pending is the space effect waiting for the owner's next turn:
+	// "bet" (paid before moving), "pound" (may stay and take or give 10),
+	// "police" (hat turned over: next turn discards a Rumor), "leave"
+	// (must leave the Police space this turn), or "".
+	Pending string `json:"pending,omitempty"`
+	Home    bool   `json:"home,omitempty"` // arrived in London (space 80)
+}
+
+// SpaceView is one space of the track.
+type SpaceView struct {
+	Number int    `json:"number"`
+	Kind   string `json:"kind"`           // "london", "layover", "passepartout", "bet", "pound" or "police"
+	City   string `json:"city,omitempty"` // Layovers and London: the city on Fogg's route
+	Bets   []int  `json:"bets,omitempty"` // Bet spaces: the race positions that pay (1, 2, 3 or 4, 5, 6)
+	Red    bool   `json:"red,omitempty"`  // the last Layover before London is printed red
+}
+
+// CardView is one Passepartout card.
+type CardView struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`      // "event" (applies when drawn) or "character" (kept, played later)
+	Effect    string `json:"effect"`    // what it does, in a few words
+	Reshuffle bool   `json:"reshuffle"` // carries the reshuffle symbol
+}

@@ -1,0 +1,82 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors; test for them with errors.Is. Errors returned by the
+// store wrap them with the operation and the channel or path concerned.
+var (
+	// ErrNotFound: no active game in the channel, or no game with the id.
+	ErrNotFound = errors.New("not found")
+	// ErrChannelBusy: the channel already has an active game.
+	ErrChannelBusy = errors.New("channel already has an active game")
+	// ErrStale: the game's version moved since the caller read it; reload
+	// and try again. The error is a *VersionError.
+	ErrStale = errors.New("stale game version")
+	// ErrInvalid: the request is malformed or not allowed in the game's
+	// status (bad seat, unknown game kind, append to a lobby, …).
+	ErrInvalid = errors.New("invalid request")
+	// ErrCorrupt: the file or a record in it is damaged or truncated.
+	ErrCorrupt = errors.New("corrupt database")
+	// ErrNewerSchema: a record was written by a newer version of Meeple.
+	// The error is a *SchemaError.
+	ErrNewerSchema = errors.New("record written by a newer schema")
+	// ErrClosed: the store was closed.
+	ErrClosed = errors.New("store closed")
+)
+
+// VersionError is a refused write whose expected state version is not the
+// game's current one. It wraps ErrStale.
+type VersionError struct {
+	Channel  string
+	Expected int // the version the caller based its change on
+	Actual   int // the game's version now
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("game in channel %s is at version %d, not %d", e.Channel, e.Actual, e.Expected)
+}
+
+// Unwrap returns ErrStale.
+func (e *VersionError) Unwrap() error { return ErrStale }
+
+// SchemaError is a record this build cannot read because a newer build
+// wrote it (or it is damaged). It wraps ErrNewerSchema or ErrCorrupt.
+type SchemaError struct {
+	Record string // kind of record: "game", "entry", …
+	Key    string // its key, printable
+	Got    uint64 // schema version found
+	Max    uint64 // newest schema version this build reads
+}
+
+func (e *SchemaError) Error() string {
+	if e.Got > e.Max {
+		return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple", e.Record, e.Key, e.Got, e.Max)
+	}
+	return fmt.Sprintf("%s record %s has unknown schema %d", e.Record, e.Key, e.Got)
+}
+
+// Unwrap returns ErrNewerSchema for a newer record, ErrCorrupt otherwise.
+func (e *SchemaError) Unwrap() error {
+	if e.Got > e.Max {
+		return ErrNewerSchema
+	}
+	return ErrCorrupt
+}
+
+// ReplayError is an action in a stored log that the game's rules refuse on
+// replay, so the state cannot be rebuilt.
+type ReplayError struct {
+	Index  int // position in the log, from 0
+	Seat   int
+	Action string
+	Err    error
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("replay of action %d (P%d %q): %v", e.Index+1, e.Seat+1, e.Action, e.Err)
+}
+
+func (e *ReplayError) Unwrap() error { return e.Err }

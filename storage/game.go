@@ -1,0 +1,163 @@
+package storage
+
+import (
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Status is where a game stands in its life.
+type Status string
+
+// The statuses a game passes through. Lobby and running games are active
+// (one per channel); finished and abandoned games are archived.
+const (
+	StatusLobby     Status = "lobby"     // seats are being filled; no state yet
+	StatusRunning   Status = "running"   // being played; has a state and a log
+	StatusFinished  Status = "finished"  // ended by the rules; archived
+	StatusAbandoned Status = "abandoned" // ended early; archived, counts as abandoned in stats
+)
+
+// Active reports whether a game of this status occupies its channel.
+func (s Status) Active() bool { return s == StatusLobby || s == StatusRunning }
+
+// Game is one game record: an active game (keyed by its channel or thread
+// id) or an archived one (keyed by its ID).
+//
+// The store owns ID, Version, Log, Snapshot, Created, Updated and Finished;
+// the bot owns the rest and changes it through Store.Update.
+type Game struct {
+	ID      uint64 // unique for the life of the file, assigned by Create
+	Kind    string // the engine.Rules name: "crystalpalace", "eightydays"
+	Guild   string // Discord guild (server) id
+	Channel string // Discord channel or thread id the game lives in
+	Creator string // Discord user id of whoever created the game
+	Status  Status
+
+	Setup engine.Setup // seed, player count, options; Players == len(Seats) once running
+	Seats []Seat       // by engine.Seat
+
+	// Log is every accepted action, in order. Version == len(Log).
+	Log     []Entry
+	Version int
+	// Snapshot is State.Encode() of the state after Log (nil in the lobby).
+	// It always equals the replay of Setup and Log.
+	Snapshot []byte
+
+	// Messages holds the ids of the public messages the bot keeps up to
+	// date, by a role the bot chooses ("board", "status", …).
+	Messages map[string]string
+
+	// Deadline is when the player to move runs out of time; RemindAt is when
+	// to remind them. Zero means none. Store.Due finds the passed ones.
+	Deadline time.Time
+	RemindAt time.Time
+
+	Created  time.Time
+	Updated  time.Time
+	Finished time.Time // when the game was archived; zero while active
+
+	// Result is the outcome, set by Store.Finish.
+	Result *engine.Result
+}
+
+// Seat is who plays one seat: a Discord user or a computer player.
+type Seat struct {
+	User     string `json:"user,omitempty"`     // Discord user id; empty for a computer or an open seat
+	Computer string `json:"computer,omitempty"` // computer player name ("random", …) when no user
+	Name     string `json:"name,omitempty"`     // display name at the time the seat was taken
+}
+
+// Open reports whether nobody holds the seat yet.
+func (s Seat) Open() bool { return s.User == "" && s.Computer == "" }
+
+// Entry is one accepted action in a game's log.
+type Entry struct {
+	Seat   engine.Seat
+	Action string // canonical action text, as State.Apply accepted it
+	At     time.Time
+}
+
+// Due is a deadline or a reminder whose time has come.
+type Due struct {
+	Kind    DueKind
+	At      time.Time
+	GameID  uint64
+	Channel string
+}
+
+// DueKind tells a deadline from a reminder.
+type DueKind byte
+
+// The kinds of timers Store.Due reports.
+const (
+	DueDeadline DueKind = 'd'
+	DueReminder DueKind = 'r'
+)
+
+func (k DueKind) String() string {
+	switch k {
+	case DueDeadline:
+		return "deadline"
+	case DueReminder:
+		return "reminder"
+	}
+	return "unknown"
+}
+
+// Stats is one user's record in one kind of game. Abandoned games count
+// only in Abandoned.
+type Stats struct {
+	User      string `json:"user"`
+	Kind      string `json:"kind"`
+	Played    int    `json:"played"` // finished games
+	Won       int    `json:"won"`
+	Abandoned int    `json:"abandoned"`
+	ScoreSum  int64  `json:"score_sum"`
+	Best      int    `json:"best"` // best score in a finished game; 0 when Played == 0
+}
+
+// Average is the mean score over finished games, 0 when none.
+func (s Stats) Average() float64 {
+	if s.Played == 0 {
+		return 0
+	}
+	return float64(s.ScoreSum) / float64(s.Played)
+}
+
+// GuildSettings are one guild's (Discord server's) preferences.
+type GuildSettings struct {
+	// TurnDeadline is how long a player has for a decision; 0 means no deadline.
+	TurnDeadline time.Duration `json:"turn_deadline"`
+	// ReminderEvery is how often the player to move is reminded; 0 means never.
+	ReminderEvery time.Duration `json:"reminder_every"`
+	// CreatorRoles may create games; empty means everyone.
+	CreatorRoles []string `json:"creator_roles,omitempty"`
+	// ManagerRoles may abandon anyone's game (besides its creator and
+	// members with Discord's Manage Channels permission).
+	ManagerRoles []string `json:"manager_roles,omitempty"`
+	// GamesChannel is where new games are announced; empty means none.
+	GamesChannel string `json:"games_channel,omitempty"`
+}
+
+// DefaultGuildSettings are the settings of a guild that has saved none.
+func DefaultGuildSettings() GuildSettings {
+	return GuildSettings{TurnDeadline: 48 * time.Hour, ReminderEvery: 12 * time.Hour}
+}
+
+// Secret delivery choices in UserPrefs.
+const (
+	SecretsEphemeral = "ephemeral" // an ephemeral reply in the game's channel
+	SecretsDM        = "dm"        // a direct message
+)
+
+// UserPrefs are one user's preferences.
+type UserPrefs struct {
+	PingOnTurn bool   `json:"ping_on_turn"` // mention the user when a decision is theirs
+	Secrets    string `json:"secrets"`      // SecretsEphemeral or SecretsDM
+}
+
+// DefaultUserPrefs are the preferences of a user who has saved none.
+func DefaultUserPrefs() UserPrefs {
+	return UserPrefs{PingOnTurn: true, Secrets: SecretsEphemeral}
+}

@@ -1,0 +1,783 @@
+package storage
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Create stores a new active game in g.Channel and fills in g's ID,
+// Version, Snapshot, Created and Updated. It fails with ErrChannelBusy when
+// the channel already has an active game and with ErrInvalid for a bad
+// record.
+//
+// A game created in StatusLobby has no state yet (see Start). A game
+// created in StatusRunning starts from g.Setup; if g.Log holds actions (an
+// imported game) they are replayed and must all be legal. Any Snapshot in g
+// is ignored: the store builds it.
+func (s *Store) Create(g *Game) error {
+	now := s.now().UTC()
+	rec := *g
+	if rec.Status == "" {
+		rec.Status = StatusLobby
+	}
+	rec.Log = slices.Clone(g.Log)
+	for i := range rec.Log {
+		if rec.Log[i].At.IsZero() {
+			rec.Log[i].At = now
+		}
+		rec.Log[i].At = rec.Log[i].At.UTC()
+	}
+	if err := s.checkNew(&rec); err != nil {
+		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+	}
+	var snap []byte
+	if rec.Status == StatusRunning {
+		state, err := s.replay(&rec, rec.Log)
+		if err != nil {
+			return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+		}
+		if snap, err = state.Encode(); err != nil {
+			return fmt.Errorf("storage: create game in channel %s: encode state: %w", g.Channel, err)
+		}
+	}
+	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, now, now, time.Time{}, nil
+	err := s.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bktActive).Get([]byte(rec.Channel)) != nil {
+			return refuse(ErrChannelBusy)
+		}
+		id, err := tx.Bucket(bktGames).NextSequence()
+		if err != nil {
+			return err
+		}
+		rec.ID = id
+		for i, e := range rec.Log {
+			if err := tx.Bucket(bktLog).Put(logKey(id, i), s.codec.encodeEntry(e)); err != nil {
+				return err
+			}
+		}
+		if snap != nil {
+			if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(rec.Version, snap))); err != nil {
+				return err
+			}
+		}
+		return s.putGame(tx, nil, &rec)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+	}
+	*g = rec
+	return nil
+}
+
+// checkNew validates a game about to be created.
+func (s *Store) checkNew(g *Game) error {
+	if _, err := s.games.Lookup(g.Kind); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if err := checkID("channel", g.Channel); err != nil {
+		return err
+	}
+	if g.Guild != "" {
+		if err := checkID("guild", g.Guild); err != nil {
+			return err
+		}
+	}
+	if err := checkSeats(g.Seats); err != nil {
+		return err
+	}
+	switch g.Status {
+	case StatusLobby:
+		if len(g.Log) > 0 {
+			return fmt.Errorf("%w: a game in the lobby has no actions", ErrInvalid)
+		}
+	case StatusRunning:
+		if g.Setup.Players != len(g.Seats) {
+			return fmt.Errorf("%w: %d players but %d seats", ErrInvalid, g.Setup.Players, len(g.Seats))
+		}
+		if len(g.Log) > maxLog {
+			return fmt.Errorf("%w: %d actions is more than a game can hold", ErrInvalid, len(g.Log))
+		}
+		for i, e := range g.Log {
+			if err := checkEntry(e, len(g.Seats)); err != nil {
+				return fmt.Errorf("action %d: %w", i+1, err)
+			}
+		}
+	default:
+		return fmt.Errorf("%w: a new game cannot be %s", ErrInvalid, g.Status)
+	}
+	return nil
+}
+
+func checkSeats(seats []Seat) error {
+	for i, seat := range seats {
+		if seat.User != "" {
+			if err := checkID("user", seat.User); err != nil {
+				return fmt.Errorf("seat %d: %w", i+1, err)
+			}
+			if seat.Computer != "" {
+				return fmt.Errorf("%w: seat %d has both a user and a computer player", ErrInvalid, i+1)
+			}
+		}
+	}
+	return nil
+}
+
+// checkEntry refuses an entry that a script could not hold: a seat out of
+// range, or action text that is empty, spans lines, holds a # (a script
+// comment) or is not in canonical spacing.
+func checkEntry(e Entry, players int) error {
+	switch {
+	case e.Seat < 0 || int(e.Seat) >= players:
+		return fmt.Errorf("%w: seat %d is not at the table (%d players)", ErrInvalid, e.Seat+1, players)
+	case e.At.Year() < 1970 || e.At.Year() > 2200:
+		return fmt.Errorf("%w: action time %s is out of range", ErrInvalid, e.At.Format(time.RFC3339))
+	case e.Action == "" || len(e.Action) > 4096:
+		return fmt.Errorf("%w: action text is empty or too long", ErrInvalid)
+	case strings.ContainsAny(e.Action, "#\r\n") || strings.Join(strings.Fields(e.Action), " ") != e.Action:
+		return fmt.Errorf("%w: action %.40q is not canonical text", ErrInvalid, e.Action)
+	}
+	return nil
+}
+
+// Get returns the active game of channel with its log and snapshot, or
+// ErrNotFound.
+func (s *Store) Get(channel string) (*Game, error) {
+	var g *Game
+	err := s.view(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return err
+		}
+		g, err = s.readGame(tx, id, true)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: get game in channel %s: %w", channel, err)
+	}
+	return g, nil
+}
+
+// GetByID returns any game, active or archived, with its log and snapshot,
+// or ErrNotFound.
+func (s *Store) GetByID(id uint64) (*Game, error) {
+	var g *Game
+	err := s.view(func(tx *bolt.Tx) error {
+		var err error
+		g, err = s.readGame(tx, id, true)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: get game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// Update changes the bot-owned fields of channel's active game in one
+// transaction: fn receives the current record (without Log and Snapshot)
+// and edits it; an error from fn cancels the update and is returned. fn
+// runs inside the write transaction, so it must be quick and must not call
+// the store; it may run more than once.
+//
+// ID, Channel, Guild, Status, Version and the times are the store's: a
+// change to them is refused with ErrInvalid. Kind and Setup may change only
+// in the lobby; a running game's seats may be reassigned but not added or
+// removed.
+func (s *Store) Update(channel string, fn func(g *Game) error) (*Game, error) {
+	var out *Game
+	err := s.update(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return refuse(err)
+		}
+		old, err := s.readGame(tx, id, false)
+		if err != nil {
+			return refuse(err)
+		}
+		g := old.clone()
+		if err := fn(g); err != nil {
+			return refuse(err)
+		}
+		if err := s.checkEdit(old, g); err != nil {
+			return refuse(err)
+		}
+		g.Updated = s.now().UTC()
+		if err := s.putGame(tx, old, g); err != nil {
+			return err
+		}
+		out = g
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: update game in channel %s: %w", channel, err)
+	}
+	return out, nil
+}
+
+// checkEdit refuses an Update that changes what is not the caller's.
+func (s *Store) checkEdit(old, g *Game) error {
+	fixed := func(name string, same bool) error {
+		if same {
+			return nil
+		}
+		return fmt.Errorf("%w: %s is kept by the store and cannot be changed", ErrInvalid, name)
+	}
+	for _, err := range []error{
+		fixed("the id", g.ID == old.ID),
+		fixed("the channel", g.Channel == old.Channel),
+		fixed("the guild", g.Guild == old.Guild),
+		fixed("the status", g.Status == old.Status),
+		fixed("the version", g.Version == old.Version && len(g.Log) == 0 && g.Snapshot == nil),
+		fixed("the creation time", g.Created.Equal(old.Created) && g.Finished.Equal(old.Finished)),
+		fixed("the result", g.Result == nil),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if g.Status == StatusRunning {
+		if g.Kind != old.Kind || !sameSetup(g.Setup, old.Setup) {
+			return fmt.Errorf("%w: the game and its setup cannot change once it has started", ErrInvalid)
+		}
+		if len(g.Seats) != len(old.Seats) {
+			return fmt.Errorf("%w: seats cannot be added or removed once the game has started", ErrInvalid)
+		}
+	} else if _, err := s.games.Lookup(g.Kind); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if err := checkSeats(g.Seats); err != nil {
+		return err
+	}
+	for role, msg := range g.Messages {
+		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
+			return fmt.Errorf("%w: bad message id %.20q for %.20q", ErrInvalid, msg, role)
+		}
+	}
+	return nil
+}
+
+func sameSetup(a, b engine.Setup) bool {
+	return a.Players == b.Players && a.Seed == b.Seed && maps.Equal(a.Options, b.Options)
+}
+
+// Start moves channel's game from the lobby to running: the state is
+// created from the game's Setup with one player per seat, and every seat
+// must be taken. It returns the game and its initial state.
+func (s *Store) Start(channel string) (*Game, engine.State, error) {
+	var (
+		out   *Game
+		state engine.State
+	)
+	err := s.update(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return refuse(err)
+		}
+		old, err := s.readGame(tx, id, false)
+		if err != nil {
+			return refuse(err)
+		}
+		if old.Status != StatusLobby {
+			return refuse(fmt.Errorf("%w: the game has already started", ErrInvalid))
+		}
+		for i, seat := range old.Seats {
+			if seat.Open() {
+				return refuse(fmt.Errorf("%w: seat %d is still open", ErrInvalid, i+1))
+			}
+		}
+		g := old.clone()
+		g.Status, g.Setup.Players = StatusRunning, len(g.Seats)
+		if state, err = s.replay(g, nil); err != nil {
+			return refuse(err)
+		}
+		snap, err := state.Encode()
+		if err != nil {
+			return refuse(fmt.Errorf("encode state: %w", err))
+		}
+		g.Snapshot, g.Updated = snap, s.now().UTC()
+		if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(0, snap))); err != nil {
+			return err
+		}
+		out = g
+		return s.putGame(tx, old, g)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("storage: start game in channel %s: %w", channel, err)
+	}
+	return out, state, nil
+}
+
+// Append adds one accepted action to channel's running game, with the
+// state after it (State.Encode()), and returns the new version. It is
+// durable when it returns. expectVersion is the version the caller applied
+// the action to; if the game has moved on, Append fails with a
+// *VersionError (ErrStale) and changes nothing.
+//
+// The caller vouches that snapshot is the state after the action; Load
+// rebuilds it from the log should it ever disagree with its hash.
+func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []byte) (int, error) {
+	if len(snapshot) == 0 {
+		return 0, fmt.Errorf("storage: append to channel %s: %w: no state snapshot", channel, ErrInvalid)
+	}
+	if e.At.IsZero() {
+		e.At = s.now()
+	}
+	e.At = e.At.UTC()
+	entry := s.codec.encodeEntry(e)
+	snap := s.codec.encodeSnapshot(newSnapshot(expectVersion+1, snapshot))
+	err := s.update(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return refuse(err)
+		}
+		old, err := s.readGame(tx, id, false)
+		if err != nil {
+			return refuse(err)
+		}
+		if err := checkRunning(old, expectVersion); err != nil {
+			return refuse(err)
+		}
+		if err := checkEntry(e, len(old.Seats)); err != nil {
+			return refuse(err)
+		}
+		if err := tx.Bucket(bktLog).Put(logKey(id, old.Version), entry); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bktSnapshots).Put(idKey(id), snap); err != nil {
+			return err
+		}
+		g := old.clone()
+		g.Version++
+		g.Updated = s.now().UTC()
+		return s.putGame(tx, old, g)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
+	}
+	return expectVersion + 1, nil
+}
+
+func checkRunning(g *Game, expectVersion int) error {
+	if g.Status != StatusRunning {
+		return fmt.Errorf("%w: the game has not started", ErrInvalid)
+	}
+	if g.Version != expectVersion {
+		return &VersionError{Channel: g.Channel, Expected: expectVersion, Actual: g.Version}
+	}
+	return nil
+}
+
+// Undo drops the last n actions of channel's running game and rebuilds its
+// snapshot by replaying the rest of the log, all in one transaction. Like
+// Append it refuses a stale expectVersion with a *VersionError. Whether an
+// action may be undone (it revealed nothing) is the caller's decision.
+func (s *Store) Undo(channel string, expectVersion, n int) (*Game, engine.State, error) {
+	var (
+		out   *Game
+		state engine.State
+	)
+	err := s.update(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return refuse(err)
+		}
+		old, err := s.readGame(tx, id, true)
+		if err != nil {
+			return refuse(err)
+		}
+		if err := checkRunning(old, expectVersion); err != nil {
+			return refuse(err)
+		}
+		if n < 1 || n > old.Version {
+			return refuse(fmt.Errorf("%w: cannot undo %d of %d actions", ErrInvalid, n, old.Version))
+		}
+		g := old.clone()
+		g.Log = g.Log[:old.Version-n]
+		g.Version = len(g.Log)
+		if state, err = s.replay(g, g.Log); err != nil {
+			return refuse(err)
+		}
+		if g.Snapshot, err = state.Encode(); err != nil {
+			return refuse(fmt.Errorf("encode state: %w", err))
+		}
+		for i := g.Version; i < old.Version; i++ {
+			if err := tx.Bucket(bktLog).Delete(logKey(id, i)); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(g.Version, g.Snapshot))); err != nil {
+			return err
+		}
+		g.Updated = s.now().UTC()
+		out = g
+		return s.putGame(tx, old, g)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("storage: undo in channel %s: %w", channel, err)
+	}
+	return out, state, nil
+}
+
+// Load returns channel's active game with its log and its state (nil in
+// the lobby). It checks the snapshot against its hash and the log's length;
+// when they disagree, or the snapshot does not decode, it rebuilds the state
+// from the seed and the log, stores the repaired snapshot and logs the
+// repair.
+func (s *Store) Load(channel string) (*Game, engine.State, error) {
+	var (
+		g    *Game
+		snap snapshot
+		have bool
+	)
+	err := s.view(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return err
+		}
+		if g, err = s.readGame(tx, id, true); err != nil {
+			return err
+		}
+		data := tx.Bucket(bktSnapshots).Get(idKey(id))
+		if data == nil {
+			return nil
+		}
+		snap, err = s.codec.decodeSnapshot(idString(idKey(id)), data)
+		have = err == nil
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+	}
+	if g.Status == StatusLobby {
+		return g, nil, nil
+	}
+	rules, err := s.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+	}
+	var reason string
+	switch {
+	case !have:
+		reason = "snapshot missing or unreadable"
+	case snap.version != g.Version:
+		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snap.version, g.Version)
+	case !snap.intact():
+		reason = "snapshot does not match its hash"
+	default:
+		state, err := rules.Decode(snap.state)
+		if err == nil {
+			return g, state, nil
+		}
+		reason = fmt.Sprintf("snapshot does not decode: %v", err)
+	}
+	state, err := s.repair(g, reason)
+	if err != nil {
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+	}
+	return g, state, nil
+}
+
+// repair rebuilds g's state from its log and stores it as the snapshot,
+// unless the game moved on meanwhile (then the next Load checks again).
+func (s *Store) repair(g *Game, reason string) (engine.State, error) {
+	state, err := s.replay(g, g.Log)
+	if err != nil {
+		return nil, err
+	}
+	data, err := state.Encode()
+	if err != nil {
+		return nil, fmt.Errorf("encode state: %w", err)
+	}
+	g.Snapshot = data
+	err = s.update(func(tx *bolt.Tx) error {
+		cur, err := s.readGame(tx, g.ID, false)
+		if err != nil {
+			return refuse(err)
+		}
+		if cur.Version != g.Version || !cur.Status.Active() {
+			return refuse(&VersionError{Channel: g.Channel, Expected: g.Version, Actual: cur.Version})
+		}
+		return tx.Bucket(bktSnapshots).Put(idKey(g.ID), s.codec.encodeSnapshot(newSnapshot(g.Version, data)))
+	})
+	s.log.Warn("storage: repaired a game's snapshot from its log",
+		"channel", g.Channel, "game", g.ID, "version", g.Version, "reason", reason, "saved", err == nil)
+	return state, nil
+}
+
+// replay builds g's state from its setup and the given log.
+func (s *Store) replay(g *Game, log []Entry) (engine.State, error) {
+	rules, err := s.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	setup := g.Setup
+	setup.Players = len(g.Seats)
+	state, err := rules.New(setup)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	for i, e := range log {
+		if int(e.Seat) < 0 || int(e.Seat) >= state.Players() {
+			return nil, &ReplayError{Index: i, Seat: int(e.Seat), Action: e.Action, Err: ErrInvalid}
+		}
+		if _, err := state.Apply(e.Seat, e.Action); err != nil {
+			return nil, &ReplayError{Index: i, Seat: int(e.Seat), Action: e.Action, Err: err}
+		}
+	}
+	return state, nil
+}
+
+// Verified reports whether channel's stored snapshot equals its seed and log
+// replayed, byte for byte. It replays the whole log.
+func (s *Store) Verified(channel string) (bool, error) {
+	g, err := s.Get(channel)
+	if err != nil {
+		return false, err
+	}
+	if g.Status == StatusLobby {
+		return g.Snapshot == nil, nil
+	}
+	state, err := s.replay(g, g.Log)
+	if err != nil {
+		return false, fmt.Errorf("storage: verify game in channel %s: %w", channel, err)
+	}
+	data, err := state.Encode()
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(data, g.Snapshot), nil
+}
+
+// Finish ends channel's game and moves it to the archive with status
+// StatusFinished (result required, one score per seat) or StatusAbandoned
+// (result optional), updating every seated user's statistics in the same
+// transaction. expectVersion guards against finishing a game that moved
+// on, as in Append.
+func (s *Store) Finish(channel string, expectVersion int, status Status, result *engine.Result) (*Game, error) {
+	var out *Game
+	err := s.update(func(tx *bolt.Tx) error {
+		id, err := activeID(tx, channel)
+		if err != nil {
+			return refuse(err)
+		}
+		old, err := s.readGame(tx, id, false)
+		if err != nil {
+			return refuse(err)
+		}
+		if old.Version != expectVersion {
+			return refuse(&VersionError{Channel: channel, Expected: expectVersion, Actual: old.Version})
+		}
+		if err := checkFinish(old, status, result); err != nil {
+			return refuse(err)
+		}
+		g := old.clone()
+		g.Status = status
+		g.Finished = s.now().UTC()
+		g.Updated = g.Finished
+		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+		if result != nil {
+			r := *result
+			g.Result = &r
+		}
+		if err := s.addStats(tx, g); err != nil {
+			return err
+		}
+		out = g
+		return s.putGame(tx, old, g)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: finish game in channel %s: %w", channel, err)
+	}
+	return out, nil
+}
+
+func checkFinish(g *Game, status Status, result *engine.Result) error {
+	switch status {
+	case StatusFinished:
+		if g.Status != StatusRunning {
+			return fmt.Errorf("%w: only a running game can finish", ErrInvalid)
+		}
+		if result == nil || len(result.Scores) != len(g.Seats) {
+			return fmt.Errorf("%w: a finished game needs one score per seat", ErrInvalid)
+		}
+	case StatusAbandoned:
+		if result != nil && len(result.Scores) != len(g.Seats) {
+			return fmt.Errorf("%w: a result needs one score per seat", ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("%w: a game ends finished or abandoned, not %q", ErrInvalid, status)
+	}
+	if result != nil {
+		for _, w := range result.Winners {
+			if w < 0 || int(w) >= len(g.Seats) {
+				return fmt.Errorf("%w: winner P%d is not at the table", ErrInvalid, w+1)
+			}
+		}
+	}
+	return nil
+}
+
+// activeID returns the id of channel's active game.
+func activeID(tx *bolt.Tx, channel string) (uint64, error) {
+	v := tx.Bucket(bktActive).Get([]byte(channel))
+	if v == nil {
+		return 0, ErrNotFound
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("%w: active index entry for channel %.20q", ErrCorrupt, channel)
+	}
+	return beUint64(v), nil
+}
+
+// readGame reads game id; withLog also reads its log and snapshot bytes.
+func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*Game, error) {
+	key := idKey(id)
+	data := tx.Bucket(bktGames).Get(key)
+	if data == nil {
+		return nil, ErrNotFound
+	}
+	g, err := s.codec.decodeGame(idString(key), data)
+	if err != nil {
+		return nil, err
+	}
+	if g.ID != id {
+		return nil, fmt.Errorf("%w: game record %d holds id %d", ErrCorrupt, id, g.ID)
+	}
+	if !withLog {
+		return g, nil
+	}
+	g.Log = make([]Entry, 0, g.Version)
+	c := tx.Bucket(bktLog).Cursor()
+	for k, v := c.Seek(key); k != nil && bytes.HasPrefix(k, key); k, v = c.Next() {
+		e, err := s.codec.decodeEntry(logKeyString(k), v)
+		if err != nil {
+			return nil, err
+		}
+		if len(k) != 12 || int(beUint32(k[8:])) != len(g.Log) {
+			return nil, fmt.Errorf("%w: log of game %d has a gap at %s", ErrCorrupt, id, logKeyString(k))
+		}
+		g.Log = append(g.Log, e)
+	}
+	if len(g.Log) != g.Version {
+		return nil, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", ErrCorrupt, id, g.Version, len(g.Log))
+	}
+	if data := tx.Bucket(bktSnapshots).Get(key); data != nil {
+		if snap, err := s.codec.decodeSnapshot(idString(key), data); err == nil {
+			g.Snapshot = snap.state
+		}
+	}
+	return g, nil
+}
+
+// putGame writes g's record and moves its index entries from old's (nil
+// for a new game).
+func (s *Store) putGame(tx *bolt.Tx, old, g *Game) error {
+	data, err := s.codec.encodeGame(g)
+	if err != nil {
+		return err
+	}
+	if err := tx.Bucket(bktGames).Put(idKey(g.ID), data); err != nil {
+		return err
+	}
+	var before []indexEntry
+	if old != nil {
+		before = indexEntries(old)
+	}
+	after := indexEntries(g)
+	for _, e := range before {
+		if !slices.ContainsFunc(after, e.same) {
+			if err := tx.Bucket(e.bucket).Delete(e.key); err != nil {
+				return err
+			}
+		}
+	}
+	for _, e := range after {
+		if !slices.ContainsFunc(before, e.same) {
+			if err := tx.Bucket(e.bucket).Put(e.key, e.value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// indexEntry is one key a game puts in an index bucket.
+type indexEntry struct {
+	bucket, key, value []byte
+}
+
+func (e indexEntry) same(o indexEntry) bool {
+	return bytes.Equal(e.bucket, o.bucket) && bytes.Equal(e.key, o.key) && bytes.Equal(e.value, o.value)
+}
+
+// indexEntries lists the index keys of g: by channel, guild, user and timer
+// while active; by guild and user once archived.
+func indexEntries(g *Game) []indexEntry {
+	var out []indexEntry
+	users := g.users()
+	if g.Status.Active() {
+		ch := []byte(g.Channel)
+		out = append(out, indexEntry{bktActive, ch, idKey(g.ID)})
+		if g.Guild != "" {
+			out = append(out, indexEntry{bktGuildActive, prefixKey(g.Guild, g.ID), ch})
+		}
+		for _, u := range users {
+			out = append(out, indexEntry{bktUserActive, prefixKey(u, g.ID), ch})
+		}
+		if !g.Deadline.IsZero() {
+			out = append(out, indexEntry{bktDue, dueKey(g.Deadline, g.ID, DueDeadline), ch})
+		}
+		if !g.RemindAt.IsZero() {
+			out = append(out, indexEntry{bktDue, dueKey(g.RemindAt, g.ID, DueReminder), ch})
+		}
+		return out
+	}
+	if g.Guild != "" {
+		out = append(out, indexEntry{bktGuildArchive, prefixKey(g.Guild, g.ID), nil})
+	}
+	for _, u := range users {
+		out = append(out, indexEntry{bktUserArchive, prefixKey(u, g.ID), nil})
+	}
+	return out
+}
+
+// users lists the distinct Discord users seated in g.
+func (g *Game) users() []string {
+	var out []string
+	for _, seat := range g.Seats {
+		if seat.User != "" && !slices.Contains(out, seat.User) {
+			out = append(out, seat.User)
+		}
+	}
+	return out
+}
+
+// Moves returns g's log as script moves, for engine.WriteScript.
+func (g *Game) Moves() []engine.Move {
+	moves := make([]engine.Move, len(g.Log))
+	for i, e := range g.Log {
+		moves[i] = engine.Move{Seat: e.Seat, Action: e.Action}
+	}
+	return moves
+}
+
+// clone returns a copy of g that shares nothing mutable with it.
+func (g *Game) clone() *Game {
+	c := *g
+	c.Setup.Options = maps.Clone(g.Setup.Options)
+	c.Seats = slices.Clone(g.Seats)
+	c.Log = slices.Clone(g.Log)
+	c.Snapshot = bytes.Clone(g.Snapshot)
+	c.Messages = maps.Clone(g.Messages)
+	if g.Result != nil {
+		r := *g.Result
+		c.Result = &r
+	}
+	return &c
+}

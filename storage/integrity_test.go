@@ -1,0 +1,281 @@
+package storage_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+	bolt "go.etcd.io/bbolt"
+)
+
+// fillStore writes a file with games games of actions actions each and
+// returns its path.
+func fillStore(t testing.TB, games, actions int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "meeple.db")
+	s, err := storage.Open(path, registry(), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < games; i++ {
+		ch := fmt.Sprintf("c%d", i)
+		newRace(t, s, "g1", ch, 2, "1000000")
+		for j := 0; j < actions; j++ {
+			play(t, s, ch)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// rawUpdate edits a closed store's file with bbolt directly.
+func rawUpdate(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenDetectsDamagedFiles(t *testing.T) {
+	good := fillStore(t, 40, 20)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	damaged := map[string][]byte{
+		"truncated":       data[:len(data)/2],
+		"truncated-tiny":  data[:1000],
+		"not a database":  bytes.Repeat([]byte("meeple "), 2000),
+		"headers zeroed":  append(make([]byte, 8192), data[8192:]...),
+		"header bit flip": flipByte(data, 16+20), // inside meta page 0's root bucket id
+	}
+	for name, content := range damaged {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".db")
+		if err := os.WriteFile(path, content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := storage.Open(path, registry(), storage.Options{})
+		if name == "header bit flip" && err == nil {
+			// bbolt falls back to the second header page, which is intact:
+			// the file must then read back whole.
+			if err := s.Verify(); err != nil {
+				t.Errorf("%s: opened on the intact second header, but Verify: %v", name, err)
+			}
+			s.Close()
+			continue
+		}
+		if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: Open error %v, want ErrCorrupt naming %s", name, err, path)
+		}
+	}
+}
+
+func flipByte(data []byte, at int) []byte {
+	out := bytes.Clone(data)
+	out[at] ^= 0x40
+	return out
+}
+
+func TestVerifyFindsDamagedRecords(t *testing.T) {
+	path := fillStore(t, 3, 5)
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("log"))
+		k, _ := b.Cursor().First()
+		return b.Put(k, []byte{1, 0xff}) // an entry with a broken seat
+	})
+	s := openStore(t, path, storage.Options{Verify: true})
+	err := s.Verify()
+	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "entry record 1/0") {
+		t.Fatalf("Verify: %v, want ErrCorrupt naming entry 1/0", err)
+	}
+	if _, err := s.Get("c0"); !errors.Is(err, storage.ErrCorrupt) {
+		t.Fatalf("Get of the damaged game: %v, want ErrCorrupt", err)
+	}
+	if _, err := s.Get("c1"); err != nil {
+		t.Fatalf("an undamaged game: %v", err)
+	}
+}
+
+func TestNewerSchemaIsRefused(t *testing.T) {
+	path := fillStore(t, 1, 2)
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("games"))
+		k, v := b.Cursor().First()
+		_, n := binary.Uvarint(v)
+		return b.Put(k, append(binary.AppendUvarint(nil, 7), v[n:]...))
+	})
+	s := openStore(t, path, storage.Options{})
+	_, err := s.Get("c0")
+	var se *storage.SchemaError
+	if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || se.Got != 7 || !strings.Contains(err.Error(), "upgrade") {
+		t.Fatalf("Get of a schema-7 record: %v, want a SchemaError asking for an upgrade", err)
+	}
+	s.Close()
+
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 2))
+	})
+	if _, err := storage.Open(path, registry(), storage.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)
+	}
+}
+
+func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
+	damage := map[string]func(v []byte) []byte{
+		"flipped state byte": func(v []byte) []byte { return flipByte(v, len(v)-3) },
+		"stale version": func(v []byte) []byte {
+			_, n := binary.Uvarint(v[1:])
+			return append([]byte{1, 3}, v[1+n:]...) // claims version 3
+		},
+		"unreadable": func([]byte) []byte { return []byte{9, 9} },
+		"missing":    nil,
+	}
+	for name, fn := range damage {
+		t.Run(name, func(t *testing.T) {
+			path := fillStore(t, 1, 12)
+			var before []byte
+			rawUpdate(t, path, func(tx *bolt.Tx) error {
+				b := tx.Bucket([]byte("snapshots"))
+				k, v := b.Cursor().First()
+				before = bytes.Clone(v)
+				if fn == nil {
+					return b.Delete(k)
+				}
+				return b.Put(k, fn(v))
+			})
+			var logs logBuffer
+			s := openStore(t, path, storage.Options{Logger: newLogger(&logs)})
+			g, state, err := s.Load("c0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := state.Encode()
+			if !bytes.Equal(data, replayed(t, g)) {
+				t.Fatal("repaired state differs from the replay")
+			}
+			mustContain(t, "log", logs.String(), "repaired", "channel=c0", "version=12")
+			if ok, err := s.Verified("c0"); !ok || err != nil {
+				t.Fatalf("stored snapshot after the repair: verified %v, %v", ok, err)
+			}
+			s.Close()
+			rawUpdate(t, path, func(tx *bolt.Tx) error {
+				if _, v := tx.Bucket([]byte("snapshots")).Cursor().First(); !bytes.Equal(v, before) {
+					t.Error("the repaired snapshot record differs from the original")
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	for i := 0; i < 5; i++ {
+		newRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
+	}
+	// Writers keep appending while the backup runs.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < 5; i++ {
+		wg.Add(1)
+		go func(ch string) {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					play(t, s, ch)
+				}
+			}
+		}(fmt.Sprintf("c%d", i))
+	}
+	for g, _ := s.Get("c0"); g.Version < 20; g, _ = s.Get("c0") {
+		runtime.Gosched()
+	}
+	path := filepath.Join(t.TempDir(), "backup.db")
+	for i := 0; i < 3; i++ { // several backups, so that some overlap the writers
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Backup(f); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	copy := openStore(t, path, storage.Options{Verify: true})
+	if err := copy.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		ch := fmt.Sprintf("c%d", i)
+		g, err := copy.Get(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, _ := s.Get(ch)
+		if g.Version > live.Version || !bytes.Equal(g.Snapshot, replayed(t, g)) {
+			t.Fatalf("%s in the backup: version %d (live %d), snapshot equal to replay: %v", ch, g.Version, live.Version, bytes.Equal(g.Snapshot, replayed(t, g)))
+		}
+	}
+}
+
+// TestExportImportRoundTrip writes a game as a script (what "meeple
+// export" prints), reads it back and creates it in another channel (what
+// "meeple import" does): the imported game has the same log and state.
+func TestExportImportRoundTrip(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	newRace(t, s, "g1", "c1", 3, "1000")
+	for i := 0; i < 25; i++ {
+		play(t, s, "c1")
+	}
+	orig, _ := s.Get("c1")
+	var script bytes.Buffer
+	if err := engine.WriteScript(&script, orig.Kind, orig.Setup, orig.Moves()); err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(script.String(), "\n")
+	if header != "# game race players 3 seed 42 goal=1000" {
+		t.Fatalf("script header %q", header)
+	}
+	kind, setup, ok := engine.ScriptHeader(header)
+	moves, err := engine.ReadScript(&script)
+	if !ok || err != nil {
+		t.Fatalf("reading the script back: %v %v", ok, err)
+	}
+	imported := &storage.Game{Kind: kind, Guild: "g2", Channel: "c2", Status: storage.StatusRunning, Setup: setup, Seats: orig.Seats}
+	for _, m := range moves {
+		imported.Log = append(imported.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
+	}
+	if err := s.Create(imported); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := s.Get("c2")
+	if back.Version != 25 || !bytes.Equal(back.Snapshot, orig.Snapshot) || fmt.Sprint(back.Moves()) != fmt.Sprint(orig.Moves()) {
+		t.Fatalf("imported game: version %d, same state %v", back.Version, bytes.Equal(back.Snapshot, orig.Snapshot))
+	}
+}

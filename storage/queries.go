@@ -1,0 +1,270 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func beUint64(b []byte) uint64 { return binary.BigEndian.Uint64(b) }
+func beUint32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
+
+// ListActive returns guild's active games (lobby and running), oldest
+// first, without their logs and snapshots.
+func (s *Store) ListActive(guild string) ([]*Game, error) {
+	games, err := s.indexed(bktGuildActive, guild, 0, 0, false)
+	if err != nil {
+		return nil, fmt.Errorf("storage: list active games of guild %s: %w", guild, err)
+	}
+	return games, nil
+}
+
+// ActiveForUser returns the active games user is seated in, in every
+// guild, oldest first, without their logs and snapshots.
+func (s *Store) ActiveForUser(user string) ([]*Game, error) {
+	games, err := s.indexed(bktUserActive, user, 0, 0, false)
+	if err != nil {
+		return nil, fmt.Errorf("storage: list active games of user %s: %w", user, err)
+	}
+	return games, nil
+}
+
+// ArchiveForGuild returns up to limit of guild's finished and abandoned
+// games, newest first, without logs and snapshots. before, when not 0,
+// returns only games with a smaller ID (the last ID of the previous page).
+func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*Game, error) {
+	games, err := s.indexed(bktGuildArchive, guild, before, limit, true)
+	if err != nil {
+		return nil, fmt.Errorf("storage: archive of guild %s: %w", guild, err)
+	}
+	return games, nil
+}
+
+// ArchiveForUser is ArchiveForGuild for the games user was seated in.
+func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, error) {
+	games, err := s.indexed(bktUserArchive, user, before, limit, true)
+	if err != nil {
+		return nil, fmt.Errorf("storage: archive of user %s: %w", user, err)
+	}
+	return games, nil
+}
+
+// indexed reads the games an index lists under owner: all of them oldest
+// first, or up to limit (0: no limit) newest first below before.
+func (s *Store) indexed(bucket []byte, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
+	if err := checkID("owner", owner); err != nil {
+		return nil, err
+	}
+	prefix := append([]byte(owner), 0)
+	var out []*Game
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucket).Cursor()
+		var k []byte
+		next := c.Next
+		if newest {
+			next = c.Prev
+			if before == 0 {
+				before = math.MaxUint64
+			}
+			k, _ = c.Seek(prefixKey(owner, before))
+			if k == nil {
+				k, _ = c.Last()
+			}
+			if k != nil && bytes.Compare(k, prefixKey(owner, before)) >= 0 {
+				k, _ = c.Prev()
+			}
+		} else {
+			k, _ = c.Seek(prefix)
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && (limit <= 0 || len(out) < limit); k, _ = next() {
+			if len(k) != len(prefix)+8 {
+				return fmt.Errorf("%w: index key %x", ErrCorrupt, k)
+			}
+			g, err := s.readGame(tx, beUint64(k[len(prefix):]), false)
+			if err != nil {
+				return err
+			}
+			out = append(out, g)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Due returns the deadlines and reminders of active games whose time is at
+// or before now, earliest first. It reads only the timer index, not the
+// games. A timer stays due until the game's Deadline or RemindAt is changed
+// (Store.Update) or the game ends.
+func (s *Store) Due(now time.Time) ([]Due, error) {
+	end := binary.BigEndian.AppendUint64(nil, unixNano(now))
+	var out []Due
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bktDue).Cursor()
+		for k, v := c.First(); k != nil && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
+			if len(k) != 17 {
+				return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
+			}
+			out = append(out, Due{
+				Kind: DueKind(k[16]), At: time.Unix(0, int64(beUint64(k))).UTC(),
+				GameID: beUint64(k[8:]), Channel: string(v),
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: due timers: %w", err)
+	}
+	return out, nil
+}
+
+// Stats returns user's statistics, one per kind of game played, by kind.
+func (s *Store) Stats(user string) ([]Stats, error) {
+	if err := checkID("user", user); err != nil {
+		return nil, fmt.Errorf("storage: stats: %w", err)
+	}
+	prefix := append([]byte(user), 0)
+	var out []Stats
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bktStats).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var st Stats
+			if err := s.codec.openJSON(recStats, string(k), v, &st); err != nil {
+				return err
+			}
+			out = append(out, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: stats of user %s: %w", user, err)
+	}
+	return out, nil
+}
+
+// addStats counts archived game g in its users' statistics.
+func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
+	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
+		return nil // abandoned before anyone played: nothing to count
+	}
+	b := tx.Bucket(bktStats)
+	for _, user := range g.users() {
+		key := append(append([]byte(user), 0), g.Kind...)
+		st := Stats{User: user, Kind: g.Kind}
+		if data := b.Get(key); data != nil {
+			if err := s.codec.openJSON(recStats, string(key), data, &st); err != nil {
+				return err
+			}
+		}
+		if g.Status == StatusAbandoned {
+			st.Abandoned++
+		} else {
+			score, won := math.MinInt, false
+			for seat, held := range g.Seats {
+				if held.User != user {
+					continue
+				}
+				score = max(score, g.Result.Scores[seat])
+				for _, w := range g.Result.Winners {
+					won = won || int(w) == seat
+				}
+			}
+			if st.Played == 0 || score > st.Best {
+				st.Best = score
+			}
+			st.Played++
+			st.ScoreSum += int64(score)
+			if won {
+				st.Won++
+			}
+		}
+		data, err := s.codec.sealJSON(recStats, st)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(key, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GuildSettings returns guild's settings, or DefaultGuildSettings when it
+// has saved none.
+func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
+	out := DefaultGuildSettings()
+	if err := s.getRecord(bktGuilds, recGuild, guild, &out); err != nil {
+		return GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+	}
+	return out, nil
+}
+
+// PutGuildSettings saves guild's settings.
+func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
+	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
+		return fmt.Errorf("storage: settings of guild %s: %w: negative duration", guild, ErrInvalid)
+	}
+	if settings.GamesChannel != "" {
+		if err := checkID("channel", settings.GamesChannel); err != nil {
+			return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+		}
+	}
+	if err := s.putRecord(bktGuilds, recGuild, guild, settings); err != nil {
+		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+	}
+	return nil
+}
+
+// UserPrefs returns user's preferences, or DefaultUserPrefs when they have
+// saved none.
+func (s *Store) UserPrefs(user string) (UserPrefs, error) {
+	out := DefaultUserPrefs()
+	if err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
+		return UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
+	}
+	return out, nil
+}
+
+// PutUserPrefs saves user's preferences.
+func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
+	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
+		return fmt.Errorf("storage: preferences of user %s: %w: secrets go by %q or %q, not %.20q",
+			user, ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
+	}
+	if err := s.putRecord(bktUsers, recUser, user, prefs); err != nil {
+		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
+	}
+	return nil
+}
+
+// getRecord decodes the JSON record under key into v, leaving v as it is
+// when there is none.
+func (s *Store) getRecord(bucket []byte, kind, key string, v any) error {
+	if err := checkID(kind, key); err != nil {
+		return err
+	}
+	return s.view(func(tx *bolt.Tx) error {
+		data := tx.Bucket(bucket).Get([]byte(key))
+		if data == nil {
+			return nil
+		}
+		return s.codec.openJSON(kind, key, data, v)
+	})
+}
+
+// putRecord stores v as a JSON record under key.
+func (s *Store) putRecord(bucket []byte, kind, key string, v any) error {
+	if err := checkID(kind, key); err != nil {
+		return err
+	}
+	data, err := s.codec.sealJSON(kind, v)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucket).Put([]byte(key), data)
+	})
+}

@@ -1,0 +1,245 @@
+package storage
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Every record starts with its schema version as a uvarint. A record of an
+// older schema is upgraded on read by the codec's migration steps; one of a
+// newer schema is refused with a *SchemaError.
+
+// Record kinds, as named in errors and in the codec's migration table.
+const (
+	recGame     = "game"
+	recEntry    = "entry"
+	recSnapshot = "snapshot"
+	recStats    = "stats"
+	recGuild    = "guild settings"
+	recUser     = "user preferences"
+)
+
+// migration upgrades a record's payload (the bytes after the schema
+// version) from one schema version to the next.
+type migration func(payload []byte) ([]byte, error)
+
+// codec encodes and decodes records. steps[kind][i] upgrades a payload of
+// schema i+1 to i+2, so a kind's current schema is len(steps[kind])+1.
+// Today every kind is at schema 1; a change to a record's layout adds a step.
+type codec struct {
+	steps map[string][]migration
+}
+
+func (c codec) current(kind string) uint64 { return uint64(len(c.steps[kind]) + 1) }
+
+// seal prefixes payload with kind's current schema version.
+func (c codec) seal(kind string, payload []byte) []byte {
+	out := binary.AppendUvarint(make([]byte, 0, len(payload)+2), c.current(kind))
+	return append(out, payload...)
+}
+
+// open returns a record's payload at the current schema, migrating it up
+// from an older one. key names the record in errors.
+func (c codec) open(kind, key string, data []byte) ([]byte, error) {
+	v, n := binary.Uvarint(data)
+	if n <= 0 || v == 0 {
+		return nil, fmt.Errorf("%s record %s: no schema version: %w", kind, key, ErrCorrupt)
+	}
+	cur := c.current(kind)
+	if v > cur {
+		return nil, &SchemaError{Record: kind, Key: key, Got: v, Max: cur}
+	}
+	payload := data[n:]
+	for ; v < cur; v++ {
+		up, err := c.steps[kind][v-1](payload)
+		if err != nil {
+			return nil, fmt.Errorf("%s record %s: migrating schema %d to %d: %v: %w", kind, key, v, v+1, err, ErrCorrupt)
+		}
+		payload = up
+	}
+	return payload, nil
+}
+
+// sealJSON seals the JSON encoding of v.
+func (c codec) sealJSON(kind string, v any) ([]byte, error) {
+	payload, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s record: %w", kind, err)
+	}
+	return c.seal(kind, payload), nil
+}
+
+// openJSON opens a record and decodes its JSON payload into v.
+func (c codec) openJSON(kind, key string, data []byte, v any) error {
+	payload, err := c.open(kind, key, data)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(payload, v); err != nil {
+		return fmt.Errorf("%s record %s: %v: %w", kind, key, err, ErrCorrupt)
+	}
+	return nil
+}
+
+// gameRecord is the stored form of a Game without its log and snapshot,
+// which have records of their own.
+type gameRecord struct {
+	ID       uint64            `json:"id"`
+	Kind     string            `json:"kind"`
+	Guild    string            `json:"guild"`
+	Channel  string            `json:"channel"`
+	Creator  string            `json:"creator,omitempty"`
+	Status   Status            `json:"status"`
+	Players  int               `json:"players"`
+	Seed     uint64            `json:"seed"`
+	Options  map[string]string `json:"options,omitempty"`
+	Seats    []Seat            `json:"seats,omitempty"`
+	Version  int               `json:"version"`
+	Messages map[string]string `json:"messages,omitempty"`
+	Deadline time.Time         `json:"deadline,omitzero"`
+	RemindAt time.Time         `json:"remind_at,omitzero"`
+	Created  time.Time         `json:"created"`
+	Updated  time.Time         `json:"updated"`
+	Finished time.Time         `json:"finished,omitzero"`
+	Result   *resultRecord     `json:"result,omitempty"`
+}
+
+type resultRecord struct {
+	Scores    []int            `json:"scores"`
+	Winners   []int            `json:"winners"`
+	Breakdown []map[string]int `json:"breakdown,omitempty"`
+	Counters  map[string]int   `json:"counters,omitempty"`
+}
+
+func (c codec) encodeGame(g *Game) ([]byte, error) {
+	r := gameRecord{
+		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Creator: g.Creator, Status: g.Status,
+		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
+		Version: g.Version, Messages: g.Messages, Deadline: g.Deadline, RemindAt: g.RemindAt,
+		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
+	}
+	if g.Result != nil {
+		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
+		for _, w := range g.Result.Winners {
+			res.Winners = append(res.Winners, int(w))
+		}
+		r.Result = res
+	}
+	return c.sealJSON(recGame, r)
+}
+
+// decodeGame reads a game record and checks that it makes sense, so that a
+// damaged record is reported rather than acted upon.
+func (c codec) decodeGame(key string, data []byte) (*Game, error) {
+	var r gameRecord
+	if err := c.openJSON(recGame, key, data, &r); err != nil {
+		return nil, err
+	}
+	bad := func(why string) error { return fmt.Errorf("game record %s: %s: %w", key, why, ErrCorrupt) }
+	switch {
+	case r.ID == 0:
+		return nil, bad("no id")
+	case r.Kind == "" || r.Channel == "":
+		return nil, bad("no kind or channel")
+	case r.Status != StatusLobby && r.Status != StatusRunning && r.Status != StatusFinished && r.Status != StatusAbandoned:
+		return nil, bad(fmt.Sprintf("unknown status %q", r.Status))
+	case r.Version < 0 || r.Version > maxLog:
+		return nil, bad(fmt.Sprintf("version %d out of range", r.Version))
+	case r.Status != StatusLobby && r.Players != len(r.Seats):
+		return nil, bad(fmt.Sprintf("%d players but %d seats", r.Players, len(r.Seats)))
+	}
+	g := &Game{
+		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Creator: r.Creator, Status: r.Status,
+		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
+		Version: r.Version, Messages: r.Messages, Deadline: r.Deadline, RemindAt: r.RemindAt,
+		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
+	}
+	if r.Result != nil {
+		res := &engine.Result{Over: r.Status == StatusFinished, Scores: r.Result.Scores, Breakdown: r.Result.Breakdown, Counters: r.Result.Counters}
+		for _, w := range r.Result.Winners {
+			if w < 0 || w >= len(r.Seats) {
+				return nil, bad(fmt.Sprintf("winner %d is not a seat", w))
+			}
+			res.Winners = append(res.Winners, engine.Seat(w))
+		}
+		g.Result = res
+	}
+	return g, nil
+}
+
+// maxLog bounds a game's log, far above any real game, so that a damaged
+// version number cannot make the store allocate without limit.
+const maxLog = 1 << 20
+
+// An entry record is: schema, seat (uvarint), time (varint Unix
+// nanoseconds), then the action text.
+func (c codec) encodeEntry(e Entry) []byte {
+	payload := binary.AppendUvarint(nil, uint64(e.Seat))
+	payload = binary.AppendVarint(payload, e.At.UnixNano())
+	payload = append(payload, e.Action...)
+	return c.seal(recEntry, payload)
+}
+
+func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
+	payload, err := c.open(recEntry, key, data)
+	if err != nil {
+		return Entry{}, err
+	}
+	seat, n := binary.Uvarint(payload)
+	if n <= 0 || seat > 1<<16 {
+		return Entry{}, fmt.Errorf("entry record %s: bad seat: %w", key, ErrCorrupt)
+	}
+	payload = payload[n:]
+	at, n := binary.Varint(payload)
+	if n <= 0 {
+		return Entry{}, fmt.Errorf("entry record %s: bad time: %w", key, ErrCorrupt)
+	}
+	action := payload[n:]
+	if len(action) == 0 {
+		return Entry{}, fmt.Errorf("entry record %s: no action: %w", key, ErrCorrupt)
+	}
+	return Entry{Seat: engine.Seat(seat), At: time.Unix(0, at).UTC(), Action: string(action)}, nil
+}
+
+// A snapshot record is: schema, state version (uvarint), the SHA-256 of
+// the state bytes, then the state bytes (State.Encode()).
+type snapshot struct {
+	version int
+	sum     [sha256.Size]byte
+	state   []byte
+}
+
+func newSnapshot(version int, state []byte) snapshot {
+	return snapshot{version: version, sum: sha256.Sum256(state), state: state}
+}
+
+// intact reports whether the state bytes still match their hash.
+func (s snapshot) intact() bool { return sha256.Sum256(s.state) == s.sum }
+
+func (c codec) encodeSnapshot(s snapshot) []byte {
+	payload := binary.AppendUvarint(make([]byte, 0, len(s.state)+48), uint64(s.version))
+	payload = append(payload, s.sum[:]...)
+	payload = append(payload, s.state...)
+	return c.seal(recSnapshot, payload)
+}
+
+func (c codec) decodeSnapshot(key string, data []byte) (snapshot, error) {
+	payload, err := c.open(recSnapshot, key, data)
+	if err != nil {
+		return snapshot{}, err
+	}
+	v, n := binary.Uvarint(payload)
+	if n <= 0 || v > maxLog || len(payload)-n < sha256.Size {
+		return snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
+	}
+	s := snapshot{version: int(v)}
+	copy(s.sum[:], payload[n:])
+	s.state = bytes.Clone(payload[n+sha256.Size:])
+	return s, nil
+}

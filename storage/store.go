@@ -1,0 +1,410 @@
+// Package storage keeps Meeple's games in one embedded bbolt file: the
+// active game of each Discord channel (setup, seats, the full action log and
+// a snapshot of the state), the archive of finished and abandoned games,
+// per-user statistics per game kind, per-guild settings and per-user
+// preferences.
+//
+// Every write is durable (fsynced) when the method returns. The snapshot of
+// a game always equals its seed and log replayed; Load checks it cheaply by
+// hash and rebuilds it from the log when they disagree. Writes to a game
+// carry the state version they were based on, and a stale writer gets
+// ErrStale rather than overwriting a newer game.
+//
+// Records carry a schema version; older ones are migrated on read and newer
+// ones refused. Integer keys are big-endian so that they sort by value.
+//
+// The package imports the engine (to replay logs) and bbolt, and nothing of
+// Discord. A Store is safe for concurrent use by many goroutines; concurrent
+// writes are committed together in one transaction (group commit), so a
+// write never waits longer than the transaction in progress plus its own.
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// Logger receives repairs and other notable events; nil discards them.
+	Logger *slog.Logger
+	// LockTimeout is how long Open waits for another process holding the
+	// file; 0 means one second.
+	LockTimeout time.Duration
+	// Verify walks every page of the file at open (bbolt's consistency
+	// check), which takes time proportional to the file's size. Without it
+	// Open checks only the file's header pages and its length.
+	Verify bool
+	// Now is the clock for Created and Updated times; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open Meeple database file.
+type Store struct {
+	db    *bolt.DB
+	path  string
+	games *engine.Registry
+	log   *slog.Logger
+	now   func() time.Time
+	codec codec
+
+	mu      sync.RWMutex // guards closed and sends on writes
+	closed  bool
+	writes  chan *writeReq
+	stopped chan struct{}
+}
+
+// Bucket names. Keys are noted next to each.
+var (
+	bktMeta         = []byte("meta")          // "layout" → uvarint layout version
+	bktGames        = []byte("games")         // id(8) → game record, active and archived
+	bktActive       = []byte("active")        // channel → id(8)
+	bktLog          = []byte("log")           // id(8) index(4) → entry record
+	bktSnapshots    = []byte("snapshots")     // id(8) → snapshot record
+	bktDue          = []byte("due")           // at(8) id(8) kind(1) → channel
+	bktGuildActive  = []byte("guild-active")  // guild 0 id(8) → channel
+	bktUserActive   = []byte("user-active")   // user 0 id(8) → channel
+	bktGuildArchive = []byte("guild-archive") // guild 0 id(8) → nothing
+	bktUserArchive  = []byte("user-archive")  // user 0 id(8) → nothing
+	bktStats        = []byte("stats")         // user 0 kind → stats record
+	bktGuilds       = []byte("guilds")        // guild → guild settings record
+	bktUsers        = []byte("users")         // user → user preferences record
+)
+
+func allBuckets() [][]byte {
+	return [][]byte{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
+		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers}
+}
+
+// layoutVersion is the version of the bucket layout above, kept in the
+// meta bucket. A file with a newer layout is refused.
+const layoutVersion = 1
+
+var keyLayout = []byte("layout")
+
+// maxBatch bounds how many writes share one transaction.
+const maxBatch = 256
+
+// Open opens (creating if needed) the database file at path. games is used
+// to replay logs (Load's repair, Undo, Create with a log). It fails with an
+// error naming the path and wrapping ErrCorrupt when the file is damaged or
+// truncated, and with ErrNewerSchema when a newer build wrote it.
+func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
+	if games == nil {
+		return nil, fmt.Errorf("storage: open %s: no game registry", path)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	timeout := opts.LockTimeout
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("storage: open %s: the file is in use by another process (is the bot running?)", path)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
+	}
+	s := &Store{
+		db: db, path: path, games: games, log: opts.Logger, now: opts.Now,
+		writes: make(chan *writeReq, maxBatch), stopped: make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.initialize(opts.Verify); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	go s.commitLoop()
+	return s, nil
+}
+
+// initialize creates the buckets of a new file and checks those of an old one.
+func (s *Store) initialize(verify bool) error {
+	if verify {
+		if err := s.db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				return fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bktMeta)
+		if meta == nil {
+			if tx.Bucket(bktGames) != nil {
+				return fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
+			}
+			for _, name := range allBuckets() {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bktMeta).Put(keyLayout, binary.AppendUvarint(nil, layoutVersion))
+		}
+		v, n := binary.Uvarint(meta.Get(keyLayout))
+		switch {
+		case n <= 0:
+			return fmt.Errorf("%w: no layout version", ErrCorrupt)
+		case v > layoutVersion:
+			return &SchemaError{Record: "layout", Key: string(keyLayout), Got: v, Max: layoutVersion}
+		}
+		for _, name := range allBuckets() {
+			if tx.Bucket(name) == nil {
+				return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
+			}
+		}
+		return nil
+	})
+}
+
+// checkHeader reads bbolt's two header (meta) pages and refuses a file
+// shorter than the newest valid header says it is: bbolt maps the file into
+// memory and would crash reading past its end. A file whose headers are
+// both unreadable is left to bbolt, which reports it as invalid.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := info.Size()
+	if size == 0 {
+		return nil // bbolt initialises an empty file
+	}
+	m0, ok0 := readMeta(f, 0)
+	offset := int64(4096)
+	if ok0 {
+		offset = int64(m0.pageSize)
+	}
+	m1, ok1 := readMeta(f, offset)
+	best, ok := m0, ok0
+	if ok1 && (!ok0 || m1.txid > m0.txid) {
+		best, ok = m1, true
+	}
+	if !ok {
+		if size < 2*1024 {
+			return fmt.Errorf("%w: file is only %d bytes, too short for a database", ErrCorrupt, size)
+		}
+		return nil
+	}
+	if need := int64(best.pgid) * int64(best.pageSize); size < need {
+		return fmt.Errorf("%w: file is truncated: %d bytes, the database needs %d", ErrCorrupt, size, need)
+	}
+	return nil
+}
+
+// boltMeta is the part of bbolt's meta page checkHeader needs.
+type boltMeta struct {
+	pageSize uint32
+	pgid     uint64 // high-water mark: pages in use
+	txid     uint64
+}
+
+// readMeta reads and validates the bbolt meta page at offset: a 16-byte page
+// header, then magic, version, page size, flags, root bucket (16 bytes),
+// freelist page, high-water mark, transaction id and an FNV-64a checksum of
+// everything before it, all in the machine's (little-endian) byte order.
+func readMeta(f *os.File, offset int64) (boltMeta, bool) {
+	const header, metaLen = 16, 64
+	buf := make([]byte, header+metaLen)
+	if _, err := f.ReadAt(buf, offset); err != nil {
+		return boltMeta{}, false
+	}
+	m := buf[header:]
+	le := binary.LittleEndian
+	const magic, version = 0xED0CDAED, 2
+	h := fnv.New64a()
+	h.Write(m[:56])
+	if le.Uint32(m[0:]) != magic || le.Uint32(m[4:]) != version || le.Uint64(m[56:]) != h.Sum64() {
+		return boltMeta{}, false
+	}
+	return boltMeta{pageSize: le.Uint32(m[8:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, true
+}
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close waits for writes in progress and closes the file. Later calls fail
+// with ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.closed = true
+	close(s.writes)
+	s.mu.Unlock()
+	<-s.stopped
+	return s.db.Close()
+}
+
+// Backup writes a consistent copy of the whole database to w while the
+// store stays in use (bbolt's Tx.WriteTo in a read transaction), and returns
+// the number of bytes written.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.view(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("storage: backup: %w", err)
+	}
+	return n, nil
+}
+
+// Verify walks every page of the file (bbolt's consistency check) and
+// decodes every record, and returns the first problem found, wrapping
+// ErrCorrupt or ErrNewerSchema. It reads the whole file.
+func (s *Store) Verify() error {
+	return s.view(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return fmt.Errorf("storage: verify %s: %w: %v", s.path, ErrCorrupt, err)
+		}
+		checks := []struct {
+			bucket []byte
+			decode func(k, v []byte) error
+		}{
+			{bktGames, func(k, v []byte) error { _, err := s.codec.decodeGame(idString(k), v); return err }},
+			{bktLog, func(k, v []byte) error { _, err := s.codec.decodeEntry(logKeyString(k), v); return err }},
+			{bktSnapshots, func(k, v []byte) error { _, err := s.codec.decodeSnapshot(idString(k), v); return err }},
+			{bktStats, func(k, v []byte) error { var st Stats; return s.codec.openJSON(recStats, string(k), v, &st) }},
+			{bktGuilds, func(k, v []byte) error { var g GuildSettings; return s.codec.openJSON(recGuild, string(k), v, &g) }},
+			{bktUsers, func(k, v []byte) error { var u UserPrefs; return s.codec.openJSON(recUser, string(k), v, &u) }},
+		}
+		for _, c := range checks {
+			if err := tx.Bucket(c.bucket).ForEach(c.decode); err != nil {
+				return fmt.Errorf("storage: verify %s: %w", s.path, err)
+			}
+		}
+		return nil
+	})
+}
+
+// view runs fn in a read transaction, failing with ErrClosed after Close.
+func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return s.db.View(fn)
+}
+
+// writeReq is one write waiting for the commit loop.
+type writeReq struct {
+	fn   func(tx *bolt.Tx) error
+	done chan error
+}
+
+// refusal marks an error a write function returned before writing
+// anything, so the other writes of its transaction can still commit.
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+func (r refusal) Unwrap() error { return r.err }
+
+// refuse wraps err as a refusal. Write functions return refusals only
+// before their first write.
+func refuse(err error) error { return refusal{err} }
+
+// update runs fn in a write transaction and returns once the transaction
+// is committed to disk (or fn refused). Concurrent calls share
+// transactions. fn may run more than once and must return a refusal (see
+// refuse) for any error it meets before writing.
+func (s *Store) update(fn func(tx *bolt.Tx) error) error {
+	req := &writeReq{fn: fn, done: make(chan error, 1)}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return ErrClosed
+	}
+	s.writes <- req
+	s.mu.RUnlock()
+	err := <-req.done
+	var r refusal
+	if errors.As(err, &r) {
+		return r.err
+	}
+	return err
+}
+
+// commitLoop commits the waiting writes, as many as are queued, in one
+// transaction at a time, until Close.
+func (s *Store) commitLoop() {
+	defer close(s.stopped)
+	for req := range s.writes {
+		batch := []*writeReq{req}
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-s.writes:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction. A refusal answers only its own
+// request; any other error rolls the transaction back, and then each request
+// runs in a transaction of its own so that one failure cannot sink the rest.
+func (s *Store) commit(batch []*writeReq) {
+	results := make([]error, len(batch))
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		for i, req := range batch {
+			results[i] = req.fn(tx)
+			var r refusal
+			if results[i] != nil && !errors.As(results[i], &r) {
+				return results[i]
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for i, req := range batch {
+			req.done <- results[i]
+		}
+		return
+	}
+	if len(batch) == 1 {
+		batch[0].done <- err
+		return
+	}
+	for _, req := range batch {
+		req.done <- s.db.Update(req.fn)
+	}
+}
