@@ -122,7 +122,8 @@ func (b *Bot) playCommand(r *reply, i *discordgo.Interaction, free bool, text st
 	if text == "" {
 		return refuse("Say which action, e.g. `/play action:...`; the list shows the legal ones as you type.")
 	}
-	r.deferMessage(true) // every /play answer is private: a secret choice must not show
+	// every /play answer is private, so a secret choice never shows; a slow
+	// answer is deferred privately by the reply's timer
 	out, err := b.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text, free: free})
 	if out != nil {
 		b.pub.notify(out)
