@@ -200,9 +200,6 @@ func (b *Bot) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: clip(sb.String(), maxEmbedDescrip),
 		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, st.Phase())}}
-	if final && b.cfg.Images {
-		embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
-	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 

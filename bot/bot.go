@@ -63,11 +63,13 @@ type timerStore interface {
 	Due(now time.Time) ([]storage.Due, error)
 }
 
-// Renderer draws board images and private mats as PNG bytes from engine
-// views. names are the seats' display names.
+// Renderer draws the public board, a player's private mat and the score
+// sheet as PNG bytes from engine views. names are the seats' display names.
+// *imaging.Renderer implements it.
 type Renderer interface {
 	Board(view any, names []string) ([]byte, error)
 	Mat(view any, names []string) ([]byte, error)
+	Scores(view any, names []string) ([]byte, error)
 }
 
 // Presenter writes an engine view as text for people (the private view of

@@ -154,6 +154,9 @@ func (b *Bot) updateBoard(g *storage.Game, st engine.State, newPhase bool) {
 		// the board message was deleted: post a new one
 	}
 	board.Image = b.boardImage(g, st)
+	if board.Image == nil {
+		board.Embeds[0].Image = nil
+	}
 	m, err := b.sendChannel(g.Channel, board)
 	if err != nil {
 		b.log.Warn("posting the board failed", "game", g.ID, "err", err)
@@ -192,6 +195,7 @@ func (b *Bot) boardImage(g *storage.Game, st engine.State) []byte {
 }
 
 func (b *Bot) sendChannel(channel string, m msg) (*discordgo.Message, error) {
+	m = m.withImage()
 	return b.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(),
 	})
@@ -255,7 +259,13 @@ func (b *Bot) publishFinal(out *outcome) {
 		}
 	}
 	m := b.scoresMessage(g, st, true)
-	m.Image = b.boardImage(g, st)
+	if b.cfg.Images {
+		png, err := b.render.Scores(st.View(engine.Spectator), seatNames(g))
+		if err != nil {
+			b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
+		}
+		m.Image = png
+	}
 	var users []string
 	for _, s := range g.Seats {
 		if s.User != "" {

@@ -24,6 +24,17 @@ type msg struct {
 
 const imageName = "board.png"
 
+// withImage returns m with its image shown inside its first embed.
+func (m msg) withImage() msg {
+	if m.Image == nil || len(m.Embeds) == 0 || m.Embeds[0].Image != nil {
+		return m
+	}
+	e := *m.Embeds[0]
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
+	m.Embeds = append([]*discordgo.MessageEmbed{&e}, m.Embeds[1:]...)
+	return m
+}
+
 func (m msg) files() []*discordgo.File {
 	if m.Image == nil {
 		return nil
@@ -44,6 +55,7 @@ func (m msg) allowed() *discordgo.MessageAllowedMentions {
 
 // responseData converts m for an interaction response.
 func (m msg) responseData() *discordgo.InteractionResponseData {
+	m = m.withImage()
 	return &discordgo.InteractionResponseData{
 		Content: m.Content, Embeds: m.Embeds, Components: nonNil(m.Components), Files: m.files(),
 		Flags: m.flags(), AllowedMentions: m.allowed(),
@@ -176,6 +188,7 @@ func (r *reply) message(m msg) error {
 			return r.note(err)
 		}
 	}
+	m = m.withImage()
 	_, err := r.s.FollowupMessageCreate(r.i, true, &discordgo.WebhookParams{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(),
 		Flags: m.flags(), AllowedMentions: m.allowed(),
@@ -219,6 +232,7 @@ func (r *reply) choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
 }
 
 func webhookEdit(m msg) *discordgo.WebhookEdit {
+	m = m.withImage()
 	comps := nonNil(m.Components)
 	e := &discordgo.WebhookEdit{Content: &m.Content, Components: &comps, Files: m.files(), AllowedMentions: m.allowed()}
 	embeds := m.Embeds
