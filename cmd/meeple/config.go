@@ -28,6 +28,7 @@ type config struct {
 	Content       map[string]string `toml:"content"`
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`
+	Backup        backupConfig      `toml:"backup"`
 }
 
 type deadlineConfig struct {

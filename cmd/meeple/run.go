@@ -72,6 +72,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go backupLoop(ctx, store, cfg.Backup, log)
 	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)

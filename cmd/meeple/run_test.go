@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +85,38 @@ func TestTokenSources(t *testing.T) {
 	}
 	if _, err := (config{}).token(env("")); err != errNoToken {
 		t.Errorf("no token: %v", err)
+	}
+}
+
+type fakeDB struct{ data string }
+
+func (f fakeDB) Backup(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, f.data)
+	return int64(n), err
+}
+
+func TestBackupsAreWrittenAndPruned(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "backups")
+	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	for n := 0; n < 4; n++ {
+		path, err := writeBackup(fakeDB{data: fmt.Sprint("copy ", n)}, dir, start.Add(time.Duration(n)*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != fmt.Sprint("copy ", n) {
+			t.Errorf("%s holds %q", path, got)
+		}
+	}
+	if err := pruneBackups(dir, 2); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"meeple-20261122-050000.db", "meeple-20261122-060000.db"}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("kept %v, want %v", names, want)
 	}
 }
