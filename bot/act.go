@@ -107,8 +107,8 @@ func (b *Bot) privateConfirmation(out *outcome) string {
 	fmt.Fprintf(&sb, "Game #%d: you played `%s`.", out.game.ID, out.action)
 	if out.secret {
 		sb.WriteString(" Only you can see this; the others see that you have chosen.")
-		if !out.over && len(promptsOf(out.state, out.seat)) > 0 {
-			sb.WriteString(" You may change it until it is revealed.")
+		if !out.revealed() {
+			sb.WriteString(" To change it before it is revealed, send another choice.")
 		}
 	}
 	for _, e := range out.private {

@@ -38,11 +38,22 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 	if g.Version != 2 || !g.Deadline.Equal(deadline) {
 		t.Fatalf("after restart: version %d deadline %v (want 2, %v)", g.Version, g.Deadline, deadline)
 	}
-	// alice's secret pick survived and cannot be made twice
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "no pick to make") {
-		t.Errorf("second pick after restart: %s", res.text())
+	// alice's secret pick survived; she changes it (it is still hidden and
+	// the last action), which replaces it rather than adding one
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+		t.Errorf("changing the pick after restart: %s", res.text())
 	}
+	if g := h.game(chTiny); g.Version != 2 || g.Log[1].Action != "pick 1" {
+		t.Errorf("after the change: version %d, log %+v", g.Version, g.Log)
+	}
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 7"}); !strings.Contains(res.text(), "pick a number from 1 to 3") {
+		t.Errorf("an illegal change: %s", res.text())
+	}
+	mark := h.mark()
 	pickAll(t, h, chTiny, bob)
+	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 1, P2 1") {
+		t.Errorf("reveal after the change: %s", got)
+	}
 	board := h.board(chTiny)
 	if board.ID == oldBoard.ID {
 		t.Error("no new board after the phase changed")

@@ -231,38 +231,9 @@ func (b *Bot) undo(r *reply, i *discordgo.Interaction) error {
 }
 
 func (b *Bot) undoLast(g *storage.Game, user string) (*outcome, error) {
-	seats := seatsOf(g, user)
-	if len(seats) == 0 {
-		return nil, errNotSeated
-	}
-	if len(g.Log) == 0 {
-		return nil, refuse("Nothing has been played yet.")
-	}
-	last := g.Log[len(g.Log)-1]
-	if !slices.Contains(seats, last.Seat) {
-		return nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
-	}
-	rules, err := b.games.Lookup(g.Kind)
+	last, _, rules, err := b.lastTakeBack(g, seatsOf(g, user))
 	if err != nil {
 		return nil, err
-	}
-	st, err := rules.New(g.Setup)
-	if err != nil {
-		return nil, err
-	}
-	for n, e := range g.Log[:len(g.Log)-1] {
-		if _, err := st.Apply(e.Seat, e.Action); err != nil {
-			return nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
-		}
-	}
-	events, err := st.Clone().Apply(last.Seat, last.Action)
-	if err != nil {
-		return nil, fmt.Errorf("replaying the last action of game %d: %w", g.ID, err)
-	}
-	for _, e := range events {
-		if e.Reveals {
-			return nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
-		}
 	}
 	g2, st2, err := b.store.Undo(g.Channel, g.Version, 1)
 	if err != nil {
@@ -270,6 +241,45 @@ func (b *Bot) undoLast(g *storage.Game, user string) (*outcome, error) {
 	}
 	b.forget(g.Channel)
 	return &outcome{game: g2, state: st2, rules: rules, seat: last.Seat, action: last.Action}, nil
+}
+
+// lastTakeBack checks that the game's last action belongs to one of seats
+// and revealed nothing, and returns it with the state before it.
+func (b *Bot) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
+	var none storage.Entry
+	if len(seats) == 0 {
+		return none, nil, nil, errNotSeated
+	}
+	if len(g.Log) == 0 {
+		return none, nil, nil, refuse("Nothing has been played yet.")
+	}
+	last := g.Log[len(g.Log)-1]
+	if !slices.Contains(seats, last.Seat) {
+		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
+	}
+	rules, err := b.games.Lookup(g.Kind)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	st, err := rules.New(g.Setup)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	for n, e := range g.Log[:len(g.Log)-1] {
+		if _, err := st.Apply(e.Seat, e.Action); err != nil {
+			return none, nil, nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
+		}
+	}
+	events, err := st.Clone().Apply(last.Seat, last.Action)
+	if err != nil {
+		return none, nil, nil, fmt.Errorf("replaying the last action of game %d: %w", g.ID, err)
+	}
+	for _, e := range events {
+		if e.Reveals {
+			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
+		}
+	}
+	return last, st, rules, nil
 }
 
 // stats shows a user's record in each game and the server's totals.

@@ -75,6 +75,12 @@ func (b *Bot) play(req request) (*outcome, error) {
 	before := humanWaiting(g, st)
 	secret := isSecret(st, seat, action)
 	events, err := st.Apply(seat, action)
+	if errors.Is(err, engine.ErrNotYourTurn) {
+		// perhaps a new value for a secret choice already made
+		if out, changeErr := b.changeSecret(g, seats, req.text); out != nil || changeErr != nil {
+			return out, changeErr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +90,43 @@ func (b *Bot) play(req request) (*outcome, error) {
 		return nil, err
 	}
 	if err := b.settle(out, before, nil); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// changeSecret replaces a player's secret choice that is still hidden: when
+// the game's last action is that player's answer to a secret prompt and
+// revealed nothing, it is taken back and text played in its place. It
+// returns (nil, nil) when that does not apply, so the caller reports the
+// original refusal. The game's lock is held.
+func (b *Bot) changeSecret(g *storage.Game, seats []engine.Seat, text string) (*outcome, error) {
+	last, before, rules, err := b.lastTakeBack(g, seats)
+	if err != nil || !isSecret(before, last.Seat, last.Action) {
+		return nil, nil
+	}
+	seat, action := resolveAction(before, []engine.Seat{last.Seat}, text)
+	if !isSecret(before, seat, action) {
+		return nil, nil
+	}
+	if _, err := before.Clone().Apply(seat, action); err != nil {
+		return nil, err // the new choice is not legal: say why, change nothing
+	}
+	g2, st, err := b.store.Undo(g.Channel, g.Version, 1)
+	if err != nil {
+		return nil, err
+	}
+	events, err := st.Apply(seat, action)
+	if err != nil {
+		return nil, err
+	}
+	out := &outcome{game: g2, state: st, rules: rules, seat: seat, action: action, secret: true}
+	out.add(events)
+	if err := b.commit(out, seat, action); err != nil {
+		return nil, err
+	}
+	humans := humanWaiting(g2, st)
+	if err := b.settle(out, humans, nil); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -245,6 +288,16 @@ func (o *outcome) add(events []engine.Event) {
 			}
 		}
 	}
+}
+
+// revealed reports whether anything hidden became public.
+func (o *outcome) revealed() bool {
+	for _, e := range o.public {
+		if e.Reveals {
+			return true
+		}
+	}
+	return false
 }
 
 // seatsOf returns the seats user holds.
