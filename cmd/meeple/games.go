@@ -3,37 +3,44 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
-	eighty, err := eightyDaysContent(contentDirs["eightydays"])
-	if err != nil {
-		return nil, err
-	}
 	for name := range contentDirs {
-		if name != "eightydays" {
+		if name != "crystalpalace" && name != "eightydays" {
 			return nil, fmt.Errorf("content override for unknown game %q", name)
 		}
 	}
-	return engine.NewRegistry(eightydays.NewRules(eighty)), nil
+	cp, err := loadContent("crystalpalace", contentDirs, crystalpalace.DefaultContent, crystalpalace.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	eighty, err := loadContent("eightydays", contentDirs, eightydays.DefaultContent, eightydays.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty)), nil
 }
 
-// eightyDaysContent loads Around the World in 80 Days' content from dir, or
-// the embedded content when dir is empty.
-func eightyDaysContent(dir string) (*eightydays.Content, error) {
+// loadContent loads a game's content from its folder in dirs, or the
+// embedded content when it has none.
+func loadContent[C any](game string, dirs map[string]string, embedded func() (C, error), load func(fs.FS) (C, error)) (C, error) {
+	dir := dirs[game]
 	if dir == "" {
-		return eightydays.DefaultContent()
+		return embedded()
 	}
-	c, err := eightydays.LoadContent(os.DirFS(dir))
+	c, err := load(os.DirFS(dir))
 	if err != nil {
-		return nil, fmt.Errorf("eightydays content in %s: %w", dir, err)
+		return c, fmt.Errorf("%s content in %s: %w", game, dir, err)
 	}
 	return c, nil
 }
