@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/terminal"
 )
 
@@ -50,9 +51,13 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path == "" {
 		path = filepath.Join(dir, "game.txt")
 	}
+	renderer, err := imaging.New()
+	if err != nil {
+		return err
+	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: pictureRenderer(), Script: path,
+		Color: colorful(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
 	})
 }
 
@@ -98,7 +103,3 @@ func isTerminal(f any) bool {
 	info, err := file.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
-
-// pictureRenderer is the renderer of the board and mat pictures; nil until
-// the imaging package is wired in.
-func pictureRenderer() terminal.Renderer { return nil }
