@@ -41,8 +41,11 @@ type Config struct {
 	Seats []string
 	In    io.Reader
 	Out   io.Writer
-	// Color turns on ANSI colours and screen clearing between hot-seat players.
+	// Color turns on ANSI colours.
 	Color bool
+	// Clear clears the screen before each hot-seat player's turn (a
+	// terminal); without it a rule is drawn instead.
+	Clear bool
 	// Echo repeats each line read, for input that is not typed at a
 	// terminal (a file, a pipe, a test), so the output reads as a dialogue.
 	Echo bool

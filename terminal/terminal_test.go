@@ -280,9 +280,12 @@ func TestHotSeatSecretDiceStayHidden(t *testing.T) {
 	rules := crystalPalace(t)
 	input := "\ndice 5 4 3 2\n\ndice 6 6 1 1\nquit\n"
 	_, out := play(t, terminal.Config{
-		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 8},
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 8}, Clear: true,
 		Seats: []string{terminal.Human, terminal.Human, "heuristic"},
 	}, input)
+	if strings.Count(out, "\x1b[2J") < 2 {
+		t.Fatal("the screen is not cleared between the two people")
+	}
 	_, p2, ok := strings.Cut(out, "Pass the keyboard to P2")
 	if !ok {
 		t.Fatalf("no hand-over to P2:\n%s", out)

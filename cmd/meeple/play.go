@@ -57,7 +57,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
+		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
 	})
 }
 
