@@ -160,13 +160,12 @@ func (s *Session) Run() error {
 func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
 
 func (s *Session) intro() {
-	title := s.cfg.Rules.Name()
 	var opts []string
 	for k, v := range s.cfg.Setup.Options {
 		opts = append(opts, k+"="+v)
 	}
 	sort.Strings(opts)
-	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(gameTitle(s.cfg.Rules, title)), s.cfg.Setup.Players, s.cfg.Setup.Seed,
+	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
 		who := "you"
@@ -181,13 +180,6 @@ func (s *Session) intro() {
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s\n", s.cfg.Images)
 	}
-}
-
-func gameTitle(rules engine.Rules, fallback string) string {
-	if t := rules.Title(); t != "" {
-		return t
-	}
-	return fallback
 }
 
 func ifAny(s string, ok bool) string {

@@ -377,3 +377,27 @@ func TestRulebookTopics(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecode feeds damaged records to Decode: it must refuse them or give
+// a state that prompts, shows and applies without panicking.
+func FuzzDecode(f *testing.F) {
+	rules := newRules(f)
+	for _, setup := range []engine.Setup{{Players: 3, Seed: 1}, {Players: 2, Seed: 2, Options: map[string]string{"variant": eightydays.VariantTwoPawns}}} {
+		s, _ := rules.New(setup)
+		data, _ := s.Encode()
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := rules.Decode(data)
+		if err != nil {
+			return
+		}
+		s.View(engine.Spectator)
+		s.Result()
+		for _, p := range s.Prompts() {
+			for _, a := range p.Actions {
+				s.Clone().Apply(p.Seat, a)
+			}
+		}
+	})
+}
