@@ -145,7 +145,7 @@ func (s *State) legal(kind string) []string {
 		return out
 	case PromptPolice:
 		out = make([]string, 0, 2)
-		for _, pw := range s.pawnIDs() {
+		for pw, last := s.pawnIDs(); pw <= last; pw++ {
 			try(Action{Verb: VerbDiscard, Pawn: pw}, t.discard[pw])
 		}
 		return out
@@ -161,7 +161,7 @@ func (s *State) legal(kind string) []string {
 		room += reach + 3
 	}
 	out = make([]string, 0, room)
-	for _, pw := range s.pawnIDs() {
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		// the gate is the same for every verb naming this pawn
 		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
 			out = s.pawnMoves(seat, pw, out, false)
@@ -169,7 +169,7 @@ func (s *State) legal(kind string) []string {
 	}
 	moved := len(out) > 0
 	if !moved { // restart and pass are only for travellers who cannot move
-		for _, pw := range s.pawnIDs() {
+		for pw, last := s.pawnIDs(); pw <= last; pw++ {
 			try(Action{Verb: VerbRestart, Pawn: pw}, t.restart[pw])
 		}
 		try(Action{Verb: VerbPass}, "pass")
@@ -184,12 +184,13 @@ func (s *State) legal(kind string) []string {
 	return out
 }
 
-// pawnIDs are the pawn numbers actions use: 0 alone, or 1 and 2.
-func (s *State) pawnIDs() []int {
+// pawnIDs are the first and last pawn numbers actions use: 0 alone, or 1
+// and 2 ("a" and "b").
+func (s *State) pawnIDs() (first, last int) {
 	if s.Variant == VariantTwoPawns {
-		return []int{1, 2}
+		return 1, 2
 	}
-	return []int{0}
+	return 0, 0
 }
 
 // pawn returns the pawn an action's pawn number names (0, 1 or 2).
@@ -437,7 +438,7 @@ func (s *State) playRefusal(seat int, id string) why {
 // canMove reports whether seat has a move, a move back or a stay.
 func (s *State) canMove(seat int) bool {
 	var found [1]string
-	for _, pw := range s.pawnIDs() {
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		if s.pawnRefusal(seat, Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
 			return true
 		}
@@ -478,7 +479,7 @@ func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
 
 // canRestart reports whether a pawn of seat that may act has not passed Paris.
 func (s *State) canRestart(seat int) bool {
-	for _, pw := range s.pawnIDs() {
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		if s.pawnRefusal(seat, Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
 			return true
 		}
