@@ -125,7 +125,7 @@ func (s *State) playScore(pl *planner, seat int, id string) int {
 // bestScore is the best score among seat's moves (plays aside).
 func (s *State) bestScore(pl *planner, seat int) int {
 	best := turnScore * 1000
-	for _, text := range s.legal(s.promptKind()) {
+	for _, text := range s.legal(s.promptKind(), nil) {
 		a, err := s.parse(text)
 		if err != nil || a.Verb == VerbPlay {
 			continue

@@ -104,7 +104,11 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	kind := s.promptKind()
-	p := engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: s.legal(kind)}
+	// the prompt and its actions share one allocation when they fit
+	block := new(promptBlock)
+	p := &block.prompt[0]
+	actions := s.legal(kind, block.actions[:0])
+	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions[:len(actions):len(actions)]}
 	switch kind {
 	case PromptKeep:
 		p.Label = "choose the Passepartout card to apply"
@@ -113,7 +117,13 @@ func (s *State) Prompts() []engine.Prompt {
 	default:
 		p.Label = "move your pawn"
 	}
-	return []engine.Prompt{p}
+	return block.prompt[:]
+}
+
+// promptBlock holds a prompt and room for its usual number of actions.
+type promptBlock struct {
+	prompt  [1]engine.Prompt
+	actions [16]string
 }
 
 // LegalActions lists the actions seat may take now, in canonical text.
@@ -121,16 +131,16 @@ func (s *State) LegalActions(seat engine.Seat) []string {
 	if s.Over() || int(seat) != s.Turn {
 		return nil
 	}
-	return s.legal(s.promptKind())
+	return s.legal(s.promptKind(), nil)
 }
 
 // legal enumerates candidate actions and keeps those the one predicate,
-// refusal, allows. The candidates are bounded (a move is never longer than
-// the traveller can pay for), never the legality itself.
-func (s *State) legal(kind string) []string {
+// refusal, allows, appending them to out. The candidates are bounded (a
+// move is never longer than the traveller can pay for), never the legality
+// itself.
+func (s *State) legal(kind string, out []string) []string {
 	t := &s.rules.texts
 	seat := s.Turn
-	var out []string
 	try := func(a Action, text string) {
 		if s.refusal(seat, a).ok() {
 			out = append(out, text)
@@ -138,13 +148,11 @@ func (s *State) legal(kind string) []string {
 	}
 	switch kind {
 	case PromptKeep:
-		out = make([]string, 0, len(s.Drawn))
 		for k := 1; k <= len(s.Drawn); k++ {
 			try(Action{Verb: VerbKeep, Card: k}, t.keep[k])
 		}
 		return out
 	case PromptPolice:
-		out = make([]string, 0, 2)
 		for pw, last := s.pawnIDs(); pw <= last; pw++ {
 			try(Action{Verb: VerbDiscard, Pawn: pw}, t.discard[pw])
 		}
@@ -160,7 +168,9 @@ func (s *State) legal(kind string) []string {
 		}
 		room += reach + 3
 	}
-	out = make([]string, 0, room)
+	if cap(out)-len(out) < room {
+		out = append(make([]string, 0, len(out)+room), out...)
+	}
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		// the gate is the same for every verb naming this pawn
 		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
