@@ -45,12 +45,15 @@ func (Heuristic) Choose(st engine.State, p engine.Prompt, rng *engine.RNG) strin
 	return best[rng.Intn(len(best))]
 }
 
+// stuckTurns is the number of turns per player after which a game counts
+// as long and the heuristic sometimes acts at random.
+const stuckTurns = 100
+
 // Scores are in hundredths of a turn, so that small preferences can break
 // ties between plans of the same length.
 const (
-	stuckTurns = 100 // turns per player after which a game counts as long
-	turnScore  = 100
-	winScore   = -1 << 20
+	turnScore = 100
+	winScore  = -1 << 20
 )
 
 // score is how far from home seat would be after the action, in turns: the
@@ -85,9 +88,9 @@ func (s *State) score(pl *planner, seat int, a Action) int {
 		from := s.pawn(seat, a.Pawn).Space
 		m -= max(0, cost(a.To-from)-s.Discount)
 		if a.To == LondonEnd {
-			home := true
+			home := true // once this pawn arrives, are all of them home?
 			for i, q := range me.Pawns {
-				home = home && (q.Space == LondonEnd || (a.Pawn > 0 && i == a.Pawn-1) || a.Pawn == 0)
+				home = home && (i == max(a.Pawn-1, 0) || q.Space == LondonEnd)
 			}
 			if home {
 				return winScore
