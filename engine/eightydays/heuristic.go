@@ -97,14 +97,14 @@ func (s *State) score(pl *planner, seat int, a Action) int {
 			}
 		}
 		turns := turnScore
-		kind := s.rules.content.Track[a.To].Kind
-		if kind == KindPolice {
+		kind := s.rules.kinds[a.To]
+		if kind == spacePolice {
 			turns += turnScore // the discard turn
 			r--
 			m += s.Rank(a.To) * PositionPayPerRank
 		}
 		score := turns + s.position(pl, seat, a.Pawn, a.To, m, r)
-		if kind == KindPassepartout {
+		if kind == spacePassepartout {
 			score -= 5 // a card is worth a little on average
 		}
 		return score
@@ -240,7 +240,6 @@ func newPlanner(r *Rules) *planner { return &planner{rules: r} }
 // until no entry improves (moves back and Pound spaces make cycles).
 func (r *Rules) plan1(limit int) []uint8 {
 	maxLeft := map[int]int{limitLondon: LondonMaxPounds, limitFirst: planPounds, limitSecond: VariantSecondMax}[limit]
-	track := r.content.Track
 	const stride = planPounds + 1
 	v := make([]uint8, (planRumors+1)*spaceCount*stride)
 	for i := range v {
@@ -264,7 +263,7 @@ func (r *Rules) plan1(limit int) []uint8 {
 				space = i
 			}
 			back := r.behind[space]
-			pound := track[space].Kind == KindPound
+			pound := r.kinds[space] == spacePound
 			for rumors := 0; rumors <= planRumors; rumors++ {
 				row := planIndex(rumors, space, 0)
 				for pounds := 0; pounds <= planPounds; pounds++ {
@@ -272,13 +271,13 @@ func (r *Rules) plan1(limit int) []uint8 {
 					for to := space + 1; to <= LondonEnd && cost(to-space) <= pounds; to++ {
 						left := pounds - cost(to-space)
 						t := planNever
-						switch track[to].Kind {
-						case KindLayover:
-						case KindLondon:
+						switch r.kinds[to] {
+						case spaceLayover:
+						case spaceLondon:
 							if rumors == 0 && left <= maxLeft {
 								t = 1
 							}
-						case KindPolice:
+						case spacePolice:
 							if rumors > 0 {
 								t = 2 + at(planIndex(rumors-1, to, 0), left+PositionPayPerRank)
 							}

@@ -44,7 +44,8 @@ const (
 // read-only after NewRules and safe for concurrent use.
 type Rules struct {
 	content *Content
-	paris   int   // the first Layover
+	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
+	paris   int         // the first Layover
 	behind  []int // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
@@ -78,6 +79,9 @@ type texts struct {
 func NewRules(c *Content) *Rules {
 	r := &Rules{content: c, behind: make([]int, spaceCount), canon: map[string]int{}, paris: -1}
 	last := -1
+	for _, sp := range c.Track {
+		r.kinds = append(r.kinds, kindOf(sp.Kind))
+	}
 	for n, sp := range c.Track {
 		r.behind[n] = last
 		if sp.Kind == KindLayover {
@@ -208,6 +212,34 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 
 // ComputerPlayerNames implements engine.ComputerPlayers.
 func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
+
+// spaceKind is a space kind as a small number.
+type spaceKind uint8
+
+const (
+	spaceLondon spaceKind = iota
+	spaceLayover
+	spacePassepartout
+	spaceBet
+	spacePound
+	spacePolice
+)
+
+func kindOf(kind string) spaceKind {
+	switch kind {
+	case KindLayover:
+		return spaceLayover
+	case KindPassepartout:
+		return spacePassepartout
+	case KindBet:
+		return spaceBet
+	case KindPound:
+		return spacePound
+	case KindPolice:
+		return spacePolice
+	}
+	return spaceLondon
+}
 
 // cost is the price of moving n spaces forward: 1, 3, 6, 10, … (n(n+1)/2).
 func cost(n int) int { return n * (n + 1) / 2 }

@@ -280,7 +280,7 @@ func (s *State) refusal(seat int, a Action) why {
 		return s.passRefusal(seat)
 	case VerbDiscard:
 		if s.pawn(seat, a.Pawn).Pending != PendingPolice {
-			return why{code: whyNotAtPolice, pawn: a.Pawn}
+			return why{code: whyNotAtPolice, pawn: int8(a.Pawn)}
 		}
 		return why{}
 	case VerbMove:
@@ -336,20 +336,20 @@ func (s *State) passRefusal(seat int) why {
 func (s *State) pawnRefusal(seat int, a Action) why {
 	if s.Variant == VariantTwoPawns {
 		if a.Pawn == 0 {
-			return why{code: whyTwoPawns, act: a}
+			return refusedAction(whyTwoPawns, a)
 		}
 	} else if a.Pawn != 0 {
-		return why{code: whyOnePawn, act: a}
+		return refusedAction(whyOnePawn, a)
 	}
 	if s.pawn(seat, a.Pawn).Space == LondonEnd {
-		return why{code: whyPawnHome, pawn: a.Pawn}
+		return why{code: whyPawnHome, pawn: int8(a.Pawn)}
 	}
 	if a.Verb == VerbDiscard || s.Variant != VariantTwoPawns {
 		return why{}
 	}
 	for id, p := range s.Seats[seat].Pawns {
 		if p.Pending == PendingLeave && id+1 != a.Pawn {
-			return why{code: whyMustLeave, pawn: id + 1}
+			return why{code: whyMustLeave, pawn: int8(id + 1)}
 		}
 	}
 	return why{}
@@ -360,13 +360,13 @@ func (s *State) moveRefusal(seat, pw, to int) why {
 	from := s.pawn(seat, pw).Space
 	switch {
 	case to <= from:
-		return why{code: whyForwardOnly, pawn: pw, a: from}
+		return why{code: whyForwardOnly, pawn: int8(pw), a: from}
 	case to > LondonEnd:
 		return why{code: whyTrackEnds}
 	}
-	sp := &s.rules.content.Track[to]
-	if sp.Kind == KindLayover {
-		return why{code: whyLayover, a: to, text: sp.City}
+	kind := s.rules.kinds[to]
+	if kind == spaceLayover {
+		return why{code: whyLayover, a: to, text: s.rules.content.Track[to].City}
 	}
 	if s.occupied(to) {
 		return why{code: whyTaken, a: to}
@@ -375,7 +375,7 @@ func (s *State) moveRefusal(seat, pw, to int) why {
 	if price > me.Pounds {
 		return why{code: whyTooDear, a: to - from, b: price, c: me.Pounds}
 	}
-	if sp.Kind == KindPolice && s.spareRumors(seat) < 1 {
+	if kind == spacePolice && s.spareRumors(seat) < 1 {
 		return why{code: whyPoliceNeedsRumor, a: to}
 	}
 	if to == LondonEnd {
@@ -418,7 +418,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: pw, a: p.Space, text: s.rules.content.Track[p.Space].Kind}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.content.Track[p.Space].Kind}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -431,7 +431,7 @@ func (s *State) restartRefusal(seat, pw int) why {
 		return why{code: whyRestartCanMove}
 	}
 	if from := s.pawn(seat, pw).Space; from > s.rules.paris {
-		return why{code: whyPassedParis, pawn: pw, a: s.rules.paris}
+		return why{code: whyPassedParis, pawn: int8(pw), a: s.rules.paris}
 	}
 	return why{}
 }
@@ -606,8 +606,8 @@ func (s *State) startPounds() int {
 // reports whether the turn waits for a choice between two drawn cards.
 func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 	p := s.pawn(seat, pw)
-	switch s.rules.content.Track[p.Space].Kind {
-	case KindLondon:
+	switch s.rules.kinds[p.Space] {
+	case spaceLondon:
 		home := true
 		for _, q := range s.Seats[seat].Pawns {
 			home = home && q.Space == LondonEnd
@@ -615,13 +615,13 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		if home {
 			s.Winner = seat
 		}
-	case KindBet:
+	case spaceBet:
 		p.Pending = PendingBet
-	case KindPound:
+	case spacePound:
 		p.Pending = PendingPound
-	case KindPolice:
+	case spacePolice:
 		p.Pending = PendingPolice
-	case KindPassepartout:
+	case spacePassepartout:
 		n := 2
 		if s.Rank(p.Space) == 1 {
 			n = 1
