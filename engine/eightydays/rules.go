@@ -46,7 +46,7 @@ type Rules struct {
 	content *Content
 	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
 	paris   int         // the first Layover
-	behind  []int // behind[n]: the nearest Layover before space n, or -1
+	behind  []int       // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
