@@ -21,6 +21,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play", stderr)
 	gf := addGameFlags(fs)
+	seed := fs.Lookup("seed")
+	seed.Usage, seed.DefValue = "random seed; without it every game is new (its seed is printed at the start)", "0"
 	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
 		"missing seats are heuristic; default: human then heuristic")
 	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
