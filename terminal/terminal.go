@@ -150,6 +150,10 @@ func (s *Session) Run() error {
 			return s.save("")
 		}
 		if err != nil {
+			// keep what was played, for a bug report
+			if saveErr := s.save(""); saveErr != nil {
+				return errors.Join(err, saveErr)
+			}
 			return err
 		}
 	}
