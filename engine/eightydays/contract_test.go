@@ -401,3 +401,31 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestRulesAreSafeForConcurrentGames plays heuristic games on one Rules
+// value at once, as the bot does in several channels (run with -race).
+func TestRulesAreSafeForConcurrentGames(t *testing.T) {
+	rules := newRules(t)
+	heuristic, _ := rules.ComputerPlayer("heuristic")
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(seed uint64) {
+			s, err := rules.New(engine.Setup{Players: 3, Seed: seed})
+			if err != nil {
+				errs <- err
+				return
+			}
+			rng := engine.NewRNG(seed)
+			out, err := ai.PlayOut(s, []engine.Player{heuristic, heuristic, heuristic}, &rng, 5000)
+			if err == nil && out.Stalled {
+				err = fmt.Errorf("seed %d stalled", seed)
+			}
+			errs <- err
+		}(uint64(g))
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
