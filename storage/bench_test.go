@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -98,35 +99,43 @@ func BenchmarkAppend100Games(b *testing.B) {
 }
 
 // BenchmarkOpen10000Games opens and closes a file holding 10,000 games of
-// 20 actions each (target: under 1 second, without reading the games).
+// 300 actions and a 20 KB snapshot each, a 300 MB file (target: under 1
+// second, without reading the games), and with Options.Verify, which walks
+// every page.
 func BenchmarkOpen10000Games(b *testing.B) {
-	path := buildLargeStore(b, 10000, 20)
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := storage.Open(path, registry(), storage.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
+	path := buildLargeStore(b, 10000, 300, true)
+	for _, verify := range []bool{false, true} {
+		b.Run(fmt.Sprintf("verify=%v", verify), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := storage.Open(path, registry(), storage.Options{Verify: verify})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
 // buildLargeStore writes games games with actions real actions each,
 // creating them already played (as an import does) from 50 goroutines.
-func buildLargeStore(tb testing.TB, games, actions int) string {
+// With bigState each then gets one more action with a 20 KB snapshot, the
+// size of a real game's state.
+func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "large.db")
 	s, err := storage.Open(path, registry(), storage.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var log []storage.Entry
-	for v := 0; v < actions; v++ {
-		log = append(log, storage.Entry{Seat: 0, Action: nextAction(v)}, storage.Entry{Seat: 1, Action: nextAction(v)})
+	log := make([]storage.Entry, actions)
+	for v := range log {
+		log[v] = storage.Entry{Seat: engine.Seat(v % 2), Action: nextAction(v)}
 	}
-	log = log[:actions]
+	state := fakeSnapshot(0)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < 50; w++ {
@@ -139,6 +148,13 @@ func buildLargeStore(tb testing.TB, games, actions int) string {
 					Setup: raceSetup(2), Seats: []storage.Seat{{User: fmt.Sprintf("u%d", i)}, {User: fmt.Sprintf("u%d", i+1)}}, Log: log,
 				}
 				if err := s.Create(g); err != nil {
+					tb.Error(err)
+					return
+				}
+				if !bigState {
+					continue
+				}
+				if _, err := s.Append(g.Channel, actions, storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
 					tb.Error(err)
 					return
 				}
@@ -170,7 +186,7 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 		s.Close()
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := allocs(buildLargeStore(t, 10, 20)), allocs(buildLargeStore(t, 3000, 20))
+	small, large := allocs(buildLargeStore(t, 10, 20, false)), allocs(buildLargeStore(t, 3000, 20, false))
 	if large > 2*small+64<<10 {
 		t.Fatalf("opening 3,000 games allocated %d bytes, 10 games %d: Open reads the games", large, small)
 	}
