@@ -16,7 +16,7 @@ import (
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
-	db := fs.String("db", "", "database file")
+	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id to hold the game; it must have no active game")
 	guild := fs.String("guild", "", "Discord guild (server) id the channel belongs to")
 	script := fs.String("script", "", "game script as \"meeple export\" writes it, header first (- for standard input)")
@@ -32,7 +32,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, reg, err := openStore(*db, slog.New(slog.NewTextHandler(stderr, nil)))
+	s, reg, err := sf.open(slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return err
 	}
