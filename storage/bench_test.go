@@ -14,14 +14,15 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// snapshotSize is the size of a real game state: the baseline measured a
-// 22.4 KB Crystal Palace-like state.
-const snapshotSize = 20 << 10
+// snapshotSizes are the state sizes the benchmarks store: 20 KB, the
+// performance baseline's stand-in for a Crystal Palace state, and 3 KB,
+// the size of the real Crystal Palace state of five players.
+var snapshotSizes = []int{20 << 10, 3 << 10}
 
-// fakeSnapshot returns state bytes of snapshotSize that differ per version.
-// Append stores what it is given, so the benchmarks need no real game.
-func fakeSnapshot(version int) []byte {
-	b := make([]byte, snapshotSize)
+// fakeSnapshot returns state bytes of the given size that differ per
+// version. Append stores what it is given, so the benchmarks need no game.
+func fakeSnapshot(size, version int) []byte {
+	b := make([]byte, size)
 	for i := range b {
 		b[i] = byte('a' + (i*7+version)%26)
 	}
@@ -38,34 +39,43 @@ func reportLatency(b *testing.B, durations []time.Duration) {
 	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-// BenchmarkAppend appends one action with a 20 KB snapshot to one game, one
+// BenchmarkAppend appends one action with its state to one game, one
 // append at a time, fsync on (target: median at most 0.5 ms).
 func BenchmarkAppend(b *testing.B) {
-	s := openStore(b, "", storage.Options{})
-	newRace(b, s, "g1", "c1", 4, "1000000")
-	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
-	var durations []time.Duration
-	v := 0
-	for b.Loop() {
-		start := time.Now()
-		var err error
-		if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
-			b.Fatal(err)
-		}
-		durations = append(durations, time.Since(start))
+	for _, size := range snapshotSizes {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) {
+			s := openStore(b, "", storage.Options{})
+			newRace(b, s, "g1", "c1", 4, "1000000")
+			snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
+			var durations []time.Duration
+			v := 0
+			for b.Loop() {
+				start := time.Now()
+				var err error
+				if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+					b.Fatal(err)
+				}
+				durations = append(durations, time.Since(start))
+			}
+			reportLatency(b, durations)
+		})
 	}
-	reportLatency(b, durations)
 }
 
-// BenchmarkAppend100Games appends from 100 goroutines, one per game, each
-// with a 20 KB snapshot (target: at least 10,000 appends per second).
+// BenchmarkAppend100Games appends from 100 goroutines, one per game
+// (target: at least 10,000 appends per second).
 func BenchmarkAppend100Games(b *testing.B) {
-	const games = 100
+	for _, size := range snapshotSizes {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) { appendGames(b, 100, size) })
+	}
+}
+
+func appendGames(b *testing.B, games, size int) {
 	s := openStore(b, "", storage.Options{})
 	for i := 0; i < games; i++ {
 		newRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
 	}
-	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
+	snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
 	var (
 		next      atomic.Int64
 		mu        sync.Mutex
@@ -135,7 +145,7 @@ func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 	for v := range log {
 		log[v] = storage.Entry{Seat: engine.Seat(v % 2), Action: nextAction(v)}
 	}
-	state := fakeSnapshot(0)
+	state := fakeSnapshot(snapshotSizes[0], 0)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < 50; w++ {
