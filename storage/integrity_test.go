@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
@@ -352,6 +353,15 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 		}
 		if err := s.Close(); err != nil {
 			t.Fatalf("page %d damaged: Close: %v", id, err)
+		}
+		if types[id] == "leaf" || types[id] == "branch" {
+			s, err := storage.Open(path, registry(), storage.Options{Verify: true, LockTimeout: 50 * time.Millisecond})
+			if err == nil {
+				s.Close()
+				t.Errorf("page %d (%s) damaged: Open with Verify accepted the file", id, types[id])
+			} else if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+				t.Errorf("page %d (%s) damaged: Open with Verify: %v, want ErrCorrupt naming the file", id, types[id], err)
+			}
 		}
 	}
 	if checked == 0 {
