@@ -82,10 +82,11 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 		{[]string{"export", "-db", db, "-channel", "1", "-game", "2"}, 2, "give -channel or -game"},
 		{[]string{"export", "-db", db, "-channel", "1"}, 1, "not found"},
 		{[]string{"export", "-db", db, "-game", "9"}, 1, "not found"},
-		{[]string{"import", "-db", db, "-channel", "1"}, 2, "-script are required"},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", headerless}, 1, "header"},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", unknown}, 1, `unknown game "chess"`},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2"}, 2, "-seats are required"},
+		{[]string{"import", "-db", db, "-channel", "1", "-script", headerless}, 2, "-seats are required"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", headerless}, 1, "header"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", unknown}, 1, `unknown game "chess"`},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
 	}
 	for _, c := range cases {
 		code, _, stderr := meeple(c.args...)
@@ -130,7 +131,7 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d actions", len(played.Moves))) {
 			t.Fatalf("%s: import: exit %d, %q, %q", name, code, stdout, stderr)
 		}
-		if code, _, stderr := meeple("import", "-db", db, "-channel", channel, "-script", file); code != 1 || !strings.Contains(stderr, "already has an active game") {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", channel, "-script", file, "-seats", "1,2,3"); code != 1 || !strings.Contains(stderr, "already has an active game") {
 			t.Fatalf("%s: second import into the channel: exit %d, %q", name, code, stderr)
 		}
 		code, exported, stderr := meeple("export", "-db", db, "-channel", channel)
@@ -165,7 +166,7 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 	// A script with an illegal action is refused at that action and stores nothing.
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("# game eightydays players 2 seed 1\nP1: fly to the moon\n"), 0o600)
-	if code, _, stderr := meeple("import", "-db", db, "-channel", "900", "-script", bad); code != 1 || !strings.Contains(stderr, "action 1") {
+	if code, _, stderr := meeple("import", "-db", db, "-channel", "900", "-script", bad, "-seats", "1,2"); code != 1 || !strings.Contains(stderr, "action 1") {
 		t.Fatalf("import of an illegal action: exit %d, %q", code, stderr)
 	}
 	if code, _, stderr := meeple("export", "-db", db, "-channel", "900"); code != 1 || !strings.Contains(stderr, "not found") {
@@ -173,6 +174,11 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 	}
 	if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", "1,ai:genius"); code != 1 || !strings.Contains(stderr, "genius") {
 		t.Fatalf("import with an unknown computer player: exit %d, %q", code, stderr)
+	}
+	for _, seats := range []string{"1", "1,2,3", "1,"} {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", seats); code != 1 || !strings.Contains(stderr, "seat") {
+			t.Fatalf("import with -seats %q: exit %d, %q", seats, code, stderr)
+		}
 	}
 }
 
