@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -165,4 +166,26 @@ func BenchmarkCrystalPalaceMat(b *testing.B) {
 func BenchmarkEightyDaysBoard(b *testing.B) {
 	s := findPosition(b, "ed6-midgame").play(b)
 	benchBoard(b, s.View(engine.Spectator))
+}
+
+// Every seat's own view, secrets included, draws the spectator's board:
+// posting any seat's board publicly leaks nothing.
+func TestBoardsAreTheSameForEverySeat(t *testing.T) {
+	r := testRenderer(t)
+	for _, name := range []string{"cp4-secret-dice", "cp4-midgame", "ed4-midgame"} {
+		s := findPosition(t, name).play(t)
+		want, err := r.Board(s.View(engine.Spectator), goldenNames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seat := 0; seat < s.Players(); seat++ {
+			got, err := r.Board(s.View(engine.Seat(seat)), goldenNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: P%d's board differs from the spectator's", name, seat+1)
+			}
+		}
+	}
 }
