@@ -3,6 +3,7 @@ package imaging
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -20,8 +21,21 @@ type position struct {
 	actions int
 }
 
-// play reaches the position through the engine.
+// played caches the states positions reach, by name; play hands out clones.
+var played sync.Map
+
+// play reaches the position through the engine (once per test binary).
 func (p position) play(t testing.TB) engine.State {
+	t.Helper()
+	if s, ok := played.Load(p.name); ok {
+		return s.(engine.State).Clone()
+	}
+	s := p.playOut(t)
+	played.Store(p.name, s)
+	return s.Clone()
+}
+
+func (p position) playOut(t testing.TB) engine.State {
 	t.Helper()
 	s, err := p.rules.New(p.setup)
 	if err != nil {
