@@ -26,6 +26,7 @@ func commands() map[string]command {
 		"import":   {"load a game script into a channel of the database", runImport},
 		"render":   {"apply a script of actions and write the board, mats and scores as PNGs", runRender},
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
+		"run":      {"run the Discord bot (token in MEEPLE_DISCORD_TOKEN; -config for settings)", runRun},
 		"simulate": {"play many games between computer players and print a JSON summary", runSimulate},
 	}
 }

@@ -1,0 +1,41 @@
+package bot
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// adminCommand shows or changes the server's defaults for new games. The
+// command is hidden from members without Manage Channels by default, and
+// checked again here, since server admins can change who sees it.
+func (b *Bot) adminCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+	if !isAdmin(i) {
+		return refuse("Only members with the Manage Channels permission can change Meeple's settings.")
+	}
+	s, err := b.guildSettings(i.GuildID)
+	if err != nil {
+		return err
+	}
+	if sub == subSettings {
+		if h, ok := opts.integer(optDeadline); ok {
+			s.TurnDeadline = time.Duration(h) * time.Hour
+		}
+		if h, ok := opts.integer(optReminder); ok {
+			s.ReminderEvery = time.Duration(h) * time.Hour
+		}
+		if err := b.settings.PutGuildSettings(i.GuildID, s); err != nil {
+			return err
+		}
+	}
+	deadline, remind := "none", "never"
+	if s.TurnDeadline > 0 {
+		deadline = humanDuration(s.TurnDeadline)
+	}
+	if s.ReminderEvery > 0 {
+		remind = "every " + humanDuration(s.ReminderEvery)
+	}
+	return r.message(msg{Private: true, Content: fmt.Sprintf("New games on this server: %s per decision; reminders %s; when a deadline passes: %s (per game: `/lobby new` options).",
+		deadline, remind, b.cfg.OnDeadline)})
+}

@@ -1,0 +1,150 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/engine"
+)
+
+// benchGames is how many games the benchmarks keep going at once, and
+// benchRate how many interactions per second they send.
+const (
+	benchGames = 100
+	benchRate  = 100
+)
+
+// latencies collects, per interaction, when it was handed to the bot and
+// when Discord received its answer.
+type latencies struct {
+	mu    sync.Mutex
+	start map[string]time.Time // by token
+	done  map[string]time.Time
+}
+
+func (l *latencies) watch(q discordtest.Request) {
+	// the answer is complete when a message reaches the user: an immediate
+	// message, the fill of a deferred one, or a follow-up
+	switch {
+	case q.Kind == discordtest.Callback && q.Type == discordgo.InteractionResponseChannelMessageWithSource,
+		q.Kind == discordtest.OriginalEdit, q.Kind == discordtest.Followup:
+	default:
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.done[q.Token]; !ok {
+		l.done[q.Token] = q.At
+	}
+}
+
+func (l *latencies) report(b *testing.B) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var d []time.Duration
+	for tok, s := range l.start {
+		if e, ok := l.done[tok]; ok {
+			d = append(d, e.Sub(s))
+		}
+	}
+	if len(d) < len(l.start) {
+		b.Fatalf("%d of %d interactions got no answer", len(l.start)-len(d), len(l.start))
+	}
+	slices.Sort(d)
+	pct := func(p float64) float64 { return float64(d[int(p*float64(len(d)-1))]) / float64(time.Millisecond) }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(d[len(d)-1])/float64(time.Millisecond), "max-ms")
+}
+
+// runPaced sends b.N interactions, round robin over the channels, at
+// benchRate per second, each in its own goroutine as the gateway does.
+func runPaced(b *testing.B, h *harness, lat *latencies, make func(n int) map[string]any) {
+	h.fake.Watch(lat.watch)
+	tick := time.NewTicker(time.Second / benchRate)
+	defer tick.Stop()
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		<-tick.C
+		raw := make(n)
+		token := fmt.Sprintf("bench%d", n)
+		raw["id"], raw["token"], raw["application_id"], raw["version"] = fmt.Sprint(900000+n), token, testApp, 1
+		data, _ := json.Marshal(raw)
+		var i discordgo.Interaction
+		if err := json.Unmarshal(data, &i); err != nil {
+			b.Fatal(err)
+		}
+		wg.Add(1)
+		lat.mu.Lock()
+		lat.start[token] = time.Now()
+		lat.mu.Unlock()
+		go func() {
+			defer wg.Done()
+			h.bot.HandleInteraction(context.Background(), &i)
+		}()
+	}
+	wg.Wait()
+	h.bot.Wait()
+	b.StopTimer()
+	lat.report(b)
+}
+
+// benchTables opens benchGames running games of kind with two players each.
+func benchTables(b *testing.B, h *harness, kind string, players int) []string {
+	users := []tester{alice, bob, carol, dave, eve}
+	var chans []string
+	for n := 0; n < benchGames; n++ {
+		ch := fmt.Sprint(60000 + n)
+		chans = append(chans, ch)
+		h.command(users[0], ch, cmdLobby, subNew, map[string]any{optGame: kind, optPlayers: players})
+		for _, u := range users[1:players] {
+			h.command(u, ch, cmdLobby, subJoin, nil)
+		}
+		if res := h.command(users[0], ch, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); h.game(ch).Status != "running" {
+			b.Fatalf("start: %s", res.text())
+		}
+	}
+	h.bot.Wait()
+	return chans
+}
+
+func guildCommand(u tester, ch, name, sub string, opts []map[string]any) map[string]any {
+	options := opts
+	if sub != "" {
+		options = []map[string]any{{"name": sub, "type": 1, "options": opts}}
+	}
+	return map[string]any{"type": 2, "guild_id": testGuild, "channel_id": ch, "member": u.member(),
+		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options}}
+}
+
+// BenchmarkActions plays a free action (one Apply, one durable commit, a
+// private answer and a board edit) in 100 concurrent games at 100
+// interactions per second, and reports the latency from receiving the
+// interaction to Discord receiving its answer.
+func BenchmarkActions(b *testing.B) {
+	h := newHarness(b, tinyRegistry(), Config{}, nil)
+	chans := benchTables(b, h, "tiny", 2)
+	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	runPaced(b, h, lat, func(n int) map[string]any {
+		return guildCommand(alice, chans[n%len(chans)], cmdFree, "", []map[string]any{{"name": optAction, "type": 3, "value": "cheer"}})
+	})
+}
+
+// benchmarkBoard posts the board with its image (/game board) in 100
+// concurrent games of the given kind at 100 interactions per second.
+func benchmarkBoard(b *testing.B, reg *engine.Registry, render Renderer, kind string, players int) {
+	h := newHarness(b, reg, Config{Images: render != nil}, render)
+	chans := benchTables(b, h, kind, players)
+	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	runPaced(b, h, lat, func(n int) map[string]any {
+		return guildCommand(alice, chans[n%len(chans)], cmdGame, subBoard, nil)
+	})
+}

@@ -1,0 +1,226 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// Discord's limits that shape the board.
+const (
+	maxButtons      = 20 // four rows of five; the fifth row is for the secret button
+	maxSelectOpts   = 25
+	maxLabel        = 80
+	maxRows         = 5
+	recentOnBoard   = 6
+	maxEmbedField   = 1024
+	maxEmbedDescrip = 4096
+)
+
+// boardMessage is the public board of a running game: where it stands,
+// who sits where, whom it waits for, the last public events, and components
+// for the open public prompts. It never holds a secret: prompts marked
+// Secret get only a button that opens a private form.
+func (b *Bot) boardMessage(g *storage.Game, st engine.State) msg {
+	title := g.Kind
+	if rules, err := b.games.Lookup(g.Kind); err == nil {
+		title = rules.Title()
+	}
+	res := st.Result()
+	var seats strings.Builder
+	for n, s := range g.Seats {
+		score := ""
+		if n < len(res.Scores) {
+			score = fmt.Sprintf(" — %d", res.Scores[n])
+		}
+		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), score)
+	}
+	var waiting []string
+	for _, p := range st.Prompts() {
+		who := fmt.Sprintf("P%d", p.Seat+1)
+		if int(p.Seat) < len(g.Seats) {
+			who = seatLabel(g.Seats[p.Seat])
+		}
+		waiting = append(waiting, fmt.Sprintf("%s: %s", who, p.Label))
+	}
+	fields := []*discordgo.MessageEmbedField{
+		{Name: "Players", Value: clip(orNone(seats.String()), maxEmbedField)},
+		{Name: "Waiting for", Value: clip(orNone(strings.Join(waiting, "\n")), maxEmbedField)},
+	}
+	if recent := b.recent.last(g.Channel, recentOnBoard); len(recent) > 0 {
+		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: clip(strings.Join(recent, "\n"), maxEmbedField)})
+	}
+	footer := fmt.Sprintf("Game #%d · version %d · /play to act · /game me for your private view", g.ID, g.Version)
+	if !g.Deadline.IsZero() {
+		footer += " · deadline " + g.Deadline.UTC().Format("Mon 15:04 MST")
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       title,
+		Description: clip(st.Phase(), maxEmbedDescrip),
+		Fields:      fields,
+		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
+	}
+	if b.cfg.Images {
+		embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
+	}
+	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: promptComponents(g, st)}
+}
+
+// promptComponents are the buttons and select menus for the open prompts:
+// buttons when one public prompt has few actions, a select menu per public
+// prompt otherwise, and one button for everyone with a secret prompt.
+func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageComponent {
+	var public []engine.Prompt
+	secret := false
+	for _, p := range st.Prompts() {
+		if p.Secret {
+			secret = true
+			continue
+		}
+		if int(p.Seat) < len(g.Seats) && g.Seats[p.Seat].User != "" {
+			public = append(public, p)
+		}
+	}
+	var rows []discordgo.MessageComponent
+	room := maxRows
+	if secret {
+		room--
+	}
+	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
+		rows = actionButtons(g, public[0])
+	}
+	if rows == nil {
+		for _, p := range public {
+			if len(rows) == room {
+				break
+			}
+			if sel, ok := actionSelect(g, p); ok {
+				rows = append(rows, sel)
+			}
+		}
+	}
+	if len(rows) > room {
+		rows = rows[:room]
+	}
+	if secret {
+		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+		}})
+	}
+	return rows
+}
+
+func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	var row []discordgo.MessageComponent
+	for _, a := range p.Actions {
+		id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbAct, Arg: a}.encode()
+		if !ok || utf8.RuneCountInString(a) > maxLabel {
+			return nil // too long for a button: use a select menu
+		}
+		row = append(row, discordgo.Button{Label: a, Style: discordgo.SecondaryButton, CustomID: id})
+		if len(row) == 5 {
+			rows = append(rows, discordgo.ActionsRow{Components: row})
+			row = nil
+		}
+	}
+	if row != nil {
+		rows = append(rows, discordgo.ActionsRow{Components: row})
+	}
+	return rows
+}
+
+// actionSelect is a select menu of a prompt's actions; false when the
+// prompt has more actions than a menu holds (then /play's autocomplete is
+// the way).
+func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+	if len(p.Actions) > maxSelectOpts {
+		return nil, false
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
+	var opts []discordgo.SelectMenuOption
+	for _, a := range p.Actions {
+		if utf8.RuneCountInString(a) > 100 {
+			return nil, false
+		}
+		opts = append(opts, discordgo.SelectMenuOption{Label: clip(a, maxLabel), Value: a})
+	}
+	who := fmt.Sprintf("P%d", p.Seat+1)
+	if s := g.Seats[p.Seat]; s.Name != "" {
+		who = s.Name
+	}
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: id, Placeholder: clip(who+": "+p.Label, 150), Options: opts},
+	}}, true
+}
+
+// scoresMessage shows the scores; final adds the winners.
+func (b *Bot) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
+	res := st.Result()
+	title := "Scores"
+	if final {
+		title = "Final scores"
+		if rules, err := b.games.Lookup(g.Kind); err == nil {
+			title = rules.Title() + " — final scores"
+		}
+	}
+	order := make([]int, len(g.Seats))
+	for n := range order {
+		order[n] = n
+	}
+	score := func(n int) int {
+		if n < len(res.Scores) {
+			return res.Scores[n]
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(a, c int) int { return score(c) - score(a) })
+	var sb strings.Builder
+	for _, n := range order {
+		mark := ""
+		if slices.Contains(res.Winners, engine.Seat(n)) && final {
+			mark = " 🏆"
+		}
+		fmt.Fprintf(&sb, "**%d** — P%d %s%s", score(n), n+1, seatLabel(g.Seats[n]), mark)
+		if n < len(res.Breakdown) && len(res.Breakdown[n]) > 0 {
+			var parts []string
+			for k, v := range res.Breakdown[n] {
+				parts = append(parts, fmt.Sprintf("%s %d", k, v))
+			}
+			slices.Sort(parts)
+			sb.WriteString(" (" + strings.Join(parts, ", ") + ")")
+		}
+		sb.WriteString("\n")
+	}
+	embed := &discordgo.MessageEmbed{Title: title, Description: clip(sb.String(), maxEmbedDescrip),
+		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, st.Phase())}}
+	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// clip shortens s to n characters.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// describe writes a view as text, or "" when no presenter is set or it
+// cannot.
+func (b *Bot) describe(view any) string {
+	if b.text == nil {
+		return ""
+	}
+	s, err := b.text.Text(view)
+	if err != nil {
+		return ""
+	}
+	return s
+}

@@ -1,0 +1,319 @@
+// Package bot hosts Meeple's games on Discord through discordgo: slash
+// commands, buttons, select menus, modals and DMs in; board messages,
+// images, pings, reminders and private replies out.
+//
+// Its core, Bot.HandleInteraction and Bot.HandleDM, does not care how an
+// interaction arrived: the gateway (Bot.Run), an HTTP interactions endpoint
+// or a test can feed it. Answers go out through discordgo's REST client.
+// Rules come from engine, images from a renderer and records from a store,
+// each behind a small interface defined here; the engine never sees a
+// snowflake and nothing secret reaches a public message, an image, a
+// custom_id or a log line.
+//
+// A Bot is safe for concurrent use: actions on one game are applied one at a
+// time, in arrival order, under a per-game lock that is never held across a
+// render or a Discord call.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// gameStore is what the bot needs of the games in storage.
+type gameStore interface {
+	Create(g *storage.Game) error
+	Get(channel string) (*storage.Game, error)
+	GetByID(id uint64) (*storage.Game, error)
+	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	Start(channel string) (*storage.Game, engine.State, error)
+	Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error)
+	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
+	Load(channel string) (*storage.Game, engine.State, error)
+	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
+}
+
+// listStore finds games and statistics across channels.
+type listStore interface {
+	ListActive(guild string) ([]*storage.Game, error)
+	ActiveForUser(user string) ([]*storage.Game, error)
+	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
+	Stats(user string) ([]storage.Stats, error)
+}
+
+// settingsStore keeps guild settings and user preferences.
+type settingsStore interface {
+	GuildSettings(guild string) (storage.GuildSettings, error)
+	PutGuildSettings(guild string, s storage.GuildSettings) error
+	UserPrefs(user string) (storage.UserPrefs, error)
+	PutUserPrefs(user string, p storage.UserPrefs) error
+}
+
+// timerStore finds the deadlines and reminders that have come.
+type timerStore interface {
+	Due(now time.Time) ([]storage.Due, error)
+}
+
+// Renderer draws the public board, a player's private mat and the score
+// sheet as PNG bytes from engine views. names are the seats' display names.
+// *imaging.Renderer implements it.
+type Renderer interface {
+	Board(view any, names []string) ([]byte, error)
+	Mat(view any, names []string) ([]byte, error)
+	Scores(view any, names []string) ([]byte, error)
+}
+
+// Presenter writes an engine view as text for people (the private view of
+// /game me).
+type Presenter interface {
+	Text(view any) (string, error)
+}
+
+// Parts are what a bot is made of. Session, Store and Games are required.
+type Parts struct {
+	// Session is the discordgo session whose REST client the bot answers
+	// through (and whose gateway Run opens).
+	Session *discordgo.Session
+	Store   Store
+	Games   *engine.Registry
+	// Renderer draws images; nil means text only.
+	Renderer Renderer
+	// Text writes views as text; nil leaves it to the images.
+	Text Presenter
+}
+
+// Config is the bot's behaviour; the zero value of each field means its
+// default.
+type Config struct {
+	// AppID is the Discord application id (needed to register commands).
+	AppID string
+	// DevGuild, when set, registers the commands in that guild only, where
+	// they update instantly; otherwise they are global.
+	DevGuild string
+	// Deadline is how long a player has for a decision when neither the
+	// lobby nor the server's admins chose otherwise; 0 with NoDeadline
+	// false means 48 hours.
+	Deadline   time.Duration
+	NoDeadline bool
+	// Reminder is how often the player to move is reminded before their
+	// deadline; 0 means a quarter of the deadline.
+	Reminder time.Duration
+	// OnDeadline is what happens when a deadline passes: "computer" (a
+	// computer player acts for the absent player; the default) or "pause".
+	OnDeadline string
+	// Computer is the computer player that stands in at deadlines; "" means
+	// the game's first named player, or "random".
+	Computer string
+	// Images turns board images on (when a Renderer is given).
+	Images bool
+	// TickEvery is how often deadlines and reminders are checked; 0 means 30 s.
+	TickEvery time.Duration
+	// Logger receives the bot's log; nil discards it.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+func (c *Config) defaults() {
+	if c.Deadline == 0 && !c.NoDeadline {
+		c.Deadline = 48 * time.Hour
+	}
+	if c.NoDeadline {
+		c.Deadline = 0
+	}
+	if c.Reminder == 0 {
+		c.Reminder = c.Deadline / 4
+	}
+	if c.OnDeadline == "" {
+		c.OnDeadline = onDeadlineComputer
+	}
+	if c.TickEvery == 0 {
+		c.TickEvery = 30 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Bot is Meeple on Discord. Build it with New, feed it interactions and DMs
+// (or call Run to connect to the gateway), and Close it.
+type Bot struct {
+	s        *discordgo.Session
+	store    gameStore
+	lists    listStore
+	settings settingsStore
+	timers   timerStore
+	render   Renderer
+	text     Presenter
+	games    *engine.Registry
+	cfg      Config
+	log      *slog.Logger
+
+	locks   *lockPool
+	pub     *publisher
+	pending *pendingDMs
+	recent  *recentEvents
+
+	inflight sync.WaitGroup
+	closing  atomic.Bool
+	stopTick chan struct{}
+	tickDone chan struct{}
+}
+
+// Store is everything the bot keeps: games, timers, preferences and
+// statistics. *storage.Store implements it.
+type Store interface {
+	gameStore
+	listStore
+	settingsStore
+	timerStore
+}
+
+// New returns a bot built from p and configured by cfg.
+func New(p Parts, cfg Config) (*Bot, error) {
+	s, store, render, reg := p.Session, p.Store, p.Renderer, p.Games
+	if s == nil || store == nil || reg == nil {
+		return nil, errors.New("bot: a session, a store and a game registry are required")
+	}
+	if cfg.OnDeadline != "" && cfg.OnDeadline != onDeadlineComputer && cfg.OnDeadline != onDeadlinePause {
+		return nil, fmt.Errorf("bot: on-deadline %q: want %q or %q", cfg.OnDeadline, onDeadlineComputer, onDeadlinePause)
+	}
+	cfg.defaults()
+	b := &Bot{
+		s: s, store: store, lists: store, settings: store, timers: store, render: render, text: p.Text, games: reg, cfg: cfg, log: cfg.Logger,
+		locks: newLockPool(), pending: newPendingDMs(), recent: newRecentEvents(),
+	}
+	if render == nil {
+		b.cfg.Images = false
+	}
+	b.pub = newPublisher(b)
+	return b, nil
+}
+
+// RegisterCommands replaces the application's slash commands with Meeple's
+// (one bulk overwrite): in the dev guild when one is configured, globally
+// otherwise.
+func (b *Bot) RegisterCommands() error {
+	if b.cfg.AppID == "" {
+		return errors.New("bot: register commands: no application id")
+	}
+	_, err := b.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games))
+	if err != nil {
+		return fmt.Errorf("bot: register commands: %w", err)
+	}
+	return nil
+}
+
+// HandleInteraction answers one interaction, whatever carried it. It
+// returns when the answer and every follow-up are sent; the board update it
+// causes may still be on its way (Wait waits for it).
+func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
+	if !b.enter() {
+		r := newReply(b.s, i)
+		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+			_ = r.message(msg{Content: errClosing.text, Private: true})
+		}
+		r.done()
+		return
+	}
+	defer b.inflight.Done()
+	r := newReply(b.s, i)
+	err := b.route(ctx, r, i)
+	if err != nil {
+		b.fail(r, i, err)
+	}
+	if err := r.done(); err != nil {
+		b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", err)
+	}
+}
+
+// enter registers work in flight, or reports false when closing.
+func (b *Bot) enter() bool {
+	b.inflight.Add(1)
+	if b.closing.Load() {
+		b.inflight.Done()
+		return false
+	}
+	return true
+}
+
+// fail tells the user why their request failed, privately, and logs
+// unexpected errors with the channel (which identifies the game).
+func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
+	text, unexpected := userMessage(err)
+	if unexpected {
+		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", i.Type.String(), "err", err)
+	}
+	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		_ = r.choices(nil)
+		return
+	}
+	_ = r.message(msg{Content: text, Private: true})
+}
+
+// Wait blocks until every board update, ping and DM under way is sent.
+func (b *Bot) Wait() { b.pub.wait() }
+
+// Close stops taking interactions, lets those in flight finish, sends the
+// board updates they caused and stops the deadline ticker. It does not
+// close the store or the session, which the caller owns.
+func (b *Bot) Close() {
+	b.closing.Store(true)
+	b.inflight.Wait()
+	b.pub.wait()
+	if b.stopTick != nil {
+		close(b.stopTick)
+		<-b.tickDone
+		b.stopTick = nil
+	}
+}
+
+// Run connects to the gateway, registers the commands, checks deadlines
+// every TickEvery, and serves until ctx is done; then it closes the bot
+// (in-flight interactions finish) and the gateway connection.
+func (b *Bot) Run(ctx context.Context) error {
+	b.s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+	remove := []func(){
+		b.s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+			b.HandleInteraction(ctx, ic.Interaction)
+		}),
+		b.s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
+			b.HandleDM(ctx, mc.Message)
+		}),
+		b.s.AddHandler(func(_ *discordgo.Session, ready *discordgo.Ready) {
+			b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds))
+		}),
+	}
+	defer func() {
+		for _, f := range remove {
+			f()
+		}
+	}()
+	if err := b.s.Open(); err != nil {
+		return fmt.Errorf("bot: connect to Discord: %w", err)
+	}
+	if b.cfg.AppID == "" && b.s.State != nil && b.s.State.User != nil {
+		b.cfg.AppID = b.s.State.User.ID
+	}
+	if err := b.RegisterCommands(); err != nil {
+		b.s.Close()
+		return err
+	}
+	b.StartTicker()
+	<-ctx.Done()
+	b.log.Info("shutting down: finishing interactions in flight")
+	b.Close()
+	return b.s.Close()
+}

@@ -1,0 +1,65 @@
+package bot
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestCustomIDRoundTrip(t *testing.T) {
+	for _, id := range []customID{
+		{Game: 1, Version: 0, Verb: verbJoin},
+		{Game: 1<<64 - 1, Version: 1 << 30, Verb: verbAct, Arg: "place 5 westminster"},
+		{Game: 42, Version: 7, Verb: verbAct, Arg: "odd: arg: with colons"},
+		{Game: 42, Version: 7, Verb: verbStart, Arg: "shuffle"},
+	} {
+		s, ok := id.encode()
+		if !ok {
+			t.Fatalf("%+v: not encodable", id)
+		}
+		got, err := parseCustomID(s)
+		if err != nil || got != id {
+			t.Errorf("parse(%q) = %+v, %v; want %+v", s, got, err, id)
+		}
+	}
+}
+
+func TestCustomIDRefuses(t *testing.T) {
+	long := customID{Game: 1, Verb: verbAct, Arg: strings.Repeat("x", 100)}
+	if _, ok := long.encode(); ok {
+		t.Error("a custom_id over 100 characters was accepted")
+	}
+	for _, s := range []string{
+		"", "m1", "m1:1:2", "m0:1:2:join", "m1:Z:2:join", "m1:01:2:join", "m1:1:-2:join",
+		"m1:1:02:join", "m1:1:2:fly", "m1:1:2:act:", "x1:1:2:act:move 3",
+		"m1:1:2:act:" + strings.Repeat("y", 100),
+	} {
+		if id, err := parseCustomID(s); !errors.Is(err, errCustomID) {
+			t.Errorf("parse(%q) = %+v, %v; want errCustomID", s, id, err)
+		}
+	}
+}
+
+func FuzzCustomID(f *testing.F) {
+	f.Add("m1:1:0:join")
+	f.Add("m1:zz:12:act:move 14")
+	f.Add("m1:1:2:act:a:b:c")
+	f.Add("m1:::")
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := parseCustomID(s)
+		if err != nil {
+			if !errors.Is(err, errCustomID) {
+				t.Fatalf("parse(%q): error %v does not wrap errCustomID", s, err)
+			}
+			return
+		}
+		again, ok := id.encode()
+		if !ok || again != s {
+			t.Fatalf("parse(%q) = %+v encodes back to %q (ok %v)", s, id, again, ok)
+		}
+		if utf8.RuneCountInString(again) > maxCustomID {
+			t.Fatalf("%q is over the limit", again)
+		}
+	})
+}

@@ -1,0 +1,328 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// pickAll makes every listed user pick through /play.
+func pickAll(t *testing.T, h *harness, ch string, users ...tester) {
+	t.Helper()
+	for _, u := range users {
+		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+			t.Fatalf("%s's pick: %s", u.Name, res.text())
+		}
+	}
+}
+
+func TestRestartInTheMiddleOfAGame(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
+	oldBoard := h.board(chTiny)
+	deadline := h.game(chTiny).Deadline
+
+	h.restart() // a new bot on the same database file
+
+	g := h.game(chTiny)
+	if g.Version != 2 || !g.Deadline.Equal(deadline) {
+		t.Fatalf("after restart: version %d deadline %v (want 2, %v)", g.Version, g.Deadline, deadline)
+	}
+	// alice's secret pick survived; she changes it (it is still hidden and
+	// the last action), which replaces it rather than adding one
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+		t.Errorf("changing the pick after restart: %s", res.text())
+	}
+	if g := h.game(chTiny); g.Version != 2 || g.Log[1].Action != "pick 1" {
+		t.Errorf("after the change: version %d, log %+v", g.Version, g.Log)
+	}
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 7"}); !strings.Contains(res.text(), "pick a number from 1 to 3") {
+		t.Errorf("an illegal change: %s", res.text())
+	}
+	mark := h.mark()
+	pickAll(t, h, chTiny, bob)
+	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 1, P2 1") {
+		t.Errorf("reveal after the change: %s", got)
+	}
+	board := h.board(chTiny)
+	if board.ID == oldBoard.ID {
+		t.Error("no new board after the phase changed")
+	}
+	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	board = h.board(chTiny)
+	h.click(bob, chTiny, board.ID, mustComponent(t, board, "move 2"))
+	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("game not finished after restart: %v", err)
+	}
+}
+
+func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice)
+
+	// a reminder after 4 hours, for bob only
+	h.clock.Advance(4*time.Hour + time.Minute)
+	mark := h.mark()
+	h.bot.CheckDeadlines(h.clock.Now())
+	got := h.publicSince(mark)
+	if !strings.Contains(got, "Reminder") || !strings.Contains(got, "<@"+bob.ID+">") || strings.Contains(got, "<@"+alice.ID+">") {
+		t.Errorf("reminder: %q", got)
+	}
+	// the deadline survives a restart and fires after it
+	h.restart()
+	h.clock.Advance(6 * time.Hour)
+	mark = h.mark()
+	h.bot.CheckDeadlines(h.clock.Now())
+	got = h.publicSince(mark)
+	if !strings.Contains(got, "decided for <@"+bob.ID+">") {
+		t.Fatalf("deadline: %q", got)
+	}
+	g := h.game(chTiny)
+	if g.Version != 3 { // the computer's pick at start, alice's, and the stand-in's for bob
+		t.Fatalf("version %d after the deadline, want 3", g.Version)
+	}
+	if !strings.Contains(got, "moves begin") && !strings.Contains(h.board(chTiny).Embeds[0].Description, "moves") {
+		t.Errorf("the game did not go on: %q", got)
+	}
+	if !g.Deadline.After(h.clock.Now()) {
+		t.Errorf("no new deadline armed: %v", g.Deadline)
+	}
+	// a second check at the same time does nothing more
+	v := g.Version
+	h.bot.CheckDeadlines(h.clock.Now())
+	if h.game(chTiny).Version != v {
+		t.Error("a deadline fired twice")
+	}
+}
+
+func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.clock.Advance(2 * time.Hour)
+	mark := h.mark()
+	h.bot.CheckDeadlines(h.clock.Now())
+	if got := h.publicSince(mark); !strings.Contains(got, "paused") {
+		t.Fatalf("pause: %q", got)
+	}
+	g := h.game(chTiny)
+	if !g.Deadline.IsZero() || g.Version != 1 {
+		t.Errorf("after pause: deadline %v version %d", g.Deadline, g.Version)
+	}
+	// acting resumes the game and re-arms the deadline
+	pickAll(t, h, chTiny, alice)
+	if h.game(chTiny).Deadline.IsZero() {
+		t.Error("no deadline after the game resumed")
+	}
+}
+
+func TestConcurrentClicksApplyOnce(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+	move := mustComponent(t, board, "move 1")
+	v := h.game(chTiny).Version
+	var wg sync.WaitGroup
+	results := make([]result, 8)
+	for n := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[n] = h.click(alice, chTiny, board.ID, move)
+		}()
+	}
+	wg.Wait()
+	applied, stale := 0, 0
+	for _, r := range results {
+		switch {
+		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
+			applied++
+		case strings.Contains(r.text(), "out of date"):
+			stale++
+		}
+	}
+	if applied != 1 || stale != 7 {
+		t.Errorf("applied %d, refused as stale %d; want 1 and 7", applied, stale)
+	}
+	if got := h.game(chTiny).Version; got != v+1 {
+		t.Errorf("version %d, want %d", got, v+1)
+	}
+	// many games at once, each moving concurrently
+	var chans []string
+	for n := 0; n < 6; n++ {
+		ch := fmt.Sprint(4000 + n)
+		chans = append(chans, ch)
+		openTinyTable(t, h, ch, alice, bob)
+	}
+	for _, ch := range chans {
+		wg.Add(2)
+		go func() { defer wg.Done(); h.command(alice, ch, cmdPlay, "", map[string]any{optAction: "2"}) }()
+		go func() { defer wg.Done(); h.command(bob, ch, cmdPlay, "", map[string]any{optAction: "3"}) }()
+	}
+	wg.Wait()
+	for _, ch := range chans {
+		if g := h.game(ch); g.Version != 3 {
+			t.Errorf("channel %s: version %d, want 3 (the computer's pick and both players', none lost)", ch, g.Version)
+		}
+	}
+}
+
+func TestDMAsksWhichGame(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	openTinyTable(t, h, "5001", alice, bob)
+	openTinyTable(t, h, "5002", bob, alice)
+	answers := h.dm(alice, "2")
+	if len(answers) != 1 || !strings.Contains(answers[0].Text(), "Which one") || len(answers[0].CustomIDs()) != 1 {
+		t.Fatalf("DM answer: %+v", answers)
+	}
+	if strings.Contains(answers[0].CustomIDs()[0], "2") && strings.Contains(answers[0].CustomIDs()[0], "pick") {
+		t.Error("the secret went into a custom_id")
+	}
+	second := h.game("5002")
+	res := h.click(alice, "", answers[0].Message, answers[0].CustomIDs()[0], fmt.Sprint(second.ID))
+	if !strings.Contains(res.text(), "you played `pick 2`") {
+		t.Fatalf("after choosing the game: %s", res.text())
+	}
+	if h.game("5002").Version != second.Version+1 || h.game("5001").Version != 1 {
+		t.Error("the DM went to the wrong game")
+	}
+	// nothing waiting: the DM says so
+	h.dm(alice, "1") // the other game takes it: only one waits now
+	if got := h.dm(alice, "1"); len(got) != 1 || !strings.Contains(got[0].Text(), "None of your games") {
+		t.Errorf("nothing waiting: %+v", got)
+	}
+}
+
+func TestUndoAbandonAndCommands(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	// the computer picked after start: alice's undo refers to her own action only
+	pickAll(t, h, chTiny, alice)
+	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back: `pick 1`") {
+		t.Fatalf("undo: %s", res.text())
+	}
+	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "not yours") {
+		t.Errorf("bob's undo: %s", res.text())
+	}
+	pickAll(t, h, chTiny, alice, bob) // the last pick reveals: no undo
+	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "revealed") {
+		t.Errorf("undo after a reveal: %s", res.text())
+	}
+	// free action, log, scores, me, rules, board, stats, list
+	if res := h.command(bob, chTiny, cmdFree, "", map[string]any{optAction: "cheer"}); !strings.Contains(res.text(), "`cheer`") {
+		t.Errorf("free action: %s", res.text())
+	}
+	if got := h.autocomplete(bob, chTiny, cmdFree, "", map[string]any{optAction: ""}, optAction); len(got) != 1 || got[0] != "cheer" {
+		t.Errorf("free autocomplete: %v", got)
+	}
+	checks := []struct {
+		u         tester
+		cmd, sub  string
+		opts      map[string]any
+		want      string
+		isPrivate bool
+	}{
+		{alice, cmdGame, subLog, nil, "picks: P1 1", true},
+		{alice, cmdGame, subScores, nil, "Scores", true},
+		{alice, cmdGame, subMe, nil, "you are P1", true},
+		{eve, cmdGame, subMe, nil, "You are watching", true},
+		{alice, cmdGame, subRules, map[string]any{optTopic: "pick"}, "in secret", true},
+		{alice, cmdGame, subRules, nil, "`picks`", true},
+		{alice, cmdGame, subBoard, nil, "Waiting for", false},
+		{alice, cmdGame, subStats, nil, "This server", true},
+		{alice, cmdLobby, subList, nil, "Tiny Game #1", true},
+		{bob, cmdAdmin, subSettings, map[string]any{optDeadline: 5}, "Manage Channels", true},
+		{admin, cmdAdmin, subSettings, map[string]any{optDeadline: 5}, "5 hours per decision", true},
+		{bob, cmdLobby, subJoin, nil, "already started", true},
+	}
+	for _, c := range checks {
+		res := h.command(c.u, chTiny, c.cmd, c.sub, c.opts)
+		if !strings.Contains(res.text(), c.want) || res.private() != c.isPrivate {
+			t.Errorf("/%s %s by %s: private %v, %q; want %q", c.cmd, c.sub, c.u.Name, res.private(), res.text(), c.want)
+		}
+	}
+	// abandon: not by bob (not the creator), by alice after confirming
+	if res := h.command(bob, chTiny, cmdLobby, subAbandon, nil); !strings.Contains(res.text(), "Only the game's creator") {
+		t.Errorf("bob abandons: %s", res.text())
+	}
+	res := h.command(alice, chTiny, cmdLobby, subAbandon, nil)
+	confirm := res.Requests[0].CustomIDs()
+	if len(confirm) != 1 || h.game(chTiny).Status != storage.StatusRunning {
+		t.Fatalf("abandon should ask first: %s", res.text())
+	}
+	orig, _ := h.fake.Original(res.Token)
+	mark := h.mark()
+	h.click(alice, chTiny, orig, confirm[0])
+	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("not abandoned: %v", err)
+	}
+	if got := h.publicSince(mark); !strings.Contains(got, "abandoned by Alice") {
+		t.Errorf("abandon announcement: %q", got)
+	}
+}
+
+func TestDiscordErrorsAreSurvived(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+
+	// a 429 on the board edit: discordgo waits and retries, the board is updated
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit }, discordtest.RateLimited(20*time.Millisecond, 1))
+	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 2"))
+	after := h.board(chTiny)
+	if !strings.Contains(discordtest.MessageText(after), "P1 moves 2") {
+		t.Errorf("board after a 429: %s", discordtest.MessageText(after))
+	}
+	// a 500 on the interaction answer: logged with the channel, state intact
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.Callback }, discordtest.Failure{Status: http.StatusInternalServerError, Message: "boom", Times: 1})
+	g := h.game(chTiny)
+	h.click(bob, chTiny, after.ID, mustComponent(t, after, "move 1"))
+	if done, err := h.store.GetByID(g.ID); err != nil || done.Version != g.Version+2 || done.Status != storage.StatusFinished {
+		t.Errorf("the action was lost when Discord failed to take the answer: %v", err)
+	}
+	if !strings.Contains(h.log(), "answering an interaction failed") || !strings.Contains(h.log(), "channel="+chTiny) {
+		t.Errorf("the failure was not logged with the game's channel:\n%s", h.log())
+	}
+	if strings.Contains(h.log(), "fake-token") {
+		t.Error("the token was logged")
+	}
+}
+
+func TestUserMessages(t *testing.T) {
+	for _, c := range []struct {
+		err        error
+		want       string
+		unexpected bool
+	}{
+		{engine.Refuse(engine.ErrIllegalAction, "that space is taken"), "that space is taken", false},
+		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
+		{errStaleClick, errStaleClick.text, false},
+		{refuse("Nope %d", 3), "Nope 3", false},
+		{&storage.VersionError{Channel: "1", Expected: 1, Actual: 2}, "moved on", false},
+		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
+		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},
+		{engine.ErrGameOver, "over", false},
+		{errClosingDown, "restarting", false},
+		{errors.New("disk on fire at /var/lib/meeple"), genericFailure, true},
+	} {
+		got, unexpected := userMessage(c.err)
+		if !strings.Contains(got, c.want) || unexpected != c.unexpected {
+			t.Errorf("userMessage(%v) = %q, %v; want %q, %v", c.err, got, unexpected, c.want, c.unexpected)
+		}
+		if unexpected && strings.Contains(got, "/var/lib") {
+			t.Error("an internal error leaked to the user")
+		}
+	}
+}

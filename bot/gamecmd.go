@@ -1,0 +1,362 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// logPageSize is how many log lines one page of /game log shows.
+const logPageSize = 15
+
+func (b *Bot) gameCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+	switch sub {
+	case subPrefs:
+		return b.setPrefs(r, i, opts)
+	case subStats:
+		return b.stats(r, i, opts)
+	case subRules:
+		return b.rulesText(r, i, opts.str(optTopic))
+	case subUndo:
+		return b.undo(r, i)
+	}
+	g, st, err := b.store.Load(i.ChannelID)
+	if err != nil {
+		return err
+	}
+	if g.Status != storage.StatusRunning {
+		return errNotRunning
+	}
+	switch sub {
+	case subMe:
+		return b.privateView(r, i, g, st)
+	case subBoard:
+		r.deferMessage(false) // rendering may take a moment
+		m := b.boardMessage(g, st)
+		m.Image = b.boardImage(g, st)
+		if m.Image == nil && len(m.Embeds) > 0 {
+			m.Embeds[0].Image = nil
+		}
+		return r.message(m)
+	case subScores:
+		return r.message(b.scoresMessage(g, st, false).private())
+	case subLog:
+		page, _ := opts.integer(optPage)
+		return b.showLog(r, g, max(page, 1), false)
+	}
+	return refuse("Unknown subcommand `%s`.", sub)
+}
+
+func (m msg) private() msg { m.Private = true; return m }
+
+// privateView shows the caller their own view: their mat as an image, their
+// prompts and the free actions open to them. A spectator gets the public view.
+func (b *Bot) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, st engine.State) error {
+	seats := seatsOf(g, userOf(i).ID)
+	seat := engine.Spectator
+	if len(seats) > 0 {
+		seat = seats[0]
+	}
+	r.deferMessage(true)
+	var sb strings.Builder
+	if seat == engine.Spectator {
+		sb.WriteString("You are watching this game: you see what everyone sees.\n")
+	} else {
+		fmt.Fprintf(&sb, "Game #%d — you are P%d.\n", g.ID, seat+1)
+		for _, p := range promptsOf(st, seat) {
+			fmt.Fprintf(&sb, "**Your decision:** %s (%d options; `/play` lists them)\n", p.Label, len(p.Actions))
+		}
+		if free := st.FreeActions(seat); len(free) > 0 {
+			fmt.Fprintf(&sb, "**Any time:** %s\n", clip(strings.Join(free, ", "), 900))
+		}
+	}
+	if text := b.describe(st.View(seat)); text != "" {
+		sb.WriteString("```\n" + clip(text, 1700) + "\n```")
+	}
+	m := msg{Content: clip(sb.String(), 2000), Private: true}
+	if b.cfg.Images {
+		png, err := b.render.Mat(st.View(seat), seatNames(g))
+		if err == nil {
+			m.Image = png
+		} else if seat != engine.Spectator {
+			b.log.Debug("no private mat", "game", g.ID, "err", err)
+		}
+	}
+	return r.message(m)
+}
+
+// showLog shows a page of the game's public log, newest first. The log is
+// replayed so that each line is the public text of what happened: secret
+// choices show only as "chose" until revealed.
+func (b *Bot) showLog(r *reply, g *storage.Game, page int, update bool) error {
+	lines, err := b.publicLog(g)
+	if err != nil {
+		return err
+	}
+	pages := max(1, (len(lines)+logPageSize-1)/logPageSize)
+	page = min(page, pages)
+	end := len(lines) - (page-1)*logPageSize
+	start := max(0, end-logPageSize)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "**Game #%d log** — page %d of %d (newest last)\n", g.ID, page, pages)
+	for _, l := range lines[start:end] {
+		sb.WriteString(l + "\n")
+	}
+	if len(lines) == 0 {
+		sb.WriteString("Nothing has happened yet.\n")
+	}
+	var row []discordgo.MessageComponent
+	if page < pages {
+		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
+		row = append(row, discordgo.Button{Label: "Older", Style: discordgo.SecondaryButton, CustomID: id})
+	}
+	if page > 1 {
+		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
+		row = append(row, discordgo.Button{Label: "Newer", Style: discordgo.SecondaryButton, CustomID: id})
+	}
+	m := msg{Content: clip(sb.String(), 2000), Private: true}
+	if row != nil {
+		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	}
+	if update {
+		return r.update(m)
+	}
+	return r.message(m)
+}
+
+func (b *Bot) logPage(r *reply, i *discordgo.Interaction, id customID) error {
+	g, err := b.store.Get(i.ChannelID)
+	if err != nil {
+		return err
+	}
+	if g.ID != id.Game {
+		return errForeign
+	}
+	page, err := strconv.Atoi(id.Arg)
+	if err != nil || page < 1 {
+		return errUnknownComp
+	}
+	return b.showLog(r, g, page, true)
+}
+
+// publicLog replays g's log and returns the public text of every event,
+// numbered by action.
+func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
+	rules, err := b.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, err
+	}
+	st, err := rules.New(g.Setup)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for n, e := range g.Log {
+		events, err := st.Apply(e.Seat, e.Action)
+		if err != nil {
+			return nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
+		}
+		for _, ev := range events {
+			if !ev.Private && ev.Text != "" {
+				lines = append(lines, fmt.Sprintf("`%d` %s", n+1, ev.Text))
+			}
+		}
+	}
+	return lines, nil
+}
+
+// rulesText shows a rules topic, or the list of topics.
+func (b *Bot) rulesText(r *reply, i *discordgo.Interaction, topic string) error {
+	rules, err := b.channelRules(i)
+	if err != nil {
+		return err
+	}
+	book, ok := rules.(engine.Rulebook)
+	if !ok || len(book.Topics()) == 0 {
+		return refuse("%s has no rules summaries yet.", rules.Title())
+	}
+	topics := book.Topics()
+	if topic == "" {
+		var names []string
+		for _, t := range topics {
+			names = append(names, "`"+t.Name+"`")
+		}
+		return r.message(msg{Private: true, Content: clip(fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", ")), 2000)})
+	}
+	key := strings.ToLower(topic)
+	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
+	if at < 0 {
+		at = slices.IndexFunc(topics, func(t engine.Topic) bool { return strings.Contains(t.Name, key) })
+	}
+	if at < 0 {
+		return refuse("No rules topic %q in %s; leave the topic empty to list them.", topic, rules.Title())
+	}
+	t := topics[at]
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: clip(t.Text, maxEmbedDescrip)}}})
+}
+
+// channelRules returns the rules of the channel's game.
+func (b *Bot) channelRules(i *discordgo.Interaction) (engine.Rules, error) {
+	g, err := b.store.Get(i.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	return b.games.Lookup(g.Kind)
+}
+
+// undo takes back the caller's last action when it was the last one played
+// and revealed nothing.
+func (b *Bot) undo(r *reply, i *discordgo.Interaction) error {
+	user := userOf(i).ID
+	unlock := b.locks.lock(i.ChannelID)
+	g, err := b.store.Get(i.ChannelID)
+	if err == nil && g.Status != storage.StatusRunning {
+		err = errNotRunning
+	}
+	var out *outcome
+	if err == nil {
+		out, err = b.undoLast(g, user)
+	}
+	unlock()
+	if err != nil {
+		return err
+	}
+	b.pub.notify(out)
+	return r.message(msg{Content: fmt.Sprintf("Taken back: `%s`. It is your decision again.", out.action), Private: true})
+}
+
+func (b *Bot) undoLast(g *storage.Game, user string) (*outcome, error) {
+	last, _, rules, err := b.lastTakeBack(g, seatsOf(g, user))
+	if err != nil {
+		return nil, err
+	}
+	g2, st2, err := b.store.Undo(g.Channel, g.Version, 1)
+	if err != nil {
+		return nil, err
+	}
+	b.forget(g.Channel)
+	return &outcome{game: g2, state: st2, rules: rules, seat: last.Seat, action: last.Action}, nil
+}
+
+// lastTakeBack checks that the game's last action belongs to one of seats
+// and revealed nothing, and returns it with the state before it.
+func (b *Bot) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
+	var none storage.Entry
+	if len(seats) == 0 {
+		return none, nil, nil, errNotSeated
+	}
+	if len(g.Log) == 0 {
+		return none, nil, nil, refuse("Nothing has been played yet.")
+	}
+	last := g.Log[len(g.Log)-1]
+	if !slices.Contains(seats, last.Seat) {
+		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
+	}
+	rules, err := b.games.Lookup(g.Kind)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	st, err := rules.New(g.Setup)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	for n, e := range g.Log[:len(g.Log)-1] {
+		if _, err := st.Apply(e.Seat, e.Action); err != nil {
+			return none, nil, nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
+		}
+	}
+	events, err := st.Clone().Apply(last.Seat, last.Action)
+	if err != nil {
+		return none, nil, nil, fmt.Errorf("replaying the last action of game %d: %w", g.ID, err)
+	}
+	for _, e := range events {
+		if e.Reveals {
+			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
+		}
+	}
+	return last, st, rules, nil
+}
+
+// stats shows a user's record in each game and the server's totals.
+func (b *Bot) stats(r *reply, i *discordgo.Interaction, opts options) error {
+	user := userOf(i)
+	if o, ok := opts[optUser]; ok {
+		if id, ok := o.Value.(string); ok && id != "" {
+			user = &discordgo.User{ID: id}
+		}
+	}
+	mine, err := b.lists.Stats(user.ID)
+	if err != nil {
+		return err
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
+	if len(mine) == 0 {
+		sb.WriteString("No finished games yet.\n")
+	}
+	for _, s := range mine {
+		title := s.Kind
+		if rules, err := b.games.Lookup(s.Kind); err == nil {
+			title = rules.Title()
+		}
+		fmt.Fprintf(&sb, "%s: %d played, %d won, best %d, average %.1f, %d abandoned\n", title, s.Played, s.Won, s.Best, s.Average(), s.Abandoned)
+	}
+	archive, err := b.lists.ArchiveForGuild(i.GuildID, 0, 0)
+	if err != nil {
+		return err
+	}
+	active, err := b.lists.ListActive(i.GuildID)
+	if err != nil {
+		return err
+	}
+	finished, abandoned := map[string]int{}, 0
+	for _, g := range archive {
+		if g.Status == storage.StatusFinished {
+			finished[g.Kind]++
+		} else {
+			abandoned++
+		}
+	}
+	fmt.Fprintf(&sb, "\n**This server:** %d games going, %d abandoned", len(active), abandoned)
+	kinds := make([]string, 0, len(finished))
+	for k := range finished {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(&sb, ", %d %s finished", finished[k], k)
+	}
+	return r.message(msg{Content: clip(sb.String(), 2000), Private: true, Mentions: []string{}})
+}
+
+// setPrefs changes the caller's preferences.
+func (b *Bot) setPrefs(r *reply, i *discordgo.Interaction, opts options) error {
+	user := userOf(i).ID
+	prefs, err := b.settings.UserPrefs(user)
+	if err != nil {
+		return err
+	}
+	if on, ok := opts.boolean(optPings); ok {
+		prefs.PingOnTurn = on
+	}
+	if s := opts.str(optSecrets); s != "" {
+		prefs.Secrets = s
+	}
+	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
+		return err
+	}
+	pings := "off"
+	if prefs.PingOnTurn {
+		pings = "on"
+	}
+	where := "here, privately (the **Choose secretly** button or `/play`)"
+	if prefs.Secrets == storage.SecretsDM {
+		where = "by DM"
+	}
+	return r.message(msg{Private: true, Content: fmt.Sprintf("Pings are %s; secret choices are asked %s.", pings, where)})
+}

@@ -1,0 +1,420 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+const (
+	testApp   = "9000"
+	testGuild = "7000"
+)
+
+// tester is a simulated Discord user.
+type tester struct {
+	ID, Name string
+	Admin    bool
+}
+
+var (
+	alice = tester{ID: "101", Name: "Alice"}
+	bob   = tester{ID: "102", Name: "Bob"}
+	carol = tester{ID: "103", Name: "Carol"}
+	dave  = tester{ID: "104", Name: "Dave"}
+	eve   = tester{ID: "105", Name: "Eve"} // never seated: a spectator
+	admin = tester{ID: "199", Name: "Admin", Admin: true}
+)
+
+// clock is a settable test clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// harness runs a real Bot on a real bbolt file against a fake Discord.
+type harness struct {
+	t      testing.TB
+	fake   *discordtest.Server
+	reg    *engine.Registry
+	path   string
+	store  *storage.Store
+	bot    *Bot
+	clock  *clock
+	cfg    Config
+	render Renderer
+	next   atomic.Int64
+	logs   *strings.Builder
+	logMu  *sync.Mutex
+}
+
+func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer) *harness {
+	t.Helper()
+	h := &harness{
+		t: t, fake: discordtest.NewServer(), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render,
+		logs: &strings.Builder{}, logMu: &sync.Mutex{},
+	}
+	t.Cleanup(h.fake.Close)
+	h.open()
+	t.Cleanup(h.close)
+	return h
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (h *harness) open() {
+	h.t.Helper()
+	st, err := storage.Open(h.path, h.reg, storage.Options{Now: h.clock.Now})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	cfg := h.cfg
+	cfg.AppID = testApp
+	cfg.Now = h.clock.Now
+	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render}, cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.store, h.bot = st, b
+}
+
+func (h *harness) close() {
+	if h.bot == nil {
+		return
+	}
+	h.bot.Close()
+	if err := h.store.Close(); err != nil {
+		h.t.Error(err)
+	}
+	h.bot, h.store = nil, nil
+}
+
+// restart stops the bot and the store and starts new ones on the same file.
+func (h *harness) restart() {
+	h.close()
+	h.open()
+}
+
+func (h *harness) log() string {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	return h.logs.String()
+}
+
+// result is everything Discord received while answering one interaction.
+type result struct {
+	Token    string
+	Requests []discordtest.Request
+}
+
+// text joins what the user reads in the answer.
+func (r result) text() string {
+	var parts []string
+	for _, q := range r.Requests {
+		parts = append(parts, q.Text())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// private reports whether every message of the answer was ephemeral.
+func (r result) private() bool {
+	for _, q := range r.Requests {
+		switch {
+		case q.Kind == discordtest.Callback && (q.Type == discordgo.InteractionResponseChannelMessageWithSource || q.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource):
+			if !q.Ephemeral() {
+				return false
+			}
+		case q.Kind == discordtest.Followup && !q.Ephemeral():
+			return false
+		}
+	}
+	return true
+}
+
+func (r result) callbackType() discordgo.InteractionResponseType {
+	for _, q := range r.Requests {
+		if q.Kind == discordtest.Callback {
+			return q.Type
+		}
+	}
+	return 0
+}
+
+// send feeds an interaction, given as Discord would send its JSON, to the
+// bot and returns what the fake recorded under its token.
+func (h *harness) send(raw map[string]any) result {
+	h.t.Helper()
+	n := h.next.Add(1)
+	token := fmt.Sprintf("tok%d", n)
+	raw["id"], raw["token"], raw["application_id"], raw["version"] = fmt.Sprint(500000+n), token, testApp, 1
+	data, err := json.Marshal(raw)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(data, &i); err != nil {
+		h.t.Fatalf("decoding interaction: %v", err)
+	}
+	if i.Message != nil {
+		h.fake.ComponentOn(token, i.Message.ID)
+	}
+	h.bot.HandleInteraction(context.Background(), &i)
+	var out []discordtest.Request
+	for _, q := range h.fake.Requests() {
+		if q.Token == token {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 {
+		h.t.Fatalf("interaction %v got no answer", raw["data"])
+	}
+	return result{Token: token, Requests: out}
+}
+
+func (u tester) member() map[string]any {
+	perms := "0"
+	if u.Admin {
+		perms = fmt.Sprint(discordgo.PermissionManageChannels)
+	}
+	return map[string]any{"user": map[string]any{"id": u.ID, "username": strings.ToLower(u.Name), "global_name": u.Name}, "nick": u.Name, "permissions": perms}
+}
+
+// command runs /name [sub] with options (name → value).
+func (h *harness) command(u tester, channel, name, sub string, opts map[string]any) result {
+	h.t.Helper()
+	options := optionList(opts, false, "")
+	if sub != "" {
+		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
+	}
+	return h.send(map[string]any{
+		"type": 2, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
+	})
+}
+
+func optionList(opts map[string]any, autocomplete bool, focus string) []map[string]any {
+	out := []map[string]any{}
+	for k, v := range opts {
+		typ := 3
+		switch v.(type) {
+		case int:
+			typ = 4
+		case bool:
+			typ = 5
+		}
+		o := map[string]any{"name": k, "type": typ, "value": v}
+		if autocomplete && k == focus {
+			o["focused"] = true
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// autocomplete asks for suggestions while u types typed into option focus.
+func (h *harness) autocomplete(u tester, channel, name, sub string, opts map[string]any, focus string) []string {
+	h.t.Helper()
+	options := optionList(opts, true, focus)
+	if sub != "" {
+		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
+	}
+	res := h.send(map[string]any{
+		"type": 4, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
+	})
+	var out []string
+	for _, q := range res.Requests {
+		for _, c := range q.Choices {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// click uses the component with customID on message (in a guild channel, or
+// in u's DM when channel is "").
+func (h *harness) click(u tester, channel, message, customID string, values ...string) result {
+	h.t.Helper()
+	data := map[string]any{"custom_id": customID, "component_type": 2}
+	if values != nil {
+		data["component_type"], data["values"] = 3, values
+	}
+	raw := map[string]any{"type": 3, "data": data, "message": map[string]any{"id": message, "channel_id": channel}}
+	h.place(raw, u, channel)
+	return h.send(raw)
+}
+
+// submit sends a modal form with text in its one input.
+func (h *harness) submit(u tester, channel, customID, text string) result {
+	h.t.Helper()
+	raw := map[string]any{"type": 5, "data": map[string]any{"custom_id": customID, "components": []any{
+		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
+	}}}
+	h.place(raw, u, channel)
+	return h.send(raw)
+}
+
+func (h *harness) place(raw map[string]any, u tester, channel string) {
+	if channel == "" {
+		raw["channel_id"], raw["user"] = "dm"+u.ID, map[string]any{"id": u.ID, "username": strings.ToLower(u.Name)}
+		raw["message"].(map[string]any)["channel_id"] = "dm" + u.ID
+		return
+	}
+	raw["guild_id"], raw["channel_id"], raw["member"] = testGuild, channel, u.member()
+}
+
+// dm sends the bot a direct message from u and returns the bot's DM answers.
+func (h *harness) dm(u tester, text string) []discordtest.Request {
+	h.t.Helper()
+	before := len(h.fake.Requests())
+	h.bot.HandleDM(context.Background(), &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
+		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}})
+	h.bot.Wait()
+	var out []discordtest.Request
+	for _, q := range h.fake.Requests()[before:] {
+		if q.Kind == discordtest.DirectMessage && q.User == u.ID {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// game returns the channel's active game record.
+func (h *harness) game(channel string) *storage.Game {
+	h.t.Helper()
+	g, err := h.store.Get(channel)
+	if err != nil {
+		h.t.Fatalf("game in %s: %v", channel, err)
+	}
+	return g
+}
+
+// board returns the channel's current board message, after every update
+// under way has been sent.
+func (h *harness) board(channel string) *discordgo.Message {
+	h.t.Helper()
+	h.bot.Wait()
+	id := h.game(channel).Messages[roleBoard]
+	m, ok := h.fake.Message(id)
+	if !ok {
+		h.t.Fatalf("no board message %q in %s", id, channel)
+	}
+	return m
+}
+
+// componentOn finds on m the custom_id of the component whose label (or,
+// for a select menu, placeholder) contains label.
+func componentOn(t testing.TB, m *discordgo.Message, label string) (string, bool) {
+	t.Helper()
+	for _, row := range m.Components {
+		ar, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range ar.Components {
+			switch c := c.(type) {
+			case *discordgo.Button:
+				if strings.Contains(c.Label, label) {
+					return c.CustomID, true
+				}
+			case *discordgo.SelectMenu:
+				if strings.Contains(c.Placeholder, label) {
+					return c.CustomID, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func mustComponent(t testing.TB, m *discordgo.Message, label string) string {
+	t.Helper()
+	id, ok := componentOn(t, m, label)
+	if !ok {
+		t.Fatalf("no component %q on message %s: %s", label, m.ID, discordtest.MessageText(m))
+	}
+	return id
+}
+
+// channelSince returns the public channel messages sent after mark.
+func (h *harness) channelSince(channel string, mark int) []discordtest.Request {
+	h.bot.Wait()
+	var out []discordtest.Request
+	for _, q := range h.fake.Requests()[mark:] {
+		if q.Kind == discordtest.ChannelSend && q.Channel == channel {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func (h *harness) mark() int {
+	h.bot.Wait()
+	return len(h.fake.Requests())
+}
+
+// publicText is everything sent to channel's public messages since mark:
+// channel posts, edits, and non-ephemeral interaction answers.
+func (h *harness) publicSince(mark int) string {
+	h.bot.Wait()
+	all := h.fake.Requests()
+	private := map[string]bool{} // interaction tokens whose @original is ephemeral
+	for _, q := range all {
+		if q.Kind == discordtest.Callback && q.Ephemeral() {
+			private[q.Token] = true
+		}
+	}
+	var parts []string
+	for _, q := range all[mark:] {
+		switch q.Kind {
+		case discordtest.ChannelSend, discordtest.MessageEdit:
+			parts = append(parts, q.Text())
+		case discordtest.Callback, discordtest.Followup:
+			if !q.Ephemeral() && q.Type != discordgo.InteractionResponseModal && q.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+				parts = append(parts, q.Text())
+			}
+		case discordtest.OriginalEdit:
+			if !private[q.Token] {
+				parts = append(parts, q.Text())
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func tinyRegistry() *engine.Registry { return engine.NewRegistry(tinyRules{}) }

@@ -1,0 +1,537 @@
+package bot
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// Roles of the messages a game keeps in storage.Game.Messages, and the
+// bot's per-game settings kept there too (the record has no other place
+// for bot-owned settings).
+const (
+	roleLobby        = "lobby"            // the lobby message
+	roleBoard        = "board"            // the public board message, edited after every action
+	rolePhase        = "phase"            // the phase label the board image was last posted for
+	settingDeadline  = "setting.deadline" // per-decision deadline (a Go duration; "0s" for none)
+	settingReminder  = "setting.reminder" // reminder interval
+	settingOnTimeout = "setting.on-deadline"
+)
+
+func (b *Bot) lobbyCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+	switch sub {
+	case subNew:
+		return b.newLobby(r, i, opts)
+	case subList:
+		return b.listGames(r, i)
+	case subAbandon:
+		return b.askAbandon(r, i)
+	}
+	arg := ""
+	var v verb
+	switch sub {
+	case subJoin:
+		v = verbJoin
+	case subLeave:
+		v = verbLeave
+	case subAddAI:
+		v, arg = verbAddAI, opts.str(optName)
+	case subDropAI:
+		v = verbDropAI
+	case subStart:
+		v, arg = verbStart, opts.str(optOrder)
+	default:
+		return refuse("Unknown subcommand `%s`.", sub)
+	}
+	g, note, err := b.changeLobby(i, v, arg, 0)
+	if err != nil {
+		return err
+	}
+	if v == verbStart {
+		return r.message(msg{Content: note})
+	}
+	if id := g.Messages[roleLobby]; id != "" {
+		m := b.lobbyMessage(g)
+		if _, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
+			Channel: g.Channel, ID: id, Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components,
+		}); err != nil {
+			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", err)
+		}
+	}
+	return r.message(msg{Content: note})
+}
+
+// lobbyButton handles the lobby message's buttons by updating that message.
+func (b *Bot) lobbyButton(r *reply, i *discordgo.Interaction, id customID) error {
+	g, note, err := b.changeLobby(i, id.Verb, id.Arg, id.Game)
+	if err != nil {
+		return err
+	}
+	if id.Verb == verbStart {
+		if err := r.update(msg{Content: note}); err != nil {
+			return err
+		}
+		return nil
+	}
+	return r.update(b.lobbyMessage(g))
+}
+
+func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
+	kind := opts.str(optGame)
+	rules, err := b.games.Lookup(kind)
+	if err != nil {
+		return refuse("Unknown game %q.", kind)
+	}
+	players, fixed := opts.integer(optPlayers)
+	if fixed && (players < rules.MinPlayers() || players > rules.MaxPlayers()) {
+		return refuse("%s is for %d to %d players.", rules.Title(), rules.MinPlayers(), rules.MaxPlayers())
+	}
+	gameOpts, err := parseGameOptions(rules, opts.str(optOptions))
+	if err != nil {
+		return err
+	}
+	settings, err := b.guildSettings(i.GuildID)
+	if err != nil {
+		return err
+	}
+	deadline, reminder := settings.TurnDeadline, settings.ReminderEvery
+	if h, ok := opts.integer(optDeadline); ok {
+		deadline = time.Duration(h) * time.Hour
+		reminder = deadline / 4
+	}
+	onTimeout := b.cfg.OnDeadline
+	if v := opts.str(optDefault); v != "" {
+		onTimeout = v
+	}
+	seed, err := newSeed()
+	if err != nil {
+		return err
+	}
+	user := userOf(i)
+	g := &storage.Game{
+		Kind: kind, Guild: i.GuildID, Channel: i.ChannelID, Creator: user.ID, Status: storage.StatusLobby,
+		Setup: engine.Setup{Players: players, Seed: seed, Options: gameOpts},
+		Seats: []storage.Seat{{User: user.ID, Name: displayName(i)}},
+		Messages: map[string]string{
+			settingDeadline: deadline.String(), settingReminder: reminder.String(), settingOnTimeout: onTimeout,
+		},
+	}
+	if err := b.store.Create(g); err != nil {
+		return err
+	}
+	if err := r.message(b.lobbyMessage(g)); err != nil {
+		return err
+	}
+	// remember the lobby message, so that commands can keep it up to date
+	m, err := b.s.InteractionResponse(i)
+	if err != nil {
+		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
+		return nil
+	}
+	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+		g.Messages[roleLobby] = m.ID
+		return nil
+	}); err != nil {
+		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
+	}
+	return nil
+}
+
+// guildSettings returns the guild's settings, with the configured defaults
+// standing in for the store's when the admins saved none.
+func (b *Bot) guildSettings(guild string) (storage.GuildSettings, error) {
+	s, err := b.settings.GuildSettings(guild)
+	if err != nil {
+		return s, err
+	}
+	def := storage.DefaultGuildSettings()
+	if s.TurnDeadline == def.TurnDeadline && s.ReminderEvery == def.ReminderEvery {
+		s.TurnDeadline, s.ReminderEvery = b.cfg.Deadline, b.cfg.Reminder
+	}
+	return s, nil
+}
+
+// parseGameOptions reads "name=value name=value" against the game's options.
+func parseGameOptions(rules engine.Rules, text string) (map[string]string, error) {
+	if text == "" {
+		return nil, nil
+	}
+	known := map[string]engine.Option{}
+	var names []string
+	for _, o := range rules.Options() {
+		known[o.Name] = o
+		names = append(names, o.Name)
+	}
+	out := map[string]string{}
+	for _, kv := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' }) {
+		k, v, ok := strings.Cut(kv, "=")
+		o, known := known[k]
+		switch {
+		case !ok || k == "" || v == "":
+			return nil, refuse("Write options as `name=value`, e.g. `%s`.", optionExample(rules))
+		case !known && len(names) == 0:
+			return nil, refuse("%s has no options.", rules.Title())
+		case !known:
+			return nil, refuse("%s has no option %q; its options are %s.", rules.Title(), k, strings.Join(names, ", "))
+		case len(o.Values) > 0 && !slices.Contains(o.Values, v):
+			return nil, refuse("Option %s takes one of %s, not %q.", k, strings.Join(o.Values, ", "), v)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func optionExample(rules engine.Rules) string {
+	for _, o := range rules.Options() {
+		if len(o.Values) > 0 {
+			return o.Name + "=" + o.Values[len(o.Values)-1]
+		}
+	}
+	return "name=value"
+}
+
+func newSeed() (uint64, error) {
+	var buf [8]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		return 0, fmt.Errorf("drawing a seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(buf[:]), nil
+}
+
+// changeLobby performs one lobby change for the interaction's user and
+// returns the game after it and a line saying what happened. gameID, when
+// not 0, must be the channel's game (a button of another game is refused).
+func (b *Bot) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
+	unlock := b.locks.lock(i.ChannelID)
+	defer unlock()
+	g, err := b.store.Get(i.ChannelID)
+	if err != nil {
+		return nil, "", err
+	}
+	if gameID != 0 && g.ID != gameID {
+		return nil, "", errForeign
+	}
+	if g.Status != storage.StatusLobby {
+		return nil, "", errNoLobby
+	}
+	rules, err := b.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, "", err
+	}
+	user, name := userOf(i).ID, displayName(i)
+	if v == verbStart {
+		return b.startGame(i, g, rules, arg)
+	}
+	var note string
+	g, err = b.store.Update(g.Channel, func(g *storage.Game) error {
+		limit := rules.MaxPlayers()
+		if g.Setup.Players > 0 {
+			limit = g.Setup.Players
+		}
+		seated := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == user })
+		switch v {
+		case verbJoin:
+			if seated >= 0 {
+				return refuse("You are already seated.")
+			}
+			if len(g.Seats) >= limit {
+				return refuse("The table is full (%d seats).", limit)
+			}
+			g.Seats = append(g.Seats, storage.Seat{User: user, Name: name})
+			note = fmt.Sprintf("%s joined.", name)
+		case verbLeave:
+			if seated < 0 {
+				return refuse("You are not seated in this lobby.")
+			}
+			g.Seats = slices.Delete(g.Seats, seated, seated+1)
+			note = fmt.Sprintf("%s left.", name)
+		case verbAddAI:
+			if seated < 0 && !isAdmin(i) {
+				return refuse("Only seated players add computer players.")
+			}
+			if len(g.Seats) >= limit {
+				return refuse("The table is full (%d seats).", limit)
+			}
+			if arg == "" {
+				arg = "random"
+			}
+			if _, err := ai.Lookup(rules, arg); err != nil {
+				return refuse("%s has no computer player %q; try one of %s.", rules.Title(), arg, strings.Join(ai.Names(rules), ", "))
+			}
+			n := 1
+			for _, s := range g.Seats {
+				if s.Computer != "" {
+					n++
+				}
+			}
+			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: "Computer " + strconv.Itoa(n) + " (" + arg + ")"})
+			note = fmt.Sprintf("%s seated a computer player (%s).", name, arg)
+		case verbDropAI:
+			last := -1
+			for n, s := range g.Seats {
+				if s.Computer != "" {
+					last = n
+				}
+			}
+			if last < 0 {
+				return refuse("There is no computer player to remove.")
+			}
+			g.Seats = slices.Delete(g.Seats, last, last+1)
+			note = fmt.Sprintf("%s removed a computer player.", name)
+		default:
+			return errUnknownComp
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return g, note, nil
+}
+
+// startGame orders the seats and starts the game; the lobby lock is held.
+func (b *Bot) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
+	user := userOf(i).ID
+	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
+		return nil, "", refuse("Only a seated player or an admin can start the game.")
+	}
+	n := len(g.Seats)
+	switch {
+	case g.Setup.Players > 0 && n != g.Setup.Players:
+		return nil, "", refuse("The table has %d of its %d seats filled; more players (or computer players) must join first.", n, g.Setup.Players)
+	case n < rules.MinPlayers():
+		return nil, "", refuse("%s needs at least %d players; %d seated.", rules.Title(), rules.MinPlayers(), n)
+	case n > rules.MaxPlayers():
+		return nil, "", refuse("%s takes at most %d players.", rules.Title(), rules.MaxPlayers())
+	}
+	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+		if order != orderJoin {
+			rng := engine.NewRNG(g.Setup.Seed ^ 0x5ea75)
+			rng.Shuffle(len(g.Seats), func(a, c int) { g.Seats[a], g.Seats[c] = g.Seats[c], g.Seats[a] })
+		}
+		g.Setup.Players = len(g.Seats)
+		return nil
+	}); err != nil {
+		return nil, "", err
+	}
+	g, state, err := b.store.Start(g.Channel)
+	if err != nil {
+		var rule *engine.RuleError
+		if errors.As(err, &rule) {
+			return nil, "", err
+		}
+		return nil, "", err
+	}
+	res, err := b.afterStart(g, state)
+	if err != nil {
+		return nil, "", err
+	}
+	var names []string
+	for n, s := range res.game.Seats {
+		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
+	}
+	return res.game, fmt.Sprintf("**%s** has started! Seats: %s.", rules.Title(), strings.Join(names, ", ")), nil
+}
+
+// seatLabel names a seat in public text: a mention for a user.
+func seatLabel(s storage.Seat) string {
+	if s.User != "" {
+		return "<@" + s.User + ">"
+	}
+	return s.Name
+}
+
+// lobbyMessage is the public lobby: who sits, the options, and buttons.
+func (b *Bot) lobbyMessage(g *storage.Game) msg {
+	title := g.Kind
+	min, max := 0, 0
+	if rules, err := b.games.Lookup(g.Kind); err == nil {
+		title, min, max = rules.Title(), rules.MinPlayers(), rules.MaxPlayers()
+	}
+	var seats strings.Builder
+	for n, s := range g.Seats {
+		fmt.Fprintf(&seats, "%d. %s\n", n+1, seatLabel(s))
+	}
+	target := fmt.Sprintf("%d to %d players", min, max)
+	if g.Setup.Players > 0 {
+		target = fmt.Sprintf("%d players", g.Setup.Players)
+	}
+	fields := []*discordgo.MessageEmbedField{
+		{Name: fmt.Sprintf("Seated (%d)", len(g.Seats)), Value: orNone(seats.String())},
+		{Name: "Table", Value: target, Inline: true},
+		{Name: "Deadline", Value: deadlineText(g), Inline: true},
+	}
+	if len(g.Setup.Options) > 0 {
+		var o []string
+		for k, v := range g.Setup.Options {
+			o = append(o, k+"="+v)
+		}
+		slices.Sort(o)
+		fields = append(fields, &discordgo.MessageEmbedField{Name: "Options", Value: strings.Join(o, ", "), Inline: true})
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       title + " — lobby",
+		Description: fmt.Sprintf("Game #%d, opened by <@%s>. Join with the button or `/lobby join`; start when the table is ready.", g.ID, g.Creator),
+		Fields:      fields,
+	}
+	btn := func(label string, style discordgo.ButtonStyle, v verb, arg string) discordgo.MessageComponent {
+		id, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		return discordgo.Button{Label: label, Style: style, CustomID: id}
+	}
+	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			btn("Join", discordgo.SuccessButton, verbJoin, ""),
+			btn("Leave", discordgo.SecondaryButton, verbLeave, ""),
+			btn("Add computer", discordgo.SecondaryButton, verbAddAI, ""),
+			btn("Remove computer", discordgo.SecondaryButton, verbDropAI, ""),
+		}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			btn("Start (shuffled seats)", discordgo.PrimaryButton, verbStart, orderShuffle),
+			btn("Start (join order)", discordgo.PrimaryButton, verbStart, orderJoin),
+			btn("Abandon", discordgo.DangerButton, verbAbandon, ""),
+		}},
+	}}
+}
+
+func orNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+// gameDeadline returns the game's per-decision deadline, reminder interval
+// and what happens when the deadline passes.
+func gameDeadline(g *storage.Game) (deadline, reminder time.Duration, onTimeout string) {
+	deadline, _ = time.ParseDuration(g.Messages[settingDeadline])
+	reminder, _ = time.ParseDuration(g.Messages[settingReminder])
+	onTimeout = g.Messages[settingOnTimeout]
+	if onTimeout == "" {
+		onTimeout = onDeadlineComputer
+	}
+	return deadline, reminder, onTimeout
+}
+
+func deadlineText(g *storage.Game) string {
+	d, _, on := gameDeadline(g)
+	if d <= 0 {
+		return "none"
+	}
+	what := "a computer player stands in"
+	if on == onDeadlinePause {
+		what = "the game pauses"
+	}
+	return fmt.Sprintf("%s per decision, then %s", humanDuration(d), what)
+}
+
+func humanDuration(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d >= time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	case d >= time.Minute:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
+}
+
+// listGames lists the guild's open and running games, privately.
+func (b *Bot) listGames(r *reply, i *discordgo.Interaction) error {
+	games, err := b.lists.ListActive(i.GuildID)
+	if err != nil {
+		return err
+	}
+	if len(games) == 0 {
+		return r.message(msg{Content: "No games on this server yet. Open one with `/lobby new`.", Private: true})
+	}
+	var sb strings.Builder
+	for _, g := range games {
+		title := g.Kind
+		if rules, err := b.games.Lookup(g.Kind); err == nil {
+			title = rules.Title()
+		}
+		state := fmt.Sprintf("lobby, %d seated", len(g.Seats))
+		if g.Status == storage.StatusRunning {
+			state = fmt.Sprintf("running, %d players, %d actions", len(g.Seats), g.Version)
+		}
+		fmt.Fprintf(&sb, "• <#%s> — %s #%d (%s)\n", g.Channel, title, g.ID, state)
+	}
+	return r.message(msg{Content: truncate(sb.String(), 1900), Private: true})
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndex(s[:n], "\n")
+	if cut < 0 {
+		cut = n
+	}
+	return s[:cut] + "\n…"
+}
+
+// askAbandon asks the creator or an admin to confirm abandoning the game.
+func (b *Bot) askAbandon(r *reply, i *discordgo.Interaction) error {
+	g, err := b.store.Get(i.ChannelID)
+	if err != nil {
+		return err
+	}
+	return b.confirmAbandon(r, i, g)
+}
+
+func (b *Bot) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game) error {
+	if userOf(i).ID != g.Creator && !isAdmin(i) {
+		return refuse("Only the game's creator (<@%s>) or a server admin can abandon it.", g.Creator)
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbConfirm}.encode()
+	return r.message(msg{Private: true, Content: fmt.Sprintf("Abandon game #%d for everyone? It cannot be resumed.", g.ID),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Abandon the game", Style: discordgo.DangerButton, CustomID: id},
+		}}}})
+}
+
+// abandonButton handles the lobby's Abandon button and its confirmation.
+func (b *Bot) abandonButton(r *reply, i *discordgo.Interaction, id customID) error {
+	g, err := b.store.Get(i.ChannelID)
+	if err != nil {
+		return err
+	}
+	if g.ID != id.Game {
+		return errForeign
+	}
+	if id.Verb == verbAbandon {
+		return b.confirmAbandon(r, i, g)
+	}
+	if userOf(i).ID != g.Creator && !isAdmin(i) {
+		return refuse("Only the game's creator or a server admin can abandon it.")
+	}
+	unlock := b.locks.lock(g.Channel)
+	g, err = b.store.Get(g.Channel)
+	if err == nil && g.ID != id.Game {
+		err = errForeign
+	}
+	if err == nil {
+		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
+	}
+	unlock()
+	if err != nil {
+		return err
+	}
+	b.forget(g.Channel)
+	if err := r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}); err != nil {
+		return err
+	}
+	b.pub.abandoned(g, displayName(i))
+	return nil
+}

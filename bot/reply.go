@@ -1,0 +1,249 @@
+package bot
+
+import (
+	"bytes"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// ackBudget is how long a handler may work before its interaction is
+// deferred automatically; Discord invalidates the token after 3 s.
+const ackBudget = 1500 * time.Millisecond
+
+// msg is one message Meeple sends: public or only for the interaction's user.
+type msg struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	Image      []byte // a PNG attached as imageName
+	Private    bool   // ephemeral
+	Mentions   []string
+}
+
+const imageName = "board.png"
+
+// withImage returns m with its image shown inside its first embed.
+func (m msg) withImage() msg {
+	if m.Image == nil || len(m.Embeds) == 0 || m.Embeds[0].Image != nil {
+		return m
+	}
+	e := *m.Embeds[0]
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
+	m.Embeds = append([]*discordgo.MessageEmbed{&e}, m.Embeds[1:]...)
+	return m
+}
+
+func (m msg) files() []*discordgo.File {
+	if m.Image == nil {
+		return nil
+	}
+	return []*discordgo.File{{Name: imageName, ContentType: "image/png", Reader: bytes.NewReader(m.Image)}}
+}
+
+func (m msg) flags() discordgo.MessageFlags {
+	if m.Private {
+		return discordgo.MessageFlagsEphemeral
+	}
+	return 0
+}
+
+func (m msg) allowed() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Users: m.Mentions}
+}
+
+// responseData converts m for an interaction response.
+func (m msg) responseData() *discordgo.InteractionResponseData {
+	m = m.withImage()
+	return &discordgo.InteractionResponseData{
+		Content: m.Content, Embeds: m.Embeds, Components: nonNil(m.Components), Files: m.files(),
+		Flags: m.flags(), AllowedMentions: m.allowed(),
+	}
+}
+
+func nonNil(c []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if c == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return c
+}
+
+// ack is how an interaction was first answered.
+type ack int
+
+const (
+	ackNone    ack = iota
+	ackMessage     // a message, or a deferred one (its @original is ours)
+	ackUpdate      // a component's message was updated, or that is deferred
+	ackOther       // a modal or autocomplete result
+)
+
+// reply answers one interaction. It sends exactly one initial response
+// (deferring on its own when the handler takes longer than ackBudget) and
+// turns later answers into edits and follow-ups. Safe for concurrent use.
+type reply struct {
+	s *discordgo.Session
+	i *discordgo.Interaction
+
+	mu      sync.Mutex
+	state   ack
+	private bool // the deferred message is ephemeral
+	edited  bool // @original of a deferred message was filled
+	timer   *time.Timer
+	sent    time.Time // when the first response went out
+	err     error     // first error sending
+}
+
+func newReply(s *discordgo.Session, i *discordgo.Interaction) *reply {
+	r := &reply{s: s, i: i}
+	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
+		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
+	}
+	return r
+}
+
+// autoDefer defers an interaction whose handler is still working: a command
+// gets a private "thinking" message, a component or modal a silent update.
+func (r *reply) autoDefer() {
+	if r.i.Type == discordgo.InteractionApplicationCommand {
+		r.deferMessage(true)
+		return
+	}
+	r.deferUpdate()
+}
+
+// done stops the automatic defer; it returns the first send error.
+func (r *reply) done() error {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
+	err := r.s.InteractionRespond(r.i, resp)
+	r.state = state
+	r.sent = time.Now()
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+func (r *reply) note(err error) error {
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+// deferMessage acknowledges with a loading message (private or public) that
+// a later message call fills in. No-op once acknowledged.
+func (r *reply) deferMessage(private bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != ackNone {
+		return
+	}
+	r.private = private
+	var flags discordgo.MessageFlags
+	if private {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	_ = r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Flags: flags}}, ackMessage)
+}
+
+// deferUpdate acknowledges a component or modal without a visible change.
+func (r *reply) deferUpdate() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != ackNone {
+		return
+	}
+	_ = r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, ackUpdate)
+}
+
+// message sends m: as the first response, as the content of a deferred
+// message, or as a follow-up. A deferred message keeps the privacy chosen
+// when it was deferred, so a public message after a private defer goes out
+// as a follow-up instead.
+func (r *reply) message(m msg) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.state == ackNone:
+		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
+	case r.state == ackMessage && !r.edited && r.private == m.Private:
+		r.edited = true
+		_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+		return r.note(err)
+	case r.state == ackMessage && !r.edited && r.private:
+		// a public message after a private "thinking…": say so privately, post publicly
+		r.edited = true
+		done := "Done."
+		if _, err := r.s.InteractionResponseEdit(r.i, &discordgo.WebhookEdit{Content: &done}); err != nil {
+			return r.note(err)
+		}
+	}
+	m = m.withImage()
+	_, err := r.s.FollowupMessageCreate(r.i, true, &discordgo.WebhookParams{
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(),
+		Flags: m.flags(), AllowedMentions: m.allowed(),
+	})
+	return r.note(err)
+}
+
+// update replaces the message the component was on with m (m.Private is
+// ignored). A command has no such message, so update sends m instead.
+func (r *reply) update(m msg) error {
+	if r.i.Type == discordgo.InteractionApplicationCommand {
+		return r.message(m)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m.Private = false
+	if r.state == ackNone {
+		data := m.responseData()
+		data.Flags = 0
+		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}, ackUpdate)
+	}
+	_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+	return r.note(err)
+}
+
+// modal opens a form; it must be the first response.
+func (r *reply) modal(data *discordgo.InteractionResponseData) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: data}, ackOther)
+}
+
+// choices answers an autocomplete request.
+func (r *reply) choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cs == nil {
+		cs = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: cs}}, ackOther)
+}
+
+func webhookEdit(m msg) *discordgo.WebhookEdit {
+	m = m.withImage()
+	comps := nonNil(m.Components)
+	e := &discordgo.WebhookEdit{Content: &m.Content, Components: &comps, Files: m.files(), AllowedMentions: m.allowed()}
+	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	e.Embeds = &embeds
+	if m.Image != nil {
+		// keep only the new upload: files[0] is referred to by id "0"
+		keep := []*discordgo.MessageAttachment{{ID: "0", Filename: imageName}}
+		e.Attachments = &keep
+	}
+	return e
+}

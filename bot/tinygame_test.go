@@ -1,0 +1,181 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// tinyRules is a small game that exercises every part of the engine
+// contract the bot relies on, for tests of the bot itself: each round every
+// player secretly picks 1-3 (a simultaneous secret prompt, revealed when all
+// have picked), then in turn order each player moves 1 or 2 (public
+// prompts); "cheer" is a free action open at any time. Two rounds.
+type tinyRules struct{}
+
+func (tinyRules) Name() string    { return "tiny" }
+func (tinyRules) Title() string   { return "Tiny Game" }
+func (tinyRules) MinPlayers() int { return 2 }
+func (tinyRules) MaxPlayers() int { return 4 }
+func (tinyRules) Options() []engine.Option {
+	return []engine.Option{{Name: "rounds", Values: []string{"2", "1"}, Default: "2"}}
+}
+func (tinyRules) Decode(b []byte) (engine.State, error) {
+	var s tinyState
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (tinyRules) New(setup engine.Setup) (engine.State, error) {
+	if setup.Players < 2 || setup.Players > 4 {
+		return nil, engine.Refusef(engine.ErrBadSetup, "2 to 4 players")
+	}
+	rounds := 2
+	for k, v := range setup.Options {
+		if k != "rounds" || (v != "1" && v != "2") {
+			return nil, engine.Refusef(engine.ErrBadSetup, "unknown option %s=%s", k, v)
+		}
+		rounds, _ = strconv.Atoi(v)
+	}
+	return &tinyState{N: setup.Players, Rounds: rounds, Round: 1, Picks: make([]int, setup.Players), Score: make([]int, setup.Players), Turn: -1}, nil
+}
+
+func (tinyRules) Topics() []engine.Topic {
+	return []engine.Topic{{Name: "picks", Title: "Picks", Text: "Everyone picks 1 to 3 in secret."}}
+}
+
+type tinyState struct {
+	N, Rounds, Round int
+	Picks            []int // 0 = not yet picked this round
+	Score            []int
+	Turn             int // seat to move, -1 during the picks
+	Cheers           int
+}
+
+func (s *tinyState) Players() int { return s.N }
+func (s *tinyState) Over() bool   { return s.Round > s.Rounds }
+func (s *tinyState) Phase() string {
+	if s.Over() {
+		return "game over"
+	}
+	if s.Turn < 0 {
+		return fmt.Sprintf("round %d · picks", s.Round)
+	}
+	return fmt.Sprintf("round %d · moves", s.Round)
+}
+
+func (s *tinyState) Prompts() []engine.Prompt {
+	if s.Over() {
+		return nil
+	}
+	if s.Turn >= 0 {
+		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Label: "move 1 or 2", Actions: []string{"move 1", "move 2"}}}
+	}
+	var out []engine.Prompt
+	for seat, p := range s.Picks {
+		if p == 0 {
+			out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "pick", Label: "pick a number in secret",
+				Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true})
+		}
+	}
+	return out
+}
+
+func (s *tinyState) FreeActions(engine.Seat) []string {
+	if s.Over() {
+		return nil
+	}
+	return []string{"cheer"}
+}
+
+func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, error) {
+	if s.Over() {
+		return nil, engine.Refuse(engine.ErrGameOver, "the game is over")
+	}
+	verb, arg, _ := strings.Cut(action, " ")
+	n, _ := strconv.Atoi(arg)
+	who := fmt.Sprintf("P%d", seat+1)
+	switch {
+	case action == "cheer":
+		s.Cheers++
+		return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: who + " cheers"}}, nil
+	case verb == "pick" && (n < 1 || n > 3):
+		return nil, engine.Refuse(engine.ErrIllegalAction, "pick a number from 1 to 3")
+	case verb == "pick":
+		if s.Turn >= 0 || s.Picks[seat] != 0 {
+			return nil, engine.Refuse(engine.ErrNotYourTurn, "you have no pick to make now")
+		}
+		s.Picks[seat] = n
+		ev := []engine.Event{
+			{Kind: engine.EventAction, Seat: seat, Text: who + " has picked"},
+			{Kind: engine.EventAction, Seat: seat, Text: "you picked " + arg, Private: true},
+		}
+		for _, p := range s.Picks {
+			if p == 0 {
+				return ev, nil
+			}
+		}
+		var shown []string
+		for i, p := range s.Picks {
+			s.Score[i] += p
+			shown = append(shown, fmt.Sprintf("P%d %d", i+1, p))
+		}
+		s.Turn = 0
+		return append(ev, engine.Event{Kind: engine.EventReveal, Seat: engine.Spectator, Text: "picks: " + strings.Join(shown, ", "), Reveals: true},
+			engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "moves begin"}), nil
+	case verb == "move" && (action == "move 1" || action == "move 2"):
+		if int(seat) != s.Turn {
+			return nil, engine.Refuse(engine.ErrNotYourTurn, "it is not your turn to move")
+		}
+		s.Score[seat] += n
+		ev := []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: who + " moves " + arg}}
+		s.Turn++
+		if s.Turn == s.N {
+			s.Turn, s.Round = -1, s.Round+1
+			s.Picks = make([]int, s.N)
+			if s.Over() {
+				return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Spectator, Text: "the game ends"}), nil
+			}
+			ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "picks begin"})
+		}
+		return ev, nil
+	}
+	return nil, engine.Refusef(engine.ErrUnknownAction, "%q is not an action of this game", action)
+}
+
+func (s *tinyState) View(seat engine.Seat) any {
+	v := map[string]any{"round": s.Round, "score": s.Score, "turn": s.Turn}
+	if seat >= 0 && int(seat) < s.N && s.Picks[seat] != 0 {
+		v["my_pick"] = s.Picks[seat]
+	}
+	return v
+}
+
+func (s *tinyState) Result() engine.Result {
+	r := engine.Result{Over: s.Over(), Scores: append([]int(nil), s.Score...)}
+	if s.Over() {
+		best := -1
+		for _, v := range s.Score {
+			best = max(best, v)
+		}
+		for i, v := range s.Score {
+			if v == best {
+				r.Winners = append(r.Winners, engine.Seat(i))
+			}
+		}
+	}
+	return r
+}
+
+func (s *tinyState) Encode() ([]byte, error) { return json.Marshal(s) }
+func (s *tinyState) Clone() engine.State {
+	c := *s
+	c.Picks = append([]int(nil), s.Picks...)
+	c.Score = append([]int(nil), s.Score...)
+	return &c
+}

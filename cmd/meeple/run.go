@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot"
+	"github.com/meeplegames/meeple/storage"
+)
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	configPath := fs.String("config", "", "TOML config file (see config.example.toml); without it every setting has its default")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		return err
+	}
+	token, err := cfg.token(os.Getenv)
+	if err != nil {
+		return err
+	}
+	log := cfg.logger(stderr)
+	reg, err := buildRegistry(cfg.Content)
+	if err != nil {
+		return err
+	}
+	store, err := storage.Open(cfg.Database, reg, storage.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("closing the store failed", "err", err)
+		}
+	}()
+	if !strings.HasPrefix(token, "Bot ") {
+		token = "Bot " + token
+	}
+	session, err := discordgo.New(token)
+	if err != nil {
+		return fmt.Errorf("discord session: %w", err)
+	}
+	botCfg := bot.Config{
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log,
+		OnDeadline: cfg.Deadlines.OnDeadline, Computer: cfg.Deadlines.Computer, Images: true,
+	}
+	if d := cfg.Deadlines.Turn; d != nil {
+		botCfg.Deadline, botCfg.NoDeadline = d.Duration, d.Duration == 0
+	}
+	if d := cfg.Deadlines.Reminder; d != nil {
+		botCfg.Reminder = d.Duration
+	}
+	if d := cfg.Deadlines.CheckEvery; d != nil && d.Duration > 0 {
+		botCfg.TickEvery = d.Duration
+	}
+	if cfg.Render.Images != nil {
+		botCfg.Images = *cfg.Render.Images
+	}
+	parts := bot.Parts{Session: session, Store: store, Games: reg}
+	b, err := bot.New(parts, botCfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go backupLoop(ctx, store, cfg.Backup, log)
+	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
+	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
+	return b.Run(ctx)
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunWithoutTokenSaysWhatToDo(t *testing.T) {
+	t.Setenv(tokenEnv, "")
+	t.Chdir(t.TempDir())
+	var out, errw bytes.Buffer
+	if code := run([]string{"run"}, &out, &errw); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	msg := errw.String()
+	for _, want := range []string{tokenEnv, "meeple play"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if strings.Count(strings.TrimSpace(msg), "\n") > 0 {
+		t.Errorf("message is not one short line: %q", msg)
+	}
+	if _, err := os.Stat(defaultDatabase); err == nil {
+		t.Error("a database was created although the bot could not start")
+	}
+}
+
+func TestExampleConfigLoads(t *testing.T) {
+	c, err := loadConfig(filepath.Join("..", "..", "config.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Database != "meeple.db" || c.LogLevel != "info" || c.Deadlines.OnDeadline != "computer" {
+		t.Errorf("example config: %+v", c)
+	}
+	if c.Deadlines.Turn == nil || c.Deadlines.Turn.Duration != 48*time.Hour || c.Deadlines.Reminder.Duration != 12*time.Hour {
+		t.Errorf("deadlines: %+v", c.Deadlines)
+	}
+	if c.Render.Images == nil || !*c.Render.Images {
+		t.Error("render.images not read")
+	}
+}
+
+func TestConfigRefusesMistakes(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"unknown key":  "databse = \"x.db\"\n",
+		"bad duration": "[deadlines]\nturn = \"two days\"\n",
+		"bad policy":   "[deadlines]\non_deadline = \"skip\"\n",
+		"bad level":    "log_level = \"loud\"\n",
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".toml")
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := loadConfig(path); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestTokenSources(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "token")
+	if err := os.WriteFile(file, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	c := config{Token: "from-config", TokenFile: file}
+	if got, _ := c.token(env("from-env")); got != "from-env" {
+		t.Errorf("env should win, got %q", got)
+	}
+	if got, _ := c.token(env("")); got != "from-file" {
+		t.Errorf("file should come next, got %q", got)
+	}
+	if got, _ := (config{Token: "from-config"}).token(env("")); got != "from-config" {
+		t.Errorf("config token, got %q", got)
+	}
+	if _, err := (config{}).token(env("")); err != errNoToken {
+		t.Errorf("no token: %v", err)
+	}
+}
+
+type fakeDB struct{ data string }
+
+func (f fakeDB) Backup(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, f.data)
+	return int64(n), err
+}
+
+func TestBackupsAreWrittenAndPruned(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "backups")
+	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	for n := 0; n < 4; n++ {
+		path, err := writeBackup(fakeDB{data: fmt.Sprint("copy ", n)}, dir, start.Add(time.Duration(n)*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != fmt.Sprint("copy ", n) {
+			t.Errorf("%s holds %q", path, got)
+		}
+	}
+	if err := pruneBackups(dir, 2); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"meeple-20261122-050000.db", "meeple-20261122-060000.db"}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("kept %v, want %v", names, want)
+	}
+}
