@@ -164,15 +164,15 @@ func BenchmarkCrystalPalaceMat(b *testing.B) {
 	s := findPosition(b, "cp4-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(0)
-	b.ReportAllocs()
-	var png []byte
-	for i := 0; i < b.N; i++ {
-		var err error
-		if png, err = r.Mat(v, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(png))/1024, "KB")
+	benchImage(b, func() ([]byte, error) { return r.Mat(v, nil) })
+}
+
+// BenchmarkCrystalPalaceScores renders and encodes the final scores.
+func BenchmarkCrystalPalaceScores(b *testing.B) {
+	s := findPosition(b, "cp3-end").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Scores(v, nil) })
 }
 
 // BenchmarkEightyDaysBoard renders and encodes a 6-player board (target:
