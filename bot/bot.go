@@ -121,6 +121,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// NewSeed draws the seed of each new game; nil means crypto/rand.
+	// Tests set it to replay the same games.
+	NewSeed func() (uint64, error)
 }
 
 func (c *Config) defaults() {
@@ -145,6 +148,9 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.NewSeed == nil {
+		c.NewSeed = newSeed
+	}
 }
 
 // Bot is Meeple on Discord. Build it with New, feed it interactions and DMs
@@ -156,6 +162,7 @@ type Bot struct {
 	settings settingsStore
 	timers   timerStore
 	render   Renderer
+	images   *images
 	text     Presenter
 	games    *engine.Registry
 	cfg      Config
@@ -198,6 +205,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	if render == nil {
 		b.cfg.Images = false
 	}
+	b.images = newImages(render)
 	b.pub = newPublisher(b)
 	return b, nil
 }

@@ -80,7 +80,7 @@ func (b *Bot) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, s
 	}
 	m := msg{Content: clip(sb.String(), 2000), Private: true}
 	if b.cfg.Images {
-		png, err := b.render.Mat(st.View(seat), seatNames(g))
+		png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
 		if err == nil {
 			m.Image = png
 		} else if seat != engine.Spectator {

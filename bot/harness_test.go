@@ -68,6 +68,7 @@ type harness struct {
 	cfg    Config
 	render Renderer
 	next   atomic.Int64
+	seeds  atomic.Int64 // the seed of the next game, counting from 1
 	logs   *strings.Builder
 	logMu  *sync.Mutex
 }
@@ -105,6 +106,9 @@ func (h *harness) open() {
 	cfg := h.cfg
 	cfg.AppID = testApp
 	cfg.Now = h.clock.Now
+	if cfg.NewSeed == nil {
+		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render}, cfg)
 	if err != nil {
