@@ -35,6 +35,7 @@ type VersionError struct {
 	Actual   int // the game's version now
 }
 
+// Error says which version the game is at and which was expected.
 func (e *VersionError) Error() string {
 	return fmt.Sprintf("game in channel %s is at version %d, not %d", e.Channel, e.Actual, e.Expected)
 }
@@ -51,6 +52,7 @@ type SchemaError struct {
 	Max    uint64 // newest schema version this build reads
 }
 
+// Error names the record and the schema versions.
 func (e *SchemaError) Error() string {
 	if e.Got > e.Max {
 		return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple", e.Record, e.Key, e.Got, e.Max)
@@ -75,8 +77,10 @@ type ReplayError struct {
 	Err    error
 }
 
+// Error names the refused action and the rules' reason.
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("replay of action %d (P%d %q): %v", e.Index+1, e.Seat+1, e.Action, e.Err)
 }
 
+// Unwrap returns the rules' refusal.
 func (e *ReplayError) Unwrap() error { return e.Err }

@@ -54,7 +54,7 @@ type Game struct {
 	RemindAt time.Time
 
 	Created  time.Time
-	Updated  time.Time
+	Updated  time.Time // the last change to the record or the time of the last action, whichever is later
 	Finished time.Time // when the game was archived; zero while active
 
 	// Result is the outcome, set by Store.Finish.
@@ -95,6 +95,7 @@ const (
 	DueReminder DueKind = 'r'
 )
 
+// String names the kind: "deadline" or "reminder".
 func (k DueKind) String() string {
 	switch k {
 	case DueDeadline:

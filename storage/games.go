@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -49,21 +50,21 @@ func (s *Store) Create(g *Game) error {
 	}
 	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, now, now, time.Time{}, nil
 	err := s.update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bktActive).Get([]byte(rec.Channel)) != nil {
+		if bucket(tx, bktActive).Get([]byte(rec.Channel)) != nil {
 			return refuse(ErrChannelBusy)
 		}
-		id, err := tx.Bucket(bktGames).NextSequence()
+		id, err := bucket(tx, bktGames).NextSequence()
 		if err != nil {
 			return err
 		}
 		rec.ID = id
 		for i, e := range rec.Log {
-			if err := tx.Bucket(bktLog).Put(logKey(id, i), s.codec.encodeEntry(e)); err != nil {
+			if err := bucket(tx, bktLog).Put(logKey(id, i), s.codec.encodeEntry(e)); err != nil {
 				return err
 			}
 		}
 		if snap != nil {
-			if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(rec.Version, snap))); err != nil {
+			if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(rec.Version, snap))); err != nil {
 				return err
 			}
 		}
@@ -116,6 +117,9 @@ func (s *Store) checkNew(g *Game) error {
 }
 
 func checkSeats(seats []Seat) error {
+	if len(seats) > maxSeats {
+		return fmt.Errorf("%w: %d seats is more than a table holds", ErrInvalid, len(seats))
+	}
 	for i, seat := range seats {
 		if seat.User != "" {
 			if err := checkID("user", seat.User); err != nil {
@@ -301,7 +305,7 @@ func (s *Store) Start(channel string) (*Game, engine.State, error) {
 			return refuse(fmt.Errorf("encode state: %w", err))
 		}
 		g.Snapshot, g.Updated = snap, s.now().UTC()
-		if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(0, snap))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(0, snap))); err != nil {
 			return err
 		}
 		out = g
@@ -332,30 +336,27 @@ func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []by
 	entry := s.codec.encodeEntry(e)
 	snap := s.codec.encodeSnapshot(newSnapshot(expectVersion+1, snapshot))
 	err := s.update(func(tx *bolt.Tx) error {
-		id, err := activeID(tx, channel)
+		head, err := activeHead(tx, channel)
 		if err != nil {
 			return refuse(err)
 		}
-		old, err := s.readGame(tx, id, false)
+		if head.status != StatusRunning {
+			return refuse(fmt.Errorf("%w: the game has not started", ErrInvalid))
+		}
+		if err := checkEntry(e, head.seats); err != nil {
+			return refuse(err)
+		}
+		version, _, err := s.logTail(tx, head.id)
 		if err != nil {
 			return refuse(err)
 		}
-		if err := checkRunning(old, expectVersion); err != nil {
-			return refuse(err)
+		if version != expectVersion {
+			return refuse(&VersionError{Channel: channel, Expected: expectVersion, Actual: version})
 		}
-		if err := checkEntry(e, len(old.Seats)); err != nil {
-			return refuse(err)
-		}
-		if err := tx.Bucket(bktLog).Put(logKey(id, old.Version), entry); err != nil {
+		if err := bucket(tx, bktLog).Put(logKey(head.id, version), entry); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bktSnapshots).Put(idKey(id), snap); err != nil {
-			return err
-		}
-		g := old.clone()
-		g.Version++
-		g.Updated = s.now().UTC()
-		return s.putGame(tx, old, g)
+		return bucket(tx, bktSnapshots).Put(idKey(head.id), snap)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
@@ -407,11 +408,11 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*Game, engine.State,
 			return refuse(fmt.Errorf("encode state: %w", err))
 		}
 		for i := g.Version; i < old.Version; i++ {
-			if err := tx.Bucket(bktLog).Delete(logKey(id, i)); err != nil {
+			if err := bucket(tx, bktLog).Delete(logKey(id, i)); err != nil {
 				return err
 			}
 		}
-		if err := tx.Bucket(bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(g.Version, g.Snapshot))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(g.Version, g.Snapshot))); err != nil {
 			return err
 		}
 		g.Updated = s.now().UTC()
@@ -443,7 +444,7 @@ func (s *Store) Load(channel string) (*Game, engine.State, error) {
 		if g, err = s.readGame(tx, id, true); err != nil {
 			return err
 		}
-		data := tx.Bucket(bktSnapshots).Get(idKey(id))
+		data := bucket(tx, bktSnapshots).Get(idKey(id))
 		if data == nil {
 			return nil
 		}
@@ -503,7 +504,7 @@ func (s *Store) repair(g *Game, reason string) (engine.State, error) {
 		if cur.Version != g.Version || !cur.Status.Active() {
 			return refuse(&VersionError{Channel: g.Channel, Expected: g.Version, Actual: cur.Version})
 		}
-		return tx.Bucket(bktSnapshots).Put(idKey(g.ID), s.codec.encodeSnapshot(newSnapshot(g.Version, data)))
+		return bucket(tx, bktSnapshots).Put(idKey(g.ID), s.codec.encodeSnapshot(newSnapshot(g.Version, data)))
 	})
 	s.log.Warn("storage: repaired a game's snapshot from its log",
 		"channel", g.Channel, "game", g.ID, "version", g.Version, "reason", reason, "saved", err == nil)
@@ -625,20 +626,78 @@ func checkFinish(g *Game, status Status, result *engine.Result) error {
 
 // activeID returns the id of channel's active game.
 func activeID(tx *bolt.Tx, channel string) (uint64, error) {
-	v := tx.Bucket(bktActive).Get([]byte(channel))
+	head, err := activeHead(tx, channel)
+	return head.id, err
+}
+
+// gameHead is what the active index holds about a game, enough for Append
+// to check an action without decoding the game's record.
+type gameHead struct {
+	id     uint64
+	status Status
+	seats  int
+}
+
+// headValue is a game's entry in the active index: id (8 bytes), status
+// (1 byte: l or r) and the number of seats (uvarint).
+func headValue(g *Game) []byte {
+	v := idKey(g.ID)
+	if g.Status == StatusRunning {
+		v = append(v, 'r')
+	} else {
+		v = append(v, 'l')
+	}
+	return binary.AppendUvarint(v, uint64(len(g.Seats)))
+}
+
+func activeHead(tx *bolt.Tx, channel string) (gameHead, error) {
+	v := bucket(tx, bktActive).Get([]byte(channel))
 	if v == nil {
-		return 0, ErrNotFound
+		return gameHead{}, ErrNotFound
 	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("%w: active index entry for channel %.20q", ErrCorrupt, channel)
+	bad := fmt.Errorf("%w: active index entry for channel %.20q", ErrCorrupt, channel)
+	if len(v) < 10 || (v[8] != 'l' && v[8] != 'r') {
+		return gameHead{}, bad
 	}
-	return beUint64(v), nil
+	seats, n := binary.Uvarint(v[9:])
+	if n <= 0 || seats > maxSeats {
+		return gameHead{}, bad
+	}
+	head := gameHead{id: beUint64(v), status: StatusLobby, seats: int(seats)}
+	if v[8] == 'r' {
+		head.status = StatusRunning
+	}
+	return head, nil
+}
+
+// logTail returns the length of game id's log and the time of its last
+// entry, reading only that entry.
+func (s *Store) logTail(tx *bolt.Tx, id uint64) (int, time.Time, error) {
+	prefix := idKey(id)
+	c := bucket(tx, bktLog).Cursor()
+	k, v := c.Seek(idKey(id + 1))
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		return 0, time.Time{}, nil
+	}
+	if len(k) != 12 {
+		return 0, time.Time{}, fmt.Errorf("%w: log key %x", ErrCorrupt, k)
+	}
+	e, err := s.codec.decodeEntry(logKeyString(k), v)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	return int(beUint32(k[8:])) + 1, e.At, nil
 }
 
 // readGame reads game id; withLog also reads its log and snapshot bytes.
 func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*Game, error) {
 	key := idKey(id)
-	data := tx.Bucket(bktGames).Get(key)
+	data := bucket(tx, bktGames).Get(key)
 	if data == nil {
 		return nil, ErrNotFound
 	}
@@ -649,11 +708,18 @@ func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*Game, error) {
 	if g.ID != id {
 		return nil, fmt.Errorf("%w: game record %d holds id %d", ErrCorrupt, id, g.ID)
 	}
+	var last time.Time
+	if g.Version, last, err = s.logTail(tx, id); err != nil {
+		return nil, err
+	}
+	if last.After(g.Updated) {
+		g.Updated = last
+	}
 	if !withLog {
 		return g, nil
 	}
 	g.Log = make([]Entry, 0, g.Version)
-	c := tx.Bucket(bktLog).Cursor()
+	c := bucket(tx, bktLog).Cursor()
 	for k, v := c.Seek(key); k != nil && bytes.HasPrefix(k, key); k, v = c.Next() {
 		e, err := s.codec.decodeEntry(logKeyString(k), v)
 		if err != nil {
@@ -667,7 +733,7 @@ func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*Game, error) {
 	if len(g.Log) != g.Version {
 		return nil, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", ErrCorrupt, id, g.Version, len(g.Log))
 	}
-	if data := tx.Bucket(bktSnapshots).Get(key); data != nil {
+	if data := bucket(tx, bktSnapshots).Get(key); data != nil {
 		if snap, err := s.codec.decodeSnapshot(idString(key), data); err == nil {
 			g.Snapshot = snap.state
 		}
@@ -682,7 +748,7 @@ func (s *Store) putGame(tx *bolt.Tx, old, g *Game) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Bucket(bktGames).Put(idKey(g.ID), data); err != nil {
+	if err := bucket(tx, bktGames).Put(idKey(g.ID), data); err != nil {
 		return err
 	}
 	var before []indexEntry
@@ -692,14 +758,14 @@ func (s *Store) putGame(tx *bolt.Tx, old, g *Game) error {
 	after := indexEntries(g)
 	for _, e := range before {
 		if !slices.ContainsFunc(after, e.same) {
-			if err := tx.Bucket(e.bucket).Delete(e.key); err != nil {
+			if err := bucket(tx, e.bucket).Delete(e.key); err != nil {
 				return err
 			}
 		}
 	}
 	for _, e := range after {
 		if !slices.ContainsFunc(before, e.same) {
-			if err := tx.Bucket(e.bucket).Put(e.key, e.value); err != nil {
+			if err := bucket(tx, e.bucket).Put(e.key, e.value); err != nil {
 				return err
 			}
 		}
@@ -709,11 +775,12 @@ func (s *Store) putGame(tx *bolt.Tx, old, g *Game) error {
 
 // indexEntry is one key a game puts in an index bucket.
 type indexEntry struct {
-	bucket, key, value []byte
+	bucket     string
+	key, value []byte
 }
 
 func (e indexEntry) same(o indexEntry) bool {
-	return bytes.Equal(e.bucket, o.bucket) && bytes.Equal(e.key, o.key) && bytes.Equal(e.value, o.value)
+	return e.bucket == o.bucket && bytes.Equal(e.key, o.key) && bytes.Equal(e.value, o.value)
 }
 
 // indexEntries lists the index keys of g: by channel, guild, user and timer
@@ -723,7 +790,7 @@ func indexEntries(g *Game) []indexEntry {
 	users := g.users()
 	if g.Status.Active() {
 		ch := []byte(g.Channel)
-		out = append(out, indexEntry{bktActive, ch, idKey(g.ID)})
+		out = append(out, indexEntry{bktActive, ch, headValue(g)})
 		if g.Guild != "" {
 			out = append(out, indexEntry{bktGuildActive, prefixKey(g.Guild, g.ID), ch})
 		}

@@ -55,14 +55,14 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, 
 
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
-func (s *Store) indexed(bucket []byte, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
+func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
 	if err := checkID("owner", owner); err != nil {
 		return nil, err
 	}
 	prefix := append([]byte(owner), 0)
 	var out []*Game
 	err := s.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucket).Cursor()
+		c := bucket(tx, index).Cursor()
 		var k []byte
 		next := c.Next
 		if newest {
@@ -103,7 +103,7 @@ func (s *Store) Due(now time.Time) ([]Due, error) {
 	end := binary.BigEndian.AppendUint64(nil, unixNano(now))
 	var out []Due
 	err := s.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bktDue).Cursor()
+		c := bucket(tx, bktDue).Cursor()
 		for k, v := c.First(); k != nil && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
 			if len(k) != 17 {
 				return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
@@ -129,7 +129,7 @@ func (s *Store) Stats(user string) ([]Stats, error) {
 	prefix := append([]byte(user), 0)
 	var out []Stats
 	err := s.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bktStats).Cursor()
+		c := bucket(tx, bktStats).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var st Stats
 			if err := s.codec.openJSON(recStats, string(k), v, &st); err != nil {
@@ -150,7 +150,7 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
 		return nil // abandoned before anyone played: nothing to count
 	}
-	b := tx.Bucket(bktStats)
+	b := bucket(tx, bktStats)
 	for _, user := range g.users() {
 		key := append(append([]byte(user), 0), g.Kind...)
 		st := Stats{User: user, Kind: g.Kind}
@@ -242,12 +242,12 @@ func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
 
 // getRecord decodes the JSON record under key into v, leaving v as it is
 // when there is none.
-func (s *Store) getRecord(bucket []byte, kind, key string, v any) error {
+func (s *Store) getRecord(name string, kind, key string, v any) error {
 	if err := checkID(kind, key); err != nil {
 		return err
 	}
 	return s.view(func(tx *bolt.Tx) error {
-		data := tx.Bucket(bucket).Get([]byte(key))
+		data := bucket(tx, name).Get([]byte(key))
 		if data == nil {
 			return nil
 		}
@@ -256,7 +256,7 @@ func (s *Store) getRecord(bucket []byte, kind, key string, v any) error {
 }
 
 // putRecord stores v as a JSON record under key.
-func (s *Store) putRecord(bucket []byte, kind, key string, v any) error {
+func (s *Store) putRecord(name string, kind, key string, v any) error {
 	if err := checkID(kind, key); err != nil {
 		return err
 	}
@@ -265,6 +265,20 @@ func (s *Store) putRecord(bucket []byte, kind, key string, v any) error {
 		return err
 	}
 	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucket).Put([]byte(key), data)
+		return bucket(tx, name).Put([]byte(key), data)
 	})
+}
+
+// Counts returns how many games the file holds: the active ones, and all
+// of them (active and archived). It walks two buckets' pages.
+func (s *Store) Counts() (active, total int, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		active = bucket(tx, bktActive).Stats().KeyN
+		total = bucket(tx, bktGames).Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: count games: %w", err)
+	}
+	return active, total, nil
 }

@@ -2,10 +2,10 @@ package storage
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -40,8 +40,12 @@ func (c codec) current(kind string) uint64 { return uint64(len(c.steps[kind]) + 
 
 // seal prefixes payload with kind's current schema version.
 func (c codec) seal(kind string, payload []byte) []byte {
-	out := binary.AppendUvarint(make([]byte, 0, len(payload)+2), c.current(kind))
-	return append(out, payload...)
+	return append(c.begin(kind, len(payload)), payload...)
+}
+
+// begin starts a record of kind with room for size more bytes.
+func (c codec) begin(kind string, size int) []byte {
+	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64), c.current(kind))
 }
 
 // open returns a record's payload at the current schema, migrating it up
@@ -88,7 +92,8 @@ func (c codec) openJSON(kind, key string, data []byte, v any) error {
 }
 
 // gameRecord is the stored form of a Game without its log and snapshot,
-// which have records of their own.
+// which have records of their own. It holds no version: a game's version is
+// the length of its log, which Append extends without rewriting this record.
 type gameRecord struct {
 	ID       uint64            `json:"id"`
 	Kind     string            `json:"kind"`
@@ -100,7 +105,6 @@ type gameRecord struct {
 	Seed     uint64            `json:"seed"`
 	Options  map[string]string `json:"options,omitempty"`
 	Seats    []Seat            `json:"seats,omitempty"`
-	Version  int               `json:"version"`
 	Messages map[string]string `json:"messages,omitempty"`
 	Deadline time.Time         `json:"deadline,omitzero"`
 	RemindAt time.Time         `json:"remind_at,omitzero"`
@@ -121,7 +125,7 @@ func (c codec) encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
 		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Creator: g.Creator, Status: g.Status,
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
-		Version: g.Version, Messages: g.Messages, Deadline: g.Deadline, RemindAt: g.RemindAt,
+		Messages: g.Messages, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
 	}
 	if g.Result != nil {
@@ -149,15 +153,15 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		return nil, bad("no kind or channel")
 	case r.Status != StatusLobby && r.Status != StatusRunning && r.Status != StatusFinished && r.Status != StatusAbandoned:
 		return nil, bad(fmt.Sprintf("unknown status %q", r.Status))
-	case r.Version < 0 || r.Version > maxLog:
-		return nil, bad(fmt.Sprintf("version %d out of range", r.Version))
+	case len(r.Seats) > maxSeats:
+		return nil, bad(fmt.Sprintf("%d seats", len(r.Seats)))
 	case r.Status != StatusLobby && r.Players != len(r.Seats):
 		return nil, bad(fmt.Sprintf("%d players but %d seats", r.Players, len(r.Seats)))
 	}
 	g := &Game{
 		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Creator: r.Creator, Status: r.Status,
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
-		Version: r.Version, Messages: r.Messages, Deadline: r.Deadline, RemindAt: r.RemindAt,
+		Messages: r.Messages, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
 	}
 	if r.Result != nil {
@@ -177,13 +181,16 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 // version number cannot make the store allocate without limit.
 const maxLog = 1 << 20
 
+// maxSeats bounds a game's seats, far above any real table.
+const maxSeats = 64
+
 // An entry record is: schema, seat (uvarint), time (varint Unix
 // nanoseconds), then the action text.
 func (c codec) encodeEntry(e Entry) []byte {
-	payload := binary.AppendUvarint(nil, uint64(e.Seat))
-	payload = binary.AppendVarint(payload, e.At.UnixNano())
-	payload = append(payload, e.Action...)
-	return c.seal(recEntry, payload)
+	out := c.begin(recEntry, 2*binary.MaxVarintLen64+len(e.Action))
+	out = binary.AppendUvarint(out, uint64(e.Seat))
+	out = binary.AppendVarint(out, e.At.UnixNano())
+	return append(out, e.Action...)
 }
 
 func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
@@ -207,26 +214,32 @@ func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
 	return Entry{Seat: engine.Seat(seat), At: time.Unix(0, at).UTC(), Action: string(action)}, nil
 }
 
-// A snapshot record is: schema, state version (uvarint), the SHA-256 of
-// the state bytes, then the state bytes (State.Encode()).
+// A snapshot record is: schema, state version (uvarint), the CRC-32C of
+// the state bytes (4 bytes, big-endian), then the state bytes
+// (State.Encode()). CRC-32C runs in hardware at many GB/s, so Load can
+// check every snapshot it reads.
 type snapshot struct {
 	version int
-	sum     [sha256.Size]byte
+	sum     uint32
 	state   []byte
 }
 
+const sumSize = 4
+
+func checksum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+
 func newSnapshot(version int, state []byte) snapshot {
-	return snapshot{version: version, sum: sha256.Sum256(state), state: state}
+	return snapshot{version: version, sum: checksum(state), state: state}
 }
 
-// intact reports whether the state bytes still match their hash.
-func (s snapshot) intact() bool { return sha256.Sum256(s.state) == s.sum }
+// intact reports whether the state bytes still match their checksum.
+func (s snapshot) intact() bool { return checksum(s.state) == s.sum }
 
 func (c codec) encodeSnapshot(s snapshot) []byte {
-	payload := binary.AppendUvarint(make([]byte, 0, len(s.state)+48), uint64(s.version))
-	payload = append(payload, s.sum[:]...)
-	payload = append(payload, s.state...)
-	return c.seal(recSnapshot, payload)
+	out := c.begin(recSnapshot, binary.MaxVarintLen64+sumSize+len(s.state))
+	out = binary.AppendUvarint(out, uint64(s.version))
+	out = binary.BigEndian.AppendUint32(out, s.sum)
+	return append(out, s.state...)
 }
 
 func (c codec) decodeSnapshot(key string, data []byte) (snapshot, error) {
@@ -235,11 +248,11 @@ func (c codec) decodeSnapshot(key string, data []byte) (snapshot, error) {
 		return snapshot{}, err
 	}
 	v, n := binary.Uvarint(payload)
-	if n <= 0 || v > maxLog || len(payload)-n < sha256.Size {
+	if n <= 0 || v > maxLog || len(payload)-n < sumSize {
 		return snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
 	}
 	s := snapshot{version: int(v)}
-	copy(s.sum[:], payload[n:])
-	s.state = bytes.Clone(payload[n+sha256.Size:])
+	s.sum = binary.BigEndian.Uint32(payload[n:])
+	s.state = bytes.Clone(payload[n+sumSize:])
 	return s, nil
 }

@@ -14,8 +14,8 @@ import (
 func sampleGame() *Game {
 	return &Game{
 		ID: 7, Kind: "race", Guild: "g1", Channel: "c1", Creator: "u1", Status: StatusFinished,
-		Setup: engine.Setup{Players: 2, Seed: 1<<63 + 5, Options: map[string]string{"goal": "50"}},
-		Seats: []Seat{{User: "u1", Name: "Ada"}, {Computer: "random"}}, Version: 12,
+		Setup:    engine.Setup{Players: 2, Seed: 1<<63 + 5, Options: map[string]string{"goal": "50"}},
+		Seats:    []Seat{{User: "u1", Name: "Ada"}, {Computer: "random"}}, // no Version: the log holds it
 		Messages: map[string]string{"board": "m1"}, Deadline: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
 		Created: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Updated: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Finished: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),

@@ -27,6 +27,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -65,24 +66,24 @@ type Store struct {
 }
 
 // Bucket names. Keys are noted next to each.
-var (
-	bktMeta         = []byte("meta")          // "layout" → uvarint layout version
-	bktGames        = []byte("games")         // id(8) → game record, active and archived
-	bktActive       = []byte("active")        // channel → id(8)
-	bktLog          = []byte("log")           // id(8) index(4) → entry record
-	bktSnapshots    = []byte("snapshots")     // id(8) → snapshot record
-	bktDue          = []byte("due")           // at(8) id(8) kind(1) → channel
-	bktGuildActive  = []byte("guild-active")  // guild 0 id(8) → channel
-	bktUserActive   = []byte("user-active")   // user 0 id(8) → channel
-	bktGuildArchive = []byte("guild-archive") // guild 0 id(8) → nothing
-	bktUserArchive  = []byte("user-archive")  // user 0 id(8) → nothing
-	bktStats        = []byte("stats")         // user 0 kind → stats record
-	bktGuilds       = []byte("guilds")        // guild → guild settings record
-	bktUsers        = []byte("users")         // user → user preferences record
+const (
+	bktMeta         = "meta"          // "layout" → uvarint layout version
+	bktGames        = "games"         // id(8) → game record, active and archived
+	bktActive       = "active"        // channel → id(8)
+	bktLog          = "log"           // id(8) index(4) → entry record
+	bktSnapshots    = "snapshots"     // id(8) → snapshot record
+	bktDue          = "due"           // at(8) id(8) kind(1) → channel
+	bktGuildActive  = "guild-active"  // guild 0 id(8) → channel
+	bktUserActive   = "user-active"   // user 0 id(8) → channel
+	bktGuildArchive = "guild-archive" // guild 0 id(8) → nothing
+	bktUserArchive  = "user-archive"  // user 0 id(8) → nothing
+	bktStats        = "stats"         // user 0 kind → stats record
+	bktGuilds       = "guilds"        // guild → guild settings record
+	bktUsers        = "users"         // user → user preferences record
 )
 
-func allBuckets() [][]byte {
-	return [][]byte{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
+func allBuckets() []string {
+	return []string{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
 		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers}
 }
 
@@ -90,7 +91,7 @@ func allBuckets() [][]byte {
 // meta bucket. A file with a newer layout is refused.
 const layoutVersion = 1
 
-var keyLayout = []byte("layout")
+const keyLayout = "layout"
 
 // maxBatch bounds how many writes share one transaction.
 const maxBatch = 256
@@ -148,27 +149,27 @@ func (s *Store) initialize(verify bool) error {
 		}
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
-		meta := tx.Bucket(bktMeta)
+		meta := bucket(tx, bktMeta)
 		if meta == nil {
-			if tx.Bucket(bktGames) != nil {
+			if bucket(tx, bktGames) != nil {
 				return fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
 			}
 			for _, name := range allBuckets() {
-				if _, err := tx.CreateBucket(name); err != nil {
+				if _, err := tx.CreateBucket([]byte(name)); err != nil {
 					return err
 				}
 			}
-			return tx.Bucket(bktMeta).Put(keyLayout, binary.AppendUvarint(nil, layoutVersion))
+			return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
 		}
-		v, n := binary.Uvarint(meta.Get(keyLayout))
+		v, n := binary.Uvarint(meta.Get([]byte(keyLayout)))
 		switch {
 		case n <= 0:
 			return fmt.Errorf("%w: no layout version", ErrCorrupt)
 		case v > layoutVersion:
-			return &SchemaError{Record: "layout", Key: string(keyLayout), Got: v, Max: layoutVersion}
+			return &SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
 		}
 		for _, name := range allBuckets() {
-			if tx.Bucket(name) == nil {
+			if bucket(tx, name) == nil {
 				return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
 			}
 		}
@@ -290,7 +291,7 @@ func (s *Store) Verify() error {
 			return fmt.Errorf("storage: verify %s: %w: %v", s.path, ErrCorrupt, err)
 		}
 		checks := []struct {
-			bucket []byte
+			bucket string
 			decode func(k, v []byte) error
 		}{
 			{bktGames, func(k, v []byte) error { _, err := s.codec.decodeGame(idString(k), v); return err }},
@@ -301,13 +302,16 @@ func (s *Store) Verify() error {
 			{bktUsers, func(k, v []byte) error { var u UserPrefs; return s.codec.openJSON(recUser, string(k), v, &u) }},
 		}
 		for _, c := range checks {
-			if err := tx.Bucket(c.bucket).ForEach(c.decode); err != nil {
+			if err := bucket(tx, c.bucket).ForEach(c.decode); err != nil {
 				return fmt.Errorf("storage: verify %s: %w", s.path, err)
 			}
 		}
 		return nil
 	})
 }
+
+// bucket returns the named bucket of tx; Open made sure it exists.
+func bucket(tx *bolt.Tx, name string) *bolt.Bucket { return tx.Bucket([]byte(name)) }
 
 // view runs fn in a read transaction, failing with ErrClosed after Close.
 func (s *Store) view(fn func(tx *bolt.Tx) error) error {
@@ -357,24 +361,53 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 	return err
 }
 
-// commitLoop commits the waiting writes, as many as are queued, in one
-// transaction at a time, until Close.
+// gatherWait bounds how long the commit loop waits for more writes when
+// the previous transaction carried several: writers that just got their
+// answer are usually about to write again, and one transaction for all of
+// them costs one fsync instead of many. A lone writer never waits.
+const gatherWait = 300 * time.Microsecond
+
+// commitLoop commits the waiting writes in one transaction at a time, until
+// Close: everything queued, and when the previous transaction carried n
+// writes, up to n of them gathered within gatherWait.
 func (s *Store) commitLoop() {
 	defer close(s.stopped)
+	timer := time.NewTimer(0)
+	<-timer.C
+	expect := 1
 	for req := range s.writes {
 		batch := []*writeReq{req}
-	fill:
-		for len(batch) < maxBatch {
+		open := true
+		timer.Reset(gatherWait)
+	gather:
+		for open && len(batch) < maxBatch {
 			select {
 			case r, ok := <-s.writes:
-				if !ok {
-					break fill
+				if open = ok; ok {
+					batch = append(batch, r)
 				}
-				batch = append(batch, r)
+				continue
 			default:
-				break fill
+			}
+			if len(batch) >= expect {
+				break
+			}
+			select {
+			case r, ok := <-s.writes:
+				if open = ok; ok {
+					batch = append(batch, r)
+				}
+			case <-timer.C:
+				break gather
 			}
 		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		expect = len(batch)
 		s.commit(batch)
 	}
 }
@@ -407,4 +440,56 @@ func (s *Store) commit(batch []*writeReq) {
 	for _, req := range batch {
 		req.done <- s.db.Update(req.fn)
 	}
+}
+
+// BackupFile writes a consistent copy of the database to path (see Backup)
+// through a temporary file in the same folder that is synced and renamed
+// into place, so path never holds half a backup. It refuses to overwrite
+// the store's own file.
+func (s *Store) BackupFile(path string) (int64, error) {
+	if same, err := sameFile(path, s.path); err != nil || same {
+		if err == nil {
+			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
+		}
+		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("storage: backup: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	n, err := s.Backup(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		dir.Sync() // make the rename durable; best effort where unsupported
+		dir.Close()
+	}
+	return n, nil
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) (bool, error) {
+	ia, err := os.Stat(a)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	ib, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ia, ib), nil
 }

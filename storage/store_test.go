@@ -32,6 +32,11 @@ func openStore(t testing.TB, path string, opts storage.Options) *storage.Store {
 	return s
 }
 
+// raceSetup is the setup of a race that does not end.
+func raceSetup(players int) engine.Setup {
+	return engine.Setup{Players: players, Seed: 42, Options: map[string]string{"goal": "1000000"}}
+}
+
 // newRace creates a running race game in channel with users u1, u2, ….
 func newRace(t testing.TB, s *storage.Store, guild, channel string, players int, goal string) *storage.Game {
 	t.Helper()

@@ -3,18 +3,46 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
 	for name := range contentDirs {
-		return nil, fmt.Errorf("content override for unknown game %q", name)
+		if name != "crystalpalace" && name != "eightydays" {
+			return nil, fmt.Errorf("content override for unknown game %q", name)
+		}
 	}
-	return engine.NewRegistry(), nil
+	cp, err := loadContent("crystalpalace", contentDirs, crystalpalace.DefaultContent, crystalpalace.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	eighty, err := loadContent("eightydays", contentDirs, eightydays.DefaultContent, eightydays.LoadContent)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty)), nil
+}
+
+// loadContent loads a game's content from its folder in dirs, or the
+// embedded content when it has none.
+func loadContent[C any](game string, dirs map[string]string, embedded func() (C, error), load func(fs.FS) (C, error)) (C, error) {
+	dir := dirs[game]
+	if dir == "" {
+		return embedded()
+	}
+	c, err := load(os.DirFS(dir))
+	if err != nil {
+		return c, fmt.Errorf("%s content in %s: %w", game, dir, err)
+	}
+	return c, nil
 }
 
 // gameFlags are the flags that choose a game and its setup.

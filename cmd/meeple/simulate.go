@@ -20,6 +20,8 @@ type simulateSummary struct {
 	Games          int                `json:"games"`
 	Finished       int                `json:"finished"`
 	Stalled        int                `json:"stalled"`
+	MaxSteps       int                `json:"max_steps"`           // actions after which a game counted as stalled
+	MaxTurns       int                `json:"max_turns,omitempty"` // turns after which a game counted as stalled, when set
 	Actions        int                `json:"actions"`
 	MeanActions    float64            `json:"mean_actions"`
 	MeanTurns      float64            `json:"mean_turns"`
@@ -44,6 +46,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 100, "number of games to play")
 	aiNames := fs.String("ai", "random", "computer player for every seat, or a comma-separated list, one per seat")
 	maxSteps := fs.Int("max-steps", 20000, "actions after which a game counts as stalled")
+	maxTurns := fs.Int("max-turns", 0, "turns (the game's \"turns\" counter) after which a game counts as stalled; 0 for no limit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	sum, err := simulate(rules, setup, players, names, *games, *maxSteps)
+	sum, err := simulate(rules, setup, players, names, *games, limits{steps: *maxSteps, turns: *maxTurns})
 	if err != nil {
 		return err
 	}
@@ -74,9 +77,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 }
 
 // simulate plays games with seeds setup.Seed, setup.Seed+1, … and sums them up.
-func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, names []string, games, maxSteps int) (simulateSummary, error) {
+func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, names []string, games int, limit limits) (simulateSummary, error) {
 	sum := simulateSummary{
-		Game: rules.Name(), Players: setup.Players, AI: names, Games: games,
+		Game: rules.Name(), Players: setup.Players, AI: names, Games: games, MaxSteps: limit.steps, MaxTurns: limit.turns,
 		Breakdown: map[string]float64{}, WinRate: map[string]float64{},
 		WinsBySeat: make([]int, setup.Players), Counters: map[string]int{},
 		Scores: scoreStats{Min: math.MaxInt, Max: math.MinInt},
@@ -95,7 +98,7 @@ func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, n
 			return sum, err
 		}
 		rng := engine.NewRNG(s.Seed ^ 0x5eed)
-		out, err := ai.PlayOut(state, players, &rng, maxSteps)
+		out, err := playOut(state, players, &rng, limit)
 		if err != nil {
 			return sum, fmt.Errorf("game with seed %d: %w", s.Seed, err)
 		}
@@ -153,6 +156,39 @@ func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, n
 		}
 	}
 	return sum, nil
+}
+
+// limits bound a simulated game: steps counts actions, turns the game's
+// own "turns" counter (0: no bound).
+type limits struct{ steps, turns int }
+
+// playOut is ai.PlayOut that also counts a game as stalled once its "turns"
+// counter passes limit.turns. It plays in short stretches so that the
+// counter is read now and then, not after every action.
+func playOut(s engine.State, players []engine.Player, rng *engine.RNG, limit limits) (ai.Outcome, error) {
+	if limit.turns <= 0 {
+		return ai.PlayOut(s, players, rng, limit.steps)
+	}
+	const stretch = 64
+	var out ai.Outcome
+	for {
+		part, err := ai.PlayOut(s, players, rng, min(stretch, limit.steps-len(out.Moves)))
+		out.Moves = append(out.Moves, part.Moves...)
+		if err != nil {
+			return out, err
+		}
+		turns := s.Result().Counters["turns"]
+		switch {
+		case turns > limit.turns || (turns == limit.turns && !s.Over()):
+			out.Stalled = true
+			return out, nil
+		case s.Over():
+			return out, nil
+		case len(out.Moves) >= limit.steps:
+			out.Stalled = true
+			return out, nil
+		}
+	}
 }
 
 func repeat(s string, n int) []string {

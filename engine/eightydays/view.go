@@ -62,3 +62,57 @@ type CardView struct {
 	Effect    string `json:"effect"`    // what it does, in a few words
 	Reshuffle bool   `json:"reshuffle"` // carries the reshuffle symbol
 }
+
+// View implements engine.State. The game's only secret is the order of the
+// Passepartout deck, so every seat sees the same things; a *View is returned.
+func (s *State) View(seat engine.Seat) any { return s.ViewFor(seat) }
+
+// ViewFor is View with its concrete type.
+func (s *State) ViewFor(seat engine.Seat) *View {
+	v := &View{
+		Seat: seat, Variant: s.Variant, Round: s.Round, Turn: engine.Seat(s.Turn), First: engine.Seat(s.First),
+		Track: s.rules.TrackView(), DeckSize: len(s.Deck), Over: s.Over(),
+		Discard: s.cardViews(s.Discard), Drawn: s.cardViews(s.Drawn),
+	}
+	if len(v.Drawn) == 0 {
+		v.Drawn = nil
+	}
+	if s.Over() {
+		v.Winners = []engine.Seat{engine.Seat(s.Winner)}
+	}
+	for i, t := range s.Seats {
+		pv := PlayerView{Seat: engine.Seat(i), Pounds: t.Pounds, Rumors: t.Rumors, Characters: s.cardViews(t.Characters)}
+		for k, p := range t.Pawns {
+			name := ""
+			if len(t.Pawns) > 1 {
+				name = string(rune('a' + k))
+			}
+			pv.Pawns = append(pv.Pawns, PawnView{Name: name, Space: p.Space, Rank: s.Rank(p.Space), Pending: p.Pending, Home: p.Space == LondonEnd})
+		}
+		v.Players = append(v.Players, pv)
+	}
+	return v
+}
+
+// TrackView describes the track for views and images.
+func (r *Rules) TrackView() []SpaceView {
+	track := make([]SpaceView, len(r.content.Track))
+	for n, sp := range r.content.Track {
+		track[n] = SpaceView{Number: n, Kind: sp.Kind, City: sp.City, Bets: append([]int(nil), sp.Bets...), Red: sp.Red}
+	}
+	return track
+}
+
+// CardView describes the card at index c of the content.
+func (r *Rules) CardView(c int) CardView {
+	card := r.content.Cards[c]
+	return CardView{ID: card.ID, Name: card.Name, Kind: card.Kind, Effect: card.Effect(), Reshuffle: card.Reshuffle}
+}
+
+func (s *State) cardViews(cards []int) []CardView {
+	out := make([]CardView, len(cards))
+	for i, c := range cards {
+		out[i] = s.rules.CardView(c)
+	}
+	return out
+}

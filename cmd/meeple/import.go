@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
+)
+
+func runImport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", stderr)
+	db := fs.String("db", "", "database file")
+	channel := fs.String("channel", "", "Discord channel (or thread) id to hold the game; it must have no active game")
+	guild := fs.String("guild", "", "Discord guild (server) id the channel belongs to")
+	script := fs.String("script", "", "game script as \"meeple export\" writes it, header first (- for standard input)")
+	seats := fs.String("seats", "", "who plays each seat, comma-separated: a Discord user id, or ai:NAME for a computer player; empty leaves the seats open")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *channel == "" || *script == "" {
+		fmt.Fprintln(stderr, "meeple import: -channel and -script are required")
+		return errUsage
+	}
+	data, err := readInput(*script)
+	if err != nil {
+		return err
+	}
+	s, reg, err := openStore(*db, slog.New(slog.NewTextHandler(stderr, nil)))
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	g, err := scriptGame(data, *script)
+	if err != nil {
+		return err
+	}
+	g.Guild, g.Channel = *guild, *channel
+	rules, err := reg.Lookup(g.Kind)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *script, err)
+	}
+	if g.Seats, err = parseSeats(*seats, g.Setup.Players, rules); err != nil {
+		return err
+	}
+	if err := s.Create(g); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %s game %d into channel %s: %d players, %d actions\n", g.Kind, g.ID, g.Channel, g.Setup.Players, g.Version)
+	return nil
+}
+
+// readInput reads a file, or standard input for "-".
+func readInput(path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(os.Stdin)
+	}
+	return os.ReadFile(path)
+}
+
+// scriptGame reads a script with its header into a running game record.
+func scriptGame(data []byte, name string) (*storage.Game, error) {
+	first, _, _ := bufio.NewReader(bytes.NewReader(data)).ReadLine()
+	kind, setup, ok := engine.ScriptHeader(string(first))
+	if !ok {
+		return nil, fmt.Errorf("%s: the first line must be a header \"# game G players N seed S [name=value …]\", as meeple export writes", name)
+	}
+	moves, err := engine.ReadScript(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	g := &storage.Game{Kind: kind, Status: storage.StatusRunning, Setup: setup}
+	for _, m := range moves {
+		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
+	}
+	return g, nil
+}
+
+// parseSeats reads the -seats list: empty gives open seats.
+func parseSeats(list string, players int, rules engine.Rules) ([]storage.Seat, error) {
+	seats := make([]storage.Seat, players)
+	if strings.TrimSpace(list) == "" {
+		return seats, nil
+	}
+	names := strings.Split(list, ",")
+	if len(names) != players {
+		return nil, fmt.Errorf("-seats names %d seats, the game has %d", len(names), players)
+	}
+	for i, n := range names {
+		n = strings.TrimSpace(n)
+		if name, ok := strings.CutPrefix(n, "ai:"); ok {
+			if _, err := ai.Lookup(rules, name); err != nil {
+				return nil, fmt.Errorf("seat %d: %w", i+1, err)
+			}
+			seats[i].Computer = name
+		} else {
+			seats[i].User = n
+		}
+	}
+	return seats, nil
+}

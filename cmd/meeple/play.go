@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/meeplegames/meeple/terminal"
+)
+
+func runPlay(args []string, stdout, stderr io.Writer) error {
+	return playGame(args, os.Stdin, stdout, stderr)
+}
+
+// playGame is "meeple play" reading the players' commands from stdin.
+func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("play", stderr)
+	gf := addGameFlags(fs)
+	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
+		"missing seats are heuristic; default: human then heuristic")
+	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
+	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rules, setup, err := gf.setup()
+	if err != nil {
+		return err
+	}
+	if !flagSet(fs, "seed") {
+		setup.Seed = uint64(time.Now().UnixNano())
+	}
+	kinds, err := seatKinds(*seats, setup.Players)
+	if err != nil {
+		return err
+	}
+	dir := *images
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "meeple-play-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := *script
+	if path == "" {
+		path = filepath.Join(dir, "game.txt")
+	}
+	return terminal.Play(terminal.Config{
+		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
+		Color: colorful(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: pictureRenderer(), Script: path,
+	})
+}
+
+// seatKinds reads -seats: one entry per seat, the missing ones heuristic.
+func seatKinds(list string, players int) ([]string, error) {
+	kinds := []string{terminal.Human}
+	if strings.TrimSpace(list) != "" {
+		kinds = strings.Split(list, ",")
+	}
+	if len(kinds) > players {
+		return nil, fmt.Errorf("-seats names %d seats, the game has %d players", len(kinds), players)
+	}
+	for i := range kinds {
+		kinds[i] = strings.TrimSpace(kinds[i])
+	}
+	for len(kinds) < players {
+		kinds = append(kinds, "heuristic")
+	}
+	return kinds, nil
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// colorful reports whether w is a terminal that wants colours (NO_COLOR unset).
+func colorful(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether f is a terminal (a character device).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// pictureRenderer is the renderer of the board and mat pictures; nil until
+// the imaging package is wired in.
+func pictureRenderer() terminal.Renderer { return nil }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	var out, errs bytes.Buffer
+	input := strings.NewReader("rules police\nmove 99\n" + strings.Repeat("1\n", 3000))
+	err := playGame([]string{"-game", "eightydays", "-players", "3", "-seats", "human,heuristic,random", "-seed", "9", "-images", dir}, input, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	text := out.String()
+	for _, want := range []string{"Around the World in 80 Days: 3 players, seed 9", "Police spaces", "the track ends in London", "Game over."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "game.txt"))
+	if err != nil || !strings.HasPrefix(string(script), "# game eightydays players 3 seed 9") {
+		t.Fatalf("script: %v %q", err, script)
+	}
+	// the saved script replays with meeple replay
+	var replayed bytes.Buffer
+	if code := run([]string{"replay", "-game", "eightydays", "-players", "3", "-seed", "9", "-script", filepath.Join(dir, "game.txt")}, &replayed, &errs); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(replayed.String(), `"over": true`) {
+		t.Fatal("the replayed game is not over")
+	}
+}
+
+func TestPlayCommandRefusesBadSeats(t *testing.T) {
+	var out, errs bytes.Buffer
+	for _, args := range [][]string{
+		{"-game", "eightydays", "-players", "2", "-seats", "human,random,random"},
+		{"-game", "eightydays", "-players", "2", "-seats", "human,oracle"},
+		{"-game", "nosuchgame"},
+	} {
+		args = append(args, "-images", t.TempDir())
+		if err := playGame(args, strings.NewReader(""), &out, &errs); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging"
+)
+
+func runRender(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("render", stderr)
+	gf := addGameFlags(fs)
+	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")
+	out := fs.String("out", "", "folder to write the images to (created if missing)")
+	names := fs.String("names", "", "players' display names for the legends, separated by commas")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "meeple render: -out is required")
+		return errUsage
+	}
+	rules, setup, err := gf.setup()
+	if err != nil {
+		return err
+	}
+	state, err := rules.New(setup)
+	if err != nil {
+		return err
+	}
+	if *script != "" {
+		moves, err := readScriptFile(*script)
+		if err != nil {
+			return err
+		}
+		if err := applyMoves(state, moves); err != nil {
+			return err
+		}
+	}
+	var seatNames []string
+	if *names != "" {
+		seatNames = strings.Split(*names, ",")
+	}
+	r, err := imaging.New()
+	if err != nil {
+		return err
+	}
+	images, err := renderState(r, state, seatNames)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	for _, img := range images {
+		path := filepath.Join(*out, img.name)
+		if err := os.WriteFile(path, img.png, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\t%d bytes\n", path, len(img.png))
+	}
+	return nil
+}
+
+// namedImage is one file "meeple render" writes.
+type namedImage struct {
+	name string
+	png  []byte
+}
+
+// renderState draws the public board (from the spectator's view), every
+// seat's private mat where the game has them, and the scores once the game
+// is over.
+func renderState(r *imaging.Renderer, state engine.State, names []string) ([]namedImage, error) {
+	public := state.View(engine.Spectator)
+	board, err := r.Board(public, names)
+	if err != nil {
+		return nil, fmt.Errorf("board: %w", err)
+	}
+	images := []namedImage{{"board.png", board}}
+	for seat := 0; seat < state.Players(); seat++ {
+		mat, err := r.Mat(state.View(engine.Seat(seat)), names)
+		if errors.Is(err, imaging.ErrNoMat) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mat of P%d: %w", seat+1, err)
+		}
+		images = append(images, namedImage{fmt.Sprintf("mat-p%d.png", seat+1), mat})
+	}
+	if state.Over() {
+		scores, err := r.Scores(public, names)
+		if err != nil {
+			return nil, fmt.Errorf("scores: %w", err)
+		}
+		images = append(images, namedImage{"scores.png", scores})
+	}
+	return images, nil
+}

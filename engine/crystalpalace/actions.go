@@ -1,0 +1,314 @@
+package crystalpalace
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// verb is the kind of an action.
+type verb uint8
+
+const (
+	vNone      verb = iota
+	vDice           // dice 6 5 3 1
+	vPlace          // place 5 westminster 2
+	vPass           // pass
+	vSkip           // skip (decline an optional decision)
+	vTake           // take 3 (display slot)
+	vAdvance        // advance (Westminster)
+	vPublish        // publish (London Times)
+	vUse            // use gears (Port, Waterloo)
+	vObjective      // objective (assistant action)
+	vPlaceAsst      // market place (assistant action)
+	vMoveAsst       // market move 4 (assistant action)
+	vDown           // down 4 (move an assistant down)
+	vReplace        // replace 3 (research space)
+	vGreen          // green research 3 | green market 5 | green watch | green character holmes
+	vPoster         // poster (place a Buzz token)
+	vBonus          // bonus energy (choose between alternatives)
+	vBuild          // build audiobook
+	vTarget         // target 2
+	vWatch          // watch vp | watch pounds
+	vLoan           // loan | loan 3
+	vRepay          // repay 3
+	vExchange       // exchange die|income|gear|pound
+	vBuy            // buy energy|gear
+	vSell           // sell energy|gear
+)
+
+// Action is a parsed action. Its fields depend on Verb; Key holds a word
+// argument (a location, a card id, a possibility, a resource).
+type Action struct {
+	Verb verb
+	Vals []int // dice values, or numeric arguments
+	Key  string
+}
+
+// greenSource kinds in Action.Key for vGreen.
+const (
+	srcResearch  = "research"
+	srcMarket    = "market"
+	srcWatch     = "watch"
+	srcCharacter = "character"
+)
+
+// String is the canonical text of the action; ParseAction reads it back.
+func (a Action) String() string {
+	var b strings.Builder
+	num := func(n int) {
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(n))
+	}
+	word := func(w string) {
+		b.WriteByte(' ')
+		b.WriteString(w)
+	}
+	switch a.Verb {
+	case vDice:
+		b.WriteString("dice")
+		for _, v := range a.Vals {
+			num(v)
+		}
+	case vPlace:
+		b.WriteString("place")
+		num(a.Vals[0])
+		word(a.Key)
+		num(a.Vals[1])
+	case vPass:
+		b.WriteString("pass")
+	case vSkip:
+		b.WriteString("skip")
+	case vTake:
+		b.WriteString("take")
+		num(a.Vals[0])
+	case vAdvance:
+		b.WriteString("advance")
+	case vPublish:
+		b.WriteString("publish")
+	case vUse:
+		b.WriteString("use")
+		word(a.Key)
+	case vObjective:
+		b.WriteString("objective")
+	case vPlaceAsst:
+		b.WriteString("market place")
+	case vMoveAsst:
+		b.WriteString("market move")
+		num(a.Vals[0])
+	case vDown:
+		b.WriteString("down")
+		num(a.Vals[0])
+	case vReplace:
+		b.WriteString("replace")
+		num(a.Vals[0])
+	case vGreen:
+		b.WriteString("green")
+		word(a.Key)
+		if len(a.Vals) > 0 {
+			num(a.Vals[0])
+		}
+	case vPoster:
+		b.WriteString("poster")
+	case vBonus:
+		b.WriteString("bonus")
+		word(a.Key)
+	case vBuild:
+		b.WriteString("build")
+		word(a.Key)
+	case vTarget:
+		b.WriteString("target")
+		num(a.Vals[0])
+	case vWatch:
+		b.WriteString("watch")
+		word(a.Key)
+	case vLoan:
+		b.WriteString("loan")
+		if len(a.Vals) > 0 {
+			num(a.Vals[0])
+		}
+	case vRepay:
+		b.WriteString("repay")
+		num(a.Vals[0])
+	case vExchange:
+		b.WriteString("exchange")
+		word(a.Key)
+	case vBuy:
+		b.WriteString("buy")
+		word(a.Key)
+	case vSell:
+		b.WriteString("sell")
+		word(a.Key)
+	}
+	return b.String()
+}
+
+func unknown(text string) error {
+	return engine.Refusef(engine.ErrUnknownAction, "%q is not a Crystal Palace action; try dice, place, take, pass, loan, exchange, buy, …", text)
+}
+
+// ParseAction reads an action in canonical notation. Extra spaces and upper
+// case are accepted; dice values may come in any order.
+func ParseAction(text string) (Action, error) {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) == 0 {
+		return Action{}, unknown(text)
+	}
+	ints := func(from, n int) ([]int, bool) {
+		if len(f)-from != n {
+			return nil, false
+		}
+		out := make([]int, 0, n)
+		for _, s := range f[from:] {
+			v, err := strconv.Atoi(s)
+			if err != nil || v < 0 || v > 99 {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	oneWord := func(v verb, allowed ...string) (Action, error) {
+		if len(f) == 2 && slices.Contains(allowed, f[1]) {
+			return Action{Verb: v, Key: f[1]}, nil
+		}
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%s takes one of: %s", f[0], strings.Join(allowed, ", "))
+	}
+	oneNum := func(v verb, what string) (Action, error) {
+		if vals, ok := ints(1, 1); ok {
+			return Action{Verb: v, Vals: vals}, nil
+		}
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "write %s followed by %s", f[0], what)
+	}
+	bare := func(v verb) (Action, error) {
+		if len(f) == 1 {
+			return Action{Verb: v}, nil
+		}
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q takes no arguments", f[0])
+	}
+	switch f[0] {
+	case "dice":
+		if len(f) < 2 || len(f) > 7 {
+			return Action{}, engine.Refuse(engine.ErrUnknownAction, "write dice followed by one value 1-6 per die, e.g. dice 6 5 3 1")
+		}
+		vals, ok := ints(1, len(f)-1)
+		if !ok {
+			return Action{}, engine.Refuse(engine.ErrUnknownAction, "dice values are numbers 1-6")
+		}
+		for _, v := range vals {
+			if v < 1 || v > 6 {
+				return Action{}, engine.Refuse(engine.ErrUnknownAction, "dice values are numbers 1-6")
+			}
+		}
+		slices.SortFunc(vals, func(a, b int) int { return b - a })
+		return Action{Verb: vDice, Vals: vals}, nil
+	case "place":
+		if len(f) == 4 {
+			v, err1 := strconv.Atoi(f[1])
+			sp, err2 := strconv.Atoi(f[3])
+			if err1 == nil && err2 == nil && v >= 1 && v <= 6 && sp >= 1 && sp <= 99 && locIndex(f[2]) >= 0 {
+				return Action{Verb: vPlace, Vals: []int{v, sp}, Key: f[2]}, nil
+			}
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write place <die value> <location> <space>, e.g. place 5 westminster 2 (locations: patent, museum, bank, westminster, club, times, port, waterloo)")
+	case "pass":
+		return bare(vPass)
+	case "skip":
+		return bare(vSkip)
+	case "take":
+		return oneNum(vTake, "the slot number, e.g. take 2")
+	case "advance":
+		return bare(vAdvance)
+	case "publish":
+		return bare(vPublish)
+	case "use":
+		if len(f) == 2 && isWord(f[1]) {
+			return Action{Verb: vUse, Key: f[1]}, nil
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write use followed by a possibility, e.g. use gears")
+	case "objective":
+		return bare(vObjective)
+	case "market":
+		if len(f) == 2 && f[1] == "place" {
+			return Action{Verb: vPlaceAsst}, nil
+		}
+		if len(f) == 3 && f[1] == "move" {
+			if v, err := strconv.Atoi(f[2]); err == nil && v >= 1 && v <= 99 {
+				return Action{Verb: vMoveAsst, Vals: []int{v}}, nil
+			}
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write market place, or market move <tier>")
+	case "down":
+		return oneNum(vDown, "the tier of your assistant, e.g. down 4")
+	case "replace":
+		return oneNum(vReplace, "the research space, e.g. replace 3")
+	case "green":
+		switch {
+		case len(f) == 2 && f[1] == srcWatch:
+			return Action{Verb: vGreen, Key: srcWatch}, nil
+		case len(f) == 3 && (f[1] == srcResearch || f[1] == srcMarket):
+			if v, err := strconv.Atoi(f[2]); err == nil && v >= 1 && v <= 99 {
+				return Action{Verb: vGreen, Key: f[1], Vals: []int{v}}, nil
+			}
+		case len(f) == 3 && f[1] == srcCharacter && isWord(f[2]):
+			return Action{Verb: vGreen, Key: srcCharacter + " " + f[2]}, nil
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write green research <space>, green market <tier>, green character <id> or green watch")
+	case "poster":
+		return bare(vPoster)
+	case "bonus":
+		if len(f) == 2 && isWord(f[1]) {
+			return Action{Verb: vBonus, Key: f[1]}, nil
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write bonus followed by the bonus you choose, e.g. bonus pounds")
+	case "build":
+		if len(f) == 2 && isWord(f[1]) {
+			return Action{Verb: vBuild, Key: f[1]}, nil
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write build followed by the patent, e.g. build audiobook")
+	case "target":
+		return oneNum(vTarget, "the player number, e.g. target 2")
+	case "watch":
+		return oneWord(vWatch, "vp", "pounds")
+	case "loan":
+		if len(f) == 1 {
+			return Action{Verb: vLoan}, nil
+		}
+		return oneNum(vLoan, "nothing, or the research space the loan replaces")
+	case "repay":
+		return oneNum(vRepay, "the space of the loan, e.g. repay 3")
+	case "exchange":
+		return oneWord(vExchange, "die", "income", "gear", "pound")
+	case "buy":
+		return oneWord(vBuy, "energy", "gear")
+	case "sell":
+		return oneWord(vSell, "energy", "gear")
+	}
+	return Action{}, unknown(text)
+}
+
+// isWord reports whether s is a plain lower-case identifier.
+func isWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// locIndex returns the location index of a key, or -1.
+func locIndex(key string) int {
+	for k := locPatent; k < locCount; k++ {
+		if k.String() == key {
+			return int(k)
+		}
+	}
+	return -1
+}

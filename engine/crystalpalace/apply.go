@@ -1,0 +1,617 @@
+package crystalpalace
+
+import (
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Apply implements engine.State: it checks action for seat against the one
+// predicate LegalActions also uses, performs it and runs the game on until
+// it waits for someone. On error the state is unchanged.
+func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
+	if s.Done {
+		return nil, engine.Refuse(engine.ErrGameOver, "the game is over")
+	}
+	if seat < 0 || int(seat) >= s.N {
+		return nil, engine.Refuse(engine.ErrNotYourTurn, "only seated players act")
+	}
+	a, err := ParseAction(text)
+	if err != nil {
+		return nil, err
+	}
+	who := int(seat)
+	if err := s.check(who, a); err != nil {
+		return nil, err
+	}
+	s.ev = nil
+	if a.Verb == vDice {
+		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
+		s.ev[0].Private = false
+	} else {
+		s.emit(engine.EventAction, who, seatName(who)+": "+a.String(), false)
+	}
+	s.do(who, a)
+	s.run()
+	ev := s.ev
+	s.ev = nil
+	return ev, nil
+}
+
+func isFree(v verb) bool {
+	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell
+}
+
+func illegal(reason string) error { return engine.Refuse(engine.ErrIllegalAction, reason) }
+
+func sameAction(a, b Action) bool {
+	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) {
+		return false
+	}
+	for i := range a.Vals {
+		if a.Vals[i] != b.Vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// current is the seat the phase prompt belongs to (phases 2, 3 and 5), or -1.
+func (s *State) current() int {
+	if s.Done || s.waiting() {
+		return -1
+	}
+	switch s.Ph {
+	case 2:
+		return s.Order[s.Turn]
+	case 3:
+		if s.Loc < int(locCount) {
+			if i := s.nextDie(); i >= 0 {
+				return s.Boards[s.Loc].Dice[i].O
+			}
+		}
+	case 5:
+		if s.Turn < s.N {
+			return s.Order[s.Turn]
+		}
+	}
+	return -1
+}
+
+// hasPrompt reports whether seat has an open prompt.
+func (s *State) hasPrompt(seat int) bool {
+	if s.Done {
+		return false
+	}
+	if len(s.P[seat].Q) > 0 {
+		return true
+	}
+	if s.Ph == 1 && !s.waiting() {
+		return true // before the reveal every seat may (re)choose its dice
+	}
+	return s.current() == seat
+}
+
+// check is the one legality predicate: nil when seat may take a now.
+func (s *State) check(seat int, a Action) error {
+	if isFree(a.Verb) {
+		return s.checkFree(seat, a)
+	}
+	p := &s.P[seat]
+	if len(p.Q) > 0 {
+		t := p.Q[0]
+		for _, b := range s.decisionActions(seat, t) {
+			if sameAction(a, b) {
+				return nil
+			}
+		}
+		return illegal("first " + s.decisionLabel(seat, t))
+	}
+	if s.waiting() {
+		for i := range s.P {
+			if len(s.P[i].Q) > 0 {
+				return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
+			}
+		}
+	}
+	switch s.Ph {
+	case 1:
+		if a.Verb != vDice {
+			return illegal("phase 1: choose your dice values first, e.g. " + s.r.dice[max(p.Dice, 1)][0])
+		}
+		if len(a.Vals) != p.Dice {
+			return illegal("you have " + strconv.Itoa(p.Dice) + " dice: give exactly " + strconv.Itoa(p.Dice) + " values")
+		}
+		return nil
+	case 2, 3, 5:
+		if cur := s.current(); cur != seat {
+			if cur < 0 {
+				return engine.Refuse(engine.ErrNotYourTurn, "nobody can act now")
+			}
+			return engine.Refuse(engine.ErrNotYourTurn, "it is "+seatName(cur)+"'s turn")
+		}
+	default:
+		return engine.Refuse(engine.ErrNotYourTurn, "nothing to decide now")
+	}
+	switch s.Ph {
+	case 2:
+		return s.checkPlace(seat, a)
+	case 3:
+		return s.checkAction(seat, a)
+	}
+	return s.checkBuild(seat, a)
+}
+
+func (s *State) checkPlace(seat int, a Action) error {
+	p := &s.P[seat]
+	switch a.Verb {
+	case vPass:
+		return nil
+	case vPlace:
+	default:
+		return illegal("phase 2: place a die (place <value> <location> <space>) or pass")
+	}
+	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
+	if !hasInt(p.Vals, v) {
+		return illegal("you have no unplaced die showing " + strconv.Itoa(v))
+	}
+	loc := &s.c.Locations[l]
+	side := s.side(locKind(l))
+	if sp < 0 || sp >= len(side.Dice) {
+		return illegal(loc.Name + " has " + strconv.Itoa(len(side.Dice)) + " dice spaces")
+	}
+	if s.Boards[l].Dice[sp].O >= 0 {
+		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " is taken")
+	}
+	ds := side.Dice[sp]
+	if v < ds.Min {
+		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " needs a die of at least " + strconv.Itoa(ds.Min))
+	}
+	if p.Pounds < ds.Fee {
+		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " costs a fee of " + strconv.Itoa(ds.Fee) + " pounds; you have " + strconv.Itoa(p.Pounds))
+	}
+	return nil
+}
+
+// affordable reports whether seat can pay cost, buying missing gears and
+// energy with pounds, and what that costs in pounds.
+func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	pounds = c.Pounds + max(c.Gears-p.Gears, 0)*e.GearPounds + max(c.Energy-p.Energy, 0)*e.EnergyPounds
+	return pounds, pounds <= p.Pounds
+}
+
+func (s *State) payCost(seat int, c Cost) {
+	p := &s.P[seat]
+	pounds, _ := s.affordable(seat, c)
+	p.Gears = max(p.Gears-c.Gears, 0)
+	p.Energy = max(p.Energy-c.Energy, 0)
+	p.Pounds -= pounds
+}
+
+func costText(c Cost) string {
+	var parts []string
+	if c.Gears > 0 {
+		parts = append(parts, strconv.Itoa(c.Gears)+" gear")
+	}
+	if c.Energy > 0 {
+		parts = append(parts, strconv.Itoa(c.Energy)+" energy")
+	}
+	if c.Pounds > 0 || len(parts) == 0 {
+		parts = append(parts, strconv.Itoa(c.Pounds)+" pounds")
+	}
+	out := parts[0]
+	for _, x := range parts[1:] {
+		out += ", " + x
+	}
+	return out
+}
+
+// slot returns the display slot named by a "take k" action at l.
+func (s *State) display(l locKind) []int {
+	switch l {
+	case locPatent:
+		return s.PatentDisp
+	case locMuseum:
+		return s.MuseumDisp
+	case locBank:
+		return s.BankDisp
+	case locClub:
+		return s.CharDisp
+	}
+	return nil
+}
+
+func (s *State) checkAction(seat int, a Action) error {
+	if a.Verb == vPass {
+		return nil
+	}
+	l := locKind(s.Loc)
+	loc := &s.c.Locations[l]
+	p := &s.P[seat]
+	want := func() error {
+		switch l {
+		case locWestminster:
+			return illegal("at Westminster: advance, or pass")
+		case locTimes:
+			return illegal("at the London Times: publish, or pass")
+		case locPort, locWaterloo:
+			return illegal("at " + loc.Name + ": use <possibility>, or pass")
+		}
+		return illegal("at " + loc.Name + ": take <slot>, or pass")
+	}
+	switch l {
+	case locPatent, locMuseum, locBank, locClub:
+		if a.Verb != vTake {
+			return want()
+		}
+		disp := s.display(l)
+		k := a.Vals[0] - 1
+		if k < 0 || k >= len(disp) || disp[k] < 0 {
+			return illegal(loc.Name + " has nothing in slot " + strconv.Itoa(a.Vals[0]))
+		}
+		switch l {
+		case locMuseum:
+			if !canReceiveResearch(p) {
+				return illegal("every research space holds a loan: you can no longer receive research tiles")
+			}
+		case locClub:
+			ch := &s.c.Characters[disp[k]]
+			if need, ok := s.affordable(seat, ch.Cost); !ok {
+				return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+			}
+		}
+		return nil
+	case locWestminster:
+		if a.Verb != vAdvance {
+			return want()
+		}
+		return nil
+	case locTimes:
+		if a.Verb != vPublish {
+			return want()
+		}
+		return nil
+	}
+	if a.Verb != vUse {
+		return want()
+	}
+	side := s.side(l)
+	for i, po := range side.Possibilities {
+		if po.Key != a.Key {
+			continue
+		}
+		if po.MinPlayers > s.N {
+			return illegal("“" + po.Key + "” is only offered with " + strconv.Itoa(po.MinPlayers) + " or more players")
+		}
+		for j, other := range side.Possibilities {
+			if other.Group == po.Group && s.Boards[l].Poss[j] >= 0 {
+				return illegal("“" + po.Key + "” was already used this round")
+			}
+		}
+		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
+			return illegal("every dice space below the ticket is taken")
+		}
+		_ = i
+		return nil
+	}
+	return illegal(loc.Name + " has no possibility “" + a.Key + "”")
+}
+
+func (s *State) checkBuild(seat int, a Action) error {
+	p := &s.P[seat]
+	if a.Verb == vPass {
+		return nil
+	}
+	if a.Verb != vBuild {
+		return illegal("phase 5: build <patent>, or pass")
+	}
+	i, ok := s.c.patentByID[a.Key]
+	if !ok || !hasInt(p.Patents, i) {
+		return illegal("you hold no patent “" + a.Key + "”")
+	}
+	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
+		return illegal("you may build only " + strconv.Itoa(s.c.Tracks.Economy.PrototypesPerRound) + " prototypes a round")
+	}
+	pt := &s.c.Patents[i]
+	if need, ok := s.affordable(seat, pt.Cost); !ok {
+		return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+	}
+	return nil
+}
+
+func (s *State) checkFree(seat int, a Action) error {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	switch a.Verb {
+	case vLoan:
+		if len(a.Vals) == 0 {
+			if freeSlot(p) < 0 && researchSlots(p) > 0 {
+				return illegal("your research spaces are full: say which research tile the loan replaces, e.g. loan " + strconv.Itoa(firstResearch(p)+1))
+			}
+			return nil
+		}
+		k := a.Vals[0] - 1
+		if freeSlot(p) >= 0 {
+			return illegal("you have a free research space: just write loan")
+		}
+		if k < 0 || k >= len(p.Slots) || p.Slots[k].K != slotResearch {
+			return illegal("a loan can only replace a research tile")
+		}
+		return nil
+	case vRepay:
+		if !s.hasPrompt(seat) {
+			return engine.Refuse(engine.ErrNotYourTurn, "you pay loans back during your turn")
+		}
+		k := a.Vals[0] - 1
+		var sl *Slot
+		if k >= 0 && k < len(p.Slots) {
+			sl = &p.Slots[k]
+		} else if k >= len(p.Slots) && k < len(p.Slots)+len(p.Extra) {
+			sl = &p.Extra[k-len(p.Slots)]
+		}
+		if sl == nil || sl.K != slotLoan || sl.Repaid {
+			return illegal("there is no open loan on space " + strconv.Itoa(a.Vals[0]))
+		}
+		if p.Pounds < e.RepayPounds {
+			return illegal("paying a loan back costs " + strconv.Itoa(e.RepayPounds) + " pounds")
+		}
+		return nil
+	case vExchange:
+		need := map[string]int{"die": e.DieNewspapers, "income": e.IncomeNewspapers, "gear": e.GearNewspapers, "pound": e.PoundNewspapers}[a.Key]
+		if p.News < need {
+			return illegal("a " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
+		}
+		if a.Key == "die" && p.Dice+p.New+p.Tick >= e.MaxDice {
+			return illegal("you already have all " + strconv.Itoa(e.MaxDice) + " dice")
+		}
+		return nil
+	case vBuy:
+		price := e.EnergyPounds
+		if a.Key == "gear" {
+			price = e.GearPounds
+		}
+		if p.Pounds < price {
+			return illegal("a " + a.Key + " costs " + strconv.Itoa(price) + " pounds")
+		}
+		return nil
+	case vSell:
+		if (a.Key == "gear" && p.Gears == 0) || (a.Key == "energy" && p.Energy == 0) {
+			return illegal("you have no " + a.Key + " to sell")
+		}
+		return nil
+	}
+	return illegal("not a free action")
+}
+
+func firstResearch(p *Player) int {
+	for i, sl := range p.Slots {
+		if sl.K == slotResearch {
+			return i
+		}
+	}
+	return 0
+}
+
+// do performs a checked action.
+func (s *State) do(seat int, a Action) {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	if isFree(a.Verb) {
+		switch a.Verb {
+		case vLoan:
+			slot := -1
+			if len(a.Vals) > 0 {
+				slot = a.Vals[0] - 1
+			}
+			s.takeLoan(seat, slot, false)
+		case vRepay:
+			k := a.Vals[0] - 1
+			if k < len(p.Slots) {
+				p.Slots[k].Repaid = true
+			} else {
+				p.Extra[k-len(p.Slots)].Repaid = true
+			}
+			p.Pounds -= e.RepayPounds
+		case vExchange:
+			switch a.Key {
+			case "die":
+				p.News -= e.DieNewspapers
+				if s.Ph == 1 && !s.Revealed {
+					p.Dice++
+					p.Sub, p.Vals = false, nil
+				} else {
+					p.New++
+				}
+			case "income":
+				p.News -= e.IncomeNewspapers
+				s.moveIncome(seat, 1)
+			case "gear":
+				p.News -= e.GearNewspapers
+				p.Gears++
+			case "pound":
+				p.News -= e.PoundNewspapers
+				p.Pounds++
+			}
+		case vBuy:
+			if a.Key == "gear" {
+				p.Pounds -= e.GearPounds
+				p.Gears++
+			} else {
+				p.Pounds -= e.EnergyPounds
+				p.Energy++
+			}
+		case vSell:
+			if a.Key == "gear" {
+				p.Gears--
+				p.Pounds += e.SellGear
+			} else {
+				p.Energy--
+				p.Pounds += e.SellEnergy
+			}
+		}
+		return
+	}
+	if len(p.Q) > 0 {
+		t := p.Q[0]
+		p.Q = p.Q[1:]
+		s.answer(seat, t, a)
+		return
+	}
+	switch s.Ph {
+	case 1:
+		p.Vals = cloneInts(a.Vals)
+		p.Sub = true
+	case 2:
+		s.doPlace(seat, a)
+	case 3:
+		s.doAction(seat, a)
+	case 5:
+		if a.Verb == vPass {
+			p.Passed = true
+			return
+		}
+		i := s.c.patentByID[a.Key]
+		pt := &s.c.Patents[i]
+		s.payCost(seat, pt.Cost)
+		p.Patents = removeInt(p.Patents, i)
+		p.Protos = append(p.Protos, i)
+		p.Built++
+		vp := pt.VP[s.year()]
+		for _, ch := range p.Chars {
+			if linked(s.c, i, ch) {
+				vp += e.LinkVP
+			}
+		}
+		s.addVP(seat, vp, vpPrototypes)
+		s.push(seat, Task{K: dTarget, X: i})
+	}
+}
+
+// linked: patent pt and character ch are linked (either card shows the link).
+func linked(c *Content, pt, ch int) bool {
+	return c.Patents[pt].link == ch || c.Characters[ch].link == pt
+}
+
+func removeInt(a []int, v int) []int {
+	for i, x := range a {
+		if x == v {
+			return append(a[:i:i], a[i+1:]...)
+		}
+	}
+	return a
+}
+
+func (s *State) doPlace(seat int, a Action) {
+	p := &s.P[seat]
+	s.Moved = true
+	if a.Verb == vPass {
+		p.Passed = true
+		return
+	}
+	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
+	p.Vals = removeInt(p.Vals, v)
+	s.Boards[l].Dice[sp] = Die{O: seat, V: v}
+	ds := s.side(locKind(l)).Dice[sp]
+	p.Pounds -= ds.Fee
+	var tasks []Task
+	if ds.Assistant {
+		tasks = append(tasks, Task{K: dAssistant})
+	}
+	tasks = append(tasks, Task{K: dDown})
+	s.push(seat, tasks...)
+}
+
+func (s *State) doAction(seat int, a Action) {
+	l := locKind(s.Loc)
+	b := &s.Boards[l]
+	i := s.nextDie()
+	die := &b.Dice[i]
+	die.Done = true
+	if a.Verb == vPass {
+		return
+	}
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	k := freeAct(b)
+	b.Acts[k] = Die{O: seat, V: die.V}
+	as := s.side(l).Actions[k]
+	if as.Pounds > 0 {
+		p.Pounds += as.Pounds
+	} else if as.Pounds < 0 {
+		s.pay(seat, -as.Pounds)
+	}
+	p.News = min(p.News+as.Newspapers, e.MaxNewspapers)
+	switch l {
+	case locPatent:
+		slot := a.Vals[0] - 1
+		p.Patents = append(p.Patents, s.PatentDisp[slot])
+		s.PatentDisp[slot] = -1
+	case locMuseum:
+		slot := a.Vals[0] - 1
+		tile := s.MuseumDisp[slot]
+		s.MuseumDisp[slot] = -1
+		s.giveResearch(seat, tile)
+	case locBank:
+		slot := a.Vals[0] - 1
+		sh := &s.c.Shares[s.BankDisp[slot]]
+		p.Shares = append(p.Shares, s.BankDisp[slot])
+		s.BankDisp[slot] = -1
+		s.addVP(seat, sh.VP, vpShares)
+		s.moveIncome(seat, sh.Income)
+	case locWestminster:
+		s.advanceWestminster(seat)
+	case locClub:
+		slot := a.Vals[0] - 1
+		ci := s.CharDisp[slot]
+		ch := &s.c.Characters[ci]
+		s.CharDisp[slot] = -1
+		s.payCost(seat, ch.Cost)
+		p.Chars = append(p.Chars, ci)
+		vp := ch.VP[s.year()]
+		for _, pt := range p.Protos {
+			if linked(s.c, pt, ci) {
+				vp += e.LinkVP
+			}
+		}
+		s.addVP(seat, vp, vpCharacters)
+		s.pushEffects(seat, ch.Instant, vpCharacters)
+	case locTimes:
+		s.moveBuzz(seat, s.publisherBuzz(seat))
+	case locPort, locWaterloo:
+		side := s.side(l)
+		for j, po := range side.Possibilities {
+			if po.Key != a.Key {
+				continue
+			}
+			b.Poss[j] = seat
+			if po.ticket {
+				s.TicketDice = append(s.TicketDice, Die{O: seat, V: die.V})
+				p.Dice--
+				p.Tick++
+				s.addVP(seat, side.TicketVP[s.year()]+die.V, vpTickets)
+			}
+			s.pushEffects(seat, po.Effect, vpEffects)
+		}
+	}
+	if as.Buzz > 0 {
+		s.moveBuzz(seat, as.Buzz)
+	}
+}
+
+// publisherBuzz is the Buzz seat earns at the London Times this round.
+func (s *State) publisherBuzz(seat int) int {
+	pr := &s.c.Publishers[s.Publisher].Rounds[s.Round-1]
+	n := 0
+	for _, m := range pr.metrics {
+		n += s.count(seat, m)
+	}
+	buzz := 0
+	for _, lv := range pr.Levels {
+		if n >= lv.Min {
+			buzz = max(buzz, lv.Buzz)
+		}
+	}
+	return buzz
+}

@@ -1,0 +1,568 @@
+package crystalpalace
+
+import (
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// push puts tasks at the front of seat's queue, keeping their order.
+func (s *State) push(seat int, tasks ...Task) {
+	p := &s.P[seat]
+	q := make([]Task, 0, len(tasks)+len(p.Q))
+	q = append(q, tasks...)
+	p.Q = append(q, p.Q...)
+}
+
+// effectTasks turns effects into tasks attributing VP to src.
+func effectTasks(effs []Effect, src int) []Task {
+	out := make([]Task, 0, len(effs))
+	for _, e := range effs {
+		out = append(out, Task{K: tEffect, G: e.gain, N: e.N, M: e.metric, D: e.Div, F: e.Free, Src: src})
+	}
+	return out
+}
+
+// pushEffects queues effects for seat before its other tasks.
+func (s *State) pushEffects(seat int, effs []Effect, src int) {
+	if len(effs) > 0 {
+		s.push(seat, effectTasks(effs, src)...)
+	}
+}
+
+// count is the value of metric m for seat.
+func (s *State) count(seat int, m metric) int {
+	p := &s.P[seat]
+	switch m {
+	case metricCharacters:
+		return len(p.Chars)
+	case metricPrototypes:
+		return len(p.Protos)
+	case metricPatents:
+		return len(p.Patents)
+	case metricResearch, metricInstantResearch, metricGreenResearch:
+		n := 0
+		for _, sl := range p.Slots {
+			if sl.K != slotResearch {
+				continue
+			}
+			r := &s.c.Research[sl.ID]
+			if m == metricResearch || (m == metricInstantResearch && len(r.Instant) > 0) || (m == metricGreenResearch && len(r.Phase6) > 0) {
+				n++
+			}
+		}
+		return n
+	case metricWestminster:
+		return p.West
+	case metricDice:
+		return p.Dice + p.New + p.Tick
+	case metricBuzz:
+		return p.Buzz
+	case metricShares:
+		return len(p.Shares)
+	case metricIncome:
+		return s.c.Tracks.Income[p.Income].Income
+	case metricMarket:
+		n := 0
+		for _, o := range s.Market {
+			if o == seat {
+				n++
+			}
+		}
+		return n
+	case metricNewspapers:
+		return p.News
+	case metricGears:
+		return p.Gears
+	case metricEnergy:
+		return p.Energy
+	case metricLoans:
+		n := 0
+		for _, sl := range p.Slots {
+			if sl.K == slotLoan {
+				n++
+			}
+		}
+		return n + len(p.Extra)
+	case metricPounds:
+		return p.Pounds
+	}
+	return 0
+}
+
+// amount is the size of an effect for seat: N, or N per Div of the metric.
+func (s *State) amount(seat int, t Task) int {
+	if t.M == metricNone {
+		return t.N
+	}
+	d := max(t.D, 1)
+	return t.N * (s.count(seat, t.M) / d)
+}
+
+func (s *State) addVP(seat, n, src int) {
+	p := &s.P[seat]
+	p.VP += n
+	p.VPBy[src] += n
+}
+
+// pay takes n pounds from seat, taking loans when short.
+func (s *State) pay(seat, n int) {
+	p := &s.P[seat]
+	for p.Pounds < n {
+		s.takeLoan(seat, -1, true)
+	}
+	p.Pounds -= n
+}
+
+// takeLoan draws a loan tile for seat and gives the pounds. slot is the
+// research space the loan replaces when the mat is full (-1: ask, or place
+// it beside the mat when every space holds a loan).
+func (s *State) takeLoan(seat, slot int, forced bool) {
+	p := &s.P[seat]
+	vp := -10 // the pile is empty: a loan still costs the most
+	if n := len(s.Loans); n > 0 {
+		vp = s.Loans[n-1]
+		s.Loans = s.Loans[:n-1]
+	}
+	p.Pounds += s.c.Tracks.Economy.LoanPounds
+	text := seatName(seat) + " takes a loan (" + strconv.Itoa(vp) + " VP)"
+	if forced {
+		text += " to pay"
+	}
+	s.emit(engine.EventAction, seat, text, true)
+	loan := Slot{K: slotLoan, ID: vp}
+	if i := freeSlot(p); i >= 0 {
+		p.Slots[i] = loan
+		return
+	}
+	if slot >= 0 {
+		p.Slots[slot] = loan
+		return
+	}
+	if researchSlots(p) == 0 {
+		p.Extra = append(p.Extra, loan)
+		return
+	}
+	s.push(seat, Task{K: dLoanSlot, X: vp})
+}
+
+func freeSlot(p *Player) int {
+	for i, sl := range p.Slots {
+		if sl.K == slotEmpty {
+			return i
+		}
+	}
+	return -1
+}
+
+func researchSlots(p *Player) int {
+	n := 0
+	for _, sl := range p.Slots {
+		if sl.K == slotResearch {
+			n++
+		}
+	}
+	return n
+}
+
+// canReceiveResearch: a free space, or a research tile to replace.
+func canReceiveResearch(p *Player) bool { return freeSlot(p) >= 0 || researchSlots(p) > 0 }
+
+// giveResearch puts tile on seat's mat, asking which tile to replace when full.
+func (s *State) giveResearch(seat, tile int) {
+	p := &s.P[seat]
+	if i := freeSlot(p); i >= 0 {
+		p.Slots[i] = Slot{K: slotResearch, ID: tile}
+		s.pushEffects(seat, s.c.Research[tile].Instant, vpEffects)
+		return
+	}
+	if researchSlots(p) > 0 {
+		s.push(seat, Task{K: dReplace, X: tile})
+	}
+}
+
+// moveIncome moves seat n steps on the income track: pounds beyond the top,
+// a pound per step below the bottom.
+func (s *State) moveIncome(seat, n int) {
+	p := &s.P[seat]
+	top := len(s.c.Tracks.Income) - 1
+	to := p.Income + n
+	switch {
+	case to > top:
+		p.Pounds += to - top
+		to = top
+	case to < 0:
+		s.pay(seat, -to)
+		to = 0
+	}
+	p.Income = to
+}
+
+// moveBuzz advances seat n steps on the Buzz track, with flyers and posters
+// on the way; steps beyond the end are forfeited.
+func (s *State) moveBuzz(seat, n int) {
+	p := &s.P[seat]
+	bt := &s.c.Tracks.Buzz
+	from := p.Buzz
+	to := min(from+n, bt.Length)
+	if to <= from {
+		return
+	}
+	p.Buzz = to
+	var tasks []Task
+	for sp := from + 1; sp <= to; sp++ {
+		for _, f := range s.FlyerAt {
+			if f.Space == sp {
+				tasks = append(tasks, effectTasks(s.c.Flyers[f.Flyer].Effect, vpEffects)...)
+			}
+		}
+		for i, po := range bt.Posters {
+			if po.Space == sp && len(p.Tokens) < 2 && !hasInt(p.Tokens, sp) {
+				tasks = append(tasks, Task{K: dPoster, X: i})
+			}
+		}
+	}
+	if to == bt.Length && !hasInt(s.Tickets, seat) && len(s.Tickets) < bt.Tickets {
+		s.Tickets = append(s.Tickets, seat)
+	}
+	if len(tasks) > 0 {
+		s.push(seat, tasks...)
+	}
+}
+
+func hasInt(a []int, v int) bool {
+	for _, x := range a {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// advanceWestminster moves seat one step with the space's bonus, or offers
+// the choice on the last space.
+func (s *State) advanceWestminster(seat int) {
+	p := &s.P[seat]
+	w := s.c.Tracks.Westminster
+	if p.West >= len(w)-1 {
+		s.push(seat, Task{K: dBonus, X: -1})
+		return
+	}
+	p.West++
+	s.pushEffects(seat, w[p.West].Bonus, vpEffects)
+}
+
+// marketFree returns the lowest free tier at or above from, or -1.
+func (s *State) marketFreeAbove(from int) int {
+	for t := from; t < len(s.Market); t++ {
+		if s.Market[t] < 0 {
+			return t
+		}
+	}
+	return -1
+}
+
+// occupy puts seat's assistant on tier t; filling the last free space bursts
+// the Black Market.
+func (s *State) occupy(seat, t int) {
+	s.Market[t] = seat
+	if s.marketFreeAbove(0) >= 0 {
+		return
+	}
+	for i, o := range s.Market {
+		if i != t && o >= 0 {
+			s.P[o].Asst++
+			s.Market[i] = -1
+		}
+	}
+	s.emit(engine.EventAction, seat, "the Black Market bursts", false)
+}
+
+// moveDown moves seat's assistant on tier t to the next free space below,
+// or off the market; with gear, a gear from the yellow banner when it moved
+// from the banner tier or higher.
+func (s *State) moveDown(seat, t int, gear bool) {
+	s.Market[t] = -1
+	to := -1
+	for i := t - 1; i >= 0; i-- {
+		if s.Market[i] < 0 {
+			to = i
+			break
+		}
+	}
+	if to >= 0 {
+		s.Market[to] = seat
+	} else {
+		s.P[seat].Asst++
+	}
+	if gear && t+1 >= s.market().BannerTier && s.MarketGears > 0 {
+		s.MarketGears--
+		s.P[seat].Gears++
+	}
+}
+
+func (s *State) ownTiers(seat int) []int {
+	var out []int
+	for t, o := range s.Market {
+		if o == seat {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// objectiveMet: the condition of seat's next objective level holds.
+func (s *State) objectiveMet(seat int) bool {
+	p := &s.P[seat]
+	obj := s.c.Mats[p.Mat].Objective
+	if p.Obj >= len(obj) {
+		return false
+	}
+	o := obj[p.Obj]
+	return s.count(seat, o.metric) >= o.Min
+}
+
+// greenSources lists seat's green bonuses as "green …" actions.
+func (s *State) greenSources(seat int) []Action {
+	p := &s.P[seat]
+	var out []Action
+	for i, sl := range p.Slots {
+		if sl.K == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 {
+			out = append(out, Action{Verb: vGreen, Key: srcResearch, Vals: []int{i + 1}})
+		}
+	}
+	for t, o := range s.Market {
+		if o == seat && len(s.market().Spaces[t].Effect) > 0 {
+			out = append(out, Action{Verb: vGreen, Key: srcMarket, Vals: []int{t + 1}})
+		}
+	}
+	for _, ch := range p.Chars {
+		if a := s.c.Characters[ch].Ability; a.Phase == 6 && len(a.Effect) > 0 {
+			out = append(out, Action{Verb: vGreen, Key: srcCharacter + " " + s.c.Characters[ch].ID})
+		}
+	}
+	if s.Watch == seat && s.WatchPounds {
+		out = append(out, Action{Verb: vGreen, Key: srcWatch})
+	}
+	return out
+}
+
+// greenEffects queues every green bonus of seat (phase 6 step 3).
+func (s *State) greenEffects(seat int) []Task {
+	var tasks []Task
+	p := &s.P[seat]
+	for _, sl := range p.Slots {
+		if sl.K == slotResearch {
+			tasks = append(tasks, effectTasks(s.c.Research[sl.ID].Phase6, vpEffects)...)
+		}
+	}
+	for t, o := range s.Market {
+		if o == seat {
+			tasks = append(tasks, effectTasks(s.market().Spaces[t].Effect, vpEffects)...)
+		}
+	}
+	for _, ch := range p.Chars {
+		if a := s.c.Characters[ch].Ability; a.Phase == 6 {
+			tasks = append(tasks, effectTasks(a.Effect, vpCharacters)...)
+		}
+	}
+	if s.Watch == seat && s.WatchPounds {
+		tasks = append(tasks, Task{K: tEffect, G: gainPounds, N: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
+	}
+	return tasks
+}
+
+// applyGreen uses the green bonus named by a (already checked).
+func (s *State) applyGreen(seat int, a Action) {
+	p := &s.P[seat]
+	switch {
+	case a.Key == srcResearch:
+		s.pushEffects(seat, s.c.Research[p.Slots[a.Vals[0]-1].ID].Phase6, vpEffects)
+	case a.Key == srcMarket:
+		s.pushEffects(seat, s.market().Spaces[a.Vals[0]-1].Effect, vpEffects)
+	case a.Key == srcWatch:
+		s.push(seat, Task{K: tEffect, G: gainPounds, N: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
+	default:
+		id := a.Key[len(srcCharacter)+1:]
+		s.pushEffects(seat, s.c.Characters[s.c.charByID[id]].Ability.Effect, vpCharacters)
+	}
+}
+
+// applyEffect performs one immediate task for seat.
+func (s *State) applyEffect(seat int, t Task) {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	n := s.amount(seat, t)
+	switch t.G {
+	case gainPounds:
+		if n >= 0 {
+			p.Pounds += n
+		} else {
+			s.pay(seat, -n)
+		}
+	case gainVP:
+		s.addVP(seat, n, t.Src)
+	case gainGears:
+		p.Gears = max(p.Gears+n, 0)
+	case gainEnergy:
+		p.Energy = max(p.Energy+n, 0)
+	case gainNewspapers:
+		p.News = min(max(p.News+n, 0), e.MaxNewspapers)
+	case gainIncome:
+		s.moveIncome(seat, n)
+	case gainBuzz:
+		s.moveBuzz(seat, n)
+	case gainWestminster:
+		for i := 0; i < n; i++ {
+			s.advanceWestminster(seat)
+		}
+	case gainAssistant:
+		s.push(seat, Task{K: dAssistant, F: t.F})
+	case gainMarketPlace:
+		if p.Asst > 0 {
+			if tier := s.marketFreeAbove(0); tier >= 0 {
+				p.Asst--
+				s.occupy(seat, tier)
+			}
+		}
+	case gainMarketDown:
+		s.push(seat, Task{K: dForcedDown})
+	case gainDie:
+		if p.Dice+p.New+p.Tick < e.MaxDice {
+			p.New++
+		}
+	case gainGreen:
+		s.push(seat, Task{K: dGreen})
+	case gainMuseum, gainVioletBlue, gainVioletOrange:
+		deck := &s.GreenDeck
+		if t.G == gainVioletBlue {
+			deck = &s.VioletBlue
+		} else if t.G == gainVioletOrange {
+			deck = &s.VioletOrange
+		}
+		if len(*deck) > 0 && canReceiveResearch(p) {
+			tile := (*deck)[0]
+			*deck = (*deck)[1:]
+			s.emit(engine.EventAction, seat, seatName(seat)+" draws research tile "+s.c.Research[tile].Name, true)
+			s.giveResearch(seat, tile)
+		}
+	case gainWatch:
+		s.push(seat, Task{K: dWatch})
+	case gainObjective:
+		if s.objectiveMet(seat) {
+			p.Obj++
+		}
+	}
+}
+
+// autoResolve settles decisions with no real choice. It returns false when
+// seat must decide t.
+func (s *State) autoResolve(seat int, t Task) (done bool) {
+	switch t.K {
+	case dAssistant, dDown:
+		return len(s.decisionActions(seat, t)) <= 1 // only "skip"
+	case dForcedDown, dGreen:
+		opts := s.decisionActions(seat, t)
+		if len(opts) == 1 {
+			s.answer(seat, t, opts[0])
+		}
+		return len(opts) <= 1
+	case dPoster:
+		p := &s.P[seat]
+		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+	case dReplace, dLoanSlot:
+		if researchSlots(&s.P[seat]) == 0 {
+			if t.K == dLoanSlot {
+				s.P[seat].Extra = append(s.P[seat].Extra, Slot{K: slotLoan, ID: t.X})
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// settle applies every immediate task of every seat until each queue is
+// empty or waits for a decision.
+func (s *State) settle() {
+	for changed := true; changed; {
+		changed = false
+		for seat := range s.P {
+			if s.settleSeat(seat) {
+				changed = true
+			}
+		}
+	}
+}
+
+// settleSeat works through seat's queue; it reports whether it did anything.
+func (s *State) settleSeat(seat int) (did bool) {
+	for {
+		p := &s.P[seat]
+		if len(p.Q) == 0 {
+			return did
+		}
+		t := p.Q[0]
+		if t.K >= dAssistant {
+			if !s.autoResolve(seat, t) {
+				return did
+			}
+			s.popTask(seat, t)
+			did = true
+			continue
+		}
+		did = true
+		p.Q = p.Q[1:]
+		switch t.K {
+		case tEffect:
+			s.applyEffect(seat, t)
+		case tIncome:
+			sp := s.c.Tracks.Income[p.Income]
+			p.Pounds += sp.Income
+			if sp.Red {
+				s.addVP(seat, s.c.Tracks.Economy.RedSpaceVP, vpIncomePenalty)
+			}
+		case tExpense:
+			s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
+		case tPosters:
+			p.PosterStep = true
+			for _, sp := range p.Tokens {
+				s.posterBonus(seat, sp)
+			}
+		}
+	}
+}
+
+// popTask removes the decision t that autoResolve settled, wherever it went
+// in the queue after new tasks were pushed in front of it.
+func (s *State) popTask(seat int, t Task) {
+	p := &s.P[seat]
+	for i := range p.Q {
+		if p.Q[i] == t {
+			p.Q = append(p.Q[:i:i], p.Q[i+1:]...)
+			return
+		}
+	}
+}
+
+// posterBonus gives the phase 6 bonus of the poster on space sp.
+func (s *State) posterBonus(seat, sp int) {
+	for i, po := range s.c.Tracks.Buzz.Posters {
+		if po.Space != sp {
+			continue
+		}
+		if len(po.Choice) > 0 {
+			s.push(seat, Task{K: dBonus, X: i})
+		} else {
+			s.pushEffects(seat, po.Effect, vpPosters)
+		}
+	}
+}
+
+func (s *State) waiting() bool {
+	for i := range s.P {
+		if len(s.P[i].Q) > 0 {
+			return true
+		}
+	}
+	return false
+}

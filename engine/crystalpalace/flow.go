@@ -1,0 +1,412 @@
+package crystalpalace
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// run settles tasks and moves the game on until it waits for someone.
+func (s *State) run() {
+	for guard := 0; guard < 10000; guard++ {
+		s.settle()
+		if s.Done || s.waiting() || !s.step() {
+			return
+		}
+	}
+}
+
+func (s *State) setPhase(ph int) {
+	s.Ph = ph
+	s.emit(engine.EventPhase, -1, s.Phase(), false)
+}
+
+// step advances the phase machine by one automatic step; false means the
+// game waits for a phase prompt.
+func (s *State) step() bool {
+	switch s.Ph {
+	case 1:
+		for i := range s.P {
+			if !s.P[i].Sub {
+				return false
+			}
+		}
+		s.reveal()
+		return true
+	case 2:
+		if s.Moved {
+			s.Moved = false
+			s.Turn = (s.Turn + 1) % s.N
+		}
+		for k := 0; k < s.N; k++ {
+			seat := s.Order[(s.Turn+k)%s.N]
+			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
+				s.Turn = (s.Turn + k) % s.N
+				return false
+			}
+		}
+		s.Loc = 0
+		s.setPhase(3)
+		return true
+	case 3:
+		return s.step3()
+	case 4:
+		for _, seat := range s.Order {
+			s.phase4(seat)
+		}
+		s.Turn = 0
+		for i := range s.P {
+			s.P[i].Built, s.P[i].Ability5, s.P[i].Passed = 0, false, false
+		}
+		s.setPhase(5)
+		return true
+	case 5:
+		if s.Turn >= s.N {
+			s.setPhase(6)
+			for _, seat := range s.Order {
+				tasks := []Task{{K: tIncome}, {K: tExpense}}
+				tasks = append(tasks, s.greenEffects(seat)...)
+				tasks = append(tasks, Task{K: tPosters})
+				s.P[seat].Q = append(s.P[seat].Q, tasks...)
+			}
+			return true
+		}
+		seat := s.Order[s.Turn]
+		p := &s.P[seat]
+		if !p.Ability5 {
+			p.Ability5 = true
+			for _, ch := range p.Chars {
+				if a := s.c.Characters[ch].Ability; a.Phase == 5 {
+					s.pushEffects(seat, a.Effect, vpCharacters)
+				}
+			}
+			return true
+		}
+		if !p.Passed && p.Built < s.c.Tracks.Economy.PrototypesPerRound && len(p.Patents) > 0 {
+			return false
+		}
+		s.Turn++
+		return true
+	case 6:
+		if s.Round == 5 {
+			s.endScoring()
+			return false
+		}
+		s.setPhase(7)
+		s.phase7()
+		return true
+	}
+	return false
+}
+
+// reveal ends phase 1: dice shown and paid, first player, newspapers.
+func (s *State) reveal() {
+	s.Revealed = true
+	totals := make([]int, s.N)
+	var b strings.Builder
+	for seat := range s.P {
+		p := &s.P[seat]
+		p.Shown = cloneInts(p.Vals)
+		for _, v := range p.Vals {
+			totals[seat] += v
+		}
+		if seat > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
+	}
+	s.emit(engine.EventReveal, -1, "dice revealed: "+b.String(), true)
+	for seat := range s.P {
+		s.pay(seat, totals[seat])
+	}
+	s.First = s.firstPlayer(totals)
+	prev := s.Order
+	s.Order = make([]int, s.N)
+	for i := range s.Order {
+		s.Order[i] = (s.First + i) % s.N
+	}
+	_ = prev
+	low, high := totals[0], totals[0]
+	for _, t := range totals {
+		low, high = min(low, t), max(high, t)
+	}
+	for seat, t := range totals {
+		if t == low && !(low == high && seat == s.First) {
+			p := &s.P[seat]
+			p.News = min(p.News+1, s.c.Tracks.Economy.MaxNewspapers)
+		}
+	}
+	s.emit(engine.EventAction, s.First, seatName(s.First)+" is first player", false)
+	s.Turn = 0
+	s.Moved = false
+	for i := range s.P {
+		s.P[i].Passed = false
+		s.P[i].Sub = false
+	}
+	s.setPhase(2)
+}
+
+// firstPlayer applies the tiebreak: highest total, then highest single
+// values in turn, then earlier in last round's order, at random in round 1.
+func (s *State) firstPlayer(totals []int) int {
+	cmp := func(a, b int) int { // >0 when a beats b
+		if totals[a] != totals[b] {
+			return totals[a] - totals[b]
+		}
+		va, vb := s.P[a].Vals, s.P[b].Vals
+		for i := 0; i < len(va) && i < len(vb); i++ {
+			if va[i] != vb[i] {
+				return va[i] - vb[i]
+			}
+		}
+		return len(va) - len(vb)
+	}
+	best := []int{0}
+	for seat := 1; seat < s.N; seat++ {
+		switch c := cmp(seat, best[0]); {
+		case c > 0:
+			best = []int{seat}
+		case c == 0:
+			best = append(best, seat)
+		}
+	}
+	if len(best) == 1 {
+		return best[0]
+	}
+	if s.First < 0 {
+		return best[s.RNG.Intn(len(best))]
+	}
+	for _, seat := range s.Order { // last round's order
+		if slices.Contains(best, seat) {
+			return seat
+		}
+	}
+	return best[0]
+}
+
+// step3 resolves the next die of phase 3, or moves to the next location.
+func (s *State) step3() bool {
+	for s.Loc < int(locCount) {
+		i := s.nextDie()
+		if i < 0 {
+			s.Loc++
+			continue
+		}
+		b := &s.Boards[s.Loc]
+		if freeAct(b) < 0 {
+			d := &b.Dice[i]
+			d.Done = true
+			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
+			s.emit(engine.EventAction, d.O, seatName(d.O)+" gets 1 pound: no action space left at "+s.c.Locations[s.Loc].Name, false)
+			continue
+		}
+		return false
+	}
+	s.setPhase(4)
+	return true
+}
+
+// nextDie is the dice space of the unresolved die at the current location
+// with the highest value, leftmost on ties; -1 when none.
+func (s *State) nextDie() int {
+	b := &s.Boards[s.Loc]
+	best := -1
+	for i, d := range b.Dice {
+		if d.O >= 0 && !d.Done && (best < 0 || d.V > b.Dice[best].V) {
+			best = i
+		}
+	}
+	return best
+}
+
+func freeAct(b *Board) int {
+	for i, a := range b.Acts {
+		if a.O < 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// phase4 pays seat's salaries and queues its phase 4 abilities.
+func (s *State) phase4(seat int) {
+	p := &s.P[seat]
+	colour := s.c.Tracks.Westminster[p.West].Salary
+	due := 0
+	for _, ch := range p.Chars {
+		due += s.c.Characters[ch].Salary[colour]
+	}
+	if due > 0 {
+		s.pay(seat, due)
+	}
+	for _, ch := range p.Chars {
+		if a := s.c.Characters[ch].Ability; a.Phase == 4 {
+			s.P[seat].Q = append(s.P[seat].Q, effectTasks(a.Effect, vpCharacters)...)
+		}
+	}
+}
+
+// phase7 prepares the next round.
+func (s *State) phase7() {
+	m := s.market()
+	s.MarketGears = m.Gears
+	if s.Market[0] >= 0 {
+		s.P[s.Market[0]].Asst++
+	}
+	copy(s.Market, s.Market[1:])
+	s.Market[len(s.Market)-1] = -1
+	for l := range s.Boards {
+		b := &s.Boards[l]
+		for i := range b.Dice {
+			b.Dice[i] = Die{O: -1}
+		}
+		for i := range b.Acts {
+			b.Acts[i] = Die{O: -1}
+		}
+		for i := range b.Poss {
+			b.Poss[i] = -1
+		}
+	}
+	for _, c := range s.PatentDisp {
+		if c >= 0 {
+			s.PatentDeck = append(s.PatentDeck, c)
+		}
+	}
+	for _, c := range s.CharDisp {
+		if c >= 0 {
+			s.CharDeck = append(s.CharDeck, c)
+		}
+	}
+	s.Round++
+	s.fillDisplays()
+	s.emit(engine.EventAction, -1, "new patents, research tiles, shares and characters are laid out", true)
+	for i := range s.P {
+		p := &s.P[i]
+		p.Dice += p.New
+		p.New = 0
+		p.Vals, p.Shown = nil, nil
+		p.Sub, p.Passed, p.PosterStep = false, false, false
+		p.Built, p.Ability5 = 0, false
+	}
+	s.Revealed = false
+	s.setPhase(1)
+}
+
+// decisionActions lists the answers to decision t of seat.
+func (s *State) decisionActions(seat int, t Task) []Action {
+	p := &s.P[seat]
+	var out []Action
+	switch t.K {
+	case dAssistant:
+		if s.objectiveMet(seat) {
+			out = append(out, Action{Verb: vObjective})
+		}
+		if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (t.F || p.Pounds >= s.market().Spaces[tier].Cost) {
+			out = append(out, Action{Verb: vPlaceAsst})
+		}
+		for _, tier := range s.ownTiers(seat) {
+			if to := s.marketFreeAbove(tier + 1); to >= 0 && p.Pounds >= s.market().Spaces[to].Cost {
+				out = append(out, Action{Verb: vMoveAsst, Vals: []int{tier + 1}})
+			}
+		}
+		out = append(out, Action{Verb: vSkip})
+	case dDown, dForcedDown:
+		for _, tier := range s.ownTiers(seat) {
+			out = append(out, Action{Verb: vDown, Vals: []int{tier + 1}})
+		}
+		if t.K == dDown {
+			out = append(out, Action{Verb: vSkip})
+		}
+	case dGreen:
+		out = s.greenSources(seat)
+	case dReplace, dLoanSlot:
+		for i, sl := range p.Slots {
+			if sl.K == slotResearch {
+				out = append(out, Action{Verb: vReplace, Vals: []int{i + 1}})
+			}
+		}
+	case dPoster:
+		out = append(out, Action{Verb: vPoster}, Action{Verb: vSkip})
+	case dBonus:
+		alts := s.c.Tracks.WestminsterV
+		if t.X >= 0 {
+			alts = s.c.Tracks.Buzz.Posters[t.X].Choice
+		}
+		for _, e := range alts {
+			out = append(out, Action{Verb: vBonus, Key: e.gain.String()})
+		}
+	case dTarget:
+		for i := 0; i < s.N; i++ {
+			out = append(out, Action{Verb: vTarget, Vals: []int{i + 1}})
+		}
+	case dWatch:
+		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
+	}
+	return out
+}
+
+// answer performs decision t of seat with a (already checked against
+// decisionActions). The caller removes t from the queue first.
+func (s *State) answer(seat int, t Task, a Action) {
+	p := &s.P[seat]
+	switch a.Verb {
+	case vObjective:
+		p.Obj++
+		s.emit(engine.EventAction, seat, seatName(seat)+" reaches objective level "+strconv.Itoa(p.Obj), false)
+	case vPlaceAsst:
+		tier := s.marketFreeAbove(0)
+		if !t.F {
+			s.pay(seat, s.market().Spaces[tier].Cost)
+		}
+		p.Asst--
+		s.occupy(seat, tier)
+	case vMoveAsst:
+		from := a.Vals[0] - 1
+		to := s.marketFreeAbove(from + 1)
+		s.pay(seat, s.market().Spaces[to].Cost)
+		s.Market[from] = -1
+		s.occupy(seat, to)
+	case vDown:
+		s.moveDown(seat, a.Vals[0]-1, t.K == dDown)
+	case vGreen:
+		s.applyGreen(seat, a)
+	case vReplace:
+		i := a.Vals[0] - 1
+		if t.K == dLoanSlot {
+			p.Slots[i] = Slot{K: slotLoan, ID: t.X}
+		} else {
+			p.Slots[i] = Slot{K: slotResearch, ID: t.X}
+			s.pushEffects(seat, s.c.Research[t.X].Instant, vpEffects)
+		}
+	case vPoster:
+		po := s.c.Tracks.Buzz.Posters[t.X]
+		p.Tokens = append(p.Tokens, po.Space)
+		if p.PosterStep && s.Ph == 6 {
+			s.posterBonus(seat, po.Space)
+		}
+	case vBonus:
+		alts := s.c.Tracks.WestminsterV
+		src := vpEffects
+		if t.X >= 0 {
+			alts, src = s.c.Tracks.Buzz.Posters[t.X].Choice, vpPosters
+		}
+		for _, e := range alts {
+			if e.gain.String() == a.Key {
+				s.pushEffects(seat, []Effect{e}, src)
+				break
+			}
+		}
+	case vTarget:
+		target := a.Vals[0] - 1
+		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
+		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
+	case vWatch:
+		s.Watch = seat
+		s.WatchPounds = a.Key == "pounds"
+		if !s.WatchPounds {
+			s.addVP(seat, s.c.Tracks.Watch.TakeVP, vpWatch)
+		}
+	}
+}

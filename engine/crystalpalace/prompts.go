@@ -1,0 +1,196 @@
+package crystalpalace
+
+import (
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Prompts implements engine.State: open decisions first (several seats at
+// once in phases 4 and 6), else the phase's prompt: every seat that has not
+// chosen its dice in phase 1, the seat whose turn it is in phases 2, 3 and 5.
+func (s *State) Prompts() []engine.Prompt {
+	if s.Done {
+		return nil
+	}
+	var out []engine.Prompt
+	for _, seat := range s.Order {
+		p := &s.P[seat]
+		if len(p.Q) == 0 {
+			continue
+		}
+		t := p.Q[0]
+		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
+			Label: s.decisionLabel(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if s.Ph == 1 {
+		for seat := range s.P {
+			p := &s.P[seat]
+			if !p.Sub {
+				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
+					Label: "choose the values of your " + strconv.Itoa(p.Dice) + " dice", Actions: s.r.dice[p.Dice], Secret: true})
+			}
+		}
+		return out
+	}
+	seat := s.current()
+	if seat < 0 {
+		return nil
+	}
+	return []engine.Prompt{s.phasePrompt(seat)}
+}
+
+func (s *State) phasePrompt(seat int) engine.Prompt {
+	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat)}
+	switch s.Ph {
+	case 2:
+		pr.Kind, pr.Label = "place", "place a die or pass"
+	case 3:
+		pr.Kind, pr.Label = "action", "your die at "+s.c.Locations[s.Loc].Name+" acts"
+	case 5:
+		pr.Kind, pr.Label = "build", "build a prototype or pass"
+	}
+	return pr
+}
+
+// phaseActions enumerates the candidate actions of the phase prompt and
+// keeps those check allows.
+func (s *State) phaseActions(seat int) []string {
+	p := &s.P[seat]
+	var cands []Action
+	switch s.Ph {
+	case 2:
+		seen := 0
+		for _, v := range p.Vals {
+			if seen&(1<<v) != 0 {
+				continue
+			}
+			seen |= 1 << v
+			for l := locPatent; l < locCount; l++ {
+				for sp := range s.Boards[l].Dice {
+					cands = append(cands, Action{Verb: vPlace, Vals: []int{v, sp + 1}, Key: l.String()})
+				}
+			}
+		}
+	case 3:
+		l := locKind(s.Loc)
+		switch l {
+		case locWestminster:
+			cands = append(cands, Action{Verb: vAdvance})
+		case locTimes:
+			cands = append(cands, Action{Verb: vPublish})
+		case locPort, locWaterloo:
+			for _, po := range s.side(l).Possibilities {
+				cands = append(cands, Action{Verb: vUse, Key: po.Key})
+			}
+		default:
+			for k := range s.display(l) {
+				cands = append(cands, Action{Verb: vTake, Vals: []int{k + 1}})
+			}
+		}
+	case 5:
+		for _, i := range p.Patents {
+			cands = append(cands, Action{Verb: vBuild, Key: s.c.Patents[i].ID})
+		}
+	}
+	cands = append(cands, Action{Verb: vPass})
+	out := make([]string, 0, len(cands))
+	for _, a := range cands {
+		if s.check(seat, a) == nil {
+			out = append(out, a.String())
+		}
+	}
+	return out
+}
+
+// FreeActions implements engine.State: loans, repayments, newspaper
+// exchanges and buying or selling gears and energy, as the rules allow now.
+func (s *State) FreeActions(seat engine.Seat) []string {
+	if s.Done || seat < 0 || int(seat) >= s.N {
+		return nil
+	}
+	who := int(seat)
+	p := &s.P[who]
+	cands := []Action{{Verb: vLoan}}
+	for i := range p.Slots {
+		cands = append(cands, Action{Verb: vLoan, Vals: []int{i + 1}})
+	}
+	for i := 0; i < len(p.Slots)+len(p.Extra); i++ {
+		cands = append(cands, Action{Verb: vRepay, Vals: []int{i + 1}})
+	}
+	for _, k := range []string{"die", "income", "gear", "pound"} {
+		cands = append(cands, Action{Verb: vExchange, Key: k})
+	}
+	for _, k := range []string{"energy", "gear"} {
+		cands = append(cands, Action{Verb: vBuy, Key: k}, Action{Verb: vSell, Key: k})
+	}
+	var out []string
+	for _, a := range cands {
+		if s.checkFree(who, a) == nil {
+			out = append(out, a.String())
+		}
+	}
+	return out
+}
+
+func actionStrings(as []Action) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.String()
+	}
+	return out
+}
+
+func decisionKind(k taskKind) string {
+	switch k {
+	case dAssistant:
+		return "assistant"
+	case dDown, dForcedDown:
+		return "down"
+	case dGreen:
+		return "green"
+	case dReplace, dLoanSlot:
+		return "replace"
+	case dPoster:
+		return "poster"
+	case dBonus:
+		return "bonus"
+	case dTarget:
+		return "target"
+	case dWatch:
+		return "watch"
+	}
+	return "decide"
+}
+
+func (s *State) decisionLabel(seat int, t Task) string {
+	switch t.K {
+	case dAssistant:
+		return "take an assistant action (objective, market place, market move <tier>) or skip"
+	case dDown:
+		return "move one of your Black Market assistants down (down <tier>) or skip"
+	case dForcedDown:
+		return "move one of your Black Market assistants down (down <tier>)"
+	case dGreen:
+		return "choose a green bonus to use (green …)"
+	case dReplace:
+		return "choose the research tile " + s.c.Research[t.X].Name + " replaces (replace <space>)"
+	case dLoanSlot:
+		return "choose the research tile your loan replaces (replace <space>)"
+	case dPoster:
+		return "place a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space) + " (poster) or skip"
+	case dBonus:
+		if t.X < 0 {
+			return "choose your Westminster bonus (bonus energy or bonus buzz)"
+		}
+		return "choose your poster bonus (bonus …)"
+	case dTarget:
+		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
+	case dWatch:
+		return "choose the Pocket Watch side (watch vp or watch pounds)"
+	}
+	return "decide"
+}

@@ -1,0 +1,238 @@
+package crystalpalace
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Rules is Crystal Palace with one set of content. It implements
+// engine.Rules, engine.ComputerPlayers and engine.Rulebook and is safe for
+// concurrent use (it is never modified after NewRules).
+type Rules struct {
+	c *Content
+	// dice[k] lists every "dice …" action for k dice, values descending.
+	dice [7][]string
+}
+
+// NewRules returns the rules for content c.
+func NewRules(c *Content) *Rules {
+	r := &Rules{c: c}
+	for k := 1; k <= 6; k++ {
+		r.dice[k] = diceActions(k)
+	}
+	return r
+}
+
+// diceActions lists the canonical dice actions for k dice.
+func diceActions(k int) []string {
+	var out []string
+	vals := make([]int, k)
+	var rec func(i, maxV int)
+	rec = func(i, maxV int) {
+		if i == k {
+			out = append(out, Action{Verb: vDice, Vals: vals}.String())
+			return
+		}
+		for v := maxV; v >= 1; v-- {
+			vals[i] = v
+			rec(i+1, v)
+		}
+	}
+	rec(0, 6)
+	return out
+}
+
+// Content returns the content the rules play with.
+func (r *Rules) Content() *Content { return r.c }
+
+// Name implements engine.Rules.
+func (r *Rules) Name() string { return "crystalpalace" }
+
+// Title implements engine.Rules.
+func (r *Rules) Title() string { return "Crystal Palace" }
+
+// MinPlayers implements engine.Rules.
+func (r *Rules) MinPlayers() int { return 2 }
+
+// MaxPlayers implements engine.Rules.
+func (r *Rules) MaxPlayers() int { return 5 }
+
+// Options implements engine.Rules: Crystal Palace has none.
+func (r *Rules) Options() []engine.Option { return nil }
+
+// Decode implements engine.Rules.
+func (r *Rules) Decode(data []byte) (engine.State, error) {
+	s := &State{}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("crystalpalace: decode state: %w", err)
+	}
+	if s.N < 2 || s.N > 5 || len(s.P) != s.N || len(s.Boards) != int(locCount) || s.Round < 1 || s.Round > 5 {
+		return nil, fmt.Errorf("crystalpalace: decode state: inconsistent state")
+	}
+	s.r, s.c = r, r.c
+	return s, nil
+}
+
+// New implements engine.Rules: the setup of the rulebook for 2-5 players.
+func (r *Rules) New(setup engine.Setup) (engine.State, error) {
+	return r.newState(setup)
+}
+
+func (r *Rules) newState(setup engine.Setup) (*State, error) {
+	if setup.Players < 2 || setup.Players > 5 {
+		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace is for 2 to 5 players, not %d", setup.Players)
+	}
+	for k := range setup.Options {
+		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace has no option %q", k)
+	}
+	c := r.c
+	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}
+	rng := &s.RNG
+	shuffled := func(n int, keep func(i int) bool) []int {
+		var d []int
+		for i := 0; i < n; i++ {
+			if keep == nil || keep(i) {
+				d = append(d, i)
+			}
+		}
+		rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+		return d
+	}
+	s.PatentDeck = shuffled(len(c.Patents), nil)
+	s.CharDeck = shuffled(len(c.Characters), nil)
+	s.GreenDeck = shuffled(len(c.Research), func(i int) bool { return c.Research[i].Back == "green" })
+	s.VioletBlue = shuffled(len(c.Research), func(i int) bool { return c.Research[i].Box == "blue" })
+	s.VioletOrange = shuffled(len(c.Research), func(i int) bool { return c.Research[i].Box == "orange" })
+	s.ShareDecks = make([][]int, 5)
+	for round := 1; round <= 5; round++ {
+		s.ShareDecks[round-1] = shuffled(len(c.Shares), func(i int) bool { return c.Shares[i].Round == round })
+	}
+	s.Loans = make([]int, 0, len(c.loanVP))
+	for _, i := range shuffled(len(c.loanVP), nil) {
+		s.Loans = append(s.Loans, c.loanVP[i])
+	}
+	s.Publisher = rng.Intn(len(c.Publishers))
+	for _, col := range []struct {
+		name   string
+		spaces []int
+	}{{"blue", c.Tracks.Buzz.BlueFlyers}, {"green", c.Tracks.Buzz.GreenFlyers}, {"violet", c.Tracks.Buzz.VioletFlyers}} {
+		fl := shuffled(len(c.Flyers), func(i int) bool { return c.Flyers[i].Color == col.name })
+		for k, sp := range col.spaces {
+			s.FlyerAt = append(s.FlyerAt, Flyers{Space: sp, Flyer: fl[k]})
+		}
+	}
+	sortFlyers(s.FlyerAt)
+	m := s.market()
+	s.Market = make([]int, len(m.Spaces))
+	for i := range s.Market {
+		s.Market[i] = -1
+	}
+	s.MarketGears = m.Gears
+	s.Boards = make([]Board, locCount)
+	for l := locPatent; l < locCount; l++ {
+		side := s.side(l)
+		b := Board{Dice: make([]Die, len(side.Dice)), Acts: make([]Die, len(side.Actions))}
+		for i := range b.Dice {
+			b.Dice[i].O = -1
+		}
+		for i := range b.Acts {
+			b.Acts[i].O = -1
+		}
+		if len(side.Possibilities) > 0 {
+			b.Poss = make([]int, len(side.Possibilities))
+			for i := range b.Poss {
+				b.Poss[i] = -1
+			}
+		}
+		s.Boards[l] = b
+	}
+	s.PatentDisp = make([]int, s.side(locPatent).Display)
+	s.CharDisp = make([]int, s.side(locClub).Display)
+	s.MuseumDisp = make([]int, s.side(locMuseum).Display)
+	s.BankDisp = make([]int, s.side(locBank).Display)
+	s.fillDisplays()
+	// Player mats: a random mat each, a random side up.
+	var matIDs []string
+	seen := map[string]bool{}
+	for _, mt := range c.Mats {
+		if !seen[mt.ID] {
+			seen[mt.ID] = true
+			matIDs = append(matIDs, mt.ID)
+		}
+	}
+	rng.Shuffle(len(matIDs), func(i, j int) { matIDs[i], matIDs[j] = matIDs[j], matIDs[i] })
+	e := c.Tracks.Economy
+	s.P = make([]Player, s.N)
+	for seat := range s.P {
+		var sides []int
+		for i, mt := range c.Mats {
+			if mt.ID == matIDs[seat%len(matIDs)] {
+				sides = append(sides, i)
+			}
+		}
+		mat := sides[rng.Intn(len(sides))]
+		p := Player{
+			Mat: mat, Pounds: e.StartPounds, Gears: e.StartGears, Energy: e.StartEnergy,
+			VP: e.StartVP, VPBy: make([]int, vpCount), Dice: e.StartDice,
+			Income: c.Tracks.IncomeStart, Asst: e.Assistants - 1,
+			Slots: make([]Slot, c.Mats[mat].ResearchSpaces),
+		}
+		p.VPBy[vpStart] = e.StartVP
+		s.P[seat] = p
+	}
+	s.Order = make([]int, s.N)
+	for i := range s.Order {
+		s.Order[i] = i
+	}
+	s.emit(engine.EventPhase, -1, s.Phase(), false)
+	s.ev = nil
+	return s, nil
+}
+
+func sortFlyers(f []Flyers) {
+	for i := 1; i < len(f); i++ {
+		for j := i; j > 0 && f[j].Space < f[j-1].Space; j-- {
+			f[j], f[j-1] = f[j-1], f[j]
+		}
+	}
+}
+
+// fillDisplays fills the empty display slots from the decks (setup and phase 7).
+func (s *State) fillDisplays() {
+	fill := func(disp []int, deck *[]int) {
+		for i := range disp {
+			if len(*deck) == 0 {
+				disp[i] = -1
+				continue
+			}
+			disp[i] = (*deck)[0]
+			*deck = (*deck)[1:]
+		}
+	}
+	fill(s.PatentDisp, &s.PatentDeck)
+	fill(s.CharDisp, &s.CharDeck)
+	fill(s.MuseumDisp, &s.GreenDeck)
+	fill(s.BankDisp, &s.ShareDecks[s.Round-1])
+	s.ShareDecks[s.Round-1] = nil // spare shares of the round go back to the box
+}
+
+// ComputerPlayer implements engine.ComputerPlayers.
+func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
+	if name == "heuristic" {
+		return Heuristic{}, true
+	}
+	return nil, false
+}
+
+// ComputerPlayerNames implements engine.ComputerPlayers.
+func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
+
+// seatArg parses a 1-based seat number.
+func seatArg(n, players int) (int, bool) {
+	if n < 1 || n > players {
+		return 0, false
+	}
+	return n - 1, true
+}

@@ -1,0 +1,182 @@
+package crystalpalace
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// endScoring is the end of the game after phase 6 of round 5.
+func (s *State) endScoring() {
+	e := s.c.Tracks.Economy
+	for seat := range s.P {
+		p := &s.P[seat]
+		// Loans are paid back (the costliest first) and leftover goods turn into pounds.
+		p.Pounds += p.Energy + p.Gears + p.News
+		p.Energy, p.Gears, p.News = 0, 0, 0
+		for p.Pounds >= e.RepayPounds {
+			sl := costliestLoan(p)
+			if sl == nil {
+				break
+			}
+			sl.Repaid = true
+			p.Pounds -= e.RepayPounds
+		}
+		// 10-pound notes cover free research spaces.
+		for p.Pounds >= e.NotePounds {
+			i := freeSlot(p)
+			if i < 0 {
+				break
+			}
+			p.Slots[i] = Slot{K: slotNote}
+			p.Pounds -= e.NotePounds
+		}
+	}
+	s.scoreBuzz()
+	// Black Market: the highest assistants score 3, 2, 1.
+	k := 0
+	for t := len(s.Market) - 1; t >= 0 && k < len(e.MarketVP); t-- {
+		if o := s.Market[t]; o >= 0 {
+			s.addVP(o, e.MarketVP[k], vpBlackMarket)
+			k++
+		}
+	}
+	for seat := range s.P {
+		p := &s.P[seat]
+		if p.Obj > 0 {
+			s.addVP(seat, s.c.Mats[p.Mat].Objective[p.Obj-1].VP, vpObjective)
+		}
+		for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
+			switch {
+			case sl.K == slotLoan && sl.Repaid:
+				s.addVP(seat, e.RepaidVP, vpLoans)
+			case sl.K == slotLoan:
+				s.addVP(seat, sl.ID, vpLoans)
+			case sl.K == slotEmpty:
+				s.addVP(seat, e.EmptySpaceVP, vpResearchSpaces)
+			}
+		}
+	}
+	s.Done = true
+	res := s.Result()
+	text := "game over: "
+	for i, w := range res.Winners {
+		if i > 0 {
+			text += " and "
+		}
+		text += seatName(int(w))
+	}
+	text += " win with " + strconv.Itoa(res.Scores[res.Winners[0]]) + " VP"
+	s.emit(engine.EventEnd, -1, text, false)
+}
+
+func costliestLoan(p *Player) *Slot {
+	var best *Slot
+	for _, list := range [][]Slot{p.Slots, p.Extra} {
+		for i := range list {
+			sl := &list[i]
+			if sl.K == slotLoan && !sl.Repaid && (best == nil || sl.ID < best.ID) {
+				best = sl
+			}
+		}
+	}
+	return best
+}
+
+// buzzOrder ranks seats on the Buzz track: further first, then by entry
+// ticket. Seats in the same group are tied.
+func (s *State) buzzOrder() [][]int {
+	key := func(seat int) int {
+		k := s.P[seat].Buzz * 10
+		for i, t := range s.Tickets {
+			if t == seat {
+				k += 9 - i
+			}
+		}
+		return k
+	}
+	seats := make([]int, s.N)
+	for i := range seats {
+		seats[i] = i
+	}
+	slices.SortStableFunc(seats, func(a, b int) int { return key(b) - key(a) })
+	var groups [][]int
+	for i, seat := range seats {
+		if i > 0 && key(seat) == key(seats[i-1]) {
+			groups[len(groups)-1] = append(groups[len(groups)-1], seat)
+		} else {
+			groups = append(groups, []int{seat})
+		}
+	}
+	return groups
+}
+
+// scoreBuzz gives 6/4/2 by Buzz position, ties sharing the tiers they
+// cover, rounded down.
+func (s *State) scoreBuzz() {
+	ranks := s.c.Tracks.Buzz.RankVP
+	pos := 0
+	for _, g := range s.buzzOrder() {
+		total := 0
+		for i := pos; i < pos+len(g) && i < len(ranks); i++ {
+			total += ranks[i]
+		}
+		if total > 0 {
+			for _, seat := range g {
+				s.addVP(seat, total/len(g), vpBuzzRank)
+			}
+		}
+		pos += len(g)
+	}
+}
+
+// Result implements engine.State.
+func (s *State) Result() engine.Result {
+	res := engine.Result{Over: s.Done, Scores: make([]int, s.N), Breakdown: make([]map[string]int, s.N), Counters: map[string]int{}}
+	best := 0
+	for seat := range s.P {
+		p := &s.P[seat]
+		res.Scores[seat] = p.VP
+		if seat == 0 || p.VP > best {
+			best = p.VP
+		}
+		bd := map[string]int{}
+		for i, v := range p.VPBy {
+			if v != 0 {
+				bd[sourceName(i)] = v
+			}
+		}
+		res.Breakdown[seat] = bd
+	}
+	for seat := range s.P {
+		if s.P[seat].VP == best {
+			res.Winners = append(res.Winners, engine.Seat(seat))
+		}
+	}
+	if !s.Done {
+		return res
+	}
+	for seat := range s.P {
+		p := &s.P[seat]
+		for _, i := range append(cloneInts(p.Patents), p.Protos...) {
+			res.Counters["taken:patent:"+s.c.Patents[i].ID]++
+		}
+		for _, i := range p.Protos {
+			res.Counters["built:prototype:"+s.c.Patents[i].ID]++
+		}
+		for _, i := range p.Chars {
+			res.Counters["taken:character:"+s.c.Characters[i].ID]++
+		}
+		for _, sl := range p.Slots {
+			if sl.K == slotResearch {
+				res.Counters["taken:research:"+s.c.Research[sl.ID].ID]++
+			}
+		}
+		for _, i := range p.Shares {
+			res.Counters["taken:share:"+s.c.Shares[i].ID]++
+		}
+	}
+	res.Counters["rounds"] = s.Round
+	return res
+}

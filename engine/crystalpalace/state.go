@@ -1,0 +1,273 @@
+package crystalpalace
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// State is one game of Crystal Palace. It serialises to JSON with every
+// secret, the shuffled decks and the RNG, so seed plus actions replay it
+// exactly. It implements engine.State; it is not safe for concurrent use.
+type State struct {
+	N        int        `json:"n"`
+	RNG      engine.RNG `json:"rng"`
+	Round    int        `json:"round"` // 1..5
+	Ph       int        `json:"phase"` // 1..7
+	Done     bool       `json:"over,omitempty"`
+	Revealed bool       `json:"revealed,omitempty"` // phase 1 dice are revealed
+	First    int        `json:"first"`              // -1 before the first reveal
+	Order    []int      `json:"order"`              // turn order from First
+	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5)
+	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
+	Loc      int        `json:"loc"`                // phase 3: location being resolved
+	P        []Player   `json:"p"`
+	Boards   []Board    `json:"boards"`
+
+	PatentDeck   []int    `json:"pdeck"`
+	PatentDisp   []int    `json:"pdisp"`
+	CharDeck     []int    `json:"cdeck"`
+	CharDisp     []int    `json:"cdisp"`
+	GreenDeck    []int    `json:"gdeck"`
+	MuseumDisp   []int    `json:"mdisp"`
+	VioletBlue   []int    `json:"vblue"`
+	VioletOrange []int    `json:"vorange"`
+	ShareDecks   [][]int  `json:"sdecks"`
+	BankDisp     []int    `json:"bdisp"`
+	Loans        []int    `json:"loans"` // loan pile, VP values, top last
+	Publisher    int      `json:"publisher"`
+	Market       []int    `json:"market"` // owner per tier from the bottom, -1 free
+	MarketGears  int      `json:"mgears"`
+	FlyerAt      []Flyers `json:"flyers"`
+	Tickets      []int    `json:"tickets,omitempty"` // seats in order of reaching the end of the Buzz track
+	Watch        int      `json:"watch"`             // holder or -1
+	WatchPounds  bool     `json:"wpounds,omitempty"` // the side giving pounds in phase 6
+	TicketDice   []Die    `json:"tdice,omitempty"`   // dice under tickets at the Port
+
+	r  *Rules
+	c  *Content
+	ev []engine.Event
+}
+
+// Flyers is a flyer lying on a Buzz track space.
+type Flyers struct {
+	Space int `json:"s"`
+	Flyer int `json:"f"`
+}
+
+// Die is a die on a space. O is the owner seat, -1 when the space is free.
+type Die struct {
+	O    int  `json:"o"`
+	V    int  `json:"v,omitempty"`
+	Done bool `json:"x,omitempty"` // resolved in phase 3
+}
+
+// Board is the changing part of a location board.
+type Board struct {
+	Dice []Die `json:"d"`           // one per dice placement space
+	Acts []Die `json:"a"`           // one per action space
+	Poss []int `json:"p,omitempty"` // Port and Waterloo: user per possibility, -1 unused
+}
+
+// Slot is a research space of a player mat.
+type Slot struct {
+	K      int  `json:"k,omitempty"` // slotEmpty, slotResearch, slotLoan, slotNote
+	ID     int  `json:"id,omitempty"`
+	Repaid bool `json:"r,omitempty"`
+}
+
+const (
+	slotEmpty = iota
+	slotResearch
+	slotLoan
+	slotNote
+)
+
+// Player is one seat's belongings.
+type Player struct {
+	Mat        int    `json:"mat"`
+	Pounds     int    `json:"pounds"`
+	Gears      int    `json:"gears"`
+	Energy     int    `json:"energy"`
+	News       int    `json:"news"`
+	VP         int    `json:"vp"`
+	VPBy       []int  `json:"vpby"`
+	Dice       int    `json:"dice"`           // dice played this round
+	New        int    `json:"new,omitempty"`  // dice arriving next round
+	Tick       int    `json:"tick,omitempty"` // dice under Port tickets
+	Vals       []int  `json:"vals,omitempty"` // submitted (phase 1) or unplaced (phase 2) values
+	Shown      []int  `json:"shown,omitempty"`
+	Sub        bool   `json:"sub,omitempty"`
+	Passed     bool   `json:"passed,omitempty"`
+	Income     int    `json:"income"` // space index on the income track
+	Buzz       int    `json:"buzz"`
+	Tokens     []int  `json:"tokens,omitempty"` // poster spaces holding this seat's Buzz tokens
+	West       int    `json:"west"`
+	Obj        int    `json:"obj"`
+	Slots      []Slot `json:"slots"`
+	Extra      []Slot `json:"extra,omitempty"` // loans beside the mat
+	Patents    []int  `json:"patents,omitempty"`
+	Protos     []int  `json:"protos,omitempty"`
+	Chars      []int  `json:"chars,omitempty"`
+	Shares     []int  `json:"shares,omitempty"`
+	Asst       int    `json:"asst"` // assistants in the supply
+	Built      int    `json:"built,omitempty"`
+	Ability5   bool   `json:"ab5,omitempty"`
+	PosterStep bool   `json:"pstep,omitempty"`
+	Q          []Task `json:"q,omitempty"`
+}
+
+// Task is a pending piece of work for one seat: an effect to apply or a
+// decision to ask.
+type Task struct {
+	K   taskKind `json:"k"`
+	G   gain     `json:"g,omitempty"`
+	N   int      `json:"n,omitempty"`
+	M   metric   `json:"m,omitempty"`
+	D   int      `json:"d,omitempty"`
+	F   bool     `json:"f,omitempty"`
+	X   int      `json:"x,omitempty"`
+	Src int      `json:"s,omitempty"` // VP source for breakdowns
+}
+
+type taskKind uint8
+
+const (
+	tEffect     taskKind = iota + 1
+	tIncome              // phase 6 step 1
+	tExpense             // phase 6 step 2
+	tPosters             // phase 6 step 4
+	dAssistant           // decision: assistant action (F: first placement free)
+	dDown                // decision: optional move down with gear
+	dForcedDown          // decision: card event move down, no gear
+	dGreen               // decision: use one green bonus
+	dReplace             // decision: research tile X replaces a tile
+	dLoanSlot            // decision: loan of X VP replaces a tile
+	dPoster              // decision: place a Buzz token on poster space X
+	dBonus               // decision: poster X's choice (X = -1: Westminster V)
+	dTarget              // decision: the player a prototype X's effect is played on
+	dWatch               // decision: the Pocket Watch side
+)
+
+// VP sources for Result.Breakdown, indexes into Player.VPBy.
+const (
+	vpStart = iota
+	vpPrototypes
+	vpCharacters
+	vpShares
+	vpTickets
+	vpPosters
+	vpEffects
+	vpIncomePenalty
+	vpObjective
+	vpBuzzRank
+	vpBlackMarket
+	vpLoans
+	vpResearchSpaces
+	vpWatch
+	vpCount
+)
+
+func sourceName(i int) string {
+	return [vpCount]string{"start", "prototypes", "characters", "shares", "port-tickets", "buzz-posters",
+		"card-effects", "income-penalty", "objective", "buzz-rank", "black-market", "loans",
+		"research-spaces", "pocket-watch"}[i]
+}
+
+// Players implements engine.State.
+func (s *State) Players() int { return s.N }
+
+// Over implements engine.State.
+func (s *State) Over() bool { return s.Done }
+
+// Encode implements engine.State.
+func (s *State) Encode() ([]byte, error) { return json.Marshal(s) }
+
+// Clone implements engine.State.
+func (s *State) Clone() engine.State { return s.clone() }
+
+func (s *State) clone() *State {
+	t := *s
+	t.ev = nil
+	t.Order = cloneInts(s.Order)
+	t.P = make([]Player, len(s.P))
+	for i := range s.P {
+		t.P[i] = s.P[i].clone()
+	}
+	t.Boards = make([]Board, len(s.Boards))
+	for i, b := range s.Boards {
+		t.Boards[i] = Board{Dice: append([]Die(nil), b.Dice...), Acts: append([]Die(nil), b.Acts...), Poss: cloneInts(b.Poss)}
+	}
+	t.PatentDeck, t.PatentDisp = cloneInts(s.PatentDeck), cloneInts(s.PatentDisp)
+	t.CharDeck, t.CharDisp = cloneInts(s.CharDeck), cloneInts(s.CharDisp)
+	t.GreenDeck, t.MuseumDisp = cloneInts(s.GreenDeck), cloneInts(s.MuseumDisp)
+	t.VioletBlue, t.VioletOrange = cloneInts(s.VioletBlue), cloneInts(s.VioletOrange)
+	t.ShareDecks = make([][]int, len(s.ShareDecks))
+	for i, d := range s.ShareDecks {
+		t.ShareDecks[i] = cloneInts(d)
+	}
+	t.BankDisp, t.Loans, t.Market = cloneInts(s.BankDisp), cloneInts(s.Loans), cloneInts(s.Market)
+	t.FlyerAt = append([]Flyers(nil), s.FlyerAt...)
+	t.Tickets = cloneInts(s.Tickets)
+	t.TicketDice = append([]Die(nil), s.TicketDice...)
+	return &t
+}
+
+func (p Player) clone() Player {
+	q := p
+	q.VPBy = cloneInts(p.VPBy)
+	q.Vals, q.Shown, q.Tokens = cloneInts(p.Vals), cloneInts(p.Shown), cloneInts(p.Tokens)
+	q.Slots = append([]Slot(nil), p.Slots...)
+	q.Extra = append([]Slot(nil), p.Extra...)
+	q.Patents, q.Protos, q.Chars, q.Shares = cloneInts(p.Patents), cloneInts(p.Protos), cloneInts(p.Chars), cloneInts(p.Shares)
+	q.Q = append([]Task(nil), p.Q...)
+	return q
+}
+
+func cloneInts(a []int) []int {
+	if a == nil {
+		return nil
+	}
+	return append([]int(nil), a...)
+}
+
+// year is the index into VP-by-year arrays for the current round.
+func (s *State) year() int { return s.c.Tracks.RoundYear[s.Round-1] }
+
+func (s *State) side(l locKind) *BoardSide { return s.c.side(&s.c.Locations[l], s.N) }
+
+func (s *State) market() *Market { return s.c.market(s.N) }
+
+// seatName is "P1" for seat 0.
+func seatName(seat int) string { return "P" + strconv.Itoa(seat+1) }
+
+func (s *State) emit(kind string, seat int, text string, reveals bool) {
+	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
+}
+
+// Phase implements engine.State: "Spring 1849: phase 2, place dice".
+func (s *State) Phase() string {
+	if s.Done {
+		return "game over"
+	}
+	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(s.Ph) + ", " + phaseName(s.Ph)
+}
+
+func phaseName(ph int) string {
+	switch ph {
+	case 1:
+		return "choose dice values"
+	case 2:
+		return "place dice"
+	case 3:
+		return "take actions"
+	case 4:
+		return "salaries"
+	case 5:
+		return "build prototypes"
+	case 6:
+		return "income and buzz"
+	}
+	return "next round"
+}

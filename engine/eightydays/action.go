@@ -1,0 +1,142 @@
+package eightydays
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Verb is what an action does.
+type Verb uint8
+
+// The verbs of the game's notation.
+const (
+	VerbMove    Verb = iota + 1 // "move 14": forward to space 14, paying the cost
+	VerbBack                    // "back": back to the nearest Layover, taking 10£ a space
+	VerbPass                    // "pass": no move is possible
+	VerbRestart                 // "restart": too poor to move before Paris: back to London, up to 80£
+	VerbStay                    // "stay take" / "stay give": stay on a Pound space
+	VerbDiscard                 // "discard": the turn after a Police space, discard a Rumor
+	VerbKeep                    // "keep 2": which of two drawn Passepartout cards to apply
+	VerbPlay                    // "play aouda": play a kept character
+)
+
+var verbNames = [...]string{"", "move", "back", "pass", "restart", "stay", "discard", "keep", "play"}
+
+// Action is one move in the game's notation. Its text form (String) is the
+// canonical one: typed by players, stored in scripts and logs.
+type Action struct {
+	Verb Verb
+	// Pawn is 0 with one pawn; 1 ("a") or 2 ("b") in the two-pawns variant.
+	// It is written right after the verb: "move a 14", "back b".
+	Pawn int
+	To   int    // VerbMove: the destination space
+	Take bool   // VerbStay: take 10£ (true) or give 10£ (false)
+	Card int    // VerbKeep: 1 or 2, the drawn card to apply
+	ID   string // VerbPlay: the character's id
+}
+
+// pawned reports whether the verb acts on a pawn and so takes a pawn letter.
+func (v Verb) pawned() bool {
+	return v == VerbMove || v == VerbBack || v == VerbRestart || v == VerbStay || v == VerbDiscard
+}
+
+// String returns the canonical text of the action.
+func (a Action) String() string {
+	if a.Verb == 0 || int(a.Verb) >= len(verbNames) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(verbNames[a.Verb])
+	if a.Pawn > 0 && a.Verb.pawned() {
+		b.WriteByte(' ')
+		b.WriteByte(byte('a' + a.Pawn - 1))
+	}
+	switch a.Verb {
+	case VerbMove:
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(a.To))
+	case VerbStay:
+		if a.Take {
+			b.WriteString(" take")
+		} else {
+			b.WriteString(" give")
+		}
+	case VerbKeep:
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(a.Card))
+	case VerbPlay:
+		b.WriteByte(' ')
+		b.WriteString(a.ID)
+	}
+	return b.String()
+}
+
+// ParseAction reads an action's text. It checks only the notation, not
+// whether the action is legal now; extra spaces and capitals are accepted,
+// and String gives the canonical form back.
+func ParseAction(text string) (Action, error) {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) == 0 {
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "no action given")
+	}
+	var a Action
+	for v := VerbMove; int(v) < len(verbNames); v++ {
+		if f[0] == verbNames[v] {
+			a.Verb = v
+		}
+	}
+	if a.Verb == 0 {
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q is not an action: try move <space>, back, pass, restart, stay take, stay give, discard, keep 1|2 or play <character>", f[0])
+	}
+	args := f[1:]
+	if a.Verb.pawned() && len(args) > 0 && (args[0] == "a" || args[0] == "b") {
+		a.Pawn = int(args[0][0]-'a') + 1
+		args = args[1:]
+	}
+	usage := func() (Action, error) {
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q: %s", strings.Join(f, " "), usages[a.Verb])
+	}
+	switch a.Verb {
+	case VerbMove, VerbKeep:
+		if len(args) != 1 {
+			return usage()
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 || n > 999 || args[0] != strconv.Itoa(n) {
+			return usage()
+		}
+		if a.Verb == VerbMove {
+			a.To = n
+		} else {
+			a.Card = n
+		}
+	case VerbStay:
+		if len(args) != 1 || (args[0] != "take" && args[0] != "give") {
+			return usage()
+		}
+		a.Take = args[0] == "take"
+	case VerbPlay:
+		if len(args) != 1 {
+			return usage()
+		}
+		a.ID = args[0]
+	default:
+		if len(args) != 0 {
+			return usage()
+		}
+	}
+	return a, nil
+}
+
+var usages = [...]string{
+	VerbMove:    "write move and the space to move to, e.g. move 14 (move a 14 for pawn a)",
+	VerbBack:    "write back on its own (back a for pawn a)",
+	VerbPass:    "write pass on its own",
+	VerbRestart: "write restart on its own (restart a for pawn a)",
+	VerbStay:    "write stay take or stay give (stay a take for pawn a)",
+	VerbDiscard: "write discard on its own (discard a for pawn a)",
+	VerbKeep:    "write keep 1 or keep 2",
+	VerbPlay:    "write play and the character's id, e.g. play aouda",
+}

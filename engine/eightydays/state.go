@@ -1,0 +1,847 @@
+package eightydays
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Pending space effects, kept on a pawn until its owner's next turn.
+const (
+	PendingBet    = "bet"    // paid before moving, if the race position matches
+	PendingPound  = "pound"  // may stay and take or give 10£, turn after turn
+	PendingPolice = "police" // hat turned over: the next turn discards a Rumor
+	PendingLeave  = "leave"  // the turn after the Police: must leave the space
+)
+
+// Prompt kinds.
+const (
+	PromptTurn   = "turn"   // move, back, stay, pass, restart, play
+	PromptKeep   = "keep"   // which of two drawn Passepartout cards to apply
+	PromptPolice = "police" // discard a Rumor at the Police
+)
+
+// State is one game of Around the World in 80 Days. Its exported fields are
+// its whole state, serialised by Encode; apart from the shuffled deck (Deck)
+// everything in it is public.
+type State struct {
+	rules *Rules
+
+	Variant string      `json:"variant"`
+	Seats   []Traveller `json:"seats"`
+	Turn    int         `json:"turn"`  // the seat whose turn it is
+	First   int         `json:"first"` // the seat that begins each round
+	Round   int         `json:"round"`
+	// Deck is the face-down Passepartout deck by card index, drawn from the
+	// end; Discard is the face-up pile, the most recent last.
+	Deck    []int `json:"deck"`
+	Discard []int `json:"discard"`
+	// Drawn holds two drawn cards while their drawer chooses one.
+	Drawn []int `json:"drawn,omitempty"`
+	// Reshuffle is set when a card with the reshuffle symbol was drawn this
+	// turn: deck and discard are shuffled together when the turn ends.
+	Reshuffle bool `json:"reshuffle,omitempty"`
+	// Discount is what characters played this turn take off its move.
+	Discount int            `json:"discount,omitempty"`
+	Winner   int            `json:"winner"` // -1 until someone is home
+	Turns    int            `json:"turns"`  // turns played, by everyone
+	Counters map[string]int `json:"counters"`
+	RNG      engine.RNG     `json:"rng"`
+}
+
+// Traveller is one player's belongings.
+type Traveller struct {
+	Pounds     int    `json:"pounds"`
+	Rumors     int    `json:"rumors"`
+	Characters []int  `json:"characters"` // kept character cards, by card index
+	Pawns      []Pawn `json:"pawns"`
+}
+
+// Pawn is one hat pawn.
+type Pawn struct {
+	Space   int    `json:"space"`
+	Pending string `json:"pending,omitempty"`
+}
+
+// Players implements engine.State.
+func (s *State) Players() int { return len(s.Seats) }
+
+// Over implements engine.State.
+func (s *State) Over() bool { return s.Winner >= 0 }
+
+// Phase implements engine.State: the round, which changes when everyone has
+// had a turn.
+func (s *State) Phase() string {
+	if s.Over() {
+		return "game over"
+	}
+	return "round " + itoa(s.Round)
+}
+
+// FreeActions implements engine.State. Characters are played on one's own
+// turn and are listed with the turn's prompt, so there is nothing else.
+func (s *State) FreeActions(engine.Seat) []string { return nil }
+
+// promptKind is the decision the player on turn faces.
+func (s *State) promptKind() string {
+	if len(s.Drawn) > 0 {
+		return PromptKeep
+	}
+	for _, p := range s.Seats[s.Turn].Pawns {
+		if p.Pending == PendingPolice {
+			return PromptPolice
+		}
+	}
+	return PromptTurn
+}
+
+// Prompts implements engine.State: one prompt, for the player on turn.
+func (s *State) Prompts() []engine.Prompt {
+	if s.Over() {
+		return nil
+	}
+	kind := s.promptKind()
+	p := engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: s.legal(kind)}
+	switch kind {
+	case PromptKeep:
+		p.Label = "choose the Passepartout card to apply"
+	case PromptPolice:
+		p.Label = "discard a Rumor card at the Police"
+	default:
+		p.Label = "move your pawn"
+	}
+	return []engine.Prompt{p}
+}
+
+// LegalActions lists the actions seat may take now, in canonical text.
+func (s *State) LegalActions(seat engine.Seat) []string {
+	if s.Over() || int(seat) != s.Turn {
+		return nil
+	}
+	return s.legal(s.promptKind())
+}
+
+// legal enumerates candidate actions and keeps those the one predicate,
+// refusal, allows. The candidates are bounded (a move is never longer than
+// the traveller can pay for), never the legality itself.
+func (s *State) legal(kind string) []string {
+	t := &s.rules.texts
+	seat := s.Turn
+	var out []string
+	try := func(a Action, text string) {
+		if s.refusal(seat, a).ok() {
+			out = append(out, text)
+		}
+	}
+	switch kind {
+	case PromptKeep:
+		for k := 1; k <= len(s.Drawn); k++ {
+			try(Action{Verb: VerbKeep, Card: k}, t.keep[k])
+		}
+		return out
+	case PromptPolice:
+		for _, pw := range s.pawnIDs() {
+			try(Action{Verb: VerbDiscard, Pawn: pw}, t.discard[pw])
+		}
+		return out
+	}
+	// room for every move the traveller can pay for, and a few more
+	reach := 0
+	for budget := s.Seats[seat].Pounds + s.Discount; cost(reach+1) <= budget && reach < LondonEnd; reach++ {
+	}
+	out = make([]string, 0, len(s.Seats[seat].Pawns)*(reach+3)+len(s.Seats[seat].Characters))
+	for _, pw := range s.pawnIDs() {
+		// the gate is the same for every verb naming this pawn
+		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
+			out = s.pawnMoves(seat, pw, out, false)
+		}
+	}
+	moved := len(out) > 0
+	if !moved { // restart and pass are only for travellers who cannot move
+		for _, pw := range s.pawnIDs() {
+			try(Action{Verb: VerbRestart, Pawn: pw}, t.restart[pw])
+		}
+		try(Action{Verb: VerbPass}, "pass")
+	}
+	seen := 0
+	for _, c := range s.Seats[seat].Characters {
+		if seen&(1<<c) == 0 {
+			seen |= 1 << c
+			try(Action{Verb: VerbPlay, ID: s.rules.content.Cards[c].ID}, t.play[c])
+		}
+	}
+	return out
+}
+
+// pawnIDs are the pawn numbers actions use: 0 alone, or 1 and 2.
+func (s *State) pawnIDs() []int {
+	if s.Variant == VariantTwoPawns {
+		return []int{1, 2}
+	}
+	return []int{0}
+}
+
+// pawn returns the pawn an action's pawn number names (0, 1 or 2).
+func (s *State) pawn(seat, id int) *Pawn {
+	if id == 0 {
+		return &s.Seats[seat].Pawns[0]
+	}
+	return &s.Seats[seat].Pawns[id-1]
+}
+
+// pawnLabel names a pawn in messages: "your pawn" or "pawn a".
+func pawnLabel(id int) string {
+	if id == 0 {
+		return "your pawn"
+	}
+	return "pawn " + string(rune('a'+id-1))
+}
+
+// occupied reports whether a pawn stands on space n. London holds any
+// number of pawns.
+func (s *State) occupied(n int) bool {
+	if n == 0 || n == LondonEnd {
+		return false
+	}
+	for i := range s.Seats {
+		for _, p := range s.Seats[i].Pawns {
+			if p.Space == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Rank is a pawn's place in the race: 1 plus the number of pawns strictly
+// ahead of it (pawns side by side in London share a place).
+func (s *State) Rank(space int) int {
+	rank := 1
+	for i := range s.Seats {
+		for _, p := range s.Seats[i].Pawns {
+			if p.Space > space {
+				rank++
+			}
+		}
+	}
+	return rank
+}
+
+// spareRumors is the Rumor cards not yet promised to a Police visit.
+func (s *State) spareRumors(seat int) int {
+	n := s.Seats[seat].Rumors
+	for _, p := range s.Seats[seat].Pawns {
+		if p.Pending == PendingPolice {
+			n--
+		}
+	}
+	return n
+}
+
+// refusal is the one legality predicate: the zero why when seat may take
+// the action now, else the rule that refuses it (see why.err). It is the
+// gate every action passes (whose turn, which decision, which pawn) and
+// then the verb's own rule.
+func (s *State) refusal(seat int, a Action) why {
+	if w := s.gate(seat, a); !w.ok() {
+		return w
+	}
+	switch a.Verb {
+	case VerbKeep:
+		if a.Card < 1 || a.Card > len(s.Drawn) {
+			return why{code: whyKeepRange, a: len(s.Drawn)}
+		}
+		return why{}
+	case VerbPlay:
+		return s.playRefusal(seat, a.ID)
+	case VerbPass:
+		return s.passRefusal(seat)
+	case VerbDiscard:
+		if s.pawn(seat, a.Pawn).Pending != PendingPolice {
+			return why{code: whyNotAtPolice, pawn: a.Pawn}
+		}
+		return why{}
+	case VerbMove:
+		return s.moveRefusal(seat, a.Pawn, a.To)
+	case VerbBack:
+		return s.backRefusal(seat, a.Pawn)
+	case VerbStay:
+		return s.stayRefusal(seat, a.Pawn, a.Take)
+	case VerbRestart:
+		return s.restartRefusal(seat, a.Pawn)
+	}
+	return why{code: 255}
+}
+
+// gate checks what every action must pass: the game goes on, it is seat's
+// turn, the verb answers the decision at hand and names a pawn that may act.
+func (s *State) gate(seat int, a Action) why {
+	if s.Over() {
+		return why{code: whyGameOver}
+	}
+	if seat < 0 || seat >= len(s.Seats) {
+		return why{code: whyNotSeated, a: seat}
+	}
+	if seat != s.Turn {
+		return why{code: whyNotYourTurn, a: s.Turn}
+	}
+	kind := s.promptKind()
+	switch {
+	case kind == PromptKeep && a.Verb != VerbKeep:
+		return why{code: whyKeepFirst}
+	case kind != PromptKeep && a.Verb == VerbKeep:
+		return why{code: whyNothingDrawn}
+	case kind == PromptPolice && a.Verb != VerbDiscard:
+		return why{code: whyPoliceTurn}
+	}
+	if a.Verb.pawned() {
+		return s.pawnRefusal(seat, a)
+	}
+	return why{}
+}
+
+func (s *State) passRefusal(seat int) why {
+	if s.canMove(seat) {
+		return why{code: whyCanMove}
+	}
+	if s.canRestart(seat) {
+		return why{code: whyRestartInstead}
+	}
+	return why{}
+}
+
+// pawnRefusal checks that the action names a pawn of this game that may act.
+func (s *State) pawnRefusal(seat int, a Action) why {
+	if s.Variant == VariantTwoPawns {
+		if a.Pawn == 0 {
+			return why{code: whyTwoPawns, act: a}
+		}
+	} else if a.Pawn != 0 {
+		return why{code: whyOnePawn, act: a}
+	}
+	if s.pawn(seat, a.Pawn).Space == LondonEnd {
+		return why{code: whyPawnHome, pawn: a.Pawn}
+	}
+	if a.Verb == VerbDiscard || s.Variant != VariantTwoPawns {
+		return why{}
+	}
+	for id, p := range s.Seats[seat].Pawns {
+		if p.Pending == PendingLeave && id+1 != a.Pawn {
+			return why{code: whyMustLeave, pawn: id + 1}
+		}
+	}
+	return why{}
+}
+
+func (s *State) moveRefusal(seat, pw, to int) why {
+	me := &s.Seats[seat]
+	from := s.pawn(seat, pw).Space
+	switch {
+	case to <= from:
+		return why{code: whyForwardOnly, pawn: pw, a: from}
+	case to > LondonEnd:
+		return why{code: whyTrackEnds}
+	}
+	sp := &s.rules.content.Track[to]
+	if sp.Kind == KindLayover {
+		return why{code: whyLayover, a: to, text: sp.City}
+	}
+	if s.occupied(to) {
+		return why{code: whyTaken, a: to}
+	}
+	price := max(0, cost(to-from)-s.Discount)
+	if price > me.Pounds {
+		return why{code: whyTooDear, a: to - from, b: price, c: me.Pounds}
+	}
+	if sp.Kind == KindPolice && s.spareRumors(seat) < 1 {
+		return why{code: whyPoliceNeedsRumor, a: to}
+	}
+	if to == LondonEnd {
+		return s.londonRefusal(seat, pw, me.Pounds-price)
+	}
+	return why{}
+}
+
+// londonRefusal checks the conditions of coming home with left pounds in hand.
+func (s *State) londonRefusal(seat, pw, left int) why {
+	me := &s.Seats[seat]
+	if me.Rumors > 0 {
+		return why{code: whyLondonRumors, a: me.Rumors}
+	}
+	limit := LondonMaxPounds
+	if s.Variant == VariantTwoPawns {
+		if other := s.Seats[seat].Pawns[2-pw]; other.Space != LondonEnd {
+			return why{} // the first pawn home may carry any amount
+		}
+		limit = VariantSecondMax
+	}
+	if left > limit {
+		return why{code: whyLondonPounds, a: left, b: limit}
+	}
+	return why{}
+}
+
+func (s *State) backRefusal(seat, pw int) why {
+	from := s.pawn(seat, pw).Space
+	to := s.rules.behind[from]
+	if to < 0 {
+		return why{code: whyNoLayoverBehind, a: from}
+	}
+	if s.occupied(to) {
+		return why{code: whyLayoverTaken, a: to, text: s.rules.content.Track[to].City}
+	}
+	return why{}
+}
+
+func (s *State) stayRefusal(seat, pw int, take bool) why {
+	p := s.pawn(seat, pw)
+	if p.Pending != PendingPound {
+		return why{code: whyNotPound, pawn: pw, a: p.Space, text: s.rules.content.Track[p.Space].Kind}
+	}
+	if !take && s.Seats[seat].Pounds < PoundStep {
+		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
+	}
+	return why{}
+}
+
+func (s *State) restartRefusal(seat, pw int) why {
+	if s.canMove(seat) {
+		return why{code: whyRestartCanMove}
+	}
+	if from := s.pawn(seat, pw).Space; from > s.rules.paris {
+		return why{code: whyPassedParis, pawn: pw, a: s.rules.paris}
+	}
+	return why{}
+}
+
+func (s *State) playRefusal(seat int, id string) why {
+	for _, c := range s.Seats[seat].Characters {
+		if s.rules.content.Cards[c].ID == id {
+			return why{}
+		}
+	}
+	return why{code: whyNoCharacter, text: id}
+}
+
+// canMove reports whether seat has a move, a move back or a stay.
+func (s *State) canMove(seat int) bool {
+	var found [1]string
+	for _, pw := range s.pawnIDs() {
+		if s.pawnRefusal(seat, Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pawnMoves appends to out the text of each legal move, move back and stay
+// of pawn pw, once its gate is passed; with first, it stops at the first
+// one. Moves are tried only as far as the traveller can pay: that bounds
+// the enumeration, while legality stays with the refusal functions.
+func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
+	t := &s.rules.texts
+	n := len(out)
+	from := s.pawn(seat, pw).Space
+	budget := s.Seats[seat].Pounds + s.Discount
+	for to := from + 1; to < spaceCount && cost(to-from) <= budget; to++ {
+		if s.moveRefusal(seat, pw, to).ok() {
+			if out = append(out, t.move[pw][to]); first {
+				return out
+			}
+		}
+	}
+	if s.backRefusal(seat, pw).ok() {
+		out = append(out, t.back[pw])
+	}
+	if s.stayRefusal(seat, pw, true).ok() {
+		out = append(out, t.stay[pw][1])
+	}
+	if s.stayRefusal(seat, pw, false).ok() {
+		out = append(out, t.stay[pw][0])
+	}
+	if first && len(out) > n+1 {
+		out = out[:n+1]
+	}
+	return out
+}
+
+// canRestart reports whether a pawn of seat that may act has not passed Paris.
+func (s *State) canRestart(seat int) bool {
+	for _, pw := range s.pawnIDs() {
+		if s.pawnRefusal(seat, Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
+			return true
+		}
+	}
+	return false
+}
+
+// parse reads an action's text, from the cache of canonical forms when it can.
+func (s *State) parse(text string) (Action, error) {
+	if a, ok := s.rules.canon[text]; ok {
+		return a, nil
+	}
+	return ParseAction(text)
+}
+
+// Apply implements engine.State.
+func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
+	a, err := s.parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.refusal(int(seat), a).err(); err != nil {
+		return nil, err
+	}
+	if _, canonical := s.rules.canon[text]; !canonical {
+		text = a.String()
+	}
+	return s.perform(int(seat), a, text), nil
+}
+
+// perform carries out a legal action.
+func (s *State) perform(seat int, a Action, text string) []engine.Event {
+	me := &s.Seats[seat]
+	name := seatName(seat)
+	ev := make([]engine.Event, 1, 2)
+	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: name + ": " + text}
+	say := func(reveals bool, text string) {
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
+	}
+	switch a.Verb {
+	case VerbPlay:
+		s.play(seat, a.ID, say)
+		return ev // playing a character does not end the turn
+	case VerbKeep:
+		kept, other := s.Drawn[a.Card-1], s.Drawn[2-a.Card]
+		s.Drawn = s.Drawn[:0:0]
+		s.Discard = append(s.Discard, other)
+		say(false, name+" keeps "+s.rules.content.Cards[kept].Name+" and discards "+s.rules.content.Cards[other].Name)
+		s.applyCard(seat, kept, say)
+	case VerbDiscard:
+		p := s.pawn(seat, a.Pawn)
+		gain := s.Rank(p.Space) * PositionPayPerRank
+		if me.Rumors > 0 {
+			me.Rumors--
+		}
+		me.Pounds += gain
+		p.Pending = PendingLeave
+		s.Counters["police"]++
+		say(false, name+" discards a Rumor at the Police and takes "+pounds(gain))
+	case VerbPass:
+		s.Counters["passes"]++
+	case VerbRestart:
+		p := s.pawn(seat, a.Pawn)
+		p.Space, p.Pending = 0, ""
+		me.Pounds = max(me.Pounds, s.startPounds())
+		s.Counters["restarts"]++
+		say(false, name+" goes back to London and now has "+pounds(me.Pounds))
+	case VerbStay:
+		if a.Take {
+			me.Pounds += PoundStep
+		} else {
+			me.Pounds -= PoundStep
+		}
+	case VerbBack:
+		p := s.pawn(seat, a.Pawn)
+		to := s.rules.behind[p.Space]
+		gain := (p.Space - to) * BackPayPerSpace
+		me.Pounds += gain
+		p.Space, p.Pending = to, ""
+		s.Counters["backs"]++
+	case VerbMove:
+		p := s.pawn(seat, a.Pawn)
+		price := max(0, cost(a.To-p.Space)-s.Discount)
+		me.Pounds -= price
+		p.Space, p.Pending = a.To, ""
+		if s.arrive(seat, a.Pawn, say) {
+			return ev // two cards to choose between: the turn goes on
+		}
+	}
+	return s.endTurn(ev)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func pounds(n int) string { return strconv.Itoa(n) + "£" }
+
+func (s *State) startPounds() int {
+	if s.Variant == VariantTwoPawns {
+		return VariantPounds
+	}
+	return StartPounds
+}
+
+// arrive applies the effect of the space pawn pw of seat just moved to. It
+// reports whether the turn waits for a choice between two drawn cards.
+func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
+	p := s.pawn(seat, pw)
+	switch s.rules.content.Track[p.Space].Kind {
+	case KindLondon:
+		home := true
+		for _, q := range s.Seats[seat].Pawns {
+			home = home && q.Space == LondonEnd
+		}
+		if home {
+			s.Winner = seat
+		}
+	case KindBet:
+		p.Pending = PendingBet
+	case KindPound:
+		p.Pending = PendingPound
+	case KindPolice:
+		p.Pending = PendingPolice
+	case KindPassepartout:
+		n := 2
+		if s.Rank(p.Space) == 1 {
+			n = 1
+		}
+		drawn := s.draw(n)
+		for _, c := range drawn {
+			say(true, seatName(seat)+" draws "+s.rules.content.Cards[c].Name)
+		}
+		switch len(drawn) {
+		case 1:
+			s.applyCard(seat, drawn[0], say)
+		case 2:
+			s.Drawn = drawn
+			return true
+		}
+	}
+	return false
+}
+
+// draw takes up to n cards from the deck, turning the discard pile over
+// when the deck runs out.
+func (s *State) draw(n int) []int {
+	var drawn []int
+	for len(drawn) < n {
+		if len(s.Deck) == 0 {
+			if len(s.Discard) == 0 {
+				break
+			}
+			s.reshuffle()
+		}
+		c := s.Deck[len(s.Deck)-1]
+		s.Deck = s.Deck[:len(s.Deck)-1]
+		drawn = append(drawn, c)
+		s.Counters["cards:drawn"]++
+		if s.rules.content.Cards[c].Reshuffle {
+			s.Reshuffle = true
+		}
+	}
+	return drawn
+}
+
+// reshuffle shuffles the discard pile into the deck.
+func (s *State) reshuffle() {
+	s.Deck = append(s.Deck, s.Discard...)
+	s.Discard = s.Discard[:0]
+	s.RNG.Shuffle(len(s.Deck), func(i, j int) { s.Deck[i], s.Deck[j] = s.Deck[j], s.Deck[i] })
+	s.Counters["reshuffles"]++
+}
+
+// applyCard applies a drawn card: an event at once, a character kept.
+func (s *State) applyCard(seat, c int, say func(bool, string)) {
+	card := s.rules.content.Cards[c]
+	s.Counters[s.rules.keys.card[c]]++
+	if card.Kind == CardCharacter {
+		s.Seats[seat].Characters = append(s.Seats[seat].Characters, c)
+		say(false, seatName(seat)+" keeps "+card.Name+" ("+s.rules.effects[c]+")")
+		return
+	}
+	s.effect(seat, card)
+	s.Discard = append(s.Discard, c)
+	say(false, seatName(seat)+": "+card.Name+" ("+s.rules.effects[c]+")")
+}
+
+// play plays a kept character.
+func (s *State) play(seat int, id string, say func(bool, string)) {
+	me := &s.Seats[seat]
+	for i, c := range me.Characters {
+		card := s.rules.content.Cards[c]
+		if card.ID != id {
+			continue
+		}
+		me.Characters = append(me.Characters[:i:i], me.Characters[i+1:]...)
+		s.effect(seat, card)
+		s.Discount += card.Discount
+		s.Discard = append(s.Discard, c)
+		s.Counters[s.rules.keys.played[c]]++
+		say(false, seatName(seat)+" plays "+card.Name+" ("+s.rules.effects[c]+")")
+		return
+	}
+}
+
+// effect applies a card's pounds and Rumors.
+func (s *State) effect(seat int, card Card) {
+	me := &s.Seats[seat]
+	me.Pounds = max(0, me.Pounds+card.Pounds)
+	switch {
+	case card.Rumors > 0 && s.rumorsInBox() > 0:
+		me.Rumors++
+	case card.Rumors < 0 && me.Rumors > 0:
+		me.Rumors--
+	}
+}
+
+// rumorsInBox is the Rumor cards nobody holds.
+func (s *State) rumorsInBox() int {
+	n := RumorCards
+	for i := range s.Seats {
+		n -= s.Seats[i].Rumors
+	}
+	return n
+}
+
+// endTurn finishes the turn: the game's end, the reshuffle, the next
+// traveller, a new round, and the Bet effects paid before that traveller moves.
+func (s *State) endTurn(ev []engine.Event) []engine.Event {
+	s.Turns++
+	s.Discount = 0
+	if s.Over() {
+		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: seatName(s.Winner) + " is home in London and wins"})
+	}
+	if s.Reshuffle {
+		s.Reshuffle = false
+		s.reshuffle()
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: "the Passepartout deck and discard pile are shuffled together", Reveals: true})
+	}
+	s.Turn = (s.Turn + 1) % len(s.Seats)
+	if s.Turn == s.First {
+		s.Round++
+		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "round " + itoa(s.Round)})
+	}
+	me := &s.Seats[s.Turn]
+	for i := range me.Pawns {
+		p := &me.Pawns[i]
+		if p.Pending != PendingBet {
+			continue
+		}
+		p.Pending = ""
+		rank := s.Rank(p.Space)
+		if s.betPays(p.Space, rank) {
+			me.Pounds += rank * PositionPayPerRank
+			s.Counters["bets:won"]++
+			ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn),
+				Text: seatName(s.Turn) + " is in position " + itoa(rank) + " on a Bet space and takes " + pounds(rank*PositionPayPerRank)})
+		}
+	}
+	return ev
+}
+
+// betPays reports whether the Bet space n pays a pawn in race position rank.
+// The 4, 5, 6 space pays nothing with 2 or 3 players.
+func (s *State) betPays(n, rank int) bool {
+	if rank >= 4 && len(s.Seats) < 4 {
+		return false
+	}
+	for _, b := range s.rules.content.Track[n].Bets {
+		if b == rank {
+			return true
+		}
+	}
+	return false
+}
+
+// Result implements engine.State: Scores are the spaces reached (the sum
+// of both pawns' spaces in the two-pawns variant); the winner is the first
+// traveller home.
+func (s *State) Result() engine.Result {
+	r := engine.Result{Over: s.Over(), Scores: make([]int, len(s.Seats)), Counters: map[string]int{}}
+	for i := range s.Seats {
+		for _, p := range s.Seats[i].Pawns {
+			r.Scores[i] += p.Space
+		}
+	}
+	if s.Over() {
+		r.Winners = []engine.Seat{engine.Seat(s.Winner)}
+	}
+	for k, v := range s.Counters {
+		r.Counters[k] = v
+	}
+	r.Counters["turns"] = s.Turns
+	return r
+}
+
+// Encode implements engine.State.
+func (s *State) Encode() ([]byte, error) { return json.Marshal(s) }
+
+// Clone implements engine.State.
+func (s *State) Clone() engine.State { return s.clone() }
+
+func (s *State) clone() *State {
+	c := *s
+	c.Seats = make([]Traveller, len(s.Seats))
+	for i, t := range s.Seats {
+		t.Characters = append([]int{}, t.Characters...)
+		t.Pawns = append([]Pawn(nil), t.Pawns...)
+		c.Seats[i] = t
+	}
+	c.Deck = append([]int{}, s.Deck...)
+	c.Discard = append([]int{}, s.Discard...)
+	c.Drawn = append([]int(nil), s.Drawn...)
+	c.Counters = make(map[string]int, len(s.Counters))
+	for k, v := range s.Counters {
+		c.Counters[k] = v
+	}
+	return &c
+}
+
+// validate checks a decoded state's shape, so a damaged record is refused
+// rather than crashing the rules.
+func (s *State) validate() error {
+	n := len(s.Seats)
+	cards := len(s.rules.content.Cards)
+	pawns := 1
+	switch s.Variant {
+	case VariantStandard:
+	case VariantTwoPawns:
+		pawns = 2
+	default:
+		return fmt.Errorf("unknown variant %q", s.Variant)
+	}
+	if n < 2 || n > 6 || s.Turn < 0 || s.Turn >= n || s.First < 0 || s.First >= n || s.Winner < -1 || s.Winner >= n {
+		return errors.New("bad seats")
+	}
+	if len(s.Drawn) != 0 && len(s.Drawn) != 2 {
+		return errors.New("bad drawn cards")
+	}
+	inRange := func(list []int) bool {
+		for _, c := range list {
+			if c < 0 || c >= cards {
+				return false
+			}
+		}
+		return true
+	}
+	if !inRange(s.Deck) || !inRange(s.Discard) || !inRange(s.Drawn) {
+		return errors.New("bad card")
+	}
+	for i := range s.Seats {
+		t := &s.Seats[i]
+		if len(t.Pawns) != pawns || t.Pounds < 0 || t.Rumors < 0 || !inRange(t.Characters) {
+			return fmt.Errorf("bad traveller %d", i+1)
+		}
+		if t.Characters == nil {
+			t.Characters = []int{}
+		}
+		for _, p := range t.Pawns {
+			if p.Space < 0 || p.Space > LondonEnd {
+				return fmt.Errorf("bad pawn of traveller %d", i+1)
+			}
+		}
+	}
+	if s.Counters == nil {
+		s.Counters = map[string]int{}
+	}
+	if s.Discard == nil {
+		s.Discard = []int{}
+	}
+	if s.Deck == nil {
+		s.Deck = []int{}
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+package imaging
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"sync"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+)
+
+func TestRefusesWhatItCannotDraw(t *testing.T) {
+	r := testRenderer(t)
+	cpView := fakeCPView(t, 3, 2)
+	spectator := *cpView
+	spectator.Private = nil
+	for _, tc := range []struct {
+		name string
+		call func() ([]byte, error)
+		want error
+	}{
+		{"board of a string", func() ([]byte, error) { return r.Board("board", nil) }, ErrUnsupportedView},
+		{"board of nil", func() ([]byte, error) { return r.Board(nil, nil) }, ErrUnsupportedView},
+		{"nil 80 Days view", func() ([]byte, error) { return r.Board((*eightydays.View)(nil), nil) }, ErrUnsupportedView},
+		{"nil Crystal Palace view", func() ([]byte, error) { return r.Board((*cp.View)(nil), nil) }, ErrUnsupportedView},
+		{"80 Days without a track", func() ([]byte, error) {
+			return r.Board(&eightydays.View{Players: []eightydays.PlayerView{{}, {}}}, nil)
+		}, ErrUnsupportedView},
+		{"80 Days with seven players", func() ([]byte, error) {
+			return r.Board(&eightydays.View{Players: make([]eightydays.PlayerView, 7), Track: fakeTrack()}, nil)
+		}, ErrUnsupportedView},
+		{"Crystal Palace seats disagree", func() ([]byte, error) {
+			v := *cpView
+			v.Players = 4
+			return r.Board(&v, nil)
+		}, ErrUnsupportedView},
+		{"mat of a spectator", func() ([]byte, error) { return r.Mat(&spectator, nil) }, ErrNoMat},
+		{"mat in 80 Days", func() ([]byte, error) { return r.Mat(fakeEightyDays(4), nil) }, ErrNoMat},
+		{"scores of an int", func() ([]byte, error) { return r.Scores(42, nil) }, ErrUnsupportedView},
+	} {
+		got, err := tc.call()
+		if !errors.Is(err, tc.want) || got != nil {
+			t.Errorf("%s: got %d bytes, %v; want %v", tc.name, len(got), err, tc.want)
+		}
+	}
+}
+
+// The public board is drawn from public parts of the view only: a seat's
+// own view, holding its secret dice, draws exactly the spectator's board.
+func TestBoardShowsNoSecret(t *testing.T) {
+	r := testRenderer(t)
+	own := fakeCPView(t, 4, 1)
+	if own.Private == nil || len(own.Private.Dice) == 0 {
+		t.Fatal("fixture has no private dice")
+	}
+	spectator := *own
+	spectator.Private = nil
+	spectator.Viewer = engine.Spectator
+	a, err := r.Board(own, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Board(&spectator, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("the board of a seat's own view differs from the spectator's board")
+	}
+}
+
+func TestConcurrentRendersAgree(t *testing.T) {
+	r := testRenderer(t)
+	views := []any{fakeCPView(t, 4, 3), fakeEightyDays(6), fakeCPView(t, 2, 1), fakeEightyDays(2)}
+	want := make([][]byte, len(views))
+	for i, v := range views {
+		var err error
+		if want[i], err = r.Board(v, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for k := 0; k < 3; k++ {
+				i := (g + k) % len(views)
+				got, err := r.Board(views[i], nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(got, want[i]) {
+					errs <- errors.New("a concurrent render differs from the sequential one")
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestImagesAreSmallPNGs(t *testing.T) {
+	r := testRenderer(t)
+	for name, v := range map[string]any{"cp5": fakeCPView(t, 5, 3), "ed6": fakeEightyDays(6)} {
+		b, err := r.Board(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: not a PNG: %v", name, err)
+		}
+		if len(b) > 300<<10 {
+			t.Errorf("%s: %d bytes, want at most 300 KB", name, len(b))
+		}
+		if cfg.Width > 1600 || cfg.Height > 1800 {
+			t.Errorf("%s: %dx%d, too big to read on a phone", name, cfg.Width, cfg.Height)
+		}
+	}
+}
+
+func TestSeatNames(t *testing.T) {
+	r := testRenderer(t)
+	got := r.seatNames([]string{"alice", "", "\x07bob\u2603", "a very long display name indeed"}, 5)
+	want := []string{"alice", "P2", "bob?", "a very long disp…", "P5"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("seatNames[%d] = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// Frames are reused over a background; what one render drew must not show
+// through in the next.
+func TestReusedFramesForgetEarlierRenders(t *testing.T) {
+	r := testRenderer(t)
+	busy, quiet := fakeCPView(t, 3, 3), fakeCPView(t, 3, 1)
+	first, err := r.Board(quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := r.Board(busy, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := r.Board(quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Error("a board drawn after another differs from the same board drawn first")
+	}
+}

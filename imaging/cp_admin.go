@@ -1,0 +1,335 @@
+package imaging
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+	"strings"
+
+	"github.com/fogleman/gg"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+)
+
+// cpLocationStatic draws the fixed lines of the panels without a display:
+// Westminster's track, the London Times' conditions, the possibilities.
+func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.Rectangle, y int) {
+	x, w := rect.Min.X+10, rect.Dx()-20
+	body := style{size: sizeSmall, color: colInk}
+	bold := style{size: sizeSmall, bold: true, color: colInk}
+	switch {
+	case len(loc.Display) > 0:
+	case loc.Key == "westminster":
+		for i, sp := range v.Westminster.Spaces {
+			ly := y + i*cpLineH
+			name := sp.Name
+			if name == "star" || name == "" {
+				name = "start"
+			}
+			c.text(name, x, ly, bold)
+			bonus := sp.Bonus
+			if bonus == "" {
+				bonus = "–"
+			}
+			c.textFit(bonus, x+60, ly, w/2-70, body)
+			c.text(fmt.Sprintf("salary col. %d", sp.Salary+1), x+w/2, ly, style{size: sizeSmall, color: colInkSoft})
+		}
+	case loc.Key == "times":
+		for i, r := range v.Publisher.Rounds {
+			ly := y + i*cpLineH
+			c.text(fmt.Sprintf("R%d", i+1), x, ly, bold)
+			levels := make([]string, len(r.Levels))
+			for j, l := range r.Levels {
+				levels[j] = fmt.Sprintf("%d+: %d", l.Min, l.Buzz)
+			}
+			c.textFit(r.Text+" → buzz "+strings.Join(levels, ", "), x+36, ly, w-40, body)
+		}
+	default:
+		for i, p := range loc.Possibilities {
+			ly := y + i*cpLineH
+			st := body
+			text := p.Text
+			if !p.Available {
+				st.color = colRule
+				text += " (not at this player count)"
+			}
+			c.text("•", x+2, ly, st)
+			c.textFit(text, x+14, ly, w-80, st)
+		}
+		if len(loc.TicketVP) > 0 {
+			c.text(cpTicketText(loc), x, y+len(loc.Possibilities)*cpLineH, style{size: sizeSmall, color: colInkSoft})
+		}
+	}
+}
+
+// cpBackgroundAdmin draws the fixed parts of the administration board.
+func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
+	body := style{size: sizeSmall, color: colInk}
+	soft := style{size: sizeSmall, color: colInkSoft}
+
+	rect := l.rightBox["market"]
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, "Black Market")
+	spaces := v.BlackMarket.Spaces
+	for i := range spaces {
+		sp := spaces[len(spaces)-1-i] // top tier first
+		ly := rect.Min.Y + cpHeadH + 6 + i*cpLineH + cpLineH/2
+		if v.BlackMarket.BannerTier > 0 && sp.Tier >= v.BlackMarket.BannerTier {
+			c.fill(image.Rect(rect.Min.X+6, ly-cpLineH/2+1, rect.Min.X+12, ly+cpLineH/2-1), colEnergy)
+		}
+		c.text(strconv.Itoa(sp.Tier), rect.Min.X+18, ly, style{size: sizeSmall, bold: true, color: colInk})
+		c.text(strconv.Itoa(sp.Cost)+"£", rect.Min.X+44, ly, style{size: sizeSmall, bold: true, color: colBad})
+		c.textFit("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, body)
+	}
+	ly := rect.Min.Y + cpHeadH + 6 + len(spaces)*cpLineH + cpLineH/2
+	c.fill(image.Rect(rect.Min.X+6, ly-8, rect.Min.X+12, ly+8), colEnergy)
+	c.text(fmt.Sprintf("moving down from tier %d+ takes a gear; banner holds", v.BlackMarket.BannerTier), rect.Min.X+18, ly, soft)
+
+	rect = l.rightBox["buzz"]
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, "Buzz track")
+	flyers := map[int]string{}
+	for _, f := range v.Buzz.Flyers {
+		flyers[f.Space] = f.Color
+	}
+	posters := map[int]bool{}
+	for _, p := range v.Buzz.Posters {
+		posters[p.Space] = true
+	}
+	for n := 0; n <= v.Buzz.Length; n++ {
+		cell := cpBuzzRect(rect, n)
+		fillCol := colPanelAlt
+		if posters[n] {
+			fillCol = colHighlight
+		}
+		c.fill(cell, fillCol)
+		c.outline(cell, 1, colRule)
+		if col, ok := flyers[n]; ok {
+			c.fill(image.Rect(cell.Min.X+1, cell.Min.Y+1, cell.Max.X-1, cell.Min.Y+6), flyerColor(col))
+		}
+		c.text(strconv.Itoa(n), cell.Min.X+4, cell.Min.Y+15, style{size: sizeSmall, bold: posters[n], color: colInkSoft})
+	}
+	rows := (v.Buzz.Length + 10) / 10
+	ly = rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH/2
+	c.text("flyers", rect.Min.X+24, ly, soft)
+	x := rect.Min.X + 80
+	for _, col := range []string{"blue", "green", "violet"} {
+		c.fill(image.Rect(x, ly-3, x+16, ly+3), flyerColor(col))
+		x += 22
+	}
+	c.fill(image.Rect(x+8, ly-8, x+24, ly+8), colHighlight)
+	c.outline(image.Rect(x+8, ly-8, x+24, ly+8), 1, colRule)
+	c.text("posters", x+30, ly, soft)
+	c.textFit(fmt.Sprintf("end: %s VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-x-120, style{size: sizeSmall, color: colInkSoft, align: alignRight})
+
+	rect = l.rightBox["income"]
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, "Income track")
+	for i, sp := range v.Income.Spaces {
+		cell := cpIncomeRect(rect, i)
+		fillCol := colPanelAlt
+		if sp.Red {
+			fillCol = colBad
+		}
+		c.fill(cell, fillCol)
+		c.outline(cell, 1, colRule)
+		c.text(strconv.Itoa(sp.Income), cell.Min.X+cell.Dx()/2, cell.Min.Y+cell.Dy()/2, style{size: sizeBody, bold: true, color: inkOn(fillCol), align: alignCenter})
+	}
+
+	rect = l.rightBox["supply"]
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, "Supply and rounds")
+
+	rect = l.rightBox["waiting"]
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, "Waiting for")
+}
+
+// cpBuzzRect is the cell of Buzz track space n, ten to a row.
+func cpBuzzRect(panel image.Rectangle, n int) image.Rectangle {
+	x := panel.Min.X + 10 + (n%10)*cpBuzzCell
+	y := panel.Min.Y + cpHeadH + 6 + (n/10)*cpBuzzCell
+	return image.Rect(x, y, x+cpBuzzCell, y+cpBuzzCell)
+}
+
+// cpIncomeRect is the cell of income space i, bottom space leftmost.
+func cpIncomeRect(panel image.Rectangle, i int) image.Rectangle {
+	x := panel.Min.X + 10 + i*cpIncomeCell
+	y := panel.Min.Y + cpHeadH + 6
+	return image.Rect(x, y, x+cpIncomeCell, y+cpIncomeCell)
+}
+
+func flyerColor(name string) rgb {
+	switch name {
+	case "blue":
+		return colPassepart
+	case "green":
+		return colGood
+	case "violet":
+		return colResearchV
+	}
+	return colRule
+}
+
+// cpMarket places the assistants and counts the gears left.
+func (c *canvas) cpMarket(v *cp.View, rect image.Rectangle) {
+	spaces := v.BlackMarket.Spaces
+	for i := range spaces {
+		sp := spaces[len(spaces)-1-i]
+		if seatIn(sp.Owner, v.Players) {
+			ly := rect.Min.Y + cpHeadH + 6 + i*cpLineH + cpLineH/2
+			c.marker(int(sp.Owner), rect.Max.X-24, ly, markMini)
+		}
+	}
+	ly := rect.Min.Y + cpHeadH + 6 + len(spaces)*cpLineH + cpLineH/2
+	c.text(fmt.Sprintf("%d/%d", v.BlackMarket.Gears, v.BlackMarket.GearSpaces), rect.Max.X-50, ly, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
+	c.sprite(c.r.sprites.gear, rect.Max.X-46, ly-iconSize/2)
+}
+
+// cpBuzz places the players on the Buzz track and lists posters and tickets.
+func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
+	stacks := map[int]int{}
+	for seat, pos := range v.Buzz.Positions {
+		if pos < 0 || pos > v.Buzz.Length {
+			continue
+		}
+		cell := cpBuzzRect(rect, pos)
+		k := stacks[pos]
+		stacks[pos]++
+		c.marker(seat, cell.Min.X+9+(k%4)*9, cell.Max.Y-10-(k/4)*11, markMini)
+	}
+	rows := (v.Buzz.Length + 10) / 10
+	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH + cpLineH/2
+	x := rect.Min.X + 10
+	soft := style{size: sizeSmall, color: colInkSoft}
+	bold := style{size: sizeSmall, bold: true, color: colInk}
+	for _, p := range v.Buzz.Posters {
+		if len(p.Tokens) == 0 {
+			continue
+		}
+		x += c.text(fmt.Sprintf("poster %d:", p.Space), x, ly, bold) + 4
+		for _, seat := range p.Tokens {
+			if seatIn(seat, v.Players) {
+				c.marker(int(seat), x+miniSize/2, ly, markMini)
+				x += miniSize + 2
+			}
+		}
+		x += 10
+	}
+	if x == rect.Min.X+10 {
+		c.text("no Buzz tokens on posters yet", x, ly, soft)
+	}
+	ly += cpLineH
+	x = rect.Min.X + 10
+	x += c.text("entry tickets:", x, ly, bold) + 6
+	names := []string{"I", "II", "III"}
+	for i, name := range names {
+		x += c.text(name, x, ly, soft) + 3
+		if i < len(v.Buzz.Tickets) && seatIn(v.Buzz.Tickets[i], v.Players) {
+			c.marker(int(v.Buzz.Tickets[i]), x+miniSize/2, ly, markMini)
+		} else {
+			c.text("–", x, ly, soft)
+		}
+		x += miniSize + 12
+	}
+}
+
+// cpIncome places the players under their income spaces.
+func (c *canvas) cpIncome(v *cp.View, rect image.Rectangle) {
+	stacks := map[int]int{}
+	for seat, pos := range v.Income.Positions {
+		if pos < 0 || pos >= len(v.Income.Spaces) {
+			continue
+		}
+		cell := cpIncomeRect(rect, pos)
+		k := stacks[pos]
+		stacks[pos]++
+		c.marker(seat, cell.Min.X+cell.Dx()/2, cell.Max.Y+4+miniSize/2+k*(miniSize-5), markMini)
+	}
+}
+
+// cpSupply lists the round tracker, the Pocket Watch, the decks and who
+// the game waits for.
+func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
+	x := rect.Min.X + 10
+	y := rect.Min.Y + cpHeadH + 6 + cpLineH/2
+	bold := style{size: sizeSmall, bold: true, color: colInk}
+	body := style{size: sizeSmall, color: colInk}
+	x += c.text("round", x, y, bold) + 8
+	for r := 1; r <= 5; r++ {
+		cell := image.Rect(x, y-10, x+24, y+10)
+		if r == v.Round {
+			c.fill(cell, colHighlight)
+			c.outline(cell, 2, colInk)
+		}
+		c.text(strconv.Itoa(r), x+12, y, style{size: sizeSmall, bold: r == v.Round, color: colInk, align: alignCenter})
+		x += 28
+	}
+	c.textFit(fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase), x+10, y, rect.Max.X-x-20, body)
+	y += cpLineH
+	x = rect.Min.X + 10
+	x += c.text("Pocket Watch", x, y, bold) + 8
+	watch := "in the supply"
+	if seatIn(v.PocketWatch.Holder, v.Players) {
+		watch = names[v.PocketWatch.Holder]
+		if v.PocketWatch.Side != "" {
+			watch += " (" + v.PocketWatch.Side + ")"
+		}
+	}
+	if v.PocketWatch.Text != "" {
+		watch += ": " + v.PocketWatch.Text
+	}
+	c.textFit(watch, x, y, rect.Max.X-x-10, body)
+	y += cpLineH
+	d := v.Decks
+	c.textFit(fmt.Sprintf("Decks: patents %d · characters %d · research %d", d.Patents, d.Characters, d.Research),
+		rect.Min.X+10, y, rect.Dx()-20, body)
+	y += cpLineH
+	c.textFit(fmt.Sprintf("violet tiles %d blue, %d orange · loans %d", d.VioletBlue, d.VioletOrange, d.Loans),
+		rect.Min.X+10, y, rect.Dx()-20, body)
+	y += cpLineH
+	x = rect.Min.X + 10
+	x += c.text("Turn order", x, y, bold) + 8
+	if len(v.Order) == 0 {
+		c.text("set by the dice reveal", x, y, style{size: sizeSmall, color: colInkSoft})
+	}
+	for i, seat := range v.Order {
+		if !seatIn(seat, v.Players) {
+			continue
+		}
+		if i > 0 {
+			x += c.text("→", x, y, body) + 4
+		}
+		c.marker(int(seat), x+miniSize/2, y, markMini)
+		x += miniSize + 4
+		if i == 0 {
+			x += c.textFit(names[seat], x, y, 110, body) + 6
+		}
+	}
+}
+
+// cpWaiting lists the open decisions: who, and what for (never the
+// secret content).
+func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
+	y := rect.Min.Y + cpHeadH + 6 + cpLineH/2
+	if len(v.Waiting) == 0 {
+		text := "nobody"
+		if v.Over {
+			text = "nobody: the game is over"
+		}
+		c.text(text, rect.Min.X+10, y, style{size: sizeSmall, color: colInkSoft})
+		return
+	}
+	for i, w := range v.Waiting {
+		if i == v.Players {
+			break
+		}
+		x := rect.Min.X + 10
+		if seatIn(w.Seat, v.Players) {
+			c.marker(int(w.Seat), x+miniSize/2, y, markMini)
+			x += miniSize + 6
+			x += c.textFit(names[w.Seat], x, y, 140, style{size: sizeSmall, bold: true, color: colInk}) + 8
+		}
+		c.textFit(w.Label, x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
+		y += cpLineH
+	}
+}

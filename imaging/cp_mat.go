@@ -1,0 +1,257 @@
+package imaging
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+)
+
+// Geometry of a Crystal Palace player mat.
+const (
+	matW       = 1100
+	matMargin  = 14
+	matResH    = 86 // the resources strip
+	matSlotH   = 66
+	matSlotGap = 6
+	matSlotsPR = 5 // research spaces per row
+)
+
+// crystalPalaceMat draws the private mat of the view's own seat. It is for
+// that player's eyes only (a DM or an ephemeral reply).
+func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) {
+	if err := cpCheck(v); err != nil {
+		return nil, err
+	}
+	pv := v.Private
+	if pv == nil || !seatIn(pv.Seat, v.Players) {
+		return nil, fmt.Errorf("%w: the view is a spectator's", ErrNoMat)
+	}
+	seat := int(pv.Seat)
+	pub := &v.Seats[seat]
+	names = r.seatNames(names, v.Players)
+
+	slotRows := (len(pv.Research) + len(pv.ExtraLoans) + matSlotsPR - 1) / matSlotsPR
+	objH := cpHeadH + 8 + max(len(pv.Objective), 1)*cpLineH + 8
+	researchH := cpHeadH + 8 + max(slotRows, 1)*(matSlotH+matSlotGap) + 4
+	listH := func(n int) int { return cpHeadH + 8 + max(n, 1)*cpLineH + 8 }
+	h := titleHeight + 12 + matResH + cpRowGap + max(objH, listH(len(pv.FreeActions)+1)) + cpRowGap + researchH + cpRowGap +
+		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
+	c := r.begin(matW, h, "", nil)
+	c.titleBar("Crystal Palace · "+names[seat], "private · "+v.RoundName+" · phase "+strconv.Itoa(v.Phase))
+
+	y := titleHeight + 12
+	c.matResources(v, pv, pub, seat, y)
+	y += matResH + cpRowGap
+
+	half := (matW - 2*matMargin - cpGap) / 2
+	top := max(objH, listH(len(pv.FreeActions)+1))
+	left := image.Rect(matMargin, y, matMargin+half, y+top)
+	right := image.Rect(left.Max.X+cpGap, y, matW-matMargin, y+top)
+	c.matObjective(pv, left)
+	c.matDuties(pv, right)
+	y += top + cpRowGap
+
+	c.matResearch(pv, image.Rect(matMargin, y, matW-matMargin, y+researchH))
+	y += researchH + cpRowGap
+	for _, group := range []struct {
+		title string
+		cards []cp.CardView
+		empty string
+	}{
+		{"Patents (build in phase 5)", pv.Patents, "no patents"},
+		{"Characters", pv.Characters, "no characters"},
+		{"Prototypes built", pv.Prototypes, "no prototypes yet"},
+	} {
+		rect := image.Rect(matMargin, y, matW-matMargin, y+listH(len(group.cards)))
+		c.panel(rect, group.title)
+		ly := rect.Min.Y + cpHeadH + 8 + cpLineH/2
+		if len(group.cards) == 0 {
+			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
+		}
+		for i := range group.cards {
+			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20)
+		}
+		y = rect.Max.Y + cpRowGap
+	}
+	return c.finish()
+}
+
+// panel draws an empty panel with its header.
+func (c *canvas) panel(rect image.Rectangle, title string) {
+	c.box(rect, colPanel)
+	c.panelHead(rect, title)
+}
+
+// matResources draws the strip of counts and this round's dice.
+func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView, seat, y int) {
+	rect := image.Rect(matMargin, y, matW-matMargin, y+matResH)
+	c.box(rect, colPanel)
+	c.fill(image.Rect(rect.Min.X+1, rect.Min.Y+1, rect.Min.X+8, rect.Max.Y-1), seatColor(seat))
+	c.marker(seat, rect.Min.X+34, y+matResH/2, markPawn)
+	label := style{size: sizeSmall, color: colInkSoft}
+	big := style{size: sizeHuge, bold: true, color: colInk}
+	x := rect.Min.X + 64
+	for _, item := range []struct {
+		label string
+		n     int
+		icon  *image.RGBA
+		col   rgb
+	}{
+		{"pounds", pub.Pounds, nil, colInk},
+		{"gears", pub.Gears, c.r.sprites.gear, colInk},
+		{"energy", pub.Energy, c.r.sprites.energy, colInk},
+		{"newspapers", pub.Newspapers, c.r.sprites.paper, colInk},
+		{"VP", pub.VP, nil, colVP},
+		{"unpaid loans", pub.Loans - pub.Repaid, nil, colBad},
+	} {
+		c.text(item.label, x, y+18, label)
+		st := big
+		st.color = item.col
+		w := c.text(strconv.Itoa(item.n), x, y+52, st)
+		if item.icon != nil {
+			c.sprite(item.icon, x+w+4, y+52-iconSize/2)
+		} else if item.label == "pounds" {
+			c.text("£", x+w+2, y+52, style{size: sizeLarge, bold: true, color: colInk})
+		}
+		x += 96
+	}
+	c.text("your dice this round", x+8, y+18, label)
+	dx := x + 8
+	switch {
+	case len(pv.Dice) > 0:
+		for _, d := range pv.Dice {
+			c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
+			dx += dieSize + 5
+		}
+		note := "revealed"
+		if pub.DiceValues == nil {
+			note = "hidden from others"
+		}
+		c.text(note, dx+6, y+52, label)
+	default:
+		for i := 0; i < pub.Dice; i++ {
+			c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
+			dx += dieSize + 5
+		}
+		c.text("not chosen yet", dx+6, y+52, label)
+	}
+}
+
+// matObjective lists the nation's objective levels.
+func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
+	c.panel(rect, "Objective · "+pv.Nation)
+	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
+	for i, o := range pv.Objective {
+		ly := y + i*cpLineH
+		mark, col := "○", colInkSoft
+		switch {
+		case o.Reached:
+			mark, col = "●", colGood
+		case o.Met:
+			mark, col = "◐", colGold
+		}
+		if !c.r.fonts.has('◐') && mark == "◐" {
+			mark = "○"
+		}
+		c.text(mark, rect.Min.X+12, ly, style{size: sizeBody, bold: true, color: col})
+		c.text(fmt.Sprintf("%d", i+1), rect.Min.X+34, ly, style{size: sizeSmall, bold: true, color: colInk})
+		w := c.text(strconv.Itoa(o.VP)+"VP", rect.Max.X-12, ly, style{size: sizeSmall, bold: true, color: colVP, align: alignRight})
+		text := o.Text
+		switch {
+		case o.Reached:
+			text += " · reached"
+		case o.Met:
+			text += " · met: take it with an assistant action"
+		}
+		c.textFit(text, rect.Min.X+54, ly, rect.Dx()-74-w, style{size: sizeSmall, color: colInk})
+	}
+}
+
+// matDuties lists the salary due and the free actions open now.
+func (c *canvas) matDuties(pv *cp.PrivateView, rect image.Rectangle) {
+	c.panel(rect, "Salary and free actions")
+	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
+	c.text(fmt.Sprintf("Salary due in phase 4: %d£", pv.SalaryDue), rect.Min.X+12, y, style{size: sizeSmall, bold: true, color: colInk})
+	for i, a := range pv.FreeActions {
+		c.textFit("• "+a, rect.Min.X+12, y+(i+1)*cpLineH, rect.Dx()-24, style{size: sizeSmall, color: colInk})
+	}
+}
+
+// matResearch draws the research spaces: tiles, loans, notes, and the
+// empty ones that cost VP at the end.
+func (c *canvas) matResearch(pv *cp.PrivateView, rect image.Rectangle) {
+	empty := 0
+	for _, s := range pv.Research {
+		if s.Kind == "empty" || s.Kind == "" {
+			empty++
+		}
+	}
+	c.panel(rect, fmt.Sprintf("Research spaces · %d empty", empty))
+	slots := append([]cp.SlotView(nil), pv.Research...)
+	for _, vp := range pv.ExtraLoans {
+		slots = append(slots, cp.SlotView{Kind: "loan", LoanVP: vp})
+	}
+	slotW := (rect.Dx() - 20 - (matSlotsPR-1)*matSlotGap) / matSlotsPR
+	for i, s := range slots {
+		x := rect.Min.X + 10 + (i%matSlotsPR)*(slotW+matSlotGap)
+		y := rect.Min.Y + cpHeadH + 8 + (i/matSlotsPR)*(matSlotH+matSlotGap)
+		box := image.Rect(x, y, x+slotW, y+matSlotH)
+		c.matSlot(&s, box, i >= len(pv.Research))
+	}
+}
+
+// matSlot draws one research space.
+func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
+	l1, l2 := box.Min.Y+20, box.Min.Y+46
+	x, w := box.Min.X+10, box.Dx()-20
+	bold := style{size: sizeSmall, bold: true, color: colInk}
+	body := style{size: sizeSmall, color: colInk}
+	switch s.Kind {
+	case "research":
+		fill := colResearchG
+		if s.Tile != nil {
+			fill = cardColor(s.Tile)
+		}
+		c.box(box, tint(fill))
+		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
+		if s.Tile != nil {
+			c.textFit(s.Tile.Name, x, l1, w, bold)
+			c.textFit(cardEffect(s.Tile), x, l2, w, body)
+		}
+	case "loan":
+		c.box(box, colPanelAlt)
+		title := "Loan"
+		if beside {
+			title = "Loan (beside the mat)"
+		}
+		c.text(title, x, l1, bold)
+		if s.Repaid {
+			c.text("repaid · -5 VP at the end", x, l2, body)
+		} else {
+			c.text(fmt.Sprintf("unpaid · %d VP at the end", s.LoanVP), x, l2, style{size: sizeSmall, bold: true, color: colBad})
+		}
+	case "note":
+		c.box(box, colShare)
+		c.text("10£ note", x, l1, bold)
+		c.text("covers the space", x, l2, body)
+	default:
+		c.box(box, colPaper)
+		c.text("empty", x, l1, style{size: sizeSmall, color: colInkSoft})
+		c.text("-2 VP at the end", x, l2, style{size: sizeSmall, color: colBad})
+	}
+}
+
+// tint is a light version of c for backgrounds.
+func tint(c rgb) rgb { return mix(c, colWhite, 0.6) }
+
+func nonEmpty(s ...string) []string {
+	out := s[:0:0]
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,179 @@
+package imaging
+
+import (
+	"fmt"
+	"image"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+)
+
+// cpColumn is a column of the player table.
+type cpColumn struct {
+	title string
+	x     int
+}
+
+// Player table columns, absolute x.
+const (
+	cpColName   = cpMargin + 10
+	cpColPounds = 264
+	cpColGears  = 330
+	cpColEnergy = 402
+	cpColNews   = 476
+	cpColVP     = 546
+	cpColDice   = 610
+	cpColLoans  = 806
+	cpColTracks = 876
+	cpColCards  = 1086
+)
+
+func cpSeatColumns() []cpColumn {
+	return []cpColumn{
+		{"Player", cpColName}, {"£", cpColPounds}, {"Gears", cpColGears}, {"Energy", cpColEnergy},
+		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans", cpColLoans},
+		{"Tracks", cpColTracks}, {"Cards", cpColCards},
+	}
+}
+
+// cpSeats fills the player table: one row per seat in seat order.
+func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
+	waiting := map[int]string{}
+	for _, w := range v.Waiting {
+		if seatIn(w.Seat, v.Players) {
+			waiting[int(w.Seat)] = w.Label
+		}
+	}
+	big := style{size: sizeLarge, bold: true, color: colInk}
+	small := style{size: sizeSmall, color: colInkSoft}
+	for seat := range v.Seats {
+		p := &v.Seats[seat]
+		y := tableY + cpTableH + seat*cpSeatH
+		l1, l2 := y+21, y+46
+		won := v.Result != nil && slices.Contains(v.Result.Winners, engine.Seat(seat))
+		if int(v.Turn) == seat && !v.Over || won {
+			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH), colHighlight)
+		}
+		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH), seatColor(seat))
+		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
+		c.textFit(names[seat], cpColName+42, l1, cpColPounds-cpColName-52, style{size: sizeBody, bold: true, color: colInk})
+		sub := fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective)
+		switch {
+		case won:
+			sub = "WINNER · " + sub
+		case v.First == engine.Seat(seat):
+			sub = "1st player · " + sub
+		}
+		if p.Passed {
+			sub += " · passed"
+		}
+		c.textFit(sub, cpColName+42, l2, cpColPounds-cpColName-52, small)
+
+		c.text(strconv.Itoa(p.Pounds), cpColPounds, l1, big)
+		c.cpCount(p.Gears, c.r.sprites.gear, cpColGears, l1)
+		c.cpCount(p.Energy, c.r.sprites.energy, cpColEnergy, l1)
+		c.cpCount(p.Newspapers, c.r.sprites.paper, cpColNews, l1)
+		c.text(strconv.Itoa(p.VP), cpColVP, l1, style{size: sizeLarge, bold: true, color: colVP})
+		if p.Watch {
+			c.text("watch", cpColPounds, l2, small)
+		}
+		c.text(fmt.Sprintf("%d assistants · %d in market", p.Assistants, p.Market), cpColGears, l2, small)
+
+		c.cpSeatDice(v, p, seat, l1, l2, waiting[seat])
+
+		loanCol := colInk
+		if p.Loans > p.Repaid {
+			loanCol = colBad
+		}
+		c.text(strconv.Itoa(p.Loans), cpColLoans, l1, style{size: sizeLarge, bold: true, color: loanCol})
+		if p.Repaid > 0 {
+			c.text(fmt.Sprintf("%d repaid", p.Repaid), cpColLoans, l2, small)
+		}
+
+		west := "start"
+		if ws := v.Westminster.Spaces; p.Westminster > 0 && p.Westminster < len(ws) {
+			west = ws[p.Westminster].Name
+		}
+		tw := cpColCards - cpColTracks - 10
+		c.textFit(fmt.Sprintf("Buzz %d · Income %d", p.Buzz, p.Income), cpColTracks, l1, tw, style{size: sizeBody, bold: true, color: colInk})
+		filled := 0
+		for _, r := range p.Research {
+			if r.Kind != "empty" && r.Kind != "" {
+				filled++
+			}
+		}
+		c.textFit(fmt.Sprintf("Westm. %s · research %d/%d", west, filled, len(p.Research)), cpColTracks, l2, tw, small)
+
+		right := cpW - cpMargin - 8 - cpColCards
+		cards := style{size: sizeSmall, color: colInk}
+		c.textFit(cardGroup("Patents", p.Patents), cpColCards, y+13, right, cards)
+		c.textFit(cardGroup("Prototypes", p.Prototypes), cpColCards, y+32, right, cards)
+		c.textFit(cardGroup("Characters", p.Characters)+" · "+cardGroup("Shares", p.Shares), cpColCards, y+51, right, cards)
+	}
+}
+
+// cpCount draws a resource count with its icon.
+func (c *canvas) cpCount(n int, icon *image.RGBA, x, y int) {
+	w := c.text(strconv.Itoa(n), x, y, style{size: sizeLarge, bold: true, color: colInk})
+	c.sprite(icon, x+w+3, y-iconSize/2)
+}
+
+// cpSeatDice shows a seat's dice: covered while values are secret (and
+// whether the seat has chosen), revealed values afterwards.
+func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, waitingFor string) {
+	small := style{size: sizeSmall, color: colInkSoft}
+	x := cpColDice
+	step := dieSmallSize + 3
+	var note []string
+	switch {
+	case p.DiceValues != nil:
+		for _, d := range p.DiceValues {
+			c.spriteCentered(c.r.sprites.die(seat, d, true), x+dieSmallSize/2, l1)
+			x += step
+		}
+		if p.DiceLeft > 0 {
+			note = append(note, fmt.Sprintf("%d to place", p.DiceLeft))
+		}
+	case p.Submitted:
+		for i := 0; i < p.Dice; i++ {
+			c.spriteCentered(c.r.sprites.coveredDie(seat, true), x+dieSmallSize/2, l1)
+			x += step
+		}
+		note = append(note, "chosen, hidden")
+	default:
+		for i := 0; i < p.Dice; i++ {
+			c.spriteCentered(c.r.sprites.die(seat, 0, true), x+dieSmallSize/2, l1)
+			x += step
+		}
+		if waitingFor != "" {
+			note = append(note, "choosing…")
+		}
+	}
+	if p.NewDice > 0 {
+		note = append(note, fmt.Sprintf("+%d next round", p.NewDice))
+	}
+	if p.TicketDice > 0 {
+		note = append(note, fmt.Sprintf("%d on tickets", p.TicketDice))
+	}
+	if len(note) > 0 {
+		c.textFit(strings.Join(note, " · "), cpColDice, l2, cpColLoans-cpColDice-10, small)
+	}
+}
+
+// cardGroup lists cards by name: "Patents (2): Telegraph, Crane".
+func cardGroup(title string, cards []cp.CardView) string {
+	if len(cards) == 0 {
+		return title + ": –"
+	}
+	names := make([]string, len(cards))
+	for i, card := range cards {
+		names[i] = card.Name
+		if names[i] == "" {
+			names[i] = fmt.Sprintf("%d VP", card.VP)
+		}
+	}
+	return fmt.Sprintf("%s (%d): %s", title, len(cards), strings.Join(names, ", "))
+}

@@ -1,0 +1,307 @@
+package imaging
+
+import (
+	"fmt"
+	"hash/fnv"
+	"image"
+	"strconv"
+
+	"github.com/fogleman/gg"
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+)
+
+// Geometry of the Crystal Palace board: the eight locations in two columns
+// on the left, the administration board on the right, one row per player
+// at the bottom.
+const (
+	cpW       = 1460
+	cpMargin  = 14
+	cpLocW    = 468
+	cpGap     = 12
+	cpRightX  = cpMargin + 2*cpLocW + cpGap + 14
+	cpRightW  = cpW - cpRightX - cpMargin
+	cpTop     = titleHeight + 12
+	cpHeadH   = 32 // panel headers
+	cpSlot    = 46 // a dice placement space
+	cpSlotCap = 20 // the caption under it
+	cpActH    = 42 // action spaces
+	cpLineH   = 23 // one line of a panel's list
+	cpRowGap  = 10
+	cpSeatH   = 64 // a player's row
+	cpTableH  = 30 // the player table's header
+)
+
+// cpLayout is where things go on a board; it depends only on the view's
+// static parts (player count and content), like the background.
+type cpLayout struct {
+	locRect  []image.Rectangle // by location index
+	tableY   int
+	height   int
+	rightBox map[string]image.Rectangle
+}
+
+// cpBodyLines is how many list lines a location's panel needs.
+func cpBodyLines(v *cp.View, loc *cp.LocationView) int {
+	switch {
+	case len(loc.Display) > 0:
+		return len(loc.Display)
+	case loc.Key == "westminster":
+		return len(v.Westminster.Spaces)
+	case loc.Key == "times":
+		return len(v.Publisher.Rounds)
+	case len(loc.Possibilities) > 0:
+		n := len(loc.Possibilities)
+		if len(loc.TicketVP) > 0 {
+			n++
+		}
+		return n
+	}
+	return 1
+}
+
+func cpLocHeight(lines int) int {
+	return cpHeadH + 6 + cpSlot + cpSlotCap + 6 + cpActH + 8 + lines*cpLineH + 8
+}
+
+func newCPLayout(v *cp.View) *cpLayout {
+	l := &cpLayout{rightBox: map[string]image.Rectangle{}}
+	y := cpTop
+	for i := 0; i < len(v.Locations); i += 2 {
+		lines := cpBodyLines(v, &v.Locations[i])
+		if i+1 < len(v.Locations) {
+			lines = max(lines, cpBodyLines(v, &v.Locations[i+1]))
+		}
+		h := cpLocHeight(lines)
+		for j := i; j < i+2 && j < len(v.Locations); j++ {
+			x := cpMargin + (j-i)*(cpLocW+cpGap)
+			l.locRect = append(l.locRect, image.Rect(x, y, x+cpLocW, y+h))
+		}
+		y += h + cpRowGap
+	}
+	leftBottom := y
+	// The administration board, top to bottom.
+	ry := cpTop
+	add := func(name string, h int) {
+		l.rightBox[name] = image.Rect(cpRightX, ry, cpRightX+cpRightW, ry+h)
+		ry += h + cpRowGap
+	}
+	add("market", cpHeadH+6+len(v.BlackMarket.Spaces)*cpLineH+cpLineH+8)
+	buzzRows := (v.Buzz.Length + 1 + 9) / 10
+	add("buzz", cpHeadH+6+buzzRows*cpBuzzCell+8+3*cpLineH+8)
+	add("income", cpHeadH+6+cpIncomeCell+8+3*miniSize+8)
+	add("supply", cpHeadH+6+5*cpLineH+8)
+	add("waiting", cpHeadH+6+v.Players*cpLineH+8)
+	l.tableY = max(leftBottom, ry) + 4
+	l.height = l.tableY + cpTableH + v.Players*cpSeatH + cpMargin
+	return l
+}
+
+// Track cell sizes on the administration board.
+const (
+	cpBuzzCell   = 44
+	cpIncomeCell = 32
+)
+
+// cpLayoutKey names the static layer.
+func cpLayoutKey(v *cp.View) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|", v.Players)
+	for _, loc := range v.Locations {
+		fmt.Fprintf(h, "%s|%d|%s|%d|%d|%d|%d;", loc.Key, loc.Number, loc.Name, len(loc.Display), len(loc.Possibilities), len(loc.TicketVP), len(v.Publisher.Rounds))
+		for _, d := range loc.Dice {
+			fmt.Fprintf(h, "%d,%d,%t;", d.Min, d.Fee, d.Assistant)
+		}
+		for _, a := range loc.Actions {
+			fmt.Fprintf(h, "%s;", a.Text)
+		}
+		for _, p := range loc.Possibilities {
+			fmt.Fprintf(h, "%s,%t;", p.Text, p.Available)
+		}
+	}
+	for _, s := range v.BlackMarket.Spaces {
+		fmt.Fprintf(h, "%d,%d,%s;", s.Tier, s.Cost, s.Effect)
+	}
+	fmt.Fprintf(h, "%d|%d|%d|", v.BlackMarket.BannerTier, v.BlackMarket.GearSpaces, v.Buzz.Length)
+	for _, f := range v.Buzz.Flyers {
+		fmt.Fprintf(h, "%d,%s;", f.Space, f.Color)
+	}
+	for _, p := range v.Buzz.Posters {
+		fmt.Fprintf(h, "%d,%s;", p.Space, p.Effect)
+	}
+	for _, s := range v.Income.Spaces {
+		fmt.Fprintf(h, "%d,%t;", s.Income, s.Red)
+	}
+	for _, s := range v.Westminster.Spaces {
+		fmt.Fprintf(h, "%s,%s,%d;", s.Name, s.Bonus, s.Salary)
+	}
+	for _, r := range v.Publisher.Rounds {
+		fmt.Fprintf(h, "%s,%v;", r.Text, r.Levels)
+	}
+	return fmt.Sprintf("cp/%x", h.Sum64())
+}
+
+// cpCheck refuses views the board cannot draw faithfully.
+func cpCheck(v *cp.View) error {
+	switch {
+	case v == nil:
+		return fmt.Errorf("%w: nil Crystal Palace view", ErrUnsupportedView)
+	case v.Players < 1 || v.Players > maxSeats || len(v.Seats) != v.Players:
+		return fmt.Errorf("%w: Crystal Palace view with %d players and %d seats", ErrUnsupportedView, v.Players, len(v.Seats))
+	case len(v.Locations) == 0:
+		return fmt.Errorf("%w: Crystal Palace view without locations", ErrUnsupportedView)
+	}
+	return nil
+}
+
+// crystalPalaceBoard draws the public board. It never reads v.Private, and
+// shows dice values only where the view makes them public (placed dice,
+// revealed values), so every seat's view draws the same picture.
+func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error) {
+	if err := cpCheck(v); err != nil {
+		return nil, err
+	}
+	l := newCPLayout(v)
+	c := r.begin(cpW, l.height, cpLayoutKey(v), func(c *canvas) { c.cpBackground(v, l) })
+	names = r.seatNames(names, v.Players)
+	c.titleBar("Crystal Palace", cpNote(v, names))
+	for i := range v.Locations {
+		c.cpLocation(v, names, &v.Locations[i], l.locRect[i])
+	}
+	c.cpMarket(v, l.rightBox["market"])
+	c.cpBuzz(v, l.rightBox["buzz"])
+	c.cpIncome(v, l.rightBox["income"])
+	c.cpSupply(v, names, l.rightBox["supply"])
+	c.cpWaiting(v, names, l.rightBox["waiting"])
+	c.cpSeats(v, names, l.tableY)
+	return c.finish()
+}
+
+// cpNote is the title bar's note: round, phase and who is awaited.
+func cpNote(v *cp.View, names []string) string {
+	note := v.Label
+	if note == "" {
+		note = fmt.Sprintf("%s · phase %d", v.RoundName, v.Phase)
+	}
+	if v.Over {
+		return note + " · game over"
+	}
+	if t := int(v.Turn); t >= 0 && t < len(names) {
+		note += " · " + names[t] + " to play"
+	}
+	return note
+}
+
+func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
+
+// cpBackground draws the static layer: panels, headers, empty dice and
+// action spaces, track cells and the player table's frame.
+func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
+	dc := c.gg()
+	for i, loc := range v.Locations {
+		rect := l.locRect[i]
+		c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+		c.panelHead(rect, fmt.Sprintf("%d  %s", loc.Number, loc.Name))
+		y := rect.Min.Y + cpHeadH + 6
+		for j, d := range loc.Dice {
+			x := rect.Min.X + 10 + j*(cpSlot+8)
+			slot := image.Rect(x, y, x+cpSlot, y+cpSlot)
+			c.roundBox(dc, slot, 7, colPanelAlt, colRule, 1.5)
+			c.text(strconv.Itoa(d.Min), x+cpSlot/2, y+cpSlot/2, style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter})
+			cap := ""
+			if d.Fee > 0 {
+				cap = strconv.Itoa(d.Fee) + "£"
+			}
+			cy := y + cpSlot + cpSlotCap/2 + 1
+			cx := x + 2
+			if cap != "" {
+				cx += c.text(cap, cx, cy, style{size: sizeSmall, bold: true, color: colBad}) + 4
+			}
+			if d.Assistant {
+				c.assistantIcon(dc, cx+7, cy)
+			}
+		}
+		ay := y + cpSlot + cpSlotCap + 6
+		for j, a := range loc.Actions {
+			box := cpActionRect(rect, len(loc.Actions), j, ay)
+			c.roundBox(dc, box, 6, colPanelAlt, colRule, 1.5)
+			c.cpActionText(&a, box)
+		}
+		c.cpLocationStatic(v, &v.Locations[i], rect, ay+cpActH+8+cpLineH/2)
+	}
+	c.cpBackgroundAdmin(dc, v, l)
+	// The player table.
+	y := l.tableY
+	c.fill(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH), colPanelAlt)
+	head := style{size: sizeSmall, bold: true, color: colInkSoft}
+	for _, h := range cpSeatColumns() {
+		c.text(h.title, h.x, y+cpTableH/2, head)
+	}
+	for i := 0; i < v.Players; i++ {
+		ry := y + cpTableH + i*cpSeatH
+		c.fill(image.Rect(cpMargin, ry, cpW-cpMargin, ry+cpSeatH), colPanel)
+		c.fill(image.Rect(cpMargin, ry, cpW-cpMargin, ry+1), colRule)
+	}
+	c.outline(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH+v.Players*cpSeatH), 1, colInk)
+}
+
+// cpActionText labels an action space with its bonus or cost, compactly
+// so a die fits beside it.
+func (c *canvas) cpActionText(a *cp.ActionSpaceView, box image.Rectangle) {
+	x, y := box.Min.X+8, box.Min.Y+cpActH/2
+	st := style{size: sizeSmall, bold: true, color: colInk}
+	if a.Pounds == 0 && a.Newspapers == 0 && a.Buzz == 0 {
+		text := a.Text
+		if text == "" {
+			text = "free"
+			st = style{size: sizeSmall, color: colInkSoft}
+		}
+		c.textFit(text, x, y, box.Dx()-dieSmallSize-14, st)
+		return
+	}
+	if a.Pounds != 0 {
+		if a.Pounds < 0 {
+			st.color = colBad
+		}
+		x += c.text(fmt.Sprintf("%+d£", a.Pounds), x, y, st) + 6
+	}
+	st.color = colInk
+	if a.Newspapers != 0 {
+		x += c.text(fmt.Sprintf("%+d", a.Newspapers), x, y, st) + 1
+		c.sprite(c.r.sprites.paper, x, y-iconSize/2)
+		x += iconSize + 6
+	}
+	if a.Buzz != 0 {
+		c.text(fmt.Sprintf("%+d buzz", a.Buzz), x, y, st)
+	}
+}
+
+// cpActionRect is the j-th of n action spaces of a location panel.
+func cpActionRect(panel image.Rectangle, n, j, y int) image.Rectangle {
+	const gap = 8
+	w := min(150, (panel.Dx()-20-(n-1)*gap)/max(n, 1))
+	x := panel.Min.X + 10 + j*(w+gap)
+	return image.Rect(x, y, x+w, y+cpActH)
+}
+
+// panelHead draws a panel's header band with its title.
+func (c *canvas) panelHead(rect image.Rectangle, title string) {
+	band := image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Max.X-2, rect.Min.Y+cpHeadH)
+	c.fill(band, colTitle)
+	c.text(title, band.Min.X+10, band.Min.Y+band.Dy()/2, style{size: sizeBody, bold: true, color: colTitleInk})
+}
+
+// headNote writes a note on the right of a panel's header.
+func (c *canvas) headNote(rect image.Rectangle, note string, col rgb) {
+	c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, rect.Dx()-210, style{size: sizeSmall, bold: true, color: col, align: alignRight})
+}
+
+// assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
+func (c *canvas) assistantIcon(dc *gg.Context, x, y int) {
+	fx, fy := float64(x), float64(y)
+	dc.SetColor(colInk)
+	dc.DrawCircle(fx, fy-5, 3.5)
+	dc.Fill()
+	dc.DrawRoundedRectangle(fx-5.5, fy-0.5, 11, 8, 3)
+	dc.Fill()
+}

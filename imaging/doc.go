@@ -1,0 +1,16 @@
+// Package imaging draws Meeple's game images as PNG bytes: the public board
+// of each game, Crystal Palace's private player mats and a final-scores
+// image. It reads only engine views (what a seat may see) and never a game
+// state, so an image can never show more than the view it was given; the
+// public board also draws every unrevealed die as covered even when the view
+// belongs to the die's owner.
+//
+// A Renderer is built once and is safe for concurrent use: fonts, palette
+// and sprites are read-only after construction, every render takes its own
+// frame and font faces from pools, and the cache of static backgrounds is
+// guarded by a lock. Fonts are the Go fonts embedded in golang.org/x/image,
+// so an image depends on nothing of the machine it is drawn on.
+//
+// Imports: the engine packages and drawing libraries only; never bot or
+// storage.
+package imaging

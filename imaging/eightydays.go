@@ -1,0 +1,425 @@
+package imaging
+
+import (
+	"fmt"
+	"hash/fnv"
+	"image"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/eightydays"
+)
+
+// The space kinds and the finish, as eightydays.SpaceView documents them.
+const (
+	edKindLondon       = "london"
+	edKindLayover      = "layover"
+	edKindPassepartout = "passepartout"
+	edKindBet          = "bet"
+	edKindPound        = "pound"
+	edKindPolice       = "police"
+	edLondonEnd        = 80 // the last space: London again
+)
+
+// Geometry of the 80 Days board. The 80 spaces of the loop (London, then
+// 1 to 79) are laid out in reading order, ten to a row.
+const (
+	edW        = 1144
+	edCols     = 10
+	edRows     = 8
+	edCellW    = 108
+	edCellH    = 74
+	edGap      = 4
+	edBandH    = 26 // the coloured label band at the bottom of a cell
+	edTrackX   = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
+	edTrackY   = titleHeight + 14
+	edKeyY     = edTrackY + edRows*edCellH + (edRows-1)*edGap + 12
+	edKeyH     = 54
+	edTableY   = edKeyY + edKeyH + 14
+	edHeadH    = 30
+	edRowH     = 50
+	edFooterH  = 104
+	edMaxCards = 4 // kept characters listed by name before "+N more"
+)
+
+// Columns of the travellers' table, as x offsets from the track's left.
+const (
+	edColName   = 0
+	edColSpace  = 250
+	edColPounds = 400
+	edColRumors = 490
+	edColNext   = 610
+	edColChars  = 830
+)
+
+func edHeight(players int) int {
+	return edTableY + edHeadH + players*edRowH + edFooterH
+}
+
+// edCell returns the rectangle of the cell showing space n (London is both
+// 0 and 80).
+func edCell(n int) image.Rectangle {
+	n %= edLondonEnd
+	col, row := n%edCols, n/edCols
+	x := edTrackX + col*(edCellW+edGap)
+	y := edTrackY + row*(edCellH+edGap)
+	return image.Rect(x, y, x+edCellW, y+edCellH)
+}
+
+// edKindColor is the fill of a kind of space.
+func edKindColor(sp eightydays.SpaceView) rgb {
+	switch sp.Kind {
+	case edKindLondon:
+		return colLondon
+	case edKindLayover:
+		if sp.Red {
+			return colBad
+		}
+		return colLayover
+	case edKindPassepartout:
+		return colPassepart
+	case edKindBet:
+		return colBet
+	case edKindPound:
+		return colPound
+	case edKindPolice:
+		return colPolice
+	}
+	return colPlain
+}
+
+// edLabel is the text in a space's band.
+func edLabel(sp eightydays.SpaceView) string {
+	switch sp.Kind {
+	case edKindLondon:
+		return "LONDON"
+	case edKindLayover:
+		return sp.City
+	case edKindPassepartout:
+		return "Passepartout"
+	case edKindBet:
+		return "Bet " + joinInts(sp.Bets, "·")
+	case edKindPound:
+		return "£ ±10"
+	case edKindPolice:
+		return "Police"
+	}
+	return sp.Kind
+}
+
+func joinInts(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}
+
+// edLayoutKey names the static layer: the track's content and the number of
+// travellers' rows.
+func edLayoutKey(v *eightydays.View) string {
+	h := fnv.New64a()
+	for _, sp := range v.Track {
+		fmt.Fprintf(h, "%d|%s|%s|%v|%t;", sp.Number, sp.Kind, sp.City, sp.Bets, sp.Red)
+	}
+	return fmt.Sprintf("80days/%d/%x", len(v.Players), h.Sum64())
+}
+
+// eightyDaysBoard draws the public board of an 80 Days view.
+func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, error) {
+	if err := edCheck(v); err != nil {
+		return nil, err
+	}
+	players := len(v.Players)
+	c := r.begin(edW, edHeight(players), edLayoutKey(v), func(c *canvas) { c.edBackground(v) })
+	names = r.seatNames(names, players)
+	note := fmt.Sprintf("Round %d", v.Round)
+	if v.Variant != "" && v.Variant != "standard" {
+		note += " · " + v.Variant
+	}
+	if v.Over {
+		note = "Game over"
+	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
+		note += " · " + names[v.Turn] + " to move"
+	}
+	c.titleBar("Around the World in 80 Days", note)
+	c.edPawns(v)
+	c.edTravellers(v, names)
+	c.edFooter(v)
+	return c.finish()
+}
+
+// edCheck refuses views the board cannot draw faithfully.
+func edCheck(v *eightydays.View) error {
+	if v == nil {
+		return fmt.Errorf("%w: nil 80 Days view", ErrUnsupportedView)
+	}
+	if len(v.Players) < 1 || len(v.Players) > maxSeats {
+		return fmt.Errorf("%w: 80 Days view with %d players", ErrUnsupportedView, len(v.Players))
+	}
+	if len(v.Track) != edLondonEnd+1 {
+		return fmt.Errorf("%w: 80 Days track of %d spaces, want %d", ErrUnsupportedView, len(v.Track), edLondonEnd+1)
+	}
+	return nil
+}
+
+// edBackground draws what does not change during a game: the track, the
+// key to the spaces and the travellers' table without its contents.
+func (c *canvas) edBackground(v *eightydays.View) {
+	dc := c.gg()
+	for _, sp := range v.Track[:edLondonEnd] {
+		rect := edCell(sp.Number)
+		kind := edKindColor(sp)
+		c.roundBox(dc, rect, 8, colPanel, colInk, 1.5)
+		band := image.Rect(rect.Min.X+1, rect.Max.Y-edBandH, rect.Max.X-1, rect.Max.Y-1)
+		c.fill(band, kind)
+		label := style{size: sizeSmall, bold: sp.Kind == edKindLayover || sp.Kind == edKindLondon, color: inkOn(kind), align: alignCenter}
+		text := edLabel(sp)
+		if c.fs.width(text, label) > band.Dx()-2 {
+			label.bold = false // a long city name: regular is narrower
+		}
+		c.textFit(text, band.Min.X+band.Dx()/2, band.Min.Y+band.Dy()/2, band.Dx()-2, label)
+		if sp.Kind != edKindLondon {
+			c.text(strconv.Itoa(sp.Number), rect.Min.X+8, rect.Min.Y+(edCellH-edBandH)/2, style{size: sizeLarge, bold: true, color: colInk})
+		}
+	}
+	c.edKey()
+	x0, y := edTrackX, edTableY
+	right := edW - edTrackX
+	c.fill(image.Rect(x0, y, right, y+edHeadH), colPanelAlt)
+	head := style{size: sizeSmall, bold: true, color: colInkSoft}
+	for _, h := range []struct {
+		x    int
+		text string
+	}{{edColName, "Traveller"}, {edColSpace, "Space (place)"}, {edColPounds, "Pounds"}, {edColRumors, "Rumors"}, {edColNext, "Next turn"}, {edColChars, "Characters kept"}} {
+		c.text(h.text, x0+h.x+10, y+edHeadH/2, head)
+	}
+	for i := range v.Players {
+		ry := y + edHeadH + i*edRowH
+		c.fill(image.Rect(x0, ry, right, ry+edRowH), colPanel)
+		c.fill(image.Rect(x0, ry, right, ry+1), colRule)
+	}
+	c.outline(image.Rect(x0, y, right, y+edHeadH+len(v.Players)*edRowH), 1, colInk)
+}
+
+// edKey draws what each kind of space does.
+func (c *canvas) edKey() {
+	keys := []struct {
+		kind eightydays.SpaceView
+		name string
+		does string
+	}{
+		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space"},
+		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind"},
+		{eightydays.SpaceView{Kind: edKindBet}, "Bet", "next turn: place × 10£"},
+		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£"},
+		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor"},
+	}
+	w := (edW - 2*edTrackX) / len(keys)
+	for i, k := range keys {
+		x := edTrackX + i*w
+		c.fill(image.Rect(x, edKeyY+6, x+18, edKeyY+edKeyH-6), edKindColor(k.kind))
+		c.text(k.name, x+26, edKeyY+15, style{size: sizeSmall, bold: true, color: colInk})
+		c.textFit(k.does, x+26, edKeyY+39, w-32, style{size: sizeSmall, color: colInkSoft})
+	}
+}
+
+// edPawns draws every pawn on its space, the space tinted in the owner's
+// colour; London, start and finish, can hold several.
+func (c *canvas) edPawns(v *eightydays.View) {
+	var london []int
+	for seat, p := range v.Players {
+		for _, pawn := range p.Pawns {
+			if pawn.Space <= 0 || pawn.Space >= edLondonEnd {
+				london = append(london, seat)
+				continue
+			}
+			rect := edCell(pawn.Space)
+			c.fill(image.Rect(rect.Min.X+3, rect.Min.Y+3, rect.Max.X-3, rect.Max.Y-edBandH), seatTint(seat))
+			mid := rect.Min.Y + (edCellH-edBandH)/2
+			c.text(strconv.Itoa(pawn.Space), rect.Min.X+8, mid, style{size: sizeLarge, bold: true, color: colInk})
+			x := rect.Max.X - pawnSize/2 - 6
+			c.marker(seat, x, mid, markPawn)
+			if pawn.Name != "" {
+				c.text(pawn.Name, x-pawnSize/2-4, mid+10, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
+			}
+		}
+	}
+	rect := edCell(0)
+	for i, seat := range london {
+		x := rect.Min.X + edCellW/2 + (i%3-1)*30
+		y := rect.Min.Y + 15 + (i/3)*24
+		c.marker(seat, x, y, markToken)
+	}
+}
+
+// edTravellers fills the travellers' table.
+func (c *canvas) edTravellers(v *eightydays.View, names []string) {
+	x0 := edTrackX
+	for seat, p := range v.Players {
+		y := edTableY + edHeadH + seat*edRowH
+		mid := y + edRowH/2
+		won := slices.Contains(v.Winners, engine.Seat(seat))
+		if (!v.Over && int(v.Turn) == seat) || won {
+			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH), colHighlight)
+		}
+		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH), seatColor(seat))
+		c.marker(seat, x0+30, mid, markPawn)
+		nameSt := style{size: sizeBody, bold: true, color: colInk}
+		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
+		sub := seatColorName(seat)
+		if v.First == engine.Seat(seat) {
+			sub += " · began"
+		}
+		switch {
+		case won:
+			sub = "WINNER"
+		case !v.Over && int(v.Turn) == seat:
+			sub += " · to move"
+		}
+		c.text(sub, x0+54, mid+13, style{size: sizeSmall, bold: won, color: colInkSoft})
+
+		where := edWhere(p)
+		for i, w := range where {
+			ly := mid
+			if len(where) > 1 {
+				ly = mid - 11 + 22*i
+			}
+			c.textFit(w, x0+edColSpace+10, ly, edColPounds-edColSpace-14, style{size: sizeBody, bold: true, color: colInk})
+		}
+		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
+		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
+		c.textFit(edPending(v, p), x0+edColNext+10, mid, edColChars-edColNext-16, style{size: sizeSmall, color: colInk})
+		c.textFit(edCharacters(p.Characters), x0+edColChars+10, mid, edW-2*edTrackX-edColChars-16, style{size: sizeSmall, color: colInk})
+	}
+}
+
+// edRumors draws a Rumor count as a number and as cards.
+func (c *canvas) edRumors(n, x, y int) {
+	col := colGood
+	if n > 0 {
+		col = colBad
+	}
+	w := c.text(strconv.Itoa(n), x, y, style{size: sizeLarge, bold: true, color: col})
+	for i := 0; i < n && i < 6; i++ {
+		cx := x + w + 10 + i*11
+		c.fill(image.Rect(cx, y-11, cx+9, y+11), colBad)
+	}
+}
+
+// edWhere says where each of a traveller's pawns stands: "47 (2nd)",
+// "home"; "a 12 (3rd)" when there are two.
+func edWhere(p eightydays.PlayerView) []string {
+	parts := make([]string, 0, len(p.Pawns))
+	for _, pawn := range p.Pawns {
+		var s string
+		switch {
+		case pawn.Home:
+			s = "home"
+		case pawn.Space <= 0:
+			s = "London"
+		default:
+			s = fmt.Sprintf("%d (%s)", pawn.Space, ordinal(pawn.Rank))
+		}
+		if pawn.Name != "" {
+			s = pawn.Name + " " + s
+		}
+		parts = append(parts, s)
+	}
+	return parts
+}
+
+// edPending says what each pawn's space does on the owner's next turn.
+func edPending(v *eightydays.View, p eightydays.PlayerView) string {
+	var parts []string
+	for _, pawn := range p.Pawns {
+		var s string
+		switch pawn.Pending {
+		case "bet":
+			var bets []int
+			if pawn.Space > 0 && pawn.Space < len(v.Track) {
+				bets = v.Track[pawn.Space].Bets
+			}
+			switch {
+			case slices.Contains(bets, pawn.Rank):
+				s = fmt.Sprintf("bet pays %d£", pawn.Rank*10)
+			case len(bets) > 0:
+				s = "bet on " + joinInts(bets, "·") + ": no pay yet"
+			default:
+				s = "bet"
+			}
+		case "pound":
+			s = "£: stay ±10£ or move"
+		case "police":
+			s = "police: drop a Rumor"
+		case "leave":
+			s = "must leave Police"
+		case "":
+			continue
+		default:
+			s = pawn.Pending
+		}
+		if pawn.Name != "" {
+			s = pawn.Name + ": " + s
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "–"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// edCharacters lists kept characters by name.
+func edCharacters(cards []eightydays.CardView) string {
+	if len(cards) == 0 {
+		return "–"
+	}
+	names := make([]string, 0, edMaxCards)
+	for i, card := range cards {
+		if i == edMaxCards {
+			names = append(names, fmt.Sprintf("+%d more", len(cards)-i))
+			break
+		}
+		names = append(names, card.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// edFooter draws the deck, the discard, any cards being chosen between,
+// and the cost of moving forwards.
+func (c *canvas) edFooter(v *eightydays.View) {
+	y := edTableY + edHeadH + len(v.Players)*edRowH + 24
+	x := edTrackX
+	body := style{size: sizeBody, color: colInk}
+	bold := style{size: sizeBody, bold: true, color: colInk}
+	x += c.text("Deck ", x, y, bold)
+	x += c.text(fmt.Sprintf("%d cards", v.DeckSize), x, y, body)
+	x += 30
+	x += c.text("Discard ", x, y, bold)
+	discard := fmt.Sprintf("%d", len(v.Discard))
+	if n := len(v.Discard); n > 0 {
+		discard += " · top: " + v.Discard[n-1].Name
+	}
+	c.textFit(discard, x, y, edW-edTrackX-x, body)
+	if len(v.Drawn) > 0 {
+		y += 30
+		x = edTrackX
+		x += c.text("Drawn, to choose from ", x, y, bold)
+		drawn := make([]string, len(v.Drawn))
+		for i, card := range v.Drawn {
+			drawn[i] = card.Name + " (" + card.Effect + ")"
+		}
+		c.textFit(strings.Join(drawn, " / "), x, y, edW-edTrackX-x, body)
+	}
+	y += 30
+	x = edTrackX
+	x += c.text("Forward cost ", x, y, style{size: sizeSmall, bold: true, color: colInkSoft})
+	cost := make([]string, 0, 12)
+	for n := 1; n <= 12; n++ {
+		cost = append(cost, fmt.Sprintf("%d:%d£", n, n*(n+1)/2))
+	}
+	c.text(strings.Join(cost, "  "), x, y, style{size: sizeSmall, color: colInkSoft})
+}

@@ -1,0 +1,113 @@
+package imaging
+
+import (
+	"image"
+	"image/color"
+)
+
+// lutBits is how many bits of each channel index the quantising table.
+const lutBits = 6
+
+// palette is the fixed colour table every image is encoded with, and a
+// lookup table from a 6-bit-per-channel colour to its nearest palette
+// index. It is built once per Renderer and read-only afterwards.
+type palette struct {
+	colors color.Palette
+	lut    []uint8 // 1<<(3*lutBits) entries
+}
+
+// newPalette builds the palette from the theme: every base colour exactly,
+// the blends antialiasing produces between ink, paper and the base colours,
+// and a coarse colour cube for anything else, at most 256 entries in all.
+func newPalette() *palette {
+	seen := map[rgb]bool{}
+	var cols []rgb
+	add := func(c rgb) {
+		if !seen[c] && len(cols) < 256 {
+			seen[c] = true
+			cols = append(cols, c)
+		}
+	}
+	base := baseColors()
+	for _, c := range base {
+		add(c)
+	}
+	// Text and outlines are ink (or white) over every colour: their
+	// antialiased edges are blends of the two.
+	for _, c := range base {
+		for _, t := range []float64{0.25, 0.5, 0.75} {
+			add(mix(c, colInk, t))
+		}
+	}
+	for _, c := range base {
+		if inkOn(c) == colWhite {
+			for _, t := range []float64{0.33, 0.66} {
+				add(mix(c, colWhite, t))
+			}
+		}
+	}
+	for _, v := range []rgb{0x00, 0x55, 0xAA, 0xFF} {
+		for _, u := range []rgb{0x00, 0x55, 0xAA, 0xFF} {
+			for _, w := range []rgb{0x00, 0x55, 0xAA, 0xFF} {
+				add(v<<16 | u<<8 | w)
+			}
+		}
+	}
+	p := &palette{colors: make(color.Palette, len(cols)), lut: make([]uint8, 1<<(3*lutBits))}
+	for i, c := range cols {
+		p.colors[i] = c.nrgba()
+	}
+	p.fillLUT(cols, len(base))
+	return p
+}
+
+// fillLUT maps each cell of the lookup table to the palette colour nearest
+// its centre, then pins every base colour to itself so flat areas keep their
+// exact colour.
+func (p *palette) fillLUT(cols []rgb, nbase int) {
+	const levels = 1 << lutBits
+	const half = 1 << (7 - lutBits)
+	for ri := 0; ri < levels; ri++ {
+		r := ri<<(8-lutBits) + half
+		for gi := 0; gi < levels; gi++ {
+			g := gi<<(8-lutBits) + half
+			for bi := 0; bi < levels; bi++ {
+				b := bi<<(8-lutBits) + half
+				best, bestD := 0, 1<<30
+				for i, c := range cols {
+					dr, dg, db := r-int(c.r()), g-int(c.g()), b-int(c.b())
+					// Weighted towards green, where the eye is most sensitive.
+					d := 2*dr*dr + 4*dg*dg + 3*db*db
+					if d < bestD {
+						best, bestD = i, d
+					}
+				}
+				p.lut[lutIndex(uint8(r), uint8(g), uint8(b))] = uint8(best)
+			}
+		}
+	}
+	for i := nbase - 1; i >= 0; i-- {
+		c := cols[i]
+		p.lut[lutIndex(c.r(), c.g(), c.b())] = uint8(i)
+	}
+}
+
+func lutIndex(r, g, b uint8) int {
+	const s = 8 - lutBits
+	return int(r>>s)<<(2*lutBits) | int(g>>s)<<lutBits | int(b>>s)
+}
+
+// quantise writes the colours of src within rect as palette indices into
+// dst, which must have src's bounds (at the origin) and p's colours. src is
+// treated as opaque.
+func (p *palette) quantise(dst *image.Paletted, src *image.RGBA, rect image.Rectangle) {
+	b := rect.Intersect(src.Bounds())
+	w := b.Dx()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		s := src.Pix[y*src.Stride+4*b.Min.X : y*src.Stride+4*b.Max.X]
+		d := dst.Pix[y*dst.Stride+b.Min.X : y*dst.Stride+b.Min.X+w]
+		for x := range d {
+			d[x] = p.lut[lutIndex(s[4*x], s[4*x+1], s[4*x+2])]
+		}
+	}
+}

@@ -1,0 +1,167 @@
+// Package present writes a game's view as compact, aligned text: the words a
+// terminal player reads before each decision, and what a chat bot can post
+// as a text summary. It colours the text with ANSI codes when asked (a
+// terminal) and writes it plain otherwise (a pipe, NO_COLOR, a chat message).
+//
+// It imports only engine packages, reads nothing but the views it is given,
+// does no I/O, and is safe for concurrent use.
+package present
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+)
+
+// ErrUnknownView means the view is of no game this package knows.
+var ErrUnknownView = errors.New("present: unknown view")
+
+// Style says how to decorate text. The zero value writes plain text.
+type Style struct {
+	// Color turns on ANSI colours and bold.
+	Color bool
+}
+
+// ANSI codes used by Style.
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiDim   = "\x1b[2m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+)
+
+// seatColors are the ANSI colours of seats 1 to 6 (red, blue, green, yellow,
+// magenta, cyan), the hat and token colours players see in the images too.
+const seatColors = "31;34;32;33;35;36"
+
+func (st Style) paint(code, s string) string {
+	if !st.Color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// Bold emphasises s.
+func (st Style) Bold(s string) string { return st.paint(ansiBold, s) }
+
+// Dim de-emphasises s.
+func (st Style) Dim(s string) string { return st.paint(ansiDim, s) }
+
+// Bad marks s as an error or a loss.
+func (st Style) Bad(s string) string { return st.paint(ansiRed, s) }
+
+// Good marks s as a success or a gain.
+func (st Style) Good(s string) string { return st.paint(ansiGreen, s) }
+
+// Seat writes s in seat's colour.
+func (st Style) Seat(seat engine.Seat, s string) string {
+	colors := strings.Split(seatColors, ";")
+	if seat < 0 || int(seat) >= len(colors) {
+		return s
+	}
+	return st.paint("\x1b["+colors[seat]+"m", s)
+}
+
+// Name is seat's display name: names[seat] when given, else "P1", "P2", ….
+func Name(names []string, seat engine.Seat) string {
+	if seat >= 0 && int(seat) < len(names) && names[seat] != "" {
+		return names[seat]
+	}
+	if seat < 0 {
+		return "spectator"
+	}
+	return fmt.Sprintf("P%d", seat+1)
+}
+
+// View writes a game's view as text: *eightydays.View or
+// *crystalpalace.View (or the values). names[i] is seat i's display name.
+// It shows exactly what the view holds, so a seat's private part appears
+// only in that seat's own view.
+func View(view any, names []string, st Style) (string, error) {
+	switch v := view.(type) {
+	case *eightydays.View:
+		return eightyDays(v, names, st), nil
+	case eightydays.View:
+		return eightyDays(&v, names, st), nil
+	case *cp.View:
+		return crystalPalace(v, names, st), nil
+	case cp.View:
+		return crystalPalace(&v, names, st), nil
+	}
+	return "", fmt.Errorf("%w: %T", ErrUnknownView, view)
+}
+
+// table lays out rows in aligned columns. Cells may hold ANSI codes: widths
+// are measured on the visible text.
+type table struct {
+	rows [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(b *strings.Builder) {
+	var widths []int
+	for _, row := range t.rows {
+		for i, c := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], visibleLen(c))
+		}
+	}
+	for _, row := range t.rows {
+		var line strings.Builder
+		for i, c := range row {
+			line.WriteString(c)
+			if i < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-visibleLen(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+}
+
+// visibleLen is the number of characters of s a terminal shows: runes
+// outside ANSI escape sequences.
+func visibleLen(s string) int { return utf8.RuneCountInString(StripANSI(s)) }
+
+// StripANSI removes ANSI colour codes from s.
+func StripANSI(s string) string {
+	var b strings.Builder
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			esc = r != 'm'
+		case r == '\x1b':
+			esc = true
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

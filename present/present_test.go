@@ -1,0 +1,132 @@
+package present_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/present"
+)
+
+func eightyDaysView(t *testing.T, seat engine.Seat) *eightydays.View {
+	t.Helper()
+	c, err := eightydays.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := eightydays.NewRules(c).New(engine.Setup{Players: 3, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		p := s.Prompts()[0]
+		if _, err := s.Apply(p.Seat, p.Actions[len(p.Actions)/2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s.View(seat).(*eightydays.View)
+}
+
+func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
+	v := eightyDaysView(t, 1)
+	names := []string{"Ann", "Bob", "Cy"}
+	plain, err := present.View(v, names, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Around the World in 80 Days", "Bob (you)", "Ann", "Cy", "Passepartout:", "H London  L Layover"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("text lacks %q:\n%s", want, plain)
+		}
+	}
+	for _, p := range v.Players {
+		row := ""
+		for _, line := range strings.Split(plain, "\n") {
+			if strings.Contains(line, names[p.Seat]) {
+				row = line
+			}
+		}
+		sp := present.SpaceName(v.Track[p.Pawns[0].Space])
+		if !strings.Contains(row, sp) || !strings.Contains(row, " "+strconv.Itoa(p.Pounds)+" ") {
+			t.Errorf("row of %s %q lacks %q or %d£", names[p.Seat], row, sp, p.Pounds)
+		}
+	}
+	if strings.Contains(plain, "\x1b") {
+		t.Error("plain text has escape codes")
+	}
+	colored, _ := present.View(*v, names, present.Style{Color: true})
+	if !strings.Contains(colored, "\x1b[") || present.StripANSI(colored) != plain {
+		t.Error("coloured text must be the plain text plus colour codes")
+	}
+	// columns are aligned: the "space" column starts at the same place in every row
+	var cols []int
+	for _, line := range strings.Split(plain, "\n") {
+		for _, n := range names {
+			if strings.HasPrefix(strings.TrimLeft(line, " ▶★"), n) {
+				at := strings.Index(line, present.SpaceName(v.Track[spaceOf(v, n, names)]))
+				cols = append(cols, utf8.RuneCountInString(line[:at]))
+			}
+		}
+	}
+	for _, c := range cols[1:] {
+		if c != cols[0] {
+			t.Fatalf("misaligned columns %v:\n%s", cols, plain)
+		}
+	}
+}
+
+func spaceOf(v *eightydays.View, name string, names []string) int {
+	for i, n := range names {
+		if n == name {
+			return v.Players[i].Pawns[0].Space
+		}
+	}
+	return 0
+}
+
+func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
+	public := &cp.View{
+		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, Round: 1, Label: "Spring 1849 · phase 1 (choose dice)",
+		First: engine.Spectator, Turn: engine.Spectator,
+		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Label: "choose your dice values"}},
+		Seats: []cp.PlayerView{
+			{Seat: 0, Nation: "United Kingdom", Pounds: 40, Dice: 4, DiceLeft: 4, Submitted: true},
+			{Seat: 1, Nation: "Japan", Pounds: 40, Dice: 4, DiceLeft: 4},
+		},
+		Locations:   []cp.LocationView{{Key: "westminster", Number: 5, Name: "Westminster", Dice: []cp.DiceSpaceView{{Min: 1, Owner: engine.Spectator}}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+	}
+	text, err := present.View(public, nil, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Your mat") {
+		t.Fatal("a spectator sees a private mat")
+	}
+	own := *public
+	own.Viewer = 0
+	own.Private = &cp.PrivateView{Seat: 0, Dice: []int{6, 5, 3, 1}, Submitted: true, SalaryDue: 3}
+	text, _ = present.View(&own, nil, present.Style{})
+	if !strings.Contains(text, "Your mat") || !strings.Contains(text, "dice: 6 5 3 1 (submitted)") || !strings.Contains(text, "P1 (you)") {
+		t.Fatalf("own view:\n%s", text)
+	}
+}
+
+func TestUnknownViewAndNames(t *testing.T) {
+	if _, err := present.View(42, nil, present.Style{}); !errors.Is(err, present.ErrUnknownView) {
+		t.Fatalf("err %v", err)
+	}
+	if present.Name([]string{"Ann"}, 0) != "Ann" || present.Name(nil, 2) != "P3" || present.Name(nil, engine.Spectator) != "spectator" {
+		t.Fatal("names")
+	}
+}

@@ -1,0 +1,178 @@
+package storage_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/storage"
+)
+
+// snapshotSize is the size of a real game state: the baseline measured a
+// 22.4 KB Crystal Palace-like state.
+const snapshotSize = 20 << 10
+
+// fakeSnapshot returns state bytes of snapshotSize that differ per version.
+// Append stores what it is given, so the benchmarks need no real game.
+func fakeSnapshot(version int) []byte {
+	b := make([]byte, snapshotSize)
+	for i := range b {
+		b[i] = byte('a' + (i*7+version)%26)
+	}
+	return b
+}
+
+// reportLatency adds the median and 99th percentile of durations.
+func reportLatency(b *testing.B, durations []time.Duration) {
+	if len(durations) == 0 {
+		return
+	}
+	slices.Sort(durations)
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkAppend appends one action with a 20 KB snapshot to one game, one
+// append at a time, fsync on (target: median at most 0.5 ms).
+func BenchmarkAppend(b *testing.B) {
+	s := openStore(b, "", storage.Options{})
+	newRace(b, s, "g1", "c1", 4, "1000000")
+	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
+	var durations []time.Duration
+	v := 0
+	for b.Loop() {
+		start := time.Now()
+		var err error
+		if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	reportLatency(b, durations)
+}
+
+// BenchmarkAppend100Games appends from 100 goroutines, one per game, each
+// with a 20 KB snapshot (target: at least 10,000 appends per second).
+func BenchmarkAppend100Games(b *testing.B) {
+	const games = 100
+	s := openStore(b, "", storage.Options{})
+	for i := 0; i < games; i++ {
+		newRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+	}
+	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
+	var (
+		next      atomic.Int64
+		mu        sync.Mutex
+		durations []time.Duration
+	)
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < games; i++ {
+		wg.Add(1)
+		go func(ch string) {
+			defer wg.Done()
+			var mine []time.Duration
+			for v := 0; next.Add(1) <= int64(b.N); {
+				t0 := time.Now()
+				var err error
+				if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			durations = append(durations, mine...)
+			mu.Unlock()
+		}(fmt.Sprintf("c%d", i))
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+	reportLatency(b, durations)
+}
+
+// BenchmarkOpen10000Games opens and closes a file holding 10,000 games of
+// 20 actions each (target: under 1 second, without reading the games).
+func BenchmarkOpen10000Games(b *testing.B) {
+	path := buildLargeStore(b, 10000, 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := storage.Open(path, registry(), storage.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// buildLargeStore writes games games with actions real actions each,
+// creating them already played (as an import does) from 50 goroutines.
+func buildLargeStore(tb testing.TB, games, actions int) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "large.db")
+	s, err := storage.Open(path, registry(), storage.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var log []storage.Entry
+	for v := 0; v < actions; v++ {
+		log = append(log, storage.Entry{Seat: 0, Action: nextAction(v)}, storage.Entry{Seat: 1, Action: nextAction(v)})
+	}
+	log = log[:actions]
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < 50; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= int64(games); i = next.Add(1) {
+				g := &storage.Game{
+					Kind: "race", Guild: fmt.Sprintf("g%d", i%20), Channel: fmt.Sprintf("c%d", i), Status: storage.StatusRunning,
+					Setup: raceSetup(2), Seats: []storage.Seat{{User: fmt.Sprintf("u%d", i)}, {User: fmt.Sprintf("u%d", i+1)}}, Log: log,
+				}
+				if err := s.Create(g); err != nil {
+					tb.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := s.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestOpenDoesNotReadGames checks that opening a file allocates about the
+// same whether it holds 10 games or 3,000: Open must not load them.
+func TestOpenDoesNotReadGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a large file")
+	}
+	allocs := func(path string) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := storage.Open(path, registry(), storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		s.Close()
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocs(buildLargeStore(t, 10, 20)), allocs(buildLargeStore(t, 3000, 20))
+	if large > 2*small+64<<10 {
+		t.Fatalf("opening 3,000 games allocated %d bytes, 10 games %d: Open reads the games", large, small)
+	}
+	t.Logf("open allocates %d bytes with 10 games, %d with 3,000", small, large)
+}

@@ -1,0 +1,60 @@
+package terminal
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// pictures writes the board as everyone sees it and the mat of the person
+// about to play, numbered in the order they were drawn.
+func (s *Session) pictures() {
+	if s.cfg.Renderer == nil || s.cfg.Images == "" {
+		return
+	}
+	s.images++
+	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
+	if err != nil {
+		s.printf("%s board picture: %v\n", s.st.Bad("✗"), err)
+		return
+	}
+	path := filepath.Join(s.cfg.Images, fmt.Sprintf("board-%03d.png", s.images))
+	if err := os.WriteFile(path, board, 0o644); err != nil {
+		s.printf("%s %v\n", s.st.Bad("✗"), err)
+		return
+	}
+	s.printf("  %s %s\n", s.st.Dim("board:"), path)
+	seat := s.nextHuman()
+	if s.noMats || seat < 0 {
+		return
+	}
+	mat, err := s.cfg.Renderer.Mat(s.state.View(seat), s.names)
+	if err != nil {
+		s.noMats = true // this game has no private mats
+		return
+	}
+	path = filepath.Join(s.cfg.Images, fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images))
+	if err := os.WriteFile(path, mat, 0o644); err != nil {
+		s.printf("%s %v\n", s.st.Bad("✗"), err)
+		return
+	}
+	s.printf("  %s %s\n", s.st.Dim("your mat:"), path)
+}
+
+// nextHuman is the first person the game waits for, or the first person
+// seated; Spectator when nobody plays in person.
+func (s *Session) nextHuman() engine.Seat {
+	for _, p := range s.state.Prompts() {
+		if s.players[p.Seat] == nil {
+			return p.Seat
+		}
+	}
+	for i, p := range s.players {
+		if p == nil {
+			return engine.Seat(i)
+		}
+	}
+	return engine.Spectator
+}

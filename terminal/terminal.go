@@ -1,0 +1,273 @@
+// Package terminal plays a game in a text terminal: people at one keyboard
+// (several take turns, hot-seat) against the computer players, with no
+// Discord. It drives any game through the engine contract alone (prompts,
+// legal actions, views, rules topics, scripts), writes each view as text with
+// package present and, given a Renderer, the board and player-mat PNGs the
+// Discord players would see.
+//
+// It reads commands from an io.Reader and writes to an io.Writer, so tests
+// drive it like a person would; only package cmd imports it. A Session is
+// not safe for concurrent use.
+package terminal
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/present"
+)
+
+// Human is the seat kind of a person at the keyboard; any other seat kind
+// names a computer player ("random", "heuristic").
+const Human = "human"
+
+// Renderer draws a game's pictures; *imaging.Renderer is one.
+type Renderer interface {
+	Board(view any, names []string) ([]byte, error)
+	Mat(view any, names []string) ([]byte, error)
+}
+
+// Config is one terminal game.
+type Config struct {
+	Rules engine.Rules
+	Setup engine.Setup
+	// Seats says who plays each seat: Human or a computer player's name.
+	Seats []string
+	In    io.Reader
+	Out   io.Writer
+	// Color turns on ANSI colours and screen clearing between hot-seat players.
+	Color bool
+	// Echo repeats each line read, for input that is not typed at a
+	// terminal (a file, a pipe, a test), so the output reads as a dialogue.
+	Echo bool
+	// Images is the folder the PNGs go to; Renderer draws them. With either
+	// missing no pictures are written.
+	Images   string
+	Renderer Renderer
+	// Script is the file the game's script is saved to at the end, on quit
+	// and at the end of input.
+	Script string
+}
+
+// maxListed is how many legal actions a prompt lists by number; beyond it
+// the player types the action.
+const maxListed = 40
+
+// Session is a terminal game in progress.
+type Session struct {
+	cfg     Config
+	state   engine.State
+	players []engine.Player // nil for human seats
+	names   []string
+	humans  int
+	rng     engine.RNG
+	in      *bufio.Scanner
+	out     io.Writer
+	st      present.Style
+	moves   []engine.Move
+	log     []engine.Event
+	undo    []snapshot
+	shown   engine.Seat // the human whose private view is on screen, or Spectator
+	images  int         // pictures written so far, numbering the files
+	noMats  bool        // the game has no player mats
+	phase   string
+}
+
+// snapshot is the game just before a human's action, for undo.
+type snapshot struct {
+	state engine.State
+	moves int
+	log   int
+	seat  engine.Seat
+}
+
+// errQuit ends the session at the player's request or at the end of input.
+var errQuit = errors.New("quit")
+
+// New checks the configuration and sets up the game.
+func New(cfg Config) (*Session, error) {
+	if cfg.Rules == nil || cfg.In == nil || cfg.Out == nil {
+		return nil, errors.New("terminal: rules, input and output are required")
+	}
+	if len(cfg.Seats) != cfg.Setup.Players {
+		return nil, fmt.Errorf("%d seats given for %d players", len(cfg.Seats), cfg.Setup.Players)
+	}
+	state, err := cfg.Rules.New(cfg.Setup)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		cfg: cfg, state: state, rng: engine.NewRNG(cfg.Setup.Seed ^ 0x7e57),
+		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
+		shown: engine.Spectator, phase: state.Phase(),
+	}
+	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
+	for i, kind := range cfg.Seats {
+		kind = strings.TrimSpace(kind)
+		name := fmt.Sprintf("P%d", i+1)
+		if kind == Human {
+			s.humans++
+			s.players = append(s.players, nil)
+		} else {
+			p, err := ai.Lookup(cfg.Rules, kind)
+			if err != nil {
+				return nil, err
+			}
+			s.players = append(s.players, p)
+			name += " " + kind
+		}
+		s.names = append(s.names, name)
+	}
+	return s, nil
+}
+
+// Play runs the game to its end, to quit or to the end of input, and saves
+// the script.
+func Play(cfg Config) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	return s.Run()
+}
+
+// Run plays the session.
+func (s *Session) Run() error {
+	s.intro()
+	s.pictures()
+	for !s.state.Over() {
+		err := s.step()
+		if errors.Is(err, errQuit) {
+			return s.save("")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.finish()
+	return s.save("")
+}
+
+func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
+
+func (s *Session) intro() {
+	title := s.cfg.Rules.Name()
+	var opts []string
+	for k, v := range s.cfg.Setup.Options {
+		opts = append(opts, k+"="+v)
+	}
+	sort.Strings(opts)
+	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(gameTitle(s.cfg.Rules, title)), s.cfg.Setup.Players, s.cfg.Setup.Seed,
+		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
+	for i, name := range s.names {
+		who := "you"
+		if s.players[i] != nil {
+			who = "computer"
+		} else if s.humans > 1 {
+			who = "a person at this keyboard"
+		}
+		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
+	}
+	s.printf("Type the number of an action or its text; help lists the commands.\n")
+	if s.cfg.Images != "" && s.cfg.Renderer != nil {
+		s.printf("Pictures go to %s\n", s.cfg.Images)
+	}
+}
+
+func gameTitle(rules engine.Rules, fallback string) string {
+	if t := rules.Title(); t != "" {
+		return t
+	}
+	return fallback
+}
+
+func ifAny(s string, ok bool) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
+// step lets one seat act: a computer at once, a person after asking.
+func (s *Session) step() error {
+	prompts := s.state.Prompts()
+	if len(prompts) == 0 {
+		return errors.New("the game is not over but waits for nobody")
+	}
+	for _, p := range prompts {
+		if s.players[p.Seat] != nil {
+			action := s.players[p.Seat].Choose(s.state, p, &s.rng)
+			return s.apply(p.Seat, action)
+		}
+	}
+	return s.ask(prompts[0])
+}
+
+// apply performs seat's action and reports what happened.
+func (s *Session) apply(seat engine.Seat, action string) error {
+	events, err := s.state.Apply(seat, action)
+	if err != nil {
+		if s.players[seat] != nil {
+			return fmt.Errorf("computer player %s chose %q: %w", s.names[seat], action, err)
+		}
+		return err
+	}
+	s.moves = append(s.moves, engine.Move{Seat: seat, Action: action})
+	for _, e := range events {
+		if e.Reveals {
+			s.undo = nil // nothing hidden may be taken back once seen
+		}
+		s.log = append(s.log, e)
+		if s.visible(e) {
+			s.printf("  %s\n", s.eventText(e))
+		}
+	}
+	if s.state.Phase() != s.phase || hasKind(events, engine.EventPhase) {
+		s.phase = s.state.Phase()
+		s.pictures()
+	}
+	return nil
+}
+
+// visible reports whether e may be printed now: public events, and private
+// ones only to their seat when that person is at the keyboard.
+func (s *Session) visible(e engine.Event) bool {
+	return !e.Private || (e.Seat >= 0 && e.Seat == s.shown && s.players[e.Seat] == nil)
+}
+
+func (s *Session) eventText(e engine.Event) string {
+	switch e.Kind {
+	case engine.EventPhase:
+		return s.st.Bold("— " + e.Text + " —")
+	case engine.EventEnd:
+		return s.st.Good(e.Text)
+	}
+	if e.Seat >= 0 {
+		return s.st.Seat(e.Seat, e.Text)
+	}
+	return e.Text
+}
+
+func hasKind(events []engine.Event, kind string) bool {
+	for _, e := range events {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// State is the game as it stands.
+func (s *Session) State() engine.State { return s.state }
+
+// Moves are the actions applied so far, in order.
+func (s *Session) Moves() []engine.Move { return append([]engine.Move(nil), s.moves...) }
+
+// Config is the session's configuration.
+func (s *Session) Config() Config { return s.cfg }
