@@ -138,7 +138,7 @@ func guildCommand(u tester, ch, name, sub string, opts []map[string]any) map[str
 // interactions per second, and reports the latency from receiving the
 // interaction to Discord receiving its answer.
 func BenchmarkActions(b *testing.B) {
-	h := newHarness(b, tinyRegistry(), Config{}, nil)
+	h := newHarness(b, tinyRegistry(), Config{}, nil, nil)
 	chans := benchTables(b, h, "tiny", 2)
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
@@ -151,7 +151,7 @@ func BenchmarkActions(b *testing.B) {
 // request renders a fresh image: the game's cached board is dropped first,
 // as when someone has just acted.
 func benchmarkBoard(b *testing.B, reg *engine.Registry, render Renderer, kind string, players, rate int) {
-	h := newHarness(b, reg, Config{Images: render != nil}, render)
+	h := newHarness(b, reg, Config{Images: render != nil}, render, nil)
 	chans := benchTables(b, h, kind, players)
 	ids := make([]uint64, len(chans))
 	for n, ch := range chans {

@@ -72,11 +72,10 @@ type Renderer interface {
 	Scores(view any, names []string) ([]byte, error)
 }
 
-// Presenter writes an engine view as text for people (the private view of
-// /game me).
-type Presenter interface {
-	Text(view any) (string, error)
-}
+// Presenter writes an engine view as plain text for people (the private
+// view of /game me, and the board when images are off). names are the
+// seats' display names.
+type Presenter func(view any, names []string) (string, error)
 
 // Parts are what a bot is made of. Session, Store and Games are required.
 type Parts struct {
