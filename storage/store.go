@@ -424,7 +424,7 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 // gatherWait bounds how long the commit loop waits for writes that are on
 // their way: one transaction for all of them costs one fsync instead of
 // many. A lone writer never waits.
-const gatherWait = 1000 * time.Microsecond
+const gatherWait = time.Millisecond
 
 // commitLoop commits the waiting writes in one transaction at a time, until
 // Close. It takes everything queued and, within gatherWait, whatever the
