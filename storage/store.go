@@ -16,7 +16,8 @@
 // The package imports the engine (to replay logs) and bbolt, and nothing of
 // Discord. A Store is safe for concurrent use by many goroutines; concurrent
 // writes are committed together in one transaction (group commit), so a
-// write never waits longer than the transaction in progress plus its own.
+// write waits at most for the transaction in progress, up to a millisecond
+// while other writers' requests are on their way, and its own transaction.
 package storage
 
 import (
