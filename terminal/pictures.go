@@ -58,3 +58,27 @@ func (s *Session) nextHuman() engine.Seat {
 	}
 	return engine.Spectator
 }
+
+// scorer is a Renderer that also draws the final scores (*imaging.Renderer).
+type scorer interface {
+	Scores(view any, names []string) ([]byte, error)
+}
+
+// scoresPicture writes the final scores picture, when the renderer draws one.
+func (s *Session) scoresPicture() {
+	r, ok := s.cfg.Renderer.(scorer)
+	if !ok || s.cfg.Images == "" {
+		return
+	}
+	data, err := r.Scores(s.state.View(engine.Spectator), s.names)
+	if err != nil {
+		s.printf("%s scores picture: %v\n", s.st.Bad("✗"), err)
+		return
+	}
+	path := filepath.Join(s.cfg.Images, "scores.png")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		s.printf("%s %v\n", s.st.Bad("✗"), err)
+		return
+	}
+	s.printf("  %s %s\n", s.st.Dim("scores:"), path)
+}
