@@ -27,15 +27,23 @@ func (r *Renderer) seatNames(names []string, players int) []string {
 const titleHeight = 52
 
 // titleBar draws the image's title bar: the title on the left and a note
-// (round, phase) on the right.
+// (round, phase) on the right. Over a cached background that already holds
+// the bar and its title (drawn with titleBarStatic), only the note is drawn.
 func (c *canvas) titleBar(title, note string) {
-	w := c.img.Bounds().Dx()
-	c.fill(image.Rect(0, 0, w, titleHeight), colTitle)
-	c.text(title, 18, titleHeight/2, style{size: sizeHuge, bold: true, color: colTitleInk})
+	if c.bg == nil {
+		c.titleBarStatic(title)
+	}
 	if note != "" {
+		w := c.img.Bounds().Dx()
 		tw := c.fs.width(title, style{size: sizeHuge, bold: true})
 		c.textFit(note, w-18, titleHeight/2, w-tw-60, style{size: sizeLarge, color: colTitleInk, align: alignRight})
 	}
+}
+
+// titleBarStatic draws the bar and the title.
+func (c *canvas) titleBarStatic(title string) {
+	c.fill(image.Rect(0, 0, c.img.Bounds().Dx(), titleHeight), colTitle)
+	c.text(title, 18, titleHeight/2, style{size: sizeHuge, bold: true, color: colTitleInk})
 }
 
 // legendEntry is one seat in a legend.

@@ -58,6 +58,9 @@ func edHeight(players int) int {
 	return edTableY + edHeadH + players*edRowH + edFooterH
 }
 
+// edTitle is the board's title.
+const edTitle = "Around the World in 80 Days"
+
 // edCell returns the rectangle of the cell showing space n (London is both
 // 0 and 80).
 func edCell(n int) image.Rectangle {
@@ -144,7 +147,7 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
 		note += " · " + names[v.Turn] + " to move"
 	}
-	c.titleBar("Around the World in 80 Days", note)
+	c.titleBar(edTitle, note)
 	c.edPawns(v)
 	c.edTravellers(v, names)
 	c.edFooter(v)
@@ -168,6 +171,7 @@ func edCheck(v *eightydays.View) error {
 // edBackground draws what does not change during a game: the track, the
 // key to the spaces and the travellers' table without its contents.
 func (c *canvas) edBackground(v *eightydays.View) {
+	c.titleBarStatic(edTitle)
 	dc := c.gg()
 	for _, sp := range v.Track[:edLondonEnd] {
 		rect := edCell(sp.Number)
