@@ -66,11 +66,12 @@ func (l *latencies) report(b *testing.B) {
 
 // runPaced sends b.N interactions, round robin over the channels, at
 // benchRate per second, each in its own goroutine as the gateway does.
-func runPaced(b *testing.B, h *harness, lat *latencies, make func(n int) map[string]any) {
+func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n int) map[string]any) {
 	h.fake.Watch(lat.watch)
-	tick := time.NewTicker(time.Second / benchRate)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
 	var wg sync.WaitGroup
+	began := time.Now()
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
 		<-tick.C
@@ -95,6 +96,13 @@ func runPaced(b *testing.B, h *harness, lat *latencies, make func(n int) map[str
 	h.bot.Wait()
 	b.StopTimer()
 	lat.report(b)
+	images := 0
+	for _, q := range h.fake.Requests() {
+		if q.At.After(began) {
+			images += len(q.Files)
+		}
+	}
+	b.ReportMetric(float64(images)/float64(b.N), "images/op")
 }
 
 // benchTables opens benchGames running games of kind with two players each.
@@ -130,21 +138,28 @@ func guildCommand(u tester, ch, name, sub string, opts []map[string]any) map[str
 // interactions per second, and reports the latency from receiving the
 // interaction to Discord receiving its answer.
 func BenchmarkActions(b *testing.B) {
-	h := newHarness(b, tinyRegistry(), Config{}, nil)
+	h := newHarness(b, tinyRegistry(), Config{}, nil, nil)
 	chans := benchTables(b, h, "tiny", 2)
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
-	runPaced(b, h, lat, func(n int) map[string]any {
+	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		return guildCommand(alice, chans[n%len(chans)], cmdFree, "", []map[string]any{{"name": optAction, "type": 3, "value": "cheer"}})
 	})
 }
 
-// benchmarkBoard posts the board with its image (/game board) in 100
-// concurrent games of the given kind at 100 interactions per second.
-func benchmarkBoard(b *testing.B, reg *engine.Registry, render Renderer, kind string, players int) {
-	h := newHarness(b, reg, Config{Images: render != nil}, render)
+// benchmarkBoard posts the board (/game board) in 100 concurrent games of
+// the given kind at rate interactions per second. With a renderer every
+// request renders a fresh image: the game's cached board is dropped first,
+// as when someone has just acted.
+func benchmarkBoard(b *testing.B, reg *engine.Registry, render Renderer, kind string, players, rate int) {
+	h := newHarness(b, reg, Config{Images: render != nil}, render, nil)
 	chans := benchTables(b, h, kind, players)
+	ids := make([]uint64, len(chans))
+	for n, ch := range chans {
+		ids[n] = h.game(ch).ID
+	}
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
-	runPaced(b, h, lat, func(n int) map[string]any {
+	runPaced(b, h, lat, rate, func(n int) map[string]any {
+		h.bot.images.forget(ids[n%len(ids)])
 		return guildCommand(alice, chans[n%len(chans)], cmdGame, subBoard, nil)
 	})
 }

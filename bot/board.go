@@ -214,11 +214,11 @@ func clip(s string, n int) string {
 
 // describe writes a view as text, or "" when no presenter is set or it
 // cannot.
-func (b *Bot) describe(view any) string {
+func (b *Bot) describe(view any, names []string) string {
 	if b.text == nil {
 		return ""
 	}
-	s, err := b.text.Text(view)
+	s, err := b.text(view, names)
 	if err != nil {
 		return ""
 	}

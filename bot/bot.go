@@ -72,11 +72,10 @@ type Renderer interface {
 	Scores(view any, names []string) ([]byte, error)
 }
 
-// Presenter writes an engine view as text for people (the private view of
-// /game me).
-type Presenter interface {
-	Text(view any) (string, error)
-}
+// Presenter writes an engine view as plain text for people (the private
+// view of /game me, and the board when images are off). names are the
+// seats' display names.
+type Presenter func(view any, names []string) (string, error)
 
 // Parts are what a bot is made of. Session, Store and Games are required.
 type Parts struct {
@@ -121,6 +120,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// NewSeed draws the seed of each new game; nil means crypto/rand.
+	// Tests set it to replay the same games.
+	NewSeed func() (uint64, error)
 }
 
 func (c *Config) defaults() {
@@ -145,6 +147,9 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.NewSeed == nil {
+		c.NewSeed = newSeed
+	}
 }
 
 // Bot is Meeple on Discord. Build it with New, feed it interactions and DMs
@@ -156,6 +161,7 @@ type Bot struct {
 	settings settingsStore
 	timers   timerStore
 	render   Renderer
+	images   *images
 	text     Presenter
 	games    *engine.Registry
 	cfg      Config
@@ -198,6 +204,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	if render == nil {
 		b.cfg.Images = false
 	}
+	b.images = newImages(render)
 	b.pub = newPublisher(b)
 	return b, nil
 }

@@ -26,7 +26,7 @@ func pickAll(t *testing.T, h *harness, ch string, users ...tester) {
 }
 
 func TestRestartInTheMiddleOfAGame(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
 	oldBoard := h.board(chTiny)
@@ -67,7 +67,7 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 }
 
 func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil)
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice)
 
@@ -107,7 +107,7 @@ func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
 }
 
 func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil)
+	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.clock.Advance(2 * time.Hour)
 	mark := h.mark()
@@ -127,7 +127,7 @@ func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
 }
 
 func TestConcurrentClicksApplyOnce(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)
@@ -179,7 +179,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 }
 
 func TestDMAsksWhichGame(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, "5001", alice, bob)
 	openTinyTable(t, h, "5002", bob, alice)
 	answers := h.dm(alice, "2")
@@ -205,7 +205,7 @@ func TestDMAsksWhichGame(t *testing.T) {
 }
 
 func TestUndoAbandonAndCommands(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	// the computer picked after start: alice's undo refers to her own action only
 	pickAll(t, h, chTiny, alice)
@@ -273,7 +273,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 }
 
 func TestDiscordErrorsAreSurvived(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{}, nil)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)

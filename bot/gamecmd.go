@@ -75,12 +75,12 @@ func (b *Bot) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, s
 			fmt.Fprintf(&sb, "**Any time:** %s\n", clip(strings.Join(free, ", "), 900))
 		}
 	}
-	if text := b.describe(st.View(seat)); text != "" {
-		sb.WriteString("```\n" + clip(text, 1700) + "\n```")
-	}
 	m := msg{Content: clip(sb.String(), 2000), Private: true}
+	if text := b.describe(st.View(seat), seatNames(g)); text != "" {
+		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
+	}
 	if b.cfg.Images {
-		png, err := b.render.Mat(st.View(seat), seatNames(g))
+		png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
 		if err == nil {
 			m.Image = png
 		} else if seat != engine.Spectator {

@@ -67,16 +67,18 @@ type harness struct {
 	clock  *clock
 	cfg    Config
 	render Renderer
+	text   Presenter
 	next   atomic.Int64
+	seeds  atomic.Int64 // the seed of the next game, counting from 1
 	logs   *strings.Builder
 	logMu  *sync.Mutex
 }
 
-func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer) *harness {
+func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	h := &harness{
 		t: t, fake: discordtest.NewServer(), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
-		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render,
+		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
@@ -105,8 +107,11 @@ func (h *harness) open() {
 	cfg := h.cfg
 	cfg.AppID = testApp
 	cfg.Now = h.clock.Now
+	if cfg.NewSeed == nil {
+		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render}, cfg)
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

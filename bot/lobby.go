@@ -113,7 +113,7 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 	if v := opts.str(optDefault); v != "" {
 		onTimeout = v
 	}
-	seed, err := newSeed()
+	seed, err := b.cfg.NewSeed()
 	if err != nil {
 		return err
 	}

@@ -109,6 +109,7 @@ func (b *Bot) publishOnce(channel string, work pubJob) {
 	if work.final != nil {
 		b.recent.add(channel, work.final.public)
 		b.publishFinal(work.final)
+		b.images.forget(work.final.game.ID)
 		return
 	}
 	g, st, err := b.store.Load(channel)
@@ -186,7 +187,7 @@ func (b *Bot) boardImage(g *storage.Game, st engine.State) []byte {
 	if !b.cfg.Images {
 		return nil
 	}
-	png, err := b.render.Board(st.View(engine.Spectator), seatNames(g))
+	png, err := b.images.board(g, st)
 	if err != nil {
 		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
 		return nil
@@ -260,7 +261,7 @@ func (b *Bot) publishFinal(out *outcome) {
 	}
 	m := b.scoresMessage(g, st, true)
 	if b.cfg.Images {
-		png, err := b.render.Scores(st.View(engine.Spectator), seatNames(g))
+		png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), seatNames(g)) })
 		if err != nil {
 			b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
 		}

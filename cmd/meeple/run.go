@@ -11,6 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot"
+	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -65,7 +67,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if cfg.Render.Images != nil {
 		botCfg.Images = *cfg.Render.Images
 	}
-	parts := bot.Parts{Session: session, Store: store, Games: reg}
+	parts := bot.Parts{Session: session, Store: store, Games: reg, Text: plainText}
+	if botCfg.Images {
+		if parts.Renderer, err = imaging.New(); err != nil {
+			return err
+		}
+	}
 	b, err := bot.New(parts, botCfg)
 	if err != nil {
 		return err
@@ -76,4 +83,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
+}
+
+// plainText writes a view as text without terminal colours, for Discord.
+func plainText(view any, names []string) (string, error) {
+	return present.View(view, names, present.Style{})
 }
