@@ -53,6 +53,10 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	c.matDuties(pv, right)
 	y += top + cpRowGap
 
+	salaryCol := -1
+	if ws := v.Westminster.Spaces; pub.Westminster >= 0 && pub.Westminster < len(ws) {
+		salaryCol = ws[pub.Westminster].Salary
+	}
 	c.matResearch(pv, image.Rect(matMargin, y, matW-matMargin, y+researchH))
 	y += researchH + cpRowGap
 	for _, group := range []struct {
@@ -71,7 +75,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 		for i := range group.cards {
-			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20)
+			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol)
 		}
 		y = rect.Max.Y + cpRowGap
 	}
@@ -104,7 +108,7 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 		{"energy", pub.Energy, c.r.sprites.energy, colInk},
 		{"newspapers", pub.Newspapers, c.r.sprites.paper, colInk},
 		{"VP", pub.VP, nil, colVP},
-		{"unpaid loans", pub.Loans - pub.Repaid, nil, colBad},
+		{"unpaid loans", pub.Loans, nil, colBad},
 	} {
 		c.text(item.label, x, y+18, label)
 		st := big

@@ -34,7 +34,7 @@ const (
 func cpSeatColumns() []cpColumn {
 	return []cpColumn{
 		{"Player", cpColName}, {"£", cpColPounds}, {"Gears", cpColGears}, {"Energy", cpColEnergy},
-		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans", cpColLoans},
+		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans due", cpColLoans},
 		{"Tracks", cpColTracks}, {"Cards", cpColCards},
 	}
 }
@@ -84,8 +84,8 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 
 		c.cpSeatDice(v, p, seat, l1, l2, waiting[seat])
 
-		loanCol := colInk
-		if p.Loans > p.Repaid {
+		loanCol := colInk // Loans counts the unpaid ones
+		if p.Loans > 0 {
 			loanCol = colBad
 		}
 		c.text(strconv.Itoa(p.Loans), cpColLoans, l1, style{size: sizeLarge, bold: true, color: loanCol})
