@@ -34,7 +34,7 @@ const (
 func cpSeatColumns() []cpColumn {
 	return []cpColumn{
 		{"Player", cpColName}, {"£", cpColPounds}, {"Gears", cpColGears}, {"Energy", cpColEnergy},
-		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans due", cpColLoans},
+		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans", cpColLoans},
 		{"Tracks", cpColTracks}, {"Cards", cpColCards},
 	}
 }
