@@ -55,9 +55,9 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		l1, l2 := y+21, y+46
 		won := v.Result != nil && slices.Contains(v.Result.Winners, engine.Seat(seat))
 		if int(v.Turn) == seat && !v.Over || won {
-			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH), colHighlight)
+			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH-1), colHighlight)
 		}
-		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH), seatColor(seat))
+		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH-1), seatColor(seat))
 		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
 		c.textFit(names[seat], cpColName+42, l1, cpColPounds-cpColName-52, style{size: sizeBody, bold: true, color: colInk})
 		sub := fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective)

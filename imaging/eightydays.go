@@ -30,7 +30,7 @@ const (
 	edCols     = 10
 	edRows     = 8
 	edCellW    = 108
-	edCellH    = 74
+	edCellH    = 70
 	edGap      = 4
 	edBandH    = 26 // the coloured label band at the bottom of a cell
 	edTrackX   = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
@@ -39,7 +39,7 @@ const (
 	edKeyH     = 54
 	edTableY   = edKeyY + edKeyH + 14
 	edHeadH    = 30
-	edRowH     = 50
+	edRowH     = 48
 	edFooterH  = 104
 	edMaxCards = 4 // kept characters listed by name before "+N more"
 )
@@ -270,9 +270,9 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		mid := y + edRowH/2
 		won := slices.Contains(v.Winners, engine.Seat(seat))
 		if (!v.Over && int(v.Turn) == seat) || won {
-			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH), colHighlight)
+			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH-1), colHighlight)
 		}
-		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH), seatColor(seat))
+		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH-1), seatColor(seat))
 		c.marker(seat, x0+30, mid, markPawn)
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
