@@ -59,7 +59,11 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		}
 		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH-1), seatColor(seat))
 		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
-		c.textFit(names[seat], cpColName+42, l1, cpColPounds-cpColName-52, style{size: sizeBody, bold: true, color: colInk})
+		nameW := cpColPounds - cpColName - 52
+		w := c.textFit(names[seat], cpColName+42, l1, nameW, style{size: sizeBody, bold: true, color: colInk})
+		if colour := seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
+			c.text(colour, cpColName+42+w+8, l1, small)
+		}
 		sub := fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective)
 		switch {
 		case won:
