@@ -41,9 +41,11 @@ type background struct {
 	size   atomic.Int64 // bytes of the last PNG drawn over it, to size the next buffer
 }
 
-// maxBackgrounds bounds the background cache (layouts differ by game,
-// player count and content); past it the oldest entries are dropped.
-const maxBackgrounds = 32
+// maxBackgrounds bounds the background cache. Layouts differ by game,
+// player count and content: the embedded content gives nine, each 6-12 MB
+// (the layer and its quantised copy). Past the bound an arbitrary entry is
+// dropped and redrawn when next needed (about 40 ms).
+const maxBackgrounds = 16
 
 // New builds a Renderer: it parses the embedded fonts, builds the palette
 // and draws the sprites, which takes a few hundred milliseconds, once.
