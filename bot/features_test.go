@@ -209,6 +209,9 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	// the computer picked after start: alice's undo refers to her own action only
 	pickAll(t, h, chTiny, alice)
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); !strings.Contains(res.text(), "P1 Alice: (a secret choice)") || strings.Contains(res.text(), "pick 1") {
+		t.Errorf("the log before the reveal: %s", res.text())
+	}
 	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back: `pick 1`") {
 		t.Fatalf("undo: %s", res.text())
 	}
@@ -233,7 +236,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 		want      string
 		isPrivate bool
 	}{
-		{alice, cmdGame, subLog, nil, "picks: P1 1", true},
+		{alice, cmdGame, subLog, nil, "P1 Alice: `pick 1`", true},
 		{alice, cmdGame, subScores, nil, "Scores", true},
 		{alice, cmdGame, subMe, nil, "you are P1", true},
 		{eve, cmdGame, subMe, nil, "You are watching", true},
@@ -324,5 +327,31 @@ func TestUserMessages(t *testing.T) {
 		if unexpected && strings.Contains(got, "/var/lib") {
 			t.Error("an internal error leaked to the user")
 		}
+	}
+}
+
+func TestSlowAnswersAreDeferredInTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the defer budget")
+	}
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	unlock := h.bot.locks.lock(chTiny) // another action is taking its time
+	go func() {
+		time.Sleep(ackBudget + 500*time.Millisecond)
+		unlock()
+	}()
+	start := time.Now()
+	res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "2"})
+	first := res.Requests[0]
+	if first.Kind != discordtest.Callback || first.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !first.Ephemeral() {
+		t.Fatalf("first answer: %+v", first)
+	}
+	if took := first.At.Sub(start); took > 3*time.Second {
+		t.Errorf("deferred after %v, past Discord's 3 s", took)
+	}
+	last := res.Requests[len(res.Requests)-1]
+	if last.Kind != discordtest.OriginalEdit || !strings.Contains(last.Text(), "you played `pick 2`") {
+		t.Errorf("the deferred answer was not filled in: %+v", last)
 	}
 }
