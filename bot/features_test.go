@@ -204,6 +204,58 @@ func TestDMAsksWhichGame(t *testing.T) {
 	}
 }
 
+func TestLobbyByCommands(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 9}); !strings.Contains(res.text(), "2 to 4 players") {
+		t.Errorf("9 players: %s", res.text())
+	}
+	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "speed=fast"}); !strings.Contains(res.text(), "no option \"speed\"") {
+		t.Errorf("a bad option: %s", res.text())
+	}
+	if got := h.autocomplete(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rou"}, optOptions); len(got) != 2 {
+		t.Errorf("option suggestions: %v", got)
+	}
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 3, optDeadline: 6, optDefault: onDeadlinePause})
+	if res := h.command(bob, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"}); !strings.Contains(res.text(), "already has a game") {
+		t.Errorf("a second game in the channel: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subJoin, nil)
+	if res := h.command(alice, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "2 of its 3 seats") {
+		t.Errorf("start with an open seat: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subAddAI, map[string]any{optName: "random"})
+	if res := h.command(eve, chTiny, cmdLobby, subJoin, nil); !strings.Contains(res.text(), "full") {
+		t.Errorf("joining a full table: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subDropAI, nil)
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(bob, chTiny, cmdLobby, subLeave, nil)
+	h.command(dave, chTiny, cmdLobby, subJoin, nil)
+	lobby, _ := h.fake.Message(h.game(chTiny).Messages[roleLobby])
+	text := discordtest.MessageText(lobby)
+	for _, want := range []string{"<@" + carol.ID + ">", "<@" + dave.ID + ">", "6 hours per decision, then the game pauses"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lobby message lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "<@"+bob.ID+">") {
+		t.Error("bob left but is still listed")
+	}
+	if res := h.command(eve, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "Only a seated player") {
+		t.Errorf("a spectator starts: %s", res.text())
+	}
+	if res := h.command(dave, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderShuffle}); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
+	lobby, _ = h.fake.Message(lobby.ID)
+	if !strings.Contains(lobby.Content, "has started") || len(lobby.Components) != 0 {
+		t.Errorf("the lobby message was not closed: %+v", lobby)
+	}
+	if d, _, on := gameDeadline(h.game(chTiny)); d != 6*time.Hour || on != onDeadlinePause {
+		t.Errorf("per-game deadline: %v %s", d, on)
+	}
+}
+
 func TestUndoAbandonAndCommands(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
