@@ -34,11 +34,17 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 		c.headNote(rect, strings.Join(notes, " · "), colHighlight)
 	}
 	y := rect.Min.Y + cpHeadH + 6
+	next := loc.NextDie != nil
 	for j, d := range loc.Dice {
 		if !seatIn(d.Owner, v.Players) {
 			continue
 		}
 		x := rect.Min.X + 10 + j*(cpSlot+8)
+		if next && !d.Moved && d.Owner == loc.NextDie.Owner && d.Value == loc.NextDie.Value {
+			// The die that acts next: ringed.
+			c.outline(image.Rect(x-4, y-4, x+cpSlot+4, y+cpSlot+4), 3, colBad)
+			next = false
+		}
 		if d.Moved {
 			c.fill(image.Rect(x+3, y+3, x+cpSlot-3, y+cpSlot-3), colUsed)
 			c.spriteCentered(c.r.sprites.die(int(d.Owner), d.Value, true), x+cpSlot/2, y+cpSlot/2)

@@ -108,7 +108,9 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	} {
 		c.text(item.label, x, y+18, label)
 		st := big
-		st.color = item.col
+		if item.n != 0 {
+			st.color = item.col
+		}
 		w := c.text(strconv.Itoa(item.n), x, y+52, st)
 		if item.icon != nil {
 			c.sprite(item.icon, x+w+4, y+52-iconSize/2)

@@ -134,7 +134,7 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 			c.spriteCentered(c.r.sprites.die(seat, d, true), x+dieSmallSize/2, l1)
 			x += step
 		}
-		if p.DiceLeft > 0 {
+		if p.DiceLeft > 0 && v.Phase == 2 && !v.Over {
 			note = append(note, fmt.Sprintf("%d to place", p.DiceLeft))
 		}
 	case p.Submitted:

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image"
 	"strconv"
+	"strings"
 
 	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
@@ -184,7 +185,19 @@ func cpNote(v *cp.View, names []string) string {
 		note = fmt.Sprintf("%s · phase %d", v.RoundName, v.Phase)
 	}
 	if v.Over {
-		return note + " · game over"
+		note = "Game over"
+		if v.Result != nil {
+			var won []string
+			for _, w := range v.Result.Winners {
+				if seatIn(w, len(names)) {
+					won = append(won, names[w])
+				}
+			}
+			if len(won) > 0 {
+				note += " · " + strings.Join(won, " and ") + " won"
+			}
+		}
+		return note
 	}
 	if t := int(v.Turn); t >= 0 && t < len(names) {
 		note += " · " + names[t] + " to play"

@@ -238,6 +238,9 @@ func (c *canvas) edPawns(v *eightydays.View) {
 			}
 			rect := edCell(pawn.Space)
 			c.fill(image.Rect(rect.Min.X+3, rect.Min.Y+3, rect.Max.X-3, rect.Max.Y-edBandH), seatTint(seat))
+			if !v.Over && int(v.Turn) == seat {
+				c.outline(image.Rect(rect.Min.X+3, rect.Min.Y+3, rect.Max.X-3, rect.Max.Y-edBandH), 3, colInk)
+			}
 			mid := rect.Min.Y + (edCellH-edBandH)/2
 			c.text(strconv.Itoa(pawn.Space), rect.Min.X+8, mid, style{size: sizeLarge, bold: true, color: colInk})
 			x := rect.Max.X - pawnSize/2 - 6

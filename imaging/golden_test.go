@@ -94,10 +94,11 @@ func comparePixels(want, got image.Image) (*image.RGBA, int, error) {
 	}
 	diff := image.NewRGBA(image.Rect(0, 0, wb.Dx(), wb.Dy()))
 	n := 0
+	wantAt, gotAt := pixelReader(want), pixelReader(got)
 	for y := 0; y < wb.Dy(); y++ {
 		for x := 0; x < wb.Dx(); x++ {
-			w := color.NRGBAModel.Convert(want.At(wb.Min.X+x, wb.Min.Y+y)).(color.NRGBA)
-			g := color.NRGBAModel.Convert(got.At(gb.Min.X+x, gb.Min.Y+y)).(color.NRGBA)
+			w := wantAt(wb.Min.X+x, wb.Min.Y+y)
+			g := gotAt(gb.Min.X+x, gb.Min.Y+y)
 			if channelDiff(w.R, g.R) > pixelTolerance || channelDiff(w.G, g.G) > pixelTolerance ||
 				channelDiff(w.B, g.B) > pixelTolerance || channelDiff(w.A, g.A) > pixelTolerance {
 				n++
@@ -110,6 +111,19 @@ func comparePixels(want, got image.Image) (*image.RGBA, int, error) {
 		}
 	}
 	return diff, n, nil
+}
+
+// pixelReader returns a fast way to read img's pixels as NRGBA: paletted
+// images (what the renderer writes) look their palette up once.
+func pixelReader(img image.Image) func(x, y int) color.NRGBA {
+	if p, ok := img.(*image.Paletted); ok {
+		pal := make([]color.NRGBA, len(p.Palette))
+		for i, c := range p.Palette {
+			pal[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+		}
+		return func(x, y int) color.NRGBA { return pal[p.Pix[p.PixOffset(x, y)]] }
+	}
+	return func(x, y int) color.NRGBA { return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA) }
 }
 
 func channelDiff(a, b uint8) int {

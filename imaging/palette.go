@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 )
@@ -103,11 +104,16 @@ func lutIndex(r, g, b uint8) int {
 func (p *palette) quantise(dst *image.Paletted, src *image.RGBA, rect image.Rectangle) {
 	b := rect.Intersect(src.Bounds())
 	w := b.Dx()
+	lut := p.lut[:1<<(3*lutBits)]
+	const shift, mask = 8 - lutBits, 1<<lutBits - 1
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		s := src.Pix[y*src.Stride+4*b.Min.X : y*src.Stride+4*b.Max.X]
 		d := dst.Pix[y*dst.Stride+b.Min.X : y*dst.Stride+b.Min.X+w]
 		for x := range d {
-			d[x] = p.lut[lutIndex(s[4*x], s[4*x+1], s[4*x+2])]
+			// R, G and B are the low three bytes; keep the top lutBits of each.
+			px := binary.LittleEndian.Uint32(s[4*x:])
+			i := (px>>shift)&mask<<(2*lutBits) | (px>>(8+shift))&mask<<lutBits | (px>>(16+shift))&mask
+			d[x] = lut[i&(1<<(3*lutBits)-1)]
 		}
 	}
 }

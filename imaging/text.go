@@ -95,6 +95,11 @@ type widthKey struct {
 	text string
 }
 
+type fitKey struct {
+	widthKey
+	max int
+}
+
 // maxWidths bounds the width memo of a face set; past it the memo restarts.
 const maxWidths = 4096
 
@@ -104,12 +109,13 @@ type faceSet struct {
 	fonts  fonts
 	faces  map[faceKey]font.Face
 	widths map[widthKey]fixed.Int26_6
+	fits   map[fitKey]string // shortened texts, by text and width
 	drawer font.Drawer
 	src    image.Uniform
 }
 
 func newFaceSet(f fonts) *faceSet {
-	return &faceSet{fonts: f, faces: map[faceKey]font.Face{}, widths: map[widthKey]fixed.Int26_6{}}
+	return &faceSet{fonts: f, faces: map[faceKey]font.Face{}, widths: map[widthKey]fixed.Int26_6{}, fits: map[fitKey]string{}}
 }
 
 func (fs *faceSet) face(k faceKey) font.Face {
@@ -166,20 +172,39 @@ func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) (int, ima
 	return w, image.Rect(x-2, y-int(st.size), x+w+2, y+int(st.size))
 }
 
-// fit shortens s with an ellipsis until it is at most max pixels wide.
+// fit shortens s with an ellipsis until it is at most max pixels wide,
+// memoised: boards cut the same texts to the same widths every time.
 func (fs *faceSet) fit(s string, max int, st style) string {
 	if fs.width(s, st) <= max {
 		return s
 	}
+	k := fitKey{widthKey{faceKey{st.bold, st.size}, s}, max}
+	if t, ok := fs.fits[k]; ok {
+		return t
+	}
+	if len(fs.fits) >= maxWidths {
+		clear(fs.fits)
+	}
+	// Binary search for the longest prefix that fits with its ellipsis;
+	// the prefixes are measured directly, not memoised.
 	r := []rune(s)
-	for len(r) > 0 {
-		r = r[:len(r)-1]
-		t := strings.TrimSpace(string(r)) + "…"
-		if fs.width(t, st) <= max {
-			return t
+	face := fs.face(k.face)
+	cut := func(n int) string { return strings.TrimSpace(string(r[:n])) + "…" }
+	lo, hi := 0, len(r)-1 // cut(lo) is the fallback; cut(hi+1) would be s itself
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if font.MeasureString(face, cut(mid)).Ceil() <= max {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
-	return ""
+	t := ""
+	if lo > 0 || font.MeasureString(face, "…").Ceil() <= max {
+		t = cut(lo)
+	}
+	fs.fits[k] = t
+	return t
 }
 
 // wrap splits s into lines at most max pixels wide, breaking at spaces;

@@ -36,9 +36,10 @@ const (
 	ansiGreen = "\x1b[32m"
 )
 
-// seatColors are the ANSI colours of seats 1 to 6 (red, blue, green, yellow,
-// magenta, cyan), the hat and token colours players see in the images too.
-const seatColors = "31;34;32;33;35;36"
+// seatColors are the ANSI colours of seats 1 to 6, the nearest to the seat
+// colours of the images: blue, orange (yellow), green, pink (magenta), sky
+// (cyan), red.
+const seatColors = "34;33;32;35;36;31"
 
 func (st Style) paint(code, s string) string {
 	if !st.Color || s == "" {

@@ -10,17 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// snapshotSize is the size of a real game state: the baseline measured a
-// 22.4 KB Crystal Palace-like state.
-const snapshotSize = 20 << 10
+// snapshotSizes are the state sizes the benchmarks store: 20 KB, the
+// performance baseline's stand-in for a Crystal Palace state, and 3 KB,
+// the size of the real Crystal Palace state of five players.
+var snapshotSizes = []int{20 << 10, 3 << 10}
 
-// fakeSnapshot returns state bytes of snapshotSize that differ per version.
-// Append stores what it is given, so the benchmarks need no real game.
-func fakeSnapshot(version int) []byte {
-	b := make([]byte, snapshotSize)
+// fakeSnapshot returns state bytes of the given size that differ per
+// version. Append stores what it is given, so the benchmarks need no game.
+func fakeSnapshot(size, version int) []byte {
+	b := make([]byte, size)
 	for i := range b {
 		b[i] = byte('a' + (i*7+version)%26)
 	}
@@ -37,34 +39,43 @@ func reportLatency(b *testing.B, durations []time.Duration) {
 	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-// BenchmarkAppend appends one action with a 20 KB snapshot to one game, one
+// BenchmarkAppend appends one action with its state to one game, one
 // append at a time, fsync on (target: median at most 0.5 ms).
 func BenchmarkAppend(b *testing.B) {
-	s := openStore(b, "", storage.Options{})
-	newRace(b, s, "g1", "c1", 4, "1000000")
-	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
-	var durations []time.Duration
-	v := 0
-	for b.Loop() {
-		start := time.Now()
-		var err error
-		if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
-			b.Fatal(err)
-		}
-		durations = append(durations, time.Since(start))
+	for _, size := range snapshotSizes {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) {
+			s := openStore(b, "", storage.Options{})
+			newRace(b, s, "g1", "c1", 4, "1000000")
+			snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
+			var durations []time.Duration
+			v := 0
+			for b.Loop() {
+				start := time.Now()
+				var err error
+				if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+					b.Fatal(err)
+				}
+				durations = append(durations, time.Since(start))
+			}
+			reportLatency(b, durations)
+		})
 	}
-	reportLatency(b, durations)
 }
 
-// BenchmarkAppend100Games appends from 100 goroutines, one per game, each
-// with a 20 KB snapshot (target: at least 10,000 appends per second).
+// BenchmarkAppend100Games appends from 100 goroutines, one per game
+// (target: at least 10,000 appends per second).
 func BenchmarkAppend100Games(b *testing.B) {
-	const games = 100
+	for _, size := range snapshotSizes {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) { appendGames(b, 100, size) })
+	}
+}
+
+func appendGames(b *testing.B, games, size int) {
 	s := openStore(b, "", storage.Options{})
 	for i := 0; i < games; i++ {
 		newRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
 	}
-	snaps := [][]byte{fakeSnapshot(0), fakeSnapshot(1)}
+	snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
 	var (
 		next      atomic.Int64
 		mu        sync.Mutex
@@ -98,35 +109,43 @@ func BenchmarkAppend100Games(b *testing.B) {
 }
 
 // BenchmarkOpen10000Games opens and closes a file holding 10,000 games of
-// 20 actions each (target: under 1 second, without reading the games).
+// 300 actions and a 20 KB snapshot each, a 300 MB file (target: under 1
+// second, without reading the games), and with Options.Verify, which walks
+// every page.
 func BenchmarkOpen10000Games(b *testing.B) {
-	path := buildLargeStore(b, 10000, 20)
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := storage.Open(path, registry(), storage.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
+	path := buildLargeStore(b, 10000, 300, true)
+	for _, verify := range []bool{false, true} {
+		b.Run(fmt.Sprintf("verify=%v", verify), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := storage.Open(path, registry(), storage.Options{Verify: verify})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
 // buildLargeStore writes games games with actions real actions each,
 // creating them already played (as an import does) from 50 goroutines.
-func buildLargeStore(tb testing.TB, games, actions int) string {
+// With bigState each then gets one more action with a 20 KB snapshot, the
+// size of a real game's state.
+func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "large.db")
 	s, err := storage.Open(path, registry(), storage.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var log []storage.Entry
-	for v := 0; v < actions; v++ {
-		log = append(log, storage.Entry{Seat: 0, Action: nextAction(v)}, storage.Entry{Seat: 1, Action: nextAction(v)})
+	log := make([]storage.Entry, actions)
+	for v := range log {
+		log[v] = storage.Entry{Seat: engine.Seat(v % 2), Action: nextAction(v)}
 	}
-	log = log[:actions]
+	state := fakeSnapshot(snapshotSizes[0], 0)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < 50; w++ {
@@ -139,6 +158,13 @@ func buildLargeStore(tb testing.TB, games, actions int) string {
 					Setup: raceSetup(2), Seats: []storage.Seat{{User: fmt.Sprintf("u%d", i)}, {User: fmt.Sprintf("u%d", i+1)}}, Log: log,
 				}
 				if err := s.Create(g); err != nil {
+					tb.Error(err)
+					return
+				}
+				if !bigState {
+					continue
+				}
+				if _, err := s.Append(g.Channel, actions, storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
 					tb.Error(err)
 					return
 				}
@@ -170,7 +196,7 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 		s.Close()
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := allocs(buildLargeStore(t, 10, 20)), allocs(buildLargeStore(t, 3000, 20))
+	small, large := allocs(buildLargeStore(t, 10, 20, false)), allocs(buildLargeStore(t, 3000, 20, false))
 	if large > 2*small+64<<10 {
 		t.Fatalf("opening 3,000 games allocated %d bytes, 10 games %d: Open reads the games", large, small)
 	}

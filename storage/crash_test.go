@@ -72,16 +72,27 @@ func crashRound(t *testing.T, path string, acked map[string]map[int]string) (int
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// Kill after a random number of acknowledgements, while the writer's
+	// other goroutines are somewhere in their next appends.
 	var lines []string
-	done := make(chan struct{})
+	killAt := 1 + rand.IntN(150)
+	done, reached := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			lines = append(lines, sc.Text())
+			if len(lines) == killAt {
+				close(reached)
+			}
 		}
 	}()
-	time.Sleep(time.Duration(30+rand.IntN(150)) * time.Millisecond)
+	select {
+	case <-reached:
+	case <-done:
+	case <-time.After(10 * time.Second):
+	}
+	time.Sleep(time.Duration(rand.IntN(500)) * time.Microsecond)
 	killErr := cmd.Process.Kill()
 	<-done
 	werr := cmd.Wait()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
@@ -278,4 +279,93 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if back.Version != 25 || !bytes.Equal(back.Snapshot, orig.Snapshot) || fmt.Sprint(back.Moves()) != fmt.Sprint(orig.Moves()) {
 		t.Fatalf("imported game: version %d, same state %v", back.Version, bytes.Equal(back.Snapshot, orig.Snapshot))
 	}
+}
+
+// TestDamagedPagesNeverCrash damages each page of a file in turn and uses
+// the store: bbolt panics when it meets a damaged page, and the store must
+// turn that into an ErrCorrupt error for the request concerned. Every
+// damaged branch or leaf page must be found by Open or Verify.
+func TestDamagedPagesNeverCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens the file once per page")
+	}
+	const games = 30
+	path := fillStore(t, games, 20)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := os.Getpagesize()
+	types := map[int]string{}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *bolt.Tx) error {
+		for id := 2; id < len(data)/pageSize; id++ {
+			if info, err := tx.Page(id); err == nil && info != nil {
+				types[id] = info.Type
+			}
+		}
+		return nil
+	})
+	db.Close()
+	corruptOrMissing := func(err error) bool {
+		return err == nil || errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNotFound)
+	}
+	checked := 0
+	for id := 2; id < len(data)/pageSize; id++ {
+		damaged := bytes.Clone(data)
+		copy(damaged[id*pageSize:], bytes.Repeat([]byte{0xAB}, 64))
+		if err := os.WriteFile(path, damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := storage.Open(path, registry(), storage.Options{})
+		if err != nil {
+			if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("page %d: Open: %v, want ErrCorrupt naming the file", id, err)
+			}
+			checked++
+			continue
+		}
+		verr := s.Verify()
+		if (types[id] == "leaf" || types[id] == "branch") && !errors.Is(verr, storage.ErrCorrupt) {
+			t.Errorf("page %d (%s) damaged: Verify says %v", id, types[id], verr)
+		}
+		if verr != nil {
+			checked++
+		}
+		for i := 0; i < games; i++ {
+			ch := fmt.Sprintf("c%d", i)
+			g, state, err := s.Load(ch)
+			if err == nil && state != nil {
+				_, err = step(s, g, state)
+			}
+			if !corruptOrMissing(err) && !errors.Is(err, storage.ErrStale) {
+				var re *storage.ReplayError
+				if !errors.As(err, &re) {
+					t.Errorf("page %d (%s) damaged: game %s: %v", id, types[id], ch, err)
+				}
+			}
+		}
+		if _, err := s.ListActive("g1"); !corruptOrMissing(err) {
+			t.Errorf("page %d damaged: ListActive: %v", id, err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("page %d damaged: Close: %v", id, err)
+		}
+		if types[id] == "leaf" || types[id] == "branch" {
+			s, err := storage.Open(path, registry(), storage.Options{Verify: true, LockTimeout: 50 * time.Millisecond})
+			if err == nil {
+				s.Close()
+				t.Errorf("page %d (%s) damaged: Open with Verify accepted the file", id, types[id])
+			} else if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+				t.Errorf("page %d (%s) damaged: Open with Verify: %v, want ErrCorrupt naming the file", id, types[id], err)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no damaged page was found")
+	}
+	t.Logf("%d pages damaged one at a time, %d found by Open or Verify, no crash", len(data)/pageSize-2, checked)
 }

@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -111,12 +112,20 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+	var db *bolt.DB
+	err := guard(path, func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, fmt.Errorf("storage: open %s: the file is in use by another process (is the bot running?)", path)
 		}
-		return nil, fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
+		if !errors.Is(err, ErrCorrupt) {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	s := &Store{
 		db: db, path: path, games: games, log: opts.Logger, now: opts.Now,
@@ -139,42 +148,40 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 // initialize creates the buckets of a new file and checks those of an old one.
 func (s *Store) initialize(verify bool) error {
 	if verify {
-		if err := s.db.View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				return fmt.Errorf("%w: %v", ErrCorrupt, err)
-			}
-			return nil
-		}); err != nil {
+		if err := s.guard(func() error { return s.db.View(checkPages) }); err != nil {
 			return err
 		}
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		meta := bucket(tx, bktMeta)
-		if meta == nil {
-			if bucket(tx, bktGames) != nil {
-				return fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
-			}
-			for _, name := range allBuckets() {
-				if _, err := tx.CreateBucket([]byte(name)); err != nil {
-					return err
-				}
-			}
-			return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
-		}
-		v, n := binary.Uvarint(meta.Get([]byte(keyLayout)))
-		switch {
-		case n <= 0:
-			return fmt.Errorf("%w: no layout version", ErrCorrupt)
-		case v > layoutVersion:
-			return &SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
+	return s.guard(func() error { return s.db.Update(s.layout) })
+}
+
+// layout creates the buckets of a new file and checks those of an old one.
+func (s *Store) layout(tx *bolt.Tx) error {
+	meta := bucket(tx, bktMeta)
+	if meta == nil {
+		if bucket(tx, bktGames) != nil {
+			return fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
 		}
 		for _, name := range allBuckets() {
-			if bucket(tx, name) == nil {
-				return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
+			if _, err := tx.CreateBucket([]byte(name)); err != nil {
+				return err
 			}
 		}
-		return nil
-	})
+		return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
+	}
+	v, n := binary.Uvarint(meta.Get([]byte(keyLayout)))
+	switch {
+	case n <= 0:
+		return fmt.Errorf("%w: no layout version", ErrCorrupt)
+	case v > layoutVersion:
+		return &SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
+	}
+	for _, name := range allBuckets() {
+		if bucket(tx, name) == nil {
+			return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
+		}
+	}
+	return nil
 }
 
 // checkHeader reads bbolt's two header (meta) pages and refuses a file
@@ -217,12 +224,31 @@ func checkHeader(path string) error {
 	if need := int64(best.pgid) * int64(best.pageSize); size < need {
 		return fmt.Errorf("%w: file is truncated: %d bytes, the database needs %d", ErrCorrupt, size, need)
 	}
+	// bbolt reads the freelist page while opening and panics if it is
+	// damaged, so look at its header first: its own page id, then flags.
+	if best.freelist != noFreelist {
+		if best.freelist >= best.pgid {
+			return fmt.Errorf("%w: freelist page %d is past the end", ErrCorrupt, best.freelist)
+		}
+		head := make([]byte, 16)
+		if _, err := f.ReadAt(head, int64(best.freelist)*int64(best.pageSize)); err != nil {
+			return fmt.Errorf("%w: reading the freelist page: %v", ErrCorrupt, err)
+		}
+		const freelistFlag = 0x10
+		if binary.LittleEndian.Uint64(head) != best.freelist || binary.LittleEndian.Uint16(head[8:]) != freelistFlag {
+			return fmt.Errorf("%w: freelist page %d is damaged", ErrCorrupt, best.freelist)
+		}
+	}
 	return nil
 }
+
+// noFreelist is the freelist page id of a file that does not store one.
+const noFreelist = ^uint64(0)
 
 // boltMeta is the part of bbolt's meta page checkHeader needs.
 type boltMeta struct {
 	pageSize uint32
+	freelist uint64 // page id of the freelist
 	pgid     uint64 // high-water mark: pages in use
 	txid     uint64
 }
@@ -245,7 +271,20 @@ func readMeta(f *os.File, offset int64) (boltMeta, bool) {
 	if le.Uint32(m[0:]) != magic || le.Uint32(m[4:]) != version || le.Uint64(m[56:]) != h.Sum64() {
 		return boltMeta{}, false
 	}
-	return boltMeta{pageSize: le.Uint32(m[8:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, true
+	return boltMeta{pageSize: le.Uint32(m[8:]), freelist: le.Uint64(m[32:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, true
+}
+
+// checkPages runs bbolt's consistency check of every page and returns its
+// first complaint. It reads the checker's channel to the end, so that the
+// checker is done before the transaction closes.
+func checkPages(tx *bolt.Tx) error {
+	var first error
+	for err := range tx.Check() {
+		if first == nil {
+			first = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+	}
+	return first
 }
 
 // Path is the database file's path.
@@ -287,8 +326,8 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 // ErrCorrupt or ErrNewerSchema. It reads the whole file.
 func (s *Store) Verify() error {
 	return s.view(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			return fmt.Errorf("storage: verify %s: %w: %v", s.path, ErrCorrupt, err)
+		if err := checkPages(tx); err != nil {
+			return fmt.Errorf("storage: verify %s: %w", s.path, err)
 		}
 		checks := []struct {
 			bucket string
@@ -320,7 +359,24 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) error {
 	if s.closed {
 		return ErrClosed
 	}
-	return s.db.View(fn)
+	return s.guard(func() error { return s.db.View(fn) })
+}
+
+// guard runs a bbolt transaction and turns a panic inside it into an error
+// wrapping ErrCorrupt: bbolt panics when it meets a damaged page, and a
+// damaged page must cost one request, not the process. Memory faults (a
+// page number pointing outside the file) become panics for the duration.
+// bbolt rolls the transaction back as the panic passes.
+func (s *Store) guard(tx func() error) error { return guard(s.path, tx) }
+
+func guard(path string, tx func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
+		}
+	}()
+	return tx()
 }
 
 // writeReq is one write waiting for the commit loop.
@@ -417,15 +473,17 @@ func (s *Store) commitLoop() {
 // runs in a transaction of its own so that one failure cannot sink the rest.
 func (s *Store) commit(batch []*writeReq) {
 	results := make([]error, len(batch))
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		for i, req := range batch {
-			results[i] = req.fn(tx)
-			var r refusal
-			if results[i] != nil && !errors.As(results[i], &r) {
-				return results[i]
+	err := s.guard(func() error {
+		return s.db.Update(func(tx *bolt.Tx) error {
+			for i, req := range batch {
+				results[i] = req.fn(tx)
+				var r refusal
+				if results[i] != nil && !errors.As(results[i], &r) {
+					return results[i]
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err == nil {
 		for i, req := range batch {
@@ -438,7 +496,7 @@ func (s *Store) commit(batch []*writeReq) {
 		return
 	}
 	for _, req := range batch {
-		req.done <- s.db.Update(req.fn)
+		req.done <- s.guard(func() error { return s.db.Update(req.fn) })
 	}
 }
 

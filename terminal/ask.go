@@ -90,7 +90,7 @@ func (s *Session) handOver(seat engine.Seat) error {
 		return nil
 	}
 	if s.humans > 1 {
-		if s.cfg.Color {
+		if s.cfg.Clear {
 			s.printf("\x1b[2J\x1b[H")
 		} else {
 			s.printf("\n%s\n", strings.Repeat("─", 60))

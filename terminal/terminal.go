@@ -41,8 +41,11 @@ type Config struct {
 	Seats []string
 	In    io.Reader
 	Out   io.Writer
-	// Color turns on ANSI colours and screen clearing between hot-seat players.
+	// Color turns on ANSI colours.
 	Color bool
+	// Clear clears the screen before each hot-seat player's turn (a
+	// terminal); without it a rule is drawn instead.
+	Clear bool
 	// Echo repeats each line read, for input that is not typed at a
 	// terminal (a file, a pipe, a test), so the output reads as a dialogue.
 	Echo bool
@@ -147,6 +150,10 @@ func (s *Session) Run() error {
 			return s.save("")
 		}
 		if err != nil {
+			// keep what was played, for a bug report
+			if saveErr := s.save(""); saveErr != nil {
+				return errors.Join(err, saveErr)
+			}
 			return err
 		}
 	}
@@ -157,13 +164,12 @@ func (s *Session) Run() error {
 func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
 
 func (s *Session) intro() {
-	title := s.cfg.Rules.Name()
 	var opts []string
 	for k, v := range s.cfg.Setup.Options {
 		opts = append(opts, k+"="+v)
 	}
 	sort.Strings(opts)
-	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(gameTitle(s.cfg.Rules, title)), s.cfg.Setup.Players, s.cfg.Setup.Seed,
+	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
 		who := "you"
@@ -178,13 +184,6 @@ func (s *Session) intro() {
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s\n", s.cfg.Images)
 	}
-}
-
-func gameTitle(rules engine.Rules, fallback string) string {
-	if t := rules.Title(); t != "" {
-		return t
-	}
-	return fallback
 }
 
 func ifAny(s string, ok bool) string {

@@ -2,15 +2,28 @@ package terminal_test
 
 import (
 	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/terminal"
 )
+
+// pictures is the real renderer the bot uses.
+func pictures(t *testing.T) terminal.Renderer {
+	t.Helper()
+	r, err := imaging.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 func eightyDays(t *testing.T) engine.Rules {
 	t.Helper()
@@ -214,5 +227,81 @@ func TestBadConfiguration(t *testing.T) {
 		if _, err := terminal.New(cfg); err == nil {
 			t.Errorf("%v accepted", cfg.Seats)
 		}
+	}
+}
+
+func crystalPalace(t *testing.T) engine.Rules {
+	t.Helper()
+	c, err := crystalpalace.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return crystalpalace.NewRules(c)
+}
+
+func TestFullCrystalPalaceGameAgainstComputers(t *testing.T) {
+	rules := crystalPalace(t)
+	dir := t.TempDir()
+	input := "dice 7 7 7 7\nrules\n99999\n" + strings.Repeat("1\n", 3000)
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 5},
+		Seats: []string{terminal.Human, "heuristic", "random"}, Images: dir, Renderer: pictures(t),
+	}, input)
+	if !s.State().Over() {
+		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-3000):])
+	}
+	for _, want := range []string{"Crystal Palace", "Your mat", "choose the values of your", "✗ ", "there is no action 99999", "Topics: ", "Game over. Winner: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	sameState(t, replay(t, rules, s.Config().Script), s.State())
+	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
+	mats, _ := filepath.Glob(filepath.Join(dir, "mat-P1-*.png"))
+	if len(boards) < 3*5 || len(mats) != len(boards) {
+		t.Fatalf("%d boards and %d mats for a 5-round game; want one at the start and after every phase", len(boards), len(mats))
+	}
+	for _, path := range []string{boards[0], mats[len(mats)-1]} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 400 {
+			t.Fatalf("%s is only %v", path, b)
+		}
+	}
+}
+
+func TestHotSeatSecretDiceStayHidden(t *testing.T) {
+	rules := crystalPalace(t)
+	input := "\ndice 5 4 3 2\n\ndice 6 6 1 1\nquit\n"
+	_, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 8}, Clear: true,
+		Seats: []string{terminal.Human, terminal.Human, "heuristic"},
+	}, input)
+	if strings.Count(out, "\x1b[2J") < 2 {
+		t.Fatal("the screen is not cleared between the two people")
+	}
+	_, p2, ok := strings.Cut(out, "Pass the keyboard to P2")
+	if !ok {
+		t.Fatalf("no hand-over to P2:\n%s", out)
+	}
+	before, _, ok := strings.Cut(p2, "P2> dice 6 6 1 1")
+	if !ok {
+		t.Fatalf("P2 was not asked for dice:\n%s", p2)
+	}
+	if strings.Contains(before, "5 4 3 2") {
+		t.Fatalf("P2's screen shows P1's secret dice before the reveal:\n%s", before)
+	}
+	if !strings.Contains(before, "P2 (you)") || !strings.Contains(before, "Your mat") {
+		t.Fatalf("P2 does not see their own view:\n%s", before)
+	}
+	// once everyone has chosen, the dice are revealed to all
+	if !strings.Contains(p2, "5 4 3 2") {
+		t.Fatal("the reveal never showed P1's dice")
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 func runBackup(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("backup", stderr)
-	db := fs.String("db", "", "database file to copy")
+	sf := addStoreFlags(fs)
 	out := fs.String("out", "", "file to write the copy to (replaced if it exists)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -18,7 +20,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	s, _, err := openStore(*db, log)
+	s, reg, err := sf.open(log)
 	if err != nil {
 		return err
 	}
@@ -28,7 +30,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Read the copy back in full before calling it a backup.
-	cp, _, err := openStore(*out, log)
+	cp, err := storage.Open(*out, reg, storage.Options{Logger: log})
 	if err != nil {
 		return fmt.Errorf("the copy does not open: %w", err)
 	}
@@ -40,6 +42,6 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: copied %d bytes to %s and verified it: %d games, %d active\n", *db, n, *out, total, active)
+	fmt.Fprintf(stdout, "%s: copied %d bytes to %s and verified it: %d games, %d active\n", s.Path(), n, *out, total, active)
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 
 func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
-	db := fs.String("db", "", "database file")
+	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id of an active game")
 	id := fs.Uint64("game", 0, "id of any game, active or archived (instead of -channel)")
 	if err := parseFlags(fs, args); err != nil {
@@ -21,7 +21,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple export: give -channel or -game")
 		return errUsage
 	}
-	s, _, err := openStore(*db, slog.New(slog.NewTextHandler(stderr, nil)))
+	s, _, err := sf.open(slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return err
 	}

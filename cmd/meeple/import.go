@@ -16,23 +16,23 @@ import (
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
-	db := fs.String("db", "", "database file")
+	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id to hold the game; it must have no active game")
 	guild := fs.String("guild", "", "Discord guild (server) id the channel belongs to")
 	script := fs.String("script", "", "game script as \"meeple export\" writes it, header first (- for standard input)")
-	seats := fs.String("seats", "", "who plays each seat, comma-separated: a Discord user id, or ai:NAME for a computer player; empty leaves the seats open")
+	seats := fs.String("seats", "", "who plays each seat, comma-separated: a Discord user id, or ai:NAME for a computer player")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *channel == "" || *script == "" {
-		fmt.Fprintln(stderr, "meeple import: -channel and -script are required")
+	if *channel == "" || *script == "" || *seats == "" {
+		fmt.Fprintln(stderr, "meeple import: -channel, -script and -seats are required")
 		return errUsage
 	}
 	data, err := readInput(*script)
 	if err != nil {
 		return err
 	}
-	s, reg, err := openStore(*db, slog.New(slog.NewTextHandler(stderr, nil)))
+	s, reg, err := sf.open(slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return err
 	}
@@ -82,24 +82,24 @@ func scriptGame(data []byte, name string) (*storage.Game, error) {
 	return g, nil
 }
 
-// parseSeats reads the -seats list: empty gives open seats.
+// parseSeats reads the -seats list, one entry per seat.
 func parseSeats(list string, players int, rules engine.Rules) ([]storage.Seat, error) {
-	seats := make([]storage.Seat, players)
-	if strings.TrimSpace(list) == "" {
-		return seats, nil
-	}
 	names := strings.Split(list, ",")
 	if len(names) != players {
 		return nil, fmt.Errorf("-seats names %d seats, the game has %d", len(names), players)
 	}
+	seats := make([]storage.Seat, players)
 	for i, n := range names {
 		n = strings.TrimSpace(n)
-		if name, ok := strings.CutPrefix(n, "ai:"); ok {
+		switch name, ok := strings.CutPrefix(n, "ai:"); {
+		case n == "":
+			return nil, fmt.Errorf("-seats: seat %d is empty", i+1)
+		case ok:
 			if _, err := ai.Lookup(rules, name); err != nil {
 				return nil, fmt.Errorf("seat %d: %w", i+1, err)
 			}
 			seats[i].Computer = name
-		} else {
+		default:
 			seats[i].User = n
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/terminal"
 )
 
@@ -20,6 +21,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play", stderr)
 	gf := addGameFlags(fs)
+	seed := fs.Lookup("seed")
+	seed.Usage, seed.DefValue = "random seed; without it every game is new (its seed is printed at the start)", "0"
 	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
 		"missing seats are heuristic; default: human then heuristic")
 	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
@@ -50,9 +53,13 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path == "" {
 		path = filepath.Join(dir, "game.txt")
 	}
+	renderer, err := imaging.New()
+	if err != nil {
+		return err
+	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: pictureRenderer(), Script: path,
+		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
 	})
 }
 
@@ -98,7 +105,3 @@ func isTerminal(f any) bool {
 	info, err := file.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
-
-// pictureRenderer is the renderer of the board and mat pictures; nil until
-// the imaging package is wired in.
-func pictureRenderer() terminal.Renderer { return nil }

@@ -1,20 +1,42 @@
 package main
 
 import (
-	"fmt"
+	"errors"
+	"flag"
 	"log/slog"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// openStore opens the database file the store subcommands work on, with
-// the games this program offers, logging repairs to log.
-func openStore(path string, log *slog.Logger) (*storage.Store, *engine.Registry, error) {
-	if path == "" {
-		return nil, nil, fmt.Errorf("-db is required")
+// storeFlags name the database file the store subcommands work on.
+type storeFlags struct {
+	db     *string
+	config *string
+}
+
+func addStoreFlags(fs *flag.FlagSet) *storeFlags {
+	return &storeFlags{
+		db:     fs.String("db", "", "database file (default: the -config file's database)"),
+		config: fs.String("config", "", "the bot's TOML config file, for its database and its content folders"),
 	}
-	reg, err := buildRegistry(nil)
+}
+
+// open opens the database with the games this program offers (with the
+// config's content, if any), logging repairs to log.
+func (f *storeFlags) open(log *slog.Logger) (*storage.Store, *engine.Registry, error) {
+	if *f.db == "" && *f.config == "" {
+		return nil, nil, errors.New("-db (or -config) is required")
+	}
+	cfg, err := loadConfig(*f.config)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := *f.db
+	if path == "" {
+		path = cfg.Database
+	}
+	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -21,7 +26,7 @@ func meeple(args ...string) (int, string, string) {
 func TestBackupCopiesAndVerifies(t *testing.T) {
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "meeple.db"), filepath.Join(dir, "backup.db")
-	s, _, err := openStore(db, nil)
+	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +40,7 @@ func TestBackupCopiesAndVerifies(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "verified") {
 		t.Fatalf("backup: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	cp, _, err := openStore(out, nil)
+	cp, err := storage.Open(out, engine.NewRegistry(), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,17 +75,18 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"backup", "-db", db}, 2, "-out is required"},
-		{[]string{"backup", "-out", db}, 1, "-db is required"},
+		{[]string{"backup", "-out", db}, 1, "-db (or -config) is required"},
 		{[]string{"backup", "-db", db, "-out", db}, 1, "is the database itself"},
 		{[]string{"backup", "-db", garbage, "-out", filepath.Join(dir, "x.db")}, 1, garbage},
 		{[]string{"export", "-db", db}, 2, "give -channel or -game"},
 		{[]string{"export", "-db", db, "-channel", "1", "-game", "2"}, 2, "give -channel or -game"},
 		{[]string{"export", "-db", db, "-channel", "1"}, 1, "not found"},
 		{[]string{"export", "-db", db, "-game", "9"}, 1, "not found"},
-		{[]string{"import", "-db", db, "-channel", "1"}, 2, "-script are required"},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", headerless}, 1, "header"},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", unknown}, 1, `unknown game "chess"`},
-		{[]string{"import", "-db", db, "-channel", "1", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2"}, 2, "-seats are required"},
+		{[]string{"import", "-db", db, "-channel", "1", "-script", headerless}, 2, "-seats are required"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", headerless}, 1, "header"},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", unknown}, 1, `unknown game "chess"`},
+		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
 	}
 	for _, c := range cases {
 		code, _, stderr := meeple(c.args...)
@@ -88,4 +94,96 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 			t.Errorf("meeple %s: exit %d, stderr %q; want exit %d mentioning %q", strings.Join(c.args, " "), code, stderr, c.code, c.want)
 		}
 	}
+}
+
+// TestImportExportReplayRoundTrip plays part of each real game, imports
+// its script into a database, exports it again (byte for byte the same
+// script) and replays the export: the replayed state is the stored one.
+func TestImportExportReplayRoundTrip(t *testing.T) {
+	reg, err := buildRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "meeple.db")
+	for i, name := range reg.Names() {
+		rules, _ := reg.Lookup(name)
+		setup := engine.Setup{Players: 3, Seed: uint64(11 + i)}
+		state, err := rules.New(setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRNG(5)
+		played, err := ai.PlayOut(state, []engine.Player{ai.Random{}, ai.Random{}, ai.Random{}}, &rng, 80)
+		if err != nil || len(played.Moves) == 0 {
+			t.Fatalf("%s: playing: %v", name, err)
+		}
+		var script bytes.Buffer
+		if err := engine.WriteScript(&script, name, setup, played.Moves); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(file, script.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		channel := fmt.Sprintf("10%d", i)
+		code, stdout, stderr := meeple("import", "-db", db, "-channel", channel, "-guild", "7", "-script", file, "-seats", "111,222,ai:random")
+		if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d actions", len(played.Moves))) {
+			t.Fatalf("%s: import: exit %d, %q, %q", name, code, stdout, stderr)
+		}
+		if code, _, stderr := meeple("import", "-db", db, "-channel", channel, "-script", file, "-seats", "1,2,3"); code != 1 || !strings.Contains(stderr, "already has an active game") {
+			t.Fatalf("%s: second import into the channel: exit %d, %q", name, code, stderr)
+		}
+		code, exported, stderr := meeple("export", "-db", db, "-channel", channel)
+		if code != 0 || exported != script.String() {
+			t.Fatalf("%s: export: exit %d, %q\ngot\n%s\nwant\n%s", name, code, stderr, exported, script.String())
+		}
+		code, replayed, stderr := meeple("replay", "-game", name, "-players", "3", "-seed", fmt.Sprint(setup.Seed), "-script", file)
+		if code != 0 {
+			t.Fatalf("%s: replay of the export: exit %d, %q", name, code, stderr)
+		}
+		var out replayOutput
+		if err := json.Unmarshal([]byte(replayed), &out); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := state.Encode()
+		if !jsonEqual(out.State, want) {
+			t.Fatalf("%s: the replayed export's state differs from the played state", name)
+		}
+		s, err := storage.Open(db, reg, storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, loaded, err := s.Load(channel)
+		s.Close()
+		if err != nil || g.Seats[0].User != "111" || g.Seats[2].Computer != "random" || g.Guild != "7" {
+			t.Fatalf("%s: stored game %+v, %v", name, g, err)
+		}
+		if got, _ := loaded.Encode(); !bytes.Equal(got, want) {
+			t.Fatalf("%s: the stored state differs from the played state", name)
+		}
+	}
+	// A script with an illegal action is refused at that action and stores nothing.
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("# game eightydays players 2 seed 1\nP1: fly to the moon\n"), 0o600)
+	if code, _, stderr := meeple("import", "-db", db, "-channel", "900", "-script", bad, "-seats", "1,2"); code != 1 || !strings.Contains(stderr, "action 1") {
+		t.Fatalf("import of an illegal action: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := meeple("export", "-db", db, "-channel", "900"); code != 1 || !strings.Contains(stderr, "not found") {
+		t.Fatalf("a refused import left a game: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", "1,ai:genius"); code != 1 || !strings.Contains(stderr, "genius") {
+		t.Fatalf("import with an unknown computer player: exit %d, %q", code, stderr)
+	}
+	for _, seats := range []string{"1", "1,2,3", "1,"} {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", seats); code != 1 || !strings.Contains(stderr, "seat") {
+			t.Fatalf("import with -seats %q: exit %d, %q", seats, code, stderr)
+		}
+	}
+}
+
+// jsonEqual compares two JSON documents by value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }

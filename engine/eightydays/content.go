@@ -105,6 +105,7 @@ type ContentError struct {
 	Msg   string
 }
 
+// Error implements error: "file: entry: field: what is wrong".
 func (e *ContentError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)

@@ -377,3 +377,55 @@ func TestRulebookTopics(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecode feeds damaged records to Decode: it must refuse them or give
+// a state that prompts, shows and applies without panicking.
+func FuzzDecode(f *testing.F) {
+	rules := newRules(f)
+	for _, setup := range []engine.Setup{{Players: 3, Seed: 1}, {Players: 2, Seed: 2, Options: map[string]string{"variant": eightydays.VariantTwoPawns}}} {
+		s, _ := rules.New(setup)
+		data, _ := s.Encode()
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := rules.Decode(data)
+		if err != nil {
+			return
+		}
+		s.View(engine.Spectator)
+		s.Result()
+		for _, p := range s.Prompts() {
+			for _, a := range p.Actions {
+				s.Clone().Apply(p.Seat, a)
+			}
+		}
+	})
+}
+
+// TestRulesAreSafeForConcurrentGames plays heuristic games on one Rules
+// value at once, as the bot does in several channels (run with -race).
+func TestRulesAreSafeForConcurrentGames(t *testing.T) {
+	rules := newRules(t)
+	heuristic, _ := rules.ComputerPlayer("heuristic")
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(seed uint64) {
+			s, err := rules.New(engine.Setup{Players: 3, Seed: seed})
+			if err != nil {
+				errs <- err
+				return
+			}
+			rng := engine.NewRNG(seed)
+			out, err := ai.PlayOut(s, []engine.Player{heuristic, heuristic, heuristic}, &rng, 5000)
+			if err == nil && out.Stalled {
+				err = fmt.Errorf("seed %d stalled", seed)
+			}
+			errs <- err
+		}(uint64(g))
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

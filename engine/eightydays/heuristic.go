@@ -1,6 +1,8 @@
 package eightydays
 
 import (
+	"sync"
+
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -43,12 +45,15 @@ func (Heuristic) Choose(st engine.State, p engine.Prompt, rng *engine.RNG) strin
 	return best[rng.Intn(len(best))]
 }
 
+// stuckTurns is the number of turns per player after which a game counts
+// as long and the heuristic sometimes acts at random.
+const stuckTurns = 100
+
 // Scores are in hundredths of a turn, so that small preferences can break
 // ties between plans of the same length.
 const (
-	stuckTurns = 100 // turns per player after which a game counts as long
-	turnScore  = 100
-	winScore   = -1 << 20
+	turnScore = 100
+	winScore  = -1 << 20
 )
 
 // score is how far from home seat would be after the action, in turns: the
@@ -83,23 +88,23 @@ func (s *State) score(pl *planner, seat int, a Action) int {
 		from := s.pawn(seat, a.Pawn).Space
 		m -= max(0, cost(a.To-from)-s.Discount)
 		if a.To == LondonEnd {
-			home := true
+			home := true // once this pawn arrives, are all of them home?
 			for i, q := range me.Pawns {
-				home = home && (q.Space == LondonEnd || (a.Pawn > 0 && i == a.Pawn-1) || a.Pawn == 0)
+				home = home && (i == max(a.Pawn-1, 0) || q.Space == LondonEnd)
 			}
 			if home {
 				return winScore
 			}
 		}
 		turns := turnScore
-		kind := s.rules.content.Track[a.To].Kind
-		if kind == KindPolice {
+		kind := s.rules.kinds[a.To]
+		if kind == spacePolice {
 			turns += turnScore // the discard turn
 			r--
 			m += s.Rank(a.To) * PositionPayPerRank
 		}
 		score := turns + s.position(pl, seat, a.Pawn, a.To, m, r)
-		if kind == KindPassepartout {
+		if kind == spacePassepartout {
 			score -= 5 // a card is worth a little on average
 		}
 		return score
@@ -123,7 +128,7 @@ func (s *State) playScore(pl *planner, seat int, id string) int {
 // bestScore is the best score among seat's moves (plays aside).
 func (s *State) bestScore(pl *planner, seat int) int {
 	best := turnScore * 1000
-	for _, text := range s.legal(s.promptKind()) {
+	for _, text := range s.legal(s.promptKind(), nil) {
 		a, err := s.parse(text)
 		if err != nil || a.Verb == VerbPlay {
 			continue
@@ -184,8 +189,12 @@ const (
 )
 
 // planner holds, for each terminal condition, the fewest turns home from
-// every (Rumors, space, pounds), for a traveller alone on the track.
+// every (Rumors, space, pounds), for a traveller alone on the track. Each
+// table is computed the first time it is needed (the standard game needs
+// only one) and read-only afterwards.
 type planner struct {
+	rules *Rules
+	once  [limits]sync.Once
 	table [limits][]uint8
 }
 
@@ -211,6 +220,7 @@ func (pl *planner) turns(limit, space, pounds, rumors int) int {
 		return 0
 	}
 	rumors = min(max(rumors, 0), planRumors)
+	pl.once[limit].Do(func() { pl.table[limit] = pl.rules.plan1(limit) })
 	return (int(pl.table[limit][planIndex(rumors, space, min(max(pounds, 0), planPounds))]) + excess(pounds)) * turnScore
 }
 
@@ -224,64 +234,69 @@ func excess(pounds int) int {
 	return (pounds - planPounds + PoundStep - 1) / PoundStep
 }
 
-func newPlanner(r *Rules) *planner {
-	pl := &planner{}
-	for limit := range pl.table {
-		pl.table[limit] = r.plan1(limit)
-	}
-	return pl
-}
+func newPlanner(r *Rules) *planner { return &planner{rules: r} }
 
 // plan1 computes one table by value iteration: sweeps from London backwards
 // until no entry improves (moves back and Pound spaces make cycles).
 func (r *Rules) plan1(limit int) []uint8 {
 	maxLeft := map[int]int{limitLondon: LondonMaxPounds, limitFirst: planPounds, limitSecond: VariantSecondMax}[limit]
-	track := r.content.Track
-	v := make([]uint8, (planRumors+1)*spaceCount*(planPounds+1))
+	const stride = planPounds + 1
+	v := make([]uint8, (planRumors+1)*spaceCount*stride)
 	for i := range v {
 		v[i] = planNever
 	}
-	at := func(rumors, space, pounds int) int {
-		return int(v[planIndex(rumors, space, min(pounds, planPounds))]) + excess(pounds)
+	// at is the table entry for pounds, counting pounds beyond the table as
+	// turns of giving them away (see excess).
+	at := func(row, pounds int) int {
+		if pounds > planPounds {
+			return int(v[row+planPounds]) + excess(pounds)
+		}
+		return int(v[row+pounds])
 	}
-	for changed := true; changed; {
+	// Sweeps alternate: down the track (forward moves see fresh values),
+	// then up it (moves back do).
+	for sweep, changed := 0, true; changed; sweep++ {
 		changed = false
-		for space := LondonEnd - 1; space >= 0; space-- {
+		for i := 0; i < LondonEnd; i++ {
+			space := LondonEnd - 1 - i
+			if sweep%2 == 1 {
+				space = i
+			}
+			back := r.behind[space]
+			pound := r.kinds[space] == spacePound
 			for rumors := 0; rumors <= planRumors; rumors++ {
+				row := planIndex(rumors, space, 0)
 				for pounds := 0; pounds <= planPounds; pounds++ {
-					best := at(rumors, space, pounds)
-					try := func(t int) {
-						if t < best {
-							best = t
-						}
-					}
+					best := int(v[row+pounds])
 					for to := space + 1; to <= LondonEnd && cost(to-space) <= pounds; to++ {
 						left := pounds - cost(to-space)
-						switch track[to].Kind {
-						case KindLayover:
-						case KindLondon:
+						t := planNever
+						switch r.kinds[to] {
+						case spaceLayover:
+						case spaceLondon:
 							if rumors == 0 && left <= maxLeft {
-								try(1)
+								t = 1
 							}
-						case KindPolice:
+						case spacePolice:
 							if rumors > 0 {
-								try(2 + at(rumors-1, to, left+PositionPayPerRank))
+								t = 2 + at(planIndex(rumors-1, to, 0), left+PositionPayPerRank)
 							}
 						default:
-							try(1 + at(rumors, to, left))
+							t = 1 + at(planIndex(rumors, to, 0), left)
 						}
+						best = min(best, t)
 					}
-					if back := r.behind[space]; back >= 0 {
-						try(1 + at(rumors, back, pounds+(space-back)*BackPayPerSpace))
+					if back >= 0 {
+						best = min(best, 1+at(planIndex(rumors, back, 0), pounds+(space-back)*BackPayPerSpace))
 					}
-					if track[space].Kind == KindPound {
-						try(1 + at(rumors, space, pounds+PoundStep))
+					if pound {
+						best = min(best, 1+at(row, pounds+PoundStep))
 						if pounds >= PoundStep {
-							try(1 + at(rumors, space, pounds-PoundStep))
+							best = min(best, 1+at(row, pounds-PoundStep))
 						}
 					}
-					if best < int(v[planIndex(rumors, space, pounds)]) {
-						v[planIndex(rumors, space, pounds)] = uint8(min(best, planNever))
+					if best < int(v[row+pounds]) {
+						v[row+pounds] = uint8(best)
 						changed = true
 					}
 				}

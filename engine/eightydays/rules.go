@@ -44,12 +44,17 @@ const (
 // read-only after NewRules and safe for concurrent use.
 type Rules struct {
 	content *Content
-	paris   int   // the first Layover
-	behind  []int // behind[n]: the nearest Layover before space n, or -1
+	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
+	paris   int         // the first Layover
+	behind  []int       // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
-	canon map[string]Action
+	canon map[string]int // canonical text → index in actions
+	// actions are the canonical actions; announce[seat][i] is the event
+	// text of seat taking actions[i], "P2: move 14".
+	actions  []Action
+	announce [][]string
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
@@ -72,8 +77,11 @@ type texts struct {
 
 // NewRules returns the game with the given content (see DefaultContent).
 func NewRules(c *Content) *Rules {
-	r := &Rules{content: c, behind: make([]int, spaceCount), canon: map[string]Action{}, paris: -1}
+	r := &Rules{content: c, behind: make([]int, spaceCount), canon: map[string]int{}, paris: -1}
 	last := -1
+	for _, sp := range c.Track {
+		r.kinds = append(r.kinds, kindOf(sp.Kind))
+	}
 	for n, sp := range c.Track {
 		r.behind[n] = last
 		if sp.Kind == KindLayover {
@@ -85,7 +93,8 @@ func NewRules(c *Content) *Rules {
 	}
 	add := func(a Action) string {
 		s := a.String()
-		r.canon[s] = a
+		r.canon[s] = len(r.actions)
+		r.actions = append(r.actions, a)
 		return s
 	}
 	for p := 0; p < 3; p++ {
@@ -106,6 +115,12 @@ func NewRules(c *Content) *Rules {
 		r.keys.card = append(r.keys.card, "card:"+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
+	}
+	r.announce = make([][]string, r.MaxPlayers())
+	for seat := range r.announce {
+		for _, a := range r.actions {
+			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
+		}
 	}
 	return r
 }
@@ -197,6 +212,34 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 
 // ComputerPlayerNames implements engine.ComputerPlayers.
 func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
+
+// spaceKind is a space kind as a small number.
+type spaceKind uint8
+
+const (
+	spaceLondon spaceKind = iota
+	spaceLayover
+	spacePassepartout
+	spaceBet
+	spacePound
+	spacePolice
+)
+
+func kindOf(kind string) spaceKind {
+	switch kind {
+	case KindLayover:
+		return spaceLayover
+	case KindPassepartout:
+		return spacePassepartout
+	case KindBet:
+		return spaceBet
+	case KindPound:
+		return spacePound
+	case KindPolice:
+		return spacePolice
+	}
+	return spaceLondon
+}
 
 // cost is the price of moving n spaces forward: 1, 3, 6, 10, … (n(n+1)/2).
 func cost(n int) int { return n * (n + 1) / 2 }

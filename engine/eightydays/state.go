@@ -104,7 +104,11 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	kind := s.promptKind()
-	p := engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: s.legal(kind)}
+	// the prompt and its actions share one allocation when they fit
+	block := new(promptBlock)
+	p := &block.prompt[0]
+	actions := s.legal(kind, block.actions[:0])
+	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions[:len(actions):len(actions)]}
 	switch kind {
 	case PromptKeep:
 		p.Label = "choose the Passepartout card to apply"
@@ -113,7 +117,13 @@ func (s *State) Prompts() []engine.Prompt {
 	default:
 		p.Label = "move your pawn"
 	}
-	return []engine.Prompt{p}
+	return block.prompt[:]
+}
+
+// promptBlock holds a prompt and room for its usual number of actions.
+type promptBlock struct {
+	prompt  [1]engine.Prompt
+	actions [16]string
 }
 
 // LegalActions lists the actions seat may take now, in canonical text.
@@ -121,16 +131,16 @@ func (s *State) LegalActions(seat engine.Seat) []string {
 	if s.Over() || int(seat) != s.Turn {
 		return nil
 	}
-	return s.legal(s.promptKind())
+	return s.legal(s.promptKind(), nil)
 }
 
 // legal enumerates candidate actions and keeps those the one predicate,
-// refusal, allows. The candidates are bounded (a move is never longer than
-// the traveller can pay for), never the legality itself.
-func (s *State) legal(kind string) []string {
+// refusal, allows, appending them to out. The candidates are bounded (a
+// move is never longer than the traveller can pay for), never the legality
+// itself.
+func (s *State) legal(kind string, out []string) []string {
 	t := &s.rules.texts
 	seat := s.Turn
-	var out []string
 	try := func(a Action, text string) {
 		if s.refusal(seat, a).ok() {
 			out = append(out, text)
@@ -143,17 +153,25 @@ func (s *State) legal(kind string) []string {
 		}
 		return out
 	case PromptPolice:
-		for _, pw := range s.pawnIDs() {
+		for pw, last := s.pawnIDs(); pw <= last; pw++ {
 			try(Action{Verb: VerbDiscard, Pawn: pw}, t.discard[pw])
 		}
 		return out
 	}
 	// room for every move the traveller can pay for, and a few more
-	reach := 0
-	for budget := s.Seats[seat].Pounds + s.Discount; cost(reach+1) <= budget && reach < LondonEnd; reach++ {
+	room := len(s.Seats[seat].Characters) + 1
+	budget := s.Seats[seat].Pounds + s.Discount
+	for _, p := range s.Seats[seat].Pawns {
+		reach := 0
+		for reach < LondonEnd-p.Space && cost(reach+1) <= budget {
+			reach++
+		}
+		room += reach + 3
 	}
-	out = make([]string, 0, len(s.Seats[seat].Pawns)*(reach+3)+len(s.Seats[seat].Characters))
-	for _, pw := range s.pawnIDs() {
+	if cap(out)-len(out) < room {
+		out = append(make([]string, 0, len(out)+room), out...)
+	}
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		// the gate is the same for every verb naming this pawn
 		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
 			out = s.pawnMoves(seat, pw, out, false)
@@ -161,7 +179,7 @@ func (s *State) legal(kind string) []string {
 	}
 	moved := len(out) > 0
 	if !moved { // restart and pass are only for travellers who cannot move
-		for _, pw := range s.pawnIDs() {
+		for pw, last := s.pawnIDs(); pw <= last; pw++ {
 			try(Action{Verb: VerbRestart, Pawn: pw}, t.restart[pw])
 		}
 		try(Action{Verb: VerbPass}, "pass")
@@ -176,12 +194,13 @@ func (s *State) legal(kind string) []string {
 	return out
 }
 
-// pawnIDs are the pawn numbers actions use: 0 alone, or 1 and 2.
-func (s *State) pawnIDs() []int {
+// pawnIDs are the first and last pawn numbers actions use: 0 alone, or 1
+// and 2 ("a" and "b").
+func (s *State) pawnIDs() (first, last int) {
 	if s.Variant == VariantTwoPawns {
-		return []int{1, 2}
+		return 1, 2
 	}
-	return []int{0}
+	return 0, 0
 }
 
 // pawn returns the pawn an action's pawn number names (0, 1 or 2).
@@ -261,7 +280,7 @@ func (s *State) refusal(seat int, a Action) why {
 		return s.passRefusal(seat)
 	case VerbDiscard:
 		if s.pawn(seat, a.Pawn).Pending != PendingPolice {
-			return why{code: whyNotAtPolice, pawn: a.Pawn}
+			return why{code: whyNotAtPolice, pawn: int8(a.Pawn)}
 		}
 		return why{}
 	case VerbMove:
@@ -317,20 +336,20 @@ func (s *State) passRefusal(seat int) why {
 func (s *State) pawnRefusal(seat int, a Action) why {
 	if s.Variant == VariantTwoPawns {
 		if a.Pawn == 0 {
-			return why{code: whyTwoPawns, act: a}
+			return refusedAction(whyTwoPawns, a)
 		}
 	} else if a.Pawn != 0 {
-		return why{code: whyOnePawn, act: a}
+		return refusedAction(whyOnePawn, a)
 	}
 	if s.pawn(seat, a.Pawn).Space == LondonEnd {
-		return why{code: whyPawnHome, pawn: a.Pawn}
+		return why{code: whyPawnHome, pawn: int8(a.Pawn)}
 	}
 	if a.Verb == VerbDiscard || s.Variant != VariantTwoPawns {
 		return why{}
 	}
 	for id, p := range s.Seats[seat].Pawns {
 		if p.Pending == PendingLeave && id+1 != a.Pawn {
-			return why{code: whyMustLeave, pawn: id + 1}
+			return why{code: whyMustLeave, pawn: int8(id + 1)}
 		}
 	}
 	return why{}
@@ -341,13 +360,13 @@ func (s *State) moveRefusal(seat, pw, to int) why {
 	from := s.pawn(seat, pw).Space
 	switch {
 	case to <= from:
-		return why{code: whyForwardOnly, pawn: pw, a: from}
+		return why{code: whyForwardOnly, pawn: int8(pw), a: from}
 	case to > LondonEnd:
 		return why{code: whyTrackEnds}
 	}
-	sp := &s.rules.content.Track[to]
-	if sp.Kind == KindLayover {
-		return why{code: whyLayover, a: to, text: sp.City}
+	kind := s.rules.kinds[to]
+	if kind == spaceLayover {
+		return why{code: whyLayover, a: to, text: s.rules.content.Track[to].City}
 	}
 	if s.occupied(to) {
 		return why{code: whyTaken, a: to}
@@ -356,7 +375,7 @@ func (s *State) moveRefusal(seat, pw, to int) why {
 	if price > me.Pounds {
 		return why{code: whyTooDear, a: to - from, b: price, c: me.Pounds}
 	}
-	if sp.Kind == KindPolice && s.spareRumors(seat) < 1 {
+	if kind == spacePolice && s.spareRumors(seat) < 1 {
 		return why{code: whyPoliceNeedsRumor, a: to}
 	}
 	if to == LondonEnd {
@@ -399,7 +418,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: pw, a: p.Space, text: s.rules.content.Track[p.Space].Kind}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.content.Track[p.Space].Kind}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -412,7 +431,7 @@ func (s *State) restartRefusal(seat, pw int) why {
 		return why{code: whyRestartCanMove}
 	}
 	if from := s.pawn(seat, pw).Space; from > s.rules.paris {
-		return why{code: whyPassedParis, pawn: pw, a: s.rules.paris}
+		return why{code: whyPassedParis, pawn: int8(pw), a: s.rules.paris}
 	}
 	return why{}
 }
@@ -429,7 +448,7 @@ func (s *State) playRefusal(seat int, id string) why {
 // canMove reports whether seat has a move, a move back or a stay.
 func (s *State) canMove(seat int) bool {
 	var found [1]string
-	for _, pw := range s.pawnIDs() {
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		if s.pawnRefusal(seat, Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
 			return true
 		}
@@ -470,7 +489,7 @@ func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
 
 // canRestart reports whether a pawn of seat that may act has not passed Paris.
 func (s *State) canRestart(seat int) bool {
-	for _, pw := range s.pawnIDs() {
+	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		if s.pawnRefusal(seat, Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
 			return true
 		}
@@ -480,33 +499,42 @@ func (s *State) canRestart(seat int) bool {
 
 // parse reads an action's text, from the cache of canonical forms when it can.
 func (s *State) parse(text string) (Action, error) {
-	if a, ok := s.rules.canon[text]; ok {
-		return a, nil
+	if i, ok := s.rules.canon[text]; ok {
+		return s.rules.actions[i], nil
 	}
 	return ParseAction(text)
 }
 
 // Apply implements engine.State.
 func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
-	a, err := s.parse(text)
-	if err != nil {
-		return nil, err
+	var a Action
+	announce := ""
+	if i, ok := s.rules.canon[text]; ok {
+		a = s.rules.actions[i]
+		if seat >= 0 && int(seat) < len(s.rules.announce) {
+			announce = s.rules.announce[seat][i]
+		}
+	} else {
+		var err error
+		if a, err = ParseAction(text); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.refusal(int(seat), a).err(); err != nil {
 		return nil, err
 	}
-	if _, canonical := s.rules.canon[text]; !canonical {
-		text = a.String()
+	if announce == "" {
+		announce = seatName(int(seat)) + ": " + a.String()
 	}
-	return s.perform(int(seat), a, text), nil
+	return s.perform(int(seat), a, announce), nil
 }
 
-// perform carries out a legal action.
-func (s *State) perform(seat int, a Action, text string) []engine.Event {
+// perform carries out a legal action; announce is its public text.
+func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
-	ev := make([]engine.Event, 1, 2)
-	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: name + ": " + text}
+	ev := make([]engine.Event, 1, 3)
+	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce}
 	say := func(reveals bool, text string) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
@@ -578,8 +606,8 @@ func (s *State) startPounds() int {
 // reports whether the turn waits for a choice between two drawn cards.
 func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 	p := s.pawn(seat, pw)
-	switch s.rules.content.Track[p.Space].Kind {
-	case KindLondon:
+	switch s.rules.kinds[p.Space] {
+	case spaceLondon:
 		home := true
 		for _, q := range s.Seats[seat].Pawns {
 			home = home && q.Space == LondonEnd
@@ -587,13 +615,13 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		if home {
 			s.Winner = seat
 		}
-	case KindBet:
+	case spaceBet:
 		p.Pending = PendingBet
-	case KindPound:
+	case spacePound:
 		p.Pending = PendingPound
-	case KindPolice:
+	case spacePolice:
 		p.Pending = PendingPolice
-	case KindPassepartout:
+	case spacePassepartout:
 		n := 2
 		if s.Rank(p.Space) == 1 {
 			n = 1

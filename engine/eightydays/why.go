@@ -12,10 +12,9 @@ import (
 // so that listing legal actions costs no formatting.
 type why struct {
 	code    whyCode
-	pawn    int // the pawn number concerned
+	pawn    int8 // the pawn number concerned
 	a, b, c int
 	text    string
-	act     Action // the refused action, for examples
 }
 
 type whyCode uint8
@@ -59,7 +58,7 @@ func (w why) ok() bool { return w.code == allowed }
 func (w why) err() error {
 	kind := engine.ErrIllegalAction
 	var reason string
-	pawn := pawnLabel(w.pawn)
+	pawn := pawnLabel(int(w.pawn))
 	switch w.code {
 	case allowed:
 		return nil
@@ -84,13 +83,9 @@ func (w why) err() error {
 	case whyNotAtPolice:
 		reason = pawn + " is not waiting at the Police"
 	case whyTwoPawns:
-		ex := w.act
-		ex.Pawn = 1
-		reason = "you have two pawns: say which one, e.g. " + ex.String()
+		reason = "you have two pawns: say which one, e.g. " + w.example(1)
 	case whyOnePawn:
-		ex := w.act
-		ex.Pawn = 0
-		reason = "you have one pawn: leave out the letter, e.g. " + ex.String()
+		reason = "you have one pawn: leave out the letter, e.g. " + w.example(0)
 	case whyPawnHome:
 		reason = pawn + " is already home in London"
 	case whyMustLeave:
@@ -129,4 +124,19 @@ func (w why) err() error {
 		kind, reason = engine.ErrUnknownAction, "unknown action"
 	}
 	return engine.Refuse(kind, reason)
+}
+
+// refusedAction keeps the refused action's verb, destination and choice in
+// a why, for the example a reason gives.
+func refusedAction(code whyCode, a Action) why {
+	take := 0
+	if a.Take {
+		take = 1
+	}
+	return why{code: code, a: int(a.Verb), b: a.To, c: take}
+}
+
+// example is the refused action written for the given pawn.
+func (w why) example(pawn int) string {
+	return Action{Verb: Verb(w.a), Pawn: pawn, To: w.b, Take: w.c == 1}.String()
 }

@@ -1,8 +1,10 @@
 package imaging
 
+// Hand-made views for tests that need states the engines reach only by
+// chance: every kind of card and slot on one board and mat.
+
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -166,26 +168,4 @@ func fakeCPView(t testing.TB, players int, phase int) *cp.View {
 	v.Private.Research[3] = cp.SlotView{Kind: "loan", LoanVP: -8, Repaid: true}
 	v.Private.Research[4] = cp.SlotView{Kind: "note"}
 	return v
-}
-
-func TestCPDev(t *testing.T) {
-	r := testRenderer(t)
-	for _, phase := range []int{1, 3} {
-		v := fakeCPView(t, 4, phase)
-		b, err := r.Board(v, []string{"Alice", "Bob"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(fmt.Sprintf("/tmp/cp%d.png", phase), b, 0o644)
-		m, err := r.Mat(v, []string{"Alice", "Bob"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(fmt.Sprintf("/tmp/mat%d.png", phase), m, 0o644)
-		t.Log(len(b))
-	}
-}
-
-func BenchmarkCPDev(b *testing.B) {
-	benchBoard(b, fakeCPView(b, 4, 3))
 }

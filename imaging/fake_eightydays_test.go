@@ -1,9 +1,6 @@
 package imaging
 
 import (
-	"os"
-	"testing"
-
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
@@ -26,25 +23,6 @@ func fakeEightyDays(players int) *eightydays.View {
 	v.Discard = []eightydays.CardView{{Name: "Typhoon in the China Sea"}}
 	v.Drawn = []eightydays.CardView{{Name: "A Winning Hand at Whist", Effect: "take 20£"}, {Name: "Bribing the Engine Driver", Effect: "pay 10£"}}
 	return v
-}
-
-func TestEightyDaysDev(t *testing.T) {
-	r := testRenderer(t)
-	b, err := r.Board(fakeEightyDays(6), []string{"Alice", "Bob"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile("/tmp/ed.png", b, 0o644)
-	t.Log(len(b))
-}
-
-func BenchmarkEightyDaysDev(b *testing.B) {
-	v := &eightydays.View{Seat: engine.Spectator, Variant: "standard", Round: 7, Turn: 2, DeckSize: 17, Track: fakeTrack()}
-	for i := 0; i < 6; i++ {
-		v.Players = append(v.Players, eightydays.PlayerView{Seat: engine.Seat(i), Pounds: 10 + 7*i, Rumors: i % 4,
-			Pawns: []eightydays.PawnView{{Space: 5 + 7*i, Rank: i + 1}}})
-	}
-	benchBoard(b, v)
 }
 
 func fakeTrack() []eightydays.SpaceView {

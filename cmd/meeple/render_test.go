@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRenderWritesBoardAndMats(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(script, []byte("# nothing played yet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		game    string
+		players string
+		want    []string
+	}{
+		{"crystalpalace", "3", []string{"board.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
+		{"eightydays", "4", []string{"board.png"}},
+	} {
+		out := filepath.Join(dir, tc.game)
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"render", "-game", tc.game, "-players", tc.players, "-seed", "9", "-script", script,
+			"-names", "Ada,Brunel", "-out", out}, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.game, code, stderr.String())
+		}
+		entries, err := os.ReadDir(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != len(tc.want) {
+			t.Errorf("%s: wrote %d files, want %v", tc.game, len(entries), tc.want)
+		}
+		for _, name := range tc.want {
+			data, err := os.ReadFile(filepath.Join(out, name))
+			if err != nil {
+				t.Fatalf("%s: %v", tc.game, err)
+			}
+			if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+				t.Errorf("%s/%s: not a PNG: %v", tc.game, name, err)
+			}
+			if !strings.Contains(stdout.String(), name) {
+				t.Errorf("%s: output does not list %s:\n%s", tc.game, name, stdout.String())
+			}
+		}
+	}
+}
+
+func TestRenderRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("P1: fly to the moon\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"render", "-game", "eightydays", "-players", "3"},                                                  // no -out
+		{"render", "-game", "chess", "-out", filepath.Join(dir, "x")},                                       // unknown game
+		{"render", "-game", "eightydays", "-players", "3", "-script", bad, "-out", filepath.Join(dir, "y")}, // refused action
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0, want a failure", args)
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y")); !os.IsNotExist(err) {
+		t.Errorf("a refused script still created the output folder (%v)", err)
+	}
+}

@@ -1,0 +1,205 @@
+package imaging
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+)
+
+// position is a fixed game state for golden images: a seeded game played by
+// random computer players for a number of actions (or to its end, -1).
+type position struct {
+	name    string
+	rules   engine.Rules
+	setup   engine.Setup
+	actions int
+}
+
+// played caches the states positions reach, by name; play hands out clones.
+var played sync.Map
+
+// play reaches the position through the engine (once per test binary).
+func (p position) play(t testing.TB) engine.State {
+	t.Helper()
+	if s, ok := played.Load(p.name); ok {
+		return s.(engine.State).Clone()
+	}
+	s := p.playOut(t)
+	played.Store(p.name, s)
+	return s.Clone()
+}
+
+func (p position) playOut(t testing.TB) engine.State {
+	t.Helper()
+	s, err := p.rules.New(p.setup)
+	if err != nil {
+		t.Fatalf("%s: %v", p.name, err)
+	}
+	// Random players rarely finish a race; games played to the end use the
+	// game's own computer player when it has one.
+	var player engine.Player = ai.Random{}
+	if p.actions < 0 {
+		if h, err := ai.Lookup(p.rules, "heuristic"); err == nil {
+			player = h
+		}
+	}
+	players := make([]engine.Player, p.setup.Players)
+	for i := range players {
+		players[i] = player
+	}
+	rng := engine.NewRNG(p.setup.Seed)
+	max := p.actions
+	if max < 0 {
+		max = 20000
+	}
+	out, err := ai.PlayOut(s, players, &rng, max)
+	if err != nil {
+		t.Fatalf("%s: %v", p.name, err)
+	}
+	if p.actions < 0 && out.Stalled {
+		t.Fatalf("%s: the game did not end in %d actions", p.name, max)
+	}
+	return s
+}
+
+func cpRules(t testing.TB) engine.Rules {
+	c, err := cp.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp.NewRules(c)
+}
+
+func edRules(t testing.TB) engine.Rules {
+	c, err := eightydays.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eightydays.NewRules(c)
+}
+
+// positions are the golden states: Crystal Palace for 2-5 players and
+// 80 Days for 2-6, at points chosen to show covered and revealed dice,
+// busy boards and finished games.
+func positions(t testing.TB) []position {
+	cpr, edr := cpRules(t), edRules(t)
+	var ps []position
+	for n := 2; n <= 5; n++ {
+		ps = append(ps, position{fmt.Sprintf("cp%d-midgame", n), cpr, engine.Setup{Players: n, Seed: uint64(10 + n)}, 30 * n})
+	}
+	ps = append(ps,
+		position{"cp4-secret-dice", cpr, engine.Setup{Players: 4, Seed: 7}, 2},
+		position{"cp3-end", cpr, engine.Setup{Players: 3, Seed: 3}, -1},
+	)
+	for n := 2; n <= 6; n++ {
+		ps = append(ps, position{fmt.Sprintf("ed%d-midgame", n), edr, engine.Setup{Players: n, Seed: uint64(20 + n)}, 12 * n})
+	}
+	ps = append(ps,
+		position{"ed2-two-pawns", edr, engine.Setup{Players: 2, Seed: 5, Options: map[string]string{"variant": "two-pawns"}}, 30},
+		position{"ed4-end", edr, engine.Setup{Players: 4, Seed: 4}, -1},
+	)
+	return ps
+}
+
+// goldenNames are the display names the goldens show, one with a rune the
+// fonts lack.
+var goldenNames = []string{"Ada", "Brunel", "Cole ☃", "Dickens", "Eliot", "Faraday"}
+
+func TestGoldenImages(t *testing.T) {
+	r := testRenderer(t)
+	for _, p := range positions(t) {
+		t.Run(p.name, func(t *testing.T) {
+			s := p.play(t)
+			board, err := r.Board(s.View(engine.Spectator), goldenNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, p.name+"-board", board)
+			if p.name == "cp4-midgame" || p.name == "cp4-secret-dice" {
+				for seat := 0; seat < 2; seat++ {
+					mat, err := r.Mat(s.View(engine.Seat(seat)), goldenNames)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkGolden(t, fmt.Sprintf("%s-mat-p%d", p.name, seat+1), mat)
+				}
+			}
+			if s.Over() {
+				scores, err := r.Scores(s.View(engine.Spectator), goldenNames)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, p.name+"-scores", scores)
+			}
+		})
+	}
+}
+
+// findPosition returns the named golden position.
+func findPosition(b testing.TB, name string) position {
+	for _, p := range positions(b) {
+		if p.name == name {
+			return p
+		}
+	}
+	b.Fatalf("no position %q", name)
+	return position{}
+}
+
+// BenchmarkCrystalPalaceBoard renders and encodes a 4-player board in the
+// middle of a game (target: median at most 25 ms, PNG at most 300 KB).
+func BenchmarkCrystalPalaceBoard(b *testing.B) {
+	s := findPosition(b, "cp4-midgame").play(b)
+	benchBoard(b, s.View(engine.Spectator))
+}
+
+// BenchmarkCrystalPalaceMat renders and encodes a player's private mat.
+func BenchmarkCrystalPalaceMat(b *testing.B) {
+	s := findPosition(b, "cp4-midgame").play(b)
+	r := testRenderer(b)
+	v := s.View(0)
+	benchImage(b, func() ([]byte, error) { return r.Mat(v, nil) })
+}
+
+// BenchmarkCrystalPalaceScores renders and encodes the final scores.
+func BenchmarkCrystalPalaceScores(b *testing.B) {
+	s := findPosition(b, "cp3-end").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Scores(v, nil) })
+}
+
+// BenchmarkEightyDaysBoard renders and encodes a 6-player board (target:
+// at most 10 ms).
+func BenchmarkEightyDaysBoard(b *testing.B) {
+	s := findPosition(b, "ed6-midgame").play(b)
+	benchBoard(b, s.View(engine.Spectator))
+}
+
+// Every seat's own view, secrets included, draws the spectator's board:
+// posting any seat's board publicly leaks nothing.
+func TestBoardsAreTheSameForEverySeat(t *testing.T) {
+	r := testRenderer(t)
+	for _, name := range []string{"cp4-secret-dice", "cp4-midgame", "ed4-midgame"} {
+		s := findPosition(t, name).play(t)
+		want, err := r.Board(s.View(engine.Spectator), goldenNames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seat := 0; seat < s.Players(); seat++ {
+			got, err := r.Board(s.View(engine.Seat(seat)), goldenNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: P%d's board differs from the spectator's", name, seat+1)
+			}
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package imaging
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFitShortensToWidth(t *testing.T) {
+	f, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := newFaceSet(f)
+	st := style{size: sizeSmall}
+	long := "The Reform Club Doubles the Wager on Phileas Fogg"
+	full := fs.width(long, st)
+	for _, max := range []int{full, full - 1, 200, 60, 12} {
+		got := fs.fit(long, max, st)
+		if w := fs.width(got, st); w > max {
+			t.Errorf("fit(%d) = %q, %d pixels wide", max, got, w)
+		}
+		if max >= full && got != long {
+			t.Errorf("fit(%d) = %q, want the whole text", max, got)
+		}
+		if max < full && got != "" && !strings.HasSuffix(got, "…") {
+			t.Errorf("fit(%d) = %q, want an ellipsis", max, got)
+		}
+		// The longest prefix that fits: one rune more would not.
+		if n := len([]rune(strings.TrimSuffix(got, "…"))); max < full && got != "" {
+			r := []rune(long)
+			for n < len(r) && r[n] == ' ' {
+				n++
+			}
+			longer := strings.TrimSpace(string(r[:n+1])) + "…"
+			if fs.width(longer, st) <= max {
+				t.Errorf("fit(%d) = %q, but %q fits too", max, got, longer)
+			}
+		}
+		if again := fs.fit(long, max, st); again != got {
+			t.Errorf("fit(%d) not stable: %q then %q", max, got, again)
+		}
+	}
+	if got := fs.fit(long, 2, st); got != "" {
+		t.Errorf("fit(2) = %q, want nothing", got)
+	}
+}

@@ -1,0 +1,114 @@
+package storage_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// realGames is a registry of the real games with their embedded content.
+func realGames(t *testing.T) *engine.Registry {
+	t.Helper()
+	cp, err := crystalpalace.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eighty, err := eightydays.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty))
+}
+
+// TestRealGamesThroughTheStore plays each real game to its end through
+// Load and Append, undoing now and then, and checks at every step that the
+// stored snapshot is the replay of the log; then finishes it and checks the
+// statistics.
+func TestRealGamesThroughTheStore(t *testing.T) {
+	reg := realGames(t)
+	s, err := storage.Open(filepath.Join(t.TempDir(), "meeple.db"), reg, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, name := range reg.Names() {
+		channel := fmt.Sprintf("c%d", i)
+		g := &storage.Game{
+			Kind: name, Guild: "g1", Channel: channel, Status: storage.StatusRunning,
+			Setup: engine.Setup{Players: 3, Seed: uint64(100 + i)},
+			Seats: []storage.Seat{{User: "u1"}, {User: "u2"}, {Computer: "random"}},
+		}
+		if err := s.Create(g); err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRNG(uint64(7 + i))
+		undone := 0
+		for step := 0; step < 5000; step++ {
+			g, state, err := s.Load(channel)
+			if err != nil {
+				t.Fatalf("%s: load at step %d: %v", name, step, err)
+			}
+			if state.Over() {
+				break
+			}
+			if step%97 == 96 && g.Version >= 3 {
+				if _, _, err := s.Undo(channel, g.Version, 3); err != nil {
+					t.Fatalf("%s: undo at version %d: %v", name, g.Version, err)
+				}
+				undone++
+				continue
+			}
+			prompts := state.Prompts()
+			p := prompts[rng.Intn(len(prompts))]
+			action := ai.Random{}.Choose(state, p, &rng)
+			if _, err := state.Apply(p.Seat, action); err != nil {
+				t.Fatalf("%s: legal action %q refused: %v", name, action, err)
+			}
+			snap, err := state.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Append(channel, g.Version, storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
+				t.Fatalf("%s: append: %v", name, err)
+			}
+			if step%50 == 0 {
+				if ok, err := s.Verified(channel); !ok || err != nil {
+					t.Fatalf("%s: at version %d the snapshot is not the replay (%v)", name, g.Version+1, err)
+				}
+			}
+		}
+		g, state, err := s.Load(channel)
+		if err != nil || !state.Over() {
+			t.Fatalf("%s: the game did not end in 5000 steps (%v)", name, err)
+		}
+		if ok, err := s.Verified(channel); !ok || err != nil {
+			t.Fatalf("%s: final snapshot is not the replay (%v)", name, err)
+		}
+		res := state.Result()
+		if _, err := s.Finish(channel, g.Version, storage.StatusFinished, &res); err != nil {
+			t.Fatal(err)
+		}
+		stats, _ := s.Stats("u1")
+		var mine *storage.Stats
+		for i := range stats {
+			if stats[i].Kind == name {
+				mine = &stats[i]
+			}
+		}
+		if mine == nil || mine.Played != 1 || mine.ScoreSum != int64(res.Scores[0]) {
+			t.Fatalf("%s: u1's stats %+v after scoring %d", name, mine, res.Scores[0])
+		}
+		archived, err := s.GetByID(g.ID)
+		if err != nil || !bytes.Equal(archived.Snapshot, g.Snapshot) || archived.Status != storage.StatusFinished {
+			t.Fatalf("%s: archived game: %v", name, err)
+		}
+		t.Logf("%s: %d actions stored, %d undos, scores %v", name, g.Version, undone, res.Scores)
+	}
+}
