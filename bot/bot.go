@@ -311,8 +311,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("bot: connect to Discord: %w", err)
 	}
-	if b.cfg.AppID == "" && b.s.State != nil && b.s.State.User != nil {
-		b.cfg.AppID = b.s.State.User.ID
+	if b.cfg.AppID == "" {
+		// a bot user's id is its application's id
+		me, err := b.s.User("@me")
+		if err != nil {
+			b.s.Close()
+			return fmt.Errorf("bot: who am I: %w", err)
+		}
+		b.cfg.AppID = me.ID
 	}
 	if err := b.RegisterCommands(); err != nil {
 		b.s.Close()

@@ -407,3 +407,30 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 		t.Errorf("the deferred answer was not filled in: %+v", last)
 	}
 }
+
+func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	unlock := h.bot.locks.lock(chTiny) // an action in flight holds the game
+	done := make(chan result)
+	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
+	time.Sleep(50 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() { h.bot.Close(); close(closed) }()
+	select {
+	case <-closed:
+		t.Fatal("Close returned with an interaction in flight")
+	case <-time.After(100 * time.Millisecond):
+	}
+	unlock()
+	if res := <-done; !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Errorf("the interaction in flight: %s", res.text())
+	}
+	<-closed
+	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "restarting") || !res.private() {
+		t.Errorf("after Close: %s", res.text())
+	}
+	if g := h.game(chTiny); g.Version != 2 {
+		t.Errorf("version %d after Close, want 2: the action in flight is kept, the later one refused", g.Version)
+	}
+}
