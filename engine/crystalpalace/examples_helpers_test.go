@@ -114,34 +114,28 @@ func charIdx(t testing.TB, s *State, id string) int {
 
 func researchIdx(t testing.TB, s *State, id string) int {
 	t.Helper()
-	for i, r := range s.c.Research {
-		if r.ID == id {
-			return i
-		}
-	}
-	t.Fatalf("no research tile %q", id)
-	return -1
+	return indexByID(t, "research tile", s.c.Research, id, func(r Research) string { return r.ID })
 }
 
 func shareIdx(t testing.TB, s *State, id string) int {
 	t.Helper()
-	for i, sh := range s.c.Shares {
-		if sh.ID == id {
-			return i
-		}
-	}
-	t.Fatalf("no share %q", id)
-	return -1
+	return indexByID(t, "share", s.c.Shares, id, func(sh Share) string { return sh.ID })
 }
 
 func flyerIdx(t testing.TB, s *State, id string) int {
 	t.Helper()
-	for i, f := range s.c.Flyers {
-		if f.ID == id {
+	return indexByID(t, "flyer", s.c.Flyers, id, func(f Flyer) string { return f.ID })
+}
+
+// indexByID is the index of the entry of list whose id is id.
+func indexByID[T any](t testing.TB, kind string, list []T, id string, idOf func(T) string) int {
+	t.Helper()
+	for i, x := range list {
+		if idOf(x) == id {
 			return i
 		}
 	}
-	t.Fatalf("no flyer %q", id)
+	t.Fatalf("no %s %q", kind, id)
 	return -1
 }
 
@@ -161,9 +155,35 @@ func setRound(s *State, round int) {
 }
 
 // setDisplay lays card (an index into the location's content) in slot
-// (from 1) of a display, as if the deck had dealt it there.
+// (from 1) of a display, as if the deck had dealt it there: a card already
+// in the display swaps places; otherwise it leaves its deck and the card it
+// displaces takes its place there.
 func setDisplay(s *State, l locKind, slot, card int) {
-	s.display(l)[slot-1] = card
+	disp := s.display(l)
+	old := disp[slot-1]
+	for i, c := range disp {
+		if c == card {
+			disp[i], disp[slot-1] = old, card
+			return
+		}
+	}
+	var deck []int
+	switch l {
+	case locPatent:
+		deck = s.PatentDeck
+	case locMuseum:
+		deck = s.GreenDeck
+	case locBank:
+		deck = s.ShareDecks[s.c.Shares[card].Round-1]
+	case locClub:
+		deck = s.CharDeck
+	}
+	for i, c := range deck {
+		if c == card {
+			deck[i] = old
+		}
+	}
+	disp[slot-1] = card
 }
 
 // setFlyer lays flyer on Buzz track space sp instead of the one dealt there.
@@ -226,3 +246,15 @@ func contains(list []string, s string) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// setPurse gives seat exactly these pounds and newspapers.
+func setPurse(s *State, seat, pounds, news int) {
+	s.P[seat].Pounds, s.P[seat].News = pounds, news
+}
+
+// setResearch lays research tiles on seat's research spaces from space 1.
+func setResearch(s *State, seat int, tiles ...int) {
+	for i, tile := range tiles {
+		s.P[seat].Slots[i] = Slot{K: slotResearch, ID: tile}
+	}
+}

@@ -163,3 +163,151 @@ func TestExampleBlackMarketBurst(t *testing.T) {
 	eq(t, "Yellow's assistants", s.P[yellow].Asst, ya+2)
 	wantPrompt(t, s, red, "down") // the placed assistant may still move down
 }
+
+// Phase 3 at Westminster: Blue and Yellow both show a 5, Blue's die lies
+// further left and acts first: +1 pound from the action space, then space I
+// (+2 pounds). Yellow pays 2 pounds for the second action space and reaches
+// space II (+1 energy). Red's die finds no action space: 1 pound.
+func TestExamplePhase3OrderWestminster(t *testing.T) {
+	const blue, yellow, red = 0, 1, 2
+	s := newGame(t, 3, 8)
+	s.P[yellow].West = 1
+	play(t, s, `
+		P1: dice 5 4 1 1
+		P2: dice 5 3 1 1
+		P3: dice 3 3 1 1
+		P1: place 5 westminster 1
+		P2: place 5 westminster 2
+		P2: skip                  # the assistant action
+		P3: place 3 westminster 3
+		P1: pass
+		P2: pass
+		P3: place 3 waterloo 3
+		P3: pass`)
+	wantPrompt(t, s, blue, "action")
+	b, y, r := s.P[blue], s.P[yellow], s.P[red]
+	play(t, s, "P1: advance")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+1+2)
+	eq(t, "Blue at Westminster", s.P[blue].West, 1)
+	wantPrompt(t, s, yellow, "action")
+	play(t, s, "P2: advance")
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds-2)
+	eq(t, "Yellow energy", s.P[yellow].Energy, y.Energy+1)
+	eq(t, "Yellow at Westminster", s.P[yellow].West, 2)
+	eq(t, "Red pounds (compensation)", s.P[red].Pounds, r.Pounds+1)
+	eq(t, "Red at Westminster", s.P[red].West, 0)
+	wantPrompt(t, s, red, "action") // Red's die at Waterloo Station
+}
+
+// Patent Office: Blue, alone there with two dice, takes the audiobook from
+// the second slot and a newspaper from the first action space, then acts
+// again with the second die. The top card of the deck is never on offer.
+func TestExamplePatentOffice(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 9)
+	audiobook := patentIdx(t, s, "audiobook")
+	setDisplay(s, locPatent, 2, audiobook)
+	play(t, s, `
+		P1: dice 6 5 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 patent 1
+		P2: pass
+		P1: place 5 patent 2
+		P1: skip
+		P1: pass`)
+	pr := wantPrompt(t, s, blue, "action")
+	if want := []string{"take 1", "take 2", "take 3", "take 4", "pass"}; !equalStrings(pr.Actions, want) {
+		t.Errorf("actions %v, want %v (the deck's top card is not choosable)", pr.Actions, want)
+	}
+	top := s.PatentDeck[0]
+	play(t, s, "P1: take 2")
+	eq(t, "Blue newspapers", s.P[blue].News, 1)
+	if !hasInt(s.P[blue].Patents, audiobook) {
+		t.Fatalf("Blue's patents %v lack the audiobook", s.P[blue].Patents)
+	}
+	eq(t, "slot 2 after taking", s.PatentDisp[1], -1)
+	refused(t, s, blue, "take 2", errIllegal)
+	refused(t, s, blue, "take 5", errIllegal)
+	play(t, s, "P1: take 1")
+	eq(t, "Blue newspapers (second of the first two)", s.P[blue].News, 2)
+	eq(t, "deck top unchanged", s.PatentDeck[0], top)
+	wantPrompt(t, s, blue, "build") // phase 5: Blue may build what they took
+}
+
+// British Museum (4 players, no cost): Blue takes the left tile (+1 income
+// in every phase 6); Yellow takes a tile with instant 1 gear and 2 pounds.
+func TestExampleBritishMuseum(t *testing.T) {
+	const blue, yellow = 0, 1
+	s := newGame(t, 4, 10)
+	trade, mechFin := researchIdx(t, s, "g17"), researchIdx(t, s, "g02")
+	setDisplay(s, locMuseum, 1, trade)
+	setDisplay(s, locMuseum, 2, mechFin)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 5 3 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P2: place 3 museum 2
+		P2: skip
+		P3: pass
+		P4: pass
+		P1: place 6 museum 1
+		P2: place 5 waterloo 2
+		P2: skip
+		P1: pass
+		P2: pass
+		P1: take 1`)
+	eq(t, "Blue's first research space", s.P[blue].Slots[0].ID, trade)
+	y := s.P[yellow]
+	play(t, s, "P2: take 2")
+	eq(t, "Yellow's research tile", s.P[yellow].Slots[0].ID, mechFin)
+	eq(t, "Yellow gears", s.P[yellow].Gears, y.Gears+1)
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds+2)
+	// Phase 6: both go 3 steps down; Blue's tile adds 1 income.
+	incB, incY := s.P[blue].Income, s.P[yellow].Income
+	play(t, s, "P2: pass")
+	eq(t, "Blue income space", s.P[blue].Income, incB-3+1)
+	eq(t, "Yellow income space", s.P[yellow].Income, incY-3)
+}
+
+// Bank of England: Yellow buys the left share (+1 VP, +5 income), then
+// Blue buys the second.
+func TestExampleBankOfEngland(t *testing.T) {
+	const blue, yellow = 0, 1
+	s := newGame(t, 4, 11)
+	setDisplay(s, locBank, 1, shareIdx(t, s, "r1a"))
+	play(t, s, `
+		P1: dice 5 1 1 1
+		P2: dice 6 1 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P2: place 6 bank 1
+		P3: pass
+		P4: pass
+		P1: place 5 bank 2
+		P1: skip
+		P2: pass
+		P1: place 1 waterloo 5
+		P1: pass`)
+	y := s.P[yellow]
+	play(t, s, "P2: take 1")
+	eq(t, "Yellow VP", s.P[yellow].VP, y.VP+1)
+	eq(t, "Yellow income space", s.P[yellow].Income, y.Income+5)
+	second := s.BankDisp[1]
+	play(t, s, "P1: take 2")
+	if !hasInt(s.P[blue].Shares, second) {
+		t.Errorf("Blue's shares %v lack the second share", s.P[blue].Shares)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
