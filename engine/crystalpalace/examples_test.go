@@ -311,3 +311,322 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// Westminster: Red is already on space V: +1 pound from the first action
+// space, the token stays on V, and Red chooses 1 energy or 2 Buzz.
+func TestExampleWestminsterV(t *testing.T) {
+	for _, choice := range []string{"bonus energy", "bonus buzz"} {
+		t.Run(choice, func(t *testing.T) {
+			const red = 0
+			s := newGame(t, 2, 12)
+			s.P[red].West = 5
+			s.P[red].Buzz = 10 // no flyer or poster on 11 and 12
+			play(t, s, `
+				P1: dice 6 1 1 1
+				P2: dice 1 1 1 1
+				P1: place 6 westminster 1
+				P2: pass
+				P1: place 1 waterloo 4
+				P1: pass`)
+			r := s.P[red]
+			play(t, s, "P1: advance")
+			pr := wantPrompt(t, s, red, "bonus")
+			if want := []string{"bonus energy", "bonus buzz"}; !equalStrings(pr.Actions, want) {
+				t.Fatalf("choices %v, want %v", pr.Actions, want)
+			}
+			eq(t, "Red pounds", s.P[red].Pounds, r.Pounds+1)
+			play(t, s, "P1: "+choice)
+			eq(t, "Red stays on V", s.P[red].West, 5)
+			if choice == "bonus energy" {
+				eq(t, "Red energy", s.P[red].Energy, r.Energy+1)
+				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz)
+			} else {
+				eq(t, "Red energy", s.P[red].Energy, r.Energy)
+				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz+2)
+			}
+		})
+	}
+}
+
+// Reform Club in Spring 1850: Blue advances 1 Buzz on the first action
+// space, pays Bronte's 2 gears and 1 energy, places an assistant on the
+// Black Market for free (her instant bonus), and scores 10 VP plus 4 for
+// the audiobook prototype she is linked with.
+func TestExampleReformClubBronte(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 13)
+	setRound(s, 3)
+	bronte := charIdx(t, s, "bronte")
+	setDisplay(s, locClub, 4, bronte)
+	s.P[blue].Protos = []int{patentIdx(t, s, "audiobook")}
+	s.P[blue].Gears, s.P[blue].Energy = 2, 1
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 club 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: take 4")
+	wantPrompt(t, s, blue, "assistant")
+	play(t, s, "P1: market place")
+	p := s.P[blue]
+	eq(t, "Blue Buzz", p.Buzz, b.Buzz+1)
+	eq(t, "Blue gears", p.Gears, 0)
+	eq(t, "Blue energy", p.Energy, 0)
+	eq(t, "Blue pounds (free placement)", p.Pounds, b.Pounds)
+	eq(t, "Blue on tier 1", s.Market[0], blue)
+	eq(t, "Blue VP", p.VP, b.VP+10+4)
+	eq(t, "character VP", p.VPBy[vpCharacters], 14)
+	if !hasInt(p.Chars, bronte) {
+		t.Errorf("Blue's characters %v lack Bronte", p.Chars)
+	}
+}
+
+// London Times: Yellow owns 2 characters and 1 prototype, the third level of
+// the round's condition (1-3 characters and/or prototypes): +1 newspaper
+// for the first action space and 4 Buzz.
+func TestExampleLondonTimes(t *testing.T) {
+	const yellow = 0
+	s := newGame(t, 2, 14)
+	setPublisher(t, s, "1", "a")
+	s.P[yellow].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "armstrong")}
+	s.P[yellow].Protos = []int{patentIdx(t, s, "telegraph")}
+	setFlyer(t, s, 2, flyerIdx(t, s, "b1")) // 1 gear on the way
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 times 1
+		P2: pass
+		P1: pass`)
+	y := s.P[yellow]
+	play(t, s, "P1: publish")
+	wantPrompt(t, s, yellow, "poster") // space 4
+	eq(t, "Yellow Buzz", s.P[yellow].Buzz, y.Buzz+4)
+	eq(t, "Yellow newspapers", s.P[yellow].News, y.News+1)
+	eq(t, "Yellow gears (flyer on space 2)", s.P[yellow].Gears, y.Gears+1)
+}
+
+// Port of London in Autumn 1850: Blue's 6 goes from the first action space
+// to the ticket and onto the middle dice space (the first is taken): 4 VP
+// for the year plus 6 for the die, and the die stays there.
+func TestExamplePortTicket(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 15)
+	setRound(s, 4)
+	s.TicketDice = []Die{{O: red, V: 3}} // a ticket die of an earlier round
+	s.P[red].Dice, s.P[red].Tick = 3, 1
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1
+		P1: place 6 port 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: use ticket")
+	eq(t, "Blue VP", s.P[blue].VP, b.VP+4+6)
+	eq(t, "ticket VP", s.P[blue].VPBy[vpTickets], 10)
+	eq(t, "dice below the ticket", len(s.TicketDice), 2)
+	eq(t, "middle dice space", s.TicketDice[1].V, 6)
+	eq(t, "Blue's dice for the next rounds", s.P[blue].Dice, 3)
+	eq(t, "Blue's ticket dice", s.P[blue].Tick, 1)
+	play(t, s, "P1: pass")
+	wantPrompt(t, s, blue, "dice")
+	if pr := wantPrompt(t, s, blue, "dice"); pr.Actions[0] != "dice 6 6 6" {
+		t.Errorf("Blue's next dice prompt starts %q, want three dice", pr.Actions[0])
+	}
+}
+
+// Waterloo Station: Blue's die goes to the first action space and on to the
+// left possibility: 2 energy. Each possibility serves once a round.
+func TestExampleWaterloo(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 16)
+	s.P[blue].Buzz = 10 // no flyer or poster on 11 and 12
+	play(t, s, `
+		P1: dice 6 5 1 1
+		P2: dice 6 1 1 1
+		P1: place 6 waterloo 1
+		P2: place 6 port 1
+		P1: place 5 waterloo 3
+		P2: pass
+		P1: pass
+		P2: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: use energy")
+	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+2)
+	refused(t, s, blue, "use energy", errIllegal)
+	play(t, s, "P1: use energybuzz")
+	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+3)
+	eq(t, "Blue Buzz", s.P[blue].Buzz, b.Buzz+2)
+}
+
+// Phase 4: Blue on Westminster II owes 3 for Holmes and 3 for Bronte; Blue
+// pays with the last 5 pounds and 1 pound from a newspaper, so takes no
+// loan; then Holmes gives 1 VP per 2 newspapers: 4 newspapers, 2 VP.
+func TestExampleSalaryHolmes(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 17)
+	s.P[blue].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
+	s.P[blue].West = 2
+	s.P[blue].Patents = []int{patentIdx(t, s, "telegraph")} // phase 5 then waits for Blue
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 waterloo 1
+		P2: pass
+		P1: pass`)
+	setPurse(s, blue, 5, 5)
+	vp := s.P[blue].VP
+	play(t, s, `
+		P1: exchange pound
+		P1: pass # the last phase 3 action: phase 4 follows`)
+	wantPrompt(t, s, blue, "build")
+	p := s.P[blue]
+	eq(t, "Blue pounds", p.Pounds, 0)
+	eq(t, "Blue newspapers", p.News, 4)
+	eq(t, "Blue loans", s.count(blue, metricLoans), 0)
+	eq(t, "Blue VP (Holmes)", p.VP, vp+2)
+}
+
+// Phase 5 in Spring 1850: the audiobook costs 1 gear and 1 energy and gives
+// 3 VP plus 4 for Bronte; Blue plays its effect on themself: 8 pounds. Then
+// Blue buys an energy for 4 pounds to build the hydraulic crane (4 VP) and
+// plays its effect on Red, who has one prototype: -2 pounds, +1 VP.
+func TestExamplePrototypesAudiobookCrane(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 18)
+	setRound(s, 3)
+	audiobook, crane := patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane")
+	s.P[blue].Patents = []int{audiobook, crane}
+	s.P[blue].Chars = []int{charIdx(t, s, "bronte")}
+	s.P[blue].Gears, s.P[blue].Energy = 2, 1
+	s.P[red].Protos = []int{patentIdx(t, s, "telegraph")}
+	s.P[red].Patents = []int{patentIdx(t, s, "steamhammer")} // Red's turn then waits
+	play(t, s, `
+		P1: dice 2 1 1 1
+		P2: dice 1 1 1 1
+		P1: pass
+		P2: pass`)
+	wantPrompt(t, s, blue, "build")
+	b, r := s.P[blue], s.P[red]
+	play(t, s, "P1: build audiobook")
+	eq(t, "Blue gears", s.P[blue].Gears, 1)
+	eq(t, "Blue energy", s.P[blue].Energy, 0)
+	eq(t, "Blue VP", s.P[blue].VP, b.VP+3+4)
+	wantPrompt(t, s, blue, "target")
+	play(t, s, "P1: target 1")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8)
+	play(t, s, "P1: buy energy")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8-4)
+	play(t, s, "P1: build crane\nP1: target 2")
+	p := s.P[blue]
+	eq(t, "Blue VP", p.VP, b.VP+3+4+4)
+	eq(t, "Blue gears", p.Gears, 0)
+	eq(t, "Blue energy", p.Energy, 0)
+	eq(t, "Blue pounds", p.Pounds, b.Pounds+8-4)
+	eq(t, "Red pounds", s.P[red].Pounds, r.Pounds-2)
+	eq(t, "Red VP", s.P[red].VP, r.VP+1)
+	if len(p.Protos) != 2 || len(p.Patents) != 0 {
+		t.Errorf("Blue's prototypes %v patents %v, want both built", p.Protos, p.Patents)
+	}
+}
+
+// Phase 6, steps 1 and 2: Yellow and Black get 4 pounds, Blue 5; Red on the
+// red space gets nothing and loses 1 VP. All go 3 steps down; Red reaches
+// the bottom after one step and pays 1 pound for each of the other two.
+func TestExamplePhase6IncomeAndExpenses(t *testing.T) {
+	const blue, yellow, red, black = 0, 1, 2, 3
+	s := newGame(t, 4, 19)
+	s.P[yellow].Income, s.P[black].Income = 5, 5 // income 4
+	s.P[blue].Income = 6                         // income 5
+	s.P[red].Income = 1                          // the upper red space
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 2 1 1 1\nP3: dice 2 1 1 1")
+	vp := s.P[red].VP
+	play(t, s, `
+		P4: dice 2 1 1 1
+		P1: pass
+		P2: pass
+		P3: pass
+		P4: pass # nothing happens in phases 3 to 5: phase 6 follows`)
+	wantPrompt(t, s, blue, "dice") // round 2
+	paid := 40 - 5
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, paid+4)
+	eq(t, "Black pounds", s.P[black].Pounds, paid+4)
+	eq(t, "Blue pounds", s.P[blue].Pounds, 40-6+5)
+	eq(t, "Red pounds", s.P[red].Pounds, paid-2)
+	eq(t, "Red VP", s.P[red].VP, vp-1)
+	eq(t, "Yellow income space", s.P[yellow].Income, 2)
+	eq(t, "Blue income space", s.P[blue].Income, 3)
+	eq(t, "Red income space", s.P[red].Income, 0)
+}
+
+// Phase 6, step 3: Blue's assistant on the Black Market gives 1 newspaper
+// and 1 income, Blue's research tile 1 more income; Red's assistant moves
+// Red's token one step in Westminster (space I: 2 pounds). Phase 7 then
+// moves every assistant one tier down.
+func TestExamplePhase6GreenEffects(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 4, 20)
+	setMarket(s, map[int]int{5: blue, 9: red, 1: 2})
+	setResearch(s, blue, researchIdx(t, s, "g17"))
+	play(t, s, `
+		P1: dice 3 1 1 1
+		P2: dice 3 1 1 1
+		P3: dice 3 1 1 1
+		P4: dice 2 1 1 1
+		P1: pass
+		P2: pass
+		P3: pass
+		P4: pass`)
+	wantPrompt(t, s, blue, "dice") // round 2
+	// Start space 6, 3 steps down, +1 (market) +1 (research).
+	eq(t, "Blue income space", s.P[blue].Income, 6-3+1+1)
+	eq(t, "Blue newspapers", s.P[blue].News, 1)
+	eq(t, "Red at Westminster", s.P[red].West, 1)
+	eq(t, "Red pounds", s.P[red].Pounds, 40-6+5+2)
+	eq(t, "Blue on tier 4", s.Market[3], blue)
+	eq(t, "Red on tier 8", s.Market[7], red)
+	eq(t, "tier 1 empty", s.Market[0], -1)
+	eq(t, "P3's assistant back from the last step", s.P[2].Asst, 5)
+}
+
+// Phase 6, step 4: Blue's token on poster 7 gives 2 VP. Red's token on
+// poster 4 offers 2 pounds or 2 Buzz; with 2 Buzz Red reaches poster 7,
+// places the second token there and gets its 2 VP at once.
+func TestExamplePhase6Posters(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 21)
+	s.P[blue].Buzz, s.P[blue].Tokens = 8, []int{7}
+	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	play(t, s, `
+		P1: dice 2 1 1 1
+		P2: dice 1 1 1 1
+		P1: pass
+		P2: pass`)
+	pr := wantPrompt(t, s, red, "bonus")
+	if want := []string{"bonus pounds", "bonus buzz"}; !equalStrings(pr.Actions, want) {
+		t.Fatalf("poster 4 choices %v, want %v", pr.Actions, want)
+	}
+	eq(t, "Blue poster VP", s.P[blue].VPBy[vpPosters], 2)
+	vp := s.P[red].VP
+	play(t, s, "P2: bonus buzz")
+	eq(t, "Red Buzz", s.P[red].Buzz, 7)
+	wantPrompt(t, s, red, "poster")
+	play(t, s, "P2: poster")
+	eq(t, "Red VP", s.P[red].VP, vp+2)
+	if !equalInts(s.P[red].Tokens, []int{4, 7}) {
+		t.Errorf("Red's tokens %v, want [4 7]", s.P[red].Tokens)
+	}
+
+	// The other choice: 2 pounds.
+	s = newGame(t, 2, 21)
+	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
+	pounds := s.P[red].Pounds
+	play(t, s, "P2: bonus pounds")
+	eq(t, "Red pounds", s.P[red].Pounds, pounds+2)
+	eq(t, "Red Buzz", s.P[red].Buzz, 5)
+}
