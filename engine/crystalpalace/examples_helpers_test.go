@@ -252,9 +252,34 @@ func setPurse(s *State, seat, pounds, news int) {
 	s.P[seat].Pounds, s.P[seat].News = pounds, news
 }
 
-// setResearch lays research tiles on seat's research spaces from space 1.
+// setResearch lays research tiles on seat's research spaces from space 1;
+// -1 leaves a space as it is.
 func setResearch(s *State, seat int, tiles ...int) {
 	for i, tile := range tiles {
-		s.P[seat].Slots[i] = Slot{K: slotResearch, ID: tile}
+		if tile >= 0 {
+			s.P[seat].Slots[i] = Slot{K: slotResearch, ID: tile}
+		}
 	}
+}
+
+// playLastRound puts the game in Spring 1851 and plays it with every seat
+// choosing dice (seat 1 highest) and passing at once, so the game ends after
+// phase 6 with no other change than dice costs, income and expenses.
+func playLastRound(t testing.TB, s *State) engine.Result {
+	t.Helper()
+	setRound(s, 5)
+	for seat := range s.P {
+		dice := "dice 1 1 1 1"
+		if seat == 0 {
+			dice = "dice 2 1 1 1"
+		}
+		play(t, s, seatName(seat)+": "+dice)
+	}
+	for seat := range s.P {
+		play(t, s, seatName(s.Order[seat])+": pass")
+	}
+	if !s.Over() {
+		t.Fatalf("not over after round 5; prompts %v", promptSummary(s))
+	}
+	return s.Result()
 }

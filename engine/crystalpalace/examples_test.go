@@ -630,3 +630,255 @@ func TestExamplePhase6Posters(t *testing.T) {
 	eq(t, "Red pounds", s.P[red].Pounds, pounds+2)
 	eq(t, "Red Buzz", s.P[red].Buzz, 5)
 }
+
+// Buzz track: Red gains 3 Buzz from space 3 to 6, may place a Buzz token on
+// poster 4 on the way and takes the 1 gear of the flyer on space 5.
+func TestExampleBuzzTrack(t *testing.T) {
+	const red = 0
+	s := newGame(t, 2, 22)
+	s.P[red].Buzz = 3
+	setFlyer(t, s, 5, flyerIdx(t, s, "b1"))
+	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	gears := s.P[red].Gears
+	play(t, s, "P1: take 1")
+	wantPrompt(t, s, red, "poster")
+	play(t, s, "P1: poster")
+	eq(t, "Red Buzz", s.P[red].Buzz, 6)
+	eq(t, "Red gears (flyer on 5)", s.P[red].Gears, gears+1)
+	if !equalInts(s.P[red].Tokens, []int{4}) {
+		t.Errorf("Red's Buzz tokens %v, want on poster 4", s.P[red].Tokens)
+	}
+}
+
+// End of the Buzz track: Yellow gains 2 Buzz from 38 and takes entry ticket
+// I; Blue, from 39, gets only 1 of 2 steps (the rest is forfeited) and takes
+// ticket II. Yellow ranks first (6 VP at the end), Blue second (4 VP).
+func TestExampleBuzzTrackEnd(t *testing.T) {
+	const yellow, blue = 0, 1
+	s := newGame(t, 4, 23)
+	s.P[yellow].Buzz, s.P[blue].Buzz = 38, 39
+	s.P[yellow].Tokens, s.P[blue].Tokens = []int{7, 14}, []int{7, 14}
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 5 1 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P1: place 6 waterloo 1
+		P2: place 5 waterloo 2
+		P2: skip
+		P3: pass
+		P4: pass
+		P1: pass
+		P2: pass
+		P1: use energybuzz`)
+	eq(t, "Yellow Buzz", s.P[yellow].Buzz, 40)
+	play(t, s, "P2: use buzz")
+	eq(t, "Blue Buzz", s.P[blue].Buzz, 40)
+	if !equalInts(s.Tickets, []int{yellow, blue}) {
+		t.Fatalf("entry tickets %v, want Yellow then Blue", s.Tickets)
+	}
+	res := playLastRound(t, s)
+	eq(t, "Yellow's Buzz VP", res.Breakdown[yellow]["buzz-rank"], 6)
+	eq(t, "Blue's Buzz VP", res.Breakdown[blue]["buzz-rank"], 4)
+}
+
+// End scoring, Buzz track: 6, 4 and 2 VP by position; tied players share
+// the VP of the places they cover, rounded down.
+func TestExampleEndScoringBuzz(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		buzz []int
+		want []int
+	}{
+		{"no ties", []int{20, 30, 10, 5}, []int{4, 6, 2, 0}},
+		{"two first, two third", []int{20, 20, 15, 15}, []int{5, 5, 1, 1}},
+		{"three first", []int{20, 20, 20}, []int{4, 4, 4}},
+		{"three second", []int{30, 25, 25, 25, 10}, []int{6, 2, 2, 2, 0}},
+		{"all five tied: 12/5 rounded down", []int{12, 12, 12, 12, 12}, []int{2, 2, 2, 2, 2}},
+		{"three third: 2/3 rounded down", []int{30, 25, 9, 9, 9}, []int{6, 4, 0, 0, 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newGame(t, len(c.buzz), 24)
+			for seat, b := range c.buzz {
+				s.P[seat].Buzz = b
+				s.P[seat].Tokens = []int{7, 14} // VP posters only: no decisions
+			}
+			res := playLastRound(t, s)
+			for seat, want := range c.want {
+				eq(t, seatName(seat)+" Buzz VP", res.Breakdown[seat]["buzz-rank"], want)
+			}
+		})
+	}
+}
+
+// End scoring, Black Market: Blue's assistant is highest (3 VP); Red holds
+// the second and third highest (2 + 1 VP).
+func TestExampleEndScoringBlackMarket(t *testing.T) {
+	const blue, red, yellow = 0, 1, 2
+	s := newGame(t, 3, 25)
+	setMarket(s, map[int]int{7: blue, 6: red, 4: red, 1: yellow})
+	res := playLastRound(t, s)
+	eq(t, "Blue", res.Breakdown[blue]["black-market"], 3)
+	eq(t, "Red", res.Breakdown[red]["black-market"], 3)
+	eq(t, "Yellow", res.Breakdown[yellow]["black-market"], 0)
+}
+
+// End scoring, player mat: objective level 2 gives 4 VP, the paid-back loan
+// -5 VP; Blue's leftover 10 pounds become a note on one of five free
+// research spaces, so four stay free: -8 VP.
+func TestExampleEndScoringPlayerMat(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 26)
+	p := &s.P[blue]
+	p.Obj = 2
+	setResearch(s, blue, -1, researchIdx(t, s, "g03"), researchIdx(t, s, "g04"))
+	p.Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
+	p.Pounds, p.Gears, p.Energy, p.News = 12, 0, 0, 0
+	p.Income = 4 // income 3
+	// Round 5: dice cost 5, income +3: 10 pounds at the end.
+	res := playLastRound(t, s)
+	eq(t, "empty research spaces", len(p.Slots)-3, 5)
+	eq(t, "objective", res.Breakdown[blue]["objective"], 4)
+	eq(t, "loans", res.Breakdown[blue]["loans"], -5)
+	eq(t, "research spaces", res.Breakdown[blue]["research-spaces"], -8)
+	eq(t, "pounds left", s.P[blue].Pounds, 0)
+	eq(t, "notes", countSlots(s.P[blue].Slots, slotNote), 1)
+}
+
+func countSlots(slots []Slot, k int) int {
+	n := 0
+	for _, sl := range slots {
+		if sl.K == k {
+			n++
+		}
+	}
+	return n
+}
+
+// Loans: a loan tile drawn at random (the pile is shuffled at setup) goes on
+// a free research space and gives 10 pounds.
+func TestExampleLoanOnFreeSpace(t *testing.T) {
+	s := newGame(t, 2, 27)
+	kinds := map[int]int{}
+	for _, vp := range s.Loans {
+		kinds[vp]++
+	}
+	if kinds[-8] != 10 || kinds[-9] != 10 || kinds[-10] != 10 {
+		t.Fatalf("loan pile %v, want 10 each of -8, -9, -10", kinds)
+	}
+	top := s.Loans[len(s.Loans)-1]
+	play(t, s, "P1: loan")
+	eq(t, "pounds", s.P[0].Pounds, 50)
+	if sl := s.P[0].Slots[0]; sl.K != slotLoan || sl.ID != top {
+		t.Errorf("research space 1 holds %+v, want the drawn loan %d", sl, top)
+	}
+	eq(t, "loans left", len(s.Loans), 29)
+}
+
+// Loans: with every research space full, the loan replaces a research tile
+// of the player's choice, which is discarded.
+func TestExampleLoanReplacesResearch(t *testing.T) {
+	s := newGame(t, 2, 28)
+	var tiles []int
+	for i := range s.P[0].Slots {
+		tiles = append(tiles, s.GreenDeck[i])
+	}
+	setResearch(s, 0, tiles...)
+	err := refused(t, s, 0, "loan", errIllegal)
+	t.Logf("refusal: %v", err)
+	play(t, s, "P1: loan 3")
+	if sl := s.P[0].Slots[2]; sl.K != slotLoan {
+		t.Errorf("research space 3 holds %+v, want the loan", sl)
+	}
+	eq(t, "research tiles left", countSlots(s.P[0].Slots, slotResearch), len(tiles)-1)
+	eq(t, "pounds", s.P[0].Pounds, 50)
+}
+
+// Loans: when every research space holds a loan, a new loan lies beside
+// the mat and counts too; no research tile can be received any more.
+func TestExampleLoanBesideMat(t *testing.T) {
+	s := newGame(t, 2, 29)
+	for i := range s.P[0].Slots {
+		s.P[0].Slots[i] = Slot{K: slotLoan, ID: -8, Repaid: i == 0}
+	}
+	play(t, s, "P1: loan")
+	eq(t, "loans beside the mat", len(s.P[0].Extra), 1)
+	eq(t, "loans", s.count(0, metricLoans), len(s.P[0].Slots)+1)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: pass`)
+	pr := wantPrompt(t, s, 0, "action")
+	if !equalStrings(pr.Actions, []string{"pass"}) {
+		t.Errorf("museum actions %v, want only pass", pr.Actions)
+	}
+	refused(t, s, 0, "take 1", errIllegal)
+}
+
+// Loans: short of money when paying the dice, a player is forced to take as
+// many loans as needed; with a full mat they choose the tile each replaces.
+func TestExampleForcedLoans(t *testing.T) {
+	s := newGame(t, 2, 30)
+	s.P[0].Pounds = 3
+	play(t, s, "P1: dice 6 6 1 1\nP2: dice 1 1 1 1")
+	eq(t, "loans", s.count(0, metricLoans), 2)
+	eq(t, "pounds", s.P[0].Pounds, 3+20-14)
+
+	s = newGame(t, 2, 31)
+	var tiles []int
+	for i := range s.P[1].Slots {
+		tiles = append(tiles, s.GreenDeck[i])
+	}
+	setResearch(s, 1, tiles...)
+	s.P[1].Pounds = 2
+	play(t, s, "P1: dice 1 1 1 1\nP2: dice 2 1 1 1")
+	pr := wantPrompt(t, s, 1, "replace")
+	eq(t, "replace choices", len(pr.Actions), len(tiles))
+	play(t, s, "P2: replace 5")
+	eq(t, "P2 pounds", s.P[1].Pounds, 2+10-5)
+	if s.P[1].Slots[4].K != slotLoan {
+		t.Errorf("space 5 holds %+v, want the loan", s.P[1].Slots[4])
+	}
+}
+
+// A research tile never replaces a loan, open or paid back: with a full mat
+// the new tile may replace only research tiles.
+func TestExampleResearchNeverReplacesLoan(t *testing.T) {
+	s := newGame(t, 2, 32)
+	var tiles []int
+	for i := range s.P[0].Slots {
+		tiles = append(tiles, s.GreenDeck[len(s.GreenDeck)-1-i])
+	}
+	setResearch(s, 0, tiles...)
+	s.P[0].Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
+	s.P[0].Slots[1] = Slot{K: slotLoan, ID: -10}
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: pass`)
+	newTile := s.MuseumDisp[0]
+	play(t, s, "P1: take 1")
+	pr := wantPrompt(t, s, 0, "replace")
+	for _, a := range pr.Actions {
+		if a == "replace 1" || a == "replace 2" {
+			t.Errorf("replace choices %v offer a loan's space", pr.Actions)
+		}
+	}
+	eq(t, "replace choices", len(pr.Actions), len(tiles)-2)
+	refused(t, s, 0, "replace 1", errIllegal)
+	play(t, s, "P1: replace 3")
+	if s.P[0].Slots[2] != (Slot{K: slotResearch, ID: newTile}) {
+		t.Errorf("space 3 holds %+v, want the new tile", s.P[0].Slots[2])
+	}
+}
