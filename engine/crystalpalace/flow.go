@@ -64,13 +64,8 @@ func (s *State) step() bool {
 		return true
 	case 5:
 		if s.Turn >= s.N {
+			s.Turn = 0
 			s.setPhase(6)
-			for _, seat := range s.Order {
-				tasks := []Task{{K: tIncome}, {K: tExpense}}
-				tasks = append(tasks, s.greenEffects(seat)...)
-				tasks = append(tasks, Task{K: tPosters})
-				s.P[seat].Q = append(s.P[seat].Q, tasks...)
-			}
 			return true
 		}
 		seat := s.Order[s.Turn]
@@ -90,6 +85,16 @@ func (s *State) step() bool {
 		s.Turn++
 		return true
 	case 6:
+		// The four steps are played together, step by step, in player
+		// order: a step starts once every seat has finished the one before,
+		// so step 3 uses the green effects a seat has after step 2.
+		if s.Turn < phase6Steps {
+			for _, seat := range s.Order {
+				s.P[seat].Q = append(s.P[seat].Q, s.phase6Tasks(seat, s.Turn)...)
+			}
+			s.Turn++
+			return true
+		}
 		if s.Round == 5 {
 			s.endScoring()
 			return false
@@ -99,6 +104,23 @@ func (s *State) step() bool {
 		return true
 	}
 	return false
+}
+
+// phase6Steps is the number of steps of phase 6.
+const phase6Steps = 4
+
+// phase6Tasks are seat's tasks for step (from 0) of phase 6: income,
+// special expenses, green effects, Buzz posters.
+func (s *State) phase6Tasks(seat, step int) []Task {
+	switch step {
+	case 0:
+		return []Task{{K: tIncome}}
+	case 1:
+		return []Task{{K: tExpense}}
+	case 2:
+		return s.greenEffects(seat)
+	}
+	return []Task{{K: tPosters}}
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
