@@ -1,0 +1,83 @@
+package crystalpalace
+
+// Rules of the Port of London and of newspapers that the rulebook states
+// without a worked example.
+
+import "testing"
+
+// Port of London, assistant possibility: exactly 2 assistant actions; a
+// Black Market placement with the first is free, with the second it costs.
+func TestRulePortAssistantActions(t *testing.T) {
+	s := newGame(t, 2, 60)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 port 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	pounds := s.P[0].Pounds
+	play(t, s, "P1: use assistant")
+	wantPrompt(t, s, 0, "assistant")
+	play(t, s, "P1: market place")
+	eq(t, "pounds after the free placement", s.P[0].Pounds, pounds)
+	wantPrompt(t, s, 0, "assistant")
+	play(t, s, "P1: market place")
+	eq(t, "pounds after the second placement", s.P[0].Pounds, pounds-s.market().Spaces[1].Cost)
+	eq(t, "tier 1", s.Market[0], 0)
+	eq(t, "tier 2", s.Market[1], 0)
+}
+
+// Port of London, new dice: usable from the next round; with 4-5 players a
+// second possibility sells one for 2 pounds.
+func TestRulePortNewDice(t *testing.T) {
+	s := newGame(t, 4, 61)
+	play(t, s, `
+		P1: dice 6 6 1 1
+		P2: dice 1 1 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P1: place 6 port 1
+		P2: pass
+		P3: pass
+		P4: pass
+		P1: place 6 port 3
+		P1: pass`)
+	pounds := s.P[0].Pounds
+	play(t, s, "P1: use buydie")
+	eq(t, "pounds", s.P[0].Pounds, pounds-2)
+	eq(t, "dice next round", s.P[0].New, 1)
+	play(t, s, "P1: use die") // the last action of round 1
+	wantPrompt(t, s, 0, "dice")
+	eq(t, "dice in round 2", s.P[0].Dice, 6)
+	refused(t, s, 0, "dice 1 1 1 1", errIllegal)
+	play(t, s, "P1: dice 1 1 1 1 1 1")
+}
+
+// Newspapers: 4 buy a die usable at once before the reveal (the values
+// must be chosen again), from the next round after it.
+func TestRuleNewspaperDie(t *testing.T) {
+	s := newGame(t, 2, 62)
+	s.P[0].News = 4
+	play(t, s, "P1: dice 1 1 1 1\nP1: exchange die")
+	eq(t, "dice", s.P[0].Dice, 5)
+	eq(t, "newspapers", s.P[0].News, 0)
+	wantPrompt(t, s, 0, "dice")
+	refused(t, s, 0, "dice 1 1 1 1", errIllegal)
+	play(t, s, "P2: dice 1 1 1 1") // no reveal yet: P1 must choose again
+	eq(t, "revealed", boolInt(s.Revealed), 0)
+	play(t, s, "P1: dice 6 1 1 1 1")
+	eq(t, "P1 paid 5 dice", s.P[0].Pounds, 40-10)
+
+	s.P[0].News = 4
+	play(t, s, "P1: exchange die")
+	eq(t, "dice this round", s.P[0].Dice, 5)
+	eq(t, "dice next round", s.P[0].New, 1)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
