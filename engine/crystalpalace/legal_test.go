@@ -223,7 +223,7 @@ var actionTable = []actionCase{
 	{"over", 1, "frobnicate", engine.ErrGameOver, "over"},
 }
 
-func TestLegalAndIllegalActions(t *testing.T) {
+func TestLegalityTable(t *testing.T) {
 	built := map[string]*State{}
 	for _, c := range actionTable {
 		name := c.fixture + "/P" + itoa(c.seat) + " " + c.action
@@ -244,7 +244,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 				}
 				return
 			}
-			err := refused(t, s, seat, c.action, c.err)
+			err := wantRefusal(t, s, seat, c.action, c.err)
 			if !strings.Contains(err.Error(), c.reason) {
 				t.Errorf("reason %q does not say %q", err, c.reason)
 			}

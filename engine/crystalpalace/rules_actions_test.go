@@ -50,7 +50,7 @@ func TestRulePortNewDice(t *testing.T) {
 	play(t, s, "P1: use die") // the last action of round 1
 	wantPrompt(t, s, 0, "dice")
 	eq(t, "dice in round 2", s.P[0].Dice, 6)
-	refused(t, s, 0, "dice 1 1 1 1", errIllegal)
+	wantRefusal(t, s, 0, "dice 1 1 1 1", errIllegal)
 	play(t, s, "P1: dice 1 1 1 1 1 1")
 }
 
@@ -63,7 +63,7 @@ func TestRuleNewspaperDie(t *testing.T) {
 	eq(t, "dice", s.P[0].Dice, 5)
 	eq(t, "newspapers", s.P[0].News, 0)
 	wantPrompt(t, s, 0, "dice")
-	refused(t, s, 0, "dice 1 1 1 1", errIllegal)
+	wantRefusal(t, s, 0, "dice 1 1 1 1", errIllegal)
 	play(t, s, "P2: dice 1 1 1 1") // no reveal yet: P1 must choose again
 	eq(t, "revealed", boolInt(s.Revealed), 0)
 	play(t, s, "P1: dice 6 1 1 1 1")
