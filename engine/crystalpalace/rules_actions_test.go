@@ -81,3 +81,32 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// Income track: steps beyond the top space (12) pay 1 pound each.
+func TestRuleIncomeTrackTop(t *testing.T) {
+	s := newGame(t, 4, 63)
+	top := len(s.c.Tracks.Income) - 1
+	eq(t, "top income", s.c.Tracks.Income[top].Income, 12)
+	setDisplay(s, locBank, 1, shareIdx(t, s, "r1a")) // +1 VP, +5 income
+	s.P[0].Income = top - 2
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P1: place 6 bank 1
+		P2: pass
+		P3: pass
+		P4: pass
+		P1: place 1 waterloo 5
+		P1: pass`)
+	pounds := s.P[0].Pounds
+	play(t, s, "P1: take 1")
+	eq(t, "income space", s.P[0].Income, top)
+	eq(t, "pounds for the 3 steps beyond 12", s.P[0].Pounds, pounds+3)
+	s.P[0].News = 3
+	play(t, s, "P1: exchange income")
+	eq(t, "income space", s.P[0].Income, top)
+	eq(t, "pounds", s.P[0].Pounds, pounds+4)
+	eq(t, "newspapers", s.P[0].News, 0)
+}
