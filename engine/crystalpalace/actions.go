@@ -58,6 +58,7 @@ const (
 // String is the canonical text of the action; ParseAction reads it back.
 func (a Action) String() string {
 	var b strings.Builder
+	b.Grow(24)
 	num := func(n int) {
 		b.WriteByte(' ')
 		b.WriteString(strconv.Itoa(n))
@@ -152,7 +153,7 @@ func unknown(text string) error {
 // ParseAction reads an action in canonical notation. Extra spaces and upper
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
-	f := strings.Fields(strings.ToLower(text))
+	f := strings.Fields(lower(text))
 	if len(f) == 0 {
 		return Action{}, unknown(text)
 	}
@@ -311,4 +312,14 @@ func locIndex(key string) int {
 		}
 	}
 	return -1
+}
+
+// lower is strings.ToLower without a copy for text already in lower case.
+func lower(text string) string {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return strings.ToLower(text)
+		}
+	}
+	return text
 }

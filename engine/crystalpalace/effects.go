@@ -9,9 +9,10 @@ import (
 // push puts tasks at the front of seat's queue, keeping their order.
 func (s *State) push(seat int, tasks ...Task) {
 	p := &s.P[seat]
-	q := make([]Task, 0, len(tasks)+len(p.Q))
-	q = append(q, tasks...)
-	p.Q = append(q, p.Q...)
+	n, old := len(tasks), len(p.Q)
+	p.Q = append(p.Q, tasks...)
+	copy(p.Q[n:], p.Q[:old])
+	copy(p.Q, tasks)
 }
 
 // effectTasks turns effects into tasks attributing VP to src.

@@ -63,22 +63,7 @@ func (s *State) phaseActions(seat int) []string {
 	var cands []Action
 	switch s.Ph {
 	case 2:
-		out := make([]string, 0, 64)
-		seen := 0
-		for _, v := range p.Vals {
-			if seen&(1<<v) != 0 {
-				continue
-			}
-			seen |= 1 << v
-			for l := range s.Boards {
-				for sp := range s.Boards[l].Dice {
-					if s.placeProblem(seat, v, l, sp) == placeOK {
-						out = append(out, s.r.place[v][l][sp])
-					}
-				}
-			}
-		}
-		return append(out, "pass")
+		return s.placeActions(seat)
 	case 3:
 		l := locKind(s.Loc)
 		switch l {
@@ -197,4 +182,35 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
 	}
 	return "decide"
+}
+
+// placeActions lists the legal placements of phase 2 and pass, sized
+// exactly (this runs once per placement, so it avoids waste).
+func (s *State) placeActions(seat int) []string {
+	p := &s.P[seat]
+	var out []string
+	for pass := 0; pass < 2; pass++ {
+		n, seen := 0, 0
+		for _, v := range p.Vals {
+			if seen&(1<<v) != 0 {
+				continue
+			}
+			seen |= 1 << v
+			for l := range s.Boards {
+				for sp := range s.Boards[l].Dice {
+					if s.placeProblem(seat, v, l, sp) != placeOK {
+						continue
+					}
+					if out != nil {
+						out = append(out, s.r.place[v][l][sp])
+					}
+					n++
+				}
+			}
+		}
+		if out == nil {
+			out = make([]string, 0, n+1)
+		}
+	}
+	return append(out, "pass")
 }
