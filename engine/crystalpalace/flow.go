@@ -260,7 +260,12 @@ func (s *State) phase4(seat int) {
 	for _, ch := range p.Chars {
 		due += s.c.Characters[ch].Salary[colour]
 	}
-	if due > 0 {
+	switch {
+	case due > 0 && p.Pounds < due && p.News+p.Gears+p.Energy > 0:
+		// Short of money, the player may first exchange newspapers or sell
+		// goods to avoid a loan (rulebook, phase 4 example), then pays.
+		p.Q = append(p.Q, Task{K: dSalary, N: due})
+	case due > 0:
 		s.pay(seat, due)
 	}
 	for _, ch := range p.Chars {
@@ -365,6 +370,8 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
+	case dSalary:
+		out = append(out, Action{Verb: vPay})
 	}
 	return out
 }
@@ -430,5 +437,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		if !s.WatchPounds {
 			s.addVP(seat, s.c.Tracks.Watch.TakeVP, vpWatch)
 		}
+	case vPay:
+		s.pay(seat, t.N)
 	}
 }

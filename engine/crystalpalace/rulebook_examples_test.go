@@ -480,9 +480,12 @@ func TestWorkedExampleSalaryHolmes(t *testing.T) {
 		P1: pass`)
 	setPurse(s, blue, 5, 5)
 	vp := s.P[blue].VP
-	play(t, s, `
-		P1: exchange pound
-		P1: pass # the last phase 3 action: phase 4 follows`)
+	play(t, s, "P1: pass # the last phase 3 action: phase 4 follows")
+	pr := wantPrompt(t, s, blue, "salary") // 6 due, 5 pounds: Blue may raise money first
+	if !equalStrings(pr.Actions, []string{"pay"}) {
+		t.Fatalf("salary actions %v, want pay", pr.Actions)
+	}
+	play(t, s, "P1: exchange pound\nP1: pay")
 	wantPrompt(t, s, blue, "build")
 	p := s.P[blue]
 	eq(t, "Blue pounds", p.Pounds, 0)

@@ -3,7 +3,11 @@ package crystalpalace
 // Rules of the Port of London and of newspapers that the rulebook states
 // without a worked example.
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
 
 // Port of London, assistant possibility: exactly 2 assistant actions; a
 // Black Market placement with the first is free, with the second it costs.
@@ -109,4 +113,31 @@ func TestRuleIncomeTrackTop(t *testing.T) {
 	eq(t, "income space", s.P[0].Income, top)
 	eq(t, "pounds", s.P[0].Pounds, pounds+4)
 	eq(t, "newspapers", s.P[0].News, 0)
+}
+
+// Phase 4: short of pounds with nothing to exchange or sell, the salary is
+// paid at once with a forced loan; with goods, the player is asked first.
+func TestRuleSalaryForcedLoan(t *testing.T) {
+	s := newGame(t, 2, 64)
+	s.P[0].Chars = []int{charIdx(t, s, "holmes")} // 4 pounds at the star
+	s.P[0].Patents = []int{patentIdx(t, s, "telegraph")}
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
+	s.P[0].Pounds, s.P[0].News, s.P[0].Gears, s.P[0].Energy = 1, 0, 0, 0
+	play(t, s, "P1: pass")
+	wantPrompt(t, s, 0, "build")
+	eq(t, "loans", s.count(0, metricLoans), 1)
+	eq(t, "pounds", s.P[0].Pounds, 1+10-4)
+
+	s = newGame(t, 2, 64)
+	s.P[0].Chars = []int{charIdx(t, s, "holmes")}
+	s.P[0].Patents = []int{patentIdx(t, s, "telegraph")}
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
+	s.P[0].Pounds, s.P[0].News, s.P[0].Gears, s.P[0].Energy = 1, 0, 2, 0
+	play(t, s, "P1: pass")
+	wantPrompt(t, s, 0, "salary")
+	wantRefusal(t, s, 1, "pass", engine.ErrNotYourTurn) // P2 waits for the salary
+	play(t, s, "P1: sell gear\nP1: sell gear\nP1: pay")
+	wantPrompt(t, s, 0, "build")
+	eq(t, "loans", s.count(0, metricLoans), 0)
+	eq(t, "pounds", s.P[0].Pounds, 1+2*s.c.Tracks.Economy.SellGear-4)
 }

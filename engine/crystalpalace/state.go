@@ -148,6 +148,7 @@ const (
 	dBonus               // decision: poster X's choice (X = -1: Westminster V)
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
+	dSalary              // decision: pay N pounds of salaries, short of money
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
