@@ -84,7 +84,78 @@ func (r *Rules) Decode(data []byte) (engine.State, error) {
 		return nil, fmt.Errorf("crystalpalace: decode state: inconsistent state")
 	}
 	s.r, s.c = r, r.c
+	if err := s.consistent(); err != nil {
+		return nil, fmt.Errorf("crystalpalace: decode state: %w", err)
+	}
 	return s, nil
+}
+
+// consistent checks that every index of a decoded state points into the
+// content, so a damaged record is refused instead of failing later.
+func (s *State) consistent() error {
+	c := s.c
+	ok := func(list []int, n int, allowFree bool) bool {
+		for _, x := range list {
+			if x >= n || x < 0 && !(allowFree && x == -1) {
+				return false
+			}
+		}
+		return true
+	}
+	cards := ok(s.PatentDeck, len(c.Patents), false) && ok(s.PatentDisp, len(c.Patents), true) &&
+		ok(s.CharDeck, len(c.Characters), false) && ok(s.CharDisp, len(c.Characters), true) &&
+		ok(s.GreenDeck, len(c.Research), false) && ok(s.MuseumDisp, len(c.Research), true) &&
+		ok(s.VioletBlue, len(c.Research), false) && ok(s.VioletOrange, len(c.Research), false) &&
+		ok(s.BankDisp, len(c.Shares), true) && ok(s.Market, s.N, true) && ok(s.Order, s.N, false) &&
+		len(s.Order) == s.N && s.Publisher >= 0 && s.Publisher < len(c.Publishers) &&
+		s.Ph >= 1 && s.Ph <= 7 && s.Loc >= 0 && s.Loc <= int(locCount) && s.Turn >= 0 && s.Turn <= s.N &&
+		len(s.Market) == len(s.market().Spaces) && s.Watch >= -1 && s.Watch < s.N
+	if !cards {
+		return fmt.Errorf("a card, tile or seat index is out of range")
+	}
+	for l := range s.Boards {
+		side := s.side(locKind(l))
+		b := &s.Boards[l]
+		if len(b.Dice) != len(side.Dice) || len(b.Acts) != len(side.Actions) || len(b.Poss) != len(side.Possibilities) {
+			return fmt.Errorf("location %d does not match its board", l+1)
+		}
+	}
+	for _, f := range s.FlyerAt {
+		if f.Flyer < 0 || f.Flyer >= len(c.Flyers) {
+			return fmt.Errorf("flyer index out of range")
+		}
+	}
+	for i := range s.P {
+		p := &s.P[i]
+		if p.Mat < 0 || p.Mat >= len(c.Mats) || len(p.VPBy) != vpCount || p.Income < 0 || p.Income >= len(c.Tracks.Income) ||
+			p.West < 0 || p.West >= len(c.Tracks.Westminster) || p.Obj < 0 || p.Obj > len(c.Mats[p.Mat].Objective) ||
+			!ok(p.Patents, len(c.Patents), false) || !ok(p.Protos, len(c.Patents), false) ||
+			!ok(p.Chars, len(c.Characters), false) || !ok(p.Shares, len(c.Shares), false) {
+			return fmt.Errorf("seat %d holds something out of range", i+1)
+		}
+		for _, sl := range p.Slots {
+			if sl.K == slotResearch && (sl.ID < 0 || sl.ID >= len(c.Research)) {
+				return fmt.Errorf("seat %d: research tile out of range", i+1)
+			}
+		}
+		for _, t := range p.Q {
+			bad := false
+			switch t.K {
+			case dReplace:
+				bad = t.X < 0 || t.X >= len(c.Research)
+			case dTarget:
+				bad = t.X < 0 || t.X >= len(c.Patents)
+			case dPoster:
+				bad = t.X < 0 || t.X >= len(c.Tracks.Buzz.Posters)
+			case dBonus:
+				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
+			}
+			if bad || t.K < tEffect || t.K > dWatch {
+				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
+			}
+		}
+	}
+	return nil
 }
 
 // New implements engine.Rules: the setup of the rulebook for 2-5 players.

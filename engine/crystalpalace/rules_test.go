@@ -253,6 +253,20 @@ func TestRulesContract(t *testing.T) {
 	if _, err := r.Decode([]byte("{}")); err == nil {
 		t.Error("decoding an empty object must fail")
 	}
+	st, _ := r.New(engine.Setup{Players: 3, Seed: 2})
+	data, _ := st.Encode()
+	if _, err := r.Decode(data); err != nil {
+		t.Fatalf("decoding a fresh state: %v", err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	raw["publisher"] = 99
+	damaged, _ := json.Marshal(raw)
+	if _, err := r.Decode(damaged); err == nil {
+		t.Error("a state pointing at publisher 99 must be refused")
+	}
 	names := map[string]bool{}
 	for _, tp := range r.Topics() {
 		if tp.Text == "" || names[tp.Name] {
