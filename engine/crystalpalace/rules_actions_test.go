@@ -141,3 +141,27 @@ func TestRuleSalaryForcedLoan(t *testing.T) {
 	eq(t, "loans", s.count(0, metricLoans), 0)
 	eq(t, "pounds", s.P[0].Pounds, 1+2*s.c.Tracks.Economy.SellGear-4)
 }
+
+// Phase 2: one die at a time in turn order; a player who passed, or has no
+// die left, is skipped for the rest of the phase.
+func TestRulePlacementTurns(t *testing.T) {
+	s := newGame(t, 3, 65)
+	s.P[0].Dice = 1 // direct edit: P1 plays this round with one die
+	play(t, s, `
+		P1: dice 6
+		P2: dice 5 5 1 1
+		P3: dice 1 1 1 1
+		P2: place 5 waterloo 2
+		P2: skip
+		P3: pass
+		P1: place 6 waterloo 1`)
+	wantPrompt(t, s, 1, "place") // P3 passed, P1 has no die left
+	play(t, s, "P2: place 5 port 2\nP2: skip")
+	wantPrompt(t, s, 1, "place")
+	wantRefusal(t, s, 2, "place 1 patent 4", engine.ErrNotYourTurn)
+	wantRefusal(t, s, 0, "pass", engine.ErrNotYourTurn)
+	play(t, s, "P2: pass")
+	if s.Ph != 3 {
+		t.Errorf("phase %d after the last pass, want 3", s.Ph)
+	}
+}
