@@ -660,36 +660,46 @@ func TestWorkedExampleBuzzTrack(t *testing.T) {
 	}
 }
 
-// End of the Buzz track: Yellow gains 2 Buzz from 38 and takes entry ticket
-// I; Blue, from 39, gets only 1 of 2 steps (the rest is forfeited) and takes
-// ticket II. Yellow ranks first (6 VP at the end), Blue second (4 VP).
+// End of the Buzz track: Yellow reaches space 40 first and takes entry
+// ticket I, Blue takes II, Red III; Black arrives fourth and gets no
+// ticket. Steps beyond 40 are forfeited. At the end Yellow ranks first
+// (6 VP), Blue second (4 VP), Red third (2 VP), Black gets nothing.
 func TestWorkedExampleBuzzTrackEnd(t *testing.T) {
-	const yellow, blue = 0, 1
+	const yellow, blue, red, black = 0, 1, 2, 3
 	s := newGame(t, 4, 23)
-	s.P[yellow].Buzz, s.P[blue].Buzz = 38, 39
-	s.P[yellow].Tokens, s.P[blue].Tokens = []int{7, 14}, []int{7, 14}
+	for seat, b := range []int{38, 39, 38, 39} {
+		s.P[seat].Buzz, s.P[seat].Tokens = b, []int{7, 14} // no poster decisions
+	}
+	s.P[blue].West = 5
+	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 5 1 1 1
-		P3: dice 1 1 1 1
-		P4: dice 1 1 1 1
-		P1: place 6 waterloo 1
-		P2: place 5 waterloo 2
-		P2: skip
+		P3: dice 6 2 1 1
+		P4: dice 4 1 1 1
+		P3: place 6 waterloo 1
+		P4: place 4 waterloo 2
+		P4: skip
+		P1: place 6 museum 1
+		P2: place 5 westminster 1
 		P3: pass
 		P4: pass
 		P1: pass
 		P2: pass
-		P1: use energybuzz`)
+		P1: take 1 # 3 Buzz: 38 to 40, one step forfeited`)
 	eq(t, "Yellow Buzz", s.P[yellow].Buzz, 40)
-	play(t, s, "P2: use buzz")
+	play(t, s, "P2: advance\nP2: bonus buzz # 39 to 40, one step forfeited")
 	eq(t, "Blue Buzz", s.P[blue].Buzz, 40)
-	if !equalInts(s.Tickets, []int{yellow, blue}) {
-		t.Fatalf("entry tickets %v, want Yellow then Blue", s.Tickets)
+	play(t, s, "P3: use energybuzz\nP4: use buzz")
+	eq(t, "Red Buzz", s.P[red].Buzz, 40)
+	eq(t, "Black Buzz", s.P[black].Buzz, 40)
+	if !equalInts(s.Tickets, []int{yellow, blue, red}) {
+		t.Fatalf("entry tickets %v, want Yellow, Blue, Red", s.Tickets)
 	}
 	res := playLastRound(t, s)
-	eq(t, "Yellow's Buzz VP", res.Breakdown[yellow]["buzz-rank"], 6)
-	eq(t, "Blue's Buzz VP", res.Breakdown[blue]["buzz-rank"], 4)
+	for seat, want := range []int{6, 4, 2, 0} {
+		eq(t, seatName(seat)+" Buzz VP", res.Breakdown[seat]["buzz-rank"], want)
+	}
 }
 
 // End scoring, Buzz track: 6, 4 and 2 VP by position; tied players share
