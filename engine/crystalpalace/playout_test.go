@@ -89,7 +89,7 @@ func invariants(st engine.State) error {
 }
 
 func TestRandomPlayouts(t *testing.T) {
-	games := 300
+	games := 500
 	if testing.Short() {
 		games = 30
 	}

@@ -57,42 +57,43 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 }
 
 // phaseActions enumerates the candidate actions of the phase prompt and
-// keeps those check allows.
+// keeps those check allows; the strings come ready-made from Rules.
 func (s *State) phaseActions(seat int) []string {
-	p := &s.P[seat]
-	var cands []Action
-	switch s.Ph {
-	case 2:
+	if s.Ph == 2 {
 		return s.placeActions(seat)
+	}
+	p := &s.P[seat]
+	out := make([]string, 0, 8)
+	keep := func(a Action, text string) {
+		if s.check(seat, a) == nil {
+			out = append(out, text)
+		}
+	}
+	var one [1]int
+	switch s.Ph {
 	case 3:
 		l := locKind(s.Loc)
 		switch l {
 		case locWestminster:
-			cands = append(cands, Action{Verb: vAdvance})
+			keep(Action{Verb: vAdvance}, "advance")
 		case locTimes:
-			cands = append(cands, Action{Verb: vPublish})
+			keep(Action{Verb: vPublish}, "publish")
 		case locPort, locWaterloo:
-			for _, po := range s.side(l).Possibilities {
-				cands = append(cands, Action{Verb: vUse, Key: po.Key})
+			for i, po := range s.side(l).Possibilities {
+				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
 			}
 		default:
 			for k := range s.display(l) {
-				cands = append(cands, Action{Verb: vTake, Vals: []int{k + 1}})
+				one[0] = k + 1
+				keep(Action{Verb: vTake, Vals: one[:]}, s.r.take[k])
 			}
 		}
 	case 5:
 		for _, i := range p.Patents {
-			cands = append(cands, Action{Verb: vBuild, Key: s.c.Patents[i].ID})
+			keep(Action{Verb: vBuild, Key: s.c.Patents[i].ID}, s.r.build[i])
 		}
 	}
-	cands = append(cands, Action{Verb: vPass})
-	out := make([]string, 0, len(cands))
-	for _, a := range cands {
-		if s.check(seat, a) == nil {
-			out = append(out, a.String())
-		}
-	}
-	return out
+	return append(out, "pass")
 }
 
 // FreeActions implements engine.State: loans, repayments, newspaper

@@ -16,11 +16,27 @@ type Rules struct {
 	dice [7][]string
 	// place[v][l][sp] is "place v <location l> sp+1".
 	place [7][][]string
+	take  []string   // take[k] is "take k+1"
+	use   [][]string // use[l][i] is "use <possibility i of location l>"
+	build []string   // build[i] is "build <patent i>"
 }
 
 // NewRules returns the rules for content c.
 func NewRules(c *Content) *Rules {
-	r := &Rules{c: c}
+	r := &Rules{c: c, use: make([][]string, locCount)}
+	for l := locPatent; l < locCount; l++ {
+		for _, side := range c.Locations[l].Sides {
+			r.take = extendTake(r.take, side.Display)
+			for i, po := range side.Possibilities {
+				if i >= len(r.use[l]) {
+					r.use[l] = append(r.use[l], "use "+po.Key)
+				}
+			}
+		}
+	}
+	for _, pt := range c.Patents {
+		r.build = append(r.build, "build "+pt.ID)
+	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)
@@ -35,6 +51,14 @@ func NewRules(c *Content) *Rules {
 		}
 	}
 	return r
+}
+
+// extendTake makes sure take holds "take 1" … "take n".
+func extendTake(take []string, n int) []string {
+	for k := len(take); k < n; k++ {
+		take = append(take, Action{Verb: vTake, Vals: []int{k + 1}}.String())
+	}
+	return take
 }
 
 // diceActions lists the canonical dice actions for k dice.
