@@ -14,7 +14,7 @@ import (
 
 // fixtureNames lists the fixture states of the tables.
 func fixtureNames() []string {
-	return []string{"phase1", "phase2", "phase2b", "phase2poor", "assistant", "westminster", "port", "club", "build", "built2", "loan", "over"}
+	return []string{"phase1", "phase2", "phase2b", "phase2poor", "assistant", "westminster", "port", "club", "build", "built2", "salary", "loan", "over"}
 }
 
 // fixture builds one of the states the tables start from, by public actions
@@ -94,6 +94,17 @@ func fixture(t *testing.T, name string) *State {
 		s = fixture(t, "build")
 		s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
 		play(t, s, "P1: build audiobook\nP1: target 1\nP1: build crane\nP1: target 2")
+	// Phase 4: P1 owes 6 pounds of salaries with 5 pounds and 5 newspapers
+	// (direct edits: Holmes and Bronte at Westminster II, a patent to wait
+	// on in phase 5).
+	case "salary":
+		s = newGame(t, 2, 47)
+		s.P[0].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
+		s.P[0].West = 2
+		s.P[0].Patents = []int{patentIdx(t, s, "telegraph")}
+		play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
+		setPurse(s, 0, 5, 5)
+		play(t, s, "P1: pass")
 	// P1 with an open loan on research space 1 during their phase 2 turn.
 	case "loan":
 		s = fixture(t, "phase2")
@@ -216,6 +227,14 @@ var actionTable = []actionCase{
 	{"build", 2, "build steamhammer", engine.ErrNotYourTurn, "P1's turn"},
 	{"built2", 1, "build telegraph", engine.ErrNotYourTurn, "P2's turn"},
 	{"built2", 2, "build steamhammer", nil, ""},
+	// Phase 4: short of pounds, P1 may raise money before paying.
+	{"salary", 1, "pay", nil, ""},
+	{"salary", 1, "exchange pound", nil, ""},
+	{"salary", 1, "buy energy", nil, "a decision is one's turn"},
+	{"salary", 1, "pass", engine.ErrIllegalAction, "pay your salaries of 6 pounds"},
+	{"salary", 1, "build telegraph", engine.ErrIllegalAction, "pay your salaries"},
+	{"salary", 2, "pass", engine.ErrNotYourTurn, "waiting for P1"},
+	{"salary", 2, "pay", engine.ErrNotYourTurn, "waiting for P1"},
 	// Loans are paid back with 10 pounds during one's turn.
 	{"loan", 1, "repay 1", nil, ""},
 	{"loan", 1, "repay 2", engine.ErrIllegalAction, "no open loan on space 2"},
