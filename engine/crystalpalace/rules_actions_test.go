@@ -165,3 +165,28 @@ func TestRulePlacementTurns(t *testing.T) {
 		t.Errorf("phase %d after the last pass, want 3", s.Ph)
 	}
 }
+
+// Westminster track: space III gives 2 Buzz, space IV one use of a green
+// bonus of the player's choice.
+func TestRuleWestminsterTrack(t *testing.T) {
+	s := newGame(t, 2, 66)
+	s.P[0].West, s.P[0].Buzz = 2, 10
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 westminster 1\nP2: pass\nP1: place 1 waterloo 4\nP1: pass")
+	play(t, s, "P1: advance")
+	eq(t, "Westminster", s.P[0].West, 3)
+	eq(t, "Buzz", s.P[0].Buzz, 12)
+
+	s = newGame(t, 2, 67)
+	s.P[0].West = 3
+	setResearch(s, 0, researchIdx(t, s, "g18"), researchIdx(t, s, "g19")) // 2 pounds; 1 newspaper
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 westminster 1\nP2: pass\nP1: place 1 waterloo 4\nP1: pass")
+	pounds := s.P[0].Pounds
+	play(t, s, "P1: advance")
+	pr := wantPrompt(t, s, 0, "green")
+	if want := []string{"green research 1", "green research 2"}; !equalStrings(pr.Actions, want) {
+		t.Fatalf("green choices %v, want %v", pr.Actions, want)
+	}
+	play(t, s, "P1: green research 1")
+	eq(t, "Westminster", s.P[0].West, 4)
+	eq(t, "pounds (+1 action space, +2 tile)", s.P[0].Pounds, pounds+1+2)
+}
