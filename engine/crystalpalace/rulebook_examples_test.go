@@ -895,3 +895,26 @@ func TestWorkedExampleResearchNeverReplacesLoan(t *testing.T) {
 		t.Errorf("space 3 holds %+v, want the new tile", s.P[0].Slots[2])
 	}
 }
+
+// Assistant action on the Black Market: a new assistant goes on the lowest
+// free space for that space's cost (1 pound); an assistant already there
+// moves up to the next free space for that space's cost (3 pounds).
+func TestWorkedExampleBlackMarketAssistantCosts(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 3, 33)
+	setMarket(s, map[int]int{2: red, 3: blue})
+	play(t, s, "P1: dice 6 3 1 1\nP2: dice 1 1 1 1\nP3: dice 1 1 1 1\nP1: place 3 patent 2")
+	pr := wantPrompt(t, s, blue, "assistant")
+	if !contains(pr.Actions, "market place") || !contains(pr.Actions, "market move 3") {
+		t.Fatalf("assistant actions %v", pr.Actions)
+	}
+	placed, moved := s.clone(), s.clone()
+	pounds := s.P[blue].Pounds
+	play(t, placed, "P1: market place")
+	eq(t, "pounds after placing", placed.P[blue].Pounds, pounds-1)
+	eq(t, "tier 1", placed.Market[0], blue)
+	play(t, moved, "P1: market move 3")
+	eq(t, "pounds after moving", moved.P[blue].Pounds, pounds-3)
+	eq(t, "tier 3", moved.Market[2], -1)
+	eq(t, "tier 4", moved.Market[3], blue)
+}
