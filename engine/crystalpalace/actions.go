@@ -156,8 +156,9 @@ func unknown(text string) error {
 // ParseAction reads an action in canonical notation. Extra spaces and upper
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
-	f := strings.Fields(lower(text))
-	if len(f) == 0 {
+	var buf [8]string
+	f, ok := fields(lower(text), buf[:0])
+	if !ok || len(f) == 0 {
 		return Action{}, unknown(text)
 	}
 	ints := func(from, n int) ([]int, bool) {
@@ -327,4 +328,24 @@ func lower(text string) string {
 		}
 	}
 	return text
+}
+
+// fields splits text at spaces into dst (without allocating); ok is false
+// when there are more words than dst can hold.
+func fields(text string, dst []string) ([]string, bool) {
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		space := i == len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'
+		switch {
+		case space && start >= 0:
+			if len(dst) == cap(dst) {
+				return dst, false
+			}
+			dst = append(dst, text[start:i])
+			start = -1
+		case !space && start < 0:
+			start = i
+		}
+	}
+	return dst, true
 }

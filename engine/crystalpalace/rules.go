@@ -19,11 +19,20 @@ type Rules struct {
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	build []string   // build[i] is "build <patent i>"
+	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
+	sides   [6][]*BoardSide
+	markets [6]*Market
 }
 
 // NewRules returns the rules for content c.
 func NewRules(c *Content) *Rules {
 	r := &Rules{c: c, use: make([][]string, locCount)}
+	for n := 2; n <= 5; n++ {
+		r.markets[n] = c.market(n)
+		for l := range c.Locations {
+			r.sides[n] = append(r.sides[n], c.side(&c.Locations[l], n))
+		}
+	}
 	for l := locPatent; l < locCount; l++ {
 		for _, side := range c.Locations[l].Sides {
 			r.take = extendTake(r.take, side.Display)

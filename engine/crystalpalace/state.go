@@ -236,9 +236,9 @@ func cloneInts(a []int) []int {
 // year is the index into VP-by-year arrays for the current round.
 func (s *State) year() int { return s.c.Tracks.RoundYear[s.Round-1] }
 
-func (s *State) side(l locKind) *BoardSide { return s.c.side(&s.c.Locations[l], s.N) }
+func (s *State) side(l locKind) *BoardSide { return s.r.sides[s.N][l] }
 
-func (s *State) market() *Market { return s.c.market(s.N) }
+func (s *State) market() *Market { return s.r.markets[s.N] }
 
 // seatName is "P1" for seat 0.
 func seatName(seat int) string { return "P" + strconv.Itoa(seat+1) }
