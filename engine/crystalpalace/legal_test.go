@@ -22,28 +22,28 @@ func fixtureNames() []string {
 func fixture(t *testing.T, name string) *State {
 	var s *State
 	switch name {
-	// Phase 1 of a new 3-player game; P2 has already chosen.
 	case "phase1":
+		// Phase 1 of a new 3-player game; P2 has already chosen.
 		s = newGame(t, 3, 40)
 		play(t, s, "P2: dice 4 4 2 2")
-	// Phase 2, P1's turn: P1 holds 6 5 3 1 and 25 pounds.
 	case "phase2":
+		// Phase 2, P1's turn: P1 holds 6 5 3 1 and 25 pounds.
 		s = newGame(t, 3, 41)
 		play(t, s, "P1: dice 6 5 3 1\nP2: dice 4 4 2 2\nP3: dice 2 2 1 1")
-	// Phase 2, P2's turn after P1 took the Patent Office's first space.
 	case "phase2b":
+		// Phase 2, P2's turn after P1 took the Patent Office's first space.
 		s = fixture(t, "phase2")
 		play(t, s, "P1: place 6 patent 1")
-	// Phase 2, P1's turn with only 1 pound (direct edit).
 	case "phase2poor":
+		// Phase 2, P1's turn with only 1 pound (direct edit).
 		s = fixture(t, "phase2")
 		s.P[0].Pounds = 1
-	// Phase 2: P1 placed on an assistant space and must decide.
 	case "assistant":
+		// Phase 2: P1 placed on an assistant space and must decide.
 		s = fixture(t, "phase2")
 		play(t, s, "P1: place 3 patent 2")
-	// Phase 3 at Westminster: P1's 5 acts before P2's 5 (further left).
 	case "westminster":
+		// Phase 3 at Westminster: P1's 5 acts before P2's 5 (further left).
 		s = newGame(t, 3, 42)
 		play(t, s, `
 			P1: dice 5 4 1 1
@@ -58,9 +58,9 @@ func fixture(t *testing.T, name string) *State {
 			P2: pass
 			P3: pass
 			P1: pass`)
-	// Phase 3 at the Port of London (2 players), every ticket space taken
-	// (direct edit), P1 to act.
 	case "port":
+		// Phase 3 at the Port of London (2 players), every ticket space taken
+		// (direct edit), P1 to act.
 		s = newGame(t, 2, 43)
 		s.TicketDice = []Die{{O: 1, V: 1}, {O: 1, V: 2}, {O: 1, V: 3}}
 		s.P[1].Dice, s.P[1].Tick = 1, 3
@@ -70,9 +70,9 @@ func fixture(t *testing.T, name string) *State {
 			P1: place 6 port 1
 			P2: pass
 			P1: pass`)
-	// Phase 3 at the Reform Club, P1 with no gears, energy or pounds left
-	// (direct edit).
 	case "club":
+		// Phase 3 at the Reform Club, P1 with no gears, energy or pounds left
+		// (direct edit).
 		s = newGame(t, 2, 44)
 		setDisplay(s, locClub, 1, charIdx(t, s, "bronte"))
 		play(t, s, `
@@ -82,22 +82,22 @@ func fixture(t *testing.T, name string) *State {
 			P2: pass
 			P1: pass`)
 		s.P[0].Pounds, s.P[0].Gears, s.P[0].Energy = 0, 0, 0
-	// Phase 5, P1 to build, holding the audiobook and crane patents (direct
-	// edit) with 1 gear and 1 energy.
 	case "build":
+		// Phase 5, P1 to build, holding the audiobook and crane patents (direct
+		// edit) with 1 gear and 1 energy.
 		s = newGame(t, 2, 45)
 		s.P[0].Patents = []int{patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane"), patentIdx(t, s, "telegraph")}
 		s.P[1].Patents = []int{patentIdx(t, s, "steamhammer")}
 		play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
-	// Phase 5 after P1 built two prototypes.
 	case "built2":
+		// Phase 5 after P1 built two prototypes.
 		s = fixture(t, "build")
 		s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
 		play(t, s, "P1: build audiobook\nP1: target 1\nP1: build crane\nP1: target 2")
-	// Phase 4: P1 owes 6 pounds of salaries with 5 pounds and 5 newspapers
-	// (direct edits: Holmes and Bronte at Westminster II, a patent to wait
-	// on in phase 5).
 	case "salary":
+		// Phase 4: P1 owes 6 pounds of salaries with 5 pounds and 5 newspapers
+		// (direct edits: Holmes and Bronte at Westminster II, a patent to wait
+		// on in phase 5).
 		s = newGame(t, 2, 47)
 		s.P[0].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
 		s.P[0].West = 2
@@ -105,12 +105,12 @@ func fixture(t *testing.T, name string) *State {
 		play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
 		setPurse(s, 0, 5, 5)
 		play(t, s, "P1: pass")
-	// P1 with an open loan on research space 1 during their phase 2 turn.
 	case "loan":
+		// P1 with an open loan on research space 1 during their phase 2 turn.
 		s = fixture(t, "phase2")
 		play(t, s, "P1: loan")
-	// The game is over.
 	case "over":
+		// The game is over.
 		s = newGame(t, 2, 46)
 		playLastRound(t, s)
 	default:
