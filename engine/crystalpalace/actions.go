@@ -37,6 +37,7 @@ const (
 	vExchange       // exchange die|income|gear|pound
 	vBuy            // buy energy|gear
 	vSell           // sell energy|gear
+	vPay            // pay (salaries, after raising money)
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -142,6 +143,8 @@ func (a Action) String() string {
 	case vSell:
 		b.WriteString("sell")
 		word(a.Key)
+	case vPay:
+		b.WriteString("pay")
 	}
 	return b.String()
 }
@@ -287,6 +290,8 @@ func ParseAction(text string) (Action, error) {
 		return oneWord(vBuy, "energy", "gear")
 	case "sell":
 		return oneWord(vSell, "energy", "gear")
+	case "pay":
+		return bare(vPay)
 	}
 	return Action{}, unknown(text)
 }

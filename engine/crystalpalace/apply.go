@@ -397,6 +397,9 @@ func (s *State) checkFree(seat int, a Action) error {
 		}
 		return nil
 	case vBuy:
+		if !s.hasPrompt(seat) {
+			return engine.Refuse(engine.ErrNotYourTurn, "you buy gears and energy with pounds during your turn; newspapers buy a gear at any time")
+		}
 		price := e.EnergyPounds
 		if a.Key == "gear" {
 			price = e.GearPounds

@@ -487,7 +487,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 func (s *State) settle() {
 	for changed := true; changed; {
 		changed = false
-		for seat := range s.P {
+		for _, seat := range s.Order {
 			if s.settleSeat(seat) {
 				changed = true
 			}

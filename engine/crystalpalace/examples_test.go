@@ -1401,7 +1401,7 @@ func TestExampleBuzzTrack(t *testing.T) {
 	// Phase 6 step 4: Blue has a token on poster 7, Red chooses 2 Buzz on poster 4.
 	s.P[blue].Tokens, s.P[blue].Buzz = []int{7}, 8
 	s.P[red].Buzz = 5
-	s.Ph = 6
+	s.Ph, s.Turn = 6, phase6Steps // step 4, the last of phase 6, is under way
 	bvp, rvp := s.P[blue].VP, p.VP
 	s.P[blue].Q = []Task{{K: tPosters}}
 	p.Q = []Task{{K: tPosters}}

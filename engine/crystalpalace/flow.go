@@ -64,13 +64,8 @@ func (s *State) step() bool {
 		return true
 	case 5:
 		if s.Turn >= s.N {
+			s.Turn = 0
 			s.setPhase(6)
-			for _, seat := range s.Order {
-				tasks := []Task{{K: tIncome}, {K: tExpense}}
-				tasks = append(tasks, s.greenEffects(seat)...)
-				tasks = append(tasks, Task{K: tPosters})
-				s.P[seat].Q = append(s.P[seat].Q, tasks...)
-			}
 			return true
 		}
 		seat := s.Order[s.Turn]
@@ -90,6 +85,16 @@ func (s *State) step() bool {
 		s.Turn++
 		return true
 	case 6:
+		// The four steps are played together, step by step, in player
+		// order: a step starts once every seat has finished the one before,
+		// so step 3 uses the green effects a seat has after step 2.
+		if s.Turn < phase6Steps {
+			for _, seat := range s.Order {
+				s.P[seat].Q = append(s.P[seat].Q, s.phase6Tasks(seat, s.Turn)...)
+			}
+			s.Turn++
+			return true
+		}
 		if s.Round == 5 {
 			s.endScoring()
 			return false
@@ -99,6 +104,23 @@ func (s *State) step() bool {
 		return true
 	}
 	return false
+}
+
+// phase6Steps is the number of steps of phase 6.
+const phase6Steps = 4
+
+// phase6Tasks are seat's tasks for step (from 0) of phase 6: income,
+// special expenses, green effects, Buzz posters.
+func (s *State) phase6Tasks(seat, step int) []Task {
+	switch step {
+	case 0:
+		return []Task{{K: tIncome}}
+	case 1:
+		return []Task{{K: tExpense}}
+	case 2:
+		return s.greenEffects(seat)
+	}
+	return []Task{{K: tPosters}}
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
@@ -238,7 +260,12 @@ func (s *State) phase4(seat int) {
 	for _, ch := range p.Chars {
 		due += s.c.Characters[ch].Salary[colour]
 	}
-	if due > 0 {
+	switch {
+	case due > 0 && p.Pounds < due && p.News+p.Gears+p.Energy > 0:
+		// Short of money, the player may first exchange newspapers or sell
+		// goods to avoid a loan (rulebook, phase 4 example), then pays.
+		p.Q = append(p.Q, Task{K: dSalary, N: due})
+	case due > 0:
 		s.pay(seat, due)
 	}
 	for _, ch := range p.Chars {
@@ -343,6 +370,8 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
+	case dSalary:
+		out = append(out, Action{Verb: vPay})
 	}
 	return out
 }
@@ -408,5 +437,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		if !s.WatchPounds {
 			s.addVP(seat, s.c.Tracks.Watch.TakeVP, vpWatch)
 		}
+	case vPay:
+		s.pay(seat, t.N)
 	}
 }

@@ -152,6 +152,8 @@ func decisionKind(k taskKind) string {
 		return "target"
 	case dWatch:
 		return "watch"
+	case dSalary:
+		return "salary"
 	}
 	return "decide"
 }
@@ -181,6 +183,8 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
 	case dWatch:
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
+	case dSalary:
+		return "pay your salaries of " + strconv.Itoa(t.N) + " pounds (pay); you have " + strconv.Itoa(s.P[seat].Pounds) + ": exchange newspapers or sell goods first to avoid a loan"
 	}
 	return "decide"
 }

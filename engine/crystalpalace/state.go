@@ -19,7 +19,7 @@ type State struct {
 	Revealed bool       `json:"revealed,omitempty"` // phase 1 dice are revealed
 	First    int        `json:"first"`              // -1 before the first reveal
 	Order    []int      `json:"order"`              // turn order from First
-	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5)
+	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5); step of phase 6
 	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
 	Loc      int        `json:"loc"`                // phase 3: location being resolved
 	P        []Player   `json:"p"`
@@ -148,6 +148,7 @@ const (
 	dBonus               // decision: poster X's choice (X = -1: Westminster V)
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
+	dSalary              // decision: pay N pounds of salaries, short of money
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
