@@ -16,7 +16,8 @@
 // The package imports the engine (to replay logs) and bbolt, and nothing of
 // Discord. A Store is safe for concurrent use by many goroutines; concurrent
 // writes are committed together in one transaction (group commit), so a
-// write never waits longer than the transaction in progress plus its own.
+// write waits at most for the transaction in progress, up to a millisecond
+// while other writers' requests are on their way, and its own transaction.
 package storage
 
 import (
@@ -30,6 +31,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -63,6 +65,7 @@ type Store struct {
 	mu      sync.RWMutex // guards closed and sends on writes
 	closed  bool
 	writes  chan *writeReq
+	writers atomic.Int64 // callers inside update
 	stopped chan struct{}
 }
 
@@ -402,6 +405,8 @@ func refuse(err error) error { return refusal{err} }
 // refuse) for any error it meets before writing.
 func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 	req := &writeReq{fn: fn, done: make(chan error, 1)}
+	s.writers.Add(1)
+	defer s.writers.Add(-1)
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
@@ -417,20 +422,20 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 	return err
 }
 
-// gatherWait bounds how long the commit loop waits for more writes when
-// the previous transaction carried several: writers that just got their
-// answer are usually about to write again, and one transaction for all of
-// them costs one fsync instead of many. A lone writer never waits.
-const gatherWait = 300 * time.Microsecond
+// gatherWait bounds how long the commit loop waits for writes that are on
+// their way: one transaction for all of them costs one fsync instead of
+// many. A lone writer never waits.
+const gatherWait = time.Millisecond
 
 // commitLoop commits the waiting writes in one transaction at a time, until
-// Close: everything queued, and when the previous transaction carried n
-// writes, up to n of them gathered within gatherWait.
+// Close. It takes everything queued and, within gatherWait, whatever the
+// other callers inside update are about to send, so that writers answered
+// by one transaction travel together in the next instead of splitting into
+// cohorts that take turns.
 func (s *Store) commitLoop() {
 	defer close(s.stopped)
 	timer := time.NewTimer(0)
 	<-timer.C
-	expect := 1
 	for req := range s.writes {
 		batch := []*writeReq{req}
 		open := true
@@ -445,7 +450,7 @@ func (s *Store) commitLoop() {
 				continue
 			default:
 			}
-			if len(batch) >= expect {
+			if int64(len(batch)) >= s.writers.Load() {
 				break
 			}
 			select {
@@ -463,7 +468,6 @@ func (s *Store) commitLoop() {
 			default:
 			}
 		}
-		expect = len(batch)
 		s.commit(batch)
 	}
 }
