@@ -195,7 +195,11 @@ func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
 		cell := cpBuzzRect(rect, pos)
 		k := stacks[pos]
 		stacks[pos]++
-		c.marker(seat, cell.Min.X+9+(k%4)*9, cell.Max.Y-10-(k/4)*11, markMini)
+		// Up to five markers: three along the bottom, two above them on the
+		// right, clear of the space's number.
+		slots := [...]image.Point{{9, -9}, {22, -9}, {35, -9}, {22, -22}, {35, -22}}
+		at := slots[min(k, len(slots)-1)]
+		c.marker(seat, cell.Min.X+at.X, cell.Max.Y+at.Y, markMini)
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH + cpLineH/2
