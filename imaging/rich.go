@@ -15,17 +15,12 @@ type segment struct {
 // energy-icon: a number followed by a resource word becomes the number and
 // the resource's icon, which reads faster and takes a fifth of the room.
 func (c *canvas) richSegments(s string) []segment {
-	icons := map[string]*image.RGBA{
-		"gear": c.r.sprites.gear, "gears": c.r.sprites.gear,
-		"energy":    c.r.sprites.energy,
-		"newspaper": c.r.sprites.paper, "newspapers": c.r.sprites.paper,
-	}
 	var out []segment
 	var text strings.Builder
 	words := strings.Split(s, " ")
 	for i, w := range words {
 		word := strings.TrimRight(w, ",;.)")
-		if icon, ok := icons[word]; ok && i > 0 && endsWithDigit(words[i-1]) {
+		if icon := c.r.sprites.resourceIcon(word); icon != nil && i > 0 && endsWithDigit(words[i-1]) {
 			out = append(out, segment{text: text.String()}, segment{icon: icon})
 			text.Reset()
 			text.WriteString(w[len(word):])
@@ -40,6 +35,19 @@ func (c *canvas) richSegments(s string) []segment {
 		out = append(out, segment{text: text.String()})
 	}
 	return out
+}
+
+// resourceIcon is the icon of a resource word, or nil.
+func (s *sprites) resourceIcon(word string) *image.RGBA {
+	switch word {
+	case "gear", "gears":
+		return s.gear
+	case "energy":
+		return s.energy
+	case "newspaper", "newspapers":
+		return s.paper
+	}
+	return nil
 }
 
 func endsWithDigit(s string) bool {
