@@ -143,6 +143,15 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 	}
 	if v.Over {
 		note = "Game over"
+		var won []string
+		for _, w := range v.Winners {
+			if int(w) >= 0 && int(w) < players {
+				won = append(won, names[w])
+			}
+		}
+		if len(won) > 0 {
+			note += " · " + strings.Join(won, " and ") + " won"
+		}
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
 		note += " · " + names[v.Turn] + " to move"
 	}
@@ -385,11 +394,15 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 	return strings.Join(parts, "; ")
 }
 
-// edCharacters describes kept characters, one line each ("Aouda: move 5£
-// cheaper"), at most two lines; the second counts any further ones.
+// edCharacters describes kept characters in at most two lines: a single
+// one by name and effect, otherwise one a line ("Aouda: move 5£ cheaper"),
+// the second line naming any further ones.
 func edCharacters(cards []eightydays.CardView) []string {
-	if len(cards) == 0 {
+	switch {
+	case len(cards) == 0:
 		return []string{"–"}
+	case len(cards) == 1 && cards[0].Effect != "":
+		return []string{cards[0].Name, cards[0].Effect}
 	}
 	lines := make([]string, 0, 2)
 	for i, card := range cards {
