@@ -45,6 +45,11 @@ func (b *Bot) actComponent(r *reply, i *discordgo.Interaction, id customID) erro
 			return refuse("Game #%d is over.", g.ID)
 		}
 		req.channel, req.version = g.Channel, -1
+		if id.Verb == verbPick {
+			if narrowed, err := b.narrowChoice(r, g, req.user, req.text); narrowed || err != nil {
+				return err
+			}
+		}
 	}
 	if id.Verb == verbAct || (id.Verb == verbPick && !inDM) {
 		r.deferUpdate()

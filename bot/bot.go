@@ -3,16 +3,16 @@
 // images, pings, reminders and private replies out.
 //
 // Its core, Bot.HandleInteraction and Bot.HandleDM, does not care how an
-// interaction arrived: the gateway (Bot.Run), an HTTP interactions endpoint
-// or a test can feed it. Answers go out through discordgo's REST client.
+// interaction arrived: the gateway (Bot.Run), a test, or any other transport
+// can feed it. Answers go out through discordgo's REST client.
 // Rules come from engine, images from a renderer and records from a store,
 // each behind a small interface defined here; the engine never sees a
 // snowflake and nothing secret reaches a public message, an image, a
 // custom_id or a log line.
 //
 // A Bot is safe for concurrent use: actions on one game are applied one at a
-// time, in arrival order, under a per-game lock that is never held across a
-// render or a Discord call.
+// time, each to the state the one before it left, under a per-game lock that
+// is never held across a render or a Discord call.
 package bot
 
 import (
@@ -311,8 +311,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("bot: connect to Discord: %w", err)
 	}
-	if b.cfg.AppID == "" && b.s.State != nil && b.s.State.User != nil {
-		b.cfg.AppID = b.s.State.User.ID
+	if b.cfg.AppID == "" {
+		// a bot user's id is its application's id
+		me, err := b.s.User("@me")
+		if err != nil {
+			b.s.Close()
+			return fmt.Errorf("bot: who am I: %w", err)
+		}
+		b.cfg.AppID = me.ID
 	}
 	if err := b.RegisterCommands(); err != nil {
 		b.s.Close()

@@ -3,9 +3,12 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
@@ -222,19 +225,80 @@ func (b *Bot) dmPrompt(g *storage.Game, user string, p engine.Prompt) error {
 	}
 	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
 		title, g.ID, g.Channel, p.Label, example)}
-	if len(p.Actions) <= maxRows*maxSelectOpts {
-		for n := 0; n*maxSelectOpts < len(p.Actions); n++ {
-			chunk := p.Actions[n*maxSelectOpts : min(len(p.Actions), (n+1)*maxSelectOpts)]
-			id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: "dm" + strconv.Itoa(n)}.encode()
-			var opts []discordgo.SelectMenuOption
-			for _, a := range chunk {
-				opts = append(opts, discordgo.SelectMenuOption{Label: clip(a, maxLabel), Value: a})
-			}
-			m.Components = append(m.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.SelectMenu{CustomID: id, Placeholder: clip(fmt.Sprintf("%s (%d–%d)", p.Label, n*maxSelectOpts+1, n*maxSelectOpts+len(chunk)), 150), Options: opts},
-			}})
-		}
-	}
+	m.Components = choiceMenu(g, p, "")
 	_, err = b.sendChannel(ch.ID, m)
 	return err
+}
+
+// choiceMenu is a DM select menu for a secret prompt's actions that start
+// with prefix: the actions themselves when they fit in one menu, otherwise
+// their next word ("dice 6 …"), so that a choice among hundreds is made in
+// a few picks. The menu's custom_id names only the game and the version;
+// the partial choice travels in the option values, which only the user sees.
+func choiceMenu(g *storage.Game, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+	opts := menuOptions(p.Actions, prefix)
+	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
+		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
+		opts = menuOptions(p.Actions, prefix)
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: "dm"}.encode()
+	placeholder := p.Label
+	if prefix != "" {
+		placeholder = prefix + " …"
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: id, Placeholder: clip(placeholder, 150), Options: opts},
+	}}}
+}
+
+// menuOptions lists the actions that start with prefix, or their next words
+// when they do not fit in one menu; nil when even those do not fit.
+func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
+	var matching []string
+	for _, a := range actions {
+		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
+			matching = append(matching, a)
+		}
+	}
+	var opts []discordgo.SelectMenuOption
+	if len(matching) <= maxSelectOpts {
+		for _, a := range matching {
+			opts = append(opts, discordgo.SelectMenuOption{Label: clip(a, maxLabel), Value: a})
+		}
+		return opts
+	}
+	for _, a := range matching {
+		word, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(a, prefix)), " ")
+		key := strings.TrimSpace(prefix + " " + word)
+		if slices.ContainsFunc(opts, func(o discordgo.SelectMenuOption) bool { return o.Value == key }) {
+			continue
+		}
+		if len(opts) == maxSelectOpts || utf8.RuneCountInString(key) > 100 {
+			return nil
+		}
+		opts = append(opts, discordgo.SelectMenuOption{Label: clip(key+" …", maxLabel), Value: key})
+	}
+	return opts
+}
+
+// narrowChoice answers a DM menu pick that is only the start of an action
+// with a menu of what may follow it. It reports false when value is not
+// such a start (then it is played as an action).
+func (b *Bot) narrowChoice(r *reply, g *storage.Game, user, value string) (bool, error) {
+	full, st, err := b.store.Load(g.Channel)
+	if err != nil {
+		return false, err
+	}
+	p, ok := secretPromptOf(full, st, user)
+	if !ok || slices.Contains(p.Actions, value) {
+		return false, nil
+	}
+	menu := choiceMenu(full, p, value)
+	if menu == nil {
+		return false, nil
+	}
+	return true, r.update(msg{Content: fmt.Sprintf("Game #%d: %s. So far: `%s …`", full.ID, p.Label, value), Components: menu})
 }

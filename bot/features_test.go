@@ -204,11 +204,66 @@ func TestDMAsksWhichGame(t *testing.T) {
 	}
 }
 
+func TestLobbyByCommands(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 9}); !strings.Contains(res.text(), "2 to 4 players") {
+		t.Errorf("9 players: %s", res.text())
+	}
+	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "speed=fast"}); !strings.Contains(res.text(), "no option \"speed\"") {
+		t.Errorf("a bad option: %s", res.text())
+	}
+	if got := h.autocomplete(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rou"}, optOptions); len(got) != 2 {
+		t.Errorf("option suggestions: %v", got)
+	}
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 3, optDeadline: 6, optDefault: onDeadlinePause})
+	if res := h.command(bob, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"}); !strings.Contains(res.text(), "already has a game") {
+		t.Errorf("a second game in the channel: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subJoin, nil)
+	if res := h.command(alice, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "2 of its 3 seats") {
+		t.Errorf("start with an open seat: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subAddAI, map[string]any{optName: "random"})
+	if res := h.command(eve, chTiny, cmdLobby, subJoin, nil); !strings.Contains(res.text(), "full") {
+		t.Errorf("joining a full table: %s", res.text())
+	}
+	h.command(bob, chTiny, cmdLobby, subDropAI, nil)
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(bob, chTiny, cmdLobby, subLeave, nil)
+	h.command(dave, chTiny, cmdLobby, subJoin, nil)
+	lobby, _ := h.fake.Message(h.game(chTiny).Messages[roleLobby])
+	text := discordtest.MessageText(lobby)
+	for _, want := range []string{"<@" + carol.ID + ">", "<@" + dave.ID + ">", "6 hours per decision, then the game pauses"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lobby message lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "<@"+bob.ID+">") {
+		t.Error("bob left but is still listed")
+	}
+	if res := h.command(eve, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "Only a seated player") {
+		t.Errorf("a spectator starts: %s", res.text())
+	}
+	if res := h.command(dave, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderShuffle}); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
+	lobby, _ = h.fake.Message(lobby.ID)
+	if !strings.Contains(lobby.Content, "has started") || len(lobby.Components) != 0 {
+		t.Errorf("the lobby message was not closed: %+v", lobby)
+	}
+	if d, _, on := gameDeadline(h.game(chTiny)); d != 6*time.Hour || on != onDeadlinePause {
+		t.Errorf("per-game deadline: %v %s", d, on)
+	}
+}
+
 func TestUndoAbandonAndCommands(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	// the computer picked after start: alice's undo refers to her own action only
 	pickAll(t, h, chTiny, alice)
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); !strings.Contains(res.text(), "P1 Alice: (a secret choice)") || strings.Contains(res.text(), "pick 1") {
+		t.Errorf("the log before the reveal: %s", res.text())
+	}
 	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back: `pick 1`") {
 		t.Fatalf("undo: %s", res.text())
 	}
@@ -233,7 +288,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 		want      string
 		isPrivate bool
 	}{
-		{alice, cmdGame, subLog, nil, "picks: P1 1", true},
+		{alice, cmdGame, subLog, nil, "P1 Alice: `pick 1`", true},
 		{alice, cmdGame, subScores, nil, "Scores", true},
 		{alice, cmdGame, subMe, nil, "you are P1", true},
 		{eve, cmdGame, subMe, nil, "You are watching", true},
@@ -324,5 +379,58 @@ func TestUserMessages(t *testing.T) {
 		if unexpected && strings.Contains(got, "/var/lib") {
 			t.Error("an internal error leaked to the user")
 		}
+	}
+}
+
+func TestSlowAnswersAreDeferredInTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the defer budget")
+	}
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	unlock := h.bot.locks.lock(chTiny) // another action is taking its time
+	go func() {
+		time.Sleep(ackBudget + 500*time.Millisecond)
+		unlock()
+	}()
+	start := time.Now()
+	res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "2"})
+	first := res.Requests[0]
+	if first.Kind != discordtest.Callback || first.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !first.Ephemeral() {
+		t.Fatalf("first answer: %+v", first)
+	}
+	if took := first.At.Sub(start); took > 3*time.Second {
+		t.Errorf("deferred after %v, past Discord's 3 s", took)
+	}
+	last := res.Requests[len(res.Requests)-1]
+	if last.Kind != discordtest.OriginalEdit || !strings.Contains(last.Text(), "you played `pick 2`") {
+		t.Errorf("the deferred answer was not filled in: %+v", last)
+	}
+}
+
+func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	unlock := h.bot.locks.lock(chTiny) // an action in flight holds the game
+	done := make(chan result)
+	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
+	time.Sleep(50 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() { h.bot.Close(); close(closed) }()
+	select {
+	case <-closed:
+		t.Fatal("Close returned with an interaction in flight")
+	case <-time.After(100 * time.Millisecond):
+	}
+	unlock()
+	if res := <-done; !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Errorf("the interaction in flight: %s", res.text())
+	}
+	<-closed
+	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "restarting") || !res.private() {
+		t.Errorf("after Close: %s", res.text())
+	}
+	if g := h.game(chTiny); g.Version != 2 {
+		t.Errorf("version %d after Close, want 2: the action in flight is kept, the later one refused", g.Version)
 	}
 }

@@ -144,8 +144,9 @@ func (b *Bot) logPage(r *reply, i *discordgo.Interaction, id customID) error {
 	return b.showLog(r, g, page, true)
 }
 
-// publicLog replays g's log and returns the public text of every event,
-// numbered by action.
+// publicLog replays g's log and returns one line per action in notation:
+// "12 P2 Alice: place 6 bank 2". A secret choice shows as such until an
+// event reveals it; then its notation shows too.
 func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
 	rules, err := b.games.Lookup(g.Kind)
 	if err != nil {
@@ -155,17 +156,32 @@ func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
+	names := seatNames(g)
+	lines := make([]string, len(g.Log))
+	var hidden []int // lines of secret choices not yet revealed
 	for n, e := range g.Log {
+		secret := isSecret(st, e.Seat, e.Action)
 		events, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
 			return nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
 		}
+		who := fmt.Sprintf("P%d", e.Seat+1)
+		if int(e.Seat) < len(names) {
+			who += " " + names[e.Seat]
+		}
+		lines[n] = fmt.Sprintf("`%d` %s: `%s`", n+1, who, e.Action)
+		if secret {
+			hidden = append(hidden, n)
+		}
 		for _, ev := range events {
-			if !ev.Private && ev.Text != "" {
-				lines = append(lines, fmt.Sprintf("`%d` %s", n+1, ev.Text))
+			if ev.Reveals {
+				hidden = hidden[:0]
 			}
 		}
+	}
+	for _, n := range hidden {
+		e := g.Log[n]
+		lines[n] = strings.Replace(lines[n], "`"+e.Action+"`", "(a secret choice)", 1)
 	}
 	return lines, nil
 }

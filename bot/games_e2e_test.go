@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
@@ -77,6 +78,9 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			t.Fatalf("join: %s", res.text())
 		}
 	}
+	for _, u := range users {
+		h.command(u, ch, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	}
 	if res := h.command(users[1], ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
 		t.Fatalf("start: %s", res.text())
 	}
@@ -109,7 +113,9 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 		case p.Secret:
 			secrets++
 			last := len(prompts) == 1
-			switch secretWay % 3 {
+			switch secretWay % 4 {
+			case 3: // the select menus of the DM prompt, narrowing down
+				pickFromDM(t, h, u, g.ID, action)
 			case 0: // DM, as free text without the verb
 				_, values, _ := strings.Cut(action, " ")
 				if dms := h.dm(u, values); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played") {
@@ -172,6 +178,48 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 		t.Fatalf("no final scores posted")
 	}
 	t.Logf("%s: %d steps (%d secret, %d by button, %d by menu)", kind, steps, secrets, buttons, menus)
+}
+
+// pickFromDM makes action with the select menus of u's latest DM prompt
+// for game id, one pick at a time.
+func pickFromDM(t *testing.T, h *harness, u tester, game uint64, action string) {
+	t.Helper()
+	h.bot.Wait()
+	msgID := ""
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.DirectMessage && q.User == u.ID && strings.Contains(q.Text(), fmt.Sprintf("game #%d", game)) && len(q.CustomIDs()) == 1 {
+			msgID = q.Message
+		}
+	}
+	if msgID == "" {
+		t.Fatalf("no DM prompt with a menu for %s", u.Name)
+	}
+	for picks := 0; picks < 10; picks++ {
+		m, _ := h.fake.Message(msgID)
+		var menu *discordgo.SelectMenu
+		for _, row := range m.Components {
+			if ar, ok := row.(*discordgo.ActionsRow); ok && len(ar.Components) == 1 {
+				menu, _ = ar.Components[0].(*discordgo.SelectMenu)
+			}
+		}
+		if menu == nil {
+			t.Fatalf("DM prompt without a menu: %s", discordtest.MessageText(m))
+		}
+		value := ""
+		for _, o := range menu.Options {
+			if o.Value == action || strings.HasPrefix(action, o.Value+" ") {
+				value = o.Value
+			}
+		}
+		if value == "" {
+			t.Fatalf("no option leads to %q: %+v", action, menu.Options)
+		}
+		res := h.click(u, "", msgID, menu.CustomID, value)
+		if strings.Contains(res.text(), "you played `"+action+"`") {
+			return
+		}
+	}
+	t.Fatalf("could not pick %q from the DM menus", action)
 }
 
 // promptSeatOf reads the seat a board select menu is for.

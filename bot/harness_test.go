@@ -70,6 +70,8 @@ type harness struct {
 	text   Presenter
 	next   atomic.Int64
 	seeds  atomic.Int64 // the seed of the next game, counting from 1
+	dmMu   sync.Mutex
+	inDM   map[string]bool // tokens of interactions in DMs: private by nature
 	logs   *strings.Builder
 	logMu  *sync.Mutex
 }
@@ -197,6 +199,14 @@ func (h *harness) send(raw map[string]any) result {
 	}
 	if i.Message != nil {
 		h.fake.ComponentOn(token, i.Message.ID)
+	}
+	if i.GuildID == "" {
+		h.dmMu.Lock()
+		if h.inDM == nil {
+			h.inDM = map[string]bool{}
+		}
+		h.inDM[token] = true
+		h.dmMu.Unlock()
 	}
 	h.bot.HandleInteraction(context.Background(), &i)
 	var out []discordtest.Request
@@ -398,7 +408,12 @@ func (h *harness) mark() int {
 func (h *harness) publicSince(mark int) string {
 	h.bot.Wait()
 	all := h.fake.Requests()
-	private := map[string]bool{} // interaction tokens whose @original is ephemeral
+	private := map[string]bool{} // interaction tokens whose @original is ephemeral or in a DM
+	h.dmMu.Lock()
+	for tok := range h.inDM {
+		private[tok] = true
+	}
+	h.dmMu.Unlock()
 	for _, q := range all {
 		if q.Kind == discordtest.Callback && q.Ephemeral() {
 			private[q.Token] = true
@@ -410,7 +425,7 @@ func (h *harness) publicSince(mark int) string {
 		case discordtest.ChannelSend, discordtest.MessageEdit:
 			parts = append(parts, q.Text())
 		case discordtest.Callback, discordtest.Followup:
-			if !q.Ephemeral() && q.Type != discordgo.InteractionResponseModal && q.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+			if !q.Ephemeral() && !private[q.Token] && q.Type != discordgo.InteractionResponseModal && q.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
 				parts = append(parts, q.Text())
 			}
 		case discordtest.OriginalEdit:

@@ -57,11 +57,11 @@ func (b *Bot) lobbyCommand(r *reply, i *discordgo.Interaction, sub string, opts 
 	if err != nil {
 		return err
 	}
-	if v == verbStart {
-		return r.message(msg{Content: note})
-	}
 	if id := g.Messages[roleLobby]; id != "" {
 		m := b.lobbyMessage(g)
+		if v == verbStart {
+			m = msg{Content: note}
+		}
 		if _, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
 			Channel: g.Channel, ID: id, Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components,
 		}); err != nil {

@@ -235,7 +235,17 @@ func (b *Bot) pingSeats(g *storage.Game, st engine.State, seats []engine.Seat, p
 	if prefix == "" {
 		prefix = "Your move"
 	}
-	b.postPublic(g.Channel, msg{Content: prefix + ": " + strings.Join(parts, ", "), Mentions: users}, g.ID)
+	m, err := b.sendChannel(g.Channel, msg{Content: prefix + ": " + strings.Join(parts, ", "), Mentions: users})
+	if err != nil {
+		b.log.Warn("posting to the channel failed", "game", g.ID, "err", err)
+		return
+	}
+	// one turn notice per channel: the previous one goes (kept in memory only)
+	if old := b.recent.swapPing(g.Channel, m.ID); old != "" {
+		if err := b.s.ChannelMessageDelete(g.Channel, old); err != nil && !isUnknownMessage(err) {
+			b.log.Warn("deleting an old turn notice failed", "game", g.ID, "err", err)
+		}
+	}
 }
 
 func promptLabel(st engine.State, seat engine.Seat) string {

@@ -10,13 +10,25 @@ import (
 // the board's "Last actions". After a restart it starts empty and fills as
 // the game goes on; /game log replays the whole log instead.
 type recentEvents struct {
-	mu   sync.Mutex
-	text map[string][]string // by channel
+	mu    sync.Mutex
+	text  map[string][]string // by channel
+	pings map[string]string   // the channel's latest turn notice (message id)
 }
 
 const recentKept = 20
 
-func newRecentEvents() *recentEvents { return &recentEvents{text: map[string][]string{}} }
+func newRecentEvents() *recentEvents {
+	return &recentEvents{text: map[string][]string{}, pings: map[string]string{}}
+}
+
+// swapPing records channel's latest turn notice and returns the one before.
+func (r *recentEvents) swapPing(channel, id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.pings[channel]
+	r.pings[channel] = id
+	return old
+}
 
 func (r *recentEvents) add(channel string, events []engine.Event) {
 	r.mu.Lock()
@@ -47,5 +59,6 @@ func (r *recentEvents) last(channel string, n int) []string {
 func (b *Bot) forget(channel string) {
 	b.recent.mu.Lock()
 	delete(b.recent.text, channel)
+	delete(b.recent.pings, channel)
 	b.recent.mu.Unlock()
 }

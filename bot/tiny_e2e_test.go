@@ -140,6 +140,21 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	if !strings.Contains(final, "Tiny Game — final scores") || !strings.Contains(final, "🏆") {
 		t.Errorf("no final scores:\n%s", final)
 	}
+	notices := 0
+	for _, m := range h.fake.ChannelMessages(chTiny) {
+		if strings.HasPrefix(m.Content, "Your move") {
+			notices++
+		}
+	}
+	sent := 0
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.ChannelSend && strings.HasPrefix(q.Content(), "Your move") {
+			sent++
+		}
+	}
+	if notices > 1 || sent < 3 {
+		t.Errorf("%d turn notices sent, %d left in the channel; old ones should go", sent, notices)
+	}
 	stats, err := h.store.Stats(alice.ID)
 	if err != nil || len(stats) != 1 || stats[0].Played != 1 {
 		t.Errorf("alice's stats: %+v %v", stats, err)
