@@ -142,16 +142,7 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 		note += " · " + v.Variant
 	}
 	if v.Over {
-		note = "Game over"
-		var won []string
-		for _, w := range v.Winners {
-			if int(w) >= 0 && int(w) < players {
-				won = append(won, names[w])
-			}
-		}
-		if len(won) > 0 {
-			note += " · " + strings.Join(won, " and ") + " won"
-		}
+		note = gameOverNote(v.Winners, names)
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
 		note += " · " + names[v.Turn] + " to move"
 	}
