@@ -197,3 +197,27 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 		t.Error("a board drawn again after its layout left the cache differs")
 	}
 }
+
+func TestViewsByValueDrawLikePointers(t *testing.T) {
+	r := testRenderer(t)
+	ed, cpv := fakeEightyDays(3), fakeCPView(t, 3, 3)
+	for _, pair := range [][2]any{{ed, *ed}, {cpv, *cpv}} {
+		byPointer, err := r.Board(pair[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byValue, err := r.Board(pair[1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(byPointer, byValue) {
+			t.Errorf("%T: the board of the value differs from the pointer's", pair[1])
+		}
+	}
+	if _, err := r.Mat(*cpv, nil); err != nil {
+		t.Errorf("Mat of a view value: %v", err)
+	}
+	if _, err := r.Scores(*ed, nil); err != nil {
+		t.Errorf("Scores of a view value: %v", err)
+	}
+}
