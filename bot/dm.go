@@ -68,7 +68,7 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 	if text == "" || !b.enter() {
 		return
 	}
-	defer b.inflight.Done()
+	defer b.leave()
 	user := m.Author.ID
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
