@@ -65,7 +65,7 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	switch {
 	case len(loc.Display) > 0:
 		for i := range loc.Display {
-			c.cpCardLine(&loc.Display[i], x0, ly+i*cpLineH, w)
+			c.cpCardLine(&loc.Display[i], x0, ly+i*cpLineH, w, -1)
 		}
 	case loc.Key == "westminster":
 		c.cpWestminster(v, x0, ly, w)
@@ -121,8 +121,9 @@ func cardColor(card *cp.CardView) rgb {
 }
 
 // cpCardLine draws one card on offer on a line: chip, name, cost, VP and
-// effect, in that order, the effect cut to fit.
-func (c *canvas) cpCardLine(card *cp.CardView, x, y, w int) {
+// effect, in that order, the effect cut to fit. salaryCol, when not -1, is
+// the salary colour the owner pays now, named after a character's salaries.
+func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol int) {
 	right := x + w
 	if card.Kind == "" {
 		c.text("— empty —", x+14, y, style{size: sizeSmall, color: colInkSoft})
@@ -149,7 +150,11 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w int) {
 		parts = append(parts, "↔ "+card.Link)
 	}
 	if len(card.Salary) > 0 {
-		parts = append(parts, "salary "+joinInts(card.Salary, "/"))
+		salary := "salary " + joinInts(card.Salary, "/")
+		if salaryCol >= 0 && salaryCol < len(card.Salary) {
+			salary = fmt.Sprintf("salary now %d£ (%s)", card.Salary[salaryCol], joinInts(card.Salary, "/"))
+		}
+		parts = append([]string{salary}, parts...)
 	}
 	if len(parts) > 0 && right-x > 20 {
 		c.textFit(strings.Join(parts, "; "), x, y, right-x, style{size: sizeSmall, color: colInkSoft})

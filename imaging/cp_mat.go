@@ -36,7 +36,8 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	objH := cpHeadH + 8 + max(len(pv.Objective), 1)*cpLineH + 8
 	researchH := cpHeadH + 8 + max(slotRows, 1)*(matSlotH+matSlotGap) + 4
 	listH := func(n int) int { return cpHeadH + 8 + max(n, 1)*cpLineH + 8 }
-	h := titleHeight + 12 + matResH + cpRowGap + max(objH, listH(len(pv.FreeActions)+1)) + cpRowGap + researchH + cpRowGap +
+	top := max(objH, listH(1+matFreeLines))
+	h := titleHeight + 12 + matResH + cpRowGap + top + cpRowGap + researchH + cpRowGap +
 		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
 	c := r.begin(matW, h, "", nil)
 	c.titleBar("Crystal Palace · "+names[seat], "private · "+v.RoundName+" · phase "+strconv.Itoa(v.Phase))
@@ -46,13 +47,16 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	y += matResH + cpRowGap
 
 	half := (matW - 2*matMargin - cpGap) / 2
-	top := max(objH, listH(len(pv.FreeActions)+1))
 	left := image.Rect(matMargin, y, matMargin+half, y+top)
 	right := image.Rect(left.Max.X+cpGap, y, matW-matMargin, y+top)
 	c.matObjective(pv, left)
 	c.matDuties(pv, right)
 	y += top + cpRowGap
 
+	salaryCol := -1
+	if ws := v.Westminster.Spaces; pub.Westminster >= 0 && pub.Westminster < len(ws) {
+		salaryCol = ws[pub.Westminster].Salary
+	}
 	c.matResearch(pv, image.Rect(matMargin, y, matW-matMargin, y+researchH))
 	y += researchH + cpRowGap
 	for _, group := range []struct {
@@ -71,7 +75,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 		for i := range group.cards {
-			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20)
+			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol)
 		}
 		y = rect.Max.Y + cpRowGap
 	}
@@ -104,7 +108,7 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 		{"energy", pub.Energy, c.r.sprites.energy, colInk},
 		{"newspapers", pub.Newspapers, c.r.sprites.paper, colInk},
 		{"VP", pub.VP, nil, colVP},
-		{"unpaid loans", pub.Loans - pub.Repaid, nil, colBad},
+		{"unpaid loans", pub.Loans, nil, colBad},
 	} {
 		c.text(item.label, x, y+18, label)
 		st := big
@@ -171,13 +175,36 @@ func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
 	}
 }
 
-// matDuties lists the salary due and the free actions open now.
+// matFreeLines is how many lines the free actions may take.
+const matFreeLines = 3
+
+// matDuties shows the salary due and the free actions open now, flowed
+// over a few lines.
 func (c *canvas) matDuties(pv *cp.PrivateView, rect image.Rectangle) {
 	c.panel(rect, "Salary and free actions")
 	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
 	c.text(fmt.Sprintf("Salary due in phase 4: %d£", pv.SalaryDue), rect.Min.X+12, y, style{size: sizeSmall, bold: true, color: colInk})
+	st := style{size: sizeSmall, color: colInk}
+	if len(pv.FreeActions) == 0 {
+		c.text("no free actions now", rect.Min.X+12, y+cpLineH, style{size: sizeSmall, color: colInkSoft})
+		return
+	}
+	left, right := rect.Min.X+12, rect.Max.X-12
+	x, line := left, 1
 	for i, a := range pv.FreeActions {
-		c.textFit("• "+a, rect.Min.X+12, y+(i+1)*cpLineH, rect.Dx()-24, style{size: sizeSmall, color: colInk})
+		item := a
+		if i < len(pv.FreeActions)-1 {
+			item += " ·"
+		}
+		w := c.fs.width(item, st)
+		if x > left && x+w > right {
+			if line == matFreeLines {
+				c.text("…", x, y+line*cpLineH, st)
+				return
+			}
+			x, line = left, line+1
+		}
+		x += c.textFit(item, x, y+line*cpLineH, right-x, st) + 6
 	}
 }
 

@@ -55,11 +55,15 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		l1, l2 := y+21, y+46
 		won := v.Result != nil && slices.Contains(v.Result.Winners, engine.Seat(seat))
 		if int(v.Turn) == seat && !v.Over || won {
-			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH), colHighlight)
+			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH-1), colHighlight)
 		}
-		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH), seatColor(seat))
+		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH-1), seatColor(seat))
 		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
-		c.textFit(names[seat], cpColName+42, l1, cpColPounds-cpColName-52, style{size: sizeBody, bold: true, color: colInk})
+		nameW := cpColPounds - cpColName - 52
+		w := c.textFit(names[seat], cpColName+42, l1, nameW, style{size: sizeBody, bold: true, color: colInk})
+		if colour := seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
+			c.text(colour, cpColName+42+w+8, l1, small)
+		}
 		sub := fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective)
 		switch {
 		case won:
@@ -84,8 +88,8 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 
 		c.cpSeatDice(v, p, seat, l1, l2, waiting[seat])
 
-		loanCol := colInk
-		if p.Loans > p.Repaid {
+		loanCol := colInk // Loans counts the unpaid ones
+		if p.Loans > 0 {
 			loanCol = colBad
 		}
 		c.text(strconv.Itoa(p.Loans), cpColLoans, l1, style{size: sizeLarge, bold: true, color: loanCol})

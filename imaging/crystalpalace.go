@@ -33,6 +33,9 @@ const (
 	cpTableH  = 30 // the player table's header
 )
 
+// cpTitle is the board's title.
+const cpTitle = "Crystal Palace"
+
 // cpLayout is where things go on a board; it depends only on the view's
 // static parts (player count and content), like the background.
 type cpLayout struct {
@@ -165,7 +168,7 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	l := newCPLayout(v)
 	c := r.begin(cpW, l.height, cpLayoutKey(v), func(c *canvas) { c.cpBackground(v, l) })
 	names = r.seatNames(names, v.Players)
-	c.titleBar("Crystal Palace", cpNote(v, names))
+	c.titleBar(cpTitle, cpNote(v, names))
 	for i := range v.Locations {
 		c.cpLocation(v, names, &v.Locations[i], l.locRect[i])
 	}
@@ -210,6 +213,7 @@ func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) <
 // cpBackground draws the static layer: panels, headers, empty dice and
 // action spaces, track cells and the player table's frame.
 func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
+	c.titleBarStatic(cpTitle)
 	dc := c.gg()
 	for i, loc := range v.Locations {
 		rect := l.locRect[i]

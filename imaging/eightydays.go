@@ -30,7 +30,7 @@ const (
 	edCols     = 10
 	edRows     = 8
 	edCellW    = 108
-	edCellH    = 74
+	edCellH    = 70
 	edGap      = 4
 	edBandH    = 26 // the coloured label band at the bottom of a cell
 	edTrackX   = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
@@ -39,7 +39,7 @@ const (
 	edKeyH     = 54
 	edTableY   = edKeyY + edKeyH + 14
 	edHeadH    = 30
-	edRowH     = 50
+	edRowH     = 48
 	edFooterH  = 104
 	edMaxCards = 4 // kept characters listed by name before "+N more"
 )
@@ -57,6 +57,9 @@ const (
 func edHeight(players int) int {
 	return edTableY + edHeadH + players*edRowH + edFooterH
 }
+
+// edTitle is the board's title.
+const edTitle = "Around the World in 80 Days"
 
 // edCell returns the rectangle of the cell showing space n (London is both
 // 0 and 80).
@@ -144,7 +147,7 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
 		note += " · " + names[v.Turn] + " to move"
 	}
-	c.titleBar("Around the World in 80 Days", note)
+	c.titleBar(edTitle, note)
 	c.edPawns(v)
 	c.edTravellers(v, names)
 	c.edFooter(v)
@@ -168,6 +171,7 @@ func edCheck(v *eightydays.View) error {
 // edBackground draws what does not change during a game: the track, the
 // key to the spaces and the travellers' table without its contents.
 func (c *canvas) edBackground(v *eightydays.View) {
+	c.titleBarStatic(edTitle)
 	dc := c.gg()
 	for _, sp := range v.Track[:edLondonEnd] {
 		rect := edCell(sp.Number)
@@ -266,9 +270,9 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		mid := y + edRowH/2
 		won := slices.Contains(v.Winners, engine.Seat(seat))
 		if (!v.Over && int(v.Turn) == seat) || won {
-			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH), colHighlight)
+			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH-1), colHighlight)
 		}
-		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH), seatColor(seat))
+		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH-1), seatColor(seat))
 		c.marker(seat, x0+30, mid, markPawn)
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)

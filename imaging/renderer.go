@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrUnsupportedView means the value given is not a view this package draws.
@@ -36,12 +37,15 @@ type Renderer struct {
 type background struct {
 	rgba   *image.RGBA
 	pal    *image.Paletted
-	frames sync.Pool // *frame drawn over this background
+	frames sync.Pool    // *frame drawn over this background
+	size   atomic.Int64 // bytes of the last PNG drawn over it, to size the next buffer
 }
 
-// maxBackgrounds bounds the background cache (layouts differ by game,
-// player count and content); past it the oldest entries are dropped.
-const maxBackgrounds = 32
+// maxBackgrounds bounds the background cache. Layouts differ by game,
+// player count and content: the embedded content gives nine, each 6-12 MB
+// (the layer and its quantised copy). Past the bound an arbitrary entry is
+// dropped and redrawn when next needed (about 40 ms).
+const maxBackgrounds = 16
 
 // New builds a Renderer: it parses the embedded fonts, builds the palette
 // and draws the sprites, which takes a few hundred milliseconds, once.
@@ -172,10 +176,21 @@ func (r *Renderer) encode(f *frame) ([]byte, error) {
 	} else {
 		f.dirty.runs(func(rect image.Rectangle) { r.pal.quantise(f.pimg, f.img, rect) })
 	}
+	// Paletted boards compress to a few percent of their pixels; over a
+	// background the last image's size is the better guess.
+	hint := len(f.pimg.Pix) / 12
+	if f.bg != nil {
+		if n := f.bg.size.Load(); n > 0 {
+			hint = int(n) + int(n)/8
+		}
+	}
 	var buf bytes.Buffer
-	buf.Grow(96 << 10)
+	buf.Grow(hint)
 	if err := r.encoder.Encode(&buf, f.pimg); err != nil {
 		return nil, fmt.Errorf("imaging: encode png: %w", err)
+	}
+	if f.bg != nil {
+		f.bg.size.Store(int64(buf.Len()))
 	}
 	return buf.Bytes(), nil
 }

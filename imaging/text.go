@@ -206,28 +206,3 @@ func (fs *faceSet) fit(s string, max int, st style) string {
 	fs.fits[k] = t
 	return t
 }
-
-// wrap splits s into lines at most max pixels wide, breaking at spaces;
-// a word longer than a line is cut with fit.
-func (fs *faceSet) wrap(s string, max int, st style) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		try := word
-		if line != "" {
-			try = line + " " + word
-		}
-		if fs.width(try, st) <= max {
-			line = try
-			continue
-		}
-		if line != "" {
-			lines = append(lines, line)
-		}
-		line = fs.fit(word, max, st)
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}

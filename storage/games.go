@@ -521,7 +521,7 @@ func (s *Store) replay(g *Game, log []Entry) (engine.State, error) {
 	setup.Players = len(g.Seats)
 	state, err := rules.New(setup)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	for i, e := range log {
 		if int(e.Seat) < 0 || int(e.Seat) >= state.Players() {

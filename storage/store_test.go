@@ -657,3 +657,18 @@ func mustContain(t *testing.T, what, s string, parts ...string) {
 		}
 	}
 }
+
+func TestStartKeepsTheRulesReason(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	g := &storage.Game{Kind: "race", Channel: "c1", Setup: engine.Setup{Options: map[string]string{"goal": "-3"}}, Seats: []storage.Seat{{User: "u1"}}}
+	if err := s.Create(g); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := s.Start("c1")
+	if !errors.Is(err, storage.ErrInvalid) || !errors.Is(err, engine.ErrBadSetup) || !strings.Contains(err.Error(), `bad goal "-3"`) {
+		t.Fatalf("start with a bad option: %v, want ErrInvalid and the rules' ErrBadSetup with its reason", err)
+	}
+	if g, _ := s.Get("c1"); g.Status != storage.StatusLobby {
+		t.Fatalf("refused start left the game %s", g.Status)
+	}
+}

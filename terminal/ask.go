@@ -317,4 +317,5 @@ func (s *Session) finish() {
 	for seat, score := range res.Scores {
 		s.printf("  %s: %d\n", s.st.Seat(engine.Seat(seat), s.names[seat]), score)
 	}
+	s.scoresPicture()
 }

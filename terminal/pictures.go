@@ -16,16 +16,9 @@ func (s *Session) pictures() {
 	}
 	s.images++
 	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
-	if err != nil {
-		s.printf("%s board picture: %v\n", s.st.Bad("✗"), err)
+	if !s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err) {
 		return
 	}
-	path := filepath.Join(s.cfg.Images, fmt.Sprintf("board-%03d.png", s.images))
-	if err := os.WriteFile(path, board, 0o644); err != nil {
-		s.printf("%s %v\n", s.st.Bad("✗"), err)
-		return
-	}
-	s.printf("  %s %s\n", s.st.Dim("board:"), path)
 	seat := s.nextHuman()
 	if s.noMats || seat < 0 {
 		return
@@ -35,12 +28,38 @@ func (s *Session) pictures() {
 		s.noMats = true // this game has no private mats
 		return
 	}
-	path = filepath.Join(s.cfg.Images, fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images))
-	if err := os.WriteFile(path, mat, 0o644); err != nil {
-		s.printf("%s %v\n", s.st.Bad("✗"), err)
+	s.writePicture("your mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil)
+}
+
+// scorer is a Renderer that also draws the final scores (*imaging.Renderer).
+type scorer interface {
+	Scores(view any, names []string) ([]byte, error)
+}
+
+// scoresPicture writes the final scores picture, when the renderer draws one.
+func (s *Session) scoresPicture() {
+	r, ok := s.cfg.Renderer.(scorer)
+	if !ok || s.cfg.Images == "" {
 		return
 	}
-	s.printf("  %s %s\n", s.st.Dim("your mat:"), path)
+	data, err := r.Scores(s.state.View(engine.Spectator), s.names)
+	s.writePicture("scores", "scores.png", data, err)
+}
+
+// writePicture writes a drawn picture to the images folder and names the
+// file, or reports the drawing or writing error. It reports success.
+func (s *Session) writePicture(what, name string, data []byte, drawErr error) bool {
+	path := filepath.Join(s.cfg.Images, name)
+	err := drawErr
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		s.printf("%s %s picture: %v\n", s.st.Bad("✗"), what, err)
+		return false
+	}
+	s.printf("  %s %s\n", s.st.Dim(what+":"), path)
+	return true
 }
 
 // nextHuman is the first person the game waits for, or the first person

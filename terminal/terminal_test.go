@@ -261,7 +261,7 @@ func TestFullCrystalPalaceGameAgainstComputers(t *testing.T) {
 	if len(boards) < 3*5 || len(mats) != len(boards) {
 		t.Fatalf("%d boards and %d mats for a 5-round game; want one at the start and after every phase", len(boards), len(mats))
 	}
-	for _, path := range []string{boards[0], mats[len(mats)-1]} {
+	for _, path := range []string{boards[0], mats[len(mats)-1], filepath.Join(dir, "scores.png")} {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -22,6 +22,15 @@ func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
+	// a board at the start and after every round, and the final scores
+	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
+	rounds := strings.Count(text, "— round ")
+	if len(boards) != rounds+2 { // the start, each new round, the end
+		t.Errorf("%d board pictures for %d new rounds", len(boards), rounds)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scores.png")); err != nil {
+		t.Error(err)
+	}
 	script, err := os.ReadFile(filepath.Join(dir, "game.txt"))
 	if err != nil || !strings.HasPrefix(string(script), "# game eightydays players 3 seed 9") {
 		t.Fatalf("script: %v %q", err, script)

@@ -143,7 +143,6 @@ func (s *State) check(seat int, a Action) error {
 }
 
 func (s *State) checkPlace(seat int, a Action) error {
-	p := &s.P[seat]
 	switch a.Verb {
 	case vPass:
 		return nil
@@ -152,25 +151,55 @@ func (s *State) checkPlace(seat int, a Action) error {
 		return illegal("phase 2: place a die (place <value> <location> <space>) or pass")
 	}
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
-	if !hasInt(p.Vals, v) {
-		return illegal("you have no unplaced die showing " + strconv.Itoa(v))
+	problem := s.placeProblem(seat, v, l, sp)
+	if problem == placeOK {
+		return nil
 	}
 	loc := &s.c.Locations[l]
 	side := s.side(locKind(l))
-	if sp < 0 || sp >= len(side.Dice) {
+	where := loc.Name + "'s space " + strconv.Itoa(sp+1)
+	switch problem {
+	case placeNoDie:
+		return illegal("you have no unplaced die showing " + strconv.Itoa(v))
+	case placeNoSpace:
 		return illegal(loc.Name + " has " + strconv.Itoa(len(side.Dice)) + " dice spaces")
+	case placeTaken:
+		return illegal(where + " is taken")
+	case placeTooLow:
+		return illegal(where + " needs a die of at least " + strconv.Itoa(side.Dice[sp].Min))
 	}
-	if s.Boards[l].Dice[sp].O >= 0 {
-		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " is taken")
+	return illegal(where + " costs a fee of " + strconv.Itoa(side.Dice[sp].Fee) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds))
+}
+
+// Reasons a placement is refused; placeOK when it is legal.
+const (
+	placeOK = iota
+	placeNoDie
+	placeNoSpace
+	placeTaken
+	placeTooLow
+	placeFee
+)
+
+// placeProblem is the placement rule of phase 2: seat puts its die showing
+// v on dice space sp of location l.
+func (s *State) placeProblem(seat, v, l, sp int) int {
+	p := &s.P[seat]
+	if !hasInt(p.Vals, v) {
+		return placeNoDie
 	}
-	ds := side.Dice[sp]
-	if v < ds.Min {
-		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " needs a die of at least " + strconv.Itoa(ds.Min))
+	side := s.side(locKind(l))
+	switch {
+	case sp < 0 || sp >= len(side.Dice):
+		return placeNoSpace
+	case s.Boards[l].Dice[sp].O >= 0:
+		return placeTaken
+	case v < side.Dice[sp].Min:
+		return placeTooLow
+	case p.Pounds < side.Dice[sp].Fee:
+		return placeFee
 	}
-	if p.Pounds < ds.Fee {
-		return illegal(loc.Name + "'s space " + strconv.Itoa(sp+1) + " costs a fee of " + strconv.Itoa(ds.Fee) + " pounds; you have " + strconv.Itoa(p.Pounds))
-	}
-	return nil
+	return placeOK
 }
 
 // affordable reports whether seat can pay cost, buying missing gears and

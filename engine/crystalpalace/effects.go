@@ -327,17 +327,17 @@ func (s *State) greenSources(seat int) []Action {
 	p := &s.P[seat]
 	var out []Action
 	for i, sl := range p.Slots {
-		if sl.K == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 {
+		if sl.K == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 && !hasGreen(s.c.Research[sl.ID].Phase6) {
 			out = append(out, Action{Verb: vGreen, Key: srcResearch, Vals: []int{i + 1}})
 		}
 	}
 	for t, o := range s.Market {
-		if o == seat && len(s.market().Spaces[t].Effect) > 0 {
+		if o == seat && len(s.market().Spaces[t].Effect) > 0 && !hasGreen(s.market().Spaces[t].Effect) {
 			out = append(out, Action{Verb: vGreen, Key: srcMarket, Vals: []int{t + 1}})
 		}
 	}
 	for _, ch := range p.Chars {
-		if a := s.c.Characters[ch].Ability; a.Phase == 6 && len(a.Effect) > 0 {
+		if a := s.c.Characters[ch].Ability; a.Phase == 6 && len(a.Effect) > 0 && !hasGreen(a.Effect) {
 			out = append(out, Action{Verb: vGreen, Key: srcCharacter + " " + s.c.Characters[ch].ID})
 		}
 	}
@@ -561,6 +561,17 @@ func (s *State) posterBonus(seat, sp int) {
 func (s *State) waiting() bool {
 	for i := range s.P {
 		if len(s.P[i].Q) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasGreen: the effects use a green bonus themselves, so they cannot be the
+// green bonus chosen (that would never end).
+func hasGreen(effs []Effect) bool {
+	for _, e := range effs {
+		if e.gain == gainGreen {
 			return true
 		}
 	}

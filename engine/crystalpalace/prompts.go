@@ -63,18 +63,22 @@ func (s *State) phaseActions(seat int) []string {
 	var cands []Action
 	switch s.Ph {
 	case 2:
+		out := make([]string, 0, 64)
 		seen := 0
 		for _, v := range p.Vals {
 			if seen&(1<<v) != 0 {
 				continue
 			}
 			seen |= 1 << v
-			for l := locPatent; l < locCount; l++ {
+			for l := range s.Boards {
 				for sp := range s.Boards[l].Dice {
-					cands = append(cands, Action{Verb: vPlace, Vals: []int{v, sp + 1}, Key: l.String()})
+					if s.placeProblem(seat, v, l, sp) == placeOK {
+						out = append(out, s.r.place[v][l][sp])
+					}
 				}
 			}
 		}
+		return append(out, "pass")
 	case 3:
 		l := locKind(s.Loc)
 		switch l {

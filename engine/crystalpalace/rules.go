@@ -14,6 +14,8 @@ type Rules struct {
 	c *Content
 	// dice[k] lists every "dice …" action for k dice, values descending.
 	dice [7][]string
+	// place[v][l][sp] is "place v <location l> sp+1".
+	place [7][][]string
 }
 
 // NewRules returns the rules for content c.
@@ -21,6 +23,16 @@ func NewRules(c *Content) *Rules {
 	r := &Rules{c: c}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
+		r.place[k] = make([][]string, locCount)
+		for l := locPatent; l < locCount; l++ {
+			spaces := 0
+			for _, side := range c.Locations[l].Sides {
+				spaces = max(spaces, len(side.Dice))
+			}
+			for sp := 0; sp < spaces; sp++ {
+				r.place[k][l] = append(r.place[k][l], Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String())
+			}
+		}
 	}
 	return r
 }

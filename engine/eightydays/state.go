@@ -356,30 +356,58 @@ func (s *State) pawnRefusal(seat int, a Action) why {
 }
 
 func (s *State) moveRefusal(seat, pw, to int) why {
-	me := &s.Seats[seat]
-	from := s.pawn(seat, pw).Space
+	m := s.moveFrom(seat, pw)
+	return m.refusal(to)
+}
+
+// mover holds what the rule of moving forward needs about one pawn, so
+// that trying every destination does not gather it again.
+type mover struct {
+	s            *State
+	seat, pw     int
+	from, pounds int
+	discount     int
+	canPolice    bool
+	taken        [2]uint64 // bit n: a pawn stands on space n
+}
+
+func (s *State) moveFrom(seat, pw int) mover {
+	m := mover{s: s, seat: seat, pw: pw, from: s.pawn(seat, pw).Space, pounds: s.Seats[seat].Pounds,
+		discount: s.Discount, canPolice: s.spareRumors(seat) >= 1}
+	for i := range s.Seats {
+		for _, p := range s.Seats[i].Pawns {
+			if p.Space > 0 && p.Space < LondonEnd { // London holds any number of pawns
+				m.taken[p.Space/64] |= 1 << (p.Space % 64)
+			}
+		}
+	}
+	return m
+}
+
+// refusal is the rule of moving forward to space to.
+func (m *mover) refusal(to int) why {
 	switch {
-	case to <= from:
-		return why{code: whyForwardOnly, pawn: int8(pw), a: from}
+	case to <= m.from:
+		return why{code: whyForwardOnly, pawn: int8(m.pw), a: m.from}
 	case to > LondonEnd:
 		return why{code: whyTrackEnds}
 	}
-	kind := s.rules.kinds[to]
+	kind := m.s.rules.kinds[to]
 	if kind == spaceLayover {
-		return why{code: whyLayover, a: to, text: s.rules.content.Track[to].City}
+		return why{code: whyLayover, a: to, text: m.s.rules.content.Track[to].City}
 	}
-	if s.occupied(to) {
+	if m.taken[to/64]&(1<<(to%64)) != 0 {
 		return why{code: whyTaken, a: to}
 	}
-	price := max(0, cost(to-from)-s.Discount)
-	if price > me.Pounds {
-		return why{code: whyTooDear, a: to - from, b: price, c: me.Pounds}
+	price := max(0, cost(to-m.from)-m.discount)
+	if price > m.pounds {
+		return why{code: whyTooDear, a: to - m.from, b: price, c: m.pounds}
 	}
-	if kind == spacePolice && s.spareRumors(seat) < 1 {
+	if kind == spacePolice && !m.canPolice {
 		return why{code: whyPoliceNeedsRumor, a: to}
 	}
 	if to == LondonEnd {
-		return s.londonRefusal(seat, pw, me.Pounds-price)
+		return m.s.londonRefusal(m.seat, m.pw, m.pounds-price)
 	}
 	return why{}
 }
@@ -463,10 +491,10 @@ func (s *State) canMove(seat int) bool {
 func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
 	t := &s.rules.texts
 	n := len(out)
-	from := s.pawn(seat, pw).Space
-	budget := s.Seats[seat].Pounds + s.Discount
-	for to := from + 1; to < spaceCount && cost(to-from) <= budget; to++ {
-		if s.moveRefusal(seat, pw, to).ok() {
+	m := s.moveFrom(seat, pw)
+	budget := m.pounds + m.discount
+	for to := m.from + 1; to < spaceCount && cost(to-m.from) <= budget; to++ {
+		if m.refusal(to).ok() {
 			if out = append(out, t.move[pw][to]); first {
 				return out
 			}
