@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/enginetest"
 )
 
 // fixtureNames lists the fixture states of the tables.
@@ -296,5 +297,17 @@ func TestLegalListsAreAccepted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Every fixture state survives encode and decode (pending decisions such as
+// the salary, phase 6's step counter after a round) and clones cleanly.
+func TestLegalFixturesRoundTrip(t *testing.T) {
+	rules := exampleRules(t)
+	for _, name := range fixtureNames() {
+		s := fixture(t, name)
+		if err := enginetest.RoundTrip(rules, s); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

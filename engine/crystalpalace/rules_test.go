@@ -312,3 +312,32 @@ func TestHeuristicBeatsRandom(t *testing.T) {
 		t.Errorf("heuristic won %d of %d games against three random players", wins, games)
 	}
 }
+
+func TestViewsThroughWholeGames(t *testing.T) {
+	r := testRules(t)
+	for n := 2; n <= 5; n++ {
+		st, _ := r.New(engine.Setup{Players: n, Seed: uint64(77 + n)})
+		rng := engine.NewRNG(uint64(n))
+		for step := 0; !st.Over(); step++ {
+			if step%5 == 0 {
+				for seat := -1; seat < n; seat++ {
+					v, ok := st.View(engine.Seat(seat)).(*View)
+					if !ok || len(v.Seats) != n || len(v.Locations) != 8 || (seat >= 0) != (v.Private != nil) {
+						t.Fatalf("view of %d at step %d is incomplete", seat, step)
+					}
+					if _, err := json.Marshal(v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			pr := st.Prompts()[0]
+			if _, err := st.Apply(pr.Seat, Heuristic{}.Choose(st, pr, &rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v := st.View(engine.Spectator).(*View)
+		if v.Result == nil || len(v.Result.Winners) == 0 || v.Label != "game over" {
+			t.Errorf("%d players: the final view has no result", n)
+		}
+	}
+}
