@@ -137,6 +137,7 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		return
 	}
 	if slot >= 0 {
+		s.Discarded = append(s.Discarded, p.Slots[slot].ID)
 		p.Slots[slot] = loan
 		return
 	}

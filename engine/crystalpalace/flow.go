@@ -374,6 +374,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.applyGreen(seat, a)
 	case vReplace:
 		i := a.Vals[0] - 1
+		s.Discarded = append(s.Discarded, p.Slots[i].ID)
 		if t.K == dLoanSlot {
 			p.Slots[i] = Slot{K: slotLoan, ID: t.X}
 		} else {

@@ -40,10 +40,11 @@ type State struct {
 	Market       []int    `json:"market"` // owner per tier from the bottom, -1 free
 	MarketGears  int      `json:"mgears"`
 	FlyerAt      []Flyers `json:"flyers"`
-	Tickets      []int    `json:"tickets,omitempty"` // seats in order of reaching the end of the Buzz track
-	Watch        int      `json:"watch"`             // holder or -1
-	WatchPounds  bool     `json:"wpounds,omitempty"` // the side giving pounds in phase 6
-	TicketDice   []Die    `json:"tdice,omitempty"`   // dice under tickets at the Port
+	Tickets      []int    `json:"tickets,omitempty"`   // seats in order of reaching the end of the Buzz track
+	Watch        int      `json:"watch"`               // holder or -1
+	WatchPounds  bool     `json:"wpounds,omitempty"`   // the side giving pounds in phase 6
+	TicketDice   []Die    `json:"tdice,omitempty"`     // dice under tickets at the Port
+	Discarded    []int    `json:"discarded,omitempty"` // research tiles replaced on a mat (for statistics)
 
 	r  *Rules
 	c  *Content
@@ -211,6 +212,7 @@ func (s *State) clone() *State {
 	t.FlyerAt = append([]Flyers(nil), s.FlyerAt...)
 	t.Tickets = cloneInts(s.Tickets)
 	t.TicketDice = append([]Die(nil), s.TicketDice...)
+	t.Discarded = cloneInts(s.Discarded)
 	return &t
 }
 
