@@ -27,7 +27,6 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	s.ev = nil
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
-		s.ev[0].Private = false
 	} else {
 		s.emit(engine.EventAction, who, seatName(who)+": "+a.String(), false)
 	}
@@ -237,7 +236,7 @@ func costText(c Cost) string {
 	return out
 }
 
-// slot returns the display slot named by a "take k" action at l.
+// display is the row of cards or tiles on offer at l (nil elsewhere).
 func (s *State) display(l locKind) []int {
 	switch l {
 	case locPatent:
@@ -307,7 +306,7 @@ func (s *State) checkAction(seat int, a Action) error {
 		return want()
 	}
 	side := s.side(l)
-	for i, po := range side.Possibilities {
+	for _, po := range side.Possibilities {
 		if po.Key != a.Key {
 			continue
 		}
@@ -322,7 +321,6 @@ func (s *State) checkAction(seat int, a Action) error {
 		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
 			return illegal("every dice space below the ticket is taken")
 		}
-		_ = i
 		return nil
 	}
 	return illegal(loc.Name + " has no possibility “" + a.Key + "”")
@@ -388,7 +386,15 @@ func (s *State) checkFree(seat int, a Action) error {
 		}
 		return nil
 	case vExchange:
-		need := map[string]int{"die": e.DieNewspapers, "income": e.IncomeNewspapers, "gear": e.GearNewspapers, "pound": e.PoundNewspapers}[a.Key]
+		need := e.PoundNewspapers
+		switch a.Key {
+		case "die":
+			need = e.DieNewspapers
+		case "income":
+			need = e.IncomeNewspapers
+		case "gear":
+			need = e.GearNewspapers
+		}
 		if p.News < need {
 			return illegal("a " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
 		}

@@ -122,12 +122,10 @@ func (s *State) reveal() {
 		s.pay(seat, totals[seat])
 	}
 	s.First = s.firstPlayer(totals)
-	prev := s.Order
 	s.Order = make([]int, s.N)
 	for i := range s.Order {
 		s.Order[i] = (s.First + i) % s.N
 	}
-	_ = prev
 	low, high := totals[0], totals[0]
 	for _, t := range totals {
 		low, high = min(low, t), max(high, t)
