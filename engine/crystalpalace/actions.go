@@ -37,6 +37,7 @@ const (
 	vExchange       // exchange die|income|gear|pound
 	vBuy            // buy energy|gear
 	vSell           // sell energy|gear
+	vPay            // pay (a debt, with loans for what is missing)
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -142,6 +143,8 @@ func (a Action) String() string {
 	case vSell:
 		b.WriteString("sell")
 		word(a.Key)
+	case vPay:
+		b.WriteString("pay")
 	}
 	return b.String()
 }
@@ -219,6 +222,8 @@ func ParseAction(text string) (Action, error) {
 		return bare(vPass)
 	case "skip":
 		return bare(vSkip)
+	case "pay":
+		return bare(vPay)
 	case "take":
 		return oneNum(vTake, "the slot number, e.g. take 2")
 	case "advance":

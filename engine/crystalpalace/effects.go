@@ -106,8 +106,19 @@ func (s *State) addVP(seat, n, src int) {
 	p.VPBy[src] += n
 }
 
-// pay takes n pounds from seat, taking loans when short.
+// pay takes n pounds from seat. When seat is short, it must first decide:
+// raise the money with free actions (exchanges, selling) or pay with loans.
 func (s *State) pay(seat, n int) {
+	p := &s.P[seat]
+	if p.Pounds >= n {
+		p.Pounds -= n
+		return
+	}
+	s.push(seat, Task{K: dPay, N: n})
+}
+
+// payWithLoans pays n pounds, taking loans for what is missing.
+func (s *State) payWithLoans(seat, n int) {
 	p := &s.P[seat]
 	for p.Pounds < n {
 		s.takeLoan(seat, -1, true)
@@ -472,6 +483,11 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dPoster:
 		p := &s.P[seat]
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+	case dPay:
+		if p := &s.P[seat]; p.Pounds >= t.N {
+			p.Pounds -= t.N
+			return true
+		}
 	case dReplace, dLoanSlot:
 		if researchSlots(&s.P[seat]) == 0 {
 			if t.K == dLoanSlot {

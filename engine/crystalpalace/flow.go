@@ -53,9 +53,14 @@ func (s *State) step() bool {
 	case 3:
 		return s.step3()
 	case 4:
-		for _, seat := range s.Order {
-			s.phase4(seat)
+		if !s.Queued { // salaries and abilities first, then phase 5
+			s.Queued = true
+			for _, seat := range s.Order {
+				s.phase4(seat)
+			}
+			return true
 		}
+		s.Queued = false
 		s.Turn = 0
 		for i := range s.P {
 			s.P[i].Built, s.P[i].Ability5, s.P[i].Passed = 0, false, false
@@ -341,6 +346,8 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
+	case dPay:
+		out = append(out, Action{Verb: vPay})
 	}
 	return out
 }
@@ -401,6 +408,8 @@ func (s *State) answer(seat int, t Task, a Action) {
 		target := a.Vals[0] - 1
 		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
+	case vPay:
+		s.payWithLoans(seat, t.N)
 	case vWatch:
 		s.Watch = seat
 		s.WatchPounds = a.Key == "pounds"

@@ -152,6 +152,8 @@ func decisionKind(k taskKind) string {
 		return "target"
 	case dWatch:
 		return "watch"
+	case dPay:
+		return "pay"
 	}
 	return "decide"
 }
@@ -181,6 +183,8 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
 	case dWatch:
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
+	case dPay:
+		return "pay " + strconv.Itoa(t.N) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
 }

@@ -183,7 +183,7 @@ func (s *State) consistent() error {
 			case dBonus:
 				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
 			}
-			if bad || t.K < tEffect || t.K > dWatch {
+			if bad || t.K < tEffect || t.K > dPay {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}

@@ -19,7 +19,7 @@ func TestActionNotationRoundTrips(t *testing.T) {
 		"green research 3", "green market 5", "green watch", "green character holmes", "poster",
 		"bonus energy", "build audiobook", "target 2", "watch vp", "loan", "loan 3", "repay 9",
 		"exchange die", "exchange income", "exchange gear", "exchange pound", "buy energy", "buy gear",
-		"sell gear", "sell energy",
+		"sell gear", "sell energy", "pay",
 	} {
 		a, err := ParseAction(text)
 		if err != nil {

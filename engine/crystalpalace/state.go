@@ -21,6 +21,7 @@ type State struct {
 	Order    []int      `json:"order"`              // turn order from First
 	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5)
 	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
+	Queued   bool       `json:"queued,omitempty"`   // phase 4: salaries and abilities are queued
 	Loc      int        `json:"loc"`                // phase 3: location being resolved
 	P        []Player   `json:"p"`
 	Boards   []Board    `json:"boards"`
@@ -149,6 +150,7 @@ const (
 	dBonus               // decision: poster X's choice (X = -1: Westminster V)
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
+	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
