@@ -24,7 +24,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = nil
+	s.ev = make([]engine.Event, 0, 4)
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
 	} else {
@@ -338,14 +338,22 @@ func (s *State) checkBuild(seat int, a Action) error {
 	if !ok || !hasInt(p.Patents, i) {
 		return illegal("you hold no patent “" + a.Key + "”")
 	}
+	if s.buildable(seat, i) {
+		return nil
+	}
 	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
 		return illegal("you may build only " + strconv.Itoa(s.c.Tracks.Economy.PrototypesPerRound) + " prototypes a round")
 	}
 	pt := &s.c.Patents[i]
-	if need, ok := s.affordable(seat, pt.Cost); !ok {
-		return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
-	}
-	return nil
+	need, _ := s.affordable(seat, pt.Cost)
+	return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+}
+
+// buildable is the phase 5 rule for a patent seat holds: fewer than two
+// prototypes built this round and the cost affordable.
+func (s *State) buildable(seat, patent int) bool {
+	_, ok := s.affordable(seat, s.c.Patents[patent].Cost)
+	return ok && s.P[seat].Built < s.c.Tracks.Economy.PrototypesPerRound
 }
 
 func (s *State) checkFree(seat int, a Action) error {

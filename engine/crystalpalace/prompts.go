@@ -90,7 +90,9 @@ func (s *State) phaseActions(seat int) []string {
 		}
 	case 5:
 		for _, i := range p.Patents {
-			keep(Action{Verb: vBuild, Key: s.c.Patents[i].ID}, s.r.build[i])
+			if s.buildable(seat, i) {
+				out = append(out, s.r.build[i])
+			}
 		}
 	}
 	return append(out, "pass")
