@@ -37,7 +37,7 @@ const (
 	vExchange       // exchange die|income|gear|pound
 	vBuy            // buy energy|gear
 	vSell           // sell energy|gear
-	vPay            // pay (salaries, after raising money)
+	vPay            // pay (a debt, with loans for what is missing)
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -222,6 +222,8 @@ func ParseAction(text string) (Action, error) {
 		return bare(vPass)
 	case "skip":
 		return bare(vSkip)
+	case "pay":
+		return bare(vPay)
 	case "take":
 		return oneNum(vTake, "the slot number, e.g. take 2")
 	case "advance":
@@ -290,8 +292,6 @@ func ParseAction(text string) (Action, error) {
 		return oneWord(vBuy, "energy", "gear")
 	case "sell":
 		return oneWord(vSell, "energy", "gear")
-	case "pay":
-		return bare(vPay)
 	}
 	return Action{}, unknown(text)
 }

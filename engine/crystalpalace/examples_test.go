@@ -366,14 +366,21 @@ func TestExampleSalaryHolmes(t *testing.T) {
 	p.West, p.Pounds, p.News = 2, 5, 5
 	p.Patents = []int{id(t, s, "patent", "kaleidoscope")} // phase 5 then waits for Blue
 	atPhase3(s, locWaterloo, 1, Die{O: blue, V: 4})
-	mustApply(t, s, blue, "exchange pound")
 	vp := p.VP
-	mustApply(t, s, blue, "pass") // phase 3 ends; phase 4 salaries
-	if p.Pounds != 0 || metricCountLoans(s, blue) != 0 {
-		t.Errorf("Blue has %d pounds and %d loans, want 0 and 0: salaries 3+3 at Westminster II", p.Pounds, metricCountLoans(s, blue))
+	mustApply(t, s, blue, "pass") // phase 3 ends; phase 4 salaries: 3 for Holmes, 3 for Brontë
+	pr := s.Prompts()
+	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 pounds; you have 5") {
+		t.Fatalf("Blue owes 6 with 5 in hand: %+v", pr)
+	}
+	mustApply(t, s, blue, "exchange pound") // paid with the last 5 pounds and 1 newspaper
+	if p.Pounds != 0 || metricCountLoans(s, blue) != 0 || p.News != 4 {
+		t.Errorf("Blue has %d pounds, %d newspapers and %d loans, want 0, 4 and no loan", p.Pounds, p.News, metricCountLoans(s, blue))
 	}
 	if p.VP != vp+2 {
 		t.Errorf("Holmes gives %d VP, want 2 for 4 newspapers", p.VP-vp)
+	}
+	if pr := s.Prompts(); s.Ph != 5 || pr[0].Seat != blue || pr[0].Kind != "build" {
+		t.Errorf("phase 5 follows: %+v", pr)
 	}
 }
 
@@ -613,6 +620,11 @@ func TestLoansAndForcedLoans(t *testing.T) {
 	mustApply(t, s, red, "dice 1 1 1 1")
 	mustApply(t, s, blue, "dice 2 2 2 1")
 	pr := s.Prompts()
+	if pr[0].Seat != blue || pr[0].Kind != "pay" || pr[0].Actions[0] != "pay" {
+		t.Fatalf("Blue owes 7 pounds with 3 in hand: %+v", pr)
+	}
+	mustApply(t, s, blue, "pay")
+	pr = s.Prompts()
 	if pr[0].Seat != blue || pr[0].Kind != "replace" {
 		t.Fatalf("Blue must place the forced loan: %+v", pr)
 	}

@@ -53,9 +53,14 @@ func (s *State) step() bool {
 	case 3:
 		return s.step3()
 	case 4:
-		for _, seat := range s.Order {
-			s.phase4(seat)
+		if !s.Queued { // salaries and abilities first, then phase 5
+			s.Queued = true
+			for _, seat := range s.Order {
+				s.phase4(seat)
+			}
+			return true
 		}
+		s.Queued = false
 		s.Turn = 0
 		for i := range s.P {
 			s.P[i].Built, s.P[i].Ability5, s.P[i].Passed = 0, false, false
@@ -144,12 +149,10 @@ func (s *State) reveal() {
 		s.pay(seat, totals[seat])
 	}
 	s.First = s.firstPlayer(totals)
-	prev := s.Order
 	s.Order = make([]int, s.N)
 	for i := range s.Order {
 		s.Order[i] = (s.First + i) % s.N
 	}
-	_ = prev
 	low, high := totals[0], totals[0]
 	for _, t := range totals {
 		low, high = min(low, t), max(high, t)
@@ -260,12 +263,7 @@ func (s *State) phase4(seat int) {
 	for _, ch := range p.Chars {
 		due += s.c.Characters[ch].Salary[colour]
 	}
-	switch {
-	case due > 0 && p.Pounds < due && p.News+p.Gears+p.Energy > 0:
-		// Short of money, the player may first exchange newspapers or sell
-		// goods to avoid a loan (rulebook, phase 4 example), then pays.
-		p.Q = append(p.Q, Task{K: dSalary, N: due})
-	case due > 0:
+	if due > 0 {
 		s.pay(seat, due)
 	}
 	for _, ch := range p.Chars {
@@ -370,7 +368,7 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
-	case dSalary:
+	case dPay:
 		out = append(out, Action{Verb: vPay})
 	}
 	return out
@@ -403,6 +401,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.applyGreen(seat, a)
 	case vReplace:
 		i := a.Vals[0] - 1
+		s.Discarded = append(s.Discarded, p.Slots[i].ID)
 		if t.K == dLoanSlot {
 			p.Slots[i] = Slot{K: slotLoan, ID: t.X}
 		} else {
@@ -431,13 +430,13 @@ func (s *State) answer(seat int, t Task, a Action) {
 		target := a.Vals[0] - 1
 		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
+	case vPay:
+		s.payWithLoans(seat, t.N)
 	case vWatch:
 		s.Watch = seat
 		s.WatchPounds = a.Key == "pounds"
 		if !s.WatchPounds {
 			s.addVP(seat, s.c.Tracks.Watch.TakeVP, vpWatch)
 		}
-	case vPay:
-		s.pay(seat, t.N)
 	}
 }

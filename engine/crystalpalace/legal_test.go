@@ -232,8 +232,8 @@ var actionTable = []actionCase{
 	{"salary", 1, "pay", nil, ""},
 	{"salary", 1, "exchange pound", nil, ""},
 	{"salary", 1, "buy energy", nil, "a decision is one's turn"},
-	{"salary", 1, "pass", engine.ErrIllegalAction, "pay your salaries of 6 pounds"},
-	{"salary", 1, "build telegraph", engine.ErrIllegalAction, "pay your salaries"},
+	{"salary", 1, "pass", engine.ErrIllegalAction, "first pay 6 pounds"},
+	{"salary", 1, "build telegraph", engine.ErrIllegalAction, "first pay"},
 	{"salary", 2, "pass", engine.ErrNotYourTurn, "waiting for P1"},
 	{"salary", 2, "pay", engine.ErrNotYourTurn, "waiting for P1"},
 	// Loans are paid back with 10 pounds during one's turn.

@@ -90,7 +90,9 @@ func (s *State) phaseActions(seat int) []string {
 		}
 	case 5:
 		for _, i := range p.Patents {
-			keep(Action{Verb: vBuild, Key: s.c.Patents[i].ID}, s.r.build[i])
+			if s.buildable(seat, i) {
+				out = append(out, s.r.build[i])
+			}
 		}
 	}
 	return append(out, "pass")
@@ -152,8 +154,8 @@ func decisionKind(k taskKind) string {
 		return "target"
 	case dWatch:
 		return "watch"
-	case dSalary:
-		return "salary"
+	case dPay:
+		return "pay"
 	}
 	return "decide"
 }
@@ -183,8 +185,8 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
 	case dWatch:
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
-	case dSalary:
-		return "pay your salaries of " + strconv.Itoa(t.N) + " pounds (pay); you have " + strconv.Itoa(s.P[seat].Pounds) + ": exchange newspapers or sell goods first to avoid a loan"
+	case dPay:
+		return "pay " + strconv.Itoa(t.N) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
 }

@@ -481,11 +481,11 @@ func TestWorkedExampleSalaryHolmes(t *testing.T) {
 	setPurse(s, blue, 5, 5)
 	vp := s.P[blue].VP
 	play(t, s, "P1: pass # the last phase 3 action: phase 4 follows")
-	pr := wantPrompt(t, s, blue, "salary") // 6 due, 5 pounds: Blue may raise money first
+	pr := wantPrompt(t, s, blue, "pay") // 6 due, 5 pounds: Blue may raise money first
 	if !equalStrings(pr.Actions, []string{"pay"}) {
 		t.Fatalf("salary actions %v, want pay", pr.Actions)
 	}
-	play(t, s, "P1: exchange pound\nP1: pay")
+	play(t, s, "P1: exchange pound") // 6 pounds now: the salaries are paid at once
 	wantPrompt(t, s, blue, "build")
 	p := s.P[blue]
 	eq(t, "Blue pounds", p.Pounds, 0)
@@ -843,6 +843,8 @@ func TestWorkedExampleForcedLoans(t *testing.T) {
 	s := newGame(t, 2, 30)
 	s.P[0].Pounds = 3
 	play(t, s, "P1: dice 6 6 1 1\nP2: dice 1 1 1 1")
+	wantPrompt(t, s, 0, "pay") // P1 holds a gear and an energy: it may sell them first
+	play(t, s, "P1: pay")
 	eq(t, "loans", s.count(0, metricLoans), 2)
 	eq(t, "pounds", s.P[0].Pounds, 3+20-14)
 
@@ -853,6 +855,7 @@ func TestWorkedExampleForcedLoans(t *testing.T) {
 	}
 	setResearch(s, 1, tiles...)
 	s.P[1].Pounds = 2
+	s.P[1].Gears, s.P[1].Energy = 0, 0 // nothing to sell: the loan is forced at once
 	play(t, s, "P1: dice 1 1 1 1\nP2: dice 2 1 1 1")
 	pr := wantPrompt(t, s, 1, "replace")
 	eq(t, "replace choices", len(pr.Actions), len(tiles))

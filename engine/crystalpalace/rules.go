@@ -139,7 +139,7 @@ func (s *State) consistent() error {
 		ok(s.CharDeck, len(c.Characters), false) && ok(s.CharDisp, len(c.Characters), true) &&
 		ok(s.GreenDeck, len(c.Research), false) && ok(s.MuseumDisp, len(c.Research), true) &&
 		ok(s.VioletBlue, len(c.Research), false) && ok(s.VioletOrange, len(c.Research), false) &&
-		ok(s.BankDisp, len(c.Shares), true) && ok(s.Market, s.N, true) && ok(s.Order, s.N, false) &&
+		ok(s.BankDisp, len(c.Shares), true) && ok(s.Discarded, len(c.Research), false) && ok(s.Market, s.N, true) && ok(s.Order, s.N, false) &&
 		len(s.Order) == s.N && s.Publisher >= 0 && s.Publisher < len(c.Publishers) &&
 		s.Ph >= 1 && s.Ph <= 7 && s.Loc >= 0 && s.Loc <= int(locCount) && s.Turn >= 0 && s.Turn <= max(s.N, phase6Steps) &&
 		len(s.Market) == len(s.market().Spaces) && s.Watch >= -1 && s.Watch < s.N
@@ -183,7 +183,7 @@ func (s *State) consistent() error {
 			case dBonus:
 				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
 			}
-			if bad || t.K < tEffect || t.K > dSalary {
+			if bad || t.K < tEffect || t.K > dPay {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}

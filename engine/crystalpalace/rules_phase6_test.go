@@ -31,6 +31,7 @@ func TestRulePhase6GreenEffectsAfterExpenses(t *testing.T) {
 	}
 	setResearch(s, 0, tiles...)
 	s.P[0].Pounds, s.P[0].Income = 5, 0 // 0 pounds after the dice; red space
+	s.P[0].Gears, s.P[0].Energy = 0, 0  // nothing to sell: the loan is forced
 	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
 	// Step 2: three steps below the bottom cost 3 pounds: a forced loan.
 	wantPrompt(t, s, 0, "replace")

@@ -21,6 +21,7 @@ type State struct {
 	Order    []int      `json:"order"`              // turn order from First
 	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5); step of phase 6
 	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
+	Queued   bool       `json:"queued,omitempty"`   // phase 4: salaries and abilities are queued
 	Loc      int        `json:"loc"`                // phase 3: location being resolved
 	P        []Player   `json:"p"`
 	Boards   []Board    `json:"boards"`
@@ -40,10 +41,11 @@ type State struct {
 	Market       []int    `json:"market"` // owner per tier from the bottom, -1 free
 	MarketGears  int      `json:"mgears"`
 	FlyerAt      []Flyers `json:"flyers"`
-	Tickets      []int    `json:"tickets,omitempty"` // seats in order of reaching the end of the Buzz track
-	Watch        int      `json:"watch"`             // holder or -1
-	WatchPounds  bool     `json:"wpounds,omitempty"` // the side giving pounds in phase 6
-	TicketDice   []Die    `json:"tdice,omitempty"`   // dice under tickets at the Port
+	Tickets      []int    `json:"tickets,omitempty"`   // seats in order of reaching the end of the Buzz track
+	Watch        int      `json:"watch"`               // holder or -1
+	WatchPounds  bool     `json:"wpounds,omitempty"`   // the side giving pounds in phase 6
+	TicketDice   []Die    `json:"tdice,omitempty"`     // dice under tickets at the Port
+	Discarded    []int    `json:"discarded,omitempty"` // research tiles replaced on a mat (for statistics)
 
 	r  *Rules
 	c  *Content
@@ -148,7 +150,7 @@ const (
 	dBonus               // decision: poster X's choice (X = -1: Westminster V)
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
-	dSalary              // decision: pay N pounds of salaries, short of money
+	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
@@ -212,6 +214,7 @@ func (s *State) clone() *State {
 	t.FlyerAt = append([]Flyers(nil), s.FlyerAt...)
 	t.Tickets = cloneInts(s.Tickets)
 	t.TicketDice = append([]Die(nil), s.TicketDice...)
+	t.Discarded = cloneInts(s.Discarded)
 	return &t
 }
 
