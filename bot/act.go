@@ -151,7 +151,7 @@ func (b *Bot) secretButton(r *reply, i *discordgo.Interaction, id customID) erro
 	if g.Status != storage.StatusRunning {
 		return errNotRunning
 	}
-	p, ok := secretPromptOf(g, st, userOf(i).ID)
+	p, ok := b.secretChoice(g, st, userOf(i).ID)
 	if !ok {
 		if len(seatsOf(g, userOf(i).ID)) == 0 {
 			return errNotSeated
@@ -171,6 +171,25 @@ func (b *Bot) secretButton(r *reply, i *discordgo.Interaction, id customID) erro
 				Placeholder: clip(example, 100), Required: true, MaxLength: 200},
 		}}},
 	})
+}
+
+// secretChoice finds the secret prompt user may answer now: an open one,
+// or the one they answered last if that answer is still hidden (then a new
+// answer replaces it). g must hold its log.
+func (b *Bot) secretChoice(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
+	if p, ok := secretPromptOf(g, st, user); ok {
+		return p, true
+	}
+	last, before, _, err := b.lastTakeBack(g, seatsOf(g, user))
+	if err != nil || !isSecret(before, last.Seat, last.Action) {
+		return engine.Prompt{}, false
+	}
+	for _, p := range promptsOf(before, last.Seat) {
+		if p.Secret {
+			return p, true
+		}
+	}
+	return engine.Prompt{}, false
 }
 
 // secretPromptOf finds user's open secret prompt in the game.

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -172,8 +171,10 @@ type Bot struct {
 	pending *pendingDMs
 	recent  *recentEvents
 
-	inflight sync.WaitGroup
-	closing  atomic.Bool
+	// gate is held shared by every interaction, DM and deadline check in
+	// flight, and exclusively by Close, which sets closing.
+	gate     sync.RWMutex
+	closing  bool
 	stopTick chan struct{}
 	tickDone chan struct{}
 }
@@ -235,7 +236,7 @@ func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 		r.done()
 		return
 	}
-	defer b.inflight.Done()
+	defer b.leave()
 	r := newReply(b.s, i)
 	err := b.route(ctx, r, i)
 	if err != nil {
@@ -246,15 +247,18 @@ func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 	}
 }
 
-// enter registers work in flight, or reports false when closing.
+// enter registers work in flight, or reports false when closing. Work
+// that entered calls leave when done.
 func (b *Bot) enter() bool {
-	b.inflight.Add(1)
-	if b.closing.Load() {
-		b.inflight.Done()
+	b.gate.RLock()
+	if b.closing {
+		b.gate.RUnlock()
 		return false
 	}
 	return true
 }
+
+func (b *Bot) leave() { b.gate.RUnlock() }
 
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
@@ -277,8 +281,9 @@ func (b *Bot) Wait() { b.pub.wait() }
 // board updates they caused and stops the deadline ticker. It does not
 // close the store or the session, which the caller owns.
 func (b *Bot) Close() {
-	b.closing.Store(true)
-	b.inflight.Wait()
+	b.gate.Lock() // waits for the work in flight
+	b.closing = true
+	b.gate.Unlock()
 	b.pub.wait()
 	if b.stopTick != nil {
 		close(b.stopTick)

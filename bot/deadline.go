@@ -39,7 +39,7 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	if !b.enter() {
 		return
 	}
-	defer b.inflight.Done()
+	defer b.leave()
 	due, err := b.timers.Due(now)
 	if err != nil {
 		b.log.Error("reading due timers failed", "err", err)

@@ -68,7 +68,7 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 	if text == "" || !b.enter() {
 		return
 	}
-	defer b.inflight.Done()
+	defer b.leave()
 	user := m.Author.ID
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
@@ -118,7 +118,7 @@ func (b *Bot) waitingSecrets(user string) ([]waitingGame, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, ok := secretPromptOf(full, st, user); ok {
+		if p, ok := b.secretChoice(full, st, user); ok {
 			out = append(out, waitingGame{game: full, prompt: p})
 		}
 	}
@@ -292,7 +292,7 @@ func (b *Bot) narrowChoice(r *reply, g *storage.Game, user, value string) (bool,
 	if err != nil {
 		return false, err
 	}
-	p, ok := secretPromptOf(full, st, user)
+	p, ok := b.secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}

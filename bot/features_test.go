@@ -197,10 +197,22 @@ func TestDMAsksWhichGame(t *testing.T) {
 	if h.game("5002").Version != second.Version+1 || h.game("5001").Version != 1 {
 		t.Error("the DM went to the wrong game")
 	}
-	// nothing waiting: the DM says so
-	h.dm(alice, "1") // the other game takes it: only one waits now
-	if got := h.dm(alice, "1"); len(got) != 1 || !strings.Contains(got[0].Text(), "None of your games") {
-		t.Errorf("nothing waiting: %+v", got)
+	// game 1 still waits and game 2's choice is hidden and may change:
+	// the next DM asks again
+	answers = h.dm(alice, "1")
+	if len(answers) != 1 || !strings.Contains(answers[0].Text(), "Which one") {
+		t.Fatalf("second DM: %v", answers)
+	}
+	first := h.game("5001")
+	if res := h.click(alice, "", answers[0].Message, answers[0].CustomIDs()[0], fmt.Sprint(first.ID)); !strings.Contains(res.text(), "you played `pick 1`") {
+		t.Errorf("after choosing game 1: %s", res.text())
+	}
+	if h.game("5001").Version != first.Version+1 {
+		t.Error("game 1 did not take the choice")
+	}
+	// no game at all: the DM says so
+	if got := h.dm(dave, "1"); len(got) != 1 || !strings.Contains(got[0].Text(), "None of your games") {
+		t.Errorf("nothing waiting: %v", got[0].Text())
 	}
 }
 

@@ -93,6 +93,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	who := seatUser(t, g, users)
 	rng := engine.NewRNG(7)
 	secretWay, steps, buttons, menus, secrets := 0, 0, 0, 0, 0
+	var secretActions []string
 	for ; steps < 5000; steps++ {
 		g, st, err := h.store.Load(ch)
 		if err != nil {
@@ -112,6 +113,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 		switch {
 		case p.Secret:
 			secrets++
+			secretActions = append(secretActions, action)
 			last := len(prompts) == 1
 			switch secretWay % 4 {
 			case 3: // the select menus of the DM prompt, narrowing down
@@ -176,6 +178,21 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	}
 	if !strings.Contains(final, "🏆") {
 		t.Fatalf("no final scores posted")
+	}
+	// no secret choice in any custom_id or log line, ever
+	for _, q := range h.fake.Requests() {
+		for _, id := range q.CustomIDs() {
+			for _, a := range secretActions {
+				if strings.Contains(id, a) {
+					t.Errorf("secret %q in custom_id %q", a, id)
+				}
+			}
+		}
+	}
+	for _, a := range secretActions {
+		if strings.Contains(h.log(), a) {
+			t.Errorf("secret %q in the log", a)
+		}
 	}
 	t.Logf("%s: %d steps (%d secret, %d by button, %d by menu)", kind, steps, secrets, buttons, menus)
 }

@@ -75,7 +75,7 @@ func (b *Bot) play(req request) (*outcome, error) {
 	before := humanWaiting(g, st)
 	secret := isSecret(st, seat, action)
 	events, err := st.Apply(seat, action)
-	if errors.Is(err, engine.ErrNotYourTurn) {
+	if err != nil && len(promptsOf(st, seat)) == 0 {
 		// perhaps a new value for a secret choice already made
 		if out, changeErr := b.changeSecret(g, seats, req.text); out != nil || changeErr != nil {
 			return out, changeErr

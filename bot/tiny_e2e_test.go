@@ -84,10 +84,15 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	if !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
-	// carol answers her DM with free text
-	dms := h.dm(carol, " 3 ")
-	if len(dms) != 1 || !strings.Contains(dms[0].Text(), "pick 3") {
+	// carol answers her DM with free text, then changes her mind
+	dms := h.dm(carol, " 1 ")
+	if len(dms) != 1 || !strings.Contains(dms[0].Text(), "pick 1") {
 		t.Fatalf("carol's DM answer: %+v", dms)
+	}
+	v := h.game(chTiny).Version
+	dms = h.dm(carol, "3")
+	if len(dms) != 1 || !strings.Contains(dms[0].Text(), "pick 3") || h.game(chTiny).Version != v {
+		t.Fatalf("carol's change by DM: %+v", dms)
 	}
 	// bob uses /play (private); autocomplete offers his picks
 	if got := h.autocomplete(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pi"}, optAction); len(got) != 3 || got[0] != "pick 1" {
@@ -120,7 +125,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 		t.Fatalf("alice's move: %v %s", res.callbackType(), res.text())
 	}
 	// the same (now stale) button again: refused, nothing applied twice
-	v := h.game(chTiny).Version
+	v = h.game(chTiny).Version
 	if res := h.click(alice, chTiny, board.ID, move); !strings.Contains(res.text(), "out of date") {
 		t.Errorf("stale click: %s", res.text())
 	}

@@ -3,6 +3,7 @@ package imaging
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/png"
 	"sync"
 	"testing"
@@ -160,5 +161,63 @@ func TestReusedFramesForgetEarlierRenders(t *testing.T) {
 	}
 	if !bytes.Equal(first, again) {
 		t.Error("a board drawn after another differs from the same board drawn first")
+	}
+}
+
+// The background cache stays bounded however many layouts pass through it,
+// and a layout dropped from it draws the same again.
+func TestBackgroundCacheIsBounded(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := fakeEightyDays(3)
+	want, err := r.Board(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < maxBackgrounds+4; i++ {
+		v := fakeEightyDays(3)
+		v.Track[6].City = fmt.Sprintf("Paris %d", i) // a layout of its own
+		if _, err := r.Board(v, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.bgMu.Lock()
+	n := len(r.bgs)
+	r.bgMu.Unlock()
+	if n > maxBackgrounds {
+		t.Errorf("%d backgrounds cached, want at most %d", n, maxBackgrounds)
+	}
+	got, err := r.Board(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("a board drawn again after its layout left the cache differs")
+	}
+}
+
+func TestViewsByValueDrawLikePointers(t *testing.T) {
+	r := testRenderer(t)
+	ed, cpv := fakeEightyDays(3), fakeCPView(t, 3, 3)
+	for _, pair := range [][2]any{{ed, *ed}, {cpv, *cpv}} {
+		byPointer, err := r.Board(pair[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byValue, err := r.Board(pair[1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(byPointer, byValue) {
+			t.Errorf("%T: the board of the value differs from the pointer's", pair[1])
+		}
+	}
+	if _, err := r.Mat(*cpv, nil); err != nil {
+		t.Errorf("Mat of a view value: %v", err)
+	}
+	if _, err := r.Scores(*ed, nil); err != nil {
+		t.Errorf("Scores of a view value: %v", err)
 	}
 }

@@ -3,6 +3,9 @@ package imaging
 import (
 	"fmt"
 	"image"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // maxNameRunes is the most characters of a display name an image shows.
@@ -44,4 +47,18 @@ func (c *canvas) titleBar(title, note string) {
 func (c *canvas) titleBarStatic(title string) {
 	c.fill(image.Rect(0, 0, c.img.Bounds().Dx(), titleHeight), colTitle)
 	c.text(title, 18, titleHeight/2, style{size: sizeHuge, bold: true, color: colTitleInk})
+}
+
+// gameOverNote is the title note of a finished game: "Game over · Ada won".
+func gameOverNote(winners []engine.Seat, names []string) string {
+	var won []string
+	for _, w := range winners {
+		if seatIn(w, len(names)) {
+			won = append(won, names[w])
+		}
+	}
+	if len(won) == 0 {
+		return "Game over"
+	}
+	return "Game over · " + strings.Join(won, " and ") + " won"
 }

@@ -30,7 +30,7 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			if bonus == "" {
 				bonus = "–"
 			}
-			c.textFit(bonus, x+60, ly, w/2-70, body)
+			c.richText(bonus, x+60, ly, w/2-70, body)
 			c.text(fmt.Sprintf("salary col. %d", sp.Salary+1), x+w/2, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 	case loc.Key == "times":
@@ -53,7 +53,7 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 				text += " (not at this player count)"
 			}
 			c.text("•", x+2, ly, st)
-			c.textFit(text, x+14, ly, w-80, st)
+			c.richText(text, x+14, ly, w-80, st)
 		}
 		if len(loc.TicketVP) > 0 {
 			c.text(cpTicketText(loc), x, y+len(loc.Possibilities)*cpLineH, style{size: sizeSmall, color: colInkSoft})
@@ -78,7 +78,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 		}
 		c.text(strconv.Itoa(sp.Tier), rect.Min.X+18, ly, style{size: sizeSmall, bold: true, color: colInk})
 		c.text(strconv.Itoa(sp.Cost)+"£", rect.Min.X+44, ly, style{size: sizeSmall, bold: true, color: colBad})
-		c.textFit("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, body)
+		c.richText("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, body)
 	}
 	ly := rect.Min.Y + cpHeadH + 6 + len(spaces)*cpLineH + cpLineH/2
 	c.fill(image.Rect(rect.Min.X+6, ly-8, rect.Min.X+12, ly+8), colEnergy)
@@ -195,7 +195,11 @@ func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
 		cell := cpBuzzRect(rect, pos)
 		k := stacks[pos]
 		stacks[pos]++
-		c.marker(seat, cell.Min.X+9+(k%4)*9, cell.Max.Y-10-(k/4)*11, markMini)
+		// Up to five markers: three along the bottom, two above them on the
+		// right, clear of the space's number.
+		slots := [...]image.Point{{9, -9}, {22, -9}, {35, -9}, {22, -22}, {35, -22}}
+		at := slots[min(k, len(slots)-1)]
+		c.marker(seat, cell.Min.X+at.X, cell.Max.Y+at.Y, markMini)
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH + cpLineH/2

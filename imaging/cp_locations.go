@@ -157,7 +157,7 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol int) {
 		parts = append([]string{salary}, parts...)
 	}
 	if len(parts) > 0 && right-x > 20 {
-		c.textFit(strings.Join(parts, "; "), x, y, right-x, style{size: sizeSmall, color: colInkSoft})
+		c.richText(strings.Join(parts, "; "), x, y, right-x, style{size: sizeSmall, color: colInkSoft})
 	}
 }
 

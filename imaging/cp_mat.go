@@ -247,7 +247,7 @@ func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
 		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
 		if s.Tile != nil {
 			c.textFit(s.Tile.Name, x, l1, w, bold)
-			c.textFit(cardEffect(s.Tile), x, l2, w, body)
+			c.richText(cardEffect(s.Tile), x, l2, w, body)
 		}
 	case "loan":
 		c.box(box, colPanelAlt)

@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"image"
 	"strconv"
-	"strings"
 
 	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
@@ -188,19 +187,11 @@ func cpNote(v *cp.View, names []string) string {
 		note = fmt.Sprintf("%s · phase %d", v.RoundName, v.Phase)
 	}
 	if v.Over {
-		note = "Game over"
+		var winners []engine.Seat
 		if v.Result != nil {
-			var won []string
-			for _, w := range v.Result.Winners {
-				if seatIn(w, len(names)) {
-					won = append(won, names[w])
-				}
-			}
-			if len(won) > 0 {
-				note += " · " + strings.Join(won, " and ") + " won"
-			}
+			winners = v.Result.Winners
 		}
-		return note
+		return gameOverNote(winners, names)
 	}
 	if t := int(v.Turn); t >= 0 && t < len(names) {
 		note += " · " + names[t] + " to play"

@@ -26,22 +26,21 @@ const (
 // Geometry of the 80 Days board. The 80 spaces of the loop (London, then
 // 1 to 79) are laid out in reading order, ten to a row.
 const (
-	edW        = 1144
-	edCols     = 10
-	edRows     = 8
-	edCellW    = 108
-	edCellH    = 70
-	edGap      = 4
-	edBandH    = 26 // the coloured label band at the bottom of a cell
-	edTrackX   = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
-	edTrackY   = titleHeight + 14
-	edKeyY     = edTrackY + edRows*edCellH + (edRows-1)*edGap + 12
-	edKeyH     = 54
-	edTableY   = edKeyY + edKeyH + 14
-	edHeadH    = 30
-	edRowH     = 48
-	edFooterH  = 104
-	edMaxCards = 4 // kept characters listed by name before "+N more"
+	edW       = 1144
+	edCols    = 10
+	edRows    = 8
+	edCellW   = 108
+	edCellH   = 70
+	edGap     = 4
+	edBandH   = 26 // the coloured label band at the bottom of a cell
+	edTrackX  = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
+	edTrackY  = titleHeight + 14
+	edKeyY    = edTrackY + edRows*edCellH + (edRows-1)*edGap + 12
+	edKeyH    = 54
+	edTableY  = edKeyY + edKeyH + 14
+	edHeadH   = 30
+	edRowH    = 48
+	edFooterH = 104
 )
 
 // Columns of the travellers' table, as x offsets from the track's left.
@@ -143,7 +142,7 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 		note += " · " + v.Variant
 	}
 	if v.Over {
-		note = "Game over"
+		note = gameOverNote(v.Winners, names)
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
 		note += " · " + names[v.Turn] + " to move"
 	}
@@ -299,7 +298,14 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
 		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
 		c.textFit(edPending(v, p), x0+edColNext+10, mid, edColChars-edColNext-16, style{size: sizeSmall, color: colInk})
-		c.textFit(edCharacters(p.Characters), x0+edColChars+10, mid, edW-2*edTrackX-edColChars-16, style{size: sizeSmall, color: colInk})
+		chars := edCharacters(p.Characters)
+		for i, line := range chars {
+			ly := mid
+			if len(chars) > 1 {
+				ly = mid - 10 + 20*i
+			}
+			c.textFit(line, x0+edColChars+10, ly, edW-2*edTrackX-edColChars-16, style{size: sizeSmall, color: colInk})
+		}
 	}
 }
 
@@ -379,20 +385,34 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 	return strings.Join(parts, "; ")
 }
 
-// edCharacters lists kept characters by name.
-func edCharacters(cards []eightydays.CardView) string {
-	if len(cards) == 0 {
-		return "–"
+// edCharacters describes kept characters in at most two lines: a single
+// one by name and effect, otherwise one a line ("Aouda: move 5£ cheaper"),
+// the second line naming any further ones.
+func edCharacters(cards []eightydays.CardView) []string {
+	switch {
+	case len(cards) == 0:
+		return []string{"–"}
+	case len(cards) == 1 && cards[0].Effect != "":
+		return []string{cards[0].Name, cards[0].Effect}
 	}
-	names := make([]string, 0, edMaxCards)
+	lines := make([]string, 0, 2)
 	for i, card := range cards {
-		if i == edMaxCards {
-			names = append(names, fmt.Sprintf("+%d more", len(cards)-i))
+		line := card.Name
+		if card.Effect != "" {
+			line += ": " + card.Effect
+		}
+		if i == 1 && len(cards) > 2 {
+			line = fmt.Sprintf("+%d more: %s", len(cards)-1, card.Name)
+			for _, more := range cards[2:] {
+				line += ", " + more.Name
+			}
+		}
+		lines = append(lines, line)
+		if len(lines) == 2 {
 			break
 		}
-		names = append(names, card.Name)
 	}
-	return strings.Join(names, ", ")
+	return lines
 }
 
 // edFooter draws the deck, the discard, any cards being chosen between,

@@ -73,6 +73,11 @@ func (r *Renderer) eightyDaysScores(v *eightydays.View, names []string) ([]byte,
 		})
 		sheet.notes = append(sheet.notes, strings.Join(edWhere(p), " · "))
 	}
+	for _, p := range v.Players {
+		if len(p.Pawns) > 1 {
+			sheet.total = "Spaces, both pawns"
+		}
+	}
 	if !v.Over {
 		sheet.title = "Around the World in 80 Days · standings"
 	}

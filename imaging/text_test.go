@@ -44,3 +44,30 @@ func TestFitShortensToWidth(t *testing.T) {
 		t.Errorf("fit(2) = %q, want nothing", got)
 	}
 }
+
+func TestRichSegments(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r}
+	sp := r.sprites
+	for _, tc := range []struct {
+		in   string
+		want []segment
+	}{
+		{"+2 gears, +1 energy", []segment{{text: "+2"}, {icon: sp.gear}, {text: ", +1"}, {icon: sp.energy}}},
+		{"phase 6: +1 newspapers, +1 income", []segment{{text: "phase 6: +1"}, {icon: sp.paper}, {text: ", +1 income"}}},
+		{"1 energy and one green bonus", []segment{{text: "1"}, {icon: sp.energy}, {text: " and one green bonus"}}},
+		{"gears per energy", []segment{{text: "gears per energy"}}},
+		{"", nil},
+	} {
+		got := c.richSegments(tc.in)
+		if len(got) != len(tc.want) {
+			t.Errorf("richSegments(%q) = %v, want %v", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("richSegments(%q)[%d] = %+v, want %+v", tc.in, i, got[i], tc.want[i])
+			}
+		}
+	}
+}

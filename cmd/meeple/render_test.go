@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 func TestRenderWritesBoardAndMats(t *testing.T) {
@@ -73,5 +76,53 @@ func TestRenderRefusesBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "y")); !os.IsNotExist(err) {
 		t.Errorf("a refused script still created the output folder (%v)", err)
+	}
+}
+
+func TestRenderWritesScoresOfAFinishedGame(t *testing.T) {
+	reg, err := buildRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := reg.Lookup("eightydays")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := engine.Setup{Players: 3, Seed: 4}
+	state, err := rules.New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	player, err := ai.Lookup(rules, "heuristic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := engine.NewRNG(setup.Seed)
+	out, err := ai.PlayOut(state, []engine.Player{player, player, player}, &rng, 5000)
+	if err != nil || !state.Over() {
+		t.Fatalf("playout: over=%t, %v", state.Over(), err)
+	}
+	dir := t.TempDir()
+	var script bytes.Buffer
+	if err := engine.WriteScript(&script, rules.Name(), setup, out.Moves); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "game.txt")
+	if err := os.WriteFile(path, script.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"render", "-game", "eightydays", "-players", "3", "-seed", "4", "-script", path,
+		"-out", filepath.Join(dir, "out")}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, name := range []string{"board.png", "scores.png"} {
+		data, err := os.ReadFile(filepath.Join(dir, "out", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

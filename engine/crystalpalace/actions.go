@@ -37,6 +37,7 @@ const (
 	vExchange       // exchange die|income|gear|pound
 	vBuy            // buy energy|gear
 	vSell           // sell energy|gear
+	vPay            // pay (a debt, with loans for what is missing)
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -58,6 +59,7 @@ const (
 // String is the canonical text of the action; ParseAction reads it back.
 func (a Action) String() string {
 	var b strings.Builder
+	b.Grow(24)
 	num := func(n int) {
 		b.WriteByte(' ')
 		b.WriteString(strconv.Itoa(n))
@@ -141,6 +143,8 @@ func (a Action) String() string {
 	case vSell:
 		b.WriteString("sell")
 		word(a.Key)
+	case vPay:
+		b.WriteString("pay")
 	}
 	return b.String()
 }
@@ -152,8 +156,9 @@ func unknown(text string) error {
 // ParseAction reads an action in canonical notation. Extra spaces and upper
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
-	f := strings.Fields(strings.ToLower(text))
-	if len(f) == 0 {
+	var buf [8]string
+	f, ok := fields(lower(text), buf[:0])
+	if !ok || len(f) == 0 {
 		return Action{}, unknown(text)
 	}
 	ints := func(from, n int) ([]int, bool) {
@@ -217,6 +222,8 @@ func ParseAction(text string) (Action, error) {
 		return bare(vPass)
 	case "skip":
 		return bare(vSkip)
+	case "pay":
+		return bare(vPay)
 	case "take":
 		return oneNum(vTake, "the slot number, e.g. take 2")
 	case "advance":
@@ -311,4 +318,34 @@ func locIndex(key string) int {
 		}
 	}
 	return -1
+}
+
+// lower is strings.ToLower without a copy for text already in lower case.
+func lower(text string) string {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return strings.ToLower(text)
+		}
+	}
+	return text
+}
+
+// fields splits text at spaces into dst (without allocating); ok is false
+// when there are more words than dst can hold.
+func fields(text string, dst []string) ([]string, bool) {
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		space := i == len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'
+		switch {
+		case space && start >= 0:
+			if len(dst) == cap(dst) {
+				return dst, false
+			}
+			dst = append(dst, text[start:i])
+			start = -1
+		case !space && start < 0:
+			start = i
+		}
+	}
+	return dst, true
 }

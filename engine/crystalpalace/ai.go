@@ -40,11 +40,16 @@ func (Heuristic) Choose(st engine.State, pr engine.Prompt, rng *engine.RNG) stri
 // aiDice spends a budget on dice values, highest first.
 func (s *State) aiDice(seat int) string {
 	p := &s.P[seat]
-	budget := p.Pounds - 6
-	if s.Round == 5 {
-		budget = p.Pounds
+	colour := s.c.Tracks.Westminster[p.West].Salary
+	salary := 0
+	for _, ch := range p.Chars {
+		salary += s.c.Characters[ch].Salary[colour]
 	}
-	budget = min(max(budget, p.Dice), 5*p.Dice)
+	budget := p.Pounds - salary - 8
+	if s.Round == 5 {
+		budget = p.Pounds - salary
+	}
+	budget = min(max(budget, p.Dice), 4*p.Dice+2)
 	vals := make([]int, p.Dice)
 	for i := range vals {
 		rest := p.Dice - i - 1

@@ -24,10 +24,9 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = nil
+	s.ev = make([]engine.Event, 0, 4)
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
-		s.ev[0].Private = false
 	} else {
 		s.emit(engine.EventAction, who, seatName(who)+": "+a.String(), false)
 	}
@@ -237,7 +236,7 @@ func costText(c Cost) string {
 	return out
 }
 
-// slot returns the display slot named by a "take k" action at l.
+// display is the row of cards or tiles on offer at l (nil elsewhere).
 func (s *State) display(l locKind) []int {
 	switch l {
 	case locPatent:
@@ -307,7 +306,7 @@ func (s *State) checkAction(seat int, a Action) error {
 		return want()
 	}
 	side := s.side(l)
-	for i, po := range side.Possibilities {
+	for _, po := range side.Possibilities {
 		if po.Key != a.Key {
 			continue
 		}
@@ -322,7 +321,6 @@ func (s *State) checkAction(seat int, a Action) error {
 		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
 			return illegal("every dice space below the ticket is taken")
 		}
-		_ = i
 		return nil
 	}
 	return illegal(loc.Name + " has no possibility “" + a.Key + "”")
@@ -340,14 +338,22 @@ func (s *State) checkBuild(seat int, a Action) error {
 	if !ok || !hasInt(p.Patents, i) {
 		return illegal("you hold no patent “" + a.Key + "”")
 	}
+	if s.buildable(seat, i) {
+		return nil
+	}
 	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
 		return illegal("you may build only " + strconv.Itoa(s.c.Tracks.Economy.PrototypesPerRound) + " prototypes a round")
 	}
 	pt := &s.c.Patents[i]
-	if need, ok := s.affordable(seat, pt.Cost); !ok {
-		return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
-	}
-	return nil
+	need, _ := s.affordable(seat, pt.Cost)
+	return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+}
+
+// buildable is the phase 5 rule for a patent seat holds: fewer than two
+// prototypes built this round and the cost affordable.
+func (s *State) buildable(seat, patent int) bool {
+	_, ok := s.affordable(seat, s.c.Patents[patent].Cost)
+	return ok && s.P[seat].Built < s.c.Tracks.Economy.PrototypesPerRound
 }
 
 func (s *State) checkFree(seat int, a Action) error {
@@ -388,7 +394,15 @@ func (s *State) checkFree(seat int, a Action) error {
 		}
 		return nil
 	case vExchange:
-		need := map[string]int{"die": e.DieNewspapers, "income": e.IncomeNewspapers, "gear": e.GearNewspapers, "pound": e.PoundNewspapers}[a.Key]
+		need := e.PoundNewspapers
+		switch a.Key {
+		case "die":
+			need = e.DieNewspapers
+		case "income":
+			need = e.IncomeNewspapers
+		case "gear":
+			need = e.GearNewspapers
+		}
 		if p.News < need {
 			return illegal("a " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
 		}
@@ -397,6 +411,9 @@ func (s *State) checkFree(seat int, a Action) error {
 		}
 		return nil
 	case vBuy:
+		if !s.hasPrompt(seat) {
+			return engine.Refuse(engine.ErrNotYourTurn, "you buy gears and energy with pounds during your turn; newspapers buy a gear at any time")
+		}
 		price := e.EnergyPounds
 		if a.Key == "gear" {
 			price = e.GearPounds

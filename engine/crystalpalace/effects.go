@@ -9,9 +9,10 @@ import (
 // push puts tasks at the front of seat's queue, keeping their order.
 func (s *State) push(seat int, tasks ...Task) {
 	p := &s.P[seat]
-	q := make([]Task, 0, len(tasks)+len(p.Q))
-	q = append(q, tasks...)
-	p.Q = append(q, p.Q...)
+	n, old := len(tasks), len(p.Q)
+	p.Q = append(p.Q, tasks...)
+	copy(p.Q[n:], p.Q[:old])
+	copy(p.Q, tasks)
 }
 
 // effectTasks turns effects into tasks attributing VP to src.
@@ -105,8 +106,23 @@ func (s *State) addVP(seat, n, src int) {
 	p.VPBy[src] += n
 }
 
-// pay takes n pounds from seat, taking loans when short.
+// pay takes n pounds from seat. When seat is short but holds newspapers or
+// goods, it first decides: raise the money with free actions (exchanges,
+// selling) or pay with loans. With nothing to raise, loans cover the rest at once.
 func (s *State) pay(seat, n int) {
+	p := &s.P[seat]
+	switch {
+	case p.Pounds >= n:
+		p.Pounds -= n
+	case p.News+p.Gears+p.Energy > 0:
+		s.push(seat, Task{K: dPay, N: n})
+	default:
+		s.payWithLoans(seat, n)
+	}
+}
+
+// payWithLoans pays n pounds, taking loans for what is missing.
+func (s *State) payWithLoans(seat, n int) {
 	p := &s.P[seat]
 	for p.Pounds < n {
 		s.takeLoan(seat, -1, true)
@@ -136,6 +152,7 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		return
 	}
 	if slot >= 0 {
+		s.Discarded = append(s.Discarded, p.Slots[slot].ID)
 		p.Slots[slot] = loan
 		return
 	}
@@ -470,6 +487,11 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dPoster:
 		p := &s.P[seat]
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+	case dPay:
+		if p := &s.P[seat]; p.Pounds >= t.N {
+			p.Pounds -= t.N
+			return true
+		}
 	case dReplace, dLoanSlot:
 		if researchSlots(&s.P[seat]) == 0 {
 			if t.K == dLoanSlot {
@@ -486,7 +508,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 func (s *State) settle() {
 	for changed := true; changed; {
 		changed = false
-		for seat := range s.P {
+		for _, seat := range s.Order {
 			if s.settleSeat(seat) {
 				changed = true
 			}

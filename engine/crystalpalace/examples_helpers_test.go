@@ -1,6 +1,6 @@
 package crystalpalace
 
-// Helpers for the rulebook's worked examples (examples_test.go) and the
+// Helpers for the rulebook's worked examples (rulebook_examples_test.go) and the
 // tables of legal and illegal actions (legal_test.go). Games start from the
 // engine's own setup and move on with public actions; where an example needs
 // a position no short game reaches (a later round, a card in a given display
@@ -73,9 +73,9 @@ func wantPrompt(t testing.TB, s *State, seat int, kind string) engine.Prompt {
 	return engine.Prompt{}
 }
 
-// refused applies action for seat, expects a refusal of kind and an
+// wantRefusal applies action for seat, expects a refusal of kind and an
 // unchanged state, and returns the refusal.
-func refused(t *testing.T, s *State, seat int, action string, kind error) error {
+func wantRefusal(t *testing.T, s *State, seat int, action string, kind error) error {
 	t.Helper()
 	err := enginetest.Unchanged(t, s, engine.Seat(seat), action)
 	if !errors.Is(err, kind) {

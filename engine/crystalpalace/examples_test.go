@@ -1,884 +1,635 @@
 package crystalpalace
 
-// The rulebook's worked examples, one test each, reproducing the example's
-// numbers. Seats are named after the rulebook's colours in each test.
-
 import (
+	"errors"
+	"strings"
 	"testing"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
-// Phase 1: Red and Blue both total 14 with the same highest die (6); Blue's
-// second die (5) beats Red's (4), so Blue is first player. The lowest total
-// gets a newspaper; every die value is paid.
-func TestExamplePhase1FirstPlayerTiebreak(t *testing.T) {
-	const red, blue, yellow = 0, 1, 2
-	s := newGame(t, 3, 1)
-	play(t, s, `
-		P1: dice 6 4 2 2
-		P2: dice 2 1 6 5 # any order: the engine sorts the values
-		P3: dice 3 2 1 1`)
-	eq(t, "first player", s.First, blue)
-	if want := []int{blue, yellow, red}; !equalInts(s.Order, want) {
-		t.Errorf("turn order %v, want %v", s.Order, want)
+// Seats of the rulebook's examples.
+const (
+	blue   = 0
+	red    = 1
+	yellow = 2
+	black  = 3
+)
+
+// scenario is a fresh game whose parts a test then arranges.
+func scenario(t *testing.T, players int) *State {
+	t.Helper()
+	s, err := testRules(t).newState(engine.Setup{Players: players, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
 	}
-	eq(t, "Red pounds", s.P[red].Pounds, 40-14)
-	eq(t, "Blue pounds", s.P[blue].Pounds, 40-14)
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, 40-7)
-	eq(t, "Yellow newspapers (lowest total)", s.P[yellow].News, 1)
-	eq(t, "Red newspapers", s.P[red].News, 0)
-	eq(t, "Blue newspapers", s.P[blue].News, 0)
-	wantPrompt(t, s, blue, "place")
+	return s
 }
 
-// Phase 1: several players share the lowest total: each gets a newspaper.
-func TestExamplePhase1NewspaperToEveryLowest(t *testing.T) {
-	s := newGame(t, 4, 2)
-	play(t, s, `
-		P1: dice 1 1 1 1
-		P2: dice 6 6 6 6
-		P3: dice 2 1 1 1
-		P4: dice 1 1 1 1`)
-	eq(t, "first player", s.First, 1)
-	for seat, want := range []int{1, 0, 0, 1} {
-		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+func mustApply(t *testing.T, s *State, seat int, action string) []engine.Event {
+	t.Helper()
+	ev, err := s.Apply(engine.Seat(seat), action)
+	if err != nil {
+		t.Fatalf("P%d %q: %v", seat+1, action, err)
+	}
+	return ev
+}
+
+func refused(t *testing.T, s *State, seat int, action string, kind error, reason string) {
+	t.Helper()
+	before, _ := s.Encode()
+	_, err := s.Apply(engine.Seat(seat), action)
+	if err == nil {
+		t.Fatalf("P%d %q accepted, want refusal", seat+1, action)
+	}
+	if !errors.Is(err, kind) || !strings.Contains(err.Error(), reason) {
+		t.Fatalf("P%d %q: got %q (%v), want %v containing %q", seat+1, action, err, errors.Unwrap(err), kind, reason)
+	}
+	after, _ := s.Encode()
+	if string(before) != string(after) {
+		t.Fatalf("P%d %q refused but the state changed", seat+1, action)
 	}
 }
 
-// Phase 1: all totals equal: everybody but the first player gets a
-// newspaper. Identical dice everywhere: random first player in round 1,
-// the earlier player of the last round's order afterwards.
-func TestExamplePhase1AllEqual(t *testing.T) {
-	s := newGame(t, 3, 3)
-	play(t, s, "P1: dice 6 1 1 1\nP2: dice 3 3 2 1\nP3: dice 3 3 2 1")
-	eq(t, "first player (highest single die)", s.First, 0)
-	for seat, want := range []int{0, 1, 1} {
-		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
-	}
-
-	firsts := map[int]bool{}
-	for seed := uint64(0); seed < 40; seed++ {
-		s := newGame(t, 3, seed)
-		play(t, s, "P1: dice 2 2 2 2\nP2: dice 2 2 2 2\nP3: dice 2 2 2 2")
-		firsts[s.First] = true
-		for seat := range s.P {
-			want := 1
-			if seat == s.First {
-				want = 0
+func id(t *testing.T, s *State, kind, key string) int {
+	t.Helper()
+	switch kind {
+	case "patent":
+		return s.c.patentByID[key]
+	case "character":
+		return s.c.charByID[key]
+	case "research":
+		for i, r := range s.c.Research {
+			if r.ID == key {
+				return i
 			}
-			eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+		}
+	case "share":
+		for i, sh := range s.c.Shares {
+			if sh.ID == key {
+				return i
+			}
 		}
 	}
-	if len(firsts) != 3 {
-		t.Errorf("round 1 ties chose first players %v, want each seat sometimes", firsts)
-	}
-
-	// A later round: the earlier player in the last round's order begins.
-	s = newGame(t, 3, 4)
-	setLastRoundOrder(s, 2)
-	play(t, s, "P1: dice 2 2 2 2\nP2: dice 2 2 2 2\nP3: dice 2 2 2 2")
-	eq(t, "first player (earlier last round)", s.First, 2)
+	t.Fatalf("no %s %q", kind, key)
+	return -1
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
+// atPhase3 puts the game in phase 3 at location l with the given dice on its
+// dice spaces (owner -1 for an empty space), and a die of seat 0 waiting at
+// Waterloo Station so that the round does not run on.
+func atPhase3(s *State, l locKind, round int, dice ...Die) {
+	s.Round, s.Ph, s.Revealed, s.Loc = round, 3, true, int(l)
+	s.First = 0
+	for i := range s.P {
+		s.P[i].Vals = nil
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	for i, d := range dice {
+		s.Boards[l].Dice[i] = d
+	}
+	if l != locWaterloo {
+		w := &s.Boards[locWaterloo]
+		w.Dice[len(w.Dice)-1] = Die{O: 0, V: 1}
+	}
+}
+
+func free() Die { return Die{O: -1} }
+
+func TestExampleFirstPlayerTiebreak(t *testing.T) {
+	s := scenario(t, 3)
+	mustApply(t, s, red, "dice 6 4 3 1")
+	mustApply(t, s, yellow, "dice 3 2 1 1")
+	if s.Revealed || s.Ph != 1 {
+		t.Fatal("dice revealed before every seat chose")
+	}
+	mustApply(t, s, red, "dice 6 4 3 1") // a seat may change its choice until the reveal
+	ev := mustApply(t, s, blue, "dice 6 5 2 1")
+	if s.First != blue {
+		t.Errorf("first player P%d, want Blue (P1): equal totals 14 and highest die 6, Blue's second die 5 beats 4", s.First+1)
+	}
+	if got := []int{s.P[blue].Pounds, s.P[red].Pounds, s.P[yellow].Pounds}; got[0] != 26 || got[1] != 26 || got[2] != 33 {
+		t.Errorf("pounds after paying %v, want [26 26 33]", got)
+	}
+	if s.P[yellow].News != 1 || s.P[blue].News != 0 || s.P[red].News != 0 {
+		t.Errorf("newspapers %d %d %d, want only the lowest total (Yellow) to get one", s.P[blue].News, s.P[red].News, s.P[yellow].News)
+	}
+	reveal := false
+	for _, e := range ev {
+		if e.Kind == engine.EventReveal && e.Reveals && strings.Contains(e.Text, "P1: 6 5 2 1") {
+			reveal = true
 		}
 	}
-	return true
-}
-
-// Phase 2: Red places a 5 on the space needing 3 with the assistant symbol
-// and may take an assistant action at once; Blue's 1 fits only the space
-// needing 1, whose money symbol costs a 2-pound fee.
-func TestExamplePhase2Placement(t *testing.T) {
-	const red, blue, yellow = 0, 1, 2
-	s := newGame(t, 3, 5)
-	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP3: dice 2 1 1 1")
-	eq(t, "first player", s.First, red)
-	play(t, s, "P1: place 5 patent 2")
-	pr := wantPrompt(t, s, red, "assistant")
-	if !contains(pr.Actions, "market place") || !contains(pr.Actions, "skip") {
-		t.Fatalf("assistant actions %v, want market place and skip", pr.Actions)
+	if !reveal {
+		t.Errorf("no reveal event in %+v", ev)
 	}
-	before := s.P[red].Pounds
-	play(t, s, "P1: market place")
-	eq(t, "Red pays the bottom tier's cost", s.P[red].Pounds, before-1)
-	eq(t, "Red on tier 1", s.Market[0], red)
-	play(t, s, "P1: skip") // no move down this time
-	refused(t, s, blue, "place 1 patent 3", errIllegal)
-	before = s.P[blue].Pounds
-	play(t, s, "P2: place 1 patent 4")
-	eq(t, "Blue pays the 2-pound fee", s.P[blue].Pounds, before-2)
-	wantPrompt(t, s, yellow, "place")
 }
 
-// Black Market: after placing a die, Blue moves their assistant down from
-// tier 6 to the next free space (tier 4) and takes a gear from the yellow
-// banner; Yellow's assistant falls off from tier 2 and gets nothing.
-func TestExampleBlackMarketMoveDown(t *testing.T) {
-	const red, blue, yellow = 0, 1, 2
-	s := newGame(t, 3, 6)
-	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
-	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1")
-	gears, yGears, supply := s.P[blue].Gears, s.P[yellow].Gears, s.MarketGears
-	play(t, s, "P2: place 6 patent 1")
-	wantPrompt(t, s, blue, "down")
-	play(t, s, "P2: down 6")
-	eq(t, "tier 6", s.Market[5], -1)
-	eq(t, "tier 4", s.Market[3], blue)
-	eq(t, "Blue gears", s.P[blue].Gears, gears+1)
-	eq(t, "gears on the banner", s.MarketGears, supply-1)
-
-	asst := s.P[yellow].Asst
-	play(t, s, "P3: place 2 patent 3\nP3: down 2")
-	eq(t, "tier 2", s.Market[1], -1)
-	eq(t, "tier 1 (Red stays)", s.Market[0], red)
-	eq(t, "Yellow's assistant back in supply", s.P[yellow].Asst, asst+1)
-	eq(t, "Yellow gears", s.P[yellow].Gears, yGears)
-	eq(t, "gears on the banner", s.MarketGears, supply-1)
-}
-
-// Black Market burst: one free space left; the assistant placed there stays,
-// every other assistant goes back to its owner.
-func TestExampleBlackMarketBurst(t *testing.T) {
-	const red, blue, yellow = 0, 1, 2
-	s := newGame(t, 3, 7)
-	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
-	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP3: dice 2 1 1 1")
-	ra, ba, ya := s.P[red].Asst, s.P[blue].Asst, s.P[yellow].Asst
-	play(t, s, "P1: place 5 patent 2\nP1: market place")
-	for tier, o := range s.Market {
-		want := -1
-		if tier == 3 {
-			want = red
-		}
-		eq(t, "owner of tier "+itoa(tier+1), o, want)
+func TestExampleAllEqualDice(t *testing.T) {
+	s := scenario(t, 3)
+	s.Round, s.First, s.Order = 2, 2, []int{2, 0, 1} // Yellow went first last round
+	for seat := 0; seat < 3; seat++ {
+		mustApply(t, s, seat, "dice 4 3 2 1")
 	}
-	eq(t, "Red's assistants", s.P[red].Asst, ra-1+3)
-	eq(t, "Blue's assistants", s.P[blue].Asst, ba+1)
-	eq(t, "Yellow's assistants", s.P[yellow].Asst, ya+2)
-	wantPrompt(t, s, red, "down") // the placed assistant may still move down
+	if s.First != yellow {
+		t.Errorf("first player P%d, want Yellow who went earliest last round", s.First+1)
+	}
+	if s.P[yellow].News != 0 || s.P[blue].News != 1 || s.P[red].News != 1 {
+		t.Error("with all totals equal everyone but the first player gets a newspaper")
+	}
 }
 
-// Phase 3 at Westminster: Blue and Yellow both show a 5, Blue's die lies
-// further left and acts first: +1 pound from the action space, then space I
-// (+2 pounds). Yellow pays 2 pounds for the second action space and reaches
-// space II (+1 energy). Red's die finds no action space: 1 pound.
-func TestExamplePhase3OrderWestminster(t *testing.T) {
-	const blue, yellow, red = 0, 1, 2
-	s := newGame(t, 3, 8)
+func TestExamplePlaceDice(t *testing.T) {
+	s := scenario(t, 4)
+	for seat, d := range []string{"dice 2 2 2 1", "dice 5 4 3 2", "dice 2 2 1 1", "dice 2 2 1 1"} {
+		mustApply(t, s, seat, d)
+	}
+	if s.First != red {
+		t.Fatalf("first player P%d, want Red", s.First+1)
+	}
+	refused(t, s, red, "place 2 westminster 2", engine.ErrIllegalAction, "Westminster's space 2 needs a die of at least 3")
+	refused(t, s, blue, "place 2 westminster 4", engine.ErrNotYourTurn, "P2's turn")
+	mustApply(t, s, red, "place 5 westminster 2")
+	if p := s.Prompts(); len(p) != 1 || p[0].Seat != red || p[0].Kind != "assistant" {
+		t.Fatalf("after a die on an assistant space: prompts %+v, want Red's assistant action", p)
+	}
+	mustApply(t, s, red, "market place")
+	if s.Market[0] != red || s.P[red].Pounds != 40-14-1 {
+		t.Errorf("Red's assistant on tier %v for 1 pound: pounds %d", s.Market, s.P[red].Pounds)
+	}
+	// After the placement Red may move the new assistant down (off the market: no gear).
+	mustApply(t, s, red, "skip")
+	mustApply(t, s, yellow, "pass")
+	mustApply(t, s, black, "place 1 westminster 4")
+	if s.P[black].Pounds != 40-6-2 {
+		t.Errorf("Black paid %d, want the die total 6 and the 2-pound fee", 40-s.P[black].Pounds)
+	}
+	if p := s.Prompts(); p[0].Seat != blue {
+		t.Errorf("after Black, turn of P%d, want Blue", p[0].Seat+1)
+	}
+}
+
+func TestExampleWestminster(t *testing.T) {
+	s := scenario(t, 4)
 	s.P[yellow].West = 1
-	play(t, s, `
-		P1: dice 5 4 1 1
-		P2: dice 5 3 1 1
-		P3: dice 3 3 1 1
-		P1: place 5 westminster 1
-		P2: place 5 westminster 2
-		P2: skip                  # the assistant action
-		P3: place 3 westminster 3
-		P1: pass
-		P2: pass
-		P3: place 3 waterloo 3
-		P3: pass`)
-	wantPrompt(t, s, blue, "action")
-	b, y, r := s.P[blue], s.P[yellow], s.P[red]
-	play(t, s, "P1: advance")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+1+2)
-	eq(t, "Blue at Westminster", s.P[blue].West, 1)
-	wantPrompt(t, s, yellow, "action")
-	play(t, s, "P2: advance")
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds-2)
-	eq(t, "Yellow energy", s.P[yellow].Energy, y.Energy+1)
-	eq(t, "Yellow at Westminster", s.P[yellow].West, 2)
-	eq(t, "Red pounds (compensation)", s.P[red].Pounds, r.Pounds+1)
-	eq(t, "Red at Westminster", s.P[red].West, 0)
-	wantPrompt(t, s, red, "action") // Red's die at Waterloo Station
-}
-
-// Patent Office: Blue, alone there with two dice, takes the audiobook from
-// the second slot and a newspaper from the first action space, then acts
-// again with the second die. The top card of the deck is never on offer.
-func TestExamplePatentOffice(t *testing.T) {
-	const blue = 0
-	s := newGame(t, 2, 9)
-	audiobook := patentIdx(t, s, "audiobook")
-	setDisplay(s, locPatent, 2, audiobook)
-	play(t, s, `
-		P1: dice 6 5 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 patent 1
-		P2: pass
-		P1: place 5 patent 2
-		P1: skip
-		P1: pass`)
-	pr := wantPrompt(t, s, blue, "action")
-	if want := []string{"take 1", "take 2", "take 3", "take 4", "pass"}; !equalStrings(pr.Actions, want) {
-		t.Errorf("actions %v, want %v (the deck's top card is not choosable)", pr.Actions, want)
+	atPhase3(s, locWestminster, 1, Die{O: blue, V: 5}, Die{O: yellow, V: 5}, Die{O: red, V: 2}, free())
+	p0 := []int{s.P[blue].Pounds, s.P[yellow].Pounds, s.P[red].Pounds}
+	if pr := s.Prompts(); pr[0].Seat != blue {
+		t.Fatalf("first to act P%d, want Blue (equal value, further left)", pr[0].Seat+1)
 	}
-	top := s.PatentDeck[0]
-	play(t, s, "P1: take 2")
-	eq(t, "Blue newspapers", s.P[blue].News, 1)
-	if !hasInt(s.P[blue].Patents, audiobook) {
-		t.Fatalf("Blue's patents %v lack the audiobook", s.P[blue].Patents)
+	mustApply(t, s, blue, "advance")
+	if s.P[blue].West != 1 || s.P[blue].Pounds != p0[0]+1+2 {
+		t.Errorf("Blue on %d with %d pounds, want space I and 1+2 pounds more", s.P[blue].West, s.P[blue].Pounds-p0[0])
 	}
-	eq(t, "slot 2 after taking", s.PatentDisp[1], -1)
-	refused(t, s, blue, "take 2", errIllegal)
-	refused(t, s, blue, "take 5", errIllegal)
-	play(t, s, "P1: take 1")
-	eq(t, "Blue newspapers (second of the first two)", s.P[blue].News, 2)
-	eq(t, "deck top unchanged", s.PatentDeck[0], top)
-	wantPrompt(t, s, blue, "build") // phase 5: Blue may build what they took
-}
-
-// British Museum (4 players, no cost): Blue takes the left tile (+1 income
-// in every phase 6); Yellow takes a tile with instant 1 gear and 2 pounds.
-func TestExampleBritishMuseum(t *testing.T) {
-	const blue, yellow = 0, 1
-	s := newGame(t, 4, 10)
-	trade, mechFin := researchIdx(t, s, "g17"), researchIdx(t, s, "g02")
-	setDisplay(s, locMuseum, 1, trade)
-	setDisplay(s, locMuseum, 2, mechFin)
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 5 3 1 1
-		P3: dice 1 1 1 1
-		P4: dice 1 1 1 1
-		P2: place 3 museum 2
-		P2: skip
-		P3: pass
-		P4: pass
-		P1: place 6 museum 1
-		P2: place 5 waterloo 2
-		P2: skip
-		P1: pass
-		P2: pass
-		P1: take 1`)
-	eq(t, "Blue's first research space", s.P[blue].Slots[0].ID, trade)
-	y := s.P[yellow]
-	play(t, s, "P2: take 2")
-	eq(t, "Yellow's research tile", s.P[yellow].Slots[0].ID, mechFin)
-	eq(t, "Yellow gears", s.P[yellow].Gears, y.Gears+1)
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds+2)
-	// Phase 6: both go 3 steps down; Blue's tile adds 1 income.
-	incB, incY := s.P[blue].Income, s.P[yellow].Income
-	play(t, s, "P2: pass")
-	eq(t, "Blue income space", s.P[blue].Income, incB-3+1)
-	eq(t, "Yellow income space", s.P[yellow].Income, incY-3)
-}
-
-// Bank of England: Yellow buys the left share (+1 VP, +5 income), then
-// Blue buys the second.
-func TestExampleBankOfEngland(t *testing.T) {
-	const blue, yellow = 0, 1
-	s := newGame(t, 4, 11)
-	setDisplay(s, locBank, 1, shareIdx(t, s, "r1a"))
-	play(t, s, `
-		P1: dice 5 1 1 1
-		P2: dice 6 1 1 1
-		P3: dice 1 1 1 1
-		P4: dice 1 1 1 1
-		P2: place 6 bank 1
-		P3: pass
-		P4: pass
-		P1: place 5 bank 2
-		P1: skip
-		P2: pass
-		P1: place 1 waterloo 5
-		P1: pass`)
-	y := s.P[yellow]
-	play(t, s, "P2: take 1")
-	eq(t, "Yellow VP", s.P[yellow].VP, y.VP+1)
-	eq(t, "Yellow income space", s.P[yellow].Income, y.Income+5)
-	second := s.BankDisp[1]
-	play(t, s, "P1: take 2")
-	if !hasInt(s.P[blue].Shares, second) {
-		t.Errorf("Blue's shares %v lack the second share", s.P[blue].Shares)
+	e0 := s.P[yellow].Energy
+	mustApply(t, s, yellow, "advance")
+	if s.P[yellow].West != 2 || s.P[yellow].Pounds != p0[1]-2 || s.P[yellow].Energy != e0+1 {
+		t.Errorf("Yellow: space %d, pounds %+d, energy %+d; want II, -2, +1", s.P[yellow].West, s.P[yellow].Pounds-p0[1], s.P[yellow].Energy-e0)
+	}
+	if s.P[red].Pounds != p0[2]+1 {
+		t.Errorf("Red got %d pounds, want 1 as compensation", s.P[red].Pounds-p0[2])
 	}
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// Westminster: Red is already on space V: +1 pound from the first action
-// space, the token stays on V, and Red chooses 1 energy or 2 Buzz.
 func TestExampleWestminsterV(t *testing.T) {
-	for _, choice := range []string{"bonus energy", "bonus buzz"} {
-		t.Run(choice, func(t *testing.T) {
-			const red = 0
-			s := newGame(t, 2, 12)
-			s.P[red].West = 5
-			s.P[red].Buzz = 10 // no flyer or poster on 11 and 12
-			play(t, s, `
-				P1: dice 6 1 1 1
-				P2: dice 1 1 1 1
-				P1: place 6 westminster 1
-				P2: pass
-				P1: place 1 waterloo 4
-				P1: pass`)
-			r := s.P[red]
-			play(t, s, "P1: advance")
-			pr := wantPrompt(t, s, red, "bonus")
-			if want := []string{"bonus energy", "bonus buzz"}; !equalStrings(pr.Actions, want) {
-				t.Fatalf("choices %v, want %v", pr.Actions, want)
-			}
-			eq(t, "Red pounds", s.P[red].Pounds, r.Pounds+1)
-			play(t, s, "P1: "+choice)
-			eq(t, "Red stays on V", s.P[red].West, 5)
-			if choice == "bonus energy" {
-				eq(t, "Red energy", s.P[red].Energy, r.Energy+1)
-				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz)
-			} else {
-				eq(t, "Red energy", s.P[red].Energy, r.Energy)
-				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz+2)
-			}
-		})
+	s := scenario(t, 4)
+	s.P[red].West = 5
+	atPhase3(s, locWestminster, 1, Die{O: red, V: 6})
+	p0, e0 := s.P[red].Pounds, s.P[red].Energy
+	mustApply(t, s, red, "advance")
+	pr := s.Prompts()
+	if pr[0].Kind != "bonus" || strings.Join(pr[0].Actions, ",") != "bonus energy,bonus buzz" {
+		t.Fatalf("on V: %+v, want the choice of 1 energy or 2 Buzz", pr[0])
+	}
+	mustApply(t, s, red, "bonus energy")
+	if s.P[red].West != 5 || s.P[red].Pounds != p0+1 || s.P[red].Energy != e0+1 {
+		t.Error("Red stays on V, gets 1 pound from the action space and 1 energy")
 	}
 }
 
-// Reform Club in Spring 1850: Blue advances 1 Buzz on the first action
-// space, pays Bronte's 2 gears and 1 energy, places an assistant on the
-// Black Market for free (her instant bonus), and scores 10 VP plus 4 for
-// the audiobook prototype she is linked with.
+func TestExamplePatentOffice(t *testing.T) {
+	s := scenario(t, 4)
+	audio := id(t, s, "patent", "audiobook")
+	s.PatentDisp[1] = audio
+	atPhase3(s, locPatent, 1, Die{O: blue, V: 6}, Die{O: blue, V: 4})
+	mustApply(t, s, blue, "take 2")
+	if s.P[blue].News != 1 || len(s.P[blue].Patents) != 1 || s.P[blue].Patents[0] != audio || s.PatentDisp[1] != -1 {
+		t.Fatal("Blue takes the audiobook and a newspaper; the slot stays empty")
+	}
+	if pr := s.Prompts(); pr[0].Seat != blue || pr[0].Kind != "action" {
+		t.Fatalf("Blue's second die acts next, got %+v", pr[0])
+	}
+	refused(t, s, blue, "take 2", engine.ErrIllegalAction, "nothing in slot 2")
+	mustApply(t, s, blue, "take 1")
+	if s.P[blue].News != 2 {
+		t.Error("the second action space gives a newspaper too")
+	}
+}
+
+func TestExampleBritishMuseum(t *testing.T) {
+	s := scenario(t, 4)
+	income := id(t, s, "research", "g17")   // phase 6: +1 income
+	press := id(t, s, "research", "g01")    // 2 newspapers, 4 Buzz
+	mechanic := id(t, s, "research", "g02") // 1 gear, 2 pounds
+	s.MuseumDisp = []int{income, press, mechanic}
+	atPhase3(s, locMuseum, 1, Die{O: blue, V: 5}, Die{O: yellow, V: 3})
+	mustApply(t, s, blue, "take 1")
+	if s.P[blue].Slots[0] != (Slot{K: slotResearch, ID: income}) {
+		t.Fatal("Blue places the income tile on a research space")
+	}
+	b0, n0 := s.P[yellow].Buzz, s.P[yellow].News
+	mustApply(t, s, yellow, "take 2")
+	for s.P[yellow].Q != nil && len(s.P[yellow].Q) > 0 { // posters passed on the way
+		mustApply(t, s, yellow, "skip")
+	}
+	if s.P[yellow].Buzz != b0+4 || s.P[yellow].News != n0+2 {
+		t.Errorf("Yellow: Buzz %+d, newspapers %+d; want +4 and +2", s.P[yellow].Buzz-b0, s.P[yellow].News-n0)
+	}
+	in0 := s.P[blue].Income
+	s.Ph = 6
+	s.settleSeat(blue)
+	s.P[blue].Q = s.greenEffects(blue)
+	s.settleSeat(blue)
+	if s.P[blue].Income != in0+1 {
+		t.Error("the tile raises Blue's income by 1 in phase 6")
+	}
+}
+
+func TestExampleBankOfEngland(t *testing.T) {
+	s := scenario(t, 4)
+	first, second := id(t, s, "share", "r1a"), id(t, s, "share", "r1b")
+	s.BankDisp = []int{first, second, -1}
+	atPhase3(s, locBank, 1, Die{O: yellow, V: 4}, Die{O: blue, V: 3})
+	vp, inc := s.P[yellow].VP, s.P[yellow].Income
+	mustApply(t, s, yellow, "take 1")
+	if s.P[yellow].VP != vp+1 || s.P[yellow].Income != inc+5 {
+		t.Errorf("Yellow: %+d VP, %+d income; want +1 and +5", s.P[yellow].VP-vp, s.P[yellow].Income-inc)
+	}
+	mustApply(t, s, blue, "take 2")
+	if len(s.P[blue].Shares) != 1 || s.P[blue].Shares[0] != second {
+		t.Error("Blue takes the second share")
+	}
+}
+
 func TestExampleReformClubBronte(t *testing.T) {
-	const blue = 0
-	s := newGame(t, 2, 13)
-	setRound(s, 3)
-	bronte := charIdx(t, s, "bronte")
-	setDisplay(s, locClub, 4, bronte)
-	s.P[blue].Protos = []int{patentIdx(t, s, "audiobook")}
-	s.P[blue].Gears, s.P[blue].Energy = 2, 1
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 club 1
-		P2: pass
-		P1: place 1 waterloo 4
-		P1: pass`)
-	b := s.P[blue]
-	play(t, s, "P1: take 4")
-	wantPrompt(t, s, blue, "assistant")
-	play(t, s, "P1: market place")
-	p := s.P[blue]
-	eq(t, "Blue Buzz", p.Buzz, b.Buzz+1)
-	eq(t, "Blue gears", p.Gears, 0)
-	eq(t, "Blue energy", p.Energy, 0)
-	eq(t, "Blue pounds (free placement)", p.Pounds, b.Pounds)
-	eq(t, "Blue on tier 1", s.Market[0], blue)
-	eq(t, "Blue VP", p.VP, b.VP+10+4)
-	eq(t, "character VP", p.VPBy[vpCharacters], 14)
-	if !hasInt(p.Chars, bronte) {
-		t.Errorf("Blue's characters %v lack Bronte", p.Chars)
-	}
-}
-
-// London Times: Yellow owns 2 characters and 1 prototype, the third level of
-// the round's condition (1-3 characters and/or prototypes): +1 newspaper
-// for the first action space and 4 Buzz.
-func TestExampleLondonTimes(t *testing.T) {
-	const yellow = 0
-	s := newGame(t, 2, 14)
-	setPublisher(t, s, "1", "a")
-	s.P[yellow].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "armstrong")}
-	s.P[yellow].Protos = []int{patentIdx(t, s, "telegraph")}
-	setFlyer(t, s, 2, flyerIdx(t, s, "b1")) // 1 gear on the way
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 times 1
-		P2: pass
-		P1: pass`)
-	y := s.P[yellow]
-	play(t, s, "P1: publish")
-	wantPrompt(t, s, yellow, "poster") // space 4
-	eq(t, "Yellow Buzz", s.P[yellow].Buzz, y.Buzz+4)
-	eq(t, "Yellow newspapers", s.P[yellow].News, y.News+1)
-	eq(t, "Yellow gears (flyer on space 2)", s.P[yellow].Gears, y.Gears+1)
-}
-
-// Port of London in Autumn 1850: Blue's 6 goes from the first action space
-// to the ticket and onto the middle dice space (the first is taken): 4 VP
-// for the year plus 6 for the die, and the die stays there.
-func TestExamplePortTicket(t *testing.T) {
-	const blue, red = 0, 1
-	s := newGame(t, 2, 15)
-	setRound(s, 4)
-	s.TicketDice = []Die{{O: red, V: 3}} // a ticket die of an earlier round
-	s.P[red].Dice, s.P[red].Tick = 3, 1
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1
-		P1: place 6 port 1
-		P2: pass
-		P1: place 1 waterloo 4
-		P1: pass`)
-	b := s.P[blue]
-	play(t, s, "P1: use ticket")
-	eq(t, "Blue VP", s.P[blue].VP, b.VP+4+6)
-	eq(t, "ticket VP", s.P[blue].VPBy[vpTickets], 10)
-	eq(t, "dice below the ticket", len(s.TicketDice), 2)
-	eq(t, "middle dice space", s.TicketDice[1].V, 6)
-	eq(t, "Blue's dice for the next rounds", s.P[blue].Dice, 3)
-	eq(t, "Blue's ticket dice", s.P[blue].Tick, 1)
-	play(t, s, "P1: pass")
-	wantPrompt(t, s, blue, "dice")
-	if pr := wantPrompt(t, s, blue, "dice"); pr.Actions[0] != "dice 6 6 6" {
-		t.Errorf("Blue's next dice prompt starts %q, want three dice", pr.Actions[0])
-	}
-}
-
-// Waterloo Station: Blue's die goes to the first action space and on to the
-// left possibility: 2 energy. Each possibility serves once a round.
-func TestExampleWaterloo(t *testing.T) {
-	const blue = 0
-	s := newGame(t, 2, 16)
-	s.P[blue].Buzz = 10 // no flyer or poster on 11 and 12
-	play(t, s, `
-		P1: dice 6 5 1 1
-		P2: dice 6 1 1 1
-		P1: place 6 waterloo 1
-		P2: place 6 port 1
-		P1: place 5 waterloo 3
-		P2: pass
-		P1: pass
-		P2: pass`)
-	b := s.P[blue]
-	play(t, s, "P1: use energy")
-	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+2)
-	refused(t, s, blue, "use energy", errIllegal)
-	play(t, s, "P1: use energybuzz")
-	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+3)
-	eq(t, "Blue Buzz", s.P[blue].Buzz, b.Buzz+2)
-}
-
-// Phase 4: Blue on Westminster II owes 3 for Holmes and 3 for Bronte; Blue
-// pays with the last 5 pounds and 1 pound from a newspaper, so takes no
-// loan; then Holmes gives 1 VP per 2 newspapers: 4 newspapers, 2 VP.
-func TestExampleSalaryHolmes(t *testing.T) {
-	const blue = 0
-	s := newGame(t, 2, 17)
-	s.P[blue].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
-	s.P[blue].West = 2
-	s.P[blue].Patents = []int{patentIdx(t, s, "telegraph")} // phase 5 then waits for Blue
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 waterloo 1
-		P2: pass
-		P1: pass`)
-	setPurse(s, blue, 5, 5)
-	vp := s.P[blue].VP
-	play(t, s, `
-		P1: exchange pound
-		P1: pass # the last phase 3 action: phase 4 follows`)
-	wantPrompt(t, s, blue, "build")
-	p := s.P[blue]
-	eq(t, "Blue pounds", p.Pounds, 0)
-	eq(t, "Blue newspapers", p.News, 4)
-	eq(t, "Blue loans", s.count(blue, metricLoans), 0)
-	eq(t, "Blue VP (Holmes)", p.VP, vp+2)
-}
-
-// Phase 5 in Spring 1850: the audiobook costs 1 gear and 1 energy and gives
-// 3 VP plus 4 for Bronte; Blue plays its effect on themself: 8 pounds. Then
-// Blue buys an energy for 4 pounds to build the hydraulic crane (4 VP) and
-// plays its effect on Red, who has one prototype: -2 pounds, +1 VP.
-func TestExamplePrototypesAudiobookCrane(t *testing.T) {
-	const blue, red = 0, 1
-	s := newGame(t, 2, 18)
-	setRound(s, 3)
-	audiobook, crane := patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane")
-	s.P[blue].Patents = []int{audiobook, crane}
-	s.P[blue].Chars = []int{charIdx(t, s, "bronte")}
-	s.P[blue].Gears, s.P[blue].Energy = 2, 1
-	s.P[red].Protos = []int{patentIdx(t, s, "telegraph")}
-	s.P[red].Patents = []int{patentIdx(t, s, "steamhammer")} // Red's turn then waits
-	play(t, s, `
-		P1: dice 2 1 1 1
-		P2: dice 1 1 1 1
-		P1: pass
-		P2: pass`)
-	wantPrompt(t, s, blue, "build")
-	b, r := s.P[blue], s.P[red]
-	play(t, s, "P1: build audiobook")
-	eq(t, "Blue gears", s.P[blue].Gears, 1)
-	eq(t, "Blue energy", s.P[blue].Energy, 0)
-	eq(t, "Blue VP", s.P[blue].VP, b.VP+3+4)
-	wantPrompt(t, s, blue, "target")
-	play(t, s, "P1: target 1")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8)
-	play(t, s, "P1: buy energy")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8-4)
-	play(t, s, "P1: build crane\nP1: target 2")
-	p := s.P[blue]
-	eq(t, "Blue VP", p.VP, b.VP+3+4+4)
-	eq(t, "Blue gears", p.Gears, 0)
-	eq(t, "Blue energy", p.Energy, 0)
-	eq(t, "Blue pounds", p.Pounds, b.Pounds+8-4)
-	eq(t, "Red pounds", s.P[red].Pounds, r.Pounds-2)
-	eq(t, "Red VP", s.P[red].VP, r.VP+1)
-	if len(p.Protos) != 2 || len(p.Patents) != 0 {
-		t.Errorf("Blue's prototypes %v patents %v, want both built", p.Protos, p.Patents)
-	}
-}
-
-// Phase 6, steps 1 and 2: Yellow and Black get 4 pounds, Blue 5; Red on the
-// red space gets nothing and loses 1 VP. All go 3 steps down; Red reaches
-// the bottom after one step and pays 1 pound for each of the other two.
-func TestExamplePhase6IncomeAndExpenses(t *testing.T) {
-	const blue, yellow, red, black = 0, 1, 2, 3
-	s := newGame(t, 4, 19)
-	s.P[yellow].Income, s.P[black].Income = 5, 5 // income 4
-	s.P[blue].Income = 6                         // income 5
-	s.P[red].Income = 1                          // the upper red space
-	play(t, s, "P1: dice 3 1 1 1\nP2: dice 2 1 1 1\nP3: dice 2 1 1 1")
-	vp := s.P[red].VP
-	play(t, s, `
-		P4: dice 2 1 1 1
-		P1: pass
-		P2: pass
-		P3: pass
-		P4: pass # nothing happens in phases 3 to 5: phase 6 follows`)
-	wantPrompt(t, s, blue, "dice") // round 2
-	paid := 40 - 5
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, paid+4)
-	eq(t, "Black pounds", s.P[black].Pounds, paid+4)
-	eq(t, "Blue pounds", s.P[blue].Pounds, 40-6+5)
-	eq(t, "Red pounds", s.P[red].Pounds, paid-2)
-	eq(t, "Red VP", s.P[red].VP, vp-1)
-	eq(t, "Yellow income space", s.P[yellow].Income, 2)
-	eq(t, "Blue income space", s.P[blue].Income, 3)
-	eq(t, "Red income space", s.P[red].Income, 0)
-}
-
-// Phase 6, step 3: Blue's assistant on the Black Market gives 1 newspaper
-// and 1 income, Blue's research tile 1 more income; Red's assistant moves
-// Red's token one step in Westminster (space I: 2 pounds). Phase 7 then
-// moves every assistant one tier down.
-func TestExamplePhase6GreenEffects(t *testing.T) {
-	const blue, red = 0, 1
-	s := newGame(t, 4, 20)
-	setMarket(s, map[int]int{5: blue, 9: red, 1: 2})
-	setResearch(s, blue, researchIdx(t, s, "g17"))
-	play(t, s, `
-		P1: dice 3 1 1 1
-		P2: dice 3 1 1 1
-		P3: dice 3 1 1 1
-		P4: dice 2 1 1 1
-		P1: pass
-		P2: pass
-		P3: pass
-		P4: pass`)
-	wantPrompt(t, s, blue, "dice") // round 2
-	// Start space 6, 3 steps down, +1 (market) +1 (research).
-	eq(t, "Blue income space", s.P[blue].Income, 6-3+1+1)
-	eq(t, "Blue newspapers", s.P[blue].News, 1)
-	eq(t, "Red at Westminster", s.P[red].West, 1)
-	eq(t, "Red pounds", s.P[red].Pounds, 40-6+5+2)
-	eq(t, "Blue on tier 4", s.Market[3], blue)
-	eq(t, "Red on tier 8", s.Market[7], red)
-	eq(t, "tier 1 empty", s.Market[0], -1)
-	eq(t, "P3's assistant back from the last step", s.P[2].Asst, 5)
-}
-
-// Phase 6, step 4: Blue's token on poster 7 gives 2 VP. Red's token on
-// poster 4 offers 2 pounds or 2 Buzz; with 2 Buzz Red reaches poster 7,
-// places the second token there and gets its 2 VP at once.
-func TestExamplePhase6Posters(t *testing.T) {
-	const blue, red = 0, 1
-	s := newGame(t, 2, 21)
-	s.P[blue].Buzz, s.P[blue].Tokens = 8, []int{7}
-	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
-	play(t, s, `
-		P1: dice 2 1 1 1
-		P2: dice 1 1 1 1
-		P1: pass
-		P2: pass`)
-	pr := wantPrompt(t, s, red, "bonus")
-	if want := []string{"bonus pounds", "bonus buzz"}; !equalStrings(pr.Actions, want) {
-		t.Fatalf("poster 4 choices %v, want %v", pr.Actions, want)
-	}
-	eq(t, "Blue poster VP", s.P[blue].VPBy[vpPosters], 2)
-	vp := s.P[red].VP
-	play(t, s, "P2: bonus buzz")
-	eq(t, "Red Buzz", s.P[red].Buzz, 7)
-	wantPrompt(t, s, red, "poster")
-	play(t, s, "P2: poster")
-	eq(t, "Red VP", s.P[red].VP, vp+2)
-	if !equalInts(s.P[red].Tokens, []int{4, 7}) {
-		t.Errorf("Red's tokens %v, want [4 7]", s.P[red].Tokens)
-	}
-
-	// The other choice: 2 pounds.
-	s = newGame(t, 2, 21)
-	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
-	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
-	pounds := s.P[red].Pounds
-	play(t, s, "P2: bonus pounds")
-	eq(t, "Red pounds", s.P[red].Pounds, pounds+2)
-	eq(t, "Red Buzz", s.P[red].Buzz, 5)
-}
-
-// Buzz track: Red gains 3 Buzz from space 3 to 6, may place a Buzz token on
-// poster 4 on the way and takes the 1 gear of the flyer on space 5.
-func TestExampleBuzzTrack(t *testing.T) {
-	const red = 0
-	s := newGame(t, 2, 22)
-	s.P[red].Buzz = 3
-	setFlyer(t, s, 5, flyerIdx(t, s, "b1"))
-	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 museum 1
-		P2: pass
-		P1: place 1 waterloo 4
-		P1: pass`)
-	gears := s.P[red].Gears
-	play(t, s, "P1: take 1")
-	wantPrompt(t, s, red, "poster")
-	play(t, s, "P1: poster")
-	eq(t, "Red Buzz", s.P[red].Buzz, 6)
-	eq(t, "Red gears (flyer on 5)", s.P[red].Gears, gears+1)
-	if !equalInts(s.P[red].Tokens, []int{4}) {
-		t.Errorf("Red's Buzz tokens %v, want on poster 4", s.P[red].Tokens)
-	}
-}
-
-// End of the Buzz track: Yellow gains 2 Buzz from 38 and takes entry ticket
-// I; Blue, from 39, gets only 1 of 2 steps (the rest is forfeited) and takes
-// ticket II. Yellow ranks first (6 VP at the end), Blue second (4 VP).
-func TestExampleBuzzTrackEnd(t *testing.T) {
-	const yellow, blue = 0, 1
-	s := newGame(t, 4, 23)
-	s.P[yellow].Buzz, s.P[blue].Buzz = 38, 39
-	s.P[yellow].Tokens, s.P[blue].Tokens = []int{7, 14}, []int{7, 14}
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 5 1 1 1
-		P3: dice 1 1 1 1
-		P4: dice 1 1 1 1
-		P1: place 6 waterloo 1
-		P2: place 5 waterloo 2
-		P2: skip
-		P3: pass
-		P4: pass
-		P1: pass
-		P2: pass
-		P1: use energybuzz`)
-	eq(t, "Yellow Buzz", s.P[yellow].Buzz, 40)
-	play(t, s, "P2: use buzz")
-	eq(t, "Blue Buzz", s.P[blue].Buzz, 40)
-	if !equalInts(s.Tickets, []int{yellow, blue}) {
-		t.Fatalf("entry tickets %v, want Yellow then Blue", s.Tickets)
-	}
-	res := playLastRound(t, s)
-	eq(t, "Yellow's Buzz VP", res.Breakdown[yellow]["buzz-rank"], 6)
-	eq(t, "Blue's Buzz VP", res.Breakdown[blue]["buzz-rank"], 4)
-}
-
-// End scoring, Buzz track: 6, 4 and 2 VP by position; tied players share
-// the VP of the places they cover, rounded down.
-func TestExampleEndScoringBuzz(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		buzz []int
-		want []int
-	}{
-		{"no ties", []int{20, 30, 10, 5}, []int{4, 6, 2, 0}},
-		{"two first, two third", []int{20, 20, 15, 15}, []int{5, 5, 1, 1}},
-		{"three first", []int{20, 20, 20}, []int{4, 4, 4}},
-		{"three second", []int{30, 25, 25, 25, 10}, []int{6, 2, 2, 2, 0}},
-		{"all five tied: 12/5 rounded down", []int{12, 12, 12, 12, 12}, []int{2, 2, 2, 2, 2}},
-		{"three third: 2/3 rounded down", []int{30, 25, 9, 9, 9}, []int{6, 4, 0, 0, 0}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			s := newGame(t, len(c.buzz), 24)
-			for seat, b := range c.buzz {
-				s.P[seat].Buzz = b
-				s.P[seat].Tokens = []int{7, 14} // VP posters only: no decisions
-			}
-			res := playLastRound(t, s)
-			for seat, want := range c.want {
-				eq(t, seatName(seat)+" Buzz VP", res.Breakdown[seat]["buzz-rank"], want)
-			}
-		})
-	}
-}
-
-// End scoring, Black Market: Blue's assistant is highest (3 VP); Red holds
-// the second and third highest (2 + 1 VP).
-func TestExampleEndScoringBlackMarket(t *testing.T) {
-	const blue, red, yellow = 0, 1, 2
-	s := newGame(t, 3, 25)
-	setMarket(s, map[int]int{7: blue, 6: red, 4: red, 1: yellow})
-	res := playLastRound(t, s)
-	eq(t, "Blue", res.Breakdown[blue]["black-market"], 3)
-	eq(t, "Red", res.Breakdown[red]["black-market"], 3)
-	eq(t, "Yellow", res.Breakdown[yellow]["black-market"], 0)
-}
-
-// End scoring, player mat: objective level 2 gives 4 VP, the paid-back loan
-// -5 VP; Blue's leftover 10 pounds become a note on one of five free
-// research spaces, so four stay free: -8 VP.
-func TestExampleEndScoringPlayerMat(t *testing.T) {
-	const blue = 0
-	s := newGame(t, 2, 26)
+	s := scenario(t, 4)
+	bronte := id(t, s, "character", "bronte")
+	s.CharDisp[2] = bronte
 	p := &s.P[blue]
+	p.Protos = []int{id(t, s, "patent", "audiobook")}
+	p.Gears, p.Energy = 2, 1
+	atPhase3(s, locClub, 3, Die{O: blue, V: 6}) // Spring 1850
+	vp, pounds, buzz := p.VP, p.Pounds, p.Buzz
+	mustApply(t, s, blue, "take 3")
+	if p.Gears != 0 || p.Energy != 0 || p.Pounds != pounds {
+		t.Errorf("Blue pays 2 gears and 1 energy: left %d gears %d energy, %+d pounds", p.Gears, p.Energy, p.Pounds-pounds)
+	}
+	if p.VP != vp+10+4 {
+		t.Errorf("Blue gains %d VP, want 10 for 1850 and 4 for the linked audiobook", p.VP-vp)
+	}
+	if p.Buzz != buzz+1 {
+		t.Error("the first action space gives 1 Buzz")
+	}
+	pr := s.Prompts()
+	if pr[0].Kind != "assistant" {
+		t.Fatalf("Brontë's instant bonus is an assistant action, got %+v", pr[0])
+	}
+	mustApply(t, s, blue, "market place")
+	if s.Market[0] != blue || p.Pounds != pounds {
+		t.Error("the assistant goes on the Black Market for free")
+	}
+}
+
+func TestExampleLondonTimes(t *testing.T) {
+	s := scenario(t, 4)
+	s.Publisher = 0 // tile 1, side a: round 3 counts characters and prototypes
+	p := &s.P[yellow]
+	p.Chars = []int{id(t, s, "character", "holmes"), id(t, s, "character", "darwin")}
+	p.Protos = []int{id(t, s, "patent", "pneumatic")}
+	p.Buzz = 20
+	atPhase3(s, locTimes, 3, Die{O: yellow, V: 4})
+	mustApply(t, s, yellow, "publish")
+	if p.Buzz != 24 || p.News != 1 {
+		t.Errorf("Yellow: Buzz %d, newspapers %d; want 4 Buzz (third level) and 1 newspaper", p.Buzz, p.News)
+	}
+}
+
+func TestExamplePortTicket(t *testing.T) {
+	s := scenario(t, 4)
+	s.TicketDice = []Die{{O: red, V: 5}}
+	atPhase3(s, locPort, 4, Die{O: blue, V: 6}) // Autumn 1850
+	p := &s.P[blue]
+	vp, dice := p.VP, p.Dice
+	mustApply(t, s, blue, "use ticket")
+	if p.VP != vp+4+6 {
+		t.Errorf("Blue gains %d VP, want 4 for 1850 and 6 for the die", p.VP-vp)
+	}
+	if len(s.TicketDice) != 2 || s.TicketDice[1] != (Die{O: blue, V: 6}) || p.Dice != dice-1 || p.Tick != 1 {
+		t.Error("the die stays under a ticket on the middle dice space for the rest of the game")
+	}
+	s.TicketDice = append(s.TicketDice, Die{O: red, V: 1})
+	s.Boards[locPort].Poss = []int{-1, -1, -1, -1, -1}
+	s.Loc = int(locPort)
+	s.Boards[locPort].Dice[1] = Die{O: red, V: 3}
+	refused(t, s, red, "use ticket", engine.ErrIllegalAction, "every dice space below the ticket is taken")
+}
+
+func TestExamplePortAndWaterloo(t *testing.T) {
+	s := scenario(t, 3)
+	atPhase3(s, locPort, 1, Die{O: blue, V: 6}, Die{O: red, V: 5})
+	refused(t, s, blue, "use buydie", engine.ErrIllegalAction, "only offered with 4 or more players")
+	mustApply(t, s, blue, "use gears")
+	refused(t, s, red, "use gears", engine.ErrIllegalAction, "already used this round")
+	r0 := s.P[red].Pounds
+	mustApply(t, s, red, "use assistant")
+	mustApply(t, s, red, "market place")
+	mustApply(t, s, red, "market place")
+	if s.P[red].Pounds != r0-2-1 {
+		t.Errorf("Red paid %d: 2 for the second action space, nothing for the first placement, 1 for the second", r0-s.P[red].Pounds)
+	}
+	if s.P[blue].Gears != 1+2 {
+		t.Error("Blue receives 2 gears")
+	}
+
+	w := scenario(t, 4)
+	atPhase3(w, locWaterloo, 1, Die{O: blue, V: 4})
+	e0 := w.P[blue].Energy
+	mustApply(t, w, blue, "use energy")
+	if w.P[blue].Energy != e0+2 {
+		t.Error("Blue receives 2 energy at Waterloo")
+	}
+}
+
+func TestExampleSalaryHolmes(t *testing.T) {
+	s := scenario(t, 4)
+	p := &s.P[blue]
+	p.Chars = []int{id(t, s, "character", "holmes"), id(t, s, "character", "bronte")}
+	p.West, p.Pounds, p.News = 2, 5, 5
+	p.Patents = []int{id(t, s, "patent", "kaleidoscope")} // phase 5 then waits for Blue
+	atPhase3(s, locWaterloo, 1, Die{O: blue, V: 4})
+	vp := p.VP
+	mustApply(t, s, blue, "pass") // phase 3 ends; phase 4 salaries: 3 for Holmes, 3 for Brontë
+	pr := s.Prompts()
+	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 pounds; you have 5") {
+		t.Fatalf("Blue owes 6 with 5 in hand: %+v", pr)
+	}
+	mustApply(t, s, blue, "exchange pound") // paid with the last 5 pounds and 1 newspaper
+	if p.Pounds != 0 || metricCountLoans(s, blue) != 0 || p.News != 4 {
+		t.Errorf("Blue has %d pounds, %d newspapers and %d loans, want 0, 4 and no loan", p.Pounds, p.News, metricCountLoans(s, blue))
+	}
+	if p.VP != vp+2 {
+		t.Errorf("Holmes gives %d VP, want 2 for 4 newspapers", p.VP-vp)
+	}
+	if pr := s.Prompts(); s.Ph != 5 || pr[0].Seat != blue || pr[0].Kind != "build" {
+		t.Errorf("phase 5 follows: %+v", pr)
+	}
+}
+
+func metricCountLoans(s *State, seat int) int { return s.count(seat, metricLoans) }
+
+func TestExampleAudiobookAndCrane(t *testing.T) {
+	s := scenario(t, 4)
+	audio, crane := id(t, s, "patent", "audiobook"), id(t, s, "patent", "crane")
+	s.Round, s.Ph, s.Revealed, s.Turn = 3, 5, true, 0
+	s.Order = []int{blue, red, yellow, black}
+	p := &s.P[blue]
+	p.Patents = []int{audio, crane}
+	p.Chars = []int{id(t, s, "character", "bronte")}
+	p.Gears, p.Energy, p.Pounds = 2, 1, 10
+	s.P[red].Protos = []int{id(t, s, "patent", "pneumatic")}
+	s.P[red].Patents = []int{id(t, s, "patent", "kaleidoscope")} // keeps phase 5 waiting for Red
+	vp := p.VP
+	mustApply(t, s, blue, "build audiobook")
+	if p.VP != vp+3+4 || p.Gears != 1 || p.Energy != 0 {
+		t.Fatalf("audiobook: %+d VP, %d gears, %d energy; want 3+4 VP and 1 gear 1 energy paid", p.VP-vp, p.Gears, p.Energy)
+	}
+	mustApply(t, s, blue, "target 1")
+	if p.Pounds != 18 {
+		t.Fatalf("Blue has %d pounds, want 10 + 8", p.Pounds)
+	}
+	mustApply(t, s, blue, "build crane")
+	if p.Pounds != 14 || p.Gears != 0 || p.Energy != 0 || p.VP != vp+7+4 {
+		t.Fatalf("crane: pounds %d (want 4 paid for energy), VP %+d (want 4 more)", p.Pounds, p.VP-vp-7)
+	}
+	rp, rvp := s.P[red].Pounds, s.P[red].VP
+	mustApply(t, s, blue, "target 2")
+	if s.P[red].Pounds != rp-2 || s.P[red].VP != rvp+1 {
+		t.Errorf("Red: %+d pounds, %+d VP; want -2 and +1 for its one prototype", s.P[red].Pounds-rp, s.P[red].VP-rvp)
+	}
+	if pr := s.Prompts(); pr[0].Seat != red || pr[0].Kind != "build" {
+		t.Errorf("after two prototypes Blue's turn ends; got %+v", pr[0])
+	}
+}
+
+func TestExamplePhase6IncomeAndExpenses(t *testing.T) {
+	s := scenario(t, 4)
+	s.Round = 2
+	for seat, income := range []int{6, 1, 5, 5} { // Blue pays 5, Red on a red space, Yellow and Black 4
+		s.P[seat].Income = income
+		s.P[seat].Pounds = 20
+	}
+	s.Ph = 5
+	s.Turn = s.N
+	s.run()
+	got := []int{s.P[blue].Pounds, s.P[red].Pounds, s.P[yellow].Pounds, s.P[black].Pounds}
+	if got[0] != 25 || got[2] != 24 || got[3] != 24 {
+		t.Errorf("pounds after income %v, want Blue 25, Yellow and Black 24", got)
+	}
+	if got[1] != 18 || s.P[red].VP != 4 || s.P[red].Income != 0 {
+		t.Errorf("Red: pounds %d VP %d income space %d; want 2 pounds paid for two steps below the bottom, 1 VP lost", got[1], s.P[red].VP, s.P[red].Income)
+	}
+	if s.P[blue].Income != 3 || s.Round != 3 || s.Ph != 1 {
+		t.Errorf("Blue on income space %d, round %d phase %d: want 3 steps down and the next round", s.P[blue].Income, s.Round, s.Ph)
+	}
+}
+
+func TestExampleBlackMarket(t *testing.T) {
+	s := scenario(t, 4) // 9 tiers, gear from tier 3 up
+	s.Market = []int{black, yellow, -1, red, yellow, red, blue, -1, -1}
+	s.P[blue].Asst, s.P[yellow].Asst, s.P[red].Asst, s.P[black].Asst = 4, 3, 3, 4
+	g0, gears := s.P[blue].Gears, s.MarketGears
+	s.moveDown(blue, 6, true) // tier 7 down past 6 and 5... the next free space is tier 3
+	if s.Market[2] != blue || s.P[blue].Gears != g0+1 || s.MarketGears != gears-1 {
+		t.Errorf("Blue's assistant from tier 7 lands on the next free tier 3 and takes a gear: %v", s.Market)
+	}
+	y0 := s.P[yellow].Gears
+	s.moveDown(yellow, 1, true) // tier 2, nothing free below: off the market
+	if s.Market[1] != -1 || s.P[yellow].Asst != 4 || s.P[yellow].Gears != y0 {
+		t.Error("Yellow's assistant from tier 2 falls off the market without a gear")
+	}
+	s.Market = []int{black, yellow, red, red, yellow, red, blue, blue, -1}
+	s.P[blue].Asst, s.P[yellow].Asst, s.P[red].Asst, s.P[black].Asst = 2, 3, 2, 4
+	s.occupy(black, 8)
+	s.P[black].Asst--
+	for tier, o := range s.Market {
+		if (tier == 8) != (o == black) || (tier != 8 && o >= 0) {
+			t.Fatalf("after the burst %v, want only Black's assistant on tier 9", s.Market)
+		}
+	}
+	if s.P[blue].Asst != 4 || s.P[red].Asst != 5 || s.P[yellow].Asst != 5 || s.P[black].Asst != 4 {
+		t.Error("burst assistants go back to their owners")
+	}
+}
+
+func TestExampleAssistantActions(t *testing.T) {
+	s := scenario(t, 4)
+	france := -1
+	for i, m := range s.c.Mats {
+		if m.Nation == "France" {
+			france = i
+		}
+	}
+	p := &s.P[red]
+	p.Mat, p.Obj = france, 1
+	p.Chars = []int{id(t, s, "character", "holmes")}
+	s.Market = []int{blue, -1, -1, yellow, -1, -1, -1, -1, -1}
+	s.Market[1] = red
+	p.Asst--
+	s.P[red].Q = []Task{{K: dAssistant}}
+	pr := s.Prompts()
+	if strings.Contains(strings.Join(pr[0].Actions, ","), "objective") {
+		t.Error("the next objective level needs at least two characters")
+	}
+	p.Chars = append(p.Chars, id(t, s, "character", "darwin"))
+	pr = s.Prompts()
+	want := "objective,market place,market move 2,skip"
+	if strings.Join(pr[0].Actions, ",") != want {
+		t.Fatalf("assistant actions %v, want %s", pr[0].Actions, want)
+	}
+	pounds := p.Pounds
+	mustApply(t, s, red, "market move 2")
+	if s.Market[2] != red || p.Pounds != pounds-2 {
+		t.Errorf("Red moves to the next free space (tier 3) for its cost: %v, paid %d", s.Market, pounds-p.Pounds)
+	}
+}
+
+func TestExampleBuzzTrack(t *testing.T) {
+	s := scenario(t, 4)
+	for i := range s.FlyerAt {
+		if s.FlyerAt[i].Space == 5 {
+			for j, f := range s.c.Flyers {
+				if f.ID == "b1" {
+					s.FlyerAt[i].Flyer = j
+				}
+			}
+		}
+	}
+	p := &s.P[red]
+	p.Buzz = 3
+	g0 := p.Gears
+	s.moveBuzz(red, 3)
+	s.settle()
+	if pr := s.Prompts(); pr[0].Kind != "poster" || !strings.Contains(pr[0].Label, "poster 4") {
+		t.Fatalf("passing poster 4 offers a Buzz token: %+v", pr)
+	}
+	mustApply(t, s, red, "poster")
+	if p.Buzz != 6 || p.Gears != g0+1 || p.Tokens[0] != 4 {
+		t.Errorf("Red on %d with %+d gears; want space 6, a token on 4 and the flyer's gear", p.Buzz, p.Gears-g0)
+	}
+	// Phase 6 step 4: Blue has a token on poster 7, Red chooses 2 Buzz on poster 4.
+	s.P[blue].Tokens, s.P[blue].Buzz = []int{7}, 8
+	s.P[red].Buzz = 5
+	s.Ph, s.Turn = 6, phase6Steps // step 4, the last of phase 6, is under way
+	bvp, rvp := s.P[blue].VP, p.VP
+	s.P[blue].Q = []Task{{K: tPosters}}
+	p.Q = []Task{{K: tPosters}}
+	s.settle()
+	if s.P[blue].VP != bvp+2 {
+		t.Errorf("Blue gets %d VP for poster 7, want 2", s.P[blue].VP-bvp)
+	}
+	if pr := s.Prompts(); len(pr) != 1 || pr[0].Seat != red || strings.Join(pr[0].Actions, ",") != "bonus pounds,bonus buzz" {
+		t.Fatalf("Red chooses 2 pounds or 2 Buzz: %+v", pr)
+	}
+	mustApply(t, s, red, "bonus buzz")
+	mustApply(t, s, red, "poster")
+	if p.Buzz != 7 || p.VP != rvp+2 || len(p.Tokens) != 2 {
+		t.Errorf("Red on %d with %+d VP and tokens %v; want poster 7 reached, the second token placed and 2 VP at once", p.Buzz, p.VP-rvp, p.Tokens)
+	}
+}
+
+func TestExampleEndOfBuzzTrack(t *testing.T) {
+	s := scenario(t, 4)
+	s.P[yellow].Buzz, s.P[blue].Buzz, s.P[red].Buzz, s.P[black].Buzz = 38, 30, 12, 12
+	s.P[yellow].Tokens, s.P[blue].Tokens = []int{4, 7}, []int{4, 7}
+	s.moveBuzz(yellow, 5)
+	s.settle()
+	if s.P[yellow].Buzz != 40 || len(s.Tickets) != 1 || s.Tickets[0] != yellow {
+		t.Fatal("Yellow reaches 40 and takes entry ticket I; extra Buzz is lost")
+	}
+	before := []int{s.P[yellow].VP, s.P[blue].VP, s.P[red].VP, s.P[black].VP}
+	s.scoreBuzz()
+	got := []int{s.P[yellow].VP - before[0], s.P[blue].VP - before[1], s.P[red].VP - before[2], s.P[black].VP - before[3]}
+	if got[0] != 6 || got[1] != 4 || got[2] != 1 || got[3] != 1 {
+		t.Errorf("Buzz ranks give %v, want 6, 4, and 2 shared by the tied Red and Black", got)
+	}
+}
+
+func TestExampleEndScoring(t *testing.T) {
+	s := scenario(t, 4)
+	s.Round, s.Ph = 5, 6
+	p := &s.P[blue]
+	mat := p.Mat
 	p.Obj = 2
-	setResearch(s, blue, -1, researchIdx(t, s, "g03"), researchIdx(t, s, "g04"))
+	p.Slots = make([]Slot, 8)
 	p.Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
-	p.Pounds, p.Gears, p.Energy, p.News = 12, 0, 0, 0
-	p.Income = 4 // income 3
-	// Round 5: dice cost 5, income +3: 10 pounds at the end.
-	res := playLastRound(t, s)
-	eq(t, "empty research spaces", len(p.Slots)-3, 5)
-	eq(t, "objective", res.Breakdown[blue]["objective"], 4)
-	eq(t, "loans", res.Breakdown[blue]["loans"], -5)
-	eq(t, "research spaces", res.Breakdown[blue]["research-spaces"], -8)
-	eq(t, "pounds left", s.P[blue].Pounds, 0)
-	eq(t, "notes", countSlots(s.P[blue].Slots, slotNote), 1)
-}
-
-func countSlots(slots []Slot, k int) int {
-	n := 0
-	for _, sl := range slots {
-		if sl.K == k {
-			n++
-		}
+	p.Slots[1] = Slot{K: slotResearch, ID: 0}
+	p.Slots[2] = Slot{K: slotResearch, ID: 1}
+	p.Pounds, p.Gears, p.Energy, p.News = 7, 1, 1, 1
+	s.Market = []int{-1, red, -1, red, blue, -1, -1, -1, -1}
+	before := p.VPBy
+	before = append([]int(nil), before...)
+	s.endScoring()
+	if p.VPBy[vpObjective]-before[vpObjective] != s.c.Mats[mat].Objective[1].VP || s.c.Mats[mat].Objective[1].VP != 4 {
+		t.Errorf("objective level 2 scores %d, want 4", p.VPBy[vpObjective])
 	}
-	return n
-}
-
-// Loans: a loan tile drawn at random (the pile is shuffled at setup) goes on
-// a free research space and gives 10 pounds.
-func TestExampleLoanOnFreeSpace(t *testing.T) {
-	s := newGame(t, 2, 27)
-	kinds := map[int]int{}
-	for _, vp := range s.Loans {
-		kinds[vp]++
+	if p.VPBy[vpLoans] != -5 {
+		t.Errorf("the paid-back loan costs %d, want -5", p.VPBy[vpLoans])
 	}
-	if kinds[-8] != 10 || kinds[-9] != 10 || kinds[-10] != 10 {
-		t.Fatalf("loan pile %v, want 10 each of -8, -9, -10", kinds)
+	if p.VPBy[vpResearchSpaces] != -8 || p.Slots[3].K != slotNote {
+		t.Errorf("research spaces cost %d, want -8: 10 pounds cover one of the five free spaces", p.VPBy[vpResearchSpaces])
 	}
-	top := s.Loans[len(s.Loans)-1]
-	play(t, s, "P1: loan")
-	eq(t, "pounds", s.P[0].Pounds, 50)
-	if sl := s.P[0].Slots[0]; sl.K != slotLoan || sl.ID != top {
-		t.Errorf("research space 1 holds %+v, want the drawn loan %d", sl, top)
+	if p.VPBy[vpBlackMarket] != 3 || s.P[red].VPBy[vpBlackMarket] != 3 {
+		t.Errorf("Black Market: Blue %d, Red %d; want 3 each (Red 2+1)", p.VPBy[vpBlackMarket], s.P[red].VPBy[vpBlackMarket])
 	}
-	eq(t, "loans left", len(s.Loans), 29)
-}
-
-// Loans: with every research space full, the loan replaces a research tile
-// of the player's choice, which is discarded.
-func TestExampleLoanReplacesResearch(t *testing.T) {
-	s := newGame(t, 2, 28)
-	var tiles []int
-	for i := range s.P[0].Slots {
-		tiles = append(tiles, s.GreenDeck[i])
+	if !s.Done || len(s.Prompts()) != 0 {
+		t.Error("the game is over")
 	}
-	setResearch(s, 0, tiles...)
-	err := refused(t, s, 0, "loan", errIllegal)
-	t.Logf("refusal: %v", err)
-	play(t, s, "P1: loan 3")
-	if sl := s.P[0].Slots[2]; sl.K != slotLoan {
-		t.Errorf("research space 3 holds %+v, want the loan", sl)
-	}
-	eq(t, "research tiles left", countSlots(s.P[0].Slots, slotResearch), len(tiles)-1)
-	eq(t, "pounds", s.P[0].Pounds, 50)
-}
-
-// Loans: when every research space holds a loan, a new loan lies beside
-// the mat and counts too; no research tile can be received any more.
-func TestExampleLoanBesideMat(t *testing.T) {
-	s := newGame(t, 2, 29)
-	for i := range s.P[0].Slots {
-		s.P[0].Slots[i] = Slot{K: slotLoan, ID: -8, Repaid: i == 0}
-	}
-	play(t, s, "P1: loan")
-	eq(t, "loans beside the mat", len(s.P[0].Extra), 1)
-	eq(t, "loans", s.count(0, metricLoans), len(s.P[0].Slots)+1)
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 museum 1
-		P2: pass
-		P1: pass`)
-	pr := wantPrompt(t, s, 0, "action")
-	if !equalStrings(pr.Actions, []string{"pass"}) {
-		t.Errorf("museum actions %v, want only pass", pr.Actions)
-	}
-	refused(t, s, 0, "take 1", errIllegal)
-}
-
-// Loans: short of money when paying the dice, a player is forced to take as
-// many loans as needed; with a full mat they choose the tile each replaces.
-func TestExampleForcedLoans(t *testing.T) {
-	s := newGame(t, 2, 30)
-	s.P[0].Pounds = 3
-	play(t, s, "P1: dice 6 6 1 1\nP2: dice 1 1 1 1")
-	eq(t, "loans", s.count(0, metricLoans), 2)
-	eq(t, "pounds", s.P[0].Pounds, 3+20-14)
-
-	s = newGame(t, 2, 31)
-	var tiles []int
-	for i := range s.P[1].Slots {
-		tiles = append(tiles, s.GreenDeck[i])
-	}
-	setResearch(s, 1, tiles...)
-	s.P[1].Pounds = 2
-	play(t, s, "P1: dice 1 1 1 1\nP2: dice 2 1 1 1")
-	pr := wantPrompt(t, s, 1, "replace")
-	eq(t, "replace choices", len(pr.Actions), len(tiles))
-	play(t, s, "P2: replace 5")
-	eq(t, "P2 pounds", s.P[1].Pounds, 2+10-5)
-	if s.P[1].Slots[4].K != slotLoan {
-		t.Errorf("space 5 holds %+v, want the loan", s.P[1].Slots[4])
+	if _, err := s.Apply(0, "pass"); !errors.Is(err, engine.ErrGameOver) {
+		t.Errorf("after the end: %v, want ErrGameOver", err)
 	}
 }
 
-// A research tile never replaces a loan, open or paid back: with a full mat
-// the new tile may replace only research tiles.
-func TestExampleResearchNeverReplacesLoan(t *testing.T) {
-	s := newGame(t, 2, 32)
-	var tiles []int
-	for i := range s.P[0].Slots {
-		tiles = append(tiles, s.GreenDeck[len(s.GreenDeck)-1-i])
+func TestLoansAndForcedLoans(t *testing.T) {
+	s := scenario(t, 2)
+	p := &s.P[blue]
+	for i := range p.Slots {
+		p.Slots[i] = Slot{K: slotResearch, ID: i}
 	}
-	setResearch(s, 0, tiles...)
-	s.P[0].Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
-	s.P[0].Slots[1] = Slot{K: slotLoan, ID: -10}
-	play(t, s, `
-		P1: dice 6 1 1 1
-		P2: dice 1 1 1 1
-		P1: place 6 museum 1
-		P2: pass
-		P1: pass`)
-	newTile := s.MuseumDisp[0]
-	play(t, s, "P1: take 1")
-	pr := wantPrompt(t, s, 0, "replace")
-	for _, a := range pr.Actions {
-		if a == "replace 1" || a == "replace 2" {
-			t.Errorf("replace choices %v offer a loan's space", pr.Actions)
-		}
+	refused(t, s, blue, "loan", engine.ErrIllegalAction, "say which research tile the loan replaces")
+	mustApply(t, s, blue, "loan 3")
+	if p.Slots[2].K != slotLoan || p.Pounds != 50 {
+		t.Fatal("the loan replaces research tile 3 and pays 10 pounds")
 	}
-	eq(t, "replace choices", len(pr.Actions), len(tiles)-2)
-	refused(t, s, 0, "replace 1", errIllegal)
-	play(t, s, "P1: replace 3")
-	if s.P[0].Slots[2] != (Slot{K: slotResearch, ID: newTile}) {
-		t.Errorf("space 3 holds %+v, want the new tile", s.P[0].Slots[2])
+	refused(t, s, blue, "loan 3", engine.ErrIllegalAction, "only replace a research tile")
+	mustApply(t, s, blue, "repay 3")
+	if !p.Slots[2].Repaid || p.Pounds != 40 {
+		t.Fatal("paying back costs 10 pounds and flips the loan")
+	}
+	refused(t, s, blue, "repay 3", engine.ErrIllegalAction, "no open loan")
+	// A forced loan with a full mat asks which tile it replaces.
+	p.Pounds = 3
+	mustApply(t, s, red, "dice 1 1 1 1")
+	mustApply(t, s, blue, "dice 2 2 2 1")
+	pr := s.Prompts()
+	if pr[0].Seat != blue || pr[0].Kind != "pay" || pr[0].Actions[0] != "pay" {
+		t.Fatalf("Blue owes 7 pounds with 3 in hand: %+v", pr)
+	}
+	mustApply(t, s, blue, "pay")
+	pr = s.Prompts()
+	if pr[0].Seat != blue || pr[0].Kind != "replace" {
+		t.Fatalf("Blue must place the forced loan: %+v", pr)
+	}
+	mustApply(t, s, blue, "replace 1")
+	if p.Slots[0].K != slotLoan || p.Pounds != 3+10-7 {
+		t.Errorf("forced loan: slot %+v, pounds %d", p.Slots[0], p.Pounds)
 	}
 }

@@ -53,9 +53,14 @@ func (s *State) step() bool {
 	case 3:
 		return s.step3()
 	case 4:
-		for _, seat := range s.Order {
-			s.phase4(seat)
+		if !s.Queued { // salaries and abilities first, then phase 5
+			s.Queued = true
+			for _, seat := range s.Order {
+				s.phase4(seat)
+			}
+			return true
 		}
+		s.Queued = false
 		s.Turn = 0
 		for i := range s.P {
 			s.P[i].Built, s.P[i].Ability5, s.P[i].Passed = 0, false, false
@@ -64,13 +69,8 @@ func (s *State) step() bool {
 		return true
 	case 5:
 		if s.Turn >= s.N {
+			s.Turn = 0
 			s.setPhase(6)
-			for _, seat := range s.Order {
-				tasks := []Task{{K: tIncome}, {K: tExpense}}
-				tasks = append(tasks, s.greenEffects(seat)...)
-				tasks = append(tasks, Task{K: tPosters})
-				s.P[seat].Q = append(s.P[seat].Q, tasks...)
-			}
 			return true
 		}
 		seat := s.Order[s.Turn]
@@ -90,6 +90,16 @@ func (s *State) step() bool {
 		s.Turn++
 		return true
 	case 6:
+		// The four steps are played together, step by step, in player
+		// order: a step starts once every seat has finished the one before,
+		// so step 3 uses the green effects a seat has after step 2.
+		if s.Turn < phase6Steps {
+			for _, seat := range s.Order {
+				s.P[seat].Q = append(s.P[seat].Q, s.phase6Tasks(seat, s.Turn)...)
+			}
+			s.Turn++
+			return true
+		}
 		if s.Round == 5 {
 			s.endScoring()
 			return false
@@ -99,6 +109,23 @@ func (s *State) step() bool {
 		return true
 	}
 	return false
+}
+
+// phase6Steps is the number of steps of phase 6.
+const phase6Steps = 4
+
+// phase6Tasks are seat's tasks for step (from 0) of phase 6: income,
+// special expenses, green effects, Buzz posters.
+func (s *State) phase6Tasks(seat, step int) []Task {
+	switch step {
+	case 0:
+		return []Task{{K: tIncome}}
+	case 1:
+		return []Task{{K: tExpense}}
+	case 2:
+		return s.greenEffects(seat)
+	}
+	return []Task{{K: tPosters}}
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
@@ -122,12 +149,10 @@ func (s *State) reveal() {
 		s.pay(seat, totals[seat])
 	}
 	s.First = s.firstPlayer(totals)
-	prev := s.Order
 	s.Order = make([]int, s.N)
 	for i := range s.Order {
 		s.Order[i] = (s.First + i) % s.N
 	}
-	_ = prev
 	low, high := totals[0], totals[0]
 	for _, t := range totals {
 		low, high = min(low, t), max(high, t)
@@ -343,6 +368,8 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
+	case dPay:
+		out = append(out, Action{Verb: vPay})
 	}
 	return out
 }
@@ -374,6 +401,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.applyGreen(seat, a)
 	case vReplace:
 		i := a.Vals[0] - 1
+		s.Discarded = append(s.Discarded, p.Slots[i].ID)
 		if t.K == dLoanSlot {
 			p.Slots[i] = Slot{K: slotLoan, ID: t.X}
 		} else {
@@ -402,6 +430,8 @@ func (s *State) answer(seat int, t Task, a Action) {
 		target := a.Vals[0] - 1
 		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
+	case vPay:
+		s.payWithLoans(seat, t.N)
 	case vWatch:
 		s.Watch = seat
 		s.WatchPounds = a.Key == "pounds"

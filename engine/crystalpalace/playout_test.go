@@ -74,6 +74,14 @@ func invariants(st engine.State) error {
 			return fmt.Errorf("P%d: %d assistants home + %d on the market", seat+1, p.Asst, onMarket)
 		}
 	}
+	if s.Ph == 1 {
+		v := s.view(engine.Spectator)
+		for seat := range v.Seats {
+			if v.Seats[seat].DiceValues != nil || v.Private != nil {
+				return fmt.Errorf("a spectator sees P%d's dice before the reveal", seat+1)
+			}
+		}
+	}
 	if s.Done && (s.Round != 5 || s.Ph != 6) {
 		return fmt.Errorf("game ended in round %d phase %d", s.Round, s.Ph)
 	}
@@ -81,7 +89,7 @@ func invariants(st engine.State) error {
 }
 
 func TestRandomPlayouts(t *testing.T) {
-	games := 300
+	games := 500
 	if testing.Short() {
 		games = 30
 	}

@@ -57,57 +57,45 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 }
 
 // phaseActions enumerates the candidate actions of the phase prompt and
-// keeps those check allows.
+// keeps those check allows; the strings come ready-made from Rules.
 func (s *State) phaseActions(seat int) []string {
+	if s.Ph == 2 {
+		return s.placeActions(seat)
+	}
 	p := &s.P[seat]
-	var cands []Action
-	switch s.Ph {
-	case 2:
-		out := make([]string, 0, 64)
-		seen := 0
-		for _, v := range p.Vals {
-			if seen&(1<<v) != 0 {
-				continue
-			}
-			seen |= 1 << v
-			for l := range s.Boards {
-				for sp := range s.Boards[l].Dice {
-					if s.placeProblem(seat, v, l, sp) == placeOK {
-						out = append(out, s.r.place[v][l][sp])
-					}
-				}
-			}
+	out := make([]string, 0, 8)
+	keep := func(a Action, text string) {
+		if s.check(seat, a) == nil {
+			out = append(out, text)
 		}
-		return append(out, "pass")
+	}
+	var one [1]int
+	switch s.Ph {
 	case 3:
 		l := locKind(s.Loc)
 		switch l {
 		case locWestminster:
-			cands = append(cands, Action{Verb: vAdvance})
+			keep(Action{Verb: vAdvance}, "advance")
 		case locTimes:
-			cands = append(cands, Action{Verb: vPublish})
+			keep(Action{Verb: vPublish}, "publish")
 		case locPort, locWaterloo:
-			for _, po := range s.side(l).Possibilities {
-				cands = append(cands, Action{Verb: vUse, Key: po.Key})
+			for i, po := range s.side(l).Possibilities {
+				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
 			}
 		default:
 			for k := range s.display(l) {
-				cands = append(cands, Action{Verb: vTake, Vals: []int{k + 1}})
+				one[0] = k + 1
+				keep(Action{Verb: vTake, Vals: one[:]}, s.r.take[k])
 			}
 		}
 	case 5:
 		for _, i := range p.Patents {
-			cands = append(cands, Action{Verb: vBuild, Key: s.c.Patents[i].ID})
+			if s.buildable(seat, i) {
+				out = append(out, s.r.build[i])
+			}
 		}
 	}
-	cands = append(cands, Action{Verb: vPass})
-	out := make([]string, 0, len(cands))
-	for _, a := range cands {
-		if s.check(seat, a) == nil {
-			out = append(out, a.String())
-		}
-	}
-	return out
+	return append(out, "pass")
 }
 
 // FreeActions implements engine.State: loans, repayments, newspaper
@@ -166,6 +154,8 @@ func decisionKind(k taskKind) string {
 		return "target"
 	case dWatch:
 		return "watch"
+	case dPay:
+		return "pay"
 	}
 	return "decide"
 }
@@ -195,6 +185,39 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
 	case dWatch:
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
+	case dPay:
+		return "pay " + strconv.Itoa(t.N) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
+}
+
+// placeActions lists the legal placements of phase 2 and pass, sized
+// exactly (this runs once per placement, so it avoids waste).
+func (s *State) placeActions(seat int) []string {
+	p := &s.P[seat]
+	var out []string
+	for pass := 0; pass < 2; pass++ {
+		n, seen := 0, 0
+		for _, v := range p.Vals {
+			if seen&(1<<v) != 0 {
+				continue
+			}
+			seen |= 1 << v
+			for l := range s.Boards {
+				for sp := range s.Boards[l].Dice {
+					if s.placeProblem(seat, v, l, sp) != placeOK {
+						continue
+					}
+					if out != nil {
+						out = append(out, s.r.place[v][l][sp])
+					}
+					n++
+				}
+			}
+		}
+		if out == nil {
+			out = make([]string, 0, n+1)
+		}
+	}
+	return append(out, "pass")
 }

@@ -16,11 +16,36 @@ type Rules struct {
 	dice [7][]string
 	// place[v][l][sp] is "place v <location l> sp+1".
 	place [7][][]string
+	take  []string   // take[k] is "take k+1"
+	use   [][]string // use[l][i] is "use <possibility i of location l>"
+	build []string   // build[i] is "build <patent i>"
+	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
+	sides   [6][]*BoardSide
+	markets [6]*Market
 }
 
 // NewRules returns the rules for content c.
 func NewRules(c *Content) *Rules {
-	r := &Rules{c: c}
+	r := &Rules{c: c, use: make([][]string, locCount)}
+	for n := 2; n <= 5; n++ {
+		r.markets[n] = c.market(n)
+		for l := range c.Locations {
+			r.sides[n] = append(r.sides[n], c.side(&c.Locations[l], n))
+		}
+	}
+	for l := locPatent; l < locCount; l++ {
+		for _, side := range c.Locations[l].Sides {
+			r.take = extendTake(r.take, side.Display)
+			for i, po := range side.Possibilities {
+				if i >= len(r.use[l]) {
+					r.use[l] = append(r.use[l], "use "+po.Key)
+				}
+			}
+		}
+	}
+	for _, pt := range c.Patents {
+		r.build = append(r.build, "build "+pt.ID)
+	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)
@@ -35,6 +60,14 @@ func NewRules(c *Content) *Rules {
 		}
 	}
 	return r
+}
+
+// extendTake makes sure take holds "take 1" … "take n".
+func extendTake(take []string, n int) []string {
+	for k := len(take); k < n; k++ {
+		take = append(take, Action{Verb: vTake, Vals: []int{k + 1}}.String())
+	}
+	return take
 }
 
 // diceActions lists the canonical dice actions for k dice.
@@ -84,7 +117,78 @@ func (r *Rules) Decode(data []byte) (engine.State, error) {
 		return nil, fmt.Errorf("crystalpalace: decode state: inconsistent state")
 	}
 	s.r, s.c = r, r.c
+	if err := s.consistent(); err != nil {
+		return nil, fmt.Errorf("crystalpalace: decode state: %w", err)
+	}
 	return s, nil
+}
+
+// consistent checks that every index of a decoded state points into the
+// content, so a damaged record is refused instead of failing later.
+func (s *State) consistent() error {
+	c := s.c
+	ok := func(list []int, n int, allowFree bool) bool {
+		for _, x := range list {
+			if x >= n || x < 0 && !(allowFree && x == -1) {
+				return false
+			}
+		}
+		return true
+	}
+	cards := ok(s.PatentDeck, len(c.Patents), false) && ok(s.PatentDisp, len(c.Patents), true) &&
+		ok(s.CharDeck, len(c.Characters), false) && ok(s.CharDisp, len(c.Characters), true) &&
+		ok(s.GreenDeck, len(c.Research), false) && ok(s.MuseumDisp, len(c.Research), true) &&
+		ok(s.VioletBlue, len(c.Research), false) && ok(s.VioletOrange, len(c.Research), false) &&
+		ok(s.BankDisp, len(c.Shares), true) && ok(s.Discarded, len(c.Research), false) && ok(s.Market, s.N, true) && ok(s.Order, s.N, false) &&
+		len(s.Order) == s.N && s.Publisher >= 0 && s.Publisher < len(c.Publishers) &&
+		s.Ph >= 1 && s.Ph <= 7 && s.Loc >= 0 && s.Loc <= int(locCount) && s.Turn >= 0 && s.Turn <= max(s.N, phase6Steps) &&
+		len(s.Market) == len(s.market().Spaces) && s.Watch >= -1 && s.Watch < s.N
+	if !cards {
+		return fmt.Errorf("a card, tile or seat index is out of range")
+	}
+	for l := range s.Boards {
+		side := s.side(locKind(l))
+		b := &s.Boards[l]
+		if len(b.Dice) != len(side.Dice) || len(b.Acts) != len(side.Actions) || len(b.Poss) != len(side.Possibilities) {
+			return fmt.Errorf("location %d does not match its board", l+1)
+		}
+	}
+	for _, f := range s.FlyerAt {
+		if f.Flyer < 0 || f.Flyer >= len(c.Flyers) {
+			return fmt.Errorf("flyer index out of range")
+		}
+	}
+	for i := range s.P {
+		p := &s.P[i]
+		if p.Mat < 0 || p.Mat >= len(c.Mats) || len(p.VPBy) != vpCount || p.Income < 0 || p.Income >= len(c.Tracks.Income) ||
+			p.West < 0 || p.West >= len(c.Tracks.Westminster) || p.Obj < 0 || p.Obj > len(c.Mats[p.Mat].Objective) ||
+			!ok(p.Patents, len(c.Patents), false) || !ok(p.Protos, len(c.Patents), false) ||
+			!ok(p.Chars, len(c.Characters), false) || !ok(p.Shares, len(c.Shares), false) {
+			return fmt.Errorf("seat %d holds something out of range", i+1)
+		}
+		for _, sl := range p.Slots {
+			if sl.K == slotResearch && (sl.ID < 0 || sl.ID >= len(c.Research)) {
+				return fmt.Errorf("seat %d: research tile out of range", i+1)
+			}
+		}
+		for _, t := range p.Q {
+			bad := false
+			switch t.K {
+			case dReplace:
+				bad = t.X < 0 || t.X >= len(c.Research)
+			case dTarget:
+				bad = t.X < 0 || t.X >= len(c.Patents)
+			case dPoster:
+				bad = t.X < 0 || t.X >= len(c.Tracks.Buzz.Posters)
+			case dBonus:
+				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
+			}
+			if bad || t.K < tEffect || t.K > dPay {
+				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
+			}
+		}
+	}
+	return nil
 }
 
 // New implements engine.Rules: the setup of the rulebook for 2-5 players.

@@ -177,6 +177,9 @@ func (s *State) Result() engine.Result {
 			res.Counters["taken:share:"+s.c.Shares[i].ID]++
 		}
 	}
+	for _, id := range s.Discarded {
+		res.Counters["taken:research:"+s.c.Research[id].ID]++
+	}
 	res.Counters["rounds"] = s.Round
 	return res
 }

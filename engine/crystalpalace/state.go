@@ -19,8 +19,9 @@ type State struct {
 	Revealed bool       `json:"revealed,omitempty"` // phase 1 dice are revealed
 	First    int        `json:"first"`              // -1 before the first reveal
 	Order    []int      `json:"order"`              // turn order from First
-	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5)
+	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5); step of phase 6
 	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
+	Queued   bool       `json:"queued,omitempty"`   // phase 4: salaries and abilities are queued
 	Loc      int        `json:"loc"`                // phase 3: location being resolved
 	P        []Player   `json:"p"`
 	Boards   []Board    `json:"boards"`
@@ -40,10 +41,11 @@ type State struct {
 	Market       []int    `json:"market"` // owner per tier from the bottom, -1 free
 	MarketGears  int      `json:"mgears"`
 	FlyerAt      []Flyers `json:"flyers"`
-	Tickets      []int    `json:"tickets,omitempty"` // seats in order of reaching the end of the Buzz track
-	Watch        int      `json:"watch"`             // holder or -1
-	WatchPounds  bool     `json:"wpounds,omitempty"` // the side giving pounds in phase 6
-	TicketDice   []Die    `json:"tdice,omitempty"`   // dice under tickets at the Port
+	Tickets      []int    `json:"tickets,omitempty"`   // seats in order of reaching the end of the Buzz track
+	Watch        int      `json:"watch"`               // holder or -1
+	WatchPounds  bool     `json:"wpounds,omitempty"`   // the side giving pounds in phase 6
+	TicketDice   []Die    `json:"tdice,omitempty"`     // dice under tickets at the Port
+	Discarded    []int    `json:"discarded,omitempty"` // research tiles replaced on a mat (for statistics)
 
 	r  *Rules
 	c  *Content
@@ -148,6 +150,7 @@ const (
 	dBonus               // decision: poster X's choice (X = -1: Westminster V)
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
+	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
@@ -211,6 +214,7 @@ func (s *State) clone() *State {
 	t.FlyerAt = append([]Flyers(nil), s.FlyerAt...)
 	t.Tickets = cloneInts(s.Tickets)
 	t.TicketDice = append([]Die(nil), s.TicketDice...)
+	t.Discarded = cloneInts(s.Discarded)
 	return &t
 }
 
@@ -235,9 +239,9 @@ func cloneInts(a []int) []int {
 // year is the index into VP-by-year arrays for the current round.
 func (s *State) year() int { return s.c.Tracks.RoundYear[s.Round-1] }
 
-func (s *State) side(l locKind) *BoardSide { return s.c.side(&s.c.Locations[l], s.N) }
+func (s *State) side(l locKind) *BoardSide { return s.r.sides[s.N][l] }
 
-func (s *State) market() *Market { return s.c.market(s.N) }
+func (s *State) market() *Market { return s.r.markets[s.N] }
 
 // seatName is "P1" for seat 0.
 func seatName(seat int) string { return "P" + strconv.Itoa(seat+1) }

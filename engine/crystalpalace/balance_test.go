@@ -1,0 +1,75 @@
+package crystalpalace
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+)
+
+// TestNoCardDominates plays heuristic players against each other and checks
+// that no card, tile or nation held often wins far above the 1-in-4 baseline.
+func TestNoCardDominates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 150 full games")
+	}
+	r := testRules(t)
+	held, won := map[string]int{}, map[string]int{}
+	for g := 0; g < 150; g++ {
+		st, _ := r.New(engine.Setup{Players: 4, Seed: uint64(9000 + g)})
+		rng := engine.NewRNG(uint64(g))
+		if _, err := ai.PlayOut(st, []engine.Player{Heuristic{}, Heuristic{}, Heuristic{}, Heuristic{}}, &rng, 100000); err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		res := s.Result()
+		for seat := range s.P {
+			w := false
+			for _, x := range res.Winners {
+				if int(x) == seat {
+					w = true
+				}
+			}
+			keys := []string{}
+			for _, i := range s.P[seat].Protos {
+				keys = append(keys, "proto:"+s.c.Patents[i].ID)
+			}
+			for _, i := range s.P[seat].Chars {
+				keys = append(keys, "char:"+s.c.Characters[i].ID)
+			}
+			for _, sl := range s.P[seat].Slots {
+				if sl.K == slotResearch {
+					keys = append(keys, "res:"+s.c.Research[sl.ID].ID)
+				}
+			}
+			keys = append(keys, "nation:"+s.c.Mats[s.P[seat].Mat].Nation)
+			for _, k := range keys {
+				held[k]++
+				if w {
+					won[k]++
+				}
+			}
+		}
+	}
+	type row struct {
+		k    string
+		n    int
+		rate float64
+	}
+	var rows []row
+	for k, n := range held {
+		rows = append(rows, row{k, n, float64(won[k]) / float64(n)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].rate > rows[j].rate })
+	for _, r := range rows {
+		if r.n >= 20 && r.rate > 0.55 {
+			t.Errorf("%s: held %d times, its holder won %.0f%% (baseline 25%%)", r.k, r.n, 100*r.rate)
+		}
+	}
+	if testing.Verbose() {
+		for _, r := range rows[:min(8, len(rows))] {
+			t.Logf("%-24s held %3d  won %.2f", r.k, r.n, r.rate)
+		}
+	}
+}

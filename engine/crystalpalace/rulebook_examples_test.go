@@ -1,0 +1,923 @@
+package crystalpalace
+
+// The rulebook's worked examples, one test each, reproducing the example's
+// numbers. Seats are named after the rulebook's colours in each test.
+
+import (
+	"testing"
+)
+
+// Phase 1: Red and Blue both total 14 with the same highest die (6); Blue's
+// second die (5) beats Red's (4), so Blue is first player. The lowest total
+// gets a newspaper; every die value is paid.
+func TestWorkedExamplePhase1FirstPlayerTiebreak(t *testing.T) {
+	const red, blue, yellow = 0, 1, 2
+	s := newGame(t, 3, 1)
+	play(t, s, `
+		P1: dice 6 4 2 2
+		P2: dice 2 1 6 5 # any order: the engine sorts the values
+		P3: dice 3 2 1 1`)
+	eq(t, "first player", s.First, blue)
+	if want := []int{blue, yellow, red}; !equalInts(s.Order, want) {
+		t.Errorf("turn order %v, want %v", s.Order, want)
+	}
+	eq(t, "Red pounds", s.P[red].Pounds, 40-14)
+	eq(t, "Blue pounds", s.P[blue].Pounds, 40-14)
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, 40-7)
+	eq(t, "Yellow newspapers (lowest total)", s.P[yellow].News, 1)
+	eq(t, "Red newspapers", s.P[red].News, 0)
+	eq(t, "Blue newspapers", s.P[blue].News, 0)
+	wantPrompt(t, s, blue, "place")
+}
+
+// Phase 1: several players share the lowest total: each gets a newspaper.
+func TestWorkedExamplePhase1NewspaperToEveryLowest(t *testing.T) {
+	s := newGame(t, 4, 2)
+	play(t, s, `
+		P1: dice 1 1 1 1
+		P2: dice 6 6 6 6
+		P3: dice 2 1 1 1
+		P4: dice 1 1 1 1`)
+	eq(t, "first player", s.First, 1)
+	for seat, want := range []int{1, 0, 0, 1} {
+		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+	}
+}
+
+// Phase 1: all totals equal: everybody but the first player gets a
+// newspaper. Identical dice everywhere: random first player in round 1,
+// the earlier player of the last round's order afterwards.
+func TestWorkedExamplePhase1AllEqual(t *testing.T) {
+	s := newGame(t, 3, 3)
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 3 3 2 1\nP3: dice 3 3 2 1")
+	eq(t, "first player (highest single die)", s.First, 0)
+	for seat, want := range []int{0, 1, 1} {
+		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+	}
+
+	firsts := map[int]bool{}
+	for seed := uint64(0); seed < 40; seed++ {
+		s := newGame(t, 3, seed)
+		play(t, s, "P1: dice 2 2 2 2\nP2: dice 2 2 2 2\nP3: dice 2 2 2 2")
+		firsts[s.First] = true
+		for seat := range s.P {
+			want := 1
+			if seat == s.First {
+				want = 0
+			}
+			eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+		}
+	}
+	if len(firsts) != 3 {
+		t.Errorf("round 1 ties chose first players %v, want each seat sometimes", firsts)
+	}
+
+	// A later round: the earlier player in the last round's order begins.
+	s = newGame(t, 3, 4)
+	setLastRoundOrder(s, 2)
+	play(t, s, "P1: dice 2 2 2 2\nP2: dice 2 2 2 2\nP3: dice 2 2 2 2")
+	eq(t, "first player (earlier last round)", s.First, 2)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Phase 2: Red places a 5 on the space needing 3 with the assistant symbol
+// and may take an assistant action at once; Blue's 1 fits only the space
+// needing 1, whose money symbol costs a 2-pound fee.
+func TestWorkedExamplePhase2Placement(t *testing.T) {
+	const red, blue, yellow = 0, 1, 2
+	s := newGame(t, 3, 5)
+	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP3: dice 2 1 1 1")
+	eq(t, "first player", s.First, red)
+	play(t, s, "P1: place 5 patent 2")
+	pr := wantPrompt(t, s, red, "assistant")
+	if !contains(pr.Actions, "market place") || !contains(pr.Actions, "skip") {
+		t.Fatalf("assistant actions %v, want market place and skip", pr.Actions)
+	}
+	before := s.P[red].Pounds
+	play(t, s, "P1: market place")
+	eq(t, "Red pays the bottom tier's cost", s.P[red].Pounds, before-1)
+	eq(t, "Red on tier 1", s.Market[0], red)
+	play(t, s, "P1: skip") // no move down this time
+	wantRefusal(t, s, blue, "place 1 patent 3", errIllegal)
+	before = s.P[blue].Pounds
+	play(t, s, "P2: place 1 patent 4")
+	eq(t, "Blue pays the 2-pound fee", s.P[blue].Pounds, before-2)
+	wantPrompt(t, s, yellow, "place")
+}
+
+// Black Market: after placing a die, Blue moves their assistant down from
+// tier 6 to the next free space (tier 4) and takes a gear from the yellow
+// banner; Yellow's assistant falls off from tier 2 and gets nothing.
+func TestWorkedExampleBlackMarketMoveDown(t *testing.T) {
+	const red, blue, yellow = 0, 1, 2
+	s := newGame(t, 3, 6)
+	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1")
+	gears, yGears, supply := s.P[blue].Gears, s.P[yellow].Gears, s.MarketGears
+	play(t, s, "P2: place 6 patent 1")
+	wantPrompt(t, s, blue, "down")
+	play(t, s, "P2: down 6")
+	eq(t, "tier 6", s.Market[5], -1)
+	eq(t, "tier 4", s.Market[3], blue)
+	eq(t, "Blue gears", s.P[blue].Gears, gears+1)
+	eq(t, "gears on the banner", s.MarketGears, supply-1)
+
+	asst := s.P[yellow].Asst
+	play(t, s, "P3: place 2 patent 3\nP3: down 2")
+	eq(t, "tier 2", s.Market[1], -1)
+	eq(t, "tier 1 (Red stays)", s.Market[0], red)
+	eq(t, "Yellow's assistant back in supply", s.P[yellow].Asst, asst+1)
+	eq(t, "Yellow gears", s.P[yellow].Gears, yGears)
+	eq(t, "gears on the banner", s.MarketGears, supply-1)
+}
+
+// Black Market burst: one free space left; the assistant placed there stays,
+// every other assistant goes back to its owner.
+func TestWorkedExampleBlackMarketBurst(t *testing.T) {
+	const red, blue, yellow = 0, 1, 2
+	s := newGame(t, 3, 7)
+	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
+	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP3: dice 2 1 1 1")
+	ra, ba, ya := s.P[red].Asst, s.P[blue].Asst, s.P[yellow].Asst
+	play(t, s, "P1: place 5 patent 2\nP1: market place")
+	for tier, o := range s.Market {
+		want := -1
+		if tier == 3 {
+			want = red
+		}
+		eq(t, "owner of tier "+itoa(tier+1), o, want)
+	}
+	eq(t, "Red's assistants", s.P[red].Asst, ra-1+3)
+	eq(t, "Blue's assistants", s.P[blue].Asst, ba+1)
+	eq(t, "Yellow's assistants", s.P[yellow].Asst, ya+2)
+	wantPrompt(t, s, red, "down") // the placed assistant may still move down
+}
+
+// Phase 3 at Westminster: Blue and Yellow both show a 5, Blue's die lies
+// further left and acts first: +1 pound from the action space, then space I
+// (+2 pounds). Yellow pays 2 pounds for the second action space and reaches
+// space II (+1 energy). Red's die finds no action space: 1 pound.
+func TestWorkedExamplePhase3OrderWestminster(t *testing.T) {
+	const blue, yellow, red = 0, 1, 2
+	s := newGame(t, 3, 8)
+	s.P[yellow].West = 1
+	play(t, s, `
+		P1: dice 5 4 1 1
+		P2: dice 5 3 1 1
+		P3: dice 3 3 1 1
+		P1: place 5 westminster 1
+		P2: place 5 westminster 2
+		P2: skip                  # the assistant action
+		P3: place 3 westminster 3
+		P1: pass
+		P2: pass
+		P3: place 3 waterloo 3
+		P3: pass`)
+	wantPrompt(t, s, blue, "action")
+	b, y, r := s.P[blue], s.P[yellow], s.P[red]
+	play(t, s, "P1: advance")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+1+2)
+	eq(t, "Blue at Westminster", s.P[blue].West, 1)
+	wantPrompt(t, s, yellow, "action")
+	play(t, s, "P2: advance")
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds-2)
+	eq(t, "Yellow energy", s.P[yellow].Energy, y.Energy+1)
+	eq(t, "Yellow at Westminster", s.P[yellow].West, 2)
+	eq(t, "Red pounds (compensation)", s.P[red].Pounds, r.Pounds+1)
+	eq(t, "Red at Westminster", s.P[red].West, 0)
+	wantPrompt(t, s, red, "action") // Red's die at Waterloo Station
+}
+
+// Patent Office: Blue, alone there with two dice, takes the audiobook from
+// the second slot and a newspaper from the first action space, then acts
+// again with the second die. The top card of the deck is never on offer.
+func TestWorkedExamplePatentOffice(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 9)
+	audiobook := patentIdx(t, s, "audiobook")
+	setDisplay(s, locPatent, 2, audiobook)
+	play(t, s, `
+		P1: dice 6 5 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 patent 1
+		P2: pass
+		P1: place 5 patent 2
+		P1: skip
+		P1: pass`)
+	pr := wantPrompt(t, s, blue, "action")
+	if want := []string{"take 1", "take 2", "take 3", "take 4", "pass"}; !equalStrings(pr.Actions, want) {
+		t.Errorf("actions %v, want %v (the deck's top card is not choosable)", pr.Actions, want)
+	}
+	top := s.PatentDeck[0]
+	play(t, s, "P1: take 2")
+	eq(t, "Blue newspapers", s.P[blue].News, 1)
+	if !hasInt(s.P[blue].Patents, audiobook) {
+		t.Fatalf("Blue's patents %v lack the audiobook", s.P[blue].Patents)
+	}
+	eq(t, "slot 2 after taking", s.PatentDisp[1], -1)
+	wantRefusal(t, s, blue, "take 2", errIllegal)
+	wantRefusal(t, s, blue, "take 5", errIllegal)
+	play(t, s, "P1: take 1")
+	eq(t, "Blue newspapers (second of the first two)", s.P[blue].News, 2)
+	eq(t, "deck top unchanged", s.PatentDeck[0], top)
+	wantPrompt(t, s, blue, "build") // phase 5: Blue may build what they took
+}
+
+// British Museum (4 players, no cost): Blue takes the left tile (+1 income
+// in every phase 6); Yellow takes a tile with instant 1 gear and 2 pounds.
+func TestWorkedExampleBritishMuseum(t *testing.T) {
+	const blue, yellow = 0, 1
+	s := newGame(t, 4, 10)
+	trade, mechFin := researchIdx(t, s, "g17"), researchIdx(t, s, "g02")
+	setDisplay(s, locMuseum, 1, trade)
+	setDisplay(s, locMuseum, 2, mechFin)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 5 3 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P2: place 3 museum 2
+		P2: skip
+		P3: pass
+		P4: pass
+		P1: place 6 museum 1
+		P2: place 5 waterloo 2
+		P2: skip
+		P1: pass
+		P2: pass
+		P1: take 1`)
+	eq(t, "Blue's first research space", s.P[blue].Slots[0].ID, trade)
+	y := s.P[yellow]
+	play(t, s, "P2: take 2")
+	eq(t, "Yellow's research tile", s.P[yellow].Slots[0].ID, mechFin)
+	eq(t, "Yellow gears", s.P[yellow].Gears, y.Gears+1)
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds+2)
+	// Phase 6: both go 3 steps down; Blue's tile adds 1 income.
+	incB, incY := s.P[blue].Income, s.P[yellow].Income
+	play(t, s, "P2: pass")
+	eq(t, "Blue income space", s.P[blue].Income, incB-3+1)
+	eq(t, "Yellow income space", s.P[yellow].Income, incY-3)
+}
+
+// Bank of England: Yellow buys the left share (+1 VP, +5 income), then
+// Blue buys the second.
+func TestWorkedExampleBankOfEngland(t *testing.T) {
+	const blue, yellow = 0, 1
+	s := newGame(t, 4, 11)
+	setDisplay(s, locBank, 1, shareIdx(t, s, "r1a"))
+	play(t, s, `
+		P1: dice 5 1 1 1
+		P2: dice 6 1 1 1
+		P3: dice 1 1 1 1
+		P4: dice 1 1 1 1
+		P2: place 6 bank 1
+		P3: pass
+		P4: pass
+		P1: place 5 bank 2
+		P1: skip
+		P2: pass
+		P1: place 1 waterloo 5
+		P1: pass`)
+	y := s.P[yellow]
+	play(t, s, "P2: take 1")
+	eq(t, "Yellow VP", s.P[yellow].VP, y.VP+1)
+	eq(t, "Yellow income space", s.P[yellow].Income, y.Income+5)
+	second := s.BankDisp[1]
+	play(t, s, "P1: take 2")
+	if !hasInt(s.P[blue].Shares, second) {
+		t.Errorf("Blue's shares %v lack the second share", s.P[blue].Shares)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Westminster: Red is already on space V: +1 pound from the first action
+// space, the token stays on V, and Red chooses 1 energy or 2 Buzz.
+func TestWorkedExampleWestminsterV(t *testing.T) {
+	for _, choice := range []string{"bonus energy", "bonus buzz"} {
+		t.Run(choice, func(t *testing.T) {
+			const red = 0
+			s := newGame(t, 2, 12)
+			s.P[red].West = 5
+			s.P[red].Buzz = 10 // no flyer or poster on 11 and 12
+			play(t, s, `
+				P1: dice 6 1 1 1
+				P2: dice 1 1 1 1
+				P1: place 6 westminster 1
+				P2: pass
+				P1: place 1 waterloo 4
+				P1: pass`)
+			r := s.P[red]
+			play(t, s, "P1: advance")
+			pr := wantPrompt(t, s, red, "bonus")
+			if want := []string{"bonus energy", "bonus buzz"}; !equalStrings(pr.Actions, want) {
+				t.Fatalf("choices %v, want %v", pr.Actions, want)
+			}
+			eq(t, "Red pounds", s.P[red].Pounds, r.Pounds+1)
+			play(t, s, "P1: "+choice)
+			eq(t, "Red stays on V", s.P[red].West, 5)
+			if choice == "bonus energy" {
+				eq(t, "Red energy", s.P[red].Energy, r.Energy+1)
+				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz)
+			} else {
+				eq(t, "Red energy", s.P[red].Energy, r.Energy)
+				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz+2)
+			}
+		})
+	}
+}
+
+// Reform Club in Spring 1850: Blue advances 1 Buzz on the first action
+// space, pays Bronte's 2 gears and 1 energy, places an assistant on the
+// Black Market for free (her instant bonus), and scores 10 VP plus 4 for
+// the audiobook prototype she is linked with.
+func TestWorkedExampleReformClubBronte(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 13)
+	setRound(s, 3)
+	bronte := charIdx(t, s, "bronte")
+	setDisplay(s, locClub, 4, bronte)
+	s.P[blue].Protos = []int{patentIdx(t, s, "audiobook")}
+	s.P[blue].Gears, s.P[blue].Energy = 2, 1
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 club 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: take 4")
+	wantPrompt(t, s, blue, "assistant")
+	play(t, s, "P1: market place")
+	p := s.P[blue]
+	eq(t, "Blue Buzz", p.Buzz, b.Buzz+1)
+	eq(t, "Blue gears", p.Gears, 0)
+	eq(t, "Blue energy", p.Energy, 0)
+	eq(t, "Blue pounds (free placement)", p.Pounds, b.Pounds)
+	eq(t, "Blue on tier 1", s.Market[0], blue)
+	eq(t, "Blue VP", p.VP, b.VP+10+4)
+	eq(t, "character VP", p.VPBy[vpCharacters], 14)
+	if !hasInt(p.Chars, bronte) {
+		t.Errorf("Blue's characters %v lack Bronte", p.Chars)
+	}
+}
+
+// London Times: Yellow owns 2 characters and 1 prototype, the third level of
+// the round's condition (1-3 characters and/or prototypes): +1 newspaper
+// for the first action space and 4 Buzz.
+func TestWorkedExampleLondonTimes(t *testing.T) {
+	const yellow = 0
+	s := newGame(t, 2, 14)
+	setPublisher(t, s, "1", "a")
+	s.P[yellow].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "armstrong")}
+	s.P[yellow].Protos = []int{patentIdx(t, s, "telegraph")}
+	setFlyer(t, s, 2, flyerIdx(t, s, "b1")) // 1 gear on the way
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 times 1
+		P2: pass
+		P1: pass`)
+	y := s.P[yellow]
+	play(t, s, "P1: publish")
+	wantPrompt(t, s, yellow, "poster") // space 4
+	eq(t, "Yellow Buzz", s.P[yellow].Buzz, y.Buzz+4)
+	eq(t, "Yellow newspapers", s.P[yellow].News, y.News+1)
+	eq(t, "Yellow gears (flyer on space 2)", s.P[yellow].Gears, y.Gears+1)
+}
+
+// Port of London in Autumn 1850: Blue's 6 goes from the first action space
+// to the ticket and onto the middle dice space (the first is taken): 4 VP
+// for the year plus 6 for the die, and the die stays there.
+func TestWorkedExamplePortTicket(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 15)
+	setRound(s, 4)
+	s.TicketDice = []Die{{O: red, V: 3}} // a ticket die of an earlier round
+	s.P[red].Dice, s.P[red].Tick = 3, 1
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1
+		P1: place 6 port 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: use ticket")
+	eq(t, "Blue VP", s.P[blue].VP, b.VP+4+6)
+	eq(t, "ticket VP", s.P[blue].VPBy[vpTickets], 10)
+	eq(t, "dice below the ticket", len(s.TicketDice), 2)
+	eq(t, "middle dice space", s.TicketDice[1].V, 6)
+	eq(t, "Blue's dice for the next rounds", s.P[blue].Dice, 3)
+	eq(t, "Blue's ticket dice", s.P[blue].Tick, 1)
+	play(t, s, "P1: pass")
+	wantPrompt(t, s, blue, "dice")
+	if pr := wantPrompt(t, s, blue, "dice"); pr.Actions[0] != "dice 6 6 6" {
+		t.Errorf("Blue's next dice prompt starts %q, want three dice", pr.Actions[0])
+	}
+}
+
+// Waterloo Station: Blue's die goes to the first action space and on to the
+// left possibility: 2 energy. Each possibility serves once a round.
+func TestWorkedExampleWaterloo(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 16)
+	s.P[blue].Buzz = 10 // no flyer or poster on 11 and 12
+	play(t, s, `
+		P1: dice 6 5 1 1
+		P2: dice 6 1 1 1
+		P1: place 6 waterloo 1
+		P2: place 6 port 1
+		P1: place 5 waterloo 3
+		P2: pass
+		P1: pass
+		P2: pass`)
+	b := s.P[blue]
+	play(t, s, "P1: use energy")
+	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+2)
+	wantRefusal(t, s, blue, "use energy", errIllegal)
+	play(t, s, "P1: use energybuzz")
+	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+3)
+	eq(t, "Blue Buzz", s.P[blue].Buzz, b.Buzz+2)
+}
+
+// Phase 4: Blue on Westminster II owes 3 for Holmes and 3 for Bronte; Blue
+// pays with the last 5 pounds and 1 pound from a newspaper, so takes no
+// loan; then Holmes gives 1 VP per 2 newspapers: 4 newspapers, 2 VP.
+func TestWorkedExampleSalaryHolmes(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 17)
+	s.P[blue].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
+	s.P[blue].West = 2
+	s.P[blue].Patents = []int{patentIdx(t, s, "telegraph")} // phase 5 then waits for Blue
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 waterloo 1
+		P2: pass
+		P1: pass`)
+	setPurse(s, blue, 5, 5)
+	vp := s.P[blue].VP
+	play(t, s, "P1: pass # the last phase 3 action: phase 4 follows")
+	pr := wantPrompt(t, s, blue, "pay") // 6 due, 5 pounds: Blue may raise money first
+	if !equalStrings(pr.Actions, []string{"pay"}) {
+		t.Fatalf("salary actions %v, want pay", pr.Actions)
+	}
+	play(t, s, "P1: exchange pound") // 6 pounds now: the salaries are paid at once
+	wantPrompt(t, s, blue, "build")
+	p := s.P[blue]
+	eq(t, "Blue pounds", p.Pounds, 0)
+	eq(t, "Blue newspapers", p.News, 4)
+	eq(t, "Blue loans", s.count(blue, metricLoans), 0)
+	eq(t, "Blue VP (Holmes)", p.VP, vp+2)
+}
+
+// Phase 5 in Spring 1850: the audiobook costs 1 gear and 1 energy and gives
+// 3 VP plus 4 for Bronte; Blue plays its effect on themself: 8 pounds. Then
+// Blue buys an energy for 4 pounds to build the hydraulic crane (4 VP) and
+// plays its effect on Red, who has one prototype: -2 pounds, +1 VP.
+func TestWorkedExamplePrototypesAudiobookCrane(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 18)
+	setRound(s, 3)
+	audiobook, crane := patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane")
+	s.P[blue].Patents = []int{audiobook, crane}
+	s.P[blue].Chars = []int{charIdx(t, s, "bronte")}
+	s.P[blue].Gears, s.P[blue].Energy = 2, 1
+	s.P[red].Protos = []int{patentIdx(t, s, "telegraph")}
+	s.P[red].Patents = []int{patentIdx(t, s, "steamhammer")} // Red's turn then waits
+	play(t, s, `
+		P1: dice 2 1 1 1
+		P2: dice 1 1 1 1
+		P1: pass
+		P2: pass`)
+	wantPrompt(t, s, blue, "build")
+	b, r := s.P[blue], s.P[red]
+	play(t, s, "P1: build audiobook")
+	eq(t, "Blue gears", s.P[blue].Gears, 1)
+	eq(t, "Blue energy", s.P[blue].Energy, 0)
+	eq(t, "Blue VP", s.P[blue].VP, b.VP+3+4)
+	wantPrompt(t, s, blue, "target")
+	play(t, s, "P1: target 1")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8)
+	play(t, s, "P1: buy energy")
+	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8-4)
+	play(t, s, "P1: build crane\nP1: target 2")
+	p := s.P[blue]
+	eq(t, "Blue VP", p.VP, b.VP+3+4+4)
+	eq(t, "Blue gears", p.Gears, 0)
+	eq(t, "Blue energy", p.Energy, 0)
+	eq(t, "Blue pounds", p.Pounds, b.Pounds+8-4)
+	eq(t, "Red pounds", s.P[red].Pounds, r.Pounds-2)
+	eq(t, "Red VP", s.P[red].VP, r.VP+1)
+	if len(p.Protos) != 2 || len(p.Patents) != 0 {
+		t.Errorf("Blue's prototypes %v patents %v, want both built", p.Protos, p.Patents)
+	}
+}
+
+// Phase 6, steps 1 and 2: Yellow and Black get 4 pounds, Blue 5; Red on the
+// red space gets nothing and loses 1 VP. All go 3 steps down; Red reaches
+// the bottom after one step and pays 1 pound for each of the other two.
+func TestWorkedExamplePhase6IncomeAndExpenses(t *testing.T) {
+	const blue, yellow, red, black = 0, 1, 2, 3
+	s := newGame(t, 4, 19)
+	s.P[yellow].Income, s.P[black].Income = 5, 5 // income 4
+	s.P[blue].Income = 6                         // income 5
+	s.P[red].Income = 1                          // the upper red space
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 2 1 1 1\nP3: dice 2 1 1 1")
+	vp := s.P[red].VP
+	play(t, s, `
+		P4: dice 2 1 1 1
+		P1: pass
+		P2: pass
+		P3: pass
+		P4: pass # nothing happens in phases 3 to 5: phase 6 follows`)
+	wantPrompt(t, s, blue, "dice") // round 2
+	paid := 40 - 5
+	eq(t, "Yellow pounds", s.P[yellow].Pounds, paid+4)
+	eq(t, "Black pounds", s.P[black].Pounds, paid+4)
+	eq(t, "Blue pounds", s.P[blue].Pounds, 40-6+5)
+	eq(t, "Red pounds", s.P[red].Pounds, paid-2)
+	eq(t, "Red VP", s.P[red].VP, vp-1)
+	eq(t, "Yellow income space", s.P[yellow].Income, 2)
+	eq(t, "Blue income space", s.P[blue].Income, 3)
+	eq(t, "Red income space", s.P[red].Income, 0)
+}
+
+// Phase 6, step 3: Blue's assistant on the Black Market gives 1 newspaper
+// and 1 income, Blue's research tile 1 more income; Red's assistant moves
+// Red's token one step in Westminster (space I: 2 pounds). Phase 7 then
+// moves every assistant one tier down.
+func TestWorkedExamplePhase6GreenEffects(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 4, 20)
+	setMarket(s, map[int]int{5: blue, 9: red, 1: 2})
+	setResearch(s, blue, researchIdx(t, s, "g17"))
+	play(t, s, `
+		P1: dice 3 1 1 1
+		P2: dice 3 1 1 1
+		P3: dice 3 1 1 1
+		P4: dice 2 1 1 1
+		P1: pass
+		P2: pass
+		P3: pass
+		P4: pass`)
+	wantPrompt(t, s, blue, "dice") // round 2
+	// Start space 6, 3 steps down, +1 (market) +1 (research).
+	eq(t, "Blue income space", s.P[blue].Income, 6-3+1+1)
+	eq(t, "Blue newspapers", s.P[blue].News, 1)
+	eq(t, "Red at Westminster", s.P[red].West, 1)
+	eq(t, "Red pounds", s.P[red].Pounds, 40-6+5+2)
+	eq(t, "Blue on tier 4", s.Market[3], blue)
+	eq(t, "Red on tier 8", s.Market[7], red)
+	eq(t, "tier 1 empty", s.Market[0], -1)
+	eq(t, "P3's assistant back from the last step", s.P[2].Asst, 5)
+}
+
+// Phase 6, step 4: Blue's token on poster 7 gives 2 VP. Red's token on
+// poster 4 offers 2 pounds or 2 Buzz; with 2 Buzz Red reaches poster 7,
+// places the second token there and gets its 2 VP at once.
+func TestWorkedExamplePhase6Posters(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 2, 21)
+	s.P[blue].Buzz, s.P[blue].Tokens = 8, []int{7}
+	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	play(t, s, `
+		P1: dice 2 1 1 1
+		P2: dice 1 1 1 1
+		P1: pass
+		P2: pass`)
+	pr := wantPrompt(t, s, red, "bonus")
+	if want := []string{"bonus pounds", "bonus buzz"}; !equalStrings(pr.Actions, want) {
+		t.Fatalf("poster 4 choices %v, want %v", pr.Actions, want)
+	}
+	eq(t, "Blue poster VP", s.P[blue].VPBy[vpPosters], 2)
+	vp := s.P[red].VP
+	play(t, s, "P2: bonus buzz")
+	eq(t, "Red Buzz", s.P[red].Buzz, 7)
+	wantPrompt(t, s, red, "poster")
+	play(t, s, "P2: poster")
+	eq(t, "Red VP", s.P[red].VP, vp+2)
+	if !equalInts(s.P[red].Tokens, []int{4, 7}) {
+		t.Errorf("Red's tokens %v, want [4 7]", s.P[red].Tokens)
+	}
+
+	// The other choice: 2 pounds.
+	s = newGame(t, 2, 21)
+	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
+	pounds := s.P[red].Pounds
+	play(t, s, "P2: bonus pounds")
+	eq(t, "Red pounds", s.P[red].Pounds, pounds+2)
+	eq(t, "Red Buzz", s.P[red].Buzz, 5)
+}
+
+// Buzz track: Red gains 3 Buzz from space 3 to 6, may place a Buzz token on
+// poster 4 on the way and takes the 1 gear of the flyer on space 5.
+func TestWorkedExampleBuzzTrack(t *testing.T) {
+	const red = 0
+	s := newGame(t, 2, 22)
+	s.P[red].Buzz = 3
+	setFlyer(t, s, 5, flyerIdx(t, s, "b1"))
+	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass`)
+	gears := s.P[red].Gears
+	play(t, s, "P1: take 1")
+	wantPrompt(t, s, red, "poster")
+	play(t, s, "P1: poster")
+	eq(t, "Red Buzz", s.P[red].Buzz, 6)
+	eq(t, "Red gears (flyer on 5)", s.P[red].Gears, gears+1)
+	if !equalInts(s.P[red].Tokens, []int{4}) {
+		t.Errorf("Red's Buzz tokens %v, want on poster 4", s.P[red].Tokens)
+	}
+}
+
+// End of the Buzz track: Yellow reaches space 40 first and takes entry
+// ticket I, Blue takes II, Red III; Black arrives fourth and gets no
+// ticket. Steps beyond 40 are forfeited. At the end Yellow ranks first
+// (6 VP), Blue second (4 VP), Red third (2 VP), Black gets nothing.
+func TestWorkedExampleBuzzTrackEnd(t *testing.T) {
+	const yellow, blue, red, black = 0, 1, 2, 3
+	s := newGame(t, 4, 23)
+	for seat, b := range []int{38, 39, 38, 39} {
+		s.P[seat].Buzz, s.P[seat].Tokens = b, []int{7, 14} // no poster decisions
+	}
+	s.P[blue].West = 5
+	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 5 1 1 1
+		P3: dice 6 2 1 1
+		P4: dice 4 1 1 1
+		P3: place 6 waterloo 1
+		P4: place 4 waterloo 2
+		P4: skip
+		P1: place 6 museum 1
+		P2: place 5 westminster 1
+		P3: pass
+		P4: pass
+		P1: pass
+		P2: pass
+		P1: take 1 # 3 Buzz: 38 to 40, one step forfeited`)
+	eq(t, "Yellow Buzz", s.P[yellow].Buzz, 40)
+	play(t, s, "P2: advance\nP2: bonus buzz # 39 to 40, one step forfeited")
+	eq(t, "Blue Buzz", s.P[blue].Buzz, 40)
+	play(t, s, "P3: use energybuzz\nP4: use buzz")
+	eq(t, "Red Buzz", s.P[red].Buzz, 40)
+	eq(t, "Black Buzz", s.P[black].Buzz, 40)
+	if !equalInts(s.Tickets, []int{yellow, blue, red}) {
+		t.Fatalf("entry tickets %v, want Yellow, Blue, Red", s.Tickets)
+	}
+	res := playLastRound(t, s)
+	for seat, want := range []int{6, 4, 2, 0} {
+		eq(t, seatName(seat)+" Buzz VP", res.Breakdown[seat]["buzz-rank"], want)
+	}
+}
+
+// End scoring, Buzz track: 6, 4 and 2 VP by position; tied players share
+// the VP of the places they cover, rounded down.
+func TestWorkedExampleEndScoringBuzz(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		buzz []int
+		want []int
+	}{
+		{"no ties", []int{20, 30, 10, 5}, []int{4, 6, 2, 0}},
+		{"two first, two third", []int{20, 20, 15, 15}, []int{5, 5, 1, 1}},
+		{"three first", []int{20, 20, 20}, []int{4, 4, 4}},
+		{"three second", []int{30, 25, 25, 25, 10}, []int{6, 2, 2, 2, 0}},
+		{"all five tied: 12/5 rounded down", []int{12, 12, 12, 12, 12}, []int{2, 2, 2, 2, 2}},
+		{"three third: 2/3 rounded down", []int{30, 25, 9, 9, 9}, []int{6, 4, 0, 0, 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newGame(t, len(c.buzz), 24)
+			for seat, b := range c.buzz {
+				s.P[seat].Buzz = b
+				s.P[seat].Tokens = []int{7, 14} // VP posters only: no decisions
+			}
+			res := playLastRound(t, s)
+			for seat, want := range c.want {
+				eq(t, seatName(seat)+" Buzz VP", res.Breakdown[seat]["buzz-rank"], want)
+			}
+		})
+	}
+}
+
+// End scoring, Black Market: Blue's assistant is highest (3 VP); Red holds
+// the second and third highest (2 + 1 VP).
+func TestWorkedExampleEndScoringBlackMarket(t *testing.T) {
+	const blue, red, yellow = 0, 1, 2
+	s := newGame(t, 3, 25)
+	setMarket(s, map[int]int{7: blue, 6: red, 4: red, 1: yellow})
+	res := playLastRound(t, s)
+	eq(t, "Blue", res.Breakdown[blue]["black-market"], 3)
+	eq(t, "Red", res.Breakdown[red]["black-market"], 3)
+	eq(t, "Yellow", res.Breakdown[yellow]["black-market"], 0)
+}
+
+// End scoring, player mat: objective level 2 gives 4 VP, the paid-back loan
+// -5 VP; Blue's leftover 10 pounds become a note on one of five free
+// research spaces, so four stay free: -8 VP.
+func TestWorkedExampleEndScoringPlayerMat(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 26)
+	p := &s.P[blue]
+	p.Obj = 2
+	setResearch(s, blue, -1, researchIdx(t, s, "g03"), researchIdx(t, s, "g04"))
+	p.Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
+	p.Pounds, p.Gears, p.Energy, p.News = 12, 0, 0, 0
+	p.Income = 4 // income 3
+	// Round 5: dice cost 5, income +3: 10 pounds at the end.
+	res := playLastRound(t, s)
+	eq(t, "empty research spaces", len(p.Slots)-3, 5)
+	eq(t, "objective", res.Breakdown[blue]["objective"], 4)
+	eq(t, "loans", res.Breakdown[blue]["loans"], -5)
+	eq(t, "research spaces", res.Breakdown[blue]["research-spaces"], -8)
+	eq(t, "pounds left", s.P[blue].Pounds, 0)
+	eq(t, "notes", countSlots(s.P[blue].Slots, slotNote), 1)
+}
+
+func countSlots(slots []Slot, k int) int {
+	n := 0
+	for _, sl := range slots {
+		if sl.K == k {
+			n++
+		}
+	}
+	return n
+}
+
+// Loans: a loan tile drawn at random (the pile is shuffled at setup) goes on
+// a free research space and gives 10 pounds.
+func TestWorkedExampleLoanOnFreeSpace(t *testing.T) {
+	s := newGame(t, 2, 27)
+	kinds := map[int]int{}
+	for _, vp := range s.Loans {
+		kinds[vp]++
+	}
+	if kinds[-8] != 10 || kinds[-9] != 10 || kinds[-10] != 10 {
+		t.Fatalf("loan pile %v, want 10 each of -8, -9, -10", kinds)
+	}
+	top := s.Loans[len(s.Loans)-1]
+	play(t, s, "P1: loan")
+	eq(t, "pounds", s.P[0].Pounds, 50)
+	if sl := s.P[0].Slots[0]; sl.K != slotLoan || sl.ID != top {
+		t.Errorf("research space 1 holds %+v, want the drawn loan %d", sl, top)
+	}
+	eq(t, "loans left", len(s.Loans), 29)
+}
+
+// Loans: with every research space full, the loan replaces a research tile
+// of the player's choice, which is discarded.
+func TestWorkedExampleLoanReplacesResearch(t *testing.T) {
+	s := newGame(t, 2, 28)
+	var tiles []int
+	for i := range s.P[0].Slots {
+		tiles = append(tiles, s.GreenDeck[i])
+	}
+	setResearch(s, 0, tiles...)
+	err := wantRefusal(t, s, 0, "loan", errIllegal)
+	t.Logf("refusal: %v", err)
+	play(t, s, "P1: loan 3")
+	if sl := s.P[0].Slots[2]; sl.K != slotLoan {
+		t.Errorf("research space 3 holds %+v, want the loan", sl)
+	}
+	eq(t, "research tiles left", countSlots(s.P[0].Slots, slotResearch), len(tiles)-1)
+	eq(t, "pounds", s.P[0].Pounds, 50)
+}
+
+// Loans: when every research space holds a loan, a new loan lies beside
+// the mat and counts too; no research tile can be received any more.
+func TestWorkedExampleLoanBesideMat(t *testing.T) {
+	s := newGame(t, 2, 29)
+	for i := range s.P[0].Slots {
+		s.P[0].Slots[i] = Slot{K: slotLoan, ID: -8, Repaid: i == 0}
+	}
+	play(t, s, "P1: loan")
+	eq(t, "loans beside the mat", len(s.P[0].Extra), 1)
+	eq(t, "loans", s.count(0, metricLoans), len(s.P[0].Slots)+1)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: pass`)
+	pr := wantPrompt(t, s, 0, "action")
+	if !equalStrings(pr.Actions, []string{"pass"}) {
+		t.Errorf("museum actions %v, want only pass", pr.Actions)
+	}
+	wantRefusal(t, s, 0, "take 1", errIllegal)
+}
+
+// Loans: short of money when paying the dice, a player is forced to take as
+// many loans as needed; with a full mat they choose the tile each replaces.
+func TestWorkedExampleForcedLoans(t *testing.T) {
+	s := newGame(t, 2, 30)
+	s.P[0].Pounds = 3
+	play(t, s, "P1: dice 6 6 1 1\nP2: dice 1 1 1 1")
+	wantPrompt(t, s, 0, "pay") // P1 holds a gear and an energy: it may sell them first
+	play(t, s, "P1: pay")
+	eq(t, "loans", s.count(0, metricLoans), 2)
+	eq(t, "pounds", s.P[0].Pounds, 3+20-14)
+
+	s = newGame(t, 2, 31)
+	var tiles []int
+	for i := range s.P[1].Slots {
+		tiles = append(tiles, s.GreenDeck[i])
+	}
+	setResearch(s, 1, tiles...)
+	s.P[1].Pounds = 2
+	s.P[1].Gears, s.P[1].Energy = 0, 0 // nothing to sell: the loan is forced at once
+	play(t, s, "P1: dice 1 1 1 1\nP2: dice 2 1 1 1")
+	pr := wantPrompt(t, s, 1, "replace")
+	eq(t, "replace choices", len(pr.Actions), len(tiles))
+	play(t, s, "P2: replace 5")
+	eq(t, "P2 pounds", s.P[1].Pounds, 2+10-5)
+	if s.P[1].Slots[4].K != slotLoan {
+		t.Errorf("space 5 holds %+v, want the loan", s.P[1].Slots[4])
+	}
+}
+
+// A research tile never replaces a loan, open or paid back: with a full mat
+// the new tile may replace only research tiles.
+func TestWorkedExampleResearchNeverReplacesLoan(t *testing.T) {
+	s := newGame(t, 2, 32)
+	var tiles []int
+	for i := range s.P[0].Slots {
+		tiles = append(tiles, s.GreenDeck[len(s.GreenDeck)-1-i])
+	}
+	setResearch(s, 0, tiles...)
+	s.P[0].Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
+	s.P[0].Slots[1] = Slot{K: slotLoan, ID: -10}
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 museum 1
+		P2: pass
+		P1: pass`)
+	newTile := s.MuseumDisp[0]
+	play(t, s, "P1: take 1")
+	pr := wantPrompt(t, s, 0, "replace")
+	for _, a := range pr.Actions {
+		if a == "replace 1" || a == "replace 2" {
+			t.Errorf("replace choices %v offer a loan's space", pr.Actions)
+		}
+	}
+	eq(t, "replace choices", len(pr.Actions), len(tiles)-2)
+	wantRefusal(t, s, 0, "replace 1", errIllegal)
+	play(t, s, "P1: replace 3")
+	if s.P[0].Slots[2] != (Slot{K: slotResearch, ID: newTile}) {
+		t.Errorf("space 3 holds %+v, want the new tile", s.P[0].Slots[2])
+	}
+}
+
+// Assistant action on the Black Market: a new assistant goes on the lowest
+// free space for that space's cost (1 pound); an assistant already there
+// moves up to the next free space for that space's cost (3 pounds).
+func TestWorkedExampleBlackMarketAssistantCosts(t *testing.T) {
+	const blue, red = 0, 1
+	s := newGame(t, 3, 33)
+	setMarket(s, map[int]int{2: red, 3: blue})
+	play(t, s, "P1: dice 6 3 1 1\nP2: dice 1 1 1 1\nP3: dice 1 1 1 1\nP1: place 3 patent 2")
+	pr := wantPrompt(t, s, blue, "assistant")
+	if !contains(pr.Actions, "market place") || !contains(pr.Actions, "market move 3") {
+		t.Fatalf("assistant actions %v", pr.Actions)
+	}
+	placed, moved := s.clone(), s.clone()
+	pounds := s.P[blue].Pounds
+	play(t, placed, "P1: market place")
+	eq(t, "pounds after placing", placed.P[blue].Pounds, pounds-1)
+	eq(t, "tier 1", placed.Market[0], blue)
+	play(t, moved, "P1: market move 3")
+	eq(t, "pounds after moving", moved.P[blue].Pounds, pounds-3)
+	eq(t, "tier 3", moved.Market[2], -1)
+	eq(t, "tier 4", moved.Market[3], blue)
+}
