@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
@@ -61,6 +62,33 @@ func addGameFlags(fs *flag.FlagSet) *gameFlags {
 		seed:    fs.Uint64("seed", 1, "random seed; the same seed and actions give the same game"),
 		options: fs.String("options", "", "game options as name=value pairs separated by commas"),
 		content: fs.String("content", "", "folder of content files replacing the game's embedded ones"),
+	}
+}
+
+// adopt takes the game, player count, seed and options from a script's
+// header for each of those flags the command line did not set.
+func (g *gameFlags) adopt(fs *flag.FlagSet, sf scriptFile) {
+	if !sf.hasHeader {
+		return
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["game"] {
+		*g.game = sf.game
+	}
+	if !set["players"] {
+		*g.players = sf.setup.Players
+	}
+	if !set["seed"] {
+		*g.seed = sf.setup.Seed
+	}
+	if !set["options"] {
+		var opts []string
+		for k, v := range sf.setup.Options {
+			opts = append(opts, k+"="+v)
+		}
+		slices.Sort(opts)
+		*g.options = strings.Join(opts, ",")
 	}
 }
 

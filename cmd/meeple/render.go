@@ -25,6 +25,14 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple render: -out is required")
 		return errUsage
 	}
+	var sf scriptFile
+	if *script != "" {
+		var err error
+		if sf, err = readScriptFile(*script); err != nil {
+			return err
+		}
+		gf.adopt(fs, sf)
+	}
 	rules, setup, err := gf.setup()
 	if err != nil {
 		return err
@@ -33,14 +41,8 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *script != "" {
-		moves, err := readScriptFile(*script)
-		if err != nil {
-			return err
-		}
-		if err := applyMoves(state, moves); err != nil {
-			return err
-		}
+	if err := applyMoves(state, sf.moves); err != nil {
+		return err
 	}
 	var seatNames []string
 	if *names != "" {

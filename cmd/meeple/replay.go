@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -33,14 +35,16 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple replay: -script is required")
 		return errUsage
 	}
+	sf, err := readScriptFile(*script)
+	if err != nil {
+		return err
+	}
+	gf.adopt(fs, sf)
 	rules, setup, err := gf.setup()
 	if err != nil {
 		return err
 	}
-	moves, err := readScriptFile(*script)
-	if err != nil {
-		return err
-	}
+	moves := sf.moves
 	state, err := rules.New(setup)
 	if err != nil {
 		return err
@@ -61,21 +65,36 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	return enc.Encode(out)
 }
 
+// scriptFile is a game script read from a file: its moves and, when its
+// first line is the header engine.WriteScript writes, the game and setup it names.
+type scriptFile struct {
+	moves     []engine.Move
+	hasHeader bool
+	game      string
+	setup     engine.Setup
+}
+
 // readScriptFile reads a game script from a file, or standard input for "-".
-func readScriptFile(path string) ([]engine.Move, error) {
+func readScriptFile(path string) (scriptFile, error) {
+	var (
+		data []byte
+		err  error
+	)
 	if path == "-" {
-		return engine.ReadScript(os.Stdin)
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
 	}
-	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return scriptFile{}, err
 	}
-	defer f.Close()
-	moves, err := engine.ReadScript(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	var sf scriptFile
+	first, _, _ := strings.Cut(string(data), "\n")
+	sf.game, sf.setup, sf.hasHeader = engine.ScriptHeader(first)
+	if sf.moves, err = engine.ReadScript(bytes.NewReader(data)); err != nil {
+		return scriptFile{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return moves, nil
+	return sf, nil
 }
 
 // applyMoves applies moves in order and names the line of the first refused one.

@@ -90,3 +90,24 @@ func TestSimulateSummarisesGames(t *testing.T) {
 		t.Fatalf("%d finished games but only %d wins", sum.Finished, wins)
 	}
 }
+
+func TestReplayTakesTheSetupFromTheScriptHeader(t *testing.T) {
+	// The header names a 3-player game with seed 9; flags are not needed,
+	// and a flag given on the command line wins over the header.
+	script := writeScript(t, "# game eightydays players 3 seed 9\n")
+	status, stdout, stderr := meeple("replay", "-script", script)
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	var out replayOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Game != "eightydays" || out.Players != 3 || out.Seed != 9 {
+		t.Fatalf("header not adopted: %+v", out)
+	}
+	status, stdout, _ = meeple("replay", "-script", script, "-seed", "4")
+	if err := json.Unmarshal([]byte(stdout), &out); status != 0 || err != nil || out.Seed != 4 {
+		t.Fatalf("-seed 4 did not win over the header: status %d, %+v", status, out)
+	}
+}

@@ -35,7 +35,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(cfg.Database, reg, storage.Options{Logger: log})
+	store, err := storage.Open(cfg.Database, reg, storage.Options{Logger: log, Verify: true}) // every page checked: a damaged file is refused before the bot starts
 	if err != nil {
 		return err
 	}

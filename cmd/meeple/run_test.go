@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
 )
 
 func TestRunWithoutTokenSaysWhatToDo(t *testing.T) {
@@ -88,24 +90,24 @@ func TestTokenSources(t *testing.T) {
 	}
 }
 
-type fakeDB struct{ data string }
-
-func (f fakeDB) Backup(w io.Writer) (int64, error) {
-	n, err := io.WriteString(w, f.data)
-	return int64(n), err
-}
-
 func TestBackupsAreWrittenAndPruned(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "meeple.db"), engine.NewRegistry(), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	dir := filepath.Join(t.TempDir(), "backups")
 	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	for n := 0; n < 4; n++ {
-		path, err := writeBackup(fakeDB{data: fmt.Sprint("copy ", n)}, dir, start.Add(time.Duration(n)*time.Hour))
+		path, err := writeBackup(db, dir, start.Add(time.Duration(n)*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := os.ReadFile(path); string(got) != fmt.Sprint("copy ", n) {
-			t.Errorf("%s holds %q", path, got)
+		copied, err := storage.Open(path, engine.NewRegistry(), storage.Options{Verify: true})
+		if err != nil {
+			t.Fatalf("backup %s does not open: %v", path, err)
 		}
+		copied.Close()
 	}
 	if err := pruneBackups(dir, 2); err != nil {
 		t.Fatal(err)

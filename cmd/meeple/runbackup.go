@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,9 +18,10 @@ type backupConfig struct {
 	Keep  int       `toml:"keep"`
 }
 
-// backupSource writes a consistent copy of the database (*storage.Store).
+// backupSource writes a consistent copy of the database to a file,
+// atomically (*storage.Store).
 type backupSource interface {
-	Backup(w io.Writer) (int64, error)
+	BackupFile(path string) (int64, error)
 }
 
 const backupPrefix, backupSuffix = "meeple-", ".db"
@@ -53,30 +52,14 @@ func backupLoop(ctx context.Context, src backupSource, c backupConfig, log *slog
 	}
 }
 
-// writeBackup writes one copy, atomically: a temporary file renamed into place.
+// writeBackup writes one copy named after now into dir.
 func writeBackup(src backupSource, dir string, now time.Time) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, ".backup-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := src.Backup(tmp); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
 	path := filepath.Join(dir, backupPrefix+now.Format("20060102-150405")+backupSuffix)
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", fmt.Errorf("placing backup: %w", err)
+	if _, err := src.BackupFile(path); err != nil {
+		return "", err
 	}
 	return path, nil
 }
