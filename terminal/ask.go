@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/present"
@@ -16,6 +17,9 @@ import (
 func (s *Session) ask(p engine.Prompt) error {
 	if err := s.handOver(p.Seat); err != nil {
 		return err
+	}
+	if s.pictured != s.version {
+		s.pictures() // the pictures show the game as this person decides
 	}
 	s.show(p.Seat)
 	s.listActions(p)
@@ -35,9 +39,14 @@ func (s *Session) ask(p engine.Prompt) error {
 		if action == "" {
 			continue
 		}
+		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
 			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
+			if errors.Is(err, engine.ErrUnknownAction) {
+				s.printf("  (help lists the commands; Enter lists the actions again)\n")
+				continue
+			}
 			s.listActions(p)
 			continue
 		}
@@ -46,6 +55,19 @@ func (s *Session) ask(p engine.Prompt) error {
 		}
 		return nil
 	}
+}
+
+// canonical is the listed action that typed names, in its canonical text,
+// whatever its capitals and spaces: "MOVE  4" is "move 4". Text that names
+// no listed action is returned with its spaces tidied, for the game to judge.
+func canonical(actions []string, typed string) string {
+	tidy := strings.Join(strings.Fields(typed), " ")
+	for _, a := range actions {
+		if strings.EqualFold(a, tidy) {
+			return a
+		}
+	}
+	return tidy
 }
 
 func revealedSince(events []engine.Event) bool {
@@ -91,7 +113,9 @@ func (s *Session) handOver(seat engine.Seat) error {
 	}
 	if s.humans > 1 {
 		if s.cfg.Clear {
-			s.printf("\x1b[2J\x1b[H")
+			// home, clear the screen and the scrollback, where the last
+			// person's secret choice would still be
+			s.printf("\x1b[H\x1b[2J\x1b[3J")
 		} else {
 			s.printf("\n%s\n", strings.Repeat("─", 60))
 		}
@@ -100,9 +124,37 @@ func (s *Session) handOver(seat engine.Seat) error {
 		if _, err := s.readLine(); err != nil {
 			return err
 		}
+		s.shown = seat
+		s.recap()
 	}
 	s.shown = seat
 	return nil
+}
+
+// maxRecap is how many events a recap shows at most.
+const maxRecap = 20
+
+// recap shows the person just handed the keyboard what happened since the
+// previous hand-over, which the cleared screen no longer shows.
+func (s *Session) recap() {
+	var lines []string
+	for _, e := range s.log[min(s.handed, len(s.log)):] {
+		if s.visible(e) {
+			lines = append(lines, s.eventText(e))
+		}
+	}
+	s.handed = len(s.log)
+	if len(lines) == 0 {
+		return
+	}
+	s.printf("%s\n", s.st.Dim("Since the last hand-over:"))
+	if len(lines) > maxRecap {
+		s.printf("  … (log all shows everything)\n")
+		lines = lines[len(lines)-maxRecap:]
+	}
+	for _, l := range lines {
+		s.printf("  %s\n", l)
+	}
 }
 
 // show writes seat's view of the game.
@@ -115,21 +167,89 @@ func (s *Session) show(seat engine.Seat) {
 }
 
 // listActions writes the prompt's label and its numbered actions, then the
-// actions allowed at any time.
+// actions allowed at any time. A short list takes a line per action, with
+// what the action does when the game says it; a long one is laid out in
+// columns, cut at maxRows rows, and actions of one word (pass) are never cut.
 func (s *Session) listActions(p engine.Prompt) {
 	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), p.Label)
 	actions := s.numbered(p)
 	width := len(strconv.Itoa(len(actions)))
-	shown := min(len(actions), maxListed)
-	free := len(actions) - len(p.Actions)
-	for i := 0; i < shown; i++ {
-		if i == len(p.Actions) && free > 0 {
+	entries := make([]string, len(actions))
+	for i, a := range actions {
+		entries[i] = fmt.Sprintf("%*d. %s", width, i+1, a)
+	}
+	if len(actions) <= maxLines {
+		s.describedLines(p, actions, entries)
+		return
+	}
+	cols, _ := s.fit(entries)
+	var turn, free []string
+	for i, a := range actions {
+		switch {
+		case i >= len(p.Actions):
+			free = append(free, entries[i])
+		case i < maxRows*cols || !strings.Contains(a, " "):
+			turn = append(turn, entries[i])
+		}
+	}
+	s.grid(turn)
+	if hidden := len(p.Actions) - len(turn); hidden > 0 {
+		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
+	}
+	if len(free) > 0 {
+		s.printf("  %s\n", s.st.Dim("at any time:"))
+		s.grid(free)
+	}
+}
+
+// describer is a game state that says what an action would do
+// (*eightydays.State).
+type describer interface {
+	Describe(seat engine.Seat, action string) string
+}
+
+// describedLines writes one action a line, each followed by its description.
+func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
+	d, describes := s.state.(describer)
+	_, pad := s.fit(entries)
+	for i, a := range actions {
+		if i == len(p.Actions) {
 			s.printf("  %s\n", s.st.Dim("at any time:"))
 		}
-		s.printf("  %*d. %s\n", width, i+1, actions[i])
+		line := entries[i]
+		if describes {
+			if what := d.Describe(p.Seat, a); what != "" {
+				line += strings.Repeat(" ", pad-utf8.RuneCountInString(line)+columnGap) + s.st.Dim(what)
+			}
+		}
+		s.printf("  %s\n", line)
 	}
-	if len(actions) > shown {
-		s.printf("  … and %d more: type the action itself\n", len(actions)-shown)
+}
+
+// fit is how many columns of the entries fit the screen's width, and the
+// width of a column.
+func (s *Session) fit(entries []string) (cols, cell int) {
+	for _, e := range entries {
+		cell = max(cell, utf8.RuneCountInString(e))
+	}
+	width := s.cfg.Width
+	if width <= 0 {
+		width = defaultWidth
+	}
+	return max(1, (width-2+columnGap)/(cell+columnGap)), cell
+}
+
+// grid writes entries in columns, down then across.
+func (s *Session) grid(entries []string) {
+	cols, cell := s.fit(entries)
+	rows := (len(entries) + cols - 1) / cols
+	for r := 0; r < rows; r++ {
+		var line strings.Builder
+		for k := r; k < len(entries); k += rows {
+			line.WriteString(entries[k])
+			line.WriteString(strings.Repeat(" ", cell-utf8.RuneCountInString(entries[k])+columnGap))
+		}
+		s.printf("  %s\n", strings.TrimRight(line.String(), " "))
 	}
 }
 
@@ -277,6 +397,8 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.moves = s.moves[:last.moves]
 	s.log = s.log[:last.log]
 	s.phase = s.state.Phase()
+	s.version++
+	s.handed = min(s.handed, len(s.log))
 	s.printf("Undone: back to before your last action.\n")
 	return true
 }
@@ -300,8 +422,27 @@ func (s *Session) save(path string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	s.printf("Script saved to %s (%d actions): meeple replay -game %s -script %s\n", path, len(s.moves), s.cfg.Rules.Name(), path)
+	s.printf("Script saved to %s (%d actions); to replay it:\n  %s\n", path, len(s.moves), s.replayCommand(path))
 	return nil
+}
+
+// replayCommand is the command line that replays the script at path: the
+// script's header names the setup, but "meeple replay" reads it from flags.
+func (s *Session) replayCommand(path string) string {
+	setup := s.cfg.Setup
+	cmd := fmt.Sprintf("meeple replay -game %s -players %d -seed %d", s.cfg.Rules.Name(), setup.Players, setup.Seed)
+	if opts := options(setup); len(opts) > 0 {
+		cmd += " -options " + strings.Join(opts, ",")
+	}
+	return cmd + " -script " + quoteArg(path)
+}
+
+// quoteArg quotes a shell argument when it holds anything but plain characters.
+func quoteArg(arg string) string {
+	if arg != "" && strings.Trim(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,:") == "" {
+		return arg
+	}
+	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
 }
 
 // finish shows the end of the game.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,8 +60,20 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
+		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
+		Images: dir, Renderer: renderer, Script: path,
 	})
+}
+
+// screenWidth is the width of the terminal w is, else $COLUMNS, else 0.
+func screenWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if n := terminal.ScreenWidth(f); n > 0 {
+			return n
+		}
+	}
+	n, _ := strconv.Atoi(os.Getenv("COLUMNS"))
+	return n
 }
 
 // seatKinds reads -seats: one entry per seat, the missing ones heuristic.

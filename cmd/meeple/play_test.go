@@ -22,11 +22,13 @@ func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	// a board at the start and after every round, and the final scores
+	// a board at the start, after every round, before the person's turn
+	// when the game has changed since the last one, at the end; and the
+	// final scores
 	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
-	rounds := strings.Count(text, "— round ")
-	if len(boards) != rounds+2 { // the start, each new round, the end
-		t.Errorf("%d board pictures for %d new rounds", len(boards), rounds)
+	rounds, turns := strings.Count(text, "— round "), strings.Count(text, "P1> ")
+	if len(boards) < rounds+2 || len(boards) > rounds+2+turns || len(boards) != strings.Count(text, "board: ") {
+		t.Errorf("%d board pictures for %d new rounds and %d prompts", len(boards), rounds, turns)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "scores.png")); err != nil {
 		t.Error(err)
