@@ -160,7 +160,7 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, Name(names, sp.Owner)), sp.Effect))
 		}
 	}
-	line := fmt.Sprintf("%s tier %d open, %d gears on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, v.BlackMarket.Gears)
+	line := fmt.Sprintf("%s tier %d open, %s on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, plural(v.BlackMarket.Gears, "gear", "gears"))
 	if len(market) > 0 {
 		line += "; " + strings.Join(market, ", ")
 	}

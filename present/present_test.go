@@ -100,12 +100,14 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		},
 		Locations:   []cp.LocationView{{Key: "westminster", Number: 5, Name: "Westminster", Dice: []cp.DiceSpaceView{{Min: 1, Owner: engine.Spectator}}}},
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 1},
 	}
 	text, err := present.View(public, nil, present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)"} {
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
+		"tier 3 open, 1 gear on the banner"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

@@ -422,7 +422,11 @@ func (s *Session) save(path string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	s.printf("Script saved to %s (%d actions); to replay it:\n  %s\n", path, len(s.moves), s.replayCommand(path))
+	actions := "actions"
+	if len(s.moves) == 1 {
+		actions = "action"
+	}
+	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(s.moves), actions, s.replayCommand(path))
 	return nil
 }
 
@@ -454,9 +458,7 @@ func (s *Session) finish() {
 	for _, w := range res.Winners {
 		winners = append(winners, s.st.Seat(w, s.names[w]))
 	}
+	// the scores are in the view just shown
 	s.printf("%s %s\n", s.st.Bold("Game over."), ifAny("Winner: "+strings.Join(winners, ", "), len(winners) > 0))
-	for seat, score := range res.Scores {
-		s.printf("  %s: %d\n", s.st.Seat(engine.Seat(seat), s.names[seat]), score)
-	}
 	s.scoresPicture()
 }
