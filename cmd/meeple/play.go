@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/terminal"
 )
@@ -38,7 +40,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !flagSet(fs, "seed") {
 		setup.Seed = uint64(time.Now().UnixNano())
 	}
-	kinds, err := seatKinds(*seats, setup.Players)
+	kinds, err := seatKinds(*seats, setup.Players, ai.Names(rules))
 	if err != nil {
 		return err
 	}
@@ -76,8 +78,9 @@ func screenWidth(w io.Writer) int {
 	return n
 }
 
-// seatKinds reads -seats: one entry per seat, the missing ones heuristic.
-func seatKinds(list string, players int) ([]string, error) {
+// seatKinds reads -seats: one entry per seat, each human or one of the
+// computer players named in computers, the missing ones heuristic.
+func seatKinds(list string, players int, computers []string) ([]string, error) {
 	kinds := []string{terminal.Human}
 	if strings.TrimSpace(list) != "" {
 		kinds = strings.Split(list, ",")
@@ -86,7 +89,10 @@ func seatKinds(list string, players int) ([]string, error) {
 		return nil, fmt.Errorf("-seats names %d seats, the game has %d players", len(kinds), players)
 	}
 	for i := range kinds {
-		kinds[i] = strings.TrimSpace(kinds[i])
+		kinds[i] = strings.ToLower(strings.TrimSpace(kinds[i]))
+		if kinds[i] != terminal.Human && !slices.Contains(computers, kinds[i]) {
+			return nil, fmt.Errorf("-seats: seat %d is %q; each seat is %s or %s", i+1, kinds[i], terminal.Human, strings.Join(computers, " or "))
+		}
 	}
 	for len(kinds) < players {
 		kinds = append(kinds, "heuristic")

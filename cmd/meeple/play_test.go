@@ -59,4 +59,13 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 			t.Errorf("%v accepted", args)
 		}
 	}
+	// the error names the seat and the choices
+	err := playGame([]string{"-game", "eightydays", "-players", "3", "-seats", "human,,heurstic", "-images", t.TempDir()}, strings.NewReader(""), &out, &errs)
+	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or heuristic or random` {
+		t.Errorf("empty seat: %v", err)
+	}
+	// capitals are fine
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "HUMAN, Random", "-images", t.TempDir()}, strings.NewReader("quit\n"), &out, &errs); err != nil {
+		t.Errorf("HUMAN, Random: %v", err)
+	}
 }
