@@ -66,7 +66,7 @@ type Config struct {
 // unknown), at most maxRows rows of them; beyond those the player types the
 // action.
 const (
-	maxLines     = 16
+	maxLines     = 24
 	maxRows      = 15
 	columnGap    = 3
 	defaultWidth = 80

@@ -114,8 +114,11 @@ func (s *State) Prompts() []engine.Prompt {
 		p.Label = "choose the Passepartout card to apply"
 	case PromptPolice:
 		p.Label = "discard a Rumor card at the Police"
-	default:
+	case PromptTurn:
 		p.Label = "move your pawn"
+		if s.Variant == VariantTwoPawns {
+			p.Label = "move one of your pawns (a or b)"
+		}
 	}
 	return block.prompt[:]
 }
