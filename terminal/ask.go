@@ -232,11 +232,7 @@ func (s *Session) fit(entries []string) (cols, cell int) {
 	for _, e := range entries {
 		cell = max(cell, utf8.RuneCountInString(e))
 	}
-	width := s.cfg.Width
-	if width <= 0 {
-		width = defaultWidth
-	}
-	return max(1, (width-2+columnGap)/(cell+columnGap)), cell
+	return max(1, (s.width()-2+columnGap)/(cell+columnGap)), cell
 }
 
 // grid writes entries in columns, down then across.
@@ -329,28 +325,44 @@ func (s *Session) rules(topic string) {
 		return
 	}
 	topics := book.Topics()
-	topic = strings.ToLower(topic)
+	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
+	var mentions []string
 	for _, t := range topics {
-		if topic != "" && (t.Name == topic || strings.ToLower(t.Title) == topic) {
-			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, 76))
+		if topic == "" {
+			mentions = append(mentions, t.Name)
+			continue
+		}
+		if t.Name == topic || strings.ToLower(t.Title) == topic {
+			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, s.width()-4))
 			return
 		}
+		if strings.Contains(strings.ToLower(t.Title+" "+t.Text), topic) {
+			mentions = append(mentions, t.Name)
+		}
 	}
-	if topic != "" {
-		s.printf("%s no topic %q. ", s.st.Bad("✗"), topic)
+	switch {
+	case topic == "":
+		s.printf("%s\n", wrap("Topics: "+strings.Join(mentions, ", "), s.width()-4))
+	case len(mentions) > 0:
+		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s", topic, strings.Join(mentions, ", ")), s.width()-4))
+	default:
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. Type rules for the list.", topic), s.width()-6))
 	}
-	names := make([]string, len(topics))
-	for i, t := range topics {
-		names[i] = t.Name
+}
+
+// width is the screen's width in characters.
+func (s *Session) width() int {
+	if s.cfg.Width <= 0 {
+		return defaultWidth
 	}
-	s.printf("Topics: %s\n", strings.Join(names, ", "))
+	return s.cfg.Width
 }
 
 // wrap breaks text into lines of at most width characters.
 func wrap(text string, width int) string {
 	var b, line strings.Builder
 	for _, w := range strings.Fields(text) {
-		if line.Len() > 0 && line.Len()+1+len([]rune(w)) > width {
+		if line.Len() > 0 && utf8.RuneCountInString(line.String())+1+utf8.RuneCountInString(w) > width {
 			b.WriteString(line.String() + "\n")
 			line.Reset()
 		}

@@ -345,11 +345,22 @@ func TestActionsSayWhatTheyCostAndTyposPointToHelp(t *testing.T) {
 }
 
 func TestLongListsFitTheScreenAndKeepPass(t *testing.T) {
-	input := "dice 6 5 3 1\nquit\n"
+	input := "rules\nrules  Dice\ndice 6 5 3 1\nquit\n"
 	_, out := play(t, terminal.Config{
 		Rules: crystalPalace(t), Setup: engine.Setup{Players: 3, Seed: 7}, Width: 100,
 		Seats: []string{terminal.Human, "heuristic", "heuristic"},
 	}, input)
+	_, topics, _ := strings.Cut(out, "P1> rules\n")
+	topics, _, _ = strings.Cut(topics, "P1> ")
+	for _, line := range strings.Split(topics, "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("the topics run off the screen: %q", line)
+		}
+	}
+	// a word that is no topic finds the topics that speak of it
+	if !regexp.MustCompile(`No topic "dice"; these mention it: [^\n]*phase 1`).MatchString(out) {
+		t.Errorf("rules dice:\n%s", out)
+	}
 	_, place, ok := strings.Cut(out, "place a die or pass:\n")
 	if !ok {
 		t.Fatalf("no placement prompt:\n%s", out)
