@@ -27,9 +27,9 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return "take " + pounds((p.Space-to)*BackPayPerSpace) + " · " + s.rules.spaceWords(to)
 	case VerbStay:
 		if a.Take {
-			return "stay, take " + pounds(PoundStep)
+			return "take " + pounds(PoundStep) + ", stay here"
 		}
-		return "stay, give " + pounds(PoundStep)
+		return "give " + pounds(PoundStep) + ", stay here"
 	case VerbDiscard:
 		return "take " + pounds(s.Rank(s.pawn(int(seat), a.Pawn).Space)*PositionPayPerRank)
 	case VerbRestart:
@@ -37,7 +37,11 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case VerbPass:
 		return "no move this turn"
 	case VerbKeep:
-		return s.cardWords(s.Drawn[a.Card-1])
+		c := s.Drawn[a.Card-1]
+		if s.rules.content.Cards[c].Kind == CardCharacter {
+			return s.rules.content.Cards[c].Name + " (character, played later): " + s.rules.effects[c]
+		}
+		return s.cardWords(c)
 	case VerbPlay:
 		for _, c := range me.Characters {
 			if s.rules.content.Cards[c].ID == a.ID {

@@ -20,6 +20,13 @@ func TestDescribeSaysWhatEachLegalActionCostsAndWhereItLeads(t *testing.T) {
 	if got := s.Describe(1, "move 31"); got != "" {
 		t.Errorf("another seat's action described: %q", got)
 	}
+	// a drawn character is kept for later, an event applies now
+	s.Drawn = []int{cardIndex(t, "aouda"), cardIndex(t, "whist")}
+	aouda, whist := s.Describe(0, "keep 1"), s.Describe(0, "keep 2")
+	s.Drawn = nil
+	if aouda != "Aouda (character, played later): discard 1 Rumor" || whist != "A Winning Hand at Whist: take 20£" {
+		t.Errorf("keep: %q and %q", aouda, whist)
+	}
 	// a character played takes its discount off the price shown
 	apply(t, s, 0, "play kiouni")
 	if got := s.Describe(0, "move 47"); got != "pay 0£ · Bet 2" {
