@@ -20,11 +20,11 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	switch a.Verb {
 	case VerbMove:
 		p := s.pawn(int(seat), a.Pawn)
-		return "pay " + pounds(s.price(p.Space, a.To)) + " · " + s.rules.spaceWords(a.To)
+		return "pay " + pounds(s.price(p.Space, a.To)) + " · " + s.rules.words[a.To]
 	case VerbBack:
 		p := s.pawn(int(seat), a.Pawn)
 		to := s.rules.behind[p.Space]
-		return "take " + pounds((p.Space-to)*BackPayPerSpace) + " · " + s.rules.spaceWords(to)
+		return "take " + pounds((p.Space-to)*BackPayPerSpace) + " · " + s.rules.words[to]
 	case VerbStay:
 		if a.Take {
 			return "take " + pounds(PoundStep) + ", stay here"
@@ -60,7 +60,8 @@ func (s *State) cardWords(c int) string {
 	return s.rules.content.Cards[c].Name + ": " + s.rules.effects[c]
 }
 
-// spaceWords names space n for a player: "Bet 4/5/6", "Calcutta (Layover)".
+// spaceWords names space n for a player: "Bet 4/5/6", "Calcutta (Layover)";
+// NewRules keeps them in words.
 func (r *Rules) spaceWords(n int) string {
 	sp := r.content.Track[n]
 	switch r.kinds[n] {

@@ -780,7 +780,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		}
 		p.Pending = ""
 		rank := s.Rank(p.Space)
-		text := seatName(s.Turn) + " is in position " + itoa(rank) + " on " + s.rules.spaceWords(p.Space)
+		text := seatName(s.Turn) + " is in position " + itoa(rank) + " on " + s.rules.words[p.Space]
 		if s.betPays(p.Space, rank) {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
