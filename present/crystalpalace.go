@@ -99,9 +99,9 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 			case d.Owner < 0:
 				dice = append(dice, st.Dim("·"+strconv.Itoa(d.Min)))
 			case d.Value > 0:
-				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", Name(names, d.Owner), d.Value)))
+				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", ShortName(names, d.Owner), d.Value)))
 			default:
-				dice = append(dice, st.Seat(d.Owner, Name(names, d.Owner)))
+				dice = append(dice, st.Seat(d.Owner, ShortName(names, d.Owner)))
 			}
 		}
 		var offer []string
@@ -157,7 +157,7 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 	var market []string
 	for _, sp := range v.BlackMarket.Spaces {
 		if sp.Owner >= 0 {
-			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, Name(names, sp.Owner)), sp.Effect))
+			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
 		}
 	}
 	line := fmt.Sprintf("%s tier %d open, %s on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, plural(v.BlackMarket.Gears, "gear", "gears"))

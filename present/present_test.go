@@ -132,3 +132,27 @@ func TestUnknownViewAndNames(t *testing.T) {
 		t.Fatal("names")
 	}
 }
+
+func TestShortNamesInTightSpaces(t *testing.T) {
+	names := []string{"P1", "P2 heuristic", "Ada Lovelace", "Ada Byron"}
+	for seat, want := range []string{"P1", "P2", "Ada Lovelace", "Ada Byron"} {
+		if got := present.ShortName(names, engine.Seat(seat)); got != want {
+			t.Errorf("seat %d: %q, want %q", seat, got, want)
+		}
+	}
+	// a placed die names its owner briefly, so the columns stay narrow
+	v := &cp.View{
+		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, First: engine.Spectator, Turn: 1,
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4}, {Seat: 1, Dice: 4}},
+		Locations: []cp.LocationView{{Key: "bank", Number: 3, Name: "Bank of England",
+			Dice: []cp.DiceSpaceView{{Min: 5, Owner: engine.Spectator}, {Min: 3, Owner: 1, Value: 6}}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+	}
+	text, err := present.View(v, names[:2], present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "·5 P2:6") || strings.Contains(text, "heuristic:6") {
+		t.Fatalf("placed die:\n%s", text)
+	}
+}
