@@ -56,6 +56,17 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path == "" {
 		path = filepath.Join(dir, "game.txt")
 	}
+	// find out now, not after the game, that the script cannot be saved
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		if *images == "" {
+			os.Remove(dir) // the empty folder made for this game
+		}
+		return fmt.Errorf("-script: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
 	renderer, err := imaging.New()
 	if err != nil {
 		return err

@@ -64,6 +64,11 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or heuristic or random` {
 		t.Errorf("empty seat: %v", err)
 	}
+	// a script that cannot be written is refused before the game starts
+	err = playGame([]string{"-game", "eightydays", "-script", filepath.Join(t.TempDir(), "no", "such", "x.txt"), "-images", t.TempDir()}, strings.NewReader("move 4\n"), &out, &errs)
+	if err == nil || !strings.HasPrefix(err.Error(), "-script: ") {
+		t.Errorf("unwritable script: %v", err)
+	}
 	// capitals are fine
 	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "HUMAN, Random", "-images", t.TempDir()}, strings.NewReader("quit\n"), &out, &errs); err != nil {
 		t.Errorf("HUMAN, Random: %v", err)
