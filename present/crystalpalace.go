@@ -97,7 +97,7 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 		for _, d := range loc.Dice {
 			switch {
 			case d.Owner < 0:
-				dice = append(dice, st.Dim("·"+strconv.Itoa(d.Min)))
+				dice = append(dice, st.Dim(freeSpace(d)))
 			case d.Value > 0:
 				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", ShortName(names, d.Owner), d.Value)))
 			default:
@@ -128,7 +128,20 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 	}
 	if len(t.rows) > 0 {
 		t.write(b)
+		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left: ·N free for a die of N or more (a: an assistant action too, £N: a fee)") + "\n")
 	}
+}
+
+// freeSpace is a free dice space in a few characters: "·3a", "·1£2".
+func freeSpace(d cp.DiceSpaceView) string {
+	s := "·" + strconv.Itoa(d.Min)
+	if d.Assistant {
+		s += "a"
+	}
+	if d.Fee > 0 {
+		s += "£" + strconv.Itoa(d.Fee)
+	}
+	return s
 }
 
 func cardShort(c cp.CardView) string {

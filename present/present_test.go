@@ -145,14 +145,16 @@ func TestShortNamesInTightSpaces(t *testing.T) {
 		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, First: engine.Spectator, Turn: 1,
 		Seats: []cp.PlayerView{{Seat: 0, Dice: 4}, {Seat: 1, Dice: 4}},
 		Locations: []cp.LocationView{{Key: "bank", Number: 3, Name: "Bank of England",
-			Dice: []cp.DiceSpaceView{{Min: 5, Owner: engine.Spectator}, {Min: 3, Owner: 1, Value: 6}}}},
+			Dice: []cp.DiceSpaceView{{Min: 5, Owner: engine.Spectator}, {Min: 3, Owner: 1, Value: 6},
+				{Min: 2, Owner: engine.Spectator, Assistant: true}, {Min: 1, Owner: engine.Spectator, Fee: 2}}}},
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
 	}
 	text, err := present.View(v, names[:2], present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "·5 P2:6") || strings.Contains(text, "heuristic:6") {
+	// free spaces show their minimum, assistant and fee, as the board does
+	if !strings.Contains(text, "·5 P2:6 ·2a ·1£2") || strings.Contains(text, "heuristic:6") || !strings.Contains(text, "·N free for a die of N or more") {
 		t.Fatalf("placed die:\n%s", text)
 	}
 }
