@@ -128,7 +128,7 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 	}
 	if len(t.rows) > 0 {
 		t.write(b)
-		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left: ·N free for a die of N or more (a: an assistant action too, £N: a fee)") + "\n")
+		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left; ·N free for a die of N+ (a: assistant action, £N: fee)") + "\n")
 	}
 }
 
