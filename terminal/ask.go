@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -396,7 +397,9 @@ func (s *Session) showLog(arg string) {
 // takeBack undoes seat's last action and what the computers did after it.
 func (s *Session) takeBack(seat engine.Seat) bool {
 	if len(s.undo) == 0 {
-		s.printf("%s nothing to undo: there is no action of yours since something hidden was revealed\n", s.st.Bad("✗"))
+		acted := slices.ContainsFunc(s.moves, func(m engine.Move) bool { return m.Seat == seat })
+		s.printf("%s nothing to undo: %s\n", s.st.Bad("✗"),
+			ifAny("something hidden was revealed since your last action", acted)+ifAny("you have not played yet", !acted))
 		return false
 	}
 	last := s.undo[len(s.undo)-1]

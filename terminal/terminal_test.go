@@ -162,7 +162,10 @@ func TestUndoTakesBackTheLastActionUntilSomethingIsRevealed(t *testing.T) {
 	s, out := play(t, terminal.Config{
 		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
-	}, "move 3\nundo\nundo\nquit\n")
+	}, "undo\nmove 3\nundo\nundo\nquit\n")
+	if !strings.Contains(out, "nothing to undo: you have not played yet") {
+		t.Fatalf("undo before playing:\n%s", out)
+	}
 	if !strings.Contains(out, "Undone: back to before your last action.") {
 		t.Fatalf("no undo:\n%s", out)
 	}
@@ -179,7 +182,7 @@ func TestUndoTakesBackTheLastActionUntilSomethingIsRevealed(t *testing.T) {
 		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
 	}, "move 5\nkeep 1\nundo\nquit\n")
-	if strings.Contains(out, "Undone") || !strings.Contains(out, "nothing to undo") {
+	if strings.Contains(out, "Undone") || !strings.Contains(out, "nothing to undo: something hidden was revealed since your last action") {
 		t.Fatalf("undo after a card was drawn:\n%s", out)
 	}
 }
