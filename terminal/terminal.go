@@ -189,7 +189,9 @@ func (s *Session) intro() {
 		}
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
-	s.printf("Type the number of an action or its text; help lists the commands.\n")
+	if s.humans > 0 {
+		s.printf("Type the number of an action or its text; help lists the commands.\n")
+	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s\n", s.cfg.Images)
 	}
