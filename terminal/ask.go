@@ -303,6 +303,7 @@ func (s *Session) help() {
 	s.printf(`Commands:
   <number>        the action with that number
   <action>        an action in the game's words, e.g. %s
+  (Enter)         list the actions again
   view            show the game again
   rules [topic]   the rules in short; without a topic, the list of topics
   log [all]       what happened lately (all: since the start)

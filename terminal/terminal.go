@@ -190,7 +190,7 @@ func (s *Session) intro() {
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
 	if s.humans > 0 {
-		s.printf("Type the number of an action or its text; help lists the commands.\n")
+		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s\n", s.cfg.Images)
