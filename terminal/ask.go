@@ -126,7 +126,9 @@ func (s *Session) handOver(seat engine.Seat) error {
 			return err
 		}
 		s.shown = seat
-		s.recap()
+		if s.cfg.Clear {
+			s.recap() // what the cleared screen showed
+		}
 	}
 	s.shown = seat
 	return nil
