@@ -44,6 +44,10 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// a setup the game refuses (a bad option) stops here, before any folder is made
+	if _, err := rules.New(setup); err != nil {
+		return err
+	}
 	dir := *images
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "meeple-play-"); err != nil {

@@ -64,6 +64,14 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or heuristic or random` {
 		t.Errorf("empty seat: %v", err)
 	}
+	// a refused setup leaves no folder behind
+	images := filepath.Join(t.TempDir(), "pictures")
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-options", "variant=two-pawn", "-images", images}, strings.NewReader(""), &out, &errs); err == nil {
+		t.Error("bad variant accepted")
+	}
+	if _, err := os.Stat(images); !os.IsNotExist(err) {
+		t.Errorf("the pictures folder was made for a refused game: %v", err)
+	}
 	// a script that cannot be written is refused before the game starts
 	err = playGame([]string{"-game", "eightydays", "-script", filepath.Join(t.TempDir(), "no", "such", "x.txt"), "-images", t.TempDir()}, strings.NewReader("move 4\n"), &out, &errs)
 	if err == nil || !strings.HasPrefix(err.Error(), "-script: ") {
