@@ -97,11 +97,11 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 		for _, d := range loc.Dice {
 			switch {
 			case d.Owner < 0:
-				dice = append(dice, st.Dim("·"+strconv.Itoa(d.Min)))
+				dice = append(dice, st.Dim(freeSpace(d)))
 			case d.Value > 0:
-				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", Name(names, d.Owner), d.Value)))
+				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", ShortName(names, d.Owner), d.Value)))
 			default:
-				dice = append(dice, st.Seat(d.Owner, Name(names, d.Owner)))
+				dice = append(dice, st.Seat(d.Owner, ShortName(names, d.Owner)))
 			}
 		}
 		var offer []string
@@ -128,7 +128,20 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 	}
 	if len(t.rows) > 0 {
 		t.write(b)
+		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left; ·N free for a die of N+ (a: assistant action, £N: fee)") + "\n")
 	}
+}
+
+// freeSpace is a free dice space in a few characters: "·3a", "·1£2".
+func freeSpace(d cp.DiceSpaceView) string {
+	s := "·" + strconv.Itoa(d.Min)
+	if d.Assistant {
+		s += "a"
+	}
+	if d.Fee > 0 {
+		s += "£" + strconv.Itoa(d.Fee)
+	}
+	return s
 }
 
 func cardShort(c cp.CardView) string {
@@ -157,10 +170,10 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 	var market []string
 	for _, sp := range v.BlackMarket.Spaces {
 		if sp.Owner >= 0 {
-			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, Name(names, sp.Owner)), sp.Effect))
+			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
 		}
 	}
-	line := fmt.Sprintf("%s tier %d open, %d gears on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, v.BlackMarket.Gears)
+	line := fmt.Sprintf("%s tier %d open, %s on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, plural(v.BlackMarket.Gears, "gear", "gears"))
 	if len(market) > 0 {
 		line += "; " + strings.Join(market, ", ")
 	}

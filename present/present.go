@@ -80,6 +80,23 @@ func Name(names []string, seat engine.Seat) string {
 	return fmt.Sprintf("P%d", seat+1)
 }
 
+// ShortName is seat's name cut to its first word ("P3" for "P3
+// heuristic", "Ada" for "Ada Lovelace") for tight spaces, or the whole name
+// when another seat's name begins with the same word.
+func ShortName(names []string, seat engine.Seat) string {
+	name := Name(names, seat)
+	first, _, cut := strings.Cut(name, " ")
+	if !cut {
+		return name
+	}
+	for i := range names {
+		if other, _, _ := strings.Cut(Name(names, engine.Seat(i)), " "); engine.Seat(i) != seat && other == first {
+			return name
+		}
+	}
+	return first
+}
+
 // View writes a game's view as text: *eightydays.View or
 // *crystalpalace.View (or the values). names[i] is seat i's display name.
 // It shows exactly what the view holds, so a seat's private part appears

@@ -100,12 +100,14 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		},
 		Locations:   []cp.LocationView{{Key: "westminster", Number: 5, Name: "Westminster", Dice: []cp.DiceSpaceView{{Min: 1, Owner: engine.Spectator}}}},
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 1},
 	}
 	text, err := present.View(public, nil, present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)"} {
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
+		"tier 3 open, 1 gear on the banner"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
@@ -128,5 +130,31 @@ func TestUnknownViewAndNames(t *testing.T) {
 	}
 	if present.Name([]string{"Ann"}, 0) != "Ann" || present.Name(nil, 2) != "P3" || present.Name(nil, engine.Spectator) != "spectator" {
 		t.Fatal("names")
+	}
+}
+
+func TestShortNamesInTightSpaces(t *testing.T) {
+	names := []string{"P1", "P2 heuristic", "Ada Lovelace", "Ada Byron"}
+	for seat, want := range []string{"P1", "P2", "Ada Lovelace", "Ada Byron"} {
+		if got := present.ShortName(names, engine.Seat(seat)); got != want {
+			t.Errorf("seat %d: %q, want %q", seat, got, want)
+		}
+	}
+	// a placed die names its owner briefly, so the columns stay narrow
+	v := &cp.View{
+		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, First: engine.Spectator, Turn: 1,
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4}, {Seat: 1, Dice: 4}},
+		Locations: []cp.LocationView{{Key: "bank", Number: 3, Name: "Bank of England",
+			Dice: []cp.DiceSpaceView{{Min: 5, Owner: engine.Spectator}, {Min: 3, Owner: 1, Value: 6},
+				{Min: 2, Owner: engine.Spectator, Assistant: true}, {Min: 1, Owner: engine.Spectator, Fee: 2}}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+	}
+	text, err := present.View(v, names[:2], present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// free spaces show their minimum, assistant and fee, as the board does
+	if !strings.Contains(text, "·5 P2:6 ·2a ·1£2") || strings.Contains(text, "heuristic:6") || !strings.Contains(text, "·N free for a die of N+") {
+		t.Fatalf("placed die:\n%s", text)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/present"
@@ -16,6 +18,9 @@ import (
 func (s *Session) ask(p engine.Prompt) error {
 	if err := s.handOver(p.Seat); err != nil {
 		return err
+	}
+	if s.pictured != s.version {
+		s.pictures() // the pictures show the game as this person decides
 	}
 	s.show(p.Seat)
 	s.listActions(p)
@@ -35,9 +40,14 @@ func (s *Session) ask(p engine.Prompt) error {
 		if action == "" {
 			continue
 		}
+		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
 			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
+			if errors.Is(err, engine.ErrUnknownAction) {
+				s.printf("  (help lists the commands; Enter lists the actions again)\n")
+				continue
+			}
 			s.listActions(p)
 			continue
 		}
@@ -46,6 +56,19 @@ func (s *Session) ask(p engine.Prompt) error {
 		}
 		return nil
 	}
+}
+
+// canonical is the listed action that typed names, in its canonical text,
+// whatever its capitals and spaces: "MOVE  4" is "move 4". Text that names
+// no listed action is returned with its spaces tidied, for the game to judge.
+func canonical(actions []string, typed string) string {
+	tidy := strings.Join(strings.Fields(typed), " ")
+	for _, a := range actions {
+		if strings.EqualFold(a, tidy) {
+			return a
+		}
+	}
+	return tidy
 }
 
 func revealedSince(events []engine.Event) bool {
@@ -91,7 +114,9 @@ func (s *Session) handOver(seat engine.Seat) error {
 	}
 	if s.humans > 1 {
 		if s.cfg.Clear {
-			s.printf("\x1b[2J\x1b[H")
+			// home, clear the screen and the scrollback, where the last
+			// person's secret choice would still be
+			s.printf("\x1b[H\x1b[2J\x1b[3J")
 		} else {
 			s.printf("\n%s\n", strings.Repeat("─", 60))
 		}
@@ -100,9 +125,39 @@ func (s *Session) handOver(seat engine.Seat) error {
 		if _, err := s.readLine(); err != nil {
 			return err
 		}
+		s.shown = seat
+		if s.cfg.Clear {
+			s.recap() // what the cleared screen showed
+		}
 	}
 	s.shown = seat
 	return nil
+}
+
+// maxRecap is how many events a recap shows at most.
+const maxRecap = 20
+
+// recap shows the person just handed the keyboard what happened since the
+// previous hand-over, which the cleared screen no longer shows.
+func (s *Session) recap() {
+	var lines []string
+	for _, e := range s.log[min(s.handed, len(s.log)):] {
+		if s.visible(e) {
+			lines = append(lines, s.eventText(e))
+		}
+	}
+	s.handed = len(s.log)
+	if len(lines) == 0 {
+		return
+	}
+	s.printf("%s\n", s.st.Dim("Since the last hand-over:"))
+	if len(lines) > maxRecap {
+		s.printf("  … (log all shows everything)\n")
+		lines = lines[len(lines)-maxRecap:]
+	}
+	for _, l := range lines {
+		s.printf("  %s\n", l)
+	}
 }
 
 // show writes seat's view of the game.
@@ -115,21 +170,85 @@ func (s *Session) show(seat engine.Seat) {
 }
 
 // listActions writes the prompt's label and its numbered actions, then the
-// actions allowed at any time.
+// actions allowed at any time. A short list takes a line per action, with
+// what the action does when the game says it; a long one is laid out in
+// columns, cut at maxRows rows, and actions of one word (pass) are never cut.
 func (s *Session) listActions(p engine.Prompt) {
 	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), p.Label)
 	actions := s.numbered(p)
 	width := len(strconv.Itoa(len(actions)))
-	shown := min(len(actions), maxListed)
-	free := len(actions) - len(p.Actions)
-	for i := 0; i < shown; i++ {
-		if i == len(p.Actions) && free > 0 {
+	entries := make([]string, len(actions))
+	for i, a := range actions {
+		entries[i] = fmt.Sprintf("%*d. %s", width, i+1, a)
+	}
+	if len(actions) <= maxLines {
+		s.describedLines(p, actions, entries)
+		return
+	}
+	cols, _ := s.fit(entries)
+	var turn, free []string
+	for i, a := range actions {
+		switch {
+		case i >= len(p.Actions):
+			free = append(free, entries[i])
+		case i < maxRows*cols || !strings.Contains(a, " "):
+			turn = append(turn, entries[i])
+		}
+	}
+	s.grid(turn)
+	if hidden := len(p.Actions) - len(turn); hidden > 0 {
+		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
+	}
+	if len(free) > 0 {
+		s.printf("  %s\n", s.st.Dim("at any time:"))
+		s.grid(free)
+	}
+}
+
+// describer is a game state that says what an action would do
+// (*eightydays.State).
+type describer interface {
+	Describe(seat engine.Seat, action string) string
+}
+
+// describedLines writes one action a line, each followed by its description.
+func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
+	d, describes := s.state.(describer)
+	_, pad := s.fit(entries)
+	for i, a := range actions {
+		if i == len(p.Actions) {
 			s.printf("  %s\n", s.st.Dim("at any time:"))
 		}
-		s.printf("  %*d. %s\n", width, i+1, actions[i])
+		line := entries[i]
+		if describes {
+			if what := d.Describe(p.Seat, a); what != "" {
+				line += strings.Repeat(" ", pad-utf8.RuneCountInString(line)+columnGap) + s.st.Dim(what)
+			}
+		}
+		s.printf("  %s\n", line)
 	}
-	if len(actions) > shown {
-		s.printf("  … and %d more: type the action itself\n", len(actions)-shown)
+}
+
+// fit is how many columns of the entries fit the screen's width, and the
+// width of a column.
+func (s *Session) fit(entries []string) (cols, cell int) {
+	for _, e := range entries {
+		cell = max(cell, utf8.RuneCountInString(e))
+	}
+	return max(1, (s.width()-2+columnGap)/(cell+columnGap)), cell
+}
+
+// grid writes entries in columns, down then across.
+func (s *Session) grid(entries []string) {
+	cols, cell := s.fit(entries)
+	rows := (len(entries) + cols - 1) / cols
+	for r := 0; r < rows; r++ {
+		var line strings.Builder
+		for k := r; k < len(entries); k += rows {
+			line.WriteString(entries[k])
+			line.WriteString(strings.Repeat(" ", cell-utf8.RuneCountInString(entries[k])+columnGap))
+		}
+		s.printf("  %s\n", strings.TrimRight(line.String(), " "))
 	}
 }
 
@@ -186,6 +305,7 @@ func (s *Session) help() {
 	s.printf(`Commands:
   <number>        the action with that number
   <action>        an action in the game's words, e.g. %s
+  (Enter)         list the actions again
   view            show the game again
   rules [topic]   the rules in short; without a topic, the list of topics
   log [all]       what happened lately (all: since the start)
@@ -209,28 +329,44 @@ func (s *Session) rules(topic string) {
 		return
 	}
 	topics := book.Topics()
-	topic = strings.ToLower(topic)
+	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
+	var mentions []string
 	for _, t := range topics {
-		if topic != "" && (t.Name == topic || strings.ToLower(t.Title) == topic) {
-			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, 76))
+		if topic == "" {
+			mentions = append(mentions, t.Name)
+			continue
+		}
+		if t.Name == topic || strings.ToLower(t.Title) == topic {
+			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, s.width()-4))
 			return
 		}
+		if strings.Contains(strings.ToLower(t.Title+" "+t.Text), topic) {
+			mentions = append(mentions, t.Name)
+		}
 	}
-	if topic != "" {
-		s.printf("%s no topic %q. ", s.st.Bad("✗"), topic)
+	switch {
+	case topic == "":
+		s.printf("%s\n", wrap("Topics: "+strings.Join(mentions, ", "), s.width()-4))
+	case len(mentions) > 0:
+		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s", topic, strings.Join(mentions, ", ")), s.width()-4))
+	default:
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. Type rules for the list.", topic), s.width()-6))
 	}
-	names := make([]string, len(topics))
-	for i, t := range topics {
-		names[i] = t.Name
+}
+
+// width is the screen's width in characters.
+func (s *Session) width() int {
+	if s.cfg.Width <= 0 {
+		return defaultWidth
 	}
-	s.printf("Topics: %s\n", strings.Join(names, ", "))
+	return s.cfg.Width
 }
 
 // wrap breaks text into lines of at most width characters.
 func wrap(text string, width int) string {
 	var b, line strings.Builder
 	for _, w := range strings.Fields(text) {
-		if line.Len() > 0 && line.Len()+1+len([]rune(w)) > width {
+		if line.Len() > 0 && utf8.RuneCountInString(line.String())+1+utf8.RuneCountInString(w) > width {
 			b.WriteString(line.String() + "\n")
 			line.Reset()
 		}
@@ -264,7 +400,9 @@ func (s *Session) showLog(arg string) {
 // takeBack undoes seat's last action and what the computers did after it.
 func (s *Session) takeBack(seat engine.Seat) bool {
 	if len(s.undo) == 0 {
-		s.printf("%s nothing to undo: there is no action of yours since something hidden was revealed\n", s.st.Bad("✗"))
+		acted := slices.ContainsFunc(s.moves, func(m engine.Move) bool { return m.Seat == seat })
+		s.printf("%s nothing to undo: %s\n", s.st.Bad("✗"),
+			ifAny("something hidden was revealed since your last action", acted)+ifAny("you have not played yet", !acted))
 		return false
 	}
 	last := s.undo[len(s.undo)-1]
@@ -277,6 +415,8 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.moves = s.moves[:last.moves]
 	s.log = s.log[:last.log]
 	s.phase = s.state.Phase()
+	s.version++
+	s.handed = min(s.handed, len(s.log))
 	s.printf("Undone: back to before your last action.\n")
 	return true
 }
@@ -300,8 +440,31 @@ func (s *Session) save(path string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	s.printf("Script saved to %s (%d actions): meeple replay -game %s -script %s\n", path, len(s.moves), s.cfg.Rules.Name(), path)
+	actions := "actions"
+	if len(s.moves) == 1 {
+		actions = "action"
+	}
+	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(s.moves), actions, s.replayCommand(path))
 	return nil
+}
+
+// replayCommand is the command line that replays the script at path: the
+// script's header names the setup, but "meeple replay" reads it from flags.
+func (s *Session) replayCommand(path string) string {
+	setup := s.cfg.Setup
+	cmd := fmt.Sprintf("meeple replay -game %s -players %d -seed %d", s.cfg.Rules.Name(), setup.Players, setup.Seed)
+	if opts := options(setup); len(opts) > 0 {
+		cmd += " -options " + strings.Join(opts, ",")
+	}
+	return cmd + " -script " + quoteArg(path)
+}
+
+// quoteArg quotes a shell argument when it holds anything but plain characters.
+func quoteArg(arg string) string {
+	if arg != "" && strings.Trim(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,:") == "" {
+		return arg
+	}
+	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
 }
 
 // finish shows the end of the game.
@@ -313,9 +476,7 @@ func (s *Session) finish() {
 	for _, w := range res.Winners {
 		winners = append(winners, s.st.Seat(w, s.names[w]))
 	}
+	// the scores are in the view just shown
 	s.printf("%s %s\n", s.st.Bold("Game over."), ifAny("Winner: "+strings.Join(winners, ", "), len(winners) > 0))
-	for seat, score := range res.Scores {
-		s.printf("  %s: %d\n", s.st.Seat(engine.Seat(seat), s.names[seat]), score)
-	}
 	s.scoresPicture()
 }

@@ -15,6 +15,7 @@ func (s *Session) pictures() {
 		return
 	}
 	s.images++
+	s.pictured = s.version
 	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
 	if !s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err) {
 		return

@@ -46,6 +46,9 @@ type Config struct {
 	// Clear clears the screen before each hot-seat player's turn (a
 	// terminal); without it a rule is drawn instead.
 	Clear bool
+	// Width is the screen's width in characters, for laying out long lists
+	// of actions; 0 means 80.
+	Width int
 	// Echo repeats each line read, for input that is not typed at a
 	// terminal (a file, a pipe, a test), so the output reads as a dialogue.
 	Echo bool
@@ -58,28 +61,38 @@ type Config struct {
 	Script string
 }
 
-// maxListed is how many legal actions a prompt lists by number; beyond it
-// the player types the action.
-const maxListed = 40
+// How actions are listed: up to maxLines one a line, more in columns
+// columnGap apart across a screen of Config.Width (defaultWidth when
+// unknown), at most maxRows rows of them; beyond those the player types the
+// action.
+const (
+	maxLines     = 24
+	maxRows      = 15
+	columnGap    = 3
+	defaultWidth = 80
+)
 
 // Session is a terminal game in progress.
 type Session struct {
-	cfg     Config
-	state   engine.State
-	players []engine.Player // nil for human seats
-	names   []string
-	humans  int
-	rng     engine.RNG
-	in      *bufio.Scanner
-	out     io.Writer
-	st      present.Style
-	moves   []engine.Move
-	log     []engine.Event
-	undo    []snapshot
-	shown   engine.Seat // the human whose private view is on screen, or Spectator
-	images  int         // pictures written so far, numbering the files
-	noMats  bool        // the game has no player mats
-	phase   string
+	cfg      Config
+	state    engine.State
+	players  []engine.Player // nil for human seats
+	names    []string
+	humans   int
+	rng      engine.RNG
+	in       *bufio.Scanner
+	out      io.Writer
+	st       present.Style
+	moves    []engine.Move
+	log      []engine.Event
+	undo     []snapshot
+	shown    engine.Seat // the human whose private view is on screen, or Spectator
+	handed   int         // events logged before the last hand-over
+	version  int         // changes made to the state: actions applied and undone
+	pictured int         // the version the last pictures show
+	images   int         // pictures written so far, numbering the files
+	noMats   bool        // the game has no player mats
+	phase    string
 }
 
 // snapshot is the game just before a human's action, for undo.
@@ -164,11 +177,7 @@ func (s *Session) Run() error {
 func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
 
 func (s *Session) intro() {
-	var opts []string
-	for k, v := range s.cfg.Setup.Options {
-		opts = append(opts, k+"="+v)
-	}
-	sort.Strings(opts)
+	opts := options(s.cfg.Setup)
 	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
@@ -180,10 +189,22 @@ func (s *Session) intro() {
 		}
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
-	s.printf("Type the number of an action or its text; help lists the commands.\n")
+	if s.humans > 0 {
+		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
+	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s\n", s.cfg.Images)
 	}
+}
+
+// options are the setup's options as sorted name=value pairs.
+func options(setup engine.Setup) []string {
+	var opts []string
+	for k, v := range setup.Options {
+		opts = append(opts, k+"="+v)
+	}
+	sort.Strings(opts)
+	return opts
 }
 
 func ifAny(s string, ok bool) string {
@@ -218,6 +239,7 @@ func (s *Session) apply(seat engine.Seat, action string) error {
 		return err
 	}
 	s.moves = append(s.moves, engine.Move{Seat: seat, Action: action})
+	s.version++
 	for _, e := range events {
 		if e.Reveals {
 			s.undo = nil // nothing hidden may be taken back once seen

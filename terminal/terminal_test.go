@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,7 +162,10 @@ func TestUndoTakesBackTheLastActionUntilSomethingIsRevealed(t *testing.T) {
 	s, out := play(t, terminal.Config{
 		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
-	}, "move 3\nundo\nundo\nquit\n")
+	}, "undo\nmove 3\nundo\nundo\nquit\n")
+	if !strings.Contains(out, "nothing to undo: you have not played yet") {
+		t.Fatalf("undo before playing:\n%s", out)
+	}
 	if !strings.Contains(out, "Undone: back to before your last action.") {
 		t.Fatalf("no undo:\n%s", out)
 	}
@@ -178,7 +182,7 @@ func TestUndoTakesBackTheLastActionUntilSomethingIsRevealed(t *testing.T) {
 		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
 	}, "move 5\nkeep 1\nundo\nquit\n")
-	if strings.Contains(out, "Undone") || !strings.Contains(out, "nothing to undo") {
+	if strings.Contains(out, "Undone") || !strings.Contains(out, "nothing to undo: something hidden was revealed since your last action") {
 		t.Fatalf("undo after a card was drawn:\n%s", out)
 	}
 }
@@ -303,5 +307,126 @@ func TestHotSeatSecretDiceStayHidden(t *testing.T) {
 	// once everyone has chosen, the dice are revealed to all
 	if !strings.Contains(p2, "5 4 3 2") {
 		t.Fatal("the reveal never showed P1's dice")
+	}
+}
+
+func TestTypedActionsAreSavedInCanonicalText(t *testing.T) {
+	rules := eightyDays(t)
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
+		Seats: []string{terminal.Human, "random"},
+	}, "  MOVE   3 \nquit\n")
+	data, err := os.ReadFile(s.Config().Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\nP1: move 3\n") {
+		t.Fatalf("script:\n%s", data)
+	}
+	// the saved message gives the whole command that replays it
+	if !strings.Contains(out, "meeple replay -game eightydays -players 2 -seed 1 -script "+s.Config().Script) {
+		t.Fatalf("no replay command:\n%s", out)
+	}
+}
+
+func TestActionsSayWhatTheyCostAndTyposPointToHelp(t *testing.T) {
+	_, out := play(t, terminal.Config{
+		Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 1},
+		Seats: []string{terminal.Human, "random"},
+	}, "hlep\nquit\n")
+	// London to space 3 is 3 spaces: 6£
+	if !regexp.MustCompile(`\d\. move 3 +pay 6£ · Bet 4/5/6\n`).MatchString(out) {
+		t.Fatalf("move 3 not described:\n%s", out)
+	}
+	_, after, _ := strings.Cut(out, "P1> hlep\n")
+	if !strings.HasPrefix(after, `✗ "hlep" is not an action`) || !strings.Contains(after, "help lists the commands") {
+		t.Fatalf("after a typo:\n%s", after)
+	}
+	if strings.Count(after, "1. move") != 0 {
+		t.Fatal("a typo lists every action again")
+	}
+}
+
+func TestLongListsFitTheScreenAndKeepPass(t *testing.T) {
+	input := "rules\nrules  Dice\ndice 6 5 3 1\nquit\n"
+	_, out := play(t, terminal.Config{
+		Rules: crystalPalace(t), Setup: engine.Setup{Players: 3, Seed: 7}, Width: 100,
+		Seats: []string{terminal.Human, "heuristic", "heuristic"},
+	}, input)
+	_, topics, _ := strings.Cut(out, "P1> rules\n")
+	topics, _, _ = strings.Cut(topics, "P1> ")
+	for _, line := range strings.Split(topics, "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("the topics run off the screen: %q", line)
+		}
+	}
+	// a word that is no topic finds the topics that speak of it
+	if !regexp.MustCompile(`No topic "dice"; these mention it: [^\n]*phase 1`).MatchString(out) {
+		t.Errorf("rules dice:\n%s", out)
+	}
+	_, place, ok := strings.Cut(out, "place a die or pass:\n")
+	if !ok {
+		t.Fatalf("no placement prompt:\n%s", out)
+	}
+	place, _, _ = strings.Cut(place, "P1> ")
+	for _, line := range strings.Split(place, "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("line of %d characters on a 100-character screen: %q", n, line)
+		}
+	}
+	if !regexp.MustCompile(`\d+\. pass\b`).MatchString(place) {
+		t.Errorf("pass is not listed:\n%s", place)
+	}
+	if !strings.Contains(place, "more: type the action itself, e.g. place ") {
+		t.Errorf("no word on the actions not listed:\n%s", place)
+	}
+	if rows := strings.Count(place, "\n"); rows > 15+5 { // 15 rows, a note, the free actions
+		t.Errorf("%d lines of actions", rows)
+	}
+}
+
+func TestHotSeatClearsTheScrollbackAndRecapsWhatHappened(t *testing.T) {
+	input := "\ndice 5 4 3 2\n\ndice 6 6 1 1\n\nquit\n"
+	_, out := play(t, terminal.Config{
+		Rules: crystalPalace(t), Setup: engine.Setup{Players: 3, Seed: 8}, Clear: true,
+		Seats: []string{terminal.Human, terminal.Human, "heuristic"},
+	}, input)
+	if strings.Count(out, "\x1b[3J") < 3 {
+		t.Fatal("the scrollback, which holds the last person's dice, is not cleared")
+	}
+	// the third hand-over comes after the reveal: P1 reads it there
+	parts := strings.Split(out, "Pass the keyboard to ")
+	if len(parts) < 4 {
+		t.Fatalf("%d hand-overs", len(parts)-1)
+	}
+	third := parts[3]
+	if !strings.Contains(third, "Since the last hand-over:") || !strings.Contains(third, "dice revealed: P1: 5 4 3 2; P2: 6 6 1 1") {
+		t.Fatalf("no recap of the reveal after the hand-over:\n%s", third)
+	}
+}
+
+func TestPicturesShowTheGameAsThePersonDecides(t *testing.T) {
+	rules := eightyDays(t)
+	dir := t.TempDir()
+	r := pictures(t)
+	s, _ := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 42}, Images: dir, Renderer: r,
+		Seats: []string{terminal.Human, "heuristic", "heuristic"},
+	}, "move 4\nquit\n")
+	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
+	if len(boards) == 0 {
+		t.Fatal("no board")
+	}
+	last, err := os.ReadFile(boards[len(boards)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"P1", "P2 heuristic", "P3 heuristic"}
+	now, err := r.Board(s.State().View(engine.Spectator), names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(last, now) {
+		t.Fatalf("the last of %d boards is not the game P1 was asked about", len(boards))
 	}
 }

@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/terminal"
 )
@@ -37,8 +40,12 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !flagSet(fs, "seed") {
 		setup.Seed = uint64(time.Now().UnixNano())
 	}
-	kinds, err := seatKinds(*seats, setup.Players)
+	kinds, err := seatKinds(*seats, setup.Players, ai.Names(rules))
 	if err != nil {
+		return err
+	}
+	// a setup the game refuses (a bad option) stops here, before any folder is made
+	if _, err := rules.New(setup); err != nil {
 		return err
 	}
 	dir := *images
@@ -53,18 +60,42 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path == "" {
 		path = filepath.Join(dir, "game.txt")
 	}
+	// find out now, not after the game, that the script cannot be saved
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		if *images == "" {
+			os.Remove(dir) // the empty folder made for this game
+		}
+		return fmt.Errorf("-script: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
 	renderer, err := imaging.New()
 	if err != nil {
 		return err
 	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Images: dir, Renderer: renderer, Script: path,
+		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
+		Images: dir, Renderer: renderer, Script: path,
 	})
 }
 
-// seatKinds reads -seats: one entry per seat, the missing ones heuristic.
-func seatKinds(list string, players int) ([]string, error) {
+// screenWidth is the width of the terminal w is, else $COLUMNS, else 0.
+func screenWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if n := terminal.ScreenWidth(f); n > 0 {
+			return n
+		}
+	}
+	n, _ := strconv.Atoi(os.Getenv("COLUMNS"))
+	return n
+}
+
+// seatKinds reads -seats: one entry per seat, each human or one of the
+// computer players named in computers, the missing ones heuristic.
+func seatKinds(list string, players int, computers []string) ([]string, error) {
 	kinds := []string{terminal.Human}
 	if strings.TrimSpace(list) != "" {
 		kinds = strings.Split(list, ",")
@@ -73,7 +104,10 @@ func seatKinds(list string, players int) ([]string, error) {
 		return nil, fmt.Errorf("-seats names %d seats, the game has %d players", len(kinds), players)
 	}
 	for i := range kinds {
-		kinds[i] = strings.TrimSpace(kinds[i])
+		kinds[i] = strings.ToLower(strings.TrimSpace(kinds[i]))
+		if kinds[i] != terminal.Human && !slices.Contains(computers, kinds[i]) {
+			return nil, fmt.Errorf("-seats: seat %d is %q; each seat is %s or %s", i+1, kinds[i], terminal.Human, strings.Join(computers, " or "))
+		}
 	}
 	for len(kinds) < players {
 		kinds = append(kinds, "heuristic")

@@ -22,11 +22,13 @@ func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	// a board at the start and after every round, and the final scores
+	// a board at the start, after every round, before the person's turn
+	// when the game has changed since the last one, at the end; and the
+	// final scores
 	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
-	rounds := strings.Count(text, "— round ")
-	if len(boards) != rounds+2 { // the start, each new round, the end
-		t.Errorf("%d board pictures for %d new rounds", len(boards), rounds)
+	rounds, turns := strings.Count(text, "— round "), strings.Count(text, "P1> ")
+	if len(boards) < rounds+2 || len(boards) > rounds+2+turns || len(boards) != strings.Count(text, "board: ") {
+		t.Errorf("%d board pictures for %d new rounds and %d prompts", len(boards), rounds, turns)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "scores.png")); err != nil {
 		t.Error(err)
@@ -56,5 +58,27 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 		if err := playGame(args, strings.NewReader(""), &out, &errs); err == nil {
 			t.Errorf("%v accepted", args)
 		}
+	}
+	// the error names the seat and the choices
+	err := playGame([]string{"-game", "eightydays", "-players", "3", "-seats", "human,,heurstic", "-images", t.TempDir()}, strings.NewReader(""), &out, &errs)
+	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or heuristic or random` {
+		t.Errorf("empty seat: %v", err)
+	}
+	// a refused setup leaves no folder behind
+	images := filepath.Join(t.TempDir(), "pictures")
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-options", "variant=two-pawn", "-images", images}, strings.NewReader(""), &out, &errs); err == nil {
+		t.Error("bad variant accepted")
+	}
+	if _, err := os.Stat(images); !os.IsNotExist(err) {
+		t.Errorf("the pictures folder was made for a refused game: %v", err)
+	}
+	// a script that cannot be written is refused before the game starts
+	err = playGame([]string{"-game", "eightydays", "-script", filepath.Join(t.TempDir(), "no", "such", "x.txt"), "-images", t.TempDir()}, strings.NewReader("move 4\n"), &out, &errs)
+	if err == nil || !strings.HasPrefix(err.Error(), "-script: ") {
+		t.Errorf("unwritable script: %v", err)
+	}
+	// capitals are fine
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "HUMAN, Random", "-images", t.TempDir()}, strings.NewReader("quit\n"), &out, &errs); err != nil {
+		t.Errorf("HUMAN, Random: %v", err)
 	}
 }

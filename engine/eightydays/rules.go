@@ -45,6 +45,7 @@ const (
 type Rules struct {
 	content *Content
 	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
+	words   []string    // words[n]: space n for a player, "Bet 4/5/6" (see spaceWords)
 	paris   int         // the first Layover
 	behind  []int       // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
@@ -81,6 +82,9 @@ func NewRules(c *Content) *Rules {
 	last := -1
 	for _, sp := range c.Track {
 		r.kinds = append(r.kinds, kindOf(sp.Kind))
+	}
+	for n := range c.Track {
+		r.words = append(r.words, r.spaceWords(n))
 	}
 	for n, sp := range c.Track {
 		r.behind[n] = last

@@ -124,7 +124,7 @@ func TestBetExample(t *testing.T) {
 	if s.Seats[0].Pounds != 77+20 {
 		t.Fatalf("before her next move: %d£, want 97 (2nd place pays 20£)", s.Seats[0].Pounds)
 	}
-	if !hasEvent(ev, "P1 is in position 2 on a Bet space and takes 20£") {
+	if !hasEvent(ev, "P1 is in position 2 on Bet 2 and takes 20£") {
 		t.Fatalf("no bet event in %v", ev)
 	}
 	if s.Seats[0].Pawns[0].Pending != "" {
@@ -136,9 +136,13 @@ func TestBetPaysOnlyTheMatchingPosition(t *testing.T) {
 	s := fixture(t, 3, func(s *State) { at(s, 0, 2); at(s, 1, 30); at(s, 2, 20) })
 	apply(t, s, 0, "move 4") // "2" Bet space, but P1 will be third
 	apply(t, s, 1, "move 31")
-	apply(t, s, 2, "move 23")
+	ev := apply(t, s, 2, "move 21")
 	if s.Seats[0].Pounds != 77 {
 		t.Fatalf("third place on the 2 space: %d£, want 77", s.Seats[0].Pounds)
+	}
+	// the player is told why no money came
+	if !hasEvent(ev, "P1 is in position 3 on Bet 2: the bet pays nothing") {
+		t.Fatalf("no event for the bet that did not pay: %v", ev)
 	}
 }
 
@@ -248,7 +252,17 @@ func TestPassepartoutBehindDrawsTwoAndKeepsOne(t *testing.T) {
 		t.Fatalf("prompt %+v", p)
 	}
 	refused(t, s, 0, "move 6", engine.ErrIllegalAction, "first choose which Passepartout card")
-	apply(t, s, 0, "keep 2")
+	ev := apply(t, s, 0, "keep 2")
+	// one line says what was kept, one what was discarded
+	var texts []string
+	for _, e := range ev[1:] {
+		texts = append(texts, e.Text)
+	}
+	kept, other := s.rules.content.Cards[second], s.rules.content.Cards[first]
+	want := []string{"P1 keeps " + kept.Name + " (" + s.rules.effects[second] + ")", "P1 discards " + other.Name}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("events %q, want %q", texts, want)
+	}
 	if s.Turn != 1 || len(s.Drawn) != 0 {
 		t.Fatal("keeping ends the turn")
 	}
@@ -351,6 +365,9 @@ func TestTwoPawnsVariant(t *testing.T) {
 	s := variantFixture(t, nil)
 	if s.Seats[0].Pounds != 110 || s.Seats[0].Rumors != 5 || len(s.Seats[0].Pawns) != 2 {
 		t.Fatalf("variant setup %+v", s.Seats[0])
+	}
+	if label := s.Prompts()[0].Label; label != "move one of your pawns (a or b)" {
+		t.Fatalf("prompt %q", label)
 	}
 	refused(t, s, 0, "move 3", engine.ErrIllegalAction, "you have two pawns: say which one, e.g. move a 3")
 	apply(t, s, 0, "move a 3")

@@ -114,8 +114,11 @@ func (s *State) Prompts() []engine.Prompt {
 		p.Label = "choose the Passepartout card to apply"
 	case PromptPolice:
 		p.Label = "discard a Rumor card at the Police"
-	default:
+	case PromptTurn:
 		p.Label = "move your pawn"
+		if s.Variant == VariantTwoPawns {
+			p.Label = "move one of your pawns (a or b)"
+		}
 	}
 	return block.prompt[:]
 }
@@ -574,8 +577,8 @@ func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 		kept, other := s.Drawn[a.Card-1], s.Drawn[2-a.Card]
 		s.Drawn = s.Drawn[:0:0]
 		s.Discard = append(s.Discard, other)
-		say(false, name+" keeps "+s.rules.content.Cards[kept].Name+" and discards "+s.rules.content.Cards[other].Name)
 		s.applyCard(seat, kept, say)
+		say(false, name+" discards "+s.rules.content.Cards[other].Name)
 	case VerbDiscard:
 		p := s.pawn(seat, a.Pawn)
 		gain := s.Rank(p.Space) * PositionPayPerRank
@@ -609,8 +612,7 @@ func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 		s.Counters["backs"]++
 	case VerbMove:
 		p := s.pawn(seat, a.Pawn)
-		price := max(0, cost(a.To-p.Space)-s.Discount)
-		me.Pounds -= price
+		me.Pounds -= s.price(p.Space, a.To)
 		p.Space, p.Pending = a.To, ""
 		if s.arrive(seat, a.Pawn, say) {
 			return ev // two cards to choose between: the turn goes on
@@ -778,12 +780,15 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		}
 		p.Pending = ""
 		rank := s.Rank(p.Space)
+		text := seatName(s.Turn) + " is in position " + itoa(rank) + " on " + s.rules.words[p.Space]
 		if s.betPays(p.Space, rank) {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
-			ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn),
-				Text: seatName(s.Turn) + " is in position " + itoa(rank) + " on a Bet space and takes " + pounds(rank*PositionPayPerRank)})
+			text += " and takes " + pounds(rank*PositionPayPerRank)
+		} else {
+			text += ": the bet pays nothing"
 		}
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: text})
 	}
 	return ev
 }
