@@ -6,6 +6,7 @@ package ai
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -29,7 +30,7 @@ func Lookup(rules engine.Rules, name string) (engine.Player, error) {
 			return p, nil
 		}
 	}
-	return nil, fmt.Errorf("%s has no computer player %q (known: %v)", rules.Name(), name, Names(rules))
+	return nil, fmt.Errorf("%s has no computer player %q (known: %s)", rules.Name(), name, strings.Join(Names(rules), ", "))
 }
 
 // Names lists the computer players available for the game.

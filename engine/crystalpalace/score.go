@@ -67,7 +67,11 @@ func (s *State) endScoring() {
 		}
 		text += seatName(int(w))
 	}
-	text += " win with " + strconv.Itoa(res.Scores[res.Winners[0]]) + " VP"
+	verb := " wins with "
+	if len(res.Winners) > 1 {
+		verb = " win with "
+	}
+	text += verb + strconv.Itoa(res.Scores[res.Winners[0]]) + " VP"
 	s.emit(engine.EventEnd, -1, text, false)
 }
 
