@@ -12,7 +12,7 @@ import (
 // tinyRules is a small game that exercises every part of the engine
 // contract the bot relies on, for tests of the bot itself: each round every
 // player secretly picks 1-3 (a simultaneous secret prompt, revealed when all
-// have picked), then in turn order each player moves 1 or 2 (public
+// have picked; a pick may be changed until then), then in turn order each player moves 1 or 2 (public
 // prompts); "cheer" is a free action open at any time. Two rounds.
 type tinyRules struct{}
 
@@ -86,6 +86,15 @@ func (s *tinyState) Prompts() []engine.Prompt {
 	return out
 }
 
+// Revisable implements engine.Revisable: a pick may change until the reveal.
+func (s *tinyState) Revisable(seat engine.Seat) (engine.Prompt, bool) {
+	if s.Over() || s.Turn >= 0 || seat < 0 || int(seat) >= s.N || s.Picks[seat] == 0 {
+		return engine.Prompt{}, false
+	}
+	return engine.Prompt{Seat: seat, Kind: "pick", Label: "change your secret pick",
+		Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true}, true
+}
+
 func (s *tinyState) FreeActions(engine.Seat) []string {
 	if s.Over() {
 		return nil
@@ -107,7 +116,7 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 	case verb == "pick" && (n < 1 || n > 3):
 		return nil, engine.Refuse(engine.ErrIllegalAction, "pick a number from 1 to 3")
 	case verb == "pick":
-		if s.Turn >= 0 || s.Picks[seat] != 0 {
+		if s.Turn >= 0 {
 			return nil, engine.Refuse(engine.ErrNotYourTurn, "you have no pick to make now")
 		}
 		s.Picks[seat] = n
