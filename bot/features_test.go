@@ -325,6 +325,15 @@ func TestLobbyByCommands(t *testing.T) {
 	if d, _, on := gameDeadline(h.game(chTiny)); d != 6*time.Hour || on != onDeadlinePause {
 		t.Errorf("per-game deadline: %v %s", d, on)
 	}
+	g := h.game(chTiny)
+	if g.Timing.ReminderEvery != 90*time.Minute || g.Messages[roleLobby] == "" {
+		t.Errorf("the lobby's settings are kept in Timing, only message ids in Messages: %+v %v", g.Timing, g.Messages)
+	}
+	for role := range g.Messages {
+		if role != roleLobby && role != roleBoard && role != rolePhase {
+			t.Errorf("messages hold %q", role)
+		}
+	}
 }
 
 func TestUndoAbandonAndCommands(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/meeplegames/meeple/engine"
 	bolt "go.etcd.io/bbolt"
@@ -262,6 +263,17 @@ func (s *Store) checkEdit(old, g *Game) error {
 		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
 			return fmt.Errorf("%w: bad message id %.20q for %.20q", ErrInvalid, msg, role)
 		}
+	}
+	return checkTiming(g.Timing)
+}
+
+// checkTiming refuses negative time limits and an outsized deadline policy.
+func checkTiming(t Timing) error {
+	switch {
+	case t.TurnDeadline < 0 || t.ReminderEvery < 0:
+		return fmt.Errorf("%w: negative time limit", ErrInvalid)
+	case len(t.OnDeadline) > maxIDLen || !utf8.ValidString(t.OnDeadline):
+		return fmt.Errorf("%w: bad deadline policy %.20q", ErrInvalid, t.OnDeadline)
 	}
 	return nil
 }
