@@ -125,6 +125,44 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 	}
 }
 
+func TestSecretActionsStayOutOfTheLog(t *testing.T) {
+	// a rules change makes alice's stored secret pick unreplayable: /game
+	// log fails, and the failure is logged without the pick
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
+	h.reg = engine.NewRegistry(tinyRules{refuse: "pick 3"})
+	h.restart()
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != genericFailure {
+		t.Errorf("the log of a game that no longer replays: %s", res.text())
+	}
+	logged := h.log()
+	if !strings.Contains(logged, "interaction failed") || !strings.Contains(logged, `\"pick …\", a secret choice: illegal action`) {
+		t.Errorf("the replay failure was not logged as such:\n%s", logged)
+	}
+	if strings.Contains(logged, "pick 3") {
+		t.Errorf("a secret pick reached the log:\n%s", logged)
+	}
+
+	// a buggy computer player stands in for a secret choice at a deadline
+	h = newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "clumsy"}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice) // bob's secret pick falls to the stand-in
+	g := h.game(chTiny)
+	h.clock.Advance(2 * time.Hour)
+	h.bot.CheckDeadlines(h.clock.Now())
+	if h.game(chTiny).Version != g.Version {
+		t.Error("a refused computer move changed the game")
+	}
+	logged = h.log()
+	if !strings.Contains(logged, "computer player clumsy of game 1 refused") || !strings.Contains(logged, "a secret choice: unknown action") {
+		t.Errorf("the computer's failure was not logged as such:\n%s", logged)
+	}
+	if strings.Contains(logged, "pluck 2") {
+		t.Errorf("a secret choice reached the log:\n%s", logged)
+	}
+}
+
 func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)

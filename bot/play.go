@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -73,7 +72,7 @@ func (b *Bot) play(req request) (*outcome, error) {
 	}
 	seat, action := resolveAction(st, seats, req.text)
 	before := humanWaiting(g, st)
-	secret := isSecret(st, seat, action)
+	secret := engine.IsSecret(st, seat, action)
 	events, err := st.Apply(seat, action)
 	if err != nil {
 		return nil, err
@@ -168,9 +167,12 @@ func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 		}
 		rng := engine.NewRNG(out.game.Setup.Seed ^ uint64(out.game.Version+1)*0x9e3779b97f4a7c15)
 		action := player.Choose(out.state, p, &rng)
+		secret := engine.IsSecret(out.state, p.Seat, action)
 		events, err := out.state.Apply(p.Seat, action)
 		if err != nil {
-			return fmt.Errorf("computer player %s for seat %d: %w", name, p.Seat+1, err)
+			// not wrapped: a computer's refused move is Meeple's failure, to
+			// be logged, and its reason may quote a secret choice
+			return fmt.Errorf("computer player %s of game %d refused: %s", name, out.game.ID, engine.DescribeRefusal(p.Seat, action, secret, err))
 		}
 		out.add(events)
 		if err := b.commit(out, p.Seat, action); err != nil {
@@ -326,10 +328,8 @@ func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Se
 // revisableOf returns the secret prompt seat has answered and may still
 // change (see engine.Revisable), or nothing.
 func revisableOf(st engine.State, seat engine.Seat) []engine.Prompt {
-	if r, ok := st.(engine.Revisable); ok {
-		if p, ok := r.Revisable(seat); ok {
-			return []engine.Prompt{p}
-		}
+	if p, ok := engine.Revision(st, seat); ok {
+		return []engine.Prompt{p}
 	}
 	return nil
 }
@@ -351,25 +351,4 @@ func commonVerb(actions []string) string {
 		}
 	}
 	return w
-}
-
-// isSecret reports whether action answers, or changes the answer to, one
-// of seat's secret prompts.
-func isSecret(st engine.State, seat engine.Seat, action string) bool {
-	if slices.Contains(st.FreeActions(seat), action) {
-		return false
-	}
-	for _, p := range choicesOf(st, seat) {
-		if p.Secret {
-			return true
-		}
-	}
-	return false
-}
-
-// errRuleOrNil keeps engine refusals distinct from failures in logs.
-func isRefusal(err error) bool {
-	var rule *engine.RuleError
-	var ref *refusal
-	return errors.As(err, &rule) || errors.As(err, &ref)
 }

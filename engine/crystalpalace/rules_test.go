@@ -348,7 +348,13 @@ func TestDiceChoiceIsRevisableUntilTheReveal(t *testing.T) {
 	if _, ok := s.Revisable(red); ok {
 		t.Error("a seat that has not chosen has nothing to revise")
 	}
+	if !engine.IsSecret(s, red, "dice 6 5 4 3") || engine.IsSecret(s, red, "sell energy") {
+		t.Error("a dice choice is secret, a free action is not")
+	}
 	mustApply(t, s, red, "dice 6 5 4 3")
+	if !engine.IsSecret(s, red, "dice 1 1 1 1") {
+		t.Error("a changed dice choice is secret too")
+	}
 	p, ok := s.Revisable(red)
 	if !ok || p.Seat != red || !p.Secret || p.Kind != "dice" || len(p.Actions) != 126 {
 		t.Fatalf("after choosing, Red may revise its 4 dice: %v %+v", ok, p.Kind)
@@ -372,6 +378,9 @@ func TestDiceChoiceIsRevisableUntilTheReveal(t *testing.T) {
 	for _, seat := range []engine.Seat{red, blue, yellow} {
 		if _, ok := s.Revisable(seat); ok {
 			t.Errorf("after the reveal seat %d may revise nothing", seat)
+		}
+		if engine.IsSecret(s, seat, "dice 1 1 1 1") {
+			t.Errorf("after the reveal nothing of seat %d is secret", seat)
 		}
 	}
 	if v := s.View(engine.Spectator).(*View); v.Seats[red].DiceValues[0] != 1 {
