@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/enginetest"
 )
 
 // tinyRules is a small game that exercises every part of the engine
@@ -215,4 +217,10 @@ func (s *tinyState) Clone() engine.State {
 	c.Picks = append([]int(nil), s.Picks...)
 	c.Score = append([]int(nil), s.Score...)
 	return &c
+}
+
+// TestTinyGameHonoursTheContract checks the bot's test game against the
+// engine contract, revisions of secret picks included.
+func TestTinyGameHonoursTheContract(t *testing.T) {
+	enginetest.Playouts(t, tinyRules{}, 20, 200, false, nil)
 }
