@@ -151,7 +151,7 @@ func (b *Bot) secretButton(r *reply, i *discordgo.Interaction, id customID) erro
 	if g.Status != storage.StatusRunning {
 		return errNotRunning
 	}
-	p, ok := b.secretChoice(g, st, userOf(i).ID)
+	p, ok := secretChoice(g, st, userOf(i).ID)
 	if !ok {
 		if len(seatsOf(g, userOf(i).ID)) == 0 {
 			return errNotSeated
@@ -174,19 +174,14 @@ func (b *Bot) secretButton(r *reply, i *discordgo.Interaction, id customID) erro
 }
 
 // secretChoice finds the secret prompt user may answer now: an open one,
-// or the one they answered last if that answer is still hidden (then a new
-// answer replaces it). g must hold its log.
-func (b *Bot) secretChoice(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
-	if p, ok := secretPromptOf(g, st, user); ok {
-		return p, true
-	}
-	last, before, _, err := b.lastTakeBack(g, seatsOf(g, user))
-	if err != nil || !isSecret(before, last.Seat, last.Action) {
-		return engine.Prompt{}, false
-	}
-	for _, p := range promptsOf(before, last.Seat) {
-		if p.Secret {
-			return p, true
+// or one already answered that the rules still let them change (then a new
+// answer replaces it).
+func secretChoice(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
+	for _, seat := range seatsOf(g, user) {
+		for _, p := range choicesOf(st, seat) {
+			if p.Secret {
+				return p, true
+			}
 		}
 	}
 	return engine.Prompt{}, false

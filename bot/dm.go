@@ -118,7 +118,7 @@ func (b *Bot) waitingSecrets(user string) ([]waitingGame, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, ok := b.secretChoice(full, st, user); ok {
+		if p, ok := secretChoice(full, st, user); ok {
 			out = append(out, waitingGame{game: full, prompt: p})
 		}
 	}
@@ -292,7 +292,7 @@ func (b *Bot) narrowChoice(r *reply, g *storage.Game, user, value string) (bool,
 	if err != nil {
 		return false, err
 	}
-	p, ok := b.secretChoice(full, st, user)
+	p, ok := secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}

@@ -41,6 +41,10 @@ const genericFailure = "Something went wrong on Meeple's side. It has been logge
 // unexpected (a failure to log rather than a refusal to explain).
 // Engine refusals reach the player in the engine's words.
 func userMessage(err error) (string, bool) {
+	var replay *storage.ReplayError
+	if errors.As(err, &replay) {
+		return genericFailure, true // a stored game that no longer replays is not the user's doing
+	}
 	var ref *refusal
 	if errors.As(err, &ref) {
 		return ref.text, false

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -38,12 +39,12 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 	if g.Version != 2 || !g.Deadline.Equal(deadline) {
 		t.Fatalf("after restart: version %d deadline %v (want 2, %v)", g.Version, g.Deadline, deadline)
 	}
-	// alice's secret pick survived; she changes it (it is still hidden and
-	// the last action), which replaces it rather than adding one
+	// alice's secret pick survived; she changes it (it is still hidden): the
+	// change is one more action in the log, which replays to the same state
 	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "you played `pick 1`") {
 		t.Errorf("changing the pick after restart: %s", res.text())
 	}
-	if g := h.game(chTiny); g.Version != 2 || g.Log[1].Action != "pick 1" {
+	if g := h.game(chTiny); g.Version != 3 || g.Log[1].Action != "pick 3" || g.Log[2].Action != "pick 1" {
 		t.Errorf("after the change: version %d, log %+v", g.Version, g.Log)
 	}
 	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 7"}); !strings.Contains(res.text(), "pick a number from 1 to 3") {
@@ -63,6 +64,102 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 	h.click(bob, chTiny, board.ID, mustComponent(t, board, "move 2"))
 	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("game not finished after restart: %v", err)
+	}
+}
+
+func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob, carol)
+	mark := h.mark()
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
+	pickAll(t, h, chTiny, bob) // alice's pick is no longer the last action
+	// the private form still opens for alice, and her new pick is appended
+	board := h.board(chTiny)
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
+	if res.callbackType() != discordgo.InteractionResponseModal {
+		t.Fatalf("secret button after another pick answered %v: %s", res.callbackType(), res.text())
+	}
+	if res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2"); !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+		t.Fatalf("alice's change: %s", res.text())
+	}
+	g := h.game(chTiny)
+	var actions []string
+	for _, e := range g.Log {
+		actions = append(actions, fmt.Sprintf("P%d %s", e.Seat+1, e.Action))
+	}
+	if got := strings.Join(actions, ", "); len(actions) != 4 || !strings.HasSuffix(got, "P1 pick 3, P2 pick 1, P1 pick 2") {
+		t.Errorf("log after the change: %s", got)
+	}
+	// nobody else learns either pick: not the log, public messages, custom_ids or log lines
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); strings.Count(res.text(), "P1 Alice: (a secret choice)") != 2 || strings.Contains(res.text(), "pick") {
+		t.Errorf("the log before the reveal: %s", res.text())
+	}
+	pickValue := regexp.MustCompile(`pick [0-9]`)
+	if got := h.publicSince(mark); pickValue.MatchString(got) {
+		t.Errorf("a pick appeared in public before the reveal:\n%s", got)
+	}
+	for _, q := range h.fake.Requests() {
+		for _, id := range append(q.CustomIDs(), q.CustomID) {
+			if strings.Contains(id, "pick") {
+				t.Errorf("custom_id %q carries a pick", id)
+			}
+		}
+	}
+	if pickValue.MatchString(h.log()) {
+		t.Errorf("a pick reached the log:\n%s", h.log())
+	}
+	// a wrong change is refused and changes nothing; carol's pick reveals the new one
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 9"}); !strings.Contains(res.text(), "pick a number from 1 to 3") {
+		t.Errorf("an illegal change: %s", res.text())
+	}
+	if h.game(chTiny).Version != g.Version {
+		t.Error("an illegal change was stored")
+	}
+	mark = h.mark()
+	pickAll(t, h, chTiny, carol)
+	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 2, P2 1, P3 1") {
+		t.Errorf("the reveal shows the changed pick: %s", got)
+	}
+	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"}); !strings.Contains(res.text(), "no pick to make") {
+		t.Errorf("a change after the reveal: %s", res.text())
+	}
+}
+
+func TestSecretActionsStayOutOfTheLog(t *testing.T) {
+	// a rules change makes alice's stored secret pick unreplayable: /game
+	// log fails, and the failure is logged without the pick
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
+	h.reg = engine.NewRegistry(tinyRules{refuse: "pick 3"})
+	h.restart()
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != genericFailure {
+		t.Errorf("the log of a game that no longer replays: %s", res.text())
+	}
+	logged := h.log()
+	if !strings.Contains(logged, "interaction failed") || !strings.Contains(logged, `\"pick …\", a secret choice: illegal action`) {
+		t.Errorf("the replay failure was not logged as such:\n%s", logged)
+	}
+	if strings.Contains(logged, "pick 3") {
+		t.Errorf("a secret pick reached the log:\n%s", logged)
+	}
+
+	// a buggy computer player stands in for a secret choice at a deadline
+	h = newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "clumsy"}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice) // bob's secret pick falls to the stand-in
+	g := h.game(chTiny)
+	h.clock.Advance(2 * time.Hour)
+	h.bot.CheckDeadlines(h.clock.Now())
+	if h.game(chTiny).Version != g.Version {
+		t.Error("a refused computer move changed the game")
+	}
+	logged = h.log()
+	if !strings.Contains(logged, "computer player clumsy of game 1 refused") || !strings.Contains(logged, "a secret choice: unknown action") {
+		t.Errorf("the computer's failure was not logged as such:\n%s", logged)
+	}
+	if strings.Contains(logged, "pluck 2") {
+		t.Errorf("a secret choice reached the log:\n%s", logged)
 	}
 }
 
@@ -265,6 +362,15 @@ func TestLobbyByCommands(t *testing.T) {
 	}
 	if d, _, on := gameDeadline(h.game(chTiny)); d != 6*time.Hour || on != onDeadlinePause {
 		t.Errorf("per-game deadline: %v %s", d, on)
+	}
+	g := h.game(chTiny)
+	if g.Timing.ReminderEvery != 90*time.Minute || g.Messages[roleLobby] == "" {
+		t.Errorf("the lobby's settings are kept in Timing, only message ids in Messages: %+v %v", g.Timing, g.Messages)
+	}
+	for role := range g.Messages {
+		if role != roleLobby && role != roleBoard && role != rolePhase {
+			t.Errorf("messages hold %q", role)
+		}
 	}
 }
 

@@ -160,10 +160,10 @@ func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
 	lines := make([]string, len(g.Log))
 	var hidden []int // lines of secret choices not yet revealed
 	for n, e := range g.Log {
-		secret := isSecret(st, e.Seat, e.Action)
+		secret := engine.IsSecret(st, e.Seat, e.Action)
 		events, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
-			return nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
+			return nil, replayError(g, n, secret, err)
 		}
 		who := fmt.Sprintf("P%d", e.Seat+1)
 		if int(e.Seat) < len(names) {
@@ -259,6 +259,13 @@ func (b *Bot) undoLast(g *storage.Game, user string) (*outcome, error) {
 	return &outcome{game: g2, state: st2, rules: rules, seat: last.Seat, action: last.Action}, nil
 }
 
+// replayError is the failure to replay action n of g's log: Meeple's
+// failure, logged without the text of a secret action.
+func replayError(g *storage.Game, n int, secret bool, err error) error {
+	e := g.Log[n]
+	return fmt.Errorf("game %d: %w", g.ID, &storage.ReplayError{Index: n, Seat: int(e.Seat), Action: e.Action, Secret: secret, Err: err})
+}
+
 // lastTakeBack checks that the game's last action belongs to one of seats
 // and revealed nothing, and returns it with the state before it.
 func (b *Bot) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
@@ -281,14 +288,16 @@ func (b *Bot) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry,
 	if err != nil {
 		return none, nil, nil, err
 	}
-	for n, e := range g.Log[:len(g.Log)-1] {
-		if _, err := st.Apply(e.Seat, e.Action); err != nil {
-			return none, nil, nil, fmt.Errorf("replaying action %d of game %d: %w", n+1, g.ID, err)
+	var events []engine.Event
+	for n, e := range g.Log {
+		target := st
+		if n == len(g.Log)-1 {
+			target = st.Clone() // st stays the state before the last action
 		}
-	}
-	events, err := st.Clone().Apply(last.Seat, last.Action)
-	if err != nil {
-		return none, nil, nil, fmt.Errorf("replaying the last action of game %d: %w", g.ID, err)
+		secret := engine.IsSecret(target, e.Seat, e.Action)
+		if events, err = target.Apply(e.Seat, e.Action); err != nil {
+			return none, nil, nil, replayError(g, n, secret, err)
+		}
 	}
 	for _, e := range events {
 		if e.Reveals {

@@ -16,17 +16,20 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// Roles of the messages a game keeps in storage.Game.Messages, and the
-// bot's per-game settings kept there too (the record has no other place
-// for bot-owned settings).
+// Roles of the messages a game keeps in storage.Game.Messages.
 const (
-	roleLobby        = "lobby"            // the lobby message
-	roleBoard        = "board"            // the public board message, edited after every action
-	rolePhase        = "phase"            // the phase label the board image was last posted for
-	settingDeadline  = "setting.deadline" // per-decision deadline (a Go duration; "0s" for none)
-	settingReminder  = "setting.reminder" // reminder interval
-	settingOnTimeout = "setting.on-deadline"
+	roleLobby = "lobby" // the lobby message
+	roleBoard = "board" // the public board message, edited after every action
+	rolePhase = "phase" // the phase label the board image was last posted for
 )
+
+// setMessage keeps id under role in g's messages.
+func setMessage(g *storage.Game, role, id string) {
+	if g.Messages == nil {
+		g.Messages = map[string]string{}
+	}
+	g.Messages[role] = id
+}
 
 func (b *Bot) lobbyCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
 	switch sub {
@@ -120,11 +123,9 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 	user := userOf(i)
 	g := &storage.Game{
 		Kind: kind, Guild: i.GuildID, Channel: i.ChannelID, Creator: user.ID, Status: storage.StatusLobby,
-		Setup: engine.Setup{Players: players, Seed: seed, Options: gameOpts},
-		Seats: []storage.Seat{{User: user.ID, Name: displayName(i)}},
-		Messages: map[string]string{
-			settingDeadline: deadline.String(), settingReminder: reminder.String(), settingOnTimeout: onTimeout,
-		},
+		Setup:  engine.Setup{Players: players, Seed: seed, Options: gameOpts},
+		Seats:  []storage.Seat{{User: user.ID, Name: displayName(i)}},
+		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
 	}
 	if err := b.store.Create(g); err != nil {
 		return err
@@ -139,7 +140,7 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 		return nil
 	}
 	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
-		g.Messages[roleLobby] = m.ID
+		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
@@ -413,13 +414,11 @@ func orNone(s string) string {
 // gameDeadline returns the game's per-decision deadline, reminder interval
 // and what happens when the deadline passes.
 func gameDeadline(g *storage.Game) (deadline, reminder time.Duration, onTimeout string) {
-	deadline, _ = time.ParseDuration(g.Messages[settingDeadline])
-	reminder, _ = time.ParseDuration(g.Messages[settingReminder])
-	onTimeout = g.Messages[settingOnTimeout]
+	onTimeout = g.Timing.OnDeadline
 	if onTimeout == "" {
 		onTimeout = onDeadlineComputer
 	}
-	return deadline, reminder, onTimeout
+	return g.Timing.TurnDeadline, g.Timing.ReminderEvery, onTimeout
 }
 
 func deadlineText(g *storage.Game) string {

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -73,14 +72,8 @@ func (b *Bot) play(req request) (*outcome, error) {
 	}
 	seat, action := resolveAction(st, seats, req.text)
 	before := humanWaiting(g, st)
-	secret := isSecret(st, seat, action)
+	secret := engine.IsSecret(st, seat, action)
 	events, err := st.Apply(seat, action)
-	if err != nil && len(promptsOf(st, seat)) == 0 {
-		// perhaps a new value for a secret choice already made
-		if out, changeErr := b.changeSecret(g, seats, req.text); out != nil || changeErr != nil {
-			return out, changeErr
-		}
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -90,43 +83,6 @@ func (b *Bot) play(req request) (*outcome, error) {
 		return nil, err
 	}
 	if err := b.settle(out, before, nil); err != nil {
-		return out, err
-	}
-	return out, nil
-}
-
-// changeSecret replaces a player's secret choice that is still hidden: when
-// the game's last action is that player's answer to a secret prompt and
-// revealed nothing, it is taken back and text played in its place. It
-// returns (nil, nil) when that does not apply, so the caller reports the
-// original refusal. The game's lock is held.
-func (b *Bot) changeSecret(g *storage.Game, seats []engine.Seat, text string) (*outcome, error) {
-	last, before, rules, err := b.lastTakeBack(g, seats)
-	if err != nil || !isSecret(before, last.Seat, last.Action) {
-		return nil, nil
-	}
-	seat, action := resolveAction(before, []engine.Seat{last.Seat}, text)
-	if !isSecret(before, seat, action) {
-		return nil, nil
-	}
-	if _, err := before.Clone().Apply(seat, action); err != nil {
-		return nil, err // the new choice is not legal: say why, change nothing
-	}
-	g2, st, err := b.store.Undo(g.Channel, g.Version, 1)
-	if err != nil {
-		return nil, err
-	}
-	events, err := st.Apply(seat, action)
-	if err != nil {
-		return nil, err
-	}
-	out := &outcome{game: g2, state: st, rules: rules, seat: seat, action: action, secret: true}
-	out.add(events)
-	if err := b.commit(out, seat, action); err != nil {
-		return nil, err
-	}
-	humans := humanWaiting(g2, st)
-	if err := b.settle(out, humans, nil); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -211,9 +167,12 @@ func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 		}
 		rng := engine.NewRNG(out.game.Setup.Seed ^ uint64(out.game.Version+1)*0x9e3779b97f4a7c15)
 		action := player.Choose(out.state, p, &rng)
+		secret := engine.IsSecret(out.state, p.Seat, action)
 		events, err := out.state.Apply(p.Seat, action)
 		if err != nil {
-			return fmt.Errorf("computer player %s for seat %d: %w", name, p.Seat+1, err)
+			// not wrapped: a computer's refused move is Meeple's failure, to
+			// be logged, and its reason may quote a secret choice
+			return fmt.Errorf("computer player %s of game %d refused: %s", name, out.game.ID, engine.DescribeRefusal(p.Seat, action, secret, err))
 		}
 		out.add(events)
 		if err := b.commit(out, p.Seat, action); err != nil {
@@ -337,28 +296,47 @@ func promptsOf(st engine.State, seat engine.Seat) []engine.Prompt {
 func canonical(text string) string { return strings.Join(strings.Fields(text), " ") }
 
 // resolveAction picks which of the user's seats acts and completes a short
-// form: "6 5 3 1" answers a prompt whose actions all read "dice …".
+// form: "6 5 3 1" answers a prompt whose actions all read "dice …". Open
+// prompts come first; then a secret choice made and still revisable.
 func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Seat, string) {
 	text = canonical(text)
-	for _, seat := range seats {
-		if slices.Contains(st.FreeActions(seat), text) {
-			return seat, text
-		}
-		for _, p := range promptsOf(st, seat) {
-			if slices.Contains(p.Actions, text) {
+	for _, choices := range []func(engine.State, engine.Seat) []engine.Prompt{promptsOf, revisableOf} {
+		for _, seat := range seats {
+			if slices.Contains(st.FreeActions(seat), text) {
 				return seat, text
 			}
-			if w := commonVerb(p.Actions); w != "" && !strings.HasPrefix(text, w+" ") && text != w {
-				return seat, w + " " + text
+			for _, p := range choices(st, seat) {
+				if slices.Contains(p.Actions, text) {
+					return seat, text
+				}
+				if w := commonVerb(p.Actions); w != "" && !strings.HasPrefix(text, w+" ") && text != w {
+					return seat, w + " " + text
+				}
 			}
 		}
 	}
-	for _, seat := range seats {
-		if len(promptsOf(st, seat)) > 0 {
-			return seat, text
+	for _, choices := range []func(engine.State, engine.Seat) []engine.Prompt{promptsOf, revisableOf} {
+		for _, seat := range seats {
+			if len(choices(st, seat)) > 0 {
+				return seat, text
+			}
 		}
 	}
 	return seats[0], text
+}
+
+// revisableOf returns the secret prompt seat has answered and may still
+// change (see engine.Revisable), or nothing.
+func revisableOf(st engine.State, seat engine.Seat) []engine.Prompt {
+	if p, ok := engine.Revision(st, seat); ok {
+		return []engine.Prompt{p}
+	}
+	return nil
+}
+
+// choicesOf returns seat's open prompts and its revisable secret choice.
+func choicesOf(st engine.State, seat engine.Seat) []engine.Prompt {
+	return append(promptsOf(st, seat), revisableOf(st, seat)...)
 }
 
 // commonVerb is the first word every action shares, or "".
@@ -373,24 +351,4 @@ func commonVerb(actions []string) string {
 		}
 	}
 	return w
-}
-
-// isSecret reports whether action answers one of seat's secret prompts.
-func isSecret(st engine.State, seat engine.Seat, action string) bool {
-	if slices.Contains(st.FreeActions(seat), action) {
-		return false
-	}
-	for _, p := range promptsOf(st, seat) {
-		if p.Secret {
-			return true
-		}
-	}
-	return false
-}
-
-// errRuleOrNil keeps engine refusals distinct from failures in logs.
-func isRefusal(err error) bool {
-	var rule *engine.RuleError
-	var ref *refusal
-	return errors.As(err, &rule) || errors.As(err, &ref)
 }

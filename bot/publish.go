@@ -171,10 +171,8 @@ func (b *Bot) updateBoard(g *storage.Game, st engine.State, newPhase bool) {
 	}
 	phase := st.Phase()
 	if _, err := b.store.Update(g.Channel, func(r *storage.Game) error {
-		if r.Messages == nil {
-			r.Messages = map[string]string{}
-		}
-		r.Messages[roleBoard], r.Messages[rolePhase] = m.ID, phase
+		setMessage(r, roleBoard, m.ID)
+		setMessage(r, rolePhase, phase)
 		return nil
 	}); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		b.log.Warn("saving the board message id failed", "game", g.ID, "err", err)

@@ -91,7 +91,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	}
 	v := h.game(chTiny).Version
 	dms = h.dm(carol, "3")
-	if len(dms) != 1 || !strings.Contains(dms[0].Text(), "pick 3") || h.game(chTiny).Version != v {
+	if len(dms) != 1 || !strings.Contains(dms[0].Text(), "pick 3") || h.game(chTiny).Version != v+1 {
 		t.Fatalf("carol's change by DM: %+v", dms)
 	}
 	// bob uses /play (private); autocomplete offers his picks

@@ -5,16 +5,24 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/enginetest"
 )
 
 // tinyRules is a small game that exercises every part of the engine
 // contract the bot relies on, for tests of the bot itself: each round every
 // player secretly picks 1-3 (a simultaneous secret prompt, revealed when all
-// have picked), then in turn order each player moves 1 or 2 (public
+// have picked; a pick may be changed until then), then in turn order each player moves 1 or 2 (public
 // prompts); "cheer" is a free action open at any time. Two rounds.
-type tinyRules struct{}
+type tinyRules struct {
+	// refuse is an action these rules no longer accept, as after a rules
+	// change: a stored log that holds it fails to replay.
+	refuse string
+	// clumsy offers the computer player "clumsy".
+	clumsy bool
+}
 
 func (tinyRules) Name() string    { return "tiny" }
 func (tinyRules) Title() string   { return "Tiny Game" }
@@ -23,15 +31,34 @@ func (tinyRules) MaxPlayers() int { return 4 }
 func (tinyRules) Options() []engine.Option {
 	return []engine.Option{{Name: "rounds", Values: []string{"2", "1"}, Default: "2"}}
 }
-func (tinyRules) Decode(b []byte) (engine.State, error) {
+func (r tinyRules) Decode(b []byte) (engine.State, error) {
 	var s tinyState
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, err
 	}
+	s.refuse = r.refuse
 	return &s, nil
 }
 
-func (tinyRules) New(setup engine.Setup) (engine.State, error) {
+// ComputerPlayer implements engine.ComputerPlayers: "clumsy", when
+// offered, answers with an action the game does not have, as a buggy
+// player would.
+func (r tinyRules) ComputerPlayer(name string) (engine.Player, bool) {
+	return clumsy{}, r.clumsy && name == "clumsy"
+}
+
+func (r tinyRules) ComputerPlayerNames() []string {
+	if r.clumsy {
+		return []string{"clumsy"}
+	}
+	return nil
+}
+
+type clumsy struct{}
+
+func (clumsy) Choose(engine.State, engine.Prompt, *engine.RNG) string { return "pluck 2" }
+
+func (r tinyRules) New(setup engine.Setup) (engine.State, error) {
 	if setup.Players < 2 || setup.Players > 4 {
 		return nil, engine.Refusef(engine.ErrBadSetup, "2 to 4 players")
 	}
@@ -42,7 +69,7 @@ func (tinyRules) New(setup engine.Setup) (engine.State, error) {
 		}
 		rounds, _ = strconv.Atoi(v)
 	}
-	return &tinyState{N: setup.Players, Rounds: rounds, Round: 1, Picks: make([]int, setup.Players), Score: make([]int, setup.Players), Turn: -1}, nil
+	return &tinyState{N: setup.Players, Rounds: rounds, Round: 1, Picks: make([]int, setup.Players), Score: make([]int, setup.Players), Turn: -1, refuse: r.refuse}, nil
 }
 
 func (tinyRules) Topics() []engine.Topic {
@@ -55,6 +82,7 @@ type tinyState struct {
 	Score            []int
 	Turn             int // seat to move, -1 during the picks
 	Cheers           int
+	refuse           string
 }
 
 func (s *tinyState) Players() int { return s.N }
@@ -86,6 +114,15 @@ func (s *tinyState) Prompts() []engine.Prompt {
 	return out
 }
 
+// Revisable implements engine.Revisable: a pick may change until the reveal.
+func (s *tinyState) Revisable(seat engine.Seat) (engine.Prompt, bool) {
+	if s.Over() || s.Turn >= 0 || seat < 0 || int(seat) >= s.N || s.Picks[seat] == 0 {
+		return engine.Prompt{}, false
+	}
+	return engine.Prompt{Seat: seat, Kind: "pick", Label: "change your secret pick",
+		Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true}, true
+}
+
 func (s *tinyState) FreeActions(engine.Seat) []string {
 	if s.Over() {
 		return nil
@@ -101,13 +138,15 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 	n, _ := strconv.Atoi(arg)
 	who := fmt.Sprintf("P%d", seat+1)
 	switch {
+	case action == s.refuse:
+		return nil, engine.Refusef(engine.ErrIllegalAction, "%q is no longer allowed", action)
 	case action == "cheer":
 		s.Cheers++
 		return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: who + " cheers"}}, nil
 	case verb == "pick" && (n < 1 || n > 3):
 		return nil, engine.Refuse(engine.ErrIllegalAction, "pick a number from 1 to 3")
 	case verb == "pick":
-		if s.Turn >= 0 || s.Picks[seat] != 0 {
+		if s.Turn >= 0 {
 			return nil, engine.Refuse(engine.ErrNotYourTurn, "you have no pick to make now")
 		}
 		s.Picks[seat] = n
@@ -178,4 +217,10 @@ func (s *tinyState) Clone() engine.State {
 	c.Picks = append([]int(nil), s.Picks...)
 	c.Score = append([]int(nil), s.Score...)
 	return &c
+}
+
+// TestTinyGameHonoursTheContract checks the bot's test game against the
+// engine contract, revisions of secret picks included.
+func TestTinyGameHonoursTheContract(t *testing.T) {
+	enginetest.Playouts(t, tinyRules{}, 20, 200, false, nil)
 }

@@ -104,6 +104,17 @@ type Prompt struct {
 	Secret bool
 }
 
+// Revisable is implemented by states whose secret choices may be changed
+// after they are made, until the rules reveal them (Crystal Palace's phase 1
+// dice). A changed choice is applied like any action, with Apply, and
+// replaces the earlier one; a log that holds both replays to the same state.
+type Revisable interface {
+	// Revisable returns the secret prompt seat has already answered and may
+	// still answer again, with its legal actions, and true; or false when
+	// seat has no such choice now.
+	Revisable(seat Seat) (Prompt, bool)
+}
+
 // Event is something that happened while applying an action.
 type Event struct {
 	Kind string // one of the Event* kinds below, or a game-specific kind

@@ -88,3 +88,23 @@ func FuzzParseMove(f *testing.F) {
 		}
 	})
 }
+
+func TestDescribeRefusalKeepsSecretsOut(t *testing.T) {
+	reason := engine.Refusef(engine.ErrIllegalAction, "%q: you have 4 dice", "dice 6 6 6 6 6")
+	cases := []struct {
+		action string
+		secret bool
+		err    error
+		want   string
+	}{
+		{"place 5 bank 2", false, engine.Refuse(engine.ErrIllegalAction, "space 2 is taken"), `P2 "place 5 bank 2": space 2 is taken`},
+		{"dice 6 6 6 6 6", true, reason, `P2 "dice …", a secret choice: illegal action`},
+		{"6 6 6 6 6", true, reason, `P2 "…", a secret choice: illegal action`},
+		{"dice 6 6 6 6 6", true, errors.New("dice 6 6 6 6 6 broke"), `P2 "dice …", a secret choice: refused`},
+	}
+	for _, c := range cases {
+		if got := engine.DescribeRefusal(1, c.action, c.secret, c.err); got != c.want {
+			t.Errorf("%q: got %s, want %s", c.action, got, c.want)
+		}
+	}
+}

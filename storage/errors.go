@@ -3,6 +3,8 @@ package storage
 import (
 	"errors"
 	"fmt"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // Sentinel errors; test for them with errors.Is. Errors returned by the
@@ -74,12 +76,16 @@ type ReplayError struct {
 	Index  int // position in the log, from 0
 	Seat   int
 	Action string
+	// Secret means the action answered a secret prompt (engine.IsSecret):
+	// the error's message then keeps its text, and the rules' reason, out.
+	Secret bool
 	Err    error
 }
 
-// Error names the refused action and the rules' reason.
+// Error names the refused action and the rules' reason, or for a secret
+// action only its verb and the kind of refusal, so that it can be logged.
 func (e *ReplayError) Error() string {
-	return fmt.Sprintf("replay of action %d (P%d %q): %v", e.Index+1, e.Seat+1, e.Action, e.Err)
+	return fmt.Sprintf("replay of action %d: %s", e.Index+1, engine.DescribeRefusal(engine.Seat(e.Seat), e.Action, e.Secret, e.Err))
 }
 
 // Unwrap returns the rules' refusal.

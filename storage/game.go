@@ -48,6 +48,9 @@ type Game struct {
 	// date, by a role the bot chooses ("board", "status", …).
 	Messages map[string]string
 
+	// Timing is the game's own time limits, chosen in its lobby.
+	Timing Timing
+
 	// Deadline is when the player to move runs out of time; RemindAt is when
 	// to remind them. Zero means none. Store.Due finds the passed ones.
 	Deadline time.Time
@@ -59,6 +62,19 @@ type Game struct {
 
 	// Result is the outcome, set by Store.Finish.
 	Result *engine.Result
+}
+
+// Timing is how long a game's players have for each decision and what
+// happens when that time runs out. The zero Timing means no deadline.
+type Timing struct {
+	// TurnDeadline is how long a player has for each decision; 0 means no deadline.
+	TurnDeadline time.Duration `json:"turn_deadline,omitempty"`
+	// ReminderEvery is how long after a decision falls due its player is
+	// reminded; 0 means never.
+	ReminderEvery time.Duration `json:"reminder_every,omitempty"`
+	// OnDeadline names what happens when a deadline passes, in the bot's
+	// own words ("computer", "pause"); empty means the bot's default.
+	OnDeadline string `json:"on_deadline,omitempty"`
 }
 
 // Seat is who plays one seat: a Discord user or a computer player.

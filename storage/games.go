@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/meeplegames/meeple/engine"
 	bolt "go.etcd.io/bbolt"
@@ -145,7 +146,7 @@ func checkEntry(e Entry, players int) error {
 	case e.Action == "" || len(e.Action) > 4096:
 		return fmt.Errorf("%w: action text is empty or too long", ErrInvalid)
 	case strings.ContainsAny(e.Action, "#\r\n") || strings.Join(strings.Fields(e.Action), " ") != e.Action:
-		return fmt.Errorf("%w: action %.40q is not canonical text", ErrInvalid, e.Action)
+		return fmt.Errorf("%w: action text is not canonical (one space between words, no # or line break)", ErrInvalid)
 	}
 	return nil
 }
@@ -262,6 +263,17 @@ func (s *Store) checkEdit(old, g *Game) error {
 		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
 			return fmt.Errorf("%w: bad message id %.20q for %.20q", ErrInvalid, msg, role)
 		}
+	}
+	return checkTiming(g.Timing)
+}
+
+// checkTiming refuses negative time limits and an outsized deadline policy.
+func checkTiming(t Timing) error {
+	switch {
+	case t.TurnDeadline < 0 || t.ReminderEvery < 0:
+		return fmt.Errorf("%w: negative time limit", ErrInvalid)
+	case len(t.OnDeadline) > maxIDLen || !utf8.ValidString(t.OnDeadline):
+		return fmt.Errorf("%w: bad deadline policy %.20q", ErrInvalid, t.OnDeadline)
 	}
 	return nil
 }
@@ -527,8 +539,9 @@ func (s *Store) replay(g *Game, log []Entry) (engine.State, error) {
 		if int(e.Seat) < 0 || int(e.Seat) >= state.Players() {
 			return nil, &ReplayError{Index: i, Seat: int(e.Seat), Action: e.Action, Err: ErrInvalid}
 		}
+		secret := engine.IsSecret(state, e.Seat, e.Action)
 		if _, err := state.Apply(e.Seat, e.Action); err != nil {
-			return nil, &ReplayError{Index: i, Seat: int(e.Seat), Action: e.Action, Err: err}
+			return nil, &ReplayError{Index: i, Seat: int(e.Seat), Action: e.Action, Secret: secret, Err: err}
 		}
 	}
 	return state, nil

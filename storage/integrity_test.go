@@ -3,6 +3,7 @@ package storage_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -114,6 +115,50 @@ func TestVerifyFindsDamagedRecords(t *testing.T) {
 	if _, err := s.Get("c1"); err != nil {
 		t.Fatalf("an undamaged game: %v", err)
 	}
+}
+
+// TestOldGameRecordStillLoads writes a game record as schema 1 stored it
+// (the lobby's time limits among the message ids) into a real file: the
+// store reads it with its timing, plays on, and writes schema 2 back.
+func TestOldGameRecordStillLoads(t *testing.T) {
+	path := fillStore(t, 1, 2)
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("games"))
+		k, v := b.Cursor().First()
+		_, n := binary.Uvarint(v)
+		var rec map[string]any
+		if err := json.Unmarshal(v[n:], &rec); err != nil {
+			return err
+		}
+		delete(rec, "timing")
+		rec["messages"] = map[string]string{"board": "m1", "setting.deadline": "48h0m0s", "setting.reminder": "12h0m0s", "setting.on-deadline": "computer"}
+		payload, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return b.Put(k, append([]byte{1}, payload...))
+	})
+	s := openStore(t, path, storage.Options{Verify: true})
+	g, _, err := s.Load("c0")
+	if err != nil {
+		t.Fatalf("load of a schema-1 game: %v", err)
+	}
+	want := storage.Timing{TurnDeadline: 48 * time.Hour, ReminderEvery: 12 * time.Hour, OnDeadline: "computer"}
+	if g.Timing != want || len(g.Messages) != 1 || g.Messages["board"] != "m1" || g.Version != 2 {
+		t.Fatalf("schema-1 game read as timing %+v, messages %v, version %d", g.Timing, g.Messages, g.Version)
+	}
+	play(t, s, "c0")
+	if _, err := s.Update("c0", func(g *storage.Game) error { g.Timing.OnDeadline = "pause"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		_, v := tx.Bucket([]byte("games")).Cursor().First()
+		if v[0] != 2 || bytes.Contains(v, []byte("setting.")) || !bytes.Contains(v, []byte(`"on_deadline":"pause"`)) {
+			t.Errorf("rewritten record %s", v)
+		}
+		return nil
+	})
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {

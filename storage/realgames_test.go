@@ -2,15 +2,20 @@ package storage_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/storage"
+	bolt "go.etcd.io/bbolt"
 )
 
 // realGames is a registry of the real games with their embedded content.
@@ -150,4 +155,70 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(g.Snapshot)), "state-bytes")
+}
+
+// TestReplayErrorKeepsSecretsOut damages a Crystal Palace game on disk so
+// that a secret dice choice in its log no longer replays: neither the
+// error nor the log may quote the dice.
+func TestReplayErrorKeepsSecretsOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meeple.db")
+	s, err := storage.Open(path, realGames(t), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &storage.Game{Kind: "crystalpalace", Guild: "g1", Channel: "c1", Status: storage.StatusRunning,
+		Setup: engine.Setup{Players: 2, Seed: 3}, Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+	if err := s.Create(g); err != nil {
+		t.Fatal(err)
+	}
+	_, state, err := s.Load("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := state.Apply(0, "dice 6 5 3 1"); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := state.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append("c1", 0, storage.Entry{Seat: 0, Action: "dice 6 5 3 1", At: time.Now()}, snap); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "6 6 6 6 6" // five dice for a player who has four
+	rawUpdate(t, path, func(tx *bolt.Tx) error {
+		log := tx.Bucket([]byte("log"))
+		k, v := log.Cursor().First()
+		n := 0
+		for range 3 { // schema, seat, time
+			_, m := binary.Uvarint(v[n:])
+			n += m
+		}
+		if err := log.Put(k, append(bytes.Clone(v[:n]), "dice "+secret...)); err != nil {
+			return err
+		}
+		snaps := tx.Bucket([]byte("snapshots"))
+		k, v = snaps.Cursor().First()
+		return snaps.Put(k, flipByte(v, len(v)-3)) // Load must replay the log
+	})
+	var logs logBuffer
+	if s, err = storage.Open(path, realGames(t), storage.Options{Logger: newLogger(&logs)}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, _, err = s.Load("c1")
+	var re *storage.ReplayError
+	if !errors.As(err, &re) || !re.Secret || re.Index != 0 || !errors.Is(err, engine.ErrIllegalAction) {
+		t.Fatalf("load of a game whose secret choice no longer replays: %v", err)
+	}
+	_, verr := s.Verified("c1")
+	for _, text := range []string{err.Error(), verr.Error(), logs.String()} {
+		if strings.Contains(text, secret) || strings.Contains(text, "6 5 3 1") {
+			t.Errorf("a secret choice leaks: %s", text)
+		}
+	}
+	mustContain(t, "the error", err.Error(), "replay of action 1", `P1 "dice …", a secret choice`, "illegal action")
 }

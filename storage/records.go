@@ -31,9 +31,65 @@ type migration func(payload []byte) ([]byte, error)
 
 // codec encodes and decodes records. steps[kind][i] upgrades a payload of
 // schema i+1 to i+2, so a kind's current schema is len(steps[kind])+1.
-// Today every kind is at schema 1; a change to a record's layout adds a step.
+// A change to a record's layout adds a step; the zero codec reads and
+// writes schema 1 of every kind (tests use it to write old records).
 type codec struct {
 	steps map[string][]migration
+}
+
+// newCodec returns the codec of the current schemas: game records are at
+// schema 2 (the game's timing moved out of its messages), every other
+// kind at schema 1.
+func newCodec() codec {
+	return codec{steps: map[string][]migration{recGame: {gameTimingFromMessages}}}
+}
+
+// Schema 1 game records kept the lobby's time limits among the message
+// ids, under these keys; schema 2 has a "timing" object instead.
+const (
+	v1SettingDeadline   = "setting.deadline"    // a Go duration, "0s" for none
+	v1SettingReminder   = "setting.reminder"    // a Go duration
+	v1SettingOnDeadline = "setting.on-deadline" // "computer" or "pause"
+)
+
+// gameTimingFromMessages upgrades a game record from schema 1 to 2: the
+// setting.* entries of "messages" become the "timing" object.
+func gameTimingFromMessages(payload []byte) ([]byte, error) {
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &rec); err != nil || rec == nil {
+		return payload, nil // not an object: decoding reports it
+	}
+	var messages map[string]string
+	if raw, ok := rec["messages"]; ok {
+		if err := json.Unmarshal(raw, &messages); err != nil {
+			return nil, fmt.Errorf("messages: %v", err)
+		}
+	}
+	var t Timing
+	for key, dst := range map[string]*time.Duration{v1SettingDeadline: &t.TurnDeadline, v1SettingReminder: &t.ReminderEvery} {
+		if v, ok := messages[key]; ok {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", key, err)
+			}
+			*dst = d
+		}
+	}
+	t.OnDeadline = messages[v1SettingOnDeadline]
+	for _, key := range []string{v1SettingDeadline, v1SettingReminder, v1SettingOnDeadline} {
+		delete(messages, key)
+	}
+	var err error
+	if rec["timing"], err = json.Marshal(t); err != nil {
+		return nil, err
+	}
+	delete(rec, "messages")
+	if len(messages) > 0 {
+		if rec["messages"], err = json.Marshal(messages); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(rec)
 }
 
 func (c codec) current(kind string) uint64 { return uint64(len(c.steps[kind]) + 1) }
@@ -106,6 +162,7 @@ type gameRecord struct {
 	Options  map[string]string `json:"options,omitempty"`
 	Seats    []Seat            `json:"seats,omitempty"`
 	Messages map[string]string `json:"messages,omitempty"`
+	Timing   Timing            `json:"timing,omitzero"`
 	Deadline time.Time         `json:"deadline,omitzero"`
 	RemindAt time.Time         `json:"remind_at,omitzero"`
 	Created  time.Time         `json:"created"`
@@ -125,7 +182,7 @@ func (c codec) encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
 		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Creator: g.Creator, Status: g.Status,
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
-		Messages: g.Messages, Deadline: g.Deadline, RemindAt: g.RemindAt,
+		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
 	}
 	if g.Result != nil {
@@ -155,13 +212,15 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		return nil, bad(fmt.Sprintf("unknown status %q", r.Status))
 	case len(r.Seats) > maxSeats:
 		return nil, bad(fmt.Sprintf("%d seats", len(r.Seats)))
+	case checkTiming(r.Timing) != nil:
+		return nil, bad("bad timing")
 	case r.Status != StatusLobby && r.Players != len(r.Seats):
 		return nil, bad(fmt.Sprintf("%d players but %d seats", r.Players, len(r.Seats)))
 	}
 	g := &Game{
 		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Creator: r.Creator, Status: r.Status,
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
-		Messages: r.Messages, Deadline: r.Deadline, RemindAt: r.RemindAt,
+		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
 	}
 	if r.Result != nil {

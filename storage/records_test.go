@@ -16,7 +16,7 @@ func sampleGame() *Game {
 		ID: 7, Kind: "race", Guild: "g1", Channel: "c1", Creator: "u1", Status: StatusFinished,
 		Setup:    engine.Setup{Players: 2, Seed: 1<<63 + 5, Options: map[string]string{"goal": "50"}},
 		Seats:    []Seat{{User: "u1", Name: "Ada"}, {Computer: "random"}}, // no Version: the log holds it
-		Messages: map[string]string{"board": "m1"}, Deadline: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
+		Messages: map[string]string{"board": "m1"}, Timing: Timing{TurnDeadline: 48 * time.Hour, OnDeadline: "pause"}, Deadline: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
 		Created: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Updated: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Finished: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Result:   &engine.Result{Over: true, Scores: []int{51, 40}, Winners: []engine.Seat{0}},
@@ -24,7 +24,7 @@ func sampleGame() *Game {
 }
 
 func TestRecordsRoundTrip(t *testing.T) {
-	var c codec
+	c := newCodec()
 	g := sampleGame()
 	data, err := c.encodeGame(g)
 	if err != nil {
@@ -93,12 +93,13 @@ func TestMigrationPath(t *testing.T) {
 // FuzzDecodeRecords feeds arbitrary bytes to every record decoder: none may
 // panic, and whatever decodes must encode and decode back to the same value.
 func FuzzDecodeRecords(f *testing.F) {
-	var c codec
+	c := newCodec()
 	g, _ := c.encodeGame(sampleGame())
 	f.Add(g)
 	f.Add(c.encodeEntry(Entry{Seat: 1, Action: "roll", At: time.Unix(5, 0)}))
 	f.Add(c.encodeSnapshot(newSnapshot(3, []byte("{}"))))
 	f.Add([]byte{1, '{', '}'})
+	f.Add(append([]byte{1}, `{"id":1,"kind":"k","channel":"c","status":"lobby","messages":{"setting.deadline":"1h"}}`...))
 	f.Add([]byte{1, 'n', 'u', 'l', 'l'})
 	f.Add([]byte{2})
 	f.Add([]byte{})
@@ -132,4 +133,43 @@ func FuzzDecodeRecords(f *testing.F) {
 		var gs GuildSettings
 		_ = c.openJSON(recGuild, "k", data, &gs)
 	})
+}
+
+func TestSchema1GameRecordMigrates(t *testing.T) {
+	c := newCodec()
+	old := func(messages string) []byte {
+		return append([]byte{1}, `{"id":7,"kind":"race","guild":"g1","channel":"c1","status":"lobby","players":2,"seed":5,`+
+			`"messages":`+messages+`,"created":"2026-11-20T09:00:00Z","updated":"2026-11-20T09:00:00Z"}`...)
+	}
+	g, err := c.decodeGame("7", old(`{"lobby":"m9","setting.deadline":"6h0m0s","setting.reminder":"1h30m0s","setting.on-deadline":"pause"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Timing{TurnDeadline: 6 * time.Hour, ReminderEvery: 90 * time.Minute, OnDeadline: "pause"}
+	if g.Timing != want || !reflect.DeepEqual(g.Messages, map[string]string{"lobby": "m9"}) {
+		t.Errorf("migrated: timing %+v, messages %v", g.Timing, g.Messages)
+	}
+	data, err := c.encodeGame(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data[0] != 2 || bytes.Contains(data, []byte("setting.")) {
+		t.Errorf("rewritten as %s", data)
+	}
+	if back, err := c.decodeGame("7", data); err != nil || !reflect.DeepEqual(back, g) {
+		t.Errorf("schema 2 round trip: %+v, %v", back, err)
+	}
+	// a record with only settings among its messages keeps no messages
+	if g, err := c.decodeGame("7", old(`{"setting.deadline":"0s","setting.reminder":"0s","setting.on-deadline":"computer"}`)); err != nil ||
+		g.Messages != nil || g.Timing != (Timing{OnDeadline: "computer"}) {
+		t.Errorf("settings only: %+v, %v", g, err)
+	}
+	if g, err := c.decodeGame("7", old(`null`)); err != nil || g.Timing != (Timing{}) {
+		t.Errorf("no messages: %+v, %v", g, err)
+	}
+	for _, bad := range []string{`{"setting.deadline":"soon"}`, `{"setting.reminder":"-1h"}`, `["x"]`} {
+		if _, err := c.decodeGame("7", old(bad)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("messages %s: %v, want ErrCorrupt", bad, err)
+		}
+	}
 }

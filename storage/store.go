@@ -131,7 +131,7 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	s := &Store{
-		db: db, path: path, games: games, log: opts.Logger, now: opts.Now,
+		db: db, path: path, games: games, log: opts.Logger, now: opts.Now, codec: newCodec(),
 		writes: make(chan *writeReq, maxBatch), stopped: make(chan struct{}),
 	}
 	if s.log == nil {

@@ -221,3 +221,17 @@ func (s *State) placeActions(seat int) []string {
 	}
 	return append(out, "pass")
 }
+
+// Revisable implements engine.Revisable: in phase 1, before the reveal, a
+// seat that has chosen its dice may choose them again.
+func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
+	if s.Done || s.Ph != 1 || s.Revealed || s.waiting() || seat < 0 || int(seat) >= s.N {
+		return engine.Prompt{}, false
+	}
+	p := &s.P[seat]
+	if !p.Sub {
+		return engine.Prompt{}, false
+	}
+	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of your " + strconv.Itoa(p.Dice) + " dice",
+		Actions: s.r.dice[p.Dice], Secret: true}, true
+}

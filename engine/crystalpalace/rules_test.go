@@ -341,3 +341,49 @@ func TestViewsThroughWholeGames(t *testing.T) {
 		}
 	}
 }
+
+func TestDiceChoiceIsRevisableUntilTheReveal(t *testing.T) {
+	s := scenario(t, 3)
+	var _ engine.Revisable = s
+	if _, ok := s.Revisable(red); ok {
+		t.Error("a seat that has not chosen has nothing to revise")
+	}
+	if !engine.IsSecret(s, red, "dice 6 5 4 3") || engine.IsSecret(s, red, "sell energy") {
+		t.Error("a dice choice is secret, a free action is not")
+	}
+	mustApply(t, s, red, "dice 6 5 4 3")
+	if !engine.IsSecret(s, red, "dice 1 1 1 1") {
+		t.Error("a changed dice choice is secret too")
+	}
+	p, ok := s.Revisable(red)
+	if !ok || p.Seat != red || !p.Secret || p.Kind != "dice" || len(p.Actions) != 126 {
+		t.Fatalf("after choosing, Red may revise its 4 dice: %v %+v", ok, p.Kind)
+	}
+	for _, seat := range []engine.Seat{blue, yellow, engine.Spectator, 9} {
+		if _, ok := s.Revisable(seat); ok {
+			t.Errorf("seat %d has not chosen, nothing to revise", seat)
+		}
+	}
+	// the listed actions are exactly what Apply accepts from Red now
+	c := s.clone()
+	if _, err := c.Apply(red, p.Actions[0]); err != nil {
+		t.Errorf("listed revision %q refused: %v", p.Actions[0], err)
+	}
+	mustApply(t, s, red, "dice 1 1 1 1")
+	if got := s.View(red).(*View).Private.Dice; len(got) != 4 || got[0] != 1 {
+		t.Errorf("the revised choice replaces the first: %v", got)
+	}
+	mustApply(t, s, blue, "dice 2 2 2 2")
+	mustApply(t, s, yellow, "dice 3 3 3 3")
+	for _, seat := range []engine.Seat{red, blue, yellow} {
+		if _, ok := s.Revisable(seat); ok {
+			t.Errorf("after the reveal seat %d may revise nothing", seat)
+		}
+		if engine.IsSecret(s, seat, "dice 1 1 1 1") {
+			t.Errorf("after the reveal nothing of seat %d is secret", seat)
+		}
+	}
+	if v := s.View(engine.Spectator).(*View); v.Seats[red].DiceValues[0] != 1 {
+		t.Errorf("the revealed dice are the revised ones: %v", v.Seats[red].DiceValues)
+	}
+}

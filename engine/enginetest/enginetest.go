@@ -1,5 +1,6 @@
 // Package enginetest checks that a game honours the engine contract: random
-// playouts that must end or keep prompting, determinism of seed + actions,
+// playouts that must end or keep prompting (and now and then change a
+// revisable secret choice), determinism of seed + actions,
 // all-or-nothing Apply, encode/decode round trips and independent clones.
 // Game packages call it from their tests; it imports only the engine.
 package enginetest
@@ -58,6 +59,13 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 			}
 		}
 		p := prompts[rng.Intn(len(prompts))]
+		revisions, err := checkRevisions(s)
+		if err != nil {
+			return fmt.Errorf("after %d actions: %v", steps, err)
+		}
+		if len(revisions) > 0 && rng.Intn(4) == 0 {
+			p = revisions[rng.Intn(len(revisions))] // now and then, a seat changes its secret choice
+		}
 		action := ai.Random{}.Choose(s, p, &rng)
 		if _, err := s.Apply(p.Seat, action); err != nil {
 			return fmt.Errorf("after %d actions: legal action %q of seat %d refused: %v", steps, action, p.Seat, err)
@@ -90,6 +98,27 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 		return fmt.Errorf("replaying %d actions gave different state bytes", len(moves))
 	}
 	return nil
+}
+
+// checkRevisions returns the secret choices seats may still change in s
+// (engine.Revisable), checking that each is secret, lists actions and that
+// a clone accepts the first of them.
+func checkRevisions(s engine.State) ([]engine.Prompt, error) {
+	var out []engine.Prompt
+	for seat := engine.Seat(0); int(seat) < s.Players(); seat++ {
+		p, ok := engine.Revision(s, seat)
+		if !ok {
+			continue
+		}
+		if p.Seat != seat || !p.Secret || len(p.Actions) == 0 {
+			return nil, fmt.Errorf("revisable choice %q of seat %d: want its seat, secret, with actions", p.Kind, seat)
+		}
+		if _, err := s.Clone().Apply(seat, p.Actions[0]); err != nil {
+			return nil, fmt.Errorf("revision %q of seat %d refused: %v", p.Actions[0], seat, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // RoundTrip checks that s encodes, decodes to an equal state, and that a
