@@ -27,7 +27,10 @@ type RuleError struct {
 	Reason string
 }
 
+// Error returns the reason, for the player.
 func (e *RuleError) Error() string { return e.Reason }
+
+// Unwrap returns the sentinel kind, for errors.Is.
 func (e *RuleError) Unwrap() error { return e.Kind }
 
 // Refuse returns a *RuleError of the given kind with the reason.

@@ -31,6 +31,7 @@ type ContentError struct {
 	File, Entry, Field, Problem string
 }
 
+// Error reads "file: entry: field: problem".
 func (e *ContentError) Error() string {
 	s := e.File + ": "
 	if e.Entry != "" {
