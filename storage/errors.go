@@ -25,6 +25,11 @@ var (
 	// ErrNewerSchema: a record was written by a newer version of Meeple.
 	// The error is a *SchemaError.
 	ErrNewerSchema = errors.New("record written by a newer schema")
+	// ErrInUse: another process (a running bot) holds the database file.
+	ErrInUse = errors.New("the file is in use by another process")
+	// ErrNoBackupServer: no running bot answers backup requests on the
+	// control socket (it is missing, or stale).
+	ErrNoBackupServer = errors.New("no running bot serves backups")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("store closed")
 )

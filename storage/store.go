@@ -21,6 +21,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -123,7 +124,7 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 	})
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("storage: open %s: the file is in use by another process (is the bot running?)", path)
+			return nil, fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
 		}
 		if !errors.Is(err, ErrCorrupt) {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -509,6 +510,12 @@ func (s *Store) commit(batch []*writeReq) {
 // into place, so path never holds half a backup. It refuses to overwrite
 // the store's own file.
 func (s *Store) BackupFile(path string) (int64, error) {
+	return s.backupFile(context.Background(), path)
+}
+
+// backupFile is BackupFile that gives up, leaving path untouched, once ctx
+// is done.
+func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 	if same, err := sameFile(path, s.path); err != nil || same {
 		if err == nil {
 			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
@@ -520,7 +527,11 @@ func (s *Store) BackupFile(path string) (int64, error) {
 		return 0, fmt.Errorf("storage: backup: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	n, err := s.Backup(tmp)
+	var w io.Writer = tmp       // *os.File copies file to file in the kernel
+	if ctx.Done() != nil {
+		w = ctxWriter{ctx, tmp}
+	}
+	n, err := s.Backup(w)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -554,4 +565,17 @@ func sameFile(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(ia, ib), nil
+}
+
+// ctxWriter is a writer that fails with ctx's error once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

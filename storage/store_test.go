@@ -677,7 +677,7 @@ func TestOpenRefusesAFileInUse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meeple.db")
 	openStore(t, path, storage.Options{})
 	_, err := storage.Open(path, registry(), storage.Options{LockTimeout: 50 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), path) {
+	if !errors.Is(err, storage.ErrInUse) || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("second open: %v, want an error saying the file is in use", err)
 	}
 	if _, err := storage.Open(path, nil, storage.Options{}); err == nil {
