@@ -1,13 +1,21 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
+// runBackup copies the database to -out and reads the copy back in full.
+// While a bot runs on the database (and so holds its file), the bot writes
+// the copy, asked over its control socket; otherwise the copy is taken
+// here.
 func runBackup(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("backup", stderr)
 	sf := addStoreFlags(fs)
@@ -20,28 +28,56 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	s, reg, err := sf.open(log)
+	path, reg, err := sf.resolve()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	n, err := s.BackupFile(*out)
+	how := "copied"
+	var n int64
+	s, err := storage.Open(path, reg, storage.Options{Logger: log})
+	switch {
+	case errors.Is(err, storage.ErrInUse):
+		how = "copied online (the running bot wrote it)"
+		if n, err = backupOnline(path, *out); err != nil {
+			return fmt.Errorf("%s is held by another process, and asking it for a copy failed: %w", path, err)
+		}
+	case err != nil:
+		return err
+	default:
+		n, err = s.BackupFile(*out)
+		s.Close()
+		if err != nil {
+			return err
+		}
+	}
+	active, total, err := verifyCopy(*out, reg, log)
 	if err != nil {
 		return err
 	}
-	// Read the copy back in full before calling it a backup.
-	cp, err := storage.Open(*out, reg, storage.Options{Logger: log})
+	fmt.Fprintf(stdout, "%s: %s %d bytes to %s and verified it: %d games, %d active\n", path, how, n, *out, total, active)
+	return nil
+}
+
+// backupOnline asks the bot running on the database at db to write a copy
+// to out, which is resolved here because the bot's working folder may differ.
+func backupOnline(db, out string) (int64, error) {
+	abs, err := filepath.Abs(out)
 	if err != nil {
-		return fmt.Errorf("the copy does not open: %w", err)
+		return 0, err
+	}
+	return storage.RequestBackup(context.Background(), storage.BackupSocket(db), abs)
+}
+
+// verifyCopy opens the copy at path, walks every page and decodes every
+// record before it is called a backup, and counts its games.
+func verifyCopy(path string, reg *engine.Registry, log *slog.Logger) (active, total int, err error) {
+	cp, err := storage.Open(path, reg, storage.Options{Logger: log})
+	if err != nil {
+		return 0, 0, fmt.Errorf("the copy does not open: %w", err)
 	}
 	defer cp.Close()
 	if err := cp.Verify(); err != nil {
-		return fmt.Errorf("the copy is damaged: %w", err)
+		return 0, 0, fmt.Errorf("the copy is damaged: %w", err)
 	}
-	active, total, err := cp.Counts()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: copied %d bytes to %s and verified it: %d games, %d active\n", s.Path(), n, *out, total, active)
-	return nil
+	return cp.Counts()
 }

@@ -44,6 +44,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
+	// "meeple backup" asks the running bot for copies over this socket.
+	backups, err := storage.ServeBackups(store, storage.BackupSocket(cfg.Database))
+	if err != nil {
+		return err
+	}
+	defer func() { // before the store closes
+		if err := backups.Close(); err != nil {
+			log.Warn("closing the backup socket failed", "err", err)
+		}
+	}()
 	if !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
 	}

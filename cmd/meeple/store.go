@@ -25,12 +25,23 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 // open opens the database with the games this program offers (with the
 // config's content, if any), logging repairs to log.
 func (f *storeFlags) open(log *slog.Logger) (*storage.Store, *engine.Registry, error) {
+	path, reg, err := f.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := storage.Open(path, reg, storage.Options{Logger: log})
+	return s, reg, err
+}
+
+// resolve returns the database file's path and the games this program
+// offers (with the config's content, if any).
+func (f *storeFlags) resolve() (string, *engine.Registry, error) {
 	if *f.db == "" && *f.config == "" {
-		return nil, nil, errors.New("-db (or -config) is required")
+		return "", nil, errors.New("-db (or -config) is required")
 	}
 	cfg, err := loadConfig(*f.config)
 	if err != nil {
-		return nil, nil, err
+		return "", nil, err
 	}
 	path := *f.db
 	if path == "" {
@@ -38,8 +49,7 @@ func (f *storeFlags) open(log *slog.Logger) (*storage.Store, *engine.Registry, e
 	}
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
-		return nil, nil, err
+		return "", nil, err
 	}
-	s, err := storage.Open(path, reg, storage.Options{Logger: log})
-	return s, reg, err
+	return path, reg, nil
 }
