@@ -10,6 +10,10 @@
 // carry the state version they were based on, and a stale writer gets
 // ErrStale rather than overwriting a newer game.
 //
+// While a process holds the file (bbolt locks it), other processes get
+// copies through it: ServeBackups answers RequestBackup on a Unix socket
+// beside the file.
+//
 // Records carry a schema version; older ones are migrated on read and newer
 // ones refused. Integer keys are big-endian so that they sort by value.
 //
