@@ -317,16 +317,22 @@ func (s *Store) Close() error {
 // store stays in use (bbolt's Tx.WriteTo in a read transaction), and returns
 // the number of bytes written.
 func (s *Store) Backup(w io.Writer) (int64, error) {
+	n, err := s.writeTo(w)
+	if err != nil {
+		return n, fmt.Errorf("storage: backup: %w", err)
+	}
+	return n, nil
+}
+
+// writeTo is Backup without the error's prefix.
+func (s *Store) writeTo(w io.Writer) (int64, error) {
 	var n int64
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err
 	})
-	if err != nil {
-		return n, fmt.Errorf("storage: backup: %w", err)
-	}
-	return n, nil
+	return n, err
 }
 
 // Verify walks every page of the file (bbolt's consistency check) and
@@ -535,7 +541,10 @@ func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 	if ctx.Done() != nil {
 		w = ctxWriter{ctx, tmp}
 	}
-	n, err := s.Backup(w)
+	n, err := s.writeTo(w)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("abandoned: %w", ctx.Err()) // bbolt does not wrap the writer's error
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}
