@@ -44,16 +44,17 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	// "meeple backup" asks the running bot for copies over this socket.
-	backups, err := storage.ServeBackups(store, storage.BackupSocket(cfg.Database))
-	if err != nil {
-		return err
+	// "meeple backup" asks the running bot for copies over this socket. The
+	// bot runs without it when it cannot listen; the [backup] loop still works.
+	if backups, err := storage.ServeBackups(store, storage.BackupSocket(cfg.Database)); err != nil {
+		log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
+	} else {
+		defer func() { // before the store closes
+			if err := backups.Close(); err != nil {
+				log.Warn("closing the backup socket failed", "err", err)
+			}
+		}()
 	}
-	defer func() { // before the store closes
-		if err := backups.Close(); err != nil {
-			log.Warn("closing the backup socket failed", "err", err)
-		}
-	}()
 	if !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
 	}
