@@ -268,7 +268,7 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 		c.text(strconv.Itoa(r), x+12, y, style{size: sizeSmall, bold: r == v.Round, color: colInk, align: alignCenter})
 		x += 28
 	}
-	c.textFit(fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase), x+10, y, rect.Max.X-x-20, body)
+	c.textFit(cpRoundNote(v, names), x+10, y, rect.Max.X-x-20, body)
 	y += cpLineH
 	x = rect.Min.X + 10
 	x += c.text("Pocket Watch", x, y, bold) + 8

@@ -40,7 +40,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	h := titleHeight + 12 + matResH + cpRowGap + top + cpRowGap + researchH + cpRowGap +
 		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
 	c := r.begin(matW, h, "", nil)
-	c.titleBar("Crystal Palace · "+names[seat], "private · "+v.RoundName+" · phase "+strconv.Itoa(v.Phase))
+	c.titleBar("Crystal Palace · "+names[seat], "private · "+cpRoundNote(v, names))
 
 	y := titleHeight + 12
 	c.matResources(v, pv, pub, seat, y)
@@ -125,24 +125,36 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	}
 	c.text("your dice this round", x+8, y+18, label)
 	dx := x + 8
-	switch {
-	case len(pv.Dice) > 0:
-		for _, d := range pv.Dice {
-			c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
-			dx += dieSize + 5
-		}
-		note := "revealed"
-		if pub.DiceValues == nil {
-			note = "hidden from others"
-		}
-		c.text(note, dx+6, y+52, label)
-	default:
-		for i := 0; i < pub.Dice; i++ {
-			c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
-			dx += dieSize + 5
-		}
-		c.text("not chosen yet", dx+6, y+52, label)
+	dice, blank, note := matDice(v, pv, pub)
+	for _, d := range dice {
+		c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
+		dx += dieSize + 5
 	}
+	for i := 0; i < blank; i++ {
+		c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
+		dx += dieSize + 5
+	}
+	c.text(note, dx+6, y+52, label)
+}
+
+// matDice is what the mat shows of this round's dice: their values, how
+// many blank dice stand for dice still to choose, and a note. Dice are
+// "not chosen yet" only in phase 1; later the round's dice show as they
+// are (or none once all are spent), and a finished game says so.
+func matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, blank int, note string) {
+	switch {
+	case v.Over:
+		return nil, 0, "none: the game is over"
+	case len(pv.Dice) > 0 && pub.DiceValues == nil:
+		return pv.Dice, 0, "hidden from others"
+	case len(pv.Dice) > 0:
+		return pv.Dice, 0, "revealed"
+	case len(pub.DiceValues) > 0:
+		return pub.DiceValues, 0, "revealed"
+	case v.Phase == 1:
+		return nil, pub.Dice, "not chosen yet"
+	}
+	return nil, 0, "none left this round"
 }
 
 // matObjective lists the nation's objective levels.

@@ -180,12 +180,25 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	return c.finish()
 }
 
-// cpNote is the title bar's note: round, phase and who is awaited.
+// cpNote is the title bar's note: round, phase and who is awaited, or the
+// winners once the game is over.
 func cpNote(v *cp.View, names []string) string {
+	if v.Over {
+		return cpRoundNote(v, names)
+	}
 	note := v.Label
 	if note == "" {
-		note = fmt.Sprintf("%s · phase %d", v.RoundName, v.Phase)
+		note = cpRoundNote(v, names)
 	}
+	if t := int(v.Turn); t >= 0 && t < len(names) {
+		note += " · " + names[t] + " to play"
+	}
+	return note
+}
+
+// cpRoundNote is where the game stands: "Spring 1851 · phase 6 of 7", or
+// "Game over · Ada won" once it has ended.
+func cpRoundNote(v *cp.View, names []string) string {
 	if v.Over {
 		var winners []engine.Seat
 		if v.Result != nil {
@@ -193,10 +206,7 @@ func cpNote(v *cp.View, names []string) string {
 		}
 		return gameOverNote(winners, names)
 	}
-	if t := int(v.Turn); t >= 0 && t < len(names) {
-		note += " · " + names[t] + " to play"
-	}
-	return note
+	return fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase)
 }
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
