@@ -44,19 +44,23 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			c.textFit(r.Text+" → buzz "+strings.Join(levels, ", "), x+36, ly, w-40, body)
 		}
 	default:
-		for i, p := range loc.Possibilities {
-			ly := y + i*cpLineH
+		ly := y
+		for i, lines := range c.cpPossibilityLines(loc) {
 			st := body
-			text := p.Text
-			if !p.Available {
+			if !loc.Possibilities[i].Available {
 				st.color = colRule
-				text += " (not at this player count)"
 			}
 			c.text("•", x+2, ly, st)
-			c.richText(text, x+14, ly, w-80, st)
+			for _, line := range lines {
+				c.drawRichLine(line, x+14, ly, st)
+				ly += cpLineH
+			}
+			if len(lines) == 0 {
+				ly += cpLineH
+			}
 		}
 		if len(loc.TicketVP) > 0 {
-			c.text(cpTicketText(loc), x, y+len(loc.Possibilities)*cpLineH, style{size: sizeSmall, color: colInkSoft})
+			c.text(cpTicketText(loc), x, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 	}
 }

@@ -75,7 +75,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 		for i := range group.cards {
-			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol)
+			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol, 1)
 		}
 		y = rect.Max.Y + cpRowGap
 	}

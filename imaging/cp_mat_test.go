@@ -78,7 +78,7 @@ func TestMatSlotTextFits(t *testing.T) {
 			}
 			for _, tile := range tiles {
 				effects++
-				if lines, cut := c.wrapRich(cardEffect(tile), []int{w, w}, bold); cut {
+				if lines, cut := c.wrapRich(cardEffect(tile), w, w, 2, bold); cut {
 					t.Errorf("%s: effect %q does not fit two lines: %v", tile.Name, cardEffect(tile), lines)
 				}
 			}

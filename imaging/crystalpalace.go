@@ -28,7 +28,7 @@ const (
 	cpActH    = 42 // action spaces
 	cpLineH   = 23 // one line of a panel's list
 	cpRowGap  = 10
-	cpSeatH   = 64 // a player's row
+	cpSeatH   = 70 // a player's row: three lines
 	cpTableH  = 30 // the player table's header
 )
 
@@ -38,23 +38,36 @@ const cpTitle = "Crystal Palace"
 // cpLayout is where things go on a board; it depends only on the view's
 // static parts (player count and content), like the background.
 type cpLayout struct {
-	locRect  []image.Rectangle // by location index
-	tableY   int
-	height   int
-	rightBox map[string]image.Rectangle
+	locRect   []image.Rectangle // by location index
+	cardLines [][]int           // by location index: the lines of each card on display
+	tableY    int
+	height    int
+	rightBox  map[string]image.Rectangle
 }
 
-// cpBodyLines is how many list lines a location's panel needs.
-func cpBodyLines(v *cp.View, loc *cp.LocationView) int {
+// cpCardLines is how many list lines a card on display may take: its
+// name, cost and VP, with its effect flowing on to the second.
+const cpCardLines = 2
+
+// cpBodyLines is how many list lines a location's panel needs, given the
+// lines of each card on display.
+func (c *canvas) cpBodyLines(v *cp.View, loc *cp.LocationView, cardLines []int) int {
 	switch {
 	case len(loc.Display) > 0:
-		return len(loc.Display)
+		n := 0
+		for _, k := range cardLines {
+			n += k
+		}
+		return n
 	case loc.Key == "westminster":
 		return len(v.Westminster.Spaces)
 	case loc.Key == "times":
 		return len(v.Publisher.Rounds)
 	case len(loc.Possibilities) > 0:
-		n := len(loc.Possibilities)
+		n := 0
+		for _, lines := range c.cpPossibilityLines(loc) {
+			n += max(len(lines), 1)
+		}
 		if len(loc.TicketVP) > 0 {
 			n++
 		}
@@ -67,13 +80,21 @@ func cpLocHeight(lines int) int {
 	return cpHeadH + 6 + cpSlot + cpSlotCap + 6 + cpActH + 8 + lines*cpLineH + 8
 }
 
-func newCPLayout(v *cp.View) *cpLayout {
+// newCPLayout places the panels; c measures the text that wraps.
+func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
 	l := &cpLayout{rightBox: map[string]image.Rectangle{}}
+	for _, loc := range v.Locations {
+		lines := make([]int, len(loc.Display))
+		for j := range loc.Display {
+			lines[j] = c.cardLines(&loc.Display[j], cpLocW-20, cpCardLines)
+		}
+		l.cardLines = append(l.cardLines, lines)
+	}
 	y := cpTop
 	for i := 0; i < len(v.Locations); i += 2 {
-		lines := cpBodyLines(v, &v.Locations[i])
+		lines := c.cpBodyLines(v, &v.Locations[i], l.cardLines[i])
 		if i+1 < len(v.Locations) {
-			lines = max(lines, cpBodyLines(v, &v.Locations[i+1]))
+			lines = max(lines, c.cpBodyLines(v, &v.Locations[i+1], l.cardLines[i+1]))
 		}
 		h := cpLocHeight(lines)
 		for j := i; j < i+2 && j < len(v.Locations); j++ {
@@ -106,10 +127,10 @@ const (
 	cpIncomeCell = 32
 )
 
-// cpLayoutKey names the static layer.
-func cpLayoutKey(v *cp.View) string {
+// cpLayoutKey names the static layer: the content it shows and where.
+func cpLayoutKey(v *cp.View, l *cpLayout) string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|", v.Players)
+	fmt.Fprintf(h, "%d|%v|", v.Players, l.cardLines)
 	for _, loc := range v.Locations {
 		fmt.Fprintf(h, "%s|%d|%s|%d|%d|%d|%d;", loc.Key, loc.Number, loc.Name, len(loc.Display), len(loc.Possibilities), len(loc.TicketVP), len(v.Publisher.Rounds))
 		for _, d := range loc.Dice {
@@ -164,12 +185,14 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	if err := cpCheck(v); err != nil {
 		return nil, err
 	}
-	l := newCPLayout(v)
-	c := r.begin(cpW, l.height, cpLayoutKey(v), func(c *canvas) { c.cpBackground(v, l) })
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+	l := measure.newCPLayout(v)
+	r.faces.Put(measure.fs)
+	c := r.begin(cpW, l.height, cpLayoutKey(v, l), func(c *canvas) { c.cpBackground(v, l) })
 	names = r.seatNames(names, v.Players)
 	c.titleBar(cpTitle, cpNote(v, names))
 	for i := range v.Locations {
-		c.cpLocation(v, names, &v.Locations[i], l.locRect[i])
+		c.cpLocation(v, names, &v.Locations[i], l.locRect[i], l.cardLines[i])
 	}
 	c.cpMarket(v, l.rightBox["market"])
 	c.cpBuzz(v, l.rightBox["buzz"])

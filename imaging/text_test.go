@@ -80,35 +80,44 @@ func TestWrapRich(t *testing.T) {
 	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
 	st := style{size: sizeSmall}
 	text := "a violet research tile (blue box); +2 gears, +1 energy; Supercalifragilisticexpialidocious"
-	for _, widths := range [][]int{{2000}, {300, 300}, {120, 300, 300}, {200}, {40, 40}, {5}} {
-		lines, cut := c.wrapRich(text, widths, st)
-		if len(lines) > len(widths) {
-			t.Fatalf("%v: %d lines", widths, len(lines))
+	for _, tc := range []struct{ first, rest, n int }{
+		{2000, 2000, 1}, {300, 300, 2}, {120, 300, 3}, {200, 200, 1}, {40, 40, 2}, {5, 5, 1}, {-20, 300, 3},
+	} {
+		lines, cut := c.wrapRich(text, tc.first, tc.rest, tc.n, st)
+		if len(lines) > tc.n {
+			t.Fatalf("%+v: %d lines", tc, len(lines))
 		}
 		var words []string
 		for i, line := range lines {
+			limit := tc.rest
+			if i == 0 {
+				limit = tc.first
+			}
+			if line.width > max(limit, 0) {
+				t.Errorf("%+v: line %d is %d pixels wide", tc, i, line.width)
+			}
 			w := 0
-			for j, a := range line {
-				if j > 0 {
-					w += c.fs.width(" ", st)
-				}
-				w += c.atomWidth(a, st)
-				for _, seg := range a {
-					if seg.icon == nil {
-						words = append(words, seg.text)
-					}
+			for _, seg := range line.segs {
+				if seg.icon == nil {
+					words = append(words, seg.text)
+					w += c.fs.width(seg.text, st)
+				} else {
+					w += iconSize + 2
 				}
 			}
-			if w > widths[i] {
-				t.Errorf("%v: line %d is %d pixels wide", widths, i, w)
+			if w != line.width {
+				t.Errorf("%+v: line %d says %d pixels, its runs take %d", tc, i, line.width, w)
 			}
 		}
 		joined := strings.Join(words, " ")
 		if cut != strings.Contains(joined, "…") && joined != "" {
-			t.Errorf("%v: cut %t but drew %q", widths, cut, joined)
+			t.Errorf("%+v: cut %t but drew %q", tc, cut, joined)
 		}
-		if widths[0] == 2000 && cut {
-			t.Errorf("%v: cut a text that fits", widths)
+		if tc.first == 2000 && (cut || len(lines) != 1) {
+			t.Errorf("%+v: cut a text that fits", tc)
+		}
+		if again, _ := c.wrapRich(text, tc.first, tc.rest, tc.n, st); len(again) != len(lines) {
+			t.Errorf("%+v: the memo gives %d lines, the first wrap %d", tc, len(again), len(lines))
 		}
 	}
 }
