@@ -170,7 +170,7 @@ func (c *canvas) layoutCard(card *cp.CardView, w, salaryCol int) cardLine {
 		parts = append(parts, fmt.Sprintf("income %+d", card.Income))
 	}
 	if card.Link != "" {
-		parts = append(parts, "↔ "+card.Link)
+		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(card.Link, " ", "\u00a0")) // never broken
 	}
 	if len(card.Salary) > 0 {
 		salary := "salary " + joinInts(card.Salary, "/")

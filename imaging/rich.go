@@ -11,9 +11,9 @@ type segment struct {
 	icon *image.RGBA
 }
 
-// atom is what a line of rich text may not break inside: a word, or a
-// number with the icon of its resource and the punctuation after it
-// ("+2" gear-icon ",").
+// atom is what a line of rich text may not break inside: a word (words
+// joined by no-break spaces count as one), or a number with the icon of
+// its resource and the punctuation after it ("+2" gear-icon ",").
 type atom []segment
 
 // richAtoms turns "+2 gears, +1 energy" into the atoms "+2" gear-icon ","
@@ -22,7 +22,7 @@ type atom []segment
 // the room.
 func (c *canvas) richAtoms(s string) []atom {
 	var out []atom
-	words := strings.Fields(s)
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' }) // a no-break space binds
 	for i, w := range words {
 		word := strings.TrimRight(w, ",;.)")
 		if icon := c.r.sprites.resourceIcon(word); icon != nil && len(out) > 0 && endsWithDigit(words[i-1]) {

@@ -58,6 +58,7 @@ func TestRichAtoms(t *testing.T) {
 		{"phase 6: +1 newspapers, +1 income", []atom{{{text: "phase"}}, {{text: "6:"}}, {{text: "+1"}, {icon: sp.paper}, {text: ","}}, {{text: "+1"}}, {{text: "income"}}}},
 		{"1 energy and one", []atom{{{text: "1"}, {icon: sp.energy}}, {{text: "and"}}, {{text: "one"}}}},
 		{"gears per energy", []atom{{{text: "gears"}}, {{text: "per"}}, {{text: "energy"}}}},
+		{"tile; ↔\u00a0John\u00a0Snow", []atom{{{text: "tile;"}}, {{text: "↔\u00a0John\u00a0Snow"}}}},
 		{"", nil},
 	} {
 		got := c.richAtoms(tc.in)
