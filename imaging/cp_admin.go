@@ -286,7 +286,7 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	if v.PocketWatch.Text != "" {
 		watch += ": " + v.PocketWatch.Text
 	}
-	c.textFit(watch, x, y, rect.Max.X-x-10, body)
+	y += (c.richLines(watch, x, rect.Max.X-x-10, rect.Min.X+10, rect.Dx()-20, y, cpLineH, 2, body) - 1) * cpLineH
 	y += cpLineH
 	d := v.Decks
 	c.textFit(fmt.Sprintf("Decks: patents %d · characters %d · research %d", d.Patents, d.Characters, d.Research),

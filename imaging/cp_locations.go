@@ -21,9 +21,6 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	if len(loc.Compensated) > 0 {
 		notes = append(notes, "+1£ each: "+seatList(loc.Compensated))
 	}
-	if d := cpDeckNote(v, loc.Key); d != "" {
-		notes = append(notes, d)
-	}
 	if loc.Key == "westminster" && v.Westminster.Choice != "" {
 		notes = append(notes, "on V: "+v.Westminster.Choice)
 	}
@@ -31,9 +28,7 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 		c.fill(image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Min.X+10, rect.Min.Y+cpHeadH), colHighlight)
 		notes = append([]string{"RESOLVING"}, notes...)
 	}
-	if len(notes) > 0 {
-		c.headNote(rect, strings.Join(notes, " · "), colHighlight)
-	}
+	c.headNote(rect, cpLocTitle(loc), notes, cpDeckNote(v, loc.Key), colHighlight)
 	y := rect.Min.Y + cpHeadH + 6
 	next := loc.NextDie != nil
 	for j, d := range loc.Dice {

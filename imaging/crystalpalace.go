@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image"
 	"strconv"
+	"strings"
 
 	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
@@ -114,7 +115,7 @@ func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
 	buzzRows := (v.Buzz.Length + 1 + 9) / 10
 	add("buzz", cpHeadH+6+buzzRows*cpBuzzCell+8+3*cpLineH+8)
 	add("income", cpHeadH+6+cpIncomeCell+8+3*miniSize+8)
-	add("supply", cpHeadH+6+5*cpLineH+8)
+	add("supply", cpHeadH+6+6*cpLineH+8) // the Pocket Watch may take two lines
 	add("waiting", cpHeadH+6+v.Players*cpLineH+8)
 	l.tableY = max(leftBottom, ry) + 4
 	l.height = l.tableY + cpTableH + v.Players*cpSeatH + cpMargin
@@ -242,7 +243,7 @@ func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 	for i, loc := range v.Locations {
 		rect := l.locRect[i]
 		c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-		c.panelHead(rect, fmt.Sprintf("%d  %s", loc.Number, loc.Name))
+		c.panelHead(rect, cpLocTitle(&loc))
 		y := rect.Min.Y + cpHeadH + 6
 		for j, d := range loc.Dice {
 			x := rect.Min.X + 10 + j*(cpSlot+8)
@@ -332,10 +333,27 @@ func (c *canvas) panelHead(rect image.Rectangle, title string) {
 	c.text(title, band.Min.X+10, band.Min.Y+band.Dy()/2, style{size: sizeBody, bold: true, color: colTitleInk})
 }
 
-// headNote writes a note on the right of a panel's header.
-func (c *canvas) headNote(rect image.Rectangle, note string, col rgb) {
-	c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, rect.Dx()-210, style{size: sizeSmall, bold: true, color: col, align: alignRight})
+// headNote writes notes on the right of a panel's header titled title,
+// in the room the title leaves, and the extra note after them when it
+// fits too (a deck count matters less than whose die acts next).
+func (c *canvas) headNote(rect image.Rectangle, title string, notes []string, extra string, col rgb) {
+	st := style{size: sizeSmall, bold: true, color: col, align: alignRight}
+	room := rect.Dx() - 2 - 10 - c.fs.width(title, style{size: sizeBody, bold: true}) - 16 - 12
+	note := strings.Join(notes, " · ")
+	switch {
+	case extra == "":
+	case note == "":
+		note = extra
+	case c.fs.width(note+" · "+extra, st) <= room:
+		note += " · " + extra
+	}
+	if note != "" {
+		c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, room, st)
+	}
 }
+
+// cpLocTitle is a location panel's title: "3  Bank of England".
+func cpLocTitle(loc *cp.LocationView) string { return fmt.Sprintf("%d  %s", loc.Number, loc.Name) }
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
 func (c *canvas) assistantIcon(dc *gg.Context, x, y int) {
