@@ -63,3 +63,28 @@ func TestCrystalPalaceBoardTextFits(t *testing.T) {
 		}
 	}
 }
+
+// A player's card lists show whole names and say how many more there are
+// rather than cutting a name.
+func TestCardGroupFits(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	st := style{size: sizeSmall}
+	cards := []cp.CardView{{Name: "Electric Telegraph"}, {Name: "Difference Engine"}, {Name: "Submarine Boat"}, {Name: "Velocipede"}}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{
+		{2000, "Patents (4): Electric Telegraph, Difference Engine, Submarine Boat, Velocipede"},
+		{c.fs.width("Patents (4): Electric Telegraph, Difference Engine +2 more", st), "Patents (4): Electric Telegraph, Difference Engine +2 more"},
+		{c.fs.width("Patents (4): Electric Telegraph +3 more", st) + 5, "Patents (4): Electric Telegraph +3 more"},
+		{60, "Patents (4)"},
+	} {
+		if got := c.cardGroup("Patents", cards, tc.w, st); got != tc.want {
+			t.Errorf("width %d: %q, want %q", tc.w, got, tc.want)
+		}
+	}
+	if got := c.cardGroup("Shares", nil, 100, st); got != "Shares: –" {
+		t.Errorf("no cards: %q", got)
+	}
+}

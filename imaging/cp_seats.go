@@ -105,9 +105,11 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 
 		right := cpW - cpMargin - 8 - cpColCards
 		cards := style{size: sizeSmall, color: colInk}
+		shares := c.cardGroup("Shares", p.Shares, right/2, cards)
 		for i, line := range []string{
-			cardGroup("Patents", p.Patents), cardGroup("Prototypes", p.Prototypes),
-			cardGroup("Characters", p.Characters) + " · " + cardGroup("Shares", p.Shares),
+			c.cardGroup("Patents", p.Patents, right, cards),
+			c.cardGroup("Prototypes", p.Prototypes, right, cards),
+			c.cardGroup("Characters", p.Characters, right-c.fs.width(" · "+shares, cards), cards) + " · " + shares,
 		} {
 			c.textFit(line, cpColCards, y+14+i*21, right, cards)
 		}
@@ -182,8 +184,10 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 	}
 }
 
-// cardGroup lists cards by name: "Patents (2): Telegraph, Crane".
-func cardGroup(title string, cards []cp.CardView) string {
+// cardGroup lists cards by name in at most w pixels: "Patents (2):
+// Telegraph, Crane", or as many names as fit and how many more ("Patents
+// (5): Telegraph, Crane +3 more"), or only the count.
+func (c *canvas) cardGroup(title string, cards []cp.CardView, w int, st style) string {
 	if len(cards) == 0 {
 		return title + ": –"
 	}
@@ -194,5 +198,15 @@ func cardGroup(title string, cards []cp.CardView) string {
 			names[i] = fmt.Sprintf("%d VP", card.VP)
 		}
 	}
-	return fmt.Sprintf("%s (%d): %s", title, len(cards), strings.Join(names, ", "))
+	head := fmt.Sprintf("%s (%d)", title, len(cards))
+	for n := len(names); n > 0; n-- {
+		text := head + ": " + strings.Join(names[:n], ", ")
+		if n < len(names) {
+			text += fmt.Sprintf(" +%d more", len(names)-n)
+		}
+		if c.fs.width(text, st) <= w {
+			return text
+		}
+	}
+	return head
 }
