@@ -105,11 +105,13 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 
 		right := cpW - cpMargin - 8 - cpColCards
 		cards := style{size: sizeSmall, color: colInk}
-		shares := c.cardGroup("Shares", p.Shares, right/2, cards)
+		// Characters before shares: shares keep at least their count.
+		chars := c.cardGroup("Characters", p.Characters, right-c.fs.width(" · "+c.cardGroup("Shares", p.Shares, 0, cards), cards), cards)
+		chars += " · " + c.cardGroup("Shares", p.Shares, right-c.fs.width(chars+" · ", cards), cards)
 		for i, line := range []string{
 			c.cardGroup("Patents", p.Patents, right, cards),
 			c.cardGroup("Prototypes", p.Prototypes, right, cards),
-			c.cardGroup("Characters", p.Characters, right-c.fs.width(" · "+shares, cards), cards) + " · " + shares,
+			chars,
 		} {
 			c.textFit(line, cpColCards, y+14+i*21, right, cards)
 		}
