@@ -44,19 +44,23 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			c.textFit(r.Text+" → buzz "+strings.Join(levels, ", "), x+36, ly, w-40, body)
 		}
 	default:
-		for i, p := range loc.Possibilities {
-			ly := y + i*cpLineH
+		ly := y
+		for i, lines := range c.cpPossibilityLines(loc) {
 			st := body
-			text := p.Text
-			if !p.Available {
+			if !loc.Possibilities[i].Available {
 				st.color = colRule
-				text += " (not at this player count)"
 			}
 			c.text("•", x+2, ly, st)
-			c.richText(text, x+14, ly, w-80, st)
+			for _, line := range lines {
+				c.drawRichLine(line, x+14, ly, st)
+				ly += cpLineH
+			}
+			if len(lines) == 0 {
+				ly += cpLineH
+			}
 		}
 		if len(loc.TicketVP) > 0 {
-			c.text(cpTicketText(loc), x, y+len(loc.Possibilities)*cpLineH, style{size: sizeSmall, color: colInkSoft})
+			c.text(cpTicketText(loc), x, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 	}
 }
@@ -268,7 +272,7 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 		c.text(strconv.Itoa(r), x+12, y, style{size: sizeSmall, bold: r == v.Round, color: colInk, align: alignCenter})
 		x += 28
 	}
-	c.textFit(fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase), x+10, y, rect.Max.X-x-20, body)
+	c.textFit(cpRoundNote(v, names), x+10, y, rect.Max.X-x-20, body)
 	y += cpLineH
 	x = rect.Min.X + 10
 	x += c.text("Pocket Watch", x, y, bold) + 8
@@ -282,7 +286,7 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	if v.PocketWatch.Text != "" {
 		watch += ": " + v.PocketWatch.Text
 	}
-	c.textFit(watch, x, y, rect.Max.X-x-10, body)
+	y += (c.richLines(watch, x, rect.Max.X-x-10, rect.Min.X+10, rect.Dx()-20, y, cpLineH, 2, body) - 1) * cpLineH
 	y += cpLineH
 	d := v.Decks
 	c.textFit(fmt.Sprintf("Decks: patents %d · characters %d · research %d", d.Patents, d.Characters, d.Research),

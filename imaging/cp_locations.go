@@ -12,16 +12,14 @@ import (
 
 // cpLocation draws what changes on a location panel: the dice, the used
 // action spaces, the display or possibilities, and notes.
-func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, rect image.Rectangle) {
+// cardLines are the lines each card on display takes (the layout's).
+func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, rect image.Rectangle, cardLines []int) {
 	var notes []string
 	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) {
 		notes = append(notes, fmt.Sprintf("next: %s (%d)", names[loc.NextDie.Owner], loc.NextDie.Value))
 	}
 	if len(loc.Compensated) > 0 {
 		notes = append(notes, "+1£ each: "+seatList(loc.Compensated))
-	}
-	if d := cpDeckNote(v, loc.Key); d != "" {
-		notes = append(notes, d)
 	}
 	if loc.Key == "westminster" && v.Westminster.Choice != "" {
 		notes = append(notes, "on V: "+v.Westminster.Choice)
@@ -30,9 +28,7 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 		c.fill(image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Min.X+10, rect.Min.Y+cpHeadH), colHighlight)
 		notes = append([]string{"RESOLVING"}, notes...)
 	}
-	if len(notes) > 0 {
-		c.headNote(rect, strings.Join(notes, " · "), colHighlight)
-	}
+	c.headNote(rect, cpLocTitle(loc), notes, cpDeckNote(v, loc.Key), colHighlight)
 	y := rect.Min.Y + cpHeadH + 6
 	next := loc.NextDie != nil
 	for j, d := range loc.Dice {
@@ -65,7 +61,12 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	switch {
 	case len(loc.Display) > 0:
 		for i := range loc.Display {
-			c.cpCardLine(&loc.Display[i], x0, ly+i*cpLineH, w, -1)
+			n := 1
+			if i < len(cardLines) {
+				n = cardLines[i]
+			}
+			c.cpCardLine(&loc.Display[i], x0, ly, w, -1, n)
+			ly += n * cpLineH
 		}
 	case loc.Key == "westminster":
 		c.cpWestminster(v, x0, ly, w)
@@ -120,25 +121,42 @@ func cardColor(card *cp.CardView) rgb {
 	return colPanelAlt
 }
 
-// cpCardLine draws one card on offer on a line: chip, name, cost, VP and
-// effect, in that order, the effect cut to fit. salaryCol, when not -1, is
-// the salary colour the owner pays now, named after a character's salaries.
-func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol int) {
-	right := x + w
+// cardLine is a card laid out on a list: the head (chip, name, cost and
+// VP) on the first line, the effect after it, flowing on.
+type cardLine struct {
+	empty  bool
+	name   string // fitted
+	cost   []richLine
+	vp     string
+	effect string
+	headW  int // the head's width with its gaps
+}
+
+// Styles of a card line: the name and cost, the VP, the effect.
+func cardNameStyle() style   { return style{size: sizeSmall, bold: true, color: colInk} }
+func cardVPStyle() style     { return style{size: sizeSmall, bold: true, color: colVP} }
+func cardEffectStyle() style { return style{size: sizeSmall, color: colInkSoft} }
+
+// layoutCard lays a card out on lines w pixels wide. salaryCol, when not
+// -1, is the salary colour the owner pays now, named after a character's
+// salaries.
+func (c *canvas) layoutCard(card *cp.CardView, w, salaryCol int) cardLine {
 	if card.Kind == "" {
-		c.text("— empty —", x+14, y, style{size: sizeSmall, color: colInkSoft})
-		return
+		return cardLine{empty: true}
 	}
-	c.fill(image.Rect(x, y-9, x+8, y+9), cardColor(card))
-	x += 14
 	name := card.Name
 	if card.Kind == "share" {
 		name = "Share"
 	}
-	x += c.textFit(name, x, y, w/2-20, style{size: sizeSmall, bold: true, color: colInk}) + 8
-	x += c.cpCost(card.Cost, x, y)
+	l := cardLine{name: c.fs.fit(name, w/2-20, cardNameStyle())}
+	l.cost, _ = c.wrapRich(costText(card.Cost), w, w, 1, cardNameStyle())
+	l.headW = 14 + c.fs.width(l.name, cardNameStyle()) + 8
+	if len(l.cost) > 0 {
+		l.headW += l.cost[0].width + 10
+	}
 	if card.VP != 0 {
-		x += c.text(strconv.Itoa(card.VP)+"VP", x, y, style{size: sizeSmall, bold: true, color: colVP}) + 8
+		l.vp = strconv.Itoa(card.VP) + "VP"
+		l.headW += c.fs.width(l.vp, cardVPStyle()) + 8
 	}
 	var parts []string
 	if e := cardEffect(card); e != "" {
@@ -147,7 +165,7 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol int) {
 		parts = append(parts, fmt.Sprintf("income %+d", card.Income))
 	}
 	if card.Link != "" {
-		parts = append(parts, "↔ "+card.Link)
+		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(card.Link, " ", "\u00a0")) // never broken
 	}
 	if len(card.Salary) > 0 {
 		salary := "salary " + joinInts(card.Salary, "/")
@@ -156,8 +174,46 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol int) {
 		}
 		parts = append([]string{salary}, parts...)
 	}
-	if len(parts) > 0 && right-x > 20 {
-		c.richText(strings.Join(parts, "; "), x, y, right-x, style{size: sizeSmall, color: colInkSoft})
+	l.effect = strings.Join(parts, "; ")
+	return l
+}
+
+// wrapEffect flows a card's effect after its head and on to at most n
+// lines in all, the later ones indented past the chip.
+func (c *canvas) wrapEffect(l *cardLine, w, n int) []richLine {
+	lines, _ := c.wrapRich(l.effect, w-l.headW, w-14, n, cardEffectStyle())
+	return lines
+}
+
+// cardLines is how many lines a card needs to show whole, at most n.
+func (c *canvas) cardLines(card *cp.CardView, w, n int) int {
+	l := c.layoutCard(card, w, -1)
+	return max(len(c.wrapEffect(&l, w, n)), 1)
+}
+
+// cpCardLine draws one card on at most n lines cpLineH apart: chip, name,
+// cost, VP and effect, in that order, the effect cut only past the last.
+func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol, n int) {
+	l := c.layoutCard(card, w, salaryCol)
+	if l.empty {
+		c.text("— empty —", x+14, y, style{size: sizeSmall, color: colInkSoft})
+		return
+	}
+	c.fill(image.Rect(x, y-9, x+8, y+9), cardColor(card))
+	hx := x + 14
+	hx += c.text(l.name, hx, y, cardNameStyle()) + 8
+	if len(l.cost) > 0 {
+		hx += c.drawRichLine(l.cost[0], hx, y, cardNameStyle()) + 10
+	}
+	if l.vp != "" {
+		c.text(l.vp, hx, y, cardVPStyle())
+	}
+	for i, line := range c.wrapEffect(&l, w, n) {
+		lx := x + 14
+		if i == 0 {
+			lx = x + l.headW
+		}
+		c.drawRichLine(line, lx, y+i*cpLineH, cardEffectStyle())
 	}
 }
 
@@ -170,27 +226,19 @@ func cardEffect(card *cp.CardView) string {
 	return strings.Trim(card.Effect, "; ")
 }
 
-// cpCost draws a cost as numbers and icons and returns its width.
-func (c *canvas) cpCost(cost cp.Cost, x, y int) int {
-	x0 := x
-	st := style{size: sizeSmall, bold: true, color: colInk}
+// costText writes a cost as words the icons replace: "4£ 2 gears 1 energy".
+func costText(cost cp.Cost) string {
+	var parts []string
 	if cost.Pounds > 0 {
-		x += c.text(strconv.Itoa(cost.Pounds)+"£", x, y, st) + 6
+		parts = append(parts, strconv.Itoa(cost.Pounds)+"£")
 	}
-	for _, part := range []struct {
-		n    int
-		icon *image.RGBA
-	}{{cost.Gears, c.r.sprites.gear}, {cost.Energy, c.r.sprites.energy}} {
-		if part.n > 0 {
-			x += c.text(strconv.Itoa(part.n), x, y, st) + 1
-			c.sprite(part.icon, x, y-iconSize/2)
-			x += iconSize + 6
-		}
+	if cost.Gears > 0 {
+		parts = append(parts, strconv.Itoa(cost.Gears)+" gears")
 	}
-	if x > x0 {
-		x += 4
+	if cost.Energy > 0 {
+		parts = append(parts, strconv.Itoa(cost.Energy)+" energy")
 	}
-	return x - x0
+	return strings.Join(parts, " ")
 }
 
 // cpWestminster lists the Westminster track with the players on each space.
@@ -219,23 +267,48 @@ func (c *canvas) cpTimes(v *cp.View, x, y, w int) {
 	}
 }
 
-// cpPossibilities lists the Port's or Waterloo's possibilities and who
-// used them, and the Port's ticket.
-func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) {
+// cpPossibilityW is the width of a possibility's text: a location panel's
+// list less the bullet and the "used" mark.
+const cpPossibilityW = cpLocW - 20 - 14 - 62
+
+// cpPossibilityLines wraps the Port's or Waterloo's possibilities, each
+// over two lines at most.
+func (c *canvas) cpPossibilityLines(loc *cp.LocationView) [][]richLine {
+	out := make([][]richLine, len(loc.Possibilities))
+	st := style{size: sizeSmall}
 	for i, p := range loc.Possibilities {
-		ly := y + i*cpLineH
-		if p.Used {
-			tw := c.fs.width(p.Text, style{size: sizeSmall})
-			c.fill(image.Rect(x+14, ly, x+14+min(tw, w-60), ly+2), colInk)
-			if seatIn(p.By, v.Players) {
-				c.marker(int(p.By), x+w-10, ly, markMini)
-				c.text("used", x+w-22, ly, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
+		text := p.Text
+		if !p.Available {
+			text += " (not at this player count)"
+		}
+		out[i], _ = c.wrapRich(text, cpPossibilityW, cpPossibilityW, 2, st)
+	}
+	return out
+}
+
+// cpPossibilities marks the Port's or Waterloo's possibilities used, and
+// by whom, and the Port's ticket.
+func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) {
+	ly := y
+	st := style{size: sizeSmall}
+	for i, lines := range c.cpPossibilityLines(loc) {
+		p := &loc.Possibilities[i]
+		if p.Used && seatIn(p.By, v.Players) {
+			c.marker(int(p.By), x+w-10, ly, markMini)
+			c.text("used", x+w-22, ly, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
+		}
+		for _, line := range lines {
+			if p.Used {
+				c.fill(image.Rect(x+14, ly, x+14+line.width, ly+2), colInk)
 			}
+			ly += cpLineH
+		}
+		if len(lines) == 0 {
+			ly += cpLineH
 		}
 	}
 	if len(loc.TicketVP) > 0 {
-		ly := y + len(loc.Possibilities)*cpLineH
-		tx := x + c.fs.width(cpTicketText(loc), style{size: sizeSmall}) + 24
+		tx := x + c.fs.width(cpTicketText(loc), st) + 24
 		c.text(fmt.Sprintf("%d left", loc.TicketsLeft), tx, ly, style{size: sizeSmall, bold: true, color: colInk})
 		tx += 60
 		for _, d := range loc.TicketDice {

@@ -13,7 +13,7 @@ const (
 	matW       = 1100
 	matMargin  = 14
 	matResH    = 86 // the resources strip
-	matSlotH   = 66
+	matSlotH   = 88 // three lines: a title and two of detail
 	matSlotGap = 6
 	matSlotsPR = 5 // research spaces per row
 )
@@ -40,7 +40,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	h := titleHeight + 12 + matResH + cpRowGap + top + cpRowGap + researchH + cpRowGap +
 		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
 	c := r.begin(matW, h, "", nil)
-	c.titleBar("Crystal Palace · "+names[seat], "private · "+v.RoundName+" · phase "+strconv.Itoa(v.Phase))
+	c.titleBar("Crystal Palace · "+names[seat], "private · "+cpRoundNote(v, names))
 
 	y := titleHeight + 12
 	c.matResources(v, pv, pub, seat, y)
@@ -75,7 +75,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 		for i := range group.cards {
-			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol)
+			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol, 1)
 		}
 		y = rect.Max.Y + cpRowGap
 	}
@@ -125,24 +125,36 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	}
 	c.text("your dice this round", x+8, y+18, label)
 	dx := x + 8
-	switch {
-	case len(pv.Dice) > 0:
-		for _, d := range pv.Dice {
-			c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
-			dx += dieSize + 5
-		}
-		note := "revealed"
-		if pub.DiceValues == nil {
-			note = "hidden from others"
-		}
-		c.text(note, dx+6, y+52, label)
-	default:
-		for i := 0; i < pub.Dice; i++ {
-			c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
-			dx += dieSize + 5
-		}
-		c.text("not chosen yet", dx+6, y+52, label)
+	dice, blank, note := matDice(v, pv, pub)
+	for _, d := range dice {
+		c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
+		dx += dieSize + 5
 	}
+	for i := 0; i < blank; i++ {
+		c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
+		dx += dieSize + 5
+	}
+	c.text(note, dx+6, y+52, label)
+}
+
+// matDice is what the mat shows of this round's dice: their values, how
+// many blank dice stand for dice still to choose, and a note. Dice are
+// "not chosen yet" only in phase 1; later the round's dice show as they
+// are (or none once all are spent), and a finished game says so.
+func matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, blank int, note string) {
+	switch {
+	case v.Over:
+		return nil, 0, "none: the game is over"
+	case len(pv.Dice) > 0 && pub.DiceValues == nil:
+		return pv.Dice, 0, "hidden from others"
+	case len(pv.Dice) > 0:
+		return pv.Dice, 0, "revealed"
+	case len(pub.DiceValues) > 0:
+		return pub.DiceValues, 0, "revealed"
+	case v.Phase == 1:
+		return nil, pub.Dice, "not chosen yet"
+	}
+	return nil, 0, "none left this round"
 }
 
 // matObjective lists the nation's objective levels.
@@ -222,7 +234,7 @@ func (c *canvas) matResearch(pv *cp.PrivateView, rect image.Rectangle) {
 	for _, vp := range pv.ExtraLoans {
 		slots = append(slots, cp.SlotView{Kind: "loan", LoanVP: vp})
 	}
-	slotW := (rect.Dx() - 20 - (matSlotsPR-1)*matSlotGap) / matSlotsPR
+	slotW := matSlotW(rect.Dx())
 	for i, s := range slots {
 		x := rect.Min.X + 10 + (i%matSlotsPR)*(slotW+matSlotGap)
 		y := rect.Min.Y + cpHeadH + 8 + (i/matSlotsPR)*(matSlotH+matSlotGap)
@@ -231,14 +243,49 @@ func (c *canvas) matResearch(pv *cp.PrivateView, rect image.Rectangle) {
 	}
 }
 
-// matSlot draws one research space.
+// matSlotW is the width of a research space on a panel w pixels wide.
+func matSlotW(w int) int { return (w - 20 - (matSlotsPR-1)*matSlotGap) / matSlotsPR }
+
+// matSlotPad is the space between a research space's edge and its text.
+const matSlotPad = 10
+
+// The numbers the view does not carry: the end-of-game loss of a repaid
+// loan and of an empty research space, and a note's worth (the content's
+// repaid_vp, empty_space_vp and note_pounds; a test keeps them in step).
+const (
+	matRepaidVP   = -5
+	matEmptyVP    = -2
+	matNotePounds = 10
+)
+
+// matSlotLines are the three lines of a research space without a tile:
+// a title, a status and the cost at the end.
+func matSlotLines(s *cp.SlotView, beside bool) [3]string {
+	switch s.Kind {
+	case "loan":
+		title := "Loan"
+		if beside {
+			title = "Loan beside the mat"
+		}
+		if s.Repaid {
+			return [3]string{title, "repaid", fmt.Sprintf("%d VP at the end", matRepaidVP)}
+		}
+		return [3]string{title, "unpaid", fmt.Sprintf("%d VP at the end", s.LoanVP)}
+	case "note":
+		return [3]string{fmt.Sprintf("%d£ note", matNotePounds), "covers the space", ""}
+	}
+	return [3]string{"empty", fmt.Sprintf("%d VP at the end", matEmptyVP), ""}
+}
+
+// matSlot draws one research space. Every line is fitted to the space; a
+// tile's effect wraps over two lines.
 func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
-	l1, l2 := box.Min.Y+20, box.Min.Y+46
-	x, w := box.Min.X+10, box.Dx()-20
+	l1, l2, l3 := box.Min.Y+20, box.Min.Y+44, box.Min.Y+66
+	x, w := box.Min.X+matSlotPad, box.Dx()-2*matSlotPad
 	bold := style{size: sizeSmall, bold: true, color: colInk}
 	body := style{size: sizeSmall, color: colInk}
-	switch s.Kind {
-	case "research":
+	bad := style{size: sizeSmall, bold: true, color: colBad}
+	if s.Kind == "research" {
 		fill := colResearchG
 		if s.Tile != nil {
 			fill = cardColor(s.Tile)
@@ -247,28 +294,29 @@ func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
 		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
 		if s.Tile != nil {
 			c.textFit(s.Tile.Name, x, l1, w, bold)
-			c.richText(cardEffect(s.Tile), x, l2, w, body)
+			c.richLines(cardEffect(s.Tile), x, w, x, w, l2, l3-l2, 2, body)
 		}
+		return
+	}
+	lines := matSlotLines(s, beside)
+	styles := [3]style{bold, body, bad}
+	switch s.Kind {
 	case "loan":
 		c.box(box, colPanelAlt)
-		title := "Loan"
-		if beside {
-			title = "Loan (beside the mat)"
-		}
-		c.text(title, x, l1, bold)
-		if s.Repaid {
-			c.text("repaid · -5 VP at the end", x, l2, body)
-		} else {
-			c.text(fmt.Sprintf("unpaid · %d VP at the end", s.LoanVP), x, l2, style{size: sizeSmall, bold: true, color: colBad})
+		if !s.Repaid {
+			styles[1] = bad
 		}
 	case "note":
 		c.box(box, colShare)
-		c.text("10£ note", x, l1, bold)
-		c.text("covers the space", x, l2, body)
 	default:
 		c.box(box, colPaper)
-		c.text("empty", x, l1, style{size: sizeSmall, color: colInkSoft})
-		c.text("-2 VP at the end", x, l2, style{size: sizeSmall, color: colBad})
+		styles[0] = style{size: sizeSmall, color: colInkSoft}
+		styles[1] = style{size: sizeSmall, color: colBad}
+	}
+	for i, y := range []int{l1, l2, l3} {
+		if lines[i] != "" {
+			c.textFit(lines[i], x, y, w, styles[i])
+		}
 	}
 }
 

@@ -52,29 +52,21 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 	for seat := range v.Seats {
 		p := &v.Seats[seat]
 		y := tableY + cpTableH + seat*cpSeatH
-		l1, l2 := y+21, y+46
+		l1, l2, l3 := y+19, y+41, y+59
 		won := v.Result != nil && slices.Contains(v.Result.Winners, engine.Seat(seat))
 		if int(v.Turn) == seat && !v.Over || won {
 			c.fill(image.Rect(cpMargin+1, y+1, cpW-cpMargin-1, y+cpSeatH-1), colHighlight)
 		}
 		c.fill(image.Rect(cpMargin+1, y+1, cpMargin+7, y+cpSeatH-1), seatColor(seat))
 		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
-		nameW := cpColPounds - cpColName - 52
+		nameW := cpSeatNameW
 		w := c.textFit(names[seat], cpColName+42, l1, nameW, style{size: sizeBody, bold: true, color: colInk})
 		if colour := seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
 			c.text(colour, cpColName+42+w+8, l1, small)
 		}
-		sub := fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective)
-		switch {
-		case won:
-			sub = "WINNER · " + sub
-		case v.First == engine.Seat(seat):
-			sub = "1st player · " + sub
+		for i, line := range cpSeatNotes(v, p, seat, won) {
+			c.textFit(line, cpColName+42, l2+i*(l3-l2), nameW, small)
 		}
-		if p.Passed {
-			sub += " · passed"
-		}
-		c.textFit(sub, cpColName+42, l2, cpColPounds-cpColName-52, small)
 
 		c.text(strconv.Itoa(p.Pounds), cpColPounds, l1, big)
 		c.cpCount(p.Gears, c.r.sprites.gear, cpColGears, l1)
@@ -113,10 +105,37 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 
 		right := cpW - cpMargin - 8 - cpColCards
 		cards := style{size: sizeSmall, color: colInk}
-		c.textFit(cardGroup("Patents", p.Patents), cpColCards, y+13, right, cards)
-		c.textFit(cardGroup("Prototypes", p.Prototypes), cpColCards, y+32, right, cards)
-		c.textFit(cardGroup("Characters", p.Characters)+" · "+cardGroup("Shares", p.Shares), cpColCards, y+51, right, cards)
+		// Characters before shares: shares keep at least their count.
+		chars := c.cardGroup("Characters", p.Characters, right-c.fs.width(" · "+c.cardGroup("Shares", p.Shares, 0, cards), cards), cards)
+		chars += " · " + c.cardGroup("Shares", p.Shares, right-c.fs.width(chars+" · ", cards), cards)
+		for i, line := range []string{
+			c.cardGroup("Patents", p.Patents, right, cards),
+			c.cardGroup("Prototypes", p.Prototypes, right, cards),
+			chars,
+		} {
+			c.textFit(line, cpColCards, y+14+i*21, right, cards)
+		}
 	}
+}
+
+// cpSeatNameW is the width of a player's name and the notes under it.
+const cpSeatNameW = cpColPounds - cpColName - 52
+
+// cpSeatNotes are the two lines under a player's name: nation and
+// objective level, then their role this round (winner, first player,
+// passed), if any.
+func cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) []string {
+	var role []string
+	switch {
+	case won:
+		role = append(role, "WINNER")
+	case v.First == engine.Seat(seat) && !v.Over:
+		role = append(role, "1st player")
+	}
+	if p.Passed && !v.Over {
+		role = append(role, "passed")
+	}
+	return []string{fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective), strings.Join(role, " · ")}
 }
 
 // cpCount draws a resource count with its icon.
@@ -167,8 +186,10 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 	}
 }
 
-// cardGroup lists cards by name: "Patents (2): Telegraph, Crane".
-func cardGroup(title string, cards []cp.CardView) string {
+// cardGroup lists cards by name in at most w pixels: "Patents (2):
+// Telegraph, Crane", or as many names as fit and how many more ("Patents
+// (5): Telegraph, Crane +3 more"), or only the count.
+func (c *canvas) cardGroup(title string, cards []cp.CardView, w int, st style) string {
 	if len(cards) == 0 {
 		return title + ": –"
 	}
@@ -179,5 +200,15 @@ func cardGroup(title string, cards []cp.CardView) string {
 			names[i] = fmt.Sprintf("%d VP", card.VP)
 		}
 	}
-	return fmt.Sprintf("%s (%d): %s", title, len(cards), strings.Join(names, ", "))
+	head := fmt.Sprintf("%s (%d)", title, len(cards))
+	for n := len(names); n > 0; n-- {
+		text := head + ": " + strings.Join(names[:n], ", ")
+		if n < len(names) {
+			text += fmt.Sprintf(" +%d more", len(names)-n)
+		}
+		if c.fs.width(text, st) <= w {
+			return text
+		}
+	}
+	return head
 }

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image"
 	"strconv"
+	"strings"
 
 	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
@@ -28,7 +29,7 @@ const (
 	cpActH    = 42 // action spaces
 	cpLineH   = 23 // one line of a panel's list
 	cpRowGap  = 10
-	cpSeatH   = 64 // a player's row
+	cpSeatH   = 70 // a player's row: three lines
 	cpTableH  = 30 // the player table's header
 )
 
@@ -38,23 +39,36 @@ const cpTitle = "Crystal Palace"
 // cpLayout is where things go on a board; it depends only on the view's
 // static parts (player count and content), like the background.
 type cpLayout struct {
-	locRect  []image.Rectangle // by location index
-	tableY   int
-	height   int
-	rightBox map[string]image.Rectangle
+	locRect   []image.Rectangle // by location index
+	cardLines [][]int           // by location index: the lines of each card on display
+	tableY    int
+	height    int
+	rightBox  map[string]image.Rectangle
 }
 
-// cpBodyLines is how many list lines a location's panel needs.
-func cpBodyLines(v *cp.View, loc *cp.LocationView) int {
+// cpCardLines is how many list lines a card on display may take: its
+// name, cost and VP, with its effect flowing on to the second.
+const cpCardLines = 2
+
+// cpBodyLines is how many list lines a location's panel needs, given the
+// lines of each card on display.
+func (c *canvas) cpBodyLines(v *cp.View, loc *cp.LocationView, cardLines []int) int {
 	switch {
 	case len(loc.Display) > 0:
-		return len(loc.Display)
+		n := 0
+		for _, k := range cardLines {
+			n += k
+		}
+		return n
 	case loc.Key == "westminster":
 		return len(v.Westminster.Spaces)
 	case loc.Key == "times":
 		return len(v.Publisher.Rounds)
 	case len(loc.Possibilities) > 0:
-		n := len(loc.Possibilities)
+		n := 0
+		for _, lines := range c.cpPossibilityLines(loc) {
+			n += max(len(lines), 1)
+		}
 		if len(loc.TicketVP) > 0 {
 			n++
 		}
@@ -67,13 +81,21 @@ func cpLocHeight(lines int) int {
 	return cpHeadH + 6 + cpSlot + cpSlotCap + 6 + cpActH + 8 + lines*cpLineH + 8
 }
 
-func newCPLayout(v *cp.View) *cpLayout {
+// newCPLayout places the panels; c measures the text that wraps.
+func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
 	l := &cpLayout{rightBox: map[string]image.Rectangle{}}
+	for _, loc := range v.Locations {
+		lines := make([]int, len(loc.Display))
+		for j := range loc.Display {
+			lines[j] = c.cardLines(&loc.Display[j], cpLocW-20, cpCardLines)
+		}
+		l.cardLines = append(l.cardLines, lines)
+	}
 	y := cpTop
 	for i := 0; i < len(v.Locations); i += 2 {
-		lines := cpBodyLines(v, &v.Locations[i])
+		lines := c.cpBodyLines(v, &v.Locations[i], l.cardLines[i])
 		if i+1 < len(v.Locations) {
-			lines = max(lines, cpBodyLines(v, &v.Locations[i+1]))
+			lines = max(lines, c.cpBodyLines(v, &v.Locations[i+1], l.cardLines[i+1]))
 		}
 		h := cpLocHeight(lines)
 		for j := i; j < i+2 && j < len(v.Locations); j++ {
@@ -93,7 +115,7 @@ func newCPLayout(v *cp.View) *cpLayout {
 	buzzRows := (v.Buzz.Length + 1 + 9) / 10
 	add("buzz", cpHeadH+6+buzzRows*cpBuzzCell+8+3*cpLineH+8)
 	add("income", cpHeadH+6+cpIncomeCell+8+3*miniSize+8)
-	add("supply", cpHeadH+6+5*cpLineH+8)
+	add("supply", cpHeadH+6+6*cpLineH+8) // the Pocket Watch may take two lines
 	add("waiting", cpHeadH+6+v.Players*cpLineH+8)
 	l.tableY = max(leftBottom, ry) + 4
 	l.height = l.tableY + cpTableH + v.Players*cpSeatH + cpMargin
@@ -106,10 +128,10 @@ const (
 	cpIncomeCell = 32
 )
 
-// cpLayoutKey names the static layer.
-func cpLayoutKey(v *cp.View) string {
+// cpLayoutKey names the static layer: the content it shows and where.
+func cpLayoutKey(v *cp.View, l *cpLayout) string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|", v.Players)
+	fmt.Fprintf(h, "%d|%v|", v.Players, l.cardLines)
 	for _, loc := range v.Locations {
 		fmt.Fprintf(h, "%s|%d|%s|%d|%d|%d|%d;", loc.Key, loc.Number, loc.Name, len(loc.Display), len(loc.Possibilities), len(loc.TicketVP), len(v.Publisher.Rounds))
 		for _, d := range loc.Dice {
@@ -164,12 +186,14 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	if err := cpCheck(v); err != nil {
 		return nil, err
 	}
-	l := newCPLayout(v)
-	c := r.begin(cpW, l.height, cpLayoutKey(v), func(c *canvas) { c.cpBackground(v, l) })
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+	l := measure.newCPLayout(v)
+	r.faces.Put(measure.fs)
+	c := r.begin(cpW, l.height, cpLayoutKey(v, l), func(c *canvas) { c.cpBackground(v, l) })
 	names = r.seatNames(names, v.Players)
 	c.titleBar(cpTitle, cpNote(v, names))
 	for i := range v.Locations {
-		c.cpLocation(v, names, &v.Locations[i], l.locRect[i])
+		c.cpLocation(v, names, &v.Locations[i], l.locRect[i], l.cardLines[i])
 	}
 	c.cpMarket(v, l.rightBox["market"])
 	c.cpBuzz(v, l.rightBox["buzz"])
@@ -180,12 +204,25 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	return c.finish()
 }
 
-// cpNote is the title bar's note: round, phase and who is awaited.
+// cpNote is the title bar's note: round, phase and who is awaited, or the
+// winners once the game is over.
 func cpNote(v *cp.View, names []string) string {
+	if v.Over {
+		return cpRoundNote(v, names)
+	}
 	note := v.Label
 	if note == "" {
-		note = fmt.Sprintf("%s · phase %d", v.RoundName, v.Phase)
+		note = cpRoundNote(v, names)
 	}
+	if t := int(v.Turn); t >= 0 && t < len(names) {
+		note += " · " + names[t] + " to play"
+	}
+	return note
+}
+
+// cpRoundNote is where the game stands: "Spring 1851 · phase 6 of 7", or
+// "Game over · Ada won" once it has ended.
+func cpRoundNote(v *cp.View, names []string) string {
 	if v.Over {
 		var winners []engine.Seat
 		if v.Result != nil {
@@ -193,10 +230,7 @@ func cpNote(v *cp.View, names []string) string {
 		}
 		return gameOverNote(winners, names)
 	}
-	if t := int(v.Turn); t >= 0 && t < len(names) {
-		note += " · " + names[t] + " to play"
-	}
-	return note
+	return fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase)
 }
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
@@ -209,7 +243,7 @@ func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 	for i, loc := range v.Locations {
 		rect := l.locRect[i]
 		c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-		c.panelHead(rect, fmt.Sprintf("%d  %s", loc.Number, loc.Name))
+		c.panelHead(rect, cpLocTitle(&loc))
 		y := rect.Min.Y + cpHeadH + 6
 		for j, d := range loc.Dice {
 			x := rect.Min.X + 10 + j*(cpSlot+8)
@@ -299,10 +333,27 @@ func (c *canvas) panelHead(rect image.Rectangle, title string) {
 	c.text(title, band.Min.X+10, band.Min.Y+band.Dy()/2, style{size: sizeBody, bold: true, color: colTitleInk})
 }
 
-// headNote writes a note on the right of a panel's header.
-func (c *canvas) headNote(rect image.Rectangle, note string, col rgb) {
-	c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, rect.Dx()-210, style{size: sizeSmall, bold: true, color: col, align: alignRight})
+// headNote writes notes on the right of a panel's header titled title,
+// in the room the title leaves, and the extra note after them when it
+// fits too (a deck count matters less than whose die acts next).
+func (c *canvas) headNote(rect image.Rectangle, title string, notes []string, extra string, col rgb) {
+	st := style{size: sizeSmall, bold: true, color: col, align: alignRight}
+	room := rect.Dx() - 2 - 10 - c.fs.width(title, style{size: sizeBody, bold: true}) - 16 - 12
+	note := strings.Join(notes, " · ")
+	switch {
+	case extra == "":
+	case note == "":
+		note = extra
+	case c.fs.width(note+" · "+extra, st) <= room:
+		note += " · " + extra
+	}
+	if note != "" {
+		c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, room, st)
+	}
 }
+
+// cpLocTitle is a location panel's title: "3  Bank of England".
+func cpLocTitle(loc *cp.LocationView) string { return fmt.Sprintf("%d  %s", loc.Number, loc.Name) }
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
 func (c *canvas) assistantIcon(dc *gg.Context, x, y int) {

@@ -23,16 +23,17 @@ const (
 	edLondonEnd        = 80 // the last space: London again
 )
 
-// Geometry of the 80 Days board. The 80 spaces of the loop (London, then
-// 1 to 79) are laid out in reading order, ten to a row.
+// Geometry of the 80 Days board. The 81 spaces of the route (London the
+// start, 1 to 79, London the finish) are laid out in reading order, nine
+// to a row.
 const (
 	edW       = 1144
-	edCols    = 10
-	edRows    = 8
-	edCellW   = 108
-	edCellH   = 70
+	edCols    = 9
+	edRows    = 9
+	edCellW   = 120
+	edCellH   = 66
 	edGap     = 4
-	edBandH   = 26 // the coloured label band at the bottom of a cell
+	edBandH   = 24 // the coloured label band at the bottom of a cell
 	edTrackX  = (edW - edCols*edCellW - (edCols-1)*edGap) / 2
 	edTrackY  = titleHeight + 14
 	edKeyY    = edTrackY + edRows*edCellH + (edRows-1)*edGap + 12
@@ -60,10 +61,10 @@ func edHeight(players int) int {
 // edTitle is the board's title.
 const edTitle = "Around the World in 80 Days"
 
-// edCell returns the rectangle of the cell showing space n (London is both
-// 0 and 80).
+// edCell returns the rectangle of the cell showing space n: London the
+// start at 0 and the finish at 80 have a cell each.
 func edCell(n int) image.Rectangle {
-	n %= edLondonEnd
+	n = min(max(n, 0), edLondonEnd)
 	col, row := n%edCols, n/edCols
 	x := edTrackX + col*(edCellW+edGap)
 	y := edTrackY + row*(edCellH+edGap)
@@ -96,7 +97,10 @@ func edKindColor(sp eightydays.SpaceView) rgb {
 func edLabel(sp eightydays.SpaceView) string {
 	switch sp.Kind {
 	case edKindLondon:
-		return "LONDON"
+		if sp.Number == edLondonEnd {
+			return "London finish"
+		}
+		return "London start"
 	case edKindLayover:
 		return sp.City
 	case edKindPassepartout:
@@ -172,7 +176,7 @@ func edCheck(v *eightydays.View) error {
 func (c *canvas) edBackground(v *eightydays.View) {
 	c.titleBarStatic(edTitle)
 	dc := c.gg()
-	for _, sp := range v.Track[:edLondonEnd] {
+	for _, sp := range v.Track {
 		rect := edCell(sp.Number)
 		kind := edKindColor(sp)
 		c.roundBox(dc, rect, 8, colPanel, colInk, 1.5)
@@ -230,13 +234,18 @@ func (c *canvas) edKey() {
 }
 
 // edPawns draws every pawn on its space, the space tinted in the owner's
-// colour; London, start and finish, can hold several.
+// colour; London, the start and the finish (where arrived pawns are home),
+// can hold several.
 func (c *canvas) edPawns(v *eightydays.View) {
-	var london []int
+	var start, home []int
 	for seat, p := range v.Players {
 		for _, pawn := range p.Pawns {
-			if pawn.Space <= 0 || pawn.Space >= edLondonEnd {
-				london = append(london, seat)
+			switch {
+			case pawn.Space <= 0:
+				start = append(start, seat)
+				continue
+			case pawn.Space >= edLondonEnd || pawn.Home:
+				home = append(home, seat)
 				continue
 			}
 			rect := edCell(pawn.Space)
@@ -253,11 +262,23 @@ func (c *canvas) edPawns(v *eightydays.View) {
 			}
 		}
 	}
-	rect := edCell(0)
-	for i, seat := range london {
-		x := rect.Min.X + edCellW/2 + (i%3-1)*30
-		y := rect.Min.Y + 15 + (i/3)*24
-		c.marker(seat, x, y, markToken)
+	c.edLondon(edCell(0), start)
+	c.edLondon(edCell(edLondonEnd), home)
+}
+
+// edLondon draws the pawns in a London cell: tokens, four to a row, or
+// small markers, six to a row, when more than four share it.
+func (c *canvas) edLondon(rect image.Rectangle, seats []int) {
+	perRow, step, size, rowH := 4, tokenSize+4, markToken, 0
+	if len(seats) > perRow {
+		perRow, step, size, rowH = 6, miniSize+3, markMini, 20
+	}
+	rows := (len(seats) + perRow - 1) / perRow
+	top := rect.Min.Y + (edCellH-edBandH-(rows-1)*rowH)/2
+	for i, seat := range seats {
+		n := min(len(seats)-i/perRow*perRow, perRow) // markers on this row
+		x := rect.Min.X + edCellW/2 - (n-1)*step/2 + (i%perRow)*step
+		c.marker(seat, x, top+(i/perRow)*rowH, size)
 	}
 }
 

@@ -37,5 +37,5 @@ func ExampleRenderer_Board() {
 		return
 	}
 	fmt.Printf("%dx%d PNG\n", cfg.Width, cfg.Height)
-	// Output: 1144x1060 PNG
+	// Output: 1144x1098 PNG
 }

@@ -110,12 +110,13 @@ type faceSet struct {
 	faces  map[faceKey]font.Face
 	widths map[widthKey]fixed.Int26_6
 	fits   map[fitKey]string // shortened texts, by text and width
+	wraps  map[wrapKey]wrapped
 	drawer font.Drawer
 	src    image.Uniform
 }
 
 func newFaceSet(f fonts) *faceSet {
-	return &faceSet{fonts: f, faces: map[faceKey]font.Face{}, widths: map[widthKey]fixed.Int26_6{}, fits: map[fitKey]string{}}
+	return &faceSet{fonts: f, faces: map[faceKey]font.Face{}, widths: map[widthKey]fixed.Int26_6{}, fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}}
 }
 
 func (fs *faceSet) face(k faceKey) font.Face {

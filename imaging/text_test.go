@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,29 +46,79 @@ func TestFitShortensToWidth(t *testing.T) {
 	}
 }
 
-func TestRichSegments(t *testing.T) {
+func TestRichAtoms(t *testing.T) {
 	r := testRenderer(t)
 	c := &canvas{r: r}
 	sp := r.sprites
 	for _, tc := range []struct {
 		in   string
-		want []segment
+		want []atom
 	}{
-		{"+2 gears, +1 energy", []segment{{text: "+2"}, {icon: sp.gear}, {text: ", +1"}, {icon: sp.energy}}},
-		{"phase 6: +1 newspapers, +1 income", []segment{{text: "phase 6: +1"}, {icon: sp.paper}, {text: ", +1 income"}}},
-		{"1 energy and one green bonus", []segment{{text: "1"}, {icon: sp.energy}, {text: " and one green bonus"}}},
-		{"gears per energy", []segment{{text: "gears per energy"}}},
+		{"+2 gears, +1 energy", []atom{{{text: "+2"}, {icon: sp.gear}, {text: ","}}, {{text: "+1"}, {icon: sp.energy}}}},
+		{"phase 6: +1 newspapers, +1 income", []atom{{{text: "phase"}}, {{text: "6:"}}, {{text: "+1"}, {icon: sp.paper}, {text: ","}}, {{text: "+1"}}, {{text: "income"}}}},
+		{"1 energy and one", []atom{{{text: "1"}, {icon: sp.energy}}, {{text: "and"}}, {{text: "one"}}}},
+		{"gears per energy", []atom{{{text: "gears"}}, {{text: "per"}}, {{text: "energy"}}}},
+		{"tile; ↔\u00a0John\u00a0Snow", []atom{{{text: "tile;"}}, {{text: "↔\u00a0John\u00a0Snow"}}}},
 		{"", nil},
 	} {
-		got := c.richSegments(tc.in)
+		got := c.richAtoms(tc.in)
 		if len(got) != len(tc.want) {
-			t.Errorf("richSegments(%q) = %v, want %v", tc.in, got, tc.want)
+			t.Errorf("richAtoms(%q) = %v, want %v", tc.in, got, tc.want)
 			continue
 		}
 		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("richSegments(%q)[%d] = %+v, want %+v", tc.in, i, got[i], tc.want[i])
+			if !slices.Equal(got[i], tc.want[i]) {
+				t.Errorf("richAtoms(%q)[%d] = %+v, want %+v", tc.in, i, got[i], tc.want[i])
 			}
+		}
+	}
+}
+
+// Wrapped text keeps every line within its width, keeps every word when
+// the lines suffice, and says when it had to cut.
+func TestWrapRich(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	st := style{size: sizeSmall}
+	text := "a violet research tile (blue box); +2 gears, +1 energy; Supercalifragilisticexpialidocious"
+	for _, tc := range []struct{ first, rest, n int }{
+		{2000, 2000, 1}, {300, 300, 2}, {120, 300, 3}, {200, 200, 1}, {40, 40, 2}, {5, 5, 1}, {-20, 300, 3},
+	} {
+		lines, cut := c.wrapRich(text, tc.first, tc.rest, tc.n, st)
+		if len(lines) > tc.n {
+			t.Fatalf("%+v: %d lines", tc, len(lines))
+		}
+		var words []string
+		for i, line := range lines {
+			limit := tc.rest
+			if i == 0 {
+				limit = tc.first
+			}
+			if line.width > max(limit, 0) {
+				t.Errorf("%+v: line %d is %d pixels wide", tc, i, line.width)
+			}
+			w := 0
+			for _, seg := range line.segs {
+				if seg.icon == nil {
+					words = append(words, seg.text)
+					w += c.fs.width(seg.text, st)
+				} else {
+					w += iconSize + 2
+				}
+			}
+			if w != line.width {
+				t.Errorf("%+v: line %d says %d pixels, its runs take %d", tc, i, line.width, w)
+			}
+		}
+		joined := strings.Join(words, " ")
+		if cut != strings.Contains(joined, "…") && joined != "" {
+			t.Errorf("%+v: cut %t but drew %q", tc, cut, joined)
+		}
+		if tc.first == 2000 && (cut || len(lines) != 1) {
+			t.Errorf("%+v: cut a text that fits", tc)
+		}
+		if again, _ := c.wrapRich(text, tc.first, tc.rest, tc.n, st); len(again) != len(lines) {
+			t.Errorf("%+v: the memo gives %d lines, the first wrap %d", tc, len(again), len(lines))
 		}
 	}
 }

@@ -1,0 +1,90 @@
+package imaging
+
+import (
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+)
+
+// The board's important text shows whole: every card on display in the
+// golden games (Patent Office, British Museum, Bank of England, Reform
+// Club) within its lines, every Port and Waterloo possibility of the
+// content, and every nation's line and role under a player's name.
+func TestCrystalPalaceBoardTextFits(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	content, err := cp.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards, possibilities := 0, 0
+	for _, p := range positions(t) {
+		if p.rules.Name() != "crystalpalace" {
+			continue
+		}
+		v := p.play(t).View(engine.Spectator).(*cp.View)
+		for _, loc := range v.Locations {
+			for i := range loc.Display {
+				card := &loc.Display[i]
+				if card.Kind == "" {
+					continue
+				}
+				cards++
+				l := c.layoutCard(card, cpLocW-20, -1)
+				if l.name != card.Name && card.Kind != "share" {
+					t.Errorf("%s: name drawn as %q", card.Name, l.name)
+				}
+				if _, cut := c.wrapRich(l.effect, cpLocW-20-l.headW, cpLocW-20-14, cpCardLines, cardEffectStyle()); cut {
+					t.Errorf("%s: %q does not fit %d lines", card.Name, l.effect, cpCardLines)
+				}
+			}
+			for _, p := range loc.Possibilities {
+				possibilities++
+				if _, cut := c.wrapRich(p.Text, cpPossibilityW, cpPossibilityW, 2, style{size: sizeSmall}); cut {
+					t.Errorf("%s: possibility %q does not fit two lines", loc.Name, p.Text)
+				}
+			}
+		}
+	}
+	if cards == 0 || possibilities == 0 {
+		t.Fatalf("saw %d cards and %d possibilities", cards, possibilities)
+	}
+	small := style{size: sizeSmall}
+	for _, mat := range content.Mats {
+		for _, role := range []bool{false, true} {
+			v := &cp.View{First: 0, Over: false}
+			pv := &cp.PlayerView{Nation: mat.Nation, Objective: 3, Passed: role}
+			for _, line := range cpSeatNotes(v, pv, 0, role) {
+				if w := c.fs.width(line, small); w > cpSeatNameW {
+					t.Errorf("%q is %d pixels wide; the player column holds %d", line, w, cpSeatNameW)
+				}
+			}
+		}
+	}
+}
+
+// A player's card lists show whole names and say how many more there are
+// rather than cutting a name.
+func TestCardGroupFits(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	st := style{size: sizeSmall}
+	cards := []cp.CardView{{Name: "Electric Telegraph"}, {Name: "Difference Engine"}, {Name: "Submarine Boat"}, {Name: "Velocipede"}}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{
+		{2000, "Patents (4): Electric Telegraph, Difference Engine, Submarine Boat, Velocipede"},
+		{c.fs.width("Patents (4): Electric Telegraph, Difference Engine +2 more", st), "Patents (4): Electric Telegraph, Difference Engine +2 more"},
+		{c.fs.width("Patents (4): Electric Telegraph +3 more", st) + 5, "Patents (4): Electric Telegraph +3 more"},
+		{60, "Patents (4)"},
+	} {
+		if got := c.cardGroup("Patents", cards, tc.w, st); got != tc.want {
+			t.Errorf("width %d: %q, want %q", tc.w, got, tc.want)
+		}
+	}
+	if got := c.cardGroup("Shares", nil, 100, st); got != "Shares: –" {
+		t.Errorf("no cards: %q", got)
+	}
+}

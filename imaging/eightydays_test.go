@@ -1,0 +1,47 @@
+package imaging
+
+import (
+	"image"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/eightydays"
+)
+
+// Every space of the route, the finish included, has a cell of its own
+// inside the board, and every band label shows whole.
+func TestEightyDaysCells(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	v := findPosition(t, "ed4-end").play(t).View(engine.Spectator).(*eightydays.View)
+	board := image.Rect(0, 0, edW, edKeyY)
+	seen := map[image.Rectangle]int{}
+	for _, sp := range v.Track {
+		cell := edCell(sp.Number)
+		if !cell.In(board) {
+			t.Errorf("space %d: cell %v outside the track %v", sp.Number, cell, board)
+		}
+		if other, ok := seen[cell]; ok {
+			t.Errorf("spaces %d and %d share a cell", other, sp.Number)
+		}
+		seen[cell] = sp.Number
+		label := edLabel(sp)
+		if w := c.fs.width(label, style{size: sizeSmall}); w > edCellW-4 {
+			t.Errorf("space %d: label %q is %d pixels wide", sp.Number, label, w)
+		}
+	}
+	if len(seen) != edLondonEnd+1 {
+		t.Errorf("%d cells for %d spaces", len(seen), edLondonEnd+1)
+	}
+	home := 0
+	for _, p := range v.Players {
+		for _, pawn := range p.Pawns {
+			if pawn.Home {
+				home++
+			}
+		}
+	}
+	if home == 0 {
+		t.Error("ed4-end: nobody arrived; the finish goes untested")
+	}
+}
