@@ -286,7 +286,7 @@ func (s *State) checkAction(seat int, a Action) error {
 			}
 		case locClub:
 			ch := &s.c.Characters[disp[k]]
-			if need, ok := s.affordable(seat, ch.Cost); !ok {
+			if need, ok := s.afterBonus(seat).affordable(seat, ch.Cost); !ok {
 				return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
 			}
 		}
@@ -582,13 +582,7 @@ func (s *State) doAction(seat int, a Action) {
 	e := s.c.Tracks.Economy
 	k := freeAct(b)
 	b.Acts[k] = Die{O: seat, V: die.V}
-	as := s.side(l).Actions[k]
-	if as.Pounds > 0 {
-		p.Pounds += as.Pounds
-	} else if as.Pounds < 0 {
-		s.pay(seat, -as.Pounds)
-	}
-	p.News = min(p.News+as.Newspapers, e.MaxNewspapers)
+	s.receiveBonus(seat, s.side(l).Actions[k])
 	switch l {
 	case locPatent:
 		slot := a.Vals[0] - 1
@@ -641,9 +635,41 @@ func (s *State) doAction(seat int, a Action) {
 			s.pushEffects(seat, po.Effect, vpEffects)
 		}
 	}
+}
+
+// receiveBonus gives seat the bonus of action space as, or makes it pay the
+// space's cost, with what that sets off at once (a flyer reached by the Buzz)
+// settled: all of it comes before the action (rulebook, phase 3).
+func (s *State) receiveBonus(seat int, as ActionSpace) {
+	p := &s.P[seat]
+	if as.Pounds > 0 {
+		p.Pounds += as.Pounds
+	} else if as.Pounds < 0 {
+		s.pay(seat, -as.Pounds)
+	}
+	p.News = min(p.News+as.Newspapers, s.c.Tracks.Economy.MaxNewspapers)
 	if as.Buzz > 0 {
 		s.moveBuzz(seat, as.Buzz)
 	}
+	s.settleSeat(seat)
+}
+
+// afterBonus is s as seat's die would find it on the next free action space
+// of the current location, its bonus received; the action is chosen there.
+// It is s itself when the space has neither bonus nor cost.
+func (s *State) afterBonus(seat int) *State {
+	b := &s.Boards[s.Loc]
+	k := freeAct(b)
+	if k < 0 {
+		return s
+	}
+	as := s.side(locKind(s.Loc)).Actions[k]
+	if as == (ActionSpace{}) {
+		return s
+	}
+	t := s.clone()
+	t.receiveBonus(seat, as)
+	return t
 }
 
 // publisherBuzz is the Buzz seat earns at the London Times this round.
