@@ -115,7 +115,7 @@ func (s *State) aiDice(seat int) string {
 	for _, ch := range p.Chars {
 		salary += s.c.Characters[ch].Salary[colour]
 	}
-	budget := p.Pounds - salary - 8
+	budget := p.Pounds - salary - 4
 	if s.Round == 5 {
 		budget = p.Pounds - salary
 	}
@@ -217,7 +217,7 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		}
 		return best
 	case locWestminster:
-		return 2.5
+		return 4
 	case locClub:
 		best := 0.0
 		for _, id := range s.CharDisp {
@@ -306,14 +306,20 @@ func (s *State) estimate(seat int) float64 {
 	// beyond what the dice will cost means loans, which cost dearly.
 	cash := float64(p.Pounds) + left*float64(s.c.Tracks.Income[p.Income].Income) - salaryLeft*float64(salary)
 	v := float64(p.VP)
-	v += 0.3*cash + 1.4*float64(p.Gears) + 1.2*float64(p.Energy) + 0.45*float64(p.News)
+	// After the last building phase patents are dead cards and goods are
+	// worth the pound each the end scoring pays for them.
+	gear, energy, news, patent := 1.4, 1.2, 0.45, 0.7
+	if s.Round == 5 && s.Ph > 5 || s.Round == 5 && s.Ph == 5 && p.Passed {
+		gear, energy, news, patent = 0.3, 0.3, 0.3, 0
+	}
+	v += 0.3*cash + gear*float64(p.Gears) + energy*float64(p.Energy) + news*float64(p.News)
 	if short := cash - diceLeft*float64(p.Dice+p.New)*3.5; short < 0 {
-		v += 0.3 * short
+		v += 0.5 * short
 	}
 	v += 0.3*float64(p.Buzz) + 0.7*float64(p.West) + 1.5*float64(s.count(seat, metricMarket))
 	v += 1.5 * diceLeft * float64(p.Dice+p.New)
 	for _, id := range p.Patents {
-		v += max(0, s.patentWorth(seat, id)) * 0.7
+		v += max(0, s.patentWorth(seat, id)) * patent
 	}
 	for _, sl := range p.Slots {
 		switch sl.K {
