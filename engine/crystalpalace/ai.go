@@ -7,16 +7,23 @@ import (
 // Heuristic is a computer player: it chooses dice values by budget, places
 // dice where its estimate of the location's worth is highest and it is
 // likely to act, and otherwise looks one action ahead, comparing its
-// position with the best opponent's.
+// position with the best opponent's. Before answering a prompt of its own
+// it may take free actions (see aiFree).
 type Heuristic struct{}
 
 // Choose implements engine.Player.
 func (Heuristic) Choose(st engine.State, pr engine.Prompt, rng *engine.RNG) string {
 	s, ok := st.(*State)
-	if !ok || len(pr.Actions) == 1 {
+	if !ok {
 		return pr.Actions[0]
 	}
 	seat := int(pr.Seat)
+	if free := s.aiFree(seat, pr.Kind); free != "" {
+		return free
+	}
+	if len(pr.Actions) == 1 {
+		return pr.Actions[0]
+	}
 	switch pr.Kind {
 	case "dice":
 		return s.aiDice(seat)
@@ -37,6 +44,69 @@ func (Heuristic) Choose(st engine.State, pr engine.Prompt, rng *engine.RNG) stri
 	return best
 }
 
+// aiFree is the free action seat takes before answering its prompt of
+// kind, or "". Each one it takes gives up newspapers, gears or energy,
+// which only other actions bring back, so it cannot take them forever:
+//   - short of money for a debt, it raises pounds (newspapers first, then
+//     energy, then gears) as long as that saves a loan;
+//   - otherwise it turns 4 newspapers into a die while it has rounds to use
+//     it, 3 into income while that pays back, and 2 into a gear before the
+//     newspapers overflow.
+func (s *State) aiFree(seat int, kind string) string {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	try := func(a Action) string {
+		if s.checkFree(seat, a) == nil {
+			return a.String()
+		}
+		return ""
+	}
+	if kind == "pay" {
+		short := p.Q[0].N - p.Pounds
+		raisable := p.News/e.PoundNewspapers + p.Energy*e.SellEnergy + p.Gears*e.SellGear
+		if short <= 0 || loansFor(short-raisable, e.LoanPounds) >= loansFor(short, e.LoanPounds) {
+			return ""
+		}
+		for _, a := range []Action{{Verb: vExchange, Key: "pound"}, {Verb: vSell, Key: "energy"}, {Verb: vSell, Key: "gear"}} {
+			if text := try(a); text != "" {
+				return text
+			}
+		}
+		return ""
+	}
+	if kind != "dice" && kind != "place" && kind != "action" && kind != "build" {
+		return ""
+	}
+	// A die exchanged before the reveal acts this round; later, from the next.
+	dieRounds := 5 - s.Round
+	if s.Ph == 1 {
+		dieRounds++
+	}
+	if p.News >= e.DieNewspapers && dieRounds > 0 {
+		if text := try(Action{Verb: vExchange, Key: "die"}); text != "" {
+			return text
+		}
+	}
+	inc := s.c.Tracks.Income
+	if p.News >= e.IncomeNewspapers && p.Income+1 < len(inc) && (inc[p.Income+1].Income-inc[p.Income].Income)*(6-s.Round) > e.IncomeNewspapers+1 {
+		if text := try(Action{Verb: vExchange, Key: "income"}); text != "" {
+			return text
+		}
+	}
+	if p.News+2 > e.MaxNewspapers {
+		return try(Action{Verb: vExchange, Key: "gear"})
+	}
+	return ""
+}
+
+// loansFor is how many loans of size loan cover a shortfall of short pounds.
+func loansFor(short, loan int) int {
+	if short <= 0 {
+		return 0
+	}
+	return (short + loan - 1) / loan
+}
+
 // aiDice spends a budget on dice values, highest first.
 func (s *State) aiDice(seat int) string {
 	p := &s.P[seat]
@@ -45,7 +115,7 @@ func (s *State) aiDice(seat int) string {
 	for _, ch := range p.Chars {
 		salary += s.c.Characters[ch].Salary[colour]
 	}
-	budget := p.Pounds - salary - 8
+	budget := p.Pounds - salary - 4
 	if s.Round == 5 {
 		budget = p.Pounds - salary
 	}
@@ -98,7 +168,11 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 			}
 		}
 		ds := side.Dice[a.Vals[1]-1]
-		v := worth[l]*chance*(1-0.35*float64(own)) - 0.3*float64(ds.Fee) + float64(rng.Intn(100))/400
+		w := worth[l]
+		if locKind(l) == locPort {
+			w = max(w, s.ticketWorth(a.Vals[0]))
+		}
+		v := w*chance*(1-0.35*float64(own)) - 0.3*float64(ds.Fee) + float64(rng.Intn(100))/400
 		if ds.Assistant {
 			v += 0.8
 		}
@@ -130,7 +204,7 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		}
 		v := 2.0 + left*0.5
 		if freeSlot(p) >= 0 {
-			v += 2
+			v += 4 // and no empty space to pay for at the end
 		}
 		return v
 	case locBank:
@@ -143,7 +217,7 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		}
 		return best
 	case locWestminster:
-		return 2.5
+		return 4
 	case locClub:
 		best := 0.0
 		for _, id := range s.CharDisp {
@@ -167,6 +241,16 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		return 2.5
 	}
 	return 0
+}
+
+// ticketWorth is what a Port ticket taken with a die of value v is worth
+// (its VP less the die's use in the rounds left), or 0 when none is left.
+func (s *State) ticketWorth(v int) float64 {
+	side := s.side(locPort)
+	if len(s.TicketDice) >= side.TicketSpaces {
+		return 0
+	}
+	return float64(side.TicketVP[s.year()]+v) - 1.5*float64(5-s.Round)
 }
 
 // patentWorth estimates a patent's value to seat: prototype VP, links and
@@ -205,13 +289,37 @@ func (s *State) estimate(seat int) float64 {
 	if s.Ph <= 6 {
 		left++
 	}
+	// Dice act in phases 2-3; salaries come in phase 4, income in phase 6.
+	diceLeft, salaryLeft := float64(5-s.Round), float64(5-s.Round)
+	if s.Ph <= 2 {
+		diceLeft++
+	}
+	if s.Ph <= 4 {
+		salaryLeft++
+	}
+	colour := s.c.Tracks.Westminster[p.West].Salary
+	salary := 0
+	for _, ch := range p.Chars {
+		salary += s.c.Characters[ch].Salary[colour]
+	}
+	// Money: what it will have after income and salaries; a shortfall
+	// beyond what the dice will cost means loans, which cost dearly.
+	cash := float64(p.Pounds) + left*float64(s.c.Tracks.Income[p.Income].Income) - salaryLeft*float64(salary)
 	v := float64(p.VP)
-	v += 0.3*float64(p.Pounds) + 1.4*float64(p.Gears) + 1.2*float64(p.Energy) + 0.45*float64(p.News)
-	v += 0.3 * left * float64(s.c.Tracks.Income[p.Income].Income)
+	// After the last building phase patents are dead cards and goods are
+	// worth the pound each the end scoring pays for them.
+	gear, energy, news, patent := 1.4, 1.2, 0.45, 0.7
+	if s.Round == 5 && s.Ph > 5 || s.Round == 5 && s.Ph == 5 && p.Passed {
+		gear, energy, news, patent = 0.3, 0.3, 0.3, 0
+	}
+	v += 0.3*cash + gear*float64(p.Gears) + energy*float64(p.Energy) + news*float64(p.News)
+	if short := cash - diceLeft*float64(p.Dice+p.New)*3.5; short < 0 {
+		v += 0.5 * short
+	}
 	v += 0.3*float64(p.Buzz) + 0.7*float64(p.West) + 1.5*float64(s.count(seat, metricMarket))
-	v += 1.5 * left * float64(p.Dice+p.New)
+	v += 1.5 * diceLeft * float64(p.Dice+p.New)
 	for _, id := range p.Patents {
-		v += max(0, s.patentWorth(seat, id)) * 0.7
+		v += max(0, s.patentWorth(seat, id)) * patent
 	}
 	for _, sl := range p.Slots {
 		switch sl.K {
@@ -220,6 +328,8 @@ func (s *State) estimate(seat int) float64 {
 			if len(s.c.Research[sl.ID].Phase6) > 0 {
 				v += left
 			}
+		case slotEmpty:
+			v -= 2 // an empty research space costs 2 VP at the end
 		case slotLoan:
 			if sl.Repaid {
 				v -= 3
@@ -229,10 +339,6 @@ func (s *State) estimate(seat int) float64 {
 		}
 	}
 	v -= 9 * float64(len(p.Extra))
-	colour := s.c.Tracks.Westminster[p.West].Salary
-	for _, ch := range p.Chars {
-		v -= 0.3 * left * float64(s.c.Characters[ch].Salary[colour])
-	}
 	if p.Obj > 0 {
 		v += float64(s.c.Mats[p.Mat].Objective[p.Obj-1].VP)
 	}

@@ -92,7 +92,12 @@ func (s *State) hasPrompt(seat int) bool {
 }
 
 // check is the one legality predicate: nil when seat may take a now.
-func (s *State) check(seat int, a Action) error {
+func (s *State) check(seat int, a Action) error { return s.checkWith(seat, a, new(*State)) }
+
+// checkWith is check sharing after, the state once the next action space's
+// bonus is received (made when first needed), between the checks of one
+// prompt's actions.
+func (s *State) checkWith(seat int, a Action, after **State) error {
 	if isFree(a.Verb) {
 		return s.checkFree(seat, a)
 	}
@@ -136,7 +141,7 @@ func (s *State) check(seat int, a Action) error {
 	case 2:
 		return s.checkPlace(seat, a)
 	case 3:
-		return s.checkAction(seat, a)
+		return s.checkAction(seat, a, after)
 	}
 	return s.checkBuild(seat, a)
 }
@@ -251,7 +256,7 @@ func (s *State) display(l locKind) []int {
 	return nil
 }
 
-func (s *State) checkAction(seat int, a Action) error {
+func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Verb == vPass {
 		return nil
 	}
@@ -286,7 +291,7 @@ func (s *State) checkAction(seat int, a Action) error {
 			}
 		case locClub:
 			ch := &s.c.Characters[disp[k]]
-			if need, ok := s.affordable(seat, ch.Cost); !ok {
+			if need, ok := s.affordableAfterBonus(seat, ch.Cost, after); !ok {
 				return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
 			}
 		}
@@ -582,13 +587,7 @@ func (s *State) doAction(seat int, a Action) {
 	e := s.c.Tracks.Economy
 	k := freeAct(b)
 	b.Acts[k] = Die{O: seat, V: die.V}
-	as := s.side(l).Actions[k]
-	if as.Pounds > 0 {
-		p.Pounds += as.Pounds
-	} else if as.Pounds < 0 {
-		s.pay(seat, -as.Pounds)
-	}
-	p.News = min(p.News+as.Newspapers, e.MaxNewspapers)
+	s.receiveBonus(seat, s.side(l).Actions[k])
 	switch l {
 	case locPatent:
 		slot := a.Vals[0] - 1
@@ -641,9 +640,72 @@ func (s *State) doAction(seat int, a Action) {
 			s.pushEffects(seat, po.Effect, vpEffects)
 		}
 	}
+}
+
+// receiveBonus gives seat the bonus of action space as, or makes it pay the
+// space's cost, with what that sets off at once (a flyer reached by the Buzz)
+// settled: all of it comes before the action (rulebook, phase 3).
+func (s *State) receiveBonus(seat int, as ActionSpace) {
+	p := &s.P[seat]
+	if as.Pounds > 0 {
+		p.Pounds += as.Pounds
+	} else if as.Pounds < 0 {
+		s.pay(seat, -as.Pounds)
+	}
+	p.News = min(p.News+as.Newspapers, s.c.Tracks.Economy.MaxNewspapers)
 	if as.Buzz > 0 {
 		s.moveBuzz(seat, as.Buzz)
 	}
+	s.settleSeat(seat)
+}
+
+// affordableAfterBonus is affordable once seat has received the bonus of
+// the next free action space. Only a space that costs, or Buzz that reaches
+// a flyer, needs the bonus played out on a copy; otherwise the bonus's
+// pounds simply count.
+func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds int, ok bool) {
+	pounds, ok = s.affordable(seat, c)
+	k := freeAct(&s.Boards[s.Loc])
+	if k < 0 {
+		return pounds, ok
+	}
+	as := s.side(locKind(s.Loc)).Actions[k]
+	if as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
+		return pounds, pounds <= s.P[seat].Pounds+as.Pounds
+	}
+	if *after == nil {
+		*after = s.afterBonus(seat)
+	}
+	return (*after).affordable(seat, c)
+}
+
+// flyerWithin reports whether n Buzz steps take seat onto a flyer.
+func (s *State) flyerWithin(seat, n int) bool {
+	from := s.P[seat].Buzz
+	for _, f := range s.FlyerAt {
+		if f.Space > from && f.Space <= from+n {
+			return true
+		}
+	}
+	return false
+}
+
+// afterBonus is s as seat's die would find it on the next free action space
+// of the current location, its bonus received; the action is chosen there.
+// It is s itself when the space has neither bonus nor cost.
+func (s *State) afterBonus(seat int) *State {
+	b := &s.Boards[s.Loc]
+	k := freeAct(b)
+	if k < 0 {
+		return s
+	}
+	as := s.side(locKind(s.Loc)).Actions[k]
+	if as == (ActionSpace{}) {
+		return s
+	}
+	t := s.clone()
+	t.receiveBonus(seat, as)
+	return t
 }
 
 // publisherBuzz is the Buzz seat earns at the London Times this round.

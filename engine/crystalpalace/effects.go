@@ -295,19 +295,22 @@ func (s *State) occupy(seat, t int) {
 	s.emit(engine.EventAction, seat, "the Black Market bursts", false)
 }
 
+// marketFreeBelow is the highest free tier below t, or -1.
+func (s *State) marketFreeBelow(t int) int {
+	for i := t - 1; i >= 0; i-- {
+		if s.Market[i] < 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // moveDown moves seat's assistant on tier t to the next free space below,
 // or off the market; with gear, a gear from the yellow banner when it moved
 // from the banner tier or higher.
 func (s *State) moveDown(seat, t int, gear bool) {
 	s.Market[t] = -1
-	to := -1
-	for i := t - 1; i >= 0; i-- {
-		if s.Market[i] < 0 {
-			to = i
-			break
-		}
-	}
-	if to >= 0 {
+	if to := s.marketFreeBelow(t); to >= 0 {
 		s.Market[to] = seat
 	} else {
 		s.P[seat].Asst++

@@ -64,8 +64,9 @@ func (s *State) phaseActions(seat int) []string {
 	}
 	p := &s.P[seat]
 	out := make([]string, 0, 8)
+	after := new(*State)
 	keep := func(a Action, text string) {
-		if s.check(seat, a) == nil {
+		if s.checkWith(seat, a, after) == nil {
 			out = append(out, text)
 		}
 	}

@@ -1,0 +1,91 @@
+package crystalpalace
+
+import (
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+func TestDescribe(t *testing.T) {
+	s := newGame(t, 2, 13)
+	setDisplay(s, locClub, 4, charIdx(t, s, "bronte"))
+	setPurse(s, 0, 40, 4)
+	s.P[0].Gears, s.P[0].Energy = 2, 1
+	e := s.c.Tracks.Economy
+	club := s.side(locClub).Dice[0]
+	fee := "no fee"
+	if club.Fee > 0 {
+		fee = "fee " + pounds(club.Fee)
+	}
+	if club.Assistant {
+		fee += " · assistant action"
+	}
+	phase1 := []struct{ seat, action, want string }{
+		{"P1", "dice 6 5 1 1", "costs 13 £ at the reveal"},
+		{"P1", "exchange die", "4 newspapers → a die this round"},
+		{"P1", "exchange income", itoa(e.IncomeNewspapers) + " newspapers → +1 income"},
+		{"P1", "exchange pound", "1 newspaper → 1 £"},
+		{"P1", "sell gear", "1 gear → " + pounds(e.SellGear)},
+		{"P2", "exchange die", ""}, // P2 has no newspapers: not legal
+		{"P1", "take 1", ""},       // not legal in phase 1
+		{"P1", "nonsense", ""},
+	}
+	for _, c := range phase1 {
+		if got := s.Describe(seatOf(t, c.seat), c.action); got != c.want {
+			t.Errorf("phase 1, %s %q: %q, want %q", c.seat, c.action, got, c.want)
+		}
+	}
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
+	if got, want := s.Describe(0, "place 6 club 1"), "Reform Club · "+fee; got != want {
+		t.Errorf("place 6 club 1: %q, want %q", got, want)
+	}
+	if got := s.Describe(1, "place 6 club 1"); got != "" {
+		t.Errorf("P2 place out of turn: %q, want \"\"", got)
+	}
+	play(t, s, "P1: place 6 club 1\nP2: pass\nP1: pass")
+	want := "+1 Buzz · Charlotte Bronte · 2 gear, 1 energy · 12 VP · assistant action (Black Market placement free)"
+	if got := s.Describe(0, "take 4"); got != want {
+		t.Errorf("take 4 at the Club: %q, want %q", got, want)
+	}
+	if got := s.Describe(0, "pass"); got != "no action for this die; the space stays free" {
+		t.Errorf("pass in phase 3: %q", got)
+	}
+}
+
+// Every legal action of a random playout can be described without panicking,
+// and only the phase prompts' choices of cards, places and exchanges need
+// words: each of them gets some.
+func TestDescribeEveryLegalAction(t *testing.T) {
+	s := newGame(t, 3, 7)
+	rng := engine.NewRNG(7)
+	for steps := 0; !s.Over() && steps < 3000; steps++ {
+		prs := s.Prompts()
+		pr := prs[rng.Intn(len(prs))]
+		for _, a := range append(append([]string(nil), pr.Actions...), s.FreeActions(pr.Seat)...) {
+			got := s.Describe(pr.Seat, a)
+			a0, _ := ParseAction(a)
+			switch a0.Verb {
+			case vPlace, vTake, vBuild, vExchange, vBuy, vSell, vLoan, vRepay, vUse, vPublish, vAdvance:
+				if got == "" {
+					t.Fatalf("%s %q has no description", seatName(int(pr.Seat)), a)
+				}
+			}
+		}
+		if _, err := s.Apply(pr.Seat, pr.Actions[rng.Intn(len(pr.Actions))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func seatOf(t *testing.T, name string) engine.Seat {
+	t.Helper()
+	return engine.Seat(name[1] - '1')
+}
+
+func BenchmarkDescribe(b *testing.B) {
+	s := newGame(b, 4, 1)
+	for b.Loop() {
+		s.Describe(0, "exchange die")
+		s.Describe(0, "dice 6 5 1 1")
+	}
+}
