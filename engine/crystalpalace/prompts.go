@@ -193,31 +193,48 @@ func (s *State) decisionLabel(seat int, t Task) string {
 }
 
 // placeActions lists the legal placements of phase 2 and pass, sized
-// exactly (this runs once per placement, so it avoids waste).
+// exactly (this runs once per placement, so it avoids waste). It applies
+// placeProblem's rule space by space: the open spaces seat can pay for are
+// found once, then each distinct die value keeps those whose minimum it
+// meets, in the order placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	var out []string
-	for pass := 0; pass < 2; pass++ {
-		n, seen := 0, 0
-		for _, v := range p.Vals {
-			if seen&(1<<v) != 0 {
+	type openSpace struct{ l, sp, min int }
+	var buf [64]openSpace
+	open := buf[:0]
+	for l := range s.Boards {
+		side := s.side(locKind(l))
+		for sp := range s.Boards[l].Dice {
+			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
 				continue
 			}
-			seen |= 1 << v
-			for l := range s.Boards {
-				for sp := range s.Boards[l].Dice {
-					if s.placeProblem(seat, v, l, sp) != placeOK {
-						continue
-					}
-					if out != nil {
-						out = append(out, s.r.place[v][l][sp])
-					}
-					n++
-				}
+			open = append(open, openSpace{l, sp, side.Dice[sp].Min})
+		}
+	}
+	var distinct [8]int
+	nv, seen := 0, 0
+	n := 1 // pass
+	for _, v := range p.Vals {
+		if seen&(1<<v) != 0 {
+			continue
+		}
+		seen |= 1 << v
+		if nv < len(distinct) {
+			distinct[nv] = v
+		}
+		nv++
+		for _, o := range open {
+			if v >= o.min {
+				n++
 			}
 		}
-		if out == nil {
-			out = make([]string, 0, n+1)
+	}
+	out := make([]string, 0, n)
+	for _, v := range distinct[:min(nv, len(distinct))] {
+		for _, o := range open {
+			if v >= o.min {
+				out = append(out, s.r.place[v][o.l][o.sp])
+			}
 		}
 	}
 	return append(out, "pass")
