@@ -28,7 +28,8 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
 	} else {
-		s.emit(engine.EventAction, who, seatName(who)+": "+a.String(), false)
+		var buf [64]byte
+		s.emit(engine.EventAction, who, string(a.appendText(append(buf[:0], seatName(who)+": "...))), false)
 	}
 	s.do(who, a)
 	s.run()
@@ -104,7 +105,8 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 	p := &s.P[seat]
 	if len(p.Q) > 0 {
 		t := p.Q[0]
-		for _, b := range s.decisionActions(seat, t) {
+		var buf [8]Action
+		for _, b := range s.appendDecisionActions(buf[:0], seat, t) {
 			if sameAction(a, b) {
 				return nil
 			}

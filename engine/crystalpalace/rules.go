@@ -19,6 +19,8 @@ type Rules struct {
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	build []string   // build[i] is "build <patent i>"
+	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
+	nums [][]int
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
 	sides   [6][]*BoardSide
 	markets [6]*Market
@@ -42,6 +44,10 @@ func NewRules(c *Content) *Rules {
 				}
 			}
 		}
+	}
+	r.nums = make([][]int, 64)
+	for k := range r.nums {
+		r.nums[k] = []int{k}
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
