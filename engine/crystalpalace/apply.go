@@ -258,13 +258,41 @@ func (s *State) display(l locKind) []int {
 	return nil
 }
 
+// Reasons taking from a display is refused; takeOK when it is allowed.
+const (
+	takeOK = iota
+	takeEmpty
+	takeNoResearch
+	takeCost
+)
+
+// takeProblem is the rule for seat taking display slot k (from 0) at
+// location l in phase 3; need is what a character costs seat in pounds when
+// it cannot pay it.
+func (s *State) takeProblem(seat int, l locKind, k int, after **State) (problem, need int) {
+	disp := s.display(l)
+	if k < 0 || k >= len(disp) || disp[k] < 0 {
+		return takeEmpty, 0
+	}
+	switch l {
+	case locMuseum:
+		if !canReceiveResearch(&s.P[seat]) {
+			return takeNoResearch, 0
+		}
+	case locClub:
+		if need, ok := s.affordableAfterBonus(seat, s.c.Characters[disp[k]].Cost, after); !ok {
+			return takeCost, need
+		}
+	}
+	return takeOK, 0
+}
+
 func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Verb == vPass {
 		return nil
 	}
 	l := locKind(s.Loc)
 	loc := &s.c.Locations[l]
-	p := &s.P[seat]
 	want := func() error {
 		switch l {
 		case locWestminster:
@@ -281,21 +309,15 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		if a.Verb != vTake {
 			return want()
 		}
-		disp := s.display(l)
 		k := a.Vals[0] - 1
-		if k < 0 || k >= len(disp) || disp[k] < 0 {
+		switch problem, need := s.takeProblem(seat, l, k, after); problem {
+		case takeEmpty:
 			return illegal(loc.Name + " has nothing in slot " + strconv.Itoa(a.Vals[0]))
-		}
-		switch l {
-		case locMuseum:
-			if !canReceiveResearch(p) {
-				return illegal("every research space holds a loan: you can no longer receive research tiles")
-			}
-		case locClub:
-			ch := &s.c.Characters[disp[k]]
-			if need, ok := s.affordableAfterBonus(seat, ch.Cost, after); !ok {
-				return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
-			}
+		case takeNoResearch:
+			return illegal("every research space holds a loan: you can no longer receive research tiles")
+		case takeCost:
+			ch := &s.c.Characters[s.display(l)[k]]
+			return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
 		}
 		return nil
 	case locWestminster:

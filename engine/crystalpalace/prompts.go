@@ -70,7 +70,6 @@ func (s *State) phaseActions(seat int) []string {
 			out = append(out, text)
 		}
 	}
-	var one [1]int
 	switch s.Ph {
 	case 3:
 		l := locKind(s.Loc)
@@ -84,9 +83,10 @@ func (s *State) phaseActions(seat int) []string {
 				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
 			}
 		default:
-			for k := range s.display(l) {
-				one[0] = k + 1
-				keep(Action{Verb: vTake, Vals: one[:]}, s.r.take[k])
+			for k := range s.display(l) { // checkAction's take rule
+				if problem, _ := s.takeProblem(seat, l, k, after); problem == takeOK {
+					out = append(out, s.r.take[k])
+				}
 			}
 		}
 	case 5:
