@@ -530,7 +530,7 @@ func (s *State) do(seat int, a Action) {
 	}
 	if len(p.Q) > 0 {
 		t := p.Q[0]
-		p.Q = p.Q[1:]
+		s.pop(seat)
 		s.answer(seat, t, a)
 		return
 	}
@@ -590,7 +590,8 @@ func (s *State) doPlace(seat int, a Action) {
 	s.Boards[l].Dice[sp] = Die{O: seat, V: v}
 	ds := s.side(locKind(l)).Dice[sp]
 	p.Pounds -= ds.Fee
-	var tasks []Task
+	var buf [2]Task
+	tasks := buf[:0]
 	if ds.Assistant {
 		tasks = append(tasks, Task{K: dAssistant})
 	}

@@ -15,6 +15,13 @@ func (s *State) push(seat int, tasks ...Task) {
 	copy(p.Q, tasks)
 }
 
+// pop removes the first task of seat's queue, keeping the queue's array for
+// the tasks pushed later.
+func (s *State) pop(seat int) {
+	p := &s.P[seat]
+	p.Q = p.Q[:copy(p.Q, p.Q[1:])]
+}
+
 // effectTasks turns effects into tasks attributing VP to src.
 func effectTasks(effs []Effect, src int) []Task {
 	out := make([]Task, 0, len(effs))
@@ -527,7 +534,7 @@ func (s *State) settleSeat(seat int) (did bool) {
 			continue
 		}
 		did = true
-		p.Q = p.Q[1:]
+		s.pop(seat)
 		switch t.K {
 		case tEffect:
 			s.applyEffect(seat, t)

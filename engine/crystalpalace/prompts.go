@@ -49,7 +49,7 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 	case 2:
 		pr.Kind, pr.Label = "place", "place a die or pass"
 	case 3:
-		pr.Kind, pr.Label = "action", "your die at "+s.c.Locations[s.Loc].Name+" acts"
+		pr.Kind, pr.Label = "action", s.r.acts[s.Loc]
 	case 5:
 		pr.Kind, pr.Label = "build", "build a prototype or pass"
 	}

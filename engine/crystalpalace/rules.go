@@ -19,6 +19,8 @@ type Rules struct {
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	build []string   // build[i] is "build <patent i>"
+	// acts[l] labels the phase 3 prompt at location l.
+	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
 	nums [][]int
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
@@ -48,6 +50,9 @@ func NewRules(c *Content) *Rules {
 	r.nums = make([][]int, 64)
 	for k := range r.nums {
 		r.nums[k] = []int{k}
+	}
+	for l := range c.Locations {
+		r.acts = append(r.acts, "your die at "+c.Locations[l].Name+" acts")
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
