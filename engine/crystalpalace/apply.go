@@ -24,7 +24,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 4)
+	s.ev = make([]engine.Event, 0, 2)
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
 	} else {

@@ -27,11 +27,12 @@ func (s *State) Prompts() []engine.Prompt {
 		return out
 	}
 	if s.Ph == 1 {
+		out = make([]engine.Prompt, 0, s.N)
 		for seat := range s.P {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: "choose the values of your " + strconv.Itoa(p.Dice) + " dice", Actions: s.r.dice[p.Dice], Secret: true})
+					Label: s.r.diceLabel[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out

@@ -3,6 +3,7 @@ package crystalpalace
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -12,8 +13,10 @@ import (
 // concurrent use (it is never modified after NewRules).
 type Rules struct {
 	c *Content
-	// dice[k] lists every "dice …" action for k dice, values descending.
-	dice [7][]string
+	// dice[k] lists every "dice …" action for k dice, values descending;
+	// diceLabel[k] labels the prompt that offers them.
+	dice      [7][]string
+	diceLabel [7]string
 	// place[v][l][sp] is "place v <location l> sp+1".
 	place [7][][]string
 	take  []string   // take[k] is "take k+1"
@@ -50,6 +53,9 @@ func NewRules(c *Content) *Rules {
 	r.nums = make([][]int, 64)
 	for k := range r.nums {
 		r.nums[k] = []int{k}
+	}
+	for k := range r.diceLabel {
+		r.diceLabel[k] = "choose the values of your " + strconv.Itoa(k) + " dice"
 	}
 	for l := range c.Locations {
 		r.acts = append(r.acts, "your die at "+c.Locations[l].Name+" acts")
