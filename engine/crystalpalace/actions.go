@@ -56,97 +56,111 @@ const (
 	srcCharacter = "character"
 )
 
+// words is what the verb's canonical text begins with ("" for none).
+func (v verb) words() string {
+	switch v {
+	case vDice:
+		return "dice"
+	case vPlace:
+		return "place"
+	case vPass:
+		return "pass"
+	case vSkip:
+		return "skip"
+	case vTake:
+		return "take"
+	case vAdvance:
+		return "advance"
+	case vPublish:
+		return "publish"
+	case vUse:
+		return "use"
+	case vObjective:
+		return "objective"
+	case vPlaceAsst:
+		return "market place"
+	case vMoveAsst:
+		return "market move"
+	case vDown:
+		return "down"
+	case vReplace:
+		return "replace"
+	case vGreen:
+		return "green"
+	case vPoster:
+		return "poster"
+	case vBonus:
+		return "bonus"
+	case vBuild:
+		return "build"
+	case vTarget:
+		return "target"
+	case vWatch:
+		return "watch"
+	case vLoan:
+		return "loan"
+	case vRepay:
+		return "repay"
+	case vExchange:
+		return "exchange"
+	case vBuy:
+		return "buy"
+	case vSell:
+		return "sell"
+	case vPay:
+		return "pay"
+	}
+	return ""
+}
+
 // String is the canonical text of the action; ParseAction reads it back.
 func (a Action) String() string {
-	var b strings.Builder
-	b.Grow(24)
+	if len(a.Vals) == 0 && a.Key == "" {
+		return a.Verb.words() // no arguments: no copy
+	}
+	var buf [48]byte
+	return string(a.appendText(buf[:0]))
+}
+
+// appendText appends the action's canonical text to b.
+func (a Action) appendText(b []byte) []byte {
+	words := a.Verb.words()
+	if words == "" {
+		return b
+	}
+	b = append(b, words...)
 	num := func(n int) {
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(n))
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	word := func(w string) {
-		b.WriteByte(' ')
-		b.WriteString(w)
+		b = append(b, ' ')
+		b = append(b, w...)
 	}
 	switch a.Verb {
 	case vDice:
-		b.WriteString("dice")
 		for _, v := range a.Vals {
 			num(v)
 		}
 	case vPlace:
-		b.WriteString("place")
 		num(a.Vals[0])
 		word(a.Key)
 		num(a.Vals[1])
-	case vPass:
-		b.WriteString("pass")
-	case vSkip:
-		b.WriteString("skip")
-	case vTake:
-		b.WriteString("take")
+	case vTake, vMoveAsst, vDown, vReplace, vTarget, vRepay:
 		num(a.Vals[0])
-	case vAdvance:
-		b.WriteString("advance")
-	case vPublish:
-		b.WriteString("publish")
-	case vUse:
-		b.WriteString("use")
+	case vUse, vBonus, vBuild, vWatch, vExchange, vBuy, vSell:
 		word(a.Key)
-	case vObjective:
-		b.WriteString("objective")
-	case vPlaceAsst:
-		b.WriteString("market place")
-	case vMoveAsst:
-		b.WriteString("market move")
-		num(a.Vals[0])
-	case vDown:
-		b.WriteString("down")
-		num(a.Vals[0])
-	case vReplace:
-		b.WriteString("replace")
-		num(a.Vals[0])
 	case vGreen:
-		b.WriteString("green")
 		word(a.Key)
 		if len(a.Vals) > 0 {
 			num(a.Vals[0])
 		}
-	case vPoster:
-		b.WriteString("poster")
-	case vBonus:
-		b.WriteString("bonus")
-		word(a.Key)
-	case vBuild:
-		b.WriteString("build")
-		word(a.Key)
-	case vTarget:
-		b.WriteString("target")
-		num(a.Vals[0])
-	case vWatch:
-		b.WriteString("watch")
-		word(a.Key)
 	case vLoan:
-		b.WriteString("loan")
 		if len(a.Vals) > 0 {
 			num(a.Vals[0])
 		}
-	case vRepay:
-		b.WriteString("repay")
-		num(a.Vals[0])
-	case vExchange:
-		b.WriteString("exchange")
-		word(a.Key)
-	case vBuy:
-		b.WriteString("buy")
-		word(a.Key)
-	case vSell:
-		b.WriteString("sell")
-		word(a.Key)
-	case vPay:
-		b.WriteString("pay")
 	}
-	return b.String()
+	return b
 }
 
 func unknown(text string) error {

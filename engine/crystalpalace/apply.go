@@ -24,11 +24,12 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 4)
+	s.ev = make([]engine.Event, 0, 2)
 	if a.Verb == vDice {
 		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
 	} else {
-		s.emit(engine.EventAction, who, seatName(who)+": "+a.String(), false)
+		var buf [64]byte
+		s.emit(engine.EventAction, who, string(a.appendText(append(buf[:0], seatName(who)+": "...))), false)
 	}
 	s.do(who, a)
 	s.run()
@@ -104,7 +105,8 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 	p := &s.P[seat]
 	if len(p.Q) > 0 {
 		t := p.Q[0]
-		for _, b := range s.decisionActions(seat, t) {
+		var buf [8]Action
+		for _, b := range s.appendDecisionActions(buf[:0], seat, t) {
 			if sameAction(a, b) {
 				return nil
 			}
@@ -256,13 +258,41 @@ func (s *State) display(l locKind) []int {
 	return nil
 }
 
+// Reasons taking from a display is refused; takeOK when it is allowed.
+const (
+	takeOK = iota
+	takeEmpty
+	takeNoResearch
+	takeCost
+)
+
+// takeProblem is the rule for seat taking display slot k (from 0) at
+// location l in phase 3; need is what a character costs seat in pounds when
+// it cannot pay it.
+func (s *State) takeProblem(seat int, l locKind, k int, after **State) (problem, need int) {
+	disp := s.display(l)
+	if k < 0 || k >= len(disp) || disp[k] < 0 {
+		return takeEmpty, 0
+	}
+	switch l {
+	case locMuseum:
+		if !canReceiveResearch(&s.P[seat]) {
+			return takeNoResearch, 0
+		}
+	case locClub:
+		if need, ok := s.affordableAfterBonus(seat, s.c.Characters[disp[k]].Cost, after); !ok {
+			return takeCost, need
+		}
+	}
+	return takeOK, 0
+}
+
 func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Verb == vPass {
 		return nil
 	}
 	l := locKind(s.Loc)
 	loc := &s.c.Locations[l]
-	p := &s.P[seat]
 	want := func() error {
 		switch l {
 		case locWestminster:
@@ -279,21 +309,15 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		if a.Verb != vTake {
 			return want()
 		}
-		disp := s.display(l)
 		k := a.Vals[0] - 1
-		if k < 0 || k >= len(disp) || disp[k] < 0 {
+		switch problem, need := s.takeProblem(seat, l, k, after); problem {
+		case takeEmpty:
 			return illegal(loc.Name + " has nothing in slot " + strconv.Itoa(a.Vals[0]))
-		}
-		switch l {
-		case locMuseum:
-			if !canReceiveResearch(p) {
-				return illegal("every research space holds a loan: you can no longer receive research tiles")
-			}
-		case locClub:
-			ch := &s.c.Characters[disp[k]]
-			if need, ok := s.affordableAfterBonus(seat, ch.Cost, after); !ok {
-				return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
-			}
+		case takeNoResearch:
+			return illegal("every research space holds a loan: you can no longer receive research tiles")
+		case takeCost:
+			ch := &s.c.Characters[s.display(l)[k]]
+			return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
 		}
 		return nil
 	case locWestminster:
@@ -506,7 +530,7 @@ func (s *State) do(seat int, a Action) {
 	}
 	if len(p.Q) > 0 {
 		t := p.Q[0]
-		p.Q = p.Q[1:]
+		s.pop(seat)
 		s.answer(seat, t, a)
 		return
 	}
@@ -566,7 +590,8 @@ func (s *State) doPlace(seat int, a Action) {
 	s.Boards[l].Dice[sp] = Die{O: seat, V: v}
 	ds := s.side(locKind(l)).Dice[sp]
 	p.Pounds -= ds.Fee
-	var tasks []Task
+	var buf [2]Task
+	tasks := buf[:0]
 	if ds.Assistant {
 		tasks = append(tasks, Task{K: dAssistant})
 	}

@@ -15,6 +15,13 @@ func (s *State) push(seat int, tasks ...Task) {
 	copy(p.Q, tasks)
 }
 
+// pop removes the first task of seat's queue, keeping the queue's array for
+// the tasks pushed later.
+func (s *State) pop(seat int) {
+	p := &s.P[seat]
+	p.Q = p.Q[:copy(p.Q, p.Q[1:])]
+}
+
 // effectTasks turns effects into tasks attributing VP to src.
 func effectTasks(effs []Effect, src int) []Task {
 	out := make([]Task, 0, len(effs))
@@ -321,16 +328,6 @@ func (s *State) moveDown(seat, t int, gear bool) {
 	}
 }
 
-func (s *State) ownTiers(seat int) []int {
-	var out []int
-	for t, o := range s.Market {
-		if o == seat {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // objectiveMet: the condition of seat's next objective level holds.
 func (s *State) objectiveMet(seat int) bool {
 	p := &s.P[seat]
@@ -342,18 +339,17 @@ func (s *State) objectiveMet(seat int) bool {
 	return s.count(seat, o.metric) >= o.Min
 }
 
-// greenSources lists seat's green bonuses as "green …" actions.
-func (s *State) greenSources(seat int) []Action {
+// appendGreenSources appends seat's green bonuses to out as "green …" actions.
+func (s *State) appendGreenSources(out []Action, seat int) []Action {
 	p := &s.P[seat]
-	var out []Action
 	for i, sl := range p.Slots {
 		if sl.K == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 && !hasGreen(s.c.Research[sl.ID].Phase6) {
-			out = append(out, Action{Verb: vGreen, Key: srcResearch, Vals: []int{i + 1}})
+			out = append(out, Action{Verb: vGreen, Key: srcResearch, Vals: s.num(i + 1)})
 		}
 	}
 	for t, o := range s.Market {
 		if o == seat && len(s.market().Spaces[t].Effect) > 0 && !hasGreen(s.market().Spaces[t].Effect) {
-			out = append(out, Action{Verb: vGreen, Key: srcMarket, Vals: []int{t + 1}})
+			out = append(out, Action{Verb: vGreen, Key: srcMarket, Vals: s.num(t + 1)})
 		}
 	}
 	for _, ch := range p.Chars {
@@ -480,9 +476,11 @@ func (s *State) applyEffect(seat int, t Task) {
 func (s *State) autoResolve(seat int, t Task) (done bool) {
 	switch t.K {
 	case dAssistant, dDown:
-		return len(s.decisionActions(seat, t)) <= 1 // only "skip"
+		var buf [8]Action
+		return len(s.appendDecisionActions(buf[:0], seat, t)) <= 1 // only "skip"
 	case dForcedDown, dGreen:
-		opts := s.decisionActions(seat, t)
+		var buf [8]Action
+		opts := s.appendDecisionActions(buf[:0], seat, t)
 		if len(opts) == 1 {
 			s.answer(seat, t, opts[0])
 		}
@@ -536,7 +534,7 @@ func (s *State) settleSeat(seat int) (did bool) {
 			continue
 		}
 		did = true
-		p.Q = p.Q[1:]
+		s.pop(seat)
 		switch t.K {
 		case tEffect:
 			s.applyEffect(seat, t)

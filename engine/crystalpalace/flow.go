@@ -321,8 +321,13 @@ func (s *State) phase7() {
 
 // decisionActions lists the answers to decision t of seat.
 func (s *State) decisionActions(seat int, t Task) []Action {
+	return s.appendDecisionActions(make([]Action, 0, 4), seat, t)
+}
+
+// appendDecisionActions appends the answers to decision t of seat to out;
+// callers that only look at them pass a buffer on their stack.
+func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 	p := &s.P[seat]
-	var out []Action
 	switch t.K {
 	case dAssistant:
 		if s.objectiveMet(seat) {
@@ -331,25 +336,30 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (t.F || p.Pounds >= s.market().Spaces[tier].Cost) {
 			out = append(out, Action{Verb: vPlaceAsst})
 		}
-		for _, tier := range s.ownTiers(seat) {
+		for tier, o := range s.Market {
+			if o != seat {
+				continue
+			}
 			if to := s.marketFreeAbove(tier + 1); to >= 0 && p.Pounds >= s.market().Spaces[to].Cost {
-				out = append(out, Action{Verb: vMoveAsst, Vals: []int{tier + 1}})
+				out = append(out, Action{Verb: vMoveAsst, Vals: s.num(tier + 1)})
 			}
 		}
 		out = append(out, Action{Verb: vSkip})
 	case dDown, dForcedDown:
-		for _, tier := range s.ownTiers(seat) {
-			out = append(out, Action{Verb: vDown, Vals: []int{tier + 1}})
+		for tier, o := range s.Market {
+			if o == seat {
+				out = append(out, Action{Verb: vDown, Vals: s.num(tier + 1)})
+			}
 		}
 		if t.K == dDown {
 			out = append(out, Action{Verb: vSkip})
 		}
 	case dGreen:
-		out = s.greenSources(seat)
+		out = s.appendGreenSources(out, seat)
 	case dReplace, dLoanSlot:
 		for i, sl := range p.Slots {
 			if sl.K == slotResearch {
-				out = append(out, Action{Verb: vReplace, Vals: []int{i + 1}})
+				out = append(out, Action{Verb: vReplace, Vals: s.num(i + 1)})
 			}
 		}
 	case dPoster:
@@ -364,7 +374,7 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 		}
 	case dTarget:
 		for i := 0; i < s.N; i++ {
-			out = append(out, Action{Verb: vTarget, Vals: []int{i + 1}})
+			out = append(out, Action{Verb: vTarget, Vals: s.num(i + 1)})
 		}
 	case dWatch:
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})

@@ -27,11 +27,12 @@ func (s *State) Prompts() []engine.Prompt {
 		return out
 	}
 	if s.Ph == 1 {
+		out = make([]engine.Prompt, 0, s.N)
 		for seat := range s.P {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: "choose the values of your " + strconv.Itoa(p.Dice) + " dice", Actions: s.r.dice[p.Dice], Secret: true})
+					Label: s.r.diceLabel[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out
@@ -49,7 +50,7 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 	case 2:
 		pr.Kind, pr.Label = "place", "place a die or pass"
 	case 3:
-		pr.Kind, pr.Label = "action", "your die at "+s.c.Locations[s.Loc].Name+" acts"
+		pr.Kind, pr.Label = "action", s.r.acts[s.Loc]
 	case 5:
 		pr.Kind, pr.Label = "build", "build a prototype or pass"
 	}
@@ -70,7 +71,6 @@ func (s *State) phaseActions(seat int) []string {
 			out = append(out, text)
 		}
 	}
-	var one [1]int
 	switch s.Ph {
 	case 3:
 		l := locKind(s.Loc)
@@ -84,9 +84,10 @@ func (s *State) phaseActions(seat int) []string {
 				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
 			}
 		default:
-			for k := range s.display(l) {
-				one[0] = k + 1
-				keep(Action{Verb: vTake, Vals: one[:]}, s.r.take[k])
+			for k := range s.display(l) { // checkAction's take rule
+				if problem, _ := s.takeProblem(seat, l, k, after); problem == takeOK {
+					out = append(out, s.r.take[k])
+				}
 			}
 		}
 	case 5:
@@ -193,31 +194,48 @@ func (s *State) decisionLabel(seat int, t Task) string {
 }
 
 // placeActions lists the legal placements of phase 2 and pass, sized
-// exactly (this runs once per placement, so it avoids waste).
+// exactly (this runs once per placement, so it avoids waste). It applies
+// placeProblem's rule space by space: the open spaces seat can pay for are
+// found once, then each distinct die value keeps those whose minimum it
+// meets, in the order placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	var out []string
-	for pass := 0; pass < 2; pass++ {
-		n, seen := 0, 0
-		for _, v := range p.Vals {
-			if seen&(1<<v) != 0 {
+	type openSpace struct{ l, sp, min int }
+	var buf [64]openSpace
+	open := buf[:0]
+	for l := range s.Boards {
+		side := s.side(locKind(l))
+		for sp := range s.Boards[l].Dice {
+			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
 				continue
 			}
-			seen |= 1 << v
-			for l := range s.Boards {
-				for sp := range s.Boards[l].Dice {
-					if s.placeProblem(seat, v, l, sp) != placeOK {
-						continue
-					}
-					if out != nil {
-						out = append(out, s.r.place[v][l][sp])
-					}
-					n++
-				}
+			open = append(open, openSpace{l, sp, side.Dice[sp].Min})
+		}
+	}
+	var distinct [8]int
+	nv, seen := 0, 0
+	n := 1 // pass
+	for _, v := range p.Vals {
+		if seen&(1<<v) != 0 {
+			continue
+		}
+		seen |= 1 << v
+		if nv < len(distinct) {
+			distinct[nv] = v
+		}
+		nv++
+		for _, o := range open {
+			if v >= o.min {
+				n++
 			}
 		}
-		if out == nil {
-			out = make([]string, 0, n+1)
+	}
+	out := make([]string, 0, n)
+	for _, v := range distinct[:min(nv, len(distinct))] {
+		for _, o := range open {
+			if v >= o.min {
+				out = append(out, s.r.place[v][o.l][o.sp])
+			}
 		}
 	}
 	return append(out, "pass")

@@ -3,6 +3,7 @@ package crystalpalace
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -12,13 +13,19 @@ import (
 // concurrent use (it is never modified after NewRules).
 type Rules struct {
 	c *Content
-	// dice[k] lists every "dice …" action for k dice, values descending.
-	dice [7][]string
+	// dice[k] lists every "dice …" action for k dice, values descending;
+	// diceLabel[k] labels the prompt that offers them.
+	dice      [7][]string
+	diceLabel [7]string
 	// place[v][l][sp] is "place v <location l> sp+1".
 	place [7][][]string
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	build []string   // build[i] is "build <patent i>"
+	// acts[l] labels the phase 3 prompt at location l.
+	acts []string
+	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
+	nums [][]int
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
 	sides   [6][]*BoardSide
 	markets [6]*Market
@@ -42,6 +49,16 @@ func NewRules(c *Content) *Rules {
 				}
 			}
 		}
+	}
+	r.nums = make([][]int, 64)
+	for k := range r.nums {
+		r.nums[k] = []int{k}
+	}
+	for k := range r.diceLabel {
+		r.diceLabel[k] = "choose the values of your " + strconv.Itoa(k) + " dice"
+	}
+	for l := range c.Locations {
+		r.acts = append(r.acts, "your die at "+c.Locations[l].Name+" acts")
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)

@@ -59,19 +59,19 @@ func (s *State) endScoring() {
 		}
 	}
 	s.Done = true
-	res := s.Result()
+	winners := s.winners()
 	text := "game over: "
-	for i, w := range res.Winners {
+	for i, w := range winners {
 		if i > 0 {
 			text += " and "
 		}
 		text += seatName(int(w))
 	}
 	verb := " wins with "
-	if len(res.Winners) > 1 {
+	if len(winners) > 1 {
 		verb = " win with "
 	}
-	text += verb + strconv.Itoa(res.Scores[res.Winners[0]]) + " VP"
+	text += verb + strconv.Itoa(s.P[winners[0]].VP) + " VP"
 	s.emit(engine.EventEnd, -1, text, false)
 }
 
@@ -135,16 +135,30 @@ func (s *State) scoreBuzz() {
 	}
 }
 
+// winners are the seats with the most VP (all of them win a tie).
+func (s *State) winners() []engine.Seat {
+	best := 0
+	for seat := range s.P {
+		if seat == 0 || s.P[seat].VP > best {
+			best = s.P[seat].VP
+		}
+	}
+	var out []engine.Seat
+	for seat := range s.P {
+		if s.P[seat].VP == best {
+			out = append(out, engine.Seat(seat))
+		}
+	}
+	return out
+}
+
 // Result implements engine.State.
 func (s *State) Result() engine.Result {
-	res := engine.Result{Over: s.Done, Scores: make([]int, s.N), Breakdown: make([]map[string]int, s.N), Counters: map[string]int{}}
-	best := 0
+	res := engine.Result{Over: s.Done, Scores: make([]int, s.N), Breakdown: make([]map[string]int, s.N), Counters: map[string]int{},
+		Winners: s.winners()}
 	for seat := range s.P {
 		p := &s.P[seat]
 		res.Scores[seat] = p.VP
-		if seat == 0 || p.VP > best {
-			best = p.VP
-		}
 		bd := map[string]int{}
 		for i, v := range p.VPBy {
 			if v != 0 {
@@ -152,11 +166,6 @@ func (s *State) Result() engine.Result {
 			}
 		}
 		res.Breakdown[seat] = bd
-	}
-	for seat := range s.P {
-		if s.P[seat].VP == best {
-			res.Winners = append(res.Winners, engine.Seat(seat))
-		}
 	}
 	if !s.Done {
 		return res

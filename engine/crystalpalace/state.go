@@ -244,7 +244,21 @@ func (s *State) side(l locKind) *BoardSide { return s.r.sides[s.N][l] }
 func (s *State) market() *Market { return s.r.markets[s.N] }
 
 // seatName is "P1" for seat 0.
-func seatName(seat int) string { return "P" + strconv.Itoa(seat+1) }
+func seatName(seat int) string {
+	if seat >= 0 && seat < 9 {
+		return "P1P2P3P4P5P6P7P8P9"[2*seat : 2*seat+2]
+	}
+	return "P" + strconv.Itoa(seat+1)
+}
+
+// num is the Vals of an action with the one number k; actions built by the
+// engine share these slices, so nothing may write to an Action's Vals.
+func (s *State) num(k int) []int {
+	if k >= 0 && k < len(s.r.nums) {
+		return s.r.nums[k]
+	}
+	return []int{k}
+}
 
 func (s *State) emit(kind string, seat int, text string, reveals bool) {
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
