@@ -59,6 +59,7 @@ type Rules struct {
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
+	events  eventTexts // the words of frequent events
 
 	plan     sync.Once
 	planning *planner // the heuristic's tables, built on first use
@@ -126,6 +127,7 @@ func NewRules(c *Content) *Rules {
 			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
 		}
 	}
+	r.buildEventTexts()
 	return r
 }
 

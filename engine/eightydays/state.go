@@ -78,7 +78,7 @@ func (s *State) Phase() string {
 	if s.Over() {
 		return "game over"
 	}
-	return "round " + itoa(s.Round)
+	return s.rules.events.roundLabel(s.Round)
 }
 
 // FreeActions implements engine.State. Characters are played on one's own
@@ -578,17 +578,18 @@ func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 		s.Drawn = s.Drawn[:0:0]
 		s.Discard = append(s.Discard, other)
 		s.applyCard(seat, kept, say)
-		say(false, name+" discards "+s.rules.content.Cards[other].Name)
+		say(false, s.rules.events.discards[seat][other])
 	case VerbDiscard:
 		p := s.pawn(seat, a.Pawn)
-		gain := s.Rank(p.Space) * PositionPayPerRank
+		rank := s.Rank(p.Space)
+		gain := rank * PositionPayPerRank
 		if me.Rumors > 0 {
 			me.Rumors--
 		}
 		me.Pounds += gain
 		p.Pending = PendingLeave
 		s.Counters["police"]++
-		say(false, name+" discards a Rumor at the Police and takes "+pounds(gain))
+		say(false, s.rules.events.policeLabel(seat, rank))
 	case VerbPass:
 		s.Counters["passes"]++
 	case VerbRestart:
@@ -658,7 +659,7 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		}
 		drawn := s.draw(n)
 		for _, c := range drawn {
-			say(true, seatName(seat)+" draws "+s.rules.content.Cards[c].Name)
+			say(true, s.rules.events.draws[seat][c])
 		}
 		switch len(drawn) {
 		case 1:
@@ -707,12 +708,12 @@ func (s *State) applyCard(seat, c int, say func(bool, string)) {
 	s.Counters[s.rules.keys.card[c]]++
 	if card.Kind == CardCharacter {
 		s.Seats[seat].Characters = append(s.Seats[seat].Characters, c)
-		say(false, seatName(seat)+" keeps "+card.Name+" ("+s.rules.effects[c]+")")
+		say(false, s.rules.events.keeps[seat][c])
 		return
 	}
 	s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, seatName(seat)+": "+card.Name+" ("+s.rules.effects[c]+")")
+	say(false, s.rules.events.applies[seat][c])
 }
 
 // play plays a kept character.
@@ -728,7 +729,7 @@ func (s *State) play(seat int, id string, say func(bool, string)) {
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, seatName(seat)+" plays "+card.Name+" ("+s.rules.effects[c]+")")
+		say(false, s.rules.events.plays[seat][c])
 		return
 	}
 }
@@ -760,7 +761,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	s.Turns++
 	s.Discount = 0
 	if s.Over() {
-		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: seatName(s.Winner) + " is home in London and wins"})
+		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: s.rules.events.wins[s.Winner]})
 	}
 	if s.Reshuffle {
 		s.Reshuffle = false
@@ -770,7 +771,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	s.Turn = (s.Turn + 1) % len(s.Seats)
 	if s.Turn == s.First {
 		s.Round++
-		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "round " + itoa(s.Round)})
+		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: s.rules.events.roundLabel(s.Round)})
 	}
 	me := &s.Seats[s.Turn]
 	for i := range me.Pawns {
@@ -780,15 +781,12 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		}
 		p.Pending = ""
 		rank := s.Rank(p.Space)
-		text := seatName(s.Turn) + " is in position " + itoa(rank) + " on " + s.rules.words[p.Space]
-		if s.betPays(p.Space, rank) {
+		paid := s.betPays(p.Space, rank)
+		if paid {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
-			text += " and takes " + pounds(rank*PositionPayPerRank)
-		} else {
-			text += ": the bet pays nothing"
 		}
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: text})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: s.rules.betLabel(s.Turn, p.Space, rank, paid)})
 	}
 	return ev
 }
