@@ -104,11 +104,12 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	kind := s.promptKind()
-	// the prompt and its actions share one allocation when they fit
-	block := new(promptBlock)
-	p := &block.prompt[0]
-	actions := s.legal(kind, block.actions[:0])
-	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions[:len(actions):len(actions)]}
+	var room [32]string // the actions are gathered here, then kept in a block of their size
+	found := s.legal(kind, room[:0])
+	prompts, actions := newPrompt(len(found))
+	copy(actions, found)
+	p := &prompts[0]
+	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
 	case PromptKeep:
 		p.Label = "choose the Passepartout card to apply"
@@ -120,13 +121,28 @@ func (s *State) Prompts() []engine.Prompt {
 			p.Label = "move one of your pawns (a or b)"
 		}
 	}
-	return block.prompt[:]
+	return prompts
 }
 
-// promptBlock holds a prompt and room for its usual number of actions.
-type promptBlock struct {
-	prompt  [1]engine.Prompt
-	actions [16]string
+// newPrompt returns a prompt and n actions to fill in, sharing one
+// allocation when n is small, as it mostly is (three actions or fewer in
+// two prompts out of three).
+func newPrompt(n int) ([]engine.Prompt, []string) {
+	switch {
+	case n <= 4:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [4]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	case n <= 16:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [16]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	}
+	return make([]engine.Prompt, 1), make([]string, n)
 }
 
 // LegalActions lists the actions seat may take now, in canonical text.
@@ -557,15 +573,17 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if announce == "" {
 		announce = seatName(int(seat)) + ": " + a.String()
 	}
-	return s.perform(int(seat), a, announce), nil
+	var room [8]engine.Event // the events are gathered here, then returned in a slice of their size
+	found := s.perform(int(seat), a, announce, room[:0])
+	return append(make([]engine.Event, 0, len(found)), found...), nil
 }
 
-// perform carries out a legal action; announce is its public text.
-func (s *State) perform(seat int, a Action, announce string) []engine.Event {
+// perform carries out a legal action, appending its events to ev;
+// announce is its public text.
+func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
-	ev := make([]engine.Event, 1, 3)
-	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce}
+	ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce})
 	say := func(reveals bool, text string) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
@@ -575,7 +593,7 @@ func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 		return ev // playing a character does not end the turn
 	case VerbKeep:
 		kept, other := s.Drawn[a.Card-1], s.Drawn[2-a.Card]
-		s.Drawn = s.Drawn[:0:0]
+		s.Drawn = s.Drawn[:0]
 		s.Discard = append(s.Discard, other)
 		s.applyCard(seat, kept, say)
 		say(false, s.rules.events.discards[seat][other])
@@ -657,7 +675,8 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		if s.Rank(p.Space) == 1 {
 			n = 1
 		}
-		drawn := s.draw(n)
+		var room [2]int
+		drawn := s.draw(n, room[:0])
 		for _, c := range drawn {
 			say(true, s.rules.events.draws[seat][c])
 		}
@@ -665,7 +684,7 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		case 1:
 			s.applyCard(seat, drawn[0], say)
 		case 2:
-			s.Drawn = drawn
+			s.Drawn = append(s.Drawn[:0], drawn...)
 			return true
 		}
 	}
@@ -673,9 +692,8 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 }
 
 // draw takes up to n cards from the deck, turning the discard pile over
-// when the deck runs out.
-func (s *State) draw(n int) []int {
-	var drawn []int
+// when the deck runs out, and appends them to drawn.
+func (s *State) draw(n int, drawn []int) []int {
 	for len(drawn) < n {
 		if len(s.Deck) == 0 {
 			if len(s.Discard) == 0 {
