@@ -50,6 +50,10 @@ type State struct {
 	Turns    int            `json:"turns"`  // turns played, by everyone
 	Counters map[string]int `json:"counters"`
 	RNG      engine.RNG     `json:"rng"`
+
+	// scratch is where Prompts gathers the legal actions before copying
+	// them out; it is never handed out, and a clone starts its own.
+	scratch []string
 }
 
 // Traveller is one player's belongings.
@@ -104,10 +108,11 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	kind := s.promptKind()
-	var room [32]string // the actions are gathered here, then kept in a block of their size
-	found := s.legal(kind, room[:0])
-	prompts, actions := newPrompt(len(found))
-	copy(actions, found)
+	// the actions are gathered in the state's scratch list, then kept in a
+	// block of their size
+	s.scratch = s.legal(kind, s.scratch[:0])
+	prompts, actions := newPrompt(len(s.scratch))
+	copy(actions, s.scratch)
 	p := &prompts[0]
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
@@ -129,10 +134,22 @@ func (s *State) Prompts() []engine.Prompt {
 // two prompts out of three).
 func newPrompt(n int) ([]engine.Prompt, []string) {
 	switch {
+	case n <= 2:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [2]string
+		})
+		return b.prompt[:], b.actions[:n:n]
 	case n <= 4:
 		b := new(struct {
 			prompt  [1]engine.Prompt
 			actions [4]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	case n <= 8:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [8]string
 		})
 		return b.prompt[:], b.actions[:n:n]
 	case n <= 16:
@@ -851,6 +868,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
+	c.scratch = nil
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)
