@@ -178,7 +178,7 @@ func (s *State) legal(kind string, out []string) []string {
 	t := &s.rules.texts
 	seat := s.Turn
 	try := func(a Action, text string) {
-		if s.refusal(seat, a).ok() {
+		if s.refusal(seat, &a).ok() {
 			out = append(out, text)
 		}
 	}
@@ -194,22 +194,9 @@ func (s *State) legal(kind string, out []string) []string {
 		}
 		return out
 	}
-	// room for every move the traveller can pay for, and a few more
-	room := len(s.Seats[seat].Characters) + 1
-	budget := s.Seats[seat].Pounds + s.Discount
-	for _, p := range s.Seats[seat].Pawns {
-		reach := 0
-		for reach < LondonEnd-p.Space && cost(reach+1) <= budget {
-			reach++
-		}
-		room += reach + 3
-	}
-	if cap(out)-len(out) < room {
-		out = append(make([]string, 0, len(out)+room), out...)
-	}
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		// the gate is the same for every verb naming this pawn
-		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
+		if s.gate(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() {
 			out = s.pawnMoves(seat, pw, out, false)
 		}
 	}
@@ -300,7 +287,7 @@ func (s *State) spareRumors(seat int) int {
 // the action now, else the rule that refuses it (see why.err). It is the
 // gate every action passes (whose turn, which decision, which pawn) and
 // then the verb's own rule.
-func (s *State) refusal(seat int, a Action) why {
+func (s *State) refusal(seat int, a *Action) why {
 	if w := s.gate(seat, a); !w.ok() {
 		return w
 	}
@@ -333,7 +320,7 @@ func (s *State) refusal(seat int, a Action) why {
 
 // gate checks what every action must pass: the game goes on, it is seat's
 // turn, the verb answers the decision at hand and names a pawn that may act.
-func (s *State) gate(seat int, a Action) why {
+func (s *State) gate(seat int, a *Action) why {
 	if s.Over() {
 		return why{code: whyGameOver}
 	}
@@ -369,7 +356,7 @@ func (s *State) passRefusal(seat int) why {
 }
 
 // pawnRefusal checks that the action names a pawn of this game that may act.
-func (s *State) pawnRefusal(seat int, a Action) why {
+func (s *State) pawnRefusal(seat int, a *Action) why {
 	if s.Variant == VariantTwoPawns {
 		if a.Pawn == 0 {
 			return refusedAction(whyTwoPawns, a)
@@ -513,7 +500,7 @@ func (s *State) playRefusal(seat int, id string) why {
 func (s *State) canMove(seat int) bool {
 	var found [1]string
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
-		if s.pawnRefusal(seat, Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
+		if s.pawnRefusal(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
 			return true
 		}
 	}
@@ -554,7 +541,7 @@ func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
 // canRestart reports whether a pawn of seat that may act has not passed Paris.
 func (s *State) canRestart(seat int) bool {
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
-		if s.pawnRefusal(seat, Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
+		if s.pawnRefusal(seat, &Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
 			return true
 		}
 	}
@@ -584,7 +571,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 			return nil, err
 		}
 	}
-	if err := s.refusal(int(seat), a).err(); err != nil {
+	if err := s.refusal(int(seat), &a).err(); err != nil {
 		return nil, err
 	}
 	if announce == "" {
