@@ -51,9 +51,11 @@ type State struct {
 	Counters map[string]int `json:"counters"`
 	RNG      engine.RNG     `json:"rng"`
 
-	// scratch is where Prompts gathers the legal actions before copying
-	// them out; it is never handed out, and a clone starts its own.
-	scratch []string
+	// scratch and scratchEvents are where Prompts and Apply gather legal
+	// actions and events before copying them out; they are never handed
+	// out, and a clone starts its own.
+	scratch       []string
+	scratchEvents []engine.Event
 }
 
 // Traveller is one player's belongings.
@@ -577,9 +579,10 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if announce == "" {
 		announce = seatName(int(seat)) + ": " + a.String()
 	}
-	var room [8]engine.Event // the events are gathered here, then returned in a slice of their size
-	found := s.perform(int(seat), a, announce, room[:0])
-	return append(make([]engine.Event, 0, len(found)), found...), nil
+	// the events are gathered in the state's scratch list, then returned
+	// in a slice of their size
+	s.scratchEvents = s.perform(int(seat), a, announce, s.scratchEvents[:0])
+	return append(make([]engine.Event, 0, len(s.scratchEvents)), s.scratchEvents...), nil
 }
 
 // perform carries out a legal action, appending its events to ev;
@@ -855,7 +858,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.scratch = nil
+	c.scratch, c.scratchEvents = nil, nil
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)
