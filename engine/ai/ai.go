@@ -54,7 +54,7 @@ type Outcome struct {
 // it answers the first. An error means a player chose an action the game
 // refused, which is a bug in that player.
 func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
-	var out Outcome
+	out := Outcome{Moves: make([]engine.Move, 0, min(maxSteps, 256))}
 	for !s.Over() {
 		if len(out.Moves) >= maxSteps {
 			out.Stalled = true

@@ -13,7 +13,7 @@ import (
 // changes nothing.
 func (s *State) Describe(seat engine.Seat, action string) string {
 	a, err := s.parse(action)
-	if err != nil || !s.refusal(int(seat), a).ok() {
+	if err != nil || !s.refusal(int(seat), &a).ok() {
 		return ""
 	}
 	me := &s.Seats[seat]

@@ -59,6 +59,7 @@ type Rules struct {
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
+	events  eventTexts // the words of frequent events
 
 	plan     sync.Once
 	planning *planner // the heuristic's tables, built on first use
@@ -126,6 +127,7 @@ func NewRules(c *Content) *Rules {
 			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
 		}
 	}
+	r.buildEventTexts()
 	return r
 }
 
@@ -178,7 +180,8 @@ func (r *Rules) NewState(setup engine.Setup) (*State, error) {
 	if variant == VariantTwoPawns && setup.Players != 2 {
 		return nil, engine.Refusef(engine.ErrBadSetup, "the two-pawns variant is for 2 players, not %d", setup.Players)
 	}
-	s := &State{rules: r, Variant: variant, Round: 1, Winner: -1, RNG: engine.NewRNG(setup.Seed), Counters: map[string]int{}}
+	s := &State{rules: r, Variant: variant, Round: 1, Winner: -1, RNG: engine.NewRNG(setup.Seed), Counters: map[string]int{},
+		scratch: make([]string, 0, 32), scratchEvents: make([]engine.Event, 0, 8)}
 	pounds, rumors, pawns := StartPounds, StartRumors, 1
 	if variant == VariantTwoPawns {
 		pounds, rumors, pawns = VariantPounds, VariantRumors, 2

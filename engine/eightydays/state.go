@@ -50,6 +50,12 @@ type State struct {
 	Turns    int            `json:"turns"`  // turns played, by everyone
 	Counters map[string]int `json:"counters"`
 	RNG      engine.RNG     `json:"rng"`
+
+	// scratch and scratchEvents are where Prompts and Apply gather legal
+	// actions and events before copying them out; they are never handed
+	// out, and a clone starts its own.
+	scratch       []string
+	scratchEvents []engine.Event
 }
 
 // Traveller is one player's belongings.
@@ -78,7 +84,7 @@ func (s *State) Phase() string {
 	if s.Over() {
 		return "game over"
 	}
-	return "round " + itoa(s.Round)
+	return s.rules.events.roundLabel(s.Round)
 }
 
 // FreeActions implements engine.State. Characters are played on one's own
@@ -104,11 +110,13 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	kind := s.promptKind()
-	// the prompt and its actions share one allocation when they fit
-	block := new(promptBlock)
-	p := &block.prompt[0]
-	actions := s.legal(kind, block.actions[:0])
-	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions[:len(actions):len(actions)]}
+	// the actions are gathered in the state's scratch list, then kept in a
+	// block of their size
+	s.scratch = s.legal(kind, s.scratch[:0])
+	prompts, actions := newPrompt(len(s.scratch))
+	copy(actions, s.scratch)
+	p := &prompts[0]
+	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
 	case PromptKeep:
 		p.Label = "choose the Passepartout card to apply"
@@ -120,13 +128,40 @@ func (s *State) Prompts() []engine.Prompt {
 			p.Label = "move one of your pawns (a or b)"
 		}
 	}
-	return block.prompt[:]
+	return prompts
 }
 
-// promptBlock holds a prompt and room for its usual number of actions.
-type promptBlock struct {
-	prompt  [1]engine.Prompt
-	actions [16]string
+// newPrompt returns a prompt and n actions to fill in, sharing one
+// allocation when n is small, as it mostly is (three actions or fewer in
+// two prompts out of three).
+func newPrompt(n int) ([]engine.Prompt, []string) {
+	switch {
+	case n <= 2:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [2]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	case n <= 4:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [4]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	case n <= 8:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [8]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	case n <= 16:
+		b := new(struct {
+			prompt  [1]engine.Prompt
+			actions [16]string
+		})
+		return b.prompt[:], b.actions[:n:n]
+	}
+	return make([]engine.Prompt, 1), make([]string, n)
 }
 
 // LegalActions lists the actions seat may take now, in canonical text.
@@ -145,7 +180,7 @@ func (s *State) legal(kind string, out []string) []string {
 	t := &s.rules.texts
 	seat := s.Turn
 	try := func(a Action, text string) {
-		if s.refusal(seat, a).ok() {
+		if s.refusal(seat, &a).ok() {
 			out = append(out, text)
 		}
 	}
@@ -161,22 +196,9 @@ func (s *State) legal(kind string, out []string) []string {
 		}
 		return out
 	}
-	// room for every move the traveller can pay for, and a few more
-	room := len(s.Seats[seat].Characters) + 1
-	budget := s.Seats[seat].Pounds + s.Discount
-	for _, p := range s.Seats[seat].Pawns {
-		reach := 0
-		for reach < LondonEnd-p.Space && cost(reach+1) <= budget {
-			reach++
-		}
-		room += reach + 3
-	}
-	if cap(out)-len(out) < room {
-		out = append(make([]string, 0, len(out)+room), out...)
-	}
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
 		// the gate is the same for every verb naming this pawn
-		if s.gate(seat, Action{Verb: VerbMove, Pawn: pw}).ok() {
+		if s.gate(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() {
 			out = s.pawnMoves(seat, pw, out, false)
 		}
 	}
@@ -267,7 +289,7 @@ func (s *State) spareRumors(seat int) int {
 // the action now, else the rule that refuses it (see why.err). It is the
 // gate every action passes (whose turn, which decision, which pawn) and
 // then the verb's own rule.
-func (s *State) refusal(seat int, a Action) why {
+func (s *State) refusal(seat int, a *Action) why {
 	if w := s.gate(seat, a); !w.ok() {
 		return w
 	}
@@ -300,7 +322,7 @@ func (s *State) refusal(seat int, a Action) why {
 
 // gate checks what every action must pass: the game goes on, it is seat's
 // turn, the verb answers the decision at hand and names a pawn that may act.
-func (s *State) gate(seat int, a Action) why {
+func (s *State) gate(seat int, a *Action) why {
 	if s.Over() {
 		return why{code: whyGameOver}
 	}
@@ -336,7 +358,7 @@ func (s *State) passRefusal(seat int) why {
 }
 
 // pawnRefusal checks that the action names a pawn of this game that may act.
-func (s *State) pawnRefusal(seat int, a Action) why {
+func (s *State) pawnRefusal(seat int, a *Action) why {
 	if s.Variant == VariantTwoPawns {
 		if a.Pawn == 0 {
 			return refusedAction(whyTwoPawns, a)
@@ -480,7 +502,7 @@ func (s *State) playRefusal(seat int, id string) why {
 func (s *State) canMove(seat int) bool {
 	var found [1]string
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
-		if s.pawnRefusal(seat, Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
+		if s.pawnRefusal(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
 			return true
 		}
 	}
@@ -521,7 +543,7 @@ func (s *State) pawnMoves(seat, pw int, out []string, first bool) []string {
 // canRestart reports whether a pawn of seat that may act has not passed Paris.
 func (s *State) canRestart(seat int) bool {
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
-		if s.pawnRefusal(seat, Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
+		if s.pawnRefusal(seat, &Action{Verb: VerbRestart, Pawn: pw}).ok() && s.pawn(seat, pw).Space <= s.rules.paris {
 			return true
 		}
 	}
@@ -551,21 +573,24 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 			return nil, err
 		}
 	}
-	if err := s.refusal(int(seat), a).err(); err != nil {
+	if err := s.refusal(int(seat), &a).err(); err != nil {
 		return nil, err
 	}
 	if announce == "" {
 		announce = seatName(int(seat)) + ": " + a.String()
 	}
-	return s.perform(int(seat), a, announce), nil
+	// the events are gathered in the state's scratch list, then returned
+	// in a slice of their size
+	s.scratchEvents = s.perform(int(seat), a, announce, s.scratchEvents[:0])
+	return append(make([]engine.Event, 0, len(s.scratchEvents)), s.scratchEvents...), nil
 }
 
-// perform carries out a legal action; announce is its public text.
-func (s *State) perform(seat int, a Action, announce string) []engine.Event {
+// perform carries out a legal action, appending its events to ev;
+// announce is its public text.
+func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
-	ev := make([]engine.Event, 1, 3)
-	ev[0] = engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce}
+	ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce})
 	say := func(reveals bool, text string) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
@@ -575,20 +600,21 @@ func (s *State) perform(seat int, a Action, announce string) []engine.Event {
 		return ev // playing a character does not end the turn
 	case VerbKeep:
 		kept, other := s.Drawn[a.Card-1], s.Drawn[2-a.Card]
-		s.Drawn = s.Drawn[:0:0]
+		s.Drawn = s.Drawn[:0]
 		s.Discard = append(s.Discard, other)
 		s.applyCard(seat, kept, say)
-		say(false, name+" discards "+s.rules.content.Cards[other].Name)
+		say(false, s.rules.events.discards[seat][other])
 	case VerbDiscard:
 		p := s.pawn(seat, a.Pawn)
-		gain := s.Rank(p.Space) * PositionPayPerRank
+		rank := s.Rank(p.Space)
+		gain := rank * PositionPayPerRank
 		if me.Rumors > 0 {
 			me.Rumors--
 		}
 		me.Pounds += gain
 		p.Pending = PendingLeave
 		s.Counters["police"]++
-		say(false, name+" discards a Rumor at the Police and takes "+pounds(gain))
+		say(false, s.rules.events.policeLabel(seat, rank))
 	case VerbPass:
 		s.Counters["passes"]++
 	case VerbRestart:
@@ -656,15 +682,16 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		if s.Rank(p.Space) == 1 {
 			n = 1
 		}
-		drawn := s.draw(n)
+		var room [2]int
+		drawn := s.draw(n, room[:0])
 		for _, c := range drawn {
-			say(true, seatName(seat)+" draws "+s.rules.content.Cards[c].Name)
+			say(true, s.rules.events.draws[seat][c])
 		}
 		switch len(drawn) {
 		case 1:
 			s.applyCard(seat, drawn[0], say)
 		case 2:
-			s.Drawn = drawn
+			s.Drawn = append(s.Drawn[:0], drawn...)
 			return true
 		}
 	}
@@ -672,9 +699,8 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 }
 
 // draw takes up to n cards from the deck, turning the discard pile over
-// when the deck runs out.
-func (s *State) draw(n int) []int {
-	var drawn []int
+// when the deck runs out, and appends them to drawn.
+func (s *State) draw(n int, drawn []int) []int {
 	for len(drawn) < n {
 		if len(s.Deck) == 0 {
 			if len(s.Discard) == 0 {
@@ -707,12 +733,12 @@ func (s *State) applyCard(seat, c int, say func(bool, string)) {
 	s.Counters[s.rules.keys.card[c]]++
 	if card.Kind == CardCharacter {
 		s.Seats[seat].Characters = append(s.Seats[seat].Characters, c)
-		say(false, seatName(seat)+" keeps "+card.Name+" ("+s.rules.effects[c]+")")
+		say(false, s.rules.events.keeps[seat][c])
 		return
 	}
 	s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, seatName(seat)+": "+card.Name+" ("+s.rules.effects[c]+")")
+	say(false, s.rules.events.applies[seat][c])
 }
 
 // play plays a kept character.
@@ -728,7 +754,7 @@ func (s *State) play(seat int, id string, say func(bool, string)) {
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, seatName(seat)+" plays "+card.Name+" ("+s.rules.effects[c]+")")
+		say(false, s.rules.events.plays[seat][c])
 		return
 	}
 }
@@ -760,7 +786,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	s.Turns++
 	s.Discount = 0
 	if s.Over() {
-		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: seatName(s.Winner) + " is home in London and wins"})
+		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: s.rules.events.wins[s.Winner]})
 	}
 	if s.Reshuffle {
 		s.Reshuffle = false
@@ -770,7 +796,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	s.Turn = (s.Turn + 1) % len(s.Seats)
 	if s.Turn == s.First {
 		s.Round++
-		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "round " + itoa(s.Round)})
+		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: s.rules.events.roundLabel(s.Round)})
 	}
 	me := &s.Seats[s.Turn]
 	for i := range me.Pawns {
@@ -780,15 +806,12 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		}
 		p.Pending = ""
 		rank := s.Rank(p.Space)
-		text := seatName(s.Turn) + " is in position " + itoa(rank) + " on " + s.rules.words[p.Space]
-		if s.betPays(p.Space, rank) {
+		paid := s.betPays(p.Space, rank)
+		if paid {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
-			text += " and takes " + pounds(rank*PositionPayPerRank)
-		} else {
-			text += ": the bet pays nothing"
 		}
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: text})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: s.rules.betLabel(s.Turn, p.Space, rank, paid)})
 	}
 	return ev
 }
@@ -835,6 +858,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
+	c.scratch, c.scratchEvents = nil, nil
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)

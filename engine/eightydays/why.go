@@ -128,7 +128,7 @@ func (w why) err() error {
 
 // refusedAction keeps the refused action's verb, destination and choice in
 // a why, for the example a reason gives.
-func refusedAction(code whyCode, a Action) why {
+func refusedAction(code whyCode, a *Action) why {
 	take := 0
 	if a.Take {
 		take = 1
