@@ -197,11 +197,7 @@ func (s *Store) GetByID(id uint64) (*Game, error) {
 func (s *Store) Update(channel string, fn func(g *Game) error) (*Game, error) {
 	var out *Game
 	err := s.update(func(tx *bolt.Tx) error {
-		id, err := activeID(tx, channel)
-		if err != nil {
-			return refuse(err)
-		}
-		old, err := s.readGame(tx, id, false)
+		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
 		}
@@ -280,6 +276,16 @@ func checkTiming(t Timing) error {
 
 func sameSetup(a, b engine.Setup) bool {
 	return a.Players == b.Players && a.Seed == b.Seed && maps.Equal(a.Options, b.Options)
+}
+
+// activeGame reads channel's active game inside tx, with its log when
+// withLog is set.
+func (s *Store) activeGame(tx *bolt.Tx, channel string, withLog bool) (*Game, error) {
+	id, err := activeID(tx, channel)
+	if err != nil {
+		return nil, err
+	}
+	return s.readGame(tx, id, withLog)
 }
 
 // Start moves channel's game from the lobby to running: the state is
@@ -576,11 +582,7 @@ func (s *Store) Verified(channel string) (bool, error) {
 func (s *Store) Finish(channel string, expectVersion int, status Status, result *engine.Result) (*Game, error) {
 	var out *Game
 	err := s.update(func(tx *bolt.Tx) error {
-		id, err := activeID(tx, channel)
-		if err != nil {
-			return refuse(err)
-		}
-		old, err := s.readGame(tx, id, false)
+		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
 		}
