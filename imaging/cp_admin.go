@@ -67,7 +67,6 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 
 // cpBackgroundAdmin draws the fixed parts of the administration board.
 func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
-	body := style{size: sizeSmall, color: colInk}
 	soft := style{size: sizeSmall, color: colInkSoft}
 
 	rect := l.rightBox["market"]
@@ -82,7 +81,6 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 		}
 		c.text(strconv.Itoa(sp.Tier), rect.Min.X+18, ly, style{size: sizeSmall, bold: true, color: colInk})
 		c.text(strconv.Itoa(sp.Cost)+"£", rect.Min.X+44, ly, style{size: sizeSmall, bold: true, color: colBad})
-		c.richText("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, body)
 	}
 	ly := rect.Min.Y + cpHeadH + 6 + len(spaces)*cpLineH + cpLineH/2
 	c.fill(image.Rect(rect.Min.X+6, ly-8, rect.Min.X+12, ly+8), colEnergy)
@@ -91,26 +89,8 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	rect = l.rightBox["buzz"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, "Buzz track")
-	flyers := map[int]string{}
-	for _, f := range v.Buzz.Flyers {
-		flyers[f.Space] = f.Color
-	}
-	posters := map[int]bool{}
-	for _, p := range v.Buzz.Posters {
-		posters[p.Space] = true
-	}
 	for n := 0; n <= v.Buzz.Length; n++ {
-		cell := cpBuzzRect(rect, n)
-		fillCol := colPanelAlt
-		if posters[n] {
-			fillCol = colHighlight
-		}
-		c.fill(cell, fillCol)
-		c.outline(cell, 1, colRule)
-		if col, ok := flyers[n]; ok {
-			c.fill(image.Rect(cell.Min.X+1, cell.Min.Y+1, cell.Max.X-1, cell.Min.Y+6), flyerColor(col))
-		}
-		c.text(strconv.Itoa(n), cell.Min.X+4, cell.Min.Y+15, style{size: sizeSmall, bold: posters[n], color: colInkSoft})
+		c.cpBuzzCell(cpBuzzRect(rect, n), n, false, "", false)
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly = rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH/2
@@ -123,7 +103,6 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	c.fill(image.Rect(x+8, ly-8, x+24, ly+8), colHighlight)
 	c.outline(image.Rect(x+8, ly-8, x+24, ly+8), 1, colRule)
 	c.text("posters", x+30, ly, soft)
-	c.textFit(fmt.Sprintf("end: %s VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-x-120, style{size: sizeSmall, color: colInkSoft, align: alignRight})
 
 	rect = l.rightBox["income"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
@@ -146,6 +125,53 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	rect = l.rightBox["waiting"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, "Waiting for")
+}
+
+// cpMarketEffects writes what each Black Market space does in phase 6.
+func (c *canvas) cpMarketEffects(v *cp.View, rect image.Rectangle) {
+	spaces := v.BlackMarket.Spaces
+	for i := range spaces {
+		sp := spaces[len(spaces)-1-i] // top tier first
+		ly := rect.Min.Y + cpHeadH + 6 + i*cpLineH + cpLineH/2
+		c.richText("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, style{size: sizeSmall, color: colInk})
+	}
+}
+
+// cpBuzzSpaces redraws the Buzz track's spaces that hold a poster or a
+// flyer, and writes the end-of-game VP by rank after the legend.
+func (c *canvas) cpBuzzSpaces(v *cp.View, rect image.Rectangle) {
+	flyers := map[int]string{}
+	for _, f := range v.Buzz.Flyers {
+		flyers[f.Space] = f.Color
+	}
+	posters := map[int]bool{}
+	for _, p := range v.Buzz.Posters {
+		posters[p.Space] = true
+	}
+	for n := 0; n <= v.Buzz.Length; n++ {
+		if col, ok := flyers[n]; ok || posters[n] {
+			c.cpBuzzCell(cpBuzzRect(rect, n), n, posters[n], col, ok)
+		}
+	}
+	rows := (v.Buzz.Length + 10) / 10
+	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH/2
+	x := rect.Min.X + 80 + 3*22 // past the legend's flyers
+	c.textFit(fmt.Sprintf("end: %s VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-x-120, style{size: sizeSmall, color: colInkSoft, align: alignRight})
+}
+
+// cpBuzzCell draws Buzz track space n: highlighted when it holds a poster,
+// with a strip of the flyer's colour when it holds one (hasFlyer).
+func (c *canvas) cpBuzzCell(cell image.Rectangle, n int, poster bool, flyer string, hasFlyer bool) {
+	fillCol := colPanelAlt
+	if poster {
+		fillCol = colHighlight
+	}
+	c.fill(cell, fillCol)
+	c.outline(cell, 1, colRule)
+	if hasFlyer {
+		c.fill(image.Rect(cell.Min.X+1, cell.Min.Y+1, cell.Max.X-1, cell.Min.Y+6), flyerColor(flyer))
+	}
+	c.text(strconv.Itoa(n), cell.Min.X+4, cell.Min.Y+15, style{size: sizeSmall, bold: poster, color: colInkSoft})
 }
 
 // cpBuzzRect is the cell of Buzz track space n, ten to a row.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"image"
+	"image/draw"
 	"strconv"
 	"strings"
 
@@ -128,40 +129,22 @@ const (
 	cpIncomeCell = 32
 )
 
-// cpLayoutKey names the static layer: the content it shows and where.
+// cpLayoutKey names the static layer by what shapes it: the player count,
+// the panels' geometry and the fixed parts of the spaces drawn in it. What
+// varies between games with the same geometry (texts, conditions, effects,
+// flyers and posters) is drawn over it by cpGameLayer, so games share it.
 func cpLayoutKey(v *cp.View, l *cpLayout) string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%v|", v.Players, l.cardLines)
+	fmt.Fprintf(h, "%d|%d|%d|%v|%v|", v.Players, l.height, l.tableY, l.locRect, l.rightBox)
 	for _, loc := range v.Locations {
-		fmt.Fprintf(h, "%s|%d|%s|%d|%d|%d|%d;", loc.Key, loc.Number, loc.Name, len(loc.Display), len(loc.Possibilities), len(loc.TicketVP), len(v.Publisher.Rounds))
-		for _, d := range loc.Dice {
-			fmt.Fprintf(h, "%d,%d,%t;", d.Min, d.Fee, d.Assistant)
-		}
-		for _, a := range loc.Actions {
-			fmt.Fprintf(h, "%s;", a.Text)
-		}
-		for _, p := range loc.Possibilities {
-			fmt.Fprintf(h, "%s,%t;", p.Text, p.Available)
-		}
+		fmt.Fprintf(h, "%d|%s|%d|%s;", loc.Number, loc.Name, len(loc.Actions), cpDiceKey(loc.Dice))
 	}
 	for _, s := range v.BlackMarket.Spaces {
-		fmt.Fprintf(h, "%d,%d,%s;", s.Tier, s.Cost, s.Effect)
+		fmt.Fprintf(h, "%d,%d;", s.Tier, s.Cost)
 	}
-	fmt.Fprintf(h, "%d|%d|%d|", v.BlackMarket.BannerTier, v.BlackMarket.GearSpaces, v.Buzz.Length)
-	for _, f := range v.Buzz.Flyers {
-		fmt.Fprintf(h, "%d,%s;", f.Space, f.Color)
-	}
-	for _, p := range v.Buzz.Posters {
-		fmt.Fprintf(h, "%d,%s;", p.Space, p.Effect)
-	}
+	fmt.Fprintf(h, "%d|%d|", v.BlackMarket.BannerTier, v.Buzz.Length)
 	for _, s := range v.Income.Spaces {
 		fmt.Fprintf(h, "%d,%t;", s.Income, s.Red)
-	}
-	for _, s := range v.Westminster.Spaces {
-		fmt.Fprintf(h, "%s,%s,%d;", s.Name, s.Bonus, s.Salary)
-	}
-	for _, r := range v.Publisher.Rounds {
-		fmt.Fprintf(h, "%s,%v;", r.Text, r.Levels)
 	}
 	return fmt.Sprintf("cp/%x", h.Sum64())
 }
@@ -191,6 +174,7 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	r.faces.Put(measure.fs)
 	c := r.begin(cpW, l.height, cpLayoutKey(v, l), func(c *canvas) { c.cpBackground(v, l) })
 	names = r.seatNames(names, v.Players)
+	c.cpGameLayer(v, l)
 	c.titleBar(cpTitle, cpNote(v, names))
 	for i := range v.Locations {
 		c.cpLocation(v, names, &v.Locations[i], l.locRect[i], l.cardLines[i])
@@ -240,36 +224,10 @@ func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) <
 func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 	c.titleBarStatic(cpTitle)
 	dc := c.gg()
-	for i, loc := range v.Locations {
+	for i := range v.Locations {
 		rect := l.locRect[i]
-		c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-		c.panelHead(rect, cpLocTitle(&loc))
-		y := rect.Min.Y + cpHeadH + 6
-		for j, d := range loc.Dice {
-			x := rect.Min.X + 10 + j*(cpSlot+8)
-			slot := image.Rect(x, y, x+cpSlot, y+cpSlot)
-			c.roundBox(dc, slot, 7, colPanelAlt, colRule, 1.5)
-			c.text(strconv.Itoa(d.Min), x+cpSlot/2, y+cpSlot/2, style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter})
-			cap := ""
-			if d.Fee > 0 {
-				cap = strconv.Itoa(d.Fee) + "£"
-			}
-			cy := y + cpSlot + cpSlotCap/2 + 1
-			cx := x + 2
-			if cap != "" {
-				cx += c.text(cap, cx, cy, style{size: sizeSmall, bold: true, color: colBad}) + 4
-			}
-			if d.Assistant {
-				c.assistantIcon(dc, cx+7, cy)
-			}
-		}
-		ay := y + cpSlot + cpSlotCap + 6
-		for j, a := range loc.Actions {
-			box := cpActionRect(rect, len(loc.Actions), j, ay)
-			c.roundBox(dc, box, 6, colPanelAlt, colRule, 1.5)
-			c.cpActionText(&a, box)
-		}
-		c.cpLocationStatic(v, &v.Locations[i], rect, ay+cpActH+8+cpLineH/2)
+		piece := c.cpPanelPiece(&v.Locations[i], rect.Dy())
+		draw.Draw(c.img, rect.Inset(-cpPiecePad), piece, image.Point{}, draw.Src)
 	}
 	c.cpBackgroundAdmin(dc, v, l)
 	// The player table.
@@ -285,6 +243,78 @@ func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 		c.fill(image.Rect(cpMargin, ry, cpW-cpMargin, ry+1), colRule)
 	}
 	c.outline(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH+v.Players*cpSeatH), 1, colInk)
+}
+
+// cpPiecePad is the paper kept around a cached panel, so its antialiased
+// edges are whole; less than half the gap between panels.
+const cpPiecePad = 2
+
+// cpPanelPiece is the static layer of a location panel h pixels high, with
+// cpPiecePad of paper around it. Boards whose rows differ in height share
+// the panels, so a board of a new geometry only assembles its background.
+func (c *canvas) cpPanelPiece(loc *cp.LocationView, h int) *image.RGBA {
+	key := fmt.Sprintf("cp-panel/%d/%d/%s/%d/%v", h, loc.Number, loc.Name, len(loc.Actions), cpDiceKey(loc.Dice))
+	return c.r.piece(key, cpLocW+2*cpPiecePad, h+2*cpPiecePad, func(pc *canvas) {
+		pc.cpPanelStatic(loc, image.Rect(cpPiecePad, cpPiecePad, cpPiecePad+cpLocW, cpPiecePad+h))
+	})
+}
+
+// cpDiceKey is what the static layer shows of a panel's dice spaces.
+func cpDiceKey(dice []cp.DiceSpaceView) string {
+	var b strings.Builder
+	for _, d := range dice {
+		fmt.Fprintf(&b, "%d,%d,%t;", d.Min, d.Fee, d.Assistant)
+	}
+	return b.String()
+}
+
+// cpPanelStatic draws a location panel's frame, header, empty dice spaces
+// with their minimum, fee and assistant, and empty action spaces.
+func (c *canvas) cpPanelStatic(loc *cp.LocationView, rect image.Rectangle) {
+	dc := c.gg()
+	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.panelHead(rect, cpLocTitle(loc))
+	y := rect.Min.Y + cpHeadH + 6
+	for j, d := range loc.Dice {
+		x := rect.Min.X + 10 + j*(cpSlot+8)
+		slot := image.Rect(x, y, x+cpSlot, y+cpSlot)
+		c.roundBox(dc, slot, 7, colPanelAlt, colRule, 1.5)
+		c.text(strconv.Itoa(d.Min), x+cpSlot/2, y+cpSlot/2, style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter})
+		cap := ""
+		if d.Fee > 0 {
+			cap = strconv.Itoa(d.Fee) + "£"
+		}
+		cy := y + cpSlot + cpSlotCap/2 + 1
+		cx := x + 2
+		if cap != "" {
+			cx += c.text(cap, cx, cy, style{size: sizeSmall, bold: true, color: colBad}) + 4
+		}
+		if d.Assistant {
+			c.assistantIcon(dc, cx+7, cy)
+		}
+	}
+	ay := y + cpSlot + cpSlotCap + 6
+	for j := range loc.Actions {
+		c.roundBox(dc, cpActionRect(rect, len(loc.Actions), j, ay), 6, colPanelAlt, colRule, 1.5)
+	}
+}
+
+// cpGameLayer draws what is fixed for a game but differs between games
+// with the same layout, over the shared static layer and before anything
+// that changes during play: the action spaces' texts, the panels' fixed
+// lists, the Black Market's effects and the Buzz track's flyers and posters.
+func (c *canvas) cpGameLayer(v *cp.View, l *cpLayout) {
+	for i := range v.Locations {
+		loc := &v.Locations[i]
+		rect := l.locRect[i]
+		ay := rect.Min.Y + cpHeadH + 6 + cpSlot + cpSlotCap + 6
+		for j := range loc.Actions {
+			c.cpActionText(&loc.Actions[j], cpActionRect(rect, len(loc.Actions), j, ay))
+		}
+		c.cpLocationStatic(v, loc, rect, ay+cpActH+8+cpLineH/2)
+	}
+	c.cpMarketEffects(v, l.rightBox["market"])
+	c.cpBuzzSpaces(v, l.rightBox["buzz"])
 }
 
 // cpActionText labels an action space with its bonus or cost, compactly

@@ -28,8 +28,9 @@ type Renderer struct {
 	frames  framePool
 	encoder png.Encoder
 
-	bgMu sync.Mutex
-	bgs  map[string]*background // static backgrounds by layout key
+	bgMu   sync.Mutex
+	bgs    map[string]*background // static backgrounds by layout key
+	pieces map[string]*image.RGBA // parts of static backgrounds by key
 }
 
 // background is a cached static layer, and the same quantised to the
@@ -42,7 +43,9 @@ type background struct {
 }
 
 // maxBackgrounds bounds the background cache. Layouts differ by game,
-// player count and content: the embedded content gives nine, each 6-12 MB
+// player count and geometry (a Crystal Palace board's rows follow the cards
+// on display: four to six layouts a player count), not by what differs
+// between games, which is drawn over them; each is 6-12 MB
 // (the layer and its quantised copy). Past the bound an arbitrary entry is
 // dropped and redrawn when next needed (about 40 ms).
 const maxBackgrounds = 16
@@ -59,6 +62,7 @@ func New() (*Renderer, error) {
 		pal:     newPalette(),
 		sprites: newSprites(f),
 		bgs:     map[string]*background{},
+		pieces:  map[string]*image.RGBA{},
 	}
 	r.faces.New = func() any { return newFaceSet(f) }
 	r.encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}
@@ -146,25 +150,55 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *back
 	if ok {
 		return bg
 	}
+	img := r.paintLayer(w, h, paint)
+	bg = &background{rgba: img, pal: image.NewPaletted(img.Bounds(), r.pal.colors)}
+	r.pal.quantise(bg.pal, bg.rgba, bg.rgba.Bounds())
+	r.bgMu.Lock()
+	defer r.bgMu.Unlock()
+	return storeBounded(r.bgs, key, bg, maxBackgrounds)
+}
+
+// paintLayer draws a w×h static layer on paper with paint.
+func (r *Renderer) paintLayer(w, h int, paint func(c *canvas)) *image.RGBA {
 	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), frame: &frame{img: image.NewRGBA(image.Rect(0, 0, w, h))}}
 	c.fill(c.img.Bounds(), colPaper)
 	paint(c)
 	r.faces.Put(c.fs)
-	bg = &background{rgba: c.img, pal: image.NewPaletted(c.img.Bounds(), r.pal.colors)}
-	r.pal.quantise(bg.pal, bg.rgba, bg.rgba.Bounds())
-	r.bgMu.Lock()
-	defer r.bgMu.Unlock()
-	if old, ok := r.bgs[key]; ok {
+	return c.img
+}
+
+// storeBounded stores v under key in m unless another was stored first,
+// which it returns instead, dropping an arbitrary entry past bound.
+func storeBounded[V any](m map[string]V, key string, v V, bound int) V {
+	if old, ok := m[key]; ok {
 		return old
 	}
-	if len(r.bgs) >= maxBackgrounds {
-		for k := range r.bgs {
-			delete(r.bgs, k)
+	if len(m) >= bound {
+		for k := range m {
+			delete(m, k)
 			break
 		}
 	}
-	r.bgs[key] = bg
-	return bg
+	m[key] = v
+	return v
+}
+
+// maxPieces bounds the cache of background parts, each well under 1 MB.
+const maxPieces = 128
+
+// piece returns the cached part of a static layer for key, a w×h image on
+// paper drawn with paint the first time; callers only read it.
+func (r *Renderer) piece(key string, w, h int, paint func(c *canvas)) *image.RGBA {
+	r.bgMu.Lock()
+	img, ok := r.pieces[key]
+	r.bgMu.Unlock()
+	if ok {
+		return img
+	}
+	img = r.paintLayer(w, h, paint)
+	r.bgMu.Lock()
+	defer r.bgMu.Unlock()
+	return storeBounded(r.pieces, key, img, maxPieces)
 }
 
 // encode quantises the frame to the palette and encodes it as PNG. Over a
