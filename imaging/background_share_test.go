@@ -78,3 +78,24 @@ func TestEightyDaysGamesShareBackgrounds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCrystalPalaceBoardManyGames renders the boards of 40 different
+// 4-player games in turn, as a bot hosting many games does: what the cache
+// of static layers saves when games differ.
+func BenchmarkCrystalPalaceBoardManyGames(b *testing.B) {
+	rules := cpRules(b)
+	var views []any
+	for seed := uint64(1); seed <= 40; seed++ {
+		p := position{fmt.Sprintf("many-%d", seed), rules, engine.Setup{Players: 4, Seed: seed}, int(seed % 4 * 8)}
+		views = append(views, p.playOut(b).View(engine.Spectator))
+	}
+	r, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	benchImage(b, func() ([]byte, error) {
+		i++
+		return r.Board(views[i%len(views)], nil)
+	})
+}
