@@ -120,6 +120,21 @@ func (v *validator) fail(field, format string, args ...any) {
 
 func (v *validator) at(file, entry string) { v.file, v.entry = file, entry }
 
+// identity checks an entry's id (present, unique) and name, and records the
+// id's index in byID.
+func (v *validator) identity(byID map[string]int, id, name string, i int) {
+	if id == "" {
+		v.fail("id", "missing")
+	}
+	if _, dup := byID[id]; dup {
+		v.fail("id", "duplicate")
+	}
+	byID[id] = i
+	if name == "" {
+		v.fail("name", "missing")
+	}
+}
+
 func (v *validator) effects(field string, effs []Effect) {
 	for i := range effs {
 		e := &effs[i]
@@ -180,16 +195,7 @@ func (c *Content) validate() error {
 	for i := range c.Patents {
 		p := &c.Patents[i]
 		v.at("patents.toml", entryName("patent", p.ID, i))
-		if p.ID == "" {
-			v.fail("id", "missing")
-		}
-		if _, dup := c.patentByID[p.ID]; dup {
-			v.fail("id", "duplicate")
-		}
-		c.patentByID[p.ID] = i
-		if p.Name == "" {
-			v.fail("name", "missing")
-		}
+		v.identity(c.patentByID, p.ID, p.Name, i)
 		if p.Prototype == "" {
 			v.fail("prototype", "missing")
 		}
@@ -200,16 +206,7 @@ func (c *Content) validate() error {
 	for i := range c.Characters {
 		ch := &c.Characters[i]
 		v.at("characters.toml", entryName("character", ch.ID, i))
-		if ch.ID == "" {
-			v.fail("id", "missing")
-		}
-		if _, dup := c.charByID[ch.ID]; dup {
-			v.fail("id", "duplicate")
-		}
-		c.charByID[ch.ID] = i
-		if ch.Name == "" {
-			v.fail("name", "missing")
-		}
+		v.identity(c.charByID, ch.ID, ch.Name, i)
 		v.cost(ch.Cost)
 		v.vp("vp", ch.VP)
 		if len(ch.Salary) == 0 {
