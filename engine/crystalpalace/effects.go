@@ -521,7 +521,7 @@ func (s *State) settleSeat(seat int) (did bool) {
 			return did
 		}
 		t := p.Q[0]
-		if t.K >= dAssistant {
+		if t.K.decision() {
 			if !s.autoResolve(seat, t) {
 				return did
 			}
@@ -542,6 +542,8 @@ func (s *State) settleSeat(seat int) (did bool) {
 			}
 		case tExpense:
 			s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
+		case tAct:
+			s.act(seat, t)
 		case tPosters:
 			p.PosterStep = true
 			for _, sp := range p.Tokens {

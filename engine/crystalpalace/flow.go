@@ -159,8 +159,8 @@ func (s *State) reveal() {
 	}
 	for seat, t := range totals {
 		if t == low && !(low == high && seat == s.First) {
-			p := &s.P[seat]
-			p.News = min(p.News+1, s.c.Tracks.Economy.MaxNewspapers)
+			// After the dice are paid for: the newspaper cannot pay for them.
+			s.P[seat].Q = append(s.P[seat].Q, Task{K: tEffect, G: gainNewspapers, N: 1, Src: vpEffects})
 		}
 	}
 	s.emit(engine.EventAction, s.First, seatName(s.First)+" is first player", false)

@@ -119,3 +119,44 @@ func TestRuleInstantBonusMayBeDeclined(t *testing.T) {
 	}
 	eq(t, "pounds after accepting", end["accept"], end["skip"]+4)
 }
+
+// Pay first: the -2 pounds of Westminster's second action space are paid
+// before the advance and its +2 pounds. With 1 pound and a gear, the player
+// is asked to pay before anything else happens.
+func TestRulePayActionSpaceCostFirst(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 30)
+	play(t, s, `
+		P1: dice 5 1 1 1
+		P2: dice 6 1 1 1
+		P2: place 6 westminster 1
+		P1: place 5 westminster 2
+		P1: skip
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass
+		P2: advance`)
+	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 1, 1, 0, 0
+	play(t, s, "P1: advance")
+	wantPrompt(t, s, blue, "pay")
+	eq(t, "Westminster before paying", s.P[blue].West, 0)
+	eq(t, "pounds before paying", s.P[blue].Pounds, 1)
+	play(t, s, "P1: sell gear") // 2 pounds: the cost is paid, then the advance
+	eq(t, "Westminster", s.P[blue].West, 1)
+	eq(t, "pounds", s.P[blue].Pounds, 2)
+	eq(t, "loans", s.count(blue, metricLoans), 0)
+}
+
+// Pay first in phase 1: the newspaper for the lowest total comes after the
+// dice are paid, so it cannot pay for them.
+func TestRuleDiceArePaidBeforeTheLowestTotalsNewspaper(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 31)
+	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 3, 1, 0, 0
+	play(t, s, "P1: dice 1 1 1 1\nP2: dice 6 1 1 1")
+	wantPrompt(t, s, blue, "pay")
+	eq(t, "newspapers while paying", s.P[blue].News, 0)
+	play(t, s, "P1: sell gear")
+	eq(t, "pounds", s.P[blue].Pounds, 0)
+	eq(t, "newspapers after paying", s.P[blue].News, 1)
+}

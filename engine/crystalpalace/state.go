@@ -152,7 +152,11 @@ const (
 	dWatch               // decision: the Pocket Watch side
 	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
 	dInstant             // decision: take instant bonus N of character X, or not
+	tAct                 // phase 3: the location's action with argument X and die value N, after the space's bonus or cost
 )
+
+// decision reports whether tasks of kind k wait for the seat's answer.
+func (k taskKind) decision() bool { return k >= dAssistant && k <= dInstant }
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
 const (
