@@ -24,17 +24,16 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 2)
-	if a.Verb == vDice {
-		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
-	} else {
-		var buf [64]byte
-		s.emit(engine.EventAction, who, string(a.appendText(append(buf[:0], seatName(who)+": "...))), false)
+	s.ev = make([]engine.Event, 0, 4)
+	if text := s.narrate(who, a); text != "" {
+		s.emit(engine.EventAction, who, text, false)
 	}
+	s.startLedger()
 	s.do(who, a)
+	s.reportAll("")
 	s.run()
 	ev := s.ev
-	s.ev = nil
+	s.ev, s.seen = nil, s.seen[:0]
 	return ev, nil
 }
 

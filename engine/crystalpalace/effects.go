@@ -531,25 +531,40 @@ func (s *State) settleSeat(seat int) (did bool) {
 		}
 		did = true
 		s.pop(seat)
-		switch t.K {
-		case tEffect:
-			s.applyEffect(seat, t)
-		case tIncome:
-			sp := s.c.Tracks.Income[p.Income]
-			p.Pounds += sp.Income
-			if sp.Red {
-				s.addVP(seat, s.c.Tracks.Economy.RedSpaceVP, vpIncomePenalty)
-			}
-		case tExpense:
-			s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
-		case tAct:
-			s.act(seat, t)
-		case tPosters:
-			p.PosterStep = true
-			for _, sp := range p.Tokens {
-				s.posterBonus(seat, sp)
-			}
+		s.applyTask(seat, t)
+	}
+}
+
+// applyTask performs the immediate task t of seat. Changes with a cause of
+// their own (income, salaries, …) are reported to the log at once; the
+// others join the action's changes, reported when the game settles.
+func (s *State) applyTask(seat int, t Task) {
+	p := &s.P[seat]
+	cause := s.taskCause(t)
+	if cause != "" {
+		s.report(seat, "") // what came before has a cause of its own
+	}
+	switch t.K {
+	case tEffect:
+		s.applyEffect(seat, t)
+	case tIncome:
+		sp := s.c.Tracks.Income[p.Income]
+		p.Pounds += sp.Income
+		if sp.Red {
+			s.addVP(seat, s.c.Tracks.Economy.RedSpaceVP, vpIncomePenalty)
 		}
+	case tExpense:
+		s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
+	case tAct:
+		s.act(seat, t)
+	case tPosters:
+		p.PosterStep = true
+		for _, sp := range p.Tokens {
+			s.posterBonus(seat, sp)
+		}
+	}
+	if cause != "" {
+		s.report(seat, cause)
 	}
 }
 

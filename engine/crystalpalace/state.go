@@ -47,9 +47,10 @@ type State struct {
 	TicketDice   []Die    `json:"tdice,omitempty"`     // dice under tickets at the Port
 	Discarded    []int    `json:"discarded,omitempty"` // research tiles replaced on a mat (for statistics)
 
-	r  *Rules
-	c  *Content
-	ev []engine.Event
+	r    *Rules
+	c    *Content
+	ev   []engine.Event
+	seen []tally // the tallies last reported to the log (see report); nil in copies
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -197,7 +198,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	t := *s
-	t.ev = nil
+	t.ev, t.seen = nil, nil
 	t.Order = cloneInts(s.Order)
 	t.P = make([]Player, len(s.P))
 	for i := range s.P {
