@@ -12,7 +12,7 @@ const EventChange = "change"
 // tally is what the log reports changes of for one seat.
 type tally struct {
 	pounds, vp, gears, energy, news, dice int
-	income, buzz, west, obj           int
+	income, buzz, west, obj               int
 }
 
 func (s *State) tally(seat int) tally {
