@@ -322,10 +322,16 @@ func (s *State) moveDown(seat, t int, gear bool) {
 	} else {
 		s.P[seat].Asst++
 	}
-	if gear && t+1 >= s.market().BannerTier && s.MarketGears > 0 {
+	if gear && s.downGear(t) {
 		s.MarketGears--
 		s.P[seat].Gears++
 	}
+}
+
+// downGear reports whether moving an assistant down from tier t (from 0)
+// after a placement takes a gear from the yellow banner.
+func (s *State) downGear(t int) bool {
+	return t+1 >= s.market().BannerTier && s.MarketGears > 0
 }
 
 // objectiveMet: the condition of seat's next objective level holds.
