@@ -302,12 +302,4 @@ func sum(vals []int) int {
 }
 
 // joinWords joins the non-empty parts with " · ".
-func joinWords(parts ...string) string {
-	out := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, " · ")
-}
+func joinWords(parts ...string) string { return joinParts(" · ", parts...) }

@@ -3,6 +3,8 @@ package crystalpalace
 import (
 	"strings"
 	"testing"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // Rules the rulebook prints that an audit found read differently before.
@@ -159,4 +161,60 @@ func TestRuleDiceArePaidBeforeTheLowestTotalsNewspaper(t *testing.T) {
 	play(t, s, "P1: sell gear")
 	eq(t, "pounds", s.P[blue].Pounds, 0)
 	eq(t, "newspapers after paying", s.P[blue].News, 1)
+}
+
+// The Patent and Character stacks lie face up: every view, a spectator's
+// too, shows the top card of each, which is not on offer.
+func TestViewShowsFaceUpStackTops(t *testing.T) {
+	s := newGame(t, 3, 42)
+	for _, seat := range []engine.Seat{engine.Spectator, 0, 2} {
+		v := s.View(seat).(*View)
+		for _, c := range []struct {
+			l    locKind
+			top  string
+			deck []int
+		}{{locPatent, s.c.Patents[s.PatentDeck[0]].ID, s.PatentDeck}, {locClub, s.c.Characters[s.CharDeck[0]].ID, s.CharDeck}} {
+			got := v.Locations[c.l].StackTop
+			if got == nil || got.ID != c.top {
+				t.Errorf("seat %d, %s: stack top %+v, want %s", seat, c.l, got, c.top)
+			}
+		}
+		if v.Locations[locMuseum].StackTop != nil {
+			t.Errorf("the British Museum's tiles are face down, yet the view shows %+v", v.Locations[locMuseum].StackTop)
+		}
+	}
+}
+
+// A character with an instant bonus and no ability reads without a
+// dangling separator (lists of cards showed "; ;").
+func TestViewCardEffectHasNoEmptyParts(t *testing.T) {
+	s := newGame(t, 2, 1)
+	for i := range s.c.Characters {
+		if e := s.characterView(i).Effect; strings.HasPrefix(e, ";") || strings.HasSuffix(strings.TrimSpace(e), ";") {
+			t.Errorf("%s: effect %q", s.c.Characters[i].ID, e)
+		}
+	}
+	for i := range s.c.Research {
+		if e := s.researchView(i).Effect; strings.HasPrefix(e, ";") || strings.HasSuffix(strings.TrimSpace(e), ";") {
+			t.Errorf("%s: effect %q", s.c.Research[i].ID, e)
+		}
+	}
+}
+
+// Placed dice show as placed: the public view lists the unplaced ones, and
+// the mat keeps the round's dice after phase 3.
+func TestViewShowsPlacedDice(t *testing.T) {
+	s := newGame(t, 2, 13)
+	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP1: place 6 club 1")
+	v := s.View(0).(*View)
+	if got := v.Seats[0].Unplaced; len(got) != 3 || got[0] != 5 {
+		t.Errorf("unplaced dice %v, want 5 1 1", got)
+	}
+	s.P[0].Patents = []int{patentIdx(t, s, "audiobook")} // phase 5 waits for P1
+	s.P[0].Gears, s.P[0].Energy = 1, 1
+	play(t, s, "P2: pass\nP1: pass\nP1: pass")
+	wantPrompt(t, s, 0, "build")
+	if v := s.View(0).(*View); len(v.Private.Dice) != 4 {
+		t.Errorf("phase 5 mat dice %v, want the round's 4 dice", v.Private.Dice)
+	}
 }
