@@ -41,6 +41,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Options tune a Store. The zero value is usable.
@@ -127,7 +128,7 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
 		}
 		if !errors.Is(err, ErrCorrupt) {
