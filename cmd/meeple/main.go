@@ -28,6 +28,7 @@ func commands() map[string]command {
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
 		"run":      {"run the Discord bot (token in MEEPLE_DISCORD_TOKEN; -config for settings)", runRun},
 		"simulate": {"play many games between computer players and print a JSON summary", runSimulate},
+		"version":  {"print the version, commit and Go version this binary was built from", runVersion},
 	}
 }
 

@@ -31,6 +31,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := cfg.logger(stderr)
+	log.Info("meeple build", readBuild().logAttrs()...)
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
