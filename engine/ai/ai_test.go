@@ -10,14 +10,22 @@ import (
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
-func eightyDays(t *testing.T) engine.Rules {
+// games returns both games with their embedded content: Around the World
+// in 80 Days, then Crystal Palace.
+func games(t *testing.T) []engine.Rules {
 	t.Helper()
-	c, err := eightydays.DefaultContent()
+	ed, err := eightydays.DefaultContent()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eightydays.NewRules(c)
+	cpc, err := crystalpalace.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []engine.Rules{eightydays.NewRules(ed), crystalpalace.NewRules(cpc)}
 }
+
+func eightyDays(t *testing.T) engine.Rules { return games(t)[0] }
 
 func TestLookup(t *testing.T) {
 	rules := eightyDays(t)
@@ -69,20 +77,11 @@ func TestPlayOutFinishesOrStalls(t *testing.T) {
 	}
 }
 
-func crystalPalace(t *testing.T) engine.Rules {
-	t.Helper()
-	c, err := crystalpalace.DefaultContent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return crystalpalace.NewRules(c)
-}
-
 // TestDecisionsDependOnThePositionOnly takes a game back a few actions, as
 // an undo does, and plays the same moves again: every computer player
 // chooses what it chose the first time, in both games.
 func TestDecisionsDependOnThePositionOnly(t *testing.T) {
-	for _, rules := range []engine.Rules{eightyDays(t), crystalPalace(t)} {
+	for _, rules := range games(t) {
 		t.Run(rules.Name(), func(t *testing.T) {
 			heuristic, err := ai.Lookup(rules, "heuristic")
 			if err != nil {
