@@ -72,7 +72,7 @@ func (m Model) Rate(teams [][]Rating, ranks []int) ([][]Rating, error) {
 	}
 	tau2 := m.Tau * m.Tau
 	widened := make([][]Rating, len(teams))
-	mu := make([]float64, len(teams))  // team means
+	mu := make([]float64, len(teams))   // team means
 	var2 := make([]float64, len(teams)) // team variances
 	total := 0.0
 	for i, team := range teams {
