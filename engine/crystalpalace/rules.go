@@ -199,8 +199,10 @@ func (s *State) consistent() error {
 				bad = t.X < 0 || t.X >= len(c.Tracks.Buzz.Posters)
 			case dBonus:
 				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
+			case dInstant:
+				bad = t.X < 0 || t.X >= len(c.Characters) || t.N < 0 || t.N >= len(c.Characters[t.X].Instant)
 			}
-			if bad || t.K < tEffect || t.K > dPay {
+			if bad || t.K < tEffect || t.K > dInstant {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}
