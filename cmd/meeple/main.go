@@ -21,6 +21,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"play":     {"play a game in this terminal against computer players (no Discord needed)", runPlay},
+		"check":    {"check a bot's config, token, database and folders before starting it (no Discord connection)", runCheck},
 		"backup":   {"write a consistent, verified copy of the database file", runBackup},
 		"export":   {"print a stored game as a script that replay and import read", runExport},
 		"import":   {"load a game script into a channel of the database", runImport},
