@@ -210,22 +210,13 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 	return r
 }
 
-// databaseAdvice says what to do about an error opening or reading the
-// database.
+// databaseAdvice says what to do about an error of the database check.
 func databaseAdvice(err error) string {
-	switch {
-	case errors.Is(err, storage.ErrInUse):
+	if errors.Is(err, storage.ErrInUse) {
 		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
-	case errors.Is(err, storage.ErrCorrupt):
-		return "the file is damaged: stop the bot and restore the newest backup (docs/operations.md, Backups)"
-	case errors.Is(err, storage.ErrNewerSchema):
-		return "a newer Meeple wrote this file: run that version, or restore a backup taken before the upgrade"
-	case errors.Is(err, storage.ErrPermission):
-		return "run the check as the bot's user, or give that user the file and its folder"
-	case errors.Is(err, storage.ErrNotDatabase):
-		return "point database in the config at the Meeple database file"
-	case errors.Is(err, storage.ErrNoFolder):
-		return "create the folder, or correct database in the config"
+	}
+	if advice := storeAdvice(err); advice != "" {
+		return advice
 	}
 	return "correct database in the config"
 }

@@ -205,11 +205,11 @@ func TestCheckReportsDatabaseProblems(t *testing.T) {
 	os.WriteFile(text, bytes.Repeat([]byte("notes\n"), 2000), 0o600)
 	for _, c := range []struct{ db, want, fix string }{
 		{damaged, "corrupt database", "restore the newest backup"},
-		{newer, "newer", "run that version"},
+		{newer, "newer", "run the newer Meeple"},
 		{inUse, "in use", "stop it"},
 		{filepath.Join(dir, "missing", "meeple.db"), "does not exist", "create the folder"},
-		{dir, "it is a folder", "point database"},
-		{text, "not a Meeple database", "point database"},
+		{dir, "it is a folder", "it must name the Meeple database file"},
+		{text, "not a Meeple database", "it must name the Meeple database file"},
 	} {
 		code, lines := checkRun(t, "database = "+tomlString(c.db)+"\n", goodToken)
 		if code != 1 {
