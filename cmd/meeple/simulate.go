@@ -12,7 +12,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 )
 
-// simulateSummary is what "meeple simulate" prints; the README documents it.
+// simulateSummary is what "meeple simulate" prints; docs/commands.md documents it.
 type simulateSummary struct {
 	Game           string             `json:"game"`
 	Players        int                `json:"players"`
