@@ -405,3 +405,17 @@ func TestDocCommandCheckerRefusesMistakes(t *testing.T) {
 		t.Errorf("%q: %v", args, err)
 	}
 }
+
+// TestEverySubcommandIsDocumented: docs/commands.md has a row for each
+// subcommand meeple offers.
+func TestEverySubcommandIsDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range commands() {
+		if !strings.Contains(string(data), "| `"+name+"` |") {
+			t.Errorf("docs/commands.md has no row for meeple %s", name)
+		}
+	}
+}
