@@ -71,6 +71,7 @@ func preflight(path string, getenv func(string) string) []checkResult {
 	return append(out, checkBackupDir(cfg.Backup.Dir))
 }
 
+// checkConfig reports the config's unknown keys and values out of range.
 func checkConfig(path string, cfg config, games *engine.Registry) checkResult {
 	r := checkResult{name: "config", ok: true, detail: path + ": every key known, every value in range"}
 	if path == "" {

@@ -153,6 +153,21 @@ func TestCheckReportsUnreadableConfig(t *testing.T) {
 	wantLine(t, lines, "config", "FAIL", "line 1")
 }
 
+func TestCheckNeverQuotesAnUnquotedToken(t *testing.T) {
+	for _, text := range []string{"token = " + goodToken + "\n", "log_level = \"info\"\ntoken = " + tokenSecret + "\n"} {
+		code, lines := checkRun(t, text, "")
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+		wantLine(t, lines, "config", "FAIL", "the value of token is not valid TOML")
+		for _, part := range strings.Split(goodToken, ".") {
+			if strings.Contains(lines["config"][0], part[:5]) {
+				t.Errorf("%q quotes the token", lines["config"][0])
+			}
+		}
+	}
+}
+
 func TestCheckReportsBadTokens(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]struct{ config, env, want string }{

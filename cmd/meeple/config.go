@@ -85,6 +85,11 @@ func decodeConfig(path string) (config, error) {
 	var c config
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
+		var perr toml.ParseError
+		if errors.As(err, &perr) && (perr.LastKey == "token" || strings.HasSuffix(perr.LastKey, ".token")) {
+			// The parser quotes what it found, which here is (part of) the token.
+			return c, fmt.Errorf("config %s: line %d: the value of token is not valid TOML; write it in double quotes", path, perr.Position.Line)
+		}
 		if err != nil {
 			return c, fmt.Errorf("config %s: %w", path, err)
 		}
