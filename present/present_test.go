@@ -107,7 +107,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
-		"tier 3 open, 1 gear on the banner"} {
+		"1 gear on the banner; moving an assistant down from tier 3 or higher takes one"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
@@ -121,6 +121,29 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	text, _ = present.View(&own, nil, present.Style{})
 	if !strings.Contains(text, "Your mat") || !strings.Contains(text, "dice: 6 5 3 1 (submitted)") || !strings.Contains(text, "P1 (you)") {
 		t.Fatalf("own view:\n%s", text)
+	}
+}
+
+// Placed dice show as placed, and the face-up stack's top card shows
+// beside the display.
+func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
+	v := &cp.View{
+		Game: "crystalpalace", Viewer: 0, Players: 2, Phase: 2, First: 0, Turn: 0,
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}}, {Seat: 1, Dice: 4}},
+		Locations: []cp.LocationView{{Key: "patent", Number: 1, Name: "Patent Office",
+			Display:  []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
+			StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		Private:     &cp.PrivateView{Seat: 0, Dice: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}},
+	}
+	text, err := present.View(v, nil, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"to place 5 1 · placed 6 6", "stack top (not on offer): Hydraulic Crane", "dice: 6 6 5 1 · to place 5 1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
 	}
 }
 
