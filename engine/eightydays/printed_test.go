@@ -19,7 +19,7 @@ func TestVariantBetFourFiveSixPaysAsInAFourPlayerGame(t *testing.T) {
 	if got := s.Seats[0].Pounds - before; got != 40 {
 		t.Fatalf("4th place on the 4/5/6 space paid %d£, want 40", got)
 	}
-	if !hasEvent(ev, "P1 is in position 4 on Bet 4/5/6 and takes 40£") {
+	if !hasEvent(ev, "P1 is 4th on Bet 4/5/6 and takes 40£: 149£ now") {
 		t.Fatalf("events %v", ev)
 	}
 }

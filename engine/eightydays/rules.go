@@ -53,10 +53,8 @@ type Rules struct {
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
 	canon map[string]int // canonical text → index in actions
-	// actions are the canonical actions; announce[seat][i] is the event
-	// text of seat taking actions[i], "P2: move 14".
-	actions  []Action
-	announce [][]string
+	// actions are the canonical actions.
+	actions []Action
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
@@ -121,12 +119,6 @@ func NewRules(c *Content) *Rules {
 		r.keys.card = append(r.keys.card, "card:"+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
-	}
-	r.announce = make([][]string, r.MaxPlayers())
-	for seat := range r.announce {
-		for _, a := range r.actions {
-			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
-		}
 	}
 	r.buildEventTexts()
 	return r
