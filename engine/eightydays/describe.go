@@ -61,7 +61,8 @@ func (s *State) cardWords(c int) string {
 }
 
 // spaceArticle names the kind of space n after "on 12,": "London", "a
-// Pound space whose effect is used up", "a Bet space", "a Layover".
+// Pound space, but …", "a Bet space", "Turin, a Layover"; NewRules keeps
+// them in articles.
 func (r *Rules) spaceArticle(n int) string {
 	switch r.kinds[n] {
 	case spaceLondon:

@@ -1,5 +1,7 @@
 package eightydays
 
+import "strconv"
+
 // The game's log: every change of a traveller's pounds, Rumors, characters
 // or pawns is told by an event whose text says what happened and what the
 // traveller holds after it, in words a player reads without the rules at
@@ -74,17 +76,31 @@ func (r *Rules) cardKind(c int) string {
 
 // Ordinal writes a race position: 1st, 2nd, 3rd, 4th, ….
 func Ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	case 4:
+		return "4th"
+	case 5:
+		return "5th"
+	case 6:
+		return "6th"
+	}
+	suffix := "th"
 	switch {
 	case n%100 >= 11 && n%100 <= 13:
-		return itoa(n) + "th"
 	case n%10 == 1:
-		return itoa(n) + "st"
+		suffix = "st"
 	case n%10 == 2:
-		return itoa(n) + "nd"
+		suffix = "nd"
 	case n%10 == 3:
-		return itoa(n) + "rd"
+		suffix = "rd"
 	}
-	return itoa(n) + "th"
+	return itoa(n) + suffix
 }
 
 // roundLabel is "round n".
@@ -95,108 +111,154 @@ func (e *eventTexts) roundLabel(n int) string {
 	return "round " + itoa(n)
 }
 
+// teller builds an event's text in a buffer the state reuses, so that a
+// text costs one allocation however many parts it joins.
+type teller struct{ buf []byte }
+
+func (t *teller) start(text string) *teller {
+	t.buf = append(t.buf[:0], text...)
+	return t
+}
+
+func (t *teller) add(text string) *teller {
+	t.buf = append(t.buf, text...)
+	return t
+}
+
+func (t *teller) num(n int) *teller {
+	t.buf = strconv.AppendInt(t.buf, int64(n), 10)
+	return t
+}
+
+// pounds adds an amount: "20£".
+func (t *teller) pounds(n int) *teller { return t.num(n).add("£") }
+
+// rumors adds a count of Rumor cards: "no Rumor", "1 Rumor", "3 Rumors".
+func (t *teller) rumors(n int) *teller {
+	switch n {
+	case 0:
+		return t.add("no Rumor")
+	case 1:
+		return t.add("1 Rumor")
+	}
+	return t.num(n).add(" Rumors")
+}
+
+// pawn adds "" with one pawn, " pawn a" with two.
+func (t *teller) pawn(pw int) *teller {
+	if pw == 0 {
+		return t
+	}
+	t.buf = append(t.buf, " pawn "...)
+	t.buf = append(t.buf, byte('a'+pw-1))
+	return t
+}
+
+func (t *teller) String() string { return string(t.buf) }
+
+// hatText tells a pawn arriving at the Police.
+func (s *State) hatText(seat, pw int) string {
+	t := s.text.start(seatName(seat)).add("'s hat")
+	if pw > 0 {
+		t.buf = append(t.buf, " (pawn "...)
+		t.buf = append(t.buf, byte('a'+pw-1), ')')
+	}
+	return t.add(" is turned over at the Police: the next turn is spent discarding a Rumor").String()
+}
+
 // betText tells what the Bet on space n did for seat in race position
 // rank before its move; a 4/5/6 space that cannot pay in this game says why.
 func (s *State) betText(seat, n, rank int, paid bool) string {
-	text := seatName(seat) + " is " + Ordinal(rank) + " on " + s.rules.words[n]
+	t := s.text.start(seatName(seat)).add(" is ").add(Ordinal(rank)).add(" on ").add(s.rules.words[n])
 	switch {
 	case paid:
-		return text + " and takes " + pounds(rank*PositionPayPerRank) + ": " + pounds(s.Seats[seat].Pounds) + " now"
+		t.add(" and takes ").pounds(rank * PositionPayPerRank).add(": ").pounds(s.Seats[seat].Pounds).add(" now")
 	case s.betDead(n):
-		return text + ": that space pays nothing with 2 or 3 players"
+		t.add(": that space pays nothing with 2 or 3 players")
+	default:
+		t.add(": the Bet pays nothing")
 	}
-	return text + ": the Bet pays nothing"
-}
-
-// pawnWords is "" with one pawn, " pawn a" with two.
-func pawnWords(pw int) string {
-	if pw == 0 {
-		return ""
-	}
-	return " pawn " + string(rune('a'+pw-1))
+	return t.String()
 }
 
 // moveText tells a move forward: "P1 moves from 0 to 4 (Bet 2) for 10£:
 // 70£ left", with what played characters took off the cost.
 func (s *State) moveText(seat, pw, from, to, price int) string {
-	text := seatName(seat) + " moves" + pawnWords(pw) + " from " + itoa(from) + " to " + s.rules.events.places[to] + " for " + pounds(price)
+	t := s.text.start(seatName(seat)).add(" moves").pawn(pw).add(" from ").num(from).add(" to ").add(s.rules.events.places[to]).add(" for ").pounds(price)
 	if full := cost(to - from); full != price {
-		text += " (" + pounds(full) + " less " + pounds(full-price) + " from characters)"
+		t.add(" (").pounds(full).add(" less ").pounds(full - price).add(" from characters)")
 	}
-	return text + ": " + pounds(s.Seats[seat].Pounds) + " left"
+	return t.add(": ").pounds(s.Seats[seat].Pounds).add(" left").String()
 }
 
 // backText tells a move back to a Layover and the pounds it brought.
 func (s *State) backText(seat, pw, from, to, gain int) string {
-	return seatName(seat) + " moves" + pawnWords(pw) + " back from " + itoa(from) + " to " + s.rules.events.places[to] +
-		" and takes " + pounds(gain) + ": " + pounds(s.Seats[seat].Pounds) + " now"
+	return s.text.start(seatName(seat)).add(" moves").pawn(pw).add(" back from ").num(from).add(" to ").add(s.rules.events.places[to]).
+		add(" and takes ").pounds(gain).add(": ").pounds(s.Seats[seat].Pounds).add(" now").String()
 }
 
 // stayText tells a stay on a Pound space.
 func (s *State) stayText(seat, pw int, take bool) string {
-	text := seatName(seat) + " stays" + pawnWords(pw) + " on the Pound space and "
+	t := s.text.start(seatName(seat)).add(" stays").pawn(pw).add(" on the Pound space and ")
 	if take {
-		return text + "takes " + pounds(PoundStep) + ": " + pounds(s.Seats[seat].Pounds) + " now"
+		return t.add("takes ").pounds(PoundStep).add(": ").pounds(s.Seats[seat].Pounds).add(" now").String()
 	}
-	return text + "gives the bank " + pounds(PoundStep) + ": " + pounds(s.Seats[seat].Pounds) + " left"
+	return t.add("gives the bank ").pounds(PoundStep).add(": ").pounds(s.Seats[seat].Pounds).add(" left").String()
 }
 
 // policeText tells a Rumor discarded at the Police from race position rank.
 func (s *State) policeText(seat, rank, gain int) string {
 	me := &s.Seats[seat]
-	return seatName(seat) + " turns the hat back up and discards a Rumor at the Police (" + rumorCount(me.Rumors) + " left); " +
-		Ordinal(rank) + " place brings " + pounds(gain) + ": " + pounds(me.Pounds) + " now"
+	return s.text.start(seatName(seat)).add(" turns the hat back up and discards a Rumor at the Police (").rumors(me.Rumors).add(" left); ").
+		add(Ordinal(rank)).add(" place brings ").pounds(gain).add(": ").pounds(me.Pounds).add(" now").String()
 }
 
-// rumorCount is "1 Rumor", "no Rumor", "3 Rumors".
-func rumorCount(n int) string {
-	switch n {
-	case 0:
-		return "no Rumor"
-	case 1:
-		return "1 Rumor"
-	}
-	return itoa(n) + " Rumors"
+// restartText tells a pawn sent back to London for want of money.
+func (s *State) restartText(seat, pw, from int) string {
+	return s.text.start(seatName(seat)).add(" cannot pay for a move before Paris and goes back").pawn(pw).add(" from ").num(from).
+		add(" to London: ").pounds(s.Seats[seat].Pounds).add(" now").String()
 }
 
-// change tells what a card's effect did to seat: the pounds actually
-// paid or taken and the Rumor actually taken or discarded.
-func (s *State) change(seat, paid, rumors int, card *Card) string {
+// cardText tells a card's effect on seat, an event drawn ("Storm: P1
+// pays 10£…") or a character played ("P1 plays Aouda and discards…"):
+// the pounds actually paid or taken and the Rumor actually taken or
+// discarded.
+func (s *State) cardText(seat, paid, rumors int, card *Card, played bool) string {
 	me := &s.Seats[seat]
-	var parts []string
+	t := s.text.start(card.Name).add(": ").add(seatName(seat)).add(" ")
+	if played {
+		t.start(seatName(seat)).add(" plays ").add(card.Name).add(" and ")
+	}
+	parts := 0
+	next := func() *teller {
+		parts++
+		if parts > 1 {
+			return t.add(" and ")
+		}
+		return t
+	}
 	switch {
 	case paid > 0:
-		parts = append(parts, "takes "+pounds(paid)+": "+pounds(me.Pounds)+" now")
+		next().add("takes ").pounds(paid).add(": ").pounds(me.Pounds).add(" now")
 	case paid < 0 && -paid < -card.Pounds:
-		parts = append(parts, "pays "+pounds(-paid)+", all there was: "+pounds(me.Pounds)+" left")
+		next().add("pays ").pounds(-paid).add(", all there was: ").pounds(me.Pounds).add(" left")
 	case paid < 0:
-		parts = append(parts, "pays "+pounds(-paid)+": "+pounds(me.Pounds)+" left")
+		next().add("pays ").pounds(-paid).add(": ").pounds(me.Pounds).add(" left")
 	case card.Pounds < 0:
-		parts = append(parts, "has no pounds to pay")
+		next().add("has no pounds to pay")
 	}
 	switch {
 	case rumors > 0:
-		parts = append(parts, "takes a Rumor: "+rumorCount(me.Rumors)+" now")
+		next().add("takes a Rumor: ").rumors(me.Rumors).add(" now")
 	case rumors < 0:
-		parts = append(parts, "discards a Rumor: "+rumorCount(me.Rumors)+" left")
+		next().add("discards a Rumor: ").rumors(me.Rumors).add(" left")
 	case card.Rumors > 0:
-		parts = append(parts, "would take a Rumor, but none is left in the box")
+		next().add("would take a Rumor, but none is left in the box")
 	case card.Rumors < 0:
-		parts = append(parts, "has no Rumor to discard")
+		next().add("has no Rumor to discard")
 	}
 	if card.Discount > 0 {
-		parts = append(parts, "saves "+pounds(card.Discount)+" on this turn's move")
+		next().add("saves ").pounds(card.Discount).add(" on this turn's move")
 	}
-	text := ""
-	for i, p := range parts {
-		switch {
-		case i == 0:
-		case i == len(parts)-1:
-			text += " and "
-		default:
-			text += ", "
-		}
-		text += p
-	}
-	return text
+	return t.String()
 }

@@ -43,8 +43,8 @@ func TestEveryChangeIsTold(t *testing.T) {
 					if was.Pounds != now.Pounds && !strings.Contains(all, pounds(now.Pounds)+" ") && !strings.HasSuffix(all, pounds(now.Pounds)) {
 						fail("pounds", pounds(now.Pounds))
 					}
-					if was.Rumors != now.Rumors && !strings.Contains(all, rumorCount(now.Rumors)) {
-						fail("Rumors", rumorCount(now.Rumors))
+					if was.Rumors != now.Rumors && !strings.Contains(all, (&teller{}).rumors(now.Rumors).String()) {
+						fail("Rumors", (&teller{}).rumors(now.Rumors).String())
 					}
 					if len(was.Characters) != len(now.Characters) && !strings.Contains(all, " keeps ") && !strings.Contains(all, " plays ") {
 						fail("characters", "keeps or plays")

@@ -105,6 +105,11 @@ func TestVariantPawnThatCannotLeaveThePoliceDoesNotHoldTheOther(t *testing.T) {
 	s.Seats[0].Pounds = 10
 	refused(t, s, 0, "move b 17", engine.ErrIllegalAction, "pawn a must leave the Police space this turn")
 
+	s = variantFixture(t, func(s *State) { at(s, 0, 12, 2); at(s, 1, 30, 31) })
+	if ev := apply(t, s, 0, "move a 13"); !hasEvent(ev, "P1's hat (pawn a) is turned over at the Police: the next turn is spent discarding a Rumor") {
+		t.Fatalf("events %v", ev)
+	}
+
 	// a character that would pay for pawn a's move binds the player to it
 	s = variantFixture(t, func(s *State) { stuck(s); s.Seats[0].Characters = []int{cardIndex(t, "kiouni")} })
 	if got := strings.Join(s.Prompts()[0].Actions, ","); got != "play kiouni" {

@@ -47,6 +47,8 @@ type Rules struct {
 	content *Content
 	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
 	words   []string    // words[n]: space n for a player, "Bet 4/5/6" (see spaceWords)
+	// articles[n]: space n's kind with its article, for reasons (see spaceArticle)
+	articles []string
 	paris   int         // the first Layover
 	behind  []int       // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
@@ -85,6 +87,7 @@ func NewRules(c *Content) *Rules {
 	}
 	for n := range c.Track {
 		r.words = append(r.words, r.spaceWords(n))
+		r.articles = append(r.articles, r.spaceArticle(n))
 	}
 	for n, sp := range c.Track {
 		r.behind[n] = last

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -57,6 +56,7 @@ type State struct {
 	// out, and a clone starts its own.
 	scratch       []string
 	scratchEvents []engine.Event
+	text          teller // builds event texts
 }
 
 // Traveller is one player's belongings.
@@ -474,7 +474,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.spaceArticle(p.Space)}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.articles[p.Space]}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -699,7 +699,7 @@ func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 		p.Space, p.Pending = 0, ""
 		me.Pounds = max(me.Pounds, RestartPounds)
 		s.Counters["restarts"]++
-		say(false, name+" cannot pay for a move before Paris and goes back"+pawnWords(a.Pawn)+" from "+itoa(from)+" to London: "+pounds(me.Pounds)+" now")
+		say(false, s.restartText(seat, a.Pawn, from))
 	case VerbStay:
 		if a.Take {
 			me.Pounds += PoundStep
@@ -751,11 +751,7 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		p.Pending = PendingPound
 	case spacePolice:
 		p.Pending = PendingPolice
-		hat := "'s hat"
-		if pw > 0 {
-			hat += " (" + strings.TrimSpace(pawnWords(pw)) + ")"
-		}
-		say(false, seatName(seat)+hat+" is turned over at the Police: the next turn is spent discarding a Rumor")
+		say(false, s.hatText(seat, pw))
 	case spacePassepartout:
 		n := 2
 		if s.Rank(p.Space) == 1 {
@@ -817,7 +813,7 @@ func (s *State) applyCard(seat, c int, say func(bool, string)) {
 	}
 	paid, rumors := s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, card.Name+": "+seatName(seat)+" "+s.change(seat, paid, rumors, card))
+	say(false, s.cardText(seat, paid, rumors, card, false))
 }
 
 // play plays a kept character.
@@ -833,7 +829,7 @@ func (s *State) play(seat int, id string, say func(bool, string)) {
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, seatName(seat)+" plays "+card.Name+" and "+s.change(seat, paid, rumors, card))
+		say(false, s.cardText(seat, paid, rumors, card, true))
 		return
 	}
 }
@@ -960,7 +956,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.scratch, c.scratchEvents = nil, nil
+	c.scratch, c.scratchEvents, c.text = nil, nil, teller{}
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)
