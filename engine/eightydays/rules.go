@@ -49,8 +49,8 @@ type Rules struct {
 	words   []string    // words[n]: space n for a player, "Bet 4/5/6" (see spaceWords)
 	// articles[n]: space n's kind with its article, for reasons (see spaceArticle)
 	articles []string
-	paris   int         // the first Layover
-	behind  []int       // behind[n]: the nearest Layover before space n, or -1
+	paris    int   // the first Layover
+	behind   []int // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
