@@ -116,3 +116,20 @@ func TestVariantPawnThatCannotLeaveThePoliceDoesNotHoldTheOther(t *testing.T) {
 		t.Fatalf("with Kiouni: actions %q, want play kiouni", got)
 	}
 }
+
+func TestVariantBothPawnsLeavingThePoliceMayEachMove(t *testing.T) {
+	s := variantFixture(t, func(s *State) {
+		at(s, 0, 13, 24) // both on Police spaces, both bound to leave
+		s.Seats[0].Pawns[0].Pending = PendingLeave
+		s.Seats[0].Pawns[1].Pending = PendingLeave
+		at(s, 1, 40, 41)
+	})
+	actions := strings.Join(s.Prompts()[0].Actions, ",")
+	if !strings.Contains(actions, "move a 14") || !strings.Contains(actions, "move b 25") || strings.Contains(actions, "pass") {
+		t.Fatalf("actions %q: either pawn may leave, and passing is not allowed", actions)
+	}
+	apply(t, s, 0, "move b 25")
+	apply(t, s, 1, "move a 42")
+	// pawn a is still bound to leave, and now it is the one that must
+	refused(t, s, 0, "move b 26", engine.ErrIllegalAction, "pawn a must leave the Police space this turn")
+}

@@ -373,6 +373,9 @@ func (s *State) pawnRefusal(seat int, a *Action) why {
 	if a.Verb == VerbDiscard || s.Variant != VariantTwoPawns {
 		return why{}
 	}
+	if s.pawn(seat, a.Pawn).Pending == PendingLeave {
+		return why{} // a pawn bound to leave may always try
+	}
 	for id, p := range s.Seats[seat].Pawns {
 		// a pawn that must leave the Police but cannot (with the help of
 		// the characters held) does not hold up the other pawn
