@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 // Rules as printed: the readings an audit against the rulebook corrected.
@@ -132,4 +133,39 @@ func TestVariantBothPawnsLeavingThePoliceMayEachMove(t *testing.T) {
 	apply(t, s, 1, "move a 42")
 	// pawn a is still bound to leave, and now it is the one that must
 	refused(t, s, 0, "move b 26", engine.ErrIllegalAction, "pawn a must leave the Police space this turn")
+}
+
+// TestPassOnlyWhenNoPawnCanMove plays random games of both kinds and
+// checks at every offered pass that no pawn of the player could move, with
+// or without characters: no rule keeps a player passing while a pawn could go.
+func TestPassOnlyWhenNoPawnCanMove(t *testing.T) {
+	offered := 0
+	for _, setup := range []engine.Setup{{Players: 2, Options: map[string]string{"variant": VariantTwoPawns}}, {Players: 4}} {
+		for seed := uint64(1); seed <= 40; seed++ {
+			setup.Seed = seed
+			s := newFixture(t, setup, nil)
+			rng := engine.NewRNG(seed)
+			for step := 0; step < 600 && !s.Over(); step++ {
+				p := s.Prompts()[0]
+				for _, a := range p.Actions {
+					if a != "pass" {
+						continue
+					}
+					offered++
+					for pw, last := s.pawnIDs(); pw <= last; pw++ {
+						if s.pawn(s.Turn, pw).Space != LondonEnd && s.pawnCanMove(s.Turn, pw) {
+							t.Fatalf("seed %d: pass offered while pawn %d of P%d can move: %+v", seed, pw, s.Turn+1, s.Seats[s.Turn])
+						}
+					}
+				}
+				if _, err := s.Apply(p.Seat, ai.Random{}.Choose(s, p, &rng)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if offered == 0 {
+		t.Fatal("no pass was ever offered: nothing was checked")
+	}
+	t.Logf("%d passes offered", offered)
 }
