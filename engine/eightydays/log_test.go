@@ -91,6 +91,15 @@ func TestLogLinesSayWhatHappened(t *testing.T) {
 			[]string{"P1 can neither pay for a move nor move back, and passes"}},
 		{"a card drawn", func(s *State) { at(s, 0, 70); s.Deck = append(s.Deck, idx("opium")) }, "move 72",
 			[]string{"P1 draws Drugged in an Opium Den (event)", "Drugged in an Opium Den: P1 pays 10£: 67£ left and takes a Rumor: 4 Rumors now"}},
+		{"the deck runs out", func(s *State) {
+			at(s, 0, 70)
+			s.Discard = append(s.Discard, s.Deck...)
+			s.Deck = s.Deck[:0]
+		}, "move 72", []string{"the Passepartout deck ran out: the discard pile is shuffled into a new deck"}},
+		{"no card left at all", func(s *State) {
+			at(s, 0, 70)
+			s.Deck = s.Deck[:0]
+		}, "move 72", []string{"the Passepartout deck and discard pile are both empty: no card to draw"}},
 		{"a character drawn", func(s *State) { at(s, 0, 70); s.Deck = append(s.Deck, idx("speedy")) }, "move 72",
 			[]string{"P1 draws Captain Andrew Speedy (character ↻)", "P1 keeps Captain Andrew Speedy to play on a later turn (pay 20£)"}},
 	}

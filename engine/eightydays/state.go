@@ -761,7 +761,7 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 			n = 1
 		}
 		var room [2]int
-		drawn := s.draw(n, room[:0])
+		drawn := s.draw(n, room[:0], say)
 		for _, c := range drawn {
 			say(true, s.rules.events.draws[seat][c])
 		}
@@ -776,15 +776,18 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 	return false
 }
 
-// draw takes up to n cards from the deck, turning the discard pile over
-// when the deck runs out, and appends them to drawn.
-func (s *State) draw(n int, drawn []int) []int {
+// draw takes up to n cards from the deck, shuffling the discard pile into
+// a new deck when the deck runs out (and saying so), and appends them to
+// drawn.
+func (s *State) draw(n int, drawn []int, say func(bool, string)) []int {
 	for len(drawn) < n {
 		if len(s.Deck) == 0 {
 			if len(s.Discard) == 0 {
+				say(false, "the Passepartout deck and discard pile are both empty: no card to draw")
 				break
 			}
 			s.reshuffle()
+			say(true, "the Passepartout deck ran out: the discard pile is shuffled into a new deck")
 		}
 		c := s.Deck[len(s.Deck)-1]
 		s.Deck = s.Deck[:len(s.Deck)-1]
