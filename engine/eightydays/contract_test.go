@@ -478,3 +478,39 @@ func TestRulesAreSafeForConcurrentGames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoadContent feeds arbitrary card files (the track is the embedded
+// one): a load either fails with a ContentError or gives cards within the
+// bounds the game can use; it never panics or runs away.
+func FuzzLoadContent(f *testing.F) {
+	base, err := fs.Sub(eightydays.EmbeddedContent(), "content")
+	if err != nil {
+		f.Fatal(err)
+	}
+	track, _ := fs.ReadFile(base, eightydays.TrackFile)
+	cards, _ := fs.ReadFile(base, eightydays.CardsFile)
+	f.Add(cards)
+	f.Add([]byte("[[card]]\nid = \"x\"\ncopies = 9223372036854775807\n"))
+	f.Add([]byte("[[card]]\nid = 3\nname = [1, 2]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := eightydays.LoadContent(fstest.MapFS{
+			eightydays.TrackFile: {Data: track},
+			eightydays.CardsFile: {Data: data},
+		})
+		if err != nil {
+			var ce *eightydays.ContentError
+			if !errors.As(err, &ce) {
+				t.Fatalf("%T is not a ContentError: %v", err, err)
+			}
+			return
+		}
+		if len(c.Deck) != eightydays.DeckSize {
+			t.Fatalf("a deck of %d", len(c.Deck))
+		}
+		for _, card := range c.Cards {
+			if card.Copies < 1 || card.Copies > eightydays.DeckSize || card.Pounds < -100 || card.Pounds > 100 || card.Discount < 0 || card.Discount > 100 {
+				t.Fatalf("card out of bounds: %+v", card)
+			}
+		}
+	})
+}
