@@ -160,7 +160,7 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 func cardLine(c eightydays.CardView) string {
 	line := c.Name + " (" + c.Kind + ": " + c.Effect + ")"
 	if c.Reshuffle {
-		line += " ↻"
+		line += " " + eightydays.ReshuffleMark
 	}
 	return line
 }
