@@ -263,7 +263,7 @@ func (s *Store) guard(tx func() error) error {
 	var p panicked
 	if errors.As(err, &p) {
 		if found := guard(s.path, func() error { return s.db.View(s.checkPages) }); errors.Is(found, ErrCorrupt) && !errors.As(found, &p) {
-			return found
+			return fmt.Errorf("%s: %w", s.path, found)
 		}
 	}
 	return err
