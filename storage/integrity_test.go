@@ -173,7 +173,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		_, n := binary.Uvarint(v)
 		return b.Put(k, append(binary.AppendUvarint(nil, 7), v[n:]...))
 	})
-	s := openStore(t, path, storage.Options{})
+	s := openStore(t, path, storage.Options{ReadOnly: true})
 	_, err := s.Get("c0")
 	var se *storage.SchemaError
 	if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || se.Got != 7 || !strings.Contains(err.Error(), "upgrade") {
@@ -417,4 +417,41 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 		t.Fatal("no damaged page was found")
 	}
 	t.Logf("%d pages damaged one at a time, %d found by Open or Verify, no crash", len(data)/pageSize-2, checked)
+}
+
+// TestNewerRecordIsRefusedBeforeAnyWrite puts a newer game record, then a
+// newer log entry in the middle of a log, into a file of the current
+// layout: opening it to write fails naming the record, and leaves the file
+// byte for byte as it was; opening it to read still serves the games it
+// understands.
+func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
+	for _, c := range []struct{ bucket, record string }{{"games", "game record 1"}, {"log", "entry record 2/3"}} {
+		path := fillStore(t, 2, 6)
+		rawUpdate(t, path, func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(c.bucket))
+			k, v := b.Cursor().First()
+			if c.bucket == "log" {
+				k = append(binary.BigEndian.AppendUint64(nil, 2), 0, 0, 0, 3)
+				v = b.Get(k)
+			}
+			_, n := binary.Uvarint(v)
+			return b.Put(k, append(binary.AppendUvarint(nil, 3), v[n:]...))
+		})
+		before, _ := os.ReadFile(path)
+		_, err := storage.Open(path, registry(), storage.Options{})
+		var se *storage.SchemaError
+		if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || !strings.Contains(err.Error(), c.record) {
+			t.Errorf("%s: Open to write: %v, want a SchemaError naming %s", c.bucket, err, c.record)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused open changed the file", c.bucket)
+		}
+		s := openStore(t, path, storage.Options{ReadOnly: true})
+		if _, err := s.Get("c0"); c.bucket == "log" && err != nil {
+			t.Errorf("%s: the game without newer records: %v", c.bucket, err)
+		}
+		if _, err := s.Get("c1"); c.bucket == "log" && !errors.Is(err, storage.ErrNewerSchema) {
+			t.Errorf("%s: the game with a newer entry: %v, want ErrNewerSchema", c.bucket, err)
+		}
+	}
 }

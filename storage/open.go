@@ -236,6 +236,9 @@ func (s *Store) initialize(verify bool) error {
 			return err
 		})
 	})
+	if err == nil && !fresh && !s.readOnly {
+		err = s.guard(func() error { return s.db.View(s.checkSchemas) })
+	}
 	if err != nil || !fresh {
 		return err
 	}
@@ -273,6 +276,41 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 		}
 	}
 	return false, nil
+}
+
+// checkSchemas refuses a file holding any record newer than this build
+// reads, before anything is written to it: a newer build wrote it, and
+// this one would write beside records it does not understand. It reads
+// each record's schema number only.
+func (s *Store) checkSchemas(tx *bolt.Tx) error {
+	kinds := []struct{ bucket, kind string }{
+		{bktGames, recGame}, {bktLog, recEntry}, {bktSnapshots, recSnapshot},
+		{bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
+	}
+	for _, k := range kinds {
+		max := s.codec.current(k.kind)
+		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
+			if got, n := binary.Uvarint(v); n > 0 && got > max {
+				return &SchemaError{Record: k.kind, Key: recordKey(k.bucket, key), Got: got, Max: max}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordKey writes a record's key as errors name it.
+func recordKey(bucket string, k []byte) string {
+	switch bucket {
+	case bktGames, bktSnapshots:
+		return idString(k)
+	case bktLog:
+		return logKeyString(k)
+	}
+	return fmt.Sprintf("%q", k)
 }
 
 // createLayout creates the buckets of a new file.
