@@ -281,11 +281,11 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 // checkSchemas refuses a file holding any record newer than this build
 // reads, before anything is written to it: a newer build wrote it, and
 // this one would write beside records it does not understand. It reads
-// each record's schema number only.
+// each record's schema number only. Snapshots are left out: Load rebuilds
+// one it cannot read from the game's log.
 func (s *Store) checkSchemas(tx *bolt.Tx) error {
 	kinds := []struct{ bucket, kind string }{
-		{bktGames, recGame}, {bktLog, recEntry}, {bktSnapshots, recSnapshot},
-		{bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
+		{bktGames, recGame}, {bktLog, recEntry}, {bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
 	}
 	for _, k := range kinds {
 		max := s.codec.current(k.kind)
@@ -305,7 +305,7 @@ func (s *Store) checkSchemas(tx *bolt.Tx) error {
 // recordKey writes a record's key as errors name it.
 func recordKey(bucket string, k []byte) string {
 	switch bucket {
-	case bktGames, bktSnapshots:
+	case bktGames:
 		return idString(k)
 	case bktLog:
 		return logKeyString(k)
