@@ -55,6 +55,14 @@ func TestReadingCommandsLeaveTheFileAlone(t *testing.T) {
 	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
 		t.Fatal("export and backup changed the database file")
 	}
+	config := filepath.Join(dir, "meeple.toml")
+	os.WriteFile(config, []byte("database = \"meeple.db\"\n"), 0o600)
+	if code, _, stderr := meeple("backup", "-db", db, "-out", config); code != 1 || !strings.Contains(stderr, "is not a Meeple database; refusing to replace it") {
+		t.Fatalf("backup over a config file: exit %d, %q", code, stderr)
+	}
+	if data, _ := os.ReadFile(config); string(data) != "database = \"meeple.db\"\n" {
+		t.Fatal("backup replaced the config file")
+	}
 }
 
 // TestOnlyRunAndImportCreateADatabase: a mistyped path is reported, and
