@@ -27,13 +27,8 @@ const damageEnv = "MEEPLE_STORAGE_DAMAGE"
 // must wrap ErrCorrupt and name the file, and nothing may be written to a
 // file Open refused or opened read-only.
 func TestRandomDamageNeverCrashes(t *testing.T) {
-	if os.Getenv(damageEnv) != "" {
-		t.Skip("this process is the damager")
-	}
-	trials := 250
-	if testing.Short() {
-		trials = 60
-	}
+	skipInChild(t, damageEnv)
+	trials := bySize(250, 60)
 	path := fillStore(t, 30, 20)
 	seed := rand.Uint64()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDamageTrials$", "-test.count=1", "-test.v")
@@ -52,6 +47,22 @@ func TestRandomDamageNeverCrashes(t *testing.T) {
 			t.Log(strings.TrimSpace(line))
 		}
 	}
+}
+
+// skipInChild skips a test that starts child processes when this process
+// is one of them (env is set).
+func skipInChild(t *testing.T, env string) {
+	if os.Getenv(env) != "" {
+		t.Skip("this process is a child of the test")
+	}
+}
+
+// bySize is full normally and short with -short.
+func bySize(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
 }
 
 // TestDamageTrials is the child process of TestRandomDamageNeverCrashes.

@@ -90,13 +90,8 @@ const powerLossGames = 4
 // over 10,000 crash images. MEEPLE_POWERLOSS_APPENDS=600 makes over 10,000
 // cut points (about a minute on two cores).
 func TestPowerLossKeepsEveryAcknowledgedAction(t *testing.T) {
-	if os.Getenv(powerLossEnv) != "" {
-		t.Skip("this process is the writer")
-	}
-	appends := 120
-	if testing.Short() {
-		appends = 25
-	}
+	skipInChild(t, powerLossEnv)
+	appends := bySize(120, 25)
 	if n, err := strconv.Atoi(os.Getenv("MEEPLE_POWERLOSS_APPENDS")); err == nil && n > 0 {
 		appends = n
 	}
