@@ -497,3 +497,31 @@ func TestImportArchivesAFinishedGame(t *testing.T) {
 		t.Fatalf("archive holds %d games, want 2", len(archive))
 	}
 }
+
+// TestCheckReadsWithoutWriting: Check counts a sound file's games, leaves
+// it byte for byte as it was, refuses a damaged one and does not wait for
+// a file another store holds.
+func TestCheckReadsWithoutWriting(t *testing.T) {
+	path := fillStore(t, 3, 4)
+	before, _ := os.ReadFile(path)
+	sum, err := storage.Check(path, registry())
+	if err != nil || sum.Total != 3 || sum.Active != 3 {
+		t.Fatalf("Check: %+v, %v", sum, err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("Check changed the file")
+	}
+	damaged := bytes.Clone(before)
+	for at := 2 * 4096; at < len(damaged); at += 4096 { // every page header past the file's own
+		copy(damaged[at:], bytes.Repeat([]byte{0xFF}, 16))
+	}
+	os.WriteFile(path, damaged, 0o600)
+	if _, err := storage.Check(path, registry()); !errors.Is(err, storage.ErrCorrupt) {
+		t.Fatalf("Check of a damaged file: %v", err)
+	}
+	os.WriteFile(path, before, 0o600)
+	s := openStore(t, path, storage.Options{})
+	if _, err := storage.Check(s.Path(), registry()); !errors.Is(err, storage.ErrInUse) {
+		t.Fatalf("Check of a held file: %v", err)
+	}
+}
