@@ -57,9 +57,10 @@ func skipInChild(t *testing.T, env string) {
 	}
 }
 
-// bySize is full normally and short with -short.
+// bySize is full normally and short with -short or the race detector,
+// which slows these tests tenfold.
 func bySize(full, short int) int {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return short
 	}
 	return full

@@ -85,13 +85,13 @@ const powerLossGames = 4
 // open with the page check, verify clean, and hold every action (and game)
 // acknowledged before the cut.
 //
-// MEEPLE_POWERLOSS_APPENDS sets the appends per game (default 120, 25
-// with -short); each cut is tried in up to 8 ways, so the default run tries
+// MEEPLE_POWERLOSS_APPENDS sets the appends per game (default 150, 25
+// with -short or the race detector); each cut is tried in up to 8 ways, so the default run tries
 // over 10,000 crash images. MEEPLE_POWERLOSS_APPENDS=600 makes over 10,000
 // cut points (about a minute on two cores).
 func TestPowerLossKeepsEveryAcknowledgedAction(t *testing.T) {
 	skipInChild(t, powerLossEnv)
-	appends := bySize(120, 25)
+	appends := bySize(150, 25)
 	if n, err := strconv.Atoi(os.Getenv("MEEPLE_POWERLOSS_APPENDS")); err == nil && n > 0 {
 		appends = n
 	}
@@ -136,7 +136,7 @@ func TestPowerLossKeepsEveryAcknowledgedAction(t *testing.T) {
 	writes, syncs := disk.counts()
 	t.Logf("power loss: %d events traced (%d writes, %d syncs, %d acknowledgements); %d cut points, %d crash images tried (%d distinct), %d acknowledged writes lost",
 		len(events), writes, syncs, len(acked), cuts, images, distinct, lost)
-	if images < 10000 && !testing.Short() && os.Getenv("MEEPLE_POWERLOSS_APPENDS") == "" {
+	if images < 10000 && bySize(1, 0) == 1 && os.Getenv("MEEPLE_POWERLOSS_APPENDS") == "" {
 		t.Fatalf("only %d crash images tried, want at least 10,000", images)
 	}
 }
