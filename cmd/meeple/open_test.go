@@ -200,3 +200,33 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 		t.Fatalf("a second import of the same finished game: exit %d, %q", code, out)
 	}
 }
+
+// TestRunRefusesWhatItCannotUse: run stops before it connects anywhere on
+// a damaged database (leaving it as it was, and saying how to recover) and
+// on a database in a missing folder (creating nothing).
+func TestRunRefusesWhatItCannotUse(t *testing.T) {
+	t.Setenv(tokenEnv, "not-a-real-token")
+	dir := t.TempDir()
+	db := storedGame(t, t.TempDir())
+	data, _ := os.ReadFile(db)
+	copy(data[2*4096:], bytes.Repeat([]byte{0xAB}, 64))
+	damaged := filepath.Join(dir, "damaged.db")
+	os.WriteFile(damaged, data, 0o600)
+	for _, c := range []struct{ db, want string }{
+		{damaged, "restore the newest backup"},
+		{filepath.Join(dir, "missing", "meeple.db"), "does not exist"},
+	} {
+		config := filepath.Join(dir, "meeple.toml")
+		os.WriteFile(config, []byte(fmt.Sprintf("database = %q\n", c.db)), 0o600)
+		code, _, stderr := meeple("run", "-config", config)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("run on %s: exit %d, %q; want %q", c.db, code, stderr, c.want)
+		}
+	}
+	if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+		t.Fatal("run changed the damaged file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Fatalf("run made the missing folder: %v", err)
+	}
+}
