@@ -85,6 +85,9 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("storage: open %s: %w: %v", path, ErrPermission, err)
 	}
+	if errors.Is(err, bolt.ErrTimeout) { // where bbolt takes the lock itself
+		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
+	}
 	return fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
 }
 
@@ -164,23 +167,8 @@ func (o opener) open(name string, flag int, perm os.FileMode) (*os.File, error) 
 }
 
 func (o opener) lockAndCheck(f *os.File) error {
-	how := syscall.LOCK_EX
-	if o.readOnly {
-		how = syscall.LOCK_SH
-	}
-	deadline := time.Now().Add(o.wait)
-	for {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("locking the file: %w", err)
-		}
-		if !time.Now().Before(deadline) {
-			return fmt.Errorf("%w (is the bot running?)", ErrInUse)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := lockFile(f, !o.readOnly, o.wait); err != nil {
+		return err
 	}
 	info, err := f.Stat()
 	if err != nil {
