@@ -88,7 +88,7 @@ const powerLossGames = 4
 // MEEPLE_POWERLOSS_APPENDS sets the appends per game (default 150, 25
 // with -short or the race detector); each cut is tried in up to 8 ways, so the default run tries
 // over 10,000 crash images. MEEPLE_POWERLOSS_APPENDS=600 makes over 10,000
-// cut points (about a minute on two cores).
+// cut points (about 100 s on two cores).
 func TestPowerLossKeepsEveryAcknowledgedAction(t *testing.T) {
 	skipInChild(t, powerLossEnv)
 	appends := bySize(150, 25)

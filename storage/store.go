@@ -17,6 +17,12 @@
 // Records carry a schema version; older ones are migrated on read and newer
 // ones refused. Integer keys are big-endian so that they sort by value.
 //
+// A damaged file is an error, never a crash: the store checks the pages of
+// a file itself (pages.go), with bounded ordinary reads in the caller's
+// goroutine, before bbolt maps them into memory, and turns any panic or
+// memory fault met while reading into ErrCorrupt. A store opened ReadOnly
+// writes nothing to its file.
+//
 // The package imports the engine (to replay logs) and bbolt, and nothing of
 // Discord. A Store is safe for concurrent use by many goroutines; concurrent
 // writes are committed together in one transaction (group commit), so a
