@@ -370,4 +370,3 @@ func (c *pageCheck) leaf(page []byte, id uint64, bucket string, depth int) error
 	}
 	return nil
 }
-
