@@ -2,8 +2,8 @@ package discordtest
 
 import (
 	"bytes"
-	"encoding/json"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
