@@ -326,6 +326,7 @@ func NewServer(o Options) *Server {
 	s.gw = newGateway(s)
 	mux := http.NewServeMux()
 	mux.HandleFunc(gatewayPath, s.gw.serve)
+	mux.HandleFunc(gatewayPath+"/", s.gw.serve) // discordgo adds a slash
 	mux.HandleFunc("/", s.serve)
 	s.srv = httptest.NewServer(mux)
 	return s

@@ -31,7 +31,6 @@ var (
 	routeChannelDelete = route{"DELETE /channels/{channel}/messages/{id}", 5, time.Second}
 	routeWebhook       = route{"/webhooks/{app}/{token}", 5, 2 * time.Second}
 	routeDMOpen        = route{"POST /users/@me/channels", 5, time.Second}
-	routeCommands      = route{"PUT /applications/{app}/commands", 2, 10 * time.Second}
 	routeOther         = route{"other", 50, time.Second}
 )
 
@@ -51,8 +50,6 @@ func routeOf(req *Request) (r route, resource string, global bool) {
 		return routeChannelDelete, req.Channel, true
 	case DMOpen:
 		return routeDMOpen, "", true
-	case Commands:
-		return routeCommands, "", true
 	}
 	return routeOther, req.Method + " " + req.Path, true
 }

@@ -108,7 +108,7 @@ func (s *Server) note(req *Request, vs []violation) []violation {
 // token rather than an interaction's token.
 func needsBotToken(k Kind) bool {
 	switch k {
-	case Callback, Followup, OriginalEdit, FollowupEdit, WebhookGet:
+	case Callback, Followup, OriginalEdit, FollowupEdit, WebhookGet, GatewayGet:
 		return false
 	}
 	return true
