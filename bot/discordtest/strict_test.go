@@ -56,7 +56,9 @@ func TestMessagesOverDiscordLimitsAreRefused(t *testing.T) {
 		}
 		return out
 	}
-	row := func(cs ...discordgo.MessageComponent) discordgo.ActionsRow { return discordgo.ActionsRow{Components: cs} }
+	row := func(cs ...discordgo.MessageComponent) discordgo.ActionsRow {
+		return discordgo.ActionsRow{Components: cs}
+	}
 	options := func(n, size int) []discordgo.SelectMenuOption {
 		out := make([]discordgo.SelectMenuOption, n)
 		for i := range out {
