@@ -81,6 +81,9 @@ type harness struct {
 	inDM   map[string]bool // tokens of interactions in DMs: private by nature
 	logs   *strings.Builder
 	logMu  *sync.Mutex
+	// run, when set, is a Bot.Run serving the bot through the fake's
+	// gateway: interactions and DMs then arrive over the websocket.
+	run *gatewayRun
 }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
@@ -222,7 +225,11 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	h.bot.HandleInteraction(context.Background(), &i)
+	if h.run != nil {
+		h.run.interaction(h, raw, token)
+	} else {
+		h.bot.HandleInteraction(context.Background(), &i)
+	}
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests() {
 		if q.Token == token {
@@ -331,8 +338,13 @@ func (h *harness) place(raw map[string]any, u tester, channel string) {
 func (h *harness) dm(u tester, text string) []discordtest.Request {
 	h.t.Helper()
 	before := len(h.fake.Requests())
-	h.bot.HandleDM(context.Background(), &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
-		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}})
+	m := &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
+		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}}
+	if h.run != nil {
+		h.run.message(h, m, before)
+	} else {
+		h.bot.HandleDM(context.Background(), m)
+	}
 	h.bot.Wait()
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests()[before:] {

@@ -297,6 +297,7 @@ type Server struct {
 	interactions map[string]*interaction       // by token
 	closedDM     map[string]bool               // users who refuse DMs
 	rules        []*rule
+	holds        []*hold
 	watch        func(Request)
 	limits       limiter
 	violations   []Violation
@@ -406,6 +407,58 @@ func (s *Server) Fail(match func(Request) bool, f Failure) {
 		left = -1
 	}
 	s.rules = append(s.rules, &rule{match: match, fail: f, left: left})
+}
+
+// hold keeps matching requests waiting until it is released.
+type hold struct {
+	match    func(Request) bool
+	caught   chan Request
+	released chan struct{}
+}
+
+// Hold makes requests that match wait, unanswered, until release is
+// called; each is sent on caught as it arrives (caught holds up to 100).
+// Tests use it to keep work in flight.
+func (s *Server) Hold(match func(Request) bool) (caught <-chan Request, release func()) {
+	h := &hold{match: match, caught: make(chan Request, 100), released: make(chan struct{})}
+	s.mu.Lock()
+	s.holds = append(s.holds, h)
+	s.mu.Unlock()
+	var once sync.Once
+	return h.caught, func() {
+		once.Do(func() {
+			s.mu.Lock()
+			for i, x := range s.holds {
+				if x == h {
+					s.holds = append(s.holds[:i], s.holds[i+1:]...)
+					break
+				}
+			}
+			s.mu.Unlock()
+			close(h.released)
+		})
+	}
+}
+
+// wait blocks while a hold catches req.
+func (s *Server) wait(req Request) {
+	s.mu.Lock()
+	var h *hold
+	for _, x := range s.holds {
+		if x.match(req) {
+			h = x
+			break
+		}
+	}
+	s.mu.Unlock()
+	if h == nil {
+		return
+	}
+	select {
+	case h.caught <- req:
+	default:
+	}
+	<-h.released
 }
 
 // ClearFailures removes every Fail rule.

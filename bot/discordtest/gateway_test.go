@@ -64,7 +64,7 @@ func command(name string) map[string]any {
 }
 
 func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
-	srv := NewServer(Options{HeartbeatInterval: 50 * time.Millisecond})
+	srv := NewServer(Options{HeartbeatInterval: 100 * time.Millisecond})
 	defer srv.Close()
 	s, got := openSession(t, srv)
 	defer s.Close()
@@ -85,7 +85,7 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 	}
 	got.wait(t, 2)
 	// heartbeats are acknowledged: the session stays up over many intervals
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(400 * time.Millisecond)
 	if st := srv.Gateway(); st.Heartbeats < 3 || st.Connections != 1 {
 		t.Errorf("heartbeats: %+v", st)
 	}
@@ -100,20 +100,26 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.wait(t, 1)
-	if st := srv.Gateway(); st.Resumes != 1 || st.Identifies != 1 {
+	// (on a loaded machine a late heartbeat ACK can make discordgo
+	// reconnect by itself: one resume more, never an identify)
+	if st := srv.Gateway(); st.Resumes < 1 || st.Identifies != 1 {
 		t.Errorf("after the drop: %+v", st)
 	}
 
 	// RECONNECT: the bot reconnects and resumes
+	resumes := srv.Gateway().Resumes
 	if err := srv.RequestReconnect(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return srv.Gateway().Resumes == 2 })
+	waitFor(t, func() bool { return srv.Gateway().Resumes > resumes })
 	// INVALID_SESSION: the bot identifies again
 	if err := srv.InvalidateSession(); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return srv.Gateway().Identifies == 2 })
+	if _, err := srv.WaitConnected(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := srv.SendDM("101", "after"); err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	seg := strings.Split(strings.Trim(path, "/"), "/")
 	classify(&req, seg)
 	found := s.payloadViolations(&req) // pure: outside the lock
+	s.wait(req)
 
 	s.mu.Lock()
 	status, body, headers := s.answer(&req, seg, r, found)
