@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
 // tokenEnv is the environment variable that holds the bot token.
@@ -29,6 +30,19 @@ type config struct {
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`
 	Backup        backupConfig      `toml:"backup"`
+	Discord       discordConfig     `toml:"discord"`
+}
+
+// discordConfig says where Discord is: by default discord.com; a large
+// deployment puts a rate-limiting REST proxy (nirn-proxy) in front of it,
+// and tests point the bot at a fake.
+type discordConfig struct {
+	RESTBaseURL string `toml:"rest_base_url"`
+	GatewayURL  string `toml:"gateway_url"`
+}
+
+func (d discordConfig) endpoints() endpoint.Config {
+	return endpoint.Config{REST: d.RESTBaseURL, Gateway: d.GatewayURL}
 }
 
 type deadlineConfig struct {
@@ -88,6 +102,9 @@ func loadConfig(path string) (config, error) {
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := c.Discord.endpoints().Check(); err != nil {
+		return c, fmt.Errorf("config %s: [discord] %w", path, err)
 	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fmt.Errorf("config %s: log_format is %q; want \"text\" or \"json\"", path, c.LogFormat)
