@@ -63,6 +63,7 @@ func compileSchemas() (*schemaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("discordtest: reading Discord's OpenAPI description: %w", err)
 	}
+	discriminate(doc, doc)
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource(openAPIURL, doc); err != nil {
@@ -87,6 +88,143 @@ func compileSchemas() (*schemaSet, error) {
 		set.byName[n] = sch
 	}
 	return set, nil
+}
+
+// discriminate rewrites, throughout the description, each oneOf of
+// documented constants into an enum, and each union of
+// object schemas told apart by their "type" value (components, embeds'
+// parts, callbacks) from oneOf/anyOf into if/then on that value. The two
+// accept the same documents; trying every alternative of a oneOf for each
+// of a message's components cost milliseconds per message, and its errors
+// named every alternative rather than the one the payload's type chose,
+// which is how Discord reads it.
+func discriminate(node, doc any) {
+	switch n := node.(type) {
+	case map[string]any:
+		for _, key := range []string{"oneOf", "anyOf"} {
+			if alts, ok := n[key].([]any); ok {
+				if values, ok := constants(alts); ok {
+					delete(n, key)
+					n["enum"] = values
+					continue
+				}
+				if branches, values, ok := discriminated(alts, doc); ok {
+					delete(n, key)
+					n["type"] = "object"
+					n["required"] = []any{"type"}
+					n["properties"] = map[string]any{"type": map[string]any{"enum": values}}
+					n["allOf"] = branches
+				}
+			}
+		}
+		redundantEnums(n, doc)
+		for _, v := range n {
+			discriminate(v, doc)
+		}
+	case []any:
+		for _, v := range n {
+			discriminate(v, doc)
+		}
+	}
+}
+
+// redundantEnums drops from n's allOf the $refs to enumerations that
+// already allow every value of n's own, narrower enum (a component's
+// "type": [2] also refers to the list of every component type).
+func redundantEnums(n map[string]any, doc any) {
+	own := list(n["enum"])
+	all := list(n["allOf"])
+	if len(own) == 0 || len(all) == 0 {
+		return
+	}
+	var keep []any
+	for _, a := range all {
+		ref, _ := object(a)["$ref"].(string)
+		name, found := strings.CutPrefix(ref, "#/components/schemas/")
+		target := object(object(object(object(doc)["components"])["schemas"])[name])
+		if !found || !coversAll(target, own) {
+			keep = append(keep, a)
+		}
+	}
+	if len(keep) == 0 {
+		delete(n, "allOf")
+	} else {
+		n["allOf"] = keep
+	}
+}
+
+// coversAll reports whether schema is only a type and a list of constants
+// (as an enum or a oneOf of documented constants) that includes values.
+func coversAll(schema map[string]any, values []any) bool {
+	allowed := list(schema["enum"])
+	if alts, ok := schema["oneOf"].([]any); ok {
+		allowed, _ = constants(alts)
+	}
+	for k := range schema {
+		if k != "type" && k != "enum" && k != "oneOf" && k != "format" && k != "title" && k != "description" {
+			return false
+		}
+	}
+	in := map[string]bool{}
+	for _, a := range allowed {
+		in[fmt.Sprint(a)] = true
+	}
+	for _, v := range values {
+		if !in[fmt.Sprint(v)] {
+			return false
+		}
+	}
+	return len(allowed) > 0
+}
+
+// constants returns the values of alts when each is a documented constant
+// ({"const": v} with a title or description): a oneOf of distinct
+// constants is an enum, checked without building an error per alternative.
+func constants(alts []any) ([]any, bool) {
+	var values []any
+	seen := map[string]bool{}
+	for _, a := range alts {
+		alt := object(a)
+		v, ok := alt["const"]
+		if !ok || seen[fmt.Sprint(v)] {
+			return nil, false
+		}
+		for k := range alt {
+			if k != "const" && k != "title" && k != "description" {
+				return nil, false
+			}
+		}
+		seen[fmt.Sprint(v)] = true
+		values = append(values, v)
+	}
+	return values, len(values) > 0
+}
+
+// discriminated returns if/then branches for alts when each is a $ref to an
+// object schema whose "type" property allows exactly one value, distinct
+// from the others'.
+func discriminated(alts []any, doc any) (branches, values []any, ok bool) {
+	seen := map[string]bool{}
+	for _, a := range alts {
+		ref, _ := object(a)["$ref"].(string)
+		name, found := strings.CutPrefix(ref, "#/components/schemas/")
+		if !found || len(object(a)) != 1 {
+			return nil, nil, false
+		}
+		target := object(object(object(object(doc)["components"])["schemas"])[name])
+		typ := object(object(target["properties"])["type"])
+		enum := list(typ["enum"])
+		if len(enum) != 1 || seen[fmt.Sprint(enum[0])] {
+			return nil, nil, false
+		}
+		seen[fmt.Sprint(enum[0])] = true
+		values = append(values, enum[0])
+		branches = append(branches, map[string]any{
+			"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": enum[0]}}},
+			"then": map[string]any{"$ref": ref},
+		})
+	}
+	return branches, values, len(alts) > 1
 }
 
 // schemaErrors checks a request body against Discord's description and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -333,6 +334,35 @@ func TestDiscordgoWaitsForTheBuckets(t *testing.T) {
 	for _, q := range srv.Requests() {
 		if q.Status == http.StatusTooManyRequests {
 			t.Errorf("429 although discordgo read the headers: %+v", q)
+		}
+	}
+}
+
+func TestSchemaRefusesWhatDiscordDoesNotDescribe(t *testing.T) {
+	srv := NewServer(Options{})
+	defer srv.Close()
+	for _, c := range []struct {
+		body string
+		path []string
+		code string
+	}{
+		{`{"components":[{"type":1,"components":[{"type":99,"custom_id":"a"}]}]}`, []string{"components", "0", "components", "0", "type"}, "BASE_TYPE_CHOICES"},
+		{`{"content":5}`, []string{"content"}, "BASE_TYPE_INVALID"},
+		{`{"embeds":[{"title":"t","color":"red"}]}`, []string{"embeds", "0", "color"}, "BASE_TYPE_INVALID"},
+		{`{"components":[{"type":1,"components":[{"type":2,"custom_id":"a","label":"x"}]}]}`, []string{"components", "0", "components", "0"}, "BASE_TYPE_REQUIRED"}, // a button needs a style
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/api/v9/channels/"+fmt.Sprint(len(c.body))+"/messages", strings.NewReader(c.body))
+		req.Header.Set("Authorization", "Bot "+Token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || errorAt(body, c.path...) != c.code {
+			t.Errorf("%s: %d %v; want %s at %v", c.body, resp.StatusCode, body, c.code, c.path)
 		}
 	}
 }
