@@ -3,12 +3,11 @@ package discordtest
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -388,9 +387,24 @@ const (
 	optString          = 3
 )
 
-// chatInputName is the rule for the names of slash commands and their
-// options: 1-32 lower-case letters, digits, '-' or '_' in any script.
-var chatInputName = regexp.MustCompile(`^[-_\p{Ll}\p{Lm}\p{Lo}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+// validName is Discord's rule for the names of slash commands and their
+// options: 1-32 characters, each a letter without upper case (any script),
+// a digit, '-' or '_'.
+func validName(name string) bool {
+	n := utf8.RuneCountInString(name)
+	if n < 1 || n > maxCommandName {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r == '-' || r == '_', unicode.IsNumber(r), unicode.IsMark(r) && (unicode.Is(unicode.Devanagari, r) || unicode.Is(unicode.Thai, r)):
+		case unicode.IsLetter(r) && !unicode.IsUpper(r) && !unicode.IsTitle(r):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func (c *checker) commands(cmds []any) {
 	chat := 0
@@ -426,11 +440,11 @@ func (c *checker) commands(cmds []any) {
 }
 
 func (c *checker) name(obj map[string]any, p []string) {
-	if name, _ := obj["name"].(string); !chatInputName.MatchString(name) {
+	if name, _ := obj["name"].(string); !validName(name) {
 		c.add(CheckCommands, at(p, "name"), "APPLICATION_COMMAND_INVALID_NAME", fmt.Sprintf("Command name is invalid: %q", name))
 	}
 	for locale, n := range object(obj["name_localizations"]) {
-		if s, _ := n.(string); !chatInputName.MatchString(s) {
+		if s, _ := n.(string); !validName(s) {
 			c.add(CheckCommands, at(p, "name_localizations", locale), "APPLICATION_COMMAND_INVALID_NAME", fmt.Sprintf("Command name is invalid: %q", s))
 		}
 	}
@@ -509,9 +523,4 @@ func refusal(vs []violation) map[string]any {
 		return map[string]any{"code": 40005, "message": "Request entity too large"}
 	}
 	return invalidFormBody(vs)
-}
-
-// sortedChecks lists the checks of a set, for messages.
-func sortedChecks(set map[Check]bool) []Check {
-	return slices.Sorted(maps.Keys(set))
 }

@@ -25,15 +25,6 @@ type route struct {
 	per   time.Duration
 }
 
-var (
-	routeChannelPost   = route{"POST /channels/{channel}/messages", 5, 5 * time.Second}
-	routeChannelEdit   = route{"PATCH /channels/{channel}/messages/{id}", 5, 5 * time.Second}
-	routeChannelDelete = route{"DELETE /channels/{channel}/messages/{id}", 5, time.Second}
-	routeWebhook       = route{"/webhooks/{app}/{token}", 5, 2 * time.Second}
-	routeDMOpen        = route{"POST /users/@me/channels", 5, time.Second}
-	routeOther         = route{"other", 50, time.Second}
-)
-
 // routeOf returns req's rate limit, the resource it is counted for, and
 // whether it is a bot-token call subject to the global limit.
 func routeOf(req *Request) (r route, resource string, global bool) {
@@ -41,17 +32,17 @@ func routeOf(req *Request) (r route, resource string, global bool) {
 	case Callback:
 		return route{}, "", false // one response per interaction is the limit
 	case Followup, OriginalEdit, FollowupEdit, WebhookGet:
-		return routeWebhook, req.Token, false
+		return route{"/webhooks/{app}/{token}", 5, 2 * time.Second}, req.Token, false
 	case ChannelSend, DirectMessage:
-		return routeChannelPost, req.Channel, true
+		return route{"POST /channels/{channel}/messages", 5, 5 * time.Second}, req.Channel, true
 	case MessageEdit:
-		return routeChannelEdit, req.Channel, true
+		return route{"PATCH /channels/{channel}/messages/{id}", 5, 5 * time.Second}, req.Channel, true
 	case MessageDelete:
-		return routeChannelDelete, req.Channel, true
+		return route{"DELETE /channels/{channel}/messages/{id}", 5, time.Second}, req.Channel, true
 	case DMOpen:
-		return routeDMOpen, "", true
+		return route{"POST /users/@me/channels", 5, time.Second}, "", true
 	}
-	return routeOther, req.Method + " " + req.Path, true
+	return route{"other", 50, time.Second}, req.Method + " " + req.Path, true
 }
 
 // window counts requests in one fixed window of a limit.

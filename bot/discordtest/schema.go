@@ -23,28 +23,42 @@ var openAPI []byte
 
 const openAPIURL = "discord-openapi.json"
 
-// bodySchemas names, for each kind of request, the schema its body must
-// satisfy: a component schema of the description.
-var bodySchemas = map[Kind]string{
-	ChannelSend:   "MessageCreateRequest",
-	DirectMessage: "MessageCreateRequest",
-	MessageEdit:   "MessageEditRequestPartial",
-	Followup:      "IncomingWebhookRequestPartial",
-	OriginalEdit:  "IncomingWebhookUpdateRequestPartial",
-	FollowupEdit:  "IncomingWebhookUpdateRequestPartial",
-	DMOpen:        "CreatePrivateChannelRequest",
-	Commands:      "ApplicationCommandUpdateRequest", // each item of the list
+// bodySchema names the schema a request's body must satisfy: a component
+// schema of the description ("" when the fake checks none). A list of
+// commands is checked item by item.
+func bodySchema(k Kind) string {
+	switch k {
+	case ChannelSend, DirectMessage:
+		return "MessageCreateRequest"
+	case MessageEdit:
+		return "MessageEditRequestPartial"
+	case Followup:
+		return "IncomingWebhookRequestPartial"
+	case OriginalEdit, FollowupEdit:
+		return "IncomingWebhookUpdateRequestPartial"
+	case DMOpen:
+		return "CreatePrivateChannelRequest"
+	case Commands:
+		return "ApplicationCommandUpdateRequest"
+	}
+	return ""
 }
 
-// callbackSchemas names the schema of an interaction response by its type.
-var callbackSchemas = map[int]string{
-	1: "PongInteractionCallbackRequest",
-	4: "CreateMessageInteractionCallbackRequest",
-	5: "CreateMessageInteractionCallbackRequest",
-	6: "UpdateMessageInteractionCallbackRequest",
-	7: "UpdateMessageInteractionCallbackRequest",
-	8: "ApplicationCommandAutocompleteCallbackRequest",
-	9: "ModalInteractionCallbackRequest",
+// callbackSchema names the schema of an interaction response by its type.
+func callbackSchema(typ int) string {
+	switch typ {
+	case 1:
+		return "PongInteractionCallbackRequest"
+	case 4, 5:
+		return "CreateMessageInteractionCallbackRequest"
+	case 6, 7:
+		return "UpdateMessageInteractionCallbackRequest"
+	case 8:
+		return "ApplicationCommandAutocompleteCallbackRequest"
+	case 9:
+		return "ModalInteractionCallbackRequest"
+	}
+	return ""
 }
 
 // schemaSet is the compiled request-body schemas, by component name.
@@ -70,12 +84,12 @@ func compileSchemas() (*schemaSet, error) {
 		return nil, err
 	}
 	set := &schemaSet{byName: map[string]*jsonschema.Schema{}}
-	names := make([]string, 0, len(bodySchemas)+len(callbackSchemas))
-	for _, n := range bodySchemas {
-		names = append(names, n)
+	var names []string
+	for _, k := range []Kind{ChannelSend, DirectMessage, MessageEdit, Followup, OriginalEdit, FollowupEdit, DMOpen, Commands} {
+		names = append(names, bodySchema(k))
 	}
-	for _, n := range callbackSchemas {
-		names = append(names, n)
+	for _, t := range []int{1, 4, 5, 6, 7, 8, 9} {
+		names = append(names, callbackSchema(t))
 	}
 	for _, n := range names {
 		if set.byName[n] != nil {
@@ -246,9 +260,9 @@ func schemaErrors(kind Kind, raw []byte) []violation {
 	case Callback:
 		obj, _ := body.(map[string]any)
 		typ, _ := jsonInt(obj["type"])
-		name, ok := callbackSchemas[typ]
-		if !ok {
-			return []violation{{check: CheckSchema, path: []string{"type"}, code: "BASE_TYPE_CHOICES", message: fmt.Sprintf("Value must be one of %v.", callbackTypes())}}
+		name := callbackSchema(typ)
+		if name == "" {
+			return []violation{{check: CheckSchema, path: []string{"type"}, code: "BASE_TYPE_CHOICES", message: "Value must be one of (1, 4, 5, 6, 7, 8, 9)."}}
 		}
 		return validate(set.byName[name], body, nil)
 	case Commands:
@@ -258,18 +272,15 @@ func schemaErrors(kind Kind, raw []byte) []violation {
 		}
 		var out []violation
 		for i, item := range list {
-			out = append(out, validate(set.byName[bodySchemas[kind]], item, []string{fmt.Sprint(i)})...)
+			out = append(out, validate(set.byName[bodySchema(kind)], item, []string{fmt.Sprint(i)})...)
 		}
 		return out
 	}
-	if name, ok := bodySchemas[kind]; ok {
+	if name := bodySchema(kind); name != "" {
 		return validate(set.byName[name], body, nil)
 	}
 	return nil
 }
-
-// permissionKeys are the fields that hold a permission bit set.
-var permissionKeys = map[string]bool{"default_member_permissions": true, "permissions": true}
 
 // permissionsAsNumbers reads permission bit sets written as strings of
 // digits as the numbers they spell. Discord documents these fields as
@@ -279,7 +290,7 @@ func permissionsAsNumbers(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if s, ok := x.(string); ok && permissionKeys[k] && s != "" && strings.Trim(s, "0123456789") == "" {
+			if s, ok := x.(string); ok && (k == "default_member_permissions" || k == "permissions") && s != "" && strings.Trim(s, "0123456789") == "" {
 				v[k] = json.Number(s)
 				continue
 			}
@@ -291,8 +302,6 @@ func permissionsAsNumbers(v any) {
 		}
 	}
 }
-
-func callbackTypes() []int { return []int{1, 4, 5, 6, 7, 8, 9} }
 
 // validate reports the innermost causes of sch refusing v, under prefix.
 func validate(sch *jsonschema.Schema, v any, prefix []string) []violation {

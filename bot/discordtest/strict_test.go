@@ -242,7 +242,8 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: "d", Required: required}
 	}
 	good := &discordgo.ApplicationCommand{Name: "play", Description: "Play a move", Options: []*discordgo.ApplicationCommandOption{opt("move", true), opt("note", false)}}
-	if _, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{good}); err != nil {
+	french := &discordgo.ApplicationCommand{Name: "partie_à-deux", Description: "d"}
+	if _, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{good, french}); err != nil {
 		t.Fatalf("a good command: %v", err)
 	}
 	for _, c := range []struct {
@@ -252,6 +253,8 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		code string
 	}{
 		{"upper-case name", discordgo.ApplicationCommand{Name: "Play", Description: "d"}, []string{"0", "name"}, "APPLICATION_COMMAND_INVALID_NAME"},
+		{"name with a space", discordgo.ApplicationCommand{Name: "play now", Description: "d"}, []string{"0", "name"}, "APPLICATION_COMMAND_INVALID_NAME"},
+		{"name of 33", discordgo.ApplicationCommand{Name: strings.Repeat("p", 33), Description: "d"}, []string{"0", "name"}, "APPLICATION_COMMAND_INVALID_NAME"},
 		{"description 101", discordgo.ApplicationCommand{Name: "play", Description: strings.Repeat("d", 101)}, []string{"0", "description"}, "BASE_TYPE_BAD_LENGTH"},
 		{"required after optional", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("b", true)}}, []string{"0", "options", "1", "required"}, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"},
 		{"same option twice", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("a", false)}}, []string{"0", "options", "1", "name"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
