@@ -71,7 +71,12 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		lim := s.limits.admit(req, r.Header.Get("Authorization"), time.Now())
 		headers = lim.headers
 		if lim.over != nil {
-			s.note(req, []violation{{check: CheckRateLimits, code: "RATE_LIMITED", message: fmt.Sprintf("%v", lim.over)}})
+			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")
+			if lim.over["global"] == true {
+				scope = "global"
+			}
+			s.note(req, []violation{{check: CheckRateLimits, path: []string{req.Method + " " + req.Path}, code: "RATE_LIMITED",
+				message: fmt.Sprintf("429 (%s), retry after %.3f s", scope, lim.over["retry_after"])}})
 			return http.StatusTooManyRequests, lim.over, headers
 		}
 	}
