@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
 // tokenEnv is the environment variable that holds the bot token.
@@ -31,8 +32,21 @@ type config struct {
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`
 	Backup        backupConfig      `toml:"backup"`
+	Discord       discordConfig     `toml:"discord"`
 
 	unknown []string // keys the file holds that no field takes
+}
+
+// discordConfig says where Discord is: by default discord.com; a large
+// deployment puts a rate-limiting REST proxy (nirn-proxy) in front of it,
+// and tests point the bot at a fake.
+type discordConfig struct {
+	RESTBaseURL string `toml:"rest_base_url"`
+	GatewayURL  string `toml:"gateway_url"`
+}
+
+func (d discordConfig) endpoints() endpoint.Config {
+	return endpoint.Config{REST: d.RESTBaseURL, Gateway: d.GatewayURL}
 }
 
 type deadlineConfig struct {
@@ -123,6 +137,9 @@ func (c config) problems() []string {
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		add("%v", err)
+	}
+	if err := c.Discord.endpoints().Check(); err != nil {
+		add("[discord] %v", err)
 	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		add("log_format is %q (want \"text\" or \"json\")", c.LogFormat)
