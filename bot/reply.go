@@ -191,6 +191,7 @@ func (r *reply) message(m msg) error {
 	defer r.mu.Unlock()
 	switch {
 	case r.state == ackNone:
+		r.edited = true // the first message is complete: later ones follow it
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
