@@ -403,18 +403,6 @@ func mustComponent(t testing.TB, m *discordgo.Message, label string) string {
 	return id
 }
 
-// channelSince returns the public channel messages sent after mark.
-func (h *harness) channelSince(channel string, mark int) []discordtest.Request {
-	h.bot.Wait()
-	var out []discordtest.Request
-	for _, q := range h.fake.Requests()[mark:] {
-		if q.Kind == discordtest.ChannelSend && q.Channel == channel {
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
 func (h *harness) mark() int {
 	h.bot.Wait()
 	return len(h.fake.Requests())

@@ -178,8 +178,7 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]bool) er
 		if err != nil {
 			return err
 		}
-		rng := engine.NewRNG(out.game.Setup.Seed ^ uint64(out.game.Version+1)*0x9e3779b97f4a7c15)
-		action := player.Choose(out.state, p, &rng)
+		action := ai.Decide(player, out.state, p, out.game.Setup.Seed, out.game.Version)
 		secret := engine.IsSecret(out.state, p.Seat, action)
 		events, err := out.state.Apply(p.Seat, action)
 		if err != nil {
