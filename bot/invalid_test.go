@@ -92,3 +92,84 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 		t.Errorf("a token reached the log:\n%s", h.log())
 	}
 }
+
+func TestStaleDMMenusAreRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	prompt := func() discordtest.Request {
+		h.bot.Wait()
+		var last discordtest.Request
+		for _, q := range h.fake.Requests() {
+			if q.Kind == discordtest.DirectMessage && q.User == carol.ID && len(q.CustomIDs()) == 1 {
+				last = q
+			}
+		}
+		if last.Message == "" {
+			t.Fatal("no DM prompt")
+		}
+		return last
+	}
+	round1 := prompt()
+	pickAll(t, h, chTiny, alice, carol)
+	for _, u := range []tester{alice, carol} {
+		board := h.board(chTiny)
+		h.click(u, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	}
+	if round2 := prompt(); round2.Message == round1.Message {
+		t.Fatal("no new prompt in round 2")
+	}
+	v := h.game(chTiny).Version
+	res := h.click(carol, "", round1.Message, round1.CustomIDs()[0], "pick 3")
+	if !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
+		t.Errorf("round 1's menu in round 2: %s", res.text())
+	}
+	// the current menu works, also after another player's choice
+	pickAll(t, h, chTiny, alice)
+	round2 := prompt()
+	if res := h.click(carol, "", round2.Message, round2.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Errorf("round 2's menu: %s", res.text())
+	}
+}
+
+func TestForgedCustomIDsEditNothing(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	openTinyTable(t, h, chTiny, alice, carol)
+	g := h.game(chTiny)
+	board := h.board(chTiny)
+	var dmPrompt discordtest.Request
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.DirectMessage && q.User == carol.ID {
+			dmPrompt = q
+		}
+	}
+	id := func(v verb, arg string) string {
+		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		return s
+	}
+	which, _ := customID{Verb: verbWhich}.encode()
+	dmBefore, _ := h.fake.Message(dmPrompt.Message)
+	dmText := discordtest.MessageText(dmBefore)
+	// a which-game menu on the DM prompt
+	res := h.click(carol, "", dmPrompt.Message, which, "1")
+	if after, _ := h.fake.Message(dmPrompt.Message); discordtest.MessageText(after) != dmText || res.callbackType() == 7 {
+		t.Errorf("a forged which-game menu edited the DM prompt: %s", res.text())
+	}
+	// lobby, log and abandon buttons on the board
+	boardText := discordtest.MessageText(board)
+	for _, c := range []string{id(verbJoin, ""), id(verbLogPage, "1"), id(verbConfirm, "")} {
+		res := h.click(alice, chTiny, board.ID, c)
+		if res.callbackType() == 7 {
+			t.Errorf("%s updated the board: %s", c, res.text())
+		}
+	}
+	if after, _ := h.fake.Message(board.ID); discordtest.MessageText(after) != boardText {
+		t.Errorf("forged components changed the board:\n%s", discordtest.MessageText(after))
+	}
+	if g2, err := h.store.Get(chTiny); err != nil || g2.ID != g.ID || len(g2.Seats) != len(g.Seats) {
+		t.Errorf("forged lobby or confirmation buttons changed the game: %v", err)
+	}
+}

@@ -585,6 +585,9 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	if id.Verb == verbAbandon {
 		return b.confirmAbandon(r, i, g)
 	}
+	if !ephemeral(in.message) {
+		return errUnknownComp // a confirmation is only ever on its private question
+	}
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuse("Only the game's creator or a server admin can abandon it.")
 	}
@@ -602,12 +605,7 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	if err != nil {
 		return err
 	}
-	done := msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}
-	if in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		err = r.update(done) // the private confirmation
-	} else {
-		err = r.message(done.private())
-	}
+	err = r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
 	return err
 }
