@@ -327,4 +327,5 @@ func BenchmarkPlay(b *testing.B) {
 		action := player.Choose(st, p, &rng)
 		return guildCommand(users[g.Seats[p.Seat].User], ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
 	})
+	checkBoards(b, h, chans)
 }
