@@ -253,7 +253,6 @@ func shared(items []item, d int) bool {
 	return true
 }
 
-
 // rangeLabel names a run by its first and last actions.
 func rangeLabel(first, last string) string {
 	const sep = " … "
