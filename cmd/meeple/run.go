@@ -35,7 +35,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(cfg.Database, reg, storage.Options{Logger: log, Verify: true}) // every page checked: a damaged file is refused before the bot starts
+	// Every page is checked: a damaged file is refused before the bot starts.
+	store, err := openStore(cfg.Database, reg, writeFile, storage.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/meeplegames/meeple/engine"
@@ -22,15 +24,60 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	}
 }
 
+// access is how a command uses the database file.
+type access int
+
+const (
+	// readFile reads an existing file and leaves it byte for byte as it was.
+	readFile access = iota
+	// writeFile writes into the file, creating it if need be; every page
+	// is checked first, so that nothing is written into a damaged file.
+	writeFile
+)
+
 // open opens the database with the games this program offers (with the
-// config's content, if any), logging repairs to log.
-func (f *storeFlags) open(log *slog.Logger) (*storage.Store, *engine.Registry, error) {
+// config's content, if any), logging repairs to log. A file it creates is
+// announced on stdout.
+func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (*storage.Store, *engine.Registry, error) {
 	path, reg, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := storage.Open(path, reg, storage.Options{Logger: log})
+	s, err := openStore(path, reg, how, storage.Options{Logger: log}, stdout)
 	return s, reg, err
+}
+
+// openStore opens the database at path as how says. A file it creates is
+// announced on stdout; a damaged one is refused with the way to recover.
+func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+	switch how {
+	case readFile:
+		opts.ReadOnly = true
+	case writeFile:
+		opts.Verify = true
+	}
+	s, err := storage.Open(path, reg, opts)
+	if err != nil {
+		return nil, withAdvice(err)
+	}
+	if s.Created() {
+		fmt.Fprintf(stdout, "creating a new database at %s\n", path)
+	}
+	return s, nil
+}
+
+// withAdvice adds to a store error what the operator can do about it.
+func withAdvice(err error) error {
+	switch {
+	case errors.Is(err, storage.ErrCorrupt):
+		return fmt.Errorf("%w\nthe file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), "+
+			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\"", err)
+	case errors.Is(err, storage.ErrNewerSchema):
+		return fmt.Errorf("%w\nthe file was not changed; run the newer Meeple that wrote it", err)
+	case errors.Is(err, storage.ErrNoDatabase):
+		return fmt.Errorf("%w\ncheck the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database", err)
+	}
+	return err
 }
 
 // resolve returns the database file's path and the games this program
