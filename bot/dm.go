@@ -231,11 +231,9 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 		question = in.message.ID
 	}
 	text, ok := b.pending.take(user, question, b.now())
-	if !ok && question == "" {
-		return errUnknownComp
-	}
 	if !ok {
-		return r.update(msg{Content: "I no longer have your message (it is kept for 15 minutes); please send it again."})
+		// an old question, or a menu on another message: leave it as it is
+		return refuse("I no longer have the message this question was about (it is kept for 15 minutes); please send it again.")
 	}
 	g, err := b.store.GetByID(id)
 	if err != nil {

@@ -338,9 +338,11 @@ type guard struct {
 	now   func() time.Time
 	limit int
 
-	mu      sync.Mutex
-	minutes [10]invalidMinute // a ring of per-minute counts
-	holding bool
+	mu       sync.Mutex
+	minutes  [10]invalidMinute // a ring of per-minute counts
+	holding  bool
+	tooMany  int // 429s received since the start
+	requests int // requests sent since the start
 }
 
 type invalidMinute struct {
@@ -354,6 +356,12 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, errHoldingBack
 	}
 	resp, err := g.next.RoundTrip(r)
+	g.mu.Lock()
+	g.requests++
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		g.tooMany++
+	}
+	g.mu.Unlock()
 	if err != nil {
 		return resp, err
 	}
@@ -408,6 +416,14 @@ func (g *guard) full() bool {
 		return false
 	}
 	return true
+}
+
+// totals returns how many requests were sent and how many were answered
+// 429 since the start.
+func (g *guard) totals() (requests, tooMany int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.requests, g.tooMany
 }
 
 // invalidCount returns the invalid responses of the last ten minutes.
