@@ -151,7 +151,7 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subShow, "Show this server's settings"),
 				sub(subSettings, "Change this server's defaults for new games",
 					integer(optDeadline, "Hours per decision (0: no deadline)", &minZero, 24*14),
-					integer(optReminder, "Remind this many hours before a deadline (0: never)", &minZero, 24*14),
+					integer(optReminder, "Remind the player to move every this many hours while they wait (0: never)", &minZero, 24*14),
 				),
 			},
 		},

@@ -155,6 +155,9 @@ type GuildSettings struct {
 	ManagerRoles []string `json:"manager_roles,omitempty"`
 	// GamesChannel is where new games are announced; empty means none.
 	GamesChannel string `json:"games_channel,omitempty"`
+	// Saved is true when the guild's admins have saved settings, even ones
+	// equal to the defaults; set by GuildSettings, not stored.
+	Saved bool `json:"-"`
 }
 
 // DefaultGuildSettings are the settings of a guild that has saved none.

@@ -192,13 +192,15 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 	return nil
 }
 
-// GuildSettings returns guild's settings, or DefaultGuildSettings when it
-// has saved none.
+// GuildSettings returns guild's settings with Saved set, or
+// DefaultGuildSettings when it has saved none.
 func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
 	out := DefaultGuildSettings()
-	if err := s.getRecord(bktGuilds, recGuild, guild, &out); err != nil {
+	found, err := s.getRecord(bktGuilds, recGuild, guild, &out)
+	if err != nil {
 		return GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
+	out.Saved = found
 	return out, nil
 }
 
@@ -222,7 +224,7 @@ func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
 // saved none.
 func (s *Store) UserPrefs(user string) (UserPrefs, error) {
 	out := DefaultUserPrefs()
-	if err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
+	if _, err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
 		return UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return out, nil
@@ -241,18 +243,20 @@ func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
 }
 
 // getRecord decodes the JSON record under key into v, leaving v as it is
-// when there is none.
-func (s *Store) getRecord(name string, kind, key string, v any) error {
+// when there is none; found tells which.
+func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {
 	if err := checkID(kind, key); err != nil {
-		return err
+		return false, err
 	}
-	return s.view(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		data := bucket(tx, name).Get([]byte(key))
 		if data == nil {
 			return nil
 		}
+		found = true
 		return s.codec.openJSON(kind, key, data, v)
 	})
+	return found, err
 }
 
 // putRecord stores v as a JSON record under key.
