@@ -123,14 +123,21 @@ func TestExplicitAdminSettingsEqualToDefaultsAreKept(t *testing.T) {
 	}
 }
 
-func TestPauseIsAnnouncedEvenWithoutPings(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil, nil)
+// bobMissesADeadline plays until only bob, who turned pings off, has to
+// decide, lets his hour pass and returns the mark before the check.
+func bobMissesADeadline(t *testing.T, cfg Config) (*harness, int) {
+	h := newHarness(t, tinyRegistry(), cfg, nil, nil)
 	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optPings: false})
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice)
 	h.clock.Advance(2 * time.Hour)
 	mark := h.mark()
 	h.bot.CheckDeadlines(h.clock.Now())
+	return h, mark
+}
+
+func TestPauseIsAnnouncedEvenWithoutPings(t *testing.T) {
+	h, mark := bobMissesADeadline(t, Config{OnDeadline: onDeadlinePause, Deadline: time.Hour})
 	q := sentSince(t, h, mark, "paused until <@"+bob.ID+"> decides")
 	if slices.Contains(notified(t, q), bob.ID) {
 		t.Errorf("bob turned pings off but the pause notifies him: %v", notified(t, q))
@@ -138,13 +145,7 @@ func TestPauseIsAnnouncedEvenWithoutPings(t *testing.T) {
 }
 
 func TestStandInNoticeNotifiesTheAbsentPlayer(t *testing.T) {
-	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
-	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optPings: false})
-	openTinyTable(t, h, chTiny, alice, bob)
-	pickAll(t, h, chTiny, alice)
-	h.clock.Advance(2 * time.Hour)
-	mark := h.mark()
-	h.bot.CheckDeadlines(h.clock.Now())
+	h, mark := bobMissesADeadline(t, Config{Deadline: time.Hour})
 	q := sentSince(t, h, mark, "decided for <@"+bob.ID+">")
 	if !slices.Contains(notified(t, q), bob.ID) {
 		t.Errorf("the stand-in notice does not notify bob: %v", notified(t, q))
