@@ -53,6 +53,37 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, 
 	return games, nil
 }
 
+// Archive returns up to limit (0: no limit) finished and abandoned games of
+// every guild with an ID above after, lowest ID first, without logs and
+// snapshots: pages through the whole archive, for example to recompute
+// ratings.
+func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
+	var out []*Game
+	if after == math.MaxUint64 {
+		return nil, nil
+	}
+	err := s.view(func(tx *bolt.Tx) error {
+		c := bucket(tx, bktGames).Cursor()
+		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
+			if len(k) != 8 {
+				return fmt.Errorf("%w: game key %x", ErrCorrupt, k)
+			}
+			g, err := s.readGame(tx, beUint64(k), false)
+			if err != nil {
+				return err
+			}
+			if !g.Status.Active() {
+				out = append(out, g)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: archive after game %d: %w", after, err)
+	}
+	return out, nil
+}
+
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
 func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
