@@ -225,6 +225,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
+		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {
