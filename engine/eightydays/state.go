@@ -522,12 +522,6 @@ func (s *State) stuckRefusal(seat int, code whyCode) why {
 	return why{}
 }
 
-// canMove reports whether seat has a move, a move back or a stay now, or
-// would have one after playing some of its characters.
-func (s *State) canMove(seat int) bool {
-	return !s.stuckRefusal(seat, whyCanMove).ok()
-}
-
 // pawnCanMove reports whether pawn pw of seat has a move, a move back or a
 // stay now, or would have one after playing some of seat's characters.
 func (s *State) pawnCanMove(seat, pw int) bool {
