@@ -91,7 +91,7 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 		t.Errorf("log after the change: %s", got)
 	}
 	// nobody else learns either pick: not the log, public messages, custom_ids or log lines
-	if res := h.command(bob, chTiny, cmdGame, subLog, nil); strings.Count(res.text(), "P1 Alice: (a secret choice)") != 2 || strings.Contains(res.text(), "pick") {
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); strings.Count(res.text(), "P1 Alice: (a secret choice") != 2 || strings.Contains(res.text(), "pick") {
 		t.Errorf("the log before the reveal: %s", res.text())
 	}
 	pickValue := regexp.MustCompile(`pick [0-9]`)
@@ -122,6 +122,16 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 	}
 	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"}); !strings.Contains(res.text(), "no pick to make") {
 		t.Errorf("a change after the reveal: %s", res.text())
+	}
+	// after the reveal the log shows the revealed picks, never the replaced one
+	res = h.command(bob, chTiny, cmdGame, subLog, nil)
+	for _, want := range []string{"P1 Alice: (a secret choice, changed before the reveal)", "P1 Alice: `pick 2`", "P2 Bob: `pick 1`"} {
+		if !strings.Contains(res.text(), want) {
+			t.Errorf("the log after the reveal lacks %q:\n%s", want, res.text())
+		}
+	}
+	if strings.Contains(res.text(), "pick 3") {
+		t.Errorf("the replaced pick shows in the log after the reveal:\n%s", res.text())
 	}
 }
 
@@ -243,7 +253,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 	applied, stale := 0, 0
 	for _, r := range results {
 		switch {
-		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
+		case r.callbackType() == discordgo.InteractionResponseUpdateMessage && !strings.Contains(r.text(), "out of date"):
 			applied++
 		case strings.Contains(r.text(), "out of date"):
 			stale++
@@ -506,7 +516,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 	}
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	unlock := h.bot.locks.lock(chTiny) // another action is taking its time
+	unlock := h.bot.timers.locks.lock(chTiny) // another action is taking its time
 	go func() {
 		time.Sleep(ackBudget + 500*time.Millisecond)
 		unlock()
@@ -529,7 +539,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	unlock := h.bot.locks.lock(chTiny) // an action in flight holds the game
+	unlock := h.bot.timers.locks.lock(chTiny) // an action in flight holds the game
 	done := make(chan result)
 	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
 	time.Sleep(50 * time.Millisecond)

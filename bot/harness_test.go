@@ -56,6 +56,13 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// relaxedChecks are the fake Discord's checks these tests turn off. Rate
+// limits: the bot spends more REST calls per decision than Discord's
+// per-channel buckets allow (5 messages and 5 edits every 5 s), so discordgo
+// waits for the buckets and a whole game takes minutes instead of seconds.
+// Every other check is on: the fake refuses what Discord refuses.
+var relaxedChecks = []discordtest.Check{discordtest.CheckRateLimits}
+
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
@@ -74,16 +81,24 @@ type harness struct {
 	inDM   map[string]bool // tokens of interactions in DMs: private by nature
 	logs   *strings.Builder
 	logMu  *sync.Mutex
+	// run, when set, is a Bot.Run serving the bot through the fake's
+	// gateway: interactions and DMs then arrive over the websocket.
+	run *gatewayRun
 }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	h := &harness{
-		t: t, fake: discordtest.NewServer(), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		t: t, fake: discordtest.NewServer(discordtest.Options{Relax: relaxedChecks}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
+	t.Cleanup(func() {
+		for _, v := range h.fake.Violations() {
+			t.Logf("Discord would refuse: %v", v)
+		}
+	})
 	h.open()
 	t.Cleanup(h.close)
 	return h
@@ -197,9 +212,11 @@ func (h *harness) send(raw map[string]any) result {
 	if err := json.Unmarshal(data, &i); err != nil {
 		h.t.Fatalf("decoding interaction: %v", err)
 	}
+	message := ""
 	if i.Message != nil {
-		h.fake.ComponentOn(token, i.Message.ID)
+		message = i.Message.ID
 	}
+	h.fake.StartInteraction(token, message)
 	if i.GuildID == "" {
 		h.dmMu.Lock()
 		if h.inDM == nil {
@@ -208,7 +225,11 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	h.bot.HandleInteraction(context.Background(), &i)
+	if h.run != nil {
+		h.run.interaction(h, raw, token)
+	} else {
+		h.bot.HandleInteraction(context.Background(), &i)
+	}
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests() {
 		if q.Token == token {
@@ -289,9 +310,26 @@ func (h *harness) click(u tester, channel, message, customID string, values ...s
 	if values != nil {
 		data["component_type"], data["values"] = 3, values
 	}
-	raw := map[string]any{"type": 3, "data": data, "message": map[string]any{"id": message, "channel_id": channel}}
+	raw := map[string]any{"type": 3, "data": data, "message": h.messageJSON(message, channel)}
 	h.place(raw, u, channel)
 	return h.send(raw)
+}
+
+// messageJSON is the message a component is on, as Discord sends it with
+// the interaction: its latest content as the fake knows it.
+func (h *harness) messageJSON(id, channel string) map[string]any {
+	out := map[string]any{}
+	if m, ok := h.fake.Message(id); ok {
+		data, err := json.Marshal(m)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &out); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	out["id"], out["channel_id"] = id, channel
+	return out
 }
 
 // submit sends a modal form with text in its one input.
@@ -317,8 +355,13 @@ func (h *harness) place(raw map[string]any, u tester, channel string) {
 func (h *harness) dm(u tester, text string) []discordtest.Request {
 	h.t.Helper()
 	before := len(h.fake.Requests())
-	h.bot.HandleDM(context.Background(), &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
-		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}})
+	m := &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
+		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}}
+	if h.run != nil {
+		h.run.message(h, m, before)
+	} else {
+		h.bot.HandleDM(context.Background(), m)
+	}
 	h.bot.Wait()
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests()[before:] {
@@ -384,18 +427,6 @@ func mustComponent(t testing.TB, m *discordgo.Message, label string) string {
 		t.Fatalf("no component %q on message %s: %s", label, m.ID, discordtest.MessageText(m))
 	}
 	return id
-}
-
-// channelSince returns the public channel messages sent after mark.
-func (h *harness) channelSince(channel string, mark int) []discordtest.Request {
-	h.bot.Wait()
-	var out []discordtest.Request
-	for _, q := range h.fake.Requests()[mark:] {
-		if q.Kind == discordtest.ChannelSend && q.Channel == channel {
-			out = append(out, q)
-		}
-	}
-	return out
 }
 
 func (h *harness) mark() int {

@@ -113,6 +113,21 @@ func (r *reply) autoDefer() {
 	r.deferUpdate()
 }
 
+// finish answers an interaction its handler left unanswered: a
+// component's message stays as it was; a command is told it is done.
+func (r *reply) finish() {
+	r.mu.Lock()
+	answered := r.state != ackNone
+	r.mu.Unlock()
+	switch {
+	case answered:
+	case r.i.Type == discordgo.InteractionApplicationCommand:
+		_ = r.message(msg{Content: "Done.", Private: true})
+	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
+		r.deferUpdate()
+	}
+}
+
 // done stops the automatic defer; it returns the first send error.
 func (r *reply) done() error {
 	if r.timer != nil {
@@ -171,10 +186,12 @@ func (r *reply) deferUpdate() {
 // when it was deferred, so a public message after a private defer goes out
 // as a follow-up instead.
 func (r *reply) message(m msg) error {
+	m = fit(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case r.state == ackNone:
+		r.edited = true // the first message is complete: later ones follow it
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
@@ -202,6 +219,7 @@ func (r *reply) update(m msg) error {
 	if r.i.Type == discordgo.InteractionApplicationCommand {
 		return r.message(m)
 	}
+	m = fit(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.Private = false
@@ -218,17 +236,14 @@ func (r *reply) update(m msg) error {
 func (r *reply) modal(data *discordgo.InteractionResponseData) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: data}, ackOther)
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: fitForm(data)}, ackOther)
 }
 
 // choices answers an autocomplete request.
 func (r *reply) choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cs == nil {
-		cs = []*discordgo.ApplicationCommandOptionChoice{}
-	}
-	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: cs}}, ackOther)
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: fitChoices(cs)}}, ackOther)
 }
 
 func webhookEdit(m msg) *discordgo.WebhookEdit {
@@ -246,4 +261,9 @@ func webhookEdit(m msg) *discordgo.WebhookEdit {
 		e.Attachments = &keep
 	}
 	return e
+}
+
+// original fetches the message the first response created.
+func (r *reply) original() (*discordgo.Message, error) {
+	return r.s.InteractionResponse(r.i)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -48,6 +49,30 @@ func TestExampleConfigLoads(t *testing.T) {
 	if c.Render.Images == nil || !*c.Render.Images {
 		t.Error("render.images not read")
 	}
+	if !c.Discord.endpoints().Default() {
+		t.Errorf("the example points the bot away from Discord: %+v", c.Discord)
+	}
+}
+
+func TestConfigZeroTurnsDeadlinesAndRemindersOff(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meeple.toml")
+	if err := os.WriteFile(path, []byte("[deadlines]\nturn = \"24h\"\nreminder = \"0\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bot.Config
+	c.Deadlines.apply(&b)
+	if b.Deadline != 24*time.Hour || b.NoDeadline || b.Reminder != 0 || !b.NoReminder {
+		t.Fatalf("reminder = \"0\" gave %+v", b)
+	}
+	c.Deadlines.Turn.Duration = 0
+	c.Deadlines.apply(&b)
+	if !b.NoDeadline {
+		t.Fatalf("turn = \"0\" gave %+v", b)
+	}
 }
 
 func TestConfigRefusesMistakes(t *testing.T) {
@@ -57,6 +82,8 @@ func TestConfigRefusesMistakes(t *testing.T) {
 		"bad duration": "[deadlines]\nturn = \"two days\"\n",
 		"bad policy":   "[deadlines]\non_deadline = \"skip\"\n",
 		"bad level":    "log_level = \"loud\"\n",
+		"bad REST URL": "[discord]\nrest_base_url = \"discord.example\"\n",
+		"bad gateway":  "[discord]\ngateway_url = \"https://gateway.example\"\n",
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".toml")
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {

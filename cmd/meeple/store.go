@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/meeplegames/meeple/engine"
@@ -22,15 +24,77 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	}
 }
 
+// access is how a command uses the database file.
+type access int
+
+const (
+	// readFile reads an existing file and leaves it byte for byte as it was.
+	readFile access = iota
+	// writeFile writes into the file, creating it if need be; every page
+	// is checked first, so that nothing is written into a damaged file.
+	writeFile
+)
+
 // open opens the database with the games this program offers (with the
-// config's content, if any), logging repairs to log.
-func (f *storeFlags) open(log *slog.Logger) (*storage.Store, *engine.Registry, error) {
+// config's content, if any), logging repairs to log. A file it creates is
+// announced on stdout.
+func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (*storage.Store, *engine.Registry, error) {
 	path, reg, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := storage.Open(path, reg, storage.Options{Logger: log})
+	s, err := openStore(path, reg, how, storage.Options{Logger: log}, stdout)
 	return s, reg, err
+}
+
+// openStore opens the database at path as how says. A file it creates is
+// announced on stdout; a damaged one is refused with the way to recover.
+func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+	switch how {
+	case readFile:
+		opts.ReadOnly = true
+	case writeFile:
+		opts.Verify = true
+	}
+	s, err := storage.Open(path, reg, opts)
+	if err != nil {
+		return nil, withAdvice(err)
+	}
+	if s.Created() {
+		fmt.Fprintf(stdout, "creating a new database at %s\n", path)
+	}
+	return s, nil
+}
+
+// withAdvice adds to a store error what the operator can do about it.
+func withAdvice(err error) error {
+	if advice := storeAdvice(err); advice != "" {
+		return fmt.Errorf("%w\n%s", err, advice)
+	}
+	return err
+}
+
+// storeAdvice says what the operator can do about an error opening or
+// reading the database, or "" when it has nothing to say.
+func storeAdvice(err error) string {
+	switch {
+	case errors.Is(err, storage.ErrCorrupt):
+		return "the file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), " +
+			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\""
+	case errors.Is(err, storage.ErrNewerSchema):
+		return "the file was not changed; run the newer Meeple that wrote it, or restore a backup taken before the upgrade"
+	case errors.Is(err, storage.ErrNoDatabase):
+		return "check the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database"
+	case errors.Is(err, storage.ErrInUse):
+		return "the bot is running and holds the file: stop it, or (for a copy) use meeple backup, which asks the running bot"
+	case errors.Is(err, storage.ErrPermission):
+		return "run the command as the bot's user, or give that user the file and its folder"
+	case errors.Is(err, storage.ErrNotDatabase):
+		return "check the path (-db, or database in the config): it must name the Meeple database file"
+	case errors.Is(err, storage.ErrNoFolder):
+		return "create the folder, or correct the path (-db, or database in the config)"
+	}
+	return ""
 }
 
 // resolve returns the database file's path and the games this program

@@ -19,6 +19,29 @@ func (Random) Choose(_ engine.State, p engine.Prompt, rng *engine.RNG) string {
 	return p.Actions[rng.Intn(len(p.Actions))]
 }
 
+// RNGAt returns the random generator for a computer player's decision in
+// the game started with seed after applied actions. The numbers depend only
+// on the game and the position in it, never on what was drawn before: after
+// an undo, the same move brings the same computer choices, so taking moves
+// back cannot fish for better ones. The stream differs from the game's own
+// (engine.NewRNG(seed)).
+func RNGAt(seed uint64, applied int) engine.RNG {
+	// splitmix64's finaliser over the seed and the position
+	z := seed ^ 0x6a09e667f3bcc909 + uint64(applied+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return engine.NewRNG(z ^ z>>31)
+}
+
+// Decide asks player to answer prompt p of state s, the game started with
+// seed after applied actions, with randomness from RNGAt. Every caller that
+// lets a computer act on a game people play (the bot, the terminal) goes
+// through it.
+func Decide(player engine.Player, s engine.State, p engine.Prompt, seed uint64, applied int) string {
+	rng := RNGAt(seed, applied)
+	return player.Choose(s, p, &rng)
+}
+
 // Lookup returns the computer player called name for the game: "random" for
 // every game, and whatever the game itself offers.
 func Lookup(rules engine.Rules, name string) (engine.Player, error) {
@@ -51,9 +74,29 @@ type Outcome struct {
 
 // PlayOut lets players (one per seat) answer prompts until the game is over or
 // maxSteps actions have been applied. When several prompts are open at once
-// it answers the first. An error means a player chose an action the game
-// refused, which is a bug in that player.
+// it answers the first. The players draw from rng in turn, so the same rng
+// and state give the same game. An error means a player chose an action
+// the game refused, which is a bug in that player.
 func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
+	return playOut(s, players, maxSteps, func(player engine.Player, p engine.Prompt, _ int) string {
+		return player.Choose(s, p, rng)
+	})
+}
+
+// PlayOutAt is PlayOut whose decisions take their randomness from Decide:
+// the game's seed and the number of actions applied before each one,
+// counting the applied actions already in the game. It plays the game the
+// terminal and the bot would play with the same computer players, so a
+// simulated game can be watched again there.
+func PlayOutAt(s engine.State, players []engine.Player, seed uint64, applied, maxSteps int) (Outcome, error) {
+	return playOut(s, players, maxSteps, func(player engine.Player, p engine.Prompt, n int) string {
+		return Decide(player, s, p, seed, applied+n)
+	})
+}
+
+// playOut is the loop of PlayOut and PlayOutAt; choose answers a prompt
+// after n actions of the play-out.
+func playOut(s engine.State, players []engine.Player, maxSteps int, choose func(player engine.Player, p engine.Prompt, n int) string) (Outcome, error) {
 	out := Outcome{Moves: make([]engine.Move, 0, min(maxSteps, 256))}
 	for !s.Over() {
 		if len(out.Moves) >= maxSteps {
@@ -65,7 +108,7 @@ func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps 
 			return out, fmt.Errorf("game not over but no prompt is open")
 		}
 		p := prompts[0]
-		action := players[p.Seat].Choose(s, p, rng)
+		action := choose(players[p.Seat], p, len(out.Moves))
 		if _, err := s.Apply(p.Seat, action); err != nil {
 			return out, fmt.Errorf("seat %d chose %q: %w", p.Seat, action, err)
 		}

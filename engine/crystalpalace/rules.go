@@ -365,11 +365,3 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 
 // ComputerPlayerNames implements engine.ComputerPlayers.
 func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
-
-// seatArg parses a 1-based seat number.
-func seatArg(n, players int) (int, bool) {
-	if n < 1 || n > players {
-		return 0, false
-	}
-	return n - 1, true
-}

@@ -33,7 +33,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case VerbDiscard:
 		return "take " + pounds(s.Rank(s.pawn(int(seat), a.Pawn).Space)*PositionPayPerRank)
 	case VerbRestart:
-		return "back to London with at least " + pounds(s.startPounds())
+		return "back to London with at least " + pounds(RestartPounds)
 	case VerbPass:
 		return "no move this turn"
 	case VerbKeep:
@@ -58,6 +58,25 @@ func (s *State) price(from, to int) int { return max(0, cost(to-from)-s.Discount
 
 func (s *State) cardWords(c int) string {
 	return s.rules.content.Cards[c].Name + ": " + s.rules.effects[c]
+}
+
+// spaceArticle names the kind of space n after "on 12,": "London", "a
+// Pound space, but …", "a Bet space", "Turin, a Layover"; NewRules keeps
+// them in articles.
+func (r *Rules) spaceArticle(n int) string {
+	switch r.kinds[n] {
+	case spaceLondon:
+		return "London"
+	case spaceLayover:
+		return r.content.Track[n].City + ", a Layover"
+	case spacePound:
+		return "a Pound space, but not since your last turn"
+	case spaceBet:
+		return "a Bet space"
+	case spacePolice:
+		return "a Police space"
+	}
+	return "a Passepartout space"
 }
 
 // spaceWords names space n for a player: "Bet 4/5/6", "Calcutta (Layover)";
