@@ -106,3 +106,16 @@ func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {
 		t.Errorf("got %v, want an error beginning %q", err, want)
 	}
 }
+
+// An effect counted per pounds cannot snowball: one effect gives at most
+// maxEffect, so a state cannot overflow into a loan loop.
+func TestEffectsPerMetricAreBounded(t *testing.T) {
+	s := newGame(t, 2, 1)
+	s.P[0].Pounds = 1 << 60
+	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: 50, M: metricPounds}); got != maxEffect {
+		t.Errorf("50 pounds per pound with %d pounds: %d, want %d", s.P[0].Pounds, got, maxEffect)
+	}
+	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: -50, M: metricPounds}); got != -maxEffect {
+		t.Errorf("-50 pounds per pound: %d, want %d", got, -maxEffect)
+	}
+}
