@@ -136,7 +136,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
 	v := &cp.View{
 		Game: "crystalpalace", Viewer: 0, Players: 2, Phase: 2, First: 0, Turn: 0,
-		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}}, {Seat: 1, Dice: 4}},
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}, Placed: []int{6, 6}}, {Seat: 1, Dice: 4}},
 		Locations: []cp.LocationView{{Key: "patent", Number: 1, Name: "Patent Office",
 			Display:  []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
 			StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}},

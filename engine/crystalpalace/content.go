@@ -422,16 +422,23 @@ func entries[T any](out *[]T, table string) func(file, data string) error {
 				return entryError(file, data, table, i, fields, err)
 			}
 		}
-		if und := md.Undecoded(); len(und) > 0 {
-			keys := make([]string, len(und))
-			for i, k := range und {
-				keys[i] = k.String()
-			}
-			sort.Strings(keys)
-			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
-		}
+		return unknownFields(file, md)
+	}
+}
+
+// unknownFields reports the first key (in sorted order) that the decoding
+// left unused: a field the content does not know, often a typo.
+func unknownFields(file string, md toml.MetaData) error {
+	und := md.Undecoded()
+	if len(und) == 0 {
 		return nil
 	}
+	keys := make([]string, len(und))
+	for i, k := range und {
+		keys[i] = k.String()
+	}
+	sort.Strings(keys)
+	return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
 }
 
 // whole decodes a file of plain tables into *out.
@@ -441,15 +448,7 @@ func whole[T any](out *T) func(file, data string) error {
 		if err != nil {
 			return wholeError(file, data, err)
 		}
-		if und := md.Undecoded(); len(und) > 0 {
-			keys := make([]string, len(und))
-			for i, k := range und {
-				keys[i] = k.String()
-			}
-			sort.Strings(keys)
-			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
-		}
-		return nil
+		return unknownFields(file, md)
 	}
 }
 
