@@ -37,7 +37,8 @@ func (s *State) narrate(seat int, a Action) string {
 		case locBank:
 			return who + " takes share " + s.c.Shares[id].ID + " " + s.at(l)
 		case locClub:
-			return who + " recruits " + s.c.Characters[id].Name + " " + s.at(l)
+			ch := &s.c.Characters[id]
+			return joinParts(", ", who+" recruits "+ch.Name+" "+s.at(l), s.buys(seat, ch.Cost))
 		}
 	case vAdvance:
 		return who + " advances " + s.at(locWestminster)
@@ -51,7 +52,8 @@ func (s *State) narrate(seat int, a Action) string {
 			}
 		}
 	case vBuild:
-		return who + " builds the " + s.c.Patents[s.c.patentByID[a.Key]].Prototype + " prototype"
+		pt := &s.c.Patents[s.c.patentByID[a.Key]]
+		return joinParts(", ", who+" builds the "+pt.Prototype+" prototype", s.buys(seat, pt.Cost))
 	case vObjective, vTarget, vLoan:
 		return "" // their own events say what happens
 	case vPlaceAsst:
