@@ -186,7 +186,7 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 	var market []string
 	for _, sp := range v.BlackMarket.Spaces {
 		if sp.Owner >= 0 {
-			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
+			market = append(market, fmt.Sprintf("tier %d %s (phase 6: %s)", sp.Tier, st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
 		}
 	}
 	line := fmt.Sprintf("%s %s on the banner; moving an assistant down from tier %d or higher takes one", st.Dim("Black Market:"),

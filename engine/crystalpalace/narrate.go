@@ -79,8 +79,18 @@ func (s *State) narrate(seat int, a Action) string {
 	case vAccept:
 		return who + " takes " + s.c.Characters[p.Q[0].X].Name + "'s instant bonus"
 	case vSkip:
-		if len(p.Q) > 0 {
-			return who + " skips: " + decisionKind(p.Q[0].K)
+		if len(p.Q) == 0 {
+			break
+		}
+		switch t := p.Q[0]; t.K {
+		case dAssistant:
+			return who + " takes no assistant action"
+		case dDown:
+			return who + " moves no assistant down"
+		case dPoster:
+			return who + " places no Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)
+		case dInstant:
+			return who + " declines " + s.c.Characters[t.X].Name + "'s instant bonus"
 		}
 	case vRepay:
 		return who + " pays back the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan"
