@@ -177,7 +177,9 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 	deadline, reminder := settings.TurnDeadline, settings.ReminderEvery
 	if h, ok := opts.integer(optDeadline); ok {
 		deadline = time.Duration(h) * time.Hour
-		reminder = deadline / 4
+		if reminder > 0 { // reminders stay off where the server turned them off
+			reminder = deadline / 4
+		}
 	}
 	onTimeout := b.cfg.OnDeadline
 	if v := opts.str(optDefault); v != "" {
@@ -224,8 +226,7 @@ func guildSettings(settings interface {
 	if err != nil {
 		return s, err
 	}
-	def := storage.DefaultGuildSettings()
-	if s.TurnDeadline == def.TurnDeadline && s.ReminderEvery == def.ReminderEvery {
+	if !s.Saved {
 		s.TurnDeadline, s.ReminderEvery = cfg.Deadline, cfg.Reminder
 	}
 	return s, nil
@@ -508,13 +509,21 @@ func deadlineText(g *storage.Game) string {
 func humanDuration(d time.Duration) string {
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return fmt.Sprintf("%d days", d/(24*time.Hour))
+		return plural(int(d/(24*time.Hour)), "day")
 	case d >= time.Hour && d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
+		return plural(int(d/time.Hour), "hour")
 	case d >= time.Minute:
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return plural(int(d/time.Minute), "minute")
 	}
 	return d.String()
+}
+
+// plural writes n things: "1 day", "2 days".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // listGames lists the guild's open and running games, privately.
@@ -585,27 +594,27 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	if id.Verb == verbAbandon {
 		return b.confirmAbandon(r, i, g)
 	}
+	if !ephemeral(in.message) {
+		return errUnknownComp // a confirmation is only ever on its private question
+	}
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuse("Only the game's creator or a server admin can abandon it.")
 	}
-	unlock := b.locks.lock(g.Channel)
-	g, err = b.store.Get(g.Channel)
-	if err == nil && g.ID != id.Game {
-		err = errForeign
-	}
-	if err == nil {
+	err = b.locks.with(g.Channel, func() error {
+		var err error
+		if g, err = b.store.Get(g.Channel); err != nil {
+			return err
+		}
+		if g.ID != id.Game {
+			return errForeign
+		}
 		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
-	}
-	unlock()
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	done := msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}
-	if in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		err = r.update(done) // the private confirmation
-	} else {
-		err = r.message(done.private())
-	}
+	err = r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
 	return err
 }

@@ -30,6 +30,11 @@ type outcome struct {
 	phase   bool           // a new phase or round began: post a new board image
 	over    bool
 	undone  bool // the action was taken back
+	// decided is true when seat answered one of its open prompts (not a
+	// free action, nor a change to a secret choice already made): its time
+	// for that decision is over, so a next decision of its own gets a
+	// deadline of its own.
+	decided bool
 	// waiting are the human seats that now have a decision they did not
 	// have before: they are pinged, and sent their secret prompt.
 	waiting []engine.Seat
@@ -61,8 +66,10 @@ type referee struct {
 // prompts that fall to them, finishes the game when it ends and re-arms the
 // deadline. Nothing is sent to Discord here.
 func (ref *referee) play(req request) (*outcome, error) {
-	unlock := ref.locks.lock(req.channel)
-	defer unlock()
+	if canonical(req.text) == "" {
+		return nil, errBlankChoice
+	}
+	defer ref.locks.lock(req.channel)()
 	g, st, err := ref.store.Load(req.channel)
 	if err != nil {
 		return nil, err
@@ -86,11 +93,12 @@ func (ref *referee) play(req request) (*outcome, error) {
 	seat, action := resolveAction(st, seats, req.text)
 	before := humanWaiting(g, st)
 	secret := engine.IsSecret(st, seat, action)
+	decided := answers(st, seat, action)
 	events, err := st.Apply(seat, action)
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret}
+	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided}
 	out.add(events)
 	if err := ref.commit(out, seat, action); err != nil {
 		return nil, err
@@ -137,7 +145,10 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 			out.waiting = append(out.waiting, s)
 		}
 	}
-	if len(out.waiting) == 0 && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
+	// The deadline is per decision: it is armed afresh when someone starts
+	// waiting, and when the player who just decided has a next decision.
+	again := out.decided && slices.Contains(now, out.seat)
+	if len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
 	return ref.armDeadline(out.game, len(now) > 0)
@@ -319,7 +330,7 @@ func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Se
 				if slices.Contains(p.Actions, text) {
 					return seat, text
 				}
-				if w := commonVerb(p.Actions); w != "" && !strings.HasPrefix(text, w+" ") && text != w {
+				if w := commonVerb(p.Actions); w != "" && text != "" && !strings.HasPrefix(text, w+" ") && text != w {
 					return seat, w + " " + text
 				}
 			}
@@ -333,6 +344,12 @@ func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Se
 		}
 	}
 	return seats[0], text
+}
+
+// answers reports whether action, if accepted, answers one of seat's open
+// prompts: seat has one, and the action is none of its free actions.
+func answers(st engine.State, seat engine.Seat, action string) bool {
+	return len(promptsOf(st, seat)) > 0 && !slices.Contains(st.FreeActions(seat), action)
 }
 
 // revisableOf returns the secret prompt seat has answered and may still
@@ -366,17 +383,15 @@ func commonVerb(actions []string) string {
 // undo takes back user's last action in channel's game when it was the
 // last one played and revealed nothing.
 func (ref *referee) undo(channel, user string) (*outcome, error) {
-	unlock := ref.locks.lock(channel)
+	defer ref.locks.lock(channel)()
 	g, err := ref.store.Get(channel)
-	if err == nil && g.Status != storage.StatusRunning {
-		err = errNotRunning
+	if err != nil {
+		return nil, err
 	}
-	var out *outcome
-	if err == nil {
-		out, err = ref.undoLast(g, user)
+	if g.Status != storage.StatusRunning {
+		return nil, errNotRunning
 	}
-	unlock()
-	return out, err
+	return ref.undoLast(g, user)
 }
 
 func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {
