@@ -279,7 +279,7 @@ func (s *Store) checkSchemas(tx *bolt.Tx) error {
 	}
 	for _, k := range kinds {
 		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
-			return s.codec.notNewer(k.kind, recordKey(k.bucket, key), v)
+			return s.codec.notNewer(k.kind, func() string { return recordKey(k.bucket, key) }, v)
 		})
 		if err != nil {
 			return err
