@@ -585,8 +585,20 @@ func TestSettingsAndPreferences(t *testing.T) {
 	if err := s.PutGuildSettings("g1", gs); err != nil {
 		t.Fatal(err)
 	}
+	gs.Saved = true // reported by GuildSettings once anything is saved
 	if got, _ := s.GuildSettings("g1"); fmt.Sprint(got) != fmt.Sprint(gs) {
 		t.Fatalf("guild settings %+v, want %+v", got, gs)
+	}
+	// settings equal to the defaults, saved on purpose, are told apart
+	// from none saved
+	if err := s.PutGuildSettings("g2", storage.DefaultGuildSettings()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GuildSettings("g2"); !got.Saved {
+		t.Fatal("settings equal to the defaults read as none saved")
+	}
+	if got, _ := s.GuildSettings("g3"); got.Saved {
+		t.Fatal("a guild that saved nothing reads as saved")
 	}
 	if err := s.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: -1}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("negative deadline: %v", err)
