@@ -427,6 +427,10 @@ func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []by
 		if head.status != StatusRunning {
 			return refuse(fmt.Errorf("%w: the game has not started", ErrInvalid))
 		}
+		key := idKey(head.id)
+		if err := s.codec.notNewer(recGame, func() string { return idString(key) }, bucket(tx, bktGames).Get(key)); err != nil {
+			return refuse(err)
+		}
 		if err := checkEntry(e, head.seats); err != nil {
 			return refuse(err)
 		}
