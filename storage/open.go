@@ -327,8 +327,9 @@ func boltCheck(tx *bolt.Tx) error {
 
 // Summary is what Check found in a sound file.
 type Summary struct {
-	Active int // games in the lobby or running
-	Total  int // every game, archived ones included
+	Active int    // games in the lobby or running
+	Total  int    // every game, archived ones included
+	Layout uint64 // the file's layout version (see Store.Layout)
 }
 
 // Check opens the database at path read-only, checks every page, decodes
@@ -346,6 +347,9 @@ func Check(path string, games *engine.Registry) (Summary, error) {
 		return Summary{}, err
 	}
 	var sum Summary
+	if sum.Layout, _, err = s.Layout(); err != nil {
+		return Summary{}, err
+	}
 	sum.Active, sum.Total, err = s.Counts()
 	return sum, err
 }
