@@ -10,6 +10,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // runBackup copies the database to -out and reads the copy back in full.
@@ -31,6 +32,9 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	path, reg, err := sf.resolve()
 	if err != nil {
 		return err
+	}
+	if postgres.IsDSN(path) {
+		return errPostgresBackup
 	}
 	how := "copied"
 	var n int64
@@ -57,6 +61,10 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %s %d bytes to %s and verified it: %d games, %d active\n", path, how, n, *out, total, active)
 	return nil
 }
+
+// errPostgresBackup: meeple backup copies bbolt files; PostgreSQL has its
+// own tools.
+var errPostgresBackup = errors.New("the database is on PostgreSQL: back it up with PostgreSQL's tools, for example pg_dump -Fc -f meeple.dump \"$MEEPLE_DATABASE_URL\" (or meeple migrate -from it -to a new .db file)")
 
 // backupOnline asks the bot running on the database at db to write a copy
 // to out, which is resolved here because the bot's working folder may differ.

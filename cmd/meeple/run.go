@@ -31,29 +31,38 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := cfg.logger(stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(cfg.Database, reg, storage.Options{Logger: log, Verify: true}) // every page checked: a damaged file is refused before the bot starts
+	database := cfg.database(os.Getenv)
+	store, err := openStore(database, reg, log, true) // every page of a bbolt file checked: a damaged file is refused before the bot starts
 	if err != nil {
 		return err
 	}
 	defer func() {
+		stop() // the backup loop ends before the store closes
 		if err := store.Close(); err != nil {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	// "meeple backup" asks the running bot for copies over this socket. The
-	// bot runs without it when it cannot listen; the [backup] loop still works.
-	if backups, err := storage.ServeBackups(store, storage.BackupSocket(cfg.Database)); err != nil {
-		log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
-	} else {
-		defer func() { // before the store closes
-			if err := backups.Close(); err != nil {
-				log.Warn("closing the backup socket failed", "err", err)
-			}
-		}()
+	if file, ok := store.(*storage.Store); ok {
+		// "meeple backup" asks the running bot for copies over this socket. The
+		// bot runs without it when it cannot listen; the [backup] loop still works.
+		if backups, err := storage.ServeBackups(file, storage.BackupSocket(database)); err != nil {
+			log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
+		} else {
+			defer func() { // before the store closes
+				if err := backups.Close(); err != nil {
+					log.Warn("closing the backup socket failed", "err", err)
+				}
+			}()
+		}
+		go backupLoop(ctx, file, cfg.Backup, log)
+	} else if cfg.Backup.Dir != "" {
+		log.Warn("[backup] copies bbolt files only: back a PostgreSQL database up with pg_dump", "dir", cfg.Backup.Dir)
 	}
 	if !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
@@ -88,10 +97,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go backupLoop(ctx, store, cfg.Backup, log)
-	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
+	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

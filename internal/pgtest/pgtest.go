@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -34,7 +35,7 @@ import (
 const BinEnv = "MEEPLE_PG_BIN"
 
 // Server is a PostgreSQL server started on first use. The zero value is
-// ready; Stop ends the server (call it from TestMain after m.Run).
+// ready; Run (from TestMain) or Stop ends the server.
 type Server struct {
 	once    sync.Once
 	skip    string // why there is no server (binaries missing): tests skip
@@ -48,7 +49,7 @@ type Server struct {
 }
 
 // Database creates an empty database for t and returns its connection
-// string (a DSN for pgx or libpq). It skips t when PostgreSQL is not
+// string (a postgres:// URL, for pgx or libpq). It skips t when PostgreSQL is not
 // installed and fails it when the server would not start.
 func (s *Server) Database(t testing.TB) string {
 	t.Helper()
@@ -93,9 +94,20 @@ func (s *Server) NewDatabase() (string, error) {
 	return s.dsn(name), nil
 }
 
-// dsn is the connection string of database name on the server's socket.
+// dsn is the postgres:// URL of database name on the server's socket.
 func (s *Server) dsn(name string) string {
-	return "host=" + s.socket + " user=meeple dbname=" + name + " sslmode=disable"
+	return "postgres://meeple@/" + name + "?host=" + url.QueryEscape(s.socket) + "&sslmode=disable"
+}
+
+// Run runs the package's tests (m.Run), then stops the server, and
+// returns the exit code for os.Exit: call it from TestMain.
+func (s *Server) Run(m *testing.M) int {
+	code := m.Run()
+	if err := s.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest: stopping PostgreSQL:", err)
+		code = 1
+	}
+	return code
 }
 
 // Stop shuts the server down and removes its folder. It is safe to call

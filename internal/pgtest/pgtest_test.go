@@ -13,14 +13,7 @@ import (
 
 var server pgtest.Server
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := server.Stop(); err != nil {
-		println("pgtest: stop:", err.Error())
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(server.Run(m)) }
 
 // Each database is empty and separate from the others.
 func TestDatabasesAreSeparate(t *testing.T) {

@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -22,14 +21,7 @@ import (
 // first test that asks for a database.
 var server pgtest.Server
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := server.Stop(); err != nil {
-		fmt.Fprintln(os.Stderr, "stopping PostgreSQL:", err)
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(server.Run(m)) }
 
 // TestContract runs the store contract's suite on PostgreSQL.
 func TestContract(t *testing.T) {
@@ -94,7 +86,7 @@ func TestErrorsHideThePassword(t *testing.T) {
 		}
 	}
 	// The server's own refusals (a wrong password) name no password either.
-	withPassword := dsn + " password=hunter2secret"
+	withPassword := dsn + "&password=hunter2secret"
 	s, err := postgres.Open(withPassword, storetest.Games(), postgres.Options{})
 	if err != nil {
 		if strings.Contains(err.Error(), "hunter2secret") {

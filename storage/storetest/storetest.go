@@ -48,6 +48,9 @@ type Store interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 
 	Due(now time.Time) ([]storage.Due, error)
+
+	storage.Source
+	storage.Destination
 	Close() error
 }
 
@@ -83,6 +86,9 @@ func Run(t *testing.T, newDB NewDatabase) {
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
 	}
+	t.Run("CopyKeepsEveryGameAndSetting", func(t *testing.T) {
+		testCopy(t, newDB(t, Games()), newDB(t, Games()))
+	})
 }
 
 // open opens the database and closes the store when t ends.
@@ -754,5 +760,106 @@ func testClosed(t *testing.T, opener Opener) {
 	}
 	if err := s.Close(); !errors.Is(err, storage.ErrClosed) {
 		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// testCopy copies a database with games in every status into an empty
+// one: every game comes back as it was, with its id, statistics are the
+// same, and games created afterwards get new ids.
+func testCopy(t *testing.T, fromDB, toDB Opener) {
+	src, dst := open(t, fromDB), open(t, toDB)
+	NewRace(t, src, "g1", "gone", 2, "50") // archived below, so ids have a gap in the active list
+	for i := 0; i < 3; i++ {
+		Play(t, src, "gone")
+	}
+	if _, err := src.Finish("gone", 3, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{50, 9}, Winners: []engine.Seat{0}}); err != nil {
+		t.Fatal(err)
+	}
+	NewRace(t, src, "g1", "c1", 3, "1000")
+	for i := 0; i < 7; i++ {
+		Play(t, src, "c1")
+	}
+	if _, err := src.Update("c1", func(g *storage.Game) error {
+		g.Deadline, g.RemindAt = time.Date(2030, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(2029, 12, 31, 0, 0, 0, 0, time.UTC)
+		g.Messages = map[string]string{"board": "m1"}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	NewRace(t, src, "g2", "c2", 2, "50")
+	Play(t, src, "c2")
+	if _, err := src.Finish("c2", 1, storage.StatusAbandoned, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Create(&storage.Game{Kind: "race", Guild: "g2", Channel: "lobby", Seats: []storage.Seat{{User: "u4"}, {}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: time.Hour, ManagerRoles: []string{"r"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM}); err != nil {
+		t.Fatal(err)
+	}
+
+	n, err := storage.Copy(dst, src)
+	if err != nil || n != 4 {
+		t.Fatalf("Copy = %d, %v; want 4 games", n, err)
+	}
+	ids, err := src.GameIDs(0, 0)
+	if err != nil || len(ids) != 4 {
+		t.Fatalf("source ids %v, %v", ids, err)
+	}
+	if got, _ := dst.GameIDs(0, 0); !reflect.DeepEqual(got, ids) {
+		t.Fatalf("copied ids %v, want %v", got, ids)
+	}
+	if got, _ := src.GameIDs(ids[1], 1); !reflect.DeepEqual(got, ids[2:3]) {
+		t.Fatalf("one id after %d: %v, want %v", ids[1], got, ids[2:3])
+	}
+	for _, id := range ids {
+		a, _ := src.GetByID(id)
+		b, err := dst.GetByID(id)
+		if err != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("game %d copied as\n%+v (%v)\nwant\n%+v", id, b, err, a)
+		}
+	}
+	for _, user := range []string{"u1", "u2", "u3"} {
+		a, _ := src.Stats(user)
+		if b, _ := dst.Stats(user); !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s's stats copied as %+v, want %+v", user, b, a)
+		}
+	}
+	later := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
+	dueA, _ := src.Due(later)
+	if dueB, _ := dst.Due(later); !reflect.DeepEqual(dueA, dueB) || len(dueB) != 2 {
+		t.Fatalf("timers copied as %v, want %v", dueList(dueB), dueList(dueA))
+	}
+	ga, ua, _ := src.SavedSettings()
+	gb, ub, err := dst.SavedSettings()
+	if err != nil || !reflect.DeepEqual(ga, gb) || !reflect.DeepEqual(ua, ub) || len(gb) != 1 || len(ub) != 1 {
+		t.Fatalf("settings copied as %v %v (%v), want %v %v", gb, ub, err, ga, ua)
+	}
+	if v := Play(t, dst, "c1"); v != 8 {
+		t.Fatalf("append to the copied game gave version %d", v)
+	}
+	fresh := &storage.Game{Kind: "race", Guild: "g3", Channel: "new"}
+	if err := dst.Create(fresh); err != nil || fresh.ID <= ids[3] {
+		t.Fatalf("a game created after the copy got id %d (%v), not above %d", fresh.ID, err, ids[3])
+	}
+
+	// Restoring again is refused: the ids are taken, the channels busy.
+	again, _ := src.GetByID(ids[1])
+	if err := dst.Restore(again); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("restoring a taken id: %v, want ErrInvalid", err)
+	}
+	again.ID = 1 << 40
+	if err := dst.Restore(again); !errors.Is(err, storage.ErrChannelBusy) {
+		t.Fatalf("restoring into a busy channel: %v, want ErrChannelBusy", err)
+	}
+	again.Channel, again.Version = "elsewhere", 3
+	if err := dst.Restore(again); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("restoring a version that is not the log's length: %v, want ErrInvalid", err)
+	}
+	if _, total, _ := dst.Counts(); total != 5 {
+		t.Fatalf("refused restores left %d games, want 5", total)
 	}
 }
