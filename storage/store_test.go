@@ -58,12 +58,7 @@ func replayed(t testing.TB, g *storage.Game) []byte {
 }
 
 // TestContract runs the store contract's suite on bbolt files.
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, games *engine.Registry) storetest.Opener {
-		path := filepath.Join(t.TempDir(), "meeple.db")
-		return func() (storetest.Store, error) { return storage.Open(path, games, storage.Options{}) }
-	})
-}
+func TestContract(t *testing.T) { storetest.Run(t, bboltDB) }
 
 // TestGamesDoNotBlockEachOther holds a write transaction open on one game
 // (inside Update's function) and shows that another game's append waits

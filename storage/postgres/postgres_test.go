@@ -23,13 +23,20 @@ var server pgtest.Server
 
 func TestMain(m *testing.M) { os.Exit(server.Run(m)) }
 
-// TestContract runs the store contract's suite on PostgreSQL.
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, games *engine.Registry) storetest.Opener {
-		dsn := server.Database(t)
-		return func() (storetest.Store, error) { return postgres.Open(dsn, games, postgres.Options{}) }
-	})
+// database is the contract suite's database: a new one on the server.
+func database(t testing.TB, games *engine.Registry) storetest.Opener {
+	dsn := server.Database(t)
+	return func() (storetest.Store, error) { return postgres.Open(dsn, games, postgres.Options{}) }
 }
+
+// TestContract runs the store contract's suite on PostgreSQL.
+func TestContract(t *testing.T) { storetest.Run(t, database) }
+
+// The benchmarks of the bbolt store's names, on PostgreSQL.
+
+func BenchmarkAppend(b *testing.B)         { storetest.BenchAppend(b, database) }
+func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, database, 100) }
+func BenchmarkLoad(b *testing.B)           { storetest.BenchLoad(b, database) }
 
 // A database migrated by a newer Meeple is refused with ErrNewerSchema
 // and a message that says to upgrade; the current one opens again.

@@ -60,7 +60,7 @@ type Opener func() (Store, error)
 
 // NewDatabase makes an empty database for t whose stores replay logs with
 // games, and returns how to open it. It may skip t (no server here).
-type NewDatabase func(t *testing.T, games *engine.Registry) Opener
+type NewDatabase func(t testing.TB, games *engine.Registry) Opener
 
 // Run runs the contract's tests against the stores newDB makes, each test
 // on a database of its own.
