@@ -68,6 +68,18 @@ func (c Contract) Finish(old *Game, expectVersion int, status Status, result *en
 	return c.s.finishGame(old, expectVersion, status, result)
 }
 
+// OutcomeEntries checks what an Outcome must hold whatever the game and
+// returns its entries with their times set.
+func (c Contract) OutcomeEntries(o Outcome) ([]Entry, error) { return c.s.prepareOutcome(o) }
+
+// Outcome returns old (a running game at expectVersion) as the outcome
+// leaves it: entries (from OutcomeEntries) counted in its version, Edit
+// applied, archived when it finished. The caller writes the entries and
+// the snapshot, and counts an archived game's statistics.
+func (c Contract) Outcome(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
+	return c.s.outcomeGame(old, expectVersion, entries, o)
+}
+
 // Replay builds g's state from its setup and log.
 func (c Contract) Replay(g *Game) (engine.State, error) { return c.s.replay(g, g.Log) }
 

@@ -76,17 +76,27 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion); err != nil {
 		return err
 	}
-	if len(g.Log) > 0 {
-		rows := make([][]any, len(g.Log))
-		for i, e := range g.Log {
-			rows[i] = []any{int64(g.ID), i, int(e.Seat), e.At.UnixNano(), e.Action}
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"game_log"}, []string{"game_id", "idx", "seat", "at", "action"}, pgx.CopyFromRows(rows)); err != nil {
-			return err
-		}
+	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
+		return err
 	}
 	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u",
 		int64(g.ID), g.Status.Active(), g.Users())
+	return err
+}
+
+// insertLog writes entries to game id's log from index from on, in one
+// statement.
+func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []storage.Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	seats, ats, actions := make([]int32, len(entries)), make([]int64, len(entries)), make([]string, len(entries))
+	for i, e := range entries {
+		seats[i], ats[i], actions[i] = int32(e.Seat), e.At.UnixNano(), e.Action
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action)
+		SELECT $1, $2 + n - 1, seat, at, action FROM unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(seat, at, action, n)`,
+		int64(id), from, seats, ats, actions)
 	return err
 }
 

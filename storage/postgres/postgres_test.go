@@ -1,10 +1,12 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,5 +120,72 @@ func TestRedact(t *testing.T) {
 		if got := postgres.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Two processes (two stores on one database) commit to one game from the
+// versions they read: each version is acknowledged to exactly one of them,
+// and the game ends as its log replayed.
+func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
+	open := database(t, storetest.Games())
+	var stores [2]storetest.Store
+	for i := range stores {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	storetest.NewRace(t, stores[0], "g1", "c1", 2, "1000000")
+	const writers, target = 8, 60
+	var (
+		wg  sync.WaitGroup
+		mu  sync.Mutex
+		won = map[int]int{}
+	)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(s storetest.Store) {
+			defer wg.Done()
+			for {
+				g, state, err := s.Load("c1")
+				if err != nil || g.Version >= target {
+					if err != nil {
+						t.Error(err)
+					}
+					return
+				}
+				p := state.Prompts()[0]
+				action := storetest.NextAction(g.Version)
+				if _, err := state.Apply(p.Seat, action); err != nil {
+					t.Error(err)
+					return
+				}
+				snap, _ := state.Encode()
+				done, err := s.Commit("c1", g.Version, storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action}}, Snapshot: snap})
+				if errors.Is(err, storage.ErrStale) {
+					continue
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if prev, dup := won[done.Version]; dup {
+					t.Errorf("version %d acknowledged to writers %d and %d", done.Version, prev, w)
+				}
+				won[done.Version] = w
+				mu.Unlock()
+			}
+		}(stores[w%2])
+	}
+	wg.Wait()
+	g, err := stores[1].Get("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Version != target || len(won) != target || !bytes.Equal(g.Snapshot, storetest.Replayed(t, g)) {
+		t.Fatalf("version %d, %d acknowledged; snapshot equal to the replay: %v", g.Version, len(won), bytes.Equal(g.Snapshot, storetest.Replayed(t, g)))
 	}
 }

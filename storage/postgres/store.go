@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -40,8 +41,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for Created and Updated times; nil means time.Now.
 	Now func() time.Time
-	// MaxConns bounds the connections to the server; 0 means pgx's default
-	// (the larger of 4 and the number of CPUs).
+	// MaxConns bounds the connections to the server; 0 means the
+	// connection string's pool_max_conns, else 16. Commits
+	// that wait for the same WAL flush share it, so concurrent games need
+	// connections of their own.
 	MaxConns int32
 	// Timeout bounds each call; 0 means 30 seconds.
 	Timeout time.Duration
@@ -77,6 +80,9 @@ func open(dsn string, games *engine.Registry, opts Options, steps []string) (*St
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the connection string does not parse", storage.ErrInvalid)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = 16
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns

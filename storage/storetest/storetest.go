@@ -34,6 +34,7 @@ type Store interface {
 	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
 	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
 	Verified(channel string) (bool, error)
+	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
 
 	ListActive(guild string) ([]*storage.Game, error)
 	ActiveForUser(user string) ([]*storage.Game, error)
@@ -80,6 +81,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"FinishArchivesAndCountsStats", testFinish},
 		{"DueFindsPassedTimersOnly", testDue},
 		{"SettingsAndPreferences", testSettings},
+		{"CommitKeepsAnInteractionWhole", testCommit},
 		{"EverythingSurvivesReopening", testDurability},
 		{"ClosedStoreRefusesWork", testClosed},
 	}
@@ -861,5 +863,110 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	}
 	if _, total, _ := dst.Counts(); total != 5 {
 		t.Fatalf("refused restores left %d games, want 5", total)
+	}
+}
+
+// outcome plays the next n actions on channel's game (read at its current
+// version) without storing them, and returns them with the state after.
+func outcome(t *testing.T, s Store, channel string, n int) (*storage.Game, storage.Outcome) {
+	t.Helper()
+	g, state, err := s.Load(channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o storage.Outcome
+	for i := 0; i < n; i++ {
+		p := state.Prompts()[0]
+		action := NextAction(g.Version + i)
+		if _, err := state.Apply(p.Seat, action); err != nil {
+			t.Fatal(err)
+		}
+		o.Entries = append(o.Entries, storage.Entry{Seat: p.Seat, Action: action})
+	}
+	if o.Snapshot, err = state.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	return g, o
+}
+
+// testCommit keeps interactions whole: their actions, the bot's fields
+// and the ending land together, and a refusal of any part changes nothing.
+func testCommit(t *testing.T, opener Opener) {
+	s := open(t, opener)
+	NewRace(t, s, "g1", "c1", 3, "1000000")
+	Play(t, s, "c1")
+	deadline := time.Date(2026, 5, 6, 7, 8, 9, 10, time.UTC)
+	g, o := outcome(t, s, "c1", 3) // a player's action and two computer moves
+	o.Edit = func(g *storage.Game) error {
+		g.Deadline, g.Messages = deadline, map[string]string{"board": "m2"}
+		return nil
+	}
+	done, err := s.Commit("c1", g.Version, o)
+	if err != nil || done.Version != 4 || !done.Deadline.Equal(deadline) || done.Status != storage.StatusRunning {
+		t.Fatalf("commit: %+v, %v; want version 4 with the deadline", done, err)
+	}
+	got, _ := s.Get("c1")
+	if got.Version != 4 || len(got.Log) != 4 || got.Log[3].Action != o.Entries[2].Action || !bytes.Equal(got.Snapshot, Replayed(t, got)) ||
+		!got.Deadline.Equal(deadline) || got.Messages["board"] != "m2" {
+		t.Fatalf("stored after the commit: %+v", got)
+	}
+	if due, _ := s.Due(deadline); len(due) != 1 || due[0].Kind != storage.DueDeadline {
+		t.Fatalf("timers after the commit: %v", dueList(due))
+	}
+	// The bot's fields alone, with no action.
+	if g, err := s.Commit("c1", 4, storage.Outcome{Edit: func(g *storage.Game) error { g.Deadline = time.Time{}; return nil }}); err != nil || g.Version != 4 || !g.Deadline.IsZero() {
+		t.Fatalf("commit of an edit alone: %+v, %v", g, err)
+	}
+
+	before, _ := s.Get("c1")
+	g, o = outcome(t, s, "c1", 2)
+	errBoom := errors.New("boom")
+	badSeat := o
+	badSeat.Entries = []storage.Entry{o.Entries[0], {Seat: 7, Action: "roll"}}
+	for _, c := range []struct {
+		name    string
+		channel string
+		version int
+		o       storage.Outcome
+		want    error
+	}{
+		{"stale", "c1", g.Version - 1, o, storage.ErrStale},
+		{"no channel", "c9", g.Version, o, storage.ErrNotFound},
+		{"second entry off the table", "c1", g.Version, badSeat, storage.ErrInvalid},
+		{"no snapshot", "c1", g.Version, storage.Outcome{Entries: o.Entries}, storage.ErrInvalid},
+		{"snapshot without actions", "c1", g.Version, storage.Outcome{Snapshot: o.Snapshot}, storage.ErrInvalid},
+		{"edit fails", "c1", g.Version, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot, Edit: func(*storage.Game) error { return errBoom }}, errBoom},
+		{"edit changes the status", "c1", g.Version, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot,
+			Edit: func(g *storage.Game) error { g.Status = storage.StatusFinished; return nil }}, storage.ErrInvalid},
+		{"ending without scores", "c1", g.Version, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot,
+			Finish: &storage.Ending{Status: storage.StatusFinished}}, storage.ErrInvalid},
+	} {
+		if _, err := s.Commit(c.channel, c.version, c.o); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if after, _ := s.Get("c1"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("refused commits changed the game:\n%+v\nbefore\n%+v", after, before)
+	}
+
+	// The last action and the ending in one commit.
+	o.Finish = &storage.Ending{Status: storage.StatusFinished, Result: &engine.Result{Over: true, Scores: []int{9, 8, 7}, Winners: []engine.Seat{0}}}
+	o.Edit = func(g *storage.Game) error { g.Deadline = deadline; return nil }
+	done, err = s.Commit("c1", g.Version, o)
+	if err != nil || done.Status != storage.StatusFinished || done.Version != 6 || !done.Deadline.IsZero() || done.Finished.IsZero() {
+		t.Fatalf("commit with the ending: %+v, %v", done, err)
+	}
+	if _, err := s.Get("c1"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("the finished game is still active: %v", err)
+	}
+	archived, _ := s.GetByID(done.ID)
+	if archived.Version != 6 || len(archived.Log) != 6 || archived.Result == nil || archived.Result.Scores[2] != 7 {
+		t.Fatalf("archived game %+v", archived)
+	}
+	if st, _ := s.Stats("u1"); len(st) != 1 || st[0].Won != 1 || st[0].Best != 9 {
+		t.Fatalf("u1's stats after the commit: %+v", st)
+	}
+	if due, _ := s.Due(deadline); len(due) != 0 {
+		t.Fatalf("the finished game kept timers: %v", dueList(due))
 	}
 }
