@@ -108,7 +108,11 @@ func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 		return err
 	}
 	b := &pgx.Batch{}
-	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, deadline = $5, remind_at = $6, record = $7 WHERE id = $1`,
+	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7,
+			deadline_claim = CASE WHEN deadline IS DISTINCT FROM $5 THEN NULL ELSE deadline_claim END,
+			remind_claim = CASE WHEN remind_at IS DISTINCT FROM $6 THEN NULL ELSE remind_claim END,
+			deadline = $5, remind_at = $6
+		WHERE id = $1`,
 		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data)
 	if users := g.Users(); old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) {
 		b.Queue("DELETE FROM game_users WHERE game_id = $1 AND user_id <> ALL ($2::text[])", int64(g.ID), users)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -40,6 +41,25 @@ func BenchmarkAppend(b *testing.B)         { storetest.BenchAppend(b, database) 
 func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, database, 100) }
 func BenchmarkLoad(b *testing.B)           { storetest.BenchLoad(b, database) }
 
+// connect opens a connection of its own to dsn for t.
+func connect(t *testing.T, dsn string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// exec runs SQL statements on conn.
+func exec(t *testing.T, conn *pgx.Conn, sql string) {
+	t.Helper()
+	if _, err := conn.Exec(context.Background(), sql); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A database migrated by a newer Meeple is refused with ErrNewerSchema
 // and a message that says to upgrade; the current one opens again.
 func TestNewerSchemaIsRefused(t *testing.T) {
@@ -49,22 +69,13 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "UPDATE meeple_schema SET version = version + 1"); err != nil {
-		t.Fatal(err)
-	}
+	conn := connect(t, dsn)
+	exec(t, conn, "UPDATE meeple_schema SET version = version + 1")
 	_, err = postgres.Open(dsn, storetest.Games(), postgres.Options{})
 	if !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), "upgrade Meeple") {
 		t.Fatalf("open of a newer schema: %v, want ErrNewerSchema saying to upgrade", err)
 	}
-	if _, err := conn.Exec(ctx, "UPDATE meeple_schema SET version = version - 1"); err != nil {
-		t.Fatal(err)
-	}
+	exec(t, conn, "UPDATE meeple_schema SET version = version - 1")
 	s, err = postgres.Open(dsn, storetest.Games(), postgres.Options{})
 	if err != nil {
 		t.Fatalf("open of the current schema: %v", err)
@@ -187,5 +198,93 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 	}
 	if g.Version != target || len(won) != target || !bytes.Equal(g.Snapshot, storetest.Replayed(t, g)) {
 		t.Fatalf("version %d, %d acknowledged; snapshot equal to the replay: %v", g.Version, len(won), bytes.Equal(g.Snapshot, storetest.Replayed(t, g)))
+	}
+}
+
+// Processes claiming timers at once get each timer exactly once.
+func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
+	open := database(t, storetest.Games())
+	var stores [3]storetest.Store
+	for i := range stores {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	const games = 40
+	for i := 0; i < games; i++ {
+		ch := fmt.Sprintf("c%d", i)
+		storetest.NewRace(t, stores[0], "g1", ch, 2, "50")
+		if _, err := stores[0].Update(ch, func(g *storage.Game) error {
+			g.Deadline, g.RemindAt = now.Add(-time.Duration(i)*time.Minute), now.Add(-time.Hour)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		seen = map[string]int{}
+	)
+	for w := 0; w < 9; w++ {
+		wg.Add(1)
+		go func(s storetest.Store) {
+			defer wg.Done()
+			for range 5 {
+				claimed, err := s.ClaimDue(now, time.Hour)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, d := range claimed {
+					seen[fmt.Sprintf("%s %s", d.Channel, d.Kind)]++
+				}
+				mu.Unlock()
+			}
+		}(stores[w%3])
+	}
+	wg.Wait()
+	if len(seen) != 2*games {
+		t.Fatalf("%d timers claimed, want %d", len(seen), 2*games)
+	}
+	for timer, n := range seen {
+		if n != 1 {
+			t.Errorf("%s claimed %d times", timer, n)
+		}
+	}
+}
+
+// A database of schema 1 (before timer claims) is brought up to date at
+// start, its games intact.
+func TestOlderSchemaIsMigrated(t *testing.T) {
+	dsn := server.Database(t)
+	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.NewRace(t, s, "g1", "c1", 2, "50")
+	storetest.Play(t, s, "c1")
+	s.Close()
+	conn := connect(t, dsn)
+	exec(t, conn, "ALTER TABLE games DROP COLUMN deadline_claim, DROP COLUMN remind_claim; UPDATE meeple_schema SET version = 1")
+	s, err = postgres.Open(dsn, storetest.Games(), postgres.Options{})
+	if err != nil {
+		t.Fatalf("open of schema 1: %v", err)
+	}
+	defer s.Close()
+	var version int
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 2 {
+		t.Fatalf("schema version %d, %v; want 2", version, err)
+	}
+	if v := storetest.Play(t, s, "c1"); v != 2 {
+		t.Fatalf("append after the migration gave version %d", v)
+	}
+	if _, err := s.ClaimDue(time.Now(), time.Minute); err != nil {
+		t.Fatalf("claims after the migration: %v", err)
 	}
 }

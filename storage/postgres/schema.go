@@ -66,6 +66,9 @@ func migrations() []string {
 	);
 	CREATE TABLE guild_settings (guild text PRIMARY KEY, settings jsonb NOT NULL);
 	CREATE TABLE user_prefs (user_id text PRIMARY KEY, prefs jsonb NOT NULL);`,
+
+		// Claims on timers (ClaimDue): until when, in Unix ns.
+		`ALTER TABLE games ADD COLUMN deadline_claim bigint, ADD COLUMN remind_claim bigint;`,
 	}
 }
 

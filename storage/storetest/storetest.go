@@ -49,6 +49,7 @@ type Store interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 
 	Due(now time.Time) ([]storage.Due, error)
+	ClaimDue(now time.Time, hold time.Duration) ([]storage.Due, error)
 
 	storage.Source
 	storage.Destination
@@ -80,6 +81,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"StartKeepsTheRulesReason", testStartReason},
 		{"FinishArchivesAndCountsStats", testFinish},
 		{"DueFindsPassedTimersOnly", testDue},
+		{"ClaimDueHandsEachTimerOutOnce", testClaimDue},
 		{"SettingsAndPreferences", testSettings},
 		{"CommitKeepsAnInteractionWhole", testCommit},
 		{"EverythingSurvivesReopening", testDurability},
@@ -968,5 +970,51 @@ func testCommit(t *testing.T, opener Opener) {
 	}
 	if due, _ := s.Due(deadline); len(due) != 0 {
 		t.Fatalf("the finished game kept timers: %v", dueList(due))
+	}
+}
+
+// testClaimDue claims passed timers: a claimed timer is not handed out
+// again until its claim runs out, a moved timer is a new one, and Due
+// still lists them all.
+func testClaimDue(t *testing.T, opener Opener) {
+	s := open(t, opener)
+	base := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for i, offset := range []time.Duration{-time.Hour, -2 * time.Hour, time.Hour} {
+		ch := fmt.Sprintf("c%d", i+1)
+		NewRace(t, s, "g1", ch, 2, "50")
+		if _, err := s.Update(ch, func(g *storage.Game) error {
+			g.Deadline, g.RemindAt = base.Add(offset), base.Add(offset-30*time.Minute)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claimed, err := s.ClaimDue(base, time.Minute)
+	want := "[c2 reminder 09:30 c2 deadline 10:00 c1 reminder 10:30 c1 deadline 11:00]"
+	if err != nil || fmt.Sprint(dueList(claimed)) != want {
+		t.Fatalf("first claim: %v, %v; want %s", dueList(claimed), err, want)
+	}
+	all, _ := s.Due(base)
+	if !reflect.DeepEqual(all, claimed) {
+		t.Fatalf("claimed %v, but due are %v", dueList(claimed), dueList(all))
+	}
+	if again, _ := s.ClaimDue(base.Add(30*time.Second), time.Minute); len(again) != 0 {
+		t.Fatalf("claimed twice: %v", dueList(again))
+	}
+	// c1's reminder is handled and moved on; c2 finishes.
+	if _, err := s.Update("c1", func(g *storage.Game) error { g.RemindAt = base.Add(-time.Minute); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish("c2", 0, storage.StatusAbandoned, nil); err != nil {
+		t.Fatal(err)
+	}
+	if moved, _ := s.ClaimDue(base.Add(40*time.Second), time.Minute); fmt.Sprint(dueList(moved)) != "[c1 reminder 11:59]" {
+		t.Fatalf("after moving c1's reminder: %v, want it alone", dueList(moved))
+	}
+	// Nobody handled c1's deadline: once its claim runs out it comes back,
+	// with c3's timers that have come by then.
+	later := base.Add(2 * time.Hour)
+	if back, _ := s.ClaimDue(later, time.Minute); fmt.Sprint(dueList(back)) != "[c1 deadline 11:00 c1 reminder 11:59 c3 reminder 12:30 c3 deadline 13:00]" {
+		t.Fatalf("after the claims ran out: %v", dueList(back))
 	}
 }
