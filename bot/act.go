@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,67 +15,103 @@ import (
 // modalInput is the custom_id of the text input in the secret-choice form.
 const modalInput = "choice"
 
-// actComponent plays the action of a button, a select menu or a submitted
-// form, on the board or in a DM.
-func (b *Bot) actComponent(r *reply, i *discordgo.Interaction, id customID) error {
-	req := request{channel: i.ChannelID, user: userOf(i).ID, game: id.Game, version: id.Version}
-	inDM := i.GuildID == ""
-	switch id.Verb {
-	case verbAct:
-		req.text = id.Arg
-	case verbPick:
-		values := i.MessageComponentData().Values
-		if len(values) != 1 {
+// playHandler takes players' actions in a guild channel: /play and /free,
+// the board's buttons and select menus, the secret-choice button and its
+// private form, and the DM menus of secret prompts.
+type playHandler struct {
+	store gameStore
+	ref   *referee
+	pub   *publisher
+	dms   *dmHandler
+}
+
+func (b *playHandler) register(rt *router) error {
+	return errors.Join(
+		rt.command(cmdPlay, b.playCommand, b.suggest),
+		rt.command(cmdFree, b.playCommand, b.suggest),
+		rt.component(verbAct, onButton, inGuild, b.boardComponent),
+		rt.component(verbPick, onSelect, anywhere, b.pickComponent),
+		rt.component(verbSecret, onButton, inGuild, b.secretButton),
+		rt.component(verbModal, onForm, inGuild, b.secretForm),
+	)
+}
+
+// suggest lists the user's legal actions in the channel's game: their
+// prompts' actions and free actions (/play), or only the free ones (/free).
+func (b *playHandler) suggest(in *interaction) []string {
+	g, st, err := b.store.Load(in.ChannelID)
+	if err != nil || g.Status != storage.StatusRunning {
+		return nil
+	}
+	var out []string
+	for _, seat := range seatsOf(g, in.user.ID) {
+		if in.name != cmdFree {
+			for _, p := range promptsOf(st, seat) {
+				out = append(out, p.Actions...)
+			}
+		}
+		out = append(out, st.FreeActions(seat)...)
+	}
+	return out
+}
+
+// pickComponent plays the value picked in a select menu: on the board, or
+// in a DM prompt (then the DM handler takes it).
+func (b *playHandler) pickComponent(ctx context.Context, r *reply, in *interaction) error {
+	if in.inDM() {
+		return b.dms.pick(ctx, r, in)
+	}
+	return b.boardComponent(ctx, r, in)
+}
+
+// boardComponent plays the action of a board button or select menu and
+// answers by updating the board the click was on.
+func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
+	id := in.id
+	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, version: id.Version, text: id.Arg}
+	if id.Verb == verbPick {
+		if len(in.values) != 1 {
 			return refuse("Pick one option.")
 		}
-		req.text = values[0]
-		if seat, err := strconv.Atoi(id.Arg); err == nil && !inDM {
-			if err := b.checkSeat(i.ChannelID, req.user, engine.Seat(seat)); err != nil {
-				return err
-			}
-		}
-	case verbModal:
-		req.text = modalValue(i.ModalSubmitData().Components)
-		req.version = -1 // a secret choice stays valid while its prompt is open
-	}
-	if inDM {
-		g, err := b.store.GetByID(id.Game)
-		if err != nil {
-			return err
-		}
-		if !g.Status.Active() {
-			return refuse("Game #%d is over.", g.ID)
-		}
-		req.channel, req.version = g.Channel, -1
-		if id.Verb == verbPick {
-			if narrowed, err := b.narrowChoice(r, g, req.user, req.text); narrowed || err != nil {
+		req.text = in.values[0]
+		if seat, err := strconv.Atoi(id.Arg); err == nil {
+			if err := b.checkSeat(in.ChannelID, req.user, engine.Seat(seat)); err != nil {
 				return err
 			}
 		}
 	}
-	if id.Verb == verbAct || (id.Verb == verbPick && !inDM) {
-		r.deferUpdate()
+	out, err := b.ref.play(req)
+	if err != nil {
+		if out != nil {
+			b.pub.notify(out)
+		}
+		return err
 	}
-	out, err := b.play(req)
+	b.pub.notifyVia(out, r, in.message)
+	if len(out.private) > 0 {
+		return r.message(msg{Content: privateConfirmation(out), Private: true})
+	}
+	return nil
+}
+
+// secretForm plays the text of the private form.
+func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) error {
+	if strings.TrimSpace(in.text) == "" {
+		return errBlankChoice
+	}
+	// a secret choice stays valid while its prompt is open: no version
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, version: -1, text: in.text})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
 		return err
 	}
-	switch {
-	case inDM:
-		return r.update(msg{Content: b.privateConfirmation(out)})
-	case id.Verb == verbModal:
-		return r.message(msg{Content: b.privateConfirmation(out), Private: true})
-	case len(out.private) > 0:
-		return r.message(msg{Content: b.privateConfirmation(out), Private: true})
-	}
-	return nil
+	return r.message(msg{Content: privateConfirmation(out), Private: true})
 }
 
 // checkSeat refuses a user who does not hold seat in channel's game.
-func (b *Bot) checkSeat(channel, user string, seat engine.Seat) error {
+func (b *playHandler) checkSeat(channel, user string, seat engine.Seat) error {
 	g, err := b.store.Get(channel)
 	if err != nil {
 		return err
@@ -107,7 +145,7 @@ func modalValue(rows []discordgo.MessageComponent) string {
 
 // privateConfirmation tells the actor what they did, with their private
 // events; for a secret choice it says who else can see it (nobody).
-func (b *Bot) privateConfirmation(out *outcome) string {
+func privateConfirmation(out *outcome) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Game #%d: you played `%s`.", out.game.ID, out.action)
 	if out.secret {
@@ -119,28 +157,30 @@ func (b *Bot) privateConfirmation(out *outcome) string {
 	for _, e := range out.private {
 		sb.WriteString("\n• " + e.Text)
 	}
-	return clip(sb.String(), 1900)
+	return sb.String()
 }
 
 // playCommand handles /play and /free.
-func (b *Bot) playCommand(r *reply, i *discordgo.Interaction, free bool, text string) error {
+func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
+	i, free, text := in.Interaction, in.name == cmdFree, in.opts.str(optAction)
 	if text == "" {
 		return refuse("Say which action, e.g. `/play action:...`; the list shows the legal ones as you type.")
 	}
 	// every /play answer is private, so a secret choice never shows; a slow
 	// answer is deferred privately by the reply's timer
-	out, err := b.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text, free: free})
+	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text, free: free})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
 		return err
 	}
-	return r.message(msg{Content: b.privateConfirmation(out), Private: true})
+	return r.message(msg{Content: privateConfirmation(out), Private: true})
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
-func (b *Bot) secretButton(r *reply, i *discordgo.Interaction, id customID) error {
+func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction) error {
+	i, id := in.Interaction, in.id
 	g, st, err := b.store.Load(i.ChannelID)
 	if err != nil {
 		return err

@@ -1,20 +1,35 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/storage"
 )
+
+// adminHandler answers /meeple-admin: the server's defaults for new games.
+type adminHandler struct {
+	settings interface {
+		GuildSettings(guild string) (storage.GuildSettings, error)
+		PutGuildSettings(guild string, s storage.GuildSettings) error
+	}
+	cfg *Config
+}
+
+func (b *adminHandler) register(rt *router) error {
+	return rt.command(cmdAdmin, b.adminCommand, nil)
+}
 
 // adminCommand shows or changes the server's defaults for new games. The
 // command is hidden from members without Manage Channels by default, and
 // checked again here, since server admins can change who sees it.
-func (b *Bot) adminCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction) error {
+	i, sub, opts := in.Interaction, in.sub, in.opts
 	if !isAdmin(i) {
 		return refuse("Only members with the Manage Channels permission can change Meeple's settings.")
 	}
-	s, err := b.guildSettings(i.GuildID)
+	s, err := guildSettings(b.settings, b.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}

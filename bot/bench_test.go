@@ -159,7 +159,7 @@ func benchmarkBoard(b *testing.B, reg *engine.Registry, render Renderer, kind st
 	}
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
 	runPaced(b, h, lat, rate, func(n int) map[string]any {
-		h.bot.images.forget(ids[n%len(ids)])
+		h.bot.pub.look.images.forget(ids[n%len(ids)])
 		return guildCommand(alice, chans[n%len(chans)], cmdGame, subBoard, nil)
 	})
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,26 +12,39 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// Discord's limits that shape the board.
+// How the board uses Discord's room.
 const (
-	maxButtons      = 20 // four rows of five; the fifth row is for the secret button
-	maxSelectOpts   = 25
-	maxLabel        = 80
-	maxRows         = 5
-	recentOnBoard   = 6
-	maxEmbedField   = 1024
-	maxEmbedDescrip = 4096
+	maxButtons    = 20 // four rows of five; the fifth row is for the secret button
+	recentOnBoard = 6
 )
+
+// views draws what people see of a game: the board message, the scores,
+// the board image and text views. It sends nothing and holds no game lock;
+// it is safe for concurrent use.
+type views struct {
+	games    *engine.Registry
+	recent   *recentEvents
+	images   *images
+	render   Renderer
+	text     Presenter
+	imagesOn bool
+	log      *slog.Logger
+}
+
+// title is the display name of a kind of game.
+func titleOf(games *engine.Registry, kind string) string {
+	if rules, err := games.Lookup(kind); err == nil {
+		return rules.Title()
+	}
+	return kind
+}
 
 // boardMessage is the public board of a running game: where it stands,
 // who sits where, whom it waits for, the last public events, and components
 // for the open public prompts. It never holds a secret: prompts marked
 // Secret get only a button that opens a private form.
-func (b *Bot) boardMessage(g *storage.Game, st engine.State) msg {
-	title := g.Kind
-	if rules, err := b.games.Lookup(g.Kind); err == nil {
-		title = rules.Title()
-	}
+func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
+	title := titleOf(b.games, g.Kind)
 	res := st.Result()
 	var seats strings.Builder
 	for n, s := range g.Seats {
@@ -65,7 +79,7 @@ func (b *Bot) boardMessage(g *storage.Game, st engine.State) msg {
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
 	}
-	if b.cfg.Images {
+	if b.imagesOn {
 		embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: promptComponents(g, st)}
@@ -161,7 +175,7 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 }
 
 // scoresMessage shows the scores; final adds the winners.
-func (b *Bot) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
+func (b *views) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
 	res := st.Result()
 	title := "Scores"
 	if final {
@@ -203,18 +217,9 @@ func (b *Bot) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 
-// clip shortens s to n characters.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 // describe writes a view as text, or "" when no presenter is set or it
 // cannot.
-func (b *Bot) describe(view any, names []string) string {
+func (b *views) describe(view any, names []string) string {
 	if b.text == nil {
 		return ""
 	}
@@ -223,4 +228,66 @@ func (b *Bot) describe(view any, names []string) string {
 		return ""
 	}
 	return s
+}
+
+// boardImage renders the public board, or returns nil (images off, or the
+// render failed: the text board still goes out).
+func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
+	if !b.imagesOn {
+		return nil
+	}
+	png, err := b.images.board(g, st)
+	if err != nil {
+		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
+		return nil
+	}
+	return png
+}
+
+// withBoardImage is the board message with its image, or without the
+// image's embed reference when there is none.
+func (b *views) withBoardImage(g *storage.Game, st engine.State) msg {
+	m := b.boardMessage(g, st)
+	m.Image = b.boardImage(g, st)
+	if m.Image == nil && len(m.Embeds) > 0 {
+		m.Embeds[0].Image = nil
+	}
+	return m
+}
+
+// scoresImage renders the score sheet, or returns nil.
+func (b *views) scoresImage(g *storage.Game, st engine.State) []byte {
+	if !b.imagesOn {
+		return nil
+	}
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), seatNames(g)) })
+	if err != nil {
+		b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
+	}
+	return png
+}
+
+// matImage renders seat's private mat, or returns nil.
+func (b *views) matImage(g *storage.Game, st engine.State, seat engine.Seat) []byte {
+	if !b.imagesOn {
+		return nil
+	}
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
+	if err != nil {
+		b.log.Debug("no private mat", "game", g.ID, "err", err)
+		return nil
+	}
+	return png
+}
+
+// seatNames are the seats' display names for images.
+func seatNames(g *storage.Game) []string {
+	out := make([]string, len(g.Seats))
+	for n, s := range g.Seats {
+		out[n] = s.Name
+		if out[n] == "" {
+			out[n] = fmt.Sprintf("P%d", n+1)
+		}
+	}
+	return out
 }

@@ -10,9 +10,19 @@
 // snowflake and nothing secret reaches a public message, an image, a
 // custom_id or a log line.
 //
+// The bot is a set of handlers with narrow dependencies, each registering
+// the slash commands and component verbs it answers with the router:
+// lobby (lobby.go), play (act.go), the /game views (gamecmd.go), DMs
+// (dm.go), deadlines (deadline.go) and admin (admin.go). They share a
+// referee that applies actions (play.go), a publisher that shows their
+// effect in the channel (publish.go), and one send path to Discord
+// (send.go) that fits every text to Discord's limits and guards the REST
+// budget. A new feature arrives as a new handler registered in New.
+//
 // A Bot is safe for concurrent use: actions on one game are applied one at a
 // time, each to the state the one before it left, under a per-game lock that
-// is never held across a render or a Discord call.
+// is never held across a render or a Discord call. A panic in a handler is
+// recovered, logged with its stack and answered privately.
 package bot
 
 import (
@@ -20,6 +30,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -154,22 +166,14 @@ func (c *Config) defaults() {
 // Bot is Meeple on Discord. Build it with New, feed it interactions and DMs
 // (or call Run to connect to the gateway), and Close it.
 type Bot struct {
-	s        *discordgo.Session
-	store    gameStore
-	lists    listStore
-	settings settingsStore
-	timers   timerStore
-	render   Renderer
-	images   *images
-	text     Presenter
-	games    *engine.Registry
-	cfg      Config
-	log      *slog.Logger
-
-	locks   *lockPool
-	pub     *publisher
-	pending *pendingDMs
-	recent  *recentEvents
+	cfg    Config
+	log    *slog.Logger
+	games  *engine.Registry
+	send   *sender
+	pub    *publisher
+	router *router
+	dms    *dmHandler
+	timers *deadlines
 
 	// gate is held shared by every interaction, DM and deadline check in
 	// flight, and exclusively by Close, which sets closing.
@@ -188,7 +192,8 @@ type Store interface {
 	timerStore
 }
 
-// New returns a bot built from p and configured by cfg.
+// New returns a bot built from p and configured by cfg. It wraps the
+// session's HTTP client in the send path's guard (see sender).
 func New(p Parts, cfg Config) (*Bot, error) {
 	s, store, render, reg := p.Session, p.Store, p.Renderer, p.Games
 	if s == nil || store == nil || reg == nil {
@@ -198,15 +203,30 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot: on-deadline %q: want %q or %q", cfg.OnDeadline, onDeadlineComputer, onDeadlinePause)
 	}
 	cfg.defaults()
-	b := &Bot{
-		s: s, store: store, lists: store, settings: store, timers: store, render: render, text: p.Text, games: reg, cfg: cfg, log: cfg.Logger,
-		locks: newLockPool(), pending: newPendingDMs(), recent: newRecentEvents(),
-	}
 	if render == nil {
-		b.cfg.Images = false
+		cfg.Images = false
 	}
-	b.images = newImages(render)
-	b.pub = newPublisher(b)
+	send := newSender(s, cfg.Logger, cfg.Now)
+	locks := newLockPool()
+	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
+	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
+	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs()}
+	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
+	dms.pub = pub
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
+	b.timers = &deadlines{store: store, timers: store, locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	handlers := []handler{
+		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
+		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
+		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look},
+		dms,
+		&adminHandler{settings: store, cfg: &b.cfg},
+	}
+	for _, h := range handlers {
+		if err := h.register(b.router); err != nil {
+			return nil, fmt.Errorf("bot: %w", err)
+		}
+	}
 	return b, nil
 }
 
@@ -217,7 +237,7 @@ func (b *Bot) RegisterCommands() error {
 	if b.cfg.AppID == "" {
 		return errors.New("bot: register commands: no application id")
 	}
-	_, err := b.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games))
+	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -226,25 +246,69 @@ func (b *Bot) RegisterCommands() error {
 
 // HandleInteraction answers one interaction, whatever carried it. It
 // returns when the answer and every follow-up are sent; the board update it
-// causes may still be on its way (Wait waits for it).
+// causes may still be on its way (Wait waits for it). A panic while
+// answering is recovered: it is logged with its stack and the user is told
+// privately.
 func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
+	r := b.send.reply(i)
+	defer func() {
+		if err := r.done(); err != nil {
+			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", err)
+		}
+	}()
 	if !b.enter() {
-		r := newReply(b.s, i)
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 			_ = r.message(msg{Content: errClosing.text, Private: true})
 		}
-		r.done()
 		return
 	}
 	defer b.leave()
-	r := newReply(b.s, i)
-	err := b.route(ctx, r, i)
-	if err != nil {
+	defer b.recover("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", i.Type.String())
+	if err := b.router.route(ctx, r, i); err != nil {
 		b.fail(r, i, err)
 	}
-	if err := r.done(); err != nil {
-		b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", err)
+}
+
+// HandleDM takes a secret choice sent to the bot by direct message, such as
+// "6 5 3 1". Messages in guild channels and from bots are ignored. A panic
+// is recovered, logged and answered like an interaction's.
+func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
+	if m == nil || m.Author == nil || m.Author.Bot || m.GuildID != "" {
+		return
 	}
+	if !b.enter() {
+		return
+	}
+	defer b.leave()
+	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: genericFailure}) }, "user", m.Author.ID)
+	b.dms.handle(ctx, m)
+}
+
+// recover, deferred, turns a panic into an ERROR log line with the stack
+// (never the values in flight: they may be secret) and runs answer.
+func (b *Bot) recover(what string, answer func(), attrs ...any) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	b.log.Error("recovered from a panic in "+what, append(attrs, "panic", panicText(p), "stack", string(debug.Stack()))...)
+	if answer != nil {
+		defer func() { _ = recover() }() // an answer that panics too is given up
+		answer()
+	}
+}
+
+// panicText describes a recovered value by its type and, for errors and
+// runtime errors, their message; other values may hold secrets and are not
+// printed.
+func panicText(p any) string {
+	switch v := p.(type) {
+	case runtime.Error:
+		return v.Error()
+	case error:
+		return fmt.Sprintf("%T", v)
+	}
+	return fmt.Sprintf("%T", p)
 }
 
 // enter registers work in flight, or reports false when closing. Work
@@ -292,19 +356,56 @@ func (b *Bot) Close() {
 	}
 }
 
+// StartTicker checks deadlines and reminders every TickEvery until Close.
+// Deadlines live in the store, so those that passed while the bot was down
+// are handled at the first tick.
+func (b *Bot) StartTicker() {
+	if b.stopTick != nil {
+		return
+	}
+	b.stopTick, b.tickDone = make(chan struct{}), make(chan struct{})
+	go func(stop, done chan struct{}) {
+		defer close(done)
+		t := time.NewTicker(b.cfg.TickEvery)
+		defer t.Stop()
+		for {
+			b.CheckDeadlines(b.cfg.Now())
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}(b.stopTick, b.tickDone)
+}
+
+// CheckDeadlines handles every deadline and reminder due at now: reminders
+// ping the players still to decide; a passed deadline lets a computer player
+// decide for them, or pauses the game, as the game was set up. A panic is
+// recovered and logged; the next tick tries again.
+func (b *Bot) CheckDeadlines(now time.Time) {
+	if !b.enter() {
+		return
+	}
+	defer b.leave()
+	defer b.recover("a deadline check", nil)
+	b.timers.check(now)
+}
+
 // Run connects to the gateway, registers the commands, checks deadlines
 // every TickEvery, and serves until ctx is done; then it closes the bot
 // (in-flight interactions finish) and the gateway connection.
 func (b *Bot) Run(ctx context.Context) error {
-	b.s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+	s := b.send.s
+	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
 	remove := []func(){
-		b.s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 			b.HandleInteraction(ctx, ic.Interaction)
 		}),
-		b.s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
+		s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
 			b.HandleDM(ctx, mc.Message)
 		}),
-		b.s.AddHandler(func(_ *discordgo.Session, ready *discordgo.Ready) {
+		s.AddHandler(func(_ *discordgo.Session, ready *discordgo.Ready) {
 			b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds))
 		}),
 	}
@@ -313,25 +414,25 @@ func (b *Bot) Run(ctx context.Context) error {
 			f()
 		}
 	}()
-	if err := b.s.Open(); err != nil {
+	if err := s.Open(); err != nil {
 		return fmt.Errorf("bot: connect to Discord: %w", err)
 	}
 	if b.cfg.AppID == "" {
 		// a bot user's id is its application's id
-		me, err := b.s.User("@me")
+		me, err := s.User("@me")
 		if err != nil {
-			b.s.Close()
+			s.Close()
 			return fmt.Errorf("bot: who am I: %w", err)
 		}
 		b.cfg.AppID = me.ID
 	}
 	if err := b.RegisterCommands(); err != nil {
-		b.s.Close()
+		s.Close()
 		return err
 	}
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")
 	b.Close()
-	return b.s.Close()
+	return s.Close()
 }

@@ -3,65 +3,60 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// StartTicker checks deadlines and reminders every TickEvery until Close.
-// Deadlines live in the store, so those that passed while the bot was down
-// are handled at the first tick.
-func (b *Bot) StartTicker() {
-	if b.stopTick != nil {
-		return
-	}
-	b.stopTick, b.tickDone = make(chan struct{}), make(chan struct{})
-	go func(stop, done chan struct{}) {
-		defer close(done)
-		t := time.NewTicker(b.cfg.TickEvery)
-		defer t.Stop()
-		for {
-			b.CheckDeadlines(b.cfg.Now())
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}(b.stopTick, b.tickDone)
+// deadlines handles the timers of games: reminders ping the players still
+// to decide; a passed deadline lets a computer player stand in, or pauses
+// the game, as the game was set up.
+type deadlines struct {
+	store  gameStore
+	timers timerStore
+	locks  *lockPool
+	ref    *referee
+	pub    *publisher
+	log    *slog.Logger
 }
 
-// CheckDeadlines handles every deadline and reminder due at now: reminders
-// ping the players still to decide; a passed deadline lets a computer player
-// decide for them, or pauses the game, as the game was set up.
-func (b *Bot) CheckDeadlines(now time.Time) {
-	if !b.enter() {
-		return
-	}
-	defer b.leave()
+// check handles every deadline and reminder due at now.
+func (b *deadlines) check(now time.Time) {
 	due, err := b.timers.Due(now)
 	if err != nil {
 		b.log.Error("reading due timers failed", "err", err)
 		return
 	}
 	for _, d := range due {
-		var err error
-		switch d.Kind {
-		case storage.DueReminder:
-			err = b.remind(d, now)
-		case storage.DueDeadline:
-			err = b.expire(d, now)
-		}
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := b.handle(d, now); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			b.log.Error("handling a timer failed", "game", d.GameID, "timer", d.Kind.String(), "err", err)
 		}
 	}
 }
 
+// handle handles one due timer; a panic is logged as that timer's failure,
+// and the other timers are handled still.
+func (b *deadlines) handle(d storage.Due, now time.Time) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("recovered from a panic: %s\n%s", panicText(p), debug.Stack())
+		}
+	}()
+	switch d.Kind {
+	case storage.DueReminder:
+		return b.remind(d, now)
+	case storage.DueDeadline:
+		return b.expire(d, now)
+	}
+	return nil
+}
+
 // remind pings the players a game still waits for and schedules the next
 // reminder.
-func (b *Bot) remind(d storage.Due, now time.Time) error {
+func (b *deadlines) remind(d storage.Due, now time.Time) error {
 	unlock := b.locks.lock(d.Channel)
 	g, st, err := b.store.Load(d.Channel)
 	if err == nil && (g.ID != d.GameID || g.RemindAt.IsZero() || g.RemindAt.After(now)) {
@@ -88,12 +83,12 @@ func (b *Bot) remind(d storage.Due, now time.Time) error {
 	if !g.Deadline.IsZero() {
 		left = "by " + g.Deadline.UTC().Format("Mon 2 Jan 15:04 MST")
 	}
-	b.pingSeats(g, st, waiting, fmt.Sprintf("Reminder, game #%d is waiting for you (decide %s)", g.ID, left))
+	b.pub.ping(g, st, waiting, fmt.Sprintf("Reminder, game #%d is waiting for you (decide %s)", g.ID, left))
 	return nil
 }
 
 // expire applies the game's deadline policy to the players it waits for.
-func (b *Bot) expire(d storage.Due, now time.Time) error {
+func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	unlock := b.locks.lock(d.Channel)
 	g, st, err := b.store.Load(d.Channel)
 	if err != nil {
@@ -107,17 +102,17 @@ func (b *Bot) expire(d storage.Due, now time.Time) error {
 	waiting := humanWaiting(g, st)
 	_, _, policy := gameDeadline(g)
 	if policy == onDeadlinePause || len(waiting) == 0 {
-		err := b.armDeadline(g, false)
+		err := b.ref.armDeadline(g, false)
 		unlock()
 		if err != nil {
 			return err
 		}
 		if len(waiting) > 0 {
-			b.pingSeats(g, st, waiting, fmt.Sprintf("The deadline has passed: game #%d is paused until these players decide", g.ID))
+			b.pub.ping(g, st, waiting, fmt.Sprintf("The deadline has passed: game #%d is paused until these players decide", g.ID))
 		}
 		return nil
 	}
-	rules, err := b.games.Lookup(g.Kind)
+	rules, err := b.ref.games.Lookup(g.Kind)
 	if err != nil {
 		unlock()
 		return err
@@ -127,7 +122,7 @@ func (b *Bot) expire(d storage.Due, now time.Time) error {
 	for _, s := range waiting {
 		standIn[s] = true
 	}
-	err = b.settle(out, waiting, standIn)
+	err = b.ref.settle(out, waiting, standIn)
 	unlock()
 	b.pub.notify(out)
 	if err != nil {
@@ -137,8 +132,8 @@ func (b *Bot) expire(d storage.Due, now time.Time) error {
 	for _, s := range waiting {
 		names = append(names, seatLabel(g.Seats[s]))
 	}
-	b.postPublic(g.Channel, msg{Content: fmt.Sprintf("The deadline passed: a computer player (%s) decided for %s, and the game goes on.",
-		b.standInName(rules), joinNames(names))}, g.ID)
+	b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline passed: a computer player (%s) decided for %s, and the game goes on.",
+		b.ref.standInName(rules), joinNames(names))}, g.ID)
 	return nil
 }
 

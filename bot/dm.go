@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,8 +29,9 @@ type pendingDMs struct {
 }
 
 type pendingDM struct {
-	text string
-	at   time.Time
+	text     string
+	at       time.Time
+	question string // the id of the message that asks which game
 }
 
 func newPendingDMs() *pendingDMs { return &pendingDMs{text: map[string]pendingDM{}} }
@@ -44,12 +47,27 @@ func (p *pendingDMs) put(user, text string, now time.Time) {
 	p.text[user] = pendingDM{text: text, at: now}
 }
 
-func (p *pendingDMs) take(user string, now time.Time) (string, bool) {
+// asked records the message that asks user which game their DM is for.
+func (p *pendingDMs) asked(user, message string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if d, ok := p.text[user]; ok {
+		d.question = message
+		p.text[user] = d
+	}
+}
+
+// take returns user's pending DM when question is the message that asked
+// for it.
+func (p *pendingDMs) take(user, question string, now time.Time) (string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.text[user]
+	if !ok || d.question != question {
+		return "", false
+	}
 	delete(p.text, user)
-	return d.text, ok && now.Sub(d.at) <= pendingTTL
+	return d.text, now.Sub(d.at) <= pendingTTL
 }
 
 // waitingGame is a game waiting for a user's secret choice.
@@ -58,38 +76,89 @@ type waitingGame struct {
 	prompt engine.Prompt
 }
 
-// HandleDM takes a secret choice sent to the bot by direct message, such as
-// "6 5 3 1". Messages in guild channels and from bots are ignored.
-func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
-	if m == nil || m.Author == nil || m.Author.Bot || m.GuildID != "" {
-		return
+// dmHandler takes secret choices by DM: as text, through the menus of the
+// secret prompts it sends, and through the question which game a DM is
+// for. It also sends the secret prompts (for the publisher), and after
+// Discord refuses a DM to a player it asks that player privately instead.
+type dmHandler struct {
+	store    gameStore
+	lists    listStore
+	settings settingsStore
+	games    *engine.Registry
+	ref      *referee
+	pub      *publisher
+	send     *sender
+	log      *slog.Logger
+	now      func() time.Time
+	pending  *pendingDMs
+	prompted promptsSent
+}
+
+// promptsSent remembers, in memory, the round for which each seat of a
+// game was last sent its secret prompt by DM.
+type promptsSent struct {
+	mu    sync.Mutex
+	round map[uint64]map[engine.Seat]string // game → seat → round tag
+}
+
+// first records that seat of game is sent its prompt for round, and
+// reports whether it was not already.
+func (p *promptsSent) first(game uint64, seat engine.Seat, round string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.round == nil {
+		p.round = map[uint64]map[engine.Seat]string{}
 	}
+	if p.round[game] == nil {
+		p.round[game] = map[engine.Seat]string{}
+	}
+	if p.round[game][seat] == round {
+		return false
+	}
+	p.round[game][seat] = round
+	return true
+}
+
+// forgetGame drops what is kept about a game that ended.
+func (b *dmHandler) forgetGame(game uint64) {
+	b.prompted.mu.Lock()
+	defer b.prompted.mu.Unlock()
+	delete(b.prompted.round, game)
+}
+
+func (b *dmHandler) register(rt *router) error {
+	return rt.component(verbWhich, onSelect, inDMs, b.whichGame)
+}
+
+// handle answers a DM.
+func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
-	if text == "" || !b.enter() {
+	if text == "" {
 		return
 	}
-	defer b.leave()
 	user := m.Author.ID
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.dm(m.ChannelID, msg{Content: genericFailure})
+		b.answer(m.ChannelID, msg{Content: genericFailure})
 		return
 	}
 	switch len(waiting) {
 	case 0:
-		b.dm(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
+		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
 	case 1:
-		b.dm(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text)})
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text)})
 	default:
-		b.pending.put(user, text, b.cfg.Now())
-		b.dm(m.ChannelID, b.whichGameMessage(waiting))
+		b.pending.put(user, text, b.now())
+		if q := b.answer(m.ChannelID, b.whichGameMessage(waiting)); q != nil {
+			b.pending.asked(user, q.ID)
+		}
 	}
 }
 
 // playFromDM plays text for user in g and returns the DM answer.
-func (b *Bot) playFromDM(g *storage.Game, user, text string) string {
-	out, err := b.play(request{channel: g.Channel, user: user, game: g.ID, version: -1, text: text})
+func (b *dmHandler) playFromDM(g *storage.Game, user, text string) string {
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, version: -1, text: text})
 	if out != nil {
 		b.pub.notify(out)
 	}
@@ -100,11 +169,11 @@ func (b *Bot) playFromDM(g *storage.Game, user, text string) string {
 		}
 		return fmt.Sprintf("Game #%d: %s", g.ID, words)
 	}
-	return b.privateConfirmation(out)
+	return privateConfirmation(out)
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
-func (b *Bot) waitingSecrets(user string) ([]waitingGame, error) {
+func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 	games, err := b.lists.ActiveForUser(user)
 	if err != nil {
 		return nil, err
@@ -126,17 +195,14 @@ func (b *Bot) waitingSecrets(user string) ([]waitingGame, error) {
 }
 
 // whichGameMessage asks which of several games a DM is for.
-func (b *Bot) whichGameMessage(waiting []waitingGame) msg {
+func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
 	id, _ := customID{Verb: verbWhich}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
 			break
 		}
-		title := w.game.Kind
-		if rules, err := b.games.Lookup(w.game.Kind); err == nil {
-			title = rules.Title()
-		}
+		title := titleOf(b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label: clip(fmt.Sprintf("Game #%d: %s", w.game.ID, title), maxLabel), Value: strconv.FormatUint(w.game.ID, 10),
 			Description: clip(w.prompt.Label, 100),
@@ -148,9 +214,10 @@ func (b *Bot) whichGameMessage(waiting []waitingGame) msg {
 		}}}}
 }
 
-// whichGame plays the pending DM in the game the user picked.
-func (b *Bot) whichGame(r *reply, i *discordgo.Interaction, _ customID) error {
-	values := i.MessageComponentData().Values
+// whichGame plays the pending DM in the game the user picked. Only the
+// message that asked the question is answered by updating it.
+func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
+	values := in.values
 	if len(values) != 1 {
 		return refuse("Pick one game.")
 	}
@@ -158,8 +225,15 @@ func (b *Bot) whichGame(r *reply, i *discordgo.Interaction, _ customID) error {
 	if err != nil {
 		return refuse("Pick one of the games listed.")
 	}
-	user := userOf(i).ID
-	text, ok := b.pending.take(user, b.cfg.Now())
+	user := in.user.ID
+	question := ""
+	if in.message != nil {
+		question = in.message.ID
+	}
+	text, ok := b.pending.take(user, question, b.now())
+	if !ok && question == "" {
+		return errUnknownComp
+	}
 	if !ok {
 		return r.update(msg{Content: "I no longer have your message (it is kept for 15 minutes); please send it again."})
 	}
@@ -173,60 +247,67 @@ func (b *Bot) whichGame(r *reply, i *discordgo.Interaction, _ customID) error {
 	return r.update(msg{Content: b.playFromDM(g, user, text)})
 }
 
-// dm sends a message in a DM channel the user wrote in.
-func (b *Bot) dm(channel string, m msg) {
-	if _, err := b.sendChannel(channel, m); err != nil {
-		b.log.Warn("answering a DM failed", "err", err)
+// answer sends a message in a DM channel the user wrote in.
+func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
+	sent, err := b.send.post(channel, m)
+	if err != nil {
+		b.log.Warn("answering a DM failed", "err", describeSendError(err))
 	}
+	return sent
 }
 
-// sendSecretPrompts DMs each seat's secret prompt to users who prefer DMs.
-// When Discord refuses (the user does not accept DMs), the channel is told
-// to use the private button or /play instead.
-func (b *Bot) sendSecretPrompts(g *storage.Game, st engine.State, seats []engine.Seat) {
-	for _, seat := range seats {
-		user := g.Seats[seat].User
+// sendSecretPrompts DMs their open secret prompt to the players who take
+// secret choices by DM, once a round. When Discord refuses (the player does
+// not accept DMs), the player is asked privately in the channel instead.
+func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
+	tag := roundTag(st)
+	for n, s := range g.Seats {
+		seat, user := engine.Seat(n), s.User
 		if user == "" {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat {
+		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, tag) {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
 		if err != nil || prefs.Secrets != storage.SecretsDM {
 			continue
 		}
-		if err := b.dmPrompt(g, user, p); err != nil {
+		if err := b.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				b.postPublic(g.Channel, msg{Mentions: []string{user}, Content: fmt.Sprintf(
-					"<@%s>, I could not send you a DM (your privacy settings block DMs from this server). Use the **Choose secretly** button on the board or `/play` here instead: your choice stays private.", user)}, g.ID)
+				b.dmsClosed(g, user, prefs)
 				continue
 			}
-			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", err)
+			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
 }
 
+// dmsClosed remembers that Discord refuses DMs to user: from now on their
+// secret choices are asked privately in the channel, until they choose DMs
+// again with /game prefs. They are told once, in the game's channel.
+func (b *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPrefs) {
+	prefs.Secrets = storage.SecretsEphemeral
+	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
+		b.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
+	}
+	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: fmt.Sprintf(
+		"<@%s>, I could not send you a DM (your privacy settings block DMs from this server), so from now on I ask for your secret choices here, privately: use the **Choose secretly** button on the board or `/play`. Once your DMs are open, `/game prefs secrets:by DM` switches back.", user)}, g.ID)
+}
+
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
-func (b *Bot) dmPrompt(g *storage.Game, user string, p engine.Prompt) error {
-	ch, err := b.s.UserChannelCreate(user)
-	if err != nil {
-		return err
-	}
-	title := g.Kind
-	if rules, err := b.games.Lookup(g.Kind); err == nil {
-		title = rules.Title()
-	}
+func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
+	title := titleOf(b.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
 	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
 		title, g.ID, g.Channel, p.Label, example)}
-	m.Components = choiceMenu(g, p, "")
-	_, err = b.sendChannel(ch.ID, m)
+	m.Components = choiceMenu(g, st, p, "")
+	_, err := b.send.dm(user, m)
 	return err
 }
 
@@ -235,7 +316,7 @@ func (b *Bot) dmPrompt(g *storage.Game, user string, p engine.Prompt) error {
 // their next word ("dice 6 …"), so that a choice among hundreds is made in
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
-func choiceMenu(g *storage.Game, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
 	opts := menuOptions(p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
@@ -244,7 +325,7 @@ func choiceMenu(g *storage.Game, p engine.Prompt, prefix string) []discordgo.Mes
 	if len(opts) == 0 {
 		return nil
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: "dm"}.encode()
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
 	placeholder := p.Label
 	if prefix != "" {
 		placeholder = prefix + " …"
@@ -284,19 +365,73 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 	return opts
 }
 
+// dmArg starts the custom_id argument of a DM menu; the round tag follows.
+const dmArg = "dm-"
+
+// roundTag names the phase a game is in (a short hash of its phase label,
+// which names the round), so that a DM menu drawn for one round is refused
+// in the next, while the other players' choices in the same round (which
+// change the state's version) leave it usable.
+func roundTag(st engine.State) string {
+	h := fnv.New32a()
+	h.Write([]byte(st.Phase()))
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
+}
+
+// pick plays, or narrows down, a choice made in the menu of a DM prompt.
+func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
+	if len(in.values) != 1 {
+		return refuse("Pick one option.")
+	}
+	tag, ok := strings.CutPrefix(in.id.Arg, dmArg)
+	if !ok {
+		return errUnknownComp
+	}
+	g, st, err := b.loadByID(in.id.Game)
+	if err != nil {
+		return err
+	}
+	if tag != roundTag(st) {
+		return r.update(msg{Content: fmt.Sprintf("Game #%d has moved on since this menu was sent; use the latest one.", g.ID), Components: []discordgo.MessageComponent{}})
+	}
+	user, value := in.user.ID, in.values[0]
+	if narrowed, err := b.narrowChoice(r, g, st, user, value); narrowed || err != nil {
+		return err
+	}
+	return r.update(msg{Content: b.playFromDM(g, user, value), Components: []discordgo.MessageComponent{}})
+}
+
+// loadByID loads a running game by its id.
+func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
+	g, err := b.store.GetByID(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !g.Status.Active() {
+		return nil, nil, refuse("Game #%d is over.", g.ID)
+	}
+	full, st, err := b.store.Load(g.Channel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if full.ID != id {
+		return nil, nil, refuse("Game #%d is over.", id)
+	}
+	if full.Status != storage.StatusRunning {
+		return nil, nil, errNotRunning
+	}
+	return full, st, nil
+}
+
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (b *Bot) narrowChoice(r *reply, g *storage.Game, user, value string) (bool, error) {
-	full, st, err := b.store.Load(g.Channel)
-	if err != nil {
-		return false, err
-	}
+func (b *dmHandler) narrowChoice(r *reply, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	menu := choiceMenu(full, p, value)
+	menu := choiceMenu(full, st, p, value)
 	if menu == nil {
 		return false, nil
 	}

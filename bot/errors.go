@@ -32,7 +32,11 @@ var (
 	errBusyChannel = &refusal{"This channel already has a game. Finish or abandon it first, or use another channel or a thread."}
 	errGuildOnly   = &refusal{"Meeple games live in server channels; use this command there."}
 	errClosing     = &refusal{"Meeple is restarting; try again in a moment."}
+	errBlankChoice = &refusal{"Your answer was blank: type your choice (for example the dice values), or pick it from the list."}
 )
+
+// errPanic stands for a recovered panic, which is logged where it happens.
+var errPanic = &refusal{genericFailure}
 
 // genericFailure is what a user sees for an error that is not theirs.
 const genericFailure = "Something went wrong on Meeple's side. It has been logged; please try again, and tell the server admin if it keeps happening."

@@ -243,7 +243,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 	applied, stale := 0, 0
 	for _, r := range results {
 		switch {
-		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
+		case r.callbackType() == discordgo.InteractionResponseUpdateMessage && !strings.Contains(r.text(), "out of date"):
 			applied++
 		case strings.Contains(r.text(), "out of date"):
 			stale++
@@ -506,7 +506,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 	}
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	unlock := h.bot.locks.lock(chTiny) // another action is taking its time
+	unlock := h.bot.timers.locks.lock(chTiny) // another action is taking its time
 	go func() {
 		time.Sleep(ackBudget + 500*time.Millisecond)
 		unlock()
@@ -529,7 +529,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	unlock := h.bot.locks.lock(chTiny) // an action in flight holds the game
+	unlock := h.bot.timers.locks.lock(chTiny) // an action in flight holds the game
 	done := make(chan result)
 	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
 	time.Sleep(50 * time.Millisecond)

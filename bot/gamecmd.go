@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,7 +16,48 @@ import (
 // logPageSize is how many log lines one page of /game log shows.
 const logPageSize = 15
 
-func (b *Bot) gameCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+// gameHandler answers /game: views of the channel's game (the caller's
+// private view, the board, the log, the scores, the rules), taking back the
+// caller's last action, statistics and the caller's preferences.
+type gameHandler struct {
+	store    gameStore
+	lists    listStore
+	settings settingsStore
+	games    *engine.Registry
+	ref      *referee // takes actions back
+	pub      *publisher
+	look     *views
+}
+
+func (b *gameHandler) register(rt *router) error {
+	return errors.Join(
+		rt.command(cmdGame, b.gameCommand, b.suggest),
+		rt.component(verbLogPage, onButton, inGuild, b.logPage),
+	)
+}
+
+// suggest lists the rules topics for /game rules.
+func (b *gameHandler) suggest(in *interaction) []string {
+	if in.sub != subRules {
+		return nil
+	}
+	rules, err := channelRules(b.store, b.games, in.ChannelID)
+	if err != nil {
+		return nil
+	}
+	book, ok := rules.(engine.Rulebook)
+	if !ok {
+		return nil
+	}
+	var list []string
+	for _, t := range book.Topics() {
+		list = append(list, t.Name)
+	}
+	return list
+}
+
+func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) error {
+	i, sub, opts := in.Interaction, in.sub, in.opts
 	switch sub {
 	case subPrefs:
 		return b.setPrefs(r, i, opts)
@@ -37,14 +80,9 @@ func (b *Bot) gameCommand(r *reply, i *discordgo.Interaction, sub string, opts o
 		return b.privateView(r, i, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.boardMessage(g, st)
-		m.Image = b.boardImage(g, st)
-		if m.Image == nil && len(m.Embeds) > 0 {
-			m.Embeds[0].Image = nil
-		}
-		return r.message(m)
+		return r.message(b.look.withBoardImage(g, st))
 	case subScores:
-		return r.message(b.scoresMessage(g, st, false).private())
+		return r.message(b.look.scoresMessage(g, st, false).private())
 	case subLog:
 		page, _ := opts.integer(optPage)
 		return b.showLog(r, g, max(page, 1), false)
@@ -56,7 +94,7 @@ func (m msg) private() msg { m.Private = true; return m }
 
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
-func (b *Bot) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, st engine.State) error {
+func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, st engine.State) error {
 	seats := seatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
@@ -75,25 +113,18 @@ func (b *Bot) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, s
 			fmt.Fprintf(&sb, "**Any time:** %s\n", clip(strings.Join(free, ", "), 900))
 		}
 	}
-	m := msg{Content: clip(sb.String(), 2000), Private: true}
-	if text := b.describe(st.View(seat), seatNames(g)); text != "" {
+	m := msg{Content: sb.String(), Private: true}
+	if text := b.look.describe(st.View(seat), seatNames(g)); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
 	}
-	if b.cfg.Images {
-		png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
-		if err == nil {
-			m.Image = png
-		} else if seat != engine.Spectator {
-			b.log.Debug("no private mat", "game", g.ID, "err", err)
-		}
-	}
+	m.Image = b.look.matImage(g, st, seat)
 	return r.message(m)
 }
 
 // showLog shows a page of the game's public log, newest first. The log is
 // replayed so that each line is the public text of what happened: secret
 // choices show only as "chose" until revealed.
-func (b *Bot) showLog(r *reply, g *storage.Game, page int, update bool) error {
+func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) error {
 	lines, err := b.publicLog(g)
 	if err != nil {
 		return err
@@ -129,7 +160,10 @@ func (b *Bot) showLog(r *reply, g *storage.Game, page int, update bool) error {
 	return r.message(m)
 }
 
-func (b *Bot) logPage(r *reply, i *discordgo.Interaction, id customID) error {
+// logPage turns the page of a /game log answer. Only that private answer
+// is updated; the button on any other message gets a new private answer.
+func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) error {
+	i, id := in.Interaction, in.id
 	g, err := b.store.Get(i.ChannelID)
 	if err != nil {
 		return err
@@ -141,13 +175,13 @@ func (b *Bot) logPage(r *reply, i *discordgo.Interaction, id customID) error {
 	if err != nil || page < 1 {
 		return errUnknownComp
 	}
-	return b.showLog(r, g, page, true)
+	return b.showLog(r, g, page, in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0)
 }
 
 // publicLog replays g's log and returns one line per action in notation:
 // "12 P2 Alice: place 6 bank 2". A secret choice shows as such until an
 // event reveals it; then its notation shows too.
-func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
+func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 	rules, err := b.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
@@ -187,8 +221,8 @@ func (b *Bot) publicLog(g *storage.Game) ([]string, error) {
 }
 
 // rulesText shows a rules topic, or the list of topics.
-func (b *Bot) rulesText(r *reply, i *discordgo.Interaction, topic string) error {
-	rules, err := b.channelRules(i)
+func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string) error {
+	rules, err := channelRules(b.store, b.games, i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -217,28 +251,20 @@ func (b *Bot) rulesText(r *reply, i *discordgo.Interaction, topic string) error 
 }
 
 // channelRules returns the rules of the channel's game.
-func (b *Bot) channelRules(i *discordgo.Interaction) (engine.Rules, error) {
-	g, err := b.store.Get(i.ChannelID)
+func channelRules(store interface {
+	Get(channel string) (*storage.Game, error)
+}, games *engine.Registry, channel string) (engine.Rules, error) {
+	g, err := store.Get(channel)
 	if err != nil {
 		return nil, err
 	}
-	return b.games.Lookup(g.Kind)
+	return games.Lookup(g.Kind)
 }
 
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
-func (b *Bot) undo(r *reply, i *discordgo.Interaction) error {
-	user := userOf(i).ID
-	unlock := b.locks.lock(i.ChannelID)
-	g, err := b.store.Get(i.ChannelID)
-	if err == nil && g.Status != storage.StatusRunning {
-		err = errNotRunning
-	}
-	var out *outcome
-	if err == nil {
-		out, err = b.undoLast(g, user)
-	}
-	unlock()
+func (b *gameHandler) undo(r *reply, i *discordgo.Interaction) error {
+	out, err := b.ref.undo(i.ChannelID, userOf(i).ID)
 	if err != nil {
 		return err
 	}
@@ -246,69 +272,8 @@ func (b *Bot) undo(r *reply, i *discordgo.Interaction) error {
 	return r.message(msg{Content: fmt.Sprintf("Taken back: `%s`. It is your decision again.", out.action), Private: true})
 }
 
-func (b *Bot) undoLast(g *storage.Game, user string) (*outcome, error) {
-	last, _, rules, err := b.lastTakeBack(g, seatsOf(g, user))
-	if err != nil {
-		return nil, err
-	}
-	g2, st2, err := b.store.Undo(g.Channel, g.Version, 1)
-	if err != nil {
-		return nil, err
-	}
-	b.forget(g.Channel)
-	return &outcome{game: g2, state: st2, rules: rules, seat: last.Seat, action: last.Action}, nil
-}
-
-// replayError is the failure to replay action n of g's log: Meeple's
-// failure, logged without the text of a secret action.
-func replayError(g *storage.Game, n int, secret bool, err error) error {
-	e := g.Log[n]
-	return fmt.Errorf("game %d: %w", g.ID, &storage.ReplayError{Index: n, Seat: int(e.Seat), Action: e.Action, Secret: secret, Err: err})
-}
-
-// lastTakeBack checks that the game's last action belongs to one of seats
-// and revealed nothing, and returns it with the state before it.
-func (b *Bot) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
-	var none storage.Entry
-	if len(seats) == 0 {
-		return none, nil, nil, errNotSeated
-	}
-	if len(g.Log) == 0 {
-		return none, nil, nil, refuse("Nothing has been played yet.")
-	}
-	last := g.Log[len(g.Log)-1]
-	if !slices.Contains(seats, last.Seat) {
-		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
-	}
-	rules, err := b.games.Lookup(g.Kind)
-	if err != nil {
-		return none, nil, nil, err
-	}
-	st, err := rules.New(g.Setup)
-	if err != nil {
-		return none, nil, nil, err
-	}
-	var events []engine.Event
-	for n, e := range g.Log {
-		target := st
-		if n == len(g.Log)-1 {
-			target = st.Clone() // st stays the state before the last action
-		}
-		secret := engine.IsSecret(target, e.Seat, e.Action)
-		if events, err = target.Apply(e.Seat, e.Action); err != nil {
-			return none, nil, nil, replayError(g, n, secret, err)
-		}
-	}
-	for _, e := range events {
-		if e.Reveals {
-			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
-		}
-	}
-	return last, st, rules, nil
-}
-
 // stats shows a user's record in each game and the server's totals.
-func (b *Bot) stats(r *reply, i *discordgo.Interaction, opts options) error {
+func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) error {
 	user := userOf(i)
 	if o, ok := opts[optUser]; ok {
 		if id, ok := o.Value.(string); ok && id != "" {
@@ -356,11 +321,11 @@ func (b *Bot) stats(r *reply, i *discordgo.Interaction, opts options) error {
 	for _, k := range kinds {
 		fmt.Fprintf(&sb, ", %d %s finished", finished[k], k)
 	}
-	return r.message(msg{Content: clip(sb.String(), 2000), Private: true, Mentions: []string{}})
+	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
 }
 
 // setPrefs changes the caller's preferences.
-func (b *Bot) setPrefs(r *reply, i *discordgo.Interaction, opts options) error {
+func (b *gameHandler) setPrefs(r *reply, i *discordgo.Interaction, opts options) error {
 	user := userOf(i).ID
 	prefs, err := b.settings.UserPrefs(user)
 	if err != nil {

@@ -289,9 +289,26 @@ func (h *harness) click(u tester, channel, message, customID string, values ...s
 	if values != nil {
 		data["component_type"], data["values"] = 3, values
 	}
-	raw := map[string]any{"type": 3, "data": data, "message": map[string]any{"id": message, "channel_id": channel}}
+	raw := map[string]any{"type": 3, "data": data, "message": h.messageJSON(message, channel)}
 	h.place(raw, u, channel)
 	return h.send(raw)
+}
+
+// messageJSON is the message a component is on, as Discord sends it with
+// the interaction: its latest content as the fake knows it.
+func (h *harness) messageJSON(id, channel string) map[string]any {
+	out := map[string]any{}
+	if m, ok := h.fake.Message(id); ok {
+		data, err := json.Marshal(m)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &out); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	out["id"], out["channel_id"] = id, channel
+	return out
 }
 
 // submit sends a modal form with text in its one input.
@@ -384,18 +401,6 @@ func mustComponent(t testing.TB, m *discordgo.Message, label string) string {
 		t.Fatalf("no component %q on message %s: %s", label, m.ID, discordtest.MessageText(m))
 	}
 	return id
-}
-
-// channelSince returns the public channel messages sent after mark.
-func (h *harness) channelSince(channel string, mark int) []discordtest.Request {
-	h.bot.Wait()
-	var out []discordtest.Request
-	for _, q := range h.fake.Requests()[mark:] {
-		if q.Kind == discordtest.ChannelSend && q.Channel == channel {
-			out = append(out, q)
-		}
-	}
-	return out
 }
 
 func (h *harness) mark() int {

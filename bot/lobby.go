@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +33,64 @@ func setMessage(g *storage.Game, role, id string) {
 	g.Messages[role] = id
 }
 
-func (b *Bot) lobbyCommand(r *reply, i *discordgo.Interaction, sub string, opts options) error {
+// lobbyHandler opens lobbies, seats players and computer players, starts
+// games and abandons them: /lobby and the lobby message's buttons.
+type lobbyHandler struct {
+	store gameStore
+	lists interface {
+		ListActive(guild string) ([]*storage.Game, error)
+	}
+	settings interface {
+		GuildSettings(guild string) (storage.GuildSettings, error)
+	}
+	games *engine.Registry
+	locks *lockPool
+	ref   *referee
+	pub   *publisher
+	send  *sender
+	cfg   *Config
+	log   *slog.Logger
+}
+
+func (b *lobbyHandler) register(rt *router) error {
+	return errors.Join(
+		rt.command(cmdLobby, b.lobbyCommand, b.suggest),
+		rt.component(verbJoin, onButton, inGuild, b.lobbyButton),
+		rt.component(verbLeave, onButton, inGuild, b.lobbyButton),
+		rt.component(verbAddAI, onButton, inGuild, b.lobbyButton),
+		rt.component(verbDropAI, onButton, inGuild, b.lobbyButton),
+		rt.component(verbStart, onButton, inGuild, b.lobbyButton),
+		rt.component(verbAbandon, onButton, inGuild, b.abandonButton),
+		rt.component(verbConfirm, onButton, inGuild, b.abandonButton),
+	)
+}
+
+// suggest lists game options for /lobby new and computer players for
+// /lobby add-computer.
+func (b *lobbyHandler) suggest(in *interaction) []string {
+	switch {
+	case in.sub == subNew && in.focused.Name == optOptions:
+		rules, err := b.games.Lookup(in.opts.str(optGame))
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, o := range rules.Options() {
+			for _, v := range o.Values {
+				out = append(out, o.Name+"="+v)
+			}
+		}
+		return out
+	case in.sub == subAddAI:
+		if rules, err := channelRules(b.store, b.games, in.ChannelID); err == nil {
+			return ai.Names(rules)
+		}
+	}
+	return nil
+}
+
+func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction) error {
+	i, sub, opts := in.Interaction, in.sub, in.opts
 	switch sub {
 	case subNew:
 		return b.newLobby(r, i, opts)
@@ -60,36 +119,44 @@ func (b *Bot) lobbyCommand(r *reply, i *discordgo.Interaction, sub string, opts 
 	if err != nil {
 		return err
 	}
-	if id := g.Messages[roleLobby]; id != "" {
-		m := b.lobbyMessage(g)
-		if v == verbStart {
-			m = msg{Content: note}
-		}
-		if _, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			Channel: g.Channel, ID: id, Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components,
-		}); err != nil {
-			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", err)
-		}
-	}
+	b.editLobby(g, v, note)
 	return r.message(msg{Content: note})
 }
 
-// lobbyButton handles the lobby message's buttons by updating that message.
-func (b *Bot) lobbyButton(r *reply, i *discordgo.Interaction, id customID) error {
-	g, note, err := b.changeLobby(i, id.Verb, id.Arg, id.Game)
+// lobbyAfter is what the lobby message shows after change v.
+func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note string) msg {
+	if v == verbStart {
+		return msg{Content: note, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
+	}
+	return b.lobbyMessage(g)
+}
+
+// editLobby brings the lobby message up to date after change v.
+func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note string) {
+	if id := g.Messages[roleLobby]; id != "" {
+		if err := b.send.edit(g.Channel, id, b.lobbyAfter(g, v, note)); err != nil {
+			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
+		}
+	}
+}
+
+// lobbyButton handles the lobby message's buttons by updating that
+// message; a lobby button on any other message changes the lobby but
+// leaves that message alone.
+func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
+	id := in.id
+	g, note, err := b.changeLobby(in.Interaction, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
-	if id.Verb == verbStart {
-		if err := r.update(msg{Content: note}); err != nil {
-			return err
-		}
-		return nil
+	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
+		b.editLobby(g, id.Verb, note)
+		return r.message(msg{Content: note, Private: true})
 	}
-	return r.update(b.lobbyMessage(g))
+	return r.update(b.lobbyAfter(g, id.Verb, note))
 }
 
-func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
+func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 	kind := opts.str(optGame)
 	rules, err := b.games.Lookup(kind)
 	if err != nil {
@@ -103,7 +170,7 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 	if err != nil {
 		return err
 	}
-	settings, err := b.guildSettings(i.GuildID)
+	settings, err := guildSettings(b.settings, b.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -134,7 +201,7 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
-	m, err := b.s.InteractionResponse(i)
+	m, err := r.original()
 	if err != nil {
 		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
@@ -150,14 +217,16 @@ func (b *Bot) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
 
 // guildSettings returns the guild's settings, with the configured defaults
 // standing in for the store's when the admins saved none.
-func (b *Bot) guildSettings(guild string) (storage.GuildSettings, error) {
-	s, err := b.settings.GuildSettings(guild)
+func guildSettings(settings interface {
+	GuildSettings(guild string) (storage.GuildSettings, error)
+}, cfg *Config, guild string) (storage.GuildSettings, error) {
+	s, err := settings.GuildSettings(guild)
 	if err != nil {
 		return s, err
 	}
 	def := storage.DefaultGuildSettings()
 	if s.TurnDeadline == def.TurnDeadline && s.ReminderEvery == def.ReminderEvery {
-		s.TurnDeadline, s.ReminderEvery = b.cfg.Deadline, b.cfg.Reminder
+		s.TurnDeadline, s.ReminderEvery = cfg.Deadline, cfg.Reminder
 	}
 	return s, nil
 }
@@ -212,7 +281,7 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (b *Bot) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
+func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
 	unlock := b.locks.lock(i.ChannelID)
 	defer unlock()
 	g, err := b.store.Get(i.ChannelID)
@@ -301,7 +370,7 @@ func (b *Bot) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID u
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (b *Bot) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
+func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
 		return nil, "", refuse("Only a seated player or an admin can start the game.")
@@ -333,7 +402,10 @@ func (b *Bot) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.
 		}
 		return nil, "", err
 	}
-	res, err := b.afterStart(g, state)
+	res, err := b.ref.afterStart(g, state)
+	if res != nil {
+		b.pub.notify(res)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -353,7 +425,7 @@ func seatLabel(s storage.Seat) string {
 }
 
 // lobbyMessage is the public lobby: who sits, the options, and buttons.
-func (b *Bot) lobbyMessage(g *storage.Game) msg {
+func (b *lobbyHandler) lobbyMessage(g *storage.Game) msg {
 	title := g.Kind
 	min, max := 0, 0
 	if rules, err := b.games.Lookup(g.Kind); err == nil {
@@ -446,7 +518,7 @@ func humanDuration(d time.Duration) string {
 }
 
 // listGames lists the guild's open and running games, privately.
-func (b *Bot) listGames(r *reply, i *discordgo.Interaction) error {
+func (b *lobbyHandler) listGames(r *reply, i *discordgo.Interaction) error {
 	games, err := b.lists.ListActive(i.GuildID)
 	if err != nil {
 		return err
@@ -481,7 +553,7 @@ func truncate(s string, n int) string {
 }
 
 // askAbandon asks the creator or an admin to confirm abandoning the game.
-func (b *Bot) askAbandon(r *reply, i *discordgo.Interaction) error {
+func (b *lobbyHandler) askAbandon(r *reply, i *discordgo.Interaction) error {
 	g, err := b.store.Get(i.ChannelID)
 	if err != nil {
 		return err
@@ -489,7 +561,7 @@ func (b *Bot) askAbandon(r *reply, i *discordgo.Interaction) error {
 	return b.confirmAbandon(r, i, g)
 }
 
-func (b *Bot) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game) error {
+func (b *lobbyHandler) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game) error {
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuse("Only the game's creator (<@%s>) or a server admin can abandon it.", g.Creator)
 	}
@@ -501,7 +573,8 @@ func (b *Bot) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game
 }
 
 // abandonButton handles the lobby's Abandon button and its confirmation.
-func (b *Bot) abandonButton(r *reply, i *discordgo.Interaction, id customID) error {
+func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interaction) error {
+	i, id := in.Interaction, in.id
 	g, err := b.store.Get(i.ChannelID)
 	if err != nil {
 		return err
@@ -527,10 +600,12 @@ func (b *Bot) abandonButton(r *reply, i *discordgo.Interaction, id customID) err
 	if err != nil {
 		return err
 	}
-	b.forget(g.Channel)
-	if err := r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}); err != nil {
-		return err
+	done := msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}
+	if in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		err = r.update(done) // the private confirmation
+	} else {
+		err = r.message(done.private())
 	}
 	b.pub.abandoned(g, displayName(i))
-	return nil
+	return err
 }

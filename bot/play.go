@@ -29,6 +29,7 @@ type outcome struct {
 	public  []engine.Event // public events, in order
 	phase   bool           // a new phase or round began: post a new board image
 	over    bool
+	undone  bool // the action was taken back
 	// waiting are the human seats that now have a decision they did not
 	// have before: they are pinged, and sent their secret prompt.
 	waiting []engine.Seat
@@ -44,13 +45,25 @@ type request struct {
 	free    bool   // from /free: a free action
 }
 
+// referee applies actions to games: the player's, then the computer
+// players' and the stand-ins' at deadlines, each committed before the next;
+// it finishes games that end and re-arms deadlines. It never talks to
+// Discord: callers hand its outcomes to the publisher.
+type referee struct {
+	store    gameStore
+	games    *engine.Registry
+	locks    *lockPool
+	now      func() time.Time
+	computer string // the configured stand-in, or ""
+}
+
 // play applies req under the game's lock, lets computer players answer the
 // prompts that fall to them, finishes the game when it ends and re-arms the
 // deadline. Nothing is sent to Discord here.
-func (b *Bot) play(req request) (*outcome, error) {
-	unlock := b.locks.lock(req.channel)
+func (ref *referee) play(req request) (*outcome, error) {
+	unlock := ref.locks.lock(req.channel)
 	defer unlock()
-	g, st, err := b.store.Load(req.channel)
+	g, st, err := ref.store.Load(req.channel)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +75,7 @@ func (b *Bot) play(req request) (*outcome, error) {
 	case req.version >= 0 && g.Version != req.version:
 		return nil, errStaleClick
 	}
-	rules, err := b.games.Lookup(g.Kind)
+	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +92,10 @@ func (b *Bot) play(req request) (*outcome, error) {
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret}
 	out.add(events)
-	if err := b.commit(out, seat, action); err != nil {
+	if err := ref.commit(out, seat, action); err != nil {
 		return nil, err
 	}
-	if err := b.settle(out, before, nil); err != nil {
+	if err := ref.settle(out, before, nil); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -90,34 +103,32 @@ func (b *Bot) play(req request) (*outcome, error) {
 
 // afterStart lets computer players open a game that has just started and
 // arms the first deadline; the game's lock is held by the caller.
-func (b *Bot) afterStart(g *storage.Game, st engine.State) (*outcome, error) {
-	rules, err := b.games.Lookup(g.Kind)
+func (ref *referee) afterStart(g *storage.Game, st engine.State) (*outcome, error) {
+	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator, phase: true}
-	if err := b.settle(out, nil, nil); err != nil {
+	if err := ref.settle(out, nil, nil); err != nil {
 		return out, err
 	}
-	b.pub.notify(out)
 	return out, nil
 }
 
 // settle runs computer players (and stand-ins for the seats in standIn),
 // finishes an ended game and re-arms the deadline. before are the human
 // seats that were waiting before the action.
-func (b *Bot) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]bool) error {
-	if err := b.computerMoves(out, standIn); err != nil {
+func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]bool) error {
+	if err := ref.computerMoves(out, standIn); err != nil {
 		return err
 	}
 	if out.state.Over() {
 		res := out.state.Result()
-		g, err := b.store.Finish(out.game.Channel, out.game.Version, storage.StatusFinished, &res)
+		g, err := ref.store.Finish(out.game.Channel, out.game.Version, storage.StatusFinished, &res)
 		if err != nil {
 			return err
 		}
 		out.game, out.over = g, true
-		b.forget(g.Channel)
 		return nil
 	}
 	now := humanWaiting(out.game, out.state)
@@ -126,17 +137,17 @@ func (b *Bot) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat
 			out.waiting = append(out.waiting, s)
 		}
 	}
-	if len(out.waiting) == 0 && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(b.cfg.Now()) {
+	if len(out.waiting) == 0 && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
-	return b.armDeadline(out.game, len(now) > 0)
+	return ref.armDeadline(out.game, len(now) > 0)
 }
 
 // armDeadline sets (or clears) the game's deadline and reminder from now.
-func (b *Bot) armDeadline(g *storage.Game, waiting bool) error {
+func (ref *referee) armDeadline(g *storage.Game, waiting bool) error {
 	deadline, reminder, _ := gameDeadline(g)
-	now := b.cfg.Now()
-	updated, err := b.store.Update(g.Channel, func(r *storage.Game) error {
+	now := ref.now()
+	updated, err := ref.store.Update(g.Channel, func(r *storage.Game) error {
 		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
 		if waiting && deadline > 0 {
 			r.Deadline = now.Add(deadline)
@@ -155,9 +166,9 @@ func (b *Bot) armDeadline(g *storage.Game, waiting bool) error {
 
 // computerMoves answers, one at a time, every prompt that belongs to a
 // computer seat or to a seat in standIn.
-func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
+func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 	for n := 0; n < maxComputerMoves && !out.state.Over(); n++ {
-		p, name, ok := b.computerPrompt(out, standIn)
+		p, name, ok := ref.computerPrompt(out, standIn)
 		if !ok {
 			return nil
 		}
@@ -165,8 +176,7 @@ func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 		if err != nil {
 			return err
 		}
-		rng := engine.NewRNG(out.game.Setup.Seed ^ uint64(out.game.Version+1)*0x9e3779b97f4a7c15)
-		action := player.Choose(out.state, p, &rng)
+		action := ai.Decide(player, out.state, p, out.game.Setup.Seed, out.game.Version)
 		secret := engine.IsSecret(out.state, p.Seat, action)
 		events, err := out.state.Apply(p.Seat, action)
 		if err != nil {
@@ -175,12 +185,12 @@ func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 			return fmt.Errorf("computer player %s of game %d refused: %s", name, out.game.ID, engine.DescribeRefusal(p.Seat, action, secret, err))
 		}
 		out.add(events)
-		if err := b.commit(out, p.Seat, action); err != nil {
+		if err := ref.commit(out, p.Seat, action); err != nil {
 			return err
 		}
 	}
 	if !out.state.Over() {
-		if _, _, ok := b.computerPrompt(out, standIn); ok {
+		if _, _, ok := ref.computerPrompt(out, standIn); ok {
 			return fmt.Errorf("computer players made %d moves without handing over", maxComputerMoves)
 		}
 	}
@@ -188,7 +198,7 @@ func (b *Bot) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
 }
 
 // computerPrompt finds a prompt a computer must answer, and which computer.
-func (b *Bot) computerPrompt(out *outcome, standIn map[engine.Seat]bool) (engine.Prompt, string, bool) {
+func (ref *referee) computerPrompt(out *outcome, standIn map[engine.Seat]bool) (engine.Prompt, string, bool) {
 	for _, p := range out.state.Prompts() {
 		if int(p.Seat) >= len(out.game.Seats) {
 			continue
@@ -198,17 +208,17 @@ func (b *Bot) computerPrompt(out *outcome, standIn map[engine.Seat]bool) (engine
 		}
 		if standIn[p.Seat] {
 			delete(standIn, p.Seat) // one decision per passed deadline
-			return p, b.standInName(out.rules), true
+			return p, ref.standInName(out.rules), true
 		}
 	}
 	return engine.Prompt{}, "", false
 }
 
 // standInName is the computer player that acts for an absent player.
-func (b *Bot) standInName(rules engine.Rules) string {
-	if b.cfg.Computer != "" {
-		if _, err := ai.Lookup(rules, b.cfg.Computer); err == nil {
-			return b.cfg.Computer
+func (ref *referee) standInName(rules engine.Rules) string {
+	if ref.computer != "" {
+		if _, err := ai.Lookup(rules, ref.computer); err == nil {
+			return ref.computer
 		}
 	}
 	if cp, ok := rules.(engine.ComputerPlayers); ok {
@@ -220,12 +230,12 @@ func (b *Bot) standInName(rules engine.Rules) string {
 }
 
 // commit stores one applied action with the state after it.
-func (b *Bot) commit(out *outcome, seat engine.Seat, action string) error {
+func (ref *referee) commit(out *outcome, seat engine.Seat, action string) error {
 	snap, err := out.state.Encode()
 	if err != nil {
 		return fmt.Errorf("encode state of game %d: %w", out.game.ID, err)
 	}
-	v, err := b.store.Append(out.game.Channel, out.game.Version, storage.Entry{Seat: seat, Action: action, At: b.cfg.Now()}, snap)
+	v, err := ref.store.Append(out.game.Channel, out.game.Version, storage.Entry{Seat: seat, Action: action, At: ref.now()}, snap)
 	if err != nil {
 		return err
 	}
@@ -351,4 +361,80 @@ func commonVerb(actions []string) string {
 		}
 	}
 	return w
+}
+
+// undo takes back user's last action in channel's game when it was the
+// last one played and revealed nothing.
+func (ref *referee) undo(channel, user string) (*outcome, error) {
+	unlock := ref.locks.lock(channel)
+	g, err := ref.store.Get(channel)
+	if err == nil && g.Status != storage.StatusRunning {
+		err = errNotRunning
+	}
+	var out *outcome
+	if err == nil {
+		out, err = ref.undoLast(g, user)
+	}
+	unlock()
+	return out, err
+}
+
+func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {
+	last, _, rules, err := ref.lastTakeBack(g, seatsOf(g, user))
+	if err != nil {
+		return nil, err
+	}
+	g2, st2, err := ref.store.Undo(g.Channel, g.Version, 1)
+	if err != nil {
+		return nil, err
+	}
+	return &outcome{game: g2, state: st2, rules: rules, seat: last.Seat, action: last.Action, undone: true}, nil
+}
+
+// replayError is the failure to replay action n of g's log: Meeple's
+// failure, logged without the text of a secret action.
+func replayError(g *storage.Game, n int, secret bool, err error) error {
+	e := g.Log[n]
+	return fmt.Errorf("game %d: %w", g.ID, &storage.ReplayError{Index: n, Seat: int(e.Seat), Action: e.Action, Secret: secret, Err: err})
+}
+
+// lastTakeBack checks that the game's last action belongs to one of seats
+// and revealed nothing, and returns it with the state before it.
+func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
+	var none storage.Entry
+	if len(seats) == 0 {
+		return none, nil, nil, errNotSeated
+	}
+	if len(g.Log) == 0 {
+		return none, nil, nil, refuse("Nothing has been played yet.")
+	}
+	last := g.Log[len(g.Log)-1]
+	if !slices.Contains(seats, last.Seat) {
+		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
+	}
+	rules, err := ref.games.Lookup(g.Kind)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	st, err := rules.New(g.Setup)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	var events []engine.Event
+	for n, e := range g.Log {
+		target := st
+		if n == len(g.Log)-1 {
+			target = st.Clone() // st stays the state before the last action
+		}
+		secret := engine.IsSecret(target, e.Seat, e.Action)
+		if events, err = target.Apply(e.Seat, e.Action); err != nil {
+			return none, nil, nil, replayError(g, n, secret, err)
+		}
+	}
+	for _, e := range events {
+		if e.Reveals {
+			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
+		}
+	}
+	return last, st, rules, nil
 }

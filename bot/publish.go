@@ -3,6 +3,8 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -12,13 +14,40 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// publisher sends what the public must see after a game changes: the board
-// message (edited, or posted anew with an image after a phase), pings, the
-// secret prompts by DM and the final scores. One goroutine per game at a
-// time works through the changes in order, coalescing board edits; no lock
-// of a game's state is held while it talks to Discord.
+// boardStore is what the publisher needs of the games in storage.
+type boardStore interface {
+	Load(channel string) (*storage.Game, engine.State, error)
+	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+}
+
+// prefsStore reads users' preferences.
+type prefsStore interface {
+	UserPrefs(user string) (storage.UserPrefs, error)
+}
+
+// secretPrompter sends the secret prompts of a game to the players who
+// take them by DM (the DM handler).
+type secretPrompter interface {
+	sendSecretPrompts(g *storage.Game, st engine.State)
+	forgetGame(game uint64)
+}
+
+// publisher shows in the channel what changed in a game: the board message
+// (edited, or posted anew with an image after a phase), "your move" pings,
+// the secret prompts by DM and the final scores. One goroutine per game at
+// a time works through the changes in order, coalescing them: however many
+// actions arrived meanwhile, one pass edits the board once, to the latest
+// state. A click on the board is answered with the board itself
+// (notifyVia), which costs no REST call. No lock of a game's state is held
+// while it talks to Discord.
 type publisher struct {
-	b       *Bot
+	store    boardStore
+	settings prefsStore
+	look     *views
+	send     *sender
+	dms      secretPrompter
+	log      *slog.Logger
+
 	mu      sync.Mutex
 	pending map[string]*pubJob // work not yet started, by channel
 	running map[string]bool    // channels with a worker
@@ -30,16 +59,40 @@ type pubJob struct {
 	pending []*outcome
 	final   *outcome // the game ended
 	gone    *storage.Game
-	by      string // who abandoned it
+	by      string        // who abandoned it
+	clicks  []*boardClick // interactions to answer by updating their message
 }
 
-func newPublisher(b *Bot) *publisher {
-	return &publisher{b: b, pending: map[string]*pubJob{}, running: map[string]bool{}}
+// boardClick is an interaction on a message of the game (the board) that
+// the publisher answers by updating that message.
+type boardClick struct {
+	r       *reply
+	message *discordgo.Message
+	done    chan struct{}
+}
+
+func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger) *publisher {
+	return &publisher{store: store, settings: settings, look: look, send: send, dms: dms, log: log,
+		pending: map[string]*pubJob{}, running: map[string]bool{}}
 }
 
 // notify queues the public side of an outcome.
-func (p *publisher) notify(out *outcome) {
+func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
+
+// notifyVia queues the public side of an outcome that a click on message
+// caused, and returns once r has been answered: with the updated board when
+// message is the game's board, or with a silent acknowledgement.
+func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message) {
+	c := &boardClick{r: r, message: message, done: make(chan struct{})}
+	p.queueOutcome(out, c)
+	<-c.done
+}
+
+func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
 	p.queue(out.game.Channel, func(j *pubJob) {
+		if c != nil {
+			j.clicks = append(j.clicks, c)
+		}
 		if out.over {
 			j.final = out
 			return
@@ -84,46 +137,67 @@ func (p *publisher) run(channel string) {
 			return
 		}
 		p.mu.Unlock()
-		p.b.publishOnce(channel, *j)
+		p.pass(channel, j)
 	}
 }
 
 func (p *publisher) wait() { p.wg.Wait() }
 
-func (b *Bot) publishOnce(channel string, work pubJob) {
+// pass publishes one job; a panic is logged and the job's clicks are
+// answered anyway.
+func (p *publisher) pass(channel string, j *pubJob) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.log.Error("recovered from a panic while publishing", "channel", channel, "panic", panicText(v), "stack", string(debug.Stack()))
+		}
+		for _, c := range j.clicks {
+			c.r.deferUpdate() // no-op when answered
+			close(c.done)
+		}
+	}()
+	p.publish(channel, j)
+}
+
+func (p *publisher) publish(channel string, work *pubJob) {
 	if work.gone != nil {
-		b.postPublic(channel, msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", work.gone.ID, work.by)}, work.gone.ID)
+		p.look.recent.forget(channel)
+		p.dms.forgetGame(work.gone.ID)
+		p.post(channel, msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", work.gone.ID, work.by)}, work.gone.ID)
 		return
 	}
 	var newPhase bool
 	var waiting []engine.Seat
 	for _, o := range work.pending {
+		if o.undone {
+			p.look.recent.forget(channel)
+		}
 		newPhase = newPhase || o.phase
 		for _, s := range o.waiting {
 			if !slices.Contains(waiting, s) {
 				waiting = append(waiting, s)
 			}
 		}
-		b.recent.add(channel, o.public)
+		p.look.recent.add(channel, o.public)
 	}
 	if work.final != nil {
-		b.recent.add(channel, work.final.public)
-		b.publishFinal(work.final)
-		b.images.forget(work.final.game.ID)
+		p.look.recent.add(channel, work.final.public)
+		p.publishFinal(work.final, work.clicks)
+		p.look.images.forget(work.final.game.ID)
+		p.dms.forgetGame(work.final.game.ID)
+		p.look.recent.forget(channel)
 		return
 	}
-	g, st, err := b.store.Load(channel)
+	g, st, err := p.store.Load(channel)
 	if errors.Is(err, storage.ErrNotFound) {
 		return // the game ended meanwhile; its final pass says so
 	}
 	if err != nil {
-		b.log.Error("loading a game to publish failed", "channel", channel, "err", err)
+		p.log.Error("loading a game to publish failed", "channel", channel, "err", err)
 		return
 	}
 	if g.Status != storage.StatusRunning {
 		return
 	}
-	b.updateBoard(g, st, newPhase)
 	still := humanWaiting(g, st)
 	var ping []engine.Seat
 	for _, s := range waiting {
@@ -131,119 +205,132 @@ func (b *Bot) publishOnce(channel string, work pubJob) {
 			ping = append(ping, s)
 		}
 	}
-	b.pingSeats(g, st, ping, "")
-	b.sendSecretPrompts(g, st, ping)
+	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
+	p.dms.sendSecretPrompts(g, st)
 }
 
-// updateBoard edits the board message, or posts a new one with the board
-// image when a phase began or there is none yet.
-func (b *Bot) updateBoard(g *storage.Game, st engine.State, newPhase bool) {
-	board := b.boardMessage(g, st)
+// mention is a ping: its text and the users it may notify.
+type mention struct {
+	text  string
+	users []string
+}
+
+// updateBoard brings the board message up to date: edited in place
+// (through a click's answer when there is one), or posted anew with the
+// board image when a phase began or there is none yet. A ping goes in the
+// new board's text, or in a message of its own.
+func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
+	board := p.look.boardMessage(g, st)
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
-		_, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			Channel: g.Channel, ID: old, Content: &board.Content, Embeds: &board.Embeds, Components: &board.Components,
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		})
-		if err == nil {
-			return
-		}
-		if !isUnknownMessage(err) {
-			b.log.Warn("editing the board failed", "game", g.ID, "err", err)
+		err := p.editBoard(g, old, board, clicks)
+		if err == nil || !isUnknownMessage(err) {
+			if err != nil {
+				p.log.Warn("editing the board failed", "game", g.ID, "err", describeSendError(err))
+			}
+			p.postPing(g, ping)
 			return
 		}
 		// the board message was deleted: post a new one
 	}
-	board.Image = b.boardImage(g, st)
-	if board.Image == nil {
-		board.Embeds[0].Image = nil
-	}
-	m, err := b.sendChannel(g.Channel, board)
+	board = p.look.withBoardImage(g, st)
+	board.Content, board.Mentions = ping.text, ping.users
+	m, err := p.send.post(g.Channel, board)
 	if err != nil {
-		b.log.Warn("posting the board failed", "game", g.ID, "err", err)
+		p.log.Warn("posting the board failed", "game", g.ID, "err", describeSendError(err))
 		return
 	}
 	if old != "" {
-		none := []discordgo.MessageComponent{}
-		if _, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: g.Channel, ID: old, Components: &none}); err != nil && !isUnknownMessage(err) {
-			b.log.Warn("retiring the old board failed", "game", g.ID, "err", err)
-		}
+		p.retire(g, old, clicks)
 	}
 	phase := st.Phase()
-	if _, err := b.store.Update(g.Channel, func(r *storage.Game) error {
+	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 		return nil
 	}); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		b.log.Warn("saving the board message id failed", "game", g.ID, "err", err)
+		p.log.Warn("saving the board message id failed", "game", g.ID, "err", err)
 	}
 }
 
-// boardImage renders the public board, or returns nil (images off, or the
-// render failed: the text board still goes out).
-func (b *Bot) boardImage(g *storage.Game, st engine.State) []byte {
-	if !b.cfg.Images {
+// editBoard replaces the board message with board: by answering the clicks
+// made on it when there are any (an interaction response, outside the REST
+// budget), else by one REST edit.
+func (p *publisher) editBoard(g *storage.Game, id string, board msg, clicks []*boardClick) error {
+	answered := false
+	for _, c := range clicks {
+		if c.message != nil && c.message.ID == id {
+			if err := c.r.update(board); err == nil {
+				answered = true
+			}
+		}
+	}
+	if answered {
 		return nil
 	}
-	png, err := b.images.board(g, st)
-	if err != nil {
-		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
-		return nil
+	return p.send.edit(g.Channel, id, board)
+}
+
+// retire removes the components of an old board message, so that only the
+// latest board can be used.
+func (p *publisher) retire(g *storage.Game, id string, clicks []*boardClick) {
+	for _, c := range clicks {
+		if c.message != nil && c.message.ID == id {
+			if err := c.r.update(msg{Content: c.message.Content, Embeds: c.message.Embeds, Components: []discordgo.MessageComponent{}}); err == nil {
+				return
+			}
+		}
 	}
-	return png
-}
-
-func (b *Bot) sendChannel(channel string, m msg) (*discordgo.Message, error) {
-	m = m.withImage()
-	return b.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{
-		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(),
-	})
-}
-
-func (b *Bot) postPublic(channel string, m msg, game uint64) {
-	if _, err := b.sendChannel(channel, m); err != nil {
-		b.log.Warn("posting to the channel failed", "game", game, "err", err)
+	if err := p.send.removeComponents(g.Channel, id); err != nil && !isUnknownMessage(err) {
+		p.log.Warn("retiring the old board failed", "game", g.ID, "err", describeSendError(err))
 	}
 }
 
-// pingSeats mentions, in one message, the users of seats who have a new
-// decision and did not opt out of pings. prefix replaces the default text.
-func (b *Bot) pingSeats(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
+func (p *publisher) post(channel string, m msg, game uint64) {
+	if _, err := p.send.post(channel, m); err != nil {
+		p.log.Warn("posting to the channel failed", "game", game, "err", describeSendError(err))
+	}
+}
+
+// ping posts, in one message, a mention of the users of seats who did not
+// opt out of pings. prefix replaces the default text.
+func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
+	p.postPing(g, p.pingText(g, st, seats, prefix))
+}
+
+func (p *publisher) postPing(g *storage.Game, m mention) {
+	if len(m.users) > 0 {
+		p.post(g.Channel, msg{Content: m.text, Mentions: m.users}, g.ID)
+	}
+}
+
+// pingText mentions the users of seats who want pings, with what each must
+// decide; it is empty when none does.
+func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) mention {
 	var users, parts []string
 	for _, s := range seats {
 		u := g.Seats[s].User
-		if u == "" {
+		if u == "" || slices.Contains(users, u) {
 			continue
 		}
-		prefs, err := b.settings.UserPrefs(u)
+		prefs, err := p.settings.UserPrefs(u)
 		if err != nil {
-			b.log.Warn("reading preferences failed", "game", g.ID, "err", err)
+			p.log.Warn("reading preferences failed", "game", g.ID, "err", err)
 			continue
 		}
-		label := promptLabel(st, s)
 		if !prefs.PingOnTurn {
 			continue
 		}
 		users = append(users, u)
-		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, label))
+		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, promptLabel(st, s)))
 	}
 	if len(users) == 0 {
-		return
+		return mention{}
 	}
 	if prefix == "" {
 		prefix = "Your move"
 	}
-	m, err := b.sendChannel(g.Channel, msg{Content: prefix + ": " + strings.Join(parts, ", "), Mentions: users})
-	if err != nil {
-		b.log.Warn("posting to the channel failed", "game", g.ID, "err", err)
-		return
-	}
-	// one turn notice per channel: the previous one goes (kept in memory only)
-	if old := b.recent.swapPing(g.Channel, m.ID); old != "" {
-		if err := b.s.ChannelMessageDelete(g.Channel, old); err != nil && !isUnknownMessage(err) {
-			b.log.Warn("deleting an old turn notice failed", "game", g.ID, "err", err)
-		}
-	}
+	return mention{text: prefix + ": " + strings.Join(parts, ", "), users: users}
 }
 
 func promptLabel(st engine.State, seat engine.Seat) string {
@@ -257,52 +344,21 @@ func promptLabel(st engine.State, seat engine.Seat) string {
 }
 
 // publishFinal retires the board and posts the final scores.
-func (b *Bot) publishFinal(out *outcome) {
+func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
 	if old := g.Messages[roleBoard]; old != "" {
-		board := b.boardMessage(g, st)
-		none := []discordgo.MessageComponent{}
-		if _, err := b.s.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: g.Channel, ID: old, Content: &board.Content, Embeds: &board.Embeds, Components: &none,
-			AllowedMentions: &discordgo.MessageAllowedMentions{}}); err != nil && !isUnknownMessage(err) {
-			b.log.Warn("retiring the board failed", "game", g.ID, "err", err)
+		board := p.look.boardMessage(g, st)
+		board.Components = []discordgo.MessageComponent{}
+		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
+			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	m := b.scoresMessage(g, st, true)
-	if b.cfg.Images {
-		png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), seatNames(g)) })
-		if err != nil {
-			b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
-		}
-		m.Image = png
-	}
-	var users []string
+	m := p.look.scoresMessage(g, st, true)
+	m.Image = p.look.scoresImage(g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {
-			users = append(users, s.User)
+			m.Mentions = append(m.Mentions, s.User)
 		}
 	}
-	m.Mentions = users
-	b.postPublic(g.Channel, m, g.ID)
-}
-
-func isUnknownMessage(err error) bool {
-	var rest *discordgo.RESTError
-	return errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == discordgo.ErrCodeUnknownMessage
-}
-
-func isCannotDM(err error) bool {
-	var rest *discordgo.RESTError
-	return errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser
-}
-
-// seatNames are the seats' display names for images.
-func seatNames(g *storage.Game) []string {
-	out := make([]string, len(g.Seats))
-	for n, s := range g.Seats {
-		out[n] = s.Name
-		if out[n] == "" {
-			out[n] = fmt.Sprintf("P%d", n+1)
-		}
-	}
-	return out
+	p.post(g.Channel, m, g.ID)
 }

@@ -10,24 +10,14 @@ import (
 // the board's "Last actions". After a restart it starts empty and fills as
 // the game goes on; /game log replays the whole log instead.
 type recentEvents struct {
-	mu    sync.Mutex
-	text  map[string][]string // by channel
-	pings map[string]string   // the channel's latest turn notice (message id)
+	mu   sync.Mutex
+	text map[string][]string // by channel
 }
 
 const recentKept = 20
 
 func newRecentEvents() *recentEvents {
-	return &recentEvents{text: map[string][]string{}, pings: map[string]string{}}
-}
-
-// swapPing records channel's latest turn notice and returns the one before.
-func (r *recentEvents) swapPing(channel, id string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.pings[channel]
-	r.pings[channel] = id
-	return old
+	return &recentEvents{text: map[string][]string{}}
 }
 
 func (r *recentEvents) add(channel string, events []engine.Event) {
@@ -55,10 +45,9 @@ func (r *recentEvents) last(channel string, n int) []string {
 	return append([]string(nil), t...)
 }
 
-// forget drops what the bot keeps in memory about channel's game.
-func (b *Bot) forget(channel string) {
-	b.recent.mu.Lock()
-	delete(b.recent.text, channel)
-	delete(b.recent.pings, channel)
-	b.recent.mu.Unlock()
+// forget drops what is kept about channel's game.
+func (r *recentEvents) forget(channel string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.text, channel)
 }

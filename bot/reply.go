@@ -171,6 +171,7 @@ func (r *reply) deferUpdate() {
 // when it was deferred, so a public message after a private defer goes out
 // as a follow-up instead.
 func (r *reply) message(m msg) error {
+	m = fit(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -202,6 +203,7 @@ func (r *reply) update(m msg) error {
 	if r.i.Type == discordgo.InteractionApplicationCommand {
 		return r.message(m)
 	}
+	m = fit(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.Private = false
@@ -218,17 +220,14 @@ func (r *reply) update(m msg) error {
 func (r *reply) modal(data *discordgo.InteractionResponseData) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: data}, ackOther)
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: fitForm(data)}, ackOther)
 }
 
 // choices answers an autocomplete request.
 func (r *reply) choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cs == nil {
-		cs = []*discordgo.ApplicationCommandOptionChoice{}
-	}
-	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: cs}}, ackOther)
+	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: fitChoices(cs)}}, ackOther)
 }
 
 func webhookEdit(m msg) *discordgo.WebhookEdit {
@@ -246,4 +245,9 @@ func webhookEdit(m msg) *discordgo.WebhookEdit {
 		e.Attachments = &keep
 	}
 	return e
+}
+
+// original fetches the message the first response created.
+func (r *reply) original() (*discordgo.Message, error) {
+	return r.s.InteractionResponse(r.i)
 }

@@ -2,70 +2,176 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// route dispatches an interaction on its type, then on its command or its
-// decoded custom_id.
-func (b *Bot) route(ctx context.Context, r *reply, i *discordgo.Interaction) error {
+// handler is one part of the bot: it tells the router which slash commands
+// and component verbs it answers. New features arrive as new handlers
+// registered in New, each holding only the parts it uses.
+type handler interface {
+	register(rt *router) error
+}
+
+// interaction is an incoming interaction as the router read it. Handlers
+// read these fields, never discordgo's typed data, whose accessors panic on
+// an interaction of another type: the router has checked the type first.
+type interaction struct {
+	*discordgo.Interaction
+	user *discordgo.User
+	// a command's name, subcommand and options (and, for autocomplete, the
+	// option being typed)
+	name, sub string
+	opts      options
+	focused   *discordgo.ApplicationCommandInteractionDataOption
+	// a component's or form's decoded custom_id, a select menu's values, a
+	// form's text, and the message a component was on
+	id      customID
+	values  []string
+	text    string
+	message *discordgo.Message
+}
+
+// inDM reports whether the interaction came from a DM with the bot.
+func (in *interaction) inDM() bool { return in.GuildID == "" }
+
+// componentKind is what kind of component a verb lives on.
+type componentKind int
+
+const (
+	onButton componentKind = iota + 1
+	onSelect
+	onForm // a modal submission
+)
+
+// place is where a verb's component may be used.
+type place int
+
+const (
+	inGuild  place = 1 << iota // a server channel
+	inDMs                      // a DM with the bot
+	anywhere = inGuild | inDMs
+)
+
+// runFunc answers an interaction a handler registered for.
+type runFunc func(ctx context.Context, r *reply, in *interaction) error
+
+// suggestFunc lists what may be typed into an autocompleted option.
+type suggestFunc func(in *interaction) []string
+
+type commandRoute struct {
+	run     runFunc
+	suggest suggestFunc
+}
+
+type verbRoute struct {
+	kind  componentKind
+	where place
+	run   runFunc
+}
+
+// router dispatches interactions to the handlers that registered for them,
+// after checking that a component is of the kind its verb lives on and
+// used where the verb may be.
+type router struct {
+	commands map[string]commandRoute
+	verbs    map[verb]verbRoute
+}
+
+func newRouter() *router {
+	return &router{commands: map[string]commandRoute{}, verbs: map[verb]verbRoute{}}
+}
+
+// command registers the handler of a slash command and of its
+// autocompletion (suggest may be nil).
+func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
+	if _, dup := rt.commands[name]; dup {
+		return fmt.Errorf("command /%s registered twice", name)
+	}
+	rt.commands[name] = commandRoute{run: run, suggest: suggest}
+	return nil
+}
+
+// component registers the handler of a verb's components.
+func (rt *router) component(v verb, kind componentKind, where place, run runFunc) error {
+	if _, dup := rt.verbs[v]; dup {
+		return fmt.Errorf("verb %q registered twice", v)
+	}
+	if !knownVerbs[v] {
+		return fmt.Errorf("verb %q is not in knownVerbs", v)
+	}
+	rt.verbs[v] = verbRoute{kind: kind, where: where, run: run}
+	return nil
+}
+
+// route reads an interaction and runs the handler registered for it.
+func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction) error {
+	in := &interaction{Interaction: i, user: userOf(i), message: i.Message}
 	switch i.Type {
-	case discordgo.InteractionApplicationCommand:
-		return b.command(ctx, r, i)
-	case discordgo.InteractionApplicationCommandAutocomplete:
-		return b.autocomplete(r, i)
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		data := i.ApplicationCommandData()
+		in.name = data.Name
+		in.sub, in.opts = subcommand(data.Options)
+		c, ok := rt.commands[data.Name]
+		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			in.focused, _ = focused(data.Options)
+			var list []string
+			if ok && c.suggest != nil && in.focused != nil && i.GuildID != "" {
+				list = c.suggest(in)
+			}
+			typed := ""
+			if in.focused != nil {
+				typed, _ = in.focused.Value.(string)
+			}
+			return r.choices(matchChoices(list, typed))
+		}
+		if i.GuildID == "" {
+			return errGuildOnly
+		}
+		if !ok {
+			return refuse("Unknown command `/%s`.", clip(data.Name, 40))
+		}
+		return c.run(ctx, r, in)
 	case discordgo.InteractionMessageComponent:
-		id, err := parseCustomID(i.MessageComponentData().CustomID)
-		if err != nil {
+		data := i.MessageComponentData()
+		kind := onButton
+		switch data.ComponentType {
+		case discordgo.ButtonComponent:
+		case discordgo.SelectMenuComponent:
+			kind = onSelect
+		default:
 			return errUnknownComp
 		}
-		return b.component(ctx, r, i, id)
+		in.values = data.Values
+		return rt.componentRoute(ctx, r, in, data.CustomID, kind)
 	case discordgo.InteractionModalSubmit:
-		id, err := parseCustomID(i.ModalSubmitData().CustomID)
-		if err != nil {
-			return errUnknownComp
-		}
-		return b.component(ctx, r, i, id)
+		data := i.ModalSubmitData()
+		in.text = modalValue(data.Components)
+		return rt.componentRoute(ctx, r, in, data.CustomID, onForm)
 	}
 	return refuse("Meeple does not handle that kind of interaction.")
 }
 
-func (b *Bot) command(ctx context.Context, r *reply, i *discordgo.Interaction) error {
-	data := i.ApplicationCommandData()
-	if i.GuildID == "" {
-		return errGuildOnly
+func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction, customID string, kind componentKind) error {
+	id, err := parseCustomID(customID)
+	if err != nil {
+		return errUnknownComp
 	}
-	sub, opts := subcommand(data.Options)
-	switch data.Name {
-	case cmdLobby:
-		return b.lobbyCommand(r, i, sub, opts)
-	case cmdPlay, cmdFree:
-		return b.playCommand(r, i, data.Name == cmdFree, opts.str(optAction))
-	case cmdGame:
-		return b.gameCommand(r, i, sub, opts)
-	case cmdAdmin:
-		return b.adminCommand(r, i, sub, opts)
+	v, ok := rt.verbs[id.Verb]
+	if !ok || v.kind != kind {
+		return errUnknownComp
 	}
-	return refuse("Unknown command `/%s`.", data.Name)
-}
-
-func (b *Bot) component(ctx context.Context, r *reply, i *discordgo.Interaction, id customID) error {
-	switch id.Verb {
-	case verbJoin, verbLeave, verbAddAI, verbDropAI, verbStart:
-		return b.lobbyButton(r, i, id)
-	case verbAbandon, verbConfirm:
-		return b.abandonButton(r, i, id)
-	case verbAct, verbPick, verbModal:
-		return b.actComponent(r, i, id)
-	case verbSecret:
-		return b.secretButton(r, i, id)
-	case verbWhich:
-		return b.whichGame(r, i, id)
-	case verbLogPage:
-		return b.logPage(r, i, id)
+	where := inGuild
+	if in.inDM() {
+		where = inDMs
 	}
-	return errUnknownComp
+	if v.where&where == 0 {
+		return errUnknownComp
+	}
+	in.id = id
+	return v.run(ctx, r, in)
 }
 
 // options are a command's options by name.

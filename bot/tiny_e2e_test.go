@@ -121,7 +121,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	if res := h.click(bob, chTiny, board.ID, move); !strings.Contains(res.text(), "it is not your turn to move") {
 		t.Errorf("out-of-turn move got: %s", res.text())
 	}
-	if res := h.click(alice, chTiny, board.ID, move); res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate {
+	if res := h.click(alice, chTiny, board.ID, move); res.callbackType() != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("alice's move: %v %s", res.callbackType(), res.text())
 	}
 	// the same (now stale) button again: refused, nothing applied twice

@@ -20,8 +20,23 @@ var (
 	// ErrInvalid: the request is malformed or not allowed in the game's
 	// status (bad seat, unknown game kind, append to a lobby, …).
 	ErrInvalid = errors.New("invalid request")
-	// ErrCorrupt: the file or a record in it is damaged or truncated.
+	// ErrCorrupt: the file or a record in it is damaged or truncated. Only
+	// damage is called so: a file that cannot be reached, or is not a
+	// database at all, gets one of the errors below.
 	ErrCorrupt = errors.New("corrupt database")
+	// ErrNoDatabase: there is no database file at the path (and Open was
+	// told not to create one), or the file is empty.
+	ErrNoDatabase = errors.New("no database")
+	// ErrNoFolder: the folder the database file should be in does not exist.
+	ErrNoFolder = errors.New("no such folder")
+	// ErrNotDatabase: the path names a folder, a device, or a file that is
+	// not a Meeple database.
+	ErrNotDatabase = errors.New("not a Meeple database file")
+	// ErrPermission: this process may not read (or write) the file or its
+	// folder.
+	ErrPermission = errors.New("permission denied")
+	// ErrReadOnly: the store was opened read-only and refuses writes.
+	ErrReadOnly = errors.New("the database is open read-only")
 	// ErrNewerSchema: a record was written by a newer version of Meeple.
 	// The error is a *SchemaError.
 	ErrNewerSchema = errors.New("record written by a newer schema")

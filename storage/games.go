@@ -749,8 +749,8 @@ func activeHead(tx *bolt.Tx, channel string) (gameHead, error) {
 func (s *Store) logTail(tx *bolt.Tx, id uint64) (int, time.Time, error) {
 	prefix := idKey(id)
 	c := bucket(tx, bktLog).Cursor()
-	k, v := c.Seek(idKey(id + 1))
-	if k == nil {
+	var k, v []byte
+	if next, _ := c.Seek(idKey(id + 1)); next == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()

@@ -85,8 +85,12 @@ func TestOpenDetectsDamagedFiles(t *testing.T) {
 			s.Close()
 			continue
 		}
-		if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: Open error %v, want ErrCorrupt naming %s", name, err, path)
+		want := storage.ErrCorrupt
+		if name == "not a database" {
+			want = storage.ErrNotDatabase
+		}
+		if !errors.Is(err, want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: Open error %v, want %v naming %s", name, err, want, path)
 		}
 	}
 }

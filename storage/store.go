@@ -26,10 +26,8 @@ package storage
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"os"
@@ -48,24 +46,35 @@ type Options struct {
 	// Logger receives repairs and other notable events; nil discards them.
 	Logger *slog.Logger
 	// LockTimeout is how long Open waits for another process holding the
-	// file; 0 means one second.
+	// file; 0 means one second, and a negative value means not at all.
 	LockTimeout time.Duration
-	// Verify walks every page of the file at open (bbolt's consistency
-	// check), which takes time proportional to the file's size. Without it
-	// Open checks only the file's header pages and its length.
+	// Verify checks every page of the file at open, before anything else
+	// reads it, which takes time proportional to the file's size. Without
+	// it Open checks only the file's header pages and its length; a damaged
+	// page is then met, and reported, by the request that reads it.
 	Verify bool
+	// ReadOnly opens an existing file for reading only: the file is left
+	// byte for byte as it was (it may itself be read-only), several
+	// read-only stores may share it, and every write fails with
+	// ErrReadOnly.
+	ReadOnly bool
+	// MustExist refuses a missing file with ErrNoDatabase instead of
+	// creating it. ReadOnly implies it.
+	MustExist bool
 	// Now is the clock for Created and Updated times; nil means time.Now.
 	Now func() time.Time
 }
 
 // Store is an open Meeple database file.
 type Store struct {
-	db    *bolt.DB
-	path  string
-	games *engine.Registry
-	log   *slog.Logger
-	now   func() time.Time
-	codec codec
+	db       *bolt.DB
+	path     string
+	created  bool
+	readOnly bool
+	games    *engine.Registry
+	log      *slog.Logger
+	now      func() time.Time
+	codec    codec
 
 	claims claimBook // timers handed out by ClaimDue
 
@@ -107,196 +116,6 @@ const keyLayout = "layout"
 // maxBatch bounds how many writes share one transaction.
 const maxBatch = 256
 
-// Open opens (creating if needed) the database file at path. games is used
-// to replay logs (Load's repair, Undo, Create with a log). It fails with an
-// error naming the path and wrapping ErrCorrupt when the file is damaged or
-// truncated, and with ErrNewerSchema when a newer build wrote it.
-func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
-	if games == nil {
-		return nil, fmt.Errorf("storage: open %s: no game registry", path)
-	}
-	if err := checkHeader(path); err != nil {
-		return nil, fmt.Errorf("storage: open %s: %w", path, err)
-	}
-	timeout := opts.LockTimeout
-	if timeout <= 0 {
-		timeout = time.Second
-	}
-	var db *bolt.DB
-	err := guard(path, func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
-		return err
-	})
-	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
-		}
-		if !errors.Is(err, ErrCorrupt) {
-			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
-		}
-		return nil, fmt.Errorf("storage: open %s: %w", path, err)
-	}
-	s := &Store{
-		db: db, path: path, games: games, log: opts.Logger, now: opts.Now, codec: newCodec(),
-		writes: make(chan *writeReq, maxBatch), stopped: make(chan struct{}),
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if err := s.initialize(opts.Verify); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("storage: open %s: %w", path, err)
-	}
-	go s.commitLoop()
-	return s, nil
-}
-
-// initialize creates the buckets of a new file and checks those of an old one.
-func (s *Store) initialize(verify bool) error {
-	if verify {
-		if err := s.guard(func() error { return s.db.View(checkPages) }); err != nil {
-			return err
-		}
-	}
-	return s.guard(func() error { return s.db.Update(s.layout) })
-}
-
-// layout creates the buckets of a new file and checks those of an old one.
-func (s *Store) layout(tx *bolt.Tx) error {
-	meta := bucket(tx, bktMeta)
-	if meta == nil {
-		if bucket(tx, bktGames) != nil {
-			return fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
-		}
-		for _, name := range allBuckets() {
-			if _, err := tx.CreateBucket([]byte(name)); err != nil {
-				return err
-			}
-		}
-		return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
-	}
-	v, n := binary.Uvarint(meta.Get([]byte(keyLayout)))
-	switch {
-	case n <= 0:
-		return fmt.Errorf("%w: no layout version", ErrCorrupt)
-	case v > layoutVersion:
-		return &SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
-	}
-	for _, name := range allBuckets() {
-		if bucket(tx, name) == nil {
-			return fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
-		}
-	}
-	return nil
-}
-
-// checkHeader reads bbolt's two header (meta) pages and refuses a file
-// shorter than the newest valid header says it is: bbolt maps the file into
-// memory and would crash reading past its end. A file whose headers are
-// both unreadable is left to bbolt, which reports it as invalid.
-func checkHeader(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	size := info.Size()
-	if size == 0 {
-		return nil // bbolt initialises an empty file
-	}
-	m0, ok0 := readMeta(f, 0)
-	offset := int64(4096)
-	if ok0 {
-		offset = int64(m0.pageSize)
-	}
-	m1, ok1 := readMeta(f, offset)
-	best, ok := m0, ok0
-	if ok1 && (!ok0 || m1.txid > m0.txid) {
-		best, ok = m1, true
-	}
-	if !ok {
-		if size < 2*1024 {
-			return fmt.Errorf("%w: file is only %d bytes, too short for a database", ErrCorrupt, size)
-		}
-		return nil
-	}
-	if need := int64(best.pgid) * int64(best.pageSize); size < need {
-		return fmt.Errorf("%w: file is truncated: %d bytes, the database needs %d", ErrCorrupt, size, need)
-	}
-	// bbolt reads the freelist page while opening and panics if it is
-	// damaged, so look at its header first: its own page id, then flags.
-	if best.freelist != noFreelist {
-		if best.freelist >= best.pgid {
-			return fmt.Errorf("%w: freelist page %d is past the end", ErrCorrupt, best.freelist)
-		}
-		head := make([]byte, 16)
-		if _, err := f.ReadAt(head, int64(best.freelist)*int64(best.pageSize)); err != nil {
-			return fmt.Errorf("%w: reading the freelist page: %v", ErrCorrupt, err)
-		}
-		const freelistFlag = 0x10
-		if binary.LittleEndian.Uint64(head) != best.freelist || binary.LittleEndian.Uint16(head[8:]) != freelistFlag {
-			return fmt.Errorf("%w: freelist page %d is damaged", ErrCorrupt, best.freelist)
-		}
-	}
-	return nil
-}
-
-// noFreelist is the freelist page id of a file that does not store one.
-const noFreelist = ^uint64(0)
-
-// boltMeta is the part of bbolt's meta page checkHeader needs.
-type boltMeta struct {
-	pageSize uint32
-	freelist uint64 // page id of the freelist
-	pgid     uint64 // high-water mark: pages in use
-	txid     uint64
-}
-
-// readMeta reads and validates the bbolt meta page at offset: a 16-byte page
-// header, then magic, version, page size, flags, root bucket (16 bytes),
-// freelist page, high-water mark, transaction id and an FNV-64a checksum of
-// everything before it, all in the machine's (little-endian) byte order.
-func readMeta(f *os.File, offset int64) (boltMeta, bool) {
-	const header, metaLen = 16, 64
-	buf := make([]byte, header+metaLen)
-	if _, err := f.ReadAt(buf, offset); err != nil {
-		return boltMeta{}, false
-	}
-	m := buf[header:]
-	le := binary.LittleEndian
-	const magic, version = 0xED0CDAED, 2
-	h := fnv.New64a()
-	h.Write(m[:56])
-	if le.Uint32(m[0:]) != magic || le.Uint32(m[4:]) != version || le.Uint64(m[56:]) != h.Sum64() {
-		return boltMeta{}, false
-	}
-	return boltMeta{pageSize: le.Uint32(m[8:]), freelist: le.Uint64(m[32:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, true
-}
-
-// checkPages runs bbolt's consistency check of every page and returns its
-// first complaint. It reads the checker's channel to the end, so that the
-// checker is done before the transaction closes.
-func checkPages(tx *bolt.Tx) error {
-	var first error
-	for err := range tx.Check() {
-		if first == nil {
-			first = fmt.Errorf("%w: %v", ErrCorrupt, err)
-		}
-	}
-	return first
-}
-
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
 
@@ -337,12 +156,13 @@ func (s *Store) writeTo(w io.Writer) (int64, error) {
 	return n, err
 }
 
-// Verify walks every page of the file (bbolt's consistency check) and
+// Verify checks every page of the file (as Open's Verify option does,
+// but on the state of one read transaction, so writes may go on) and
 // decodes every record, and returns the first problem found, wrapping
 // ErrCorrupt or ErrNewerSchema. It reads the whole file.
 func (s *Store) Verify() error {
 	return s.view(func(tx *bolt.Tx) error {
-		if err := checkPages(tx); err != nil {
+		if err := s.checkPages(tx); err != nil {
 			return fmt.Errorf("storage: verify %s: %w", s.path, err)
 		}
 		checks := []struct {
@@ -365,6 +185,62 @@ func (s *Store) Verify() error {
 	})
 }
 
+// checkPages runs the page check (checkFile) on the pages of tx, then
+// bbolt's own check. tx keeps the pages it reaches from being reused by
+// writers while the file is read; its header pages are the ones tx began
+// with, taken from bbolt's copy of the file (Tx.WriteTo writes them first).
+func (s *Store) checkPages(tx *bolt.Tx) error {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	headers := &headerCapture{limit: 2 * tx.DB().Info().PageSize}
+	if _, err := tx.WriteTo(headers); len(headers.buf) < headers.limit {
+		return fmt.Errorf("reading the header pages: %v", err)
+	}
+	if err := checkFile(txFile{headers.buf, f}, tx.Size()); err != nil {
+		return err
+	}
+	return boltCheck(tx)
+}
+
+// headerCapture keeps the first limit bytes written to it, then refuses more.
+type headerCapture struct {
+	buf   []byte
+	limit int
+}
+
+var errEnough = errors.New("enough")
+
+func (h *headerCapture) Write(p []byte) (int, error) {
+	n := min(len(p), h.limit-len(h.buf))
+	h.buf = append(h.buf, p[:n]...)
+	if n < len(p) {
+		return n, errEnough
+	}
+	return n, nil
+}
+
+// txFile reads the file as one read transaction sees it: its header pages,
+// then the file.
+type txFile struct {
+	headers []byte
+	file    io.ReaderAt
+}
+
+func (t txFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < int64(len(t.headers)) {
+		n := copy(p, t.headers[off:])
+		if n == len(p) {
+			return n, nil
+		}
+		m, err := t.file.ReadAt(p[n:], off+int64(n))
+		return n + m, err
+	}
+	return t.file.ReadAt(p, off)
+}
+
 // bucket returns the named bucket of tx; Open made sure it exists.
 func bucket(tx *bolt.Tx, name string) *bolt.Bucket { return tx.Bucket([]byte(name)) }
 
@@ -382,18 +258,34 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) error {
 // wrapping ErrCorrupt: bbolt panics when it meets a damaged page, and a
 // damaged page must cost one request, not the process. Memory faults (a
 // page number pointing outside the file) become panics for the duration.
-// bbolt rolls the transaction back as the panic passes.
-func (s *Store) guard(tx func() error) error { return guard(s.path, tx) }
+// bbolt rolls the transaction back as the panic passes. The error names
+// the damaged page when the page check (Verify's) finds it.
+func (s *Store) guard(tx func() error) error {
+	err := guard(s.path, tx)
+	var p panicked
+	if errors.As(err, &p) {
+		if found := guard(s.path, func() error { return s.db.View(s.checkPages) }); errors.Is(found, ErrCorrupt) && !errors.As(found, &p) {
+			return found
+		}
+	}
+	return err
+}
 
+// guard is Store.guard for a file that is not open as a Store yet.
 func guard(path string, tx func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
+			err = panicked{fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)}
 		}
 	}()
 	return tx()
 }
+
+// panicked is an error made from a panic in bbolt.
+type panicked struct{ error }
+
+func (p panicked) Unwrap() error { return p.error }
 
 // writeReq is one write waiting for the commit loop.
 type writeReq struct {
@@ -418,6 +310,9 @@ func refuse(err error) error { return refusal{err} }
 // refuse) for any error it meets before writing.
 func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 	req := &writeReq{fn: fn, done: make(chan error, 1)}
+	if s.readOnly {
+		return ErrReadOnly
+	}
 	s.writers.Add(1)
 	defer s.writers.Add(-1)
 	s.mu.RLock()

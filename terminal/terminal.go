@@ -79,7 +79,6 @@ type Session struct {
 	players  []engine.Player // nil for human seats
 	names    []string
 	humans   int
-	rng      engine.RNG
 	in       *bufio.Scanner
 	out      io.Writer
 	st       present.Style
@@ -119,7 +118,7 @@ func New(cfg Config) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		cfg: cfg, state: state, rng: engine.NewRNG(cfg.Setup.Seed ^ 0x7e57),
+		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
 		shown: engine.Spectator, phase: state.Phase(),
 	}
@@ -222,7 +221,7 @@ func (s *Session) step() error {
 	}
 	for _, p := range prompts {
 		if s.players[p.Seat] != nil {
-			action := s.players[p.Seat].Choose(s.state, p, &s.rng)
+			action := ai.Decide(s.players[p.Seat], s.state, p, s.cfg.Setup.Seed, len(s.moves))
 			return s.apply(p.Seat, action)
 		}
 	}

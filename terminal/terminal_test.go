@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,7 +182,7 @@ func TestUndoTakesBackTheLastActionUntilSomethingIsRevealed(t *testing.T) {
 	_, out = play(t, terminal.Config{
 		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
-	}, "move 5\nkeep 1\nundo\nquit\n")
+	}, "move 5\nundo\nkeep 1\nquit\n")
 	if strings.Contains(out, "Undone") || !strings.Contains(out, "nothing to undo: something hidden was revealed since your last action") {
 		t.Fatalf("undo after a card was drawn:\n%s", out)
 	}
@@ -428,5 +429,31 @@ func TestPicturesShowTheGameAsThePersonDecides(t *testing.T) {
 	}
 	if !bytes.Equal(last, now) {
 		t.Fatalf("the last of %d boards is not the game P1 was asked about", len(boards))
+	}
+}
+
+// TestUndoThenTheSameMoveGetsTheSameComputerChoices plays a move, takes it
+// back and plays it again: the computers answer as they did the first
+// time, in both games, so undo cannot fish for better computer moves.
+func TestUndoThenTheSameMoveGetsTheSameComputerChoices(t *testing.T) {
+	for _, tc := range []struct {
+		rules       engine.Rules
+		before, act string
+	}{
+		{eightyDays(t), "", "move 3\n"},
+		{crystalPalace(t), "1\n", "1\n"},
+	} {
+		t.Run(tc.rules.Name(), func(t *testing.T) {
+			cfg := terminal.Config{Rules: tc.rules, Setup: engine.Setup{Players: 3, Seed: 7}, Seats: []string{terminal.Human, "random", "random"}}
+			once, _ := play(t, cfg, tc.before+tc.act+"quit\n")
+			twice, out := play(t, cfg, tc.before+tc.act+"undo\n"+tc.act+"quit\n")
+			if !strings.Contains(out, "Undone") {
+				t.Fatalf("the move was not undone:\n%s", out)
+			}
+			a, b := once.Moves(), twice.Moves()
+			if len(a) < 3 || !slices.Equal(a, b) {
+				t.Fatalf("after undo and the same move the computers chose\n%v\nthe first time\n%v", b, a)
+			}
+		})
 	}
 }

@@ -38,7 +38,9 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	}
 	how := "copied"
 	var n int64
-	s, err := storage.Open(path, reg, storage.Options{Logger: log})
+	// Read-only and not waiting for the lock: a running bot holds the file
+	// and writes the copy itself.
+	s, err := openFile(path, reg, readFile, storage.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
 	switch {
 	case errors.Is(err, storage.ErrInUse):
 		how = "copied online (the running bot wrote it)"
@@ -79,7 +81,7 @@ func backupOnline(db, out string) (int64, error) {
 // verifyCopy opens the copy at path, walks every page and decodes every
 // record before it is called a backup, and counts its games.
 func verifyCopy(path string, reg *engine.Registry, log *slog.Logger) (active, total int, err error) {
-	cp, err := storage.Open(path, reg, storage.Options{Logger: log})
+	cp, err := storage.Open(path, reg, storage.Options{Logger: log, ReadOnly: true, Verify: true})
 	if err != nil {
 		return 0, 0, fmt.Errorf("the copy does not open: %w", err)
 	}

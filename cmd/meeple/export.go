@@ -21,7 +21,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple export: give -channel or -game")
 		return errUsage
 	}
-	s, _, err := sf.open(slog.New(slog.NewTextHandler(stderr, nil)))
+	s, _, err := sf.open(readFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
 	if err != nil {
 		return err
 	}

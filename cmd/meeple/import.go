@@ -32,7 +32,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, reg, err := sf.open(slog.New(slog.NewTextHandler(stderr, nil)))
+	s, reg, err := sf.open(writeFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
 	if err != nil {
 		return err
 	}

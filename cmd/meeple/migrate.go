@@ -42,12 +42,12 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	src, err := openStore(*from, reg, log, true)
+	src, err := openStore(*from, reg, readFile, storage.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := openStore(*to, reg, log, false)
+	dst, err := openStore(*to, reg, writeFile, storage.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -104,7 +105,7 @@ func exportAll(t *testing.T, database string) map[string]string {
 		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(database, reg, nil, false)
+	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,8 @@ func TestMigrateRefusesBadInput(t *testing.T) {
 	}{
 		{[]string{"migrate", "-from", db}, 2, "-from and -to are required"},
 		{[]string{"migrate", "-from", db, "-to", db}, 1, "the same database"},
-		{[]string{"migrate", "-from", db, "-to", "postgres://meeple:sekrit@[::1/"}, 1, "postgres://(a connection string that does not parse)"},
+		{[]string{"migrate", "-from", db, "-to", db + "2"}, 1, "no database at"},
+		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://(a connection string that does not parse)"},
 		{[]string{"backup", "-db", "postgres://meeple:sekrit@db/meeple", "-out", db}, 1, "pg_dump"},
 	} {
 		code, _, stderr := meeple(c.args...)

@@ -38,7 +38,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	database := cfg.database(os.Getenv)
-	store, err := openStore(database, reg, log, true) // every page of a bbolt file checked: a damaged file is refused before the bot starts
+	// Every page of a bbolt file is checked: a damaged file is refused
+	// before the bot starts.
+	store, err := openStore(database, reg, writeFile, storage.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}

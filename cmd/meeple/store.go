@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 	"os"
 
@@ -28,15 +30,6 @@ type store interface {
 	Close() error
 }
 
-// openStore opens database: a PostgreSQL connection string (postgres://…)
-// or the path of a bbolt file. verify checks every page of a bbolt file.
-func openStore(database string, reg *engine.Registry, log *slog.Logger, verify bool) (store, error) {
-	if postgres.IsDSN(database) {
-		return postgres.Open(database, reg, postgres.Options{Logger: log})
-	}
-	return storage.Open(database, reg, storage.Options{Logger: log, Verify: verify})
-}
-
 // databaseName is database fit for logs: a connection string without its
 // password, or the file's path.
 func databaseName(database string) string {
@@ -59,36 +52,99 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	}
 }
 
+// access is how a command uses a database file (PostgreSQL ignores it).
+type access int
+
+const (
+	// readFile reads an existing file and leaves it byte for byte as it was.
+	readFile access = iota
+	// writeFile writes into the file, creating it if need be; every page
+	// is checked first, so that nothing is written into a damaged file.
+	writeFile
+)
+
 // open opens the database with the games this program offers (with the
-// config's content, if any), logging repairs to log.
-func (f *storeFlags) open(log *slog.Logger) (store, *engine.Registry, error) {
-	database, reg, err := f.resolve()
+// config's content, if any), logging repairs to log. A file it creates is
+// announced on stdout.
+func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store, *engine.Registry, error) {
+	path, reg, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := openStore(database, reg, log, false)
+	s, err := openStore(path, reg, how, storage.Options{Logger: log}, stdout)
 	return s, reg, err
+}
+
+// openStore opens the database at path, a bbolt file or a postgres://
+// URL, as how says. A file it creates is announced on stdout; a damaged one
+// is refused with the way to recover. PostgreSQL's tables are created or
+// brought up to date.
+func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (store, error) {
+	// A nil pointer of either store would make a non-nil interface.
+	if postgres.IsDSN(path) {
+		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := openFile(path, reg, how, opts, stdout)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openFile is openStore for a bbolt file.
+func openFile(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+	switch how {
+	case readFile:
+		opts.ReadOnly = true
+	case writeFile:
+		opts.Verify = true
+	}
+	s, err := storage.Open(path, reg, opts)
+	if err != nil {
+		return nil, withAdvice(err)
+	}
+	if s.Created() {
+		fmt.Fprintf(stdout, "creating a new database at %s\n", path)
+	}
+	return s, nil
+}
+
+// withAdvice adds to a store error what the operator can do about it.
+func withAdvice(err error) error {
+	switch {
+	case errors.Is(err, storage.ErrCorrupt):
+		return fmt.Errorf("%w\nthe file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), "+
+			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\"", err)
+	case errors.Is(err, storage.ErrNewerSchema):
+		return fmt.Errorf("%w\nthe file was not changed; run the newer Meeple that wrote it", err)
+	case errors.Is(err, storage.ErrNoDatabase):
+		return fmt.Errorf("%w\ncheck the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database", err)
+	}
+	return err
 }
 
 // resolve returns the database (-db, else $MEEPLE_DATABASE_URL, else the
 // config's) and the games this program offers (with the config's content,
 // if any).
 func (f *storeFlags) resolve() (string, *engine.Registry, error) {
-	env := os.Getenv(databaseEnv)
-	if *f.db == "" && *f.config == "" && env == "" {
+	if *f.db == "" && *f.config == "" && os.Getenv(databaseEnv) == "" {
 		return "", nil, errors.New("-db (or -config, or $" + databaseEnv + ") is required")
 	}
 	cfg, err := loadConfig(*f.config)
 	if err != nil {
 		return "", nil, err
 	}
-	database := *f.db
-	if database == "" {
-		database = cfg.database(os.Getenv)
+	path := *f.db
+	if path == "" {
+		path = cfg.database(os.Getenv)
 	}
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return "", nil, err
 	}
-	return database, reg, nil
+	return path, reg, nil
 }

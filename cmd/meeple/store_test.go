@@ -65,6 +65,11 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 	if err := os.WriteFile(unknown, []byte("# game chess players 2 seed 1\nP1: e4\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
 	garbage := filepath.Join(dir, "garbage.db")
 	if err := os.WriteFile(garbage, bytes.Repeat([]byte("not a database "), 500), 0o600); err != nil {
 		t.Fatal(err)

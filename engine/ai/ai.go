@@ -19,6 +19,29 @@ func (Random) Choose(_ engine.State, p engine.Prompt, rng *engine.RNG) string {
 	return p.Actions[rng.Intn(len(p.Actions))]
 }
 
+// RNGAt returns the random generator for a computer player's decision in
+// the game started with seed after applied actions. The numbers depend only
+// on the game and the position in it, never on what was drawn before: after
+// an undo, the same move brings the same computer choices, so taking moves
+// back cannot fish for better ones. The stream differs from the game's own
+// (engine.NewRNG(seed)).
+func RNGAt(seed uint64, applied int) engine.RNG {
+	// splitmix64's finaliser over the seed and the position
+	z := seed ^ 0x6a09e667f3bcc909 + uint64(applied+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return engine.NewRNG(z ^ z>>31)
+}
+
+// Decide asks player to answer prompt p of state s, the game started with
+// seed after applied actions, with randomness from RNGAt. Every caller that
+// lets a computer act on a game people play (the bot, the terminal) goes
+// through it.
+func Decide(player engine.Player, s engine.State, p engine.Prompt, seed uint64, applied int) string {
+	rng := RNGAt(seed, applied)
+	return player.Choose(s, p, &rng)
+}
+
 // Lookup returns the computer player called name for the game: "random" for
 // every game, and whatever the game itself offers.
 func Lookup(rules engine.Rules, name string) (engine.Player, error) {
@@ -51,8 +74,10 @@ type Outcome struct {
 
 // PlayOut lets players (one per seat) answer prompts until the game is over or
 // maxSteps actions have been applied. When several prompts are open at once
-// it answers the first. An error means a player chose an action the game
-// refused, which is a bug in that player.
+// it answers the first. The players draw from rng in turn, so the same rng
+// and state give the same game; a play-out has no undo, so it needs no
+// per-position randomness (Decide). An error means a player chose an
+// action the game refused, which is a bug in that player.
 func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
 	out := Outcome{Moves: make([]engine.Move, 0, min(maxSteps, 256))}
 	for !s.Over() {

@@ -26,7 +26,7 @@ const (
 	vMoveAsst       // market move 4 (assistant action)
 	vDown           // down 4 (move an assistant down)
 	vReplace        // replace 3 (research space)
-	vGreen          // green research 3 | green market 5 | green watch | green character holmes
+	vGreen          // green research 3 | green market 5 | green watch
 	vPoster         // poster (place a Buzz token)
 	vBonus          // bonus energy (choose between alternatives)
 	vBuild          // build audiobook
@@ -38,6 +38,7 @@ const (
 	vBuy            // buy energy|gear
 	vSell           // sell energy|gear
 	vPay            // pay (a debt, with loans for what is missing)
+	vAccept         // accept (take an optional bonus)
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -50,10 +51,9 @@ type Action struct {
 
 // greenSource kinds in Action.Key for vGreen.
 const (
-	srcResearch  = "research"
-	srcMarket    = "market"
-	srcWatch     = "watch"
-	srcCharacter = "character"
+	srcResearch = "research"
+	srcMarket   = "market"
+	srcWatch    = "watch"
 )
 
 // words is what the verb's canonical text begins with ("" for none).
@@ -109,6 +109,8 @@ func (v verb) words() string {
 		return "sell"
 	case vPay:
 		return "pay"
+	case vAccept:
+		return "accept"
 	}
 	return ""
 }
@@ -238,6 +240,8 @@ func ParseAction(text string) (Action, error) {
 		return bare(vSkip)
 	case "pay":
 		return bare(vPay)
+	case "accept":
+		return bare(vAccept)
 	case "take":
 		return oneNum(vTake, "the slot number, e.g. take 2")
 	case "advance":
@@ -273,10 +277,8 @@ func ParseAction(text string) (Action, error) {
 			if v, err := strconv.Atoi(f[2]); err == nil && v >= 1 && v <= 99 {
 				return Action{Verb: vGreen, Key: f[1], Vals: []int{v}}, nil
 			}
-		case len(f) == 3 && f[1] == srcCharacter && isWord(f[2]):
-			return Action{Verb: vGreen, Key: srcCharacter + " " + f[2]}, nil
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write green research <space>, green market <tier>, green character <id> or green watch")
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write green research <space>, green market <tier> or green watch")
 	case "poster":
 		return bare(vPoster)
 	case "bonus":

@@ -33,7 +33,7 @@ func chooseUntil(t *testing.T, s *State, seat int, kind string) []string {
 	return nil
 }
 
-// Short of 3 pounds for its dice, with 2 newspapers and 1 energy (4 pounds'
+// Short of 3 pounds for its dice, with 2 newspapers and 1 energy (3 pounds'
 // worth), the heuristic raises the money instead of taking a loan.
 func TestHeuristicRaisesMoneyBeforeALoan(t *testing.T) {
 	s := newGame(t, 2, 21)
@@ -51,7 +51,7 @@ func TestHeuristicRaisesMoneyBeforeALoan(t *testing.T) {
 		}
 	}
 	eq(t, "P1 loans", metricCountLoans(s, 0), 0)
-	eq(t, "P1 pounds", s.P[0].Pounds, 1)
+	eq(t, "P1 pounds", s.P[0].Pounds, 0)
 }
 
 // When raising everything would still leave as many loans to take, the

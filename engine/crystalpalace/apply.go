@@ -113,6 +113,11 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 		}
 		return illegal("first " + s.decisionLabel(seat, t))
 	}
+	if a.Verb == vBuild {
+		if err := s.prototypeLimit(seat); err != nil {
+			return err
+		}
+	}
 	if s.waiting() {
 		for i := range s.P {
 			if len(s.P[i].Q) > 0 {
@@ -378,6 +383,20 @@ func (s *State) checkBuild(seat int, a Action) error {
 	return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
 }
 
+// prototypeLimit refuses a build once seat has built the most prototypes a
+// round allows. Player.Built lasts until the next phase 5, so the reason
+// holds after the game has moved on to the next round's first phases.
+func (s *State) prototypeLimit(seat int) error {
+	most := s.c.Tracks.Economy.PrototypesPerRound
+	if s.P[seat].Built < most {
+		return nil
+	}
+	if s.Ph >= 5 {
+		return illegal("you have built " + strconv.Itoa(most) + " prototypes this round, the most a round allows")
+	}
+	return illegal("you built " + strconv.Itoa(most) + " prototypes last round, the most a round allows; you build again in phase 5")
+}
+
 // buildable is the phase 5 rule for a patent seat holds: fewer than two
 // prototypes built this round and the cost affordable.
 func (s *State) buildable(seat, patent int) bool {
@@ -564,6 +583,24 @@ func (s *State) do(seat int, a Action) {
 	}
 }
 
+// offerInstant asks seat, bonus by bonus, whether to take the instant
+// bonuses of character ci: the rulebook makes them a "may". An assistant
+// action needs no asking, as it can be skipped itself.
+func (s *State) offerInstant(seat, ci int) {
+	inst := s.c.Characters[ci].Instant
+	tasks := make([]Task, 0, len(inst))
+	for k, e := range inst {
+		if e.gain == gainAssistant {
+			tasks = append(tasks, effectTasks(inst[k:k+1], vpCharacters)...)
+			continue
+		}
+		tasks = append(tasks, Task{K: dInstant, X: ci, N: k})
+	}
+	if len(tasks) > 0 {
+		s.push(seat, tasks...)
+	}
+}
+
 // linked: patent pt and character ch are linked (either card shows the link).
 func linked(c *Content, pt, ch int) bool {
 	return c.Patents[pt].link == ch || c.Characters[ch].link == pt
@@ -646,7 +683,7 @@ func (s *State) doAction(seat int, a Action) {
 			}
 		}
 		s.addVP(seat, vp, vpCharacters)
-		s.pushEffects(seat, ch.Instant, vpCharacters)
+		s.offerInstant(seat, ci)
 	case locTimes:
 		s.moveBuzz(seat, s.publisherBuzz(seat))
 	case locPort, locWaterloo:

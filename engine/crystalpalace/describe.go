@@ -91,6 +91,10 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 			return strconv.Itoa(s.c.Tracks.Watch.TakeVP) + " VP now"
 		}
 		return pounds(s.c.Tracks.Watch.Phase6Pounds) + " every phase 6"
+	case vAccept:
+		if t := p.Q[0]; t.K == dInstant {
+			return oneEffectText(s.c.Characters[t.X].Instant[t.N])
+		}
 	case vPay:
 		return "pay " + pounds(p.Q[0].N) + ", loans for what is missing"
 	case vLoan:
@@ -228,11 +232,8 @@ func (s *State) describeGreen(seat int, a Action) string {
 		return effectText(s.c.Research[s.P[seat].Slots[a.Vals[0]-1].ID].Phase6)
 	case srcMarket:
 		return effectText(s.market().Spaces[a.Vals[0]-1].Effect)
-	case srcWatch:
-		return "+" + pounds(s.c.Tracks.Watch.Phase6Pounds)
 	}
-	ch := &s.c.Characters[s.c.charByID[strings.TrimPrefix(a.Key, srcCharacter+" ")]]
-	return ch.Name + ": " + effectText(ch.Ability.Effect)
+	return "+" + pounds(s.c.Tracks.Watch.Phase6Pounds) // srcWatch
 }
 
 // describeExchange: what a newspaper exchange costs and gives.

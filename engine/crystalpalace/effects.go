@@ -340,6 +340,10 @@ func (s *State) objectiveMet(seat int) bool {
 }
 
 // appendGreenSources appends seat's green bonuses to out as "green …" actions.
+// The one-off green bonus (Westminster IV, Waterloo) uses a green-banner
+// bonus: the rulebook names research tiles and Black Market spaces there,
+// and its phase 6 list adds the Pocket Watch. Characters' phase 6 abilities
+// sit on a phase banner, not a green one, so they are no source.
 func (s *State) appendGreenSources(out []Action, seat int) []Action {
 	p := &s.P[seat]
 	for i, sl := range p.Slots {
@@ -350,11 +354,6 @@ func (s *State) appendGreenSources(out []Action, seat int) []Action {
 	for t, o := range s.Market {
 		if o == seat && len(s.market().Spaces[t].Effect) > 0 && !hasGreen(s.market().Spaces[t].Effect) {
 			out = append(out, Action{Verb: vGreen, Key: srcMarket, Vals: s.num(t + 1)})
-		}
-	}
-	for _, ch := range p.Chars {
-		if a := s.c.Characters[ch].Ability; a.Phase == 6 && len(a.Effect) > 0 && !hasGreen(a.Effect) {
-			out = append(out, Action{Verb: vGreen, Key: srcCharacter + " " + s.c.Characters[ch].ID})
 		}
 	}
 	if s.Watch == seat && s.WatchPounds {
@@ -396,11 +395,8 @@ func (s *State) applyGreen(seat int, a Action) {
 		s.pushEffects(seat, s.c.Research[p.Slots[a.Vals[0]-1].ID].Phase6, vpEffects)
 	case a.Key == srcMarket:
 		s.pushEffects(seat, s.market().Spaces[a.Vals[0]-1].Effect, vpEffects)
-	case a.Key == srcWatch:
+	default: // srcWatch
 		s.push(seat, Task{K: tEffect, G: gainPounds, N: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
-	default:
-		id := a.Key[len(srcCharacter)+1:]
-		s.pushEffects(seat, s.c.Characters[s.c.charByID[id]].Ability.Effect, vpCharacters)
 	}
 }
 

@@ -84,9 +84,7 @@ func atPhase3(s *State, l locKind, round int, dice ...Die) {
 	for i := range s.P {
 		s.P[i].Vals = nil
 	}
-	for i, d := range dice {
-		s.Boards[l].Dice[i] = d
-	}
+	copy(s.Boards[l].Dice, dice)
 	if l != locWaterloo {
 		w := &s.Boards[locWaterloo]
 		w.Dice[len(w.Dice)-1] = Die{O: 0, V: 1}
@@ -238,7 +236,7 @@ func TestExampleBritishMuseum(t *testing.T) {
 	}
 	b0, n0 := s.P[yellow].Buzz, s.P[yellow].News
 	mustApply(t, s, yellow, "take 2")
-	for s.P[yellow].Q != nil && len(s.P[yellow].Q) > 0 { // posters passed on the way
+	for len(s.P[yellow].Q) > 0 { // posters passed on the way
 		mustApply(t, s, yellow, "skip")
 	}
 	if s.P[yellow].Buzz != b0+4 || s.P[yellow].News != n0+2 {

@@ -313,7 +313,7 @@ func (s *State) phase7() {
 		p.New = 0
 		p.Vals, p.Shown = nil, nil
 		p.Sub, p.Passed, p.PosterStep = false, false, false
-		p.Built, p.Ability5 = 0, false
+		p.Ability5 = false // Built lasts until phase 5: the prototype limit's reason
 	}
 	s.Revealed = false
 	s.setPhase(1)
@@ -380,6 +380,8 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 		out = append(out, Action{Verb: vWatch, Key: "vp"}, Action{Verb: vWatch, Key: "pounds"})
 	case dPay:
 		out = append(out, Action{Verb: vPay})
+	case dInstant:
+		out = append(out, Action{Verb: vAccept}, Action{Verb: vSkip})
 	}
 	return out
 }
@@ -442,6 +444,9 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
 	case vPay:
 		s.payWithLoans(seat, t.N)
+	case vAccept:
+		inst := s.c.Characters[t.X].Instant
+		s.pushEffects(seat, inst[t.N:t.N+1], vpCharacters)
 	case vWatch:
 		s.Watch = seat
 		s.WatchPounds = a.Key == "pounds"

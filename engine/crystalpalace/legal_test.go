@@ -226,7 +226,7 @@ var actionTable = []actionCase{
 	{"build", 1, "build nonsense", engine.ErrIllegalAction, "no patent"},
 	{"build", 1, "build", engine.ErrUnknownAction, "build followed by"},
 	{"build", 2, "build steamhammer", engine.ErrNotYourTurn, "P1's turn"},
-	{"built2", 1, "build telegraph", engine.ErrNotYourTurn, "P2's turn"},
+	{"built2", 1, "build telegraph", engine.ErrIllegalAction, "2 prototypes"},
 	{"built2", 2, "build steamhammer", nil, ""},
 	// Phase 4: short of pounds, P1 may raise money before paying.
 	{"salary", 1, "pay", nil, ""},

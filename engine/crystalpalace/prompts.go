@@ -158,6 +158,8 @@ func decisionKind(k taskKind) string {
 		return "watch"
 	case dPay:
 		return "pay"
+	case dInstant:
+		return "instant"
 	}
 	return "decide"
 }
@@ -187,6 +189,9 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
 	case dWatch:
 		return "choose the Pocket Watch side (watch vp or watch pounds)"
+	case dInstant:
+		ch := &s.c.Characters[t.X]
+		return "take " + ch.Name + "'s instant bonus, " + oneEffectText(ch.Instant[t.N]) + " (accept), or skip"
 	case dPay:
 		return "pay " + strconv.Itoa(t.N) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
 	}

@@ -199,8 +199,10 @@ func (s *State) consistent() error {
 				bad = t.X < 0 || t.X >= len(c.Tracks.Buzz.Posters)
 			case dBonus:
 				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
+			case dInstant:
+				bad = t.X < 0 || t.X >= len(c.Characters) || t.N < 0 || t.N >= len(c.Characters[t.X].Instant)
 			}
-			if bad || t.K < tEffect || t.K > dPay {
+			if bad || t.K < tEffect || t.K > dInstant {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}
@@ -361,11 +363,3 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 
 // ComputerPlayerNames implements engine.ComputerPlayers.
 func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
-
-// seatArg parses a 1-based seat number.
-func seatArg(n, players int) (int, bool) {
-	if n < 1 || n > players {
-		return 0, false
-	}
-	return n - 1, true
-}

@@ -132,14 +132,14 @@ func TestRuleSalaryForcedLoan(t *testing.T) {
 	s.P[0].Chars = []int{charIdx(t, s, "holmes")}
 	s.P[0].Patents = []int{patentIdx(t, s, "telegraph")}
 	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
-	s.P[0].Pounds, s.P[0].News, s.P[0].Gears, s.P[0].Energy = 1, 0, 2, 0
+	s.P[0].Pounds, s.P[0].News, s.P[0].Gears, s.P[0].Energy = 1, 0, 3, 0
 	play(t, s, "P1: pass")
 	wantPrompt(t, s, 0, "pay")
-	wantRefusal(t, s, 1, "pass", engine.ErrNotYourTurn) // P2 waits for the salary
-	play(t, s, "P1: sell gear\nP1: sell gear")          // enough now: the salary is paid at once
+	wantRefusal(t, s, 1, "pass", engine.ErrNotYourTurn)       // P2 waits for the salary
+	play(t, s, "P1: sell gear\nP1: sell gear\nP1: sell gear") // enough now: the salary is paid at once
 	wantPrompt(t, s, 0, "build")
 	eq(t, "loans", s.count(0, metricLoans), 0)
-	eq(t, "pounds", s.P[0].Pounds, 1+2*s.c.Tracks.Economy.SellGear-4)
+	eq(t, "pounds", s.P[0].Pounds, 1+3*s.c.Tracks.Economy.SellGear-4)
 }
 
 // Phase 2: one die at a time in turn order; a player who passed, or has no

@@ -12,9 +12,8 @@ func (s *State) endScoring() {
 	e := s.c.Tracks.Economy
 	for seat := range s.P {
 		p := &s.P[seat]
-		// Loans are paid back (the costliest first) and leftover goods turn into pounds.
-		p.Pounds += p.Energy + p.Gears + p.News
-		p.Energy, p.Gears, p.News = 0, 0, 0
+		// In the printed order: loans are paid back (the costliest first),
+		// then leftover goods turn into a pound each.
 		for p.Pounds >= e.RepayPounds {
 			sl := costliestLoan(p)
 			if sl == nil {
@@ -23,6 +22,8 @@ func (s *State) endScoring() {
 			sl.Repaid = true
 			p.Pounds -= e.RepayPounds
 		}
+		p.Pounds += p.Energy + p.Gears + p.News
+		p.Energy, p.Gears, p.News = 0, 0, 0
 		// 10-pound notes cover free research spaces.
 		for p.Pounds >= e.NotePounds {
 			i := freeSlot(p)

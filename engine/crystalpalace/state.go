@@ -151,6 +151,7 @@ const (
 	dTarget              // decision: the player a prototype X's effect is played on
 	dWatch               // decision: the Pocket Watch side
 	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
+	dInstant             // decision: take instant bonus N of character X, or not
 )
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.

@@ -230,7 +230,7 @@ func (s *State) playerView(seat int) PlayerView {
 		Pounds: p.Pounds, Gears: p.Gears, Energy: p.Energy, Newspapers: p.News, VP: p.VP,
 		Dice: p.Dice, NewDice: p.New, TicketDice: p.Tick, Submitted: p.Sub, Passed: p.Passed,
 		Income: s.c.Tracks.Income[p.Income].Income, Buzz: p.Buzz, Westminster: p.West, Objective: p.Obj,
-		Assistants: p.Asst, Market: s.count(seat, metricMarket), Built: p.Built, Watch: s.Watch == seat,
+		Assistants: p.Asst, Market: s.count(seat, metricMarket), Built: s.builtThisRound(seat), Watch: s.Watch == seat,
 		Research: s.slotViews(p), Patents: []CardView{}, Prototypes: []CardView{}, Characters: []CardView{}, Shares: []CardView{},
 	}
 	if s.Ph >= 2 {
@@ -347,4 +347,13 @@ func choiceText(effs []Effect) string {
 		parts = append(parts, oneEffectText(e))
 	}
 	return strings.Join(parts, " or ")
+}
+
+// builtThisRound is the number of prototypes seat built in this round's
+// phase 5 (none before it).
+func (s *State) builtThisRound(seat int) int {
+	if s.Ph < 5 {
+		return 0
+	}
+	return s.P[seat].Built
 }

@@ -33,7 +33,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case VerbDiscard:
 		return "take " + pounds(s.Rank(s.pawn(int(seat), a.Pawn).Space)*PositionPayPerRank)
 	case VerbRestart:
-		return "back to London with at least " + pounds(s.startPounds())
+		return "back to London with at least " + pounds(RestartPounds)
 	case VerbPass:
 		return "no move this turn"
 	case VerbKeep:

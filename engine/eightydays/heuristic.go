@@ -79,7 +79,7 @@ func (s *State) score(pl *planner, seat int, a Action) int {
 		}
 		return turnScore + s.position(pl, seat, -1, 0, m, r)
 	case VerbRestart:
-		return turnScore + s.position(pl, seat, a.Pawn, 0, max(m, s.startPounds()), r)
+		return turnScore + s.position(pl, seat, a.Pawn, 0, max(m, RestartPounds), r)
 	case VerbBack:
 		from := s.pawn(seat, a.Pawn).Space
 		to := s.rules.behind[from]

@@ -24,6 +24,7 @@ import (
 const (
 	StartPounds        = 80  // each traveller's money at setup
 	StartRumors        = 3   // Rumor cards each at setup
+	RestartPounds      = 80  // drawn up to when going back to London, in the variant too
 	VariantPounds      = 110 // two-pawns variant
 	VariantRumors      = 5   // two-pawns variant
 	RumorCards         = 18  // in the box

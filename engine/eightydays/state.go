@@ -348,8 +348,8 @@ func (s *State) gate(seat int, a *Action) why {
 }
 
 func (s *State) passRefusal(seat int) why {
-	if s.canMove(seat) {
-		return why{code: whyCanMove}
+	if w := s.stuckRefusal(seat, whyCanMove); !w.ok() {
+		return w
 	}
 	if s.canRestart(seat) {
 		return why{code: whyRestartInstead}
@@ -373,7 +373,9 @@ func (s *State) pawnRefusal(seat int, a *Action) why {
 		return why{}
 	}
 	for id, p := range s.Seats[seat].Pawns {
-		if p.Pending == PendingLeave && id+1 != a.Pawn {
+		// a pawn that must leave the Police but cannot (with the help of
+		// the characters held) does not hold up the other pawn
+		if p.Pending == PendingLeave && id+1 != a.Pawn && s.pawnCanMove(seat, id+1) {
 			return why{code: whyMustLeave, pawn: int8(id + 1)}
 		}
 	}
@@ -480,8 +482,8 @@ func (s *State) stayRefusal(seat, pw int, take bool) why {
 }
 
 func (s *State) restartRefusal(seat, pw int) why {
-	if s.canMove(seat) {
-		return why{code: whyRestartCanMove}
+	if w := s.stuckRefusal(seat, whyRestartCanMove); !w.ok() {
+		return w
 	}
 	if from := s.pawn(seat, pw).Space; from > s.rules.paris {
 		return why{code: whyPassedParis, pawn: int8(pw), a: s.rules.paris}
@@ -498,15 +500,100 @@ func (s *State) playRefusal(seat int, id string) why {
 	return why{code: whyNoCharacter, text: id}
 }
 
-// canMove reports whether seat has a move, a move back or a stay.
-func (s *State) canMove(seat int) bool {
-	var found [1]string
+// stuckRefusal refuses pass and restart (code says which) unless seat is
+// stuck: no pawn that may act has a move, a move back or a stay, even after
+// playing characters that bring pounds or make the move cheaper.
+func (s *State) stuckRefusal(seat int, code whyCode) why {
 	for pw, last := s.pawnIDs(); pw <= last; pw++ {
-		if s.pawnRefusal(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() && len(s.pawnMoves(seat, pw, found[:0], true)) > 0 {
-			return true
+		if !s.pawnRefusal(seat, &Action{Verb: VerbMove, Pawn: pw}).ok() {
+			continue
+		}
+		if s.pawnHasMove(seat, pw) {
+			return why{code: code}
+		}
+		if id := s.payingCharacter(seat, pw); id != "" {
+			return why{code: whyCharacterPays, text: id}
 		}
 	}
-	return false
+	return why{}
+}
+
+// canMove reports whether seat has a move, a move back or a stay now, or
+// would have one after playing some of its characters.
+func (s *State) canMove(seat int) bool {
+	return !s.stuckRefusal(seat, whyCanMove).ok()
+}
+
+// pawnCanMove reports whether pawn pw of seat has a move, a move back or a
+// stay now, or would have one after playing some of seat's characters.
+func (s *State) pawnCanMove(seat, pw int) bool {
+	return s.pawnHasMove(seat, pw) || s.payingCharacter(seat, pw) != ""
+}
+
+// pawnHasMove reports whether pawn pw of seat has a move, a move back or a
+// stay now.
+func (s *State) pawnHasMove(seat, pw int) bool {
+	var found [1]string
+	return len(s.pawnMoves(seat, pw, found[:0], true)) > 0
+}
+
+// maxPayingSets bounds the sets of characters payingCharacter tries; a
+// hand that large is beyond any real game.
+const maxPayingSets = 1 << 10
+
+// payingCharacter returns the id of a character of seat that, played alone
+// or with others of its hand that bring money, would let pawn pw move
+// forward; "" when none would. The rulebook's "not enough £ to move" counts
+// such characters as money. Only characters that bring pounds or a
+// discount and cost nothing count; a traveller may need to play only some
+// of them (a last move into London must leave 10£ or less).
+func (s *State) payingCharacter(seat, pw int) string {
+	type offer struct{ card, held int }
+	var offers []offer
+	sets := 1
+	for _, c := range s.Seats[seat].Characters {
+		card := &s.rules.content.Cards[c]
+		if card.Pounds < 0 || card.Discount < 0 || card.Pounds+card.Discount == 0 {
+			continue
+		}
+		found := false
+		for i := range offers {
+			if offers[i].card == c {
+				offers[i].held++
+				found = true
+			}
+		}
+		if !found {
+			offers = append(offers, offer{card: c, held: 1})
+		}
+	}
+	if len(offers) == 0 {
+		return ""
+	}
+	for _, o := range offers {
+		sets = min(sets*(o.held+1), maxPayingSets+1)
+	}
+	base := s.moveFrom(seat, pw)
+	// each set is a number in mixed radix: digit i plays 0 to held of offer i
+	for set := 1; set < min(sets, maxPayingSets); set++ {
+		m, first, rest := base, "", set
+		for _, o := range offers {
+			n := rest % (o.held + 1)
+			rest /= o.held + 1
+			card := &s.rules.content.Cards[o.card]
+			if n > 0 && first == "" {
+				first = card.ID
+			}
+			m.pounds += n * card.Pounds
+			m.discount += n * card.Discount
+		}
+		for to := m.from + 1; to < spaceCount && cost(to-m.from) <= m.pounds+m.discount; to++ {
+			if m.refusal(to).ok() {
+				return first
+			}
+		}
+	}
+	return ""
 }
 
 // pawnMoves appends to out the text of each legal move, move back and stay
@@ -620,7 +707,7 @@ func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) 
 	case VerbRestart:
 		p := s.pawn(seat, a.Pawn)
 		p.Space, p.Pending = 0, ""
-		me.Pounds = max(me.Pounds, s.startPounds())
+		me.Pounds = max(me.Pounds, RestartPounds)
 		s.Counters["restarts"]++
 		say(false, name+" goes back to London and now has "+pounds(me.Pounds))
 	case VerbStay:
@@ -650,13 +737,6 @@ func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) 
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func pounds(n int) string { return strconv.Itoa(n) + "£" }
-
-func (s *State) startPounds() int {
-	if s.Variant == VariantTwoPawns {
-		return VariantPounds
-	}
-	return StartPounds
-}
 
 // arrive applies the effect of the space pawn pw of seat just moved to. It
 // reports whether the turn waits for a choice between two drawn cards.
@@ -817,9 +897,10 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 }
 
 // betPays reports whether the Bet space n pays a pawn in race position rank.
-// The 4, 5, 6 space pays nothing with 2 or 3 players.
+// The 4, 5, 6 space pays nothing with 2 or 3 players; the two-pawns
+// variant plays as a 4-player game, so there it pays.
 func (s *State) betPays(n, rank int) bool {
-	if rank >= 4 && len(s.Seats) < 4 {
+	if rank >= 4 && len(s.Seats) < 4 && s.Variant != VariantTwoPawns {
 		return false
 	}
 	for _, b := range s.rules.content.Track[n].Bets {

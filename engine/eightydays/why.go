@@ -50,6 +50,7 @@ const (
 	whyRestartCanMove
 	whyPassedParis
 	whyNoCharacter
+	whyCharacterPays
 )
 
 func (w why) ok() bool { return w.code == allowed }
@@ -79,7 +80,7 @@ func (w why) err() error {
 	case whyCanMove:
 		reason = "you can still move: pass only when you can neither pay for a move nor move back"
 	case whyRestartInstead:
-		reason = "you have not passed Paris: instead of passing, go back to London and draw up to your starting pounds (restart)"
+		reason = fmt.Sprintf("you have not passed Paris: instead of passing, go back to London and draw up to %d£ (restart)", RestartPounds)
 	case whyNotAtPolice:
 		reason = pawn + " is not waiting at the Police"
 	case whyTwoPawns:
@@ -118,6 +119,8 @@ func (w why) err() error {
 		reason = "you can still move: going back to London is only for when you cannot pay for any move"
 	case whyPassedParis:
 		reason = fmt.Sprintf("%s has passed Paris (space %d): with no move left you can only pass", pawn, w.a)
+	case whyCharacterPays:
+		reason = fmt.Sprintf("your characters can pay for a move: play %s, then move", w.text)
 	case whyNoCharacter:
 		reason = fmt.Sprintf("you hold no character %q to play", w.text)
 	default:

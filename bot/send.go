@@ -1,0 +1,469 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// sender is the one way out to Discord. Every message, edit, DM and
+// interaction answer is fitted to Discord's limits here (fit), and every
+// REST call passes its guard, which counts the responses Discord holds
+// against the bot and holds back before Discord's limit. Handlers never
+// call the session themselves.
+type sender struct {
+	s     *discordgo.Session
+	log   *slog.Logger
+	guard *guard
+
+	mu  sync.Mutex
+	dms map[string]string // user → their DM channel with the bot
+}
+
+// maxDMChannels bounds the DM channel cache; past it an arbitrary entry goes.
+const maxDMChannels = 4096
+
+// newSender wraps s's HTTP client in a guard.
+func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *sender {
+	g := &guard{log: log, now: now, limit: invalidHoldBack}
+	client := http.Client{}
+	if s.Client != nil {
+		client = *s.Client
+	}
+	g.next = client.Transport
+	if g.next == nil {
+		g.next = http.DefaultTransport
+	}
+	client.Transport = g
+	s.Client = &client
+	return &sender{s: s, log: log, guard: g, dms: map[string]string{}}
+}
+
+// reply starts answering interaction i.
+func (s *sender) reply(i *discordgo.Interaction) *reply { return newReply(s.s, i) }
+
+// post sends m to a channel and returns the message Discord made.
+func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {
+	m = fit(m.withImage())
+	return s.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(),
+	})
+}
+
+// edit replaces the text, embeds and components of a message the bot
+// posted; its attachments stay. It never pings.
+func (s *sender) edit(channel, id string, m msg) error {
+	m = fit(m)
+	comps, embeds := nonNil(m.Components), m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	_, err := s.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
+		Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	})
+	return err
+}
+
+// removeComponents leaves a message the bot posted without its
+// components, its text untouched.
+func (s *sender) removeComponents(channel, id string) error {
+	none := []discordgo.MessageComponent{}
+	_, err := s.s.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: channel, ID: id, Components: &none})
+	return err
+}
+
+// dm sends m to user's DM channel, opening it on first use.
+func (s *sender) dm(user string, m msg) (*discordgo.Message, error) {
+	s.mu.Lock()
+	ch, ok := s.dms[user]
+	s.mu.Unlock()
+	if !ok {
+		c, err := s.s.UserChannelCreate(user)
+		if err != nil {
+			return nil, err
+		}
+		ch = c.ID
+		s.mu.Lock()
+		if len(s.dms) >= maxDMChannels {
+			for u := range s.dms {
+				delete(s.dms, u)
+				break
+			}
+		}
+		s.dms[user] = ch
+		s.mu.Unlock()
+	}
+	return s.post(ch, m)
+}
+
+// Discord's limits on what a message holds (in characters).
+const (
+	maxContent      = 2000
+	maxEmbeds       = 10
+	maxEmbedTitle   = 256
+	maxEmbedDescrip = 4096
+	maxEmbedFields  = 25
+	maxFieldName    = 256
+	maxEmbedField   = 1024
+	maxFooter       = 2048
+	maxEmbedTotal   = 6000
+	maxRows         = 5
+	maxRowButtons   = 5
+	maxLabel        = 80  // a button's label
+	maxOptionText   = 100 // a select option's label, value and description
+	maxSelectOpts   = 25
+	maxPlaceholder  = 150
+	maxModalTitle   = 45
+	maxInputLabel   = 45
+	maxInputHolder  = 100
+	maxChoices      = 25 // autocomplete choices
+	maxChoiceText   = 100
+)
+
+// fit returns m shortened to Discord's limits: long texts are clipped,
+// surplus embeds, fields, rows and options dropped, and components whose
+// custom_id Discord would refuse left out. Every text the bot sends passes
+// here, so no answer fails for its length.
+func fit(m msg) msg {
+	m.Content = clip(m.Content, maxContent)
+	if len(m.Embeds) > maxEmbeds {
+		m.Embeds = m.Embeds[:maxEmbeds]
+	}
+	budget := maxEmbedTotal
+	embeds := make([]*discordgo.MessageEmbed, 0, len(m.Embeds))
+	for _, e := range m.Embeds {
+		if e == nil {
+			continue
+		}
+		c := *e
+		c.Title = clipBudget(c.Title, maxEmbedTitle, &budget)
+		c.Description = clipBudget(c.Description, maxEmbedDescrip, &budget)
+		if c.Footer != nil {
+			f := *c.Footer
+			f.Text = clipBudget(f.Text, maxFooter, &budget)
+			c.Footer = &f
+		}
+		if len(c.Fields) > maxEmbedFields {
+			c.Fields = c.Fields[:maxEmbedFields]
+		}
+		fields := make([]*discordgo.MessageEmbedField, 0, len(c.Fields))
+		for _, f := range c.Fields {
+			if f == nil || budget < 2 {
+				continue
+			}
+			g := *f
+			g.Name = orNone(clipBudget(g.Name, maxFieldName, &budget))
+			g.Value = orNone(clipBudget(g.Value, maxEmbedField, &budget))
+			fields = append(fields, &g)
+		}
+		c.Fields = fields
+		embeds = append(embeds, &c)
+	}
+	if m.Embeds != nil {
+		m.Embeds = embeds
+	}
+	m.Components = fitRows(m.Components)
+	return m
+}
+
+// clipBudget clips s to n characters and to what is left of budget, and
+// takes its length from budget.
+func clipBudget(s string, n int, budget *int) string {
+	s = clip(s, min(n, max(*budget, 0)))
+	*budget -= utf8.RuneCountInString(s)
+	return s
+}
+
+// fitRows keeps at most five rows of at most five buttons or one select
+// menu, each with texts within Discord's limits and a valid custom_id.
+func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if rows == nil {
+		return nil
+	}
+	out := []discordgo.MessageComponent{}
+	seen := map[string]bool{} // custom_ids are unique in a message
+	for _, row := range rows {
+		ar, ok := asRow(row)
+		if !ok || len(out) == maxRows {
+			continue
+		}
+		var comps []discordgo.MessageComponent
+		for _, c := range ar.Components {
+			switch c := c.(type) {
+			case discordgo.Button:
+				if !validCustomID(c.CustomID, seen) || len(comps) == maxRowButtons {
+					continue
+				}
+				c.Label = clip(c.Label, maxLabel)
+				comps = append(comps, c)
+			case discordgo.SelectMenu:
+				if !validCustomID(c.CustomID, seen) || len(comps) > 0 {
+					continue
+				}
+				c.Placeholder = clip(c.Placeholder, maxPlaceholder)
+				c.Options = fitOptions(c.Options)
+				if len(c.Options) == 0 {
+					continue
+				}
+				comps = append(comps, c)
+			}
+		}
+		if len(comps) > 0 {
+			out = append(out, discordgo.ActionsRow{Components: comps})
+		}
+	}
+	return out
+}
+
+func asRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
+	switch r := c.(type) {
+	case discordgo.ActionsRow:
+		return r, true
+	case *discordgo.ActionsRow:
+		return *r, r != nil
+	}
+	return discordgo.ActionsRow{}, false
+}
+
+func validCustomID(id string, seen map[string]bool) bool {
+	n := utf8.RuneCountInString(id)
+	if n == 0 || n > maxCustomID || seen[id] {
+		return false
+	}
+	seen[id] = true
+	return true
+}
+
+// fitOptions keeps 25 options whose value fits (a clipped value would
+// mean another choice); labels and descriptions are clipped.
+func fitOptions(opts []discordgo.SelectMenuOption) []discordgo.SelectMenuOption {
+	var out []discordgo.SelectMenuOption
+	values := map[string]bool{}
+	for _, o := range opts {
+		if len(out) == maxSelectOpts {
+			break
+		}
+		if n := utf8.RuneCountInString(o.Value); n == 0 || n > maxOptionText || values[o.Value] {
+			continue
+		}
+		values[o.Value] = true
+		o.Label = clip(o.Label, maxOptionText)
+		o.Description = clip(o.Description, maxOptionText)
+		out = append(out, o)
+	}
+	return out
+}
+
+// fitForm shortens a modal's title, labels and placeholders.
+func fitForm(data *discordgo.InteractionResponseData) *discordgo.InteractionResponseData {
+	d := *data
+	d.Title = clip(d.Title, maxModalTitle)
+	rows := make([]discordgo.MessageComponent, 0, len(d.Components))
+	for _, row := range d.Components {
+		ar, ok := asRow(row)
+		if !ok {
+			continue
+		}
+		comps := make([]discordgo.MessageComponent, 0, len(ar.Components))
+		for _, c := range ar.Components {
+			if in, ok := c.(discordgo.TextInput); ok {
+				in.Label = clip(in.Label, maxInputLabel)
+				in.Placeholder = clip(in.Placeholder, maxInputHolder)
+				c = in
+			}
+			comps = append(comps, c)
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: comps})
+	}
+	d.Components = rows
+	return &d
+}
+
+// fitChoices keeps 25 autocomplete choices whose name and value fit.
+func fitChoices(cs []*discordgo.ApplicationCommandOptionChoice) []*discordgo.ApplicationCommandOptionChoice {
+	out := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, c := range cs {
+		if len(out) == maxChoices {
+			break
+		}
+		v, _ := c.Value.(string)
+		if c.Name == "" || utf8.RuneCountInString(c.Name) > maxChoiceText || utf8.RuneCountInString(v) > maxChoiceText {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// clip shortens s to n characters, ending it with an ellipsis.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// Discord bans, for a while, a bot that receives 10,000 invalid responses
+// (401, 403 and 429) in ten minutes. The guard holds back at half that.
+const (
+	invalidWindow   = 10 * time.Minute
+	invalidHoldBack = 5000
+)
+
+// errHoldingBack: the guard refused to send a request because too many
+// recent requests were refused by Discord.
+var errHoldingBack = errors.New("holding back: too many requests refused by Discord in the last ten minutes")
+
+// guard is the HTTP transport under the session. It counts the invalid
+// responses Discord holds against the bot (401, 403, and 429 other than a
+// shared bucket's), logs them without their URL's tokens, and while the
+// count of the last ten minutes is at its limit it refuses every request
+// but interaction answers without sending it.
+type guard struct {
+	next  http.RoundTripper
+	log   *slog.Logger
+	now   func() time.Time
+	limit int
+
+	mu      sync.Mutex
+	minutes [10]invalidMinute // a ring of per-minute counts
+	holding bool
+}
+
+type invalidMinute struct {
+	minute int64
+	n      int
+}
+
+// RoundTrip sends r unless the guard holds back.
+func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !isInteractionCall(r.URL.Path) && g.full() {
+		return nil, errHoldingBack
+	}
+	resp, err := g.next.RoundTrip(r)
+	if err != nil {
+		return resp, err
+	}
+	if invalidResponse(resp) {
+		g.count(r, resp)
+	}
+	return resp, nil
+}
+
+func invalidResponse(resp *http.Response) bool {
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return true
+	case http.StatusTooManyRequests:
+		return resp.Header.Get("X-RateLimit-Scope") != "shared"
+	}
+	return false
+}
+
+// count records one invalid response.
+func (g *guard) count(r *http.Request, resp *http.Response) {
+	g.mu.Lock()
+	minute := g.now().Unix() / 60
+	slot := &g.minutes[minute%int64(len(g.minutes))]
+	if slot.minute != minute {
+		*slot = invalidMinute{minute: minute}
+	}
+	slot.n++
+	total := g.totalLocked(minute)
+	startHolding := total >= g.limit && !g.holding
+	g.holding = g.holding || startHolding
+	g.mu.Unlock()
+	level := slog.LevelDebug
+	if total%100 == 1 || startHolding {
+		level = slog.LevelWarn
+	}
+	g.log.Log(context.Background(), level, "Discord refused a request", "status", resp.StatusCode, "route", r.Method+" "+redactRoute(r.URL.Path),
+		"invalid_last_10m", total, "holding_back", startHolding)
+}
+
+// full reports whether the invalid responses of the last ten minutes
+// reached the limit.
+func (g *guard) full() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.holding {
+		return false
+	}
+	if g.totalLocked(g.now().Unix()/60) < g.limit {
+		g.holding = false
+		g.log.Info("sending to Discord again: invalid responses back under the limit")
+		return false
+	}
+	return true
+}
+
+// invalidCount returns the invalid responses of the last ten minutes.
+func (g *guard) invalidCount() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.totalLocked(g.now().Unix() / 60)
+}
+
+func (g *guard) totalLocked(minute int64) int {
+	n := 0
+	for _, m := range g.minutes {
+		if minute-m.minute < int64(len(g.minutes)) {
+			n += m.n
+		}
+	}
+	return n
+}
+
+// isInteractionCall reports whether a REST path answers an interaction
+// (exempt from the global limit, and never held back: the player waits).
+func isInteractionCall(path string) bool {
+	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
+}
+
+// redactRoute returns a REST path with interaction and webhook tokens
+// replaced, so that it can be logged.
+func redactRoute(path string) string {
+	seg := strings.Split(path, "/")
+	for n := range seg {
+		if n >= 2 && (seg[n-2] == "interactions" || seg[n-2] == "webhooks") {
+			seg[n] = ":token"
+		}
+	}
+	return strings.Join(seg, "/")
+}
+
+// restCode returns the Discord error code of a REST error, or 0.
+func restCode(err error) int {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Message != nil {
+		return rest.Message.Code
+	}
+	return 0
+}
+
+func isUnknownMessage(err error) bool { return restCode(err) == discordgo.ErrCodeUnknownMessage }
+
+func isCannotDM(err error) bool {
+	return restCode(err) == discordgo.ErrCodeCannotSendMessagesToThisUser
+}
+
+// describeSendError is a short description of a failed send for the log.
+func describeSendError(err error) string {
+	if code := restCode(err); code != 0 {
+		return fmt.Sprintf("Discord error %d", code)
+	}
+	return err.Error()
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// storedGame writes a database with one running 80 Days game in channel
+// 100 and returns its path.
+func storedGame(t *testing.T, dir string) string {
+	t.Helper()
+	reg, err := buildRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "meeple.db")
+	s, err := storage.Open(db, reg, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := &storage.Game{Kind: "eightydays", Guild: "7", Channel: "100", Status: storage.StatusRunning,
+		Setup: engine.Setup{Players: 2, Seed: 3}, Seats: []storage.Seat{{User: "1"}, {User: "2"}}}
+	if err := s.Create(g); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestReadingCommandsLeaveTheFileAlone: export and backup open the file
+// read-only, so they work on a read-only file and leave it byte for byte
+// as it was.
+func TestReadingCommandsLeaveTheFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	db := storedGame(t, dir)
+	if err := os.Chmod(db, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(db)
+	if code, out, stderr := meeple("export", "-db", db, "-channel", "100"); code != 0 || !strings.HasPrefix(out, "# game eightydays") {
+		t.Fatalf("export: exit %d, %q, %q", code, out, stderr)
+	}
+	if code, out, stderr := meeple("backup", "-db", db, "-out", filepath.Join(dir, "copy.db")); code != 0 || !strings.Contains(out, "1 games") {
+		t.Fatalf("backup: exit %d, %q, %q", code, out, stderr)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Fatal("export and backup changed the database file")
+	}
+}
+
+// TestOnlyRunAndImportCreateADatabase: a mistyped path is reported, and
+// only import (and run) create a file, saying so.
+func TestOnlyRunAndImportCreateADatabase(t *testing.T) {
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "typo.db")
+	for _, args := range [][]string{
+		{"backup", "-db", typo, "-out", filepath.Join(dir, "x.db")},
+		{"export", "-db", typo, "-game", "1"},
+	} {
+		code, out, stderr := meeple(args...)
+		if code != 1 || !strings.Contains(stderr, "no database at "+typo) || strings.Contains(out, "verified") {
+			t.Errorf("meeple %s: exit %d, %q, %q; want no database at %s", args[0], code, out, stderr, typo)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("reading a missing database made files: %v", entries)
+	}
+	script := filepath.Join(dir, "game.txt")
+	os.WriteFile(script, []byte("# game eightydays players 2 seed 1\n"), 0o600)
+	db := filepath.Join(dir, "new.db")
+	code, out, stderr := meeple("import", "-db", db, "-channel", "5", "-script", script, "-seats", "1,2")
+	if code != 0 || !strings.Contains(out, "creating a new database at "+db) {
+		t.Fatalf("import into a new file: exit %d, %q, %q", code, out, stderr)
+	}
+	code, out, _ = meeple("import", "-db", db, "-channel", "6", "-script", script, "-seats", "1,2")
+	if code != 0 || strings.Contains(out, "creating") {
+		t.Fatalf("import into an existing file: exit %d, %q", code, out)
+	}
+}
+
+// TestOpenFailuresSayWhatTheyAre: a missing folder, a folder given as the
+// file and a file that is not a database each get their own words, and
+// none of them is called corrupt; a damaged file is, with the way to
+// recover, and is left as it was.
+func TestOpenFailuresSayWhatTheyAre(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, bytes.Repeat([]byte("some notes\n"), 1000), 0o600)
+	db := storedGame(t, t.TempDir())
+	data, _ := os.ReadFile(db)
+	copy(data[2*4096:], bytes.Repeat([]byte{0xAB}, 64)) // page 2's header
+	damaged := filepath.Join(dir, "damaged.db")
+	os.WriteFile(damaged, data, 0o600)
+	cases := []struct{ db, want string }{
+		{filepath.Join(dir, "missing", "meeple.db"), "the folder " + filepath.Join(dir, "missing") + " does not exist"},
+		{dir, "it is a folder"},
+		{text, "not a Meeple database file"},
+		{damaged, "corrupt database: page 2"},
+	}
+	for _, c := range cases {
+		for _, cmd := range []string{"export", "backup", "import"} {
+			args := []string{cmd, "-db", c.db}
+			switch cmd {
+			case "export":
+				args = append(args, "-game", "1")
+			case "backup":
+				args = append(args, "-out", filepath.Join(dir, "out.db"))
+			case "import":
+				args = append(args, "-channel", "9", "-script", text, "-seats", "1,2")
+			}
+			code, _, stderr := meeple(args...)
+			if code != 1 || !strings.Contains(stderr, c.want) || (c.db != damaged && strings.Contains(stderr, "corrupt")) {
+				t.Errorf("meeple %s -db %s: exit %d, %q; want %q", cmd, c.db, code, stderr, c.want)
+			}
+			if c.db == damaged && (!strings.Contains(stderr, "restore the newest backup") || !strings.Contains(stderr, "meeple export")) {
+				t.Errorf("meeple %s of a damaged file: %q does not say how to recover", cmd, stderr)
+			}
+		}
+	}
+	if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+		t.Fatal("the commands changed the damaged file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.db")); !os.IsNotExist(err) {
+		t.Fatalf("a refused backup wrote its copy: %v", err)
+	}
+}
