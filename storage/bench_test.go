@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
@@ -29,6 +30,15 @@ func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, bbolt
 
 // BenchmarkLoad loads a Crystal Palace game of five players 150 actions in.
 func BenchmarkLoad(b *testing.B) { storetest.BenchLoad(b, bboltDB) }
+
+// BenchmarkInteraction100Games stores interactions (three actions and a
+// deadline) on 100 games as fast as they go, in steps and in one Commit.
+func BenchmarkInteraction100Games(b *testing.B) { storetest.BenchInteraction(b, bboltDB, 100, 0) }
+
+// BenchmarkInteraction100PerSecond starts 100 interactions a second.
+func BenchmarkInteraction100PerSecond(b *testing.B) {
+	storetest.BenchInteraction(b, bboltDB, 100, 10*time.Millisecond)
+}
 
 // BenchmarkOpen10000Games opens and closes a file holding 10,000 games of
 // 300 actions and a 20 KB snapshot each, a 300 MB file (target: under 1

@@ -40,6 +40,12 @@ func TestContract(t *testing.T) { storetest.Run(t, database) }
 func BenchmarkAppend(b *testing.B)         { storetest.BenchAppend(b, database) }
 func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, database, 100) }
 func BenchmarkLoad(b *testing.B)           { storetest.BenchLoad(b, database) }
+func BenchmarkInteraction100Games(b *testing.B) {
+	storetest.BenchInteraction(b, database, 100, 0)
+}
+func BenchmarkInteraction100PerSecond(b *testing.B) {
+	storetest.BenchInteraction(b, database, 100, 10*time.Millisecond)
+}
 
 // connect opens a connection of its own to dsn for t.
 func connect(t *testing.T, dsn string) *pgx.Conn {

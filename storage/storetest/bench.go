@@ -174,3 +174,103 @@ func BenchLoad(b *testing.B, newDB NewDatabase) {
 	b.ReportMetric(float64(len(g.Snapshot)), "state-bytes")
 	reportLatency(b, durations)
 }
+
+// interactionActions is how many actions one benchmarked interaction
+// stores: a player's, then two computer moves it sets off.
+const interactionActions = 3
+
+// BenchInteraction stores interactions on games games at once, each three
+// actions (a 3 KB state) and a new deadline: "steps" as the bot stores
+// them today (three Appends, then an Update: four commits), "commit" as
+// one Commit. With every > 0, interactions start every that often (100 a
+// second is 10ms) instead of as fast as the store takes them.
+func BenchInteraction(b *testing.B, newDB NewDatabase, games int, every time.Duration) {
+	for _, whole := range []bool{false, true} {
+		name := "steps"
+		if whole {
+			name = "commit"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := openBench(b, newDB, Games())
+			for i := 0; i < games; i++ {
+				NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+			}
+			interact := func(ch string, v int) (int, error) { return interactInSteps(s, ch, v) }
+			if whole {
+				interact = func(ch string, v int) (int, error) { return interactAtOnce(s, ch, v) }
+			}
+			runInteractions(b, games, every, interact)
+		})
+	}
+}
+
+// runInteractions runs b.N interactions spread over games, one goroutine
+// per game, and reports their rate and latency.
+func runInteractions(b *testing.B, games int, every time.Duration, interact func(ch string, v int) (int, error)) {
+	work := make([]chan time.Time, games)
+	var (
+		mu        sync.Mutex
+		durations []time.Duration
+		wg        sync.WaitGroup
+	)
+	for i := range work {
+		work[i] = make(chan time.Time, 1024)
+		wg.Add(1)
+		go func(ch string, queue <-chan time.Time) {
+			defer wg.Done()
+			var mine []time.Duration
+			v := 0
+			for started := range queue {
+				var err error
+				if v, err = interact(ch, v); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(started))
+			}
+			mu.Lock()
+			durations = append(durations, mine...)
+			mu.Unlock()
+		}(fmt.Sprintf("c%d", i), work[i])
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for n := 0; n < b.N; n++ {
+		if every > 0 {
+			time.Sleep(time.Until(start.Add(time.Duration(n) * every)))
+		}
+		work[n%games] <- time.Now()
+	}
+	for _, q := range work {
+		close(q)
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "interactions/s")
+	reportLatency(b, durations)
+}
+
+// interactInSteps stores one interaction at version v as separate writes.
+func interactInSteps(s Store, ch string, v int) (int, error) {
+	snap := FakeSnapshot(3<<10, v)
+	for i := 0; i < interactionActions; i++ {
+		var err error
+		if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
+			return v, err
+		}
+	}
+	_, err := s.Update(ch, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
+	return v, err
+}
+
+// interactAtOnce stores one interaction at version v with one Commit.
+func interactAtOnce(s Store, ch string, v int) (int, error) {
+	o := storage.Outcome{Snapshot: FakeSnapshot(3<<10, v), Edit: func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil }}
+	for i := 0; i < interactionActions; i++ {
+		o.Entries = append(o.Entries, storage.Entry{Seat: 0, Action: "roll"})
+	}
+	g, err := s.Commit(ch, v, o)
+	if err != nil {
+		return v, err
+	}
+	return g.Version, nil
+}
