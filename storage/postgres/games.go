@@ -18,10 +18,10 @@ const headCols = "g.id, g.version, g.last_action, g.record"
 
 // fullFrom reads games with their snapshot and log (in one statement, so
 // one snapshot of the database); the caller adds the WHERE clause.
-const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.seats, l.ats, l.actions
+const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.seats, l.ats, l.actions, l.idxs
 	FROM games g LEFT JOIN LATERAL (
 		SELECT array_agg(seat ORDER BY idx) AS seats, array_agg(at ORDER BY idx) AS ats,
-			array_agg(action ORDER BY idx) AS actions
+			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs
 		FROM game_log WHERE game_id = g.id) l ON true `
 
 // Create stores a new active game in g.Channel, as storage.Store.Create.
@@ -191,8 +191,9 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 		seats   []int32
 		ats     []int64
 		actions []string
+		idxs    []int32
 	)
-	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &snap, &sv, &seats, &ats, &actions)
+	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &snap, &sv, &seats, &ats, &actions, &idxs)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, 0, storage.ErrNotFound
 	}
@@ -207,6 +208,9 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 	}
 	g.Log = make([]storage.Entry, g.Version)
 	for i := range g.Log {
+		if idxs[i] != int32(i) {
+			return nil, 0, fmt.Errorf("%w: log of game %d has a gap at %d", storage.ErrCorrupt, id, i)
+		}
 		g.Log[i] = storage.Entry{Seat: engine.Seat(seats[i]), Action: actions[i], At: time.Unix(0, ats[i]).UTC()}
 	}
 	g.Snapshot, snapVersion = snap, -1

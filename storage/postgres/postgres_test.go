@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -292,5 +293,56 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	if _, err := s.ClaimDue(time.Now(), time.Minute); err != nil {
 		t.Fatalf("claims after the migration: %v", err)
+	}
+}
+
+// Damage written into the tables is reported as storage.ErrCorrupt, and a
+// snapshot that is wrong or missing is rebuilt from the log by Load.
+func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
+	dsn := server.Database(t)
+	var logs strings.Builder
+	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, ch := range []string{"c1", "c2", "c3", "c4"} {
+		storetest.NewRace(t, s, "g1", ch, 2, "1000")
+		for range 5 {
+			storetest.Play(t, s, ch)
+		}
+	}
+	want, _ := s.Get("c1")
+	conn := connect(t, dsn)
+	exec(t, conn, `UPDATE games SET snapshot = 'garbage' WHERE channel = 'c1';
+		UPDATE games SET snapshot_version = 2 WHERE channel = 'c2';
+		UPDATE games SET record = '\x00ff' WHERE channel = 'c3';
+		DELETE FROM game_log WHERE idx = 2 AND game_id = (SELECT id FROM games WHERE channel = 'c4');
+		INSERT INTO game_log SELECT game_id, 7, seat, at, action FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
+	for _, ch := range []string{"c1", "c2"} {
+		g, state, err := s.Load(ch)
+		if err != nil {
+			t.Fatalf("load of %s with a bad snapshot: %v", ch, err)
+		}
+		if data, _ := state.Encode(); !bytes.Equal(data, storetest.Replayed(t, g)) {
+			t.Fatalf("%s: the repaired state is not the replay of the log", ch)
+		}
+		if ok, err := s.Verified(ch); !ok || err != nil {
+			t.Fatalf("%s after the repair: Verified = %v, %v", ch, ok, err)
+		}
+	}
+	if got, _ := s.Get("c1"); !bytes.Equal(got.Snapshot, want.Snapshot) {
+		t.Fatal("the repaired snapshot differs from the one first stored")
+	}
+	if n := strings.Count(logs.String(), "repaired a game's snapshot"); n != 2 {
+		t.Fatalf("%d repairs logged, want 2:\n%s", n, logs.String())
+	}
+	for _, ch := range []string{"c3", "c4"} {
+		if _, _, err := s.Load(ch); !errors.Is(err, storage.ErrCorrupt) {
+			t.Errorf("load of damaged %s: %v, want ErrCorrupt", ch, err)
+		}
+	}
+	if _, err := s.ListActive("g1"); !errors.Is(err, storage.ErrCorrupt) {
+		t.Fatalf("listing with a damaged record: %v, want ErrCorrupt", err)
 	}
 }
