@@ -149,7 +149,11 @@ func (s *Server) start() {
 }
 
 func (s *Server) run(bin string, cred *syscall.Credential) error {
-	dir, err := os.MkdirTemp("", "meeple-pgtest-")
+	parent := os.TempDir()
+	if cred != nil && !reachable(parent) {
+		parent = "/tmp" // the server's user must pass through every folder above its own
+	}
+	dir, err := os.MkdirTemp(parent, "meeple-pgtest-")
 	if err != nil {
 		return err
 	}
@@ -204,6 +208,20 @@ func (s *Server) run(bin string, cred *syscall.Credential) error {
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("the server did not accept connections within a minute: %v", err)
+		}
+	}
+}
+
+// reachable reports whether every folder from / down to dir lets other
+// users pass through.
+func reachable(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		info, err := os.Stat(d)
+		if err != nil || info.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
 		}
 	}
 }
