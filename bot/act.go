@@ -101,13 +101,21 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	}
 	// a secret choice stays valid while its prompt is open: no version
 	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, version: -1, text: in.text})
-	if out != nil {
-		b.pub.notify(out)
-	}
+	return b.answerPrivately(r, out, err)
+}
+
+// answerPrivately tells the actor privately what they did, then publishes
+// the change with r's help (see publisher.notifyVia).
+func (b *playHandler) answerPrivately(r *reply, out *outcome, err error) error {
 	if err != nil {
+		if out != nil {
+			b.pub.notify(out)
+		}
 		return err
 	}
-	return r.message(msg{Content: privateConfirmation(out), Private: true})
+	err = r.message(msg{Content: privateConfirmation(out), Private: true})
+	b.pub.notifyVia(out, r, nil)
+	return err
 }
 
 // checkSeat refuses a user who does not hold seat in channel's game.
@@ -169,13 +177,7 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 	// every /play answer is private, so a secret choice never shows; a slow
 	// answer is deferred privately by the reply's timer
 	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text, free: free})
-	if out != nil {
-		b.pub.notify(out)
-	}
-	if err != nil {
-		return err
-	}
-	return r.message(msg{Content: privateConfirmation(out), Private: true})
+	return b.answerPrivately(r, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
@@ -205,10 +207,10 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 	}
 	return r.modal(&discordgo.InteractionResponseData{
 		CustomID: mid,
-		Title:    clip(fmt.Sprintf("Game #%d: your secret choice", g.ID), 45),
+		Title:    fmt.Sprintf("Game #%d: your secret choice", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: modalInput, Label: clip(p.Label, 45), Style: discordgo.TextInputShort,
-				Placeholder: clip(example, 100), Required: true, MaxLength: 200},
+			discordgo.TextInput{CustomID: modalInput, Label: p.Label, Style: discordgo.TextInputShort,
+				Placeholder: example, Required: true, MaxLength: 200},
 		}}},
 	})
 }

@@ -3,8 +3,10 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // benchGames is how many games the benchmarks keep going at once, and
@@ -83,6 +86,11 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 		if err := json.Unmarshal(data, &i); err != nil {
 			b.Fatal(err)
 		}
+		message := ""
+		if i.Message != nil {
+			message = i.Message.ID
+		}
+		h.fake.StartInteraction(token, message)
 		wg.Add(1)
 		lat.mu.Lock()
 		lat.start[token] = time.Now()
@@ -103,6 +111,30 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 		}
 	}
 	b.ReportMetric(float64(images)/float64(b.N), "images/op")
+	_, tooMany := h.bot.send.guard.totals()
+	b.ReportMetric(float64(tooMany), "429s")
+}
+
+// checkBoards fails unless the last board of every game shows the game's
+// final state: no update was lost on the way.
+func checkBoards(b *testing.B, h *harness, chans []string) {
+	h.bot.Wait()
+	for _, ch := range chans {
+		g, err := h.store.Get(ch)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue // finished: its final scores were posted
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, ok := h.fake.Message(g.Messages[roleBoard])
+		if !ok {
+			b.Fatalf("game in %s has no board", ch)
+		}
+		if want := fmt.Sprintf("version %d ", g.Version); !strings.Contains(discordtest.MessageText(m), want) {
+			b.Fatalf("the board of %s does not show %q:\n%s", ch, want, discordtest.MessageText(m))
+		}
+	}
 }
 
 // benchTables opens benchGames running games of kind with two players each.
@@ -144,6 +176,7 @@ func BenchmarkActions(b *testing.B) {
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		return guildCommand(alice, chans[n%len(chans)], cmdFree, "", []map[string]any{{"name": optAction, "type": 3, "value": "cheer"}})
 	})
+	checkBoards(b, h, chans)
 }
 
 // benchmarkBoard posts the board (/game board) in 100 concurrent games of

@@ -252,8 +252,9 @@ func (b *Bot) RegisterCommands() error {
 func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 	r := b.send.reply(i)
 	defer func() {
+		r.finish()
 		if err := r.done(); err != nil {
-			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", err)
+			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", describeSendError(err))
 		}
 	}()
 	if !b.enter() {

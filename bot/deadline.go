@@ -57,13 +57,18 @@ func (b *deadlines) handle(d storage.Due, now time.Time) (err error) {
 // remind pings the players a game still waits for and schedules the next
 // reminder.
 func (b *deadlines) remind(d storage.Due, now time.Time) error {
-	unlock := b.locks.lock(d.Channel)
-	g, st, err := b.store.Load(d.Channel)
-	if err == nil && (g.ID != d.GameID || g.RemindAt.IsZero() || g.RemindAt.After(now)) {
-		unlock()
-		return nil // handled already, or the game moved on
-	}
-	if err == nil {
+	var g *storage.Game
+	var st engine.State
+	err := b.locks.with(d.Channel, func() error {
+		var err error
+		g, st, err = b.store.Load(d.Channel)
+		if err != nil {
+			return err
+		}
+		if g.ID != d.GameID || g.RemindAt.IsZero() || g.RemindAt.After(now) {
+			g = nil // handled already, or the game moved on
+			return nil
+		}
 		_, every, _ := gameDeadline(g)
 		_, err = b.store.Update(d.Channel, func(r *storage.Game) error {
 			next := r.RemindAt.Add(every)
@@ -73,9 +78,9 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 			}
 			return nil
 		})
-	}
-	unlock()
-	if err != nil {
+		return err
+	})
+	if err != nil || g == nil {
 		return err
 	}
 	waiting := humanWaiting(g, st)
@@ -89,51 +94,53 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 
 // expire applies the game's deadline policy to the players it waits for.
 func (b *deadlines) expire(d storage.Due, now time.Time) error {
-	unlock := b.locks.lock(d.Channel)
-	g, st, err := b.store.Load(d.Channel)
-	if err != nil {
-		unlock()
-		return err
-	}
-	if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
-		unlock()
-		return nil
-	}
-	waiting := humanWaiting(g, st)
-	_, _, policy := gameDeadline(g)
-	if policy == onDeadlinePause || len(waiting) == 0 {
-		err := b.ref.armDeadline(g, false)
-		unlock()
+	var g *storage.Game
+	var st engine.State
+	var waiting []engine.Seat
+	var out *outcome
+	err := b.locks.with(d.Channel, func() error {
+		var err error
+		g, st, err = b.store.Load(d.Channel)
 		if err != nil {
 			return err
 		}
+		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
+			g = nil
+			return nil
+		}
+		waiting = humanWaiting(g, st)
+		if _, _, policy := gameDeadline(g); policy == onDeadlinePause || len(waiting) == 0 {
+			return b.ref.armDeadline(g, false)
+		}
+		rules, err := b.ref.games.Lookup(g.Kind)
+		if err != nil {
+			return err
+		}
+		out = &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
+		standIn := map[engine.Seat]bool{}
+		for _, s := range waiting {
+			standIn[s] = true
+		}
+		return b.ref.settle(out, waiting, standIn)
+	})
+	if out != nil {
+		b.pub.notify(out)
+	}
+	if err != nil || g == nil {
+		return err
+	}
+	if out == nil {
 		if len(waiting) > 0 {
 			b.pub.ping(g, st, waiting, fmt.Sprintf("The deadline has passed: game #%d is paused until these players decide", g.ID))
 		}
 		return nil
-	}
-	rules, err := b.ref.games.Lookup(g.Kind)
-	if err != nil {
-		unlock()
-		return err
-	}
-	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
-	standIn := map[engine.Seat]bool{}
-	for _, s := range waiting {
-		standIn[s] = true
-	}
-	err = b.ref.settle(out, waiting, standIn)
-	unlock()
-	b.pub.notify(out)
-	if err != nil {
-		return err
 	}
 	var names []string
 	for _, s := range waiting {
 		names = append(names, seatLabel(g.Seats[s]))
 	}
 	b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline passed: a computer player (%s) decided for %s, and the game goes on.",
-		b.ref.standInName(rules), joinNames(names))}, g.ID)
+		b.ref.standInName(out.rules), joinNames(names))}, g.ID)
 	return nil
 }
 

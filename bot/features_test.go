@@ -91,7 +91,7 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 		t.Errorf("log after the change: %s", got)
 	}
 	// nobody else learns either pick: not the log, public messages, custom_ids or log lines
-	if res := h.command(bob, chTiny, cmdGame, subLog, nil); strings.Count(res.text(), "P1 Alice: (a secret choice)") != 2 || strings.Contains(res.text(), "pick") {
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); strings.Count(res.text(), "P1 Alice: (a secret choice") != 2 || strings.Contains(res.text(), "pick") {
 		t.Errorf("the log before the reveal: %s", res.text())
 	}
 	pickValue := regexp.MustCompile(`pick [0-9]`)
@@ -122,6 +122,16 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 	}
 	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"}); !strings.Contains(res.text(), "no pick to make") {
 		t.Errorf("a change after the reveal: %s", res.text())
+	}
+	// after the reveal the log shows the revealed picks, never the replaced one
+	res = h.command(bob, chTiny, cmdGame, subLog, nil)
+	for _, want := range []string{"P1 Alice: (a secret choice, changed before the reveal)", "P1 Alice: `pick 2`", "P2 Bob: `pick 1`"} {
+		if !strings.Contains(res.text(), want) {
+			t.Errorf("the log after the reveal lacks %q:\n%s", want, res.text())
+		}
+	}
+	if strings.Contains(res.text(), "pick 3") {
+		t.Errorf("the replaced pick shows in the log after the reveal:\n%s", res.text())
 	}
 }
 

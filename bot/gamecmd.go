@@ -150,7 +150,7 @@ func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) 
 		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
 		row = append(row, discordgo.Button{Label: "Newer", Style: discordgo.SecondaryButton, CustomID: id})
 	}
-	m := msg{Content: clip(sb.String(), 2000), Private: true}
+	m := msg{Content: sb.String(), Private: true}
 	if row != nil {
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
@@ -175,7 +175,7 @@ func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) erro
 	if err != nil || page < 1 {
 		return errUnknownComp
 	}
-	return b.showLog(r, g, page, in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0)
+	return b.showLog(r, g, page, ephemeral(in.message))
 }
 
 // publicLog replays g's log and returns one line per action in notation:
@@ -191,31 +191,50 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		return nil, err
 	}
 	names := seatNames(g)
-	lines := make([]string, len(g.Log))
-	var hidden []int // lines of secret choices not yet revealed
+	// a secret choice shows once an event reveals it, unless the same seat
+	// replaced it before the reveal: the rules never show a replaced choice
+	const (
+		shown = iota
+		hidden
+		replaced
+	)
+	secrecy := make([]int, len(g.Log))
+	open := map[engine.Seat]int{} // the seat's latest unrevealed secret choice
 	for n, e := range g.Log {
 		secret := engine.IsSecret(st, e.Seat, e.Action)
 		events, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
 			return nil, replayError(g, n, secret, err)
 		}
+		if secret {
+			if prev, ok := open[e.Seat]; ok {
+				secrecy[prev] = replaced
+			}
+			secrecy[n], open[e.Seat] = hidden, n
+		}
+		for _, ev := range events {
+			if ev.Reveals {
+				for _, m := range open {
+					secrecy[m] = shown
+				}
+				clear(open)
+			}
+		}
+	}
+	lines := make([]string, len(g.Log))
+	for n, e := range g.Log {
 		who := fmt.Sprintf("P%d", e.Seat+1)
 		if int(e.Seat) < len(names) {
 			who += " " + names[e.Seat]
 		}
-		lines[n] = fmt.Sprintf("`%d` %s: `%s`", n+1, who, e.Action)
-		if secret {
-			hidden = append(hidden, n)
+		what := "`" + e.Action + "`"
+		switch secrecy[n] {
+		case hidden:
+			what = "(a secret choice)"
+		case replaced:
+			what = "(a secret choice, changed before the reveal)"
 		}
-		for _, ev := range events {
-			if ev.Reveals {
-				hidden = hidden[:0]
-			}
-		}
-	}
-	for _, n := range hidden {
-		e := g.Log[n]
-		lines[n] = strings.Replace(lines[n], "`"+e.Action+"`", "(a secret choice)", 1)
+		lines[n] = fmt.Sprintf("`%d` %s: %s", n+1, who, what)
 	}
 	return lines, nil
 }
@@ -236,7 +255,7 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		for _, t := range topics {
 			names = append(names, "`"+t.Name+"`")
 		}
-		return r.message(msg{Private: true, Content: clip(fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", ")), 2000)})
+		return r.message(msg{Private: true, Content: fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", "))})
 	}
 	key := strings.ToLower(topic)
 	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
@@ -247,7 +266,7 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		return refuse("No rules topic %q in %s; leave the topic empty to list them.", topic, rules.Title())
 	}
 	t := topics[at]
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: clip(t.Text, maxEmbedDescrip)}}})
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: t.Text}}})
 }
 
 // channelRules returns the rules of the channel's game.

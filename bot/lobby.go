@@ -585,27 +585,27 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	if id.Verb == verbAbandon {
 		return b.confirmAbandon(r, i, g)
 	}
+	if !ephemeral(in.message) {
+		return errUnknownComp // a confirmation is only ever on its private question
+	}
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuse("Only the game's creator or a server admin can abandon it.")
 	}
-	unlock := b.locks.lock(g.Channel)
-	g, err = b.store.Get(g.Channel)
-	if err == nil && g.ID != id.Game {
-		err = errForeign
-	}
-	if err == nil {
+	err = b.locks.with(g.Channel, func() error {
+		var err error
+		if g, err = b.store.Get(g.Channel); err != nil {
+			return err
+		}
+		if g.ID != id.Game {
+			return errForeign
+		}
 		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
-	}
-	unlock()
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	done := msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}
-	if in.message != nil && in.message.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		err = r.update(done) // the private confirmation
-	} else {
-		err = r.message(done.private())
-	}
+	err = r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
 	return err
 }

@@ -21,3 +21,10 @@ func (p *lockPool) lock(channel string) func() {
 	m.Lock()
 	return m.Unlock
 }
+
+// with runs fn with channel's stripe locked; the lock is released even
+// when fn panics.
+func (p *lockPool) with(channel string, fn func() error) error {
+	defer p.lock(channel)()
+	return fn()
+}

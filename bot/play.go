@@ -61,8 +61,10 @@ type referee struct {
 // prompts that fall to them, finishes the game when it ends and re-arms the
 // deadline. Nothing is sent to Discord here.
 func (ref *referee) play(req request) (*outcome, error) {
-	unlock := ref.locks.lock(req.channel)
-	defer unlock()
+	if canonical(req.text) == "" {
+		return nil, errBlankChoice
+	}
+	defer ref.locks.lock(req.channel)()
 	g, st, err := ref.store.Load(req.channel)
 	if err != nil {
 		return nil, err
@@ -319,7 +321,7 @@ func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Se
 				if slices.Contains(p.Actions, text) {
 					return seat, text
 				}
-				if w := commonVerb(p.Actions); w != "" && !strings.HasPrefix(text, w+" ") && text != w {
+				if w := commonVerb(p.Actions); w != "" && text != "" && !strings.HasPrefix(text, w+" ") && text != w {
 					return seat, w + " " + text
 				}
 			}
@@ -366,17 +368,15 @@ func commonVerb(actions []string) string {
 // undo takes back user's last action in channel's game when it was the
 // last one played and revealed nothing.
 func (ref *referee) undo(channel, user string) (*outcome, error) {
-	unlock := ref.locks.lock(channel)
+	defer ref.locks.lock(channel)()
 	g, err := ref.store.Get(channel)
-	if err == nil && g.Status != storage.StatusRunning {
-		err = errNotRunning
+	if err != nil {
+		return nil, err
 	}
-	var out *outcome
-	if err == nil {
-		out, err = ref.undoLast(g, user)
+	if g.Status != storage.StatusRunning {
+		return nil, errNotRunning
 	}
-	unlock()
-	return out, err
+	return ref.undoLast(g, user)
 }
 
 func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {

@@ -63,8 +63,10 @@ type pubJob struct {
 	clicks  []*boardClick // interactions to answer by updating their message
 }
 
-// boardClick is an interaction on a message of the game (the board) that
-// the publisher answers by updating that message.
+// boardClick is an interaction that caused a change: when it was on the
+// board, the publisher answers it by updating the board; when it was in
+// the game's channel, its webhook carries the change's ping. Both are
+// interaction calls, outside the bot token's REST budget.
 type boardClick struct {
 	r       *reply
 	message *discordgo.Message
@@ -79,9 +81,12 @@ func newPublisher(store boardStore, settings prefsStore, look *views, send *send
 // notify queues the public side of an outcome.
 func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
 
-// notifyVia queues the public side of an outcome that a click on message
-// caused, and returns once r has been answered: with the updated board when
-// message is the game's board, or with a silent acknowledgement.
+// notifyVia queues the public side of an outcome that interaction r caused
+// (a click on message, or nil for a command or form), and returns once the
+// publisher is done with r: a click is answered with the updated board
+// when message is the game's board, or with a silent acknowledgement; a
+// ping goes out as r's public follow-up. A command must have answered
+// before: its first answer is private.
 func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message) {
 	c := &boardClick{r: r, message: message, done: make(chan struct{})}
 	p.queueOutcome(out, c)
@@ -209,6 +214,22 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	p.dms.sendSecretPrompts(g, st)
 }
 
+// postPingVia posts a ping as the public follow-up of an interaction made
+// in the game's channel, or, without one, as a channel message.
+func (p *publisher) postPingVia(g *storage.Game, m mention, clicks []*boardClick) {
+	if len(m.users) == 0 {
+		return
+	}
+	for _, c := range clicks {
+		if c.r.i.ChannelID == g.Channel && c.r.i.GuildID != "" {
+			if err := c.r.message(msg{Content: m.text, Mentions: m.users}); err == nil {
+				return
+			}
+		}
+	}
+	p.postPing(g, m)
+}
+
 // mention is a ping: its text and the users it may notify.
 type mention struct {
 	text  string
@@ -228,7 +249,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 			if err != nil {
 				p.log.Warn("editing the board failed", "game", g.ID, "err", describeSendError(err))
 			}
-			p.postPing(g, ping)
+			p.postPingVia(g, ping, clicks)
 			return
 		}
 		// the board message was deleted: post a new one

@@ -113,6 +113,21 @@ func (r *reply) autoDefer() {
 	r.deferUpdate()
 }
 
+// finish answers an interaction its handler left unanswered: a
+// component's message stays as it was; a command is told it is done.
+func (r *reply) finish() {
+	r.mu.Lock()
+	answered := r.state != ackNone
+	r.mu.Unlock()
+	switch {
+	case answered:
+	case r.i.Type == discordgo.InteractionApplicationCommand:
+		_ = r.message(msg{Content: "Done.", Private: true})
+	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
+		r.deferUpdate()
+	}
+}
+
 // done stops the automatic defer; it returns the first send error.
 func (r *reply) done() error {
 	if r.timer != nil {
@@ -176,6 +191,7 @@ func (r *reply) message(m msg) error {
 	defer r.mu.Unlock()
 	switch {
 	case r.state == ackNone:
+		r.edited = true // the first message is complete: later ones follow it
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true

@@ -37,6 +37,11 @@ type interaction struct {
 // inDM reports whether the interaction came from a DM with the bot.
 func (in *interaction) inDM() bool { return in.GuildID == "" }
 
+// ephemeral reports whether m is a private message (only its user sees it).
+func ephemeral(m *discordgo.Message) bool {
+	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
 // componentKind is what kind of component a verb lives on.
 type componentKind int
 

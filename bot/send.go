@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -197,16 +198,17 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 			continue
 		}
 		var comps []discordgo.MessageComponent
+		menu := false // a select menu is alone in its row
 		for _, c := range ar.Components {
 			switch c := c.(type) {
 			case discordgo.Button:
-				if !validCustomID(c.CustomID, seen) || len(comps) == maxRowButtons {
+				if menu || len(comps) == maxRowButtons || !validCustomID(c.CustomID, seen) {
 					continue
 				}
 				c.Label = clip(c.Label, maxLabel)
 				comps = append(comps, c)
 			case discordgo.SelectMenu:
-				if !validCustomID(c.CustomID, seen) || len(comps) > 0 {
+				if len(comps) > 0 || !validCustomID(c.CustomID, seen) {
 					continue
 				}
 				c.Placeholder = clip(c.Placeholder, maxPlaceholder)
@@ -214,7 +216,7 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 				if len(c.Options) == 0 {
 					continue
 				}
-				comps = append(comps, c)
+				comps, menu = append(comps, c), true
 			}
 		}
 		if len(comps) > 0 {
@@ -338,9 +340,11 @@ type guard struct {
 	now   func() time.Time
 	limit int
 
-	mu      sync.Mutex
-	minutes [10]invalidMinute // a ring of per-minute counts
-	holding bool
+	mu       sync.Mutex
+	minutes  [10]invalidMinute // a ring of per-minute counts
+	holding  bool
+	tooMany  int // 429s received since the start
+	requests int // requests sent since the start
 }
 
 type invalidMinute struct {
@@ -354,6 +358,12 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, errHoldingBack
 	}
 	resp, err := g.next.RoundTrip(r)
+	g.mu.Lock()
+	g.requests++
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		g.tooMany++
+	}
+	g.mu.Unlock()
 	if err != nil {
 		return resp, err
 	}
@@ -410,6 +420,14 @@ func (g *guard) full() bool {
 	return true
 }
 
+// totals returns how many requests were sent and how many were answered
+// 429 since the start.
+func (g *guard) totals() (requests, tooMany int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.requests, g.tooMany
+}
+
 // invalidCount returns the invalid responses of the last ten minutes.
 func (g *guard) invalidCount() int {
 	g.mu.Lock()
@@ -460,10 +478,19 @@ func isCannotDM(err error) bool {
 	return restCode(err) == discordgo.ErrCodeCannotSendMessagesToThisUser
 }
 
-// describeSendError is a short description of a failed send for the log.
+// describeSendError is a short description of a failed send for the log,
+// without the interaction tokens a URL may carry.
 func describeSendError(err error) string {
 	if code := restCode(err); code != 0 {
 		return fmt.Sprintf("Discord error %d", code)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		path := ue.URL
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			path = u.Path
+		}
+		return ue.Op + " " + redactRoute(path) + ": " + ue.Err.Error()
 	}
 	return err.Error()
 }

@@ -44,6 +44,9 @@ func (r tinyRules) Decode(b []byte) (engine.State, error) {
 // offered, answers with an action the game does not have, as a buggy
 // player would.
 func (r tinyRules) ComputerPlayer(name string) (engine.Player, bool) {
+	if r.clumsy && name == "panicky" {
+		return panicky{}, true
+	}
 	return clumsy{}, r.clumsy && name == "clumsy"
 }
 
@@ -57,6 +60,14 @@ func (r tinyRules) ComputerPlayerNames() []string {
 type clumsy struct{}
 
 func (clumsy) Choose(engine.State, engine.Prompt, *engine.RNG) string { return "pluck 2" }
+
+// panicky is a computer player with a bug that panics (offered with clumsy,
+// not listed).
+type panicky struct{}
+
+func (panicky) Choose(_ engine.State, p engine.Prompt, _ *engine.RNG) string {
+	return p.Actions[len(p.Actions)+1] // index out of range
+}
 
 func (r tinyRules) New(setup engine.Setup) (engine.State, error) {
 	if setup.Players < 2 || setup.Players > 4 {

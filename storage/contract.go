@@ -29,8 +29,16 @@ func (c Contract) Now() time.Time { return c.s.now() }
 // Create checks a game about to be created (as Store.Create does) and
 // returns its record: status, log times, Version, Snapshot, Created and
 // Updated filled in; the caller assigns the ID.
-func (c Contract) Create(g *Game) (*Game, error) {
-	rec, err := c.s.prepareCreate(g)
+func (c Contract) Create(g *Game) (*Game, error) { return c.prepare(g, false) }
+
+// Import checks a game about to be imported (as Store.Import does) and
+// returns its record, archived with its result and Finished time when its
+// log ends it or it is abandoned; the caller assigns the ID and counts an
+// archived game's statistics.
+func (c Contract) Import(g *Game) (*Game, error) { return c.prepare(g, true) }
+
+func (c Contract) prepare(g *Game, imported bool) (*Game, error) {
+	rec, err := c.s.prepareCreate(g, imported)
 	if err != nil {
 		return nil, err
 	}

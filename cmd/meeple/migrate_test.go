@@ -174,3 +174,33 @@ func TestMigrateRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// "meeple check" reads a PostgreSQL database's schema and games without
+// creating or changing its tables.
+func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
+	dsn := pg.Database(t)
+	r := checkDatabase(dsn, nil)
+	if !r.ok || !strings.Contains(r.detail, "schema 0; the bot creates or upgrades the tables") {
+		t.Fatalf("check of an empty database: %+v", r)
+	}
+	if r := checkDatabase(dsn, nil); !strings.Contains(r.detail, "schema 0") {
+		t.Fatalf("the first check created tables: %+v", r)
+	}
+	reg, _ := buildRegistry(nil)
+	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(&storage.Game{Kind: "eightydays", Guild: "7", Channel: "8", Seats: []storage.Seat{{User: "1"}, {}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if r := checkDatabase(dsn, nil); !r.ok || !strings.Contains(r.detail, "1 games (1 active)") {
+		t.Fatalf("check of a database with a game: %+v", r)
+	}
+	bad := strings.Replace(dsn, "meeple@", "meeple:sekrit@", 1)
+	bad = strings.Replace(bad, "host=", "host=/nonexistent", 1)
+	if r := checkDatabase(bad, nil); r.ok || strings.Contains(r.detail, "sekrit") || !strings.Contains(r.detail, "xxxxx") {
+		t.Fatalf("check of an unreachable database: %+v", r)
+	}
+}

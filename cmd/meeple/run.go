@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot"
+	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/storage"
@@ -31,8 +32,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := cfg.logger(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	log.Info("meeple build", readBuild().logAttrs()...)
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
@@ -45,12 +45,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer func() {
-		stop() // the backup loop ends before the store closes
 		if err := store.Close(); err != nil {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	if file, ok := store.(*storage.Store); ok {
+	file, onFile := store.(*storage.Store)
+	if onFile {
 		// "meeple backup" asks the running bot for copies over this socket. The
 		// bot runs without it when it cannot listen; the [backup] loop still works.
 		if backups, err := storage.ServeBackups(file, storage.BackupSocket(database)); err != nil {
@@ -62,7 +62,6 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 				}
 			}()
 		}
-		go backupLoop(ctx, file, cfg.Backup, log)
 	} else if cfg.Backup.Dir != "" {
 		log.Warn("[backup] copies bbolt files only: back a PostgreSQL database up with pg_dump", "dir", cfg.Backup.Dir)
 	}
@@ -71,6 +70,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	session, err := discordgo.New(token)
 	if err != nil {
+		return fmt.Errorf("discord session: %w", err)
+	}
+	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
 	botCfg := bot.Config{
@@ -99,7 +101,13 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if onFile {
+		go backupLoop(ctx, file, cfg.Backup, log)
+	}
+	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
+		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

@@ -27,15 +27,39 @@ const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.sea
 // Create stores a new active game in g.Channel, as storage.Store.Create.
 func (s *Store) Create(g *storage.Game) error {
 	rec, err := s.contract.Create(g)
+	if err == nil {
+		err = s.create(rec)
+	}
 	if err != nil {
 		return fmt.Errorf("postgres: create game in channel %s: %w", g.Channel, err)
 	}
-	err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	*g = *rec
+	return nil
+}
+
+// Import stores a game exported from a file, as storage.Store.Import: one
+// its log ends, or abandoned, goes straight to the archive.
+func (s *Store) Import(g *storage.Game) error {
+	rec, err := s.contract.Import(g)
+	if err == nil {
+		err = s.create(rec)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: import game into channel %s: %w", g.Channel, err)
+	}
+	*g = *rec
+	return nil
+}
+
+// create stores rec, a game record from the contract, under a new id; an
+// archived one counts in its users' statistics.
+func (s *Store) create(rec *storage.Game) error {
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		var busy bool
 		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE channel = $1 AND active)", rec.Channel).Scan(&busy); err != nil {
 			return err
 		}
-		if busy {
+		if busy && rec.Status.Active() {
 			return storage.ErrChannelBusy
 		}
 		var id int64
@@ -43,16 +67,18 @@ func (s *Store) Create(g *storage.Game) error {
 			return err
 		}
 		rec.ID = uint64(id)
-		return s.insertGame(ctx, tx, rec)
+		if err := s.insertGame(ctx, tx, rec); err != nil {
+			return err
+		}
+		if rec.Status.Active() {
+			return nil
+		}
+		return addStats(ctx, tx, rec)
 	})
 	if uniqueViolation(err) {
 		err = storage.ErrChannelBusy // another process created one meanwhile
 	}
-	if err != nil {
-		return fmt.Errorf("postgres: create game in channel %s: %w", g.Channel, err)
-	}
-	*g = *rec
-	return nil
+	return err
 }
 
 // insertGame writes a new game, its log and its users.

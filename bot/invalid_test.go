@@ -1,0 +1,175 @@
+package bot
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
+)
+
+func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.fake.RefuseDMs(bob.ID)
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(bob, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	// two rounds: picks, then moves
+	for round := 1; round <= 2; round++ {
+		pickAll(t, h, chTiny, alice, bob)
+		for _, u := range []tester{alice, bob} {
+			board := h.board(chTiny)
+			h.click(u, chTiny, board.ID, mustComponent(t, board, "move 1"))
+		}
+	}
+	h.bot.Wait()
+	tries, notices := 0, 0
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.DirectMessage && q.User == bob.ID {
+			tries++
+		}
+		if strings.Contains(q.Text(), "I could not send you a DM") {
+			notices++
+		}
+	}
+	if tries != 1 || notices != 1 {
+		t.Errorf("DMs tried %d times and the player told %d times; want once each", tries, notices)
+	}
+	prefs, err := h.store.UserPrefs(bob.ID)
+	if err != nil || prefs.Secrets != storage.SecretsEphemeral {
+		t.Errorf("bob's preference after the refusal: %+v %v", prefs, err)
+	}
+	if !strings.Contains(h.log(), "Discord refused a request") || !strings.Contains(h.log(), "status=403") {
+		t.Errorf("the refused DM was not counted:\n%s", h.log())
+	}
+}
+
+func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.bot.send.guard.limit = 5
+	openTinyTable(t, h, chTiny, alice, bob)
+	// every channel post is refused: a missing permission (403)
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.ChannelSend },
+		discordtest.Failure{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"})
+	sent := func() int {
+		n := 0
+		for _, q := range h.fake.Requests() {
+			if q.Kind == discordtest.ChannelSend {
+				n++
+			}
+		}
+		return n
+	}
+	before := sent()
+	for n := 0; n < 8; n++ {
+		h.command(alice, chTiny, cmdGame, subAbandon, nil) // private, always answered
+		h.bot.pub.post(chTiny, msg{Content: "a notice"}, 0)
+	}
+	if got := sent() - before; got != 5 {
+		t.Errorf("%d refused posts reached Discord; the guard should hold back after 5", got)
+	}
+	if n := h.bot.send.guard.invalidCount(); n != 5 {
+		t.Errorf("counted %d invalid responses, want 5", n)
+	}
+	if !strings.Contains(h.log(), "holding_back=true") {
+		t.Errorf("holding back was not logged:\n%s", h.log())
+	}
+	// interaction answers still go out while holding back
+	if res := h.command(alice, chTiny, cmdGame, subScores, nil); !res.private() || !strings.Contains(res.text(), "Scores") {
+		t.Errorf("an interaction while holding back: %s", res.text())
+	}
+	// ten minutes later the count has expired and posts go out again
+	h.clock.Advance(11 * time.Minute)
+	h.fake.ClearFailures()
+	h.bot.pub.post(chTiny, msg{Content: "a notice"}, 0)
+	if got := sent() - before; got != 6 {
+		t.Errorf("after ten minutes: %d posts sent, want 6", got)
+	}
+	if strings.Contains(h.log(), "fake-token") || strings.Contains(h.log(), "/tok") {
+		t.Errorf("a token reached the log:\n%s", h.log())
+	}
+}
+
+func TestStaleDMMenusAreRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	prompt := func() discordtest.Request {
+		h.bot.Wait()
+		var last discordtest.Request
+		for _, q := range h.fake.Requests() {
+			if q.Kind == discordtest.DirectMessage && q.User == carol.ID && len(q.CustomIDs()) == 1 {
+				last = q
+			}
+		}
+		if last.Message == "" {
+			t.Fatal("no DM prompt")
+		}
+		return last
+	}
+	round1 := prompt()
+	pickAll(t, h, chTiny, alice, carol)
+	for _, u := range []tester{alice, carol} {
+		board := h.board(chTiny)
+		h.click(u, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	}
+	if round2 := prompt(); round2.Message == round1.Message {
+		t.Fatal("no new prompt in round 2")
+	}
+	v := h.game(chTiny).Version
+	res := h.click(carol, "", round1.Message, round1.CustomIDs()[0], "pick 3")
+	if !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
+		t.Errorf("round 1's menu in round 2: %s", res.text())
+	}
+	// the current menu works, also after another player's choice
+	pickAll(t, h, chTiny, alice)
+	round2 := prompt()
+	if res := h.click(carol, "", round2.Message, round2.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Errorf("round 2's menu: %s", res.text())
+	}
+}
+
+func TestForgedCustomIDsEditNothing(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	openTinyTable(t, h, chTiny, alice, carol)
+	g := h.game(chTiny)
+	board := h.board(chTiny)
+	var dmPrompt discordtest.Request
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.DirectMessage && q.User == carol.ID {
+			dmPrompt = q
+		}
+	}
+	id := func(v verb, arg string) string {
+		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		return s
+	}
+	which, _ := customID{Verb: verbWhich}.encode()
+	dmBefore, _ := h.fake.Message(dmPrompt.Message)
+	dmText := discordtest.MessageText(dmBefore)
+	// a which-game menu on the DM prompt
+	res := h.click(carol, "", dmPrompt.Message, which, "1")
+	if after, _ := h.fake.Message(dmPrompt.Message); discordtest.MessageText(after) != dmText || res.callbackType() == 7 {
+		t.Errorf("a forged which-game menu edited the DM prompt: %s", res.text())
+	}
+	// lobby, log and abandon buttons on the board
+	boardText := discordtest.MessageText(board)
+	for _, c := range []string{id(verbJoin, ""), id(verbLogPage, "1"), id(verbConfirm, "")} {
+		res := h.click(alice, chTiny, board.ID, c)
+		if res.callbackType() == 7 {
+			t.Errorf("%s updated the board: %s", c, res.text())
+		}
+	}
+	if after, _ := h.fake.Message(board.ID); discordtest.MessageText(after) != boardText {
+		t.Errorf("forged components changed the board:\n%s", discordtest.MessageText(after))
+	}
+	if g2, err := h.store.Get(chTiny); err != nil || g2.ID != g.ID || len(g2.Seats) != len(g.Seats) {
+		t.Errorf("forged lobby or confirmation buttons changed the game: %v", err)
+	}
+}

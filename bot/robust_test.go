@@ -1,0 +1,184 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/engine"
+)
+
+// checkFits fails when a message the fake received exceeds a Discord limit
+// on its texts.
+func checkFits(t *testing.T, qs []discordtest.Request) {
+	t.Helper()
+	for _, q := range qs {
+		if q.Msg == nil {
+			continue
+		}
+		if n := utf8.RuneCountInString(q.Msg.Content); n > maxContent {
+			t.Errorf("%s with %d characters of content", q.Kind, n)
+		}
+		total := 0
+		for _, e := range q.Msg.Embeds {
+			total += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+			if utf8.RuneCountInString(e.Description) > maxEmbedDescrip || utf8.RuneCountInString(e.Title) > maxEmbedTitle {
+				t.Errorf("%s with an embed over its limits", q.Kind)
+			}
+			for _, f := range e.Fields {
+				total += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+				if utf8.RuneCountInString(f.Value) > maxEmbedField {
+					t.Errorf("%s with a field of %d characters", q.Kind, utf8.RuneCountInString(f.Value))
+				}
+			}
+			if e.Footer != nil {
+				total += utf8.RuneCountInString(e.Footer.Text)
+			}
+		}
+		if total > maxEmbedTotal {
+			t.Errorf("%s with %d characters of embeds", q.Kind, total)
+		}
+	}
+}
+
+func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	long := strings.Repeat("x", 3000)
+	// before any game: the lobby's options and a computer's name
+	if res := h.command(alice, "6101", cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: long}); !res.private() || !strings.Contains(res.text(), "option") {
+		t.Errorf("/lobby new options: %.200s", res.text())
+	}
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.command(alice, "6102", cmdLobby, subNew, map[string]any{optGame: "tiny"})
+	if res := h.command(alice, "6102", cmdLobby, subAddAI, map[string]any{optName: long}); !strings.Contains(res.text(), "no computer player") {
+		t.Errorf("/lobby add-computer: %.200s", res.text())
+	}
+	for _, c := range []struct{ name, sub, opt string }{
+		{cmdPlay, "", optAction}, {cmdFree, "", optAction}, {cmdGame, subRules, optTopic},
+	} {
+		res := h.command(alice, chTiny, c.name, c.sub, map[string]any{c.opt: long})
+		if !res.private() || res.text() == "" {
+			t.Errorf("/%s %s: %.200s", c.name, c.sub, res.text())
+		}
+	}
+	if got := h.dm(alice, strings.Repeat("y", 2000)); len(got) != 1 {
+		t.Errorf("a 2,000-character DM got %d answers", len(got))
+	}
+	h.bot.Wait()
+	checkFits(t, h.fake.Requests())
+	if g := h.game(chTiny); g.Version != 1 {
+		t.Errorf("over-long input changed the game: version %d", g.Version)
+	}
+}
+
+func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	g := h.game(chTiny)
+	board := h.board(chTiny)
+	id := func(v verb, arg string) string {
+		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		return s
+	}
+	// a button carrying the private form's verb, a menu carrying a button's
+	res := h.click(alice, chTiny, board.ID, id(verbModal, ""))
+	if !res.private() || !strings.Contains(res.text(), errUnknownComp.text) {
+		t.Errorf("a button with the form's verb: %s", res.text())
+	}
+	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.text) {
+		t.Errorf("a menu with a button's verb: %s", res.text())
+	}
+	// forms carrying a menu's verbs
+	for _, v := range []verb{verbPick, verbWhich, verbAct} {
+		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.text) {
+			t.Errorf("a form with verb %s: %s", v, res.text())
+		}
+	}
+	// a user select menu (another component type) with a Meeple custom_id
+	raw := map[string]any{"type": 3, "data": map[string]any{"custom_id": id(verbPick, "0"), "component_type": 5, "values": []string{alice.ID}},
+		"message": h.messageJSON(board.ID, chTiny)}
+	h.place(raw, alice, chTiny)
+	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.text) {
+		t.Errorf("a user select: %s", res.text())
+	}
+	// the which-game menu belongs in DMs only
+	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.text) {
+		t.Errorf("a which-game menu in a channel: %s", res.text())
+	}
+	if got := h.game(chTiny).Version; got != g.Version {
+		t.Errorf("refused components changed the game: version %d, want %d", got, g.Version)
+	}
+	if after, _ := h.fake.Message(board.ID); discordtest.MessageText(after) != discordtest.MessageText(board) {
+		t.Error("a refused component changed the board")
+	}
+	if strings.Contains(h.log(), "panic") {
+		t.Errorf("a panic was logged:\n%s", h.log())
+	}
+}
+
+func TestBlankPrivateFormIsRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
+	form := res.Requests[0].CustomID
+	for _, blank := range []string{"", "   ", "\n\t"} {
+		res := h.submit(alice, chTiny, form, blank)
+		if !res.private() || !strings.Contains(res.text(), errBlankChoice.text) {
+			t.Errorf("blank form %q: %s", blank, res.text())
+		}
+	}
+	if strings.Contains(h.log(), "ERROR") {
+		t.Errorf("a blank form was logged as an error:\n%s", h.log())
+	}
+	if g := h.game(chTiny); g.Version != 1 {
+		t.Errorf("a blank form changed the game: version %d", g.Version)
+	}
+	// resolveAction never makes an action of nothing
+	st, _ := tinyRules{}.New(engine.Setup{Players: 2})
+	if _, action := resolveAction(st, []engine.Seat{0}, "  "); action != "" {
+		t.Errorf("resolveAction of blank = %q", action)
+	}
+}
+
+func TestPanicsAreRecovered(t *testing.T) {
+	// a presenter that panics: /game me is answered privately and logged
+	boom := func(any, []string) (string, error) { panic(fmt.Errorf("presenter bug holding %s", "secret 6 6 5 1")) }
+	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "panicky"}, nil, boom)
+	openTinyTable(t, h, chTiny, alice, bob)
+	res := h.command(alice, chTiny, cmdGame, subMe, nil)
+	if !res.private() || !strings.Contains(res.text(), genericFailure) {
+		t.Errorf("after a panic: %s", res.text())
+	}
+	logged := h.log()
+	if !strings.Contains(logged, "recovered from a panic in an interaction") || !strings.Contains(logged, "goroutine") {
+		t.Errorf("the panic was not logged with its stack:\n%s", logged)
+	}
+	if strings.Contains(logged, "6 6 5 1") {
+		t.Error("the panic's value reached the log")
+	}
+	// the bot goes on, and so does the game
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played") {
+		t.Errorf("after the panic: %s", res.text())
+	}
+	// a computer player that panics at a deadline: the tick survives, the
+	// game's lock is free again, the next interaction is served
+	h.clock.Advance(2 * time.Hour)
+	h.bot.CheckDeadlines(h.clock.Now())
+	if !strings.Contains(h.log(), "handling a timer failed") || !strings.Contains(h.log(), "index out of range") {
+		t.Errorf("the deadline's panic was not logged:\n%s", h.log())
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"})
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the game's lock was not released after the panic")
+	}
+}
