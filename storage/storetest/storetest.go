@@ -29,6 +29,7 @@ type Store interface {
 	Writer
 	Get(channel string) (*storage.Game, error)
 	GetByID(id uint64) (*storage.Game, error)
+	Import(g *storage.Game) error
 	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
 	Start(channel string) (*storage.Game, engine.State, error)
 	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
@@ -74,6 +75,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"CreateAppendLoadKeepSnapshotEqualToReplay", testCreateAppendLoad},
 		{"CreateRefusesBadGamesAndBusyChannels", testCreateRefuses},
 		{"ImportedGameKeepsItsLogAndTimes", testImportedGame},
+		{"ImportArchivesAFinishedGame", testImport},
 		{"AppendRefusesStaleVersionAndBadInput", testAppendRefuses},
 		{"ConcurrentAppendsToOneGame", testConcurrentAppends},
 		{"UndoRebuildsTheSnapshotFromTheLog", testUndo},
@@ -1016,5 +1018,47 @@ func testClaimDue(t *testing.T, opener Opener) {
 	later := base.Add(2 * time.Hour)
 	if back, _ := s.ClaimDue(later, time.Minute); fmt.Sprint(dueList(back)) != "[c1 deadline 11:00 c1 reminder 11:59 c3 reminder 12:30 c3 deadline 13:00]" {
 		t.Fatalf("after the claims ran out: %v", dueList(back))
+	}
+}
+
+// testImport imports a race whose log reaches its
+// goal: it is archived as finished with the rules' result and its own
+// times, counts in its players' statistics and leaves the channel free;
+// an abandoned one is archived as abandoned.
+func testImport(t *testing.T, opener Opener) {
+	s := open(t, opener)
+	NewRace(t, s, "g1", "c1", 2, "10")
+	for g, state, _ := s.Load("c1"); !state.Over(); g, state, _ = s.Load("c1") {
+		if _, err := Step(s, g, state); err != nil {
+			t.Fatal(err)
+		}
+	}
+	played, _ := s.Get("c1")
+	created := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	imported := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusRunning, Setup: played.Setup, Seats: played.Seats, Created: created}
+	for i, e := range played.Log {
+		imported.Log = append(imported.Log, storage.Entry{Seat: e.Seat, Action: e.Action, At: created.Add(time.Duration(i+1) * time.Hour)})
+	}
+	if err := s.Import(imported); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.GetByID(imported.ID)
+	last := imported.Log[len(imported.Log)-1].At
+	if err != nil || g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Winners) != 1 ||
+		!g.Created.Equal(created) || !g.Finished.Equal(last) || !g.Log[0].At.Equal(created.Add(time.Hour)) {
+		t.Fatalf("imported finished game: %+v, %v", g, err)
+	}
+	if _, err := s.Get("c2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("the archived import holds its channel: %v", err)
+	}
+	if st, err := s.Stats("u1"); err != nil || len(st) != 1 || st[0].Played != 1 {
+		t.Fatalf("statistics after the import: %+v, %v", st, err)
+	}
+	abandoned := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusAbandoned, Setup: played.Setup, Seats: played.Seats, Log: played.Log[:1]}
+	if err := s.Import(abandoned); err != nil || abandoned.Status != storage.StatusAbandoned {
+		t.Fatalf("import of an abandoned game: %v, status %s", err, abandoned.Status)
+	}
+	if archive, _ := s.ArchiveForGuild("g1", 0, 10); len(archive) != 2 {
+		t.Fatalf("archive holds %d games, want 2", len(archive))
 	}
 }
