@@ -114,9 +114,11 @@ type Config struct {
 	// false means 48 hours.
 	Deadline   time.Duration
 	NoDeadline bool
-	// Reminder is how often the player to move is reminded before their
-	// deadline; 0 means a quarter of the deadline.
-	Reminder time.Duration
+	// Reminder is how often the player to move is reminded while a
+	// decision waits; 0 with NoReminder false means a quarter of the
+	// deadline.
+	Reminder   time.Duration
+	NoReminder bool
 	// OnDeadline is what happens when a deadline passes: "computer" (a
 	// computer player acts for the absent player; the default) or "pause".
 	OnDeadline string
@@ -143,7 +145,9 @@ func (c *Config) defaults() {
 	if c.NoDeadline {
 		c.Deadline = 0
 	}
-	if c.Reminder == 0 {
+	if c.NoReminder {
+		c.Reminder = 0
+	} else if c.Reminder == 0 {
 		c.Reminder = c.Deadline / 4
 	}
 	if c.OnDeadline == "" {
@@ -221,6 +225,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
+		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {

@@ -62,6 +62,23 @@ type Game struct {
 
 	// Result is the outcome, set by Store.Finish.
 	Result *engine.Result
+
+	// Handovers are the changes of hands of a running game's seats, in
+	// order: replacements and resignations. Ratings read them.
+	Handovers []Handover
+	// Nudged is when a player last nudged the players the game waits for;
+	// zero for never.
+	Nudged time.Time
+}
+
+// Handover is one seat changing hands during a game.
+type Handover struct {
+	Seat     engine.Seat `json:"seat"`
+	From     Seat        `json:"from"`               // who held the seat before
+	To       Seat        `json:"to"`                 // who holds it after
+	By       string      `json:"by,omitempty"`       // the user who made the change
+	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
+	At       time.Time   `json:"at"`
 }
 
 // Timing is how long a game's players have for each decision and what
@@ -155,6 +172,9 @@ type GuildSettings struct {
 	ManagerRoles []string `json:"manager_roles,omitempty"`
 	// GamesChannel is where new games are announced; empty means none.
 	GamesChannel string `json:"games_channel,omitempty"`
+	// Saved is true when the guild's admins have saved settings, even ones
+	// equal to the defaults; set by GuildSettings, not stored.
+	Saved bool `json:"-"`
 }
 
 // DefaultGuildSettings are the settings of a guild that has saved none.

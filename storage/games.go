@@ -336,6 +336,14 @@ func (s *Store) checkEdit(old, g *Game) error {
 	if err := checkSeats(g.Seats); err != nil {
 		return err
 	}
+	if len(g.Handovers) < len(old.Handovers) {
+		return fmt.Errorf("%w: handovers are only ever added", ErrInvalid)
+	}
+	for _, h := range g.Handovers {
+		if h.Seat < 0 || int(h.Seat) >= len(g.Seats) {
+			return fmt.Errorf("%w: a handover of seat %d, which the game does not have", ErrInvalid, h.Seat+1)
+		}
+	}
 	for role, msg := range g.Messages {
 		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
 			return fmt.Errorf("%w: bad message id %.20q for %.20q", ErrInvalid, msg, role)
@@ -976,6 +984,7 @@ func (g *Game) clone() *Game {
 	c.Log = slices.Clone(g.Log)
 	c.Snapshot = bytes.Clone(g.Snapshot)
 	c.Messages = maps.Clone(g.Messages)
+	c.Handovers = slices.Clone(g.Handovers)
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r

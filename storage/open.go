@@ -13,6 +13,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Open opens the database file at path. games is used to replay logs
@@ -85,7 +86,7 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("storage: open %s: %w: %v", path, ErrPermission, err)
 	}
-	if errors.Is(err, bolt.ErrTimeout) { // where bbolt takes the lock itself
+	if errors.Is(err, bolterrors.ErrTimeout) { // where bbolt takes the lock itself
 		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
 	}
 	return fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)

@@ -54,6 +54,37 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, 
 	return games, nil
 }
 
+// Archive returns up to limit (0: no limit) finished and abandoned games of
+// every guild with an ID above after, lowest ID first, without logs and
+// snapshots: pages through the whole archive, for example to recompute
+// ratings.
+func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
+	var out []*Game
+	if after == math.MaxUint64 {
+		return nil, nil
+	}
+	err := s.view(func(tx *bolt.Tx) error {
+		c := bucket(tx, bktGames).Cursor()
+		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
+			if len(k) != 8 {
+				return fmt.Errorf("%w: game key %x", ErrCorrupt, k)
+			}
+			g, err := s.readGame(tx, beUint64(k), false)
+			if err != nil {
+				return err
+			}
+			if !g.Status.Active() {
+				out = append(out, g)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: archive after game %d: %w", after, err)
+	}
+	return out, nil
+}
+
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
 func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
@@ -208,13 +239,15 @@ func (st *Stats) count(g *Game) {
 	}
 }
 
-// GuildSettings returns guild's settings, or DefaultGuildSettings when it
-// has saved none.
+// GuildSettings returns guild's settings with Saved set, or
+// DefaultGuildSettings when it has saved none.
 func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
 	out := DefaultGuildSettings()
-	if err := s.getRecord(bktGuilds, recGuild, guild, &out); err != nil {
+	found, err := s.getRecord(bktGuilds, recGuild, guild, &out)
+	if err != nil {
 		return GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
+	out.Saved = found
 	return out, nil
 }
 
@@ -243,7 +276,7 @@ func checkGuildSettings(settings GuildSettings) error {
 // saved none.
 func (s *Store) UserPrefs(user string) (UserPrefs, error) {
 	out := DefaultUserPrefs()
-	if err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
+	if _, err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
 		return UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return out, nil
@@ -268,18 +301,20 @@ func checkUserPrefs(prefs UserPrefs) error {
 }
 
 // getRecord decodes the JSON record under key into v, leaving v as it is
-// when there is none.
-func (s *Store) getRecord(name string, kind, key string, v any) error {
+// when there is none; found tells which.
+func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {
 	if err := checkID(kind, key); err != nil {
-		return err
+		return false, err
 	}
-	return s.view(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		data := bucket(tx, name).Get([]byte(key))
 		if data == nil {
 			return nil
 		}
+		found = true
 		return s.codec.openJSON(kind, key, data, v)
 	})
+	return found, err
 }
 
 // putRecord stores v as a JSON record under key.

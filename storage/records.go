@@ -169,6 +169,9 @@ type gameRecord struct {
 	Updated  time.Time         `json:"updated"`
 	Finished time.Time         `json:"finished,omitzero"`
 	Result   *resultRecord     `json:"result,omitempty"`
+	// Added without a schema change: older records have neither.
+	Handovers []Handover `json:"handovers,omitempty"`
+	Nudged    time.Time  `json:"nudged,omitzero"`
 }
 
 type resultRecord struct {
@@ -184,6 +187,7 @@ func (c codec) encodeGame(g *Game) ([]byte, error) {
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
+		Handovers: g.Handovers, Nudged: g.Nudged,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -222,6 +226,12 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
+		Handovers: r.Handovers, Nudged: r.Nudged,
+	}
+	for _, h := range r.Handovers {
+		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {
+			return nil, bad(fmt.Sprintf("a handover of seat %d", h.Seat+1))
+		}
 	}
 	if r.Result != nil {
 		res := &engine.Result{Over: r.Status == StatusFinished, Scores: r.Result.Scores, Breakdown: r.Result.Breakdown, Counters: r.Result.Counters}

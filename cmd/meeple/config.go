@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
@@ -55,6 +56,21 @@ type deadlineConfig struct {
 	OnDeadline string    `toml:"on_deadline"`
 	Computer   string    `toml:"computer"`
 	CheckEvery *duration `toml:"check_every"`
+}
+
+// apply sets the bot's deadline settings from the config: a duration of
+// "0" turns deadlines or reminders off; one left out keeps the default.
+func (d deadlineConfig) apply(c *bot.Config) {
+	c.OnDeadline, c.Computer = d.OnDeadline, d.Computer
+	if d.Turn != nil {
+		c.Deadline, c.NoDeadline = d.Turn.Duration, d.Turn.Duration == 0
+	}
+	if d.Reminder != nil {
+		c.Reminder, c.NoReminder = d.Reminder.Duration, d.Reminder.Duration == 0
+	}
+	if d.CheckEvery != nil && d.CheckEvery.Duration > 0 {
+		c.TickEvery = d.CheckEvery.Duration
+	}
 }
 
 type renderConfig struct {

@@ -76,18 +76,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("discord session: %w", err)
 	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log,
-		OnDeadline: cfg.Deadlines.OnDeadline, Computer: cfg.Deadlines.Computer, Images: true,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true,
 	}
-	if d := cfg.Deadlines.Turn; d != nil {
-		botCfg.Deadline, botCfg.NoDeadline = d.Duration, d.Duration == 0
-	}
-	if d := cfg.Deadlines.Reminder; d != nil {
-		botCfg.Reminder = d.Duration
-	}
-	if d := cfg.Deadlines.CheckEvery; d != nil && d.Duration > 0 {
-		botCfg.TickEvery = d.Duration
-	}
+	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
 		botCfg.Images = *cfg.Render.Images
 	}

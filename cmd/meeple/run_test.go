@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -50,6 +51,27 @@ func TestExampleConfigLoads(t *testing.T) {
 	}
 	if !c.Discord.endpoints().Default() {
 		t.Errorf("the example points the bot away from Discord: %+v", c.Discord)
+	}
+}
+
+func TestConfigZeroTurnsDeadlinesAndRemindersOff(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meeple.toml")
+	if err := os.WriteFile(path, []byte("[deadlines]\nturn = \"24h\"\nreminder = \"0\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bot.Config
+	c.Deadlines.apply(&b)
+	if b.Deadline != 24*time.Hour || b.NoDeadline || b.Reminder != 0 || !b.NoReminder {
+		t.Fatalf("reminder = \"0\" gave %+v", b)
+	}
+	c.Deadlines.Turn.Duration = 0
+	c.Deadlines.apply(&b)
+	if !b.NoDeadline {
+		t.Fatalf("turn = \"0\" gave %+v", b)
 	}
 }
 

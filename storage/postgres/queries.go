@@ -53,6 +53,22 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storag
 	return games, nil
 }
 
+// Archive returns up to limit (0: all) finished and abandoned games of
+// every guild with an ID above after, lowest first, as
+// storage.Store.Archive.
+func (s *Store) Archive(after uint64, limit int) ([]*storage.Game, error) {
+	var most *int
+	if limit > 0 {
+		most = &limit
+	}
+	games, err := s.query("SELECT "+headCols+" FROM games g WHERE NOT g.active AND g.id > $1 ORDER BY g.id LIMIT $2",
+		int64(min(after, 1<<63-1)), most)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: archive after game %d: %w", after, err)
+	}
+	return games, nil
+}
+
 // page is the arguments of an archive page: below before (0: no bound),
 // at most limit rows (0 or less: no limit).
 func page(before uint64, limit int) []any {
@@ -72,9 +88,14 @@ func (s *Store) list(owner, sql string, args ...any) ([]*storage.Game, error) {
 	if err := storage.CheckID("owner", owner); err != nil {
 		return nil, err
 	}
+	return s.query(sql, append([]any{owner}, args...)...)
+}
+
+// query runs a query of games (selecting headCols).
+func (s *Store) query(sql string, args ...any) ([]*storage.Game, error) {
 	var out []*storage.Game
 	err := s.call(func(ctx context.Context) error {
-		rows, err := s.pool.Query(ctx, sql, append([]any{owner}, args...)...)
+		rows, err := s.pool.Query(ctx, sql, args...)
 		if err != nil {
 			return err
 		}
@@ -186,9 +207,11 @@ func addStats(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
 // when it has saved none.
 func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 	out := storage.DefaultGuildSettings()
-	if err := s.getRecord("SELECT settings FROM guild_settings WHERE guild = $1", "guild settings", guild, &out); err != nil {
+	found, err := s.getRecord("SELECT settings FROM guild_settings WHERE guild = $1", "guild settings", guild, &out)
+	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("postgres: settings of guild %s: %w", guild, err)
 	}
+	out.Saved = found
 	return out, nil
 }
 
@@ -209,7 +232,7 @@ func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) e
 // they have saved none.
 func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
 	out := storage.DefaultUserPrefs()
-	if err := s.getRecord("SELECT prefs FROM user_prefs WHERE user_id = $1", "user preferences", user, &out); err != nil {
+	if _, err := s.getRecord("SELECT prefs FROM user_prefs WHERE user_id = $1", "user preferences", user, &out); err != nil {
 		return storage.UserPrefs{}, fmt.Errorf("postgres: preferences of user %s: %w", user, err)
 	}
 	return out, nil
@@ -229,12 +252,12 @@ func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 }
 
 // getRecord decodes the JSON record the query finds under key into v,
-// leaving v as it is when there is none.
-func (s *Store) getRecord(sql, kind, key string, v any) error {
+// leaving v as it is when there is none; found tells which.
+func (s *Store) getRecord(sql, kind, key string, v any) (found bool, err error) {
 	if err := storage.CheckID(kind, key); err != nil {
-		return err
+		return false, err
 	}
-	return s.call(func(ctx context.Context) error {
+	err = s.call(func(ctx context.Context) error {
 		var data []byte
 		err := s.pool.QueryRow(ctx, sql, key).Scan(&data)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -243,11 +266,13 @@ func (s *Store) getRecord(sql, kind, key string, v any) error {
 		if err != nil {
 			return err
 		}
+		found = true
 		if err := json.Unmarshal(data, v); err != nil {
 			return fmt.Errorf("%s record %s: %v: %w", kind, key, err, storage.ErrCorrupt)
 		}
 		return nil
 	})
+	return found, err
 }
 
 // putRecord stores v as JSON under key.

@@ -41,6 +41,7 @@ type Store interface {
 	ActiveForUser(user string) ([]*storage.Game, error)
 	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
 	ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error)
+	Archive(after uint64, limit int) ([]*storage.Game, error)
 	Stats(user string) ([]storage.Stats, error)
 	Counts() (active, total int, err error)
 
@@ -82,6 +83,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"UpdateChangesOnlyWhatIsTheCallers", testUpdate},
 		{"StartKeepsTheRulesReason", testStartReason},
 		{"FinishArchivesAndCountsStats", testFinish},
+		{"HandoversNudgesAndTheWholeArchive", testHandovers},
 		{"DueFindsPassedTimersOnly", testDue},
 		{"ClaimDueHandsEachTimerOutOnce", testClaimDue},
 		{"SettingsAndPreferences", testSettings},
@@ -634,8 +636,20 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutGuildSettings("g1", gs); err != nil {
 		t.Fatal(err)
 	}
+	gs.Saved = true // reported by GuildSettings once anything is saved
 	if got, _ := s.GuildSettings("g1"); fmt.Sprint(got) != fmt.Sprint(gs) {
 		t.Fatalf("guild settings %+v, want %+v", got, gs)
+	}
+	// settings equal to the defaults, saved on purpose, are told apart
+	// from none saved
+	if err := s.PutGuildSettings("g2", storage.DefaultGuildSettings()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GuildSettings("g2"); !got.Saved {
+		t.Fatal("settings equal to the defaults read as none saved")
+	}
+	if got, _ := s.GuildSettings("g3"); got.Saved {
+		t.Fatal("a guild that saved nothing reads as saved")
 	}
 	for name, bad := range map[string]storage.GuildSettings{
 		"negative deadline": {TurnDeadline: -1},
@@ -1060,5 +1074,63 @@ func testImport(t *testing.T, opener Opener) {
 	}
 	if archive, _ := s.ArchiveForGuild("g1", 0, 10); len(archive) != 2 {
 		t.Fatalf("archive holds %d games, want 2", len(archive))
+	}
+}
+
+// testHandovers keeps a game's handovers and last nudge through its
+// archiving and a reopening, and pages through every guild's archive.
+func testHandovers(t *testing.T, opener Opener) {
+	s, err := opener()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	NewRace(t, s, "g1", "c1", 2, "50")
+	Play(t, s, "c1")
+	h := storage.Handover{Seat: 1, From: storage.Seat{User: "u2"}, To: storage.Seat{User: "u9", Name: "Nine"}, By: "u1", At: at}
+	if _, err := s.Update("c1", func(g *storage.Game) error {
+		g.Seats[1] = h.To
+		g.Handovers = append(g.Handovers, h)
+		g.Nudged = at
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for name, fn := range map[string]func(g *storage.Game) error{
+		"a handover of a seat the game lacks": func(g *storage.Game) error {
+			g.Handovers = append(g.Handovers, storage.Handover{Seat: 5})
+			return nil
+		},
+		"a handover forgotten": func(g *storage.Game) error { g.Handovers = nil; return nil },
+	} {
+		if _, err := s.Update("c1", fn); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := s.Finish("c1", 1, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{3, 5}, Winners: []engine.Seat{1}}); err != nil {
+		t.Fatal(err)
+	}
+	NewRace(t, s, "g2", "c2", 2, "50")
+	Play(t, s, "c2")
+	if _, err := s.Finish("c2", 1, storage.StatusAbandoned, nil); err != nil {
+		t.Fatal(err)
+	}
+	NewRace(t, s, "g1", "c3", 2, "50") // active: not in the archive
+	s.Close()
+
+	s = open(t, opener) // the records survive a restart
+	all, err := s.Archive(0, 0)
+	if err != nil || len(all) != 2 || all[0].Channel != "c1" || all[1].Channel != "c2" {
+		t.Fatalf("archive: %v, %v", Channels(all), err)
+	}
+	g := all[0]
+	if len(g.Handovers) != 1 || g.Handovers[0] != h || !g.Nudged.Equal(at) || g.Seats[1].User != "u9" {
+		t.Fatalf("archived game: handovers %+v nudged %v seats %+v", g.Handovers, g.Nudged, g.Seats)
+	}
+	if page, _ := s.Archive(all[0].ID, 1); len(page) != 1 || page[0].ID != all[1].ID {
+		t.Fatalf("the page after the first game: %v", Channels(page))
+	}
+	if page, _ := s.Archive(all[1].ID, 0); len(page) != 0 {
+		t.Fatalf("past the last game: %v", Channels(page))
 	}
 }
