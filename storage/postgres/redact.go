@@ -11,7 +11,9 @@ const hidden = "xxxxx"
 
 // keywordPassword finds a password in a key=value connection string:
 // password=secret or password='sec ret' (with \' and \\ escapes).
-var keywordPassword = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
+func keywordPassword() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
+}
 
 // Redact returns dsn with its password (if any) replaced, fit for logs and
 // error messages: postgres://meeple:xxxxx@db/meeple.
@@ -31,7 +33,7 @@ func Redact(dsn string) string {
 		}
 		return u.String()
 	}
-	return keywordPassword.ReplaceAllString(dsn, "${1}"+hidden)
+	return keywordPassword().ReplaceAllString(dsn, "${1}"+hidden)
 }
 
 // IsDSN reports whether database names a PostgreSQL database (a
@@ -56,7 +58,7 @@ func passwords(dsn string) []string {
 		}
 		return out
 	}
-	for _, m := range keywordPassword.FindAllStringSubmatch(dsn, -1) {
+	for _, m := range keywordPassword().FindAllStringSubmatch(dsn, -1) {
 		if p := strings.Trim(m[2], "'"); p != "" {
 			out = append(out, p)
 		}
