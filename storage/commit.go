@@ -19,8 +19,8 @@ type Outcome struct {
 	Entries  []Entry
 	Snapshot []byte
 	// Edit, when set, changes the bot-owned fields as Store.Update's fn
-	// does, after the entries are counted in the version. It may run more
-	// than once and must not call the store.
+	// does; it is given the game as it was before the entries (Version
+	// included). It may run more than once and must not call the store.
 	Edit func(g *Game) error
 	// Finish, when set, archives the game after the entries, as
 	// Store.Finish does with its status and result.
