@@ -467,48 +467,6 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 	}
 }
 
-// TestImportArchivesAFinishedGame imports a race whose log reaches its
-// goal: it is archived as finished with the rules' result and its own
-// times, counts in its players' statistics and leaves the channel free;
-// an abandoned one is archived as abandoned.
-func TestImportArchivesAFinishedGame(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
-	newRace(t, s, "g1", "c1", 2, "10")
-	for g, state, _ := s.Load("c1"); !state.Over(); g, state, _ = s.Load("c1") {
-		if _, err := step(s, g, state); err != nil {
-			t.Fatal(err)
-		}
-	}
-	played, _ := s.Get("c1")
-	created := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	imported := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusRunning, Setup: played.Setup, Seats: played.Seats, Created: created}
-	for i, e := range played.Log {
-		imported.Log = append(imported.Log, storage.Entry{Seat: e.Seat, Action: e.Action, At: created.Add(time.Duration(i+1) * time.Hour)})
-	}
-	if err := s.Import(imported); err != nil {
-		t.Fatal(err)
-	}
-	g, err := s.GetByID(imported.ID)
-	last := imported.Log[len(imported.Log)-1].At
-	if err != nil || g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Winners) != 1 ||
-		!g.Created.Equal(created) || !g.Finished.Equal(last) || !g.Log[0].At.Equal(created.Add(time.Hour)) {
-		t.Fatalf("imported finished game: %+v, %v", g, err)
-	}
-	if _, err := s.Get("c2"); !errors.Is(err, storage.ErrNotFound) {
-		t.Fatalf("the archived import holds its channel: %v", err)
-	}
-	if st, err := s.Stats("u1"); err != nil || len(st) != 1 || st[0].Played != 1 {
-		t.Fatalf("statistics after the import: %+v, %v", st, err)
-	}
-	abandoned := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusAbandoned, Setup: played.Setup, Seats: played.Seats, Log: played.Log[:1]}
-	if err := s.Import(abandoned); err != nil || abandoned.Status != storage.StatusAbandoned {
-		t.Fatalf("import of an abandoned game: %v, status %s", err, abandoned.Status)
-	}
-	if archive, _ := s.ArchiveForGuild("g1", 0, 10); len(archive) != 2 {
-		t.Fatalf("archive holds %d games, want 2", len(archive))
-	}
-}
-
 // TestCheckReadsWithoutWriting: Check counts a sound file's games, leaves
 // it byte for byte as it was, refuses a damaged one and does not wait for
 // a file another store holds.

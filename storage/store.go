@@ -82,6 +82,8 @@ type Store struct {
 	now      func() time.Time
 	codec    codec
 
+	claims claimBook // timers handed out by ClaimDue
+
 	mu      sync.RWMutex // guards closed and sends on writes
 	closed  bool
 	writes  chan *writeReq
