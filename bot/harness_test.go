@@ -56,7 +56,6 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
