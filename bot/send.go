@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -414,10 +415,30 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	padResetAfter(resp.Header)
 	if invalidResponse(resp) {
 		g.count(r, resp)
 	}
 	return resp, nil
+}
+
+// resetMargin is added to a bucket's X-RateLimit-Reset-After before
+// discordgo reads it: discordgo drops its fraction of a millisecond and
+// starts the wait after the response arrived, so on a close call its next
+// request could reach Discord a moment before the bucket refills, and
+// Discord would count the 429 against the bot.
+const resetMargin = 0.05 // seconds
+
+func padResetAfter(h http.Header) {
+	v := h.Get("X-RateLimit-Reset-After")
+	if v == "" {
+		return
+	}
+	after, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return
+	}
+	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(after+resetMargin, 'f', 3, 64))
 }
 
 func invalidResponse(resp *http.Response) bool {
