@@ -7,12 +7,12 @@ require (
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/fogleman/gg v1.3.0
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0
+	github.com/gorilla/websocket v1.5.3
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.43.0
 )
 
-require (
-	github.com/gorilla/websocket v1.5.3 // indirect
-	golang.org/x/crypto v0.58.0 // indirect
-)
+require golang.org/x/crypto v0.58.0 // indirect

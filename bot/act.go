@@ -207,10 +207,10 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 	}
 	return r.modal(&discordgo.InteractionResponseData{
 		CustomID: mid,
-		Title:    clip(fmt.Sprintf("Game #%d: your secret choice", g.ID), 45),
+		Title:    fmt.Sprintf("Game #%d: your secret choice", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: modalInput, Label: clip(p.Label, 45), Style: discordgo.TextInputShort,
-				Placeholder: clip(example, 100), Required: true, MaxLength: 200},
+			discordgo.TextInput{CustomID: modalInput, Label: p.Label, Style: discordgo.TextInputShort,
+				Placeholder: example, Required: true, MaxLength: 200},
 		}}},
 	})
 }

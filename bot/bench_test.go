@@ -86,6 +86,11 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 		if err := json.Unmarshal(data, &i); err != nil {
 			b.Fatal(err)
 		}
+		message := ""
+		if i.Message != nil {
+			message = i.Message.ID
+		}
+		h.fake.StartInteraction(token, message)
 		wg.Add(1)
 		lat.mu.Lock()
 		lat.start[token] = time.Now()

@@ -63,11 +63,11 @@ func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 		waiting = append(waiting, fmt.Sprintf("%s: %s", who, p.Label))
 	}
 	fields := []*discordgo.MessageEmbedField{
-		{Name: "Players", Value: clip(orNone(seats.String()), maxEmbedField)},
-		{Name: "Waiting for", Value: clip(orNone(strings.Join(waiting, "\n")), maxEmbedField)},
+		{Name: "Players", Value: orNone(seats.String())},
+		{Name: "Waiting for", Value: orNone(strings.Join(waiting, "\n"))},
 	}
 	if recent := b.recent.last(g.Channel, recentOnBoard); len(recent) > 0 {
-		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: clip(strings.Join(recent, "\n"), maxEmbedField)})
+		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: strings.Join(recent, "\n")})
 	}
 	footer := fmt.Sprintf("Game #%d · version %d · /play to act · /game me for your private view", g.ID, g.Version)
 	if !g.Deadline.IsZero() {
@@ -75,7 +75,7 @@ func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       title,
-		Description: clip(st.Phase(), maxEmbedDescrip),
+		Description: st.Phase(),
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
 	}
@@ -163,14 +163,14 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: clip(a, maxLabel), Value: a})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: clip(who+": "+p.Label, 150), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + p.Label, Options: opts},
 	}}, true
 }
 
@@ -212,7 +212,7 @@ func (b *views) scoresMessage(g *storage.Game, st engine.State, final bool) msg 
 		}
 		sb.WriteString("\n")
 	}
-	embed := &discordgo.MessageEmbed{Title: title, Description: clip(sb.String(), maxEmbedDescrip),
+	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, st.Phase())}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }

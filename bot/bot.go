@@ -263,7 +263,7 @@ func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 	defer func() {
 		r.finish()
 		if err := r.done(); err != nil {
-			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", err)
+			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", describeSendError(err))
 		}
 	}()
 	if !b.enter() {

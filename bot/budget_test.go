@@ -25,42 +25,31 @@ func botTokenCall(q discordtest.Request) bool {
 // over a whole game.
 const maxCallsPerDecision = 1.0
 
-func TestRESTBudgetOfAWholeGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("whole games")
+// checkRESTBudget fails when the whole game just played in ch (the only
+// game of the harness) cost more than maxCallsPerDecision bot-token calls
+// per decision, from its lobby to its final scores.
+func checkRESTBudget(t *testing.T, h *harness, kind string) {
+	t.Helper()
+	g, err := h.store.GetByID(1)
+	if err != nil || g.Status != storage.StatusFinished {
+		t.Fatalf("the game: %v %+v", err, g)
 	}
-	for _, kind := range []string{"crystalpalace", "eightydays"} {
-		t.Run(kind, func(t *testing.T) {
-			h := newHarness(t, realRegistry(t), Config{}, nil, plainText)
-			ch := "8101"
-			playWholeGame(t, h, ch, kind, []tester{alice, bob, carol, dave})
-			g, err := h.store.GetByID(1)
-			if err != nil || g.Status != storage.StatusFinished {
-				t.Fatalf("the game: %v %+v", err, g)
-			}
-			decisions := len(g.Log)
-			calls, byKind := 0, map[string]int{}
-			for _, q := range h.fake.Requests() {
-				if botTokenCall(q) && q.Kind != discordtest.Commands {
-					calls++
-					k := string(q.Kind)
-					if q.Kind == discordtest.ChannelSend || q.Kind == discordtest.DirectMessage {
-						w := strings.Fields(q.Text())
-						k += " " + strings.Join(w[:min(2, len(w))], " ")
-					}
-					byKind[k]++
-				}
-			}
-			var kinds []string
-			for k, n := range byKind {
-				kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
-			}
-			sort.Strings(kinds)
-			per := float64(calls) / float64(decisions)
-			t.Logf("%s, 4 players: %d bot-token REST calls for %d decisions = %.2f a decision (%s)", kind, calls, decisions, per, strings.Join(kinds, ", "))
-			if per > maxCallsPerDecision {
-				t.Errorf("%.2f REST calls a decision, budget %.1f", per, maxCallsPerDecision)
-			}
-		})
+	decisions := len(g.Log)
+	calls, byKind := 0, map[string]int{}
+	for _, q := range h.fake.Requests() {
+		if botTokenCall(q) && q.Kind != discordtest.Commands {
+			calls++
+			byKind[string(q.Kind)]++
+		}
+	}
+	var kinds []string
+	for k, n := range byKind {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(kinds)
+	per := float64(calls) / float64(decisions)
+	t.Logf("%s, %d players: %d bot-token REST calls for %d decisions = %.2f a decision (%s)", kind, len(g.Seats), calls, decisions, per, strings.Join(kinds, ", "))
+	if per > maxCallsPerDecision {
+		t.Errorf("%.2f REST calls a decision, budget %.1f", per, maxCallsPerDecision)
 	}
 }

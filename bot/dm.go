@@ -204,8 +204,8 @@ func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
 		}
 		title := titleOf(b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: clip(fmt.Sprintf("Game #%d: %s", w.game.ID, title), maxLabel), Value: strconv.FormatUint(w.game.ID, 10),
-			Description: clip(w.prompt.Label, 100),
+			Label: fmt.Sprintf("Game #%d: %s", w.game.ID, title), Value: strconv.FormatUint(w.game.ID, 10),
+			Description: w.prompt.Label,
 		})
 	}
 	return msg{Content: "Several of your games are waiting for a secret choice. Which one is this for?",
@@ -329,7 +329,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 		placeholder = prefix + " …"
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: clip(placeholder, 150), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: placeholder, Options: opts},
 	}}}
 }
 
@@ -345,7 +345,7 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: clip(a, maxLabel), Value: a})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
 		}
 		return opts
 	}
@@ -358,7 +358,7 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 		if len(opts) == maxSelectOpts || utf8.RuneCountInString(key) > 100 {
 			return nil
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: clip(key+" …", maxLabel), Value: key})
+		opts = append(opts, discordgo.SelectMenuOption{Label: key + " …", Value: key})
 	}
 	return opts
 }

@@ -151,7 +151,7 @@ func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) 
 		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
 		row = append(row, discordgo.Button{Label: "Newer", Style: discordgo.SecondaryButton, CustomID: id})
 	}
-	m := msg{Content: clip(sb.String(), 2000), Private: true}
+	m := msg{Content: sb.String(), Private: true}
 	if row != nil {
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
@@ -256,7 +256,7 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		for _, t := range topics {
 			names = append(names, "`"+t.Name+"`")
 		}
-		return r.message(msg{Private: true, Content: clip(fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", ")), 2000)})
+		return r.message(msg{Private: true, Content: fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", "))})
 	}
 	key := strings.ToLower(topic)
 	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
@@ -267,7 +267,7 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		return refuse("No rules topic %q in %s; leave the topic empty to list them.", topic, rules.Title())
 	}
 	t := topics[at]
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: clip(t.Text, maxEmbedDescrip)}}})
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: t.Text}}})
 }
 
 // channelRules returns the rules of the channel's game.

@@ -256,8 +256,9 @@ func TestCrystalPalaceOverDiscord(t *testing.T) {
 		t.Skip("a whole game")
 	}
 	h := newHarness(t, realRegistry(t), Config{Images: true}, realRenderer(t), plainText)
-	playWholeGame(t, h, "8001", "crystalpalace", []tester{alice, bob, carol})
+	playWholeGame(t, h, "8001", "crystalpalace", []tester{alice, bob, carol, dave})
 	checkImages(t, h)
+	checkRESTBudget(t, h, "crystalpalace")
 }
 
 func TestEightyDaysOverDiscord(t *testing.T) {
@@ -266,6 +267,7 @@ func TestEightyDaysOverDiscord(t *testing.T) {
 	}
 	h := newHarness(t, realRegistry(t), Config{}, nil, plainText)
 	playWholeGame(t, h, "8002", "eightydays", []tester{alice, bob, carol, dave})
+	checkRESTBudget(t, h, "eightydays")
 }
 
 // checkImages decodes every PNG the bot uploaded.

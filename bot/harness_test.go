@@ -56,6 +56,13 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// relaxedChecks are the fake Discord's checks these tests turn off. Rate
+// limits: the bot spends more REST calls per decision than Discord's
+// per-channel buckets allow (5 messages and 5 edits every 5 s), so discordgo
+// waits for the buckets and a whole game takes minutes instead of seconds.
+// Every other check is on: the fake refuses what Discord refuses.
+var relaxedChecks = []discordtest.Check{discordtest.CheckRateLimits}
+
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
@@ -74,16 +81,24 @@ type harness struct {
 	inDM   map[string]bool // tokens of interactions in DMs: private by nature
 	logs   *strings.Builder
 	logMu  *sync.Mutex
+	// run, when set, is a Bot.Run serving the bot through the fake's
+	// gateway: interactions and DMs then arrive over the websocket.
+	run *gatewayRun
 }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	h := &harness{
-		t: t, fake: discordtest.NewServer(), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		t: t, fake: discordtest.NewServer(discordtest.Options{Relax: relaxedChecks}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
+	t.Cleanup(func() {
+		for _, v := range h.fake.Violations() {
+			t.Logf("Discord would refuse: %v", v)
+		}
+	})
 	h.open()
 	t.Cleanup(h.close)
 	return h
@@ -197,9 +212,11 @@ func (h *harness) send(raw map[string]any) result {
 	if err := json.Unmarshal(data, &i); err != nil {
 		h.t.Fatalf("decoding interaction: %v", err)
 	}
+	message := ""
 	if i.Message != nil {
-		h.fake.ComponentOn(token, i.Message.ID)
+		message = i.Message.ID
 	}
+	h.fake.StartInteraction(token, message)
 	if i.GuildID == "" {
 		h.dmMu.Lock()
 		if h.inDM == nil {
@@ -208,7 +225,11 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	h.bot.HandleInteraction(context.Background(), &i)
+	if h.run != nil {
+		h.run.interaction(h, raw, token)
+	} else {
+		h.bot.HandleInteraction(context.Background(), &i)
+	}
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests() {
 		if q.Token == token {
@@ -334,8 +355,13 @@ func (h *harness) place(raw map[string]any, u tester, channel string) {
 func (h *harness) dm(u tester, text string) []discordtest.Request {
 	h.t.Helper()
 	before := len(h.fake.Requests())
-	h.bot.HandleDM(context.Background(), &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
-		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}})
+	m := &discordgo.Message{ID: fmt.Sprint(h.next.Add(1)), ChannelID: "dm" + u.ID, Content: text,
+		Author: &discordgo.User{ID: u.ID, Username: strings.ToLower(u.Name)}}
+	if h.run != nil {
+		h.run.message(h, m, before)
+	} else {
+		h.bot.HandleDM(context.Background(), m)
+	}
 	h.bot.Wait()
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests()[before:] {

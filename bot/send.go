@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -197,16 +198,17 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 			continue
 		}
 		var comps []discordgo.MessageComponent
+		menu := false // a select menu is alone in its row
 		for _, c := range ar.Components {
 			switch c := c.(type) {
 			case discordgo.Button:
-				if !validCustomID(c.CustomID, seen) || len(comps) == maxRowButtons {
+				if menu || len(comps) == maxRowButtons || !validCustomID(c.CustomID, seen) {
 					continue
 				}
 				c.Label = clip(c.Label, maxLabel)
 				comps = append(comps, c)
 			case discordgo.SelectMenu:
-				if !validCustomID(c.CustomID, seen) || len(comps) > 0 {
+				if len(comps) > 0 || !validCustomID(c.CustomID, seen) {
 					continue
 				}
 				c.Placeholder = clip(c.Placeholder, maxPlaceholder)
@@ -214,7 +216,7 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 				if len(c.Options) == 0 {
 					continue
 				}
-				comps = append(comps, c)
+				comps, menu = append(comps, c), true
 			}
 		}
 		if len(comps) > 0 {
@@ -476,10 +478,19 @@ func isCannotDM(err error) bool {
 	return restCode(err) == discordgo.ErrCodeCannotSendMessagesToThisUser
 }
 
-// describeSendError is a short description of a failed send for the log.
+// describeSendError is a short description of a failed send for the log,
+// without the interaction tokens a URL may carry.
 func describeSendError(err error) string {
 	if code := restCode(err); code != 0 {
 		return fmt.Sprintf("Discord error %d", code)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		path := ue.URL
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			path = u.Path
+		}
+		return ue.Op + " " + redactRoute(path) + ": " + ue.Err.Error()
 	}
 	return err.Error()
 }

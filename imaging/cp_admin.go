@@ -33,6 +33,10 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			c.richText(bonus, x+60, ly, w/2-70, body)
 			c.text(fmt.Sprintf("salary col. %d", sp.Salary+1), x+w/2, ly, style{size: sizeSmall, color: colInkSoft})
 		}
+		if v.Westminster.Choice != "" {
+			ly := y + len(v.Westminster.Spaces)*cpLineH
+			c.richText("already on V: "+v.Westminster.Choice, x, ly, w, body)
+		}
 	case loc.Key == "times":
 		for i, r := range v.Publisher.Rounds {
 			ly := y + i*cpLineH

@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -86,5 +87,62 @@ func TestCardGroupFits(t *testing.T) {
 	}
 	if got := c.cardGroup("Shares", nil, 100, st); got != "Shares: –" {
 		t.Errorf("no cards: %q", got)
+	}
+}
+
+// A location's header notes show whole: a note that does not fit is left
+// out, never cut ("on V: +1…"), and RESOLVING always shows.
+func TestCrystalPalaceHeaderNotesFit(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	names := []string{"Ada Lovelace", "Isambard Brunel", "Cole ?", "P4", "P5"}
+	v := &cp.View{Players: 5, Resolving: "westminster", Westminster: cp.WestminsterView{Choice: "+1 energy or +2 buzz"}}
+	st := style{size: sizeSmall, bold: true}
+	for _, key := range []string{"patent", "museum", "bank", "westminster", "club", "times", "port", "waterloo"} {
+		loc := &cp.LocationView{Key: key, Number: 8, Name: "Waterloo Station", Resolving: true,
+			NextDie:     &cp.DieView{Owner: 1, Value: 6},
+			Compensated: []engine.Seat{0, 1, 2, 3, 4}}
+		notes := cpLocNotes(v, names, loc)
+		room := c.headRoom(cpLocW, cpLocTitle(loc))
+		note := c.fitNotes(append(notes, cpDeckNote(v, key)), room, st)
+		if w := c.fs.width(note, st); w > room {
+			t.Errorf("%s: header note %q is %d pixels wide; the header has %d", key, note, w, room)
+		}
+		if !strings.HasPrefix(note, "RESOLVING") {
+			t.Errorf("%s: header note %q leaves out RESOLVING", key, note)
+		}
+		for _, part := range strings.Split(note, " · ") {
+			found := false
+			for _, n := range append(notes, cpDeckNote(v, key)) {
+				found = found || n == part
+			}
+			if !found {
+				t.Errorf("%s: %q is not a whole note of %q", key, part, notes)
+			}
+		}
+	}
+}
+
+// The face-up stack's top card is listed after the display, named as such.
+func TestCrystalPalaceListsStackTop(t *testing.T) {
+	loc := &cp.LocationView{Key: "patent", Display: []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
+		StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}
+	cards := cpListedCards(loc)
+	if len(cards) != 2 || cards[1].Name != "Stack: Hydraulic Crane" || loc.StackTop.Name != "Hydraulic Crane" {
+		t.Errorf("listed %+v", cards)
+	}
+}
+
+// Placed dice are told apart from those still to place, on the mat too.
+func TestCrystalPalaceMatDiceShowPlaced(t *testing.T) {
+	v := &cp.View{Phase: 5}
+	pv := &cp.PrivateView{Dice: []int{6, 6, 5, 1}, Unplaced: []int{5}}
+	pub := &cp.PlayerView{DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5}}
+	dice, _, note := matDice(v, pv, pub)
+	if len(dice) != 4 || dice[0] != 5 || note != "3 placed (white)" {
+		t.Errorf("mat dice %v %q, want 5 first and 3 placed", dice, note)
+	}
+	if got := placedDice([]int{6, 6, 5, 1}, []int{6, 1}); len(got) != 2 || got[0] != 6 || got[1] != 5 {
+		t.Errorf("placed %v, want 6 5", got)
 	}
 }

@@ -14,21 +14,10 @@ import (
 // action spaces, the display or possibilities, and notes.
 // cardLines are the lines each card on display takes (the layout's).
 func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, rect image.Rectangle, cardLines []int) {
-	var notes []string
-	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) {
-		notes = append(notes, fmt.Sprintf("next: %s (%d)", names[loc.NextDie.Owner], loc.NextDie.Value))
-	}
-	if len(loc.Compensated) > 0 {
-		notes = append(notes, "+1£ each: "+seatList(loc.Compensated))
-	}
-	if loc.Key == "westminster" && v.Westminster.Choice != "" {
-		notes = append(notes, "on V: "+v.Westminster.Choice)
-	}
-	if loc.Resolving || v.Resolving == loc.Key && loc.Key != "" {
+	if cpResolving(v, loc) {
 		c.fill(image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Min.X+10, rect.Min.Y+cpHeadH), colHighlight)
-		notes = append([]string{"RESOLVING"}, notes...)
 	}
-	c.headNote(rect, cpLocTitle(loc), notes, cpDeckNote(v, loc.Key), colHighlight)
+	c.headNote(rect, cpLocTitle(loc), cpLocNotes(v, names, loc), cpDeckNote(v, loc.Key), colHighlight)
 	y := rect.Min.Y + cpHeadH + 6
 	next := loc.NextDie != nil
 	for j, d := range loc.Dice {
@@ -60,12 +49,12 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	x0, w := rect.Min.X+10, rect.Dx()-20
 	switch {
 	case len(loc.Display) > 0:
-		for i := range loc.Display {
+		for i, card := range cpListedCards(loc) {
 			n := 1
 			if i < len(cardLines) {
 				n = cardLines[i]
 			}
-			c.cpCardLine(&loc.Display[i], x0, ly, w, -1, n)
+			c.cpCardLine(&card, x0, ly, w, -1, n)
 			ly += n * cpLineH
 		}
 	case loc.Key == "westminster":
@@ -77,6 +66,39 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	}
 }
 
+// cpResolving reports whether loc is the location phase 3 resolves now.
+func cpResolving(v *cp.View, loc *cp.LocationView) bool {
+	return loc.Resolving || v.Resolving == loc.Key && loc.Key != ""
+}
+
+// cpLocNotes are the notes of a location's header: whether it resolves,
+// whose die acts next, who was compensated. (What Westminster's V offers
+// is a line of the panel's list, where it has room.)
+func cpLocNotes(v *cp.View, names []string, loc *cp.LocationView) []string {
+	var notes []string
+	if cpResolving(v, loc) {
+		notes = append(notes, "RESOLVING")
+	}
+	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) && int(loc.NextDie.Owner) < len(names) {
+		notes = append(notes, fmt.Sprintf("next: %s (%d)", names[loc.NextDie.Owner], loc.NextDie.Value))
+	}
+	if len(loc.Compensated) > 0 {
+		notes = append(notes, "+1£: "+seatList(loc.Compensated))
+	}
+	return notes
+}
+
+// cpListedCards are the cards a location's list shows: its display, then
+// the top card of its face-up stack, named as such.
+func cpListedCards(loc *cp.LocationView) []cp.CardView {
+	if loc.StackTop == nil {
+		return loc.Display
+	}
+	top := *loc.StackTop
+	top.Name = "Stack: " + top.Name
+	return append(append([]cp.CardView(nil), loc.Display...), top)
+}
+
 // cpDeckNote says how many cards are left to refill a display.
 func cpDeckNote(v *cp.View, key string) string {
 	switch key {
@@ -84,7 +106,7 @@ func cpDeckNote(v *cp.View, key string) string {
 		return fmt.Sprintf("deck %d", v.Decks.Patents)
 	case "museum":
 		return fmt.Sprintf("tiles %d", v.Decks.Research)
-	case "reform":
+	case "club":
 		return fmt.Sprintf("deck %d", v.Decks.Characters)
 	case "bank":
 		if r := v.Round; r >= 1 && r <= len(v.Decks.SharesByRound) {

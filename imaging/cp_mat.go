@@ -126,8 +126,16 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	c.text("your dice this round", x+8, y+18, label)
 	dx := x + 8
 	dice, blank, note := matDice(v, pv, pub)
-	for _, d := range dice {
-		c.sprite(c.r.sprites.die(seat, d, false), dx, y+32)
+	placed := 0
+	if pub.DiceValues != nil {
+		placed = len(placedDice(pv.Dice, pv.Unplaced))
+	}
+	for i, d := range dice {
+		owner := seat
+		if i >= len(dice)-placed {
+			owner = -1 // on the board: white
+		}
+		c.sprite(c.r.sprites.die(owner, d, false), dx, y+32)
 		dx += dieSize + 5
 	}
 	for i := 0; i < blank; i++ {
@@ -147,6 +155,9 @@ func matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, bl
 		return nil, 0, "none: the game is over"
 	case len(pv.Dice) > 0 && pub.DiceValues == nil:
 		return pv.Dice, 0, "hidden from others"
+	case len(pv.Dice) > 0 && len(pv.Unplaced) < len(pv.Dice):
+		placed := placedDice(pv.Dice, pv.Unplaced)
+		return append(append([]int(nil), pv.Unplaced...), placed...), 0, fmt.Sprintf("%d placed (white)", len(placed))
 	case len(pv.Dice) > 0:
 		return pv.Dice, 0, "revealed"
 	case len(pub.DiceValues) > 0:

@@ -144,6 +144,20 @@ func (c *canvas) cpCount(n int, icon *image.RGBA, x, y int) {
 	c.sprite(icon, x+w+3, y-iconSize/2)
 }
 
+// placedDice is all less unplaced (as multisets): the dice on the board.
+func placedDice(all, unplaced []int) []int {
+	placed := append([]int(nil), all...)
+	for _, v := range unplaced {
+		for i, x := range placed {
+			if x == v {
+				placed = append(placed[:i], placed[i+1:]...)
+				break
+			}
+		}
+	}
+	return placed
+}
+
 // cpSeatDice shows a seat's dice: covered while values are secret (and
 // whether the seat has chosen), revealed values afterwards.
 func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, waitingFor string) {
@@ -153,12 +167,21 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 	var note []string
 	switch {
 	case p.DiceValues != nil:
-		for _, d := range p.DiceValues {
+		// Dice still to place in the seat's colour, placed ones white.
+		for _, d := range p.Unplaced {
 			c.spriteCentered(c.r.sprites.die(seat, d, true), x+dieSmallSize/2, l1)
+			x += step
+		}
+		placed := placedDice(p.DiceValues, p.Unplaced)
+		for _, d := range placed {
+			c.spriteCentered(c.r.sprites.die(-1, d, true), x+dieSmallSize/2, l1)
 			x += step
 		}
 		if p.DiceLeft > 0 && v.Phase == 2 && !v.Over {
 			note = append(note, fmt.Sprintf("%d to place", p.DiceLeft))
+		}
+		if len(placed) > 0 {
+			note = append(note, fmt.Sprintf("%d placed", len(placed)))
 		}
 	case p.Submitted:
 		for i := 0; i < p.Dice; i++ {

@@ -62,6 +62,9 @@ func (c *canvas) cpBodyLines(v *cp.View, loc *cp.LocationView, cardLines []int) 
 		}
 		return n
 	case loc.Key == "westminster":
+		if v.Westminster.Choice != "" {
+			return len(v.Westminster.Spaces) + 1 // what V offers again
+		}
 		return len(v.Westminster.Spaces)
 	case loc.Key == "times":
 		return len(v.Publisher.Rounds)
@@ -86,9 +89,10 @@ func cpLocHeight(lines int) int {
 func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
 	l := &cpLayout{rightBox: map[string]image.Rectangle{}}
 	for _, loc := range v.Locations {
-		lines := make([]int, len(loc.Display))
-		for j := range loc.Display {
-			lines[j] = c.cardLines(&loc.Display[j], cpLocW-20, cpCardLines)
+		cards := cpListedCards(&loc)
+		lines := make([]int, len(cards))
+		for j := range cards {
+			lines[j] = c.cardLines(&cards[j], cpLocW-20, cpCardLines)
 		}
 		l.cardLines = append(l.cardLines, lines)
 	}
@@ -364,22 +368,35 @@ func (c *canvas) panelHead(rect image.Rectangle, title string) {
 }
 
 // headNote writes notes on the right of a panel's header titled title,
-// in the room the title leaves, and the extra note after them when it
-// fits too (a deck count matters less than whose die acts next).
+// in the room the title leaves, and the extra note after them (a deck
+// count matters less than whose die acts next). Notes that do not fit
+// whole are left out, never cut.
 func (c *canvas) headNote(rect image.Rectangle, title string, notes []string, extra string, col rgb) {
 	st := style{size: sizeSmall, bold: true, color: col, align: alignRight}
-	room := rect.Dx() - 2 - 10 - c.fs.width(title, style{size: sizeBody, bold: true}) - 16 - 12
-	note := strings.Join(notes, " · ")
-	switch {
-	case extra == "":
-	case note == "":
-		note = extra
-	case c.fs.width(note+" · "+extra, st) <= room:
-		note += " · " + extra
+	room := c.headRoom(rect.Dx(), title)
+	if note := c.fitNotes(append(notes[:len(notes):len(notes)], extra), room, st); note != "" {
+		c.text(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, st)
 	}
-	if note != "" {
-		c.textFit(note, rect.Max.X-12, rect.Min.Y+2+(cpHeadH-2)/2, room, st)
+}
+
+// headRoom is the room a panel w pixels wide leaves for notes after title.
+func (c *canvas) headRoom(w int, title string) int {
+	return w - 2 - 10 - c.fs.width(title, style{size: sizeBody, bold: true}) - 16 - 12
+}
+
+// fitNotes joins, in order of importance, the notes that fit room whole.
+func (c *canvas) fitNotes(notes []string, room int, st style) string {
+	out := ""
+	for _, n := range notes {
+		switch {
+		case n == "":
+		case out == "" && c.fs.width(n, st) <= room:
+			out = n
+		case out != "" && c.fs.width(out+" · "+n, st) <= room:
+			out += " · " + n
+		}
 	}
+	return out
 }
 
 // cpLocTitle is a location panel's title: "3  Bank of England".

@@ -220,7 +220,7 @@ func (c *canvas) edKey() {
 	}{
 		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space"},
 		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind"},
-		{eightydays.SpaceView{Kind: edKindBet}, "Bet", "next turn: place × 10£"},
+		{eightydays.SpaceView{Kind: edKindBet}, "Bet: your place only", "next turn: place × 10£"},
 		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£"},
 		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor"},
 	}
@@ -377,8 +377,10 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 				bets = v.Track[pawn.Space].Bets
 			}
 			switch {
-			case slices.Contains(bets, pawn.Rank):
-				s = fmt.Sprintf("bet pays %d£", pawn.Rank*10)
+			case pawn.BetDead:
+				s = fmt.Sprintf("bet %s pays nothing with %d", joinInts(bets, "·"), len(v.Players))
+			case pawn.BetPays > 0:
+				s = fmt.Sprintf("bet pays %d£", pawn.BetPays)
 			case len(bets) > 0:
 				s = "bet on " + joinInts(bets, "·") + ": no pay yet"
 			default:

@@ -45,3 +45,23 @@ func TestEightyDaysCells(t *testing.T) {
 		t.Error("ed4-end: nobody arrived; the finish goes untested")
 	}
 }
+
+// A pending Bet says whether it pays, and a space that pays nothing in
+// this game says so rather than "no pay yet".
+func TestEightyDaysPendingBet(t *testing.T) {
+	v := &eightydays.View{Track: make([]eightydays.SpaceView, 81), Players: make([]eightydays.PlayerView, 3)}
+	v.Track[3] = eightydays.SpaceView{Number: 3, Kind: "bet", Bets: []int{4, 5, 6}}
+	v.Track[4] = eightydays.SpaceView{Number: 4, Kind: "bet", Bets: []int{2}}
+	for _, tc := range []struct {
+		pawn eightydays.PawnView
+		want string
+	}{
+		{eightydays.PawnView{Space: 3, Rank: 3, Pending: "bet", BetDead: true}, "bet 4·5·6 pays nothing with 3"},
+		{eightydays.PawnView{Space: 4, Rank: 2, Pending: "bet", BetPays: 20}, "bet pays 20£"},
+		{eightydays.PawnView{Space: 4, Rank: 3, Pending: "bet"}, "bet on 2: no pay yet"},
+	} {
+		if got := edPending(v, eightydays.PlayerView{Pawns: []eightydays.PawnView{tc.pawn}}); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.pawn, got, tc.want)
+		}
+	}
+}

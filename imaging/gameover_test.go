@@ -36,27 +36,29 @@ func TestCrystalPalaceGameOverNotes(t *testing.T) {
 }
 
 // Dice are "not chosen yet" in phase 1 only; afterwards the mat shows the
-// round's dice as they are.
+// round's dice as they are, the placed ones told apart, until phase 7.
 func TestMatDiceByPhase(t *testing.T) {
 	pub := &cp.PlayerView{Dice: 4}
 	for _, tc := range []struct {
 		phase     int
 		private   []int
+		unplaced  []int
 		revealed  []int
 		wantDice  int
 		wantBlank int
 		wantNote  string
 	}{
-		{1, nil, nil, 0, 4, "not chosen yet"},
-		{1, []int{3, 5, 6, 1}, nil, 4, 0, "hidden from others"},
-		{2, []int{3, 5}, []int{3, 5, 6, 1}, 2, 0, "revealed"},
-		{3, nil, []int{3, 5, 6, 1}, 4, 0, "revealed"},
-		{6, nil, nil, 0, 0, "none left this round"},
+		{1, nil, nil, nil, 0, 4, "not chosen yet"},
+		{1, []int{3, 5, 6, 1}, nil, nil, 4, 0, "hidden from others"},
+		{2, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, 4, 0, "revealed"},
+		{2, []int{3, 5, 6, 1}, []int{3, 5}, []int{3, 5, 6, 1}, 4, 0, "2 placed (white)"},
+		{5, []int{3, 5, 6, 1}, nil, []int{3, 5, 6, 1}, 4, 0, "4 placed (white)"},
+		{6, nil, nil, nil, 0, 0, "none left this round"},
 	} {
 		v := &cp.View{Phase: tc.phase}
 		p := *pub
-		p.DiceValues = tc.revealed
-		dice, blank, note := matDice(v, &cp.PrivateView{Dice: tc.private}, &p)
+		p.DiceValues, p.Unplaced = tc.revealed, tc.unplaced
+		dice, blank, note := matDice(v, &cp.PrivateView{Dice: tc.private, Unplaced: tc.unplaced}, &p)
 		if len(dice) != tc.wantDice || blank != tc.wantBlank || note != tc.wantNote {
 			t.Errorf("phase %d: %v, %d blank, %q; want %d dice, %d blank, %q", tc.phase, dice, blank, note, tc.wantDice, tc.wantBlank, tc.wantNote)
 		}

@@ -62,7 +62,7 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 		}
 		dice := fmt.Sprintf("%d/%d", p.DiceLeft, p.Dice)
 		if len(p.DiceValues) > 0 {
-			dice += " " + ints(p.DiceValues)
+			dice = diceText(p.DiceValues, p.Unplaced, st)
 		} else if p.Submitted {
 			dice += " ✓"
 		}
@@ -81,6 +81,28 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 			strconv.Itoa(p.Income), loans, cards)
 	}
 	t.write(b)
+}
+
+// diceText is a seat's revealed dice: those still to place, then the
+// placed ones dimmed, "to place 5 1 · placed 6 6".
+func diceText(all, unplaced []int, st Style) string {
+	placed := append([]int(nil), all...)
+	for _, v := range unplaced {
+		for i, x := range placed {
+			if x == v {
+				placed = append(placed[:i], placed[i+1:]...)
+				break
+			}
+		}
+	}
+	var parts []string
+	if len(unplaced) > 0 {
+		parts = append(parts, "to place "+ints(unplaced))
+	}
+	if len(placed) > 0 {
+		parts = append(parts, st.Dim("placed "+ints(placed)))
+	}
+	return strings.Join(parts, " · ")
 }
 
 func countOf(n int, what string) string {
@@ -111,6 +133,9 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 				continue
 			}
 			offer = append(offer, cardShort(c))
+		}
+		if loc.StackTop != nil {
+			offer = append(offer, st.Dim("stack top (not on offer): "+cardShort(*loc.StackTop)))
 		}
 		for _, p := range loc.Possibilities {
 			if p.Available && !p.Used {
@@ -173,7 +198,8 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
 		}
 	}
-	line := fmt.Sprintf("%s tier %d open, %s on the banner", st.Dim("Black Market:"), v.BlackMarket.BannerTier, plural(v.BlackMarket.Gears, "gear", "gears"))
+	line := fmt.Sprintf("%s %s on the banner; moving an assistant down from tier %d or higher takes one", st.Dim("Black Market:"),
+		plural(v.BlackMarket.Gears, "gear", "gears"), v.BlackMarket.BannerTier)
 	if len(market) > 0 {
 		line += "; " + strings.Join(market, ", ")
 	}
@@ -199,11 +225,13 @@ func ifText(ok bool, s string) string {
 func cpPrivate(b *strings.Builder, p *cp.PrivateView, st Style) {
 	b.WriteString(st.Bold("Your mat") + st.Dim(" (only you see this)") + "\n")
 	dice := "none yet"
-	if len(p.Dice) > 0 {
+	switch {
+	case len(p.Dice) > 0 && p.Submitted:
+		dice = ints(p.Dice) + " (submitted)"
+	case len(p.Dice) > 0 && len(p.Unplaced) > 0:
+		dice = ints(p.Dice) + " · to place " + ints(p.Unplaced)
+	case len(p.Dice) > 0:
 		dice = ints(p.Dice)
-		if p.Submitted {
-			dice += " (submitted)"
-		}
 	}
 	fmt.Fprintf(b, "  dice: %s · salary due: %d£\n", dice, p.SalaryDue)
 	for i, o := range p.Objective {

@@ -23,8 +23,10 @@ func trackSymbol(sp eightydays.SpaceView) string {
 	case eightydays.KindPolice:
 		return "!"
 	case eightydays.KindBet:
-		if len(sp.Bets) == 1 {
-			return strconv.Itoa(sp.Bets[0])
+		// superscripts, so that Bets never read as the seats' digits
+		// under the track
+		if len(sp.Bets) == 1 && sp.Bets[0] >= 1 && sp.Bets[0] <= 9 {
+			return superscripts[sp.Bets[0]]
 		}
 		return "x"
 	}
@@ -56,11 +58,36 @@ func SpaceName(sp eightydays.SpaceView) string {
 	return n
 }
 
-var pendingWords = map[string]string{
-	eightydays.PendingBet:    "Bet pays next turn",
-	eightydays.PendingPound:  "may stay: take or give 10£",
-	eightydays.PendingPolice: "hat over: discards a Rumor next turn",
-	eightydays.PendingLeave:  "must leave the Police",
+var superscripts = [...]string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
+
+// pendingWords says what a pawn's space does on its owner's next turn, or
+// this turn when it is theirs.
+func pendingWords(v *eightydays.View, seat engine.Seat, pw eightydays.PawnView) string {
+	when := "next turn"
+	if seat == v.Turn && !v.Over {
+		when = "this turn"
+	}
+	switch pw.Pending {
+	case eightydays.PendingBet:
+		bet := "Bet"
+		if pw.Space >= 0 && pw.Space < len(v.Track) {
+			bet = strings.TrimPrefix(SpaceName(v.Track[pw.Space]), strconv.Itoa(pw.Space)+" ")
+		}
+		switch {
+		case pw.BetDead:
+			return fmt.Sprintf("%s: pays nothing with %d players", bet, len(v.Players))
+		case pw.BetPays > 0:
+			return fmt.Sprintf("%s: %d£ next turn if still %s", bet, pw.BetPays, eightydays.Ordinal(pw.Rank))
+		}
+		return fmt.Sprintf("%s: now %s, no pay", bet, eightydays.Ordinal(pw.Rank))
+	case eightydays.PendingPound:
+		return "may stay: take or give 10£"
+	case eightydays.PendingPolice:
+		return "hat over: discards a Rumor " + when
+	case eightydays.PendingLeave:
+		return "must leave the Police " + when
+	}
+	return ""
 }
 
 func eightyDays(v *eightydays.View, names []string, st Style) string {
@@ -89,13 +116,13 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 				label = pw.Name + ": " + label
 			}
 			spaces = append(spaces, label)
-			if w, ok := pendingWords[pw.Pending]; ok {
+			if w := pendingWords(v, p.Seat, pw); w != "" {
 				pending = append(pending, strings.TrimPrefix(pw.Name+" ", " ")+w)
 			}
 		}
 		var chars []string
 		for _, c := range p.Characters {
-			chars = append(chars, c.ID)
+			chars = append(chars, c.Name)
 		}
 		rumors := strings.Repeat("●", p.Rumors)
 		if p.Rumors == 0 {
@@ -106,7 +133,7 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 			name += " (you)"
 		}
 		t.add(mark, st.Seat(p.Seat, name), strings.Join(spaces, ", "), strconv.Itoa(p.Pounds), rumors,
-			strings.Join(chars, " "), strings.Join(pending, "; "))
+			strings.Join(chars, ", "), strings.Join(pending, "; "))
 	}
 	t.write(&b)
 
@@ -133,7 +160,7 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 func cardLine(c eightydays.CardView) string {
 	line := c.Name + " (" + c.Kind + ": " + c.Effect + ")"
 	if c.Reshuffle {
-		line += " ↻"
+		line += " " + eightydays.ReshuffleMark
 	}
 	return line
 }
@@ -176,7 +203,7 @@ func writeTrack(b *strings.Builder, v *eightydays.View, st Style) {
 			b.WriteString("  " + strings.TrimRight(pawns.String(), " ") + "\n")
 		}
 	}
-	b.WriteString(st.Dim("  H London  L Layover  p Passepartout  £ Pound  ! Police  1 2 3 x Bet (x: 4/5/6)") + "\n")
+	b.WriteString(st.Dim("  H London  L Layover  p Passepartout  £ Pound  ! Police  ¹ ² ³ x Bet (x: 4/5/6)  1…6 pawns of P1…P6") + "\n")
 }
 
 // pawnMark is the seat number of the pawn on space n, "+" for several

@@ -13,16 +13,23 @@ import (
 	"github.com/meeplegames/meeple/present"
 )
 
-func eightyDaysView(t *testing.T, seat engine.Seat) *eightydays.View {
+// eightyDaysGame is a new 3-player game and its content.
+func eightyDaysGame(t *testing.T) (*eightydays.State, *eightydays.Content) {
 	t.Helper()
 	c, err := eightydays.DefaultContent()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := eightydays.NewRules(c).New(engine.Setup{Players: 3, Seed: 2})
+	s, err := eightydays.NewRules(c).NewState(engine.Setup{Players: 3, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, c
+}
+
+func eightyDaysView(t *testing.T, seat engine.Seat) *eightydays.View {
+	t.Helper()
+	s, _ := eightyDaysGame(t)
 	for i := 0; i < 6; i++ {
 		p := s.Prompts()[0]
 		if _, err := s.Apply(p.Seat, p.Actions[len(p.Actions)/2]); err != nil {
@@ -107,7 +114,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
-		"tier 3 open, 1 gear on the banner"} {
+		"1 gear on the banner; moving an assistant down from tier 3 or higher takes one"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
@@ -121,6 +128,29 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	text, _ = present.View(&own, nil, present.Style{})
 	if !strings.Contains(text, "Your mat") || !strings.Contains(text, "dice: 6 5 3 1 (submitted)") || !strings.Contains(text, "P1 (you)") {
 		t.Fatalf("own view:\n%s", text)
+	}
+}
+
+// Placed dice show as placed, and the face-up stack's top card shows
+// beside the display.
+func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
+	v := &cp.View{
+		Game: "crystalpalace", Viewer: 0, Players: 2, Phase: 2, First: 0, Turn: 0,
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}}, {Seat: 1, Dice: 4}},
+		Locations: []cp.LocationView{{Key: "patent", Number: 1, Name: "Patent Office",
+			Display:  []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
+			StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		Private:     &cp.PrivateView{Seat: 0, Dice: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}},
+	}
+	text, err := present.View(v, nil, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"to place 5 1 · placed 6 6", "stack top (not on offer): Hydraulic Crane", "dice: 6 6 5 1 · to place 5 1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
 	}
 }
 
@@ -156,5 +186,48 @@ func TestShortNamesInTightSpaces(t *testing.T) {
 	// free spaces show their minimum, assistant and fee, as the board does
 	if !strings.Contains(text, "·5 P2:6 ·2a ·1£2") || strings.Contains(text, "heuristic:6") || !strings.Contains(text, "·N free for a die of N+") {
 		t.Fatalf("placed die:\n%s", text)
+	}
+}
+
+// TestEightyDaysTextSaysWhatIsPending builds a position with a Police
+// visit on turn, a Bet that cannot pay, one that does and a character, and
+// reads the table's words for them.
+func TestEightyDaysTextSaysWhatIsPending(t *testing.T) {
+	state, c := eightyDaysGame(t)
+	kiouni := -1
+	for i, card := range c.Cards {
+		if card.ID == "kiouni" {
+			kiouni = i
+		}
+	}
+	state.Turn = 0
+	state.Seats[0].Pawns[0] = eightydays.Pawn{Space: 13, Pending: eightydays.PendingPolice}
+	state.Seats[0].Characters = []int{kiouni}
+	state.Seats[1].Pawns[0] = eightydays.Pawn{Space: 3, Pending: eightydays.PendingBet}  // Bet 4/5/6, 3 players
+	state.Seats[2].Pawns[0] = eightydays.Pawn{Space: 20, Pending: eightydays.PendingBet} // Bet 3, and 1st
+	if c.Track[20].Bets[0] != 3 {
+		state.Seats[2].Pawns[0].Space = 8
+	}
+	plain, err := present.View(state.ViewFor(0), nil, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Kiouni the Elephant", "hat over: discards a Rumor this turn",
+		"Bet 4/5/6: pays nothing with 3 players", "Bet 3: now 1st, no pay",
+		"¹", "¹ ² ³ x Bet (x: 4/5/6)",
+	} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("text lacks %q:\n%s", want, plain)
+		}
+	}
+	for _, line := range strings.Split(plain, "\n") {
+		if strings.Contains(line, "P1 (you)") && strings.Contains(line, "kiouni") {
+			t.Errorf("a card id instead of its name: %q", line)
+		}
+	}
+	state.Turn = 1
+	if plain, _ = present.View(state.ViewFor(0), nil, present.Style{}); !strings.Contains(plain, "hat over: discards a Rumor next turn") {
+		t.Errorf("not on turn, the Police visit is next turn:\n%s", plain)
 	}
 }

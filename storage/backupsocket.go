@@ -40,16 +40,20 @@ const (
 	// maxMessage bounds a request or reply on the socket.
 	maxMessage = 8 << 10
 	// requestWait is how long the server waits for a request, and for the
-	// client to take its reply.
-	requestWait = 10 * time.Second
+	// client to take its reply. A request is one short line.
+	requestWait = 2 * time.Second
+	// maxClients bounds the connections served at once; more wait to be
+	// accepted.
+	maxClients = 4
 	// maxSocketPath is the longest socket path every Unix accepts (sun_path
 	// holds 104 bytes on the BSDs and macOS, 108 on Linux, with the NUL).
 	maxSocketPath = 103
 )
 
 // BackupServer answers backup requests for an open Store on its control
-// socket, one connection at a time. Close stops it; it is safe to call
-// from any goroutine.
+// socket, up to maxClients connections at a time, each given requestWait
+// to send its request. Close stops it; it is safe to call from any
+// goroutine.
 type BackupServer struct {
 	store  *Store
 	ln     *net.UnixListener
@@ -60,7 +64,8 @@ type BackupServer struct {
 	done   chan struct{}
 
 	mu      sync.Mutex
-	conn    net.Conn // the connection being served, closed by Close
+	conns   map[net.Conn]bool // the connections being served, closed by Close
+	serving sync.WaitGroup
 	closing sync.Once
 	err     error
 }
@@ -110,7 +115,7 @@ func ServeBackups(s *Store, socketPath string) (*BackupServer, error) {
 		return fail(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &BackupServer{store: s, ln: ln, path: socketPath, info: info, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	b := &BackupServer{store: s, ln: ln, path: socketPath, info: info, ctx: ctx, cancel: cancel, done: make(chan struct{}), conns: map[net.Conn]bool{}}
 	go b.serve()
 	return b, nil
 }
@@ -148,8 +153,8 @@ func (b *BackupServer) Close() error {
 		b.cancel()
 		b.err = b.ln.Close()
 		b.mu.Lock()
-		if b.conn != nil {
-			b.conn.Close()
+		for conn := range b.conns {
+			conn.Close()
 		}
 		b.mu.Unlock()
 		<-b.done
@@ -165,12 +170,22 @@ func (b *BackupServer) Close() error {
 	return b.err
 }
 
-// serve accepts connections until Close, answering each in turn.
+// serve accepts connections until Close and answers each in a goroutine
+// of its own, at most maxClients at once, so that a client that sends
+// nothing holds up nobody else.
 func (b *BackupServer) serve() {
 	defer close(b.done)
+	defer b.serving.Wait()
+	slots := make(chan struct{}, maxClients)
 	for {
+		select {
+		case slots <- struct{}{}:
+		case <-b.ctx.Done():
+			return
+		}
 		conn, err := b.ln.AcceptUnix()
 		if err != nil {
+			<-slots
 			if b.ctx.Err() != nil {
 				return
 			}
@@ -182,22 +197,32 @@ func (b *BackupServer) serve() {
 			}
 			continue
 		}
-		if !b.track(conn) {
+		if !b.track(conn, true) {
 			conn.Close()
+			<-slots
 			return
 		}
-		b.answer(conn)
-		b.track(nil)
-		conn.Close()
+		b.serving.Add(1)
+		go func() {
+			defer b.serving.Done()
+			defer func() { <-slots }()
+			b.answer(conn)
+			b.track(conn, false)
+			conn.Close()
+		}()
 	}
 }
 
-// track records the connection being served so that Close can cut it,
-// and reports false once the server is closing.
-func (b *BackupServer) track(conn net.Conn) bool {
+// track records a connection being served (or done with) so that Close
+// can cut it, and reports false once the server is closing.
+func (b *BackupServer) track(conn net.Conn, serving bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.conn = conn
+	if serving {
+		b.conns[conn] = true
+	} else {
+		delete(b.conns, conn)
+	}
 	return b.ctx.Err() == nil
 }
 

@@ -183,3 +183,74 @@ func TestBackupSocketCloseDoesNotWaitForClients(t *testing.T) {
 		t.Fatalf("closing the store after the server: %v", err)
 	}
 }
+
+// TestBackupSocketServesClientsConcurrently keeps clients connected that
+// send nothing: another client's backup is still written, long before the
+// silent ones are given up on.
+func TestBackupSocketServesClientsConcurrently(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	newRace(t, s, "g1", "c1", 2, "1000000")
+	srv := serveBackups(t, s)
+	for i := 0; i < 2; i++ {
+		silent, err := net.Dial("unix", srv.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer silent.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := storage.RequestBackup(ctx, srv.Path(), filepath.Join(t.TempDir(), "copy.db")); err != nil {
+		t.Fatalf("a backup while two silent clients are connected: %v", err)
+	}
+}
+
+// TestBackupReplacesOnlyADatabase: a backup may replace an older backup,
+// but never a file that is not a Meeple database (a config, a token
+// file), a symbolic link or a folder; what was there is left untouched.
+func TestBackupReplacesOnlyADatabase(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	newRace(t, s, "g1", "c1", 2, "1000000")
+	srv := serveBackups(t, s)
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	os.WriteFile(token, []byte("secret token\n"), 0o600)
+	link := filepath.Join(dir, "link.db")
+	os.Symlink(token, link)
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	for _, path := range []string{token, link, empty, dir} {
+		_, err := storage.RequestBackup(context.Background(), srv.Path(), path)
+		if err == nil || !strings.Contains(err.Error(), "refusing to replace it") {
+			t.Errorf("backup over %s: %v, want a refusal", path, err)
+		}
+		if _, err := s.BackupFile(path); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("BackupFile over %s: %v, want ErrInvalid", path, err)
+		}
+	}
+	if data, _ := os.ReadFile(token); string(data) != "secret token\n" {
+		t.Fatalf("the token file now holds %d bytes", len(data))
+	}
+	older := filepath.Join(dir, "older.db")
+	for i := 0; i < 2; i++ { // the second replaces the first
+		if _, err := storage.RequestBackup(context.Background(), srv.Path(), older); err != nil {
+			t.Fatalf("backup %d over an older backup: %v", i+1, err)
+		}
+	}
+}
+
+// TestBackupDoesNotWaitForTheLock: a store opened with a negative lock
+// timeout fails at once, with ErrInUse, on a file another store holds, and
+// leaves it alone.
+func TestBackupDoesNotWaitForTheLock(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	start := time.Now()
+	_, err := storage.Open(s.Path(), registry(), storage.Options{ReadOnly: true, LockTimeout: -1})
+	if !errors.Is(err, storage.ErrInUse) {
+		t.Fatalf("open of a held file: %v, want ErrInUse", err)
+	}
+	// A generous bound: the old default waited out a whole second.
+	if waited := time.Since(start); waited > 500*time.Millisecond {
+		t.Fatalf("open waited %s for the lock", waited)
+	}
+}

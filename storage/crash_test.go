@@ -30,9 +30,7 @@ const crashGames = 4
 // and that every snapshot equals its log replayed. It repeats until well
 // over 1,000 appends were acknowledged.
 func TestAcknowledgedAppendsSurviveKill(t *testing.T) {
-	if os.Getenv(crashEnv) != "" {
-		t.Skip("this process is the writer")
-	}
+	skipInChild(t, crashEnv)
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

@@ -77,7 +77,7 @@ type SchemaError struct {
 // Error names the record and the schema versions.
 func (e *SchemaError) Error() string {
 	if e.Got > e.Max {
-		return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple", e.Record, e.Key, e.Got, e.Max)
+		return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple (if no newer Meeple wrote the file, the record is damaged)", e.Record, e.Key, e.Got, e.Max)
 	}
 	return fmt.Sprintf("%s record %s has unknown schema %d", e.Record, e.Key, e.Got)
 }

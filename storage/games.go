@@ -24,6 +24,28 @@ import (
 // imported game) they are replayed and must all be legal. Any Snapshot in g
 // is ignored: the store builds it.
 func (s *Store) Create(g *Game) error {
+	if err := s.create(g, false); err != nil {
+		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+	}
+	return nil
+}
+
+// Import stores a game exported from a file: it is Create of a running
+// game that keeps g.Created and the times of g's actions (a zero time
+// becomes now). A game whose log ends it goes straight to the archive as
+// finished, with the result the rules give and statistics counted; one
+// with status StatusAbandoned is archived as abandoned. An archived
+// game's Finished time is g.Finished, or else its last action's time. An
+// archived game leaves its channel free.
+func (s *Store) Import(g *Game) error {
+	if err := s.create(g, true); err != nil {
+		return fmt.Errorf("storage: import game into channel %s: %w", g.Channel, err)
+	}
+	return nil
+}
+
+// create is Create, or Import when imported is set.
+func (s *Store) create(g *Game, imported bool) error {
 	now := s.now().UTC()
 	rec := *g
 	if rec.Status == "" {
@@ -36,22 +58,53 @@ func (s *Store) Create(g *Game) error {
 		}
 		rec.Log[i].At = rec.Log[i].At.UTC()
 	}
+	if imported && rec.Status != StatusRunning && rec.Status != StatusAbandoned {
+		return fmt.Errorf("%w: an imported game is running or abandoned, not %s", ErrInvalid, rec.Status)
+	}
 	if err := s.checkNew(&rec); err != nil {
-		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+		return err
+	}
+	created, finished := now, time.Time{}
+	if imported {
+		created = g.Created.UTC()
+		if created.IsZero() {
+			created = now
+		}
+		if n := len(rec.Log); n > 0 {
+			finished = rec.Log[n-1].At
+		}
+		if !g.Finished.IsZero() {
+			finished = g.Finished.UTC()
+		}
+		if finished.IsZero() {
+			finished = now
+		}
 	}
 	var snap []byte
-	if rec.Status == StatusRunning {
+	var result *engine.Result
+	if rec.Status != StatusLobby {
 		state, err := s.replay(&rec, rec.Log)
 		if err != nil {
-			return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+			return err
 		}
 		if snap, err = state.Encode(); err != nil {
-			return fmt.Errorf("storage: create game in channel %s: encode state: %w", g.Channel, err)
+			return fmt.Errorf("encode state: %w", err)
+		}
+		if imported && state.Over() {
+			rec.Status = StatusFinished
+			r := state.Result()
+			result = &r
 		}
 	}
-	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, now, now, time.Time{}, nil
+	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, created, created, time.Time{}, result
+	if n := len(rec.Log); n > 0 && rec.Log[n-1].At.After(rec.Updated) {
+		rec.Updated = rec.Log[n-1].At
+	}
+	if !rec.Status.Active() {
+		rec.Finished, rec.Updated, rec.Deadline, rec.RemindAt = finished, finished, time.Time{}, time.Time{}
+	}
 	err := s.update(func(tx *bolt.Tx) error {
-		if bucket(tx, bktActive).Get([]byte(rec.Channel)) != nil {
+		if rec.Status.Active() && bucket(tx, bktActive).Get([]byte(rec.Channel)) != nil {
 			return refuse(ErrChannelBusy)
 		}
 		id, err := bucket(tx, bktGames).NextSequence()
@@ -69,10 +122,15 @@ func (s *Store) Create(g *Game) error {
 				return err
 			}
 		}
+		if !rec.Status.Active() {
+			if err := s.addStats(tx, &rec); err != nil {
+				return err
+			}
+		}
 		return s.putGame(tx, nil, &rec)
 	})
 	if err != nil {
-		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
+		return err
 	}
 	*g = rec
 	return nil
@@ -99,7 +157,7 @@ func (s *Store) checkNew(g *Game) error {
 		if len(g.Log) > 0 {
 			return fmt.Errorf("%w: a game in the lobby has no actions", ErrInvalid)
 		}
-	case StatusRunning:
+	case StatusRunning, StatusAbandoned:
 		if g.Setup.Players != len(g.Seats) {
 			return fmt.Errorf("%w: %d players but %d seats", ErrInvalid, g.Setup.Players, len(g.Seats))
 		}

@@ -173,7 +173,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		_, n := binary.Uvarint(v)
 		return b.Put(k, append(binary.AppendUvarint(nil, 7), v[n:]...))
 	})
-	s := openStore(t, path, storage.Options{})
+	s := openStore(t, path, storage.Options{ReadOnly: true})
 	_, err := s.Get("c0")
 	var se *storage.SchemaError
 	if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || se.Got != 7 || !strings.Contains(err.Error(), "upgrade") {
@@ -417,4 +417,111 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 		t.Fatal("no damaged page was found")
 	}
 	t.Logf("%d pages damaged one at a time, %d found by Open or Verify, no crash", len(data)/pageSize-2, checked)
+}
+
+// TestNewerRecordIsRefusedBeforeAnyWrite puts a newer game record, then a
+// newer log entry in the middle of a log, into a file of the current
+// layout: opening it to write fails naming the record, and leaves the file
+// byte for byte as it was; opening it to read still serves the games it
+// understands.
+func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
+	for _, c := range []struct{ bucket, record string }{{"games", "game record 1"}, {"log", "entry record 2/3"}} {
+		path := fillStore(t, 2, 6)
+		rawUpdate(t, path, func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(c.bucket))
+			k, v := b.Cursor().First()
+			if c.bucket == "log" {
+				k = append(binary.BigEndian.AppendUint64(nil, 2), 0, 0, 0, 3)
+				v = b.Get(k)
+			}
+			_, n := binary.Uvarint(v)
+			return b.Put(k, append(binary.AppendUvarint(nil, 3), v[n:]...))
+		})
+		before, _ := os.ReadFile(path)
+		_, err := storage.Open(path, registry(), storage.Options{})
+		var se *storage.SchemaError
+		if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || !strings.Contains(err.Error(), c.record) {
+			t.Errorf("%s: Open to write: %v, want a SchemaError naming %s", c.bucket, err, c.record)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused open changed the file", c.bucket)
+		}
+		s := openStore(t, path, storage.Options{ReadOnly: true})
+		if _, err := s.Get("c0"); c.bucket == "log" && err != nil {
+			t.Errorf("%s: the game without newer records: %v", c.bucket, err)
+		}
+		if _, err := s.Get("c1"); c.bucket == "log" && !errors.Is(err, storage.ErrNewerSchema) {
+			t.Errorf("%s: the game with a newer entry: %v, want ErrNewerSchema", c.bucket, err)
+		}
+	}
+}
+
+// TestImportArchivesAFinishedGame imports a race whose log reaches its
+// goal: it is archived as finished with the rules' result and its own
+// times, counts in its players' statistics and leaves the channel free;
+// an abandoned one is archived as abandoned.
+func TestImportArchivesAFinishedGame(t *testing.T) {
+	s := openStore(t, "", storage.Options{})
+	newRace(t, s, "g1", "c1", 2, "10")
+	for g, state, _ := s.Load("c1"); !state.Over(); g, state, _ = s.Load("c1") {
+		if _, err := step(s, g, state); err != nil {
+			t.Fatal(err)
+		}
+	}
+	played, _ := s.Get("c1")
+	created := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	imported := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusRunning, Setup: played.Setup, Seats: played.Seats, Created: created}
+	for i, e := range played.Log {
+		imported.Log = append(imported.Log, storage.Entry{Seat: e.Seat, Action: e.Action, At: created.Add(time.Duration(i+1) * time.Hour)})
+	}
+	if err := s.Import(imported); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.GetByID(imported.ID)
+	last := imported.Log[len(imported.Log)-1].At
+	if err != nil || g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Winners) != 1 ||
+		!g.Created.Equal(created) || !g.Finished.Equal(last) || !g.Log[0].At.Equal(created.Add(time.Hour)) {
+		t.Fatalf("imported finished game: %+v, %v", g, err)
+	}
+	if _, err := s.Get("c2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("the archived import holds its channel: %v", err)
+	}
+	if st, err := s.Stats("u1"); err != nil || len(st) != 1 || st[0].Played != 1 {
+		t.Fatalf("statistics after the import: %+v, %v", st, err)
+	}
+	abandoned := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Status: storage.StatusAbandoned, Setup: played.Setup, Seats: played.Seats, Log: played.Log[:1]}
+	if err := s.Import(abandoned); err != nil || abandoned.Status != storage.StatusAbandoned {
+		t.Fatalf("import of an abandoned game: %v, status %s", err, abandoned.Status)
+	}
+	if archive, _ := s.ArchiveForGuild("g1", 0, 10); len(archive) != 2 {
+		t.Fatalf("archive holds %d games, want 2", len(archive))
+	}
+}
+
+// TestCheckReadsWithoutWriting: Check counts a sound file's games, leaves
+// it byte for byte as it was, refuses a damaged one and does not wait for
+// a file another store holds.
+func TestCheckReadsWithoutWriting(t *testing.T) {
+	path := fillStore(t, 3, 4)
+	before, _ := os.ReadFile(path)
+	sum, err := storage.Check(path, registry())
+	if err != nil || sum.Total != 3 || sum.Active != 3 {
+		t.Fatalf("Check: %+v, %v", sum, err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("Check changed the file")
+	}
+	damaged := bytes.Clone(before)
+	for at := 2 * 4096; at < len(damaged); at += 4096 { // every page header past the file's own
+		copy(damaged[at:], bytes.Repeat([]byte{0xFF}, 16))
+	}
+	os.WriteFile(path, damaged, 0o600)
+	if _, err := storage.Check(path, registry()); !errors.Is(err, storage.ErrCorrupt) {
+		t.Fatalf("Check of a damaged file: %v", err)
+	}
+	os.WriteFile(path, before, 0o600)
+	s := openStore(t, path, storage.Options{})
+	if _, err := storage.Check(s.Path(), registry()); !errors.Is(err, storage.ErrInUse) {
+		t.Fatalf("Check of a held file: %v", err)
+	}
 }

@@ -85,6 +85,9 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("storage: open %s: %w: %v", path, ErrPermission, err)
 	}
+	if errors.Is(err, bolt.ErrTimeout) { // where bbolt takes the lock itself
+		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
+	}
 	return fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
 }
 
@@ -164,23 +167,8 @@ func (o opener) open(name string, flag int, perm os.FileMode) (*os.File, error) 
 }
 
 func (o opener) lockAndCheck(f *os.File) error {
-	how := syscall.LOCK_EX
-	if o.readOnly {
-		how = syscall.LOCK_SH
-	}
-	deadline := time.Now().Add(o.wait)
-	for {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("locking the file: %w", err)
-		}
-		if !time.Now().Before(deadline) {
-			return fmt.Errorf("%w (is the bot running?)", ErrInUse)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := lockFile(f, !o.readOnly, o.wait); err != nil {
+		return err
 	}
 	info, err := f.Stat()
 	if err != nil {
@@ -236,6 +224,9 @@ func (s *Store) initialize(verify bool) error {
 			return err
 		})
 	})
+	if err == nil && !fresh && !s.readOnly {
+		err = s.guard(func() error { return s.db.View(s.checkSchemas) })
+	}
 	if err != nil || !fresh {
 		return err
 	}
@@ -275,6 +266,41 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 	return false, nil
 }
 
+// checkSchemas refuses a file holding any record newer than this build
+// reads, before anything is written to it: a newer build wrote it, and
+// this one would write beside records it does not understand. It reads
+// each record's schema number only. Snapshots are left out: Load rebuilds
+// one it cannot read from the game's log.
+func (s *Store) checkSchemas(tx *bolt.Tx) error {
+	kinds := []struct{ bucket, kind string }{
+		{bktGames, recGame}, {bktLog, recEntry}, {bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
+	}
+	for _, k := range kinds {
+		max := s.codec.current(k.kind)
+		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
+			if got, n := binary.Uvarint(v); n > 0 && got > max {
+				return &SchemaError{Record: k.kind, Key: recordKey(k.bucket, key), Got: got, Max: max}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordKey writes a record's key as errors name it.
+func recordKey(bucket string, k []byte) string {
+	switch bucket {
+	case bktGames:
+		return idString(k)
+	case bktLog:
+		return logKeyString(k)
+	}
+	return fmt.Sprintf("%q", k)
+}
+
 // createLayout creates the buckets of a new file.
 func (s *Store) createLayout(tx *bolt.Tx) error {
 	for _, name := range allBuckets() {
@@ -298,4 +324,29 @@ func boltCheck(tx *bolt.Tx) error {
 		}
 	}
 	return first
+}
+
+// Summary is what Check found in a sound file.
+type Summary struct {
+	Active int // games in the lobby or running
+	Total  int // every game, archived ones included
+}
+
+// Check opens the database at path read-only, checks every page, decodes
+// every record and counts the games, for a preflight check or a backup's
+// verification. It never writes to the file and does not wait for a lock:
+// a file a running bot holds fails with ErrInUse. Its errors are Open's
+// and Verify's.
+func Check(path string, games *engine.Registry) (Summary, error) {
+	s, err := Open(path, games, Options{ReadOnly: true, Verify: true, LockTimeout: -1})
+	if err != nil {
+		return Summary{}, err
+	}
+	defer s.Close()
+	if err := s.Verify(); err != nil {
+		return Summary{}, err
+	}
+	var sum Summary
+	sum.Active, sum.Total, err = s.Counts()
+	return sum, err
 }

@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -370,21 +369,4 @@ func (c *pageCheck) leaf(page []byte, id uint64, bucket string, depth int) error
 		}
 	}
 	return nil
-}
-
-// errNotChecked is returned by checkPath for a file it cannot read.
-var errNotChecked = errors.New("cannot read the file to check it")
-
-// checkPath runs checkFile on the file at path.
-func checkPath(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errNotChecked, err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("%w: %v", errNotChecked, err)
-	}
-	return checkFile(f, info.Size())
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -115,7 +116,11 @@ func (s *Store) indexed(index string, owner string, before uint64, limit int, ne
 			if len(k) != len(prefix)+8 {
 				return fmt.Errorf("%w: index key %x", ErrCorrupt, k)
 			}
-			g, err := s.readGame(tx, beUint64(k[len(prefix):]), false)
+			id := beUint64(k[len(prefix):])
+			g, err := s.readGame(tx, id, false)
+			if errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("%w: index %q lists game %d, which is not in the file", ErrCorrupt, index, id)
+			}
 			if err != nil {
 				return err
 			}

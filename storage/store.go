@@ -17,6 +17,12 @@
 // Records carry a schema version; older ones are migrated on read and newer
 // ones refused. Integer keys are big-endian so that they sort by value.
 //
+// A damaged file is an error, never a crash: the store checks the pages of
+// a file itself (pages.go), with bounded ordinary reads in the caller's
+// goroutine, before bbolt maps them into memory, and turns any panic or
+// memory fault met while reading into ErrCorrupt. A store opened ReadOnly
+// writes nothing to its file.
+//
 // The package imports the engine (to replay logs) and bbolt, and nothing of
 // Discord. A Store is safe for concurrent use by many goroutines; concurrent
 // writes are committed together in one transaction (group commit), so a
@@ -263,7 +269,7 @@ func (s *Store) guard(tx func() error) error {
 	var p panicked
 	if errors.As(err, &p) {
 		if found := guard(s.path, func() error { return s.db.View(s.checkPages) }); errors.Is(found, ErrCorrupt) && !errors.As(found, &p) {
-			return found
+			return fmt.Errorf("%s: %w", s.path, found)
 		}
 	}
 	return err
@@ -411,9 +417,11 @@ func (s *Store) commit(batch []*writeReq) {
 }
 
 // BackupFile writes a consistent copy of the database to path (see Backup)
-// through a temporary file in the same folder that is synced and renamed
-// into place, so path never holds half a backup. It refuses to overwrite
-// the store's own file.
+// through a temporary file in the same folder that is synced, checked page
+// by page and renamed into place, so path never holds half a backup or a
+// damaged one. It replaces only a Meeple database (an older backup): it
+// refuses the store's own file and any other file, so that a mistyped path
+// cannot overwrite a config or a token file.
 func (s *Store) BackupFile(path string) (int64, error) {
 	return s.backupFile(context.Background(), path)
 }
@@ -421,10 +429,7 @@ func (s *Store) BackupFile(path string) (int64, error) {
 // backupFile is BackupFile that gives up, leaving path untouched, once ctx
 // is done.
 func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
-	if same, err := sameFile(path, s.path); err != nil || same {
-		if err == nil {
-			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
-		}
+	if err := s.replaceable(path); err != nil {
 		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
@@ -443,6 +448,11 @@ func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 	if err == nil {
 		err = tmp.Sync()
 	}
+	if err == nil {
+		if err = checkFile(tmp, n); err != nil {
+			err = fmt.Errorf("the copy is damaged, so the database is: %w", err)
+		}
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -457,6 +467,30 @@ func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 		dir.Close()
 	}
 	return n, nil
+}
+
+// replaceable refuses a backup path that holds anything but an older copy
+// of a Meeple database, or that is the store's own file.
+func (s *Store) replaceable(path string) error {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%w: %s exists and is not a regular file; refusing to replace it", ErrInvalid, path)
+	}
+	if same, err := sameFile(path, s.path); err != nil || same {
+		if err == nil {
+			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
+		}
+		return err
+	}
+	if !isBoltFile(path) {
+		return fmt.Errorf("%w: %s exists and is not a Meeple database; refusing to replace it (move it away or choose another name)", ErrInvalid, path)
+	}
+	return nil
 }
 
 // sameFile reports whether a and b name the same existing file.

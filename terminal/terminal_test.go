@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/imaging"
@@ -453,6 +454,41 @@ func TestUndoThenTheSameMoveGetsTheSameComputerChoices(t *testing.T) {
 			a, b := once.Moves(), twice.Moves()
 			if len(a) < 3 || !slices.Equal(a, b) {
 				t.Fatalf("after undo and the same move the computers chose\n%v\nthe first time\n%v", b, a)
+			}
+		})
+	}
+}
+
+// TestAComputerGameIsTheSimulatedOne lets computers play a whole game in
+// the terminal: it is move for move the game ai.PlayOutAt (and so meeple
+// simulate) plays with the same seed.
+func TestAComputerGameIsTheSimulatedOne(t *testing.T) {
+	// heuristic travellers always come home; random ones may not
+	for _, tc := range []struct {
+		rules    engine.Rules
+		computer string
+	}{{eightyDays(t), "heuristic"}, {crystalPalace(t), "random"}} {
+		rules := tc.rules
+		t.Run(rules.Name(), func(t *testing.T) {
+			setup := engine.Setup{Players: 3, Seed: 9}
+			s, _ := play(t, terminal.Config{Rules: rules, Setup: setup, Seats: []string{tc.computer, tc.computer, tc.computer}}, "")
+			if !s.State().Over() {
+				t.Fatal("the computers did not finish")
+			}
+			state, err := rules.New(setup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			player, err := ai.Lookup(rules, tc.computer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := ai.PlayOutAt(state, []engine.Player{player, player, player}, setup.Seed, 0, 100000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out.Moves, s.Moves()) {
+				t.Fatalf("the terminal played %d actions, the play-out %d, and they differ", len(s.Moves()), len(out.Moves))
 			}
 		})
 	}

@@ -1,29 +1,34 @@
-// Package discordtest is an in-process fake of Discord's REST API for tests
-// and benchmarks: a *discordgo.Session built by NewSession sends every REST
-// call through discordgo's real request code to a Server, which records
-// interaction responses, follow-ups, channel messages, edits, DMs and file
-// uploads, keeps the latest content of every message, and can be told to
-// answer with Discord's errors (50007, 429, 500).
+// Package discordtest is an in-process fake of Discord for tests and
+// benchmarks: its REST API and its gateway, on loopback. A discordgo
+// session sends every REST call through discordgo's real request code to a
+// Server, which records interaction responses, follow-ups, channel
+// messages, edits, DMs and file uploads, keeps the latest content of every
+// message, and can be told to answer with Discord's errors (50007, 429,
+// 500). The gateway (Server.GatewayURL) speaks Discord's websocket protocol
+// to a session opened with Session.Open.
 //
-// It imports nothing of Meeple. A Server is safe for concurrent use.
+// The fake is strict like Discord: a payload over a documented limit, or
+// outside Discord's OpenAPI description of the route, gets Discord's 400
+// (code 50035, the field's path under "errors"); an interaction takes one
+// initial response within 3 seconds and its token lasts 15 minutes; bot
+// calls are rate limited globally and per route, with X-RateLimit-*
+// headers and 429s. Options.Relax turns chosen checks off.
+//
+// It imports nothing of Meeple but bot/endpoint, which points sessions at
+// it. A Server is safe for concurrent use.
 package discordtest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
 // Kind classifies a recorded request.
@@ -42,6 +47,9 @@ const (
 	DMOpen        Kind = "dm-open"        // POST /users/@me/channels
 	Commands      Kind = "commands"       // PUT /applications/{app}[/guilds/{g}]/commands
 	WebhookGet    Kind = "webhook-get"    // GET /webhooks/{app}/{token}/messages/{id}
+	GatewayGet    Kind = "gateway"        // GET /gateway
+	GatewayBotGet Kind = "gateway-bot"    // GET /gateway/bot
+	Me            Kind = "me"             // GET /users/@me
 	Other         Kind = "other"
 )
 
@@ -76,7 +84,10 @@ type Request struct {
 	Raw []byte
 	// Status is the HTTP status the fake answered.
 	Status int
-	At     time.Time
+	// Violations are the checks the request broke: enforced ones made
+	// Status a refusal, relaxed ones were only noted.
+	Violations []Violation
+	At         time.Time
 }
 
 // Content returns the text of the request's message payload.
@@ -230,66 +241,154 @@ type rule struct {
 	left  int // remaining failures; <0 for unlimited
 }
 
-// Server is a fake Discord REST API.
-type Server struct {
-	srv *httptest.Server
+// Options configure a Server. The zero value is Discord as it is: every
+// check on, the real clock.
+type Options struct {
+	// Relax turns the listed checks off. Only tests written before the fake
+	// was strict use it; each relaxed breach is still recorded (Violations).
+	Relax []Check
+	// Now is the clock of the 3-second response window and the 15-minute
+	// token; nil means time.Now. Rate limits always run on the real clock,
+	// since discordgo waits for them in real time.
+	Now func() time.Time
+	// HeartbeatInterval is the interval the gateway asks for in HELLO; 0
+	// means Discord's 41.25 s.
+	HeartbeatInterval time.Duration
+}
 
-	mu       sync.Mutex
-	nextID   int64
-	requests []Request
-	messages map[string]*discordgo.Message // by message id
-	original map[string]string             // interaction token → message id of @original
-	closedDM map[string]bool               // users who refuse DMs
-	rules    []*rule
-	watch    func(Request)
+// Interaction limits of Discord.
+const (
+	// ResponseWindow is how long after an interaction its initial response
+	// is accepted.
+	ResponseWindow = 3 * time.Second
+	// TokenLife is how long an interaction's token works for follow-ups and
+	// edits through its webhook.
+	TokenLife = 15 * time.Minute
+)
+
+// Identity of the fake's bot.
+const (
+	// Token is the bot token the fake accepts ("Bot " + Token).
+	Token = "fake-token"
+	// BotID is the bot user's id (and its application's).
+	BotID = "9000"
+	// BotName is the bot user's name.
+	BotName = "meeple-test"
+)
+
+// interaction is what the fake knows of an interaction it issued.
+type interaction struct {
+	created time.Time
+	acked   bool
+}
+
+// Server is a fake Discord: its REST API, and a gateway (see gateway.go).
+type Server struct {
+	srv   *httptest.Server
+	opts  Options
+	relax map[Check]bool
+	now   func() time.Time
+
+	mu           sync.Mutex
+	nextID       int64
+	requests     []Request
+	messages     map[string]*discordgo.Message // by message id
+	original     map[string]string             // interaction token → message id of @original
+	interactions map[string]*interaction       // by token
+	closedDM     map[string]bool               // users who refuse DMs
+	rules        []*rule
+	holds        []*hold
+	watch        func(Request)
+	limits       limiter
+	violations   []Violation
+
+	gw *gateway
 }
 
 // NewServer starts a fake Discord; Close stops it.
-func NewServer() *Server {
+func NewServer(o Options) *Server {
 	s := &Server{
-		nextID:   1_000_000,
-		messages: map[string]*discordgo.Message{},
-		original: map[string]string{},
-		closedDM: map[string]bool{},
+		opts:         o,
+		relax:        map[Check]bool{},
+		now:          o.Now,
+		nextID:       1_000_000,
+		messages:     map[string]*discordgo.Message{},
+		original:     map[string]string{},
+		interactions: map[string]*interaction{},
+		closedDM:     map[string]bool{},
+		limits:       limiter{buckets: map[string]*window{}},
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	for _, c := range o.Relax {
+		s.relax[c] = true
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.gw = newGateway(s)
+	mux := http.NewServeMux()
+	mux.HandleFunc(gatewayPath, s.gw.serve)
+	mux.HandleFunc(gatewayPath+"/", s.gw.serve) // discordgo adds a slash
+	mux.HandleFunc("/", s.serve)
+	s.srv = httptest.NewServer(mux)
 	return s
 }
 
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
-
-// URL is the server's base URL.
-func (s *Server) URL() string { return s.srv.URL }
-
-// Client returns an http.Client that sends requests for discord.com to the fake.
-func (s *Server) Client() *http.Client {
-	target, _ := url.Parse(s.srv.URL)
-	return &http.Client{Transport: &rewrite{target: target, next: s.srv.Client().Transport}, Timeout: 10 * time.Second}
+// Close shuts the server down, gateway connections included.
+func (s *Server) Close() {
+	s.gw.close()
+	s.srv.Close()
 }
 
-// NewSession returns a discordgo session with a bot token that talks to the fake.
+// URL is the server's base URL, the REST base URL to give the bot.
+func (s *Server) URL() string { return s.srv.URL }
+
+// Client returns an http.Client that sends requests for discord.com's API
+// to the fake and refuses every other host.
+func (s *Server) Client() *http.Client {
+	c, err := endpoint.Client(endpoint.Config{REST: s.srv.URL}, onlyTo{host: s.srv.Listener.Addr().String(), next: s.srv.Client().Transport})
+	if err != nil {
+		panic(err) // the URL is the fake's own
+	}
+	c.Timeout = 10 * time.Second
+	return c
+}
+
+// NewSession returns a discordgo session with the fake's bot token that
+// talks to the fake.
 func (s *Server) NewSession() *discordgo.Session {
-	sess, _ := discordgo.New("Bot fake-token")
+	sess, _ := discordgo.New("Bot " + Token)
 	sess.Client = s.Client()
 	sess.MaxRestRetries = 1
 	return sess
 }
 
-type rewrite struct {
-	target *url.URL
-	next   http.RoundTripper
+// onlyTo sends requests to one host and refuses the others: nothing leaves
+// the machine in tests.
+type onlyTo struct {
+	host string
+	next http.RoundTripper
 }
 
-func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !strings.HasSuffix(r.URL.Host, "discord.com") && !strings.HasSuffix(r.URL.Host, "discordapp.com") {
+func (t onlyTo) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != t.host {
 		return nil, fmt.Errorf("discordtest: refusing request to %s", r.URL.Host)
 	}
-	r = r.Clone(r.Context())
-	r.URL.Scheme = t.target.Scheme
-	r.URL.Host = t.target.Host
-	r.Host = t.target.Host
 	return t.next.RoundTrip(r)
+}
+
+// StartInteraction tells the fake that Discord has just sent the bot an
+// interaction with token: its initial response is due within
+// ResponseWindow and its webhook works for TokenLife after that. message,
+// when not empty, is the message whose component was used, so that an
+// UPDATE_MESSAGE response or an edit of @original changes it, as on
+// Discord. The gateway's SendInteraction calls it.
+func (s *Server) StartInteraction(token, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.interactions[token] = &interaction{created: s.now()}
+	if message != "" {
+		s.original[token] = message
+	}
 }
 
 // RefuseDMs makes every DM to user fail with Discord's error 50007.
@@ -308,6 +407,58 @@ func (s *Server) Fail(match func(Request) bool, f Failure) {
 		left = -1
 	}
 	s.rules = append(s.rules, &rule{match: match, fail: f, left: left})
+}
+
+// hold keeps matching requests waiting until it is released.
+type hold struct {
+	match    func(Request) bool
+	caught   chan Request
+	released chan struct{}
+}
+
+// Hold makes requests that match wait, unanswered, until release is
+// called; each is sent on caught as it arrives (caught holds up to 100).
+// Tests use it to keep work in flight.
+func (s *Server) Hold(match func(Request) bool) (caught <-chan Request, release func()) {
+	h := &hold{match: match, caught: make(chan Request, 100), released: make(chan struct{})}
+	s.mu.Lock()
+	s.holds = append(s.holds, h)
+	s.mu.Unlock()
+	var once sync.Once
+	return h.caught, func() {
+		once.Do(func() {
+			s.mu.Lock()
+			for i, x := range s.holds {
+				if x == h {
+					s.holds = append(s.holds[:i], s.holds[i+1:]...)
+					break
+				}
+			}
+			s.mu.Unlock()
+			close(h.released)
+		})
+	}
+}
+
+// wait blocks while a hold catches req.
+func (s *Server) wait(req Request) {
+	s.mu.Lock()
+	var h *hold
+	for _, x := range s.holds {
+		if x.match(req) {
+			h = x
+			break
+		}
+	}
+	s.mu.Unlock()
+	if h == nil {
+		return
+	}
+	select {
+	case h.caught <- req:
+	default:
+	}
+	<-h.released
 }
 
 // ClearFailures removes every Fail rule.
@@ -331,6 +482,14 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// Violations returns every breach of a check so far, enforced or relaxed,
+// in arrival order.
+func (s *Server) Violations() []Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Violation(nil), s.violations...)
+}
+
 // Reset forgets the recorded requests (messages are kept).
 func (s *Server) Reset() {
 	s.mu.Lock()
@@ -348,15 +507,6 @@ func (s *Server) Message(id string) (*discordgo.Message, bool) {
 	}
 	c := *m
 	return &c, true
-}
-
-// ComponentOn tells the fake that the interaction with token was a click on
-// a component of message id, so an UPDATE_MESSAGE response or an edit of
-// @original changes that message, as on Discord.
-func (s *Server) ComponentOn(token, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.original[token] = id
 }
 
 // Original returns the message id of an interaction's @original response.
@@ -394,305 +544,4 @@ func idLess(a, b string) bool {
 	x, _ := strconv.ParseInt(a, 10, 64)
 	y, _ := strconv.ParseInt(b, 10, 64)
 	return x < y
-}
-
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	path := strings.TrimPrefix(r.URL.Path, "/api/v"+discordgo.APIVersion)
-	req := Request{Method: r.Method, Path: path, At: time.Now()}
-	if err := readPayload(r, &req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	seg := strings.Split(strings.Trim(path, "/"), "/")
-	classify(&req, seg)
-
-	s.mu.Lock()
-	if f, ok := s.failure(req); ok {
-		req.Status = f.Status
-		s.requests = append(s.requests, req)
-		watch := s.watch
-		s.mu.Unlock()
-		if watch != nil {
-			watch(req)
-		}
-		writeFailure(w, f)
-		return
-	}
-	status, body := s.apply(&req, seg, r.URL.Query().Get("wait") == "true" || r.URL.Query().Get("with_response") == "true")
-	req.Status = status
-	s.requests = append(s.requests, req)
-	watch := s.watch
-	s.mu.Unlock()
-	if watch != nil {
-		watch(req)
-	}
-	if body == nil {
-		w.WriteHeader(status)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(body)
-}
-
-func writeFailure(w http.ResponseWriter, f Failure) {
-	w.Header().Set("Content-Type", "application/json")
-	if f.Status == http.StatusTooManyRequests {
-		w.WriteHeader(f.Status)
-		_ = json.NewEncoder(w).Encode(map[string]any{"message": f.Message, "retry_after": f.RetryAfter, "global": false})
-		return
-	}
-	w.WriteHeader(f.Status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"code": f.Code, "message": f.Message})
-}
-
-// failure finds a failure for req; s.mu is held.
-func (s *Server) failure(req Request) (Failure, bool) {
-	if req.Kind == DirectMessage && s.closedDM[req.User] {
-		return CannotDM, true
-	}
-	for _, r := range s.rules {
-		if r.left != 0 && r.match(req) {
-			if r.left > 0 {
-				r.left--
-			}
-			return r.fail, true
-		}
-	}
-	return Failure{}, false
-}
-
-func readPayload(r *http.Request, req *Request) error {
-	body, err := io.ReadAll(r.Body)
-	if err != nil || len(body) == 0 {
-		return err
-	}
-	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct != "multipart/form-data" {
-		req.Raw = body
-		return nil
-	}
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(p)
-		if err != nil {
-			return err
-		}
-		if p.FormName() == "payload_json" {
-			req.Raw = data
-			continue
-		}
-		if !strings.HasPrefix(p.FormName(), "files[") {
-			return fmt.Errorf("unexpected form part %q", p.FormName())
-		}
-		req.Files = append(req.Files, File{Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
-	}
-}
-
-func classify(req *Request, seg []string) {
-	n := len(seg)
-	switch {
-	case n == 4 && seg[0] == "interactions" && seg[3] == "callback" && req.Method == http.MethodPost:
-		req.Kind, req.Token = Callback, seg[2]
-	case n == 3 && seg[0] == "webhooks" && req.Method == http.MethodPost:
-		req.Kind, req.Token = Followup, seg[2]
-	case n == 5 && seg[0] == "webhooks" && seg[3] == "messages" && req.Method == http.MethodPatch:
-		req.Token, req.Message = seg[2], seg[4]
-		req.Kind = FollowupEdit
-		if seg[4] == "@original" {
-			req.Kind = OriginalEdit
-		}
-	case n == 5 && seg[0] == "webhooks" && seg[3] == "messages" && req.Method == http.MethodGet:
-		req.Kind, req.Token, req.Message = WebhookGet, seg[2], seg[4]
-	case n == 3 && seg[0] == "channels" && seg[2] == "messages" && req.Method == http.MethodPost:
-		req.Channel = seg[1]
-		req.Kind = ChannelSend
-		if user, ok := strings.CutPrefix(seg[1], "dm"); ok {
-			req.Kind, req.User = DirectMessage, user
-		}
-	case n == 4 && seg[0] == "channels" && seg[2] == "messages" && req.Method == http.MethodPatch:
-		req.Kind, req.Channel, req.Message = MessageEdit, seg[1], seg[3]
-	case n == 4 && seg[0] == "channels" && seg[2] == "messages" && req.Method == http.MethodDelete:
-		req.Kind, req.Channel, req.Message = MessageDelete, seg[1], seg[3]
-	case n == 3 && seg[0] == "users" && seg[2] == "channels" && req.Method == http.MethodPost:
-		req.Kind = DMOpen
-		var body struct {
-			RecipientID string `json:"recipient_id"`
-		}
-		_ = json.Unmarshal(req.Raw, &body)
-		req.User = body.RecipientID
-	case seg[0] == "applications" && seg[n-1] == "commands" && req.Method == http.MethodPut:
-		req.Kind = Commands
-	default:
-		req.Kind = Other
-	}
-	decode(req)
-}
-
-func decode(req *Request) {
-	if len(req.Raw) == 0 {
-		return
-	}
-	var keys map[string]json.RawMessage
-	if json.Unmarshal(req.Raw, &keys) != nil {
-		return
-	}
-	req.present = map[string]bool{}
-	for k := range keys {
-		req.present[k] = true
-	}
-	switch req.Kind {
-	case Callback:
-		var ir struct {
-			Type discordgo.InteractionResponseType `json:"type"`
-			Data json.RawMessage                   `json:"data"`
-		}
-		if json.Unmarshal(req.Raw, &ir) != nil {
-			return
-		}
-		req.Type = ir.Type
-		if len(ir.Data) == 0 || string(ir.Data) == "null" {
-			return
-		}
-		var m discordgo.Message
-		if json.Unmarshal(ir.Data, &m) == nil {
-			req.Msg = &m
-		}
-		var extra struct {
-			Choices  []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
-			Title    string                                      `json:"title"`
-			CustomID string                                      `json:"custom_id"`
-		}
-		if json.Unmarshal(ir.Data, &extra) == nil {
-			req.Choices, req.Title, req.CustomID = extra.Choices, extra.Title, extra.CustomID
-		}
-	case Followup, OriginalEdit, FollowupEdit, ChannelSend, DirectMessage, MessageEdit:
-		var m discordgo.Message
-		if json.Unmarshal(req.Raw, &m) == nil {
-			req.Msg = &m
-		}
-	}
-}
-
-// apply performs req on the fake's messages; s.mu is held.
-func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
-	switch req.Kind {
-	case Callback:
-		if req.Type == 0 {
-			return http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body"}
-		}
-		if req.Type == discordgo.InteractionResponseChannelMessageWithSource || req.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			m := s.newMessage("", nil)
-			edit(m, req)
-			s.original[req.Token] = m.ID
-		}
-		if req.Type == discordgo.InteractionResponseUpdateMessage {
-			if m, ok := s.messages[s.original[req.Token]]; ok {
-				edit(m, req)
-			}
-		}
-		return http.StatusNoContent, nil
-	case Followup:
-		m := s.newMessage("", nil)
-		edit(m, req)
-		if wait {
-			return http.StatusOK, m
-		}
-		return http.StatusNoContent, nil
-	case OriginalEdit, FollowupEdit:
-		id := req.Message
-		if req.Kind == OriginalEdit {
-			id = s.original[req.Token]
-		}
-		m, ok := s.messages[id]
-		if !ok {
-			m = s.newMessage("", nil)
-			s.original[req.Token] = m.ID
-		}
-		edit(m, req)
-		return http.StatusOK, m
-	case ChannelSend, DirectMessage:
-		m := s.newMessage(req.Channel, nil)
-		edit(m, req)
-		req.Message = m.ID
-		return http.StatusOK, m
-	case MessageEdit:
-		m, ok := s.messages[req.Message]
-		if !ok {
-			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
-		}
-		edit(m, req)
-		return http.StatusOK, m
-	case WebhookGet:
-		id := req.Message
-		if id == "@original" {
-			id = s.original[req.Token]
-		}
-		m, ok := s.messages[id]
-		if !ok {
-			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
-		}
-		return http.StatusOK, m
-	case MessageDelete:
-		if _, ok := s.messages[req.Message]; !ok {
-			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
-		}
-		delete(s.messages, req.Message)
-		return http.StatusNoContent, nil
-	case DMOpen:
-		return http.StatusOK, &discordgo.Channel{ID: "dm" + req.User, Type: discordgo.ChannelTypeDM, Recipients: []*discordgo.User{{ID: req.User}}}
-	case Commands:
-		var cmds []*discordgo.ApplicationCommand
-		if err := json.Unmarshal(req.Raw, &cmds); err != nil {
-			return http.StatusBadRequest, map[string]any{"code": 50035, "message": err.Error()}
-		}
-		for _, c := range cmds {
-			c.ID = s.id()
-			c.ApplicationID = seg[1]
-		}
-		return http.StatusOK, cmds
-	}
-	return http.StatusNotFound, map[string]any{"code": 0, "message": "404: Not Found"}
-}
-
-func (s *Server) id() string {
-	s.nextID++
-	return strconv.FormatInt(s.nextID, 10)
-}
-
-func (s *Server) newMessage(channel string, _ any) *discordgo.Message {
-	m := &discordgo.Message{ID: s.id(), ChannelID: channel, Timestamp: time.Now()}
-	s.messages[m.ID] = m
-	return m
-}
-
-// edit applies the fields present in the payload to m, as Discord does for a PATCH.
-func edit(m *discordgo.Message, req *Request) {
-	if d := req.Msg; d != nil {
-		if req.present["content"] || req.Kind == Callback {
-			m.Content = d.Content
-		}
-		if req.present["embeds"] || req.Kind == Callback {
-			m.Embeds = d.Embeds
-		}
-		if req.present["components"] || req.Kind == Callback {
-			m.Components = d.Components
-		}
-		if req.present["flags"] || req.Kind == Callback {
-			m.Flags = d.Flags
-		}
-		if req.present["attachments"] {
-			m.Attachments = nil
-		}
-	}
-	for _, f := range req.Files {
-		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{Filename: f.Name, ContentType: f.ContentType, Size: len(f.Data)})
-	}
 }

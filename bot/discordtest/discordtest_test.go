@@ -11,7 +11,7 @@ import (
 )
 
 func TestMessagesEditsAndFailures(t *testing.T) {
-	srv := NewServer()
+	srv := NewServer(Options{})
 	defer srv.Close()
 	s := srv.NewSession()
 
@@ -58,7 +58,7 @@ func TestMessagesEditsAndFailures(t *testing.T) {
 }
 
 func TestOnlyDiscordIsRewritten(t *testing.T) {
-	srv := NewServer()
+	srv := NewServer(Options{})
 	defer srv.Close()
 	if _, err := srv.Client().Get("https://example.com/"); err == nil {
 		t.Error("a request to another host went through")

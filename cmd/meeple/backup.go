@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -52,11 +51,11 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	active, total, err := verifyCopy(*out, reg, log)
+	sum, err := storage.Check(*out, reg)
 	if err != nil {
-		return err
+		return fmt.Errorf("the copy does not check out: %w", err)
 	}
-	fmt.Fprintf(stdout, "%s: %s %d bytes to %s and verified it: %d games, %d active\n", path, how, n, *out, total, active)
+	fmt.Fprintf(stdout, "%s: %s %d bytes to %s and verified it: %d games, %d active\n", path, how, n, *out, sum.Total, sum.Active)
 	return nil
 }
 
@@ -68,18 +67,4 @@ func backupOnline(db, out string) (int64, error) {
 		return 0, err
 	}
 	return storage.RequestBackup(context.Background(), storage.BackupSocket(db), abs)
-}
-
-// verifyCopy opens the copy at path, walks every page and decodes every
-// record before it is called a backup, and counts its games.
-func verifyCopy(path string, reg *engine.Registry, log *slog.Logger) (active, total int, err error) {
-	cp, err := storage.Open(path, reg, storage.Options{Logger: log, ReadOnly: true, Verify: true})
-	if err != nil {
-		return 0, 0, fmt.Errorf("the copy does not open: %w", err)
-	}
-	defer cp.Close()
-	if err := cp.Verify(); err != nil {
-		return 0, 0, fmt.Errorf("the copy is damaged: %w", err)
-	}
-	return cp.Counts()
 }

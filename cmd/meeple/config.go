@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/meeplegames/meeple/bot"
+	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
 // tokenEnv is the environment variable that holds the bot token.
@@ -30,6 +33,21 @@ type config struct {
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`
 	Backup        backupConfig      `toml:"backup"`
+	Discord       discordConfig     `toml:"discord"`
+
+	unknown []string // keys the file holds that no field takes
+}
+
+// discordConfig says where Discord is: by default discord.com; a large
+// deployment puts a rate-limiting REST proxy (nirn-proxy) in front of it,
+// and tests point the bot at a fake.
+type discordConfig struct {
+	RESTBaseURL string `toml:"rest_base_url"`
+	GatewayURL  string `toml:"gateway_url"`
+}
+
+func (d discordConfig) endpoints() endpoint.Config {
+	return endpoint.Config{REST: d.RESTBaseURL, Gateway: d.GatewayURL}
 }
 
 type deadlineConfig struct {
@@ -77,38 +95,96 @@ func (d *duration) UnmarshalText(b []byte) error {
 // defaultDatabase is the store's file when the config names none.
 const defaultDatabase = "meeple.db"
 
-// loadConfig reads path, or returns the defaults for "". Unknown keys are
-// refused, so that a misspelt key does not silently fall back to a default.
+// loadConfig reads path, or returns the defaults for "". Unknown keys and
+// values out of range are refused (the first of them), so that a misspelt
+// key does not silently fall back to a default.
 func loadConfig(path string) (config, error) {
+	c, err := decodeConfig(path)
+	if err != nil {
+		return c, err
+	}
+	if problems := c.problems(); len(problems) > 0 {
+		return c, fmt.Errorf("config %s: %s", path, problems[0])
+	}
+	return c, nil
+}
+
+// decodeConfig reads path, or returns the defaults for "", without judging
+// the values. Unknown keys are kept in c.unknown.
+func decodeConfig(path string) (config, error) {
 	var c config
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
+		var perr toml.ParseError
+		if errors.As(err, &perr) && (perr.LastKey == "token" || strings.HasSuffix(perr.LastKey, ".token")) {
+			// The parser quotes what it found, which here is (part of) the token.
+			return c, fmt.Errorf("config %s: line %d: the value of token is not valid TOML; write it in double quotes", path, perr.Position.Line)
+		}
 		if err != nil {
 			return c, fmt.Errorf("config %s: %w", path, err)
 		}
-		if extra := md.Undecoded(); len(extra) > 0 {
-			keys := make([]string, len(extra))
-			for i, k := range extra {
-				keys[i] = k.String()
-			}
-			return c, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+		for _, k := range md.Undecoded() {
+			c.unknown = append(c.unknown, k.String())
 		}
 	}
 	if c.Database == "" {
 		c.Database = defaultDatabase
 	}
+	return c, nil
+}
+
+// problems lists what is wrong with the config's keys and values, each in
+// a sentence that names the key.
+func (c config) problems() []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if len(c.unknown) > 0 {
+		add("unknown keys: %s", strings.Join(c.unknown, ", "))
+	}
+	for _, id := range [][2]string{{"application_id", c.ApplicationID}, {"dev_guild_id", c.DevGuildID}} {
+		if id[1] != "" && !isSnowflake(id[1]) {
+			add("%s is %q, not a Discord id (digits only: Developer Portal, or Copy ID in Discord)", id[0], id[1])
+		}
+	}
 	switch c.Deadlines.OnDeadline {
 	case "", "computer", "pause":
 	default:
-		return c, fmt.Errorf("config %s: deadlines.on_deadline is %q; want \"computer\" or \"pause\"", path, c.Deadlines.OnDeadline)
+		add("deadlines.on_deadline is %q (want \"computer\" or \"pause\")", c.Deadlines.OnDeadline)
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
-		return c, fmt.Errorf("config %s: %w", path, err)
+		add("%v", err)
+	}
+	if err := c.Discord.endpoints().Check(); err != nil {
+		add("[discord] %v", err)
 	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
-		return c, fmt.Errorf("config %s: log_format is %q; want \"text\" or \"json\"", path, c.LogFormat)
+		add("log_format is %q (want \"text\" or \"json\")", c.LogFormat)
 	}
-	return c, nil
+	for _, game := range slices.Sorted(maps.Keys(c.Content)) {
+		if !slices.Contains(gameNames(), game) {
+			add("[content] names the game %q (want one of %s)", game, strings.Join(gameNames(), ", "))
+		}
+	}
+	if c.Backup.Keep < 0 {
+		add("backup.keep is %d (want 0, which keeps every copy, or more)", c.Backup.Keep)
+	}
+	if c.Backup.Dir != "" && c.Backup.Every != nil && c.Backup.Every.Duration == 0 {
+		add("backup.every is \"0\" while backup.dir is set, so no copy would be written (give an interval such as \"24h\")")
+	}
+	return out
+}
+
+// isSnowflake reports whether s is a Discord id: up to 20 digits.
+func isSnowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // errNoToken: the bot has no token to connect with.
@@ -147,7 +223,7 @@ func parseLevel(s string) (slog.Level, error) {
 	case "error":
 		return slog.LevelError, nil
 	}
-	return 0, fmt.Errorf("log_level is %q; want debug, info, warn or error", s)
+	return 0, fmt.Errorf("log_level is %q (want debug, info, warn or error)", s)
 }
 
 // logger builds the configured logger writing to w.

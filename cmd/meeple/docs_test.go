@@ -182,11 +182,19 @@ func TestSlugify(t *testing.T) {
 	}
 }
 
-// shellCommands returns the commands of a doc's sh blocks: continuation
-// lines joined, blank lines dropped.
+// shellCommands returns the commands of a doc's sh blocks (continuation
+// lines joined, blank lines dropped) and the ExecStart lines of its ini
+// blocks (systemd units).
 func shellCommands(doc markdownDoc) []docCommand {
 	var out []docCommand
 	for _, b := range doc.blocks {
+		if b.lang == "ini" {
+			for i, line := range b.lines {
+				if cmd, ok := strings.CutPrefix(line, "ExecStart="); ok {
+					out = append(out, docCommand{where: fmt.Sprintf("%s:%d", doc.path, b.line+i+1), text: cmd})
+				}
+			}
+		}
 		if b.lang != "sh" {
 			continue
 		}
@@ -395,5 +403,19 @@ func TestDocCommandCheckerRefusesMistakes(t *testing.T) {
 	}
 	if err := checkMeeple(args); err != nil {
 		t.Errorf("%q: %v", args, err)
+	}
+}
+
+// TestEverySubcommandIsDocumented: docs/commands.md has a row for each
+// subcommand meeple offers.
+func TestEverySubcommandIsDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range commands() {
+		if !strings.Contains(string(data), "| `"+name+"` |") {
+			t.Errorf("docs/commands.md has no row for meeple %s", name)
+		}
 	}
 }

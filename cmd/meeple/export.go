@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
@@ -38,5 +40,35 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if g.Status == storage.StatusLobby {
 		return fmt.Errorf("the game in channel %s has not started: nothing to export", g.Channel)
 	}
-	return engine.WriteScript(stdout, g.Kind, g.Setup, g.Moves())
+	return writeGame(stdout, g)
+}
+
+// Comments an export adds to the script for import to read back: when the
+// game was created and archived, and when each action was taken. Replay
+// and the other script readers skip them as comments.
+const (
+	commentCreated   = "created"
+	commentFinished  = "finished"
+	commentAbandoned = "abandoned"
+	commentAt        = "at"
+)
+
+// writeGame writes g as a script with its times.
+func writeGame(w io.Writer, g *storage.Game) error {
+	if err := engine.WriteScript(w, g.Kind, g.Setup, nil); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s %s\n", commentCreated, g.Created.UTC().Format(time.RFC3339Nano))
+	switch g.Status {
+	case storage.StatusFinished:
+		fmt.Fprintf(bw, "# %s %s\n", commentFinished, g.Finished.UTC().Format(time.RFC3339Nano))
+	case storage.StatusAbandoned:
+		fmt.Fprintf(bw, "# %s %s\n", commentAbandoned, g.Finished.UTC().Format(time.RFC3339Nano))
+	}
+	for _, e := range g.Log {
+		m := engine.Move{Seat: e.Seat, Action: e.Action}
+		fmt.Fprintf(bw, "%s  # %s %s\n", m, commentAt, e.At.UTC().Format(time.RFC3339Nano))
+	}
+	return bw.Flush()
 }

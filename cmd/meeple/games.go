@@ -13,11 +13,14 @@ import (
 	"github.com/meeplegames/meeple/engine/eightydays"
 )
 
+// gameNames lists the games this program offers, by id.
+func gameNames() []string { return []string{"crystalpalace", "eightydays"} }
+
 // buildRegistry builds the games this program offers. contentDirs maps a
 // game's name to a folder of content files that replace its embedded ones.
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
 	for name := range contentDirs {
-		if name != "crystalpalace" && name != "eightydays" {
+		if !slices.Contains(gameNames(), name) {
 			return nil, fmt.Errorf("content override for unknown game %q", name)
 		}
 	}

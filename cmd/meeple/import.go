@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
@@ -49,10 +49,17 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if g.Seats, err = parseSeats(*seats, g.Setup.Players, rules); err != nil {
 		return err
 	}
-	if err := s.Create(g); err != nil {
+	if err := s.Import(g); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "imported %s game %d into channel %s: %d players, %d actions\n", g.Kind, g.ID, g.Channel, g.Setup.Players, g.Version)
+	fmt.Fprintf(stdout, "imported %s game %d into channel %s: %d players, %d actions", g.Kind, g.ID, g.Channel, g.Setup.Players, g.Version)
+	switch g.Status {
+	case storage.StatusFinished:
+		fmt.Fprint(stdout, "; it is over, so it went to the archive with its result")
+	case storage.StatusAbandoned:
+		fmt.Fprint(stdout, "; it was abandoned, so it went to the archive")
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
@@ -64,10 +71,11 @@ func readInput(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// scriptGame reads a script with its header into a running game record.
+// scriptGame reads a script with its header into a game record to import,
+// with the times an export notes in its comments.
 func scriptGame(data []byte, name string) (*storage.Game, error) {
-	first, _, _ := bufio.NewReader(bytes.NewReader(data)).ReadLine()
-	kind, setup, ok := engine.ScriptHeader(string(first))
+	lines := strings.Split(string(data), "\n")
+	kind, setup, ok := engine.ScriptHeader(lines[0])
 	if !ok {
 		return nil, fmt.Errorf("%s: the first line must be a header \"# game G players N seed S [name=value …]\", as meeple export writes", name)
 	}
@@ -76,10 +84,47 @@ func scriptGame(data []byte, name string) (*storage.Game, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	g := &storage.Game{Kind: kind, Status: storage.StatusRunning, Setup: setup}
+	for n, line := range lines[1:] {
+		word, at, err := scriptTime(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", name, n+2, err)
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			switch word {
+			case commentCreated:
+				g.Created = at
+			case commentFinished:
+				g.Finished = at
+			case commentAbandoned:
+				g.Finished, g.Status = at, storage.StatusAbandoned
+			}
+		}
+	}
 	for _, m := range moves {
-		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
+		_, at, _ := scriptTime(lines[m.Line-1])
+		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action, At: at})
 	}
 	return g, nil
+}
+
+// scriptTime reads a time comment ("# created 2026-…", "P1: roll  # at
+// 2026-…") and returns its word and time; other comments give nothing.
+func scriptTime(line string) (string, time.Time, error) {
+	_, comment, ok := strings.Cut(line, "#")
+	f := strings.Fields(comment)
+	if !ok || len(f) != 2 {
+		return "", time.Time{}, nil
+	}
+	switch f[0] {
+	case commentCreated, commentFinished, commentAbandoned, commentAt:
+	default:
+		return "", time.Time{}, nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, f[1])
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("the %s time %q is not an RFC 3339 time", f[0], f[1])
+	}
+	return f[0], at, nil
 }
 
 // parseSeats reads the -seats list, one entry per seat.

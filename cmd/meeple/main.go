@@ -21,6 +21,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"play":     {"play a game in this terminal against computer players (no Discord needed)", runPlay},
+		"check":    {"check a bot's config, token, database and folders before starting it (no Discord connection)", runCheck},
 		"backup":   {"write a consistent, verified copy of the database file", runBackup},
 		"export":   {"print a stored game as a script that replay and import read", runExport},
 		"import":   {"load a game script into a channel of the database", runImport},
@@ -28,6 +29,7 @@ func commands() map[string]command {
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
 		"run":      {"run the Discord bot (token in MEEPLE_DISCORD_TOKEN; -config for settings)", runRun},
 		"simulate": {"play many games between computer players and print a JSON summary", runSimulate},
+		"version":  {"print the version, commit and Go version this binary was built from", runVersion},
 	}
 }
 

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -51,6 +54,14 @@ func TestReadingCommandsLeaveTheFileAlone(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
 		t.Fatal("export and backup changed the database file")
+	}
+	config := filepath.Join(dir, "meeple.toml")
+	os.WriteFile(config, []byte("database = \"meeple.db\"\n"), 0o600)
+	if code, _, stderr := meeple("backup", "-db", db, "-out", config); code != 1 || !strings.Contains(stderr, "is not a Meeple database; refusing to replace it") {
+		t.Fatalf("backup over a config file: exit %d, %q", code, stderr)
+	}
+	if data, _ := os.ReadFile(config); string(data) != "database = \"meeple.db\"\n" {
+		t.Fatal("backup replaced the config file")
 	}
 }
 
@@ -128,5 +139,94 @@ func TestOpenFailuresSayWhatTheyAre(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out.db")); !os.IsNotExist(err) {
 		t.Fatalf("a refused backup wrote its copy: %v", err)
+	}
+}
+
+// TestFinishedGameImportsIntoTheArchive imports a finished game with the
+// times an export notes: it goes to the archive with the rules' result,
+// its creation, action and finishing times, and leaves the channel free.
+func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
+	reg, err := buildRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, _ := reg.Lookup("eightydays")
+	setup := engine.Setup{Players: 2, Seed: 9}
+	state, _ := rules.New(setup)
+	rng := engine.NewRNG(1)
+	heuristic, _ := ai.Lookup(rules, "heuristic")
+	played, err := ai.PlayOut(state, []engine.Player{heuristic, heuristic}, &rng, 10000)
+	if err != nil || !state.Over() {
+		t.Fatalf("playing a game to its end: %v, over %v", err, state.Over())
+	}
+	var script strings.Builder
+	engine.WriteScript(&script, "eightydays", setup, nil)
+	created := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	fmt.Fprintf(&script, "# created %s\n", created.Format(time.RFC3339Nano))
+	for i, m := range played.Moves {
+		fmt.Fprintf(&script, "%s  # at %s\n", m, created.Add(time.Duration(i+1)*time.Minute).Format(time.RFC3339Nano))
+	}
+	dir := t.TempDir()
+	file, db := filepath.Join(dir, "game.txt"), filepath.Join(dir, "meeple.db")
+	os.WriteFile(file, []byte(script.String()), 0o600)
+	code, out, stderr := meeple("import", "-db", db, "-channel", "5", "-script", file, "-seats", "1,2")
+	if code != 0 || !strings.Contains(out, "went to the archive with its result") {
+		t.Fatalf("import of a finished game: exit %d, %q, %q", code, out, stderr)
+	}
+	if code, _, stderr := meeple("export", "-db", db, "-channel", "5"); code != 1 || !strings.Contains(stderr, "not found") {
+		t.Fatalf("the finished game holds its channel: exit %d, %q", code, stderr)
+	}
+	s, err := storage.Open(db, reg, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.GetByID(1)
+	s.Close()
+	last := created.Add(time.Duration(len(played.Moves)) * time.Minute)
+	want := state.Result()
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case g.Status != storage.StatusFinished || g.Result == nil || fmt.Sprint(g.Result.Scores) != fmt.Sprint(want.Scores) || fmt.Sprint(g.Result.Winners) != fmt.Sprint(want.Winners):
+		t.Fatalf("imported game: status %s, result %+v; want finished with %+v", g.Status, g.Result, want)
+	case !g.Created.Equal(created) || !g.Finished.Equal(last) || !g.Log[0].At.Equal(created.Add(time.Minute)):
+		t.Fatalf("imported times: created %s, finished %s, first action %s", g.Created, g.Finished, g.Log[0].At)
+	}
+	code, exported, _ := meeple("export", "-db", db, "-game", "1")
+	if code != 0 || !strings.Contains(exported, "# finished "+last.Format(time.RFC3339Nano)) {
+		t.Fatalf("export of the archived game: exit %d\n%s", code, exported)
+	}
+	if code, out, _ := meeple("import", "-db", db, "-channel", "5", "-script", file, "-seats", "1,2"); code != 0 || !strings.Contains(out, "game 2") {
+		t.Fatalf("a second import of the same finished game: exit %d, %q", code, out)
+	}
+}
+
+// TestRunRefusesWhatItCannotUse: run stops before it connects anywhere on
+// a damaged database (leaving it as it was, and saying how to recover) and
+// on a database in a missing folder (creating nothing).
+func TestRunRefusesWhatItCannotUse(t *testing.T) {
+	t.Setenv(tokenEnv, "not-a-real-token")
+	dir := t.TempDir()
+	db := storedGame(t, t.TempDir())
+	data, _ := os.ReadFile(db)
+	copy(data[2*4096:], bytes.Repeat([]byte{0xAB}, 64))
+	damaged := filepath.Join(dir, "damaged.db")
+	os.WriteFile(damaged, data, 0o600)
+	for _, c := range []struct{ db, want string }{
+		{damaged, "restore the newest backup"},
+		{filepath.Join(dir, "missing", "meeple.db"), "does not exist"},
+	} {
+		config := filepath.Join(dir, "meeple.toml")
+		os.WriteFile(config, []byte(fmt.Sprintf("database = %q\n", c.db)), 0o600)
+		code, _, stderr := meeple("run", "-config", config)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("run on %s: exit %d, %q; want %q", c.db, code, stderr, c.want)
+		}
+	}
+	if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+		t.Fatal("run changed the damaged file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Fatalf("run made the missing folder: %v", err)
 	}
 }

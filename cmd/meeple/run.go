@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot"
+	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/storage"
@@ -31,6 +32,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := cfg.logger(stderr)
+	log.Info("meeple build", readBuild().logAttrs()...)
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
@@ -63,6 +65,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
+		return fmt.Errorf("discord session: %w", err)
+	}
 	botCfg := bot.Config{
 		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true,
 	}
@@ -83,7 +88,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go backupLoop(ctx, store, cfg.Backup, log)
-	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID)
+	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
+		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

@@ -49,6 +49,9 @@ func TestExampleConfigLoads(t *testing.T) {
 	if c.Render.Images == nil || !*c.Render.Images {
 		t.Error("render.images not read")
 	}
+	if !c.Discord.endpoints().Default() {
+		t.Errorf("the example points the bot away from Discord: %+v", c.Discord)
+	}
 }
 
 func TestConfigZeroTurnsDeadlinesAndRemindersOff(t *testing.T) {
@@ -79,6 +82,8 @@ func TestConfigRefusesMistakes(t *testing.T) {
 		"bad duration": "[deadlines]\nturn = \"two days\"\n",
 		"bad policy":   "[deadlines]\non_deadline = \"skip\"\n",
 		"bad level":    "log_level = \"loud\"\n",
+		"bad REST URL": "[discord]\nrest_base_url = \"discord.example\"\n",
+		"bad gateway":  "[discord]\ngateway_url = \"https://gateway.example\"\n",
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".toml")
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {

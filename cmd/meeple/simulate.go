@@ -12,7 +12,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 )
 
-// simulateSummary is what "meeple simulate" prints; the README documents it.
+// simulateSummary is what "meeple simulate" prints; docs/commands.md documents it.
 type simulateSummary struct {
 	Game           string             `json:"game"`
 	Players        int                `json:"players"`
@@ -97,8 +97,7 @@ func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, n
 		if err != nil {
 			return sum, err
 		}
-		rng := engine.NewRNG(s.Seed ^ 0x5eed)
-		out, err := playOut(state, players, &rng, limit)
+		out, err := playOut(state, players, s.Seed, limit)
 		if err != nil {
 			return sum, fmt.Errorf("game with seed %d: %w", s.Seed, err)
 		}
@@ -162,17 +161,17 @@ func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, n
 // own "turns" counter (0: no bound).
 type limits struct{ steps, turns int }
 
-// playOut is ai.PlayOut that also counts a game as stalled once its "turns"
+// playOut is ai.PlayOutAt that also counts a game as stalled once its "turns"
 // counter passes limit.turns. It plays in short stretches so that the
 // counter is read now and then, not after every action.
-func playOut(s engine.State, players []engine.Player, rng *engine.RNG, limit limits) (ai.Outcome, error) {
+func playOut(s engine.State, players []engine.Player, seed uint64, limit limits) (ai.Outcome, error) {
 	if limit.turns <= 0 {
-		return ai.PlayOut(s, players, rng, limit.steps)
+		return ai.PlayOutAt(s, players, seed, 0, limit.steps)
 	}
 	const stretch = 64
 	var out ai.Outcome
 	for {
-		part, err := ai.PlayOut(s, players, rng, min(stretch, limit.steps-len(out.Moves)))
+		part, err := ai.PlayOutAt(s, players, seed, len(out.Moves), min(stretch, limit.steps-len(out.Moves)))
 		out.Moves = append(out.Moves, part.Moves...)
 		if err != nil {
 			return out, err

@@ -68,16 +68,33 @@ func openStore(path string, reg *engine.Registry, how access, opts storage.Optio
 
 // withAdvice adds to a store error what the operator can do about it.
 func withAdvice(err error) error {
-	switch {
-	case errors.Is(err, storage.ErrCorrupt):
-		return fmt.Errorf("%w\nthe file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), "+
-			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\"", err)
-	case errors.Is(err, storage.ErrNewerSchema):
-		return fmt.Errorf("%w\nthe file was not changed; run the newer Meeple that wrote it", err)
-	case errors.Is(err, storage.ErrNoDatabase):
-		return fmt.Errorf("%w\ncheck the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database", err)
+	if advice := storeAdvice(err); advice != "" {
+		return fmt.Errorf("%w\n%s", err, advice)
 	}
 	return err
+}
+
+// storeAdvice says what the operator can do about an error opening or
+// reading the database, or "" when it has nothing to say.
+func storeAdvice(err error) string {
+	switch {
+	case errors.Is(err, storage.ErrCorrupt):
+		return "the file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), " +
+			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\""
+	case errors.Is(err, storage.ErrNewerSchema):
+		return "the file was not changed; run the newer Meeple that wrote it, or restore a backup taken before the upgrade"
+	case errors.Is(err, storage.ErrNoDatabase):
+		return "check the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database"
+	case errors.Is(err, storage.ErrInUse):
+		return "the bot is running and holds the file: stop it, or (for a copy) use meeple backup, which asks the running bot"
+	case errors.Is(err, storage.ErrPermission):
+		return "run the command as the bot's user, or give that user the file and its folder"
+	case errors.Is(err, storage.ErrNotDatabase):
+		return "check the path (-db, or database in the config): it must name the Meeple database file"
+	case errors.Is(err, storage.ErrNoFolder):
+		return "create the folder, or correct the path (-db, or database in the config)"
+	}
+	return ""
 }
 
 // resolve returns the database file's path and the games this program

@@ -75,10 +75,28 @@ type Outcome struct {
 // PlayOut lets players (one per seat) answer prompts until the game is over or
 // maxSteps actions have been applied. When several prompts are open at once
 // it answers the first. The players draw from rng in turn, so the same rng
-// and state give the same game; a play-out has no undo, so it needs no
-// per-position randomness (Decide). An error means a player chose an
-// action the game refused, which is a bug in that player.
+// and state give the same game. An error means a player chose an action
+// the game refused, which is a bug in that player.
 func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
+	return playOut(s, players, maxSteps, func(player engine.Player, p engine.Prompt, _ int) string {
+		return player.Choose(s, p, rng)
+	})
+}
+
+// PlayOutAt is PlayOut whose decisions take their randomness from Decide:
+// the game's seed and the number of actions applied before each one,
+// counting the applied actions already in the game. It plays the game the
+// terminal and the bot would play with the same computer players, so a
+// simulated game can be watched again there.
+func PlayOutAt(s engine.State, players []engine.Player, seed uint64, applied, maxSteps int) (Outcome, error) {
+	return playOut(s, players, maxSteps, func(player engine.Player, p engine.Prompt, n int) string {
+		return Decide(player, s, p, seed, applied+n)
+	})
+}
+
+// playOut is the loop of PlayOut and PlayOutAt; choose answers a prompt
+// after n actions of the play-out.
+func playOut(s engine.State, players []engine.Player, maxSteps int, choose func(player engine.Player, p engine.Prompt, n int) string) (Outcome, error) {
 	out := Outcome{Moves: make([]engine.Move, 0, min(maxSteps, 256))}
 	for !s.Over() {
 		if len(out.Moves) >= maxSteps {
@@ -90,7 +108,7 @@ func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps 
 			return out, fmt.Errorf("game not over but no prompt is open")
 		}
 		p := prompts[0]
-		action := players[p.Seat].Choose(s, p, rng)
+		action := choose(players[p.Seat], p, len(out.Moves))
 		if _, err := s.Apply(p.Seat, action); err != nil {
 			return out, fmt.Errorf("seat %d chose %q: %w", p.Seat, action, err)
 		}

@@ -1,6 +1,7 @@
 package ai_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,29 @@ func TestRNGAtDiffersFromTheGameAndBetweenPositions(t *testing.T) {
 	}
 	if c := ai.RNGAt(5, 0); c.Uint64() != y {
 		t.Fatal("the same position drew a different number")
+	}
+}
+
+// A play-out in stretches, as simulate plays it, is the play-out in one go.
+func TestPlayOutAtInStretches(t *testing.T) {
+	for _, rules := range games(t) {
+		players := []engine.Player{ai.Random{}, ai.Random{}}
+		whole, _ := rules.New(engine.Setup{Players: 2, Seed: 3})
+		once, err := ai.PlayOutAt(whole, players, 3, 0, 90)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts, _ := rules.New(engine.Setup{Players: 2, Seed: 3})
+		var moves []engine.Move
+		for len(moves) < 90 && !parts.Over() {
+			out, err := ai.PlayOutAt(parts, players, 3, len(moves), min(7, 90-len(moves)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, out.Moves...)
+		}
+		if len(moves) < 20 || !slices.Equal(moves, once.Moves) {
+			t.Fatalf("%s: %d moves in stretches differ from %d in one go", rules.Name(), len(moves), len(once.Moves))
+		}
 	}
 }

@@ -24,17 +24,16 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 2)
-	if a.Verb == vDice {
-		s.emit(engine.EventAction, who, seatName(who)+" has chosen their dice", false)
-	} else {
-		var buf [64]byte
-		s.emit(engine.EventAction, who, string(a.appendText(append(buf[:0], seatName(who)+": "...))), false)
+	s.ev = make([]engine.Event, 0, 4)
+	if text := s.narrate(who, a); text != "" {
+		s.emit(engine.EventAction, who, text, false)
 	}
+	s.startLedger()
 	s.do(who, a)
+	s.reportAll("")
 	s.run()
 	ev := s.ev
-	s.ev = nil
+	s.ev, s.seen = nil, s.seen[:0]
 	return ev, nil
 }
 
@@ -222,12 +221,14 @@ func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
 	return pounds, pounds <= p.Pounds
 }
 
+// payCost pays c, buying missing gears and energy; pounds the seat lacks
+// by now (it spent some since the check) are raised as any debt is.
 func (s *State) payCost(seat int, c Cost) {
 	p := &s.P[seat]
 	pounds, _ := s.affordable(seat, c)
 	p.Gears = max(p.Gears-c.Gears, 0)
 	p.Energy = max(p.Energy-c.Energy, 0)
-	p.Pounds -= pounds
+	s.pay(seat, pounds)
 }
 
 func costText(c Cost) string {
@@ -645,35 +646,51 @@ func (s *State) doAction(seat int, a Action) {
 	if a.Verb == vPass {
 		return
 	}
-	p := &s.P[seat]
-	e := s.c.Tracks.Economy
 	k := freeAct(b)
 	b.Acts[k] = Die{O: seat, V: die.V}
+	act := Task{K: tAct, N: die.V}
+	switch l {
+	case locPatent, locMuseum, locBank, locClub:
+		act.X = a.Vals[0] - 1
+	case locPort, locWaterloo:
+		for j, po := range s.side(l).Possibilities {
+			if po.Key == a.Key {
+				act.X = j
+			}
+		}
+	}
+	// The action waits behind the space's bonus or cost: a cost the seat
+	// cannot pay at once is paid (money raised, or loans) before it.
+	s.P[seat].Q = append(s.P[seat].Q, act)
 	s.receiveBonus(seat, s.side(l).Actions[k])
+}
+
+// act performs the action of the current location for seat: t.X is the
+// display slot or possibility, t.N the die's value.
+func (s *State) act(seat int, t Task) {
+	l := locKind(s.Loc)
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
 	switch l {
 	case locPatent:
-		slot := a.Vals[0] - 1
-		p.Patents = append(p.Patents, s.PatentDisp[slot])
-		s.PatentDisp[slot] = -1
+		p.Patents = append(p.Patents, s.PatentDisp[t.X])
+		s.PatentDisp[t.X] = -1
 	case locMuseum:
-		slot := a.Vals[0] - 1
-		tile := s.MuseumDisp[slot]
-		s.MuseumDisp[slot] = -1
+		tile := s.MuseumDisp[t.X]
+		s.MuseumDisp[t.X] = -1
 		s.giveResearch(seat, tile)
 	case locBank:
-		slot := a.Vals[0] - 1
-		sh := &s.c.Shares[s.BankDisp[slot]]
-		p.Shares = append(p.Shares, s.BankDisp[slot])
-		s.BankDisp[slot] = -1
+		sh := &s.c.Shares[s.BankDisp[t.X]]
+		p.Shares = append(p.Shares, s.BankDisp[t.X])
+		s.BankDisp[t.X] = -1
 		s.addVP(seat, sh.VP, vpShares)
 		s.moveIncome(seat, sh.Income)
 	case locWestminster:
 		s.advanceWestminster(seat)
 	case locClub:
-		slot := a.Vals[0] - 1
-		ci := s.CharDisp[slot]
+		ci := s.CharDisp[t.X]
 		ch := &s.c.Characters[ci]
-		s.CharDisp[slot] = -1
+		s.CharDisp[t.X] = -1
 		s.payCost(seat, ch.Cost)
 		p.Chars = append(p.Chars, ci)
 		vp := ch.VP[s.year()]
@@ -688,19 +705,15 @@ func (s *State) doAction(seat int, a Action) {
 		s.moveBuzz(seat, s.publisherBuzz(seat))
 	case locPort, locWaterloo:
 		side := s.side(l)
-		for j, po := range side.Possibilities {
-			if po.Key != a.Key {
-				continue
-			}
-			b.Poss[j] = seat
-			if po.ticket {
-				s.TicketDice = append(s.TicketDice, Die{O: seat, V: die.V})
-				p.Dice--
-				p.Tick++
-				s.addVP(seat, side.TicketVP[s.year()]+die.V, vpTickets)
-			}
-			s.pushEffects(seat, po.Effect, vpEffects)
+		po := side.Possibilities[t.X]
+		s.Boards[l].Poss[t.X] = seat
+		if po.ticket {
+			s.TicketDice = append(s.TicketDice, Die{O: seat, V: t.N})
+			p.Dice--
+			p.Tick++
+			s.addVP(seat, side.TicketVP[s.year()]+t.N, vpTickets)
 		}
+		s.pushEffects(seat, po.Effect, vpEffects)
 	}
 }
 
@@ -767,6 +780,9 @@ func (s *State) afterBonus(seat int) *State {
 	}
 	t := s.clone()
 	t.receiveBonus(seat, as)
+	if q := t.P[seat].Q; len(q) > 0 && q[0].K == dPay {
+		t.P[seat].Pounds -= q[0].N // the cost is owed before the action
+	}
 	return t
 }
 

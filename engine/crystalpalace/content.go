@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -364,29 +366,61 @@ func DefaultContent() (*Content, error) {
 }
 
 // LoadContent reads and validates the content files (ContentFiles) from fsys.
+// A mistake is reported as a *ContentError naming the file, the entry (its
+// id, or its number in the file), the field and the line.
 func LoadContent(fsys fs.FS) (*Content, error) {
 	c := &Content{}
-	targets := map[string]any{
-		"patents.toml":    &struct{ Patent *[]Patent }{&c.Patents},
-		"characters.toml": &struct{ Character *[]Character }{&c.Characters},
-		"research.toml":   &struct{ Tile *[]Research }{&c.Research},
-		"shares.toml":     &struct{ Share *[]Share }{&c.Shares},
-		"publishers.toml": &struct{ Publisher *[]Publisher }{&c.Publishers},
-		"mats.toml":       &struct{ Mat *[]Mat }{&c.Mats},
-		"flyers.toml":     &struct{ Flyer *[]Flyer }{&c.Flyers},
-		"loans.toml":      &struct{ Loan *[]LoanKind }{&c.Loans},
-		"locations.toml":  &struct{ Location *[]Location }{&c.Locations},
-		"market.toml":     &struct{ Market *[]Market }{&c.Markets},
-		"tracks.toml":     &c.Tracks,
+	decoders := map[string]func(file, data string) error{
+		"patents.toml":    entries(&c.Patents, "patent"),
+		"characters.toml": entries(&c.Characters, "character"),
+		"research.toml":   entries(&c.Research, "tile"),
+		"shares.toml":     entries(&c.Shares, "share"),
+		"publishers.toml": entries(&c.Publishers, "publisher"),
+		"mats.toml":       entries(&c.Mats, "mat"),
+		"flyers.toml":     entries(&c.Flyers, "flyer"),
+		"loans.toml":      entries(&c.Loans, "loan"),
+		"locations.toml":  entries(&c.Locations, "location"),
+		"market.toml":     entries(&c.Markets, "market"),
+		"tracks.toml":     whole(&c.Tracks),
 	}
 	for _, name := range ContentFiles() {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, &ContentError{File: name, Problem: "cannot read: " + err.Error()}
 		}
-		md, err := toml.Decode(string(data), targets[name])
+		if err := decoders[name](name, string(data)); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// entries decodes a file of [[table]] entries into *out one entry at a
+// time, so that a value of the wrong type is reported with its entry and
+// its own line (the TOML decoder, decoding the whole file at once, names
+// the last entry's line instead).
+func entries[T any](out *[]T, table string) func(file, data string) error {
+	return func(file, data string) error {
+		var raw map[string][]toml.Primitive
+		md, err := toml.Decode(data, &raw)
 		if err != nil {
-			return nil, &ContentError{File: name, Problem: err.Error()}
+			return &ContentError{File: file, Problem: err.Error()}
+		}
+		for key := range raw {
+			if key != table {
+				return &ContentError{File: file, Field: key, Problem: "unknown table (want [[" + table + "]])"}
+			}
+		}
+		*out = make([]T, len(raw[table]))
+		for i, prim := range raw[table] {
+			if err := md.PrimitiveDecode(prim, &(*out)[i]); err != nil {
+				var fields map[string]any
+				_ = md.PrimitiveDecode(prim, &fields)
+				return entryError(file, data, table, i, fields, err)
+			}
 		}
 		if und := md.Undecoded(); len(und) > 0 {
 			keys := make([]string, len(und))
@@ -394,13 +428,88 @@ func LoadContent(fsys fs.FS) (*Content, error) {
 				keys[i] = k.String()
 			}
 			sort.Strings(keys)
-			return nil, &ContentError{File: name, Field: keys[0], Problem: "unknown field"}
+			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
+		}
+		return nil
+	}
+}
+
+// whole decodes a file of plain tables into *out.
+func whole[T any](out *T) func(file, data string) error {
+	return func(file, data string) error {
+		md, err := toml.Decode(data, out)
+		if err != nil {
+			return &ContentError{File: file, Problem: err.Error()}
+		}
+		if und := md.Undecoded(); len(und) > 0 {
+			keys := make([]string, len(und))
+			for i, k := range und {
+				keys[i] = k.String()
+			}
+			sort.Strings(keys)
+			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
+		}
+		return nil
+	}
+}
+
+// entryError reports a decoding error of entry i (from 0) of table: its id,
+// the field the decoder was at, and that field's line in the entry.
+func entryError(file, data, table string, i int, fields map[string]any, err error) error {
+	field, problem := "", err.Error()
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		field, problem = pe.LastKey, pe.Message
+	} else if k := strings.Index(problem, "(last key \""); k >= 0 {
+		rest := problem[k+len("(last key \""):]
+		if end := strings.Index(rest, "\")"); end >= 0 {
+			field = rest[:end]
+			problem = strings.TrimSpace(rest[end+2:])
+			problem = strings.TrimPrefix(problem, ": ")
 		}
 	}
-	if err := c.validate(); err != nil {
-		return nil, err
+	field = strings.TrimPrefix(field, table+".")
+	id, _ := fields["id"].(string)
+	if id == "" {
+		if key, ok := fields["key"].(string); ok {
+			id = key
+		}
 	}
-	return c, nil
+	entry := entryName(table, id, i)
+	if line := entryLine(data, table, i, field); line > 0 {
+		entry += " (line " + strconv.Itoa(line) + ")"
+	}
+	return &ContentError{File: file, Entry: entry, Field: field, Problem: problem}
+}
+
+// entryLine finds the line of field (its first part) inside entry i of
+// [[table]] in data, or the entry's header line; 0 when not found.
+func entryLine(data, table string, i int, field string) int {
+	lines := strings.Split(data, "\n")
+	header, n := -1, -1
+	for k, l := range lines {
+		if strings.TrimSpace(l) == "[["+table+"]]" {
+			n++
+			if n == i {
+				header = k
+				break
+			}
+		}
+	}
+	if header < 0 {
+		return 0
+	}
+	first, _, _ := strings.Cut(field, ".")
+	for k := header + 1; k < len(lines) && first != ""; k++ {
+		l := strings.TrimSpace(lines[k])
+		if strings.HasPrefix(l, "[["+table+"]]") {
+			break
+		}
+		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == first {
+			return k + 1
+		}
+	}
+	return header + 1
 }
 
 // entryName formats a content entry for error messages: kind "id".

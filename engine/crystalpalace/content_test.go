@@ -1,6 +1,12 @@
 package crystalpalace
 
-import "testing"
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
 
 func TestDefaultContentLoads(t *testing.T) {
 	c, err := DefaultContent()
@@ -34,5 +40,69 @@ func TestDefaultContentLoads(t *testing.T) {
 		if n[0] != n[1] {
 			t.Errorf("%s: %d, want %d", name, n[0], n[1])
 		}
+	}
+}
+
+// contentWith is the embedded content with old replaced by new (once) in
+// file; the test fails when old is not there.
+func contentWith(t *testing.T, file, old, new string) fs.FS {
+	t.Helper()
+	sub, err := fs.Sub(embedded, "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fstest.MapFS{}
+	for _, name := range ContentFiles() {
+		data, err := fs.ReadFile(sub, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		if name == file {
+			if !strings.Contains(text, old) {
+				t.Fatalf("%s has no %q", file, old)
+			}
+			text = strings.Replace(text, old, new, 1)
+		}
+		m[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	return m
+}
+
+// Numbers the game cannot use are refused at load with the file, the entry
+// and the field; each of these hung the game or took gigabytes before.
+func TestContentNumbersAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{"pounds gain of MaxInt64", "patents.toml", `effect = [{ gain = "pounds", n = 8 }]`,
+			`effect = [{ gain = "pounds", n = 9223372036854775807 }]`, `patents.toml: patent "audiobook": effect[0].n: 9223372036854775807 is out of range`},
+		{"action space cost of -1e9", "locations.toml", "actions = [{}, { pounds = -2 }]",
+			"actions = [{}, { pounds = -1000000000 }]", `location "museum": side[0].actions.pounds: -1000000000 is out of range`},
+		{"loan count of 1e9", "loans.toml", "count = 10", "count = 1000000000", `loans.toml: loan "-8": count: 1000000000 is out of range`},
+		{"display of MaxInt64", "locations.toml", "display = 4", "display = 9223372036854775807", `location "patent": side[0].display: 9223372036854775807 is out of range`},
+		{"a seventh die", "tracks.toml", "max_dice = 6", "max_dice = 7", "tracks.toml: economy: max_dice: 7 is out of range (want 1 to 6)"},
+		{"black market cost", "market.toml", "cost = 1\n", "cost = -1000000000\n", "market.toml: market #1: space[0].cost: -1000000000 is out of range"},
+		{"income track value", "tracks.toml", "income = 12", "income = 1000000000", "tracks.toml: income: income.income: 1000000000 is out of range"},
+	} {
+		_, err := LoadContent(contentWith(t, tc.file, tc.old, tc.new))
+		if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A value of the wrong type names its entry and its own line, not the last
+// entry's.
+func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {
+	_, err := LoadContent(contentWith(t, "patents.toml", "vp = [4, 3, 2]", `vp = [4, "three", 2]`))
+	want := `patents.toml: patent "audiobook" (line 15): vp:`
+	if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error beginning %q", err, want)
+	}
+	_, err = LoadContent(contentWith(t, "patents.toml", "cost = { gears = 1, energy = 1, pounds = 0 }", `cost = { gears = "one", energy = 1, pounds = 0 }`))
+	want = `patents.toml: patent "audiobook" (line 14): cost.gears:`
+	if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error beginning %q", err, want)
 	}
 }

@@ -42,7 +42,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 				vp += e.LinkVP
 			}
 		}
-		return joinWords(pt.Prototype, costText(pt.Cost), strconv.Itoa(vp)+" VP", effectText(pt.Effect))
+		return joinWords(pt.Prototype, s.costFor(who, pt.Cost), strconv.Itoa(vp)+" VP", effectText(pt.Effect))
 	case vTarget:
 		if t := p.Q[0]; t.K == dTarget {
 			return seatName(a.Vals[0]-1) + ": " + effectText(s.c.Patents[t.X].Effect)
@@ -63,11 +63,14 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		to := s.marketFreeAbove(a.Vals[0])
 		return s.describeTier(to, s.market().Spaces[to].Cost)
 	case vDown:
-		below := s.marketFreeBelow(a.Vals[0] - 1)
-		if below < 0 {
-			return "off the Black Market, back to your supply"
+		to := "to tier " + strconv.Itoa(s.marketFreeBelow(a.Vals[0]-1)+1)
+		if s.marketFreeBelow(a.Vals[0]-1) < 0 {
+			to = "off the Black Market, back to your supply"
 		}
-		return "to tier " + strconv.Itoa(below+1)
+		if p.Q[0].K == dDown && s.downGear(a.Vals[0]-1) {
+			return to + " · +1 gear from the banner"
+		}
+		return to
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
 			return "discards " + s.c.Research[sl.ID].Name
@@ -121,6 +124,25 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return "1 energy → " + pounds(e.SellEnergy)
 	}
 	return ""
+}
+
+// costFor is cost c as seat would pay it: "2 gear, 1 energy", with
+// "(buys 1 energy for 4 £)" when seat lacks goods that the payment buys.
+func (s *State) costFor(seat int, c Cost) string {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
+	var buys []string
+	if gears > 0 {
+		buys = append(buys, strconv.Itoa(gears)+" gear")
+	}
+	if energy > 0 {
+		buys = append(buys, strconv.Itoa(energy)+" energy")
+	}
+	if len(buys) == 0 {
+		return costText(c)
+	}
+	return costText(c) + " (buys " + strings.Join(buys, " and ") + " for " + pounds(gears*e.GearPounds+energy*e.EnergyPounds) + ")"
 }
 
 // describePlace: the dice space's fee and assistant action.
@@ -187,7 +209,7 @@ func (s *State) describeAction(seat int, a Action) string {
 					vp += s.c.Tracks.Economy.LinkVP
 				}
 			}
-			return joinWords(ch.Name, costText(ch.Cost), strconv.Itoa(vp)+" VP", effectText(ch.Instant))
+			return joinWords(ch.Name, s.costFor(seat, ch.Cost), strconv.Itoa(vp)+" VP", effectText(ch.Instant))
 		}
 	case vAdvance:
 		w := s.c.Tracks.Westminster
@@ -280,12 +302,4 @@ func sum(vals []int) int {
 }
 
 // joinWords joins the non-empty parts with " · ".
-func joinWords(parts ...string) string {
-	out := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, " · ")
-}
+func joinWords(parts ...string) string { return joinParts(" · ", parts...) }

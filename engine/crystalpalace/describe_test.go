@@ -1,6 +1,7 @@
 package crystalpalace
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -87,5 +88,33 @@ func BenchmarkDescribe(b *testing.B) {
 	for b.Loop() {
 		s.Describe(0, "exchange die")
 		s.Describe(0, "dice 6 5 1 1")
+	}
+}
+
+// The "down" question says which moves take a gear from the banner.
+func TestDescribeDownGear(t *testing.T) {
+	const blue = 1
+	s := newGame(t, 3, 6)
+	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: blue, 7: 2})
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
+	pr := wantPrompt(t, s, blue, "down")
+	if !strings.Contains(pr.Label, "gear") {
+		t.Errorf("down prompt %q does not mention the gear", pr.Label)
+	}
+	if got, want := s.Describe(blue, "down 6"), "to tier 4 · +1 gear from the banner"; got != want {
+		t.Errorf("down 6: %q, want %q", got, want)
+	}
+}
+
+// Building says what it buys and for how much before the choice.
+func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 18)
+	s.P[blue].Patents = []int{patentIdx(t, s, "audiobook")} // 1 gear, 1 energy
+	s.P[blue].Gears, s.P[blue].Energy = 1, 0
+	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
+	got := s.Describe(blue, "build audiobook")
+	if want := "(buys 1 energy for 4 £)"; !strings.Contains(got, want) {
+		t.Errorf("build audiobook: %q, want it to contain %q", got, want)
 	}
 }

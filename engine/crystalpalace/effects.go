@@ -322,10 +322,16 @@ func (s *State) moveDown(seat, t int, gear bool) {
 	} else {
 		s.P[seat].Asst++
 	}
-	if gear && t+1 >= s.market().BannerTier && s.MarketGears > 0 {
+	if gear && s.downGear(t) {
 		s.MarketGears--
 		s.P[seat].Gears++
 	}
+}
+
+// downGear reports whether moving an assistant down from tier t (from 0)
+// after a placement takes a gear from the yellow banner.
+func (s *State) downGear(t int) bool {
+	return t+1 >= s.market().BannerTier && s.MarketGears > 0
 }
 
 // objectiveMet: the condition of seat's next objective level holds.
@@ -521,7 +527,7 @@ func (s *State) settleSeat(seat int) (did bool) {
 			return did
 		}
 		t := p.Q[0]
-		if t.K >= dAssistant {
+		if t.K.decision() {
 			if !s.autoResolve(seat, t) {
 				return did
 			}
@@ -531,23 +537,40 @@ func (s *State) settleSeat(seat int) (did bool) {
 		}
 		did = true
 		s.pop(seat)
-		switch t.K {
-		case tEffect:
-			s.applyEffect(seat, t)
-		case tIncome:
-			sp := s.c.Tracks.Income[p.Income]
-			p.Pounds += sp.Income
-			if sp.Red {
-				s.addVP(seat, s.c.Tracks.Economy.RedSpaceVP, vpIncomePenalty)
-			}
-		case tExpense:
-			s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
-		case tPosters:
-			p.PosterStep = true
-			for _, sp := range p.Tokens {
-				s.posterBonus(seat, sp)
-			}
+		s.applyTask(seat, t)
+	}
+}
+
+// applyTask performs the immediate task t of seat. Changes with a cause of
+// their own (income, salaries, …) are reported to the log at once; the
+// others join the action's changes, reported when the game settles.
+func (s *State) applyTask(seat int, t Task) {
+	p := &s.P[seat]
+	cause := s.taskCause(t)
+	if cause != "" {
+		s.report(seat, "") // what came before has a cause of its own
+	}
+	switch t.K {
+	case tEffect:
+		s.applyEffect(seat, t)
+	case tIncome:
+		sp := s.c.Tracks.Income[p.Income]
+		p.Pounds += sp.Income
+		if sp.Red {
+			s.addVP(seat, s.c.Tracks.Economy.RedSpaceVP, vpIncomePenalty)
 		}
+	case tExpense:
+		s.moveIncome(seat, -s.c.Tracks.Economy.ExpenseSteps)
+	case tAct:
+		s.act(seat, t)
+	case tPosters:
+		p.PosterStep = true
+		for _, sp := range p.Tokens {
+			s.posterBonus(seat, sp)
+		}
+	}
+	if cause != "" {
+		s.report(seat, cause)
 	}
 }
 

@@ -12,7 +12,14 @@ import (
 func (s *State) run() {
 	for guard := 0; guard < 10000; guard++ {
 		s.settle()
-		if s.Done || s.waiting() || !s.step() {
+		s.reportAll("")
+		if s.Done || s.waiting() {
+			return
+		}
+		ph := s.Ph
+		stepped := s.step()
+		s.reportAll(stepCause(ph))
+		if !stepped {
 			return
 		}
 	}
@@ -159,10 +166,11 @@ func (s *State) reveal() {
 	}
 	for seat, t := range totals {
 		if t == low && !(low == high && seat == s.First) {
-			p := &s.P[seat]
-			p.News = min(p.News+1, s.c.Tracks.Economy.MaxNewspapers)
+			// After the dice are paid for: the newspaper cannot pay for them.
+			s.P[seat].Q = append(s.P[seat].Q, Task{K: tEffect, G: gainNewspapers, N: 1, Src: vpEffects, X: causeLowestDice})
 		}
 	}
+	s.reportAll("dice paid")
 	s.emit(engine.EventAction, s.First, seatName(s.First)+" is first player", false)
 	s.Turn = 0
 	s.Moved = false
@@ -224,7 +232,7 @@ func (s *State) step3() bool {
 			d := &b.Dice[i]
 			d.Done = true
 			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
-			s.emit(engine.EventAction, d.O, seatName(d.O)+" gets 1 pound: no action space left at "+s.c.Locations[s.Loc].Name, false)
+			s.emit(engine.EventAction, d.O, seatName(d.O)+"'s die finds no action space left "+s.at(locKind(s.Loc)), false)
 			continue
 		}
 		return false

@@ -169,7 +169,11 @@ func (s *State) decisionLabel(seat int, t Task) string {
 	case dAssistant:
 		return "take an assistant action (objective, market place, market move <tier>) or skip"
 	case dDown:
-		return "move one of your Black Market assistants down (down <tier>) or skip"
+		label := "move one of your Black Market assistants down (down <tier>) or skip"
+		if s.MarketGears > 0 {
+			label += "; from tier " + strconv.Itoa(s.market().BannerTier) + " up it takes a gear from the banner (" + strconv.Itoa(s.MarketGears) + " left)"
+		}
+		return label
 	case dForcedDown:
 		return "move one of your Black Market assistants down (down <tier>)"
 	case dGreen:

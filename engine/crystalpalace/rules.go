@@ -201,8 +201,10 @@ func (s *State) consistent() error {
 				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
 			case dInstant:
 				bad = t.X < 0 || t.X >= len(c.Characters) || t.N < 0 || t.N >= len(c.Characters[t.X].Instant)
+			case tAct:
+				bad = t.X < 0 || t.X > 99 || t.N < 1 || t.N > 6
 			}
-			if bad || t.K < tEffect || t.K > dInstant {
+			if bad || t.K < tEffect || t.K > tAct {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}

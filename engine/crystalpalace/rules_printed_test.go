@@ -3,6 +3,8 @@ package crystalpalace
 import (
 	"strings"
 	"testing"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // Rules the rulebook prints that an audit found read differently before.
@@ -118,4 +120,101 @@ func TestRuleInstantBonusMayBeDeclined(t *testing.T) {
 		end[answer] = s.P[blue].Pounds
 	}
 	eq(t, "pounds after accepting", end["accept"], end["skip"]+4)
+}
+
+// Pay first: the -2 pounds of Westminster's second action space are paid
+// before the advance and its +2 pounds. With 1 pound and a gear, the player
+// is asked to pay before anything else happens.
+func TestRulePayActionSpaceCostFirst(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 30)
+	play(t, s, `
+		P1: dice 5 1 1 1
+		P2: dice 6 1 1 1
+		P2: place 6 westminster 1
+		P1: place 5 westminster 2
+		P1: skip
+		P2: pass
+		P1: place 1 waterloo 4
+		P1: pass
+		P2: advance`)
+	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 1, 1, 0, 0
+	play(t, s, "P1: advance")
+	wantPrompt(t, s, blue, "pay")
+	eq(t, "Westminster before paying", s.P[blue].West, 0)
+	eq(t, "pounds before paying", s.P[blue].Pounds, 1)
+	play(t, s, "P1: sell gear") // 2 pounds: the cost is paid, then the advance
+	eq(t, "Westminster", s.P[blue].West, 1)
+	eq(t, "pounds", s.P[blue].Pounds, 2)
+	eq(t, "loans", s.count(blue, metricLoans), 0)
+}
+
+// Pay first in phase 1: the newspaper for the lowest total comes after the
+// dice are paid, so it cannot pay for them.
+func TestRuleDiceArePaidBeforeTheLowestTotalsNewspaper(t *testing.T) {
+	const blue = 0
+	s := newGame(t, 2, 31)
+	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 3, 1, 0, 0
+	play(t, s, "P1: dice 1 1 1 1\nP2: dice 6 1 1 1")
+	wantPrompt(t, s, blue, "pay")
+	eq(t, "newspapers while paying", s.P[blue].News, 0)
+	play(t, s, "P1: sell gear")
+	eq(t, "pounds", s.P[blue].Pounds, 0)
+	eq(t, "newspapers after paying", s.P[blue].News, 1)
+}
+
+// The Patent and Character stacks lie face up: every view, a spectator's
+// too, shows the top card of each, which is not on offer.
+func TestViewShowsFaceUpStackTops(t *testing.T) {
+	s := newGame(t, 3, 42)
+	for _, seat := range []engine.Seat{engine.Spectator, 0, 2} {
+		v := s.View(seat).(*View)
+		for _, c := range []struct {
+			l    locKind
+			top  string
+			deck []int
+		}{{locPatent, s.c.Patents[s.PatentDeck[0]].ID, s.PatentDeck}, {locClub, s.c.Characters[s.CharDeck[0]].ID, s.CharDeck}} {
+			got := v.Locations[c.l].StackTop
+			if got == nil || got.ID != c.top {
+				t.Errorf("seat %d, %s: stack top %+v, want %s", seat, c.l, got, c.top)
+			}
+		}
+		if v.Locations[locMuseum].StackTop != nil {
+			t.Errorf("the British Museum's tiles are face down, yet the view shows %+v", v.Locations[locMuseum].StackTop)
+		}
+	}
+}
+
+// A character with an instant bonus and no ability reads without a
+// dangling separator (lists of cards showed "; ;").
+func TestViewCardEffectHasNoEmptyParts(t *testing.T) {
+	s := newGame(t, 2, 1)
+	for i := range s.c.Characters {
+		if e := s.characterView(i).Effect; strings.HasPrefix(e, ";") || strings.HasSuffix(strings.TrimSpace(e), ";") {
+			t.Errorf("%s: effect %q", s.c.Characters[i].ID, e)
+		}
+	}
+	for i := range s.c.Research {
+		if e := s.researchView(i).Effect; strings.HasPrefix(e, ";") || strings.HasSuffix(strings.TrimSpace(e), ";") {
+			t.Errorf("%s: effect %q", s.c.Research[i].ID, e)
+		}
+	}
+}
+
+// Placed dice show as placed: the public view lists the unplaced ones, and
+// the mat keeps the round's dice after phase 3.
+func TestViewShowsPlacedDice(t *testing.T) {
+	s := newGame(t, 2, 13)
+	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP1: place 6 club 1")
+	v := s.View(0).(*View)
+	if got := v.Seats[0].Unplaced; len(got) != 3 || got[0] != 5 {
+		t.Errorf("unplaced dice %v, want 5 1 1", got)
+	}
+	s.P[0].Patents = []int{patentIdx(t, s, "audiobook")} // phase 5 waits for P1
+	s.P[0].Gears, s.P[0].Energy = 1, 1
+	play(t, s, "P2: pass\nP1: pass\nP1: pass")
+	wantPrompt(t, s, 0, "build")
+	if v := s.View(0).(*View); len(v.Private.Dice) != 4 {
+		t.Errorf("phase 5 mat dice %v, want the round's 4 dice", v.Private.Dice)
+	}
 }

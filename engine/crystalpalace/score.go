@@ -59,6 +59,7 @@ func (s *State) endScoring() {
 			}
 		}
 	}
+	s.reportAll("end of the game")
 	s.Done = true
 	winners := s.winners()
 	text := "game over: "

@@ -47,9 +47,10 @@ type State struct {
 	TicketDice   []Die    `json:"tdice,omitempty"`     // dice under tickets at the Port
 	Discarded    []int    `json:"discarded,omitempty"` // research tiles replaced on a mat (for statistics)
 
-	r  *Rules
-	c  *Content
-	ev []engine.Event
+	r    *Rules
+	c    *Content
+	ev   []engine.Event
+	seen []tally // the tallies last reported to the log (see report); nil in copies
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -152,7 +153,11 @@ const (
 	dWatch               // decision: the Pocket Watch side
 	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
 	dInstant             // decision: take instant bonus N of character X, or not
+	tAct                 // phase 3: the location's action with argument X and die value N, after the space's bonus or cost
 )
+
+// decision reports whether tasks of kind k wait for the seat's answer.
+func (k taskKind) decision() bool { return k >= dAssistant && k <= dInstant }
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
 const (
@@ -193,7 +198,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	t := *s
-	t.ev = nil
+	t.ev, t.seen = nil, nil
 	t.Order = cloneInts(s.Order)
 	t.P = make([]Player, len(s.P))
 	for i := range s.P {

@@ -120,6 +120,34 @@ func (v *validator) fail(field, format string, args ...any) {
 
 func (v *validator) at(file, entry string) { v.file, v.entry = file, entry }
 
+// Bounds of content numbers: what the game can use. Every number a content
+// file holds is checked against one of them at load, so that no file can
+// make the engine loop for ever, allocate without end or overflow.
+const (
+	maxAmount  = 50  // one gain, cost, fee, price or card's VP
+	maxVP      = 100 // VP of one card, tile, level or track space
+	maxSpaces  = 12  // dice or action spaces of a board, research spaces of a mat
+	maxDisplay = 8   // cards or tiles on display at one location
+	maxTiers   = 20  // Black Market spaces
+	maxTrack   = 100 // Buzz track length; publisher thresholds
+	maxListLen = 20  // lists such as Westminster spaces, posters, levels, possibilities
+	maxLoans   = 100 // tiles of one loan kind
+)
+
+// within fails unless lo <= n <= hi.
+func (v *validator) within(field string, n, lo, hi int) {
+	if n < lo || n > hi {
+		v.fail(field, "%d is out of range (want %d to %d)", n, lo, hi)
+	}
+}
+
+// count fails unless a list's length is within lo..hi.
+func (v *validator) count(field string, n, lo, hi int) {
+	if n < lo || n > hi {
+		v.fail(field, "%d entries is out of range (want %d to %d)", n, lo, hi)
+	}
+}
+
 // identity checks an entry's id (present, unique) and name, and records the
 // id's index in byID.
 func (v *validator) identity(byID map[string]int, id, name string, i int) {
@@ -145,6 +173,8 @@ func (v *validator) effects(field string, effs []Effect) {
 			continue
 		}
 		e.gain = g
+		v.within(f+".n", e.N, -maxAmount, maxAmount)
+		v.within(f+".div", e.Div, 0, maxAmount)
 		if e.Per != "" {
 			m, ok := parseMetric(e.Per)
 			if !ok {
@@ -168,12 +198,15 @@ func (v *validator) vp(field string, vp []int) {
 	if len(vp) != 3 {
 		v.fail(field, "want 3 values (1849, 1850, 1851), got %d", len(vp))
 	}
+	for _, n := range vp {
+		v.within(field, n, -maxVP, maxVP)
+	}
 }
 
 func (v *validator) cost(c Cost) {
-	if c.Pounds < 0 || c.Gears < 0 || c.Energy < 0 {
-		v.fail("cost", "must not be negative")
-	}
+	v.within("cost.pounds", c.Pounds, 0, maxAmount)
+	v.within("cost.gears", c.Gears, 0, maxAmount)
+	v.within("cost.energy", c.Energy, 0, maxAmount)
 }
 
 func (v *validator) players(field string, ps []int) {
@@ -211,6 +244,9 @@ func (c *Content) validate() error {
 		v.vp("vp", ch.VP)
 		if len(ch.Salary) == 0 {
 			v.fail("salary", "missing")
+		}
+		for _, n := range ch.Salary {
+			v.within("salary", n, 0, maxAmount)
 		}
 		v.effects("instant", ch.Instant)
 		if len(ch.Ability.Effect) > 0 && (ch.Ability.Phase < 4 || ch.Ability.Phase > 6) {
@@ -280,6 +316,8 @@ func (c *Content) validate() error {
 		if s.VP == 0 && s.Income == 0 {
 			v.fail("vp", "a share needs vp or income")
 		}
+		v.within("vp", s.VP, -maxVP, maxVP)
+		v.within("income", s.Income, -maxAmount, maxAmount)
 	}
 	for r := 1; r <= 5; r++ {
 		n := 0
@@ -316,6 +354,11 @@ func (c *Content) validate() error {
 			if len(pr.Levels) == 0 {
 				v.fail(f+".levels", "missing")
 			}
+			v.count(f+".levels", len(pr.Levels), 1, maxListLen)
+			for _, lv := range pr.Levels {
+				v.within(f+".levels.min", lv.Min, 0, maxTrack)
+				v.within(f+".levels.buzz", lv.Buzz, 0, maxTrack)
+			}
 		}
 	}
 	if len(c.Publishers) == 0 {
@@ -328,9 +371,7 @@ func (c *Content) validate() error {
 		if m.Nation == "" {
 			v.fail("nation", "missing")
 		}
-		if m.ResearchSpaces < 1 {
-			v.fail("research_spaces", "missing")
-		}
+		v.within("research_spaces", m.ResearchSpaces, 1, maxSpaces)
 		if len(m.Objective) != 3 {
 			v.fail("objective", "want 3 levels, got %d", len(m.Objective))
 		}
@@ -341,6 +382,8 @@ func (c *Content) validate() error {
 				v.fail("objective["+strconv.Itoa(j)+"].metric", "unknown metric %q", o.Metric)
 			}
 			o.metric = mm
+			v.within("objective["+strconv.Itoa(j)+"].min", o.Min, 0, maxTrack)
+			v.within("objective["+strconv.Itoa(j)+"].vp", o.VP, -maxVP, maxVP)
 		}
 	}
 	if len(c.Mats) < 5 {
@@ -361,8 +404,10 @@ func (c *Content) validate() error {
 	c.loanVP = c.loanVP[:0]
 	for i, l := range c.Loans {
 		v.at("loans.toml", entryName("loan", strconv.Itoa(l.VP), i))
-		if l.VP >= 0 || l.Count < 1 {
-			v.fail("vp", "want a negative vp and a positive count")
+		v.within("vp", l.VP, -maxVP, -1)
+		v.within("count", l.Count, 1, maxLoans)
+		if v.err != nil {
+			break
 		}
 		for k := 0; k < l.Count; k++ {
 			c.loanVP = append(c.loanVP, l.VP)
@@ -395,26 +440,22 @@ func (c *Content) validateBoards(v *validator) {
 			s := &l.Sides[j]
 			f := "side[" + strconv.Itoa(j) + "]"
 			v.players(f+".players", s.Players)
-			if len(s.Dice) == 0 {
-				v.fail(f+".dice", "missing")
-			}
+			v.count(f+".dice", len(s.Dice), 1, maxSpaces)
 			for _, d := range s.Dice {
-				if d.Min < 1 || d.Min > 6 || d.Fee < 0 {
-					v.fail(f+".dice", "min must be 1-6 and fee not negative")
-				}
+				v.within(f+".dice.min", d.Min, 1, 6)
+				v.within(f+".dice.fee", d.Fee, 0, maxAmount)
 			}
-			if len(s.Actions) == 0 {
-				v.fail(f+".actions", "missing")
+			v.count(f+".actions", len(s.Actions), 1, maxSpaces)
+			for _, a := range s.Actions {
+				v.within(f+".actions.pounds", a.Pounds, -maxAmount, maxAmount)
+				v.within(f+".actions.newspapers", a.Newspapers, 0, maxAmount)
+				v.within(f+".actions.buzz", a.Buzz, 0, maxAmount)
 			}
 			switch l.kind {
 			case locPatent, locMuseum, locBank, locClub:
-				if s.Display < 1 {
-					v.fail(f+".display", "missing")
-				}
+				v.within(f+".display", s.Display, 1, maxDisplay)
 			case locPort, locWaterloo:
-				if len(s.Possibilities) == 0 {
-					v.fail(f+".possibility", "missing")
-				}
+				v.count(f+".possibility", len(s.Possibilities), 1, maxListLen)
 				for k := range s.Possibilities {
 					p := &s.Possibilities[k]
 					v.effects(f+".possibility["+strconv.Itoa(k)+"].effect", p.Effect)
@@ -426,10 +467,15 @@ func (c *Content) validateBoards(v *validator) {
 					if p.Key == "" || p.Group == "" {
 						v.fail(f+".possibility["+strconv.Itoa(k)+"].key", "key and group required")
 					}
+					v.within(f+".possibility["+strconv.Itoa(k)+"].min_players", p.MinPlayers, 0, 5)
 				}
 				if l.kind == locPort && (len(s.TicketVP) != 3 || s.TicketSpaces < 1) {
 					v.fail(f+".ticket_vp", "the Port needs 3 ticket_vp values and ticket_spaces")
 				}
+				for _, n := range s.TicketVP {
+					v.within(f+".ticket_vp", n, -maxVP, maxVP)
+				}
+				v.within(f+".ticket_spaces", s.TicketSpaces, 0, maxSpaces)
 			}
 		}
 	}
@@ -440,7 +486,10 @@ func (c *Content) validateBoards(v *validator) {
 		if len(m.Spaces) < 3 || m.BannerTier < 1 || m.BannerTier > len(m.Spaces) || m.Gears < 0 {
 			v.fail("space", "need at least 3 spaces and a banner tier among them")
 		}
+		v.count("space", len(m.Spaces), 3, maxTiers)
+		v.within("gears", m.Gears, 0, maxAmount)
 		for j := range m.Spaces {
+			v.within("space["+strconv.Itoa(j)+"].cost", m.Spaces[j].Cost, 0, maxAmount)
 			v.effects("space["+strconv.Itoa(j)+"].effect", m.Spaces[j].Effect)
 		}
 	}
@@ -455,8 +504,11 @@ func (c *Content) validateBoards(v *validator) {
 func (c *Content) validateTracks(v *validator) {
 	t := &c.Tracks
 	v.at("tracks.toml", "buzz")
-	if t.Buzz.Length < 10 {
-		v.fail("length", "missing")
+	v.within("length", t.Buzz.Length, 10, maxTrack)
+	v.count("poster", len(t.Buzz.Posters), 0, maxListLen)
+	v.within("tickets", t.Buzz.Tickets, 0, 5)
+	for _, n := range t.Buzz.RankVP {
+		v.within("rank_vp", n, -maxVP, maxVP)
 	}
 	for _, col := range []struct {
 		name   string
@@ -485,18 +537,19 @@ func (c *Content) validateTracks(v *validator) {
 			v.fail("poster["+strconv.Itoa(i)+"].space", "off the track")
 		}
 	}
-	if len(t.Buzz.RankVP) == 0 {
-		v.fail("rank_vp", "missing")
-	}
+	v.count("rank_vp", len(t.Buzz.RankVP), 1, 5)
 	v.at("tracks.toml", "income")
-	if len(t.Income) < 2 || t.IncomeStart < 0 || t.IncomeStart >= len(t.Income) {
-		v.fail("income_start", "missing income spaces or start off the track")
+	v.count("income", len(t.Income), 2, maxTrack)
+	for _, sp := range t.Income {
+		v.within("income.income", sp.Income, 0, maxAmount)
+	}
+	if t.IncomeStart < 0 || t.IncomeStart >= len(t.Income) {
+		v.fail("income_start", "start off the track")
 	}
 	v.at("tracks.toml", "westminster")
-	if len(t.Westminster) < 2 {
-		v.fail("westminster", "missing")
-	}
+	v.count("westminster", len(t.Westminster), 2, maxListLen)
 	for i := range t.Westminster {
+		v.within("westminster["+strconv.Itoa(i)+"].salary", t.Westminster[i].Salary, 0, maxListLen-1)
 		v.effects("westminster["+strconv.Itoa(i)+"].bonus", t.Westminster[i].Bonus)
 	}
 	v.effects("westminster_v", t.WestminsterV)
@@ -511,6 +564,47 @@ func (c *Content) validateTracks(v *validator) {
 	}
 	v.at("tracks.toml", "economy")
 	e := t.Economy
+	for _, b := range []struct {
+		field     string
+		n, lo, hi int
+	}{
+		{"start_pounds", e.StartPounds, 0, 10 * maxAmount},
+		{"start_gears", e.StartGears, 0, maxAmount},
+		{"start_energy", e.StartEnergy, 0, maxAmount},
+		{"start_vp", e.StartVP, -maxVP, maxVP},
+		{"start_dice", e.StartDice, 1, 6},
+		{"max_dice", e.MaxDice, 1, 6}, // a dice action names at most 6 values
+		{"assistants", e.Assistants, 2, maxTiers},
+		{"energy_pounds", e.EnergyPounds, 1, maxAmount},
+		{"gear_pounds", e.GearPounds, 1, maxAmount},
+		{"gear_newspapers", e.GearNewspapers, 1, maxAmount},
+		{"sell_gear", e.SellGear, 0, maxAmount},
+		{"sell_energy", e.SellEnergy, 0, maxAmount},
+		{"die_newspapers", e.DieNewspapers, 1, maxAmount},
+		{"income_newspapers", e.IncomeNewspapers, 1, maxAmount},
+		{"pound_newspapers", e.PoundNewspapers, 1, maxAmount},
+		{"max_newspapers", e.MaxNewspapers, 1, maxAmount},
+		{"loan_pounds", e.LoanPounds, 1, maxAmount},
+		{"repay_pounds", e.RepayPounds, 1, maxAmount},
+		{"repaid_vp", e.RepaidVP, -maxVP, 0},
+		{"compensation", e.Compensation, 0, maxAmount},
+		{"note_pounds", e.NotePounds, 1, maxAmount},
+		{"empty_space_vp", e.EmptySpaceVP, -maxVP, 0},
+		{"expense_steps", e.ExpenseSteps, 0, maxTrack},
+		{"prototypes_per_round", e.PrototypesPerRound, 1, maxListLen},
+		{"link_vp", e.LinkVP, 0, maxVP},
+		{"red_space_vp", e.RedSpaceVP, -maxVP, 0},
+	} {
+		v.within(b.field, b.n, b.lo, b.hi)
+	}
+	v.count("market_vp", len(e.MarketVP), 0, maxTiers)
+	for _, n := range e.MarketVP {
+		v.within("market_vp", n, 0, maxVP)
+	}
+	v.at("tracks.toml", "pocket_watch")
+	v.within("take_vp", t.Watch.TakeVP, 0, maxVP)
+	v.within("phase6_pounds", t.Watch.Phase6Pounds, 0, maxAmount)
+	v.at("tracks.toml", "economy")
 	if e.StartDice < 1 || e.MaxDice < e.StartDice || e.Assistants < 2 || e.MaxNewspapers < 1 || e.LoanPounds < 1 {
 		v.fail("start_dice", "start_dice, max_dice, assistants, max_newspapers and loan_pounds must be set")
 	}

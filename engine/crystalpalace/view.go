@@ -77,6 +77,10 @@ type LocationView struct {
 	// Museum, Bank of England, Reform Club), slot by slot; an empty slot has
 	// Kind "".
 	Display []CardView `json:"display,omitempty"`
+	// StackTop is the top card of the face-up stack beside the Patent Office
+	// or the Reform Club: public, but not on offer until phase 7 refills
+	// the display. Nil elsewhere and once the stack is empty.
+	StackTop *CardView `json:"stack_top,omitempty"`
 	// Possibilities of the Port of London and Waterloo Station.
 	Possibilities []PossibilityView `json:"possibilities,omitempty"`
 	// Port of London: VP by year for a ticket, the dice spaces below the
@@ -243,7 +247,10 @@ type PlayerView struct {
 	TicketDice int `json:"ticket_dice"`
 	DiceLeft   int `json:"dice_left"`
 	// DiceValues are public only after the reveal; nil before it.
-	DiceValues  []int      `json:"dice_values,omitempty"`
+	DiceValues []int `json:"dice_values,omitempty"`
+	// Unplaced are the DiceValues not placed on the board (yet), from the
+	// reveal on; the others stand on dice spaces.
+	Unplaced    []int      `json:"unplaced,omitempty"`
 	Submitted   bool       `json:"submitted"`
 	Passed      bool       `json:"passed"`
 	Loans       int        `json:"loans"`
@@ -282,8 +289,10 @@ type PrivateView struct {
 	Patents    []CardView      `json:"patents"`
 	Characters []CardView      `json:"characters"`
 	Prototypes []CardView      `json:"prototypes"`
-	// Dice are this round's own values: submitted in phase 1, placed later.
+	// Dice are this round's own values: chosen in phase 1, shown from the
+	// reveal until phase 7. Unplaced are those not on the board.
 	Dice        []int    `json:"dice"`
+	Unplaced    []int    `json:"unplaced,omitempty"`
 	Submitted   bool     `json:"submitted"`
 	SalaryDue   int      `json:"salary_due"` // at the current Westminster position
 	FreeActions []string `json:"free_actions"`

@@ -98,6 +98,18 @@ func (s *State) view(viewer engine.Seat) *View {
 	return v
 }
 
+// stack is the face-up stack beside location l, top first (nil for
+// locations without one).
+func (s *State) stack(l locKind) []int {
+	switch l {
+	case locPatent:
+		return s.PatentDeck
+	case locClub:
+		return s.CharDeck
+	}
+	return nil
+}
+
 func (s *State) locationView(l locKind) LocationView {
 	loc := &s.c.Locations[l]
 	side := s.side(l)
@@ -113,6 +125,10 @@ func (s *State) locationView(l locKind) LocationView {
 	}
 	for _, id := range s.display(l) {
 		lv.Display = append(lv.Display, s.cardView(l, id))
+	}
+	if deck := s.stack(l); len(deck) > 0 {
+		top := s.cardView(l, deck[0])
+		lv.StackTop = &top
 	}
 	for i, po := range side.Possibilities {
 		lv.Possibilities = append(lv.Possibilities, PossibilityView{Key: po.Key, Text: po.Text, Available: po.MinPlayers <= s.N, Used: b.Poss[i] >= 0, By: engine.Seat(b.Poss[i])})
@@ -189,7 +205,7 @@ func (s *State) characterView(id int) CardView {
 	if len(ch.Ability.Effect) > 0 {
 		cv.Ability = "phase " + strconv.Itoa(ch.Ability.Phase) + ": " + effectText(ch.Ability.Effect)
 	}
-	cv.Effect = strings.TrimPrefix(strings.Join([]string{cv.Instant, cv.Ability}, "; "), "; ")
+	cv.Effect = joinParts("; ", cv.Instant, cv.Ability)
 	if ch.link >= 0 {
 		cv.Link = s.c.Patents[ch.link].Name
 	}
@@ -202,7 +218,7 @@ func (s *State) researchView(id int) CardView {
 	if len(r.Phase6) > 0 {
 		cv.Ability = "phase 6: " + effectText(r.Phase6)
 	}
-	cv.Effect = strings.TrimPrefix(strings.Join([]string{cv.Instant, cv.Ability}, "; "), "; ")
+	cv.Effect = joinParts("; ", cv.Instant, cv.Ability)
 	return cv
 }
 
@@ -236,6 +252,7 @@ func (s *State) playerView(seat int) PlayerView {
 	if s.Ph >= 2 {
 		pv.DiceLeft = len(p.Vals)
 		pv.DiceValues = cloneInts(p.Shown)
+		pv.Unplaced = cloneInts(p.Vals)
 	}
 	for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
 		if sl.K == slotLoan {
@@ -266,8 +283,8 @@ func (s *State) privateView(seat int) *PrivateView {
 	mat := &s.c.Mats[p.Mat]
 	pv := &PrivateView{Seat: engine.Seat(seat), Nation: mat.Nation, Level: p.Obj, Research: s.slotViews(p),
 		Dice: cloneInts(p.Vals), Submitted: p.Sub, FreeActions: s.FreeActions(engine.Seat(seat))}
-	if s.Ph >= 2 && s.Ph <= 3 {
-		pv.Dice = cloneInts(p.Shown)
+	if s.Ph >= 2 {
+		pv.Dice, pv.Unplaced = cloneInts(p.Shown), cloneInts(p.Vals)
 	}
 	for i, o := range mat.Objective {
 		pv.Objective = append(pv.Objective, ObjectiveView{Text: o.Metric + " at least " + strconv.Itoa(o.Min), VP: o.VP,
@@ -356,4 +373,15 @@ func (s *State) builtThisRound(seat int) int {
 		return 0
 	}
 	return s.P[seat].Built
+}
+
+// joinParts joins the non-empty parts with sep.
+func joinParts(sep string, parts ...string) string {
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }

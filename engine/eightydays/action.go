@@ -76,7 +76,11 @@ func (a Action) String() string {
 // ParseAction reads an action's text. It checks only the notation, not
 // whether the action is legal now; extra spaces and capitals are accepted,
 // and String gives the canonical form back.
-func ParseAction(text string) (Action, error) {
+func ParseAction(text string) (Action, error) { return parseAction(text, true) }
+
+// parseAction is ParseAction whose usage hints mention pawn letters only
+// when pawns is set (the two-pawns variant).
+func parseAction(text string, pawns bool) (Action, error) {
 	f := strings.Fields(strings.ToLower(text))
 	if len(f) == 0 {
 		return Action{}, engine.Refuse(engine.ErrUnknownAction, "no action given")
@@ -96,7 +100,11 @@ func ParseAction(text string) (Action, error) {
 		args = args[1:]
 	}
 	usage := func() (Action, error) {
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q: %s", strings.Join(f, " "), usages[a.Verb])
+		hint := usages[a.Verb]
+		if !pawns {
+			hint, _, _ = strings.Cut(hint, " (")
+		}
+		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q: %s", strings.Join(f, " "), hint)
 	}
 	switch a.Verb {
 	case VerbMove, VerbKeep:

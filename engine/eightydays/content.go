@@ -2,12 +2,9 @@ package eightydays
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
 //go:embed content/*.toml
@@ -97,18 +94,23 @@ type Content struct {
 	Deck []int
 }
 
-// ContentError is a content file's mistake: the file, the entry and the field.
+// ContentError is a content file's mistake: the file, the line, the entry
+// and the field.
 type ContentError struct {
 	File  string
+	Line  int    // counted from 1; 0 when not known
 	Entry string // e.g. "space 38" or "card aouda"; "" for the file as a whole
 	Field string
 	Msg   string
 }
 
-// Error implements error: "file: entry: field: what is wrong".
+// Error implements error: "file:line: entry: field: what is wrong".
 func (e *ContentError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
 	if e.Entry != "" {
 		b.WriteString(": " + e.Entry)
 	}
@@ -133,83 +135,66 @@ func DefaultContent() (*Content, error) {
 }
 
 // LoadContent reads and validates the track and card files from fsys (for
-// example os.DirFS of an admin's content folder). Errors name the file, the
-// entry and the field at fault.
+// example os.DirFS of an admin's content folder). Every number is checked
+// against what the game can use; errors name the file, the line, the entry
+// and the field at fault.
 func LoadContent(fsys fs.FS) (*Content, error) {
-	var track struct {
-		Space []Space `toml:"space"`
-	}
-	if err := decodeFile(fsys, TrackFile, &track); err != nil {
+	var spaces []Space
+	track, err := readEntries(fsys, TrackFile, "space", "number", &spaces)
+	if err != nil {
 		return nil, err
 	}
-	var cards struct {
-		Card []Card `toml:"card"`
-	}
-	if err := decodeFile(fsys, CardsFile, &cards); err != nil {
+	c := &Content{}
+	if c.Track, err = validateTrack(track, spaces); err != nil {
 		return nil, err
 	}
-	c := &Content{Cards: cards.Card}
-	var err error
-	if c.Track, err = validateTrack(track.Space); err != nil {
+	cards, err := readEntries(fsys, CardsFile, "card", "id", &c.Cards)
+	if err != nil {
 		return nil, err
 	}
-	if c.Deck, err = validateCards(c.Cards); err != nil {
+	if c.Deck, err = validateCards(cards, c.Cards); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func decodeFile(fsys fs.FS, name string, v any) error {
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			err = pathErr.Err
-		}
-		return &ContentError{File: name, Msg: err.Error()}
-	}
-	md, err := toml.Decode(string(data), v)
-	if err != nil {
-		return &ContentError{File: name, Msg: err.Error()}
-	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		key := undecoded[0]
-		entry := strings.Join(key[:len(key)-1], ".")
-		return &ContentError{File: name, Entry: entry, Field: key[len(key)-1], Msg: "unknown field"}
-	}
-	return nil
-}
+// Bounds of the content's words, so that names fit messages and images.
+const (
+	maxIDLen   = 24
+	maxNameLen = 60
+	maxCityLen = 24
+)
 
-func validateTrack(spaces []Space) ([]Space, error) {
+func validateTrack(f *contentFile, spaces []Space) ([]Space, error) {
 	track := make([]Space, spaceCount)
 	seen := make([]bool, spaceCount)
 	for i, sp := range spaces {
 		entry := fmt.Sprintf("entry %d", i+1)
 		if sp.Number < 0 || sp.Number > LondonEnd {
-			return nil, &ContentError{TrackFile, entry, "number", fmt.Sprintf("%d is not a space of the track (0 to %d)", sp.Number, LondonEnd)}
+			return nil, f.fail(i, entry, "number", fmt.Sprintf("%d is not a space of the track (0 to %d)", sp.Number, LondonEnd))
 		}
 		entry = fmt.Sprintf("space %d", sp.Number)
 		if seen[sp.Number] {
-			return nil, &ContentError{TrackFile, entry, "number", "listed twice"}
+			return nil, f.fail(i, entry, "number", "listed twice")
 		}
 		seen[sp.Number] = true
-		if err := validateSpace(sp, entry); err != nil {
-			return nil, err
+		if field, msg := spaceMistake(sp); msg != "" {
+			return nil, f.fail(i, entry, field, msg)
 		}
 		track[sp.Number] = sp
 	}
 	for n, ok := range seen {
 		if !ok {
-			return nil, &ContentError{TrackFile, fmt.Sprintf("space %d", n), "", "missing"}
+			return nil, &ContentError{File: TrackFile, Entry: fmt.Sprintf("space %d", n), Msg: "missing"}
 		}
 	}
 	if track[0].Kind != KindLondon || track[LondonEnd].Kind != KindLondon {
-		return nil, &ContentError{TrackFile, "space 0", "kind", "spaces 0 and 80 must both be London"}
+		return nil, &ContentError{File: TrackFile, Entry: "space 0", Field: "kind", Msg: "spaces 0 and 80 must both be London"}
 	}
 	layovers, red := 0, 0
 	for _, sp := range track[1:LondonEnd] {
 		if sp.Kind == KindLondon {
-			return nil, &ContentError{TrackFile, fmt.Sprintf("space %d", sp.Number), "kind", "only spaces 0 and 80 are London"}
+			return nil, &ContentError{File: TrackFile, Entry: fmt.Sprintf("space %d", sp.Number), Field: "kind", Msg: "only spaces 0 and 80 are London"}
 		}
 		if sp.Kind == KindLayover {
 			layovers++
@@ -219,92 +204,123 @@ func validateTrack(spaces []Space) ([]Space, error) {
 		}
 	}
 	if layovers == 0 {
-		return nil, &ContentError{TrackFile, "", "kind", "the track needs at least one Layover (the first is Paris)"}
+		return nil, &ContentError{File: TrackFile, Field: "kind", Msg: "the track needs at least one Layover (the first is Paris)"}
 	}
 	if red > 1 {
-		return nil, &ContentError{TrackFile, "", "red", "only the last Layover before London is red"}
+		return nil, &ContentError{File: TrackFile, Field: "red", Msg: "only the last Layover before London is red"}
 	}
 	return track, nil
 }
 
-func validateSpace(sp Space, entry string) error {
+// spaceMistake is the field of sp at fault and what is wrong with it, or
+// "" and "" when the space is right.
+func spaceMistake(sp Space) (field, msg string) {
 	switch sp.Kind {
 	case KindLondon, KindPassepartout, KindPound, KindPolice:
 	case KindLayover:
 		if sp.City == "" {
-			return &ContentError{TrackFile, entry, "city", "a Layover needs its city"}
+			return "city", "a Layover needs its city"
 		}
 	case KindBet:
 		if len(sp.Bets) == 0 {
-			return &ContentError{TrackFile, entry, "bets", "a Bet space needs the race positions it pays"}
+			return "bets", "a Bet space needs the race positions it pays"
 		}
+		var paid [maxRank + 1]bool
 		for _, b := range sp.Bets {
-			if b < 1 || b > 6 {
-				return &ContentError{TrackFile, entry, "bets", fmt.Sprintf("%d is not a race position (1 to 6)", b)}
+			if b < 1 || b > maxRank {
+				return "bets", fmt.Sprintf("%d is not a race position (1 to %d)", b, maxRank)
 			}
+			if paid[b] {
+				return "bets", fmt.Sprintf("%d is listed twice", b)
+			}
+			paid[b] = true
 		}
 	default:
-		return &ContentError{TrackFile, entry, "kind", fmt.Sprintf("%q is not a space kind (london, layover, passepartout, bet, pound, police)", sp.Kind)}
+		return "kind", fmt.Sprintf("%q is not a space kind (london, layover, passepartout, bet, pound, police)", clipWords(sp.Kind))
 	}
-	if sp.Kind != KindBet && len(sp.Bets) > 0 {
-		return &ContentError{TrackFile, entry, "bets", "only Bet spaces pay race positions"}
+	switch {
+	case sp.Kind != KindBet && len(sp.Bets) > 0:
+		return "bets", "only Bet spaces pay race positions"
+	case sp.Red && sp.Kind != KindLayover:
+		return "red", "only a Layover is red"
+	case len([]rune(sp.City)) > maxCityLen:
+		return "city", fmt.Sprintf("%d characters: at most %d", len([]rune(sp.City)), maxCityLen)
 	}
-	if sp.Red && sp.Kind != KindLayover {
-		return &ContentError{TrackFile, entry, "red", "only a Layover is red"}
-	}
-	return validateProvenance(TrackFile, entry, sp.Source, sp.Reconstructed)
+	return provenanceMistake(sp.Source, sp.Reconstructed)
 }
 
-func validateProvenance(file, entry, source string, reconstructed bool) error {
+func provenanceMistake(source string, reconstructed bool) (field, msg string) {
 	if source == "" && !reconstructed {
-		return &ContentError{file, entry, "source", "cite the rulebook, or mark the entry reconstructed = true"}
+		return "source", "cite the rulebook, or mark the entry reconstructed = true"
 	}
-	return nil
+	return "", ""
 }
 
-func validateCards(cards []Card) ([]int, error) {
+// clipWords shortens a wrong value quoted back in a message.
+func clipWords(s string) string {
+	if r := []rune(s); len(r) > 20 {
+		return string(r[:20]) + "…"
+	}
+	return s
+}
+
+func validateCards(f *contentFile, cards []Card) ([]int, error) {
 	var deck []int
 	ids := map[string]bool{}
 	for i, c := range cards {
 		entry := fmt.Sprintf("card %s", c.ID)
-		if c.ID == "" || strings.ContainsAny(c.ID, " \t\n") || c.ID != strings.ToLower(c.ID) {
-			return nil, &ContentError{CardsFile, fmt.Sprintf("entry %d", i+1), "id", fmt.Sprintf("%q: want one lower-case word", c.ID)}
+		if c.ID == "" || len(c.ID) > maxIDLen || strings.ContainsAny(c.ID, " \t\n") || c.ID != strings.ToLower(c.ID) {
+			return nil, f.fail(i, fmt.Sprintf("entry %d", i+1), "id", fmt.Sprintf("%q: want one lower-case word of at most %d letters", clipWords(c.ID), maxIDLen))
 		}
 		if ids[c.ID] {
-			return nil, &ContentError{CardsFile, entry, "id", "listed twice"}
+			return nil, f.fail(i, entry, "id", "listed twice")
 		}
 		ids[c.ID] = true
-		if err := validateCard(c, entry); err != nil {
-			return nil, err
+		if field, msg := cardMistake(c); msg != "" {
+			return nil, f.fail(i, entry, field, msg)
+		}
+		if len(deck)+c.Copies > DeckSize {
+			return nil, f.fail(i, entry, "copies", fmt.Sprintf("the cards up to this one add up to %d; the game has %d", len(deck)+c.Copies, DeckSize))
 		}
 		for k := 0; k < c.Copies; k++ {
 			deck = append(deck, i)
 		}
 	}
 	if len(deck) != DeckSize {
-		return nil, &ContentError{CardsFile, "", "copies", fmt.Sprintf("the cards add up to %d; the game has %d", len(deck), DeckSize)}
+		return nil, &ContentError{File: CardsFile, Field: "copies", Msg: fmt.Sprintf("the cards add up to %d; the game has %d", len(deck), DeckSize)}
 	}
 	return deck, nil
 }
 
-func validateCard(c Card, entry string) error {
+// Bounds of a card's numbers: a card moves at most a long journey's worth
+// of pounds, and a discount beyond the dearest move is meaningless.
+const (
+	maxCardPounds   = 100
+	maxCardDiscount = 100
+)
+
+// cardMistake is the field of c at fault and what is wrong with it, or ""
+// and "" when the card is right.
+func cardMistake(c Card) (field, msg string) {
 	switch {
 	case c.Name == "":
-		return &ContentError{CardsFile, entry, "name", "missing"}
+		return "name", "missing"
+	case len([]rune(c.Name)) > maxNameLen:
+		return "name", fmt.Sprintf("%d characters: at most %d", len([]rune(c.Name)), maxNameLen)
 	case c.Kind != CardEvent && c.Kind != CardCharacter:
-		return &ContentError{CardsFile, entry, "kind", fmt.Sprintf("%q: want event or character", c.Kind)}
-	case c.Copies < 1:
-		return &ContentError{CardsFile, entry, "copies", "want at least 1"}
+		return "kind", fmt.Sprintf("%q: want event or character", clipWords(c.Kind))
+	case c.Copies < 1 || c.Copies > DeckSize:
+		return "copies", fmt.Sprintf("%d: want 1 to %d (the deck has %d cards)", c.Copies, DeckSize, DeckSize)
 	case c.Rumors < -1 || c.Rumors > 1:
-		return &ContentError{CardsFile, entry, "rumors", "a card takes or discards at most one Rumor"}
-	case c.Pounds < -100 || c.Pounds > 100:
-		return &ContentError{CardsFile, entry, "pounds", "want -100 to 100"}
-	case c.Discount < 0 || c.Discount > 100:
-		return &ContentError{CardsFile, entry, "discount", "want 0 to 100"}
+		return "rumors", fmt.Sprintf("%d: a card takes or discards at most one Rumor (-1 to 1)", c.Rumors)
+	case c.Pounds < -maxCardPounds || c.Pounds > maxCardPounds:
+		return "pounds", fmt.Sprintf("%d: want %d to %d", c.Pounds, -maxCardPounds, maxCardPounds)
+	case c.Discount < 0 || c.Discount > maxCardDiscount:
+		return "discount", fmt.Sprintf("%d: want 0 to %d", c.Discount, maxCardDiscount)
 	case c.Discount > 0 && c.Kind != CardCharacter:
-		return &ContentError{CardsFile, entry, "discount", "only a character played before moving can lower a move's cost"}
+		return "discount", "only a character played before moving can lower a move's cost"
 	case c.Pounds == 0 && c.Rumors == 0 && c.Discount == 0:
-		return &ContentError{CardsFile, entry, "", "the card does nothing: give it pounds, rumors or discount"}
+		return "", "the card does nothing: give it pounds, rumors or discount"
 	}
-	return validateProvenance(CardsFile, entry, c.Source, c.Reconstructed)
+	return provenanceMistake(c.Source, c.Reconstructed)
 }

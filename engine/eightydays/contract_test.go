@@ -312,30 +312,65 @@ func TestLoadContentNamesFileEntryAndField(t *testing.T) {
 		return string(data)
 	}
 	track, cards := read(eightydays.TrackFile), read(eightydays.CardsFile)
+	// want holds %d for the line of mark in the changed file
 	cases := []struct {
 		name         string
 		track, cards string
-		want         string
+		mark, want   string
 	}{
 		{"a Layover forward-only city missing", strings.Replace(track, `city = "Calcutta"`, ``, 1), cards,
-			"track.toml: space 38: city: a Layover needs its city"},
+			"[[space]]\nnumber = 38", "track.toml:%d: space 38: city: a Layover needs its city"},
 		{"unknown kind", strings.Replace(track, "number = 13\nkind = \"police\"", "number = 13\nkind = \"casino\"", 1), cards,
-			`track.toml: space 13: kind: "casino" is not a space kind`},
+			`"casino"`, `track.toml:%d: space 13: kind: "casino" is not a space kind`},
 		{"a space twice", strings.Replace(track, "number = 14\n", "number = 13\n", 1), cards,
-			"track.toml: space 13: number: listed twice"},
+			"number = 13\nkind = \"passepartout", "track.toml:%d: space 13: number: listed twice"},
 		{"bad bet", strings.Replace(track, "bets = [4, 5, 6]", "bets = [7]", 1), cards,
-			"track.toml: space 3: bets: 7 is not a race position"},
+			"bets = [7]", "track.toml:%d: space 3: bets: 7 is not a race position"},
+		{"a bet twice", strings.Replace(track, "bets = [4, 5, 6]", "bets = [4, 4]", 1), cards,
+			"bets = [4, 4]", "track.toml:%d: space 3: bets: 4 is listed twice"},
 		{"no provenance", strings.Replace(track, "number = 1\nkind = \"passepartout\"\nreconstructed = true", "number = 1\nkind = \"passepartout\"", 1), cards,
-			"track.toml: space 1: source: cite the rulebook"},
+			"[[space]]\nnumber = 1\n", "track.toml:%d: space 1: source: cite the rulebook"},
 		{"unknown field", strings.Replace(track, "number = 2\n", "number = 2\ncolour = \"red\"\n", 1), cards,
-			"track.toml: space: colour: unknown field"},
+			"colour", "track.toml:%d: space 2: colour: unknown field"},
+		{"a number as text", strings.Replace(track, "number = 13\n", "number = \"13\"\n", 1), cards,
+			`number = "13"`, `track.toml:%d: space 13: number: want a whole number, not the text "13"`},
+		{"a city as a number", strings.Replace(track, `city = "Paris"`, `city = 6`, 1), cards,
+			"city = 6", "track.toml:%d: space 6: city: want text in quotes, not the number 6"},
+		{"bets as a number", strings.Replace(track, "bets = [4, 5, 6]", "bets = 4", 1), cards,
+			"bets = 4", "track.toml:%d: space 3: bets: want a list of whole numbers"},
+		{"a long city", strings.Replace(track, `city = "Paris"`, `city = "`+strings.Repeat("Paris", 10)+`"`, 1), cards,
+			"ParisParis", "track.toml:%d: space 6: city: 50 characters: at most 24"},
+		{"a table the game does not know", "[board]\nsize = 3\n" + track, cards,
+			"", "track.toml: board: unknown table: the file holds [[space]] entries"},
 		{"too many cards", track, strings.Replace(cards, "copies = 2", "copies = 3", 1),
-			"passepartout.toml: copies: the cards add up to 26; the game has 25"},
+			"copies = 1\npounds = 30\nreconstructed", "passepartout.toml:%d: card passepartout: copies: the cards up to this one add up to 26; the game has 25"},
+		{"too few cards", track, strings.Replace(cards, "copies = 2", "copies = 1", 1),
+			"", "passepartout.toml: copies: the cards add up to 24; the game has 25"},
+		{"a billion copies", track, strings.Replace(cards, "copies = 2", "copies = 1000000000", 1),
+			"copies = 1000000000", "passepartout.toml:%d: card whist: copies: 1000000000: want 1 to 25"},
+		{"copies as text", track, strings.Replace(cards, "copies = 2", `copies = "two"`, 1),
+			`copies = "two"`, `passepartout.toml:%d: card whist: copies: want a whole number, not the text "two"`},
+		{"pounds as a fraction", track, strings.Replace(cards, "pounds = 20\n", "pounds = 2.5\n", 1),
+			"pounds = 2.5", "passepartout.toml:%d: card whist: pounds: want a whole number, not the number 2.5"},
+		{"the largest pounds", track, strings.Replace(cards, "pounds = 20\n", "pounds = 9223372036854775807\n", 1),
+			"pounds = 9223372036854775807", "passepartout.toml:%d: card whist: pounds: 9223372036854775807: want -100 to 100"},
+		{"pounds past int64", track, strings.Replace(cards, "pounds = 20\n", "pounds = 9223372036854775808\n", 1),
+			"pounds = 9223372036854775808", "passepartout.toml:%d: "},
+		{"a huge cost", track, strings.Replace(cards, "pounds = -10\n", "pounds = -1000000000\n", 1),
+			"pounds = -1000000000", "passepartout.toml:%d: card bribe: pounds: -1000000000: want -100 to 100"},
+		{"a negative discount", track, strings.Replace(cards, "discount = 15", "discount = -5", 1),
+			"discount = -5", "passepartout.toml:%d: card kiouni: discount: -5: want 0 to 100"},
+		{"two Rumors", track, strings.Replace(cards, "rumors = 1\n", "rumors = 2\n", 1),
+			"rumors = 2", "passepartout.toml:%d: card opium: rumors: 2: a card takes or discards at most one Rumor"},
+		{"a long name", track, strings.Replace(cards, `name = "Aouda"`, `name = "`+strings.Repeat("Aouda ", 11)+`"`, 1),
+			"Aouda Aouda", "passepartout.toml:%d: card aouda: name: 66 characters: at most 60"},
 		{"bad card kind", track, strings.Replace(cards, `kind = "event"`, `kind = "treasure"`, 1),
-			`passepartout.toml: card whist: kind: "treasure": want event or character`},
+			"treasure", `passepartout.toml:%d: card whist: kind: "treasure": want event or character`},
 		{"discount on an event", track, strings.Replace(cards, "pounds = 20\n", "discount = 5\n", 1),
-			"passepartout.toml: card whist: discount: only a character"},
-		{"broken TOML", track + "\n[[space\n", cards, "track.toml: "},
+			"discount = 5", "passepartout.toml:%d: card whist: discount: only a character"},
+		{"broken TOML", track + "\n[[space x]]\n", cards, "[[space x", "track.toml:%d: "},
+		{"a file too large", track + strings.Repeat("# padding\n", 120000), cards,
+			"", "track.toml: larger than 1024 kB: not a content file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -343,10 +378,22 @@ func TestLoadContentNamesFileEntryAndField(t *testing.T) {
 				eightydays.TrackFile: {Data: []byte(tc.track)},
 				eightydays.CardsFile: {Data: []byte(tc.cards)},
 			}
+			want := tc.want
+			if tc.mark != "" {
+				changed := tc.cards
+				if strings.HasPrefix(want, eightydays.TrackFile) {
+					changed = tc.track
+				}
+				i := strings.Index(changed, tc.mark)
+				if i < 0 {
+					t.Fatalf("%q is not in the changed file", tc.mark)
+				}
+				want = fmt.Sprintf(want, 1+strings.Count(changed[:i], "\n"))
+			}
 			_, err := eightydays.LoadContent(fsys)
 			var ce *eightydays.ContentError
-			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err %v, want a ContentError containing %q", err, tc.want)
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err %v, want a ContentError containing %q", err, want)
 			}
 		})
 	}
@@ -430,4 +477,40 @@ func TestRulesAreSafeForConcurrentGames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// FuzzLoadContent feeds arbitrary card files (the track is the embedded
+// one): a load either fails with a ContentError or gives cards within the
+// bounds the game can use; it never panics or runs away.
+func FuzzLoadContent(f *testing.F) {
+	base, err := fs.Sub(eightydays.EmbeddedContent(), "content")
+	if err != nil {
+		f.Fatal(err)
+	}
+	track, _ := fs.ReadFile(base, eightydays.TrackFile)
+	cards, _ := fs.ReadFile(base, eightydays.CardsFile)
+	f.Add(cards)
+	f.Add([]byte("[[card]]\nid = \"x\"\ncopies = 9223372036854775807\n"))
+	f.Add([]byte("[[card]]\nid = 3\nname = [1, 2]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := eightydays.LoadContent(fstest.MapFS{
+			eightydays.TrackFile: {Data: track},
+			eightydays.CardsFile: {Data: data},
+		})
+		if err != nil {
+			var ce *eightydays.ContentError
+			if !errors.As(err, &ce) {
+				t.Fatalf("%T is not a ContentError: %v", err, err)
+			}
+			return
+		}
+		if len(c.Deck) != eightydays.DeckSize {
+			t.Fatalf("a deck of %d", len(c.Deck))
+		}
+		for _, card := range c.Cards {
+			if card.Copies < 1 || card.Copies > eightydays.DeckSize || card.Pounds < -100 || card.Pounds > 100 || card.Discount < 0 || card.Discount > 100 {
+				t.Fatalf("card out of bounds: %+v", card)
+			}
+		}
+	})
 }

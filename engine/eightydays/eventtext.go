@@ -1,22 +1,23 @@
 package eightydays
 
+import "strconv"
+
+// The game's log: every change of a traveller's pounds, Rumors, characters
+// or pawns is told by an event whose text says what happened and what the
+// traveller holds after it, in words a player reads without the rules at
+// hand. The texts that need no amounts are built once per Rules, so most
+// actions join one string.
+
 // eventTexts holds the words of the events a turn may report, built once
-// per Rules so that applying an action joins no strings in the common
-// cases. Each table is by seat (0 to 5, all a state may hold), then by
-// card index or race position; the rare texts that carry an amount of
-// money (a restart) are still joined when they happen.
+// per Rules. Each table is by seat (0 to 5, all a state may hold), then by
+// card index, race position or space.
 type eventTexts struct {
-	draws    [][]string // [seat][card]: "P2 draws Aouda"
-	keeps    [][]string // [seat][card]: "P2 keeps Aouda (…)", a character kept
-	applies  [][]string // [seat][card]: "P2: Storm (…)", an event applied
-	discards [][]string // [seat][card]: "P2 discards Storm", the card not kept
-	plays    [][]string // [seat][card]: "P2 plays Aouda (…)"
-	police   [][]string // [seat][rank]: "P2 discards a Rumor at the Police and takes 30£"
+	draws    [][]string // [seat][card]: "P2 draws Aouda (character ↻)"
+	discards [][]string // [seat][card]: "P2 discards Storm, the card not kept"
 	wins     []string   // [seat]: "P2 is home in London and wins"
-	// bets[seat][space][rank][paid] is the text of a Bet paid (or not) before
-	// seat's move, for the Bet spaces only (nil elsewhere).
-	bets   [][][][2]string
-	rounds []string // rounds[n]: "round n", for the first roundTexts rounds
+	rounds   []string   // rounds[n]: "round n", for the first roundTexts rounds
+	// places[n] names space n after a number: "4 (Bet 2)", "London".
+	places []string
 }
 
 // roundTexts is how many round labels are built ahead: more than any game
@@ -25,6 +26,9 @@ const roundTexts = 512
 
 // maxRank is the last race position: six travellers, or two with two pawns.
 const maxRank = 6
+
+// ReshuffleMark marks a card with the reshuffle symbol in texts.
+const ReshuffleMark = "↻"
 
 func (r *Rules) buildEventTexts() {
 	e := &r.events
@@ -38,52 +42,65 @@ func (r *Rules) buildEventTexts() {
 		return out
 	}
 	for seat := 0; seat < seats; seat++ {
-		e.draws = append(e.draws, perCard(seat, func(name string, c int) string { return name + " draws " + cards[c].Name }))
-		e.keeps = append(e.keeps, perCard(seat, func(name string, c int) string {
-			return name + " keeps " + cards[c].Name + " (" + r.effects[c] + ")"
+		e.draws = append(e.draws, perCard(seat, func(name string, c int) string {
+			return name + " draws " + cards[c].Name + " (" + r.cardKind(c) + ")"
 		}))
-		e.applies = append(e.applies, perCard(seat, func(name string, c int) string {
-			return name + ": " + cards[c].Name + " (" + r.effects[c] + ")"
+		e.discards = append(e.discards, perCard(seat, func(name string, c int) string {
+			return name + " discards " + cards[c].Name + ", the card not kept"
 		}))
-		e.discards = append(e.discards, perCard(seat, func(name string, c int) string { return name + " discards " + cards[c].Name }))
-		e.plays = append(e.plays, perCard(seat, func(name string, c int) string {
-			return name + " plays " + cards[c].Name + " (" + r.effects[c] + ")"
-		}))
-		police := make([]string, maxRank+1)
-		for rank := 1; rank <= maxRank; rank++ {
-			police[rank] = policeText(seat, rank)
-		}
-		e.police = append(e.police, police)
 		e.wins = append(e.wins, seatName(seat)+" is home in London and wins")
-		bets := make([][][2]string, len(r.kinds))
-		for n, kind := range r.kinds {
-			if kind != spaceBet {
-				continue
-			}
-			bets[n] = make([][2]string, maxRank+1)
-			for rank := 1; rank <= maxRank; rank++ {
-				bets[n][rank] = [2]string{r.betText(seat, n, rank, false), r.betText(seat, n, rank, true)}
-			}
-		}
-		e.bets = append(e.bets, bets)
 	}
 	for n := 0; n < roundTexts; n++ {
 		e.rounds = append(e.rounds, "round "+itoa(n))
 	}
-}
-
-// policeText is seat's visit to the Police from race position rank.
-func policeText(seat, rank int) string {
-	return seatName(seat) + " discards a Rumor at the Police and takes " + pounds(rank*PositionPayPerRank)
-}
-
-// betText is what the Bet on space n does for seat in race position rank.
-func (r *Rules) betText(seat, n, rank int, paid bool) string {
-	text := seatName(seat) + " is in position " + itoa(rank) + " on " + r.words[n]
-	if paid {
-		return text + " and takes " + pounds(rank*PositionPayPerRank)
+	for n := range r.kinds {
+		place := itoa(n) + " (" + r.words[n] + ")"
+		switch r.kinds[n] {
+		case spaceLondon:
+			place = "London"
+		case spaceLayover:
+			place = itoa(n) + " (" + r.content.Track[n].City + ", a Layover)"
+		}
+		e.places = append(e.places, place)
 	}
-	return text + ": the bet pays nothing"
+}
+
+// cardKind is "character" or "event", with the reshuffle mark.
+func (r *Rules) cardKind(c int) string {
+	card := &r.content.Cards[c]
+	if card.Reshuffle {
+		return card.Kind + " " + ReshuffleMark
+	}
+	return card.Kind
+}
+
+// Ordinal writes a race position: 1st, 2nd, 3rd, 4th, ….
+func Ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	case 4:
+		return "4th"
+	case 5:
+		return "5th"
+	case 6:
+		return "6th"
+	}
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return itoa(n) + suffix
 }
 
 // roundLabel is "round n".
@@ -94,22 +111,154 @@ func (e *eventTexts) roundLabel(n int) string {
 	return "round " + itoa(n)
 }
 
-// policeLabel is seat's Police text at race position rank.
-func (e *eventTexts) policeLabel(seat, rank int) string {
-	if rank >= 0 && rank < len(e.police[seat]) {
-		return e.police[seat][rank]
-	}
-	return policeText(seat, rank)
+// teller builds an event's text in a buffer the state reuses, so that a
+// text costs one allocation however many parts it joins.
+type teller struct{ buf []byte }
+
+func (t *teller) start(text string) *teller {
+	t.buf = append(t.buf[:0], text...)
+	return t
 }
 
-// betLabel is the text of the Bet on space n for seat at race position rank.
-func (r *Rules) betLabel(seat, n, rank int, paid bool) string {
-	e := &r.events
-	if e.bets[seat][n] != nil && rank >= 0 && rank < len(e.bets[seat][n]) {
-		if paid {
-			return e.bets[seat][n][rank][1]
-		}
-		return e.bets[seat][n][rank][0]
+func (t *teller) add(text string) *teller {
+	t.buf = append(t.buf, text...)
+	return t
+}
+
+func (t *teller) num(n int) *teller {
+	t.buf = strconv.AppendInt(t.buf, int64(n), 10)
+	return t
+}
+
+// pounds adds an amount: "20£".
+func (t *teller) pounds(n int) *teller { return t.num(n).add("£") }
+
+// rumors adds a count of Rumor cards: "no Rumor", "1 Rumor", "3 Rumors".
+func (t *teller) rumors(n int) *teller {
+	switch n {
+	case 0:
+		return t.add("no Rumor")
+	case 1:
+		return t.add("1 Rumor")
 	}
-	return r.betText(seat, n, rank, paid)
+	return t.num(n).add(" Rumors")
+}
+
+// pawn adds "" with one pawn, " pawn a" with two.
+func (t *teller) pawn(pw int) *teller {
+	if pw == 0 {
+		return t
+	}
+	t.buf = append(t.buf, " pawn "...)
+	t.buf = append(t.buf, byte('a'+pw-1))
+	return t
+}
+
+func (t *teller) String() string { return string(t.buf) }
+
+// hatText tells a pawn arriving at the Police.
+func (s *State) hatText(seat, pw int) string {
+	t := s.text.start(seatName(seat)).add("'s hat")
+	if pw > 0 {
+		t.buf = append(t.buf, " (pawn "...)
+		t.buf = append(t.buf, byte('a'+pw-1), ')')
+	}
+	return t.add(" is turned over at the Police: the next turn is spent discarding a Rumor").String()
+}
+
+// betText tells what the Bet on space n did for seat in race position
+// rank before its move; a 4/5/6 space that cannot pay in this game says why.
+func (s *State) betText(seat, n, rank int, paid bool) string {
+	t := s.text.start(seatName(seat)).add(" is ").add(Ordinal(rank)).add(" on ").add(s.rules.words[n])
+	switch {
+	case paid:
+		t.add(" and takes ").pounds(rank * PositionPayPerRank).add(": ").pounds(s.Seats[seat].Pounds).add(" now")
+	case s.betDead(n):
+		t.add(": that space pays nothing with 2 or 3 players")
+	default:
+		t.add(": the Bet pays nothing")
+	}
+	return t.String()
+}
+
+// moveText tells a move forward: "P1 moves from 0 to 4 (Bet 2) for 10£:
+// 70£ left", with what played characters took off the cost.
+func (s *State) moveText(seat, pw, from, to, price int) string {
+	t := s.text.start(seatName(seat)).add(" moves").pawn(pw).add(" from ").num(from).add(" to ").add(s.rules.events.places[to]).add(" for ").pounds(price)
+	if full := cost(to - from); full != price {
+		t.add(" (").pounds(full).add(" less ").pounds(full - price).add(" from characters)")
+	}
+	return t.add(": ").pounds(s.Seats[seat].Pounds).add(" left").String()
+}
+
+// backText tells a move back to a Layover and the pounds it brought.
+func (s *State) backText(seat, pw, from, to, gain int) string {
+	return s.text.start(seatName(seat)).add(" moves").pawn(pw).add(" back from ").num(from).add(" to ").add(s.rules.events.places[to]).
+		add(" and takes ").pounds(gain).add(": ").pounds(s.Seats[seat].Pounds).add(" now").String()
+}
+
+// stayText tells a stay on a Pound space.
+func (s *State) stayText(seat, pw int, take bool) string {
+	t := s.text.start(seatName(seat)).add(" stays").pawn(pw).add(" on the Pound space and ")
+	if take {
+		return t.add("takes ").pounds(PoundStep).add(": ").pounds(s.Seats[seat].Pounds).add(" now").String()
+	}
+	return t.add("gives the bank ").pounds(PoundStep).add(": ").pounds(s.Seats[seat].Pounds).add(" left").String()
+}
+
+// policeText tells a Rumor discarded at the Police from race position rank.
+func (s *State) policeText(seat, rank, gain int) string {
+	me := &s.Seats[seat]
+	return s.text.start(seatName(seat)).add(" turns the hat back up and discards a Rumor at the Police (").rumors(me.Rumors).add(" left); ").
+		add(Ordinal(rank)).add(" place brings ").pounds(gain).add(": ").pounds(me.Pounds).add(" now").String()
+}
+
+// restartText tells a pawn sent back to London for want of money.
+func (s *State) restartText(seat, pw, from int) string {
+	return s.text.start(seatName(seat)).add(" cannot pay for a move before Paris and goes back").pawn(pw).add(" from ").num(from).
+		add(" to London: ").pounds(s.Seats[seat].Pounds).add(" now").String()
+}
+
+// cardText tells a card's effect on seat, an event drawn ("Storm: P1
+// pays 10£…") or a character played ("P1 plays Aouda and discards…"):
+// the pounds actually paid or taken and the Rumor actually taken or
+// discarded.
+func (s *State) cardText(seat, paid, rumors int, card *Card, played bool) string {
+	me := &s.Seats[seat]
+	t := s.text.start(card.Name).add(": ").add(seatName(seat)).add(" ")
+	if played {
+		t.start(seatName(seat)).add(" plays ").add(card.Name).add(" and ")
+	}
+	parts := 0
+	next := func() *teller {
+		parts++
+		if parts > 1 {
+			return t.add(" and ")
+		}
+		return t
+	}
+	switch {
+	case paid > 0:
+		next().add("takes ").pounds(paid).add(": ").pounds(me.Pounds).add(" now")
+	case paid < 0 && -paid < -card.Pounds:
+		next().add("pays ").pounds(-paid).add(", all there was: ").pounds(me.Pounds).add(" left")
+	case paid < 0:
+		next().add("pays ").pounds(-paid).add(": ").pounds(me.Pounds).add(" left")
+	case card.Pounds < 0:
+		next().add("has no pounds to pay")
+	}
+	switch {
+	case rumors > 0:
+		next().add("takes a Rumor: ").rumors(me.Rumors).add(" now")
+	case rumors < 0:
+		next().add("discards a Rumor: ").rumors(me.Rumors).add(" left")
+	case card.Rumors > 0:
+		next().add("would take a Rumor, but none is left in the box")
+	case card.Rumors < 0:
+		next().add("has no Rumor to discard")
+	}
+	if card.Discount > 0 {
+		next().add("saves ").pounds(card.Discount).add(" on this turn's move")
+	}
+	return t.String()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 // Rules as printed: the readings an audit against the rulebook corrected.
@@ -19,7 +20,7 @@ func TestVariantBetFourFiveSixPaysAsInAFourPlayerGame(t *testing.T) {
 	if got := s.Seats[0].Pounds - before; got != 40 {
 		t.Fatalf("4th place on the 4/5/6 space paid %d£, want 40", got)
 	}
-	if !hasEvent(ev, "P1 is in position 4 on Bet 4/5/6 and takes 40£") {
+	if !hasEvent(ev, "P1 is 4th on Bet 4/5/6 and takes 40£: 149£ now") {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -105,9 +106,66 @@ func TestVariantPawnThatCannotLeaveThePoliceDoesNotHoldTheOther(t *testing.T) {
 	s.Seats[0].Pounds = 10
 	refused(t, s, 0, "move b 17", engine.ErrIllegalAction, "pawn a must leave the Police space this turn")
 
+	s = variantFixture(t, func(s *State) { at(s, 0, 12, 2); at(s, 1, 30, 31) })
+	if ev := apply(t, s, 0, "move a 13"); !hasEvent(ev, "P1's hat (pawn a) is turned over at the Police: the next turn is spent discarding a Rumor") {
+		t.Fatalf("events %v", ev)
+	}
+
 	// a character that would pay for pawn a's move binds the player to it
 	s = variantFixture(t, func(s *State) { stuck(s); s.Seats[0].Characters = []int{cardIndex(t, "kiouni")} })
 	if got := strings.Join(s.Prompts()[0].Actions, ","); got != "play kiouni" {
 		t.Fatalf("with Kiouni: actions %q, want play kiouni", got)
 	}
+}
+
+func TestVariantBothPawnsLeavingThePoliceMayEachMove(t *testing.T) {
+	s := variantFixture(t, func(s *State) {
+		at(s, 0, 13, 24) // both on Police spaces, both bound to leave
+		s.Seats[0].Pawns[0].Pending = PendingLeave
+		s.Seats[0].Pawns[1].Pending = PendingLeave
+		at(s, 1, 40, 41)
+	})
+	actions := strings.Join(s.Prompts()[0].Actions, ",")
+	if !strings.Contains(actions, "move a 14") || !strings.Contains(actions, "move b 25") || strings.Contains(actions, "pass") {
+		t.Fatalf("actions %q: either pawn may leave, and passing is not allowed", actions)
+	}
+	apply(t, s, 0, "move b 25")
+	apply(t, s, 1, "move a 42")
+	// pawn a is still bound to leave, and now it is the one that must
+	refused(t, s, 0, "move b 26", engine.ErrIllegalAction, "pawn a must leave the Police space this turn")
+}
+
+// TestPassOnlyWhenNoPawnCanMove plays random games of both kinds and
+// checks at every offered pass that no pawn of the player could move, with
+// or without characters: no rule keeps a player passing while a pawn could go.
+func TestPassOnlyWhenNoPawnCanMove(t *testing.T) {
+	offered := 0
+	for _, setup := range []engine.Setup{{Players: 2, Options: map[string]string{"variant": VariantTwoPawns}}, {Players: 4}} {
+		for seed := uint64(1); seed <= 40; seed++ {
+			setup.Seed = seed
+			s := newFixture(t, setup, nil)
+			rng := engine.NewRNG(seed)
+			for step := 0; step < 600 && !s.Over(); step++ {
+				p := s.Prompts()[0]
+				for _, a := range p.Actions {
+					if a != "pass" {
+						continue
+					}
+					offered++
+					for pw, last := s.pawnIDs(); pw <= last; pw++ {
+						if s.pawn(s.Turn, pw).Space != LondonEnd && s.pawnCanMove(s.Turn, pw) {
+							t.Fatalf("seed %d: pass offered while pawn %d of P%d can move: %+v", seed, pw, s.Turn+1, s.Seats[s.Turn])
+						}
+					}
+				}
+				if _, err := s.Apply(p.Seat, ai.Random{}.Choose(s, p, &rng)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if offered == 0 {
+		t.Fatal("no pass was ever offered: nothing was checked")
+	}
+	t.Logf("%d passes offered", offered)
 }

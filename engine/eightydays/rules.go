@@ -47,16 +47,16 @@ type Rules struct {
 	content *Content
 	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
 	words   []string    // words[n]: space n for a player, "Bet 4/5/6" (see spaceWords)
-	paris   int         // the first Layover
-	behind  []int       // behind[n]: the nearest Layover before space n, or -1
+	// articles[n]: space n's kind with its article, for reasons (see spaceArticle)
+	articles []string
+	paris    int   // the first Layover
+	behind   []int // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
 	canon map[string]int // canonical text → index in actions
-	// actions are the canonical actions; announce[seat][i] is the event
-	// text of seat taking actions[i], "P2: move 14".
-	actions  []Action
-	announce [][]string
+	// actions are the canonical actions.
+	actions []Action
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
@@ -87,6 +87,7 @@ func NewRules(c *Content) *Rules {
 	}
 	for n := range c.Track {
 		r.words = append(r.words, r.spaceWords(n))
+		r.articles = append(r.articles, r.spaceArticle(n))
 	}
 	for n, sp := range c.Track {
 		r.behind[n] = last
@@ -121,12 +122,6 @@ func NewRules(c *Content) *Rules {
 		r.keys.card = append(r.keys.card, "card:"+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
-	}
-	r.announce = make([][]string, r.MaxPlayers())
-	for seat := range r.announce {
-		for _, a := range r.actions {
-			r.announce[seat] = append(r.announce[seat], seatName(seat)+": "+a.String())
-		}
 	}
 	r.buildEventTexts()
 	return r

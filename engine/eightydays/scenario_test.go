@@ -39,6 +39,19 @@ func newFixture(t *testing.T, setup engine.Setup, place func(s *State)) *State {
 	return s
 }
 
+// aheadFixture is a 3-player fixture with P2 and P3 far ahead, on 60 and
+// 61, then setup (which may be nil) applied.
+func aheadFixture(t *testing.T, setup func(s *State)) *State {
+	t.Helper()
+	return fixture(t, 3, func(s *State) {
+		at(s, 1, 60)
+		at(s, 2, 61)
+		if setup != nil {
+			setup(s)
+		}
+	})
+}
+
 // at puts seat's pawns on the given spaces.
 func at(s *State, seat int, spaces ...int) {
 	for i, n := range spaces {
@@ -100,7 +113,7 @@ func TestVictoriaMovesBackFrom42ToCalcuttaFor40Pounds(t *testing.T) {
 	if p := s.Seats[0].Pawns[0]; p.Space != 38 || s.Seats[0].Pounds != 120 {
 		t.Fatalf("pawn on %d with %d£, want Calcutta (38) with 120£", p.Space, s.Seats[0].Pounds)
 	}
-	if ev[0].Text != "P1: back" {
+	if ev[0].Text != "P1 moves back from 42 to 38 (Calcutta, a Layover) and takes 40£: 120£ now" {
 		t.Fatalf("first event %q", ev[0].Text)
 	}
 	// and from one Layover back to the next
@@ -124,7 +137,7 @@ func TestBetExample(t *testing.T) {
 	if s.Seats[0].Pounds != 77+20 {
 		t.Fatalf("before her next move: %d£, want 97 (2nd place pays 20£)", s.Seats[0].Pounds)
 	}
-	if !hasEvent(ev, "P1 is in position 2 on Bet 2 and takes 20£") {
+	if !hasEvent(ev, "P1 is 2nd on Bet 2 and takes 20£: 97£ now") {
 		t.Fatalf("no bet event in %v", ev)
 	}
 	if s.Seats[0].Pawns[0].Pending != "" {
@@ -141,7 +154,7 @@ func TestBetPaysOnlyTheMatchingPosition(t *testing.T) {
 		t.Fatalf("third place on the 2 space: %d£, want 77", s.Seats[0].Pounds)
 	}
 	// the player is told why no money came
-	if !hasEvent(ev, "P1 is in position 3 on Bet 2: the bet pays nothing") {
+	if !hasEvent(ev, "P1 is 3rd on Bet 2: the Bet pays nothing") {
 		t.Fatalf("no event for the bet that did not pay: %v", ev)
 	}
 }
@@ -255,11 +268,11 @@ func TestPassepartoutBehindDrawsTwoAndKeepsOne(t *testing.T) {
 	ev := apply(t, s, 0, "keep 2")
 	// one line says what was kept, one what was discarded
 	var texts []string
-	for _, e := range ev[1:] {
+	for _, e := range ev {
 		texts = append(texts, e.Text)
 	}
 	kept, other := s.rules.content.Cards[second], s.rules.content.Cards[first]
-	want := []string{"P1 keeps " + kept.Name + " (" + s.rules.effects[second] + ")", "P1 discards " + other.Name}
+	want := []string{"P1 keeps " + kept.Name + " to play on a later turn (" + s.rules.effects[second] + ")", "P1 discards " + other.Name + ", the card not kept"}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Fatalf("events %q, want %q", texts, want)
 	}
@@ -293,7 +306,7 @@ func TestEventsApplyAndCharactersPlayLater(t *testing.T) {
 	if s.Seats[0].Rumors != 2 || len(s.Seats[0].Characters) != 0 || s.Turn != 0 {
 		t.Fatalf("after play: %d Rumors, %v, turn %d", s.Seats[0].Rumors, s.Seats[0].Characters, s.Turn)
 	}
-	if !hasEvent(ev, "P1 plays Aouda (discard 1 Rumor)") {
+	if !hasEvent(ev, "P1 plays Aouda and discards a Rumor: 2 Rumors left") {
 		t.Fatalf("events %v", ev)
 	}
 	refused(t, s, 0, "play aouda", engine.ErrIllegalAction, `you hold no character "aouda"`)
@@ -321,7 +334,7 @@ func TestReshuffleSymbolShufflesAtTheEndOfTheTurn(t *testing.T) {
 	if len(s.Discard) != 0 || len(s.Deck) != DeckSize {
 		t.Fatalf("after the reshuffle: deck %d, discard %d", len(s.Deck), len(s.Discard))
 	}
-	if !hasEvent(ev, "the Passepartout deck and discard pile are shuffled together") {
+	if !hasEvent(ev, "↻ the Passepartout deck and discard pile are shuffled together") {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -408,6 +421,15 @@ func TestTwoPawnsPoliceTakesTheNextTurnThenThatPawnLeaves(t *testing.T) {
 	apply(t, s, 0, "move a 14")
 }
 
+func TestUsageHintsNamePawnsOnlyWithTwo(t *testing.T) {
+	s := fixture(t, 3, nil)
+	refused(t, s, 0, "move -1", engine.ErrUnknownAction, "write move and the space to move to, e.g. move 14")
+	if _, err := s.Apply(0, "move -1"); strings.Contains(err.Error(), "pawn a") {
+		t.Fatalf("one pawn, but the hint names pawns: %v", err)
+	}
+	refused(t, variantFixture(t, nil), 0, "move -1", engine.ErrUnknownAction, "e.g. move 14 (move a 14 for pawn a)")
+}
+
 func TestNotYourTurnAndUnknownActions(t *testing.T) {
 	s := fixture(t, 3, nil)
 	refused(t, s, 1, "move 3", engine.ErrNotYourTurn, "it is P1's turn")
@@ -447,6 +469,12 @@ func TestIllegalMoves(t *testing.T) {
 			"the track ends in London, space 80"},
 		{"stay off a Pound space", func(s *State) { at(s, 0, 5) }, "stay take",
 			"you can only stay and take or give 10£ on a Pound space"},
+		{"stay in London", nil, "stay take",
+			"(your pawn is on 0, London)"},
+		{"stay on a Pound space already left once", func(s *State) { at(s, 0, 7) }, "stay give",
+			"(your pawn is on 7, a Pound space, but not since your last turn)"},
+		{"one space too dear", func(s *State) { at(s, 0, 7); s.Seats[0].Pounds = 0 }, "move 8",
+			"moving 1 space costs 1£ and you have 0£"},
 		{"give with nothing", func(s *State) { s.Seats[0].Pawns[0] = Pawn{Space: 7, Pending: PendingPound}; s.Seats[0].Pounds = 5 }, "stay give",
 			"you have 5£: you cannot give 10£ to the bank"},
 		{"pass while able to move", nil, "pass",
@@ -464,13 +492,7 @@ func TestIllegalMoves(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := fixture(t, 3, func(s *State) {
-				at(s, 1, 60)
-				at(s, 2, 61)
-				if tc.setup != nil {
-					tc.setup(s)
-				}
-			})
+			s := aheadFixture(t, tc.setup)
 			for _, a := range s.Prompts()[0].Actions {
 				if a == tc.action {
 					t.Fatalf("%q is listed as legal", tc.action)

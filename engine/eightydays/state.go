@@ -56,6 +56,7 @@ type State struct {
 	// out, and a clone starts its own.
 	scratch       []string
 	scratchEvents []engine.Event
+	text          teller // builds event texts
 }
 
 // Traveller is one player's belongings.
@@ -372,6 +373,9 @@ func (s *State) pawnRefusal(seat int, a *Action) why {
 	if a.Verb == VerbDiscard || s.Variant != VariantTwoPawns {
 		return why{}
 	}
+	if s.pawn(seat, a.Pawn).Pending == PendingLeave {
+		return why{} // a pawn bound to leave may always try
+	}
 	for id, p := range s.Seats[seat].Pawns {
 		// a pawn that must leave the Police but cannot (with the help of
 		// the characters held) does not hold up the other pawn
@@ -473,7 +477,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.content.Track[p.Space].Kind}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.articles[p.Space]}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -516,12 +520,6 @@ func (s *State) stuckRefusal(seat int, code whyCode) why {
 		}
 	}
 	return why{}
-}
-
-// canMove reports whether seat has a move, a move back or a stay now, or
-// would have one after playing some of its characters.
-func (s *State) canMove(seat int) bool {
-	return !s.stuckRefusal(seat, whyCanMove).ok()
 }
 
 // pawnCanMove reports whether pawn pw of seat has a move, a move back or a
@@ -637,47 +635,34 @@ func (s *State) canRestart(seat int) bool {
 	return false
 }
 
-// parse reads an action's text, from the cache of canonical forms when it can.
+// parse reads an action's text, from the cache of canonical forms when it
+// can; its usage hints name pawns only in the two-pawns variant.
 func (s *State) parse(text string) (Action, error) {
 	if i, ok := s.rules.canon[text]; ok {
 		return s.rules.actions[i], nil
 	}
-	return ParseAction(text)
+	return parseAction(text, s.Variant == VariantTwoPawns)
 }
 
 // Apply implements engine.State.
 func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
-	var a Action
-	announce := ""
-	if i, ok := s.rules.canon[text]; ok {
-		a = s.rules.actions[i]
-		if seat >= 0 && int(seat) < len(s.rules.announce) {
-			announce = s.rules.announce[seat][i]
-		}
-	} else {
-		var err error
-		if a, err = ParseAction(text); err != nil {
-			return nil, err
-		}
+	a, err := s.parse(text)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.refusal(int(seat), &a).err(); err != nil {
 		return nil, err
 	}
-	if announce == "" {
-		announce = seatName(int(seat)) + ": " + a.String()
-	}
 	// the events are gathered in the state's scratch list, then returned
 	// in a slice of their size
-	s.scratchEvents = s.perform(int(seat), a, announce, s.scratchEvents[:0])
+	s.scratchEvents = s.perform(int(seat), a, s.scratchEvents[:0])
 	return append(make([]engine.Event, 0, len(s.scratchEvents)), s.scratchEvents...), nil
 }
 
-// perform carries out a legal action, appending its events to ev;
-// announce is its public text.
-func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) []engine.Event {
+// perform carries out a legal action, appending its events to ev.
+func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
-	ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: announce})
 	say := func(reveals bool, text string) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
@@ -701,32 +686,38 @@ func (s *State) perform(seat int, a Action, announce string, ev []engine.Event) 
 		me.Pounds += gain
 		p.Pending = PendingLeave
 		s.Counters["police"]++
-		say(false, s.rules.events.policeLabel(seat, rank))
+		say(false, s.policeText(seat, rank, gain))
 	case VerbPass:
 		s.Counters["passes"]++
+		say(false, name+" can neither pay for a move nor move back, and passes")
 	case VerbRestart:
 		p := s.pawn(seat, a.Pawn)
+		from := p.Space
 		p.Space, p.Pending = 0, ""
 		me.Pounds = max(me.Pounds, RestartPounds)
 		s.Counters["restarts"]++
-		say(false, name+" goes back to London and now has "+pounds(me.Pounds))
+		say(false, s.restartText(seat, a.Pawn, from))
 	case VerbStay:
 		if a.Take {
 			me.Pounds += PoundStep
 		} else {
 			me.Pounds -= PoundStep
 		}
+		say(false, s.stayText(seat, a.Pawn, a.Take))
 	case VerbBack:
 		p := s.pawn(seat, a.Pawn)
-		to := s.rules.behind[p.Space]
-		gain := (p.Space - to) * BackPayPerSpace
+		from, to := p.Space, s.rules.behind[p.Space]
+		gain := (from - to) * BackPayPerSpace
 		me.Pounds += gain
 		p.Space, p.Pending = to, ""
 		s.Counters["backs"]++
+		say(false, s.backText(seat, a.Pawn, from, to, gain))
 	case VerbMove:
 		p := s.pawn(seat, a.Pawn)
-		me.Pounds -= s.price(p.Space, a.To)
+		from, price := p.Space, s.price(p.Space, a.To)
+		me.Pounds -= price
 		p.Space, p.Pending = a.To, ""
+		say(false, s.moveText(seat, a.Pawn, from, a.To, price))
 		if s.arrive(seat, a.Pawn, say) {
 			return ev // two cards to choose between: the turn goes on
 		}
@@ -757,13 +748,14 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 		p.Pending = PendingPound
 	case spacePolice:
 		p.Pending = PendingPolice
+		say(false, s.hatText(seat, pw))
 	case spacePassepartout:
 		n := 2
 		if s.Rank(p.Space) == 1 {
 			n = 1
 		}
 		var room [2]int
-		drawn := s.draw(n, room[:0])
+		drawn := s.draw(n, room[:0], say)
 		for _, c := range drawn {
 			say(true, s.rules.events.draws[seat][c])
 		}
@@ -778,15 +770,18 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 	return false
 }
 
-// draw takes up to n cards from the deck, turning the discard pile over
-// when the deck runs out, and appends them to drawn.
-func (s *State) draw(n int, drawn []int) []int {
+// draw takes up to n cards from the deck, shuffling the discard pile into
+// a new deck when the deck runs out (and saying so), and appends them to
+// drawn.
+func (s *State) draw(n int, drawn []int, say func(bool, string)) []int {
 	for len(drawn) < n {
 		if len(s.Deck) == 0 {
 			if len(s.Discard) == 0 {
+				say(false, "the Passepartout deck and discard pile are both empty: no card to draw")
 				break
 			}
 			s.reshuffle()
+			say(true, "the Passepartout deck ran out: the discard pile is shuffled into a new deck")
 		}
 		c := s.Deck[len(s.Deck)-1]
 		s.Deck = s.Deck[:len(s.Deck)-1]
@@ -809,46 +804,52 @@ func (s *State) reshuffle() {
 
 // applyCard applies a drawn card: an event at once, a character kept.
 func (s *State) applyCard(seat, c int, say func(bool, string)) {
-	card := s.rules.content.Cards[c]
+	card := &s.rules.content.Cards[c]
 	s.Counters[s.rules.keys.card[c]]++
 	if card.Kind == CardCharacter {
 		s.Seats[seat].Characters = append(s.Seats[seat].Characters, c)
-		say(false, s.rules.events.keeps[seat][c])
+		say(false, seatName(seat)+" keeps "+card.Name+" to play on a later turn ("+s.rules.effects[c]+")")
 		return
 	}
-	s.effect(seat, card)
+	paid, rumors := s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, s.rules.events.applies[seat][c])
+	say(false, s.cardText(seat, paid, rumors, card, false))
 }
 
 // play plays a kept character.
 func (s *State) play(seat int, id string, say func(bool, string)) {
 	me := &s.Seats[seat]
 	for i, c := range me.Characters {
-		card := s.rules.content.Cards[c]
+		card := &s.rules.content.Cards[c]
 		if card.ID != id {
 			continue
 		}
 		me.Characters = append(me.Characters[:i:i], me.Characters[i+1:]...)
-		s.effect(seat, card)
+		paid, rumors := s.effect(seat, card)
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, s.rules.events.plays[seat][c])
+		say(false, s.cardText(seat, paid, rumors, card, true))
 		return
 	}
 }
 
-// effect applies a card's pounds and Rumors.
-func (s *State) effect(seat int, card Card) {
+// effect applies a card's pounds and Rumors and returns the pounds and
+// Rumors it actually moved: a traveller pays no more than they hold, takes
+// a Rumor only while the box has one and discards one only when held.
+func (s *State) effect(seat int, card *Card) (paid, rumors int) {
 	me := &s.Seats[seat]
+	before := me.Pounds
 	me.Pounds = max(0, me.Pounds+card.Pounds)
 	switch {
 	case card.Rumors > 0 && s.rumorsInBox() > 0:
 		me.Rumors++
+		rumors = 1
 	case card.Rumors < 0 && me.Rumors > 0:
 		me.Rumors--
+		rumors = -1
 	}
+	return me.Pounds - before, rumors
 }
 
 // rumorsInBox is the Rumor cards nobody holds.
@@ -871,7 +872,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	if s.Reshuffle {
 		s.Reshuffle = false
 		s.reshuffle()
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: "the Passepartout deck and discard pile are shuffled together", Reveals: true})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: ReshuffleMark + " the Passepartout deck and discard pile are shuffled together", Reveals: true})
 	}
 	s.Turn = (s.Turn + 1) % len(s.Seats)
 	if s.Turn == s.First {
@@ -891,7 +892,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
 		}
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: s.rules.betLabel(s.Turn, p.Space, rank, paid)})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: s.betText(s.Turn, p.Space, rank, paid)})
 	}
 	return ev
 }
@@ -900,7 +901,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 // The 4, 5, 6 space pays nothing with 2 or 3 players; the two-pawns
 // variant plays as a 4-player game, so there it pays.
 func (s *State) betPays(n, rank int) bool {
-	if rank >= 4 && len(s.Seats) < 4 && s.Variant != VariantTwoPawns {
+	if rank >= 4 && s.fewPlayers() {
 		return false
 	}
 	for _, b := range s.rules.content.Track[n].Bets {
@@ -909,6 +910,22 @@ func (s *State) betPays(n, rank int) bool {
 		}
 	}
 	return false
+}
+
+// fewPlayers reports whether the game has 2 or 3 travellers, where the
+// 4, 5, 6 Bet space pays nothing; the two-pawns variant counts as 4.
+func (s *State) fewPlayers() bool {
+	return len(s.Seats) < 4 && s.Variant != VariantTwoPawns
+}
+
+// betDead reports whether the Bet space n can pay no place in this game.
+func (s *State) betDead(n int) bool {
+	for _, b := range s.rules.content.Track[n].Bets {
+		if b < 4 || !s.fewPlayers() {
+			return false
+		}
+	}
+	return true
 }
 
 // Result implements engine.State: Scores are the spaces reached (the sum
@@ -939,7 +956,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.scratch, c.scratchEvents = nil, nil
+	c.scratch, c.scratchEvents, c.text = nil, nil, teller{}
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)

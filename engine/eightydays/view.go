@@ -43,6 +43,12 @@ type PawnView struct {
 	// (must leave the Police space this turn), or "".
 	Pending string `json:"pending,omitempty"`
 	Home    bool   `json:"home,omitempty"` // arrived in London (space 80)
+	// With Pending "bet": BetPays is what the Bet would pay if the owner's
+	// turn began now (0: this place is not on the space), and BetDead
+	// that the space pays no place in this game (the 4/5/6 space with 2
+	// or 3 players).
+	BetPays int  `json:"bet_pays,omitempty"`
+	BetDead bool `json:"bet_dead,omitempty"`
 }
 
 // SpaceView is one space of the track.
@@ -87,7 +93,14 @@ func (s *State) ViewFor(seat engine.Seat) *View {
 			if len(t.Pawns) > 1 {
 				name = string(rune('a' + k))
 			}
-			pv.Pawns = append(pv.Pawns, PawnView{Name: name, Space: p.Space, Rank: s.Rank(p.Space), Pending: p.Pending, Home: p.Space == LondonEnd})
+			pw := PawnView{Name: name, Space: p.Space, Rank: s.Rank(p.Space), Pending: p.Pending, Home: p.Space == LondonEnd}
+			if p.Pending == PendingBet {
+				pw.BetDead = s.betDead(p.Space)
+				if s.betPays(p.Space, pw.Rank) {
+					pw.BetPays = pw.Rank * PositionPayPerRank
+				}
+			}
+			pv.Pawns = append(pv.Pawns, pw)
 		}
 		v.Players = append(v.Players, pv)
 	}

@@ -100,7 +100,7 @@ func (w why) err() error {
 	case whyTaken:
 		reason = fmt.Sprintf("space %d is taken: move to an unoccupied space", w.a)
 	case whyTooDear:
-		reason = fmt.Sprintf("moving %d spaces costs %d£ and you have %d£", w.a, w.b, w.c)
+		reason = fmt.Sprintf("moving %s costs %d£ and you have %d£", spaces(w.a), w.b, w.c)
 	case whyPoliceNeedsRumor:
 		reason = fmt.Sprintf("space %d is a Police space: you can only stop there with a Rumor card in hand", w.a)
 	case whyLondonRumors:
@@ -112,7 +112,7 @@ func (w why) err() error {
 	case whyLayoverTaken:
 		reason = fmt.Sprintf("the nearest Layover behind you, %s at %d, is taken: you can only move back to the nearest one", w.text, w.a)
 	case whyNotPound:
-		reason = fmt.Sprintf("you can only stay and take or give 10£ on a Pound space (%s is on %d, a %s space)", pawn, w.a, w.text)
+		reason = fmt.Sprintf("you can only stay and take or give 10£ on a Pound space (%s is on %d, %s)", pawn, w.a, w.text)
 	case whyCannotGive:
 		reason = fmt.Sprintf("you have %d£: you cannot give 10£ to the bank", w.a)
 	case whyRestartCanMove:
@@ -142,4 +142,12 @@ func refusedAction(code whyCode, a *Action) why {
 // example is the refused action written for the given pawn.
 func (w why) example(pawn int) string {
 	return Action{Verb: Verb(w.a), Pawn: pawn, To: w.b, Take: w.c == 1}.String()
+}
+
+// spaces is "1 space", "4 spaces".
+func spaces(n int) string {
+	if n == 1 {
+		return "1 space"
+	}
+	return fmt.Sprintf("%d spaces", n)
 }

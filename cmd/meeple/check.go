@@ -1,0 +1,283 @@
+package main
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// checkResult is one line of "meeple check": what was checked, what was
+// found and, when it failed, what to do.
+type checkResult struct {
+	name   string
+	ok     bool
+	detail string
+	fix    string
+}
+
+func (r checkResult) String() string {
+	if r.ok {
+		return fmt.Sprintf("ok    %-8s %s", r.name, r.detail)
+	}
+	return fmt.Sprintf("FAIL  %-8s %s → fix: %s", r.name, r.detail, r.fix)
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("check", stderr)
+	configPath := fs.String("config", "", "the bot's TOML config file; without it every setting has its default")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	results := preflight(*configPath, os.Getenv)
+	failed := 0
+	for _, r := range results {
+		fmt.Fprintln(stdout, r)
+		if !r.ok {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d checks failed", failed, len(results))
+	}
+	return nil
+}
+
+// preflight checks what "meeple run -config path" needs, without
+// connecting to Discord or changing any file: the config, the token's
+// form, the database, the content folders and the backup folder.
+func preflight(path string, getenv func(string) string) []checkResult {
+	cfg, err := decodeConfig(path)
+	if err != nil {
+		return []checkResult{{name: "config", detail: err.Error(),
+			fix: "correct the file at the line named; config.example.toml shows every key"}}
+	}
+	games, err := buildRegistry(nil)
+	if err != nil { // the embedded content is tested; this is a broken build
+		return []checkResult{{name: "content", detail: err.Error(), fix: "rebuild meeple from a clean checkout"}}
+	}
+	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.Database, games)}
+	out = append(out, checkContent(cfg.Content)...)
+	return append(out, checkBackupDir(cfg.Backup.Dir))
+}
+
+// checkConfig reports the config's unknown keys and values out of range.
+func checkConfig(path string, cfg config, games *engine.Registry) checkResult {
+	r := checkResult{name: "config", ok: true, detail: path + ": every key known, every value in range"}
+	if path == "" {
+		r.detail = "no -config: every setting at its default"
+	}
+	problems := cfg.problems()
+	if name := cfg.Deadlines.Computer; name != "" {
+		if known := commonComputerPlayers(games); !slices.Contains(known, name) {
+			problems = append(problems, fmt.Sprintf("deadlines.computer is %q (every game knows: %s)", name, strings.Join(known, ", ")))
+		}
+	}
+	if len(problems) > 0 {
+		r.ok, r.detail = false, path+": "+strings.Join(problems, "; ")
+		r.fix = "correct these keys; config.example.toml documents each one"
+	}
+	return r
+}
+
+// commonComputerPlayers lists the computer players every game offers.
+func commonComputerPlayers(games *engine.Registry) []string {
+	var common []string
+	for i, game := range games.Names() {
+		rules, err := games.Lookup(game)
+		if err != nil {
+			continue
+		}
+		names := ai.Names(rules)
+		if i == 0 {
+			common = names
+			continue
+		}
+		common = slices.DeleteFunc(common, func(n string) bool { return !slices.Contains(names, n) })
+	}
+	return common
+}
+
+// checkToken finds the token as "meeple run" would and checks its form. It
+// never prints the token.
+func checkToken(cfg config, getenv func(string) string) checkResult {
+	r := checkResult{name: "token"}
+	source := "the config's token key"
+	switch {
+	case strings.TrimSpace(getenv(tokenEnv)) != "":
+		source = tokenEnv
+	case cfg.TokenFile != "":
+		source = "token_file " + cfg.TokenFile
+	}
+	token, err := cfg.token(getenv)
+	if errors.Is(err, errNoToken) {
+		err = errors.New("no token: " + tokenEnv + ", token_file and token are all empty")
+	}
+	if err != nil {
+		r.detail = err.Error()
+		r.fix = "set " + tokenEnv + ", or name a file holding only the token with token_file (readable by the bot's user)"
+		return r
+	}
+	id, err := tokenForm(token)
+	if err != nil {
+		r.detail = "the token from " + source + " " + err.Error()
+		r.fix = "copy the token again from the Developer Portal (Bot → Reset Token), alone on its line, without quotes"
+		return r
+	}
+	r.ok, r.detail = true, "from "+source+": the form of a Discord bot token"
+	if id != "" {
+		r.detail += ", for bot user " + id
+	}
+	return r
+}
+
+// tokenForm checks that token looks like a Discord bot token: three parts
+// of base64url characters separated by dots, with an optional "Bot "
+// prefix. It returns the bot's user id when the first part encodes one.
+// Its errors never quote the token.
+func tokenForm(token string) (string, error) {
+	parts := strings.Split(strings.TrimPrefix(token, "Bot "), ".")
+	if len(parts) != 3 {
+		return "", fmt.Errorf("has %d parts separated by dots; a bot token has 3", len(parts))
+	}
+	for i, p := range parts {
+		if p == "" {
+			return "", fmt.Errorf("has an empty part %d", i+1)
+		}
+		if strings.IndexFunc(p, func(r rune) bool { return !isBase64URL(r) }) >= 0 {
+			return "", fmt.Errorf("has a character other than letters, digits, - and _ in part %d", i+1)
+		}
+	}
+	id, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
+	if err != nil || !isSnowflake(string(id)) {
+		return "", nil
+	}
+	return string(id), nil
+}
+
+func isBase64URL(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
+}
+
+// checkDatabase opens the database read-only, checks every page and record
+// and counts the games. A missing file is fine when its folder is
+// writable: the bot creates it at its first start.
+func checkDatabase(path string, games *engine.Registry) checkResult {
+	r := checkResult{name: "database"}
+	s, err := storage.Open(path, games, storage.Options{ReadOnly: true, Verify: true, LockTimeout: -1})
+	if errors.Is(err, storage.ErrNoDatabase) {
+		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
+			dir := filepath.Dir(path)
+			if err := probeWritable(dir); err != nil {
+				r.detail = fmt.Sprintf("%s does not exist yet and its folder is not writable: %v", path, err)
+				r.fix = "run the check as the bot's user, and let that user write to " + dir
+				return r
+			}
+			r.ok, r.detail = true, path+" does not exist yet; the bot creates it at its first start (the folder is writable)"
+			return r
+		}
+	}
+	if err != nil {
+		r.detail, r.fix = err.Error(), databaseAdvice(err)
+		return r
+	}
+	defer s.Close()
+	if err := s.Verify(); err != nil {
+		r.detail, r.fix = err.Error(), databaseAdvice(err)
+		return r
+	}
+	layout, current, err := s.Layout()
+	if err == nil && layout > current {
+		err = fmt.Errorf("layout %d is newer than this build's %d", layout, current)
+	}
+	active, total, countErr := s.Counts()
+	if err = errors.Join(err, countErr); err != nil {
+		r.detail, r.fix = err.Error(), databaseAdvice(err)
+		return r
+	}
+	r.ok = true
+	r.detail = fmt.Sprintf("%s: layout %d (this build reads up to %d), every page and record verified, %d games (%d active)",
+		path, layout, current, total, active)
+	return r
+}
+
+// databaseAdvice says what to do about an error of the database check.
+func databaseAdvice(err error) string {
+	if errors.Is(err, storage.ErrInUse) {
+		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
+	}
+	if advice := storeAdvice(err); advice != "" {
+		return advice
+	}
+	return "correct database in the config"
+}
+
+// checkContent loads and validates each content override folder.
+func checkContent(dirs map[string]string) []checkResult {
+	if len(dirs) == 0 {
+		return []checkResult{{name: "content", ok: true, detail: "no override folders: the embedded content is used"}}
+	}
+	var out []checkResult
+	for _, game := range slices.Sorted(maps.Keys(dirs)) {
+		dir := dirs[game]
+		r := checkResult{name: "content", ok: true, detail: game + " from " + dir + ": every file loads and validates"}
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			r.ok, r.detail = false, fmt.Sprintf("%s: %s is not a folder", game, dir)
+			r.fix = "copy the game's content folder there, or remove the [content] " + game + " line to use the embedded content"
+		} else if _, err := buildRegistry(map[string]string{game: dir}); err != nil {
+			r.ok, r.detail = false, err.Error()
+			r.fix = "correct the entry named, or remove the [content] " + game + " line to use the embedded content"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkBackupDir checks that the [backup] folder exists and takes a file.
+func checkBackupDir(dir string) checkResult {
+	r := checkResult{name: "backup"}
+	if dir == "" {
+		r.ok, r.detail = true, "periodic backups off ([backup] dir is empty); meeple backup still copies on demand"
+		return r
+	}
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		r.detail, r.fix = dir+" does not exist", "create it, writable by the bot's user (install -d -o meeple "+dir+")"
+	case err != nil:
+		r.detail, r.fix = err.Error(), "run the check as the bot's user, and let that user write to "+dir
+	case !info.IsDir():
+		r.detail, r.fix = dir+" is not a folder", "name a folder in [backup] dir"
+	default:
+		if err := probeWritable(dir); err != nil {
+			r.detail, r.fix = fmt.Sprintf("%s is not writable: %v", dir, err), "run the check as the bot's user, and let that user write to "+dir
+			return r
+		}
+		r.ok, r.detail = true, dir+" is writable"
+	}
+	return r
+}
+
+// probeWritable writes, syncs and removes a small file in dir.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".meeple-check-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write([]byte("meeple check\n"))
+	if err == nil {
+		err = f.Sync()
+	}
+	return errors.Join(err, f.Close())
+}

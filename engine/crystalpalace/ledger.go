@@ -1,0 +1,142 @@
+package crystalpalace
+
+import (
+	"strconv"
+	"strings"
+)
+
+// EventChange is the kind of the events that report a change of a seat's
+// pounds, VP, goods, income, Buzz or track positions, with its cause.
+const EventChange = "change"
+
+// tally is what the log reports changes of for one seat.
+type tally struct {
+	pounds, vp, gears, energy, news, dice int
+	income, buzz, west, obj               int
+}
+
+func (s *State) tally(seat int) tally {
+	p := &s.P[seat]
+	return tally{pounds: p.Pounds, vp: p.VP, gears: p.Gears, energy: p.Energy, news: p.News,
+		dice: p.Dice + p.New + p.Tick, income: p.Income, buzz: p.Buzz, west: p.West, obj: p.Obj}
+}
+
+// startLedger records every seat's tally as reported; Apply calls it before
+// an action, so that report finds what changed since.
+func (s *State) startLedger() {
+	if cap(s.seen) >= s.N {
+		s.seen = s.seen[:s.N]
+	} else {
+		s.seen = make([]tally, s.N)
+	}
+	for seat := range s.seen {
+		s.seen[seat] = s.tally(seat)
+	}
+}
+
+// report emits what changed for seat since it was last reported, with
+// cause ("income", "salaries", …; "" when the change is the action's own).
+// States without a ledger (copies made to look ahead) report nothing.
+func (s *State) report(seat int, cause string) {
+	if len(s.seen) <= seat {
+		return
+	}
+	was, now := s.seen[seat], s.tally(seat)
+	if was == now {
+		return
+	}
+	s.seen[seat] = now
+	var parts []string
+	amount := func(d int, unit string) {
+		if d != 0 {
+			parts = append(parts, signed(d)+" "+unit)
+		}
+	}
+	amount(now.pounds-was.pounds, "£")
+	amount(now.vp-was.vp, "VP")
+	amount(now.gears-was.gears, plural(now.gears-was.gears, "gear", "gears"))
+	amount(now.energy-was.energy, "energy")
+	amount(now.news-was.news, plural(now.news-was.news, "newspaper", "newspapers"))
+	amount(now.dice-was.dice, plural(now.dice-was.dice, "die", "dice"))
+	inc := s.c.Tracks.Income
+	if now.income != was.income {
+		parts = append(parts, "income "+strconv.Itoa(inc[was.income].Income)+" → "+strconv.Itoa(inc[now.income].Income))
+	}
+	if now.buzz != was.buzz {
+		parts = append(parts, "Buzz "+strconv.Itoa(was.buzz)+" → "+strconv.Itoa(now.buzz))
+	}
+	if w := s.c.Tracks.Westminster; now.west != was.west {
+		parts = append(parts, "Westminster "+w[was.west].Name+" → "+w[now.west].Name)
+	}
+	if now.obj != was.obj {
+		parts = append(parts, "objective level "+strconv.Itoa(now.obj))
+	}
+	text := seatName(seat) + ": " + strings.Join(parts, ", ")
+	if cause != "" {
+		text += " (" + cause + ")"
+	}
+	s.emit(EventChange, seat, text, false)
+}
+
+// reportAll reports every seat's changes with cause.
+func (s *State) reportAll(cause string) {
+	for seat := range s.P {
+		s.report(seat, cause)
+	}
+}
+
+// causeLowestDice, in an effect task's X, marks phase 1's newspaper for
+// the lowest dice total.
+const causeLowestDice = 1
+
+// taskCause names what a task's changes come from.
+func (s *State) taskCause(t Task) string {
+	switch t.K {
+	case tIncome:
+		return "income"
+	case tExpense:
+		return "special expenses"
+	case tPosters:
+		return "posters"
+	case tAct:
+		return ""
+	case tEffect:
+		if t.X == causeLowestDice {
+			return "lowest dice total"
+		}
+	}
+	if s.Ph == 6 && s.Turn == 3 { // phase 6 step 3 is being settled
+		return "green bonuses"
+	}
+	switch t.Src {
+	case vpCharacters:
+		return "character"
+	case vpPosters:
+		return "poster"
+	case vpWatch:
+		return "Pocket Watch"
+	}
+	return ""
+}
+
+// stepCause names what a phase step's own changes come from.
+func stepCause(ph int) string {
+	switch ph {
+	case 1:
+		return "dice paid"
+	case 3:
+		return "compensation"
+	case 4:
+		return "salaries"
+	case 6:
+		return "end of the game"
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 || n == -1 {
+		return one
+	}
+	return many
+}

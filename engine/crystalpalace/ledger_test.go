@@ -1,0 +1,121 @@
+package crystalpalace
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+var changePart = regexp.MustCompile(`([+-]\d+) (£|VP|gears?|energy|newspapers?)(?:[ ,)]|$)`)
+
+// reported adds up the change events' amounts by seat and unit.
+func reported(events []engine.Event) map[int]map[string]int {
+	out := map[int]map[string]int{}
+	for _, e := range events {
+		if e.Kind != EventChange {
+			continue
+		}
+		seat := int(e.Seat)
+		if out[seat] == nil {
+			out[seat] = map[string]int{}
+		}
+		for _, m := range changePart.FindAllStringSubmatch(e.Text, -1) {
+			n, _ := strconv.Atoi(m[1])
+			unit := m[2]
+			for _, stem := range []string{"gear", "newspaper"} {
+				if strings.HasPrefix(unit, stem) {
+					unit = stem
+				}
+			}
+			out[seat][unit] += n
+		}
+	}
+	return out
+}
+
+// Every change of a seat's pounds, VP, gears, energy and newspapers reaches
+// the log: over whole games played by computer players, the amounts of the
+// change events of each action add up to what changed.
+func TestLogReportsEveryChange(t *testing.T) {
+	r := testRules(t)
+	for g := 0; g < 6; g++ {
+		st, err := r.New(engine.Setup{Players: 2 + g%4, Seed: uint64(700 + g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		rng := engine.NewRNG(uint64(g))
+		for step := 0; !s.Done && step < 3000; step++ {
+			pr := s.Prompts()[0]
+			a := Heuristic{}.Choose(s, pr, &rng)
+			before := make([]tally, s.N)
+			for seat := range before {
+				before[seat] = s.tally(seat)
+			}
+			ev, err := s.Apply(pr.Seat, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := reported(ev)
+			for seat := range before {
+				now := s.tally(seat)
+				for unit, d := range map[string]int{"£": now.pounds - before[seat].pounds, "VP": now.vp - before[seat].vp,
+					"gear": now.gears - before[seat].gears, "energy": now.energy - before[seat].energy,
+					"newspaper": now.news - before[seat].news} {
+					if got[seat][unit] != d {
+						t.Fatalf("game %d, %s %q: %s changed by %d, the log says %d: %v", g, seatName(int(pr.Seat)), a, unit, d, got[seat][unit], ev)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Phase 6 is not silent: income and special expenses reach the log with
+// their cause.
+func TestLogExplainsPhase6(t *testing.T) {
+	s := newGame(t, 2, 40)
+	var all []engine.Event
+	for _, line := range []string{"P1: dice 2 1 1 1", "P2: dice 1 1 1 1", "P1: pass", "P2: pass"} {
+		m := strings.SplitN(line, ": ", 2)
+		ev, err := s.Apply(engine.Seat(m[0][1]-'1'), m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, ev...)
+	}
+	var text []string
+	for _, e := range all {
+		text = append(text, e.Text)
+	}
+	joined := strings.Join(text, "\n")
+	for _, want := range []string{"P1: -5 £ (dice paid)", "(income)", "(special expenses)", "P2: +1 newspaper (lowest dice total)"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the log lacks %q:\n%s", want, joined)
+		}
+	}
+}
+
+// Lines say what happened, naming the card and the place.
+func TestLogNamesCardAndLocation(t *testing.T) {
+	s := newGame(t, 2, 41)
+	crane := patentIdx(t, s, "crane")
+	setDisplay(s, locPatent, 2, crane)
+	play(t, s, `
+		P1: dice 6 1 1 1
+		P2: dice 1 1 1 1
+		P1: place 6 patent 1
+		P2: pass
+		P1: pass`)
+	ev, err := s.Apply(0, "take 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "P1 takes the " + s.c.Patents[crane].Name + " at the Patent Office"
+	if ev[0].Text != want {
+		t.Errorf("first event %q, want %q", ev[0].Text, want)
+	}
+}

@@ -1,0 +1,110 @@
+package crystalpalace
+
+import "strconv"
+
+// narrate is the log line of seat taking action a, said as what happens
+// ("P3 takes the Hydraulic Crane at the Patent Office"). It is called
+// before the action is performed, while the cards it names are still on
+// display. What the action changes follows in EventChange lines.
+func (s *State) narrate(seat int, a Action) string {
+	who := seatName(seat)
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	switch a.Verb {
+	case vDice:
+		return who + " has chosen their dice"
+	case vPlace:
+		l := locIndex(a.Key)
+		return who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(locKind(l))
+	case vPass:
+		switch {
+		case len(p.Q) > 0:
+		case s.Ph == 2:
+			return who + " passes: no more dice this round"
+		case s.Ph == 3:
+			return who + " passes " + s.at(locKind(s.Loc)) + " (the die takes no action)"
+		case s.Ph == 5:
+			return who + " passes: no more prototypes this round"
+		}
+	case vTake:
+		l := locKind(s.Loc)
+		id := s.display(l)[a.Vals[0]-1]
+		switch l {
+		case locPatent:
+			return who + " takes the " + s.c.Patents[id].Name + " " + s.at(l)
+		case locMuseum:
+			return who + " takes the research tile " + s.c.Research[id].Name + " " + s.at(l)
+		case locBank:
+			return who + " takes share " + s.c.Shares[id].ID + " " + s.at(l)
+		case locClub:
+			return who + " recruits " + s.c.Characters[id].Name + " " + s.at(l)
+		}
+	case vAdvance:
+		return who + " advances " + s.at(locWestminster)
+	case vPublish:
+		return who + " publishes " + s.at(locTimes)
+	case vUse:
+		l := locKind(s.Loc)
+		for _, po := range s.side(l).Possibilities {
+			if po.Key == a.Key {
+				return who + " uses “" + po.Key + "” " + s.at(l) + ": " + po.Text
+			}
+		}
+	case vBuild:
+		return who + " builds the " + s.c.Patents[s.c.patentByID[a.Key]].Prototype + " prototype"
+	case vObjective, vTarget, vLoan:
+		return "" // their own events say what happens
+	case vPlaceAsst:
+		return who + " places an assistant on the Black Market"
+	case vMoveAsst:
+		return who + " moves their assistant up from tier " + strconv.Itoa(a.Vals[0])
+	case vDown:
+		return who + " moves their assistant down from tier " + strconv.Itoa(a.Vals[0])
+	case vReplace:
+		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
+			return who + " discards the research tile " + s.c.Research[sl.ID].Name
+		}
+	case vGreen:
+		return who + " uses a green bonus: " + s.describeGreen(seat, a)
+	case vPoster:
+		return who + " places a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[p.Q[0].X].Space)
+	case vBonus:
+		return who + " chooses " + a.Key
+	case vWatch:
+		return who + " takes the Pocket Watch, " + a.Key + " side"
+	case vPay:
+		return who + " pays " + pounds(p.Q[0].N) + ", with loans for what is missing"
+	case vAccept:
+		return who + " takes " + s.c.Characters[p.Q[0].X].Name + "'s instant bonus"
+	case vSkip:
+		if len(p.Q) > 0 {
+			return who + " skips: " + decisionKind(p.Q[0].K)
+		}
+	case vRepay:
+		return who + " pays back the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan"
+	case vExchange:
+		return who + " exchanges " + s.describeExchange(a.Key)
+	case vBuy:
+		price := e.EnergyPounds
+		if a.Key == "gear" {
+			price = e.GearPounds
+		}
+		return who + " buys 1 " + a.Key + " for " + pounds(price)
+	case vSell:
+		price := e.SellEnergy
+		if a.Key == "gear" {
+			price = e.SellGear
+		}
+		return who + " sells 1 " + a.Key + " for " + pounds(price)
+	}
+	return who + ": " + a.String()
+}
+
+// at is "at the Patent Office", "at Westminster".
+func (s *State) at(l locKind) string {
+	switch l {
+	case locWestminster, locWaterloo:
+		return "at " + s.c.Locations[l].Name
+	}
+	return "at the " + s.c.Locations[l].Name
+}
