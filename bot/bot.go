@@ -229,6 +229,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
 	}
 	for _, h := range handlers {
