@@ -44,6 +44,14 @@ func TestHandoversNudgesAndTheWholeArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	newRace(t, s, "g1", "c3", 2, "50") // active: not in the archive
+	// a game in a thread keeps its parent channel
+	if err := s.Create(&storage.Game{Kind: "race", Guild: "g1", Channel: "t9", Parent: "c1", Status: storage.StatusLobby,
+		Setup: raceSetup(2), Seats: []storage.Seat{{User: "u1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update("t9", func(g *storage.Game) error { g.Parent = "c2"; return nil }); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("moving a game to another parent: %v", err)
+	}
 	s.Close()
 
 	s = openStore(t, path, storage.Options{}) // the records survive a restart
@@ -57,6 +65,9 @@ func TestHandoversNudgesAndTheWholeArchive(t *testing.T) {
 	}
 	if page, _ := s.Archive(all[0].ID, 1); len(page) != 1 || page[0].ID != all[1].ID {
 		t.Fatalf("the page after the first game: %v", channels(page))
+	}
+	if g, err := s.Get("t9"); err != nil || g.Parent != "c1" {
+		t.Fatalf("the thread's game after a restart: %+v %v", g, err)
 	}
 	if page, _ := s.Archive(all[1].ID, 0); len(page) != 0 {
 		t.Fatalf("past the last game: %v", channels(page))
