@@ -254,6 +254,8 @@ type Options struct {
 	// HeartbeatInterval is the interval the gateway asks for in HELLO; 0
 	// means Discord's 41.25 s.
 	HeartbeatInterval time.Duration
+	// Shards is the shard count GET /gateway/bot recommends; 0 means 1.
+	Shards int
 }
 
 // Interaction limits of Discord.
