@@ -15,7 +15,8 @@
 // headers and 429s. Options.Relax turns chosen checks off.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
-// it. A Server is safe for concurrent use.
+// it, and bot/shard, which routes a guild's events to its shard. A Server
+// is safe for concurrent use.
 package discordtest
 
 import (

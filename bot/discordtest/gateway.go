@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+	"github.com/meeplegames/meeple/bot/shard"
 )
 
 // gatewayPath is where the fake's gateway listens.
@@ -54,14 +54,8 @@ type Shard struct{ ID, Count int }
 // Holds reports whether guild's events go to this shard: Discord's
 // (guild_id >> 22) % count. Events of no guild (DMs) go to shard 0.
 func (sh Shard) Holds(guild string) bool {
-	if guild == "" {
-		return sh.ID == 0
-	}
-	id, err := strconv.ParseUint(guild, 10, 64)
-	if err != nil || sh.Count < 1 {
-		return false
-	}
-	return int((id>>22)%uint64(sh.Count)) == sh.ID
+	id, ok := shard.Of(guild, sh.Count)
+	return ok && id == sh.ID
 }
 
 // gateway is the fake's websocket gateway: one bot, one session per shard.
@@ -216,29 +210,29 @@ func (g *gateway) identify(c *gwConn, data json.RawMessage) bool {
 		c.refuse(closeAuthenticationFailed, "Authentication failed.")
 		return false
 	}
-	shard := Shard{ID: 0, Count: 1}
+	sh := Shard{ID: 0, Count: 1}
 	if id.Shard != nil {
-		shard = Shard{ID: id.Shard[0], Count: id.Shard[1]}
+		sh = Shard{ID: id.Shard[0], Count: id.Shard[1]}
 	}
-	if shard.Count < 1 || shard.ID < 0 || shard.ID >= shard.Count {
+	if sh.Count < 1 || sh.ID < 0 || sh.ID >= sh.Count {
 		c.refuse(closeInvalidShard, "Invalid shard.")
 		return false
 	}
 	g.mu.Lock()
 	g.nextID++
-	s := &gwSession{id: fmt.Sprintf("session-%d", g.nextID), shard: shard, intents: id.Intents, conn: c, resumable: true}
+	s := &gwSession{id: fmt.Sprintf("session-%d", g.nextID), shard: sh, intents: id.Intents, conn: c, resumable: true}
 	for _, old := range g.sessions {
 		if old.conn == c {
 			old.conn = nil
 		}
 	}
-	g.sessions[shard] = s
+	g.sessions[sh] = s
 	g.stats.Identifies++
 	g.stats.Intents = id.Intents
 	ready := map[string]any{
 		"v": 9, "user": botUser(), "session_id": s.id, "resume_gateway_url": g.url(),
 		"guilds": []any{}, "application": map[string]any{"id": BotID, "flags": 0},
-		"shard": []int{shard.ID, shard.Count},
+		"shard": []int{sh.ID, sh.Count},
 	}
 	err := g.dispatchLocked(s, "READY", ready)
 	g.cond.Broadcast()
@@ -501,9 +495,9 @@ func (s *Server) Shards() []Shard {
 
 // DropShard cuts the connection of shard's session without a close frame;
 // the session stays resumable.
-func (s *Server) DropShard(shard Shard) {
+func (s *Server) DropShard(sh Shard) {
 	s.gw.mu.Lock()
-	session := s.gw.sessions[shard]
+	session := s.gw.sessions[sh]
 	var c *gwConn
 	if session != nil {
 		c = session.conn
