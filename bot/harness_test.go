@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -56,13 +57,6 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// relaxedChecks are the fake Discord's checks these tests turn off. Rate
-// limits: the bot spends more REST calls per decision than Discord's
-// per-channel buckets allow (5 messages and 5 edits every 5 s), so discordgo
-// waits for the buckets and a whole game takes minutes instead of seconds.
-// Every other check is on: the fake refuses what Discord refuses.
-var relaxedChecks = []discordtest.Check{discordtest.CheckRateLimits}
-
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
@@ -84,19 +78,24 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// guild is the guild interactions come from; "" means testGuild.
+	guild string
 }
+
+// guildID is the guild the harness's interactions come from.
+func (h *harness) guildID() string { return cmp.Or(h.guild, testGuild) }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	h := &harness{
-		t: t, fake: discordtest.NewServer(discordtest.Options{Relax: relaxedChecks}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		t: t, fake: discordtest.NewServer(discordtest.Options{}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
 	t.Cleanup(func() {
 		for _, v := range h.fake.Violations() {
-			t.Logf("Discord would refuse: %v", v)
+			t.Errorf("Discord would refuse: %v", v)
 		}
 	})
 	h.open()
@@ -258,7 +257,7 @@ func (h *harness) command(u tester, channel, name, sub string, opts map[string]a
 		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
 	}
 	return h.send(map[string]any{
-		"type": 2, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"type": 2, "guild_id": h.guildID(), "channel_id": channel, "member": u.member(),
 		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
 	})
 }
@@ -290,7 +289,7 @@ func (h *harness) autocomplete(u tester, channel, name, sub string, opts map[str
 		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
 	}
 	res := h.send(map[string]any{
-		"type": 4, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"type": 4, "guild_id": h.guildID(), "channel_id": channel, "member": u.member(),
 		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
 	})
 	var out []string
@@ -348,7 +347,7 @@ func (h *harness) place(raw map[string]any, u tester, channel string) {
 		raw["message"].(map[string]any)["channel_id"] = "dm" + u.ID
 		return
 	}
-	raw["guild_id"], raw["channel_id"], raw["member"] = testGuild, channel, u.member()
+	raw["guild_id"], raw["channel_id"], raw["member"] = h.guildID(), channel, u.member()
 }
 
 // dm sends the bot a direct message from u and returns the bot's DM answers.

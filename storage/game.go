@@ -31,6 +31,9 @@ type Game struct {
 	Kind    string // the engine.Rules name: "crystalpalace", "eightydays"
 	Guild   string // Discord guild (server) id
 	Channel string // Discord channel or thread id the game lives in
+	// Parent is the channel whose thread the game lives in; empty when it
+	// lives in a channel of its own.
+	Parent  string
 	Creator string // Discord user id of whoever created the game
 	Status  Status
 
@@ -172,6 +175,8 @@ type GuildSettings struct {
 	ManagerRoles []string `json:"manager_roles,omitempty"`
 	// GamesChannel is where new games are announced; empty means none.
 	GamesChannel string `json:"games_channel,omitempty"`
+	// Threads opens each new game in a thread of its channel.
+	Threads bool `json:"threads,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults; set by GuildSettings, not stored.
 	Saved bool `json:"-"`

@@ -157,6 +157,11 @@ func (s *Store) checkNew(g *Game) error {
 	if err := checkID("channel", g.Channel); err != nil {
 		return err
 	}
+	if g.Parent != "" {
+		if err := checkID("parent channel", g.Parent); err != nil {
+			return err
+		}
+	}
 	if g.Guild != "" {
 		if err := checkID("guild", g.Guild); err != nil {
 			return err
@@ -312,7 +317,7 @@ func (s *Store) checkEdit(old, g *Game) error {
 	}
 	for _, err := range []error{
 		fixed("the id", g.ID == old.ID),
-		fixed("the channel", g.Channel == old.Channel),
+		fixed("the channel", g.Channel == old.Channel && g.Parent == old.Parent),
 		fixed("the guild", g.Guild == old.Guild),
 		fixed("the status", g.Status == old.Status),
 		fixed("the version", g.Version == old.Version && len(g.Log) == 0 && g.Snapshot == nil),
@@ -462,6 +467,10 @@ func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []by
 		}
 		if head.status != StatusRunning {
 			return refuse(fmt.Errorf("%w: the game has not started", ErrInvalid))
+		}
+		key := idKey(head.id)
+		if err := s.codec.notNewer(recGame, func() string { return idString(key) }, bucket(tx, bktGames).Get(key)); err != nil {
+			return refuse(err)
 		}
 		if err := checkEntry(e, head.seats); err != nil {
 			return refuse(err)

@@ -438,15 +438,26 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 			return b.Put(k, append(binary.AppendUvarint(nil, 3), v[n:]...))
 		})
 		before, _ := os.ReadFile(path)
-		_, err := storage.Open(path, registry(), storage.Options{})
+		_, err := storage.Open(path, registry(), storage.Options{Verify: true})
 		var se *storage.SchemaError
 		if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || !strings.Contains(err.Error(), c.record) {
-			t.Errorf("%s: Open to write: %v, want a SchemaError naming %s", c.bucket, err, c.record)
+			t.Errorf("%s: Open to write (as run and import do): %v, want a SchemaError naming %s", c.bucket, err, c.record)
 		}
 		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 			t.Errorf("%s: the refused open changed the file", c.bucket)
 		}
+		if c.bucket == "games" { // without Verify, the write itself refuses
+			s := openStore(t, path, storage.Options{})
+			if _, err := s.Append("c0", 6, storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
+				t.Errorf("append to a game with a newer record: %v, want ErrNewerSchema", err)
+			}
+			s.Close()
+			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+				t.Errorf("the refused append changed the file")
+			}
+		}
 		s := openStore(t, path, storage.Options{ReadOnly: true})
+		defer s.Close()
 		if _, err := s.Get("c0"); c.bucket == "log" && err != nil {
 			t.Errorf("%s: the game without newer records: %v", c.bucket, err)
 		}

@@ -327,6 +327,9 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 		return err
 	}
 	return s.update(func(tx *bolt.Tx) error {
+		if err := s.codec.notNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
+			return refuse(err)
+		}
 		return bucket(tx, name).Put([]byte(key), data)
 	})
 }

@@ -1116,9 +1116,20 @@ func testHandovers(t *testing.T, opener Opener) {
 		t.Fatal(err)
 	}
 	NewRace(t, s, "g1", "c3", 2, "50") // active: not in the archive
+	// a game in a thread keeps its parent channel
+	if err := s.Create(&storage.Game{Kind: "race", Guild: "g1", Channel: "t9", Parent: "c1", Status: storage.StatusLobby,
+		Setup: RaceSetup(2), Seats: []storage.Seat{{User: "u1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update("t9", func(g *storage.Game) error { g.Parent = "c2"; return nil }); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("moving a game to another parent: %v", err)
+	}
 	s.Close()
 
 	s = open(t, opener) // the records survive a restart
+	if g, err := s.Get("t9"); err != nil || g.Parent != "c1" {
+		t.Fatalf("the thread's game after a restart: %+v %v", g, err)
+	}
 	all, err := s.Archive(0, 0)
 	if err != nil || len(all) != 2 || all[0].Channel != "c1" || all[1].Channel != "c2" {
 		t.Fatalf("archive: %v, %v", Channels(all), err)
