@@ -242,7 +242,7 @@ func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
 		go func(s storetest.Store) {
 			defer wg.Done()
 			for range 5 {
-				claimed, err := s.ClaimDue(now, time.Hour)
+				claimed, err := s.ClaimDue(now, time.Hour, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -291,7 +291,7 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
 	}
-	if _, err := s.ClaimDue(time.Now(), time.Minute); err != nil {
+	if _, err := s.ClaimDue(time.Now(), time.Minute, nil); err != nil {
 		t.Fatalf("claims after the migration: %v", err)
 	}
 }
