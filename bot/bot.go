@@ -36,7 +36,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -114,9 +116,11 @@ type Config struct {
 	// false means 48 hours.
 	Deadline   time.Duration
 	NoDeadline bool
-	// Reminder is how often the player to move is reminded before their
-	// deadline; 0 means a quarter of the deadline.
-	Reminder time.Duration
+	// Reminder is how often the player to move is reminded while a
+	// decision waits; 0 with NoReminder false means a quarter of the
+	// deadline.
+	Reminder   time.Duration
+	NoReminder bool
 	// OnDeadline is what happens when a deadline passes: "computer" (a
 	// computer player acts for the absent player; the default) or "pause".
 	OnDeadline string
@@ -134,6 +138,14 @@ type Config struct {
 	// NewSeed draws the seed of each new game; nil means crypto/rand.
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
+	// Shards are the gateway shards Run connects; the zero value is the
+	// only one (a process alone). With part of the shards, the bot still
+	// answers whatever reaches it (its guilds' interactions; all DMs on
+	// shard 0), but checks the deadlines of its guilds' games only.
+	Shards shard.Set
+	// IdentifyEvery is the pause between connecting two shards; 0 means
+	// Discord's 5 s.
+	IdentifyEvery time.Duration
 }
 
 func (c *Config) defaults() {
@@ -143,7 +155,9 @@ func (c *Config) defaults() {
 	if c.NoDeadline {
 		c.Deadline = 0
 	}
-	if c.Reminder == 0 {
+	if c.NoReminder {
+		c.Reminder = 0
+	} else if c.Reminder == 0 {
 		c.Reminder = c.Deadline / 4
 	}
 	if c.OnDeadline == "" {
@@ -160,6 +174,9 @@ func (c *Config) defaults() {
 	}
 	if c.NewSeed == nil {
 		c.NewSeed = newSeed
+	}
+	if c.IdentifyEvery == 0 {
+		c.IdentifyEvery = identifyEvery
 	}
 }
 
@@ -190,6 +207,7 @@ type Store interface {
 	listStore
 	settingsStore
 	timerStore
+	archiveStore
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
@@ -214,13 +232,17 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: store, locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: ownTimers(store, store, cfg.Shards), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
-		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look},
+		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look, ratings: book},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
+		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&pickerHandler{store: store, ref: ref, pub: pub},
+		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {
@@ -393,47 +415,56 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	b.timers.check(now)
 }
 
-// Run connects to the gateway, registers the commands, checks deadlines
-// every TickEvery, and serves until ctx is done; then it closes the bot
-// (in-flight interactions finish) and the gateway connection.
+// Run connects to the gateway, one session per shard in Config.Shards,
+// registers the commands (the process running shard 0 does), checks deadlines every TickEvery, and serves
+// until ctx is done; then it closes the bot (in-flight interactions
+// finish) and the gateway connections.
 func (b *Bot) Run(ctx context.Context) error {
-	s := b.send.s
-	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
-	remove := []func(){
-		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-			b.HandleInteraction(ctx, ic.Interaction)
-		}),
-		s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
-			b.HandleDM(ctx, mc.Message)
-		}),
-		s.AddHandler(func(_ *discordgo.Session, ready *discordgo.Ready) {
-			b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds))
-		}),
+	sessions, err := b.shardSessions()
+	if err != nil {
+		return err
+	}
+	var remove []func()
+	for _, s := range sessions {
+		s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+		remove = append(remove,
+			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+				b.HandleInteraction(ctx, ic.Interaction)
+			}),
+			s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
+				b.HandleDM(ctx, mc.Message)
+			}),
+			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
+				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),
+					"shard", s.ShardID, "shards", s.ShardCount)
+			}),
+		)
 	}
 	defer func() {
 		for _, f := range remove {
 			f()
 		}
 	}()
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("bot: connect to Discord: %w", err)
+	if err := b.openShards(sessions); err != nil {
+		return err
 	}
+	s := b.send.s
 	if b.cfg.AppID == "" {
 		// a bot user's id is its application's id
 		me, err := s.User("@me")
 		if err != nil {
-			s.Close()
+			closeShards(sessions)
 			return fmt.Errorf("bot: who am I: %w", err)
 		}
 		b.cfg.AppID = me.ID
 	}
-	if err := b.RegisterCommands(); err != nil {
-		s.Close()
+	if err := b.registerOnShardZero(); err != nil {
+		closeShards(sessions)
 		return err
 	}
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")
 	b.Close()
-	return s.Close()
+	return closeShards(sessions)
 }

@@ -30,6 +30,10 @@ const (
 	subRules    = "rules"
 	subUndo     = "undo"
 	subStats    = "stats"
+	subNudge    = "nudge"
+	subResign   = "resign"
+	subReplace  = "replace"
+	subBoardTop = "leaderboard"
 	subPrefs    = "prefs"
 	subSettings = "settings"
 	subShow     = "show"
@@ -44,6 +48,8 @@ const (
 	optPage     = "page"
 	optTopic    = "topic"
 	optUser     = "user"
+	optSeat     = "seat"
+	optThread   = "thread"
 	optPings    = "pings"
 	optSecrets  = "secrets"
 	optReminder = "reminder-hours"
@@ -110,6 +116,7 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 					str(optOptions, "Game options as name=value, separated by spaces", false, true),
 					integer(optDeadline, "Hours each player has per decision (0: no deadline)", &minZero, 24*14),
 					onDeadline,
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Play in a new thread of this channel (default: the server's choice)"},
 				),
 				sub(subJoin, "Take a seat in this channel's lobby"),
 				sub(subLeave, "Give up your seat in this channel's lobby"),
@@ -138,6 +145,13 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subRules, "Rules of the game", str(optTopic, "Topic; start typing to see them", false, true)),
 				sub(subUndo, "Take back your last action (when nothing was revealed since)"),
 				sub(subStats, "Statistics of a player and of this server", &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose (default: you)"}),
+				sub(subNudge, "Remind whoever the game waits for (once an hour per game)"),
+				sub(subResign, "Leave this game: a computer player takes your seat"),
+				sub(subReplace, "Hand a seat to another person, or to a computer player (creator, admins, or your own seat)",
+					integer(optSeat, "Seat number (P1 = 1)", &minPlayers, 6),
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Who takes the seat (default: a computer player)"}),
+				sub(subBoardTop, "This server's best players of a game",
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Description: "Which game (default: every game)", Choices: games}),
 				sub(subPrefs, "Your preferences in every game: pings, and where secret choices are asked",
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optPings, Description: "Mention me when a decision is mine"},
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optSecrets, Description: "Where the bot asks for my secret choices",
@@ -151,7 +165,8 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subShow, "Show this server's settings"),
 				sub(subSettings, "Change this server's defaults for new games",
 					integer(optDeadline, "Hours per decision (0: no deadline)", &minZero, 24*14),
-					integer(optReminder, "Remind this many hours before a deadline (0: never)", &minZero, 24*14),
+					integer(optReminder, "Remind the player to move every this many hours while they wait (0: never)", &minZero, 24*14),
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Open each new game in a thread of its channel"},
 				),
 			},
 		},

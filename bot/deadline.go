@@ -129,19 +129,32 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	if err != nil || g == nil {
 		return err
 	}
+	var names, users []string
+	for _, s := range waiting {
+		names = append(names, seatLabel(g.Seats[s]))
+		users = append(users, g.Seats[s].User)
+	}
 	if out == nil {
 		if len(waiting) > 0 {
-			b.pub.ping(g, st, waiting, fmt.Sprintf("The deadline has passed: game #%d is paused until these players decide", g.ID))
+			// told in the channel always; mentioned only who wants pings
+			b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline has passed: game #%d is paused until %s %s.",
+				g.ID, joinNames(names), verbFor(len(names), "decides", "decide")), Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
-	var names []string
-	for _, s := range waiting {
-		names = append(names, seatLabel(g.Seats[s]))
-	}
+	// the absent players are notified whatever their ping preference: a
+	// computer decided in their name
 	b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline passed: a computer player (%s) decided for %s, and the game goes on.",
-		b.ref.standInName(out.rules), joinNames(names))}, g.ID)
+		b.ref.standInName(out.rules), joinNames(names)), Mentions: users}, g.ID)
 	return nil
+}
+
+// verbFor picks a verb's form for a subject of n people.
+func verbFor(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func joinNames(names []string) string {

@@ -27,6 +27,7 @@ type gameHandler struct {
 	ref      *referee // takes actions back
 	pub      *publisher
 	look     *views
+	ratings  *ratingBook
 }
 
 func (b *gameHandler) register(rt *router) error {
@@ -305,6 +306,11 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
+	ratings, err := b.ratings.ratingLines(b.games, i.GuildID, user.ID)
+	if err != nil {
+		return err
+	}
+	sb.WriteString(ratings)
 	if len(mine) == 0 {
 		sb.WriteString("No finished games yet.\n")
 	}

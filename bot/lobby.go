@@ -177,7 +177,9 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 	deadline, reminder := settings.TurnDeadline, settings.ReminderEvery
 	if h, ok := opts.integer(optDeadline); ok {
 		deadline = time.Duration(h) * time.Hour
-		reminder = deadline / 4
+		if reminder > 0 { // reminders stay off where the server turned them off
+			reminder = deadline / 4
+		}
 	}
 	onTimeout := b.cfg.OnDeadline
 	if v := opts.str(optDefault); v != "" {
@@ -194,8 +196,20 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		Seats:  []storage.Seat{{User: user.ID, Name: displayName(i)}},
 		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
 	}
+	inThread, set := opts.boolean(optThread)
+	if !set {
+		inThread = settings.Threads
+	}
+	if inThread {
+		if err := b.openInThread(i, g, rules.Title()); err != nil {
+			return err
+		}
+	}
 	if err := b.store.Create(g); err != nil {
 		return err
+	}
+	if inThread {
+		return b.announceThread(r, g, rules.Title())
 	}
 	if err := r.message(b.lobbyMessage(g)); err != nil {
 		return err
@@ -224,8 +238,7 @@ func guildSettings(settings interface {
 	if err != nil {
 		return s, err
 	}
-	def := storage.DefaultGuildSettings()
-	if s.TurnDeadline == def.TurnDeadline && s.ReminderEvery == def.ReminderEvery {
+	if !s.Saved {
 		s.TurnDeadline, s.ReminderEvery = cfg.Deadline, cfg.Reminder
 	}
 	return s, nil
@@ -508,13 +521,21 @@ func deadlineText(g *storage.Game) string {
 func humanDuration(d time.Duration) string {
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return fmt.Sprintf("%d days", d/(24*time.Hour))
+		return plural(int(d/(24*time.Hour)), "day")
 	case d >= time.Hour && d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
+		return plural(int(d/time.Hour), "hour")
 	case d >= time.Minute:
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return plural(int(d/time.Minute), "minute")
 	}
 	return d.String()
+}
+
+// plural writes n things: "1 day", "2 days".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // listGames lists the guild's open and running games, privately.

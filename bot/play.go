@@ -30,6 +30,11 @@ type outcome struct {
 	phase   bool           // a new phase or round began: post a new board image
 	over    bool
 	undone  bool // the action was taken back
+	// decided is true when seat answered one of its open prompts (not a
+	// free action, nor a change to a secret choice already made): its time
+	// for that decision is over, so a next decision of its own gets a
+	// deadline of its own.
+	decided bool
 	// waiting are the human seats that now have a decision they did not
 	// have before: they are pinged, and sent their secret prompt.
 	waiting []engine.Seat
@@ -88,11 +93,12 @@ func (ref *referee) play(req request) (*outcome, error) {
 	seat, action := resolveAction(st, seats, req.text)
 	before := humanWaiting(g, st)
 	secret := engine.IsSecret(st, seat, action)
+	decided := answers(st, seat, action)
 	events, err := st.Apply(seat, action)
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret}
+	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided}
 	out.add(events)
 	if err := ref.commit(out, seat, action); err != nil {
 		return nil, err
@@ -139,7 +145,10 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 			out.waiting = append(out.waiting, s)
 		}
 	}
-	if len(out.waiting) == 0 && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
+	// The deadline is per decision: it is armed afresh when someone starts
+	// waiting, and when the player who just decided has a next decision.
+	again := out.decided && slices.Contains(now, out.seat)
+	if len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
 	return ref.armDeadline(out.game, len(now) > 0)
@@ -335,6 +344,12 @@ func resolveAction(st engine.State, seats []engine.Seat, text string) (engine.Se
 		}
 	}
 	return seats[0], text
+}
+
+// answers reports whether action, if accepted, answers one of seat's open
+// prompts: seat has one, and the action is none of its free actions.
+func answers(st engine.State, seat engine.Seat, action string) bool {
+	return len(promptsOf(st, seat)) > 0 && !slices.Contains(st.FreeActions(seat), action)
 }
 
 // revisableOf returns the secret prompt seat has answered and may still

@@ -82,11 +82,23 @@ type verbRoute struct {
 // used where the verb may be.
 type router struct {
 	commands map[string]commandRoute
+	subs     map[string]runFunc // by "command subcommand"
 	verbs    map[verb]verbRoute
 }
 
 func newRouter() *router {
-	return &router{commands: map[string]commandRoute{}, verbs: map[verb]verbRoute{}}
+	return &router{commands: map[string]commandRoute{}, subs: map[string]runFunc{}, verbs: map[verb]verbRoute{}}
+}
+
+// subcommand registers the handler of one subcommand of a command whose
+// other subcommands another handler answers.
+func (rt *router) subcommand(name, sub string, run runFunc) error {
+	key := name + " " + sub
+	if _, dup := rt.subs[key]; dup {
+		return fmt.Errorf("command /%s registered twice", key)
+	}
+	rt.subs[key] = run
+	return nil
 }
 
 // command registers the handler of a slash command and of its
@@ -134,6 +146,9 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		}
 		if i.GuildID == "" {
 			return errGuildOnly
+		}
+		if run, ok := rt.subs[data.Name+" "+in.sub]; ok && in.sub != "" {
+			return run(ctx, r, in)
 		}
 		if !ok {
 			return refuse("Unknown command `/%s`.", clip(data.Name, 40))

@@ -72,10 +72,14 @@ func (s *sender) edit(channel, id string, m msg) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	_, err := s.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
+	e := &discordgo.MessageEdit{
 		Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
-	})
+	}
+	_, err := s.s.ChannelMessageEditComplex(e)
+	if isArchivedThread(err) && s.unarchive(channel) == nil {
+		_, err = s.s.ChannelMessageEditComplex(e) // a game's thread Discord archived while quiet
+	}
 	return err
 }
 

@@ -31,6 +31,9 @@ type Game struct {
 	Kind    string // the engine.Rules name: "crystalpalace", "eightydays"
 	Guild   string // Discord guild (server) id
 	Channel string // Discord channel or thread id the game lives in
+	// Parent is the channel whose thread the game lives in; empty when it
+	// lives in a channel of its own.
+	Parent  string
 	Creator string // Discord user id of whoever created the game
 	Status  Status
 
@@ -62,6 +65,23 @@ type Game struct {
 
 	// Result is the outcome, set by Store.Finish.
 	Result *engine.Result
+
+	// Handovers are the changes of hands of a running game's seats, in
+	// order: replacements and resignations. Ratings read them.
+	Handovers []Handover
+	// Nudged is when a player last nudged the players the game waits for;
+	// zero for never.
+	Nudged time.Time
+}
+
+// Handover is one seat changing hands during a game.
+type Handover struct {
+	Seat     engine.Seat `json:"seat"`
+	From     Seat        `json:"from"`               // who held the seat before
+	To       Seat        `json:"to"`                 // who holds it after
+	By       string      `json:"by,omitempty"`       // the user who made the change
+	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
+	At       time.Time   `json:"at"`
 }
 
 // Timing is how long a game's players have for each decision and what
@@ -155,6 +175,11 @@ type GuildSettings struct {
 	ManagerRoles []string `json:"manager_roles,omitempty"`
 	// GamesChannel is where new games are announced; empty means none.
 	GamesChannel string `json:"games_channel,omitempty"`
+	// Threads opens each new game in a thread of its channel.
+	Threads bool `json:"threads,omitempty"`
+	// Saved is true when the guild's admins have saved settings, even ones
+	// equal to the defaults; set by GuildSettings, not stored.
+	Saved bool `json:"-"`
 }
 
 // DefaultGuildSettings are the settings of a guild that has saved none.

@@ -54,6 +54,37 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, 
 	return games, nil
 }
 
+// Archive returns up to limit (0: no limit) finished and abandoned games of
+// every guild with an ID above after, lowest ID first, without logs and
+// snapshots: pages through the whole archive, for example to recompute
+// ratings.
+func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
+	var out []*Game
+	if after == math.MaxUint64 {
+		return nil, nil
+	}
+	err := s.view(func(tx *bolt.Tx) error {
+		c := bucket(tx, bktGames).Cursor()
+		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
+			if len(k) != 8 {
+				return fmt.Errorf("%w: game key %x", ErrCorrupt, k)
+			}
+			g, err := s.readGame(tx, beUint64(k), false)
+			if err != nil {
+				return err
+			}
+			if !g.Status.Active() {
+				out = append(out, g)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: archive after game %d: %w", after, err)
+	}
+	return out, nil
+}
+
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
 func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
@@ -152,11 +183,8 @@ func (s *Store) Stats(user string) ([]Stats, error) {
 
 // addStats counts archived game g in its users' statistics.
 func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
-	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
-		return nil // abandoned before anyone played: nothing to count
-	}
 	b := bucket(tx, bktStats)
-	for _, user := range g.users() {
+	for _, user := range statsUsers(g) {
 		key := append(append([]byte(user), 0), g.Kind...)
 		st := Stats{User: user, Kind: g.Kind}
 		if data := b.Get(key); data != nil {
@@ -164,28 +192,7 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 				return err
 			}
 		}
-		if g.Status == StatusAbandoned {
-			st.Abandoned++
-		} else {
-			score, won := math.MinInt, false
-			for seat, held := range g.Seats {
-				if held.User != user {
-					continue
-				}
-				score = max(score, g.Result.Scores[seat])
-				for _, w := range g.Result.Winners {
-					won = won || int(w) == seat
-				}
-			}
-			if st.Played == 0 || score > st.Best {
-				st.Best = score
-			}
-			st.Played++
-			st.ScoreSum += int64(score)
-			if won {
-				st.Won++
-			}
-		}
+		st.count(g)
 		data, err := s.codec.sealJSON(recStats, st)
 		if err != nil {
 			return err
@@ -197,28 +204,70 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 	return nil
 }
 
-// GuildSettings returns guild's settings, or DefaultGuildSettings when it
-// has saved none.
+// statsUsers lists the users whose statistics archived game g counts in:
+// none for a game abandoned before anyone played.
+func statsUsers(g *Game) []string {
+	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
+		return nil
+	}
+	return g.users()
+}
+
+// count adds archived game g to st, the statistics of st.User.
+func (st *Stats) count(g *Game) {
+	if g.Status == StatusAbandoned {
+		st.Abandoned++
+		return
+	}
+	score, won := math.MinInt, false
+	for seat, held := range g.Seats {
+		if held.User != st.User {
+			continue
+		}
+		score = max(score, g.Result.Scores[seat])
+		for _, w := range g.Result.Winners {
+			won = won || int(w) == seat
+		}
+	}
+	if st.Played == 0 || score > st.Best {
+		st.Best = score
+	}
+	st.Played++
+	st.ScoreSum += int64(score)
+	if won {
+		st.Won++
+	}
+}
+
+// GuildSettings returns guild's settings with Saved set, or
+// DefaultGuildSettings when it has saved none.
 func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
 	out := DefaultGuildSettings()
-	if err := s.getRecord(bktGuilds, recGuild, guild, &out); err != nil {
+	found, err := s.getRecord(bktGuilds, recGuild, guild, &out)
+	if err != nil {
 		return GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
+	out.Saved = found
 	return out, nil
 }
 
 // PutGuildSettings saves guild's settings.
 func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
-	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
-		return fmt.Errorf("storage: settings of guild %s: %w: negative duration", guild, ErrInvalid)
-	}
-	if settings.GamesChannel != "" {
-		if err := checkID("channel", settings.GamesChannel); err != nil {
-			return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
-		}
+	if err := checkGuildSettings(settings); err != nil {
+		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
 	if err := s.putRecord(bktGuilds, recGuild, guild, settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+	}
+	return nil
+}
+
+func checkGuildSettings(settings GuildSettings) error {
+	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
+		return fmt.Errorf("%w: negative duration", ErrInvalid)
+	}
+	if settings.GamesChannel != "" {
+		return checkID("channel", settings.GamesChannel)
 	}
 	return nil
 }
@@ -227,7 +276,7 @@ func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
 // saved none.
 func (s *Store) UserPrefs(user string) (UserPrefs, error) {
 	out := DefaultUserPrefs()
-	if err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
+	if _, err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
 		return UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return out, nil
@@ -235,9 +284,8 @@ func (s *Store) UserPrefs(user string) (UserPrefs, error) {
 
 // PutUserPrefs saves user's preferences.
 func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
-	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
-		return fmt.Errorf("storage: preferences of user %s: %w: secrets go by %q or %q, not %.20q",
-			user, ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
+	if err := checkUserPrefs(prefs); err != nil {
+		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	if err := s.putRecord(bktUsers, recUser, user, prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
@@ -245,19 +293,28 @@ func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
 	return nil
 }
 
-// getRecord decodes the JSON record under key into v, leaving v as it is
-// when there is none.
-func (s *Store) getRecord(name string, kind, key string, v any) error {
-	if err := checkID(kind, key); err != nil {
-		return err
+func checkUserPrefs(prefs UserPrefs) error {
+	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
+		return fmt.Errorf("%w: secrets go by %q or %q, not %.20q", ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
 	}
-	return s.view(func(tx *bolt.Tx) error {
+	return nil
+}
+
+// getRecord decodes the JSON record under key into v, leaving v as it is
+// when there is none; found tells which.
+func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {
+	if err := checkID(kind, key); err != nil {
+		return false, err
+	}
+	err = s.view(func(tx *bolt.Tx) error {
 		data := bucket(tx, name).Get([]byte(key))
 		if data == nil {
 			return nil
 		}
+		found = true
 		return s.codec.openJSON(kind, key, data, v)
 	})
+	return found, err
 }
 
 // putRecord stores v as a JSON record under key.
@@ -270,6 +327,9 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 		return err
 	}
 	return s.update(func(tx *bolt.Tx) error {
+		if err := s.codec.notNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
+			return refuse(err)
+		}
 		return bucket(tx, name).Put([]byte(key), data)
 	})
 }

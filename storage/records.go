@@ -126,6 +126,17 @@ func (c codec) open(kind, key string, data []byte) ([]byte, error) {
 	return payload, nil
 }
 
+// notNewer refuses a stored record of kind whose schema is newer than this
+// build's, before a write replaces it or writes beside it. It reads only
+// the schema number; nil data (no record) passes. key names the record in
+// the error and is called only then.
+func (c codec) notNewer(kind string, key func() string, data []byte) error {
+	if v, n := binary.Uvarint(data); n > 0 && v > c.current(kind) {
+		return &SchemaError{Record: kind, Key: key(), Got: v, Max: c.current(kind)}
+	}
+	return nil
+}
+
 // sealJSON seals the JSON encoding of v.
 func (c codec) sealJSON(kind string, v any) ([]byte, error) {
 	payload, err := json.Marshal(v)
@@ -155,6 +166,7 @@ type gameRecord struct {
 	Kind     string            `json:"kind"`
 	Guild    string            `json:"guild"`
 	Channel  string            `json:"channel"`
+	Parent   string            `json:"parent,omitempty"`
 	Creator  string            `json:"creator,omitempty"`
 	Status   Status            `json:"status"`
 	Players  int               `json:"players"`
@@ -169,6 +181,9 @@ type gameRecord struct {
 	Updated  time.Time         `json:"updated"`
 	Finished time.Time         `json:"finished,omitzero"`
 	Result   *resultRecord     `json:"result,omitempty"`
+	// Added without a schema change: older records have neither.
+	Handovers []Handover `json:"handovers,omitempty"`
+	Nudged    time.Time  `json:"nudged,omitzero"`
 }
 
 type resultRecord struct {
@@ -180,10 +195,11 @@ type resultRecord struct {
 
 func (c codec) encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
-		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Creator: g.Creator, Status: g.Status,
+		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Parent: g.Parent, Creator: g.Creator, Status: g.Status,
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
+		Handovers: g.Handovers, Nudged: g.Nudged,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -218,10 +234,16 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		return nil, bad(fmt.Sprintf("%d players but %d seats", r.Players, len(r.Seats)))
 	}
 	g := &Game{
-		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Creator: r.Creator, Status: r.Status,
+		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Parent: r.Parent, Creator: r.Creator, Status: r.Status,
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
+		Handovers: r.Handovers, Nudged: r.Nudged,
+	}
+	for _, h := range r.Handovers {
+		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {
+			return nil, bad(fmt.Sprintf("a handover of seat %d", h.Seat+1))
+		}
 	}
 	if r.Result != nil {
 		res := &engine.Result{Over: r.Status == StatusFinished, Scores: r.Result.Scores, Breakdown: r.Result.Breakdown, Counters: r.Result.Counters}

@@ -15,7 +15,8 @@
 // headers and 429s. Options.Relax turns chosen checks off.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
-// it. A Server is safe for concurrent use.
+// it, and bot/shard, which routes a guild's events to its shard. A Server
+// is safe for concurrent use.
 package discordtest
 
 import (
@@ -50,6 +51,8 @@ const (
 	GatewayGet    Kind = "gateway"        // GET /gateway
 	GatewayBotGet Kind = "gateway-bot"    // GET /gateway/bot
 	Me            Kind = "me"             // GET /users/@me
+	ThreadStart   Kind = "thread-start"   // POST /channels/{id}/threads (a thread without a message)
+	ChannelEdit   Kind = "channel-edit"   // PATCH /channels/{id} (a thread's name, archived state)
 	Other         Kind = "other"
 )
 
@@ -254,6 +257,8 @@ type Options struct {
 	// HeartbeatInterval is the interval the gateway asks for in HELLO; 0
 	// means Discord's 41.25 s.
 	HeartbeatInterval time.Duration
+	// Shards is the shard count GET /gateway/bot recommends; 0 means 1.
+	Shards int
 }
 
 // Interaction limits of Discord.
@@ -279,6 +284,7 @@ const (
 // interaction is what the fake knows of an interaction it issued.
 type interaction struct {
 	created time.Time
+	message string // the message whose component was used, if any
 	acked   bool
 }
 
@@ -293,6 +299,7 @@ type Server struct {
 	nextID       int64
 	requests     []Request
 	messages     map[string]*discordgo.Message // by message id
+	threads      map[string]*discordgo.Channel // threads made by ThreadStart, by id
 	original     map[string]string             // interaction token → message id of @original
 	interactions map[string]*interaction       // by token
 	closedDM     map[string]bool               // users who refuse DMs
@@ -313,6 +320,7 @@ func NewServer(o Options) *Server {
 		now:          o.Now,
 		nextID:       1_000_000,
 		messages:     map[string]*discordgo.Message{},
+		threads:      map[string]*discordgo.Channel{},
 		original:     map[string]string{},
 		interactions: map[string]*interaction{},
 		closedDM:     map[string]bool{},
@@ -385,7 +393,7 @@ func (t onlyTo) RoundTrip(r *http.Request) (*http.Response, error) {
 func (s *Server) StartInteraction(token, message string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.interactions[token] = &interaction{created: s.now()}
+	s.interactions[token] = &interaction{created: s.now(), message: message}
 	if message != "" {
 		s.original[token] = message
 	}

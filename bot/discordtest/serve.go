@@ -137,6 +137,9 @@ func (s *Server) lifecycle(req *Request) (int, any, bool) {
 		case in.acked:
 			status, body = http.StatusBadRequest, errorBody(discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged, "Interaction has already been acknowledged.")
 			v = violation{code: "ALREADY_ACKNOWLEDGED", message: "a second initial response"}
+		case (req.Type == discordgo.InteractionResponseUpdateMessage || req.Type == discordgo.InteractionResponseDeferredMessageUpdate) && in.message == "":
+			status, body = http.StatusNotFound, errorBody(discordgo.ErrCodeUnknownMessage, "Unknown Message")
+			v = violation{code: "NO_MESSAGE_TO_UPDATE", message: "UPDATE_MESSAGE answers an interaction that came from no message's component"}
 		case s.now().Sub(in.created) > ResponseWindow:
 			status, body = http.StatusNotFound, errorBody(discordgo.ErrCodeUnknownInteraction, "Unknown interaction")
 			v = violation{code: "RESPONSE_TOO_LATE", message: fmt.Sprintf("initial response %v after the interaction", s.now().Sub(in.created))}
@@ -269,6 +272,10 @@ func classify(req *Request, seg []string) {
 		req.User = body.RecipientID
 	case seg[0] == "applications" && seg[n-1] == "commands" && req.Method == http.MethodPut:
 		req.Kind = Commands
+	case n == 3 && seg[0] == "channels" && seg[2] == "threads" && req.Method == http.MethodPost:
+		req.Kind, req.Channel = ThreadStart, seg[1]
+	case n == 2 && seg[0] == "channels" && req.Method == http.MethodPatch:
+		req.Kind, req.Channel = ChannelEdit, seg[1]
 	default:
 		req.Kind = Other
 	}
@@ -400,10 +407,12 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 	case GatewayGet:
 		return http.StatusOK, map[string]any{"url": s.gw.url()}
 	case GatewayBotGet:
-		return http.StatusOK, map[string]any{"url": s.gw.url(), "shards": 1,
+		return http.StatusOK, map[string]any{"url": s.gw.url(), "shards": max(1, s.opts.Shards),
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
 	case Me:
 		return http.StatusOK, botUser()
+	case ThreadStart, ChannelEdit:
+		return s.applyThread(req)
 	}
 	return http.StatusNotFound, map[string]any{"code": 0, "message": "404: Not Found"}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/bot/endpoint"
 )
 
@@ -57,6 +58,21 @@ type deadlineConfig struct {
 	CheckEvery *duration `toml:"check_every"`
 }
 
+// apply sets the bot's deadline settings from the config: a duration of
+// "0" turns deadlines or reminders off; one left out keeps the default.
+func (d deadlineConfig) apply(c *bot.Config) {
+	c.OnDeadline, c.Computer = d.OnDeadline, d.Computer
+	if d.Turn != nil {
+		c.Deadline, c.NoDeadline = d.Turn.Duration, d.Turn.Duration == 0
+	}
+	if d.Reminder != nil {
+		c.Reminder, c.NoReminder = d.Reminder.Duration, d.Reminder.Duration == 0
+	}
+	if d.CheckEvery != nil && d.CheckEvery.Duration > 0 {
+		c.TickEvery = d.CheckEvery.Duration
+	}
+}
+
 type renderConfig struct {
 	Images *bool `toml:"images"`
 }
@@ -78,6 +94,16 @@ func (d *duration) UnmarshalText(b []byte) error {
 
 // defaultDatabase is the store's file when the config names none.
 const defaultDatabase = "meeple.db"
+
+// database is the database to use: $MEEPLE_DATABASE_URL when it is set
+// (so that a connection string's password can stay out of the file),
+// else the config's.
+func (c config) database(getenv func(string) string) string {
+	if env := getenv(databaseEnv); env != "" {
+		return env
+	}
+	return c.Database
+}
 
 // loadConfig reads path, or returns the defaults for "". Unknown keys and
 // values out of range are refused (the first of them), so that a misspelt

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -50,6 +51,27 @@ func TestExampleConfigLoads(t *testing.T) {
 	}
 	if !c.Discord.endpoints().Default() {
 		t.Errorf("the example points the bot away from Discord: %+v", c.Discord)
+	}
+}
+
+func TestConfigZeroTurnsDeadlinesAndRemindersOff(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meeple.toml")
+	if err := os.WriteFile(path, []byte("[deadlines]\nturn = \"24h\"\nreminder = \"0\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bot.Config
+	c.Deadlines.apply(&b)
+	if b.Deadline != 24*time.Hour || b.NoDeadline || b.Reminder != 0 || !b.NoReminder {
+		t.Fatalf("reminder = \"0\" gave %+v", b)
+	}
+	c.Deadlines.Turn.Duration = 0
+	c.Deadlines.apply(&b)
+	if !b.NoDeadline {
+		t.Fatalf("turn = \"0\" gave %+v", b)
 	}
 }
 
@@ -125,5 +147,20 @@ func TestBackupsAreWrittenAndPruned(t *testing.T) {
 	want := []string{"meeple-20261122-050000.db", "meeple-20261122-060000.db"}
 	if fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Errorf("kept %v, want %v", names, want)
+	}
+}
+
+// MEEPLE_DATABASE_URL names the database in place of the config's.
+func TestDatabaseSources(t *testing.T) {
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	c := config{Database: "meeple.db"}
+	if got := c.database(env("postgres://db/meeple")); got != "postgres://db/meeple" {
+		t.Errorf("env should win, got %q", got)
+	}
+	if got := c.database(env("")); got != "meeple.db" {
+		t.Errorf("config's database, got %q", got)
+	}
+	if got := databaseName("postgres://meeple:pw@db/meeple"); got != "postgres://meeple:xxxxx@db/meeple" {
+		t.Errorf("databaseName kept the password: %q", got)
 	}
 }

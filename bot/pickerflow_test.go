@@ -1,0 +1,101 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/picker"
+)
+
+// pickFromTree plays action through the board's picker button: a private
+// message, updated in place at each step, going back once on the way. It
+// checks every step's menu against Discord's limits.
+func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, action string) {
+	t.Helper()
+	path, ok := picker.New(treeActions(st, seat)).Find(action)
+	if !ok {
+		t.Fatalf("the picker does not offer %q", action)
+	}
+	if len(path) > picker.MaxTaps {
+		t.Fatalf("%q takes %d taps", action, len(path))
+	}
+	res := h.click(u, ch, board, button)
+	if !res.private() {
+		t.Fatalf("the picker opened in public: %s", res.text())
+	}
+	msgID, ok := h.fake.Original(res.Token)
+	if !ok {
+		t.Fatal("no private picker message")
+	}
+	wentBack := false
+	for step := 0; step < len(path); step++ {
+		m, _ := h.fake.Message(msgID)
+		menu := treeMenuOn(t, m)
+		if len(menu.Options) > picker.MaxChoices {
+			t.Fatalf("a step with %d choices", len(menu.Options))
+		}
+		if step == 1 && !wentBack && len(path) > 1 {
+			// go back to the top, and on again
+			back, ok := componentOn(t, m, "Back")
+			if !ok {
+				t.Fatalf("no back button below the top: %s", strings.Join(treeLabels(menu), ", "))
+			}
+			if r := h.click(u, ch, msgID, back); r.callbackType() != discordgo.InteractionResponseUpdateMessage {
+				t.Fatalf("back did not update the message in place: %v %s", r.callbackType(), r.text())
+			}
+			wentBack, step = true, -1
+			continue
+		}
+		r := h.click(u, ch, msgID, menu.CustomID, strconv.Itoa(path[step]))
+		if r.callbackType() != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("step %d did not update the message in place: %v %s", step, r.callbackType(), r.text())
+		}
+		if step == len(path)-1 && !strings.Contains(r.text(), "you played `"+action+"`") {
+			t.Fatalf("the last step: %s", r.text())
+		}
+	}
+}
+
+// treeMenuOn finds the picker's select menu on m.
+func treeMenuOn(t *testing.T, m *discordgo.Message) *discordgo.SelectMenu {
+	t.Helper()
+	for _, row := range m.Components {
+		if ar, ok := row.(*discordgo.ActionsRow); ok {
+			for _, c := range ar.Components {
+				if menu, ok := c.(*discordgo.SelectMenu); ok {
+					return menu
+				}
+			}
+		}
+	}
+	t.Fatalf("no menu on the picker message: %+v", m.Components)
+	return nil
+}
+
+func treeLabels(menu *discordgo.SelectMenu) []string {
+	var out []string
+	for _, o := range menu.Options {
+		out = append(out, o.Label)
+	}
+	return out
+}
+
+func TestTreeArgRoundTrips(t *testing.T) {
+	for _, c := range []struct {
+		seat engine.Seat
+		path []int
+	}{{0, nil}, {3, []int{24, 0, 7, 12}}} {
+		s, p, ok := parseTreeArg(treeArg(c.seat, c.path))
+		if !ok || s != c.seat || len(p) != len(c.path) {
+			t.Fatalf("%v %v: got %v %v %v", c.seat, c.path, s, p, ok)
+		}
+	}
+	for _, bad := range []string{"", "x", "1.-2", "1.01", "1.2.3.4.5.6", "1..2", "1.100"} {
+		if _, _, ok := parseTreeArg(bad); ok {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

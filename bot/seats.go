@@ -1,0 +1,243 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// nudgeEvery is how often one game may be nudged.
+const nudgeEvery = time.Hour
+
+// seatHandler answers the /game subcommands that concern who sits where in
+// a running game: /game nudge, /game resign and /game replace. A seat that
+// changes hands keeps its position and its secrets: the engine's state is
+// by seat, so the new holder sees the seat's private view from then on and
+// the old one no longer does. Each change is announced and kept in the
+// game's handovers, which ratings read.
+type seatHandler struct {
+	store gameStore
+	locks *lockPool
+	ref   *referee
+	pub   *publisher
+	now   func() time.Time
+}
+
+func (b *seatHandler) register(rt *router) error {
+	return errors.Join(
+		rt.subcommand(cmdGame, subNudge, b.nudge),
+		rt.subcommand(cmdGame, subResign, b.resign),
+		rt.subcommand(cmdGame, subReplace, b.replace),
+	)
+}
+
+// nudge mentions the players the game waits for, whatever their ping
+// preference, at most once an hour per game.
+func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error {
+	user := in.user.ID
+	var g *storage.Game
+	var waiting []engine.Seat
+	var st engine.State
+	err := b.locks.with(in.ChannelID, func() error {
+		var err error
+		if g, st, err = b.store.Load(in.ChannelID); err != nil {
+			return err
+		}
+		if g.Status != storage.StatusRunning {
+			return errNotRunning
+		}
+		if len(seatsOf(g, user)) == 0 {
+			return errNotSeated
+		}
+		waiting = humanWaiting(g, st)
+		var others int
+		for _, s := range waiting {
+			if g.Seats[s].User != user {
+				others++
+			}
+		}
+		switch {
+		case others == 0 && len(waiting) > 0:
+			return refuse("The game is waiting for you alone.")
+		case others == 0:
+			return refuse("The game is not waiting for anyone.")
+		}
+		now := b.now()
+		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
+			return refuse("Game #%d was nudged less than an hour ago; you can nudge again <t:%d:R>.", g.ID, next.Unix())
+		}
+		g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+			r.Nudged = now
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var users []string
+	var names []string
+	for _, s := range waiting {
+		if u := g.Seats[s].User; u != user && !slices.Contains(users, u) {
+			users = append(users, u)
+			names = append(names, fmt.Sprintf("<@%s> (%s)", u, promptLabel(st, s)))
+		}
+	}
+	return r.message(msg{Content: fmt.Sprintf("<@%s> nudges %s: game #%d is waiting for you.", user, joinNames(names), g.ID), Mentions: users})
+}
+
+// resign hands the caller's seat to a computer player; when no person is
+// left at the table, the game is abandoned.
+func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
+	user := in.user.ID
+	out, g, err := b.handOver(in.ChannelID, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+		seats := seatsOf(g, user)
+		if len(seats) == 0 {
+			return 0, storage.Seat{}, errNotSeated
+		}
+		return seats[0], storage.Seat{}, nil
+	}, true)
+	if out != nil {
+		b.pub.notify(out)
+	}
+	if err != nil {
+		return err
+	}
+	h := g.Handovers[len(g.Handovers)-1]
+	if out == nil { // nobody left: abandoned
+		b.pub.abandoned(g, fmt.Sprintf("<@%s>, the last person at the table, resigning", user))
+		return r.message(msg{Content: fmt.Sprintf("You resigned from game #%d; with nobody else left at the table, it is abandoned.", g.ID), Private: true})
+	}
+	return r.message(msg{Content: fmt.Sprintf("<@%s> resigned from game #%d: %s takes seat P%d.", user, g.ID, h.To.Name, h.Seat+1)})
+}
+
+// replace hands a seat to another person, or to a computer player when no
+// user is named. The game's creator and admins may replace any seat; a
+// player may hand over their own.
+func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) error {
+	caller := in.user.ID
+	n, ok := in.opts.integer(optSeat)
+	if !ok {
+		return refuse("Which seat? Give its number: P1 is 1.")
+	}
+	target := ""
+	if o, ok := in.opts[optUser]; ok {
+		target, _ = o.Value.(string)
+	}
+	name, isBot := resolvedName(in, target)
+	if isBot {
+		return refuse("A bot cannot take a seat; leave out `user` for a computer player.")
+	}
+	out, g, err := b.handOver(in.ChannelID, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+		seat := engine.Seat(n - 1)
+		if seat < 0 || int(seat) >= len(g.Seats) {
+			return 0, storage.Seat{}, refuse("Game #%d has seats P1 to P%d.", g.ID, len(g.Seats))
+		}
+		if g.Seats[seat].User != caller && g.Creator != caller && !isAdmin(in.Interaction) {
+			return 0, storage.Seat{}, refuse("Only the game's creator or a server admin can hand over another player's seat.")
+		}
+		switch {
+		case target == "" && g.Seats[seat].Computer != "":
+			return 0, storage.Seat{}, refuse("A computer player already holds seat P%d.", n)
+		case target != "" && len(seatsOf(g, target)) > 0:
+			return 0, storage.Seat{}, refuse("<@%s> already plays in game #%d.", target, g.ID)
+		case target == "":
+			return seat, storage.Seat{}, nil
+		}
+		return seat, storage.Seat{User: target, Name: name}, nil
+	}, false)
+	if out != nil {
+		b.pub.notify(out)
+	}
+	if err != nil {
+		return err
+	}
+	h := g.Handovers[len(g.Handovers)-1]
+	if out == nil {
+		b.pub.abandoned(g, fmt.Sprintf("<@%s>, by handing the last person's seat to a computer player", caller))
+		return r.message(msg{Content: fmt.Sprintf("Game #%d had nobody else at the table: it is abandoned.", g.ID), Private: true})
+	}
+	to := h.To.Name
+	var mentions []string
+	if h.To.User != "" {
+		to = "<@" + h.To.User + ">"
+		mentions = []string{h.To.User}
+	}
+	return r.message(msg{Content: fmt.Sprintf("Seat P%d of game #%d passes from %s to %s (by <@%s>).", h.Seat+1, g.ID, seatLabel(h.From), to, caller), Mentions: mentions})
+}
+
+// handOver gives a seat of the channel's running game to a new holder under
+// the game's lock: choose returns the seat and its new holder (the zero
+// Seat for a computer player). The change is recorded, the computer players
+// (the new one included) answer what falls to them, and a person who takes
+// a seat with a decision waiting is asked for it. When no person is left
+// at the table the game is abandoned instead and the outcome is nil.
+func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
+	defer b.locks.lock(channel)()
+	g, st, err := b.store.Load(channel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.Status != storage.StatusRunning {
+		return nil, nil, errNotRunning
+	}
+	seat, to, err := choose(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	rules, err := b.ref.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	if to.User == "" {
+		name := b.ref.standInName(rules)
+		to = storage.Seat{Computer: name, Name: fmt.Sprintf("a computer player (%s)", name)}
+	}
+	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
+	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now()}
+	if g, err = b.store.Update(channel, func(r *storage.Game) error {
+		r.Seats[seat] = to
+		r.Handovers = append(r.Handovers, h)
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	if !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User != "" }) {
+		g, err = b.store.Finish(channel, g.Version, storage.StatusAbandoned, nil)
+		return nil, g, err
+	}
+	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
+	if err := b.ref.settle(out, before, nil); err != nil {
+		return out, g, err
+	}
+	return out, g, nil
+}
+
+// resolvedName is the display name Discord sent along for a user option's
+// user, and whether that user is a bot.
+func resolvedName(in *interaction, user string) (name string, bot bool) {
+	name = user
+	if user == "" {
+		return "", false
+	}
+	res := in.ApplicationCommandData().Resolved
+	if res == nil {
+		return name, false
+	}
+	if u, ok := res.Users[user]; ok && u != nil {
+		bot = u.Bot
+		name = u.Username
+		if u.GlobalName != "" {
+			name = u.GlobalName
+		}
+	}
+	if m, ok := res.Members[user]; ok && m != nil && m.Nick != "" {
+		name = m.Nick
+	}
+	return name, bot
+}
