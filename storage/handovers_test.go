@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -71,5 +72,36 @@ func TestHandoversNudgesAndTheWholeArchive(t *testing.T) {
 	}
 	if page, _ := s.Archive(all[1].ID, 0); len(page) != 0 {
 		t.Fatalf("past the last game: %v", channels(page))
+	}
+}
+
+// BenchmarkArchive reads a whole archive of 1,000 finished games of 20
+// actions, a page of 500 at a time, as ratings do for every leaderboard.
+func BenchmarkArchive(b *testing.B) {
+	path := buildLargeStore(b, 1000, 20, false)
+	s := openStore(b, path, storage.Options{})
+	for i := 1; i <= 1000; i++ {
+		ch := "c" + strconv.Itoa(i)
+		if _, err := s.Finish(ch, 20, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for after := uint64(0); ; {
+			page, err := s.Archive(after, 500)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			n += len(page)
+			after = page[len(page)-1].ID
+		}
+		if n != 1000 {
+			b.Fatalf("%d games", n)
+		}
 	}
 }
