@@ -56,13 +56,6 @@ func (c *clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// relaxedChecks are the fake Discord's checks these tests turn off. Rate
-// limits: the bot spends more REST calls per decision than Discord's
-// per-channel buckets allow (5 messages and 5 edits every 5 s), so discordgo
-// waits for the buckets and a whole game takes minutes instead of seconds.
-// Every other check is on: the fake refuses what Discord refuses.
-var relaxedChecks = []discordtest.Check{discordtest.CheckRateLimits}
-
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
@@ -89,14 +82,14 @@ type harness struct {
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	h := &harness{
-		t: t, fake: discordtest.NewServer(discordtest.Options{Relax: relaxedChecks}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		t: t, fake: discordtest.NewServer(discordtest.Options{}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
 		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
 	t.Cleanup(func() {
 		for _, v := range h.fake.Violations() {
-			t.Logf("Discord would refuse: %v", v)
+			t.Errorf("Discord would refuse: %v", v)
 		}
 	})
 	h.open()

@@ -1,8 +1,10 @@
 package bot
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,4 +174,28 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 	if g2, err := h.store.Get(chTiny); err != nil || g2.ID != g.ID || len(g2.Seats) != len(g.Seats) {
 		t.Errorf("forged lobby or confirmation buttons changed the game: %v", err)
 	}
+}
+
+func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	var wg sync.WaitGroup
+	for n := range 120 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.bot.pub.post(fmt.Sprint(7000+n), msg{Content: "a notice"}, 0)
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, q := range h.fake.Requests() {
+		if q.Kind == discordtest.ChannelSend && q.Status == http.StatusOK {
+			ok++
+		}
+	}
+	if _, tooMany := h.bot.send.guard.totals(); ok != 120 || tooMany != 0 {
+		t.Errorf("%d of 120 posts went out, %d answered 429", ok, tooMany)
+	}
+	// the harness fails the test on any request Discord would refuse,
+	// a global 429 included
 }

@@ -72,8 +72,7 @@ func (r *gatewayRun) interaction(h *harness, raw map[string]any, token string) {
 		}
 		return false
 	})
-	h.bot.gate.Lock() // the handler holds the gate shared until it is done
-	h.bot.gate.Unlock()
+	waitForHandlers(h.bot)
 }
 
 // message dispatches a DM over the gateway and waits for the bot's reply
@@ -91,8 +90,14 @@ func (r *gatewayRun) message(h *harness, m *discordgo.Message, mark int) {
 		}
 		return false
 	})
-	h.bot.gate.Lock()
-	h.bot.gate.Unlock()
+	waitForHandlers(h.bot)
+}
+
+// waitForHandlers returns once no handler is running: each holds the gate
+// shared until it is done, so taking it whole waits for them.
+func waitForHandlers(b *Bot) {
+	b.gate.Lock()
+	defer b.gate.Unlock()
 }
 
 func waitUntil(t testing.TB, what string, cond func() bool) {

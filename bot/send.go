@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -329,6 +330,46 @@ const (
 	invalidHoldBack = 5000
 )
 
+// Discord accepts 50 bot-token requests a second from a bot. The pacer
+// sends at most paceBurst at once and paceRate a second after that, which
+// keeps any one second well under 50, scheduling jitter included (interaction answers are not counted).
+const (
+	paceRate  = 40
+	paceBurst = 5
+)
+
+// pacer spaces requests (a generic cell rate algorithm on the real clock):
+// each waits until its turn, at most paceBurst ahead of the steady rate.
+type pacer struct {
+	mu  sync.Mutex
+	due time.Time // when the steady rate would send the next request
+}
+
+// wait blocks until the next request may go, or ctx ends.
+func (p *pacer) wait(ctx context.Context) error {
+	const interval = time.Second / paceRate
+	p.mu.Lock()
+	now := time.Now()
+	if p.due.Before(now) {
+		p.due = now
+	}
+	at := p.due.Add(-(paceBurst - 1) * interval)
+	p.due = p.due.Add(interval)
+	p.mu.Unlock()
+	d := at.Sub(now)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // errHoldingBack: the guard refused to send a request because too many
 // recent requests were refused by Discord.
 var errHoldingBack = errors.New("holding back: too many requests refused by Discord in the last ten minutes")
@@ -343,6 +384,7 @@ type guard struct {
 	log   *slog.Logger
 	now   func() time.Time
 	limit int
+	pace  pacer
 
 	mu       sync.Mutex
 	minutes  [10]invalidMinute // a ring of per-minute counts
@@ -356,10 +398,16 @@ type invalidMinute struct {
 	n      int
 }
 
-// RoundTrip sends r unless the guard holds back.
+// RoundTrip sends r unless the guard holds back, pacing bot-token calls
+// to stay under Discord's global limit.
 func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !isInteractionCall(r.URL.Path) && g.full() {
-		return nil, errHoldingBack
+	if !isInteractionCall(r.URL.Path) {
+		if g.full() {
+			return nil, errHoldingBack
+		}
+		if err := g.pace.wait(r.Context()); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := g.next.RoundTrip(r)
 	g.mu.Lock()
@@ -371,10 +419,30 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	padResetAfter(resp.Header)
 	if invalidResponse(resp) {
 		g.count(r, resp)
 	}
 	return resp, nil
+}
+
+// resetMargin is added to a bucket's X-RateLimit-Reset-After before
+// discordgo reads it: discordgo drops its fraction of a millisecond and
+// starts the wait after the response arrived, so on a close call its next
+// request could reach Discord a moment before the bucket refills, and
+// Discord would count the 429 against the bot.
+const resetMargin = 0.05 // seconds
+
+func padResetAfter(h http.Header) {
+	v := h.Get("X-RateLimit-Reset-After")
+	if v == "" {
+		return
+	}
+	after, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return
+	}
+	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(after+resetMargin, 'f', 3, 64))
 }
 
 func invalidResponse(resp *http.Response) bool {

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -113,5 +114,19 @@ func TestTokensStayOutOfLoggedRoutes(t *testing.T) {
 	err := &url.Error{Op: "Post", URL: "https://discord.com/api/v9/webhooks/9000/secret-token", Err: errors.New("connection reset")}
 	if got := describeSendError(err); strings.Contains(got, "secret-token") || !strings.Contains(got, "connection reset") {
 		t.Errorf("describeSendError = %q", got)
+	}
+}
+
+func TestResetAfterIsPadded(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-RateLimit-Reset-After", "0.999")
+	padResetAfter(h)
+	if got := h.Get("X-RateLimit-Reset-After"); got != "1.049" {
+		t.Errorf("padded reset-after %q", got)
+	}
+	h = http.Header{}
+	padResetAfter(h)
+	if len(h) != 0 {
+		t.Error("a header was added")
 	}
 }

@@ -128,7 +128,7 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	dice, blank, note := matDice(v, pv, pub)
 	placed := 0
 	if pub.DiceValues != nil {
-		placed = len(placedDice(pv.Dice, pv.Unplaced))
+		placed = len(pv.Placed)
 	}
 	for i, d := range dice {
 		owner := seat
@@ -155,9 +155,8 @@ func matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, bl
 		return nil, 0, "none: the game is over"
 	case len(pv.Dice) > 0 && pub.DiceValues == nil:
 		return pv.Dice, 0, "hidden from others"
-	case len(pv.Dice) > 0 && len(pv.Unplaced) < len(pv.Dice):
-		placed := placedDice(pv.Dice, pv.Unplaced)
-		return append(append([]int(nil), pv.Unplaced...), placed...), 0, fmt.Sprintf("%d placed (white)", len(placed))
+	case len(pv.Placed) > 0:
+		return append(append([]int(nil), pv.Unplaced...), pv.Placed...), 0, fmt.Sprintf("%d placed (white)", len(pv.Placed))
 	case len(pv.Dice) > 0:
 		return pv.Dice, 0, "revealed"
 	case len(pub.DiceValues) > 0:

@@ -144,20 +144,6 @@ func (c *canvas) cpCount(n int, icon *image.RGBA, x, y int) {
 	c.sprite(icon, x+w+3, y-iconSize/2)
 }
 
-// placedDice is all less unplaced (as multisets): the dice on the board.
-func placedDice(all, unplaced []int) []int {
-	placed := append([]int(nil), all...)
-	for _, v := range unplaced {
-		for i, x := range placed {
-			if x == v {
-				placed = append(placed[:i], placed[i+1:]...)
-				break
-			}
-		}
-	}
-	return placed
-}
-
 // cpSeatDice shows a seat's dice: covered while values are secret (and
 // whether the seat has chosen), revealed values afterwards.
 func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, waitingFor string) {
@@ -172,7 +158,7 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 			c.spriteCentered(c.r.sprites.die(seat, d, true), x+dieSmallSize/2, l1)
 			x += step
 		}
-		placed := placedDice(p.DiceValues, p.Unplaced)
+		placed := p.Placed
 		for _, d := range placed {
 			c.spriteCentered(c.r.sprites.die(-1, d, true), x+dieSmallSize/2, l1)
 			x += step

@@ -43,22 +43,23 @@ func TestMatDiceByPhase(t *testing.T) {
 		phase     int
 		private   []int
 		unplaced  []int
+		placed    []int
 		revealed  []int
 		wantDice  int
 		wantBlank int
 		wantNote  string
 	}{
-		{1, nil, nil, nil, 0, 4, "not chosen yet"},
-		{1, []int{3, 5, 6, 1}, nil, nil, 4, 0, "hidden from others"},
-		{2, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, 4, 0, "revealed"},
-		{2, []int{3, 5, 6, 1}, []int{3, 5}, []int{3, 5, 6, 1}, 4, 0, "2 placed (white)"},
-		{5, []int{3, 5, 6, 1}, nil, []int{3, 5, 6, 1}, 4, 0, "4 placed (white)"},
-		{6, nil, nil, nil, 0, 0, "none left this round"},
+		{1, nil, nil, nil, nil, 0, 4, "not chosen yet"},
+		{1, []int{3, 5, 6, 1}, nil, nil, nil, 4, 0, "hidden from others"},
+		{2, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, nil, []int{3, 5, 6, 1}, 4, 0, "revealed"},
+		{2, []int{3, 5, 6, 1}, []int{3, 5}, []int{6, 1}, []int{3, 5, 6, 1}, 4, 0, "2 placed (white)"},
+		{5, []int{3, 5, 6, 1}, nil, []int{3, 5, 6, 1}, []int{3, 5, 6, 1}, 4, 0, "4 placed (white)"},
+		{6, nil, nil, nil, nil, 0, 0, "none left this round"},
 	} {
 		v := &cp.View{Phase: tc.phase}
 		p := *pub
-		p.DiceValues, p.Unplaced = tc.revealed, tc.unplaced
-		dice, blank, note := matDice(v, &cp.PrivateView{Dice: tc.private, Unplaced: tc.unplaced}, &p)
+		p.DiceValues, p.Unplaced, p.Placed = tc.revealed, tc.unplaced, tc.placed
+		dice, blank, note := matDice(v, &cp.PrivateView{Dice: tc.private, Unplaced: tc.unplaced, Placed: tc.placed}, &p)
 		if len(dice) != tc.wantDice || blank != tc.wantBlank || note != tc.wantNote {
 			t.Errorf("phase %d: %v, %d blank, %q; want %d dice, %d blank, %q", tc.phase, dice, blank, note, tc.wantDice, tc.wantBlank, tc.wantNote)
 		}

@@ -62,7 +62,7 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 		}
 		dice := fmt.Sprintf("%d/%d", p.DiceLeft, p.Dice)
 		if len(p.DiceValues) > 0 {
-			dice = diceText(p.DiceValues, p.Unplaced, st)
+			dice = diceText(p.Unplaced, p.Placed, st)
 		} else if p.Submitted {
 			dice += " ✓"
 		}
@@ -85,16 +85,7 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 
 // diceText is a seat's revealed dice: those still to place, then the
 // placed ones dimmed, "to place 5 1 · placed 6 6".
-func diceText(all, unplaced []int, st Style) string {
-	placed := append([]int(nil), all...)
-	for _, v := range unplaced {
-		for i, x := range placed {
-			if x == v {
-				placed = append(placed[:i], placed[i+1:]...)
-				break
-			}
-		}
-	}
+func diceText(unplaced, placed []int, st Style) string {
 	var parts []string
 	if len(unplaced) > 0 {
 		parts = append(parts, "to place "+ints(unplaced))
@@ -195,7 +186,7 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 	var market []string
 	for _, sp := range v.BlackMarket.Spaces {
 		if sp.Owner >= 0 {
-			market = append(market, fmt.Sprintf("%s: %s", st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
+			market = append(market, fmt.Sprintf("tier %d %s (phase 6: %s)", sp.Tier, st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
 		}
 	}
 	line := fmt.Sprintf("%s %s on the banner; moving an assistant down from tier %d or higher takes one", st.Dim("Black Market:"),

@@ -136,18 +136,19 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
 	v := &cp.View{
 		Game: "crystalpalace", Viewer: 0, Players: 2, Phase: 2, First: 0, Turn: 0,
-		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}}, {Seat: 1, Dice: 4}},
+		Seats: []cp.PlayerView{{Seat: 0, Dice: 4, DiceLeft: 2, DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}, Placed: []int{6, 6}}, {Seat: 1, Dice: 4}},
 		Locations: []cp.LocationView{{Key: "patent", Number: 1, Name: "Patent Office",
 			Display:  []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
 			StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}},
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 2, Spaces: []cp.MarketSpaceView{{Tier: 1, Owner: 1, Effect: "+1 £"}, {Tier: 2, Owner: engine.Spectator}}},
 		Private:     &cp.PrivateView{Seat: 0, Dice: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}},
 	}
 	text, err := present.View(v, nil, present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"to place 5 1 · placed 6 6", "stack top (not on offer): Hydraulic Crane", "dice: 6 6 5 1 · to place 5 1"} {
+	for _, want := range []string{"to place 5 1 · placed 6 6", "stack top (not on offer): Hydraulic Crane", "dice: 6 6 5 1 · to place 5 1", "tier 1 P2 (phase 6: +1 £)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,100 +11,33 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/storetest"
 )
 
-// snapshotSizes are the state sizes the benchmarks store: 20 KB, the
-// performance baseline's stand-in for a Crystal Palace state, and 3 KB,
-// the size of the real Crystal Palace state of five players.
-var snapshotSizes = []int{20 << 10, 3 << 10}
-
-// fakeSnapshot returns state bytes of the given size that differ per
-// version. Append stores what it is given, so the benchmarks need no game.
-func fakeSnapshot(size, version int) []byte {
-	b := make([]byte, size)
-	for i := range b {
-		b[i] = byte('a' + (i*7+version)%26)
-	}
-	return b
-}
-
-// reportLatency adds the median and 99th percentile of durations.
-func reportLatency(b *testing.B, durations []time.Duration) {
-	if len(durations) == 0 {
-		return
-	}
-	slices.Sort(durations)
-	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+// bboltDB is the contract suite's database: a new file in a temporary folder.
+func bboltDB(t testing.TB, games *engine.Registry) storetest.Opener {
+	path := filepath.Join(t.TempDir(), "meeple.db")
+	return func() (storetest.Store, error) { return storage.Open(path, games, storage.Options{}) }
 }
 
 // BenchmarkAppend appends one action with its state to one game, one
 // append at a time, fsync on (target: median at most 0.5 ms).
-func BenchmarkAppend(b *testing.B) {
-	for _, size := range snapshotSizes {
-		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) {
-			s := openStore(b, "", storage.Options{})
-			newRace(b, s, "g1", "c1", 4, "1000000")
-			snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
-			var durations []time.Duration
-			v := 0
-			for b.Loop() {
-				start := time.Now()
-				var err error
-				if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
-					b.Fatal(err)
-				}
-				durations = append(durations, time.Since(start))
-			}
-			reportLatency(b, durations)
-		})
-	}
-}
+func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, bboltDB) }
 
 // BenchmarkAppend100Games appends from 100 goroutines, one per game
 // (target: at least 10,000 appends per second).
-func BenchmarkAppend100Games(b *testing.B) {
-	for _, size := range snapshotSizes {
-		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) { appendGames(b, 100, size) })
-	}
-}
+func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, bboltDB, 100) }
 
-func appendGames(b *testing.B, games, size int) {
-	s := openStore(b, "", storage.Options{})
-	for i := 0; i < games; i++ {
-		newRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
-	}
-	snaps := [][]byte{fakeSnapshot(size, 0), fakeSnapshot(size, 1)}
-	var (
-		next      atomic.Int64
-		mu        sync.Mutex
-		durations []time.Duration
-	)
-	b.ResetTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for i := 0; i < games; i++ {
-		wg.Add(1)
-		go func(ch string) {
-			defer wg.Done()
-			var mine []time.Duration
-			for v := 0; next.Add(1) <= int64(b.N); {
-				t0 := time.Now()
-				var err error
-				if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
-					b.Error(err)
-					return
-				}
-				mine = append(mine, time.Since(t0))
-			}
-			mu.Lock()
-			durations = append(durations, mine...)
-			mu.Unlock()
-		}(fmt.Sprintf("c%d", i))
-	}
-	wg.Wait()
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
-	reportLatency(b, durations)
+// BenchmarkLoad loads a Crystal Palace game of five players 150 actions in.
+func BenchmarkLoad(b *testing.B) { storetest.BenchLoad(b, bboltDB) }
+
+// BenchmarkInteraction100Games stores interactions (three actions and a
+// deadline) on 100 games as fast as they go, in steps and in one Commit.
+func BenchmarkInteraction100Games(b *testing.B) { storetest.BenchInteraction(b, bboltDB, 100, 0) }
+
+// BenchmarkInteraction100PerSecond starts 100 interactions a second.
+func BenchmarkInteraction100PerSecond(b *testing.B) {
+	storetest.BenchInteraction(b, bboltDB, 100, 10*time.Millisecond)
 }
 
 // BenchmarkOpen10000Games opens and closes a file holding 10,000 games of
@@ -145,7 +77,7 @@ func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 	for v := range log {
 		log[v] = storage.Entry{Seat: engine.Seat(v % 2), Action: nextAction(v)}
 	}
-	state := fakeSnapshot(snapshotSizes[0], 0)
+	state := storetest.FakeSnapshot(storetest.SnapshotSizes()[0], 0)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < 50; w++ {
@@ -201,4 +133,35 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 		t.Fatalf("opening 3,000 games allocated %d bytes, 10 games %d: Open reads the games", large, small)
 	}
 	t.Logf("open allocates %d bytes with 10 games, %d with 3,000", small, large)
+}
+
+// BenchmarkArchive reads a whole archive of 1,000 finished games of 20
+// actions, a page of 500 at a time, as ratings do for every leaderboard.
+func BenchmarkArchive(b *testing.B) {
+	path := buildLargeStore(b, 1000, 20, false)
+	s := openStore(b, path, storage.Options{})
+	for i := 1; i <= 1000; i++ {
+		ch := "c" + strconv.Itoa(i)
+		if _, err := s.Finish(ch, 20, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for after := uint64(0); ; {
+			page, err := s.Archive(after, 500)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			n += len(page)
+			after = page[len(page)-1].ID
+		}
+		if n != 1000 {
+			b.Fatalf("%d games", n)
+		}
+	}
 }

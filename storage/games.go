@@ -46,64 +46,12 @@ func (s *Store) Import(g *Game) error {
 
 // create is Create, or Import when imported is set.
 func (s *Store) create(g *Game, imported bool) error {
-	now := s.now().UTC()
-	rec := *g
-	if rec.Status == "" {
-		rec.Status = StatusLobby
-	}
-	rec.Log = slices.Clone(g.Log)
-	for i := range rec.Log {
-		if rec.Log[i].At.IsZero() {
-			rec.Log[i].At = now
-		}
-		rec.Log[i].At = rec.Log[i].At.UTC()
-	}
-	if imported && rec.Status != StatusRunning && rec.Status != StatusAbandoned {
-		return fmt.Errorf("%w: an imported game is running or abandoned, not %s", ErrInvalid, rec.Status)
-	}
-	if err := s.checkNew(&rec); err != nil {
+	rec, err := s.prepareCreate(g, imported)
+	if err != nil {
 		return err
 	}
-	created, finished := now, time.Time{}
-	if imported {
-		created = g.Created.UTC()
-		if created.IsZero() {
-			created = now
-		}
-		if n := len(rec.Log); n > 0 {
-			finished = rec.Log[n-1].At
-		}
-		if !g.Finished.IsZero() {
-			finished = g.Finished.UTC()
-		}
-		if finished.IsZero() {
-			finished = now
-		}
-	}
-	var snap []byte
-	var result *engine.Result
-	if rec.Status != StatusLobby {
-		state, err := s.replay(&rec, rec.Log)
-		if err != nil {
-			return err
-		}
-		if snap, err = state.Encode(); err != nil {
-			return fmt.Errorf("encode state: %w", err)
-		}
-		if imported && state.Over() {
-			rec.Status = StatusFinished
-			r := state.Result()
-			result = &r
-		}
-	}
-	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, created, created, time.Time{}, result
-	if n := len(rec.Log); n > 0 && rec.Log[n-1].At.After(rec.Updated) {
-		rec.Updated = rec.Log[n-1].At
-	}
-	if !rec.Status.Active() {
-		rec.Finished, rec.Updated, rec.Deadline, rec.RemindAt = finished, finished, time.Time{}, time.Time{}
-	}
-	err := s.update(func(tx *bolt.Tx) error {
+	snap := rec.Snapshot
+	err = s.update(func(tx *bolt.Tx) error {
 		if rec.Status.Active() && bucket(tx, bktActive).Get([]byte(rec.Channel)) != nil {
 			return refuse(ErrChannelBusy)
 		}
@@ -134,6 +82,71 @@ func (s *Store) create(g *Game, imported bool) error {
 	}
 	*g = rec
 	return nil
+}
+
+// prepareCreate validates a game about to be created (by Import when
+// imported is set) and returns its record: status, times, log times,
+// snapshot and, for an imported game its log ends, result filled in; ID
+// still 0.
+func (s *Store) prepareCreate(g *Game, imported bool) (Game, error) {
+	now := s.now().UTC()
+	rec := *g
+	if rec.Status == "" {
+		rec.Status = StatusLobby
+	}
+	rec.Log = slices.Clone(g.Log)
+	for i := range rec.Log {
+		if rec.Log[i].At.IsZero() {
+			rec.Log[i].At = now
+		}
+		rec.Log[i].At = rec.Log[i].At.UTC()
+	}
+	if imported && rec.Status != StatusRunning && rec.Status != StatusAbandoned {
+		return Game{}, fmt.Errorf("%w: an imported game is running or abandoned, not %s", ErrInvalid, rec.Status)
+	}
+	if err := s.checkNew(&rec); err != nil {
+		return Game{}, err
+	}
+	created, finished := now, time.Time{}
+	if imported {
+		created = g.Created.UTC()
+		if created.IsZero() {
+			created = now
+		}
+		if n := len(rec.Log); n > 0 {
+			finished = rec.Log[n-1].At
+		}
+		if !g.Finished.IsZero() {
+			finished = g.Finished.UTC()
+		}
+		if finished.IsZero() {
+			finished = now
+		}
+	}
+	var snap []byte
+	var result *engine.Result
+	if rec.Status != StatusLobby {
+		state, err := s.replay(&rec, rec.Log)
+		if err != nil {
+			return Game{}, err
+		}
+		if snap, err = state.Encode(); err != nil {
+			return Game{}, fmt.Errorf("encode state: %w", err)
+		}
+		if imported && state.Over() {
+			rec.Status = StatusFinished
+			r := state.Result()
+			result = &r
+		}
+	}
+	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, created, created, time.Time{}, result
+	if n := len(rec.Log); n > 0 && rec.Log[n-1].At.After(rec.Updated) {
+		rec.Updated = rec.Log[n-1].At
+	}
+	if !rec.Status.Active() {
+		rec.Finished, rec.Updated, rec.Deadline, rec.RemindAt = finished, finished, time.Time{}, time.Time{}
+	}
+	return rec, nil
 }
 
 // checkNew validates a game about to be created.
@@ -264,14 +277,10 @@ func (s *Store) Update(channel string, fn func(g *Game) error) (*Game, error) {
 		if err != nil {
 			return refuse(err)
 		}
-		g := old.clone()
-		if err := fn(g); err != nil {
+		g, err := s.editGame(old, fn)
+		if err != nil {
 			return refuse(err)
 		}
-		if err := s.checkEdit(old, g); err != nil {
-			return refuse(err)
-		}
-		g.Updated = s.now().UTC()
 		if err := s.putGame(tx, old, g); err != nil {
 			return err
 		}
@@ -282,6 +291,20 @@ func (s *Store) Update(channel string, fn func(g *Game) error) (*Game, error) {
 		return nil, fmt.Errorf("storage: update game in channel %s: %w", channel, err)
 	}
 	return out, nil
+}
+
+// editGame runs an Update's fn on a copy of old and returns the edited
+// record, or fn's error or the refusal of its edit.
+func (s *Store) editGame(old *Game, fn func(g *Game) error) (*Game, error) {
+	g := old.clone()
+	if err := fn(g); err != nil {
+		return nil, err
+	}
+	if err := s.checkEdit(old, g); err != nil {
+		return nil, err
+	}
+	g.Updated = s.now().UTC()
+	return g, nil
 }
 
 // checkEdit refuses an Update that changes what is not the caller's.
@@ -376,25 +399,11 @@ func (s *Store) Start(channel string) (*Game, engine.State, error) {
 		if err != nil {
 			return refuse(err)
 		}
-		if old.Status != StatusLobby {
-			return refuse(fmt.Errorf("%w: the game has already started", ErrInvalid))
-		}
-		for i, seat := range old.Seats {
-			if seat.Open() {
-				return refuse(fmt.Errorf("%w: seat %d is still open", ErrInvalid, i+1))
-			}
-		}
-		g := old.clone()
-		g.Status, g.Setup.Players = StatusRunning, len(g.Seats)
-		if state, err = s.replay(g, nil); err != nil {
+		var g *Game
+		if g, state, err = s.startGame(old); err != nil {
 			return refuse(err)
 		}
-		snap, err := state.Encode()
-		if err != nil {
-			return refuse(fmt.Errorf("encode state: %w", err))
-		}
-		g.Snapshot, g.Updated = snap, s.now().UTC()
-		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(0, snap))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(0, g.Snapshot))); err != nil {
 			return err
 		}
 		out = g
@@ -406,6 +415,36 @@ func (s *Store) Start(channel string) (*Game, engine.State, error) {
 	return out, state, nil
 }
 
+// startGame returns old, a game in the lobby, started: running, with the
+// initial state and its snapshot.
+func (s *Store) startGame(old *Game) (*Game, engine.State, error) {
+	if old.Status != StatusLobby {
+		return nil, nil, fmt.Errorf("%w: the game has already started", ErrInvalid)
+	}
+	for i, seat := range old.Seats {
+		if seat.Open() {
+			return nil, nil, fmt.Errorf("%w: seat %d is still open", ErrInvalid, i+1)
+		}
+	}
+	g := old.clone()
+	g.Status, g.Setup.Players = StatusRunning, len(g.Seats)
+	return s.rebuilt(g)
+}
+
+// rebuilt returns g with its state replayed from its setup and log, that
+// state's snapshot and the time of the change.
+func (s *Store) rebuilt(g *Game) (*Game, engine.State, error) {
+	state, err := s.replay(g, g.Log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.Snapshot, err = state.Encode(); err != nil {
+		return nil, nil, fmt.Errorf("encode state: %w", err)
+	}
+	g.Updated = s.now().UTC()
+	return g, state, nil
+}
+
 // Append adds one accepted action to channel's running game, with the
 // state after it (State.Encode()), and returns the new version. It is
 // durable when it returns. expectVersion is the version the caller applied
@@ -415,22 +454,23 @@ func (s *Store) Start(channel string) (*Game, engine.State, error) {
 // The caller vouches that snapshot is the state after the action; Load
 // rebuilds it from the log should it ever disagree with its hash.
 func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []byte) (int, error) {
-	if len(snapshot) == 0 {
-		return 0, fmt.Errorf("storage: append to channel %s: %w: no state snapshot", channel, ErrInvalid)
+	e, err := s.prepareEntry(e, snapshot)
+	if err != nil {
+		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
 	}
-	if e.At.IsZero() {
-		e.At = s.now()
-	}
-	e.At = e.At.UTC()
 	entry := s.codec.encodeEntry(e)
 	snap := s.codec.encodeSnapshot(newSnapshot(expectVersion+1, snapshot))
-	err := s.update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		head, err := activeHead(tx, channel)
 		if err != nil {
 			return refuse(err)
 		}
 		if head.status != StatusRunning {
 			return refuse(fmt.Errorf("%w: the game has not started", ErrInvalid))
+		}
+		key := idKey(head.id)
+		if err := s.codec.notNewer(recGame, func() string { return idString(key) }, bucket(tx, bktGames).Get(key)); err != nil {
+			return refuse(err)
 		}
 		if err := checkEntry(e, head.seats); err != nil {
 			return refuse(err)
@@ -451,6 +491,19 @@ func (s *Store) Append(channel string, expectVersion int, e Entry, snapshot []by
 		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
 	}
 	return expectVersion + 1, nil
+}
+
+// prepareEntry refuses an Append without a snapshot and gives an entry
+// without a time the store's clock, in UTC.
+func (s *Store) prepareEntry(e Entry, snapshot []byte) (Entry, error) {
+	if len(snapshot) == 0 {
+		return e, fmt.Errorf("%w: no state snapshot", ErrInvalid)
+	}
+	if e.At.IsZero() {
+		e.At = s.now()
+	}
+	e.At = e.At.UTC()
+	return e, nil
 }
 
 func checkRunning(g *Game, expectVersion int) error {
@@ -481,20 +534,9 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*Game, engine.State,
 		if err != nil {
 			return refuse(err)
 		}
-		if err := checkRunning(old, expectVersion); err != nil {
+		var g *Game
+		if g, state, err = s.undoGame(old, expectVersion, n); err != nil {
 			return refuse(err)
-		}
-		if n < 1 || n > old.Version {
-			return refuse(fmt.Errorf("%w: cannot undo %d of %d actions", ErrInvalid, n, old.Version))
-		}
-		g := old.clone()
-		g.Log = g.Log[:old.Version-n]
-		g.Version = len(g.Log)
-		if state, err = s.replay(g, g.Log); err != nil {
-			return refuse(err)
-		}
-		if g.Snapshot, err = state.Encode(); err != nil {
-			return refuse(fmt.Errorf("encode state: %w", err))
 		}
 		for i := g.Version; i < old.Version; i++ {
 			if err := bucket(tx, bktLog).Delete(logKey(id, i)); err != nil {
@@ -504,7 +546,6 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*Game, engine.State,
 		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.encodeSnapshot(newSnapshot(g.Version, g.Snapshot))); err != nil {
 			return err
 		}
-		g.Updated = s.now().UTC()
 		out = g
 		return s.putGame(tx, old, g)
 	})
@@ -512,6 +553,21 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*Game, engine.State,
 		return nil, nil, fmt.Errorf("storage: undo in channel %s: %w", channel, err)
 	}
 	return out, state, nil
+}
+
+// undoGame returns old, with its log, without its last n actions, and the
+// state replayed from the rest.
+func (s *Store) undoGame(old *Game, expectVersion, n int) (*Game, engine.State, error) {
+	if err := checkRunning(old, expectVersion); err != nil {
+		return nil, nil, err
+	}
+	if n < 1 || n > old.Version {
+		return nil, nil, fmt.Errorf("%w: cannot undo %d of %d actions", ErrInvalid, n, old.Version)
+	}
+	g := old.clone()
+	g.Log = g.Log[:old.Version-n]
+	g.Version = len(g.Log)
+	return s.rebuilt(g)
 }
 
 // Load returns channel's active game with its log and its state (nil in
@@ -657,20 +713,9 @@ func (s *Store) Finish(channel string, expectVersion int, status Status, result 
 		if err != nil {
 			return refuse(err)
 		}
-		if old.Version != expectVersion {
-			return refuse(&VersionError{Channel: channel, Expected: expectVersion, Actual: old.Version})
-		}
-		if err := checkFinish(old, status, result); err != nil {
+		g, err := s.finishGame(old, expectVersion, status, result)
+		if err != nil {
 			return refuse(err)
-		}
-		g := old.clone()
-		g.Status = status
-		g.Finished = s.now().UTC()
-		g.Updated = g.Finished
-		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
-		if result != nil {
-			r := *result
-			g.Result = &r
 		}
 		if err := s.addStats(tx, g); err != nil {
 			return err
@@ -682,6 +727,26 @@ func (s *Store) Finish(channel string, expectVersion int, status Status, result 
 		return nil, fmt.Errorf("storage: finish game in channel %s: %w", channel, err)
 	}
 	return out, nil
+}
+
+// finishGame returns old ended with status and result, as archived.
+func (s *Store) finishGame(old *Game, expectVersion int, status Status, result *engine.Result) (*Game, error) {
+	if old.Version != expectVersion {
+		return nil, &VersionError{Channel: old.Channel, Expected: expectVersion, Actual: old.Version}
+	}
+	if err := checkFinish(old, status, result); err != nil {
+		return nil, err
+	}
+	g := old.clone()
+	g.Status = status
+	g.Finished = s.now().UTC()
+	g.Updated = g.Finished
+	g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+	if result != nil {
+		r := *result
+		g.Result = &r
+	}
+	return g, nil
 }
 
 func checkFinish(g *Game, status Status, result *engine.Result) error {

@@ -25,4 +25,7 @@ func TestLayoutOfNewAndReopenedFile(t *testing.T) {
 	if _, _, err := ro.Layout(); err == nil {
 		t.Error("Layout after Close succeeded")
 	}
+	if sum, err := storage.Check(path, registry()); err != nil || sum.Layout != file {
+		t.Errorf("Check: %+v, %v; want layout %d", sum, err, file)
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Open opens the database file at path. games is used to replay logs
@@ -85,7 +86,7 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("storage: open %s: %w: %v", path, ErrPermission, err)
 	}
-	if errors.Is(err, bolt.ErrTimeout) { // where bbolt takes the lock itself
+	if errors.Is(err, bolterrors.ErrTimeout) { // where bbolt takes the lock itself
 		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
 	}
 	return fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
@@ -224,7 +225,7 @@ func (s *Store) initialize(verify bool) error {
 			return err
 		})
 	})
-	if err == nil && !fresh && !s.readOnly {
+	if err == nil && !fresh && !s.readOnly && verify {
 		err = s.guard(func() error { return s.db.View(s.checkSchemas) })
 	}
 	if err != nil || !fresh {
@@ -269,19 +270,17 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 // checkSchemas refuses a file holding any record newer than this build
 // reads, before anything is written to it: a newer build wrote it, and
 // this one would write beside records it does not understand. It reads
-// each record's schema number only. Snapshots are left out: Load rebuilds
+// each record's schema number only, and runs with Verify (which reads every
+// page anyway); without it, each write refuses the newer records it would
+// replace or extend. Snapshots are left out: Load rebuilds
 // one it cannot read from the game's log.
 func (s *Store) checkSchemas(tx *bolt.Tx) error {
 	kinds := []struct{ bucket, kind string }{
 		{bktGames, recGame}, {bktLog, recEntry}, {bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
 	}
 	for _, k := range kinds {
-		max := s.codec.current(k.kind)
 		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
-			if got, n := binary.Uvarint(v); n > 0 && got > max {
-				return &SchemaError{Record: k.kind, Key: recordKey(k.bucket, key), Got: got, Max: max}
-			}
-			return nil
+			return s.codec.notNewer(k.kind, func() string { return recordKey(k.bucket, key) }, v)
 		})
 		if err != nil {
 			return err
@@ -328,8 +327,9 @@ func boltCheck(tx *bolt.Tx) error {
 
 // Summary is what Check found in a sound file.
 type Summary struct {
-	Active int // games in the lobby or running
-	Total  int // every game, archived ones included
+	Active int    // games in the lobby or running
+	Total  int    // every game, archived ones included
+	Layout uint64 // the file's layout version (see Store.Layout)
 }
 
 // Check opens the database at path read-only, checks every page, decodes
@@ -347,6 +347,9 @@ func Check(path string, games *engine.Registry) (Summary, error) {
 		return Summary{}, err
 	}
 	var sum Summary
+	if sum.Layout, _, err = s.Layout(); err != nil {
+		return Summary{}, err
+	}
 	sum.Active, sum.Total, err = s.Counts()
 	return sum, err
 }

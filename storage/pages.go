@@ -100,7 +100,8 @@ type pageCheck struct {
 	r        io.ReaderAt
 	pageSize int
 	hwm      uint64
-	state    []byte // per page: 0 not seen, pageUsed, pageFree
+	state    []byte   // per page: 0 not seen, pageUsed, pageFree
+	bufs     [][]byte // a page buffer per depth of the walk, reused
 }
 
 const (
@@ -165,7 +166,7 @@ func checkLength(f io.ReaderAt, size int64) error {
 	// bbolt reads the freelist while opening: check its header here.
 	if m.freelist != noFreelist {
 		c := &pageCheck{r: f, pageSize: int(m.pageSize), hwm: m.pgid}
-		if _, err := c.read(m.freelist, flagFreelist, "the index of free pages"); err != nil {
+		if _, err := c.read(m.freelist, flagFreelist, "the index of free pages", 0); err != nil {
 			return err
 		}
 	}
@@ -173,31 +174,42 @@ func checkLength(f io.ReaderAt, size int64) error {
 }
 
 // read reads page id with its overflow pages and checks its header: its
-// own id and a kind among want (flag bits).
-func (c *pageCheck) read(id uint64, want uint16, what string) ([]byte, error) {
+// own id and a kind among want (flag bits). The page is read into the
+// buffer of depth, which the next read at that depth reuses.
+func (c *pageCheck) read(id uint64, want uint16, what string, depth int) ([]byte, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: page %d (%s) is damaged: %s", ErrCorrupt, id, what, fmt.Sprintf(format, args...))
 	}
 	if id < 2 || id >= c.hwm {
 		return nil, fmt.Errorf("%w: %s points to page %d, outside the file's %d pages", ErrCorrupt, what, id, c.hwm)
 	}
-	head := make([]byte, pageHeaderSize)
-	if _, err := c.r.ReadAt(head, int64(id)*int64(c.pageSize)); err != nil {
+	for len(c.bufs) <= depth {
+		c.bufs = append(c.bufs, make([]byte, c.pageSize))
+	}
+	first := c.bufs[depth][:c.pageSize]
+	if _, err := c.r.ReadAt(first, int64(id)*int64(c.pageSize)); err != nil {
 		return nil, bad("reading it: %v", err)
 	}
 	le := binary.LittleEndian
-	if got := le.Uint64(head); got != id {
+	if got := le.Uint64(first); got != id {
 		return nil, bad("its header says page %d", got)
 	}
-	if flags := le.Uint16(head[8:]); flags&want == 0 || flags&^(flagBranch|flagLeaf|flagMeta|flagFreelist) != 0 || flags&(flags-1) != 0 {
+	if flags := le.Uint16(first[8:]); flags&want == 0 || flags&^(flagBranch|flagLeaf|flagMeta|flagFreelist) != 0 || flags&(flags-1) != 0 {
 		return nil, bad("unknown page kind %#x", flags)
 	}
-	overflow := uint64(le.Uint32(head[12:]))
+	overflow := uint64(le.Uint32(first[12:]))
 	if overflow >= c.hwm-id {
 		return nil, bad("it claims %d more pages, past the end of the file", overflow)
 	}
-	buf := make([]byte, (overflow+1)*uint64(c.pageSize))
-	if _, err := c.r.ReadAt(buf, int64(id)*int64(c.pageSize)); err != nil {
+	if overflow == 0 {
+		return first, nil
+	}
+	size := int((overflow + 1) * uint64(c.pageSize))
+	if cap(c.bufs[depth]) < size {
+		c.bufs[depth] = append(make([]byte, 0, size), first...)
+	}
+	buf := c.bufs[depth][:size]
+	if _, err := c.r.ReadAt(buf[c.pageSize:], int64(id+1)*int64(c.pageSize)); err != nil {
 		return nil, bad("reading it: %v", err)
 	}
 	return buf, nil
@@ -229,7 +241,7 @@ func (c *pageCheck) freelist(id uint64) error {
 		return nil
 	}
 	const what = "the index of free pages"
-	buf, err := c.read(id, flagFreelist, what)
+	buf, err := c.read(id, flagFreelist, what, 0)
 	if err != nil {
 		return err
 	}
@@ -261,7 +273,7 @@ func (c *pageCheck) tree(id uint64, bucket string, depth int) error {
 	if depth > maxTreeDepth {
 		return fmt.Errorf("%w: the pages of %s nest more than %d deep", ErrCorrupt, bucket, maxTreeDepth)
 	}
-	buf, err := c.read(id, flagBranch|flagLeaf, bucket)
+	buf, err := c.read(id, flagBranch|flagLeaf, bucket, depth)
 	if err != nil {
 		return err
 	}

@@ -183,11 +183,8 @@ func (s *Store) Stats(user string) ([]Stats, error) {
 
 // addStats counts archived game g in its users' statistics.
 func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
-	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
-		return nil // abandoned before anyone played: nothing to count
-	}
 	b := bucket(tx, bktStats)
-	for _, user := range g.users() {
+	for _, user := range statsUsers(g) {
 		key := append(append([]byte(user), 0), g.Kind...)
 		st := Stats{User: user, Kind: g.Kind}
 		if data := b.Get(key); data != nil {
@@ -195,28 +192,7 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 				return err
 			}
 		}
-		if g.Status == StatusAbandoned {
-			st.Abandoned++
-		} else {
-			score, won := math.MinInt, false
-			for seat, held := range g.Seats {
-				if held.User != user {
-					continue
-				}
-				score = max(score, g.Result.Scores[seat])
-				for _, w := range g.Result.Winners {
-					won = won || int(w) == seat
-				}
-			}
-			if st.Played == 0 || score > st.Best {
-				st.Best = score
-			}
-			st.Played++
-			st.ScoreSum += int64(score)
-			if won {
-				st.Won++
-			}
-		}
+		st.count(g)
 		data, err := s.codec.sealJSON(recStats, st)
 		if err != nil {
 			return err
@@ -226,6 +202,41 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 		}
 	}
 	return nil
+}
+
+// statsUsers lists the users whose statistics archived game g counts in:
+// none for a game abandoned before anyone played.
+func statsUsers(g *Game) []string {
+	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
+		return nil
+	}
+	return g.users()
+}
+
+// count adds archived game g to st, the statistics of st.User.
+func (st *Stats) count(g *Game) {
+	if g.Status == StatusAbandoned {
+		st.Abandoned++
+		return
+	}
+	score, won := math.MinInt, false
+	for seat, held := range g.Seats {
+		if held.User != st.User {
+			continue
+		}
+		score = max(score, g.Result.Scores[seat])
+		for _, w := range g.Result.Winners {
+			won = won || int(w) == seat
+		}
+	}
+	if st.Played == 0 || score > st.Best {
+		st.Best = score
+	}
+	st.Played++
+	st.ScoreSum += int64(score)
+	if won {
+		st.Won++
+	}
 }
 
 // GuildSettings returns guild's settings with Saved set, or
@@ -242,16 +253,21 @@ func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
 
 // PutGuildSettings saves guild's settings.
 func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
-	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
-		return fmt.Errorf("storage: settings of guild %s: %w: negative duration", guild, ErrInvalid)
-	}
-	if settings.GamesChannel != "" {
-		if err := checkID("channel", settings.GamesChannel); err != nil {
-			return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
-		}
+	if err := checkGuildSettings(settings); err != nil {
+		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
 	if err := s.putRecord(bktGuilds, recGuild, guild, settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+	}
+	return nil
+}
+
+func checkGuildSettings(settings GuildSettings) error {
+	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
+		return fmt.Errorf("%w: negative duration", ErrInvalid)
+	}
+	if settings.GamesChannel != "" {
+		return checkID("channel", settings.GamesChannel)
 	}
 	return nil
 }
@@ -268,12 +284,18 @@ func (s *Store) UserPrefs(user string) (UserPrefs, error) {
 
 // PutUserPrefs saves user's preferences.
 func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
-	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
-		return fmt.Errorf("storage: preferences of user %s: %w: secrets go by %q or %q, not %.20q",
-			user, ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
+	if err := checkUserPrefs(prefs); err != nil {
+		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	if err := s.putRecord(bktUsers, recUser, user, prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
+	}
+	return nil
+}
+
+func checkUserPrefs(prefs UserPrefs) error {
+	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
+		return fmt.Errorf("%w: secrets go by %q or %q, not %.20q", ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
 	}
 	return nil
 }
@@ -305,6 +327,9 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 		return err
 	}
 	return s.update(func(tx *bolt.Tx) error {
+		if err := s.codec.notNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
+			return refuse(err)
+		}
 		return bucket(tx, name).Put([]byte(key), data)
 	})
 }

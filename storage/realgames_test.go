@@ -12,25 +12,13 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
-	"github.com/meeplegames/meeple/engine/crystalpalace"
-	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
 // realGames is a registry of the real games with their embedded content.
-func realGames(t testing.TB) *engine.Registry {
-	t.Helper()
-	cp, err := crystalpalace.DefaultContent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eighty, err := eightydays.DefaultContent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty))
-}
+func realGames(t testing.TB) *engine.Registry { return storetest.RealGames(t) }
 
 // TestRealGamesThroughTheStore plays each real game to its end through
 // Load and Append, undoing now and then, and checks at every step that the
@@ -116,45 +104,6 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 		}
 		t.Logf("%s: %d actions stored, %d undos, scores %v", name, g.Version, undone, res.Scores)
 	}
-}
-
-// BenchmarkLoad loads a Crystal Palace game of five players 150 actions in:
-// its log, its snapshot, the checksum check and the rules' Decode.
-func BenchmarkLoad(b *testing.B) {
-	reg := realGames(b)
-	rules, _ := reg.Lookup("crystalpalace")
-	setup := engine.Setup{Players: 5, Seed: 9}
-	state, err := rules.New(setup)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := engine.NewRNG(1)
-	players := []engine.Player{ai.Random{}, ai.Random{}, ai.Random{}, ai.Random{}, ai.Random{}}
-	played, err := ai.PlayOut(state, players, &rng, 150)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := storage.Open(filepath.Join(b.TempDir(), "meeple.db"), reg, storage.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	g := &storage.Game{Kind: "crystalpalace", Channel: "c1", Status: storage.StatusRunning, Setup: setup, Seats: make([]storage.Seat, 5)}
-	for i := range g.Seats {
-		g.Seats[i].Computer = "random"
-	}
-	for _, m := range played.Moves {
-		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
-	}
-	if err := s.Create(g); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, _, err := s.Load("c1"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(g.Snapshot)), "state-bytes")
 }
 
 // TestReplayErrorKeepsSecretsOut damages a Crystal Palace game on disk so

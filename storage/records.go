@@ -126,6 +126,17 @@ func (c codec) open(kind, key string, data []byte) ([]byte, error) {
 	return payload, nil
 }
 
+// notNewer refuses a stored record of kind whose schema is newer than this
+// build's, before a write replaces it or writes beside it. It reads only
+// the schema number; nil data (no record) passes. key names the record in
+// the error and is called only then.
+func (c codec) notNewer(kind string, key func() string, data []byte) error {
+	if v, n := binary.Uvarint(data); n > 0 && v > c.current(kind) {
+		return &SchemaError{Record: kind, Key: key(), Got: v, Max: c.current(kind)}
+	}
+	return nil
+}
+
 // sealJSON seals the JSON encoding of v.
 func (c codec) sealJSON(kind string, v any) ([]byte, error) {
 	payload, err := json.Marshal(v)

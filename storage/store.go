@@ -82,6 +82,8 @@ type Store struct {
 	now      func() time.Time
 	codec    codec
 
+	claims claimBook // timers handed out by ClaimDue
+
 	mu      sync.RWMutex // guards closed and sends on writes
 	closed  bool
 	writes  chan *writeReq
@@ -384,6 +386,9 @@ func (s *Store) commitLoop() {
 	}
 }
 
+// errNothingWritten rolls back a transaction whose writes were all refused.
+var errNothingWritten = errors.New("nothing written")
+
 // commit runs a batch in one transaction. A refusal answers only its own
 // request; any other error rolls the transaction back, and then each request
 // runs in a transaction of its own so that one failure cannot sink the rest.
@@ -391,17 +396,22 @@ func (s *Store) commit(batch []*writeReq) {
 	results := make([]error, len(batch))
 	err := s.guard(func() error {
 		return s.db.Update(func(tx *bolt.Tx) error {
+			wrote := false
 			for i, req := range batch {
 				results[i] = req.fn(tx)
 				var r refusal
 				if results[i] != nil && !errors.As(results[i], &r) {
 					return results[i]
 				}
+				wrote = wrote || results[i] == nil
+			}
+			if !wrote {
+				return errNothingWritten // roll back: bbolt would commit an empty transaction
 			}
 			return nil
 		})
 	})
-	if err == nil {
+	if err == nil || errors.Is(err, errNothingWritten) {
 		for i, req := range batch {
 			req.done <- results[i]
 		}

@@ -44,11 +44,14 @@ func (s *Session) ask(p engine.Prompt) error {
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
 			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
-			if errors.Is(err, engine.ErrUnknownAction) {
+			switch {
+			case errors.Is(err, engine.ErrUnknownAction):
 				s.printf("  (help lists the commands; Enter lists the actions again)\n")
-				continue
+			case len(s.numbered(p)) > maxLines:
+				s.printf("  (Enter lists the actions again)\n") // a long list is not worth reprinting
+			default:
+				s.listActions(p)
 			}
-			s.listActions(p)
 			continue
 		}
 		if !revealedSince(s.log[before.log:]) {

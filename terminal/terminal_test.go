@@ -493,3 +493,19 @@ func TestAComputerGameIsTheSimulatedOne(t *testing.T) {
 		})
 	}
 }
+
+// A refused placement says why and does not reprint the long list.
+func TestRefusedPlacementDoesNotReprintTheList(t *testing.T) {
+	_, out := play(t, terminal.Config{
+		Rules: crystalPalace(t), Setup: engine.Setup{Players: 2, Seed: 3},
+		Seats: []string{terminal.Human, "heuristic"},
+	}, "dice 6 1 1 1\nplace 6 westminster 9\nquit\n")
+	_, after, ok := strings.Cut(out, "P1> place 6 westminster 9\n")
+	if !ok {
+		t.Fatalf("the placement was not asked for:\n%s", out)
+	}
+	after, _, _ = strings.Cut(after, "P1>")
+	if !strings.HasPrefix(after, "✗ ") || strings.Contains(after, "1. ") {
+		t.Fatalf("after a refused placement:\n%s", after)
+	}
+}

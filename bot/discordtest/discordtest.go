@@ -281,6 +281,7 @@ const (
 // interaction is what the fake knows of an interaction it issued.
 type interaction struct {
 	created time.Time
+	message string // the message whose component was used, if any
 	acked   bool
 }
 
@@ -389,7 +390,7 @@ func (t onlyTo) RoundTrip(r *http.Request) (*http.Response, error) {
 func (s *Server) StartInteraction(token, message string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.interactions[token] = &interaction{created: s.now()}
+	s.interactions[token] = &interaction{created: s.now(), message: message}
 	if message != "" {
 		s.original[token] = message
 	}

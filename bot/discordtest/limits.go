@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // Check names one kind of strictness of the fake. Options.Relax turns
@@ -20,7 +22,8 @@ type Check string
 // The fake's checks. Every one is on unless relaxed.
 const (
 	// CheckContent: message content at most 2,000 characters (the bot limit;
-	// Discord's description allows 4,000 to other accounts).
+	// Discord's description allows 4,000 to other accounts), and no new
+	// message without content, embeds, components or files (code 50006).
 	CheckContent Check = "content"
 	// CheckEmbeds: at most 10 embeds; title 256, description 4,096, 25
 	// fields, field name 256 and value 1,024, footer 2,048, author 256, and
@@ -44,8 +47,9 @@ const (
 	// description of its API.
 	CheckSchema Check = "schema"
 	// CheckInteractions: an interaction's token is one Discord issued; one
-	// initial response, within 3 seconds; nothing through its webhook before
-	// that response; the token expires after 15 minutes.
+	// initial response, within 3 seconds; UPDATE_MESSAGE only for a click on
+	// a message's component; nothing through its webhook before that
+	// response; the token expires after 15 minutes.
 	CheckInteractions Check = "interactions"
 	// CheckRateLimits: the global limit on bot-token calls and the per-route
 	// buckets, announced in X-RateLimit-* headers and enforced with 429s.
@@ -202,7 +206,10 @@ func jsonInt(v any) (int, bool) {
 func limitErrors(kind Kind, body any, files []File) []violation {
 	c := &checker{}
 	switch kind {
-	case ChannelSend, DirectMessage, MessageEdit, Followup, OriginalEdit, FollowupEdit:
+	case ChannelSend, DirectMessage, Followup:
+		c.message(object(body), nil)
+		c.notEmpty(object(body), files)
+	case MessageEdit, OriginalEdit, FollowupEdit:
 		c.message(object(body), nil)
 	case Callback:
 		obj := object(body)
@@ -210,7 +217,10 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 		data := object(obj["data"])
 		path := []string{"data"}
 		switch typ {
-		case 4, 5, 7:
+		case 4:
+			c.message(data, path)
+			c.notEmpty(data, files)
+		case 5, 7:
 			c.message(data, path)
 		case 8:
 			c.choices(data, path)
@@ -223,6 +233,20 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 	c.files(files)
 	return c.out
 }
+
+// notEmpty refuses a new message with nothing to show, as Discord does
+// (code 50006).
+func (c *checker) notEmpty(m map[string]any, files []File) {
+	if len(files) > 0 || length(m["content"]) > 0 || len(list(m["embeds"])) > 0 || len(list(m["components"])) > 0 ||
+		len(list(m["sticker_ids"])) > 0 || m["poll"] != nil {
+		return
+	}
+	c.add(CheckContent, nil, codeEmptyMessage, "Cannot send an empty message")
+}
+
+// codeEmptyMessage marks the violation Discord answers with its own code
+// (50006) instead of a form error.
+const codeEmptyMessage = "EMPTY_MESSAGE"
 
 func (c *checker) message(m map[string]any, path []string) {
 	if m == nil {
@@ -521,6 +545,9 @@ func statusFor(vs []violation) int {
 func refusal(vs []violation) map[string]any {
 	if statusFor(vs) == http.StatusRequestEntityTooLarge {
 		return map[string]any{"code": 40005, "message": "Request entity too large"}
+	}
+	if len(vs) == 1 && vs[0].code == codeEmptyMessage {
+		return map[string]any{"code": discordgo.ErrCodeCannotSendEmptyMessage, "message": vs[0].message}
 	}
 	return invalidFormBody(vs)
 }

@@ -137,6 +137,9 @@ func (s *Server) lifecycle(req *Request) (int, any, bool) {
 		case in.acked:
 			status, body = http.StatusBadRequest, errorBody(discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged, "Interaction has already been acknowledged.")
 			v = violation{code: "ALREADY_ACKNOWLEDGED", message: "a second initial response"}
+		case (req.Type == discordgo.InteractionResponseUpdateMessage || req.Type == discordgo.InteractionResponseDeferredMessageUpdate) && in.message == "":
+			status, body = http.StatusNotFound, errorBody(discordgo.ErrCodeUnknownMessage, "Unknown Message")
+			v = violation{code: "NO_MESSAGE_TO_UPDATE", message: "UPDATE_MESSAGE answers an interaction that came from no message's component"}
 		case s.now().Sub(in.created) > ResponseWindow:
 			status, body = http.StatusNotFound, errorBody(discordgo.ErrCodeUnknownInteraction, "Unknown interaction")
 			v = violation{code: "RESPONSE_TOO_LATE", message: fmt.Sprintf("initial response %v after the interaction", s.now().Sub(in.created))}

@@ -189,6 +189,19 @@ func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
 	if _, err := s.FollowupMessageCreate(in("a"), true, &discordgo.WebhookParams{Content: "more"}); err != nil {
 		t.Errorf("follow-up: %v", err)
 	}
+	// an empty message is refused (50006) and is not the response
+	srv.StartInteraction("empty", "")
+	if c := code(s.InteractionRespond(in("empty"), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{}})); c != discordgo.ErrCodeCannotSendEmptyMessage {
+		t.Errorf("empty response: code %v", c)
+	}
+	// UPDATE_MESSAGE needs a message whose component was used
+	if c := code(s.InteractionRespond(in("empty"), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Content: "x"}})); c != discordgo.ErrCodeUnknownMessage {
+		t.Errorf("update of no message: code %v", c)
+	}
+	srv.StartInteraction("click", "77")
+	if err := s.InteractionRespond(in("click"), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+		t.Errorf("deferred update of a clicked message: %v", err)
+	}
 	// the 3-second window
 	srv.StartInteraction("late", "")
 	clock.Advance(ResponseWindow + time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // runBackup copies the database to -out and reads the copy back in full.
@@ -31,11 +32,14 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if postgres.IsDSN(path) {
+		return errPostgresBackup
+	}
 	how := "copied"
 	var n int64
 	// Read-only and not waiting for the lock: a running bot holds the file
 	// and writes the copy itself.
-	s, err := openStore(path, reg, readFile, storage.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
+	s, err := openFile(path, reg, readFile, storage.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
 	switch {
 	case errors.Is(err, storage.ErrInUse):
 		how = "copied online (the running bot wrote it)"
@@ -58,6 +62,10 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: %s %d bytes to %s and verified it: %d games, %d active\n", path, how, n, *out, sum.Total, sum.Active)
 	return nil
 }
+
+// errPostgresBackup: meeple backup copies bbolt files; PostgreSQL has its
+// own tools.
+var errPostgresBackup = errors.New("the database is on PostgreSQL: back it up with PostgreSQL's tools, for example pg_dump -Fc -f meeple.dump \"$MEEPLE_DATABASE_URL\" (or meeple migrate -from it -to a new .db file)")
 
 // backupOnline asks the bot running on the database at db to write a copy
 // to out, which is resolved here because the bot's working folder may differ.

@@ -11,10 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // checkResult is one line of "meeple check": what was checked, what was
@@ -66,7 +68,7 @@ func preflight(path string, getenv func(string) string) []checkResult {
 	if err != nil { // the embedded content is tested; this is a broken build
 		return []checkResult{{name: "content", detail: err.Error(), fix: "rebuild meeple from a clean checkout"}}
 	}
-	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.Database, games)}
+	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.database(getenv), games)}
 	out = append(out, checkContent(cfg.Content)...)
 	return append(out, checkBackupDir(cfg.Backup.Dir))
 }
@@ -174,7 +176,10 @@ func isBase64URL(r rune) bool {
 // writable: the bot creates it at its first start.
 func checkDatabase(path string, games *engine.Registry) checkResult {
 	r := checkResult{name: "database"}
-	s, err := storage.Open(path, games, storage.Options{ReadOnly: true, Verify: true, LockTimeout: -1})
+	if postgres.IsDSN(path) {
+		return checkPostgres(path)
+	}
+	sum, err := storage.Check(path, games)
 	if errors.Is(err, storage.ErrNoDatabase) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			dir := filepath.Dir(path)
@@ -191,23 +196,29 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 		r.detail, r.fix = err.Error(), databaseAdvice(err)
 		return r
 	}
-	defer s.Close()
-	if err := s.Verify(); err != nil {
-		r.detail, r.fix = err.Error(), databaseAdvice(err)
-		return r
-	}
-	layout, current, err := s.Layout()
-	if err == nil && layout > current {
-		err = fmt.Errorf("layout %d is newer than this build's %d", layout, current)
-	}
-	active, total, countErr := s.Counts()
-	if err = errors.Join(err, countErr); err != nil {
-		r.detail, r.fix = err.Error(), databaseAdvice(err)
-		return r
-	}
 	r.ok = true
-	r.detail = fmt.Sprintf("%s: layout %d (this build reads up to %d), every page and record verified, %d games (%d active)",
-		path, layout, current, total, active)
+	r.detail = fmt.Sprintf("%s: layout %d, every page and record verified, %d games (%d active)", path, sum.Layout, sum.Total, sum.Active)
+	return r
+}
+
+// checkPostgres connects to a PostgreSQL database and reads its schema
+// version and games, changing nothing.
+func checkPostgres(dsn string) checkResult {
+	r := checkResult{name: "database"}
+	st, err := postgres.Inspect(dsn, 10*time.Second)
+	switch {
+	case err != nil:
+		r.detail, r.fix = err.Error(), "check the URL (database in the config, or $"+databaseEnv+"), that PostgreSQL runs and that it lets this user in"
+		if errors.Is(err, storage.ErrNewerSchema) {
+			r.fix = "run the newer Meeple that upgraded the tables, or restore a dump taken before the upgrade"
+		}
+	case st.Schema < st.Current:
+		r.ok = true
+		r.detail = fmt.Sprintf("%s: schema %d; the bot creates or upgrades the tables to %d at its start", postgres.Redact(dsn), st.Schema, st.Current)
+	default:
+		r.ok = true
+		r.detail = fmt.Sprintf("%s: schema %d (this build's), %d games (%d active)", postgres.Redact(dsn), st.Schema, st.Total, st.Active)
+	}
 	return r
 }
 

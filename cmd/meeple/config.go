@@ -95,6 +95,16 @@ func (d *duration) UnmarshalText(b []byte) error {
 // defaultDatabase is the store's file when the config names none.
 const defaultDatabase = "meeple.db"
 
+// database is the database to use: $MEEPLE_DATABASE_URL when it is set
+// (so that a connection string's password can stay out of the file),
+// else the config's.
+func (c config) database(getenv func(string) string) string {
+	if env := getenv(databaseEnv); env != "" {
+		return env
+	}
+	return c.Database
+}
+
 // loadConfig reads path, or returns the defaults for "". Unknown keys and
 // values out of range are refused (the first of them), so that a misspelt
 // key does not silently fall back to a default.

@@ -419,3 +419,33 @@ func TestEverySubcommandIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPackageIsDocumented: docs/architecture.md has a row for each
+// package of the module.
+func TestEveryPackageIsDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is needed to list the packages: %v", err)
+	}
+	list := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{.Module.Path}}", "./...")
+	list.Dir = repoRoot
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 5 {
+		t.Fatalf("go list found %d packages: %q", len(lines), out)
+	}
+	for _, line := range lines {
+		pkg, module, _ := strings.Cut(line, " ")
+		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+		if !strings.Contains(string(data), "| `"+rel+"` |") {
+			t.Errorf("docs/architecture.md has no row for package %s", rel)
+		}
+	}
+}

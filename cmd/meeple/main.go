@@ -25,6 +25,7 @@ func commands() map[string]command {
 		"backup":   {"write a consistent, verified copy of the database file", runBackup},
 		"export":   {"print a stored game as a script that replay and import read", runExport},
 		"import":   {"load a game script into a channel of the database", runImport},
+		"migrate":  {"copy every game and setting between databases (bbolt file, PostgreSQL)", runMigrate},
 		"render":   {"apply a script of actions and write the board, mats and scores as PNGs", runRender},
 		"replay":   {"apply a script of actions and print the final state as JSON", runReplay},
 		"run":      {"run the Discord bot (token in MEEPLE_DISCORD_TOKEN; -config for settings)", runRun},

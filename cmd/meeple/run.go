@@ -37,8 +37,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Every page is checked: a damaged file is refused before the bot starts.
-	store, err := openStore(cfg.Database, reg, writeFile, storage.Options{Logger: log}, stdout)
+	database := cfg.database(os.Getenv)
+	// Every page of a bbolt file is checked: a damaged file is refused
+	// before the bot starts.
+	store, err := openStore(database, reg, writeFile, storage.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
@@ -47,16 +49,21 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	// "meeple backup" asks the running bot for copies over this socket. The
-	// bot runs without it when it cannot listen; the [backup] loop still works.
-	if backups, err := storage.ServeBackups(store, storage.BackupSocket(cfg.Database)); err != nil {
-		log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
-	} else {
-		defer func() { // before the store closes
-			if err := backups.Close(); err != nil {
-				log.Warn("closing the backup socket failed", "err", err)
-			}
-		}()
+	file, onFile := store.(*storage.Store)
+	if onFile {
+		// "meeple backup" asks the running bot for copies over this socket. The
+		// bot runs without it when it cannot listen; the [backup] loop still works.
+		if backups, err := storage.ServeBackups(file, storage.BackupSocket(database)); err != nil {
+			log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
+		} else {
+			defer func() { // before the store closes
+				if err := backups.Close(); err != nil {
+					log.Warn("closing the backup socket failed", "err", err)
+				}
+			}()
+		}
+	} else if cfg.Backup.Dir != "" {
+		log.Warn("[backup] copies bbolt files only: back a PostgreSQL database up with pg_dump", "dir", cfg.Backup.Dir)
 	}
 	if !strings.HasPrefix(token, "Bot ") {
 		token = "Bot " + token
@@ -87,8 +94,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go backupLoop(ctx, store, cfg.Backup, log)
-	log.Info("starting Meeple", "database", cfg.Database, "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
+	if onFile {
+		go backupLoop(ctx, file, cfg.Backup, log)
+	}
+	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
 		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL)
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,11 +85,27 @@ func answer(t *testing.T, fake *discordtest.Server, token string) string {
 // against the fake Discord named in its config, opens and starts a game
 // over the gateway, stops it with SIGTERM and reads the database it left.
 func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
+	runAgainstTheFakeDiscord(t, filepath.Join(t.TempDir(), "meeple.db"), nil)
+}
+
+// TestMeepleRunOnPostgres is the same on a PostgreSQL database named by
+// MEEPLE_DATABASE_URL, which wins over the config's database file.
+func TestMeepleRunOnPostgres(t *testing.T) {
+	dsn := pg.Database(t)
+	runAgainstTheFakeDiscord(t, dsn, []string{databaseEnv + "=" + dsn})
+}
+
+// runAgainstTheFakeDiscord runs the test above on database, with env
+// added to meeple's environment.
+func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	bin := buildMeeple(t)
 	fake := discordtest.NewServer(discordtest.Options{})
 	defer fake.Close()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "meeple.db")
+	db := database
+	if env != nil {
+		db = filepath.Join(dir, "unused.db") // the environment wins
+	}
 	config := filepath.Join(dir, "config.toml")
 	text := fmt.Sprintf("database = %q\nlog_level = \"debug\"\napplication_id = %q\n[render]\nimages = false\n[discord]\nrest_base_url = %q\ngateway_url = %q\n",
 		db, discordtest.BotID, fake.URL(), fake.GatewayURL())
@@ -96,7 +113,7 @@ func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "run", "-config", config)
-	cmd.Env = append(os.Environ(), tokenEnv+"="+discordtest.Token)
+	cmd.Env = append(append(os.Environ(), tokenEnv+"="+discordtest.Token), env...)
 	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -180,7 +197,7 @@ func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := storage.Open(db, reg, storage.Options{Verify: true})
+	store, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
 	if err != nil {
 		t.Fatalf("the database after SIGTERM: %v", err)
 	}
@@ -191,6 +208,9 @@ func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
 	}
 	if g.Kind != "crystalpalace" || g.Status != storage.StatusRunning || len(g.Seats) != 3 {
 		t.Errorf("game in the database: kind %s status %s seats %d", g.Kind, g.Status, len(g.Seats))
+	}
+	if _, err := os.Stat(db); env != nil && err == nil {
+		t.Errorf("meeple created the config's database file %s though %s named another", db, databaseEnv)
 	}
 }
 

@@ -149,3 +149,18 @@ func TestBackupsAreWrittenAndPruned(t *testing.T) {
 		t.Errorf("kept %v, want %v", names, want)
 	}
 }
+
+// MEEPLE_DATABASE_URL names the database in place of the config's.
+func TestDatabaseSources(t *testing.T) {
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	c := config{Database: "meeple.db"}
+	if got := c.database(env("postgres://db/meeple")); got != "postgres://db/meeple" {
+		t.Errorf("env should win, got %q", got)
+	}
+	if got := c.database(env("")); got != "meeple.db" {
+		t.Errorf("config's database, got %q", got)
+	}
+	if got := databaseName("postgres://meeple:pw@db/meeple"); got != "postgres://meeple:xxxxx@db/meeple" {
+		t.Errorf("databaseName kept the password: %q", got)
+	}
+}

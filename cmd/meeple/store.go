@@ -6,12 +6,41 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
-// storeFlags name the database file the store subcommands work on.
+// databaseEnv is the environment variable that names the database (a
+// postgres:// connection string, which may hold a password), in place of
+// the config's database.
+const databaseEnv = "MEEPLE_DATABASE_URL"
+
+// store is a game store of either kind (a bbolt file or PostgreSQL), as
+// the subcommands use it.
+type store interface {
+	bot.Store
+	GetByID(id uint64) (*storage.Game, error)
+	Import(g *storage.Game) error
+	Counts() (active, total int, err error)
+	storage.Source
+	storage.Destination
+	Close() error
+}
+
+// databaseName is database fit for logs: a connection string without its
+// password, or the file's path.
+func databaseName(database string) string {
+	if postgres.IsDSN(database) {
+		return postgres.Redact(database)
+	}
+	return database
+}
+
+// storeFlags name the database the store subcommands work on.
 type storeFlags struct {
 	db     *string
 	config *string
@@ -19,12 +48,12 @@ type storeFlags struct {
 
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	return &storeFlags{
-		db:     fs.String("db", "", "database file (default: the -config file's database)"),
+		db:     fs.String("db", "", "database file or postgres:// URL (default: $"+databaseEnv+", else the -config file's database)"),
 		config: fs.String("config", "", "the bot's TOML config file, for its database and its content folders"),
 	}
 }
 
-// access is how a command uses the database file.
+// access is how a command uses a database file (PostgreSQL ignores it).
 type access int
 
 const (
@@ -38,7 +67,7 @@ const (
 // open opens the database with the games this program offers (with the
 // config's content, if any), logging repairs to log. A file it creates is
 // announced on stdout.
-func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (*storage.Store, *engine.Registry, error) {
+func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store, *engine.Registry, error) {
 	path, reg, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -47,9 +76,28 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (*stor
 	return s, reg, err
 }
 
-// openStore opens the database at path as how says. A file it creates is
-// announced on stdout; a damaged one is refused with the way to recover.
-func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+// openStore opens the database at path, a bbolt file or a postgres://
+// URL, as how says. A file it creates is announced on stdout; a damaged one
+// is refused with the way to recover. PostgreSQL's tables are created or
+// brought up to date.
+func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (store, error) {
+	// A nil pointer of either store would make a non-nil interface.
+	if postgres.IsDSN(path) {
+		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := openFile(path, reg, how, opts, stdout)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openFile is openStore for a bbolt file.
+func openFile(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
 	switch how {
 	case readFile:
 		opts.ReadOnly = true
@@ -97,11 +145,12 @@ func storeAdvice(err error) string {
 	return ""
 }
 
-// resolve returns the database file's path and the games this program
-// offers (with the config's content, if any).
+// resolve returns the database (-db, else $MEEPLE_DATABASE_URL, else the
+// config's) and the games this program offers (with the config's content,
+// if any).
 func (f *storeFlags) resolve() (string, *engine.Registry, error) {
-	if *f.db == "" && *f.config == "" {
-		return "", nil, errors.New("-db (or -config) is required")
+	if *f.db == "" && *f.config == "" && os.Getenv(databaseEnv) == "" {
+		return "", nil, errors.New("-db (or -config, or $" + databaseEnv + ") is required")
 	}
 	cfg, err := loadConfig(*f.config)
 	if err != nil {
@@ -109,7 +158,7 @@ func (f *storeFlags) resolve() (string, *engine.Registry, error) {
 	}
 	path := *f.db
 	if path == "" {
-		path = cfg.Database
+		path = cfg.database(os.Getenv)
 	}
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {

@@ -80,7 +80,7 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"backup", "-db", db}, 2, "-out is required"},
-		{[]string{"backup", "-out", db}, 1, "-db (or -config) is required"},
+		{[]string{"backup", "-out", db}, 1, "-db (or -config, or $MEEPLE_DATABASE_URL) is required"},
 		{[]string{"backup", "-db", db, "-out", db}, 1, "is the database itself"},
 		{[]string{"backup", "-db", garbage, "-out", filepath.Join(dir, "x.db")}, 1, garbage},
 		{[]string{"export", "-db", db}, 2, "give -channel or -game"},

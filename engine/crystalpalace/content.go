@@ -422,16 +422,23 @@ func entries[T any](out *[]T, table string) func(file, data string) error {
 				return entryError(file, data, table, i, fields, err)
 			}
 		}
-		if und := md.Undecoded(); len(und) > 0 {
-			keys := make([]string, len(und))
-			for i, k := range und {
-				keys[i] = k.String()
-			}
-			sort.Strings(keys)
-			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
-		}
+		return unknownFields(file, md)
+	}
+}
+
+// unknownFields reports the first key (in sorted order) that the decoding
+// left unused: a field the content does not know, often a typo.
+func unknownFields(file string, md toml.MetaData) error {
+	und := md.Undecoded()
+	if len(und) == 0 {
 		return nil
 	}
+	keys := make([]string, len(und))
+	for i, k := range und {
+		keys[i] = k.String()
+	}
+	sort.Strings(keys)
+	return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
 }
 
 // whole decodes a file of plain tables into *out.
@@ -439,18 +446,30 @@ func whole[T any](out *T) func(file, data string) error {
 	return func(file, data string) error {
 		md, err := toml.Decode(data, out)
 		if err != nil {
-			return &ContentError{File: file, Problem: err.Error()}
+			return wholeError(file, data, err)
 		}
-		if und := md.Undecoded(); len(und) > 0 {
-			keys := make([]string, len(und))
-			for i, k := range und {
-				keys[i] = k.String()
-			}
-			sort.Strings(keys)
-			return &ContentError{File: file, Field: keys[0], Problem: "unknown field"}
-		}
-		return nil
+		return unknownFields(file, md)
 	}
+}
+
+// wholeError reports a decoding error of a file of plain tables with the
+// line of the value at fault: the decoder names the last line of a key
+// that lists of tables ([[buzz.poster]]) repeat.
+func wholeError(file, data string, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		if _, rest, ok := strings.Cut(err.Error(), "(last key \""); ok {
+			if key, problem, ok := strings.Cut(rest, "\")"); ok {
+				problem = strings.TrimPrefix(strings.TrimSpace(problem), ": ")
+				entry := ""
+				if line := fieldLine(strings.Split(data, "\n"), key, problem); line > 0 {
+					entry = "line " + strconv.Itoa(line)
+				}
+				return &ContentError{File: file, Entry: entry, Field: key, Problem: problem}
+			}
+		}
+	}
+	return &ContentError{File: file, Problem: err.Error()}
 }
 
 // entryError reports a decoding error of entry i (from 0) of table: its id,
@@ -476,15 +495,17 @@ func entryError(file, data, table string, i int, fields map[string]any, err erro
 		}
 	}
 	entry := entryName(table, id, i)
-	if line := entryLine(data, table, i, field); line > 0 {
+	if line := entryLine(data, table, i, field, problem); line > 0 {
 		entry += " (line " + strconv.Itoa(line) + ")"
 	}
 	return &ContentError{File: file, Entry: entry, Field: field, Problem: problem}
 }
 
-// entryLine finds the line of field (its first part) inside entry i of
-// [[table]] in data, or the entry's header line; 0 when not found.
-func entryLine(data, table string, i int, field string) int {
+// entryLine finds the line of field inside entry i of [[table]] in data,
+// or the entry's header line; 0 when not found. A field inside a nested
+// list of tables ("side.display") may appear on several lines of the
+// entry: the first whose value has the TOML type the error names wins.
+func entryLine(data, table string, i int, field, problem string) int {
 	lines := strings.Split(data, "\n")
 	header, n := -1, -1
 	for k, l := range lines {
@@ -499,17 +520,64 @@ func entryLine(data, table string, i int, field string) int {
 	if header < 0 {
 		return 0
 	}
-	first, _, _ := strings.Cut(field, ".")
-	for k := header + 1; k < len(lines) && first != ""; k++ {
-		l := strings.TrimSpace(lines[k])
-		if strings.HasPrefix(l, "[["+table+"]]") {
-			break
+	end := header + 1
+	for end < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[end]), "[["+table+"]]") {
+		end++
+	}
+	if line := fieldLine(lines[header+1:end], field, problem); line > 0 {
+		return header + 1 + line
+	}
+	return header + 1
+}
+
+// fieldLine is the line (from 1) among lines that sets field (by its first
+// part, or its last one for a field of a nested table) to a value of the
+// TOML type problem names; 0 when there is none.
+func fieldLine(lines []string, field, problem string) int {
+	want := ""
+	if _, rest, ok := strings.Cut(problem, "TOML value has type "); ok {
+		want, _, _ = strings.Cut(rest, ";")
+	}
+	parts := strings.Split(field, ".")
+	first, last := parts[0], parts[len(parts)-1]
+	fallback := 0
+	for k, l := range lines {
+		name, value, ok := strings.Cut(l, "=")
+		name = strings.TrimSpace(name)
+		if !ok || (name != first && name != last) {
+			continue
 		}
-		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == first {
+		if fallback == 0 {
+			fallback = k + 1
+		}
+		if want != "" && tomlType(value) == want {
 			return k + 1
 		}
 	}
-	return header + 1
+	return fallback
+}
+
+// tomlType names the TOML type of value as the decoder's errors do.
+func tomlType(value string) string {
+	var v map[string]any
+	if _, err := toml.Decode("v = "+strings.TrimSpace(value), &v); err != nil {
+		return ""
+	}
+	switch v["v"].(type) {
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case []any, []map[string]any:
+		return "array"
+	case map[string]any:
+		return "table"
+	}
+	return ""
 }
 
 // entryName formats a content entry for error messages: kind "id".

@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -104,5 +105,48 @@ func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {
 	want = `patents.toml: patent "audiobook" (line 14): cost.gears:`
 	if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error beginning %q", err, want)
+	}
+}
+
+// An effect counted per pounds cannot snowball: one effect gives at most
+// maxEffect, so a state cannot overflow into a loan loop.
+func TestEffectsPerMetricAreBounded(t *testing.T) {
+	s := newGame(t, 2, 1)
+	s.P[0].Pounds = 1 << 60
+	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: 50, M: metricPounds}); got != maxEffect {
+		t.Errorf("50 pounds per pound with %d pounds: %d, want %d", s.P[0].Pounds, got, maxEffect)
+	}
+	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: -50, M: metricPounds}); got != -maxEffect {
+		t.Errorf("-50 pounds per pound: %d, want %d", got, -maxEffect)
+	}
+}
+
+// lineOf is the line (from 1) where text first appears in the embedded file.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	data, err := fs.ReadFile(embedded, "content/"+file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(data), text)
+	if i < 0 {
+		t.Fatalf("%s has no %q", file, text)
+	}
+	return strings.Count(string(data[:i]), "\n") + 1
+}
+
+// Type errors inside lists of tables, nested in an entry or in tracks.toml,
+// name the line of the value at fault.
+func TestContentTypeErrorsInNestedTablesNameTheirLine(t *testing.T) {
+	for _, tc := range []struct{ file, old, new, want string }{
+		{"tracks.toml", "space = 4\n", "space = \"four\"\n", "tracks.toml: line %d: buzz.poster.space:"},
+		{"locations.toml", "display = 4", "display = \"x\"", "locations.toml: location \"patent\" (line %d): side.display:"},
+		{"market.toml", "cost = 1\n", "cost = \"x\"\n", "market.toml: market #1 (line %d): space.cost:"},
+	} {
+		want := fmt.Sprintf(tc.want, lineOf(t, tc.file, tc.old))
+		_, err := LoadContent(contentWith(t, tc.file, tc.old, tc.new))
+		if !errors.Is(err, ErrContent) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("got %v, want an error beginning %q", err, want)
+		}
 	}
 }

@@ -129,20 +129,28 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 // costFor is cost c as seat would pay it: "2 gear, 1 energy", with
 // "(buys 1 energy for 4 £)" when seat lacks goods that the payment buys.
 func (s *State) costFor(seat int, c Cost) string {
+	if buys := s.buys(seat, c); buys != "" {
+		return costText(c) + " (" + buys + ")"
+	}
+	return costText(c)
+}
+
+// buys is what paying c buys for seat, "buys 1 energy for 4 £", or "".
+func (s *State) buys(seat int, c Cost) string {
 	p := &s.P[seat]
 	e := s.c.Tracks.Economy
 	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
-	var buys []string
+	var goods []string
 	if gears > 0 {
-		buys = append(buys, strconv.Itoa(gears)+" gear")
+		goods = append(goods, strconv.Itoa(gears)+" gear")
 	}
 	if energy > 0 {
-		buys = append(buys, strconv.Itoa(energy)+" energy")
+		goods = append(goods, strconv.Itoa(energy)+" energy")
 	}
-	if len(buys) == 0 {
-		return costText(c)
+	if len(goods) == 0 {
+		return ""
 	}
-	return costText(c) + " (buys " + strings.Join(buys, " and ") + " for " + pounds(gears*e.GearPounds+energy*e.EnergyPounds) + ")"
+	return "buys " + strings.Join(goods, " and ") + " for " + pounds(gears*e.GearPounds+energy*e.EnergyPounds)
 }
 
 // describePlace: the dice space's fee and assistant action.

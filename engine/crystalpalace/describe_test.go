@@ -117,4 +117,11 @@ func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 	if want := "(buys 1 energy for 4 £)"; !strings.Contains(got, want) {
 		t.Errorf("build audiobook: %q, want it to contain %q", got, want)
 	}
+	ev, err := s.Apply(blue, "build audiobook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "P1 builds the Audiobook prototype, buys 1 energy for 4 £"; ev[0].Text != want {
+		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	}
 }

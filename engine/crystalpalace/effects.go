@@ -98,13 +98,20 @@ func (s *State) count(seat int, m metric) int {
 	return 0
 }
 
-// amount is the size of an effect for seat: N, or N per Div of the metric.
+// maxEffect bounds the size of one effect. Content bounds keep N small,
+// but an effect counted per pounds (or Buzz, …) could otherwise grow a
+// little more each time until it overflowed.
+const maxEffect = 1000
+
+// amount is the size of an effect for seat: N, or N per Div of the metric,
+// within ±maxEffect.
 func (s *State) amount(seat int, t Task) int {
 	if t.M == metricNone {
 		return t.N
 	}
 	d := max(t.D, 1)
-	return t.N * (s.count(seat, t.M) / d)
+	n := min(s.count(seat, t.M)/d, maxEffect)
+	return min(max(t.N*n, -maxEffect), maxEffect)
 }
 
 func (s *State) addVP(seat, n, src int) {

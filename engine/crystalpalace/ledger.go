@@ -1,9 +1,6 @@
 package crystalpalace
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // EventChange is the kind of the events that report a change of a seat's
 // pounds, VP, goods, income, Buzz or track positions, with its cause.
@@ -46,11 +43,35 @@ func (s *State) report(seat int, cause string) {
 		return
 	}
 	s.seen[seat] = now
-	var parts []string
+	var buf [128]byte
+	b := append(buf[:0], seatName(seat)...)
+	b = append(b, ':')
+	first := true
+	sep := func() {
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(b, ' ')
+		first = false
+	}
 	amount := func(d int, unit string) {
 		if d != 0 {
-			parts = append(parts, signed(d)+" "+unit)
+			sep()
+			if d > 0 {
+				b = append(b, '+')
+			}
+			b = strconv.AppendInt(b, int64(d), 10)
+			b = append(b, ' ')
+			b = append(b, unit...)
 		}
+	}
+	move := func(what, from, to string) {
+		sep()
+		b = append(b, what...)
+		b = append(b, ' ')
+		b = append(b, from...)
+		b = append(b, " → "...)
+		b = append(b, to...)
 	}
 	amount(now.pounds-was.pounds, "£")
 	amount(now.vp-was.vp, "VP")
@@ -58,24 +79,26 @@ func (s *State) report(seat int, cause string) {
 	amount(now.energy-was.energy, "energy")
 	amount(now.news-was.news, plural(now.news-was.news, "newspaper", "newspapers"))
 	amount(now.dice-was.dice, plural(now.dice-was.dice, "die", "dice"))
-	inc := s.c.Tracks.Income
-	if now.income != was.income {
-		parts = append(parts, "income "+strconv.Itoa(inc[was.income].Income)+" → "+strconv.Itoa(inc[now.income].Income))
+	if inc := s.c.Tracks.Income; now.income != was.income {
+		move("income", strconv.Itoa(inc[was.income].Income), strconv.Itoa(inc[now.income].Income))
 	}
 	if now.buzz != was.buzz {
-		parts = append(parts, "Buzz "+strconv.Itoa(was.buzz)+" → "+strconv.Itoa(now.buzz))
+		move("Buzz", strconv.Itoa(was.buzz), strconv.Itoa(now.buzz))
 	}
 	if w := s.c.Tracks.Westminster; now.west != was.west {
-		parts = append(parts, "Westminster "+w[was.west].Name+" → "+w[now.west].Name)
+		move("Westminster", w[was.west].Name, w[now.west].Name)
 	}
 	if now.obj != was.obj {
-		parts = append(parts, "objective level "+strconv.Itoa(now.obj))
+		sep()
+		b = append(b, "objective level "...)
+		b = strconv.AppendInt(b, int64(now.obj), 10)
 	}
-	text := seatName(seat) + ": " + strings.Join(parts, ", ")
 	if cause != "" {
-		text += " (" + cause + ")"
+		b = append(b, " ("...)
+		b = append(b, cause...)
+		b = append(b, ')')
 	}
-	s.emit(EventChange, seat, text, false)
+	s.emit(EventChange, seat, string(b), false)
 }
 
 // reportAll reports every seat's changes with cause.

@@ -119,3 +119,18 @@ func TestLogNamesCardAndLocation(t *testing.T) {
 		t.Errorf("first event %q, want %q", ev[0].Text, want)
 	}
 }
+
+// Skipping a decision says what was not done.
+func TestLogSaysWhatASkipDeclines(t *testing.T) {
+	const blue = 1
+	s := newGame(t, 3, 6)
+	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: blue, 7: 2})
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
+	ev, err := s.Apply(blue, "skip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "P2 moves no assistant down"; ev[0].Text != want {
+		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	}
+}

@@ -37,7 +37,8 @@ func (s *State) narrate(seat int, a Action) string {
 		case locBank:
 			return who + " takes share " + s.c.Shares[id].ID + " " + s.at(l)
 		case locClub:
-			return who + " recruits " + s.c.Characters[id].Name + " " + s.at(l)
+			ch := &s.c.Characters[id]
+			return joinParts(", ", who+" recruits "+ch.Name+" "+s.at(l), s.buys(seat, ch.Cost))
 		}
 	case vAdvance:
 		return who + " advances " + s.at(locWestminster)
@@ -51,7 +52,8 @@ func (s *State) narrate(seat int, a Action) string {
 			}
 		}
 	case vBuild:
-		return who + " builds the " + s.c.Patents[s.c.patentByID[a.Key]].Prototype + " prototype"
+		pt := &s.c.Patents[s.c.patentByID[a.Key]]
+		return joinParts(", ", who+" builds the "+pt.Prototype+" prototype", s.buys(seat, pt.Cost))
 	case vObjective, vTarget, vLoan:
 		return "" // their own events say what happens
 	case vPlaceAsst:
@@ -77,8 +79,18 @@ func (s *State) narrate(seat int, a Action) string {
 	case vAccept:
 		return who + " takes " + s.c.Characters[p.Q[0].X].Name + "'s instant bonus"
 	case vSkip:
-		if len(p.Q) > 0 {
-			return who + " skips: " + decisionKind(p.Q[0].K)
+		if len(p.Q) == 0 {
+			break
+		}
+		switch t := p.Q[0]; t.K {
+		case dAssistant:
+			return who + " takes no assistant action"
+		case dDown:
+			return who + " moves no assistant down"
+		case dPoster:
+			return who + " places no Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)
+		case dInstant:
+			return who + " declines " + s.c.Characters[t.X].Name + "'s instant bonus"
 		}
 	case vRepay:
 		return who + " pays back the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan"

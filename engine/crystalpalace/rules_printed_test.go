@@ -210,6 +210,9 @@ func TestViewShowsPlacedDice(t *testing.T) {
 	if got := v.Seats[0].Unplaced; len(got) != 3 || got[0] != 5 {
 		t.Errorf("unplaced dice %v, want 5 1 1", got)
 	}
+	if got := v.Seats[0].Placed; len(got) != 1 || got[0] != 6 {
+		t.Errorf("placed dice %v, want 6", got)
+	}
 	s.P[0].Patents = []int{patentIdx(t, s, "audiobook")} // phase 5 waits for P1
 	s.P[0].Gears, s.P[0].Energy = 1, 1
 	play(t, s, "P2: pass\nP1: pass\nP1: pass")

@@ -249,8 +249,9 @@ type PlayerView struct {
 	// DiceValues are public only after the reveal; nil before it.
 	DiceValues []int `json:"dice_values,omitempty"`
 	// Unplaced are the DiceValues not placed on the board (yet), from the
-	// reveal on; the others stand on dice spaces.
+	// reveal on; Placed the others, which stand on dice spaces.
 	Unplaced    []int      `json:"unplaced,omitempty"`
+	Placed      []int      `json:"placed,omitempty"`
 	Submitted   bool       `json:"submitted"`
 	Passed      bool       `json:"passed"`
 	Loans       int        `json:"loans"`
@@ -290,9 +291,11 @@ type PrivateView struct {
 	Characters []CardView      `json:"characters"`
 	Prototypes []CardView      `json:"prototypes"`
 	// Dice are this round's own values: chosen in phase 1, shown from the
-	// reveal until phase 7. Unplaced are those not on the board.
+	// reveal until phase 7. Unplaced are those not on the board, Placed
+	// those on it.
 	Dice        []int    `json:"dice"`
 	Unplaced    []int    `json:"unplaced,omitempty"`
+	Placed      []int    `json:"placed,omitempty"`
 	Submitted   bool     `json:"submitted"`
 	SalaryDue   int      `json:"salary_due"` // at the current Westminster position
 	FreeActions []string `json:"free_actions"`

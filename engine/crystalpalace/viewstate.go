@@ -252,7 +252,7 @@ func (s *State) playerView(seat int) PlayerView {
 	if s.Ph >= 2 {
 		pv.DiceLeft = len(p.Vals)
 		pv.DiceValues = cloneInts(p.Shown)
-		pv.Unplaced = cloneInts(p.Vals)
+		pv.Unplaced, pv.Placed = cloneInts(p.Vals), placedDice(p)
 	}
 	for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
 		if sl.K == slotLoan {
@@ -284,7 +284,7 @@ func (s *State) privateView(seat int) *PrivateView {
 	pv := &PrivateView{Seat: engine.Seat(seat), Nation: mat.Nation, Level: p.Obj, Research: s.slotViews(p),
 		Dice: cloneInts(p.Vals), Submitted: p.Sub, FreeActions: s.FreeActions(engine.Seat(seat))}
 	if s.Ph >= 2 {
-		pv.Dice, pv.Unplaced = cloneInts(p.Shown), cloneInts(p.Vals)
+		pv.Dice, pv.Unplaced, pv.Placed = cloneInts(p.Shown), cloneInts(p.Vals), placedDice(p)
 	}
 	for i, o := range mat.Objective {
 		pv.Objective = append(pv.Objective, ObjectiveView{Text: o.Metric + " at least " + strconv.Itoa(o.Min), VP: o.VP,
@@ -384,4 +384,19 @@ func joinParts(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
+}
+
+// placedDice are the revealed dice of p that stand on the board: those
+// shown less those still to place.
+func placedDice(p *Player) []int {
+	placed := cloneInts(p.Shown)
+	for _, v := range p.Vals {
+		for i, x := range placed {
+			if x == v {
+				placed = append(placed[:i], placed[i+1:]...)
+				break
+			}
+		}
+	}
+	return placed
 }

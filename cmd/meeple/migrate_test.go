@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/internal/pgtest"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// pg is the package's throwaway PostgreSQL server, started by the first
+// test that asks for a database.
+var pg pgtest.Server
+
+func TestMain(m *testing.M) { os.Exit(pg.Run(m)) }
+
+// fillDatabase stores real games of every kind in the bbolt file at path:
+// one finished (after 300 actions, with the scores of that moment), one
+// abandoned midway, one running,
+// and a lobby, plus settings and preferences.
+func fillDatabase(t *testing.T, path string) {
+	t.Helper()
+	reg, err := buildRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := storage.Open(path, reg, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	players := []engine.Player{ai.Random{}, ai.Random{}, ai.Random{}}
+	seats := []storage.Seat{{User: "111", Name: "Ann"}, {User: "222"}, {Computer: "random"}}
+	for i, name := range reg.Names() {
+		rules, _ := reg.Lookup(name)
+		for j, steps := range []int{300, 40, 25} {
+			setup := engine.Setup{Players: 3, Seed: uint64(100*i + j)}
+			state, err := rules.New(setup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := engine.NewRNG(uint64(j + 1))
+			played, err := ai.PlayOut(state, players, &rng, steps)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			g := &storage.Game{Kind: name, Guild: "7", Channel: fmt.Sprintf("%d%d", i+1, j), Creator: "111",
+				Status: storage.StatusRunning, Setup: setup, Seats: seats,
+				Timing: storage.Timing{TurnDeadline: time.Hour, OnDeadline: "computer"}}
+			for k, m := range played.Moves {
+				g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action, At: time.Unix(1700000000, int64(k)*1001)})
+			}
+			if err := s.Create(g); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			switch j {
+			case 0:
+				res := state.Result()
+				if _, err := s.Finish(g.Channel, g.Version, storage.StatusFinished, &res); err != nil {
+					t.Fatal(err)
+				}
+			case 1:
+				if _, err := s.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if _, err := s.Update(g.Channel, func(g *storage.Game) error {
+					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := s.Create(&storage.Game{Kind: "eightydays", Guild: "7", Channel: "500", Seats: []storage.Seat{{User: "111"}, {}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutGuildSettings("7", storage.GuildSettings{TurnDeadline: 3 * time.Hour, GamesChannel: "42"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutUserPrefs("222", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// exportAll exports every game of database by id, as "meeple export"
+// prints it (or the error it gives, for a lobby), with each user's stats.
+func exportAll(t *testing.T, database string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for id := 1; ; id++ {
+		code, stdout, stderr := meeple("export", "-db", database, "-game", fmt.Sprint(id))
+		if code != 0 && strings.Contains(stderr, "not found") {
+			break
+		}
+		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
+	}
+	reg, _ := buildRegistry(nil)
+	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, user := range []string{"111", "222"} {
+		st, err := s.Stats(user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["stats "+user] = fmt.Sprintf("%+v", st)
+	}
+	return out
+}
+
+// Moving a database to PostgreSQL and back keeps every game: each exports
+// to the same script, with the same statistics.
+func TestMigrateToPostgresAndBack(t *testing.T) {
+	dsn := pg.Database(t)
+	dir := t.TempDir()
+	from, back := filepath.Join(dir, "meeple.db"), filepath.Join(dir, "back.db")
+	fillDatabase(t, from)
+	want := exportAll(t, from)
+	if len(want) != 9 || !strings.Contains(want["1"], "# game ") || !strings.Contains(want["7"], "has not started") {
+		t.Fatalf("the original database exports %d games: %v", len(want)-2, want)
+	}
+
+	code, stdout, stderr := meeple("migrate", "-from", from, "-to", dsn)
+	if code != 0 || !strings.Contains(stdout, "copied 7 games (3 active), 1 guild settings and 1 user preferences") {
+		t.Fatalf("migrate to PostgreSQL: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if got := exportAll(t, dsn); !reflect.DeepEqual(got, want) {
+		t.Fatalf("PostgreSQL exports\n%v\nwant\n%v", got, want)
+	}
+	code, stdout, stderr = meeple("migrate", "-from", from, "-to", dsn)
+	if code != 1 || !strings.Contains(stderr, "already holds 7 games") {
+		t.Fatalf("migrate into a full database: exit %d, %q, %q", code, stdout, stderr)
+	}
+
+	t.Setenv(databaseEnv, dsn)
+	code, stdout, stderr = meeple("migrate", "-to", back)
+	if code != 0 || !strings.Contains(stdout, "copied 7 games") {
+		t.Fatalf("migrate back to bbolt: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if got := exportAll(t, back); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the file migrated back exports\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestMigrateRefusesBadInput(t *testing.T) {
+	t.Setenv(databaseEnv, "")
+	db := filepath.Join(t.TempDir(), "meeple.db")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"migrate", "-from", db}, 2, "-from and -to are required"},
+		{[]string{"migrate", "-from", db, "-to", db}, 1, "the same database"},
+		{[]string{"migrate", "-from", db, "-to", db + "2"}, 1, "no database at"},
+		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://(a connection string that does not parse)"},
+		{[]string{"backup", "-db", "postgres://meeple:sekrit@db/meeple", "-out", db}, 1, "pg_dump"},
+	} {
+		code, _, stderr := meeple(c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "sekrit") {
+			t.Errorf("%v: exit %d, %q; want %d and %q, without the password", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}
+
+// "meeple check" reads a PostgreSQL database's schema and games without
+// creating or changing its tables.
+func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
+	dsn := pg.Database(t)
+	r := checkDatabase(dsn, nil)
+	if !r.ok || !strings.Contains(r.detail, "schema 0; the bot creates or upgrades the tables") {
+		t.Fatalf("check of an empty database: %+v", r)
+	}
+	if r := checkDatabase(dsn, nil); !strings.Contains(r.detail, "schema 0") {
+		t.Fatalf("the first check created tables: %+v", r)
+	}
+	reg, _ := buildRegistry(nil)
+	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(&storage.Game{Kind: "eightydays", Guild: "7", Channel: "8", Seats: []storage.Seat{{User: "1"}, {}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if r := checkDatabase(dsn, nil); !r.ok || !strings.Contains(r.detail, "1 games (1 active)") {
+		t.Fatalf("check of a database with a game: %+v", r)
+	}
+	bad := strings.Replace(dsn, "meeple@", "meeple:sekrit@", 1)
+	bad = strings.Replace(bad, "host=", "host=/nonexistent", 1)
+	if r := checkDatabase(bad, nil); r.ok || strings.Contains(r.detail, "sekrit") || !strings.Contains(r.detail, "xxxxx") {
+		t.Fatalf("check of an unreachable database: %+v", r)
+	}
+}

@@ -1,0 +1,50 @@
+package storage
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// ClaimDue returns the deadlines and reminders due at now (as Due does)
+// that no caller has claimed within the last hold, and claims them until
+// now+hold, so that each timer is handled once even when several callers
+// ask at the same time; one whose handler died is returned again once its
+// claim has run out. Moving a timer (Update) makes it a new one. The bbolt
+// store keeps claims in memory: only one process can hold its file.
+func (s *Store) ClaimDue(now time.Time, hold time.Duration) ([]Due, error) {
+	due, err := s.Due(now)
+	if err != nil {
+		return nil, err
+	}
+	return s.claims.claim(due, now, hold), nil
+}
+
+// claimBook remembers which timers are claimed, and until when.
+type claimBook struct {
+	mu    sync.Mutex
+	until map[Due]time.Time
+}
+
+// claim returns the timers of due that are not claimed at now, claiming
+// them until now+hold, and forgets claims that have run out.
+func (c *claimBook) claim(due []Due, now time.Time, hold time.Duration) []Due {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.until == nil {
+		c.until = map[Due]time.Time{}
+	}
+	for d, until := range c.until {
+		if !until.After(now) {
+			delete(c.until, d)
+		}
+	}
+	return slices.DeleteFunc(due, func(d Due) bool {
+		key := Due{Kind: d.Kind, At: d.At.UTC(), GameID: d.GameID, Channel: d.Channel}
+		if _, held := c.until[key]; held {
+			return true
+		}
+		c.until[key] = now.Add(hold)
+		return false
+	})
+}

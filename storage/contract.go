@@ -1,0 +1,132 @@
+package storage
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Contract is the part of the store's contract that does not depend on
+// where games are kept: what a request must look like, and what record
+// each change makes of a game. Another implementation of the store
+// (storage/postgres) runs its requests through it, so that both stores
+// accept, refuse and record exactly alike. It is safe for concurrent use.
+type Contract struct{ s *Store }
+
+// NewContract returns the contract for games (used to replay logs) with
+// now as the clock for the times it stamps (nil means time.Now).
+func NewContract(games *engine.Registry, now func() time.Time) Contract {
+	if now == nil {
+		now = time.Now
+	}
+	return Contract{&Store{games: games, now: now, log: slog.New(slog.DiscardHandler), codec: newCodec()}}
+}
+
+// Now is the contract's clock.
+func (c Contract) Now() time.Time { return c.s.now() }
+
+// Create checks a game about to be created (as Store.Create does) and
+// returns its record: status, log times, Version, Snapshot, Created and
+// Updated filled in; the caller assigns the ID.
+func (c Contract) Create(g *Game) (*Game, error) { return c.prepare(g, false) }
+
+// Import checks a game about to be imported (as Store.Import does) and
+// returns its record, archived with its result and Finished time when its
+// log ends it or it is abandoned; the caller assigns the ID and counts an
+// archived game's statistics.
+func (c Contract) Import(g *Game) (*Game, error) { return c.prepare(g, true) }
+
+func (c Contract) prepare(g *Game, imported bool) (*Game, error) {
+	rec, err := c.s.prepareCreate(g, imported)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// Update runs an Update's fn on a copy of old and returns the edited
+// record, or fn's error or the refusal of the edit.
+func (c Contract) Update(old *Game, fn func(g *Game) error) (*Game, error) {
+	return c.s.editGame(old, fn)
+}
+
+// Start returns old, a game in the lobby, as started, with its initial
+// state (Snapshot holds it encoded).
+func (c Contract) Start(old *Game) (*Game, engine.State, error) { return c.s.startGame(old) }
+
+// Entry checks an action about to be appended to a game with seats seats
+// (and the snapshot that comes with it), and returns it with its time set.
+func (c Contract) Entry(e Entry, snapshot []byte, seats int) (Entry, error) {
+	e, err := c.s.prepareEntry(e, snapshot)
+	if err != nil {
+		return e, err
+	}
+	return e, checkEntry(e, seats)
+}
+
+// Undo returns old (read with its log) without its last n actions, and
+// the state replayed from the rest.
+func (c Contract) Undo(old *Game, expectVersion, n int) (*Game, engine.State, error) {
+	return c.s.undoGame(old, expectVersion, n)
+}
+
+// Finish returns old ended with status and result, as archived.
+func (c Contract) Finish(old *Game, expectVersion int, status Status, result *engine.Result) (*Game, error) {
+	return c.s.finishGame(old, expectVersion, status, result)
+}
+
+// OutcomeEntries checks what an Outcome must hold whatever the game and
+// returns its entries with their times set.
+func (c Contract) OutcomeEntries(o Outcome) ([]Entry, error) { return c.s.prepareOutcome(o) }
+
+// Outcome returns old (a running game at expectVersion) as the outcome
+// leaves it: entries (from OutcomeEntries) counted in its version, Edit
+// applied, archived when it finished. The caller writes the entries and
+// the snapshot, and counts an archived game's statistics.
+func (c Contract) Outcome(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
+	return c.s.outcomeGame(old, expectVersion, entries, o)
+}
+
+// Replay builds g's state from its setup and log.
+func (c Contract) Replay(g *Game) (engine.State, error) { return c.s.replay(g, g.Log) }
+
+// Decode decodes a snapshot of g's state.
+func (c Contract) Decode(g *Game, snapshot []byte) (engine.State, error) {
+	rules, err := c.s.games.Lookup(g.Kind)
+	if err != nil {
+		return nil, err
+	}
+	return rules.Decode(snapshot)
+}
+
+// StatsUsers lists the users whose statistics archived game g counts in.
+func StatsUsers(g *Game) []string { return statsUsers(g) }
+
+// Count adds archived game g to st, the statistics of st.User in g's kind.
+func (st *Stats) Count(g *Game) { st.count(g) }
+
+// CheckID refuses an id (of a channel, guild, user, …; what names it in
+// the error) that the store cannot keep, with ErrInvalid.
+func CheckID(what, id string) error { return checkID(what, id) }
+
+// CheckGuildSettings refuses settings PutGuildSettings would refuse.
+func CheckGuildSettings(s GuildSettings) error { return checkGuildSettings(s) }
+
+// CheckUserPrefs refuses preferences PutUserPrefs would refuse.
+func CheckUserPrefs(p UserPrefs) error { return checkUserPrefs(p) }
+
+// Clone returns a copy of g that shares nothing mutable with it.
+func (g *Game) Clone() *Game { return g.clone() }
+
+// Users lists the distinct Discord users seated in g.
+func (g *Game) Users() []string { return g.users() }
+
+// EncodeGame encodes g's record (every field but Log, Version and
+// Snapshot) with its schema version, as the stores keep it.
+func EncodeGame(g *Game) ([]byte, error) { return newCodec().encodeGame(g) }
+
+// DecodeGame decodes a record EncodeGame made, migrating an older schema
+// and refusing a newer one (*SchemaError) or a damaged record (ErrCorrupt).
+// key names the record in errors.
+func DecodeGame(key string, data []byte) (*Game, error) { return newCodec().decodeGame(key, data) }

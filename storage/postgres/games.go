@@ -1,0 +1,541 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// The columns every read of a game selects, from games aliased g.
+const headCols = "g.id, g.version, g.last_action, g.record"
+
+// fullFrom reads games with their snapshot and log (in one statement, so
+// one snapshot of the database); the caller adds the WHERE clause.
+const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.seats, l.ats, l.actions, l.idxs
+	FROM games g LEFT JOIN LATERAL (
+		SELECT array_agg(seat ORDER BY idx) AS seats, array_agg(at ORDER BY idx) AS ats,
+			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs
+		FROM game_log WHERE game_id = g.id) l ON true `
+
+// Create stores a new active game in g.Channel, as storage.Store.Create.
+func (s *Store) Create(g *storage.Game) error {
+	rec, err := s.contract.Create(g)
+	if err == nil {
+		err = s.create(rec)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: create game in channel %s: %w", g.Channel, err)
+	}
+	*g = *rec
+	return nil
+}
+
+// Import stores a game exported from a file, as storage.Store.Import: one
+// its log ends, or abandoned, goes straight to the archive.
+func (s *Store) Import(g *storage.Game) error {
+	rec, err := s.contract.Import(g)
+	if err == nil {
+		err = s.create(rec)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: import game into channel %s: %w", g.Channel, err)
+	}
+	*g = *rec
+	return nil
+}
+
+// create stores rec, a game record from the contract, under a new id; an
+// archived one counts in its users' statistics.
+func (s *Store) create(rec *storage.Game) error {
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		var busy bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE channel = $1 AND active)", rec.Channel).Scan(&busy); err != nil {
+			return err
+		}
+		if busy && rec.Status.Active() {
+			return storage.ErrChannelBusy
+		}
+		var id int64
+		if err := tx.QueryRow(ctx, "SELECT nextval('game_ids')").Scan(&id); err != nil {
+			return err
+		}
+		rec.ID = uint64(id)
+		if err := s.insertGame(ctx, tx, rec); err != nil {
+			return err
+		}
+		if rec.Status.Active() {
+			return nil
+		}
+		return addStats(ctx, tx, rec)
+	})
+	if uniqueViolation(err) {
+		err = storage.ErrChannelBusy // another process created one meanwhile
+	}
+	return err
+}
+
+// insertGame writes a new game, its log and its users.
+func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
+	data, err := storage.EncodeGame(g)
+	if err != nil {
+		return err
+	}
+	var snapVersion *int
+	if g.Snapshot != nil {
+		snapVersion = &g.Version
+	}
+	var last *int64
+	if n := len(g.Log); n > 0 {
+		last = nanos(g.Log[n-1].At)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO games (id, channel, guild, active, running, seats, version, last_action,
+			deadline, remind_at, record, snapshot, snapshot_version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		int64(g.ID), g.Channel, g.Guild, g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), g.Version, last,
+		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion); err != nil {
+		return err
+	}
+	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u",
+		int64(g.ID), g.Status.Active(), g.Users())
+	return err
+}
+
+// insertLog writes entries to game id's log from index from on, in one
+// statement.
+func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []storage.Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	seats, ats, actions := make([]int32, len(entries)), make([]int64, len(entries)), make([]string, len(entries))
+	for i, e := range entries {
+		seats[i], ats[i], actions[i] = int32(e.Seat), e.At.UnixNano(), e.Action
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action)
+		SELECT $1, $2 + n - 1, seat, at, action FROM unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(seat, at, action, n)`,
+		int64(id), from, seats, ats, actions)
+	return err
+}
+
+// writeGame stores g's record, index columns and users after a change
+// from old. The log, version and snapshot are the caller's.
+func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
+	data, err := storage.EncodeGame(g)
+	if err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7,
+			deadline_claim = CASE WHEN deadline IS DISTINCT FROM $5 THEN NULL ELSE deadline_claim END,
+			remind_claim = CASE WHEN remind_at IS DISTINCT FROM $6 THEN NULL ELSE remind_claim END,
+			deadline = $5, remind_at = $6
+		WHERE id = $1`,
+		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data)
+	if users := g.Users(); old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) {
+		b.Queue("DELETE FROM game_users WHERE game_id = $1 AND user_id <> ALL ($2::text[])", int64(g.ID), users)
+		b.Queue(`INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u
+			ON CONFLICT (user_id, game_id) DO UPDATE SET active = EXCLUDED.active`, int64(g.ID), g.Status.Active(), users)
+	}
+	return tx.SendBatch(ctx, b).Close()
+}
+
+// nanos is t in Unix nanoseconds, nil for the zero time; times before
+// 1970 become 0, as in the bbolt store's timer index.
+func nanos(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	n := max(t.UnixNano(), 0)
+	return &n
+}
+
+// decodeHead builds a game (without log and snapshot) from its row.
+func decodeHead(id int64, version int32, last *int64, record []byte) (*storage.Game, error) {
+	g, err := storage.DecodeGame(idKey(uint64(id)), record)
+	if err != nil {
+		return nil, err
+	}
+	if g.ID != uint64(id) {
+		return nil, fmt.Errorf("%w: game record %d holds id %d", storage.ErrCorrupt, id, g.ID)
+	}
+	g.Version = int(version)
+	if last != nil {
+		if at := time.Unix(0, *last).UTC(); at.After(g.Updated) {
+			g.Updated = at
+		}
+	}
+	return g, nil
+}
+
+// readHead reads one game without its log, or storage.ErrNotFound. where
+// is the condition on g; lock adds FOR UPDATE.
+func readHead(ctx context.Context, q querier, where string, lock bool, arg any) (*storage.Game, error) {
+	sql := "SELECT " + headCols + " FROM games g WHERE " + where
+	if lock {
+		sql += " FOR UPDATE"
+	}
+	var (
+		id      int64
+		version int32
+		last    *int64
+		record  []byte
+	)
+	err := q.QueryRow(ctx, sql, arg).Scan(&id, &version, &last, &record)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeHead(id, version, last, record)
+}
+
+// querier is what reads need of a pool or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// readFull reads one game with its log and snapshot, or
+// storage.ErrNotFound. snapVersion is the version the snapshot is of.
+func readFull(ctx context.Context, q querier, where string, arg any) (g *storage.Game, snapVersion int, err error) {
+	var (
+		id      int64
+		version int32
+		last    *int64
+		record  []byte
+		snap    []byte
+		sv      *int32
+		seats   []int32
+		ats     []int64
+		actions []string
+		idxs    []int32
+	)
+	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &snap, &sv, &seats, &ats, &actions, &idxs)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, 0, storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if g, err = decodeHead(id, version, last, record); err != nil {
+		return nil, 0, err
+	}
+	if len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version {
+		return nil, 0, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(seats))
+	}
+	g.Log = make([]storage.Entry, g.Version)
+	for i := range g.Log {
+		if idxs[i] != int32(i) {
+			return nil, 0, fmt.Errorf("%w: log of game %d has a gap at %d", storage.ErrCorrupt, id, i)
+		}
+		g.Log[i] = storage.Entry{Seat: engine.Seat(seats[i]), Action: actions[i], At: time.Unix(0, ats[i]).UTC()}
+	}
+	g.Snapshot, snapVersion = snap, -1
+	if sv != nil {
+		snapVersion = int(*sv)
+	}
+	return g, snapVersion, nil
+}
+
+// Get returns the active game of channel with its log and snapshot, or
+// storage.ErrNotFound.
+func (s *Store) Get(channel string) (*storage.Game, error) {
+	var g *storage.Game
+	err := s.call(func(ctx context.Context) error {
+		var err error
+		g, _, err = readFull(ctx, s.pool, "g.channel = $1 AND g.active", channel)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get game in channel %s: %w", channel, err)
+	}
+	return g, nil
+}
+
+// GetByID returns any game, active or archived, with its log and
+// snapshot, or storage.ErrNotFound.
+func (s *Store) GetByID(id uint64) (*storage.Game, error) {
+	var g *storage.Game
+	err := s.call(func(ctx context.Context) error {
+		if id > 1<<63-1 {
+			return storage.ErrNotFound
+		}
+		var err error
+		g, _, err = readFull(ctx, s.pool, "g.id = $1", int64(id))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// activeWhere selects channel's active game.
+const activeWhere = "g.channel = $1 AND g.active"
+
+// Update changes the bot-owned fields of channel's active game, as
+// storage.Store.Update. fn runs with the game's row locked.
+func (s *Store) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+	var out *storage.Game
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		old, err := readHead(ctx, tx, activeWhere, true, channel)
+		if err != nil {
+			return err
+		}
+		g, err := s.contract.Update(old, fn)
+		if err != nil {
+			return err
+		}
+		out = g
+		return writeGame(ctx, tx, old, g)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: update game in channel %s: %w", channel, err)
+	}
+	return out, nil
+}
+
+// Start moves channel's game from the lobby to running, as
+// storage.Store.Start.
+func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
+	var (
+		out   *storage.Game
+		state engine.State
+	)
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		old, err := readHead(ctx, tx, activeWhere, true, channel)
+		if err != nil {
+			return err
+		}
+		g, st, err := s.contract.Start(old)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
+			return err
+		}
+		out, state = g, st
+		return writeGame(ctx, tx, old, g)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: start game in channel %s: %w", channel, err)
+	}
+	return out, state, nil
+}
+
+// appendSQL appends one entry to an active running game at the expected
+// version, with the new snapshot, in one statement: $1 channel, $2
+// expected version, $3 snapshot, $4 seat, $5 time (Unix ns), $6 action.
+const appendSQL = `WITH g AS (
+		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $5
+		WHERE channel = $1 AND active AND running AND version = $2 AND $4 < seats
+		RETURNING id, version)
+	INSERT INTO game_log (game_id, idx, seat, at, action) SELECT id, version - 1, $4, $5, $6 FROM g`
+
+// Append adds one accepted action to channel's running game, as
+// storage.Store.Append: a stale expectVersion fails with a
+// *storage.VersionError. It is one statement, so one round trip.
+func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+	err := s.call(func(ctx context.Context) error {
+		e, err := s.contract.Entry(e, snapshot, int(e.Seat)+1) // the seat's upper bound is checked by appendSQL
+		if err != nil && len(snapshot) == 0 {
+			return err
+		}
+		if err == nil {
+			tag, err := s.pool.Exec(ctx, appendSQL, channel, expectVersion, snapshot, int(e.Seat), e.At.UnixNano(), e.Action)
+			if err != nil || tag.RowsAffected() == 1 {
+				return err
+			}
+		}
+		return s.whyNotAppended(ctx, channel, expectVersion, e, snapshot)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
+	}
+	return expectVersion + 1, nil
+}
+
+// whyNotAppended finds why an Append was refused, checking in the bbolt
+// store's order: the game, its status, the entry, the version.
+func (s *Store) whyNotAppended(ctx context.Context, channel string, expectVersion int, e storage.Entry, snapshot []byte) error {
+	var (
+		running bool
+		seats   int
+		version int
+	)
+	err := s.pool.QueryRow(ctx, "SELECT running, seats, version FROM games WHERE channel = $1 AND active", channel).Scan(&running, &seats, &version)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return storage.ErrNotFound
+	case err != nil:
+		return err
+	case !running:
+		return fmt.Errorf("%w: the game has not started", storage.ErrInvalid)
+	}
+	if _, err := s.contract.Entry(e, snapshot, seats); err != nil {
+		return err
+	}
+	if version != expectVersion {
+		return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
+	}
+	// The game was at expectVersion when read again: another writer
+	// undid an action in between. The caller's view is stale all the same.
+	return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
+}
+
+// Undo drops the last n actions of channel's running game, as
+// storage.Store.Undo.
+func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error) {
+	var (
+		out   *storage.Game
+		state engine.State
+	)
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := readHead(ctx, tx, activeWhere, true, channel); err != nil {
+			return err
+		}
+		old, _, err := readFull(ctx, tx, activeWhere, channel)
+		if err != nil {
+			return err
+		}
+		g, st, err := s.contract.Undo(old, expectVersion, n)
+		if err != nil {
+			return err
+		}
+		var last *int64
+		if len(g.Log) > 0 {
+			last = nanos(g.Log[len(g.Log)-1].At)
+		}
+		b := &pgx.Batch{}
+		b.Queue("DELETE FROM game_log WHERE game_id = $1 AND idx >= $2", int64(g.ID), g.Version)
+		b.Queue("UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
+			int64(g.ID), g.Version, g.Snapshot, last)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		out, state = g, st
+		return writeGame(ctx, tx, old, g)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: undo in channel %s: %w", channel, err)
+	}
+	return out, state, nil
+}
+
+// Load returns channel's active game with its log and its state (nil in
+// the lobby), as storage.Store.Load: a snapshot that is missing, of
+// another version or that does not decode is rebuilt from the log and
+// saved.
+func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
+	var (
+		g           *storage.Game
+		snapVersion int
+	)
+	err := s.call(func(ctx context.Context) error {
+		var err error
+		g, snapVersion, err = readFull(ctx, s.pool, activeWhere, channel)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: load game in channel %s: %w", channel, err)
+	}
+	if g.Status == storage.StatusLobby {
+		return g, nil, nil
+	}
+	var reason string
+	switch {
+	case g.Snapshot == nil:
+		reason = "snapshot missing"
+	case snapVersion != g.Version:
+		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snapVersion, g.Version)
+	default:
+		state, err := s.contract.Decode(g, g.Snapshot)
+		if err == nil {
+			return g, state, nil
+		}
+		reason = fmt.Sprintf("snapshot does not decode: %v", err)
+	}
+	state, err := s.repair(g, reason)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: load game in channel %s: %w", channel, err)
+	}
+	return g, state, nil
+}
+
+// repair rebuilds g's state from its log and stores it as the snapshot,
+// unless the game moved on meanwhile.
+func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
+	state, err := s.contract.Replay(g)
+	if err != nil {
+		return nil, err
+	}
+	if g.Snapshot, err = state.Encode(); err != nil {
+		return nil, fmt.Errorf("encode state: %w", err)
+	}
+	err = s.call(func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, "UPDATE games SET snapshot = $3, snapshot_version = $2 WHERE id = $1 AND version = $2 AND active",
+			int64(g.ID), g.Version, g.Snapshot)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = storage.ErrStale
+		}
+		return err
+	})
+	s.log.Warn("postgres: repaired a game's snapshot from its log",
+		"channel", g.Channel, "game", g.ID, "version", g.Version, "reason", reason, "saved", err == nil)
+	return state, nil
+}
+
+// Verified reports whether channel's stored snapshot equals its seed and
+// log replayed, byte for byte.
+func (s *Store) Verified(channel string) (bool, error) {
+	g, err := s.Get(channel)
+	if err != nil {
+		return false, err
+	}
+	if g.Status == storage.StatusLobby {
+		return g.Snapshot == nil, nil
+	}
+	state, err := s.contract.Replay(g)
+	if err != nil {
+		return false, fmt.Errorf("postgres: verify game in channel %s: %w", channel, err)
+	}
+	data, err := state.Encode()
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(data, g.Snapshot), nil
+}
+
+// Finish ends channel's game and archives it, counting it in its users'
+// statistics in the same transaction, as storage.Store.Finish.
+func (s *Store) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+	var out *storage.Game
+	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		old, err := readHead(ctx, tx, activeWhere, true, channel)
+		if err != nil {
+			return err
+		}
+		g, err := s.contract.Finish(old, expectVersion, status, result)
+		if err != nil {
+			return err
+		}
+		if err := addStats(ctx, tx, g); err != nil {
+			return err
+		}
+		out = g
+		return writeGame(ctx, tx, old, g)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: finish game in channel %s: %w", channel, err)
+	}
+	return out, nil
+}

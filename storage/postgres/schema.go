@@ -1,0 +1,116 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// migrations returns the schema's steps: migrations()[i] takes the schema from version i to i+1. A change to the
+// tables appends a step; a step is never edited once released. The
+// schema's version is the number of steps applied, kept in meeple_schema.
+//
+// Times the store compares or returns exactly (log times, timers) are Unix
+// nanoseconds, as in the bbolt store, so that moving games between the two
+// keeps every time to the nanosecond. A game's own fields are one record
+// in the bbolt store's encoding (storage.EncodeGame), which carries its own
+// record schema version.
+func migrations() []string {
+	return []string{
+		`CREATE TABLE games (
+		id          bigint PRIMARY KEY,
+		channel     text NOT NULL,
+		guild       text NOT NULL,
+		active      boolean NOT NULL,   -- lobby or running: holds its channel
+		running     boolean NOT NULL,
+		seats       integer NOT NULL,
+		version     integer NOT NULL,   -- length of the log
+		last_action bigint,             -- time of the last log entry, Unix ns
+		deadline    bigint,             -- Unix ns (before 1970: 0), active games only
+		remind_at   bigint,
+		record      bytea NOT NULL,     -- storage.EncodeGame
+		snapshot    bytea,              -- State.Encode() after the log
+		snapshot_version integer
+	);
+	CREATE SEQUENCE game_ids AS bigint OWNED BY games.id;
+	CREATE UNIQUE INDEX games_active_channel ON games (channel) WHERE active;
+	CREATE INDEX games_guild_active ON games (guild, id) WHERE active;
+	CREATE INDEX games_guild_archive ON games (guild, id) WHERE NOT active;
+	CREATE INDEX games_deadline ON games (deadline) WHERE active AND deadline IS NOT NULL;
+	CREATE INDEX games_remind_at ON games (remind_at) WHERE active AND remind_at IS NOT NULL;
+	CREATE TABLE game_users (
+		user_id text NOT NULL,
+		game_id bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+		active  boolean NOT NULL,
+		PRIMARY KEY (user_id, game_id)
+	);
+	CREATE TABLE game_log (
+		game_id bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+		idx     integer NOT NULL,
+		seat    integer NOT NULL,
+		at      bigint NOT NULL,        -- Unix ns
+		action  text NOT NULL,
+		PRIMARY KEY (game_id, idx)
+	);
+	CREATE TABLE stats (
+		user_id   text NOT NULL,
+		kind      text NOT NULL,
+		played    integer NOT NULL DEFAULT 0,
+		won       integer NOT NULL DEFAULT 0,
+		abandoned integer NOT NULL DEFAULT 0,
+		score_sum bigint NOT NULL DEFAULT 0,
+		best      integer NOT NULL DEFAULT 0,
+		PRIMARY KEY (user_id, kind)
+	);
+	CREATE TABLE guild_settings (guild text PRIMARY KEY, settings jsonb NOT NULL);
+	CREATE TABLE user_prefs (user_id text PRIMARY KEY, prefs jsonb NOT NULL);`,
+
+		// Claims on timers (ClaimDue): until when, in Unix ns.
+		`ALTER TABLE games ADD COLUMN deadline_claim bigint, ADD COLUMN remind_claim bigint;`,
+	}
+}
+
+// schemaLock is the advisory lock key that serialises migrations between
+// processes starting at once.
+const schemaLock = 0x6d656570 // "meep"
+
+// migrate brings the database's schema up to date in one transaction, or
+// refuses a schema newer than this build knows with a *storage.SchemaError.
+func migrate(ctx context.Context, db *pgx.Conn, steps []string) error {
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", schemaLock); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS meeple_schema (version integer NOT NULL)"); err != nil {
+		return err
+	}
+	var version int
+	err = tx.QueryRow(ctx, "SELECT version FROM meeple_schema").Scan(&version)
+	switch {
+	case err == pgx.ErrNoRows:
+		if _, err := tx.Exec(ctx, "INSERT INTO meeple_schema VALUES (0)"); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case version > len(steps):
+		return &storage.SchemaError{Record: "database", Key: "meeple_schema", Got: uint64(version), Max: uint64(len(steps))}
+	}
+	for i := version; i < len(steps); i++ {
+		if _, err := tx.Exec(ctx, steps[i]); err != nil {
+			return fmt.Errorf("schema step %d: %w", i+1, err)
+		}
+	}
+	if version < len(steps) {
+		if _, err := tx.Exec(ctx, "UPDATE meeple_schema SET version = $1", len(steps)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit(ctx)
+}

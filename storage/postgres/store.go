@@ -1,0 +1,170 @@
+// Package postgres keeps Meeple's games in PostgreSQL, behind the same
+// contract as the bbolt store in package storage (the same methods, errors
+// and semantics; storage/storetest checks both), so that several Meeple
+// processes can share one database.
+//
+// Every write is one transaction, committed when the method returns. A
+// write to a game carries the state version it was based on and is a
+// compare-and-swap on the game's row, so two processes acting on one game
+// apply one action and refuse the other with storage.ErrStale. Open runs
+// the schema's migrations (serialised between processes by an advisory
+// lock) and refuses a schema newer than this build with
+// storage.ErrNewerSchema.
+//
+// The connection string may hold a password: it never appears in an error
+// or a log (see Redact).
+//
+// The package imports storage (the contract and its types), the engine and
+// pgx, and nothing of Discord. A Store is safe for concurrent use.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// Logger receives repairs and other notable events; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock for Created and Updated times; nil means time.Now.
+	Now func() time.Time
+	// MaxConns bounds the connections to the server; 0 means the
+	// connection string's pool_max_conns, else 16. Commits
+	// that wait for the same WAL flush share it, so concurrent games need
+	// connections of their own.
+	MaxConns int32
+	// Timeout bounds each call; 0 means 30 seconds.
+	Timeout time.Duration
+}
+
+// Store is an open connection pool to a Meeple database on PostgreSQL.
+type Store struct {
+	pool     *pgxpool.Pool
+	dsn      string // redacted
+	games    *engine.Registry
+	contract storage.Contract
+	log      *slog.Logger
+	timeout  time.Duration
+	closed   atomic.Bool
+}
+
+// Open connects to the database at dsn (a postgres:// URL or key=value
+// connection string), brings its schema up to date and returns the store.
+// games is used to replay logs. Errors name the database without its
+// password.
+func Open(dsn string, games *engine.Registry, opts Options) (*Store, error) {
+	s, err := open(dsn, games, opts, migrations())
+	if err != nil {
+		return nil, fmt.Errorf("storage/postgres: open %s: %w", Redact(dsn), scrub(err, dsn))
+	}
+	return s, nil
+}
+
+func open(dsn string, games *engine.Registry, opts Options, steps []string) (*Store, error) {
+	if games == nil {
+		return nil, errors.New("no game registry")
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the connection string does not parse", storage.ErrInvalid)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = 16
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	err = migrate(ctx, conn, steps)
+	conn.Close(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{
+		pool: pool, dsn: Redact(dsn), games: games, contract: storage.NewContract(games, opts.Now),
+		log: opts.Logger, timeout: timeout,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s, nil
+}
+
+// String names the database, without its password.
+func (s *Store) String() string { return s.dsn }
+
+// Close closes the connections. Later calls fail with storage.ErrClosed.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return storage.ErrClosed
+	}
+	s.pool.Close()
+	return nil
+}
+
+// call runs fn with a context bounded by the store's timeout, failing with
+// storage.ErrClosed after Close.
+func (s *Store) call(fn func(ctx context.Context) error) error {
+	if s.closed.Load() {
+		return storage.ErrClosed
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	return fn(ctx)
+}
+
+// inTx runs fn in a transaction, committed when fn returns nil. A
+// serialisation failure or deadlock between processes is retried.
+func (s *Store) inTx(fn func(ctx context.Context, tx pgx.Tx) error) error {
+	return s.call(func(ctx context.Context) error {
+		for attempt := 0; ; attempt++ {
+			err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+			if attempt < 5 && retryable(err) {
+				continue
+			}
+			return err
+		}
+	})
+}
+
+// retryable reports whether err is a conflict between transactions that
+// running the transaction again resolves.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// uniqueViolation reports whether err is a unique index refusing a row.
+func uniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// idKey names game id in record errors, as the bbolt store does.
+func idKey(id uint64) string { return strconv.FormatUint(id, 10) }

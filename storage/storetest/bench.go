@@ -1,0 +1,276 @@
+package storetest
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// The benchmarks below measure a store through the contract, so that both
+// stores' figures come from the same code: each store's package calls them
+// from benchmarks of the same names.
+
+// SnapshotSizes are the state sizes the benchmarks store: 20 KB, the
+// performance baseline's stand-in for a Crystal Palace state, and 3 KB,
+// the size of the real Crystal Palace state of five players.
+func SnapshotSizes() []int { return []int{20 << 10, 3 << 10} }
+
+// FakeSnapshot returns state bytes of the given size that differ per
+// version. Append stores what it is given, so the benchmarks need no game.
+func FakeSnapshot(size, version int) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte('a' + (i*7+version)%26)
+	}
+	return b
+}
+
+// reportLatency adds the median and 99th percentile of durations.
+func reportLatency(b *testing.B, durations []time.Duration) {
+	if len(durations) == 0 {
+		return
+	}
+	slices.Sort(durations)
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// openBench opens a fresh database for b and closes it when b ends.
+func openBench(b *testing.B, newDB NewDatabase, games *engine.Registry) Store {
+	s, err := newDB(b, games)()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// BenchAppend appends one action with its state to one game, one append
+// at a time, durable when it returns.
+func BenchAppend(b *testing.B, newDB NewDatabase) {
+	for _, size := range SnapshotSizes() {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) {
+			s := openBench(b, newDB, Games())
+			NewRace(b, s, "g1", "c1", 4, "1000000")
+			snaps := [][]byte{FakeSnapshot(size, 0), FakeSnapshot(size, 1)}
+			var durations []time.Duration
+			v := 0
+			for b.Loop() {
+				start := time.Now()
+				var err error
+				if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+					b.Fatal(err)
+				}
+				durations = append(durations, time.Since(start))
+			}
+			reportLatency(b, durations)
+		})
+	}
+}
+
+// BenchAppendGames appends from one goroutine per game, games at once.
+func BenchAppendGames(b *testing.B, newDB NewDatabase, games int) {
+	for _, size := range SnapshotSizes() {
+		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) { appendGames(b, openBench(b, newDB, Games()), games, size) })
+	}
+}
+
+func appendGames(b *testing.B, s Store, games, size int) {
+	for i := 0; i < games; i++ {
+		NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+	}
+	snaps := [][]byte{FakeSnapshot(size, 0), FakeSnapshot(size, 1)}
+	var (
+		next      atomic.Int64
+		mu        sync.Mutex
+		durations []time.Duration
+	)
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < games; i++ {
+		wg.Add(1)
+		go func(ch string) {
+			defer wg.Done()
+			var mine []time.Duration
+			for v := 0; next.Add(1) <= int64(b.N); {
+				t0 := time.Now()
+				var err error
+				if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			durations = append(durations, mine...)
+			mu.Unlock()
+		}(fmt.Sprintf("c%d", i))
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+	reportLatency(b, durations)
+}
+
+// RealGames is a registry of the real games with their embedded content.
+func RealGames(tb testing.TB) *engine.Registry {
+	tb.Helper()
+	cp, err := crystalpalace.DefaultContent()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	eighty, err := eightydays.DefaultContent()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return engine.NewRegistry(crystalpalace.NewRules(cp), eightydays.NewRules(eighty))
+}
+
+// BenchLoad loads a Crystal Palace game of five players 150 actions in:
+// its log, its snapshot (and the bbolt store's checksum check) and the
+// rules' Decode.
+func BenchLoad(b *testing.B, newDB NewDatabase) {
+	reg := RealGames(b)
+	rules, _ := reg.Lookup("crystalpalace")
+	setup := engine.Setup{Players: 5, Seed: 9}
+	state, err := rules.New(setup)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := engine.NewRNG(1)
+	players := []engine.Player{ai.Random{}, ai.Random{}, ai.Random{}, ai.Random{}, ai.Random{}}
+	played, err := ai.PlayOut(state, players, &rng, 150)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := openBench(b, newDB, reg)
+	g := &storage.Game{Kind: "crystalpalace", Channel: "c1", Status: storage.StatusRunning, Setup: setup, Seats: make([]storage.Seat, 5)}
+	for i := range g.Seats {
+		g.Seats[i].Computer = "random"
+	}
+	for _, m := range played.Moves {
+		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
+	}
+	if err := s.Create(g); err != nil {
+		b.Fatal(err)
+	}
+	var durations []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, _, err := s.Load("c1"); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	b.ReportMetric(float64(len(g.Snapshot)), "state-bytes")
+	reportLatency(b, durations)
+}
+
+// interactionActions is how many actions one benchmarked interaction
+// stores: a player's, then two computer moves it sets off.
+const interactionActions = 3
+
+// BenchInteraction stores interactions on games games at once, each three
+// actions (a 3 KB state) and a new deadline: "steps" as the bot stores
+// them today (three Appends, then an Update: four commits), "commit" as
+// one Commit. With every > 0, interactions start every that often (100 a
+// second is 10ms) instead of as fast as the store takes them.
+func BenchInteraction(b *testing.B, newDB NewDatabase, games int, every time.Duration) {
+	for _, whole := range []bool{false, true} {
+		name := "steps"
+		if whole {
+			name = "commit"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := openBench(b, newDB, Games())
+			for i := 0; i < games; i++ {
+				NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+			}
+			interact := func(ch string, v int) (int, error) { return interactInSteps(s, ch, v) }
+			if whole {
+				interact = func(ch string, v int) (int, error) { return interactAtOnce(s, ch, v) }
+			}
+			runInteractions(b, games, every, interact)
+		})
+	}
+}
+
+// runInteractions runs b.N interactions spread over games, one goroutine
+// per game, and reports their rate and latency.
+func runInteractions(b *testing.B, games int, every time.Duration, interact func(ch string, v int) (int, error)) {
+	work := make([]chan time.Time, games)
+	var (
+		mu        sync.Mutex
+		durations []time.Duration
+		wg        sync.WaitGroup
+	)
+	for i := range work {
+		work[i] = make(chan time.Time, 1024)
+		wg.Add(1)
+		go func(ch string, queue <-chan time.Time) {
+			defer wg.Done()
+			var mine []time.Duration
+			v := 0
+			for started := range queue {
+				var err error
+				if v, err = interact(ch, v); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(started))
+			}
+			mu.Lock()
+			durations = append(durations, mine...)
+			mu.Unlock()
+		}(fmt.Sprintf("c%d", i), work[i])
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for n := 0; n < b.N; n++ {
+		if every > 0 {
+			time.Sleep(time.Until(start.Add(time.Duration(n) * every)))
+		}
+		work[n%games] <- time.Now()
+	}
+	for _, q := range work {
+		close(q)
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "interactions/s")
+	reportLatency(b, durations)
+}
+
+// interactInSteps stores one interaction at version v as separate writes.
+func interactInSteps(s Store, ch string, v int) (int, error) {
+	snap := FakeSnapshot(3<<10, v)
+	for i := 0; i < interactionActions; i++ {
+		var err error
+		if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
+			return v, err
+		}
+	}
+	_, err := s.Update(ch, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
+	return v, err
+}
+
+// interactAtOnce stores one interaction at version v with one Commit.
+func interactAtOnce(s Store, ch string, v int) (int, error) {
+	o := storage.Outcome{Snapshot: FakeSnapshot(3<<10, v), Edit: func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil }}
+	for i := 0; i < interactionActions; i++ {
+		o.Entries = append(o.Entries, storage.Entry{Seat: 0, Action: "roll"})
+	}
+	g, err := s.Commit(ch, v, o)
+	if err != nil {
+		return v, err
+	}
+	return g.Version, nil
+}
