@@ -222,11 +222,23 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 			}
 		}
 	}
-	lines := make([]string, len(g.Log))
+	// each line names whoever held the seat then; hand-overs have lines
+	// of their own, placed by the log's length when they happened
+	holders := firstHolders(g)
+	lines := make([]string, 0, len(g.Log)+len(g.Handovers))
+	h := 0
+	handOver := func() {
+		lines = append(lines, handoverLine(g.Handovers[h], names))
+		holders[g.Handovers[h].Seat] = g.Handovers[h].To
+		h++
+	}
 	for n, e := range g.Log {
+		for h < len(g.Handovers) && g.Handovers[h].Version <= n {
+			handOver()
+		}
 		who := fmt.Sprintf("P%d", e.Seat+1)
-		if int(e.Seat) < len(names) {
-			who += " " + names[e.Seat]
+		if int(e.Seat) < len(holders) {
+			who += " " + holderName(holders[e.Seat], names[e.Seat])
 		}
 		what := "`" + e.Action + "`"
 		switch secrecy[n] {
@@ -235,7 +247,10 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		case replaced:
 			what = "(a secret choice, changed before the reveal)"
 		}
-		lines[n] = fmt.Sprintf("`%d` %s: %s", n+1, who, what)
+		lines = append(lines, fmt.Sprintf("`%d` %s: %s", n+1, who, what))
+	}
+	for h < len(g.Handovers) {
+		handOver()
 	}
 	return lines, nil
 }

@@ -103,10 +103,7 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	}
 	// Each seat's holders: its first holder, then whoever each handover
 	// gave it to; all but the last left it.
-	first := slices.Clone(g.Seats)
-	for i := len(g.Handovers) - 1; i >= 0; i-- {
-		first[g.Handovers[i].Seat] = g.Handovers[i].From
-	}
+	first := firstHolders(g)
 	for s := range g.Seats {
 		res.Seats[s].Holders = []rating.Holder{{Player: first[s].User}}
 	}
