@@ -172,7 +172,7 @@ func (b *leaderboardHandler) register(rt *router) error {
 
 func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
 	kind := in.opts.str(optGame)
-	name := "every game"
+	name := "All games"
 	if kind != "" {
 		rules, err := b.games.Lookup(kind)
 		if err != nil {
