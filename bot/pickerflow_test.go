@@ -13,9 +13,9 @@ import (
 // pickFromTree plays action through the board's picker button: a private
 // message, updated in place at each step, going back once on the way. It
 // checks every step's menu against Discord's limits.
-func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, action string) {
+func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, secret bool, action string) {
 	t.Helper()
-	path, ok := picker.New(treeActions(st, seat)).Find(action)
+	path, ok := picker.New(treeActions(st, seat, secret)).Find(action)
 	if !ok {
 		t.Fatalf("the picker does not offer %q", action)
 	}
@@ -85,16 +85,20 @@ func treeLabels(menu *discordgo.SelectMenu) []string {
 
 func TestTreeArgRoundTrips(t *testing.T) {
 	for _, c := range []struct {
-		seat engine.Seat
-		path []int
-	}{{0, nil}, {3, []int{24, 0, 7, 12}}} {
-		s, p, ok := parseTreeArg(treeArg(c.seat, c.path))
-		if !ok || s != c.seat || len(p) != len(c.path) {
-			t.Fatalf("%v %v: got %v %v %v", c.seat, c.path, s, p, ok)
+		secret bool
+		seat   engine.Seat
+		path   []int
+	}{{false, 0, nil}, {false, 3, []int{24, 0, 7, 12}}, {true, 2, []int{1}}} {
+		secret, s, p, ok := parseTreeArg(treeArg(c.secret, c.seat, c.path))
+		if !ok || secret != c.secret || s != c.seat || len(p) != len(c.path) {
+			t.Fatalf("%v %v %v: got %v %v %v %v", c.secret, c.seat, c.path, secret, s, p, ok)
 		}
 	}
-	for _, bad := range []string{"", "x", "1.-2", "1.01", "1.2.3.4.5.6", "1..2", "1.100"} {
-		if _, _, ok := parseTreeArg(bad); ok {
+	if secret, seat, _, ok := parseTreeArg(secretTree); !ok || !secret || seat != -1 {
+		t.Fatal("the board's secret button names no seat")
+	}
+	for _, bad := range []string{"", "x", "1.-2", "1.01", "1.2.3.4.5.6", "1..2", "1.100", "ss1", "s-1"} {
+		if _, _, _, ok := parseTreeArg(bad); ok {
 			t.Errorf("%q accepted", bad)
 		}
 	}
