@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
@@ -137,6 +138,14 @@ type Config struct {
 	// NewSeed draws the seed of each new game; nil means crypto/rand.
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
+	// Shards are the gateway shards Run connects; the zero value is the
+	// only one (a process alone). With part of the shards, the bot still
+	// answers whatever reaches it (its guilds' interactions; all DMs on
+	// shard 0), but checks the deadlines of its guilds' games only.
+	Shards shard.Set
+	// IdentifyEvery is the pause between connecting two shards; 0 means
+	// Discord's 5 s.
+	IdentifyEvery time.Duration
 }
 
 func (c *Config) defaults() {
@@ -165,6 +174,9 @@ func (c *Config) defaults() {
 	}
 	if c.NewSeed == nil {
 		c.NewSeed = newSeed
+	}
+	if c.IdentifyEvery == 0 {
+		c.IdentifyEvery = identifyEvery
 	}
 }
 
@@ -220,7 +232,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: store, locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: ownTimers(store, store, cfg.Shards), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
@@ -403,47 +415,56 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	b.timers.check(now)
 }
 
-// Run connects to the gateway, registers the commands, checks deadlines
-// every TickEvery, and serves until ctx is done; then it closes the bot
-// (in-flight interactions finish) and the gateway connection.
+// Run connects to the gateway, one session per shard in Config.Shards,
+// registers the commands (the process running shard 0 does), checks deadlines every TickEvery, and serves
+// until ctx is done; then it closes the bot (in-flight interactions
+// finish) and the gateway connections.
 func (b *Bot) Run(ctx context.Context) error {
-	s := b.send.s
-	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
-	remove := []func(){
-		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-			b.HandleInteraction(ctx, ic.Interaction)
-		}),
-		s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
-			b.HandleDM(ctx, mc.Message)
-		}),
-		s.AddHandler(func(_ *discordgo.Session, ready *discordgo.Ready) {
-			b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds))
-		}),
+	sessions, err := b.shardSessions()
+	if err != nil {
+		return err
+	}
+	var remove []func()
+	for _, s := range sessions {
+		s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+		remove = append(remove,
+			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+				b.HandleInteraction(ctx, ic.Interaction)
+			}),
+			s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
+				b.HandleDM(ctx, mc.Message)
+			}),
+			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
+				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),
+					"shard", s.ShardID, "shards", s.ShardCount)
+			}),
+		)
 	}
 	defer func() {
 		for _, f := range remove {
 			f()
 		}
 	}()
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("bot: connect to Discord: %w", err)
+	if err := b.openShards(sessions); err != nil {
+		return err
 	}
+	s := b.send.s
 	if b.cfg.AppID == "" {
 		// a bot user's id is its application's id
 		me, err := s.User("@me")
 		if err != nil {
-			s.Close()
+			closeShards(sessions)
 			return fmt.Errorf("bot: who am I: %w", err)
 		}
 		b.cfg.AppID = me.ID
 	}
-	if err := b.RegisterCommands(); err != nil {
-		s.Close()
+	if err := b.registerOnShardZero(); err != nil {
+		closeShards(sessions)
 		return err
 	}
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")
 	b.Close()
-	return s.Close()
+	return closeShards(sessions)
 }

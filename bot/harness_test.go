@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,7 +78,12 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// guild is the guild interactions come from; "" means testGuild.
+	guild string
 }
+
+// guildID is the guild the harness's interactions come from.
+func (h *harness) guildID() string { return cmp.Or(h.guild, testGuild) }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
@@ -251,7 +257,7 @@ func (h *harness) command(u tester, channel, name, sub string, opts map[string]a
 		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
 	}
 	return h.send(map[string]any{
-		"type": 2, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"type": 2, "guild_id": h.guildID(), "channel_id": channel, "member": u.member(),
 		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
 	})
 }
@@ -283,7 +289,7 @@ func (h *harness) autocomplete(u tester, channel, name, sub string, opts map[str
 		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
 	}
 	res := h.send(map[string]any{
-		"type": 4, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"type": 4, "guild_id": h.guildID(), "channel_id": channel, "member": u.member(),
 		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
 	})
 	var out []string
@@ -331,6 +337,10 @@ func (h *harness) submit(u tester, channel, customID, text string) result {
 	raw := map[string]any{"type": 5, "data": map[string]any{"custom_id": customID, "components": []any{
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
 	}}}
+	// the form opens from the board's button, so Discord sends the board along
+	if g, err := h.store.Get(channel); err == nil && g.Messages[roleBoard] != "" {
+		raw["message"] = h.messageJSON(g.Messages[roleBoard], channel)
+	}
 	h.place(raw, u, channel)
 	return h.send(raw)
 }
@@ -341,7 +351,7 @@ func (h *harness) place(raw map[string]any, u tester, channel string) {
 		raw["message"].(map[string]any)["channel_id"] = "dm" + u.ID
 		return
 	}
-	raw["guild_id"], raw["channel_id"], raw["member"] = testGuild, channel, u.member()
+	raw["guild_id"], raw["channel_id"], raw["member"] = h.guildID(), channel, u.member()
 }
 
 // dm sends the bot a direct message from u and returns the bot's DM answers.

@@ -25,6 +25,9 @@ type gatewayRun struct {
 	done   chan error
 	once   sync.Once
 	err    error
+	// peers are other bots on the same fake and store (other shards),
+	// waited for like the harness's own.
+	peers []*Bot
 }
 
 // serveOverGateway starts Bot.Run on h's bot and waits for its session.
@@ -73,6 +76,9 @@ func (r *gatewayRun) interaction(h *harness, raw map[string]any, token string) {
 		return false
 	})
 	waitForHandlers(h.bot)
+	for _, p := range r.peers {
+		waitForHandlers(p)
+	}
 }
 
 // message dispatches a DM over the gateway and waits for the bot's reply
@@ -91,6 +97,9 @@ func (r *gatewayRun) message(h *harness, m *discordgo.Message, mark int) {
 		return false
 	})
 	waitForHandlers(h.bot)
+	for _, p := range r.peers {
+		waitForHandlers(p)
+	}
 }
 
 // waitForHandlers returns once no handler is running: each holds the gate

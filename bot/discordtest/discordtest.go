@@ -15,7 +15,8 @@
 // headers and 429s. Options.Relax turns chosen checks off.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
-// it. A Server is safe for concurrent use.
+// it, and bot/shard, which routes a guild's events to its shard. A Server
+// is safe for concurrent use.
 package discordtest
 
 import (
@@ -256,6 +257,8 @@ type Options struct {
 	// HeartbeatInterval is the interval the gateway asks for in HELLO; 0
 	// means Discord's 41.25 s.
 	HeartbeatInterval time.Duration
+	// Shards is the shard count GET /gateway/bot recommends; 0 means 1.
+	Shards int
 }
 
 // Interaction limits of Discord.

@@ -1,16 +1,19 @@
 package discordtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+	"github.com/meeplegames/meeple/bot/shard"
 )
 
 // gatewayPath is where the fake's gateway listens.
@@ -28,8 +31,11 @@ const (
 	opHeartbeatACK   = 11
 )
 
-// closeAuthenticationFailed is the close code for a wrong token.
-const closeAuthenticationFailed = 4004
+// Close codes the gateway ends a connection with.
+const (
+	closeAuthenticationFailed = 4004 // a wrong token
+	closeInvalidShard         = 4010 // a shard outside [0, count)
+)
 
 // defaultHeartbeat is the interval Discord's HELLO asks for.
 const defaultHeartbeat = 41250 * time.Millisecond
@@ -41,24 +47,37 @@ type GatewayStats struct {
 	Intents discordgo.Intent
 }
 
-// gateway is the fake's websocket gateway: one bot, one session at a time
-// (no sharding).
+// Shard is one gateway shard: ID of Count. A session that identifies
+// without a shard holds shard 0 of 1, every guild.
+type Shard struct{ ID, Count int }
+
+// Holds reports whether guild's events go to this shard: Discord's
+// (guild_id >> 22) % count. Events of no guild (DMs) go to shard 0.
+func (sh Shard) Holds(guild string) bool {
+	id, ok := shard.Of(guild, sh.Count)
+	return ok && id == sh.ID
+}
+
+// gateway is the fake's websocket gateway: one bot, one session per shard.
+// Guild events go to the sessions whose shard holds the guild, DMs to
+// shard 0, as Discord routes them.
 type gateway struct {
 	srv      *Server
 	upgrader websocket.Upgrader
 
-	mu      sync.Mutex
-	cond    *sync.Cond // signalled when a connection becomes ready or goes
-	conns   map[*gwConn]bool
-	current *gwSession // the session events go to
-	nextID  int
-	stats   GatewayStats
-	closed  bool
+	mu       sync.Mutex
+	cond     *sync.Cond // signalled when a connection becomes ready or goes
+	conns    map[*gwConn]bool
+	sessions map[Shard]*gwSession // the session of each shard events go to
+	nextID   int
+	stats    GatewayStats
+	closed   bool
 }
 
 // gwSession is a gateway session: what resuming restores.
 type gwSession struct {
 	id        string
+	shard     Shard
 	intents   discordgo.Intent
 	events    []event // every dispatch, for replay on resume
 	conn      *gwConn // nil while disconnected
@@ -77,6 +96,13 @@ type gwConn struct {
 	wmu sync.Mutex // one writer at a time
 }
 
+// refuse closes the connection with a gateway close code.
+func (c *gwConn) refuse(code int, text string) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.ws.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, text))
+}
+
 func (c *gwConn) send(v any) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -84,7 +110,7 @@ func (c *gwConn) send(v any) error {
 }
 
 func newGateway(s *Server) *gateway {
-	g := &gateway{srv: s, conns: map[*gwConn]bool{}}
+	g := &gateway{srv: s, conns: map[*gwConn]bool{}, sessions: map[Shard]*gwSession{}}
 	g.cond = sync.NewCond(&g.mu)
 	return g
 }
@@ -177,26 +203,36 @@ func (g *gateway) identify(c *gwConn, data json.RawMessage) bool {
 	var id struct {
 		Token   string           `json:"token"`
 		Intents discordgo.Intent `json:"intents"`
+		Shard   *[2]int          `json:"shard"`
 	}
 	_ = json.Unmarshal(data, &id)
 	if strings.TrimPrefix(id.Token, "Bot ") != Token {
-		c.wmu.Lock()
-		_ = c.ws.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(closeAuthenticationFailed, "Authentication failed."))
-		c.wmu.Unlock()
+		c.refuse(closeAuthenticationFailed, "Authentication failed.")
+		return false
+	}
+	sh := Shard{ID: 0, Count: 1}
+	if id.Shard != nil {
+		sh = Shard{ID: id.Shard[0], Count: id.Shard[1]}
+	}
+	if sh.Count < 1 || sh.ID < 0 || sh.ID >= sh.Count {
+		c.refuse(closeInvalidShard, "Invalid shard.")
 		return false
 	}
 	g.mu.Lock()
 	g.nextID++
-	s := &gwSession{id: fmt.Sprintf("session-%d", g.nextID), intents: id.Intents, conn: c, resumable: true}
-	if old := g.current; old != nil && old.conn == c {
-		old.conn = nil
+	s := &gwSession{id: fmt.Sprintf("session-%d", g.nextID), shard: sh, intents: id.Intents, conn: c, resumable: true}
+	for _, old := range g.sessions {
+		if old.conn == c {
+			old.conn = nil
+		}
 	}
-	g.current = s
+	g.sessions[sh] = s
 	g.stats.Identifies++
 	g.stats.Intents = id.Intents
 	ready := map[string]any{
 		"v": 9, "user": botUser(), "session_id": s.id, "resume_gateway_url": g.url(),
 		"guilds": []any{}, "application": map[string]any{"id": BotID, "flags": 0},
+		"shard": []int{sh.ID, sh.Count},
 	}
 	err := g.dispatchLocked(s, "READY", ready)
 	g.cond.Broadcast()
@@ -214,8 +250,8 @@ func (g *gateway) resume(c *gwConn, data json.RawMessage) bool {
 	_ = json.Unmarshal(data, &r)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s := g.current
-	if s == nil || s.id != r.SessionID || !s.resumable {
+	s := g.session(r.SessionID)
+	if s == nil || !s.resumable {
 		return c.send(map[string]any{"op": opInvalidSession, "d": false}) == nil
 	}
 	g.stats.Resumes++
@@ -230,14 +266,26 @@ func (g *gateway) resume(c *gwConn, data json.RawMessage) bool {
 	return err == nil
 }
 
+// session returns the current session with id, or nil; g.mu is held.
+func (g *gateway) session(id string) *gwSession {
+	for _, s := range g.sessions {
+		if s.id == id {
+			return s
+		}
+	}
+	return nil
+}
+
 // drop forgets a connection that ended; its session waits for a resume.
 func (g *gateway) drop(c *gwConn) {
 	_ = c.ws.Close()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.conns, c)
-	if s := g.current; s != nil && s.conn == c {
-		s.conn = nil
+	for _, s := range g.sessions {
+		if s.conn == c {
+			s.conn = nil
+		}
 	}
 	g.cond.Broadcast()
 }
@@ -245,8 +293,10 @@ func (g *gateway) drop(c *gwConn) {
 func (g *gateway) endSession(c *gwConn) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if s := g.current; s != nil && s.conn == c {
-		s.resumable = false
+	for _, s := range g.sessions {
+		if s.conn == c {
+			s.resumable = false
+		}
 	}
 }
 
@@ -266,20 +316,51 @@ func (g *gateway) dispatchLocked(s *gwSession, typ string, data any) error {
 }
 
 // Dispatch sends the bot an event of type typ (INTERACTION_CREATE,
-// MESSAGE_CREATE, ...) over the gateway. While the connection is down the
-// event waits in the session and is replayed when the bot resumes.
+// MESSAGE_CREATE, ...) over the gateway, to the session of every shard
+// that holds the event's guild_id (shard 0 for an event of no guild, such
+// as a DM). While a connection is down the event waits in its session and
+// is replayed when the bot resumes.
 func (s *Server) Dispatch(typ string, data any) error {
+	guild, err := guildOf(data)
+	if err != nil {
+		return err
+	}
 	g := s.gw
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.current == nil {
-		return errors.New("discordtest: no gateway session: the bot has not identified")
+	var to []*gwSession
+	for sh, session := range g.sessions {
+		if sh.Holds(guild) {
+			to = append(to, session)
+		}
 	}
-	if typ == "MESSAGE_CREATE" && g.current.intents&(discordgo.IntentsDirectMessages|discordgo.IntentsGuildMessages) == 0 {
-		return fmt.Errorf("discordtest: the session's intents %d do not receive messages", g.current.intents)
+	if len(to) == 0 {
+		return fmt.Errorf("discordtest: no gateway session holds guild %q: no shard of it has identified", guild)
 	}
-	_ = g.dispatchLocked(g.current, typ, data) // a failed send is replayed on resume
+	for _, session := range to {
+		if typ == "MESSAGE_CREATE" && session.intents&(discordgo.IntentsDirectMessages|discordgo.IntentsGuildMessages) == 0 {
+			return fmt.Errorf("discordtest: the session's intents %d do not receive messages", session.intents)
+		}
+	}
+	for _, session := range to {
+		_ = g.dispatchLocked(session, typ, data) // a failed send is replayed on resume
+	}
 	return nil
+}
+
+// guildOf reads the guild_id of an event's payload ("" when it has none).
+func guildOf(data any) (string, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return "", fmt.Errorf("discordtest: event: %w", err)
+	}
+	var e struct {
+		GuildID string `json:"guild_id"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return "", nil // not an object: no guild
+	}
+	return e.GuildID, nil
 }
 
 // SendInteraction gives raw (an interaction as Discord sends it, without
@@ -338,8 +419,8 @@ func (s *Server) RequestReconnect() error {
 func (s *Server) InvalidateSession() error {
 	g := s.gw
 	g.mu.Lock()
-	if g.current != nil {
-		g.current.resumable = false
+	for _, session := range g.sessions {
+		session.resumable = false
 	}
 	g.mu.Unlock()
 	for _, c := range g.live() {
@@ -350,24 +431,81 @@ func (s *Server) InvalidateSession() error {
 	return nil
 }
 
+// live returns the connections of the current sessions.
 func (g *gateway) live() []*gwConn {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.current == nil || g.current.conn == nil {
-		return nil
+	var out []*gwConn
+	for _, s := range g.sessions {
+		if s.conn != nil {
+			out = append(out, s.conn)
+		}
 	}
-	return []*gwConn{g.current.conn}
+	return out
+}
+
+// connected counts the current sessions with a connection; g.mu is held.
+func (g *gateway) connected() int {
+	n := 0
+	for _, s := range g.sessions {
+		if s.conn != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // WaitConnected waits until a session is connected (after READY or
 // RESUMED) and returns the gateway's counts, or fails after timeout.
 func (s *Server) WaitConnected(timeout time.Duration) (GatewayStats, error) {
-	return s.gw.wait(timeout, func() bool { return s.gw.current != nil && s.gw.current.conn != nil })
+	return s.gw.wait(timeout, func() bool { return s.gw.connected() > 0 })
 }
 
 // WaitDisconnected waits until no session is connected.
 func (s *Server) WaitDisconnected(timeout time.Duration) (GatewayStats, error) {
-	return s.gw.wait(timeout, func() bool { return s.gw.current == nil || s.gw.current.conn == nil })
+	return s.gw.wait(timeout, func() bool { return s.gw.connected() == 0 })
+}
+
+// WaitShards waits until every one of shards has a connected session.
+func (s *Server) WaitShards(timeout time.Duration, shards ...Shard) (GatewayStats, error) {
+	return s.gw.wait(timeout, func() bool {
+		for _, sh := range shards {
+			if session := s.gw.sessions[sh]; session == nil || session.conn == nil {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Shards lists the shards whose session is connected, by shard id.
+func (s *Server) Shards() []Shard {
+	g := s.gw
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []Shard
+	for sh, session := range g.sessions {
+		if session.conn != nil {
+			out = append(out, sh)
+		}
+	}
+	slices.SortFunc(out, func(a, b Shard) int { return cmp.Or(a.ID-b.ID, a.Count-b.Count) })
+	return out
+}
+
+// DropShard cuts the connection of shard's session without a close frame;
+// the session stays resumable.
+func (s *Server) DropShard(sh Shard) {
+	s.gw.mu.Lock()
+	session := s.gw.sessions[sh]
+	var c *gwConn
+	if session != nil {
+		c = session.conn
+	}
+	s.gw.mu.Unlock()
+	if c != nil {
+		_ = c.ws.UnderlyingConn().Close()
+	}
 }
 
 // Gateway returns the gateway's counts so far.

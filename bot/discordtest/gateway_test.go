@@ -39,7 +39,14 @@ func (r *received) wait(t *testing.T, n int) {
 // through GET /gateway like discord.com's.
 func openSession(t *testing.T, srv *Server) (*discordgo.Session, *received) {
 	t.Helper()
+	return openShard(t, srv, Shard{ID: 0, Count: 1})
+}
+
+// openShard connects a discordgo session that runs one shard.
+func openShard(t *testing.T, srv *Server, shard Shard) (*discordgo.Session, *received) {
+	t.Helper()
 	s, _ := discordgo.New("Bot " + Token)
+	s.ShardID, s.ShardCount = shard.ID, shard.Count
 	if err := endpoint.Apply(s, endpoint.Config{REST: srv.URL()}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,95 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/bot/shard"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// guildOnShard1 is a guild whose events go to shard 1 of 2 (1 << 22);
+// testGuild's go to shard 0.
+const guildOnShard1 = "4194304"
+
+// TestShardedBotsSplitGuildsAndShareDMs runs two bots as two processes
+// would, each with one of two shards, on one store: a guild's game is
+// played through the bot holding its shard, a DM (shard 0) acts on a game
+// of shard 1, and each bot handles only its guilds' deadlines.
+func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Deadline: time.Hour, NoReminder: true, IdentifyEvery: time.Millisecond}
+	cfg.Shards = shard.Set{IDs: []int{0}, Count: 2}
+	h := newHarness(t, tinyRegistry(), cfg, nil, nil)
+	run := serveOverGateway(t, h)
+
+	other := cfg
+	other.Shards = shard.Set{IDs: []int{1}, Count: 2}
+	other.AppID, other.Now, other.NewSeed = testApp, h.clock.Now, h.bot.cfg.NewSeed
+	b2, err := New(Parts{Session: h.fake.NewSession(), Store: h.store, Games: h.reg}, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.peers = append(run.peers, b2)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b2.Run(ctx) }()
+	t.Cleanup(func() { // before the harness closes the store
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("second bot's Run: %v", err)
+		}
+	})
+	if _, err := h.fake.WaitShards(10*time.Second, discordtest.Shard{ID: 0, Count: 2}, discordtest.Shard{ID: 1, Count: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countKind(h.fake, discordtest.Commands); n != 1 {
+		t.Errorf("commands registered %d times; only shard 0's process registers them", n)
+	}
+
+	// a game in the guild of shard 1 reaches only the second bot; alice's
+	// /play goes to shard 1, bob's DM to shard 0, and the first bot applies
+	// it to the game of shard 1
+	h.guild = guildOnShard1
+	openTinyTable(t, h, chTiny, alice, bob)
+	b2.Wait()
+	id := h.game(chTiny).ID
+	playTinyRound(t, h)
+	b2.Wait()
+	if g, err := h.store.GetByID(id); err != nil || g.Status != storage.StatusFinished {
+		t.Fatalf("the game of shard 1 after its round: %+v %v", g, err)
+	}
+
+	// a game waiting in each guild
+	openTinyTable(t, h, "3003", alice, bob)
+	h.guild = ""
+	openTinyTable(t, h, "3002", alice, bob)
+	b2.Wait()
+
+	// each bot handles the deadlines of its own guilds' games only
+	h.clock.Advance(2 * time.Hour)
+	expired := func(ch string) bool {
+		for _, m := range h.fake.ChannelMessages(ch) {
+			if strings.Contains(m.Content, "deadline passed") {
+				return true
+			}
+		}
+		return false
+	}
+	b2.CheckDeadlines(h.clock.Now())
+	b2.Wait()
+	if !expired("3003") || expired("3002") {
+		t.Fatalf("after shard 1's check: shard 1's game expired %v (want true), shard 0's %v (want false)", expired("3003"), expired("3002"))
+	}
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.bot.Wait()
+	if !expired("3002") {
+		t.Error("shard 0's bot did not handle its game's deadline")
+	}
+	if g := h.game("3003"); g.Deadline.Before(h.clock.Now()) {
+		t.Errorf("shard 1's game's deadline was not moved on: %v", g.Deadline)
+	}
+}
