@@ -41,6 +41,10 @@ func (b *pickerHandler) register(rt *router) error {
 // before the seat.
 const secretTree = "s"
 
+// roundSep ends a secret picker's argument with the round it was drawn in
+// (roundTag), so that it is refused in the next round.
+const roundSep = "~"
+
 // treeArg writes a picker custom_id's argument: the seat, then the indexes
 // chosen so far: "2" (the top menu of seat P3), "2.4.0"; "s2.4.0" for a
 // secret choice. The indexes name menu positions, never an action.
@@ -119,7 +123,8 @@ func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, b
 // board), goes back a step, goes into a submenu, or plays the action chosen.
 func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	secret, seat, path, ok := parseTreeArg(id.Arg)
+	arg, round, _ := strings.Cut(id.Arg, roundSep)
+	secret, seat, path, ok := parseTreeArg(arg)
 	if !ok {
 		return errUnknownComp
 	}
@@ -143,8 +148,10 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	case g.Status != storage.StatusRunning:
 		return errNotRunning
 	case g.Version != id.Version && !secret:
+		return errStaleClick
+	case secret && round != "" && round != roundTag(st):
 		// a secret choice stays open while others choose theirs: its
-		// picker is checked against the prompt itself, not the version
+		// picker carries the round it was drawn in, not the version
 		return errStaleClick
 	}
 	seats := seatsOf(g, in.user.ID)
@@ -226,7 +233,11 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 	if menu.Prefix != "" {
 		fmt.Fprintf(&sb, "\nSo far: `%s` …", menu.Prefix)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(secret, seat, path)}.encode()
+	round := ""
+	if secret {
+		round = roundSep + roundTag(st)
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
 	opts := make([]discordgo.SelectMenuOption, len(menu.Choices))
 	for i, c := range menu.Choices {
 		text := c.Label
@@ -239,7 +250,7 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
 	}}}
 	if len(path) > 0 {
-		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1])}.encode()
+		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Back", Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})

@@ -103,3 +103,49 @@ func TestTreeArgRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+	open := func(u tester) (string, *discordgo.SelectMenu) {
+		t.Helper()
+		res := h.click(u, chTiny, board.ID, mustComponent(t, board, "Pick from menus"))
+		if !res.private() {
+			t.Fatalf("the secret picker opened in public: %s", res.text())
+		}
+		id, _ := h.fake.Original(res.Token)
+		m, _ := h.fake.Message(id)
+		return id, treeMenuOn(t, m)
+	}
+	if res := h.click(eve, chTiny, board.ID, mustComponent(t, board, "Pick from menus")); !res.private() || !strings.Contains(res.text(), "not playing") {
+		t.Fatalf("a spectator's click: %s", res.text())
+	}
+	mark := h.mark()
+	msgID, menu := open(alice)
+	if got := strings.Join(treeLabels(menu), ","); got != "pick 1,pick 2,pick 3" {
+		t.Fatalf("alice's secret menu: %s", got)
+	}
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "2"); !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Fatalf("alice's pick: %s", res.text())
+	}
+	if got := h.publicSince(mark); strings.Contains(got, "pick 3") || strings.Contains(got, "Alice picks 3") {
+		t.Fatalf("alice's secret pick in public before the reveal:\n%s", got)
+	}
+	// she may change it: a new picker; it is refused once the round is over
+	msgID, menu = open(alice)
+	pickAll(t, h, chTiny, bob)
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "0"); !res.private() || !strings.Contains(res.text(), "out of date") {
+		t.Fatalf("a secret picker of the last round: %s", res.text())
+	}
+	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 3, P2 1") {
+		t.Fatalf("the reveal shows alice's pick from the picker: %s", got)
+	}
+	for _, q := range h.fake.Requests()[mark:] {
+		for _, id := range append(q.CustomIDs(), q.CustomID) {
+			if strings.Contains(id, "pick") {
+				t.Errorf("custom_id %q names a pick", id)
+			}
+		}
+	}
+}
