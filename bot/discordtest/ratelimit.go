@@ -75,7 +75,10 @@ func (l *limiter) admit(req *Request, authorization string, now time.Time) limit
 		}
 		if l.global.count >= GlobalLimit {
 			retry := l.global.start.Add(time.Second).Sub(now)
-			return limitResult{headers: globalHeaders(retry.Seconds()), over: map[string]any{"message": "You are being rate limited.", "retry_after": retry.Seconds(), "global": true}}
+			h.Set("X-RateLimit-Global", "true")
+			h.Set("X-RateLimit-Scope", "global")
+			h.Set("Retry-After", strconv.Itoa(int(retry.Seconds()+0.999)))
+			return limitResult{headers: h, over: map[string]any{"message": "You are being rate limited.", "retry_after": retry.Seconds(), "global": true}}
 		}
 		l.global.count++
 	}
@@ -112,15 +115,4 @@ func (l *limiter) admit(req *Request, authorization string, now time.Time) limit
 func bucketHash(name string) string {
 	sum := sha256.Sum256([]byte(name))
 	return hex.EncodeToString(sum[:8])
-}
-
-// globalHeaders are the headers of the global limit's 429, asking to retry
-// after the given seconds.
-func globalHeaders(retry float64) http.Header {
-	h := http.Header{}
-	h.Set("X-RateLimit-Global", "true")
-	h.Set("X-RateLimit-Scope", "global")
-	h.Set("Retry-After", strconv.Itoa(int(retry+0.999)))
-	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", retry))
-	return h
 }

@@ -85,7 +85,12 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 	}
 	if f, ok := s.failure(*req); ok {
 		if f.Global {
-			headers = globalHeaders(f.RetryAfter)
+			// a global 429 as a client obeys it: every request waits
+			headers = http.Header{}
+			headers.Set("X-RateLimit-Global", "true")
+			headers.Set("X-RateLimit-Scope", "global")
+			headers.Set("Retry-After", strconv.Itoa(int(f.RetryAfter+0.999)))
+			headers.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", f.RetryAfter))
 		}
 		return f.Status, failureBody(f), headers
 	}
