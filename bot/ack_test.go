@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strings"
@@ -205,5 +206,19 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 	h.bot.Wait()
 	if after := buckets(); after > before+5 {
 		t.Errorf("300 interactions grew the rate limiter from %d to %d buckets", before, after)
+	}
+}
+
+// The automatic defer runs on a timer's goroutine, outside the handler's
+// recover: a panic there is logged, and the process goes on.
+func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	// no session: sending the defer panics
+	r := newReply(nil, &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, ChannelID: "1"}, log)
+	r.done()
+	r.autoDefer()
+	if !strings.Contains(logged.String(), "recovered from a panic in an automatic defer") || !strings.Contains(logged.String(), "goroutine") {
+		t.Errorf("the panic was not logged with its stack:\n%s", logged.String())
 	}
 }

@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"errors"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -84,8 +86,9 @@ const (
 // (deferring on its own when the handler takes longer than ackBudget) and
 // turns later answers into edits and follow-ups. Safe for concurrent use.
 type reply struct {
-	s *discordgo.Session
-	i *discordgo.Interaction
+	s   *discordgo.Session
+	i   *discordgo.Interaction
+	log *slog.Logger
 
 	mu      sync.Mutex
 	state   ack
@@ -100,8 +103,8 @@ type reply struct {
 // too late, so neither it nor its webhook can be used any more.
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
-func newReply(s *discordgo.Session, i *discordgo.Interaction) *reply {
-	r := &reply{s: s, i: i}
+func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
+	r := &reply{s: s, i: i, log: log}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -111,6 +114,11 @@ func newReply(s *discordgo.Session, i *discordgo.Interaction) *reply {
 // autoDefer defers an interaction whose handler is still working: a command
 // gets a private "thinking" message, a component or modal a silent update.
 func (r *reply) autoDefer() {
+	defer func() { // on the timer's goroutine: a panic here would end the process
+		if p := recover(); p != nil {
+			r.log.Error("recovered from a panic in an automatic defer", "channel", r.i.ChannelID, "panic", panicText(p), "stack", string(debug.Stack()))
+		}
+	}()
 	if r.i.Type == discordgo.InteractionApplicationCommand {
 		r.deferMessage(true)
 		return

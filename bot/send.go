@@ -56,7 +56,7 @@ func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *se
 // reply starts answering interaction i, through a session of its own
 // (interactionSession).
 func (s *sender) reply(i *discordgo.Interaction) *reply {
-	return newReply(s.interactionSession(), i)
+	return newReply(s.interactionSession(), i, s.log)
 }
 
 // interactionSession returns a session for one interaction's calls (its
