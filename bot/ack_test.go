@@ -14,16 +14,6 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 )
 
-// waitFor polls until ok holds, failing the test after a few seconds.
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-	}
-}
-
 // A global 429 on a bot-token call makes discordgo hold back every request
 // of its session until the limit resets. Interaction answers are exempt
 // from the global limit at Discord and must not wait: here the wait (4 s)
@@ -42,7 +32,7 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	}()
 	defer wg.Wait()
 	var limitedAt time.Time
-	waitFor(t, "the global 429", func() bool {
+	waitUntil(t, "the global 429", func() bool {
 		for _, q := range h.fake.Requests() {
 			if q.Status == http.StatusTooManyRequests {
 				limitedAt = q.At
