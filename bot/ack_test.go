@@ -212,3 +212,22 @@ func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
 		t.Errorf("the panic was not logged with its stack:\n%s", logged.String())
 	}
 }
+
+// A click whose initial response Discord refused cannot update the board
+// through its answer: the board is edited by a REST call instead, and
+// nothing goes through the lost interaction's webhook.
+func TestABoardClickWithARefusedResponseStillUpdatesTheBoard(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	mover, move := toMoves(t, h)
+	board := h.board(chTiny)
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.Callback },
+		discordtest.Failure{Status: http.StatusNotFound, Code: discordgo.ErrCodeUnknownInteraction, Message: "Unknown interaction", Times: 1})
+	res := h.click(mover, chTiny, board.ID, mustComponent(t, board, move))
+	h.bot.Wait()
+	for _, q := range res.Requests[1:] {
+		t.Errorf("sent after the refused initial response: %s %s", q.Method, q.Path)
+	}
+	if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
+		t.Errorf("the board does not show the move:\n%s", discordtest.MessageText(after))
+	}
+}
