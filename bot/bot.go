@@ -138,9 +138,10 @@ type Config struct {
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
 	// Shards are the gateway shards Run connects; the zero value is the
-	// only one (a process alone). With part of the shards, the bot still
-	// answers whatever reaches it (its guilds' interactions; all DMs on
-	// shard 0), but checks the deadlines of its guilds' games only.
+	// only one (a process alone). A bot answers whatever reaches it: the
+	// interactions of its shards' guilds and, on shard 0, every DM. Timers
+	// are claimed from the store, so each fires in one process, whichever
+	// shard holds its game.
 	Shards shard.Set
 	// IdentifyEvery is the pause between connecting two shards; 0 means
 	// Discord's 5 s.
@@ -230,7 +231,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: ownTimers(store, store, cfg.Shards), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, claimHold(cfg.TickEvery)), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -73,42 +72,38 @@ func closeShards(sessions []*discordgo.Session) error {
 	return errors.Join(errs...)
 }
 
-// heldTimers keeps, of the timers due, those of games in guilds whose
-// shard this process runs: another process runs the rest.
-type heldTimers struct {
-	timers timerStore
-	games  interface {
-		GetByID(id uint64) (*storage.Game, error)
-	}
-	held shard.Set
+// timerClaimer hands each due timer to one caller, across every process
+// on the store, and to another once a claim runs out. *storage.Store and
+// the PostgreSQL store implement it.
+type timerClaimer interface {
+	ClaimDue(now time.Time, hold time.Duration) ([]storage.Due, error)
 }
 
-// ownTimers returns the timers this process handles: all of them when it
-// runs every shard.
-func ownTimers(timers timerStore, games gameStore, held shard.Set) timerStore {
-	if held.Whole() {
-		return timers
-	}
-	return heldTimers{timers: timers, games: games, held: held}
+// claimedTimers reads due timers by claiming them, so that of several
+// processes (shards) on one store each timer is handled by one, whichever
+// shard holds its game, and still when the process that armed it is gone.
+type claimedTimers struct {
+	claims timerClaimer
+	hold   time.Duration
 }
 
-func (h heldTimers) Due(now time.Time) ([]storage.Due, error) {
-	due, err := h.timers.Due(now)
-	if err != nil {
-		return nil, err
+func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
+	return c.claims.ClaimDue(now, c.hold)
+}
+
+// sharedTimers returns the timers this process handles: those it claims
+// when the store hands out claims, all that are due otherwise. A claim
+// lasts hold, after which a timer whose handler died is handed out again.
+func sharedTimers(timers timerStore, hold time.Duration) timerStore {
+	if c, ok := timers.(timerClaimer); ok {
+		return claimedTimers{claims: c, hold: hold}
 	}
-	out := due[:0]
-	for _, d := range due {
-		g, err := h.games.GetByID(d.GameID)
-		if errors.Is(err, storage.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if h.held.Holds(g.Guild) {
-			out = append(out, d)
-		}
-	}
-	return out, nil
+	return timers
+}
+
+// claimHold is how long a claimed timer is left to its process before
+// another may take it: four ticks, so that only a process that died (or
+// hung) loses its timers, and at least a second.
+func claimHold(tick time.Duration) time.Duration {
+	return max(4*tick, time.Second)
 }

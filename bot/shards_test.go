@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ const guildOnShard1 = "4194304"
 // TestShardedBotsSplitGuildsAndShareDMs runs two bots as two processes
 // would, each with one of two shards, on one store: a guild's game is
 // played through the bot holding its shard, a DM (shard 0) acts on a game
-// of shard 1, and each bot handles only its guilds' deadlines.
+// of shard 1, and each deadline fires once though both bots check.
 func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Deadline: time.Hour, NoReminder: true, IdentifyEvery: time.Millisecond}
@@ -69,27 +70,34 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	openTinyTable(t, h, "3002", alice, bob)
 	b2.Wait()
 
-	// each bot handles the deadlines of its own guilds' games only
+	// the deadlines are claimed from the store: the first bot to check
+	// handles both games', whichever shard holds them, and the other none
 	h.clock.Advance(2 * time.Hour)
-	expired := func(ch string) bool {
+	expired := func(ch string) int {
+		n := 0
 		for _, m := range h.fake.ChannelMessages(ch) {
 			if strings.Contains(m.Content, "deadline passed") {
-				return true
+				n++
 			}
 		}
-		return false
+		return n
 	}
-	b2.CheckDeadlines(h.clock.Now())
-	b2.Wait()
-	if !expired("3003") || expired("3002") {
-		t.Fatalf("after shard 1's check: shard 1's game expired %v (want true), shard 0's %v (want false)", expired("3003"), expired("3002"))
+	versions := map[string]int{"3002": h.game("3002").Version, "3003": h.game("3003").Version}
+	var wg sync.WaitGroup
+	for _, b := range []*Bot{h.bot, b2, h.bot, b2} {
+		wg.Go(func() { b.CheckDeadlines(h.clock.Now()) })
 	}
-	h.bot.CheckDeadlines(h.clock.Now())
+	wg.Wait()
 	h.bot.Wait()
-	if !expired("3002") {
-		t.Error("shard 0's bot did not handle its game's deadline")
-	}
-	if g := h.game("3003"); g.Deadline.Before(h.clock.Now()) {
-		t.Errorf("shard 1's game's deadline was not moved on: %v", g.Deadline)
+	b2.Wait()
+	for _, ch := range []string{"3002", "3003"} {
+		if n := expired(ch); n != 1 {
+			t.Errorf("channel %s: the deadline passed %d times, want once", ch, n)
+		}
+		// the stand-in picks once for alice and once for bob
+		g := h.game(ch)
+		if g.Version != versions[ch]+2 || !g.Deadline.After(h.clock.Now()) {
+			t.Errorf("channel %s: version %d (want %d: a stand-in pick for each), deadline %v", ch, g.Version, versions[ch]+2, g.Deadline)
+		}
 	}
 }
