@@ -75,8 +75,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	shards, err := cfg.Discord.shardSet(func() (int, error) {
+		gb, err := session.GatewayBot()
+		if err != nil {
+			return 0, err
+		}
+		return gb.Shards, nil
+	})
+	if err != nil {
+		return err
+	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards,
 	}
 	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
@@ -98,7 +108,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		go backupLoop(ctx, file, cfg.Backup, log)
 	}
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
-		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL)
+		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }
