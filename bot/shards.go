@@ -101,9 +101,34 @@ func sharedTimers(timers timerStore, hold time.Duration) timerStore {
 	return timers
 }
 
+// minClaimHold is the shortest a claim on a timer lasts. A process
+// handles the timers it claimed one after another; were a claim to run out
+// while its process is still on the way to it, another process would take
+// the timer too and a deadline could fire twice.
+const minClaimHold = 30 * time.Second
+
 // claimHold is how long a claimed timer is left to its process before
-// another may take it: four ticks, so that only a process that died (or
-// hung) loses its timers, and at least a second.
+// another may take it: four ticks, and at least minClaimHold, so that only
+// a process that died (or hung) loses its timers.
 func claimHold(tick time.Duration) time.Duration {
-	return max(4*tick, time.Second)
+	return max(4*tick, minClaimHold)
+}
+
+// rearmWindow is how recent an action after a passed deadline must be for
+// the deadline to count as on its way to being replaced.
+const rearmWindow = 10 * time.Second
+
+// beingRearmed reports whether g's passed deadline may belong to a decision
+// already made: an action came after it, moments ago. The process that
+// applied that action writes the next deadline just after the action (a
+// second write), and another process reading in between would let a
+// computer stand in for a decision that has only just begun. Such a timer
+// is left alone; its claim runs out and it is looked at again, by then
+// replaced, or due for a player who still has not decided.
+func beingRearmed(g *storage.Game, now time.Time) bool {
+	if len(g.Log) == 0 {
+		return false
+	}
+	last := g.Log[len(g.Log)-1].At
+	return last.After(g.Deadline) && now.Sub(last) < rearmWindow
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/bot/shard"
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -99,5 +101,48 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		if g.Version != versions[ch]+2 || !g.Deadline.After(h.clock.Now()) {
 			t.Errorf("channel %s: version %d (want %d: a stand-in pick for each), deadline %v", ch, g.Version, versions[ch]+2, g.Deadline)
 		}
+	}
+}
+
+// TestADeadlineIsNotTakenForADecisionJustBegun catches the moment when
+// another process has written a player's action after the deadline passed
+// but not yet the next deadline: a computer must not stand in then for
+// the decision that action began. Once the claim on the timer runs out and
+// the action is no longer that recent, a player who still has not decided
+// gets the stand-in.
+func TestADeadlineIsNotTakenForADecisionJustBegun(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour, NoReminder: true}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.clock.Advance(2 * time.Hour)
+
+	// another process applies alice's late pick and has not re-armed yet
+	g, st, err := h.store.Load(chTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := engine.Seat(slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID }))
+	if _, err := st.Apply(seat, "pick 2"); err != nil {
+		t.Fatal(err)
+	}
+	snapshot, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, err := h.store.Append(chTiny, g.Version, storage.Entry{Seat: seat, Action: "pick 2", At: h.clock.Now()}, snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.bot.Wait()
+	if got := h.game(chTiny).Version; got != version {
+		t.Fatalf("a computer stood in right after alice's pick: version %d, want %d", got, version)
+	}
+	// the claim runs out; bob has still not picked
+	h.clock.Advance(claimHold(h.bot.cfg.TickEvery) + time.Second)
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.bot.Wait()
+	if got := h.game(chTiny); got.Version != version+1 || int(got.Log[version].Seat) == int(seat) {
+		t.Fatalf("bob's passed deadline: version %d, want a stand-in pick for bob at %d", got.Version, version)
 	}
 }

@@ -20,12 +20,19 @@ import (
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	configPath := fs.String("config", "", "TOML config file (see config.example.toml); without it every setting has its default")
+	shardRange := fs.String("shards", "", `gateway shards this process runs, such as "0-3" (instead of [discord] shards; for a systemd template unit's instance name)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(*configPath)
 	if err != nil {
 		return err
+	}
+	if *shardRange != "" {
+		cfg.Discord.Shards = *shardRange
+		if problems := cfg.Discord.shardProblems(); len(problems) > 0 {
+			return fmt.Errorf("-shards: %s", problems[0])
+		}
 	}
 	token, err := cfg.token(os.Getenv)
 	if err != nil {
