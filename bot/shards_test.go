@@ -31,7 +31,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 
 	other := cfg
 	other.Shards = shard.Set{IDs: []int{1}, Count: 2}
-	other.AppID, other.Now, other.NewSeed = testApp, h.clock.Now, h.bot.cfg.NewSeed
+	other.AppID, other.Now, other.NewSeed, other.Logger = testApp, h.clock.Now, h.bot.cfg.NewSeed, h.bot.cfg.Logger
 	b2, err := New(Parts{Session: h.fake.NewSession(), Store: h.store, Games: h.reg}, other)
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +101,10 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		if g.Version != versions[ch]+2 || !g.Deadline.After(h.clock.Now()) {
 			t.Errorf("channel %s: version %d (want %d: a stand-in pick for each), deadline %v", ch, g.Version, versions[ch]+2, g.Deadline)
 		}
+	}
+	// each timer went to one bot: none lost a race to the other
+	if strings.Contains(h.log(), "level=ERROR") {
+		t.Errorf("errors logged:\n%s", h.log())
 	}
 }
 
