@@ -40,6 +40,9 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 		if h, ok := opts.integer(optReminder); ok {
 			s.ReminderEvery = time.Duration(h) * time.Hour
 		}
+		if on, ok := opts.boolean(optThread); ok {
+			s.Threads = on
+		}
 		if err := b.settings.PutGuildSettings(i.GuildID, s); err != nil {
 			return err
 		}
@@ -51,6 +54,10 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 	if s.ReminderEvery > 0 {
 		remind = "every " + humanDuration(s.ReminderEvery)
 	}
-	return r.message(msg{Private: true, Content: fmt.Sprintf("New games on this server: %s per decision; reminders %s; when a deadline passes: %s (per game: `/lobby new` options).",
-		deadline, remind, b.cfg.OnDeadline)})
+	where := "in the channel itself"
+	if s.Threads {
+		where = "each in a thread of its channel"
+	}
+	return r.message(msg{Private: true, Content: fmt.Sprintf("New games on this server: %s per decision; reminders %s; when a deadline passes: %s; played %s (per game: `/lobby new` options).",
+		deadline, remind, b.cfg.OnDeadline, where)})
 }

@@ -109,13 +109,18 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		rows = actionButtons(g, public[0])
 	}
 	if rows == nil {
+		// a select menu per prompt; a prompt too large for one gets a
+		// button to the action picker (pickerflow.go), all in one row
+		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if len(rows) == room {
-				break
-			}
 			if sel, ok := actionSelect(g, p); ok {
 				rows = append(rows, sel)
+			} else if btn, ok := treeButton(g, p); ok && len(pickers) < 5 {
+				pickers = append(pickers, btn)
 			}
+		}
+		if len(pickers) > 0 {
+			rows = append([]discordgo.MessageComponent{discordgo.ActionsRow{Components: pickers}}, rows...)
 		}
 	}
 	if len(rows) > room {
@@ -125,6 +130,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+			secretTreeButton(g),
 		}})
 	}
 	return rows

@@ -38,6 +38,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -207,6 +208,7 @@ type Store interface {
 	listStore
 	settingsStore
 	timerStore
+	archiveStore
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
@@ -232,13 +234,16 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, claimHold(cfg.TickEvery)), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
-		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look},
+		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look, ratings: book},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&pickerHandler{store: store, ref: ref, pub: pub},
+		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {

@@ -49,6 +49,7 @@ const (
 	optTopic    = "topic"
 	optUser     = "user"
 	optSeat     = "seat"
+	optThread   = "thread"
 	optPings    = "pings"
 	optSecrets  = "secrets"
 	optReminder = "reminder-hours"
@@ -115,6 +116,7 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 					str(optOptions, "Game options as name=value, separated by spaces", false, true),
 					integer(optDeadline, "Hours each player has per decision (0: no deadline)", &minZero, 24*14),
 					onDeadline,
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Play in a new thread of this channel (default: the server's choice)"},
 				),
 				sub(subJoin, "Take a seat in this channel's lobby"),
 				sub(subLeave, "Give up your seat in this channel's lobby"),
@@ -164,6 +166,7 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subSettings, "Change this server's defaults for new games",
 					integer(optDeadline, "Hours per decision (0: no deadline)", &minZero, 24*14),
 					integer(optReminder, "Remind the player to move every this many hours while they wait (0: never)", &minZero, 24*14),
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Open each new game in a thread of its channel"},
 				),
 			},
 		},

@@ -7,14 +7,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// logPageSize is how many log lines one page of /game log shows.
-const logPageSize = 15
+// A page of /game log shows at most logPageSize actions in at most
+// logPageChars characters, so that it fits one message.
+const (
+	logPageSize  = 15
+	logPageChars = 1800
+	// logEntryChars bounds one action's line with what it caused.
+	logEntryChars = 600
+)
 
 // gameHandler answers /game: views of the channel's game (the caller's
 // private view, the board, the log, the scores, the rules), taking back the
@@ -27,6 +34,7 @@ type gameHandler struct {
 	ref      *referee // takes actions back
 	pub      *publisher
 	look     *views
+	ratings  *ratingBook
 }
 
 func (b *gameHandler) register(rt *router) error {
@@ -129,14 +137,15 @@ func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) 
 	if err != nil {
 		return err
 	}
-	pages := max(1, (len(lines)+logPageSize-1)/logPageSize)
+	bounds := logPages(lines)
+	pages := max(1, len(bounds))
 	page = min(page, pages)
-	end := len(lines) - (page-1)*logPageSize
-	start := max(0, end-logPageSize)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**Game #%d log** — page %d of %d (newest last)\n", g.ID, page, pages)
-	for _, l := range lines[start:end] {
-		sb.WriteString(l + "\n")
+	if len(bounds) > 0 {
+		for _, l := range lines[bounds[page-1][0]:bounds[page-1][1]] {
+			sb.WriteString(l + "\n")
+		}
 	}
 	if len(lines) == 0 {
 		sb.WriteString("Nothing has happened yet.\n")
@@ -178,9 +187,32 @@ func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) erro
 	return b.showLog(r, g, page, ephemeral(in.message))
 }
 
-// publicLog replays g's log and returns one line per action in notation:
-// "12 P2 Alice: place 6 bank 2". A secret choice shows as such until an
-// event reveals it; then its notation shows too.
+// logPages splits log lines into pages, newest first: each page is the
+// [start, end) range of lines it shows, at most logPageSize of them in at
+// most logPageChars characters.
+func logPages(lines []string) [][2]int {
+	var pages [][2]int
+	end := len(lines)
+	for end > 0 {
+		start, size := end, 0
+		for start > 0 && end-start < logPageSize {
+			n := utf8.RuneCountInString(lines[start-1]) + 1
+			if start < end && size+n > logPageChars {
+				break
+			}
+			start, size = start-1, size+n
+		}
+		pages = append(pages, [2]int{start, end})
+		end = start
+	}
+	return pages
+}
+
+// publicLog replays g's log and returns one line per action in notation,
+// followed by the public events it caused: "12 P2 Alice: place 6 bank 2"
+// and, below it, what happened ("P2 places a 6 at the Bank", the pounds it
+// cost). A secret choice shows as such until an event reveals it; then its
+// notation shows too. Private events never show.
 func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 	rules, err := b.games.Lookup(g.Kind)
 	if err != nil {
@@ -199,12 +231,18 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		replaced
 	)
 	secrecy := make([]int, len(g.Log))
+	caused := make([][]string, len(g.Log))
 	open := map[engine.Seat]int{} // the seat's latest unrevealed secret choice
 	for n, e := range g.Log {
 		secret := engine.IsSecret(st, e.Seat, e.Action)
 		events, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
 			return nil, replayError(g, n, secret, err)
+		}
+		for _, ev := range events {
+			if !ev.Private && ev.Text != "" {
+				caused[n] = append(caused[n], ev.Text)
+			}
 		}
 		if secret {
 			if prev, ok := open[e.Seat]; ok {
@@ -221,11 +259,23 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 			}
 		}
 	}
-	lines := make([]string, len(g.Log))
+	// each line names whoever held the seat then; hand-overs have lines
+	// of their own, placed by the log's length when they happened
+	holders := firstHolders(g)
+	lines := make([]string, 0, len(g.Log)+len(g.Handovers))
+	h := 0
+	handOver := func() {
+		lines = append(lines, handoverLine(g.Handovers[h], names))
+		holders[g.Handovers[h].Seat] = g.Handovers[h].To
+		h++
+	}
 	for n, e := range g.Log {
+		for h < len(g.Handovers) && g.Handovers[h].Version <= n {
+			handOver()
+		}
 		who := fmt.Sprintf("P%d", e.Seat+1)
-		if int(e.Seat) < len(names) {
-			who += " " + names[e.Seat]
+		if int(e.Seat) < len(holders) {
+			who += " " + holderName(holders[e.Seat], names[e.Seat])
 		}
 		what := "`" + e.Action + "`"
 		switch secrecy[n] {
@@ -234,7 +284,14 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		case replaced:
 			what = "(a secret choice, changed before the reveal)"
 		}
-		lines[n] = fmt.Sprintf("`%d` %s: %s", n+1, who, what)
+		line := fmt.Sprintf("`%d` %s: %s", n+1, who, what)
+		if len(caused[n]) > 0 {
+			line += "\n\u2003↳ " + strings.Join(caused[n], " · ")
+		}
+		lines = append(lines, clip(line, logEntryChars))
+	}
+	for h < len(g.Handovers) {
+		handOver()
 	}
 	return lines, nil
 }
@@ -305,6 +362,11 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
+	ratings, err := b.ratings.ratingLines(b.games, i.GuildID, user.ID)
+	if err != nil {
+		return err
+	}
+	sb.WriteString(ratings)
 	if len(mine) == 0 {
 		sb.WriteString("No finished games yet.\n")
 	}

@@ -93,7 +93,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	}
 	who := seatUser(t, g, users)
 	rng := engine.NewRNG(7)
-	secretWay, steps, buttons, menus, secrets := 0, 0, 0, 0, 0
+	secretWay, steps, buttons, menus, trees, secrets := 0, 0, 0, 0, 0, 0
 	var secretActions []string
 	for ; steps < 5000; steps++ {
 		g, st, err := h.store.Load(ch)
@@ -116,7 +116,11 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			secrets++
 			secretActions = append(secretActions, action)
 			last := len(prompts) == 1
-			switch secretWay % 4 {
+			switch secretWay % 5 {
+			case 4: // the board's picker for secret choices, privately
+				board := h.board(ch)
+				pickFromTree(t, h, u, ch, board.ID, mustComponent(t, board, "Pick from menus"), st, p.Seat, true, action)
+				trees++
 			case 3: // the select menus of the DM prompt, narrowing down
 				pickFromDM(t, h, u, g.ID, action)
 			case 0: // DM, as free text without the verb
@@ -156,9 +160,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			if id, ok := componentOn(t, board, action); ok && strings.HasPrefix(id, "m1:") && strings.Contains(id, ":act:") {
 				buttons++
 				h.click(u, ch, board.ID, id)
-			} else if id, ok := componentOn(t, board, u.Name+": "); ok && p.Seat == promptSeatOf(t, id) {
+			} else if id, ok := componentOn(t, board, u.Name+": "); ok && p.Seat == promptSeatOf(t, id) && !strings.Contains(id, ":tree:") {
 				menus++
 				h.click(u, ch, board.ID, id, action)
+			} else if id, ok := componentOn(t, board, u.Name+": choose"); ok && slices.Contains(treeActions(st, p.Seat, false), action) {
+				trees++
+				pickFromTree(t, h, u, ch, board.ID, id, st, p.Seat, false, action)
 			} else if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !strings.Contains(res.text(), "you played") {
 				t.Fatalf("/play %q: %s", action, res.text())
 			}
@@ -195,7 +202,10 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			t.Errorf("secret %q in the log", a)
 		}
 	}
-	t.Logf("%s: %d steps (%d secret, %d by button, %d by menu)", kind, steps, secrets, buttons, menus)
+	t.Logf("%s: %d steps (%d secret, %d by button, %d by menu, %d by the picker)", kind, steps, secrets, buttons, menus, trees)
+	if kind == "crystalpalace" && trees == 0 {
+		t.Error("no action went through the picker")
+	}
 }
 
 // pickFromDM makes action with the select menus of u's latest DM prompt

@@ -337,6 +337,10 @@ func (h *harness) submit(u tester, channel, customID, text string) result {
 	raw := map[string]any{"type": 5, "data": map[string]any{"custom_id": customID, "components": []any{
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
 	}}}
+	// the form opens from the board's button, so Discord sends the board along
+	if g, err := h.store.Get(channel); err == nil && g.Messages[roleBoard] != "" {
+		raw["message"] = h.messageJSON(g.Messages[roleBoard], channel)
+	}
 	h.place(raw, u, channel)
 	return h.send(raw)
 }
@@ -444,8 +448,17 @@ func (h *harness) publicSince(mark int) string {
 		private[tok] = true
 	}
 	h.dmMu.Unlock()
+	privateMsg := map[string]bool{} // ephemeral messages: updating one keeps it private, as on Discord
 	for _, q := range all {
-		if q.Kind == discordtest.Callback && q.Ephemeral() {
+		if q.Kind != discordtest.Callback {
+			continue
+		}
+		msg, _ := h.fake.Original(q.Token)
+		switch {
+		case q.Ephemeral():
+			private[q.Token] = true
+			privateMsg[msg] = msg != ""
+		case q.Type == discordgo.InteractionResponseUpdateMessage && privateMsg[msg]:
 			private[q.Token] = true
 		}
 	}

@@ -196,8 +196,20 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		Seats:  []storage.Seat{{User: user.ID, Name: displayName(i)}},
 		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
 	}
+	inThread, set := opts.boolean(optThread)
+	if !set {
+		inThread = settings.Threads
+	}
+	if inThread {
+		if err := b.openInThread(i, g, rules.Title()); err != nil {
+			return err
+		}
+	}
 	if err := b.store.Create(g); err != nil {
 		return err
+	}
+	if inThread {
+		return b.announceThread(r, g, rules.Title())
 	}
 	if err := r.message(b.lobbyMessage(g)); err != nil {
 		return err

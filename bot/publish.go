@@ -248,6 +248,10 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		if err == nil || !isUnknownMessage(err) {
 			if err != nil {
 				p.log.Warn("editing the board failed", "game", g.ID, "err", describeSendError(err))
+				if isUnknownChannel(err) {
+					p.threadGone(g)
+					return
+				}
 			}
 			p.postPingVia(g, ping, clicks)
 			return
@@ -259,6 +263,9 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 	m, err := p.send.post(g.Channel, board)
 	if err != nil {
 		p.log.Warn("posting the board failed", "game", g.ID, "err", describeSendError(err))
+		if isUnknownChannel(err) {
+			p.threadGone(g)
+		}
 		return
 	}
 	if old != "" {

@@ -42,7 +42,11 @@ func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *se
 	}
 	g.next = client.Transport
 	if g.next == nil {
-		g.next = http.DefaultTransport
+		// Go's default keeps 2 idle connections a host; a busy bot talks to
+		// one host from many goroutines
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 32
+		g.next = t
 	}
 	client.Transport = g
 	s.Client = &client
@@ -68,10 +72,14 @@ func (s *sender) edit(channel, id string, m msg) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	_, err := s.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
+	e := &discordgo.MessageEdit{
 		Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
-	})
+	}
+	_, err := s.s.ChannelMessageEditComplex(e)
+	if isArchivedThread(err) && s.unarchive(channel) == nil {
+		_, err = s.s.ChannelMessageEditComplex(e) // a game's thread Discord archived while quiet
+	}
 	return err
 }
 

@@ -31,6 +31,9 @@ type Game struct {
 	Kind    string // the engine.Rules name: "crystalpalace", "eightydays"
 	Guild   string // Discord guild (server) id
 	Channel string // Discord channel or thread id the game lives in
+	// Parent is the channel whose thread the game lives in; empty when it
+	// lives in a channel of its own.
+	Parent  string
 	Creator string // Discord user id of whoever created the game
 	Status  Status
 
@@ -79,6 +82,9 @@ type Handover struct {
 	By       string      `json:"by,omitempty"`       // the user who made the change
 	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
 	At       time.Time   `json:"at"`
+	// Version is how many actions the game's log held at the hand-over,
+	// which places it among them.
+	Version int `json:"version,omitempty"`
 }
 
 // Timing is how long a game's players have for each decision and what
@@ -172,6 +178,8 @@ type GuildSettings struct {
 	ManagerRoles []string `json:"manager_roles,omitempty"`
 	// GamesChannel is where new games are announced; empty means none.
 	GamesChannel string `json:"games_channel,omitempty"`
+	// Threads opens each new game in a thread of its channel.
+	Threads bool `json:"threads,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults; set by GuildSettings, not stored.
 	Saved bool `json:"-"`

@@ -157,6 +157,11 @@ func (s *Store) checkNew(g *Game) error {
 	if err := checkID("channel", g.Channel); err != nil {
 		return err
 	}
+	if g.Parent != "" {
+		if err := checkID("parent channel", g.Parent); err != nil {
+			return err
+		}
+	}
 	if g.Guild != "" {
 		if err := checkID("guild", g.Guild); err != nil {
 			return err
@@ -312,7 +317,7 @@ func (s *Store) checkEdit(old, g *Game) error {
 	}
 	for _, err := range []error{
 		fixed("the id", g.ID == old.ID),
-		fixed("the channel", g.Channel == old.Channel),
+		fixed("the channel", g.Channel == old.Channel && g.Parent == old.Parent),
 		fixed("the guild", g.Guild == old.Guild),
 		fixed("the status", g.Status == old.Status),
 		fixed("the version", g.Version == old.Version && len(g.Log) == 0 && g.Snapshot == nil),
@@ -342,6 +347,9 @@ func (s *Store) checkEdit(old, g *Game) error {
 	for _, h := range g.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(g.Seats) {
 			return fmt.Errorf("%w: a handover of seat %d, which the game does not have", ErrInvalid, h.Seat+1)
+		}
+		if h.Version < 0 || h.Version > g.Version {
+			return fmt.Errorf("%w: a handover at version %d of a game at version %d", ErrInvalid, h.Version, g.Version)
 		}
 	}
 	for role, msg := range g.Messages {

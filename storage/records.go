@@ -166,6 +166,7 @@ type gameRecord struct {
 	Kind     string            `json:"kind"`
 	Guild    string            `json:"guild"`
 	Channel  string            `json:"channel"`
+	Parent   string            `json:"parent,omitempty"`
 	Creator  string            `json:"creator,omitempty"`
 	Status   Status            `json:"status"`
 	Players  int               `json:"players"`
@@ -194,7 +195,7 @@ type resultRecord struct {
 
 func (c codec) encodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
-		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Creator: g.Creator, Status: g.Status,
+		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Parent: g.Parent, Creator: g.Creator, Status: g.Status,
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
@@ -233,7 +234,7 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		return nil, bad(fmt.Sprintf("%d players but %d seats", r.Players, len(r.Seats)))
 	}
 	g := &Game{
-		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Creator: r.Creator, Status: r.Status,
+		ID: r.ID, Kind: r.Kind, Guild: r.Guild, Channel: r.Channel, Parent: r.Parent, Creator: r.Creator, Status: r.Status,
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,

@@ -51,6 +51,8 @@ const (
 	GatewayGet    Kind = "gateway"        // GET /gateway
 	GatewayBotGet Kind = "gateway-bot"    // GET /gateway/bot
 	Me            Kind = "me"             // GET /users/@me
+	ThreadStart   Kind = "thread-start"   // POST /channels/{id}/threads (a thread without a message)
+	ChannelEdit   Kind = "channel-edit"   // PATCH /channels/{id} (a thread's name, archived state)
 	Other         Kind = "other"
 )
 
@@ -299,6 +301,7 @@ type Server struct {
 	nextID       int64
 	requests     []Request
 	messages     map[string]*discordgo.Message // by message id
+	threads      map[string]*discordgo.Channel // threads made by ThreadStart, by id
 	original     map[string]string             // interaction token → message id of @original
 	interactions map[string]*interaction       // by token
 	closedDM     map[string]bool               // users who refuse DMs
@@ -319,6 +322,7 @@ func NewServer(o Options) *Server {
 		now:          o.Now,
 		nextID:       1_000_000,
 		messages:     map[string]*discordgo.Message{},
+		threads:      map[string]*discordgo.Channel{},
 		original:     map[string]string{},
 		interactions: map[string]*interaction{},
 		closedDM:     map[string]bool{},

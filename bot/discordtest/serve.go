@@ -272,6 +272,10 @@ func classify(req *Request, seg []string) {
 		req.User = body.RecipientID
 	case seg[0] == "applications" && seg[n-1] == "commands" && req.Method == http.MethodPut:
 		req.Kind = Commands
+	case n == 3 && seg[0] == "channels" && seg[2] == "threads" && req.Method == http.MethodPost:
+		req.Kind, req.Channel = ThreadStart, seg[1]
+	case n == 2 && seg[0] == "channels" && req.Method == http.MethodPatch:
+		req.Kind, req.Channel = ChannelEdit, seg[1]
 	default:
 		req.Kind = Other
 	}
@@ -407,6 +411,8 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
 	case Me:
 		return http.StatusOK, botUser()
+	case ThreadStart, ChannelEdit:
+		return s.applyThread(req)
 	}
 	return http.StatusNotFound, map[string]any{"code": 0, "message": "404: Not Found"}
 }

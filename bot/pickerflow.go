@@ -1,0 +1,259 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/picker"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// pickerHandler walks a player through the actions of a prompt too large
+// for one select menu: the board offers a button; it opens a private
+// message with a menu of at most 25 choices, a word at a time (place › 6 ›
+// patent › 1), updated in place at every step, with a back button. The
+// menus come from the prompt's own legal actions (package picker), rebuilt
+// at every click from the game's state: a custom_id carries only the game,
+// its version, the seat and the indexes chosen so far, so nothing secret
+// and nothing stale can travel in it.
+type pickerHandler struct {
+	store gameStore
+	ref   *referee
+	pub   *publisher
+}
+
+func (b *pickerHandler) register(rt *router) error {
+	return errors.Join(
+		rt.component(verbTree, onButton, inGuild, b.step),
+		rt.component(verbTreeStep, onSelect, inGuild, b.step),
+		rt.component(verbTreeBack, onButton, inGuild, b.step),
+	)
+}
+
+// secretTree marks a picker for a secret choice in its custom_id: "s"
+// alone on the board's button (whoever clicks picks their own), then "s"
+// before the seat.
+const secretTree = "s"
+
+// roundSep ends a secret picker's argument with the round it was drawn in
+// (roundTag), so that it is refused in the next round.
+const roundSep = "~"
+
+// treeArg writes a picker custom_id's argument: the seat, then the indexes
+// chosen so far: "2" (the top menu of seat P3), "2.4.0"; "s2.4.0" for a
+// secret choice. The indexes name menu positions, never an action.
+func treeArg(secret bool, seat engine.Seat, path []int) string {
+	parts := []string{strconv.Itoa(int(seat))}
+	for _, i := range path {
+		parts = append(parts, strconv.Itoa(i))
+	}
+	arg := strings.Join(parts, ".")
+	if secret {
+		arg = secretTree + arg
+	}
+	return arg
+}
+
+// parseTreeArg reads treeArg's output. seat is -1 for the board's secret
+// button, which names no seat.
+func parseTreeArg(arg string) (secret bool, seat engine.Seat, path []int, ok bool) {
+	arg, secret = strings.CutPrefix(arg, secretTree)
+	if secret && arg == "" {
+		return true, -1, nil, true
+	}
+	parts := strings.Split(arg, ".")
+	if len(parts) > picker.MaxTaps+1 {
+		return false, 0, nil, false
+	}
+	var nums []int
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n >= 100 || strconv.Itoa(n) != p {
+			return false, 0, nil, false
+		}
+		nums = append(nums, n)
+	}
+	return secret, engine.Seat(nums[0]), nums[1:], true
+}
+
+// treeActions are the actions the picker offers seat: those of its open
+// public prompts, or of the secret choice it may make (or still change).
+func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
+	prompts := promptsOf(st, seat)
+	if secret {
+		prompts = choicesOf(st, seat)
+	}
+	var out []string
+	for _, p := range prompts {
+		if p.Secret == secret {
+			out = append(out, p.Actions...)
+		}
+	}
+	return out
+}
+
+// secretTreeButton is the board's button that opens the picker for the
+// clicker's own secret choice, beside the one that opens the form.
+func secretTreeButton(g *storage.Game) discordgo.MessageComponent {
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: secretTree}.encode()
+	return discordgo.Button{Label: "Pick from menus", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
+}
+
+// treeButton is the board's button that opens the picker for a prompt too
+// large for a select menu.
+func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+	id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
+	if !ok {
+		return nil, false
+	}
+	who := fmt.Sprintf("P%d", p.Seat+1)
+	if s := g.Seats[p.Seat]; s.Name != "" {
+		who = s.Name
+	}
+	return discordgo.Button{Label: clip(who+": choose", maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
+}
+
+// step answers a picker button or menu: it opens the top menu (from the
+// board), goes back a step, goes into a submenu, or plays the action chosen.
+func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
+	id := in.id
+	arg, round, _ := strings.Cut(id.Arg, roundSep)
+	secret, seat, path, ok := parseTreeArg(arg)
+	if !ok {
+		return errUnknownComp
+	}
+	if id.Verb == verbTreeStep {
+		if len(in.values) != 1 {
+			return refuse("Pick one option.")
+		}
+		n, err := strconv.Atoi(in.values[0])
+		if err != nil || n < 0 {
+			return errUnknownComp
+		}
+		path = append(path, n)
+	}
+	g, st, err := b.store.Load(in.ChannelID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case g.ID != id.Game:
+		return errForeign
+	case g.Status != storage.StatusRunning:
+		return errNotRunning
+	case g.Version != id.Version && !secret:
+		return errStaleClick
+	case secret && round != "" && round != roundTag(st):
+		// a secret choice stays open while others choose theirs: its
+		// picker carries the round it was drawn in, not the version
+		return errStaleClick
+	}
+	seats := seatsOf(g, in.user.ID)
+	if len(seats) == 0 {
+		return errNotSeated
+	}
+	if seat < 0 { // the board's secret button: the clicker's own choice
+		p, ok := secretChoice(g, st, in.user.ID)
+		if !ok {
+			return refuse("You have no secret choice to make right now.")
+		}
+		seat = p.Seat
+	}
+	if !slices.Contains(seats, seat) {
+		return errNotYours
+	}
+	// the board's button opens a private picker; the picker's own menu
+	// and back button update it in place
+	fromBoard := id.Verb == verbTree
+	actions := treeActions(st, seat, secret)
+	if len(actions) == 0 {
+		return errStaleClick
+	}
+	tree := picker.New(actions)
+	if len(path) > 0 {
+		parent, err := tree.At(path[:len(path)-1])
+		if err != nil {
+			return errStaleClick
+		}
+		last := path[len(path)-1]
+		if last >= len(parent.Choices) {
+			return errStaleClick
+		}
+		if action := parent.Choices[last].Action; action != "" {
+			return b.play(r, in, g, action, secret)
+		}
+	}
+	menu, err := tree.At(path)
+	if err != nil {
+		return errStaleClick
+	}
+	m := treeMessage(g, st, secret, seat, path, menu)
+	if fromBoard {
+		return r.message(m)
+	}
+	return r.update(m)
+}
+
+// play plays the chosen action and turns the private menu into its
+// confirmation.
+func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action string, secret bool) error {
+	version := g.Version
+	if secret {
+		version = -1
+	}
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, version: version, text: action})
+	if err != nil {
+		if out != nil {
+			b.pub.notify(out)
+		}
+		return err
+	}
+	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
+	b.pub.notify(out)
+	return err
+}
+
+// treeMessage is one step of the picker: what is chosen so far, a menu of
+// the next choices and, below the top, a back button.
+func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+	label := promptLabel(st, seat)
+	if secret {
+		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
+			label = p.Label
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Game #%d, P%d: %s.", g.ID, seat+1, label)
+	if menu.Prefix != "" {
+		fmt.Fprintf(&sb, "\nSo far: `%s` …", menu.Prefix)
+	}
+	round := ""
+	if secret {
+		round = roundSep + roundTag(st)
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
+	opts := make([]discordgo.SelectMenuOption, len(menu.Choices))
+	for i, c := range menu.Choices {
+		text := c.Label
+		if c.Action == "" {
+			text += " …"
+		}
+		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
+	}
+	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
+	}}}
+	if len(path) > 0 {
+		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Back", Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
+		}})
+	}
+	return msg{Content: sb.String(), Components: rows, Private: true}
+}

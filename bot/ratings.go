@@ -1,0 +1,212 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/rating"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// leaderboardSize is how many players /game leaderboard lists.
+const leaderboardSize = 10
+
+// archiveStore pages through every finished game.
+type archiveStore interface {
+	Archive(after uint64, limit int) ([]*storage.Game, error)
+}
+
+// leaderboardRenderer draws leaderboard images; *imaging.Renderer does.
+type leaderboardRenderer interface {
+	Leaderboard(title string, rows []imaging.Standing) ([]byte, error)
+}
+
+// boardsOf returns the renderer's leaderboard drawing when images are on
+// and it can draw them, else nil.
+func boardsOf(render Renderer, imagesOn bool) leaderboardRenderer {
+	if lr, ok := render.(leaderboardRenderer); ok && imagesOn {
+		return lr
+	}
+	return nil
+}
+
+// ratingBook computes ratings from the stored results every time it is
+// asked, so that what it shows is always what the archive says: a restart,
+// an import or a migration gives the same numbers.
+type ratingBook struct {
+	archive archiveStore
+	model   rating.Model
+}
+
+// archivePage is how many games one read of the archive returns.
+const archivePage = 500
+
+// ladder replays every finished game, in the order they finished, and
+// returns the ladder with the latest display name of every player.
+func (rb *ratingBook) ladder() (*rating.Ladder, map[string]string, error) {
+	var games []*storage.Game
+	for after := uint64(0); ; {
+		page, err := rb.archive.Archive(after, archivePage)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(page) == 0 {
+			break
+		}
+		games = append(games, page...)
+		after = page[len(page)-1].ID
+	}
+	slices.SortStableFunc(games, func(a, b *storage.Game) int {
+		return cmp.Or(a.Finished.Compare(b.Finished), cmp.Compare(a.ID, b.ID))
+	})
+	l := rating.NewLadder(rb.model)
+	names := map[string]string{}
+	for _, g := range games {
+		res, ok := ratedResult(g)
+		if !ok {
+			continue
+		}
+		l.Apply(res)
+		for _, s := range g.Seats {
+			if s.User != "" && s.Name != "" {
+				names[s.User] = s.Name
+			}
+		}
+	}
+	return l, names, nil
+}
+
+// ratedResult reads a finished game as the ladder needs it: each seat's
+// place (winners first; then by score, equal scores tying) and everyone
+// who held it, from its handovers. Abandoned games are not rated.
+func ratedResult(g *storage.Game) (rating.Result, bool) {
+	if g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Scores) != len(g.Seats) {
+		return rating.Result{}, false
+	}
+	res := rating.Result{Kind: g.Kind, Guild: g.Guild, Seats: make([]rating.Seat, len(g.Seats))}
+	won := func(s int) bool { return slices.Contains(g.Result.Winners, engine.Seat(s)) }
+	for s := range g.Seats {
+		place := 1
+		if !won(s) {
+			for o := range g.Seats {
+				if won(o) || g.Result.Scores[o] > g.Result.Scores[s] {
+					place++
+				}
+			}
+		}
+		res.Seats[s].Place = place
+	}
+	// Each seat's holders: its first holder, then whoever each handover
+	// gave it to; all but the last left it.
+	first := firstHolders(g)
+	for s := range g.Seats {
+		res.Seats[s].Holders = []rating.Holder{{Player: first[s].User}}
+	}
+	for _, h := range g.Handovers {
+		holders := res.Seats[h.Seat].Holders
+		holders[len(holders)-1].Left = true
+		res.Seats[h.Seat].Holders = append(holders, rating.Holder{Player: h.To.User})
+	}
+	return res, true
+}
+
+// ratingLines describes a player's ratings on a server: overall, then per
+// kind of game, with games, wins and the favourite game.
+func (rb *ratingBook) ratingLines(games *engine.Registry, guild, user string) (string, error) {
+	l, _, err := rb.ladder()
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	all, ok := l.Record(rating.Scope{Guild: guild}, user)
+	if !ok {
+		return "No finished games on this server yet.\n", nil
+	}
+	fmt.Fprintf(&sb, "**On this server:** skill %s over %d games, %d won", skillText(all), all.Games, all.Wins)
+	if fav, ok := l.Favourite(guild, user); ok {
+		fmt.Fprintf(&sb, "; favourite game %s", title(games, fav))
+	}
+	sb.WriteString("\n")
+	for _, kind := range games.Names() {
+		if r, ok := l.Record(rating.Scope{Guild: guild, Kind: kind}, user); ok {
+			fmt.Fprintf(&sb, "%s: skill %s, %d games, %d won\n", title(games, kind), skillText(r), r.Games, r.Wins)
+		}
+	}
+	if r, ok := l.Record(rating.Scope{}, user); ok {
+		fmt.Fprintf(&sb, "Everywhere: skill %s over %d games\n", skillText(r), r.Games)
+	}
+	return sb.String(), nil
+}
+
+// skillText shows a record's conservative skill, or says it has none yet.
+func skillText(r rating.Record) string {
+	if r.Rated == 0 {
+		return "not rated yet"
+	}
+	return fmt.Sprintf("%.1f (μ %.1f, σ %.1f)", r.Rating.Ordinal(), r.Rating.Mu, r.Rating.Sigma)
+}
+
+func title(games *engine.Registry, kind string) string {
+	if rules, err := games.Lookup(kind); err == nil {
+		return rules.Title()
+	}
+	return kind
+}
+
+// leaderboardHandler answers /game leaderboard: a server's best players of
+// a game (or of every game), as text and, with images on, as a picture.
+type leaderboardHandler struct {
+	book   *ratingBook
+	games  *engine.Registry
+	render leaderboardRenderer // nil: text only
+}
+
+func (b *leaderboardHandler) register(rt *router) error {
+	return rt.subcommand(cmdGame, subBoardTop, b.leaderboard)
+}
+
+func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
+	kind := in.opts.str(optGame)
+	name := "All games"
+	if kind != "" {
+		rules, err := b.games.Lookup(kind)
+		if err != nil {
+			return refuse("Unknown game %q.", clip(kind, 40))
+		}
+		name = rules.Title()
+	}
+	if b.render != nil {
+		r.deferMessage(false) // replaying the archive and drawing take a moment
+	}
+	l, names, err := b.book.ladder()
+	if err != nil {
+		return err
+	}
+	top := l.Top(rating.Scope{Guild: in.GuildID, Kind: kind}, leaderboardSize)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "**Leaderboard · %s**\n", name)
+	if len(top) == 0 {
+		sb.WriteString("No rated games on this server yet: a game is rated when two or more people finish it.\n")
+	}
+	rows := make([]imaging.Standing, 0, len(top))
+	for i, s := range top {
+		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %d games, %d won\n", i+1, s.Player, s.Rating.Ordinal(), s.Games, s.Wins)
+		n := names[s.Player]
+		if n == "" {
+			n = s.Player
+		}
+		rows = append(rows, imaging.Standing{Name: n, Skill: s.Rating.Ordinal(), Games: s.Games, Wins: s.Wins})
+	}
+	m := msg{Content: sb.String(), Mentions: []string{}}
+	if b.render != nil {
+		if img, err := b.render.Leaderboard(name+" · leaderboard", rows); err == nil {
+			m.Image = img
+		}
+	}
+	return r.message(m)
+}

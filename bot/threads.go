@@ -1,0 +1,138 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// A game may live in a thread of its channel (`/lobby new thread:true`, or
+// the server's default), so that one channel hosts many games. The thread
+// is named after the game and its number; the lobby message in the
+// channel links to it. Discord archives a quiet thread: the bot unarchives
+// it when an edit is refused for that. A deleted thread pauses its game
+// and the channel it hung from is told.
+
+// threadArchiveMinutes is how long a quiet game thread stays open: a week,
+// the longest Discord offers.
+const threadArchiveMinutes = 10080
+
+// threadPermissions are what the bot needs in a channel to run games in
+// its threads, with the names Discord shows for them.
+var threadPermissions = []struct {
+	bit  int64
+	name string
+}{
+	{discordgo.PermissionCreatePublicThreads, "Create Public Threads"},
+	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads"},
+}
+
+// missingThreadPermissions names the thread permissions the bot lacks in
+// the interaction's channel, as Discord reported them with it.
+func missingThreadPermissions(i *discordgo.Interaction) []string {
+	var out []string
+	for _, p := range threadPermissions {
+		if i.AppPermissions&p.bit == 0 {
+			out = append(out, p.name)
+		}
+	}
+	return out
+}
+
+// errThreadPermissions says which permissions are missing.
+func errThreadPermissions(missing []string) error {
+	return refuse("I cannot open a thread for the game here: I need the %s permission%s in this channel. Ask an admin, or start the game without a thread.",
+		strings.Join(missing, " and "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+}
+
+// startThread opens a public thread in channel.
+func (s *sender) startThread(channel, name string) (*discordgo.Channel, error) {
+	return s.s.ThreadStartComplex(channel, &discordgo.ThreadStart{
+		Name: clip(name, 100), Type: discordgo.ChannelTypeGuildPublicThread, AutoArchiveDuration: threadArchiveMinutes,
+	})
+}
+
+// renameThread renames a thread the bot opened.
+func (s *sender) renameThread(thread, name string) error {
+	_, err := s.s.ChannelEditComplex(thread, &discordgo.ChannelEdit{Name: clip(name, 100)})
+	return err
+}
+
+// unarchive reopens an archived thread.
+func (s *sender) unarchive(thread string) error {
+	open := false
+	_, err := s.s.ChannelEditComplex(thread, &discordgo.ChannelEdit{Archived: &open})
+	return err
+}
+
+// isArchivedThread reports Discord's refusal to change a message in an
+// archived thread.
+func isArchivedThread(err error) bool {
+	return restCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread
+}
+
+// isUnknownChannel reports that the channel (or thread) is gone.
+func isUnknownChannel(err error) bool { return restCode(err) == discordgo.ErrCodeUnknownChannel }
+
+// threadName is the name of a game's thread.
+func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", title, id) }
+
+// openInThread moves a new lobby into a thread of its channel: it checks
+// the bot's permissions, opens the thread and points g at it.
+func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, title string) error {
+	if missing := missingThreadPermissions(i); len(missing) > 0 {
+		return errThreadPermissions(missing)
+	}
+	t, err := b.send.startThread(i.ChannelID, title+" (new game)")
+	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
+		return errThreadPermissions([]string{threadPermissions[0].name, threadPermissions[1].name})
+	}
+	if err != nil {
+		return err
+	}
+	g.Channel, g.Parent = t.ID, i.ChannelID
+	return nil
+}
+
+// announceThread names the new game's thread, posts its lobby there and
+// answers in the channel with a link to it.
+func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) error {
+	if err := b.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
+		b.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
+	}
+	m, err := b.send.post(g.Channel, b.lobbyMessage(g))
+	if err != nil {
+		return err
+	}
+	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+		setMessage(g, roleLobby, m.ID)
+		return nil
+	}); err != nil {
+		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
+	}
+	return r.message(msg{Content: fmt.Sprintf("New %s game #%d: join it in its thread, <#%s>.", title, g.ID, g.Channel)})
+}
+
+// threadGone pauses a game whose thread was deleted and tells the channel
+// it hung from, mentioning the game's creator.
+func (p *publisher) threadGone(g *storage.Game) {
+	if g.Parent == "" {
+		return
+	}
+	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
+		return nil
+	}); err != nil {
+		p.log.Warn("pausing a game whose thread is gone failed", "game", g.ID, "err", err)
+	}
+	p.log.Warn("a game's thread is gone: game paused", "game", g.ID, "thread", g.Channel)
+	var mentions []string
+	if g.Creator != "" {
+		mentions = []string{g.Creator}
+	}
+	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it.",
+		g.ID, g.Creator), Mentions: mentions}, g.ID)
+}

@@ -1,0 +1,139 @@
+package bot
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/discordtest"
+)
+
+// threadPerms are the permissions a game thread needs, as Discord sends
+// them with an interaction (app_permissions).
+var threadPerms int64 = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads | discordgo.PermissionSendMessages
+
+// commandWith runs a command whose interaction carries the bot's
+// permissions in the channel.
+func (h *harness) commandWith(perms int64, u tester, channel, name, sub string, opts map[string]any) result {
+	h.t.Helper()
+	options := optionList(opts, false, "")
+	if sub != "" {
+		options = []map[string]any{{"name": sub, "type": 1, "options": options}}
+	}
+	return h.send(map[string]any{
+		"type": 2, "guild_id": testGuild, "channel_id": channel, "member": u.member(), "app_permissions": fmt.Sprint(perms),
+		"data": map[string]any{"id": "1", "name": name, "type": 1, "options": options},
+	})
+}
+
+// newThreadGame opens a tiny lobby in a thread of ch and returns the
+// thread's id.
+func newThreadGame(t *testing.T, h *harness, u tester, ch string, opts map[string]any) string {
+	t.Helper()
+	mark := h.mark()
+	res := h.commandWith(threadPerms, u, ch, cmdLobby, subNew, opts)
+	if res.private() || !strings.Contains(res.text(), "join it in its thread, <#") {
+		t.Fatalf("lobby in a thread: %s", res.text())
+	}
+	for _, q := range h.fake.Requests()[mark:] {
+		if q.Kind == discordtest.ThreadStart && q.Channel == ch && q.Status == http.StatusCreated {
+			return q.Message
+		}
+	}
+	t.Fatal("no thread opened")
+	return ""
+}
+
+func TestGamesInThreadsOfOneChannel(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
+	th, ok := h.fake.Thread(thread)
+	g := h.game(thread)
+	if !ok || th.Name != fmt.Sprintf("Tiny Game #%d", g.ID) || th.Type != discordgo.ChannelTypeGuildPublicThread || th.ParentID != chTiny {
+		t.Fatalf("thread %+v", th)
+	}
+	if g.Channel != thread || g.Parent != chTiny || g.Messages[roleLobby] == "" {
+		t.Fatalf("game %+v", g)
+	}
+	if m, ok := h.fake.Message(g.Messages[roleLobby]); !ok || m.ChannelID != thread || !strings.Contains(discordtest.MessageText(m), "lobby") {
+		t.Fatalf("the lobby message is not in the thread: %+v", m)
+	}
+	// the channel hosts another game at once; the server's default
+	// opens it in a thread without being asked
+	h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optThread: true})
+	second := newThreadGame(t, h, bob, chTiny, map[string]any{optGame: "tiny"})
+	if second == thread || h.game(second).Parent != chTiny {
+		t.Fatalf("second game's thread %s", second)
+	}
+	// the game is played in its thread
+	h.command(bob, thread, cmdLobby, subJoin, nil)
+	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start in the thread: %s", res.text())
+	}
+	if b := h.board(thread); b.ChannelID != thread {
+		t.Fatalf("the board is in %s", b.ChannelID)
+	}
+
+	// Discord archived the quiet thread: the board's edit is refused once;
+	// the bot reopens the thread and the edit goes through
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit && q.Channel == thread },
+		discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived", Times: 1})
+	mark := h.mark()
+	pickAll(t, h, thread, alice)
+	h.bot.Wait()
+	reopened, edited := false, false
+	for _, q := range h.fake.Requests()[mark:] {
+		switch {
+		case q.Kind == discordtest.ChannelEdit && q.Channel == thread && strings.Contains(string(q.Raw), `"archived":false`):
+			reopened = true
+		case q.Kind == discordtest.MessageEdit && q.Channel == thread && q.Status == http.StatusOK:
+			edited = reopened
+		}
+	}
+	if !reopened || !edited {
+		t.Fatalf("archived thread: reopened %v, board edited after %v\n%s", reopened, edited, h.publicSince(mark))
+	}
+
+	// the thread is deleted: the game pauses and the channel is told
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Channel == thread },
+		discordtest.Failure{Status: http.StatusNotFound, Code: discordgo.ErrCodeUnknownChannel, Message: "Unknown Channel"})
+	mark = h.mark()
+	pickAll(t, h, thread, bob)
+	q := sentSince(t, h, mark, "was deleted, so the game is paused")
+	if q.Channel != chTiny || !strings.Contains(q.Text(), "<@"+alice.ID+">") {
+		t.Errorf("the notice went to %s: %s", q.Channel, q.Text())
+	}
+	if g := h.game(thread); !g.Deadline.IsZero() || !g.RemindAt.IsZero() {
+		t.Errorf("the game's timers still run: %v %v", g.Deadline, g.RemindAt)
+	}
+}
+
+func TestThreadNeedsItsPermissions(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	mark := h.mark()
+	res := h.commandWith(discordgo.PermissionCreatePublicThreads, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
+	if !res.private() || !strings.Contains(res.text(), "Send Messages in Threads permission") || strings.Contains(res.text(), "Create Public") {
+		t.Fatalf("missing one permission: %s", res.text())
+	}
+	res = h.commandWith(0, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
+	if !strings.Contains(res.text(), "Create Public Threads and Send Messages in Threads permissions") {
+		t.Fatalf("missing both: %s", res.text())
+	}
+	// Discord refuses anyway (a channel override): the same clear answer
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.ThreadStart },
+		discordtest.Failure{Status: http.StatusForbidden, Code: discordgo.ErrCodeMissingPermissions, Message: "Missing Permissions"})
+	res = h.commandWith(threadPerms, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
+	if !res.private() || !strings.Contains(res.text(), "permissions in this channel") {
+		t.Fatalf("Discord's refusal: %s", res.text())
+	}
+	for _, q := range h.fake.Requests()[mark:] {
+		if q.Kind == discordtest.ChannelSend {
+			t.Errorf("something was posted: %s", q.Text())
+		}
+	}
+	if games, _ := h.store.ListActive(testGuild); len(games) != 0 {
+		t.Fatalf("a refused lobby left a game: %+v", games[0])
+	}
+}
