@@ -71,9 +71,11 @@ type settingsStore interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 }
 
-// timerStore finds the deadlines and reminders that have come.
+// timerStore hands out the deadlines and reminders that have come, each
+// to one caller across every process on the store, and again once a
+// claim of hold has run out (see storage.Store.ClaimDue).
 type timerStore interface {
-	Due(now time.Time) ([]storage.Due, error)
+	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
 
 // Renderer draws the public board, a player's private mat and the score

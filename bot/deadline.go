@@ -16,7 +16,7 @@ import (
 // the game, as the game was set up.
 type deadlines struct {
 	store  gameStore
-	timers timerStore
+	timers dueTimers
 	locks  *lockPool
 	ref    *referee
 	pub    *publisher

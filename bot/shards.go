@@ -72,33 +72,29 @@ func closeShards(sessions []*discordgo.Session) error {
 	return errors.Join(errs...)
 }
 
-// timerClaimer hands each due timer to one caller, across every process
-// on the store, and to another once a claim runs out. *storage.Store and
-// the PostgreSQL store implement it.
-type timerClaimer interface {
-	ClaimDue(now time.Time, hold time.Duration) ([]storage.Due, error)
+// dueTimers lists the deadlines and reminders a process is to handle now.
+type dueTimers interface {
+	Due(now time.Time) ([]storage.Due, error)
 }
 
 // claimedTimers reads due timers by claiming them, so that of several
-// processes (shards) on one store each timer is handled by one, whichever
-// shard holds its game, and still when the process that armed it is gone.
+// processes (shards) on one store each timer is handled by one. Every
+// process claims any game's timers, whichever shard holds the game, so
+// that deadlines still fire while the process of a game's shard is down.
 type claimedTimers struct {
-	claims timerClaimer
+	claims timerStore
 	hold   time.Duration
 }
 
-func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
-	return c.claims.ClaimDue(now, c.hold)
+// sharedTimers returns the timers this process handles: those it claims,
+// each for hold, after which a timer whose handler died is handed out
+// again.
+func sharedTimers(timers timerStore, hold time.Duration) dueTimers {
+	return claimedTimers{claims: timers, hold: hold}
 }
 
-// sharedTimers returns the timers this process handles: those it claims
-// when the store hands out claims, all that are due otherwise. A claim
-// lasts hold, after which a timer whose handler died is handed out again.
-func sharedTimers(timers timerStore, hold time.Duration) timerStore {
-	if c, ok := timers.(timerClaimer); ok {
-		return claimedTimers{claims: c, hold: hold}
-	}
-	return timers
+func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
+	return c.claims.ClaimDue(now, c.hold, nil)
 }
 
 // minClaimHold is the shortest a claim on a timer lasts. A process
