@@ -73,7 +73,7 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		if lim.over != nil {
 			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")
 			if lim.over["global"] == true {
-				scope = "global"
+				scope, req.globalRefused = "global", true
 			}
 			s.note(req, []violation{{check: CheckRateLimits, path: []string{req.Method + " " + req.Path}, code: "RATE_LIMITED",
 				message: fmt.Sprintf("429 (%s), retry after %.3f s", scope, lim.over["retry_after"])}})
