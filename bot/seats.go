@@ -211,11 +211,8 @@ func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) 
 		g, err = b.store.Finish(channel, g.Version, storage.StatusAbandoned, nil)
 		return nil, g, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
-	if err := b.ref.settle(out, before, nil); err != nil {
-		return out, g, err
-	}
-	return out, g, nil
+	out, err := b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator}, before, nil)
+	return out, g, err
 }
 
 // resolvedName is the display name Discord sent along for a user option's
