@@ -344,6 +344,10 @@ func (h *harness) submit(u tester, channel, customID, text string) result {
 	raw := map[string]any{"type": 5, "data": map[string]any{"custom_id": customID, "components": []any{
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
 	}}}
+	// the form opens from the board's button, so Discord sends the board along
+	if g, err := h.store.Get(channel); err == nil && g.Messages[roleBoard] != "" {
+		raw["message"] = h.messageJSON(g.Messages[roleBoard], channel)
+	}
 	h.place(raw, u, channel)
 	return h.send(raw)
 }

@@ -42,7 +42,11 @@ func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *se
 	}
 	g.next = client.Transport
 	if g.next == nil {
-		g.next = http.DefaultTransport
+		// Go's default keeps 2 idle connections a host; a busy bot talks to
+		// one host from many goroutines
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 32
+		g.next = t
 	}
 	client.Transport = g
 	s.Client = &client
