@@ -2,12 +2,15 @@ package bot
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -18,11 +21,12 @@ type writeCounter struct {
 	Store
 	st *storage.Store
 
-	mu    sync.Mutex
+	mu sync.Mutex
+	// calls counts the writes by method; "Update" counts the Updates of
+	// the game's fields, "Update (message ids)" the publisher's, which
+	// record a new board message's id after Discord answered.
 	calls map[string]int
-	// timerUpdates counts the Updates that changed a deadline or reminder.
-	timerUpdates int
-	fail         error
+	fail  error
 }
 
 func countWrites(h *harness) *writeCounter {
@@ -45,21 +49,23 @@ func (w *writeCounter) count(method string) error {
 	return nil
 }
 
+// gameWrites is how many writes of a game's actions, deadline or ending
+// calls holds.
+func gameWrites(calls map[string]int) int {
+	return calls["Commit"] + calls["Append"] + calls["Update"] + calls["Finish"]
+}
+
 // reset forgets the writes so far and sets the failure Commit returns.
 func (w *writeCounter) reset(fail error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.calls, w.timerUpdates, w.fail = map[string]int{}, 0, fail
+	w.calls, w.fail = map[string]int{}, fail
 }
 
-func (w *writeCounter) snapshot() (map[string]int, int) {
+func (w *writeCounter) snapshot() map[string]int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range w.calls {
-		out[k] = v
-	}
-	return out, w.timerUpdates
+	return maps.Clone(w.calls)
 }
 
 func (w *writeCounter) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
@@ -75,17 +81,17 @@ func (w *writeCounter) Append(channel string, expectVersion int, e storage.Entry
 }
 
 func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
-	w.count("Update")
-	return w.st.Update(channel, func(g *storage.Game) error {
-		deadline, remind := g.Deadline, g.RemindAt
+	kind := "Update"
+	g, err := w.st.Update(channel, func(g *storage.Game) error {
+		messages := maps.Clone(g.Messages)
 		err := fn(g)
-		if !g.Deadline.Equal(deadline) || !g.RemindAt.Equal(remind) {
-			w.mu.Lock()
-			w.timerUpdates++
-			w.mu.Unlock()
+		if !maps.Equal(messages, g.Messages) {
+			kind = "Update (message ids)"
 		}
 		return err
 	})
+	w.count(kind)
+	return g, err
 }
 
 func (w *writeCounter) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
@@ -121,9 +127,8 @@ func TestOneClickIsOneCommit(t *testing.T) {
 	if want := h.clock.Now().Add(10 * time.Hour); !g.Deadline.Equal(want) {
 		t.Fatalf("deadline %v, want %v", g.Deadline, want)
 	}
-	calls, timers := w.snapshot()
-	if calls["Commit"] != 1 || calls["Append"] != 0 || calls["Finish"] != 0 || timers != 0 {
-		t.Fatalf("the click wrote %v (%d Updates of the deadline); want one Commit and nothing else of the game's", calls, timers)
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the click wrote %v; want one Commit and nothing else of the game's", calls)
 	}
 }
 
@@ -185,9 +190,8 @@ func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
 	if want := h.clock.Now().Add(10 * time.Hour); !g.Deadline.Equal(want) {
 		t.Fatalf("deadline %v, want %v", g.Deadline, want)
 	}
-	calls, timers := w.snapshot()
-	if calls["Commit"] != 1 || calls["Append"] != 0 || timers != 0 {
-		t.Fatalf("the stand-in wrote %v (%d Updates of the deadline); want one Commit", calls, timers)
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the stand-in wrote %v; want one Commit and nothing else of the game's", calls)
 	}
 }
 
@@ -208,4 +212,56 @@ func stateText(t *testing.T, st engine.State) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// BenchmarkPlayAgainstComputers plays 100 concurrent 4-player Crystal
+// Palace games of one person against three computer players, images off,
+// at 100 interactions a second: each interaction is the person's next
+// decision via /play, which sets off the computer players' moves and
+// re-arms the deadline. Besides the answers' latency it reports the writes
+// of game state each interaction made (game-writes/op: Commit, Append,
+// Finish, and Updates of the game's fields).
+func BenchmarkPlayAgainstComputers(b *testing.B) {
+	reg := realRegistry(b)
+	h := newHarness(b, reg, Config{Deadline: 24 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	var chans []string
+	for n := 0; n < benchGames; n++ {
+		ch := fmt.Sprint(60000 + n)
+		chans = append(chans, ch)
+		openAgainstComputers(b, h, ch, "crystalpalace", 3)
+	}
+	h.bot.Wait()
+	rules, _ := reg.Lookup("crystalpalace")
+	player, _ := ai.Lookup(rules, "heuristic")
+	rng := engine.NewRNG(1)
+	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	w.reset(nil)
+	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
+		ch := chans[n%len(chans)]
+		_, st, err := h.store.Load(ch)
+		if err != nil || len(promptsOf(st, 0)) == 0 {
+			return guildCommand(alice, ch, cmdGame, subScores, nil) // that game is over
+		}
+		action := player.Choose(st, promptsOf(st, 0)[0], &rng)
+		return guildCommand(alice, ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
+	})
+	b.ReportMetric(float64(gameWrites(w.snapshot()))/float64(b.N), "game-writes/op")
+	checkBoards(b, h, chans)
+}
+
+// openAgainstComputers starts a game of kind in channel ch: alice against
+// computers computer players.
+func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers int) {
+	t.Helper()
+	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: kind})
+	lobby := h.game(ch).Messages[roleLobby]
+	for range computers {
+		m, _ := h.fake.Message(lobby)
+		h.click(alice, ch, lobby, mustComponent(t, m, "Add computer"))
+	}
+	m, _ := h.fake.Message(lobby)
+	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
 }
