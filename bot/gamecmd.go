@@ -259,11 +259,23 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 			}
 		}
 	}
-	lines := make([]string, len(g.Log))
+	// each line names whoever held the seat then; hand-overs have lines
+	// of their own, placed by the log's length when they happened
+	holders := firstHolders(g)
+	lines := make([]string, 0, len(g.Log)+len(g.Handovers))
+	h := 0
+	handOver := func() {
+		lines = append(lines, handoverLine(g.Handovers[h], names))
+		holders[g.Handovers[h].Seat] = g.Handovers[h].To
+		h++
+	}
 	for n, e := range g.Log {
+		for h < len(g.Handovers) && g.Handovers[h].Version <= n {
+			handOver()
+		}
 		who := fmt.Sprintf("P%d", e.Seat+1)
-		if int(e.Seat) < len(names) {
-			who += " " + names[e.Seat]
+		if int(e.Seat) < len(holders) {
+			who += " " + holderName(holders[e.Seat], names[e.Seat])
 		}
 		what := "`" + e.Action + "`"
 		switch secrecy[n] {
@@ -276,7 +288,10 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		if len(caused[n]) > 0 {
 			line += "\n\u2003↳ " + strings.Join(caused[n], " · ")
 		}
-		lines[n] = clip(line, logEntryChars)
+		lines = append(lines, clip(line, logEntryChars))
+	}
+	for h < len(g.Handovers) {
+		handOver()
 	}
 	return lines, nil
 }

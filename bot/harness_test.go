@@ -455,8 +455,17 @@ func (h *harness) publicSince(mark int) string {
 		private[tok] = true
 	}
 	h.dmMu.Unlock()
+	privateMsg := map[string]bool{} // ephemeral messages: updating one keeps it private, as on Discord
 	for _, q := range all {
-		if q.Kind == discordtest.Callback && q.Ephemeral() {
+		if q.Kind != discordtest.Callback {
+			continue
+		}
+		msg, _ := h.fake.Original(q.Token)
+		switch {
+		case q.Ephemeral():
+			private[q.Token] = true
+			privateMsg[msg] = msg != ""
+		case q.Type == discordgo.InteractionResponseUpdateMessage && privateMsg[msg]:
 			private[q.Token] = true
 		}
 	}

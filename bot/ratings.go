@@ -103,10 +103,7 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	}
 	// Each seat's holders: its first holder, then whoever each handover
 	// gave it to; all but the last left it.
-	first := slices.Clone(g.Seats)
-	for i := len(g.Handovers) - 1; i >= 0; i-- {
-		first[g.Handovers[i].Seat] = g.Handovers[i].From
-	}
+	first := firstHolders(g)
 	for s := range g.Seats {
 		res.Seats[s].Holders = []rating.Holder{{Player: first[s].User}}
 	}
@@ -175,7 +172,7 @@ func (b *leaderboardHandler) register(rt *router) error {
 
 func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
 	kind := in.opts.str(optGame)
-	name := "every game"
+	name := "All games"
 	if kind != "" {
 		rules, err := b.games.Lookup(kind)
 		if err != nil {

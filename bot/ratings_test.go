@@ -1,8 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
+	"os"
 	"strings"
 	"testing"
 
@@ -71,5 +74,30 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	h.restart() // recomputed from the stored results: the same numbers
 	if again := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"}); again.text() != board.text() {
 		t.Errorf("after a restart the leaderboard reads\n%s\nnot\n%s", again.text(), board.text())
+	}
+}
+
+func TestLeaderboardImage(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Images: true}, realRenderer(t), nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
+	res := h.command(eve, chTiny, cmdGame, subBoardTop, nil)
+	var img []byte
+	for _, q := range res.Requests {
+		for _, f := range q.Files {
+			if strings.HasSuffix(f.Name, ".png") {
+				img = f.Data
+			}
+		}
+	}
+	if !strings.Contains(res.text(), "Leaderboard · All games") || len(img) == 0 {
+		t.Fatalf("leaderboard without its image: %s", res.text())
+	}
+	if dir := os.Getenv("MEEPLE_WRITE_IMAGES"); dir != "" {
+		_ = os.WriteFile(dir+"/leaderboard-bot.png", img, 0o644)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil || cfg.Width < 600 || cfg.Height < 200 {
+		t.Fatalf("leaderboard image %+v, %v", cfg, err)
 	}
 }
