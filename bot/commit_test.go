@@ -132,6 +132,32 @@ func TestOneClickIsOneCommit(t *testing.T) {
 	}
 }
 
+func TestTheLastClickIsOneCommit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	openSolo(t, h, chTiny, alice, "1")
+	pickAll(t, h, chTiny, alice)
+	id := h.game(chTiny).ID
+	board := h.board(chTiny)
+	h.bot.Wait()
+	w.reset(nil)
+	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	h.bot.Wait()
+	g, err := h.store.GetByID(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != storage.StatusFinished || g.Result == nil || !g.Deadline.IsZero() {
+		t.Fatalf("after the last move: status %s result %v deadline %v", g.Status, g.Result, g.Deadline)
+	}
+	if stats, err := h.store.Stats(alice.ID); err != nil || len(stats) != 1 || stats[0].Played != 1 {
+		t.Fatalf("alice's statistics: %+v %v", stats, err)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the last click wrote %v; want one Commit (the moves and the ending) and nothing else of the game's", calls)
+	}
+}
+
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 	for _, c := range []struct {
 		name string

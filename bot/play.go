@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -135,6 +136,7 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 	var ending *storage.Ending
 	switch {
 	case moved != nil:
+		// a computer player failed: keep what came before, and the deadline
 	case out.state.Over():
 		res := out.state.Result()
 		ending = &storage.Ending{Status: storage.StatusFinished, Result: &res}
@@ -142,7 +144,7 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 		edit = ref.rearm(out, before)
 	}
 	if err := ref.save(out, edit, ending); err != nil {
-		return nil, err
+		return nil, errors.Join(err, moved)
 	}
 	out.over = ending != nil
 	return out, moved
