@@ -158,6 +158,41 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 	}
 }
 
+func TestAResignationIsOneCommit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice)
+	h.clock.Advance(time.Hour)
+	h.bot.Wait()
+	v := h.game(chTiny).Version
+	// bob resigns: a computer takes his seat and picks, the moves begin
+	// with alice, whose deadline is re-armed
+	w.reset(nil)
+	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "resigned") {
+		t.Fatalf("bob's resignation: %s", res.text())
+	}
+	h.bot.Wait()
+	g := h.game(chTiny)
+	if g.Version != v+1 || g.Seats[1].Computer == "" || len(g.Handovers) != 1 || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
+		t.Fatalf("after the resignation: version %d (want %d) seats %+v handovers %d deadline %v", g.Version, v+1, g.Seats, len(g.Handovers), g.Deadline)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the resignation wrote %v; want one Commit (the seat, the computer's pick, the deadline)", calls)
+	}
+	// alice, the last person at the table, resigns: one Commit abandons it
+	w.reset(nil)
+	if res := h.command(alice, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "abandoned") {
+		t.Fatalf("alice's resignation: %s", res.text())
+	}
+	if g, err := h.store.GetByID(g.ID); err != nil || g.Status != storage.StatusAbandoned || len(g.Handovers) != 2 {
+		t.Fatalf("after the last resignation: %+v %v", g, err)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the last resignation wrote %v; want one Commit", calls)
+	}
+}
+
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 	for _, c := range []struct {
 		name string

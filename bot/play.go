@@ -43,6 +43,9 @@ type outcome struct {
 	// Version already counts them (a computer player's choice depends on
 	// it), so the game was loaded at Version-len(entries).
 	entries []storage.Entry
+	// change, when set, is the interaction's own edit of the game's fields
+	// (a seat handed over), already made to game and stored with the rest.
+	change func(g *storage.Game) error
 }
 
 // request is one attempt to act on a game.
@@ -169,12 +172,20 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	return ref.deadlineEdit(out.game, len(now) > 0)
 }
 
-// save stores out's pending actions, edit and ending in one commit from
+// save stores out's pending actions and change, edit and ending in one commit from
 // the version out's game was loaded at, and takes the stored game; with
 // nothing to store it does nothing.
 func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
-	if len(out.entries) == 0 && edit == nil && ending == nil {
+	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil {
 		return nil
+	}
+	if change, rearm := out.change, edit; change != nil {
+		edit = func(g *storage.Game) error {
+			if err := change(g); err != nil || rearm == nil {
+				return err
+			}
+			return rearm(g)
+		}
 	}
 	o := storage.Outcome{Entries: out.entries, Edit: edit, Finish: ending}
 	if len(o.Entries) > 0 {
@@ -188,7 +199,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	if err != nil {
 		return err
 	}
-	out.game, out.entries = g, nil
+	out.game, out.entries, out.change = g, nil, nil
 	return nil
 }
 
