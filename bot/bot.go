@@ -49,7 +49,9 @@ type gameStore interface {
 	GetByID(id uint64) (*storage.Game, error)
 	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
 	Start(channel string) (*storage.Game, engine.State, error)
-	Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error)
+	// Commit stores an interaction's whole outcome (actions, deadline,
+	// ending) in one transaction from expectVersion, or nothing.
+	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
 	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
 	Load(channel string) (*storage.Game, engine.State, error)
 	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)

@@ -116,12 +116,13 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		out = &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
 		standIn := map[engine.Seat]bool{}
 		for _, s := range waiting {
 			standIn[s] = true
 		}
-		return b.ref.settle(out, waiting, standIn)
+		// the stand-in's moves and the new deadline: one commit
+		out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator}, waiting, standIn)
+		return err
 	})
 	if out != nil {
 		b.pub.notify(out)
