@@ -134,3 +134,26 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 		t.Errorf("log line %q, want %q", ev[0].Text, want)
 	}
 }
+
+// Black Market lines say where the assistant goes, and effects count a
+// single gear or newspaper in the singular.
+func TestLogNamesBlackMarketTiers(t *testing.T) {
+	s := newGame(t, 2, 42)
+	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
+	for _, tc := range []struct {
+		a    Action
+		want string
+	}{
+		{Action{Verb: vPlaceAsst}, "P1 places an assistant on the Black Market, tier 3"},
+		{Action{Verb: vMoveAsst, Vals: []int{4}}, "P1 moves their assistant up the Black Market, tier 4 → 5"},
+		{Action{Verb: vDown, Vals: []int{4}}, "P1 moves their assistant down the Black Market, tier 4 → 3"},
+		{Action{Verb: vDown, Vals: []int{2}}, "P1 moves their assistant off the Black Market (tier 2), back to their supply"},
+	} {
+		if got := s.narrate(0, tc.a); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
+		}
+	}
+	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {
+		t.Errorf("effect text %q", got)
+	}
+}

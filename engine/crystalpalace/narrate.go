@@ -57,11 +57,14 @@ func (s *State) narrate(seat int, a Action) string {
 	case vObjective, vTarget, vLoan:
 		return "" // their own events say what happens
 	case vPlaceAsst:
-		return who + " places an assistant on the Black Market"
+		return who + " places an assistant on the Black Market, tier " + strconv.Itoa(s.marketFreeAbove(0)+1)
 	case vMoveAsst:
-		return who + " moves their assistant up from tier " + strconv.Itoa(a.Vals[0])
+		return who + " moves their assistant up the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(s.marketFreeAbove(a.Vals[0])+1)
 	case vDown:
-		return who + " moves their assistant down from tier " + strconv.Itoa(a.Vals[0])
+		if to := s.marketFreeBelow(a.Vals[0] - 1); to >= 0 {
+			return who + " moves their assistant down the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(to+1)
+		}
+		return who + " moves their assistant off the Black Market (tier " + strconv.Itoa(a.Vals[0]) + "), back to their supply"
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
 			return who + " discards the research tile " + s.c.Research[sl.ID].Name
