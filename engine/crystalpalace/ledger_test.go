@@ -135,9 +135,10 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 	}
 }
 
-// Black Market lines say where the assistant goes, and effects count a
+// Black Market lines say where the assistant goes, a placement names its
+// fee, and effects count a
 // single gear or newspaper in the singular.
-func TestLogNamesBlackMarketTiers(t *testing.T) {
+func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 	s := newGame(t, 2, 42)
 	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
 	for _, tc := range []struct {
@@ -152,6 +153,9 @@ func TestLogNamesBlackMarketTiers(t *testing.T) {
 		if got := s.narrate(0, tc.a); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
 		}
+	}
+	if got, want := s.narrate(0, Action{Verb: vPlace, Key: "patent", Vals: []int{1, 4}}), "P1 places a 1 on space 4 at the Patent Office, paying its fee of 2 £"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {
 		t.Errorf("effect text %q", got)

@@ -14,8 +14,12 @@ func (s *State) narrate(seat int, a Action) string {
 	case vDice:
 		return who + " has chosen their dice"
 	case vPlace:
-		l := locIndex(a.Key)
-		return who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(locKind(l))
+		l := locKind(locIndex(a.Key))
+		text := who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(l)
+		if fee := s.side(l).Dice[a.Vals[1]-1].Fee; fee > 0 {
+			text += ", paying its fee of " + pounds(fee)
+		}
+		return text
 	case vPass:
 		switch {
 		case len(p.Q) > 0:
