@@ -136,8 +136,7 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 }
 
 // Black Market lines say where the assistant goes, a placement names its
-// fee, and effects count a
-// single gear or newspaper in the singular.
+// fee, and effects count a single gear or newspaper in the singular.
 func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 	s := newGame(t, 2, 42)
 	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
