@@ -91,6 +91,8 @@ type Request struct {
 	// Status a refusal, relaxed ones were only noted.
 	Violations []Violation
 	At         time.Time
+	// globalRefused: the answer was a global 429.
+	globalRefused bool
 }
 
 // Content returns the text of the request's message payload.

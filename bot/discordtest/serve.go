@@ -73,7 +73,7 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		if lim.over != nil {
 			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")
 			if lim.over["global"] == true {
-				scope = "global"
+				scope, req.globalRefused = "global", true
 			}
 			s.note(req, []violation{{check: CheckRateLimits, path: []string{req.Method + " " + req.Path}, code: "RATE_LIMITED",
 				message: fmt.Sprintf("429 (%s), retry after %.3f s", scope, lim.over["retry_after"])}})
@@ -349,7 +349,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		}
 		if req.Type == discordgo.InteractionResponseUpdateMessage {
 			if m, ok := s.messages[s.original[req.Token]]; ok {
-				edit(m, req)
+				editExisting(m, req)
 			}
 		}
 		return http.StatusNoContent, nil
@@ -369,8 +369,10 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		if !ok {
 			m = s.newMessage("", nil)
 			s.original[req.Token] = m.ID
+			edit(m, req)
+			return http.StatusOK, m
 		}
-		edit(m, req)
+		editExisting(m, req)
 		return http.StatusOK, m
 	case ChannelSend, DirectMessage:
 		m := s.newMessage(req.Channel, nil)
@@ -382,7 +384,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		if !ok {
 			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
 		}
-		edit(m, req)
+		editExisting(m, req)
 		return http.StatusOK, m
 	case WebhookGet:
 		id := req.Message
@@ -439,6 +441,15 @@ func (s *Server) newMessage(channel string, _ any) *discordgo.Message {
 	m := &discordgo.Message{ID: s.id(), ChannelID: channel, Timestamp: time.Now()}
 	s.messages[m.ID] = m
 	return m
+}
+
+// editExisting applies an edit or an UPDATE_MESSAGE to a message that
+// exists. As on Discord, whether the message is ephemeral is fixed when it
+// is created: the edit's flags cannot make it public or private.
+func editExisting(m *discordgo.Message, req *Request) {
+	eph := m.Flags & discordgo.MessageFlagsEphemeral
+	edit(m, req)
+	m.Flags = m.Flags&^discordgo.MessageFlagsEphemeral | eph
 }
 
 // edit applies the fields present in the payload to m, as Discord does for a PATCH.
