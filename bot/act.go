@@ -101,7 +101,13 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	}
 	// a secret choice stays valid while its prompt is open: no version
 	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, version: -1, text: in.text})
-	return b.answerPrivately(r, out, err)
+	if err != nil || in.message == nil {
+		return b.answerPrivately(r, out, err)
+	}
+	// the form was opened from the board: its answer updates the board,
+	// then tells the player privately
+	b.pub.notifyVia(out, r, in.message)
+	return r.message(msg{Content: privateConfirmation(out), Private: true})
 }
 
 // answerPrivately tells the actor privately what they did, then publishes

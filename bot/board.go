@@ -130,6 +130,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+			secretTreeButton(g),
 		}})
 	}
 	return rows

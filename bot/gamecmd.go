@@ -259,11 +259,23 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 			}
 		}
 	}
-	lines := make([]string, len(g.Log))
+	// each line names whoever held the seat then; hand-overs have lines
+	// of their own, placed by the log's length when they happened
+	holders := firstHolders(g)
+	lines := make([]string, 0, len(g.Log)+len(g.Handovers))
+	h := 0
+	handOver := func() {
+		lines = append(lines, handoverLine(g.Handovers[h], names))
+		holders[g.Handovers[h].Seat] = g.Handovers[h].To
+		h++
+	}
 	for n, e := range g.Log {
+		for h < len(g.Handovers) && g.Handovers[h].Version <= n {
+			handOver()
+		}
 		who := fmt.Sprintf("P%d", e.Seat+1)
-		if int(e.Seat) < len(names) {
-			who += " " + names[e.Seat]
+		if int(e.Seat) < len(holders) {
+			who += " " + holderName(holders[e.Seat], names[e.Seat])
 		}
 		what := "`" + e.Action + "`"
 		switch secrecy[n] {
@@ -276,7 +288,10 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		if len(caused[n]) > 0 {
 			line += "\n\u2003↳ " + strings.Join(caused[n], " · ")
 		}
-		lines[n] = clip(line, logEntryChars)
+		lines = append(lines, clip(line, logEntryChars))
+	}
+	for h < len(g.Handovers) {
+		handOver()
 	}
 	return lines, nil
 }
@@ -341,27 +356,13 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 			user = &discordgo.User{ID: id}
 		}
 	}
-	mine, err := b.lists.Stats(user.ID)
-	if err != nil {
-		return err
-	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
-	ratings, err := b.ratings.ratingLines(b.games, i.GuildID, user.ID)
+	summary, err := b.ratings.summary(b.games, i.GuildID, user.ID)
 	if err != nil {
 		return err
 	}
-	sb.WriteString(ratings)
-	if len(mine) == 0 {
-		sb.WriteString("No finished games yet.\n")
-	}
-	for _, s := range mine {
-		title := s.Kind
-		if rules, err := b.games.Lookup(s.Kind); err == nil {
-			title = rules.Title()
-		}
-		fmt.Fprintf(&sb, "%s: %d played, %d won, best %d, average %.1f, %d abandoned\n", title, s.Played, s.Won, s.Best, s.Average(), s.Abandoned)
-	}
+	sb.WriteString(summary)
 	archive, err := b.lists.ArchiveForGuild(i.GuildID, 0, 0)
 	if err != nil {
 		return err
@@ -385,7 +386,7 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(&sb, ", %d %s finished", finished[k], k)
+		fmt.Fprintf(&sb, ", %d %s finished", finished[k], title(b.games, k))
 	}
 	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
 }

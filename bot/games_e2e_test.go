@@ -116,7 +116,11 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			secrets++
 			secretActions = append(secretActions, action)
 			last := len(prompts) == 1
-			switch secretWay % 4 {
+			switch secretWay % 5 {
+			case 4: // the board's picker for secret choices, privately
+				board := h.board(ch)
+				pickFromTree(t, h, u, ch, board.ID, mustComponent(t, board, "Pick from menus"), st, p.Seat, true, action)
+				trees++
 			case 3: // the select menus of the DM prompt, narrowing down
 				pickFromDM(t, h, u, g.ID, action)
 			case 0: // DM, as free text without the verb
@@ -159,9 +163,9 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			} else if id, ok := componentOn(t, board, u.Name+": "); ok && p.Seat == promptSeatOf(t, id) && !strings.Contains(id, ":tree:") {
 				menus++
 				h.click(u, ch, board.ID, id, action)
-			} else if id, ok := componentOn(t, board, u.Name+": choose"); ok && slices.Contains(treeActions(st, p.Seat), action) {
+			} else if id, ok := componentOn(t, board, u.Name+": choose"); ok && slices.Contains(treeActions(st, p.Seat, false), action) {
 				trees++
-				pickFromTree(t, h, u, ch, board.ID, id, st, p.Seat, action)
+				pickFromTree(t, h, u, ch, board.ID, id, st, p.Seat, false, action)
 			} else if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !strings.Contains(res.text(), "you played") {
 				t.Fatalf("/play %q: %s", action, res.text())
 			}

@@ -80,6 +80,9 @@ type harness struct {
 	run *gatewayRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
+	// wrap, when set, wraps the store the bot is given (counting or
+	// failing its writes); h.store stays the real one.
+	wrap func(Store) Store
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -127,7 +130,11 @@ func (h *harness) open() {
 		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	var bs Store = st
+	if h.wrap != nil {
+		bs = h.wrap(st)
+	}
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -337,6 +344,10 @@ func (h *harness) submit(u tester, channel, customID, text string) result {
 	raw := map[string]any{"type": 5, "data": map[string]any{"custom_id": customID, "components": []any{
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
 	}}}
+	// the form opens from the board's button, so Discord sends the board along
+	if g, err := h.store.Get(channel); err == nil && g.Messages[roleBoard] != "" {
+		raw["message"] = h.messageJSON(g.Messages[roleBoard], channel)
+	}
 	h.place(raw, u, channel)
 	return h.send(raw)
 }
@@ -445,7 +456,12 @@ func (h *harness) publicSince(mark int) string {
 	}
 	h.dmMu.Unlock()
 	for _, q := range all {
-		if q.Kind == discordtest.Callback && q.Ephemeral() {
+		if q.Kind != discordtest.Callback {
+			continue
+		}
+		// the fake keeps an updated message ephemeral, as Discord does
+		id, _ := h.fake.Original(q.Token)
+		if m, ok := h.fake.Message(id); q.Ephemeral() || ok && m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 			private[q.Token] = true
 		}
 	}

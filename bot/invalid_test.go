@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -198,4 +199,24 @@ func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
 	}
 	// the harness fails the test on any request Discord would refuse,
 	// a global 429 included
+}
+
+func TestTheSecretFormUpdatesTheBoardInItsAnswer(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
+	mark := h.mark()
+	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
+	if res.callbackType() != discordgo.InteractionResponseUpdateMessage || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+		t.Errorf("the form's answer: type %v, %s", res.callbackType(), res.text())
+	}
+	if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
+		t.Errorf("the board was not brought up to date:\n%s", discordtest.MessageText(after))
+	}
+	for _, q := range h.fake.Requests()[mark:] {
+		if botTokenCall(q) {
+			t.Errorf("a bot-token call for a secret choice made in the form: %s %s", q.Method, q.Path)
+		}
+	}
 }

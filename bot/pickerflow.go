@@ -36,49 +36,79 @@ func (b *pickerHandler) register(rt *router) error {
 	)
 }
 
+// secretTree marks a picker for a secret choice in its custom_id: "s"
+// alone on the board's button (whoever clicks picks their own), then "s"
+// before the seat.
+const secretTree = "s"
+
+// roundSep ends a secret picker's argument with the round it was drawn in
+// (roundTag), so that it is refused in the next round.
+const roundSep = "~"
+
 // treeArg writes a picker custom_id's argument: the seat, then the indexes
-// chosen so far: "2" (the top menu of seat P3), "2.4.0".
-func treeArg(seat engine.Seat, path []int) string {
+// chosen so far: "2" (the top menu of seat P3), "2.4.0"; "s2.4.0" for a
+// secret choice. The indexes name menu positions, never an action.
+func treeArg(secret bool, seat engine.Seat, path []int) string {
 	parts := []string{strconv.Itoa(int(seat))}
 	for _, i := range path {
 		parts = append(parts, strconv.Itoa(i))
 	}
-	return strings.Join(parts, ".")
+	arg := strings.Join(parts, ".")
+	if secret {
+		arg = secretTree + arg
+	}
+	return arg
 }
 
-// parseTreeArg reads treeArg's output.
-func parseTreeArg(arg string) (engine.Seat, []int, bool) {
+// parseTreeArg reads treeArg's output. seat is -1 for the board's secret
+// button, which names no seat.
+func parseTreeArg(arg string) (secret bool, seat engine.Seat, path []int, ok bool) {
+	arg, secret = strings.CutPrefix(arg, secretTree)
+	if secret && arg == "" {
+		return true, -1, nil, true
+	}
 	parts := strings.Split(arg, ".")
 	if len(parts) > picker.MaxTaps+1 {
-		return 0, nil, false
+		return false, 0, nil, false
 	}
 	var nums []int
 	for _, p := range parts {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 0 || n >= 100 || strconv.Itoa(n) != p {
-			return 0, nil, false
+			return false, 0, nil, false
 		}
 		nums = append(nums, n)
 	}
-	return engine.Seat(nums[0]), nums[1:], true
+	return secret, engine.Seat(nums[0]), nums[1:], true
 }
 
 // treeActions are the actions the picker offers seat: those of its open
-// public prompts.
-func treeActions(st engine.State, seat engine.Seat) []string {
+// public prompts, or of the secret choice it may make (or still change).
+func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
+	prompts := promptsOf(st, seat)
+	if secret {
+		prompts = choicesOf(st, seat)
+	}
 	var out []string
-	for _, p := range promptsOf(st, seat) {
-		if !p.Secret {
+	for _, p := range prompts {
+		if p.Secret == secret {
 			out = append(out, p.Actions...)
 		}
 	}
 	return out
 }
 
+// secretTreeButton is the board's button that opens the picker for the
+// clicker's own secret choice, beside the one that opens the form.
+func secretTreeButton(g *storage.Game) discordgo.MessageComponent {
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: secretTree}.encode()
+	return discordgo.Button{Label: "Pick from menus", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
+}
+
 // treeButton is the board's button that opens the picker for a prompt too
 // large for a select menu.
 func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
-	id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: treeArg(p.Seat, nil)}.encode()
+	id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
 	if !ok {
 		return nil, false
 	}
@@ -93,7 +123,8 @@ func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, b
 // board), goes back a step, goes into a submenu, or plays the action chosen.
 func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	seat, path, ok := parseTreeArg(id.Arg)
+	arg, round, _ := strings.Cut(id.Arg, roundSep)
+	secret, seat, path, ok := parseTreeArg(arg)
 	if !ok {
 		return errUnknownComp
 	}
@@ -116,12 +147,23 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 		return errForeign
 	case g.Status != storage.StatusRunning:
 		return errNotRunning
-	case g.Version != id.Version:
+	case g.Version != id.Version && !secret:
+		return errStaleClick
+	case secret && round != "" && round != roundTag(st):
+		// a secret choice stays open while others choose theirs: its
+		// picker carries the round it was drawn in, not the version
 		return errStaleClick
 	}
 	seats := seatsOf(g, in.user.ID)
 	if len(seats) == 0 {
 		return errNotSeated
+	}
+	if seat < 0 { // the board's secret button: the clicker's own choice
+		p, ok := secretChoice(g, st, in.user.ID)
+		if !ok {
+			return refuse("You have no secret choice to make right now.")
+		}
+		seat = p.Seat
 	}
 	if !slices.Contains(seats, seat) {
 		return errNotYours
@@ -129,7 +171,11 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	// the board's button opens a private picker; the picker's own menu
 	// and back button update it in place
 	fromBoard := id.Verb == verbTree
-	tree := picker.New(treeActions(st, seat))
+	actions := treeActions(st, seat, secret)
+	if len(actions) == 0 {
+		return errStaleClick
+	}
+	tree := picker.New(actions)
 	if len(path) > 0 {
 		parent, err := tree.At(path[:len(path)-1])
 		if err != nil {
@@ -140,14 +186,14 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 			return errStaleClick
 		}
 		if action := parent.Choices[last].Action; action != "" {
-			return b.play(r, in, g, action)
+			return b.play(r, in, g, action, secret)
 		}
 	}
 	menu, err := tree.At(path)
 	if err != nil {
 		return errStaleClick
 	}
-	m := treeMessage(g, st, seat, path, menu)
+	m := treeMessage(g, st, secret, seat, path, menu)
 	if fromBoard {
 		return r.message(m)
 	}
@@ -156,8 +202,12 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 
 // play plays the chosen action and turns the private menu into its
 // confirmation.
-func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action string) error {
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, version: g.Version, text: action})
+func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action string, secret bool) error {
+	version := g.Version
+	if secret {
+		version = -1
+	}
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, version: version, text: action})
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)
@@ -171,14 +221,23 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action 
 
 // treeMessage is one step of the picker: what is chosen so far, a menu of
 // the next choices and, below the top, a back button.
-func treeMessage(g *storage.Game, st engine.State, seat engine.Seat, path []int, menu *picker.Menu) msg {
+func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
 	label := promptLabel(st, seat)
+	if secret {
+		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
+			label = p.Label
+		}
+	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Game #%d, P%d: %s.", g.ID, seat+1, label)
 	if menu.Prefix != "" {
 		fmt.Fprintf(&sb, "\nSo far: `%s` …", menu.Prefix)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(seat, path)}.encode()
+	round := ""
+	if secret {
+		round = roundSep + roundTag(st)
+	}
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
 	opts := make([]discordgo.SelectMenuOption, len(menu.Choices))
 	for i, c := range menu.Choices {
 		text := c.Label
@@ -191,7 +250,7 @@ func treeMessage(g *storage.Game, st engine.State, seat engine.Seat, path []int,
 		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
 	}}}
 	if len(path) > 0 {
-		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(seat, path[:len(path)-1])}.encode()
+		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Back", Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})

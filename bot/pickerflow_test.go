@@ -13,9 +13,9 @@ import (
 // pickFromTree plays action through the board's picker button: a private
 // message, updated in place at each step, going back once on the way. It
 // checks every step's menu against Discord's limits.
-func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, action string) {
+func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, secret bool, action string) {
 	t.Helper()
-	path, ok := picker.New(treeActions(st, seat)).Find(action)
+	path, ok := picker.New(treeActions(st, seat, secret)).Find(action)
 	if !ok {
 		t.Fatalf("the picker does not offer %q", action)
 	}
@@ -85,17 +85,67 @@ func treeLabels(menu *discordgo.SelectMenu) []string {
 
 func TestTreeArgRoundTrips(t *testing.T) {
 	for _, c := range []struct {
-		seat engine.Seat
-		path []int
-	}{{0, nil}, {3, []int{24, 0, 7, 12}}} {
-		s, p, ok := parseTreeArg(treeArg(c.seat, c.path))
-		if !ok || s != c.seat || len(p) != len(c.path) {
-			t.Fatalf("%v %v: got %v %v %v", c.seat, c.path, s, p, ok)
+		secret bool
+		seat   engine.Seat
+		path   []int
+	}{{false, 0, nil}, {false, 3, []int{24, 0, 7, 12}}, {true, 2, []int{1}}} {
+		secret, s, p, ok := parseTreeArg(treeArg(c.secret, c.seat, c.path))
+		if !ok || secret != c.secret || s != c.seat || len(p) != len(c.path) {
+			t.Fatalf("%v %v %v: got %v %v %v %v", c.secret, c.seat, c.path, secret, s, p, ok)
 		}
 	}
-	for _, bad := range []string{"", "x", "1.-2", "1.01", "1.2.3.4.5.6", "1..2", "1.100"} {
-		if _, _, ok := parseTreeArg(bad); ok {
+	if secret, seat, _, ok := parseTreeArg(secretTree); !ok || !secret || seat != -1 {
+		t.Fatal("the board's secret button names no seat")
+	}
+	for _, bad := range []string{"", "x", "1.-2", "1.01", "1.2.3.4.5.6", "1..2", "1.100", "ss1", "s-1"} {
+		if _, _, _, ok := parseTreeArg(bad); ok {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	board := h.board(chTiny)
+	open := func(u tester) (string, *discordgo.SelectMenu) {
+		t.Helper()
+		res := h.click(u, chTiny, board.ID, mustComponent(t, board, "Pick from menus"))
+		if !res.private() {
+			t.Fatalf("the secret picker opened in public: %s", res.text())
+		}
+		id, _ := h.fake.Original(res.Token)
+		m, _ := h.fake.Message(id)
+		return id, treeMenuOn(t, m)
+	}
+	if res := h.click(eve, chTiny, board.ID, mustComponent(t, board, "Pick from menus")); !res.private() || !strings.Contains(res.text(), "not playing") {
+		t.Fatalf("a spectator's click: %s", res.text())
+	}
+	mark := h.mark()
+	msgID, menu := open(alice)
+	if got := strings.Join(treeLabels(menu), ","); got != "pick 1,pick 2,pick 3" {
+		t.Fatalf("alice's secret menu: %s", got)
+	}
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "2"); !strings.Contains(res.text(), "you played `pick 3`") {
+		t.Fatalf("alice's pick: %s", res.text())
+	}
+	if got := h.publicSince(mark); strings.Contains(got, "pick 3") || strings.Contains(got, "Alice picks 3") {
+		t.Fatalf("alice's secret pick in public before the reveal:\n%s", got)
+	}
+	// she may change it: a new picker; it is refused once the round is over
+	msgID, menu = open(alice)
+	pickAll(t, h, chTiny, bob)
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "0"); !res.private() || !strings.Contains(res.text(), "out of date") {
+		t.Fatalf("a secret picker of the last round: %s", res.text())
+	}
+	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 3, P2 1") {
+		t.Fatalf("the reveal shows alice's pick from the picker: %s", got)
+	}
+	for _, q := range h.fake.Requests()[mark:] {
+		for _, id := range append(q.CustomIDs(), q.CustomID) {
+			if strings.Contains(id, "pick") {
+				t.Errorf("custom_id %q names a pick", id)
+			}
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
+	"os"
 	"strings"
 	"testing"
 
@@ -49,11 +52,12 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	alicePlays, bobPlays := g2[0][0], g2[1][0]
 
 	stats := h.command(alice, chTiny, cmdGame, subStats, nil)
-	want := fmt.Sprintf("skill %.1f (μ %.1f, σ %.1f) over 2 games, 1 won; favourite game Tiny Game", alicePlays.Ordinal(), alicePlays.Mu, alicePlays.Sigma)
+	skill := fmt.Sprintf("skill %.1f (μ %.1f, σ %.1f) over 2 games, 1 won", alicePlays.Ordinal(), alicePlays.Mu, alicePlays.Sigma)
+	want := fmt.Sprintf("**All games:** %s · favourite game Tiny Game\n**Tiny Game:** %s\n\n**This server:** 0 games going, 0 abandoned, 2 Tiny Game finished", skill, skill)
 	if !strings.Contains(stats.text(), want) {
 		t.Fatalf("alice's stats lack %q:\n%s", want, stats.text())
 	}
-	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), "not rated yet over 1 games, 1 won") {
+	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), "not rated yet over 1 game, 1 won") {
 		t.Errorf("carol's stats: %s", res.text())
 	}
 	board := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"})
@@ -71,5 +75,30 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	h.restart() // recomputed from the stored results: the same numbers
 	if again := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"}); again.text() != board.text() {
 		t.Errorf("after a restart the leaderboard reads\n%s\nnot\n%s", again.text(), board.text())
+	}
+}
+
+func TestLeaderboardImage(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Images: true}, realRenderer(t), nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
+	res := h.command(eve, chTiny, cmdGame, subBoardTop, nil)
+	var img []byte
+	for _, q := range res.Requests {
+		for _, f := range q.Files {
+			if strings.HasSuffix(f.Name, ".png") {
+				img = f.Data
+			}
+		}
+	}
+	if !strings.Contains(res.text(), "Leaderboard · All games") || len(img) == 0 {
+		t.Fatalf("leaderboard without its image: %s", res.text())
+	}
+	if dir := os.Getenv("MEEPLE_WRITE_IMAGES"); dir != "" {
+		_ = os.WriteFile(dir+"/leaderboard-bot.png", img, 0o644)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil || cfg.Width < 600 || cfg.Height < 200 {
+		t.Fatalf("leaderboard image %+v, %v", cfg, err)
 	}
 }

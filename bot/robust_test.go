@@ -182,3 +182,40 @@ func TestPanicsAreRecovered(t *testing.T) {
 		t.Fatal("the game's lock was not released after the panic")
 	}
 }
+
+func TestPanicInADMIsRecovered(t *testing.T) {
+	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{}, nil, nil)
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
+	h.command(alice, chTiny, cmdLobby, subAddAI, map[string]any{optName: "panicky"})
+	// the computer's first pick panics while the game starts: the start
+	// is answered, the panic logged
+	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), genericFailure) {
+		t.Errorf("start with a panicking computer: %s", res.text())
+	}
+	// alice's pick by DM sets the computer off again: the DM is answered
+	got := h.dm(alice, "2")
+	if len(got) != 1 || !strings.Contains(got[0].Text(), genericFailure) {
+		t.Fatalf("DM answers: %+v", got)
+	}
+	if logged := h.log(); !strings.Contains(logged, "recovered from a panic in a DM") || !strings.Contains(logged, "index out of range") {
+		t.Errorf("the DM's panic was not logged:\n%s", logged)
+	}
+}
+
+func TestBlankDMIsRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	v := h.game(chTiny).Version
+	// alice's game waits for her pick: a DM without text (a picture, a
+	// sticker) is told so
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.text {
+		t.Errorf("a blank DM while a pick is due: %+v", got)
+	}
+	// nobody waits for eve: a blank DM goes unanswered
+	if got := h.dm(eve, ""); len(got) != 0 {
+		t.Errorf("a blank DM from someone with nothing to choose: %+v", got)
+	}
+	if h.game(chTiny).Version != v || strings.Contains(h.log(), "ERROR") {
+		t.Errorf("a blank DM changed the game or logged an error:\n%s", h.log())
+	}
+}

@@ -199,23 +199,27 @@ func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) 
 		to = storage.Seat{Computer: name, Name: fmt.Sprintf("a computer player (%s)", name)}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
-	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now()}
-	if g, err = b.store.Update(channel, func(r *storage.Game) error {
+	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}
+	handOver := func(r *storage.Game) error {
 		r.Seats[seat] = to
 		r.Handovers = append(r.Handovers, h)
 		return nil
-	}); err != nil {
+	}
+	// the hand-over and what follows from it (the computer's moves and the
+	// deadline, or the end of the game) are one commit
+	after := g.Clone()
+	if err := handOver(after); err != nil {
 		return nil, nil, err
 	}
-	if !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = b.store.Finish(channel, g.Version, storage.StatusAbandoned, nil)
+	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
+		g, err = b.store.Commit(channel, g.Version, storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
-	if err := b.ref.settle(out, before, nil); err != nil {
-		return out, g, err
+	out, err := b.ref.settle(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
+	if out == nil {
+		return nil, nil, err
 	}
-	return out, g, nil
+	return out, out.game, err
 }
 
 // resolvedName is the display name Discord sent along for a user option's
@@ -240,4 +244,36 @@ func resolvedName(in *interaction, user string) (name string, bot bool) {
 		name = m.Nick
 	}
 	return name, bot
+}
+
+// firstHolders are who held each seat when the game started: the seats as
+// they are, with every hand-over undone.
+func firstHolders(g *storage.Game) []storage.Seat {
+	first := slices.Clone(g.Seats)
+	for i := len(g.Handovers) - 1; i >= 0; i-- {
+		first[g.Handovers[i].Seat] = g.Handovers[i].From
+	}
+	return first
+}
+
+// holderName is a seat holder's display name, or fallback.
+func holderName(s storage.Seat, fallback string) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return fallback
+}
+
+// handoverLine is a hand-over as /game log shows it.
+func handoverLine(h storage.Handover, names []string) string {
+	seat := fmt.Sprintf("P%d", h.Seat+1)
+	fallback := seat
+	if int(h.Seat) < len(names) {
+		fallback = names[h.Seat]
+	}
+	from, to := holderName(h.From, fallback), holderName(h.To, "a computer player")
+	if h.Resigned {
+		return fmt.Sprintf("%s %s resigned; %s took the seat", seat, from, to)
+	}
+	return fmt.Sprintf("%s passed from %s to %s", seat, from, to)
 }

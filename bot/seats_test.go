@@ -11,6 +11,29 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
+// commandNaming runs a command whose user options name the given users,
+// with the user and member data Discord sends along (resolved).
+func (h *harness) commandNaming(u tester, channel, name, sub string, opts map[string]any, named ...tester) result {
+	h.t.Helper()
+	options := optionList(opts, false, "")
+	for _, o := range options {
+		if o["name"] == optUser {
+			o["type"] = 6
+		}
+	}
+	users, members := map[string]any{}, map[string]any{}
+	for _, n := range named {
+		users[n.ID] = map[string]any{"id": n.ID, "username": strings.ToLower(n.Name), "global_name": n.Name}
+		members[n.ID] = map[string]any{"nick": n.Name, "permissions": "0"}
+	}
+	return h.send(map[string]any{
+		"type": 2, "guild_id": testGuild, "channel_id": channel, "member": u.member(),
+		"data": map[string]any{"id": "1", "name": name, "type": 1,
+			"options":  []map[string]any{{"name": sub, "type": 1, "options": options}},
+			"resolved": map[string]any{"users": users, "members": members}},
+	})
+}
+
 func TestNudgeOncePerHourMentionsEvenWithoutPings(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optPings: false})
@@ -61,12 +84,12 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 	if res := h.command(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: bob.ID}); !res.private() || !strings.Contains(res.text(), "already plays") {
 		t.Fatalf("handing a seat to a seated player: %s", res.text())
 	}
-	res := h.command(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: dave.ID})
+	res := h.commandNaming(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: dave.ID}, dave)
 	if res.private() || !strings.Contains(res.text(), "Seat P1 of game") || !strings.Contains(res.text(), "from <@"+alice.ID+"> to <@"+dave.ID+">") {
 		t.Fatalf("the hand-over: %s", res.text())
 	}
 	g := h.game(chTiny)
-	if g.Seats[0].User != dave.ID || len(g.Handovers) != 1 || g.Handovers[0].From.User != alice.ID || g.Handovers[0].By != alice.ID || g.Handovers[0].Resigned {
+	if g.Seats[0].User != dave.ID || g.Seats[0].Name != dave.Name || len(g.Handovers) != 1 || g.Handovers[0].From.User != alice.ID || g.Handovers[0].By != alice.ID || g.Handovers[0].Resigned {
 		t.Fatalf("after the hand-over: seats %+v handovers %+v", g.Seats, g.Handovers)
 	}
 	// the seat's secret stays with the seat: dave holds it (and may change
@@ -82,6 +105,16 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 	}
 	if res := h.command(dave, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played `pick 2`") {
 		t.Errorf("dave changing the seat's pick: %s", res.text())
+	}
+	// the log names who held the seat at each action, and the hand-over
+	logText := h.command(bob, chTiny, cmdGame, subLog, nil).text()
+	for _, want := range []string{"P1 Alice: (a secret choice, changed before the reveal)", "P1 passed from Alice to Dave", "P1 Dave: (a secret choice)"} {
+		if !strings.Contains(logText, want) {
+			t.Errorf("the log lacks %q:\n%s", want, logText)
+		}
+	}
+	if strings.Index(logText, "passed from") > strings.Index(logText, "P1 Dave") {
+		t.Errorf("the hand-over is out of order:\n%s", logText)
 	}
 	if got := h.publicSince(mark); regexp.MustCompile(`pick [0-9]`).MatchString(got) {
 		t.Errorf("a pick leaked during the hand-over:\n%s", got)

@@ -203,3 +203,21 @@ func playThrough(t *testing.T, rules engine.Rules, players int, where string) (m
 	}
 	return menus, actions, most
 }
+
+// BenchmarkNew builds the tree of a Crystal Palace-sized placement prompt
+// (about 90 actions of four words), as the bot does at every picker click.
+func BenchmarkNew(b *testing.B) {
+	var actions []string
+	for loc := 1; loc <= 10; loc++ {
+		for _, what := range []string{"patent", "worker", "tile"} {
+			for n := 1; n <= 3; n++ {
+				actions = append(actions, fmt.Sprintf("place %d %s %d", loc, what, n))
+			}
+		}
+	}
+	actions = append(actions, "pass")
+	b.ReportAllocs()
+	for b.Loop() {
+		New(actions)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -133,4 +134,35 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 		t.Fatalf("opening 3,000 games allocated %d bytes, 10 games %d: Open reads the games", large, small)
 	}
 	t.Logf("open allocates %d bytes with 10 games, %d with 3,000", small, large)
+}
+
+// BenchmarkArchive reads a whole archive of 1,000 finished games of 20
+// actions, a page of 500 at a time, as ratings do for every leaderboard.
+func BenchmarkArchive(b *testing.B) {
+	path := buildLargeStore(b, 1000, 20, false)
+	s := openStore(b, path, storage.Options{})
+	for i := 1; i <= 1000; i++ {
+		ch := "c" + strconv.Itoa(i)
+		if _, err := s.Finish(ch, 20, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for after := uint64(0); ; {
+			page, err := s.Archive(after, 500)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			n += len(page)
+			after = page[len(page)-1].ID
+		}
+		if n != 1000 {
+			b.Fatalf("%d games", n)
+		}
+	}
 }

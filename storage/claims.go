@@ -1,21 +1,45 @@
 package storage
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // ClaimDue returns the deadlines and reminders due at now (as Due does)
 // that no caller has claimed within the last hold, and claims them until
 // now+hold, so that each timer is handled once even when several callers
 // ask at the same time; one whose handler died is returned again once its
-// claim has run out. Moving a timer (Update) makes it a new one. The bbolt
-// store keeps claims in memory: only one process can hold its file.
-func (s *Store) ClaimDue(now time.Time, hold time.Duration) ([]Due, error) {
+// claim has run out. Moving a timer (Update) makes it a new one. owns,
+// when not nil, limits the claim to games of the guilds it accepts (a
+// process's gateway shards); the others' timers are left to their owners.
+// The bbolt store keeps claims in memory: only one process can hold its
+// file.
+func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error) {
 	due, err := s.Due(now)
 	if err != nil {
 		return nil, err
+	}
+	if owns != nil {
+		err = s.view(func(tx *bolt.Tx) error {
+			var keep error
+			due = slices.DeleteFunc(due, func(d Due) bool {
+				g, err := s.readGame(tx, d.GameID, false)
+				if err != nil {
+					keep = errors.Join(keep, err)
+					return true
+				}
+				return !owns(g.Guild)
+			})
+			return keep
+		})
+		if err != nil {
+			return nil, fmt.Errorf("storage: claim due timers: %w", err)
+		}
 	}
 	return s.claims.claim(due, now, hold), nil
 }

@@ -122,6 +122,10 @@ func (g *Game) Clone() *Game { return g.clone() }
 // Users lists the distinct Discord users seated in g.
 func (g *Game) Users() []string { return g.users() }
 
+// GameSchema is the schema version of the game records this build writes
+// (EncodeGame) and reads.
+func GameSchema() uint64 { return newCodec().current(recGame) }
+
 // EncodeGame encodes g's record (every field but Log, Version and
 // Snapshot) with its schema version, as the stores keep it.
 func EncodeGame(g *Game) ([]byte, error) { return newCodec().encodeGame(g) }

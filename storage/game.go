@@ -82,6 +82,9 @@ type Handover struct {
 	By       string      `json:"by,omitempty"`       // the user who made the change
 	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
 	At       time.Time   `json:"at"`
+	// Version is how many actions the game's log held at the hand-over,
+	// which places it among them.
+	Version int `json:"version,omitempty"`
 }
 
 // Timing is how long a game's players have for each decision and what

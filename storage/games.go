@@ -348,6 +348,9 @@ func (s *Store) checkEdit(old, g *Game) error {
 		if h.Seat < 0 || int(h.Seat) >= len(g.Seats) {
 			return fmt.Errorf("%w: a handover of seat %d, which the game does not have", ErrInvalid, h.Seat+1)
 		}
+		if h.Version < 0 || h.Version > g.Version {
+			return fmt.Errorf("%w: a handover at version %d of a game at version %d", ErrInvalid, h.Version, g.Version)
+		}
 	}
 	for role, msg := range g.Messages {
 		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
@@ -605,7 +608,9 @@ func (s *Store) Load(channel string) (*Game, engine.State, error) {
 	}
 	rules, err := s.games.Lookup(g.Kind)
 	if err != nil {
-		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+		// Every stored game was created with a game this program offers.
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: game record %d: %v (damaged, or written by a Meeple with more games): %w",
+			channel, g.ID, err, ErrCorrupt)
 	}
 	var reason string
 	switch {

@@ -204,3 +204,43 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatalf("check of an unreachable database: %+v", r)
 	}
 }
+
+// import and export work on PostgreSQL as on a file: the exported script
+// is the imported one.
+func TestImportExportOnPostgres(t *testing.T) {
+	dsn := pg.Database(t)
+	file := filepath.Join(t.TempDir(), "game.txt")
+	reg, _ := buildRegistry(nil)
+	rules, _ := reg.Lookup("eightydays")
+	state, _ := rules.New(engine.Setup{Players: 2, Seed: 5})
+	rng := engine.NewRNG(3)
+	played, err := ai.PlayOut(state, []engine.Player{ai.Random{}, ai.Random{}}, &rng, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := engine.WriteScript(&buf, "eightydays", engine.Setup{Players: 2, Seed: 5}, played.Moves); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(buf.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "77", "-guild", "7", "-script", file, "-seats", "111,ai:random")
+	if code != 0 || !strings.Contains(stdout, "30 actions") {
+		t.Fatalf("import: exit %d, %q, %q", code, stdout, stderr)
+	}
+	code, exported, stderr := meeple("export", "-db", dsn, "-channel", "77")
+	if code != 0 || !strings.HasPrefix(exported, "# game eightydays players 2 seed 5\n") || strings.Count(exported, "\nP") != 30 {
+		t.Fatalf("export: exit %d, %q\n%s", code, stderr, exported)
+	}
+	// The export, with its times, imported again exports the same.
+	if err := os.WriteFile(file, []byte(exported), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "78", "-guild", "7", "-script", file, "-seats", "111,ai:random"); code != 0 {
+		t.Fatalf("second import: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if code, again, stderr := meeple("export", "-db", dsn, "-channel", "78"); code != 0 || again != exported {
+		t.Fatalf("export of the second import: exit %d, %q\ngot\n%s\nwant\n%s", code, stderr, again, exported)
+	}
+}

@@ -350,13 +350,20 @@ func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snaps
 		if err != nil && len(snapshot) == 0 {
 			return err
 		}
-		if err == nil {
-			tag, err := s.pool.Exec(ctx, appendSQL, channel, expectVersion, snapshot, int(e.Seat), e.At.UnixNano(), e.Action)
-			if err != nil || tag.RowsAffected() == 1 {
-				return err
+		for attempt := 0; ; attempt++ {
+			if err == nil {
+				tag, err := s.pool.Exec(ctx, appendSQL, channel, expectVersion, snapshot, int(e.Seat), e.At.UnixNano(), e.Action)
+				if err != nil || tag.RowsAffected() == 1 {
+					return err
+				}
 			}
+			why := s.whyNotAppended(ctx, channel, expectVersion, e, snapshot)
+			if why != nil || attempt == 2 {
+				return why
+			}
+			// Nothing stands in the way now: the game moved away from the
+			// expected version and back (an undo) while this ran. Try again.
 		}
-		return s.whyNotAppended(ctx, channel, expectVersion, e, snapshot)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
@@ -365,7 +372,8 @@ func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snaps
 }
 
 // whyNotAppended finds why an Append was refused, checking in the bbolt
-// store's order: the game, its status, the entry, the version.
+// store's order: the game, its status, the entry, the version; nil when
+// nothing stands in the way any more.
 func (s *Store) whyNotAppended(ctx context.Context, channel string, expectVersion int, e storage.Entry, snapshot []byte) error {
 	var (
 		running bool
@@ -387,9 +395,7 @@ func (s *Store) whyNotAppended(ctx context.Context, channel string, expectVersio
 	if version != expectVersion {
 		return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
 	}
-	// The game was at expectVersion when read again: another writer
-	// undid an action in between. The caller's view is stale all the same.
-	return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
+	return nil
 }
 
 // Undo drops the last n actions of channel's running game, as

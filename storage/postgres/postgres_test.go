@@ -242,7 +242,7 @@ func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
 		go func(s storetest.Store) {
 			defer wg.Done()
 			for range 5 {
-				claimed, err := s.ClaimDue(now, time.Hour)
+				claimed, err := s.ClaimDue(now, time.Hour, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -291,7 +291,7 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
 	}
-	if _, err := s.ClaimDue(time.Now(), time.Minute); err != nil {
+	if _, err := s.ClaimDue(time.Now(), time.Minute, nil); err != nil {
 		t.Fatalf("claims after the migration: %v", err)
 	}
 }
@@ -344,5 +344,49 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 	}
 	if _, err := s.ListActive("g1"); !errors.Is(err, storage.ErrCorrupt) {
 		t.Fatalf("listing with a damaged record: %v, want ErrCorrupt", err)
+	}
+}
+
+// Games sharing players finish at once in two processes: every one counts
+// in both players' statistics, and none fails.
+func TestConcurrentFinishesCountEveryGame(t *testing.T) {
+	open := database(t, storetest.Games())
+	var stores [2]storetest.Store
+	for i := range stores {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	const games = 20
+	for i := 0; i < games; i++ {
+		seats := []storage.Seat{{User: "a"}, {User: "b"}}
+		if i%2 == 1 {
+			seats[0], seats[1] = seats[1], seats[0]
+		}
+		g := &storage.Game{Kind: "race", Guild: "g1", Channel: fmt.Sprintf("c%d", i), Status: storage.StatusRunning, Setup: storetest.RaceSetup(2), Seats: seats}
+		if err := stores[0].Create(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < games; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := &engine.Result{Over: true, Scores: []int{2, 1}, Winners: []engine.Seat{0}}
+			if _, err := stores[i%2].Finish(fmt.Sprintf("c%d", i), 0, storage.StatusFinished, res); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, user := range []string{"a", "b"} {
+		st, err := stores[1].Stats(user)
+		if err != nil || len(st) != 1 || st[0].Played != games || st[0].Won != games/2 {
+			t.Fatalf("%s's stats: %+v, %v; want %d played, %d won", user, st, err, games, games/2)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -184,8 +185,12 @@ func (s *Store) Stats(user string) ([]storage.Stats, error) {
 }
 
 // addStats counts archived game g in its users' statistics, inside tx.
+// Users are taken in order, so that two games finishing at once lock their
+// shared users' rows in the same order rather than deadlock.
 func addStats(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
-	for _, user := range storage.StatsUsers(g) {
+	users := storage.StatsUsers(g)
+	slices.Sort(users)
+	for _, user := range users {
 		if _, err := tx.Exec(ctx, "INSERT INTO stats (user_id, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING", user, g.Kind); err != nil {
 			return err
 		}

@@ -72,6 +72,13 @@ func migrations() []string {
 	}
 }
 
+// gameSchema is storage.GameSchema() as of the last step of migrations():
+// game records are kept in storage's encoding, so a build that writes a
+// newer game record must also add a step, which makes older builds refuse
+// the database at open rather than write beside records they cannot read.
+// A test holds the two together.
+const gameSchema = 2
+
 // schemaLock is the advisory lock key that serialises migrations between
 // processes starting at once.
 const schemaLock = 0x6d656570 // "meep"

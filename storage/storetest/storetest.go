@@ -51,7 +51,7 @@ type Store interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 
 	Due(now time.Time) ([]storage.Due, error)
-	ClaimDue(now time.Time, hold time.Duration) ([]storage.Due, error)
+	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 
 	storage.Source
 	storage.Destination
@@ -1005,7 +1005,7 @@ func testClaimDue(t *testing.T, opener Opener) {
 			t.Fatal(err)
 		}
 	}
-	claimed, err := s.ClaimDue(base, time.Minute)
+	claimed, err := s.ClaimDue(base, time.Minute, nil)
 	want := "[c2 reminder 09:30 c2 deadline 10:00 c1 reminder 10:30 c1 deadline 11:00]"
 	if err != nil || fmt.Sprint(dueList(claimed)) != want {
 		t.Fatalf("first claim: %v, %v; want %s", dueList(claimed), err, want)
@@ -1014,7 +1014,7 @@ func testClaimDue(t *testing.T, opener Opener) {
 	if !reflect.DeepEqual(all, claimed) {
 		t.Fatalf("claimed %v, but due are %v", dueList(claimed), dueList(all))
 	}
-	if again, _ := s.ClaimDue(base.Add(30*time.Second), time.Minute); len(again) != 0 {
+	if again, _ := s.ClaimDue(base.Add(30*time.Second), time.Minute, nil); len(again) != 0 {
 		t.Fatalf("claimed twice: %v", dueList(again))
 	}
 	// c1's reminder is handled and moved on; c2 finishes.
@@ -1024,14 +1024,27 @@ func testClaimDue(t *testing.T, opener Opener) {
 	if _, err := s.Finish("c2", 0, storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
-	if moved, _ := s.ClaimDue(base.Add(40*time.Second), time.Minute); fmt.Sprint(dueList(moved)) != "[c1 reminder 11:59]" {
+	if moved, _ := s.ClaimDue(base.Add(40*time.Second), time.Minute, nil); fmt.Sprint(dueList(moved)) != "[c1 reminder 11:59]" {
 		t.Fatalf("after moving c1's reminder: %v, want it alone", dueList(moved))
 	}
 	// Nobody handled c1's deadline: once its claim runs out it comes back,
 	// with c3's timers that have come by then.
 	later := base.Add(2 * time.Hour)
-	if back, _ := s.ClaimDue(later, time.Minute); fmt.Sprint(dueList(back)) != "[c1 deadline 11:00 c1 reminder 11:59 c3 reminder 12:30 c3 deadline 13:00]" {
+	if back, _ := s.ClaimDue(later, time.Minute, nil); fmt.Sprint(dueList(back)) != "[c1 deadline 11:00 c1 reminder 11:59 c3 reminder 12:30 c3 deadline 13:00]" {
 		t.Fatalf("after the claims ran out: %v", dueList(back))
+	}
+	// A process that owns some guilds (its gateway shards) claims only
+	// their games' timers and leaves the rest to their owners.
+	NewRace(t, s, "g2", "c9", 2, "50")
+	if _, err := s.Update("c9", func(g *storage.Game) error { g.Deadline = base; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	inGuild := func(want string) func(string) bool { return func(guild string) bool { return guild == want } }
+	if got, _ := s.ClaimDue(later.Add(30*time.Second), time.Minute, inGuild("g1")); len(got) != 0 {
+		t.Fatalf("claims for g1 alone: %v, want none (g1's are held)", dueList(got))
+	}
+	if got, _ := s.ClaimDue(later.Add(30*time.Second), time.Minute, inGuild("g2")); fmt.Sprint(dueList(got)) != "[c9 deadline 12:00]" {
+		t.Fatalf("claims for g2 alone: %v, want c9's deadline", dueList(got))
 	}
 }
 
