@@ -204,6 +204,7 @@ type Bot struct {
 // statistics. *storage.Store implements it.
 type Store interface {
 	gameStore
+	endStore
 	listStore
 	settingsStore
 	timerStore
@@ -241,6 +242,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
 	}

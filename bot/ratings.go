@@ -128,7 +128,7 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	if g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Scores) != len(g.Seats) {
 		return rating.Result{}, false
 	}
-	res := rating.Result{Kind: g.Kind, Guild: g.Guild, Seats: make([]rating.Seat, len(g.Seats))}
+	res := rating.Result{Kind: g.Kind, Guild: g.Guild, ByVote: g.EndedByVote, Seats: make([]rating.Seat, len(g.Seats))}
 	won := func(s int) bool { return slices.Contains(g.Result.Winners, engine.Seat(s)) }
 	for s := range g.Seats {
 		place := 1
