@@ -49,7 +49,9 @@ type gameStore interface {
 	GetByID(id uint64) (*storage.Game, error)
 	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
 	Start(channel string) (*storage.Game, engine.State, error)
-	Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error)
+	// Commit stores an interaction's whole outcome (actions, deadline,
+	// ending) in one transaction from expectVersion, or nothing.
+	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
 	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
 	Load(channel string) (*storage.Game, engine.State, error)
 	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
@@ -71,9 +73,11 @@ type settingsStore interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 }
 
-// timerStore finds the deadlines and reminders that have come.
+// timerStore hands out the deadlines and reminders that have come, each
+// to one caller across every process on the store, and again once a
+// claim of hold has run out (see storage.Store.ClaimDue).
 type timerStore interface {
-	Due(now time.Time) ([]storage.Due, error)
+	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
 
 // Renderer draws the public board, a player's private mat and the score
@@ -139,9 +143,10 @@ type Config struct {
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
 	// Shards are the gateway shards Run connects; the zero value is the
-	// only one (a process alone). With part of the shards, the bot still
-	// answers whatever reaches it (its guilds' interactions; all DMs on
-	// shard 0), but checks the deadlines of its guilds' games only.
+	// only one (a process alone). A bot answers whatever reaches it: the
+	// interactions of its shards' guilds and, on shard 0, every DM. Timers
+	// are claimed from the store, so each fires in one process, whichever
+	// shard holds its game.
 	Shards shard.Set
 	// IdentifyEvery is the pause between connecting two shards; 0 means
 	// Discord's 5 s.
@@ -233,7 +238,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: ownTimers(store, store, cfg.Shards), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, claimHold(cfg.TickEvery)), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},

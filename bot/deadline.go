@@ -16,7 +16,7 @@ import (
 // the game, as the game was set up.
 type deadlines struct {
 	store  gameStore
-	timers timerStore
+	timers dueTimers
 	locks  *lockPool
 	ref    *referee
 	pub    *publisher
@@ -104,7 +104,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
+		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) || beingRearmed(g, now) {
 			g = nil
 			return nil
 		}
@@ -116,12 +116,13 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		out = &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
 		standIn := map[engine.Seat]bool{}
 		for _, s := range waiting {
 			standIn[s] = true
 		}
-		return b.ref.settle(out, waiting, standIn)
+		// the stand-in's moves and the new deadline: one commit
+		out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator}, waiting, standIn)
+		return err
 	})
 	if out != nil {
 		b.pub.notify(out)

@@ -80,6 +80,9 @@ type harness struct {
 	run *gatewayRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
+	// wrap, when set, wraps the store the bot is given (counting or
+	// failing its writes); h.store stays the real one.
+	wrap func(Store) Store
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -127,7 +130,11 @@ func (h *harness) open() {
 		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: st, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	var bs Store = st
+	if h.wrap != nil {
+		bs = h.wrap(st)
+	}
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

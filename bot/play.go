@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,6 +39,13 @@ type outcome struct {
 	// waiting are the human seats that now have a decision they did not
 	// have before: they are pinged, and sent their secret prompt.
 	waiting []engine.Seat
+	// entries are the actions applied to state and not yet stored; game's
+	// Version already counts them (a computer player's choice depends on
+	// it), so the game was loaded at Version-len(entries).
+	entries []storage.Entry
+	// change, when set, is the interaction's own edit of the game's fields
+	// (a seat handed over), already made to game and stored with the rest.
+	change func(g *storage.Game) error
 }
 
 // request is one attempt to act on a game.
@@ -51,8 +59,10 @@ type request struct {
 }
 
 // referee applies actions to games: the player's, then the computer
-// players' and the stand-ins' at deadlines, each committed before the next;
-// it finishes games that end and re-arms deadlines. It never talks to
+// players' and the stand-ins' at deadlines; it finishes games that end and
+// re-arms deadlines. An interaction's whole outcome (its actions, the
+// deadline, the ending) is stored in one Store.Commit from the version the
+// interaction loaded, so it is kept whole or not at all. It never talks to
 // Discord: callers hand its outcomes to the publisher.
 type referee struct {
 	store    gameStore
@@ -64,7 +74,8 @@ type referee struct {
 
 // play applies req under the game's lock, lets computer players answer the
 // prompts that fall to them, finishes the game when it ends and re-arms the
-// deadline. Nothing is sent to Discord here.
+// deadline, all stored in one commit. Nothing is sent to Discord here. A
+// non-nil outcome with an error was stored up to the error.
 func (ref *referee) play(req request) (*outcome, error) {
 	if canonical(req.text) == "" {
 		return nil, errBlankChoice
@@ -100,13 +111,8 @@ func (ref *referee) play(req request) (*outcome, error) {
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided}
 	out.add(events)
-	if err := ref.commit(out, seat, action); err != nil {
-		return nil, err
-	}
-	if err := ref.settle(out, before, nil); err != nil {
-		return out, err
-	}
-	return out, nil
+	ref.record(out, seat, action)
+	return ref.settle(out, before, nil)
 }
 
 // afterStart lets computer players open a game that has just started and
@@ -117,28 +123,40 @@ func (ref *referee) afterStart(g *storage.Game, st engine.State) (*outcome, erro
 		return nil, err
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator, phase: true}
-	if err := ref.settle(out, nil, nil); err != nil {
-		return out, err
-	}
-	return out, nil
+	return ref.settle(out, nil, nil)
 }
 
 // settle runs computer players (and stand-ins for the seats in standIn),
-// finishes an ended game and re-arms the deadline. before are the human
-// seats that were waiting before the action.
-func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]bool) error {
-	if err := ref.computerMoves(out, standIn); err != nil {
-		return err
-	}
-	if out.state.Over() {
+// finishes an ended game or re-arms the deadline, and stores all of it
+// with out's pending actions in one commit. before are the human seats
+// that were waiting before the action. It returns out once stored, or nil
+// when nothing was: then the game is as it was loaded. When a computer
+// player fails, the actions before its failure are stored, the deadline
+// is left alone, and out comes back with the failure.
+func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]bool) (*outcome, error) {
+	moved := ref.computerMoves(out, standIn)
+	var edit func(*storage.Game) error
+	var ending *storage.Ending
+	switch {
+	case moved != nil:
+		// a computer player failed: keep what came before, and the deadline
+	case out.state.Over():
 		res := out.state.Result()
-		g, err := ref.store.Finish(out.game.Channel, out.game.Version, storage.StatusFinished, &res)
-		if err != nil {
-			return err
-		}
-		out.game, out.over = g, true
-		return nil
+		ending = &storage.Ending{Status: storage.StatusFinished, Result: &res}
+	default:
+		edit = ref.rearm(out, before)
 	}
+	if err := ref.save(out, edit, ending); err != nil {
+		return nil, errors.Join(err, moved)
+	}
+	out.over = ending != nil
+	return out, moved
+}
+
+// rearm lists the human seats that now have a decision they did not have
+// before, and returns the edit that re-arms the deadline, or nil when it
+// stands.
+func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game) error {
 	now := humanWaiting(out.game, out.state)
 	for _, s := range now {
 		if !slices.Contains(before, s) {
@@ -151,14 +169,57 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 	if len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
-	return ref.armDeadline(out.game, len(now) > 0)
+	return ref.deadlineEdit(out.game, len(now) > 0)
 }
 
-// armDeadline sets (or clears) the game's deadline and reminder from now.
+// save stores out's pending actions and change, edit and ending in one commit from
+// the version out's game was loaded at, and takes the stored game; with
+// nothing to store it does nothing.
+func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
+	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil {
+		return nil
+	}
+	if change, rearm := out.change, edit; change != nil {
+		edit = func(g *storage.Game) error {
+			if err := change(g); err != nil || rearm == nil {
+				return err
+			}
+			return rearm(g)
+		}
+	}
+	o := storage.Outcome{Entries: out.entries, Edit: edit, Finish: ending}
+	if len(o.Entries) > 0 {
+		snap, err := out.state.Encode()
+		if err != nil {
+			return fmt.Errorf("encode state of game %d: %w", out.game.ID, err)
+		}
+		o.Snapshot = snap
+	}
+	g, err := ref.store.Commit(out.game.Channel, out.game.Version-len(out.entries), o)
+	if err != nil {
+		return err
+	}
+	out.game, out.entries, out.change = g, nil, nil
+	return nil
+}
+
+// armDeadline sets (or clears) g's deadline and reminder from now, in a
+// commit of its own from g's version.
 func (ref *referee) armDeadline(g *storage.Game, waiting bool) error {
+	updated, err := ref.store.Commit(g.Channel, g.Version, storage.Outcome{Edit: ref.deadlineEdit(g, waiting)})
+	if err != nil {
+		return err
+	}
+	g.Deadline, g.RemindAt, g.Messages = updated.Deadline, updated.RemindAt, updated.Messages
+	return nil
+}
+
+// deadlineEdit returns the edit that sets g's deadline and reminder from
+// now when a human is waiting, and clears them otherwise.
+func (ref *referee) deadlineEdit(g *storage.Game, waiting bool) func(*storage.Game) error {
 	deadline, reminder, _ := gameDeadline(g)
 	now := ref.now()
-	updated, err := ref.store.Update(g.Channel, func(r *storage.Game) error {
+	return func(r *storage.Game) error {
 		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
 		if waiting && deadline > 0 {
 			r.Deadline = now.Add(deadline)
@@ -167,12 +228,7 @@ func (ref *referee) armDeadline(g *storage.Game, waiting bool) error {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return err
 	}
-	g.Deadline, g.RemindAt, g.Messages = updated.Deadline, updated.RemindAt, updated.Messages
-	return nil
 }
 
 // computerMoves answers, one at a time, every prompt that belongs to a
@@ -196,9 +252,7 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]bool) er
 			return fmt.Errorf("computer player %s of game %d refused: %s", name, out.game.ID, engine.DescribeRefusal(p.Seat, action, secret, err))
 		}
 		out.add(events)
-		if err := ref.commit(out, p.Seat, action); err != nil {
-			return err
-		}
+		ref.record(out, p.Seat, action)
 	}
 	if !out.state.Over() {
 		if _, _, ok := ref.computerPrompt(out, standIn); ok {
@@ -240,18 +294,10 @@ func (ref *referee) standInName(rules engine.Rules) string {
 	return "random"
 }
 
-// commit stores one applied action with the state after it.
-func (ref *referee) commit(out *outcome, seat engine.Seat, action string) error {
-	snap, err := out.state.Encode()
-	if err != nil {
-		return fmt.Errorf("encode state of game %d: %w", out.game.ID, err)
-	}
-	v, err := ref.store.Append(out.game.Channel, out.game.Version, storage.Entry{Seat: seat, Action: action, At: ref.now()}, snap)
-	if err != nil {
-		return err
-	}
-	out.game.Version = v
-	return nil
+// record notes one action applied to out's state, to be stored by save.
+func (ref *referee) record(out *outcome, seat engine.Seat, action string) {
+	out.entries = append(out.entries, storage.Entry{Seat: seat, Action: action, At: ref.now()})
+	out.game.Version++
 }
 
 func (o *outcome) add(events []engine.Event) {

@@ -203,22 +203,26 @@ func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) 
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}
-	if g, err = b.store.Update(channel, func(r *storage.Game) error {
+	handOver := func(r *storage.Game) error {
 		r.Seats[seat] = to
 		r.Handovers = append(r.Handovers, h)
 		return nil
-	}); err != nil {
+	}
+	// the hand-over and what follows from it (the computer's moves and the
+	// deadline, or the end of the game) are one commit
+	after := g.Clone()
+	if err := handOver(after); err != nil {
 		return nil, nil, err
 	}
-	if !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = b.store.Finish(channel, g.Version, storage.StatusAbandoned, nil)
+	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
+		g, err = b.store.Commit(channel, g.Version, storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator}
-	if err := b.ref.settle(out, before, nil); err != nil {
-		return out, g, err
+	out, err := b.ref.settle(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
+	if out == nil {
+		return nil, nil, err
 	}
-	return out, g, nil
+	return out, out.game, err
 }
 
 // resolvedName is the display name Discord sent along for a user option's

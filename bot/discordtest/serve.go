@@ -73,7 +73,7 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		if lim.over != nil {
 			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")
 			if lim.over["global"] == true {
-				scope = "global"
+				scope, req.globalRefused = "global", true
 			}
 			s.note(req, []violation{{check: CheckRateLimits, path: []string{req.Method + " " + req.Path}, code: "RATE_LIMITED",
 				message: fmt.Sprintf("429 (%s), retry after %.3f s", scope, lim.over["retry_after"])}})
@@ -84,6 +84,14 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		return http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"}, headers
 	}
 	if f, ok := s.failure(*req); ok {
+		if f.Global {
+			// a global 429 as a client obeys it: every request waits
+			headers = http.Header{}
+			headers.Set("X-RateLimit-Global", "true")
+			headers.Set("X-RateLimit-Scope", "global")
+			headers.Set("Retry-After", strconv.Itoa(int(f.RetryAfter+0.999)))
+			headers.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", f.RetryAfter))
+		}
 		return f.Status, failureBody(f), headers
 	}
 	if status, body, bad := s.lifecycle(req); bad {
@@ -177,7 +185,7 @@ func errorBody(code int, message string) map[string]any {
 
 func failureBody(f Failure) map[string]any {
 	if f.Status == http.StatusTooManyRequests {
-		return map[string]any{"message": f.Message, "retry_after": f.RetryAfter, "global": false}
+		return map[string]any{"message": f.Message, "retry_after": f.RetryAfter, "global": f.Global}
 	}
 	return errorBody(f.Code, f.Message)
 }

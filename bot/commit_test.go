@@ -1,0 +1,328 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// writeCounter is the bot's store with its writes counted, and Commit
+// failing with fail when that is set (a crash before the transaction
+// lands, or a concurrent writer).
+type writeCounter struct {
+	Store
+	st *storage.Store
+
+	mu sync.Mutex
+	// calls counts the writes by method; "Update" counts the Updates of
+	// the game's fields, "Update (message ids)" the publisher's, which
+	// record a new board message's id after Discord answered.
+	calls map[string]int
+	fail  error
+}
+
+func countWrites(h *harness) *writeCounter {
+	w := &writeCounter{calls: map[string]int{}}
+	h.wrap = func(s Store) Store {
+		w.Store, w.st = s, s.(*storage.Store)
+		return w
+	}
+	h.restart() // a bot on the wrapped store
+	return w
+}
+
+func (w *writeCounter) count(method string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls[method]++
+	if method == "Commit" {
+		return w.fail
+	}
+	return nil
+}
+
+// gameWrites is how many writes of a game's actions, deadline or ending
+// calls holds.
+func gameWrites(calls map[string]int) int {
+	return calls["Commit"] + calls["Append"] + calls["Update"] + calls["Finish"]
+}
+
+// reset forgets the writes so far and sets the failure Commit returns.
+func (w *writeCounter) reset(fail error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls, w.fail = map[string]int{}, fail
+}
+
+func (w *writeCounter) snapshot() map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return maps.Clone(w.calls)
+}
+
+func (w *writeCounter) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+	if err := w.count("Commit"); err != nil {
+		return nil, err
+	}
+	return w.st.Commit(channel, expectVersion, o)
+}
+
+func (w *writeCounter) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+	w.count("Append")
+	return w.st.Append(channel, expectVersion, e, snapshot)
+}
+
+func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+	kind := "Update"
+	g, err := w.st.Update(channel, func(g *storage.Game) error {
+		messages := maps.Clone(g.Messages)
+		err := fn(g)
+		if !maps.Equal(messages, g.Messages) {
+			kind = "Update (message ids)"
+		}
+		return err
+	})
+	w.count(kind)
+	return g, err
+}
+
+func (w *writeCounter) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+	w.count("Finish")
+	return w.st.Finish(channel, expectVersion, status, result)
+}
+
+// moveBeforeTheComputer plays alice's round-1 pick in a two-round solo
+// game with a 10-hour deadline, and returns the board whose "move 1" she
+// clicks next: that click sets off the computer's move and re-arms her
+// deadline for round 2's pick.
+func moveBeforeTheComputer(t *testing.T) (*harness, *writeCounter) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	openSolo(t, h, chTiny, alice, "2")
+	pickAll(t, h, chTiny, alice)
+	h.clock.Advance(time.Hour)
+	h.bot.Wait()
+	return h, w
+}
+
+func TestOneClickIsOneCommit(t *testing.T) {
+	h, w := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	w.reset(nil)
+	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	h.bot.Wait()
+	g, _ := load(t, h)
+	if moved := g.Log[before.Version:]; len(moved) != 3 || moved[0].Seat != 0 || moved[1].Seat != 1 || moved[2].Seat != 1 {
+		t.Fatalf("the click stored %+v; want alice's move, the computer's move and its next pick", moved)
+	}
+	if want := h.clock.Now().Add(10 * time.Hour); !g.Deadline.Equal(want) {
+		t.Fatalf("deadline %v, want %v", g.Deadline, want)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the click wrote %v; want one Commit and nothing else of the game's", calls)
+	}
+}
+
+func TestTheLastClickIsOneCommit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	openSolo(t, h, chTiny, alice, "1")
+	pickAll(t, h, chTiny, alice)
+	id := h.game(chTiny).ID
+	board := h.board(chTiny)
+	h.bot.Wait()
+	w.reset(nil)
+	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	h.bot.Wait()
+	g, err := h.store.GetByID(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != storage.StatusFinished || g.Result == nil || !g.Deadline.IsZero() {
+		t.Fatalf("after the last move: status %s result %v deadline %v", g.Status, g.Result, g.Deadline)
+	}
+	if stats, err := h.store.Stats(alice.ID); err != nil || len(stats) != 1 || stats[0].Played != 1 {
+		t.Fatalf("alice's statistics: %+v %v", stats, err)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the last click wrote %v; want one Commit (the moves and the ending) and nothing else of the game's", calls)
+	}
+}
+
+func TestAResignationIsOneCommit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice)
+	h.clock.Advance(time.Hour)
+	h.bot.Wait()
+	v := h.game(chTiny).Version
+	// bob resigns: a computer takes his seat and picks, the moves begin
+	// with alice, whose deadline is re-armed
+	w.reset(nil)
+	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "resigned") {
+		t.Fatalf("bob's resignation: %s", res.text())
+	}
+	h.bot.Wait()
+	g := h.game(chTiny)
+	if g.Version != v+1 || g.Seats[1].Computer == "" || len(g.Handovers) != 1 || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
+		t.Fatalf("after the resignation: version %d (want %d) seats %+v handovers %d deadline %v", g.Version, v+1, g.Seats, len(g.Handovers), g.Deadline)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the resignation wrote %v; want one Commit (the seat, the computer's pick, the deadline)", calls)
+	}
+	// alice, the last person at the table, resigns: one Commit abandons it
+	w.reset(nil)
+	if res := h.command(alice, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "abandoned") {
+		t.Fatalf("alice's resignation: %s", res.text())
+	}
+	if g, err := h.store.GetByID(g.ID); err != nil || g.Status != storage.StatusAbandoned || len(g.Handovers) != 2 {
+		t.Fatalf("after the last resignation: %+v %v", g, err)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the last resignation wrote %v; want one Commit", calls)
+	}
+}
+
+func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		fail error
+		want string
+	}{
+		{"crash", errors.New("disk gone"), genericFailure},
+		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: 3, Actual: 4}, "Someone else acted at the same moment"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h, w := moveBeforeTheComputer(t)
+			before, beforeSt := load(t, h)
+			board := h.board(chTiny)
+			mark := h.mark()
+			w.reset(c.fail)
+			res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+			if !res.private() || !strings.Contains(res.text(), c.want) {
+				t.Fatalf("alice was told %q (private %v), want %q", res.text(), res.private(), c.want)
+			}
+			h.bot.Wait()
+			after, afterSt := load(t, h)
+			if after.Version != before.Version || len(after.Log) != len(before.Log) || !after.Deadline.Equal(before.Deadline) || !after.RemindAt.Equal(before.RemindAt) {
+				t.Fatalf("after a failed commit: version %d log %d deadline %v reminder %v; before %d %d %v %v",
+					after.Version, len(after.Log), after.Deadline, after.RemindAt, before.Version, len(before.Log), before.Deadline, before.RemindAt)
+			}
+			if a, b := stateText(t, afterSt), stateText(t, beforeSt); a != b {
+				t.Fatalf("the stored state moved:\n%s\nwas\n%s", a, b)
+			}
+			if got := h.publicSince(mark); got != "" {
+				t.Fatalf("a failed commit was published: %q", got)
+			}
+			// nothing was applied: the same board still plays
+			w.reset(nil)
+			h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+			if g := h.game(chTiny); g.Version != before.Version+3 {
+				t.Fatalf("the retry left version %d, want %d", g.Version, before.Version+3)
+			}
+		})
+	}
+}
+
+func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
+	w := countWrites(h)
+	openSolo(t, h, chTiny, alice, "2")
+	before := h.game(chTiny)
+	h.clock.Advance(11 * time.Hour)
+	h.bot.Wait()
+	w.reset(nil)
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.bot.Wait()
+	g := h.game(chTiny)
+	if g.Version <= before.Version {
+		t.Fatalf("version %d: nobody stood in for alice", g.Version)
+	}
+	if want := h.clock.Now().Add(10 * time.Hour); !g.Deadline.Equal(want) {
+		t.Fatalf("deadline %v, want %v", g.Deadline, want)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+		t.Fatalf("the stand-in wrote %v; want one Commit and nothing else of the game's", calls)
+	}
+}
+
+// load reads channel chTiny's game with its log, and its state.
+func load(t *testing.T, h *harness) (*storage.Game, engine.State) {
+	t.Helper()
+	g, st, err := h.store.Load(chTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, st
+}
+
+func stateText(t *testing.T, st engine.State) string {
+	t.Helper()
+	b, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// BenchmarkPlayAgainstComputers plays 100 concurrent 4-player Crystal
+// Palace games of one person against three computer players, images off,
+// at 100 interactions a second: each interaction is the person's next
+// decision via /play, which sets off the computer players' moves and
+// re-arms the deadline. Besides the answers' latency it reports the writes
+// of game state each interaction made (game-writes/op: Commit, Append,
+// Finish, and Updates of the game's fields).
+func BenchmarkPlayAgainstComputers(b *testing.B) {
+	reg := realRegistry(b)
+	h := newHarness(b, reg, Config{Deadline: 24 * time.Hour}, nil, nil)
+	w := countWrites(h)
+	var chans []string
+	for n := 0; n < benchGames; n++ {
+		ch := fmt.Sprint(60000 + n)
+		chans = append(chans, ch)
+		openAgainstComputers(b, h, ch, "crystalpalace", 3)
+	}
+	h.bot.Wait()
+	rules, _ := reg.Lookup("crystalpalace")
+	player, _ := ai.Lookup(rules, "heuristic")
+	rng := engine.NewRNG(1)
+	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	w.reset(nil)
+	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
+		ch := chans[n%len(chans)]
+		_, st, err := h.store.Load(ch)
+		if err != nil || len(promptsOf(st, 0)) == 0 {
+			return guildCommand(alice, ch, cmdGame, subScores, nil) // that game is over
+		}
+		action := player.Choose(st, promptsOf(st, 0)[0], &rng)
+		return guildCommand(alice, ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
+	})
+	b.ReportMetric(float64(gameWrites(w.snapshot()))/float64(b.N), "game-writes/op")
+	checkBoards(b, h, chans)
+}
+
+// openAgainstComputers starts a game of kind in channel ch: alice against
+// computers computer players.
+func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers int) {
+	t.Helper()
+	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: kind})
+	lobby := h.game(ch).Messages[roleLobby]
+	for range computers {
+		m, _ := h.fake.Message(lobby)
+		h.click(alice, ch, lobby, mustComponent(t, m, "Add computer"))
+	}
+	m, _ := h.fake.Message(lobby)
+	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
+}
