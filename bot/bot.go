@@ -441,6 +441,9 @@ func (b *Bot) Run(ctx context.Context) error {
 			s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
 				b.HandleDM(ctx, mc.Message)
 			}),
+			s.AddHandler(func(_ *discordgo.Session, td *discordgo.ThreadDelete) {
+				b.HandleThreadDelete(td.ID, td.ParentID)
+			}),
 			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
 				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),
 					"shard", s.ShardID, "shards", s.ShardCount)
