@@ -80,7 +80,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 	}
 	board := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"}).text()
 	for i, u := range []tester{alice, bob, carol} {
-		line := fmt.Sprintf("<@%s> — skill %.1f, 1 games, 0 won", u.ID, out[i][0].Ordinal())
+		line := fmt.Sprintf("<@%s> — skill %.1f, 1 game, 0 won", u.ID, out[i][0].Ordinal())
 		if !strings.Contains(board, line) {
 			t.Errorf("the leaderboard lacks %q:\n%s", line, board)
 		}

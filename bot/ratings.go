@@ -165,7 +165,11 @@ func (rb *ratingBook) summary(games *engine.Registry, guild, user string) (strin
 	}
 	all, ok := l.Record(rating.Scope{Guild: guild}, user)
 	if !ok {
-		return "No finished games on this server yet.\n", nil
+		text := "No finished games on this server yet.\n"
+		if r, ok := l.Record(rating.Scope{}, user); ok {
+			text += fmt.Sprintf("**On every server:** %s\n", recordText(r))
+		}
+		return text, nil
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**All games:** %s", recordText(all))
@@ -241,7 +245,7 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	rows := make([]imaging.Standing, 0, len(top))
 	for i, s := range top {
-		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %d games, %d won\n", i+1, s.Player, s.Rating.Ordinal(), s.Games, s.Wins)
+		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %s, %d won\n", i+1, s.Player, s.Rating.Ordinal(), plural(s.Games, "game"), s.Wins)
 		n := names[s.Player]
 		if n == "" {
 			n = s.Player
