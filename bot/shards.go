@@ -109,22 +109,3 @@ const minClaimHold = 30 * time.Second
 func claimHold(tick time.Duration) time.Duration {
 	return max(4*tick, minClaimHold)
 }
-
-// rearmWindow is how recent an action after a passed deadline must be for
-// the deadline to count as on its way to being replaced.
-const rearmWindow = 10 * time.Second
-
-// beingRearmed reports whether g's passed deadline may belong to a decision
-// already made: an action came after it, moments ago. The process that
-// applied that action writes the next deadline just after the action (a
-// second write), and another process reading in between would let a
-// computer stand in for a decision that has only just begun. Such a timer
-// is left alone; its claim runs out and it is looked at again, by then
-// replaced, or due for a player who still has not decided.
-func beingRearmed(g *storage.Game, now time.Time) bool {
-	if len(g.Log) == 0 {
-		return false
-	}
-	last := g.Log[len(g.Log)-1].At
-	return last.After(g.Deadline) && now.Sub(last) < rearmWindow
-}

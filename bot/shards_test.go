@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/bot/shard"
-	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -105,48 +103,5 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	// each timer went to one bot: none lost a race to the other
 	if strings.Contains(h.log(), "level=ERROR") {
 		t.Errorf("errors logged:\n%s", h.log())
-	}
-}
-
-// TestADeadlineIsNotTakenForADecisionJustBegun catches the moment when
-// another process has written a player's action after the deadline passed
-// but not yet the next deadline: a computer must not stand in then for
-// the decision that action began. Once the claim on the timer runs out and
-// the action is no longer that recent, a player who still has not decided
-// gets the stand-in.
-func TestADeadlineIsNotTakenForADecisionJustBegun(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour, NoReminder: true}, nil, nil)
-	openTinyTable(t, h, chTiny, alice, bob)
-	h.clock.Advance(2 * time.Hour)
-
-	// another process applies alice's late pick and has not re-armed yet
-	g, st, err := h.store.Load(chTiny)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seat := engine.Seat(slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID }))
-	if _, err := st.Apply(seat, "pick 2"); err != nil {
-		t.Fatal(err)
-	}
-	snapshot, err := st.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	version, err := h.store.Append(chTiny, g.Version, storage.Entry{Seat: seat, Action: "pick 2", At: h.clock.Now()}, snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.bot.CheckDeadlines(h.clock.Now())
-	h.bot.Wait()
-	if got := h.game(chTiny).Version; got != version {
-		t.Fatalf("a computer stood in right after alice's pick: version %d, want %d", got, version)
-	}
-	// the claim runs out; bob has still not picked
-	h.clock.Advance(claimHold(h.bot.cfg.TickEvery) + time.Second)
-	h.bot.CheckDeadlines(h.clock.Now())
-	h.bot.Wait()
-	if got := h.game(chTiny); got.Version != version+1 || int(got.Log[version].Seat) == int(seat) {
-		t.Fatalf("bob's passed deadline: version %d, want a stand-in pick for bob at %d", got.Version, version)
 	}
 }
