@@ -19,7 +19,8 @@ const guildOnShard1 = "4194304"
 // TestShardedBotsSplitGuildsAndShareDMs runs two bots as two processes
 // would, each with one of two shards, on one store: a guild's game is
 // played through the bot holding its shard, a DM (shard 0) acts on a game
-// of shard 1, and each deadline fires once though both bots check.
+// of shard 1, and each deadline fires once though both bots check: first
+// in the bot of its shard, in another once overdue.
 func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Deadline: time.Hour, NoReminder: true, IdentifyEvery: time.Millisecond}
@@ -70,9 +71,6 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	openTinyTable(t, h, "3002", alice, bob)
 	b2.Wait()
 
-	// the deadlines are claimed from the store: the first bot to check
-	// handles both games', whichever shard holds them, and the other none
-	h.clock.Advance(2 * time.Hour)
 	expired := func(ch string) int {
 		n := 0
 		for _, m := range h.fake.ChannelMessages(ch) {
@@ -83,6 +81,16 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		return n
 	}
 	versions := map[string]int{"3002": h.game("3002").Version, "3003": h.game("3003").Version}
+	// a bot claims its own shard's deadlines as they pass...
+	h.clock.Advance(time.Hour + time.Minute)
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.bot.Wait()
+	if expired("3002") != 1 || expired("3003") != 0 {
+		t.Fatalf("shard 0's bot handled %d deadlines of its game and %d of shard 1's, want 1 and 0", expired("3002"), expired("3003"))
+	}
+	// ...and another shard's once it is overdue by four ticks (its process
+	// is down, or behind); both bots checking at once handle it once
+	h.clock.Advance(4*h.bot.cfg.TickEvery + time.Minute)
 	var wg sync.WaitGroup
 	for _, b := range []*Bot{h.bot, b2, h.bot, b2} {
 		wg.Go(func() { b.CheckDeadlines(h.clock.Now()) })
