@@ -608,7 +608,9 @@ func (s *Store) Load(channel string) (*Game, engine.State, error) {
 	}
 	rules, err := s.games.Lookup(g.Kind)
 	if err != nil {
-		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+		// Every stored game was created with a game this program offers.
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: game record %d: %v (damaged, or written by a Meeple with more games): %w",
+			channel, g.ID, err, ErrCorrupt)
 	}
 	var reason string
 	switch {
