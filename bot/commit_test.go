@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,10 +50,10 @@ func (w *writeCounter) count(method string) error {
 	return nil
 }
 
-// gameWrites is how many writes of a game's actions, deadline or ending
-// calls holds.
+// gameWrites is how many writes of a game's start, actions, deadline or
+// ending calls holds.
 func gameWrites(calls map[string]int) int {
-	return calls["Commit"] + calls["Append"] + calls["Update"] + calls["Finish"]
+	return calls["Commit"] + calls["Append"] + calls["Update"] + calls["Finish"] + calls["Start"]
 }
 
 // reset forgets the writes so far and sets the failure Commit returns.
@@ -94,6 +95,11 @@ func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*
 	return g, err
 }
 
+func (w *writeCounter) Start(channel string) (*storage.Game, engine.State, error) {
+	w.count("Start")
+	return w.st.Start(channel)
+}
+
 func (w *writeCounter) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	w.count("Finish")
 	return w.st.Finish(channel, expectVersion, status, result)
@@ -129,6 +135,41 @@ func TestOneClickIsOneCommit(t *testing.T) {
 	}
 	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
 		t.Fatalf("the click wrote %v; want one Commit and nothing else of the game's", calls)
+	}
+}
+
+func TestAStartIsOneCommit(t *testing.T) {
+	for _, order := range []string{"Start (join order)", "Start (shuffled seats)"} {
+		t.Run(order, func(t *testing.T) {
+			h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+			w := countWrites(h)
+			h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+			lobby := h.game(chTiny).Messages[roleLobby]
+			m, _ := h.fake.Message(lobby)
+			h.click(alice, chTiny, lobby, mustComponent(t, m, "Add computer"))
+			m, _ = h.fake.Message(lobby)
+			h.bot.Wait()
+			seats := h.game(chTiny).Seats
+			w.reset(nil)
+			if res := h.click(alice, chTiny, lobby, mustComponent(t, m, order)); !strings.Contains(res.text(), "has started") {
+				t.Fatalf("start: %s", res.text())
+			}
+			h.bot.Wait()
+			g, st := load(t, h)
+			if g.Status != storage.StatusRunning || g.Setup.Players != 2 || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
+				t.Fatalf("after the start: status %s players %d deadline %v", g.Status, g.Setup.Players, g.Deadline)
+			}
+			if len(g.Seats) != 2 || !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID }) ||
+				(order == "Start (join order)" && !slices.Equal(g.Seats, seats)) {
+				t.Fatalf("seats %+v from the lobby's %+v", g.Seats, seats)
+			}
+			if a, b := stateText(t, st), string(g.Snapshot); a != b {
+				t.Fatal("the stored snapshot is not the loaded state")
+			}
+			if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
+				t.Fatalf("the start wrote %v; want one Commit (the start, the computer's opening moves, the deadline) and nothing else of the game's", calls)
+			}
+		})
 	}
 }
 

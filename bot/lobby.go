@@ -397,25 +397,15 @@ func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rule
 	case n > rules.MaxPlayers():
 		return nil, "", refuse("%s takes at most %d players.", rules.Title(), rules.MaxPlayers())
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
-		if order != orderJoin {
+	var shuffle func(g *storage.Game) error
+	if order != orderJoin {
+		shuffle = func(g *storage.Game) error {
 			rng := engine.NewRNG(g.Setup.Seed ^ 0x5ea75)
 			rng.Shuffle(len(g.Seats), func(a, c int) { g.Seats[a], g.Seats[c] = g.Seats[c], g.Seats[a] })
+			return nil
 		}
-		g.Setup.Players = len(g.Seats)
-		return nil
-	}); err != nil {
-		return nil, "", err
 	}
-	g, state, err := b.store.Start(g.Channel)
-	if err != nil {
-		var rule *engine.RuleError
-		if errors.As(err, &rule) {
-			return nil, "", err
-		}
-		return nil, "", err
-	}
-	res, err := b.ref.afterStart(g, state)
+	res, err := b.ref.start(g, shuffle)
 	if res != nil {
 		b.pub.notify(res)
 	}

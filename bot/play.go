@@ -46,6 +46,9 @@ type outcome struct {
 	// change, when set, is the interaction's own edit of the game's fields
 	// (a seat handed over), already made to game and stored with the rest.
 	change func(g *storage.Game) error
+	// start is true while the game, loaded in the lobby, is to be started
+	// by the commit that stores entries and change.
+	start bool
 }
 
 // request is one attempt to act on a game.
@@ -115,14 +118,26 @@ func (ref *referee) play(req request) (*outcome, error) {
 	return ref.settle(out, before, nil)
 }
 
-// afterStart lets computer players open a game that has just started and
-// arms the first deadline; the game's lock is held by the caller.
-func (ref *referee) afterStart(g *storage.Game, st engine.State) (*outcome, error) {
-	rules, err := ref.games.Lookup(g.Kind)
+// start starts lobby, a game in the lobby whose lock the caller holds,
+// with order (the seats' order, or nil) applied first; lets computer
+// players open it and arms the first deadline, all in one commit.
+func (ref *referee) start(lobby *storage.Game, order func(g *storage.Game) error) (*outcome, error) {
+	rules, err := ref.games.Lookup(lobby.Kind)
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator, phase: true}
+	g := lobby.Clone()
+	if order != nil {
+		if err := order(g); err != nil {
+			return nil, err
+		}
+	}
+	g.Status, g.Setup.Players = storage.StatusRunning, len(g.Seats)
+	st, err := rules.New(g.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", storage.ErrInvalid, err)
+	}
+	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator, phase: true, change: order, start: true}
 	return ref.settle(out, nil, nil)
 }
 
@@ -176,7 +191,7 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 // the version out's game was loaded at, and takes the stored game; with
 // nothing to store it does nothing.
 func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
-	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil {
+	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil && !out.start {
 		return nil
 	}
 	if change, rearm := out.change, edit; change != nil {
@@ -187,7 +202,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 			return rearm(g)
 		}
 	}
-	o := storage.Outcome{Entries: out.entries, Edit: edit, Finish: ending}
+	o := storage.Outcome{Entries: out.entries, Edit: edit, Finish: ending, Start: out.start}
 	if len(o.Entries) > 0 {
 		snap, err := out.state.Encode()
 		if err != nil {
@@ -199,7 +214,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	if err != nil {
 		return err
 	}
-	out.game, out.entries, out.change = g, nil, nil
+	out.game, out.entries, out.change, out.start = g, nil, nil, false
 	return nil
 }
 

@@ -25,6 +25,13 @@ type Outcome struct {
 	// Finish, when set, archives the game after the entries, as
 	// Store.Finish does with its status and result.
 	Finish *Ending
+	// Start, when set, starts a game in the lobby, as Store.Start does,
+	// before the entries: Edit is given the lobby's game (it may order
+	// the seats), the game is started from it, and the entries (the
+	// computer players' opening moves) follow. expectVersion is the
+	// lobby's (0). Without entries the start's state is kept as the
+	// snapshot.
+	Start bool
 }
 
 // Ending is how a game ends: StatusFinished with a result (one score per
@@ -60,8 +67,8 @@ func (s *Store) Commit(channel string, expectVersion int, o Outcome) (*Game, err
 				return err
 			}
 		}
-		if len(entries) > 0 {
-			if err := bucket(tx, bktSnapshots).Put(idKey(g.ID), s.codec.encodeSnapshot(newSnapshot(g.Version, o.Snapshot))); err != nil {
+		if snap := outcomeSnapshot(g, o); snap != nil {
+			if err := bucket(tx, bktSnapshots).Put(idKey(g.ID), s.codec.encodeSnapshot(newSnapshot(g.Version, snap))); err != nil {
 				return err
 			}
 		}
@@ -77,6 +84,16 @@ func (s *Store) Commit(channel string, expectVersion int, o Outcome) (*Game, err
 		return nil, fmt.Errorf("storage: commit to channel %s: %w", channel, err)
 	}
 	return out, nil
+}
+
+// outcomeSnapshot is the snapshot a commit of o that made g writes: the
+// state after o's entries, or the started state of a start without
+// entries, or nil when the state did not change.
+func outcomeSnapshot(g *Game, o Outcome) []byte {
+	if len(o.Entries) == 0 && o.Start {
+		return g.Snapshot
+	}
+	return o.Snapshot
 }
 
 // prepareOutcome checks what an Outcome must hold whatever the game, and
@@ -98,11 +115,16 @@ func (s *Store) prepareOutcome(o Outcome) ([]Entry, error) {
 	return entries, nil
 }
 
-// outcomeGame returns old, a running game at expectVersion, after the
-// outcome: entries counted in its version, Edit applied, and archived when
-// it finished. The log and snapshot are the caller's to write.
+// outcomeGame returns old, a running game at expectVersion (a game in
+// the lobby for o.Start), after the outcome: Edit applied, started for
+// o.Start, entries counted in its version, and archived when it finished.
+// The log and snapshot are the caller's to write.
 func (s *Store) outcomeGame(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
-	if err := checkRunning(old, expectVersion); err != nil {
+	if o.Start {
+		if old.Version != expectVersion {
+			return nil, &VersionError{Channel: old.Channel, Expected: expectVersion, Actual: old.Version}
+		}
+	} else if err := checkRunning(old, expectVersion); err != nil {
 		return nil, err
 	}
 	for i, e := range entries {
@@ -117,7 +139,16 @@ func (s *Store) outcomeGame(old *Game, expectVersion int, entries []Entry, o Out
 			return nil, err
 		}
 	}
+	if o.Start {
+		var err error
+		if g, _, err = s.startGame(g); err != nil {
+			return nil, err
+		}
+	}
 	g.Version += len(entries)
+	if o.Start && len(entries) > 0 {
+		g.Snapshot = o.Snapshot // the state after the opening moves
+	}
 	if n := len(entries); n > 0 && entries[n-1].At.After(g.Updated) {
 		g.Updated = entries[n-1].At
 	}

@@ -11,7 +11,8 @@ import (
 // Commit keeps an interaction's whole outcome on channel's running game in
 // one transaction, as storage.Store.Commit: the game's row is locked, so
 // of two processes committing from the same version one succeeds and the
-// other gets a *storage.VersionError.
+// other gets a *storage.VersionError. With o.Start it starts a game in
+// the lobby in the same transaction.
 func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
 	entries, err := s.contract.OutcomeEntries(o)
 	if err != nil {
@@ -33,6 +34,10 @@ func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*s
 			}
 			if _, err := tx.Exec(ctx, "UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
 				int64(g.ID), g.Version, o.Snapshot, nanos(entries[len(entries)-1].At)); err != nil {
+				return err
+			}
+		} else if o.Start {
+			if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
 				return err
 			}
 		}

@@ -89,6 +89,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"ClaimDueHandsEachTimerOutOnce", testClaimDue},
 		{"SettingsAndPreferences", testSettings},
 		{"CommitKeepsAnInteractionWhole", testCommit},
+		{"CommitStartsAGameWithItsOpeningMoves", testCommitStart},
 		{"EverythingSurvivesReopening", testDurability},
 		{"ClosedStoreRefusesWork", testClosed},
 	}
@@ -987,6 +988,97 @@ func testCommit(t *testing.T, opener Opener) {
 	}
 	if due, _ := s.Due(deadline); len(due) != 0 {
 		t.Fatalf("the finished game kept timers: %v", dueList(due))
+	}
+}
+
+// testCommitStart starts a game in the lobby in one commit: the seats'
+// order, the start, the opening moves and the first deadline; a refused
+// start changes nothing.
+func testCommitStart(t *testing.T, opener Opener) {
+	s := open(t, opener)
+	lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: "c1", Creator: "u1",
+		Setup: engine.Setup{Seed: 42, Options: map[string]string{"goal": "1000000"}},
+		Seats: []storage.Seat{{User: "u1"}, {User: "u2"}, {Name: "bot", Computer: "random"}}}
+	if err := s.Create(lobby); err != nil {
+		t.Fatal(err)
+	}
+	// what the caller plays from the seats it orders
+	state, err := Race{}.New(engine.Setup{Players: 3, Seed: 42, Options: lobby.Setup.Options})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o storage.Outcome
+	for v := range 2 {
+		p := state.Prompts()[0]
+		if _, err := state.Apply(p.Seat, NextAction(v)); err != nil {
+			t.Fatal(err)
+		}
+		o.Entries = append(o.Entries, storage.Entry{Seat: p.Seat, Action: NextAction(v)})
+	}
+	if o.Snapshot, err = state.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Date(2026, 5, 6, 7, 8, 9, 10, time.UTC)
+	o.Start = true
+	o.Edit = func(g *storage.Game) error {
+		g.Seats[0], g.Seats[1] = g.Seats[1], g.Seats[0]
+		g.Deadline = deadline
+		return nil
+	}
+
+	before, _ := s.Get("c1")
+	open := o
+	open.Edit = func(g *storage.Game) error { g.Seats = append(g.Seats, storage.Seat{}); return nil }
+	for _, c := range []struct {
+		name    string
+		version int
+		o       storage.Outcome
+		want    error
+	}{
+		{"stale", 1, o, storage.ErrStale},
+		{"not a start", 0, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot}, storage.ErrInvalid},
+		{"an open seat", 0, open, storage.ErrInvalid},
+	} {
+		if _, err := s.Commit("c1", c.version, c.o); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if after, _ := s.Get("c1"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("refused starts changed the game:\n%+v\nbefore\n%+v", after, before)
+	}
+
+	done, err := s.Commit("c1", 0, o)
+	if err != nil || done.Status != storage.StatusRunning || done.Version != 2 || done.Setup.Players != 3 || done.Seats[0].User != "u2" || !done.Deadline.Equal(deadline) {
+		t.Fatalf("start commit: %+v, %v; want running at version 2, u2 first, the deadline", done, err)
+	}
+	got, st, err := s.Load("c1")
+	if err != nil || got.Version != 2 || len(got.Log) != 2 || !bytes.Equal(got.Snapshot, Replayed(t, got)) || !bytes.Equal(got.Snapshot, o.Snapshot) {
+		t.Fatalf("stored after the start: %+v, %v", got, err)
+	}
+	if b, _ := st.Encode(); !bytes.Equal(b, o.Snapshot) {
+		t.Fatal("the loaded state is not the state after the opening moves")
+	}
+	if due, _ := s.Due(deadline); len(due) != 1 || due[0].Kind != storage.DueDeadline {
+		t.Fatalf("timers after the start: %v", dueList(due))
+	}
+	if running, _ := s.ActiveForUser("u2"); len(running) != 1 || running[0].Status != storage.StatusRunning {
+		t.Fatalf("u2's active games after the start: %+v", running)
+	}
+	if _, err := s.Commit("c1", 2, o); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("starting a running game again: %v, want ErrInvalid", err)
+	}
+
+	// A start with no opening moves keeps the initial state.
+	lobby2 := &storage.Game{Kind: "race", Guild: "g1", Channel: "c2", Creator: "u1",
+		Setup: lobby.Setup, Seats: []storage.Seat{{User: "u1"}}}
+	if err := s.Create(lobby2); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.Commit("c2", 0, storage.Outcome{Start: true}); err != nil || g.Status != storage.StatusRunning || g.Version != 0 {
+		t.Fatalf("a start alone: %+v, %v", g, err)
+	}
+	if got, _, err := s.Load("c2"); err != nil || !bytes.Equal(got.Snapshot, Replayed(t, got)) {
+		t.Fatalf("after a start alone: %+v, %v", got, err)
 	}
 }
 
