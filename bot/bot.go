@@ -148,7 +148,8 @@ type Config struct {
 	// are claimed from the store, so each fires in one process: the one of
 	// its game's shard, or any once it is four ticks overdue.
 	Shards shard.Set
-	// IdentifyEvery is the pause between connecting two shards; 0 means
+	// IdentifyEvery is the pause between connecting two batches of shards
+	// (max_concurrency shards each, from GET /gateway/bot); 0 means
 	// Discord's 5 s.
 	IdentifyEvery time.Duration
 }

@@ -3,6 +3,8 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -11,7 +13,7 @@ import (
 )
 
 // identifyEvery is how long Discord wants between two IDENTIFYs of one
-// bot (with a max_concurrency of 1, as for every bot below 150,000 guilds).
+// rate-limit key (shard id % max_concurrency).
 const identifyEvery = 5 * time.Second
 
 // shardSessions returns one gateway session per shard the bot runs: the
@@ -40,19 +42,66 @@ func (b *Bot) shardSessions() ([]*discordgo.Session, error) {
 	return out, nil
 }
 
-// openShards connects sessions one after another, cfg.IdentifyEvery apart
-// as Discord asks. On a failure it closes those it opened.
+// openShards connects sessions in batches, cfg.IdentifyEvery apart, as
+// Discord asks: it lets a bot identify max_concurrency shards at once, one
+// of each rate-limit key (shard id % max_concurrency), so the shards whose
+// ids divided by max_concurrency are equal form a batch and connect
+// together. max_concurrency comes from GET /gateway/bot (1 when that
+// fails, the pace every bot may use). On a failure it closes those it
+// opened.
 func (b *Bot) openShards(sessions []*discordgo.Session) error {
-	for i, s := range sessions {
+	concurrency := 1
+	if len(sessions) > 1 {
+		gb, err := b.send.s.GatewayBot()
+		switch {
+		case err != nil:
+			b.log.Warn("could not read max_concurrency from Discord (GET /gateway/bot); connecting shards one at a time", "error", err)
+		case gb.SessionStartLimit.MaxConcurrency > 1:
+			concurrency = gb.SessionStartLimit.MaxConcurrency
+		}
+	}
+	var opened []*discordgo.Session
+	for i, batch := range identifyBatches(sessions, concurrency) {
 		if i > 0 {
 			time.Sleep(b.cfg.IdentifyEvery)
 		}
-		if err := s.Open(); err != nil {
-			closeShards(sessions[:i])
-			return fmt.Errorf("bot: connect shard %d of %d to Discord: %w", s.ShardID, s.ShardCount, err)
+		errs := make([]error, len(batch))
+		var wg sync.WaitGroup
+		for n, s := range batch {
+			wg.Go(func() {
+				if err := s.Open(); err != nil {
+					errs[n] = fmt.Errorf("bot: connect shard %d of %d to Discord: %w", s.ShardID, s.ShardCount, err)
+				}
+			})
+		}
+		wg.Wait()
+		for n, s := range batch {
+			if errs[n] == nil {
+				opened = append(opened, s)
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			closeShards(opened)
+			return err
 		}
 	}
 	return nil
+}
+
+// identifyBatches groups sessions by shard id / concurrency, in order:
+// the sessions of one batch have different rate-limit keys and may
+// identify at once.
+func identifyBatches(sessions []*discordgo.Session, concurrency int) [][]*discordgo.Session {
+	sorted := slices.Clone(sessions)
+	slices.SortStableFunc(sorted, func(a, b *discordgo.Session) int { return a.ShardID - b.ShardID })
+	var out [][]*discordgo.Session
+	for n, s := range sorted {
+		if n == 0 || s.ShardID/concurrency != sorted[n-1].ShardID/concurrency {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], s)
+	}
+	return out
 }
 
 // registerOnShardZero registers the slash commands when this process runs

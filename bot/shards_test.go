@@ -2,11 +2,13 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/storage"
@@ -111,5 +113,80 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	// each timer went to one bot: none lost a race to the other
 	if strings.Contains(h.log(), "level=ERROR") {
 		t.Errorf("errors logged:\n%s", h.log())
+	}
+}
+
+func TestIdentifyBatchesGroupShardsByMaxConcurrency(t *testing.T) {
+	var sessions []*discordgo.Session
+	for _, id := range []int{5, 0, 3, 1, 4} {
+		sessions = append(sessions, &discordgo.Session{ShardID: id})
+	}
+	for _, c := range []struct {
+		concurrency int
+		want        string
+	}{
+		{1, "[0] [1] [3] [4] [5]"},
+		{2, "[0 1] [3] [4 5]"},
+		{4, "[0 1 3] [4 5]"},
+		{16, "[0 1 3 4 5]"},
+	} {
+		var got []string
+		for _, batch := range identifyBatches(sessions, c.concurrency) {
+			var ids []string
+			for _, s := range batch {
+				ids = append(ids, fmt.Sprint(s.ShardID))
+			}
+			got = append(got, "["+strings.Join(ids, " ")+"]")
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("max_concurrency %d: batches %s, want %s", c.concurrency, g, c.want)
+		}
+	}
+}
+
+// TestShardsIdentifyInBucketsOfMaxConcurrency runs one process with four
+// shards against a gateway that reports a max_concurrency of 2 and refuses
+// an IDENTIFY of a rate-limit key (shard id % 2) sooner than a pause after
+// the last: shards 0 and 1 connect together, 2 and 3 a pause later.
+func TestShardsIdentifyInBucketsOfMaxConcurrency(t *testing.T) {
+	t.Parallel()
+	const every = time.Second
+	fake := discordtest.NewServer(discordtest.Options{MaxConcurrency: 2, IdentifyEvery: every})
+	t.Cleanup(fake.Close)
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	cfg := Config{AppID: testApp, NoDeadline: true, IdentifyEvery: every, Shards: shard.All(4)}
+	b, err := New(Parts{Session: fake.NewSession(), Store: h.store, Games: h.reg}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	t.Cleanup(func() { // before the harness closes the store
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	var want []discordtest.Shard
+	for id := range 4 {
+		want = append(want, discordtest.Shard{ID: id, Count: 4})
+	}
+	st, err := fake.WaitShards(10*time.Second, want...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(id int) time.Time { return st.Identified[discordtest.Shard{ID: id, Count: 4}] }
+	if gap := at(1).Sub(at(0)).Abs(); gap >= every {
+		t.Errorf("shards 0 and 1 (keys 0 and 1) identified %v apart; one batch identifies at once", gap)
+	}
+	if gap := at(3).Sub(at(2)).Abs(); gap >= every {
+		t.Errorf("shards 2 and 3 identified %v apart; one batch identifies at once", gap)
+	}
+	if gap := at(2).Sub(at(0)); gap < every {
+		t.Errorf("shard 2 identified %v after shard 0, which has its key; want at least %v", gap, every)
+	}
+	if st.Identifies != 4 {
+		t.Errorf("%d IDENTIFYs, want 4 (none refused)", st.Identifies)
 	}
 }

@@ -272,6 +272,14 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// Shards is the shard count GET /gateway/bot recommends; 0 means 1.
 	Shards int
+	// MaxConcurrency is the session_start_limit.max_concurrency GET
+	// /gateway/bot reports (0 means 1): shards whose ids are equal modulo
+	// it share a rate-limit key.
+	MaxConcurrency int
+	// IdentifyEvery, when set, is how long after an IDENTIFY another of
+	// the same rate-limit key is refused (closed with 4008), as Discord
+	// allows one a key every 5 s.
+	IdentifyEvery time.Duration
 }
 
 // Interaction limits of Discord.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -34,6 +35,7 @@ const (
 // Close codes the gateway ends a connection with.
 const (
 	closeAuthenticationFailed = 4004 // a wrong token
+	closeRateLimited          = 4008 // an IDENTIFY too soon after another of its key
 	closeInvalidShard         = 4010 // a shard outside [0, count)
 )
 
@@ -45,6 +47,8 @@ type GatewayStats struct {
 	Connections, Identifies, Resumes, Heartbeats int
 	// Intents are those of the last IDENTIFY.
 	Intents discordgo.Intent
+	// Identified is when each shard last identified.
+	Identified map[Shard]time.Time
 }
 
 // Shard is one gateway shard: ID of Count. A session that identifies
@@ -72,6 +76,9 @@ type gateway struct {
 	nextID   int
 	stats    GatewayStats
 	closed   bool
+	// keyed is when each rate-limit key (shard id % max_concurrency) last
+	// identified.
+	keyed map[int]time.Time
 }
 
 // gwSession is a gateway session: what resuming restores.
@@ -219,6 +226,16 @@ func (g *gateway) identify(c *gwConn, data json.RawMessage) bool {
 		return false
 	}
 	g.mu.Lock()
+	now, key := time.Now(), sh.ID%max(1, g.srv.opts.MaxConcurrency)
+	if last, ok := g.keyed[key]; ok && now.Sub(last) < g.srv.opts.IdentifyEvery {
+		g.mu.Unlock()
+		c.refuse(closeRateLimited, "You are being rate limited.")
+		return false
+	}
+	if g.keyed == nil {
+		g.keyed, g.stats.Identified = map[int]time.Time{}, map[Shard]time.Time{}
+	}
+	g.keyed[key], g.stats.Identified[sh] = now, now
 	g.nextID++
 	s := &gwSession{id: fmt.Sprintf("session-%d", g.nextID), shard: sh, intents: id.Intents, conn: c, resumable: true}
 	for _, old := range g.sessions {
@@ -512,7 +529,14 @@ func (s *Server) DropShard(sh Shard) {
 func (s *Server) Gateway() GatewayStats {
 	s.gw.mu.Lock()
 	defer s.gw.mu.Unlock()
-	return s.gw.stats
+	return s.gw.statsLocked()
+}
+
+// statsLocked copies the stats; g.mu is held.
+func (g *gateway) statsLocked() GatewayStats {
+	st := g.stats
+	st.Identified = maps.Clone(st.Identified)
+	return st
 }
 
 func (g *gateway) wait(timeout time.Duration, done func() bool) (GatewayStats, error) {
@@ -527,9 +551,9 @@ func (g *gateway) wait(timeout time.Duration, done func() bool) (GatewayStats, e
 	defer g.mu.Unlock()
 	for !done() {
 		if g.closed || time.Now().After(deadline) {
-			return g.stats, errors.New("discordtest: timed out waiting for the gateway")
+			return g.statsLocked(), errors.New("discordtest: timed out waiting for the gateway")
 		}
 		g.cond.Wait()
 	}
-	return g.stats, nil
+	return g.statsLocked(), nil
 }

@@ -418,7 +418,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		return http.StatusOK, map[string]any{"url": s.gw.url()}
 	case GatewayBotGet:
 		return http.StatusOK, map[string]any{"url": s.gw.url(), "shards": max(1, s.opts.Shards),
-			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
+			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": max(1, s.opts.MaxConcurrency)}}
 	case Me:
 		return http.StatusOK, botUser()
 	case ThreadStart, ChannelEdit:

@@ -125,11 +125,38 @@ func TestGatewayRefusesAShardOutsideItsCount(t *testing.T) {
 }
 
 func TestGatewayBotRecommendsTheConfiguredShards(t *testing.T) {
-	srv := NewServer(Options{Shards: 4})
+	srv := NewServer(Options{Shards: 4, MaxConcurrency: 16})
 	defer srv.Close()
 	s := srv.NewSession()
 	gb, err := s.GatewayBot()
-	if err != nil || gb.Shards != 4 {
+	if err != nil || gb.Shards != 4 || gb.SessionStartLimit.MaxConcurrency != 16 {
 		t.Fatalf("GET /gateway/bot: %+v %v", gb, err)
+	}
+}
+
+func TestGatewayPacesIdentifiesByRateLimitKey(t *testing.T) {
+	srv := NewServer(Options{MaxConcurrency: 2, IdentifyEvery: time.Minute})
+	defer srv.Close()
+	open := func(id int) error {
+		s := srv.NewSession()
+		s.ShouldReconnectOnError = false
+		s.ShardID, s.ShardCount = id, 4
+		err := s.Open()
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+		}
+		return err
+	}
+	if err := open(0); err != nil {
+		t.Fatalf("shard 0: %v", err)
+	}
+	if err := open(1); err != nil {
+		t.Fatalf("shard 1 (another key) at once: %v", err)
+	}
+	if err := open(2); err == nil {
+		t.Fatal("shard 2 (shard 0's key) was let in within the pause")
+	}
+	if st := srv.Gateway(); st.Identifies != 2 || len(st.Identified) != 2 {
+		t.Errorf("want two IDENTIFYs accepted: %+v", st)
 	}
 }
