@@ -38,15 +38,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.peers = append(run.peers, b2)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- b2.Run(ctx) }()
-	t.Cleanup(func() { // before the harness closes the store
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("second bot's Run: %v", err)
-		}
-	})
+	runUntilCleanup(t, b2)
 	if _, err := h.fake.WaitShards(10*time.Second, discordtest.Shard{ID: 0, Count: 2}, discordtest.Shard{ID: 1, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +108,20 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	}
 }
 
+// runUntilCleanup runs b's Run until t's cleanup, which stops it before
+// the harness (made earlier) closes the store.
+func runUntilCleanup(t *testing.T, b *Bot) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run of shards %v: %v", b.cfg.Shards, err)
+		}
+	})
+}
+
 func TestIdentifyBatchesGroupShardsByMaxConcurrency(t *testing.T) {
 	var sessions []*discordgo.Session
 	for _, id := range []int{5, 0, 3, 1, 4} {
@@ -159,15 +165,7 @@ func TestShardsIdentifyInBucketsOfMaxConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	t.Cleanup(func() { // before the harness closes the store
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	runUntilCleanup(t, b)
 	var want []discordtest.Shard
 	for id := range 4 {
 		want = append(want, discordtest.Shard{ID: id, Count: 4})
