@@ -23,6 +23,28 @@ type deadlines struct {
 	log    *slog.Logger
 }
 
+// errTimerTaken refuses the write of a timer's handling when the timer
+// has moved since it was claimed: another process, whose claim came after
+// this one's ran out, handled it first.
+var errTimerTaken = errors.New("the timer was handled by another process")
+
+// stillDue returns the edit that refuses (errTimerTaken) to handle d when
+// the game's timer is no longer the one claimed, so that of two processes
+// holding the same timer (a claim that ran out while its handler was slow)
+// one writes, and only the one that wrote pings or posts.
+func stillDue(d storage.Due) func(g *storage.Game) error {
+	return func(g *storage.Game) error {
+		at := g.RemindAt
+		if d.Kind == storage.DueDeadline {
+			at = g.Deadline
+		}
+		if g.ID != d.GameID || !at.Equal(d.At) {
+			return errTimerTaken
+		}
+		return nil
+	}
+}
+
 // check handles every deadline and reminder due at now.
 func (b *deadlines) check(now time.Time) {
 	due, err := b.timers.Due(now)
@@ -31,7 +53,12 @@ func (b *deadlines) check(now time.Time) {
 		return
 	}
 	for _, d := range due {
-		if err := b.handle(d, now); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		err := b.handle(d, now)
+		if errors.Is(err, errTimerTaken) {
+			b.log.Info("a timer was handled by another process", "game", d.GameID, "timer", d.Kind.String())
+			continue
+		}
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
 			b.log.Error("handling a timer failed", "game", d.GameID, "timer", d.Kind.String(), "err", err)
 		}
 	}
@@ -70,7 +97,11 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 			return nil
 		}
 		_, every, _ := gameDeadline(g)
+		taken := stillDue(d)
 		_, err = b.store.Update(d.Channel, func(r *storage.Game) error {
+			if err := taken(r); err != nil {
+				return err
+			}
 			next := r.RemindAt.Add(every)
 			r.RemindAt = time.Time{}
 			if every > 0 && next.After(now) && next.Before(r.Deadline) {
@@ -110,7 +141,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		}
 		waiting = humanWaiting(g, st)
 		if _, _, policy := gameDeadline(g); policy == onDeadlinePause || len(waiting) == 0 {
-			return b.ref.armDeadline(g, false)
+			return b.ref.armDeadline(g, false, stillDue(d))
 		}
 		rules, err := b.ref.games.Lookup(g.Kind)
 		if err != nil {
@@ -120,8 +151,9 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		for _, s := range waiting {
 			standIn[s] = true
 		}
-		// the stand-in's moves and the new deadline: one commit
-		out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator}, waiting, standIn)
+		// the stand-in's moves and the new deadline: one commit, refused
+		// when another process handled the deadline first
+		out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
 		return err
 	})
 	if out != nil {

@@ -219,9 +219,16 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 }
 
 // armDeadline sets (or clears) g's deadline and reminder from now, in a
-// commit of its own from g's version.
-func (ref *referee) armDeadline(g *storage.Game, waiting bool) error {
-	updated, err := ref.store.Commit(g.Channel, g.Version, storage.Outcome{Edit: ref.deadlineEdit(g, waiting)})
+// commit of its own from g's version, when check (run first on the stored
+// game) lets it.
+func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*storage.Game) error) error {
+	arm := ref.deadlineEdit(g, waiting)
+	updated, err := ref.store.Commit(g.Channel, g.Version, storage.Outcome{Edit: func(r *storage.Game) error {
+		if err := check(r); err != nil {
+			return err
+		}
+		return arm(r)
+	}})
 	if err != nil {
 		return err
 	}
