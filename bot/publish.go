@@ -16,6 +16,7 @@ import (
 
 // boardStore is what the publisher needs of the games in storage.
 type boardStore interface {
+	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
 	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
 }
@@ -47,6 +48,11 @@ type publisher struct {
 	send     *sender
 	dms      secretPrompter
 	log      *slog.Logger
+	// shared is true when other processes publish the same games (this
+	// one runs some of several gateway shards): their board edits and
+	// this one's can land in either order, so after each edit the game
+	// is read again, and the board redrawn if it moved on meanwhile.
+	shared bool
 
 	mu      sync.Mutex
 	pending map[string]*pubJob // work not yet started, by channel
@@ -212,6 +218,30 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	}
 	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
 	p.dms.sendSecretPrompts(g, st)
+	if p.shared {
+		p.redrawIfMoved(g)
+	}
+}
+
+// redrawIfMoved queues another pass for g's channel when the stored game
+// is no longer g, whose board was just shown: another process changed it
+// and may have shown its newer board before this older one landed. The
+// pass draws the game as it is now; so whichever process edits last
+// re-reads the game after its edit, and the board the channel ends with
+// shows the game's latest state. It costs a store read per board, and a
+// REST call only when another process moved the game meanwhile.
+func (p *publisher) redrawIfMoved(g *storage.Game) {
+	now, err := p.store.Get(g.Channel)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			p.log.Warn("reading a game after its board was shown failed", "game", g.ID, "err", err)
+		}
+		return
+	}
+	if now.ID == g.ID && now.Version == g.Version && now.Deadline.Equal(g.Deadline) {
+		return
+	}
+	p.queue(g.Channel, func(*pubJob) {})
 }
 
 // postPingVia posts a ping as the public follow-up of an interaction made

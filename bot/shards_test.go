@@ -30,13 +30,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), cfg, nil, nil)
 	run := serveOverGateway(t, h)
 
-	other := cfg
-	other.Shards = shard.Set{IDs: []int{1}, Count: 2}
-	other.AppID, other.Now, other.NewSeed, other.Logger = testApp, h.clock.Now, h.bot.cfg.NewSeed, h.bot.cfg.Logger
-	b2, err := New(Parts{Session: h.fake.NewSession(), Store: h.store, Games: h.reg}, other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b2 := otherProcess(t, h, cfg, shard.Set{IDs: []int{1}, Count: 2})
 	run.peers = append(run.peers, b2)
 	runUntilCleanup(t, b2)
 	if _, err := h.fake.WaitShards(10*time.Second, discordtest.Shard{ID: 0, Count: 2}, discordtest.Shard{ID: 1, Count: 2}); err != nil {
@@ -106,6 +100,19 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	if strings.Contains(h.log(), "level=ERROR") {
 		t.Errorf("errors logged:\n%s", h.log())
 	}
+}
+
+// otherProcess returns a second bot with cfg on h's store and fake
+// Discord, as another process running shards would be.
+func otherProcess(t *testing.T, h *harness, cfg Config, shards shard.Set) *Bot {
+	t.Helper()
+	cfg.Shards = shards
+	cfg.AppID, cfg.Now, cfg.NewSeed, cfg.Logger = testApp, h.clock.Now, h.bot.cfg.NewSeed, h.bot.cfg.Logger
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: h.store, Games: h.reg}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // runUntilCleanup runs b's Run until t's cleanup, which stops it before
