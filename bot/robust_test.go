@@ -9,6 +9,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // checkFits fails when a message the fake received exceeds a Discord limit
@@ -188,11 +189,21 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
 	h.command(alice, chTiny, cmdLobby, subAddAI, map[string]any{optName: "panicky"})
 	// the computer's first pick panics while the game starts: the start
-	// is answered, the panic logged
+	// is answered, the panic logged, and the game stays in the lobby
+	// (the start and the computers' opening moves are one commit)
 	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), genericFailure) {
 		t.Errorf("start with a panicking computer: %s", res.text())
 	}
-	// alice's pick by DM sets the computer off again: the DM is answered
+	if g := h.game(chTiny); g.Status != storage.StatusLobby || g.Version != 0 {
+		t.Errorf("after the failed start the game is %s at version %d; want it left in the lobby", g.Status, g.Version)
+	}
+	// a running game with that computer: alice's pick by DM sets it off,
+	// and the DM is answered
+	running := &storage.Game{Kind: "tiny", Guild: testGuild, Channel: "3010", Creator: alice.ID, Status: storage.StatusRunning,
+		Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []storage.Seat{{User: alice.ID}, {Name: "Panicky", Computer: "panicky"}}}
+	if err := h.store.Create(running); err != nil {
+		t.Fatal(err)
+	}
 	got := h.dm(alice, "2")
 	if len(got) != 1 || !strings.Contains(got[0].Text(), genericFailure) {
 		t.Fatalf("DM answers: %+v", got)
