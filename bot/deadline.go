@@ -54,8 +54,11 @@ func (b *deadlines) check(now time.Time) {
 	}
 	for _, d := range due {
 		err := b.handle(d, now)
-		if errors.Is(err, errTimerTaken) {
-			b.log.Info("a timer was handled by another process", "game", d.GameID, "timer", d.Kind.String())
+		// a stale version: the game moved (another process's stand-in, a
+		// player) between the read and the write; its timer is looked at
+		// again at the next tick
+		if errors.Is(err, errTimerTaken) || errors.Is(err, storage.ErrStale) {
+			b.log.Info("a timer was left: another process handled it, or the game moved on", "game", d.GameID, "timer", d.Kind.String())
 			continue
 		}
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -93,7 +94,8 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			cfg := Config{AppID: testApp, Now: clock}
+			logs := &strings.Builder{}
+			cfg := Config{AppID: testApp, Now: clock, Logger: slog.New(slog.NewTextHandler(lockedWriter{&sync.Mutex{}, logs}, nil))}
 			slow := &stallAfterLoad{Store: stores[0]}
 			var bots []*Bot
 			for _, s := range []Store{slow, stores[1]} {
@@ -128,6 +130,9 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 			}
 			if said != 1 {
 				t.Fatalf("%q was said %d times, want once", c.said, said)
+			}
+			if logged := logs.String(); strings.Contains(logged, "failed") || !strings.Contains(logged, "another process handled it") {
+				t.Errorf("the late process logged:\n%s", logged)
 			}
 		})
 	}
