@@ -48,9 +48,8 @@ type gameStore interface {
 	Get(channel string) (*storage.Game, error)
 	GetByID(id uint64) (*storage.Game, error)
 	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
-	Start(channel string) (*storage.Game, engine.State, error)
-	// Commit stores an interaction's whole outcome (actions, deadline,
-	// ending) in one transaction from expectVersion, or nothing.
+	// Commit stores an interaction's whole outcome (a start, actions,
+	// deadline, ending) in one transaction from expectVersion, or nothing.
 	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
 	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
 	Load(channel string) (*storage.Game, engine.State, error)
