@@ -409,10 +409,6 @@ func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rule
 	}
 	g, state, err := b.store.Start(g.Channel)
 	if err != nil {
-		var rule *engine.RuleError
-		if errors.As(err, &rule) {
-			return nil, "", err
-		}
 		return nil, "", err
 	}
 	res, err := b.ref.afterStart(g, state)
