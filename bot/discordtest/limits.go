@@ -66,6 +66,8 @@ type Violation struct {
 	Message string
 }
 
+// String writes a violation as a test failure shows it: check, path,
+// Discord's message and its code.
 func (v Violation) String() string {
 	return fmt.Sprintf("%s: %s: %s (%s)", v.Check, v.Path, v.Message, v.Code)
 }
