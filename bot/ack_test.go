@@ -14,16 +14,6 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 )
 
-// waitFor polls until ok holds, failing the test after a few seconds.
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-	}
-}
-
 // A global 429 on a bot-token call makes discordgo hold back every request
 // of its session until the limit resets. Interaction answers are exempt
 // from the global limit at Discord and must not wait: here the wait (4 s)
@@ -42,7 +32,7 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	}()
 	defer wg.Wait()
 	var limitedAt time.Time
-	waitFor(t, "the global 429", func() bool {
+	waitUntil(t, "the global 429", func() bool {
 		for _, q := range h.fake.Requests() {
 			if q.Status == http.StatusTooManyRequests {
 				limitedAt = q.At
@@ -220,5 +210,24 @@ func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
 	r.autoDefer()
 	if !strings.Contains(logged.String(), "recovered from a panic in an automatic defer") || !strings.Contains(logged.String(), "goroutine") {
 		t.Errorf("the panic was not logged with its stack:\n%s", logged.String())
+	}
+}
+
+// A click whose initial response Discord refused cannot update the board
+// through its answer: the board is edited by a REST call instead, and
+// nothing goes through the lost interaction's webhook.
+func TestABoardClickWithARefusedResponseStillUpdatesTheBoard(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	mover, move := toMoves(t, h)
+	board := h.board(chTiny)
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.Callback },
+		discordtest.Failure{Status: http.StatusNotFound, Code: discordgo.ErrCodeUnknownInteraction, Message: "Unknown interaction", Times: 1})
+	res := h.click(mover, chTiny, board.ID, mustComponent(t, board, move))
+	h.bot.Wait()
+	for _, q := range res.Requests[1:] {
+		t.Errorf("sent after the refused initial response: %s %s", q.Method, q.Path)
+	}
+	if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
+		t.Errorf("the board does not show the move:\n%s", discordtest.MessageText(after))
 	}
 }

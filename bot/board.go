@@ -189,6 +189,10 @@ func (b *views) scoresMessage(g *storage.Game, st engine.State, final bool) msg 
 		if rules, err := b.games.Lookup(g.Kind); err == nil {
 			title = rules.Title() + " — final scores"
 		}
+		if g.EndedByVote {
+			title += ", ended by the players' vote"
+			res.Winners = nil
+		}
 	}
 	order := make([]int, len(g.Seats))
 	for n := range order {

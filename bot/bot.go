@@ -209,6 +209,7 @@ type Bot struct {
 // statistics. *storage.Store implements it.
 type Store interface {
 	gameStore
+	endStore
 	listStore
 	settingsStore
 	timerStore
@@ -246,6 +247,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
 	}
@@ -438,6 +440,9 @@ func (b *Bot) Run(ctx context.Context) error {
 			}),
 			s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
 				b.HandleDM(ctx, mc.Message)
+			}),
+			s.AddHandler(func(_ *discordgo.Session, td *discordgo.ThreadDelete) {
+				b.HandleThreadDelete(td.ID, td.ParentID)
 			}),
 			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
 				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),

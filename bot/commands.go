@@ -33,6 +33,7 @@ const (
 	subNudge    = "nudge"
 	subResign   = "resign"
 	subReplace  = "replace"
+	subEnd      = "end"
 	subBoardTop = "leaderboard"
 	subPrefs    = "prefs"
 	subSettings = "settings"
@@ -151,6 +152,7 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 				sub(subReplace, "Hand a seat to another person, or to a computer player (creator, admins, or your own seat)",
 					integer(optSeat, "Seat number (P1 = 1)", &minPlayers, 6),
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Who takes the seat (default: a computer player)"}),
+				sub(subEnd, "Vote to end this game now, with no winner: it ends when more than half of the people seated vote"),
 				sub(subBoardTop, "This server's best players of a game",
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Description: "Which game (default: every game)", Choices: games}),
 				sub(subPrefs, "Your preferences in every game: pings, and where secret choices are asked",

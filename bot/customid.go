@@ -36,6 +36,7 @@ const (
 	verbTree     verb = "tree"    // board: open the action picker (arg: seat)
 	verbTreeStep verb = "step"    // select menu: a step in the action picker (arg: seat and path)
 	verbTreeBack verb = "back"    // a step back in the action picker (arg: seat and path)
+	verbEndVote  verb = "endvote" // vote to end the game now
 )
 
 // knownVerbs is the set ParseCustomID accepts.
@@ -43,6 +44,7 @@ var knownVerbs = map[verb]bool{
 	verbJoin: true, verbLeave: true, verbAddAI: true, verbDropAI: true, verbStart: true,
 	verbAbandon: true, verbConfirm: true, verbAct: true, verbPick: true, verbSecret: true,
 	verbModal: true, verbWhich: true, verbLogPage: true, verbTree: true, verbTreeStep: true, verbTreeBack: true,
+	verbEndVote: true,
 }
 
 // customID is the decoded custom_id of a component Meeple posted: the game

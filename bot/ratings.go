@@ -128,7 +128,7 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	if g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Scores) != len(g.Seats) {
 		return rating.Result{}, false
 	}
-	res := rating.Result{Kind: g.Kind, Guild: g.Guild, Seats: make([]rating.Seat, len(g.Seats))}
+	res := rating.Result{Kind: g.Kind, Guild: g.Guild, ByVote: g.EndedByVote, Seats: make([]rating.Seat, len(g.Seats))}
 	won := func(s int) bool { return slices.Contains(g.Result.Winners, engine.Seat(s)) }
 	for s := range g.Seats {
 		place := 1
@@ -165,7 +165,11 @@ func (rb *ratingBook) summary(games *engine.Registry, guild, user string) (strin
 	}
 	all, ok := l.Record(rating.Scope{Guild: guild}, user)
 	if !ok {
-		return "No finished games on this server yet.\n", nil
+		text := "No finished games on this server yet.\n"
+		if r, ok := l.Record(rating.Scope{}, user); ok {
+			text += fmt.Sprintf("**On every server:** %s\n", recordText(r))
+		}
+		return text, nil
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**All games:** %s", recordText(all))
@@ -241,7 +245,7 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	rows := make([]imaging.Standing, 0, len(top))
 	for i, s := range top {
-		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %d games, %d won\n", i+1, s.Player, s.Rating.Ordinal(), s.Games, s.Wins)
+		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %s, %d won\n", i+1, s.Player, s.Rating.Ordinal(), plural(s.Games, "game"), s.Wins)
 		n := names[s.Player]
 		if n == "" {
 			n = s.Player

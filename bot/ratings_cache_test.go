@@ -2,6 +2,7 @@ package bot
 
 import (
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,5 +95,16 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 	}
 	if !reflect.DeepEqual(records(l), got) {
 		t.Fatalf("after a restart:\n%+v\nnot\n%+v", records(l), got)
+	}
+}
+
+func TestStatsOnAnotherServerShowTheOverallRecord(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
+	h.guild = "7001"
+	res := h.command(alice, "3005", cmdGame, subStats, nil).text()
+	if !strings.Contains(res, "No finished games on this server yet.\n**On every server:** skill ") || !strings.Contains(res, "over 1 game, 1 won") {
+		t.Fatalf("alice's stats on another server:\n%s", res)
 	}
 }

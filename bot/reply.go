@@ -161,14 +161,10 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 		return r.note(errInteractionLost)
 	}
 	err := r.s.InteractionRespond(r.i, resp)
-	switch restCode(err) {
-	case 0:
-		if err == nil {
-			r.state = state
-		}
-	case discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+	switch code := restCode(err); {
+	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
-	case discordgo.ErrCodeUnknownInteraction:
+	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}
 	return r.note(err)

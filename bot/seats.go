@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -91,8 +92,9 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 	return r.message(msg{Content: fmt.Sprintf("<@%s> nudges %s: game #%d is waiting for you.", user, joinNames(names), g.ID), Mentions: users})
 }
 
-// resign hands the caller's seat to a computer player; when no person is
-// left at the table, the game is abandoned.
+// resign hands the caller's seat to a computer player, and offers the
+// people left a vote to end the game (endvote.go); when no person is left
+// at the table, the game is abandoned.
 func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
 	user := in.user.ID
 	out, g, err := b.handOver(in.ChannelID, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
@@ -113,7 +115,8 @@ func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error
 		b.pub.abandoned(g, fmt.Sprintf("<@%s>, the last person at the table, resigning", user))
 		return r.message(msg{Content: fmt.Sprintf("You resigned from game #%d; with nobody else left at the table, it is abandoned.", g.ID), Private: true})
 	}
-	return r.message(msg{Content: fmt.Sprintf("<@%s> resigned from game #%d: %s takes seat P%d.", user, g.ID, h.To.Name, h.Seat+1)})
+	return r.message(msg{Content: fmt.Sprintf("<@%s> resigned from game #%d: %s takes seat P%d. The people still at the table may end the game here by vote, with no winner: the button below or `/game end`.", user, g.ID, h.To.Name, h.Seat+1),
+		Components: []discordgo.MessageComponent{endVoteButton(g)}})
 }
 
 // replace hands a seat to another person, or to a computer player when no

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -117,17 +118,28 @@ func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) e
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel
-// it hung from, mentioning the game's creator.
+// it hung from, mentioning the game's creator. A game not in a thread, or
+// no longer active, is left alone.
 func (p *publisher) threadGone(g *storage.Game) {
 	if g.Parent == "" {
 		return
 	}
-	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	errNoThread := errors.New("the game is not in a thread")
+	paused, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+		if r.Parent == "" {
+			return errNoThread
+		}
 		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
 		return nil
-	}); err != nil {
-		p.log.Warn("pausing a game whose thread is gone failed", "game", g.ID, "err", err)
+	})
+	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, errNoThread) {
+		return
 	}
+	if err != nil {
+		p.log.Warn("pausing a game whose thread is gone failed", "thread", g.Channel, "err", err)
+		return
+	}
+	g = paused
 	p.log.Warn("a game's thread is gone: game paused", "game", g.ID, "thread", g.Channel)
 	var mentions []string
 	if g.Creator != "" {
@@ -135,4 +147,16 @@ func (p *publisher) threadGone(g *storage.Game) {
 	}
 	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it; they or an admin can end it here with `/lobby abandon game:%d`.",
 		g.ID, g.Creator, g.ID), Mentions: mentions}, g.ID)
+}
+
+// HandleThreadDelete takes Discord's word that a thread was deleted: a
+// game living in it is paused and the channel it hung from is told, as
+// when the bot finds the thread gone itself. Run calls it for the
+// gateway's THREAD_DELETE events, which carry the thread's parent.
+func (b *Bot) HandleThreadDelete(thread, parent string) {
+	if !b.enter() {
+		return
+	}
+	defer b.leave()
+	b.pub.threadGone(&storage.Game{Channel: thread, Parent: parent})
 }

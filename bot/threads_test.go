@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
@@ -181,5 +182,56 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 	}
 	if games, _ := h.store.ListActive(testGuild); len(games) != 0 {
 		t.Fatalf("a refused lobby left a game: %+v", games[0])
+	}
+}
+
+func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
+	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
+	h.command(bob, thread, cmdLobby, subJoin, nil)
+	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start in the thread: %s", res.text())
+	}
+	if g := h.game(thread); g.Deadline.IsZero() {
+		t.Fatal("no deadline runs")
+	}
+	run := serveOverGateway(t, h)
+	mark := h.mark()
+	// a thread without a game, and the channel of a game not in a thread,
+	// are left alone
+	openTinyTable(t, h, "3002", carol, dave)
+	for _, id := range []string{"4444", "3002"} {
+		if err := h.fake.Dispatch("THREAD_DELETE", map[string]any{"id": id, "guild_id": testGuild, "parent_id": chTiny, "type": 11}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.fake.Dispatch("THREAD_DELETE", map[string]any{"id": thread, "guild_id": testGuild, "parent_id": chTiny, "type": 11}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the notice", func() bool {
+		for _, q := range h.fake.Requests()[mark:] {
+			if q.Kind == discordtest.ChannelSend && q.Channel == chTiny && strings.Contains(q.Text(), "was deleted, so the game is paused") {
+				return true
+			}
+		}
+		return false
+	})
+	if err := run.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	if g := h.game(thread); !g.Deadline.IsZero() || !g.RemindAt.IsZero() {
+		t.Errorf("the game's timers still run: %v %v", g.Deadline, g.RemindAt)
+	}
+	if g := h.game("3002"); g.Deadline.IsZero() {
+		t.Errorf("the game in a channel of its own was paused")
+	}
+	notices := 0
+	for _, q := range h.fake.Requests()[mark:] {
+		if strings.Contains(q.Text(), "was deleted") {
+			notices++
+		}
+	}
+	if notices != 1 {
+		t.Errorf("%d notices, want 1", notices)
 	}
 }

@@ -168,6 +168,9 @@ func cardShort(c cp.CardView) string {
 	if cost := costText(c.Cost); cost != "" {
 		s += " [" + cost + "]"
 	}
+	if (c.Kind == "share" || c.Kind == "research") && c.Effect != "" {
+		s += " (" + c.Effect + ")" // what a share or tile gives is all there is to it
+	}
 	return s
 }
 

@@ -156,12 +156,13 @@ func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
 }
 
 // The Port's and Waterloo's possibilities say what they give, not only
-// the word a player types.
+// the word a player types, and so do shares and research tiles on offer.
 func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
 	v := &cp.View{
 		Game: "crystalpalace", Viewer: engine.Spectator, Players: 3, Phase: 3, First: 0, Turn: 0,
 		Seats: []cp.PlayerView{{Seat: 0}, {Seat: 1}, {Seat: 2}},
-		Locations: []cp.LocationView{{Key: "waterloo", Number: 8, Name: "Waterloo Station", Possibilities: []cp.PossibilityView{
+		Locations: []cp.LocationView{{Key: "bank", Number: 3, Name: "Bank of England", Display: []cp.CardView{
+			{Kind: "share", ID: "r1a", Name: "Share r1a", Effect: "+1 VP, +5 income"}}}, {Key: "waterloo", Number: 8, Name: "Waterloo Station", Possibilities: []cp.PossibilityView{
 			{Key: "energygreen", Text: "1 energy and one green bonus", Available: true, By: engine.Spectator},
 			{Key: "buzz", Text: "2 Buzz", By: engine.Spectator},
 		}}},
@@ -172,7 +173,7 @@ func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "energygreen: 1 energy and one green bonus") || strings.Contains(text, "2 Buzz") {
+	if !strings.Contains(text, "energygreen: 1 energy and one green bonus") || strings.Contains(text, "2 Buzz") || !strings.Contains(text, "Share r1a (+1 VP, +5 income)") {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -7,6 +7,9 @@ type Result struct {
 	Kind  string // the game kind ("crystalpalace", …)
 	Guild string // the server it was played on
 	Seats []Seat // every seat of the game
+	// ByVote reports that the players voted the game to an end before its
+	// rules ended it: nobody won, and the seats' places are not read.
+	ByVote bool
 }
 
 // Seat is one seat's outcome and who held it.
@@ -38,6 +41,9 @@ type Holder struct {
 //   - A person in several seats counts once: below the stayers if they left
 //     any seat, otherwise at their best place.
 //   - A game with fewer than two rated people changes no rating.
+//   - A game its players voted to an end has no winner: everyone who held
+//     a seat from the start to the end ties, those who left still rank
+//     below them, and nobody's win count grows.
 //
 // The ladder rates every game in four scopes: its kind on its server, every
 // kind on its server, its kind everywhere, every kind everywhere.
@@ -105,6 +111,10 @@ func entrants(r Result) []entrant {
 	var out []entrant
 	index := map[string]int{}
 	for _, seat := range r.Seats {
+		place := seat.Place
+		if r.ByVote {
+			place = 1
+		}
 		for h, holder := range seat.Holders {
 			if holder.Player == "" {
 				continue
@@ -120,10 +130,10 @@ func entrants(r Result) []entrant {
 			switch {
 			case holder.Left:
 				e.left = true
-			case h == 0 && last && (e.stayed == 0 || seat.Place < e.stayed):
-				e.stayed = max(seat.Place, 1)
+			case h == 0 && last && (e.stayed == 0 || place < e.stayed):
+				e.stayed = max(place, 1)
 			}
-			if last && !holder.Left && seat.Place == 1 {
+			if last && !holder.Left && place == 1 && !r.ByVote {
 				e.won = true
 			}
 		}

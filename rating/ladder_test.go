@@ -140,3 +140,21 @@ func TestLadderTop(t *testing.T) {
 		t.Fatal("an unknown server has a leaderboard")
 	}
 }
+
+func TestLadderGameEndedByVote(t *testing.T) {
+	m := DefaultModel()
+	resigned := Seat{Place: 1, Holders: []Holder{{Player: "alice", Left: true}, {}}}
+	// bob and carol stayed to the vote: their places are not read, they tie
+	// above alice, who resigned; the winning places win nothing
+	l := Replay(m, []Result{{Kind: "cp", Guild: "g", ByVote: true, Seats: []Seat{resigned, stay("bob", 1), stay("carol", 3)}}})
+	out, err := m.Rate([][]Rating{{m.New()}, {m.New()}, {m.New()}}, []int{1, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []string{"bob", "carol", "alice"} {
+		rec, ok := l.Record(Scope{"g", "cp"}, p)
+		if !ok || rec.Rating != out[i][0] || rec.Rated != 1 || rec.Games != 1 || rec.Wins != 0 {
+			t.Errorf("%s: %+v, want rating %+v and no win", p, rec, out[i][0])
+		}
+	}
+}

@@ -72,6 +72,12 @@ type Game struct {
 	// Nudged is when a player last nudged the players the game waits for;
 	// zero for never.
 	Nudged time.Time
+	// EndVotes are the users who voted to end the running game before its
+	// rules end it, in the order they voted.
+	EndVotes []string
+	// EndedByVote reports that the players voted the game to an end: it
+	// finished with the scores of that moment and no winner.
+	EndedByVote bool
 }
 
 // Handover is one seat changing hands during a game.

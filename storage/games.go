@@ -352,6 +352,11 @@ func (s *Store) checkEdit(old, g *Game) error {
 			return fmt.Errorf("%w: a handover at version %d of a game at version %d", ErrInvalid, h.Version, g.Version)
 		}
 	}
+	for _, u := range g.EndVotes {
+		if err := checkID("voter", u); err != nil {
+			return err
+		}
+	}
 	for role, msg := range g.Messages {
 		if role == "" || len(role) > maxIDLen || checkID("message", msg) != nil {
 			return fmt.Errorf("%w: bad message id %.20q for %.20q", ErrInvalid, msg, role)
@@ -608,7 +613,9 @@ func (s *Store) Load(channel string) (*Game, engine.State, error) {
 	}
 	rules, err := s.games.Lookup(g.Kind)
 	if err != nil {
-		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
+		// Every stored game was created with a game this program offers.
+		return nil, nil, fmt.Errorf("storage: load game in channel %s: game record %d: %v (damaged, or written by a Meeple with more games): %w",
+			channel, g.ID, err, ErrCorrupt)
 	}
 	var reason string
 	switch {
@@ -997,6 +1004,7 @@ func (g *Game) clone() *Game {
 	c.Snapshot = bytes.Clone(g.Snapshot)
 	c.Messages = maps.Clone(g.Messages)
 	c.Handovers = slices.Clone(g.Handovers)
+	c.EndVotes = slices.Clone(g.EndVotes)
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r

@@ -494,3 +494,23 @@ func TestCheckReadsWithoutWriting(t *testing.T) {
 		t.Fatalf("Check of a held file: %v", err)
 	}
 }
+
+// TestAnUnknownGameKindIsDamage: every stored game was created with a game
+// the program offers, so a record naming another one (a damaged byte in
+// its kind) is refused as corrupt, naming the record.
+func TestAnUnknownGameKindIsDamage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meeple.db")
+	s := openStore(t, path, storage.Options{})
+	newRace(t, s, "g1", "c1", 2, "50")
+	play(t, s, "c1")
+	s.Close()
+	other, err := storage.Open(path, engine.NewRegistry(), storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	_, _, err = other.Load("c1")
+	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "game record 1") || !strings.Contains(err.Error(), `unknown game "race"`) {
+		t.Fatalf("load of a game the program does not offer: %v", err)
+	}
+}

@@ -184,6 +184,8 @@ type gameRecord struct {
 	// Added without a schema change: older records have neither.
 	Handovers []Handover `json:"handovers,omitempty"`
 	Nudged    time.Time  `json:"nudged,omitzero"`
+	EndVotes  []string   `json:"end_votes,omitempty"`
+	EndedVote bool       `json:"ended_by_vote,omitempty"`
 }
 
 type resultRecord struct {
@@ -199,7 +201,7 @@ func (c codec) encodeGame(g *Game) ([]byte, error) {
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
-		Handovers: g.Handovers, Nudged: g.Nudged,
+		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -238,7 +240,7 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
-		Handovers: r.Handovers, Nudged: r.Nudged,
+		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote,
 	}
 	for _, h := range r.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {

@@ -95,8 +95,11 @@ func (l *limiter) admit(req *Request, authorization string, now time.Time) limit
 	if now.Sub(w.start) >= r.per {
 		*w = window{start: now}
 	}
-	reset := w.start.Add(r.per)
-	after := reset.Sub(now)
+	// The headers carry milliseconds: the reset they announce is rounded up
+	// (and a millisecond more, for clients that truncate the fraction), so
+	// that a client waiting exactly as told finds the window renewed.
+	after := (w.start.Add(r.per).Sub(now) + 2*time.Millisecond - 1).Truncate(time.Millisecond)
+	reset := now.Add(after)
 	h.Set("X-RateLimit-Limit", strconv.Itoa(r.limit))
 	h.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(reset.UnixMilli())/1000))
 	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after.Seconds()))

@@ -351,6 +351,7 @@ type Content struct {
 	Markets    []Market
 	Tracks     Tracks
 
+	entryLines map[string][]int // file → line of each top-level [[table]] header
 	patentByID map[string]int
 	charByID   map[string]int
 	loanVP     []int // one entry per loan tile
@@ -391,11 +392,30 @@ func LoadContent(fsys fs.FS) (*Content, error) {
 		if err := decoders[name](name, string(data)); err != nil {
 			return nil, err
 		}
+		if c.entryLines == nil {
+			c.entryLines = map[string][]int{}
+		}
+		c.entryLines[name] = entryHeaderLines(string(data))
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// entryHeaderLines lists the lines (from 1) of data's top-level array
+// table headers, "[[patent]]" but not "[[location.side]]", in order.
+func entryHeaderLines(data string) []int {
+	var out []int
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		if h, ok := strings.CutPrefix(line, "[["); ok {
+			if name, _, ok := strings.Cut(h, "]]"); ok && !strings.Contains(name, ".") {
+				out = append(out, n+1)
+			}
+		}
+	}
+	return out
 }
 
 // entries decodes a file of [[table]] entries into *out one entry at a

@@ -77,13 +77,13 @@ func TestContentNumbersAreBounded(t *testing.T) {
 		name, file, old, new, want string
 	}{
 		{"pounds gain of MaxInt64", "patents.toml", `effect = [{ gain = "pounds", n = 8 }]`,
-			`effect = [{ gain = "pounds", n = 9223372036854775807 }]`, `patents.toml: patent "audiobook": effect[0].n: 9223372036854775807 is out of range`},
+			`effect = [{ gain = "pounds", n = 9223372036854775807 }]`, `patents.toml: patent "audiobook" (line 10): effect[0].n: 9223372036854775807 is out of range`},
 		{"action space cost of -1e9", "locations.toml", "actions = [{}, { pounds = -2 }]",
-			"actions = [{}, { pounds = -1000000000 }]", `location "museum": side[0].actions.pounds: -1000000000 is out of range`},
-		{"loan count of 1e9", "loans.toml", "count = 10", "count = 1000000000", `loans.toml: loan "-8": count: 1000000000 is out of range`},
-		{"display of MaxInt64", "locations.toml", "display = 4", "display = 9223372036854775807", `location "patent": side[0].display: 9223372036854775807 is out of range`},
+			"actions = [{}, { pounds = -1000000000 }]", `location "museum" (line 38): side[0].actions.pounds: -1000000000 is out of range`},
+		{"loan count of 1e9", "loans.toml", "count = 10", "count = 1000000000", `loans.toml: loan "-8" (line 2): count: 1000000000 is out of range`},
+		{"display of MaxInt64", "locations.toml", "display = 4", "display = 9223372036854775807", `location "patent" (line 19): side[0].display: 9223372036854775807 is out of range`},
 		{"a seventh die", "tracks.toml", "max_dice = 6", "max_dice = 7", "tracks.toml: economy: max_dice: 7 is out of range (want 1 to 6)"},
-		{"black market cost", "market.toml", "cost = 1\n", "cost = -1000000000\n", "market.toml: market #1: space[0].cost: -1000000000 is out of range"},
+		{"black market cost", "market.toml", "cost = 1\n", "cost = -1000000000\n", "market.toml: market #1 (line 3): space[0].cost: -1000000000 is out of range"},
 		{"income track value", "tracks.toml", "income = 12", "income = 1000000000", "tracks.toml: income: income.income: 1000000000 is out of range"},
 	} {
 		_, err := LoadContent(contentWith(t, tc.file, tc.old, tc.new))
@@ -101,10 +101,10 @@ func TestContentTextsAreBounded(t *testing.T) {
 		name, file, old, new, want string
 	}{
 		{"character name", "characters.toml", `name = "Charlotte Bronte"`, `name = "` + long + `"`,
-			`characters.toml: character "bronte": name: 200000 characters is too long (at most 60)`},
-		{"patent id", "patents.toml", `id = "audiobook"`, `id = "` + long + `"`, "patents.toml: patent #1: id: 200000 characters"},
-		{"prototype", "patents.toml", `prototype = "Audiobook"`, `prototype = "` + long + `"`, `patent "audiobook": prototype: 200000 characters`},
-		{"location name", "locations.toml", `name = "Patent Office"`, `name = "` + long + `"`, `location "patent": name: 200000 characters`},
+			`characters.toml: character "bronte" (line 16): name: 200000 characters is too long (at most 60)`},
+		{"patent id", "patents.toml", `id = "audiobook"`, `id = "` + long + `"`, "patents.toml: patent #1 (line 10): id: 200000 characters"},
+		{"prototype", "patents.toml", `prototype = "Audiobook"`, `prototype = "` + long + `"`, `patent "audiobook" (line 10): prototype: 200000 characters`},
+		{"location name", "locations.toml", `name = "Patent Office"`, `name = "` + long + `"`, `location "patent" (line 19): name: 200000 characters`},
 		{"round name", "tracks.toml", `"Spring 1849"`, `"` + long + `"`, "tracks.toml: rounds: years[0]: 200000 characters"},
 		{"Westminster space", "tracks.toml", `{ name = "I",`, `{ name = "` + long + `",`, "westminster[1].name: 200000 characters"},
 	} {

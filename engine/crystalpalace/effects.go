@@ -129,7 +129,7 @@ func (s *State) pay(seat, n int) {
 	case p.Pounds >= n:
 		p.Pounds -= n
 	case p.News+p.Gears+p.Energy > 0:
-		s.push(seat, Task{K: dPay, N: n})
+		s.push(seat, Task{K: dPay, N: n, Why: s.cause})
 	default:
 		s.payWithLoans(seat, n)
 	}
@@ -244,7 +244,10 @@ func (s *State) moveBuzz(seat, n int) {
 	for sp := from + 1; sp <= to; sp++ {
 		for _, f := range s.FlyerAt {
 			if f.Space == sp {
-				tasks = append(tasks, effectTasks(s.c.Flyers[f.Flyer].Effect, vpEffects)...)
+				for _, t := range effectTasks(s.c.Flyers[f.Flyer].Effect, vpEffects) {
+					t.X = causeFlyer
+					tasks = append(tasks, t)
+				}
 			}
 		}
 		for i, po := range bt.Posters {
@@ -500,7 +503,9 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
 	case dPay:
 		if p := &s.P[seat]; p.Pounds >= t.N {
+			s.report(seat, "") // the money raised has causes of its own
 			p.Pounds -= t.N
+			s.report(seat, t.Why)
 			return true
 		}
 	case dReplace, dLoanSlot:
@@ -558,6 +563,8 @@ func (s *State) applyTask(seat int, t Task) {
 	if cause != "" {
 		s.report(seat, "") // what came before has a cause of its own
 	}
+	outer := s.cause
+	s.cause = cause
 	switch t.K {
 	case tEffect:
 		s.applyEffect(seat, t)
@@ -577,6 +584,7 @@ func (s *State) applyTask(seat int, t Task) {
 			s.posterBonus(seat, sp)
 		}
 	}
+	s.cause = outer
 	if cause != "" {
 		s.report(seat, cause)
 	}

@@ -17,7 +17,9 @@ func (s *State) run() {
 			return
 		}
 		ph := s.Ph
+		s.cause = stepCause(ph)
 		stepped := s.step()
+		s.cause = ""
 		s.reportAll(stepCause(ph))
 		if !stepped {
 			return

@@ -108,9 +108,12 @@ func (s *State) reportAll(cause string) {
 	}
 }
 
-// causeLowestDice, in an effect task's X, marks phase 1's newspaper for
-// the lowest dice total.
-const causeLowestDice = 1
+// Causes an effect task's X may carry: phase 1's newspaper for the lowest
+// dice total, and a flyer's bonus on the Buzz track.
+const (
+	causeLowestDice = 1
+	causeFlyer      = 2
+)
 
 // taskCause names what a task's changes come from.
 func (s *State) taskCause(t Task) string {
@@ -124,8 +127,11 @@ func (s *State) taskCause(t Task) string {
 	case tAct:
 		return ""
 	case tEffect:
-		if t.X == causeLowestDice {
+		switch t.X {
+		case causeLowestDice:
 			return "lowest dice total"
+		case causeFlyer:
+			return "flyer"
 		}
 	}
 	if s.Ph == 6 && s.Turn == 3 { // phase 6 step 3 is being settled

@@ -219,3 +219,37 @@ func TestLogNamesTheAssistantsABurstSendsHome(t *testing.T) {
 		}
 	}
 }
+
+// A debt that waits for its payer keeps its cause: salaries paid after
+// raising the money say so, and so does the choice to pay with loans; a
+// flyer's bonus names the flyer.
+func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
+	s := fixture(t, "salary")
+	ev, err := s.Apply(0, "exchange pound")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mentions(ev, "P1: -6 £ (salaries)", "") {
+		t.Errorf("salaries paid after an exchange: %v", ev)
+	}
+	s = fixture(t, "salary")
+	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 pounds (salaries); you have 5") {
+		t.Errorf("pay prompt %q does not say what the debt is for", pr.Label)
+	}
+	ev, err = s.Apply(0, "pay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mentions(ev, "P1 pays 6 £ (salaries), with loans", "") {
+		t.Errorf("salaries paid with loans: %v", ev)
+	}
+	s = newGame(t, 2, 44)
+	s.FlyerAt = []Flyers{{Space: 1, Flyer: s.FlyerAt[0].Flyer}}
+	s.startLedger()
+	s.moveBuzz(0, 1)
+	s.settle()
+	s.reportAll("")
+	if !mentions(s.ev, "(flyer)", "P1") {
+		t.Errorf("a flyer's bonus: %v", s.ev)
+	}
+}

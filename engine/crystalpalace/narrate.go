@@ -82,6 +82,9 @@ func (s *State) narrate(seat int, a Action) string {
 	case vWatch:
 		return who + " takes the Pocket Watch, " + a.Key + " side"
 	case vPay:
+		if why := p.Q[0].Why; why != "" {
+			return who + " pays " + pounds(p.Q[0].N) + " (" + why + "), with loans for what is missing"
+		}
 		return who + " pays " + pounds(p.Q[0].N) + ", with loans for what is missing"
 	case vAccept:
 		return who + " takes " + s.c.Characters[p.Q[0].X].Name + "'s instant bonus"

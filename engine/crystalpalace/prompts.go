@@ -197,7 +197,11 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		ch := &s.c.Characters[t.X]
 		return "take " + ch.Name + "'s instant bonus, " + oneEffectText(ch.Instant[t.N]) + " (accept), or skip"
 	case dPay:
-		return "pay " + strconv.Itoa(t.N) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
+		what := "pay " + strconv.Itoa(t.N) + " pounds"
+		if t.Why != "" {
+			what += " (" + t.Why + ")"
+		}
+		return what + "; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
 }

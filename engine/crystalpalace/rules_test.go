@@ -208,18 +208,18 @@ func TestMalformedContentIsRefused(t *testing.T) {
 	cases := []struct {
 		file, from, to, want string
 	}{
-		{"characters.toml", "salary = [4, 3, 2]\nsource = \"rulebook, phase 4", "source = \"rulebook, phase 4", `characters.toml: character "holmes": salary: missing`},
-		{"patents.toml", `gain = "pounds", n = 8`, `gain = "gold", n = 8`, `patents.toml: patent "audiobook": effect[0].gain: unknown gain "gold"`},
-		{"patents.toml", `link = "bronte"`, `link = "nobody"`, `patents.toml: patent "audiobook": link: no character "nobody"`},
-		{"research.toml", `back = "green"`, `back = "purple"`, `research.toml: tile "g01": back:`},
-		{"mats.toml", `metric = "westminster", min = 2`, `metric = "luck", min = 2`, `mats.toml: mat "1a": objective[0].metric: unknown metric "luck"`},
+		{"characters.toml", "salary = [4, 3, 2]\nsource = \"rulebook, phase 4", "source = \"rulebook, phase 4", `characters.toml: character "holmes" (line 27): salary: missing`},
+		{"patents.toml", `gain = "pounds", n = 8`, `gain = "gold", n = 8`, `patents.toml: patent "audiobook" (line 10): effect[0].gain: unknown gain "gold"`},
+		{"patents.toml", `link = "bronte"`, `link = "nobody"`, `patents.toml: patent "audiobook" (line 10): link: no character "nobody"`},
+		{"research.toml", `back = "green"`, `back = "purple"`, `research.toml: tile "g01" (line 5): back:`},
+		{"mats.toml", `metric = "westminster", min = 2`, `metric = "luck", min = 2`, `mats.toml: mat "1a" (line 6): objective[0].metric: unknown metric "luck"`},
 		{"tracks.toml", "start_dice = 4", "start_dices = 4", "tracks.toml: economy.start_dices: unknown field"},
-		{"locations.toml", `key = "museum"`, `key = "zoo"`, `locations.toml: location "zoo": key: location 2 must be "museum"`},
-		{"shares.toml", "vp = 1\nincome = 5", "vp = 0\nincome = 0", `shares.toml: share "r1a": vp: a share needs vp or income`},
-		{"flyers.toml", `color = "blue"`, `color = "red"`, `flyers.toml: flyer "b1": color:`},
-		{"patents.toml", `vp = [4, 3, 2]`, `vp = [4, 3]`, `patents.toml: patent "audiobook": vp: want 3 values`},
-		{"market.toml", "banner_tier = 3", "banner_tier = 30", `market.toml: market #1: space:`},
-		{"loans.toml", "vp = -8", "vp = 8", `loans.toml: loan "8": vp:`},
+		{"locations.toml", `key = "museum"`, `key = "zoo"`, `locations.toml: location "zoo" (line 38): key: location 2 must be "museum"`},
+		{"shares.toml", "vp = 1\nincome = 5", "vp = 0\nincome = 0", `shares.toml: share "r1a" (line 3): vp: a share needs vp or income`},
+		{"flyers.toml", `color = "blue"`, `color = "red"`, `flyers.toml: flyer "b1" (line 3): color:`},
+		{"patents.toml", `vp = [4, 3, 2]`, `vp = [4, 3]`, `patents.toml: patent "audiobook" (line 10): vp: want 3 values`},
+		{"market.toml", "banner_tier = 3", "banner_tier = 30", `market.toml: market #1 (line 3): space:`},
+		{"loans.toml", "vp = -8", "vp = 8", `loans.toml: loan "8" (line 2): vp:`},
 	}
 	for _, c := range cases {
 		fsys := fstest.MapFS{}

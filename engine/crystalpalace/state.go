@@ -51,6 +51,9 @@ type State struct {
 	c    *Content
 	ev   []engine.Event
 	seen []tally // the tallies last reported to the log (see report); nil in copies
+	// cause names what the changes being made come from ("salaries"), for
+	// a debt that waits for its payer (Task.Why); "" within an action.
+	cause string
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -131,7 +134,8 @@ type Task struct {
 	D   int      `json:"d,omitempty"`
 	F   bool     `json:"f,omitempty"`
 	X   int      `json:"x,omitempty"`
-	Src int      `json:"s,omitempty"` // VP source for breakdowns
+	Src int      `json:"s,omitempty"`   // VP source for breakdowns
+	Why string   `json:"why,omitempty"` // dPay: what the debt is for, as the log says it ("salaries")
 }
 
 type taskKind uint8

@@ -111,6 +111,7 @@ func (k locKind) String() string {
 type validator struct {
 	file, entry string
 	err         error
+	lines       map[string][]int // file → line of each entry's [[table]] header
 }
 
 func (v *validator) fail(field, format string, args ...any) {
@@ -120,6 +121,15 @@ func (v *validator) fail(field, format string, args ...any) {
 }
 
 func (v *validator) at(file, entry string) { v.file, v.entry = file, entry }
+
+// atEntry names the i-th entry of file: by id (kind "patent", id
+// "audiobook") or number, with the line of its header when known.
+func (v *validator) atEntry(file, kind, id string, i int) {
+	v.file, v.entry = file, entryName(kind, id, i)
+	if lines := v.lines[file]; i < len(lines) {
+		v.entry += " (line " + strconv.Itoa(lines[i]) + ")"
+	}
+}
 
 // Bounds of content numbers: what the game can use. Every number a content
 // file holds is checked against one of them at load, so that no file can
@@ -235,12 +245,12 @@ func (v *validator) players(field string, ps []int) {
 
 // validate checks every entry and fills the typed fields.
 func (c *Content) validate() error {
-	v := &validator{}
+	v := &validator{lines: c.entryLines}
 	c.patentByID = map[string]int{}
 	c.charByID = map[string]int{}
 	for i := range c.Patents {
 		p := &c.Patents[i]
-		v.at("patents.toml", entryName("patent", p.ID, i))
+		v.atEntry("patents.toml", "patent", p.ID, i)
 		v.identity(c.patentByID, p.ID, p.Name, i)
 		if p.Prototype == "" {
 			v.fail("prototype", "missing")
@@ -252,7 +262,7 @@ func (c *Content) validate() error {
 	}
 	for i := range c.Characters {
 		ch := &c.Characters[i]
-		v.at("characters.toml", entryName("character", ch.ID, i))
+		v.atEntry("characters.toml", "character", ch.ID, i)
 		v.identity(c.charByID, ch.ID, ch.Name, i)
 		v.cost(ch.Cost)
 		v.vp("vp", ch.VP)
@@ -274,7 +284,7 @@ func (c *Content) validate() error {
 		if p.Link != "" {
 			j, ok := c.charByID[p.Link]
 			if !ok {
-				v.at("patents.toml", entryName("patent", p.ID, i))
+				v.atEntry("patents.toml", "patent", p.ID, i)
 				v.fail("link", "no character %q", p.Link)
 			}
 			p.link = j
@@ -286,7 +296,7 @@ func (c *Content) validate() error {
 		if ch.Link != "" {
 			j, ok := c.patentByID[ch.Link]
 			if !ok {
-				v.at("characters.toml", entryName("character", ch.ID, i))
+				v.atEntry("characters.toml", "character", ch.ID, i)
 				v.fail("link", "no patent %q", ch.Link)
 			}
 			ch.link = j
@@ -298,14 +308,14 @@ func (c *Content) validate() error {
 	}
 	for i, ch := range c.Characters {
 		if len(ch.Salary) > 0 && len(ch.Salary) != salaries {
-			v.at("characters.toml", entryName("character", ch.ID, i))
+			v.atEntry("characters.toml", "character", ch.ID, i)
 			v.fail("salary", "want %d values (one per salary colour), got %d", salaries, len(ch.Salary))
 		}
 	}
 	ids := map[string]bool{}
 	for i := range c.Research {
 		r := &c.Research[i]
-		v.at("research.toml", entryName("tile", r.ID, i))
+		v.atEntry("research.toml", "tile", r.ID, i)
 		if r.ID == "" || ids[r.ID] {
 			v.fail("id", "missing or duplicate")
 		}
@@ -325,7 +335,7 @@ func (c *Content) validate() error {
 		v.effects("phase6", r.Phase6)
 	}
 	for i, s := range c.Shares {
-		v.at("shares.toml", entryName("share", s.ID, i))
+		v.atEntry("shares.toml", "share", s.ID, i)
 		v.text("id", s.ID, maxID)
 		if s.Round < 1 || s.Round > 5 {
 			v.fail("round", "must be 1-5")
@@ -350,7 +360,7 @@ func (c *Content) validate() error {
 	}
 	for i := range c.Publishers {
 		p := &c.Publishers[i]
-		v.at("publishers.toml", entryName("publisher", p.ID+p.Side, i))
+		v.atEntry("publishers.toml", "publisher", p.ID+p.Side, i)
 		v.text("id", p.ID+p.Side, maxID)
 		if len(p.Rounds) != 5 {
 			v.fail("round", "want 5 rounds, got %d", len(p.Rounds))
@@ -385,7 +395,7 @@ func (c *Content) validate() error {
 	}
 	for i := range c.Mats {
 		m := &c.Mats[i]
-		v.at("mats.toml", entryName("mat", m.ID+m.Side, i))
+		v.atEntry("mats.toml", "mat", m.ID+m.Side, i)
 		v.text("id", m.ID+m.Side, maxID)
 		if m.Nation == "" {
 			v.fail("nation", "missing")
@@ -413,7 +423,7 @@ func (c *Content) validate() error {
 	}
 	for i := range c.Flyers {
 		f := &c.Flyers[i]
-		v.at("flyers.toml", entryName("flyer", f.ID, i))
+		v.atEntry("flyers.toml", "flyer", f.ID, i)
 		v.text("id", f.ID, maxID)
 		if f.Color != "blue" && f.Color != "green" && f.Color != "violet" {
 			v.fail("color", "want blue, green or violet")
@@ -425,7 +435,7 @@ func (c *Content) validate() error {
 	}
 	c.loanVP = c.loanVP[:0]
 	for i, l := range c.Loans {
-		v.at("loans.toml", entryName("loan", strconv.Itoa(l.VP), i))
+		v.atEntry("loans.toml", "loan", strconv.Itoa(l.VP), i)
 		v.within("vp", l.VP, -maxVP, -1)
 		v.within("count", l.Count, 1, maxLoans)
 		if v.err != nil {
@@ -448,7 +458,7 @@ func (c *Content) validateBoards(v *validator) {
 	}
 	for i := range c.Locations {
 		l := &c.Locations[i]
-		v.at("locations.toml", entryName("location", l.Key, i))
+		v.atEntry("locations.toml", "location", l.Key, i)
 		if l.Key != locKind(i).String() {
 			v.fail("key", "location %d must be %q", i+1, locKind(i).String())
 		}
@@ -507,7 +517,7 @@ func (c *Content) validateBoards(v *validator) {
 	}
 	for i := range c.Markets {
 		m := &c.Markets[i]
-		v.at("market.toml", entryName("market", "", i))
+		v.atEntry("market.toml", "market", "", i)
 		v.players("players", m.Players)
 		if len(m.Spaces) < 3 || m.BannerTier < 1 || m.BannerTier > len(m.Spaces) || m.Gears < 0 {
 			v.fail("space", "need at least 3 spaces and a banner tier among them")

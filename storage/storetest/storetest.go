@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -1090,7 +1091,7 @@ func testImport(t *testing.T, opener Opener) {
 	}
 }
 
-// testHandovers keeps a game's handovers and last nudge through its
+// testHandovers keeps a game's handovers, last nudge and end votes through its
 // archiving and a reopening, and pages through every guild's archive.
 func testHandovers(t *testing.T, opener Opener) {
 	s, err := opener()
@@ -1105,6 +1106,8 @@ func testHandovers(t *testing.T, opener Opener) {
 		g.Seats[1] = h.To
 		g.Handovers = append(g.Handovers, h)
 		g.Nudged = at
+		g.EndVotes = []string{"u1"}
+		g.EndedByVote = true
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -1114,7 +1117,8 @@ func testHandovers(t *testing.T, opener Opener) {
 			g.Handovers = append(g.Handovers, storage.Handover{Seat: 5})
 			return nil
 		},
-		"a handover forgotten": func(g *storage.Game) error { g.Handovers = nil; return nil },
+		"a handover forgotten":   func(g *storage.Game) error { g.Handovers = nil; return nil },
+		"a vote without a voter": func(g *storage.Game) error { g.EndVotes = []string{""}; return nil },
 	} {
 		if _, err := s.Update("c1", fn); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
@@ -1150,6 +1154,9 @@ func testHandovers(t *testing.T, opener Opener) {
 	g := all[0]
 	if len(g.Handovers) != 1 || g.Handovers[0] != h || !g.Nudged.Equal(at) || g.Seats[1].User != "u9" {
 		t.Fatalf("archived game: handovers %+v nudged %v seats %+v", g.Handovers, g.Nudged, g.Seats)
+	}
+	if !slices.Equal(g.EndVotes, []string{"u1"}) || !g.EndedByVote || all[1].EndedByVote {
+		t.Fatalf("archived games: end votes %v, ended by vote %v and %v", g.EndVotes, g.EndedByVote, all[1].EndedByVote)
 	}
 	if page, _ := s.Archive(all[0].ID, 1); len(page) != 1 || page[0].ID != all[1].ID {
 		t.Fatalf("the page after the first game: %v", Channels(page))

@@ -1,0 +1,162 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// The people at a table may end their game before its rules do, as a real
+// table does after someone leaves: `/game end`, or the button under a
+// resignation or a vote, is one person's vote. The game ends when more
+// than half of the people seated at that moment voted; a vote counts while
+// its voter keeps a seat. A game ended so is finished with the scores of
+// that moment and no winner: ratings count it as a tie among those who
+// stayed, ahead of those who left (see package rating).
+
+// endStore is what ending a game by vote needs of storage: the game, and
+// Commit, which keeps the deciding vote and the end in one transaction.
+type endStore interface {
+	gameStore
+	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
+}
+
+// endVoteHandler answers /game end and its button.
+type endVoteHandler struct {
+	store endStore
+	locks *lockPool
+	pub   *publisher
+}
+
+func (b *endVoteHandler) register(rt *router) error {
+	return errors.Join(
+		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *reply, in *interaction) error { return b.vote(r, in, 0) }),
+		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *reply, in *interaction) error { return b.vote(r, in, in.id.Game) }),
+	)
+}
+
+// tally is where a vote to end a game stands.
+type tally struct {
+	votes  []string // the votes that count, the new one included
+	people int      // the people seated
+}
+
+// needed is how many votes end the game: more than half of the people.
+func (t tally) needed() int { return t.people/2 + 1 }
+
+func (t tally) passed() bool { return len(t.votes) >= t.needed() }
+
+// countVote adds user's vote to g's votes that still count.
+func countVote(g *storage.Game, user string) (t tally, already bool) {
+	var people []string
+	for _, s := range g.Seats {
+		if s.User != "" && !slices.Contains(people, s.User) {
+			people = append(people, s.User)
+		}
+	}
+	t.people = len(people)
+	for _, v := range g.EndVotes {
+		if slices.Contains(people, v) && !slices.Contains(t.votes, v) {
+			t.votes = append(t.votes, v)
+		}
+	}
+	if slices.Contains(t.votes, user) {
+		return t, true
+	}
+	t.votes = append(t.votes, user)
+	return t, false
+}
+
+// endVoteButton is the button that votes to end game g.
+func endVoteButton(g *storage.Game) discordgo.MessageComponent {
+	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbEndVote}.encode()
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Vote to end the game", Style: discordgo.SecondaryButton, CustomID: id},
+	}}
+}
+
+// vote counts the caller's vote to end the channel's game; game, when not
+// 0, is the game the button was drawn for. The vote is announced; the vote
+// that passes ends the game, and its final scores are posted.
+func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
+	user := in.user.ID
+	var g *storage.Game
+	var st engine.State
+	var t tally
+	err := b.locks.with(in.ChannelID, func() error {
+		var err error
+		if g, st, err = b.store.Load(in.ChannelID); err != nil {
+			return err
+		}
+		if game != 0 && g.ID != game {
+			return errForeign
+		}
+		if g.Status != storage.StatusRunning {
+			return errNotRunning
+		}
+		if len(seatsOf(g, user)) == 0 {
+			return errNotSeated
+		}
+		var already bool
+		if t, already = countVote(g, user); already {
+			return refuse("You already voted to end game #%d: %d of the %d votes needed so far.", g.ID, len(t.votes), t.needed())
+		}
+		if !t.passed() {
+			g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+				r.EndVotes = t.votes
+				return nil
+			})
+			return err
+		}
+		res := st.Result()
+		res.Winners = nil // ended before its rules say who won
+		if len(res.Scores) != len(g.Seats) {
+			res.Scores = make([]int, len(g.Seats))
+		}
+		g, err = b.store.Commit(in.ChannelID, g.Version, storage.Outcome{
+			Edit: func(r *storage.Game) error {
+				r.EndVotes, r.EndedByVote = t.votes, true
+				return nil
+			},
+			Finish: &storage.Ending{Status: storage.StatusFinished, Result: &res},
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !t.passed() {
+		var others []string
+		var names []string
+		for _, s := range g.Seats {
+			if s.User != "" && !slices.Contains(t.votes, s.User) && !slices.Contains(others, s.User) {
+				others = append(others, s.User)
+				names = append(names, "<@"+s.User+">")
+			}
+		}
+		return r.message(msg{
+			Content: fmt.Sprintf("<@%s> votes to end game #%d here, with no winner: %d of the %d votes needed (more than half of the %d people at the table). %s, you can vote too.",
+				user, g.ID, len(t.votes), t.needed(), t.people, joinNames(names)),
+			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(g)},
+		})
+	}
+	b.pub.notify(&outcome{game: g, state: st, seat: engine.Spectator, over: true})
+	voters := make([]string, len(t.votes))
+	for n, v := range t.votes {
+		voters[n] = "<@" + v + ">"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Game #%d ends by its players' vote (%s: %d of %d people). Nobody wins; the scores stand as they are.", g.ID, joinNames(voters), len(t.votes), t.people)
+	if slices.ContainsFunc(g.Handovers, func(h storage.Handover) bool { return h.From.User != "" }) {
+		sb.WriteString(" Ratings count it as a tie among those who stayed, ahead of those who left.")
+	} else {
+		sb.WriteString(" Ratings count it as a tie.")
+	}
+	return r.message(msg{Content: sb.String(), Mentions: []string{}})
+}

@@ -1,0 +1,118 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/rating"
+	"github.com/meeplegames/meeple/storage"
+)
+
+func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob, carol)
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"}) // a secret choice
+	mark := h.mark()
+
+	// carol resigns in the secret phase; the resignation offers a vote
+	res := h.command(carol, chTiny, cmdGame, subResign, nil)
+	ids := res.Requests[0].CustomIDs()
+	if res.private() || len(ids) != 1 || !strings.Contains(res.text(), "may end the game here by vote") {
+		t.Fatalf("carol's resignation: %s %v", res.text(), ids)
+	}
+	resignation, _ := h.fake.Original(res.Token)
+	id := h.game(chTiny).ID
+
+	if res := h.command(eve, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+		t.Errorf("a spectator's vote: %s", res.text())
+	}
+	if res := h.command(carol, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+		t.Errorf("the resigned player's vote: %s", res.text())
+	}
+	// two people are left: both must vote
+	res = h.command(bob, chTiny, cmdGame, subEnd, nil)
+	want := fmt.Sprintf("<@%s> votes to end game #%d here, with no winner: 1 of the 2 votes needed (more than half of the 2 people at the table). <@%s>, you can vote too.", bob.ID, id, alice.ID)
+	if res.private() || !strings.HasPrefix(res.text(), want+"\n") || len(res.Requests[0].CustomIDs()) != 1 {
+		t.Fatalf("bob's vote:\n%s\nwant\n%s", res.text(), want)
+	}
+	if got := notified(t, res.Requests[0]); !slices.Equal(got, []string{alice.ID}) {
+		t.Errorf("bob's vote notifies %v, want alice", got)
+	}
+	if res := h.command(bob, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "already voted") {
+		t.Errorf("bob votes twice: %s", res.text())
+	}
+	if g := h.game(chTiny); g.Status != storage.StatusRunning || !slices.Equal(g.EndVotes, []string{bob.ID}) {
+		t.Fatalf("after one vote: %s, votes %v", g.Status, g.EndVotes)
+	}
+
+	h.restart() // the vote is kept with the game
+	res = h.click(alice, chTiny, resignation, ids[0])
+	if res.private() || !strings.Contains(res.text(), fmt.Sprintf("Game #%d ends by its players' vote (<@%s> and <@%s>: 2 of 2 people). Nobody wins", id, bob.ID, alice.ID)) ||
+		!strings.Contains(res.text(), "ahead of those who left") {
+		t.Fatalf("alice's vote: %s", res.text())
+	}
+	g, err := h.store.GetByID(id)
+	if err != nil || g.Status != storage.StatusFinished || !g.EndedByVote || g.Result == nil || len(g.Result.Winners) != 0 || len(g.Result.Scores) != len(g.Seats) {
+		t.Fatalf("the game after the vote: %+v, %v", g, err)
+	}
+	public := h.publicSince(mark)
+	if !strings.Contains(public, "final scores, ended by the players' vote") || strings.Contains(public, "🏆") || strings.Contains(public, "pick 3") {
+		t.Errorf("the end as the channel saw it:\n%s", public)
+	}
+	if res := h.command(alice, chTiny, cmdGame, subEnd, nil); !res.private() {
+		t.Errorf("a vote after the end: %s", res.text())
+	}
+
+	// recorded: a game played and not won; rated as a tie of alice and
+	// bob above carol, who left
+	for _, u := range []tester{alice, bob} {
+		st, err := h.store.Stats(u.ID)
+		if err != nil || len(st) != 1 || st[0].Played != 1 || st[0].Won != 0 {
+			t.Errorf("%s's statistics: %+v, %v", u.Name, st, err)
+		}
+	}
+	m := rating.DefaultModel()
+	out, err := m.Rate([][]rating.Rating{{m.New()}, {m.New()}, {m.New()}}, []int{1, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"}).text()
+	for i, u := range []tester{alice, bob, carol} {
+		line := fmt.Sprintf("<@%s> — skill %.1f, 1 game, 0 won", u.ID, out[i][0].Ordinal())
+		if !strings.Contains(board, line) {
+			t.Errorf("the leaderboard lacks %q:\n%s", line, board)
+		}
+	}
+}
+
+func TestAVoteToEndNeedsAMajority(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob, carol)
+	id := h.game(chTiny).ID
+	res := h.command(alice, chTiny, cmdGame, subEnd, nil)
+	if !strings.Contains(res.text(), "1 of the 2 votes needed (more than half of the 3 people at the table)") {
+		t.Fatalf("alice's vote: %s", res.text())
+	}
+	// a vote stops counting when its voter leaves the table
+	h.command(alice, chTiny, cmdGame, subResign, nil)
+	res = h.command(bob, chTiny, cmdGame, subEnd, nil)
+	if !strings.Contains(res.text(), "1 of the 2 votes needed (more than half of the 2 people at the table)") {
+		t.Fatalf("bob's vote after alice left: %s", res.text())
+	}
+	// a button of another game is refused
+	other := customID{Game: id + 1, Verb: verbEndVote}
+	cid, _ := other.encode()
+	board := h.board(chTiny)
+	if res := h.click(carol, chTiny, board.ID, cid); !res.private() || !strings.Contains(res.text(), "another game") {
+		t.Errorf("a foreign vote button: %s", res.text())
+	}
+	res = h.command(carol, chTiny, cmdGame, subEnd, nil)
+	if !strings.Contains(res.text(), "ends by its players' vote") || !strings.Contains(res.text(), "2 of 2 people") {
+		t.Fatalf("carol's vote: %s", res.text())
+	}
+	if g, _ := h.store.GetByID(id); !g.EndedByVote || g.Status != storage.StatusFinished {
+		t.Fatalf("not ended: %+v", g)
+	}
+}
