@@ -145,8 +145,8 @@ type Config struct {
 	// Shards are the gateway shards Run connects; the zero value is the
 	// only one (a process alone). A bot answers whatever reaches it: the
 	// interactions of its shards' guilds and, on shard 0, every DM. Timers
-	// are claimed from the store, so each fires in one process, whichever
-	// shard holds its game.
+	// are claimed from the store, so each fires in one process: the one of
+	// its game's shard, or any once it is four ticks overdue.
 	Shards shard.Set
 	// IdentifyEvery is the pause between connecting two shards; 0 means
 	// Discord's 5 s.
@@ -238,7 +238,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, claimHold(cfg.TickEvery)), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},

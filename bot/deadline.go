@@ -104,7 +104,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) || beingRearmed(g, now) {
+		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
 			g = nil
 			return nil
 		}

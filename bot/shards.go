@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -78,23 +79,40 @@ type dueTimers interface {
 }
 
 // claimedTimers reads due timers by claiming them, so that of several
-// processes (shards) on one store each timer is handled by one. Every
-// process claims any game's timers, whichever shard holds the game, so
-// that deadlines still fire while the process of a game's shard is down.
+// processes (shards) on one store each timer is handled by one. A process
+// claims the timers of its own shards' games first; another's it claims
+// only once they are overdue by grace (their process is down, or behind),
+// so that deadlines still fire while the process of a game's shard is
+// gone.
 type claimedTimers struct {
 	claims timerStore
+	held   shard.Set
 	hold   time.Duration
+	grace  time.Duration
 }
 
 // sharedTimers returns the timers this process handles: those it claims,
 // each for hold, after which a timer whose handler died is handed out
 // again.
-func sharedTimers(timers timerStore, hold time.Duration) dueTimers {
-	return claimedTimers{claims: timers, hold: hold}
+func sharedTimers(timers timerStore, held shard.Set, tick time.Duration) dueTimers {
+	return claimedTimers{claims: timers, held: held, hold: claimHold(tick), grace: 4 * tick}
 }
 
 func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
-	return c.claims.ClaimDue(now, c.hold, nil)
+	if c.held.Whole() {
+		return c.claims.ClaimDue(now, c.hold, nil)
+	}
+	own, err := c.claims.ClaimDue(now, c.hold, c.held.Holds)
+	if err != nil {
+		return nil, err
+	}
+	// as seen grace ago: due then, and unclaimed then; claimed until
+	// now+hold
+	stray, err := c.claims.ClaimDue(now.Add(-c.grace), c.hold+c.grace, nil)
+	if err != nil {
+		return own, err
+	}
+	return append(own, stray...), nil
 }
 
 // minClaimHold is the shortest a claim on a timer lasts. A process
@@ -108,23 +126,4 @@ const minClaimHold = 30 * time.Second
 // a process that died (or hung) loses its timers.
 func claimHold(tick time.Duration) time.Duration {
 	return max(4*tick, minClaimHold)
-}
-
-// rearmWindow is how recent an action after a passed deadline must be for
-// the deadline to count as on its way to being replaced.
-const rearmWindow = 10 * time.Second
-
-// beingRearmed reports whether g's passed deadline may belong to a decision
-// already made: an action came after it, moments ago. The process that
-// applied that action writes the next deadline just after the action (a
-// second write), and another process reading in between would let a
-// computer stand in for a decision that has only just begun. Such a timer
-// is left alone; its claim runs out and it is looked at again, by then
-// replaced, or due for a player who still has not decided.
-func beingRearmed(g *storage.Game, now time.Time) bool {
-	if len(g.Log) == 0 {
-		return false
-	}
-	last := g.Log[len(g.Log)-1].At
-	return last.After(g.Deadline) && now.Sub(last) < rearmWindow
 }
