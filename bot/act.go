@@ -74,10 +74,9 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 			return refuse("Pick one option.")
 		}
 		req.text = in.values[0]
-		if seat, err := strconv.Atoi(id.Arg); err == nil {
-			if err := b.checkSeat(in.ChannelID, req.user, engine.Seat(seat)); err != nil {
-				return err
-			}
+		if n, err := strconv.Atoi(id.Arg); err == nil {
+			seat := engine.Seat(n)
+			req.menuSeat = &seat
 		}
 	}
 	out, err := b.ref.play(req)
@@ -124,24 +123,6 @@ func (b *playHandler) answerPrivately(r *reply, out *outcome, err error) error {
 	return err
 }
 
-// checkSeat refuses a user who does not hold seat in channel's game.
-func (b *playHandler) checkSeat(channel, user string, seat engine.Seat) error {
-	g, err := b.store.Get(channel)
-	if err != nil {
-		return err
-	}
-	seats := seatsOf(g, user)
-	if len(seats) == 0 {
-		return errNotSeated
-	}
-	for _, s := range seats {
-		if s == seat {
-			return nil
-		}
-	}
-	return errNotYours
-}
-
 func modalValue(rows []discordgo.MessageComponent) string {
 	for _, row := range rows {
 		ar, ok := row.(*discordgo.ActionsRow)
@@ -176,13 +157,13 @@ func privateConfirmation(out *outcome) string {
 
 // playCommand handles /play and /free.
 func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
-	i, free, text := in.Interaction, in.name == cmdFree, in.opts.str(optAction)
+	i, text := in.Interaction, in.opts.str(optAction)
 	if text == "" {
 		return refuse("Say which action, e.g. `/play action:...`; the list shows the legal ones as you type.")
 	}
 	// every /play answer is private, so a secret choice never shows; a slow
 	// answer is deferred privately by the reply's timer
-	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text, free: free})
+	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text})
 	return b.answerPrivately(r, out, err)
 }
 

@@ -56,12 +56,11 @@ type gameStore interface {
 	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
 }
 
-// listStore finds games and statistics across channels.
+// listStore finds games across channels.
 type listStore interface {
 	ListActive(guild string) ([]*storage.Game, error)
 	ActiveForUser(user string) ([]*storage.Game, error)
 	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
-	Stats(user string) ([]storage.Stats, error)
 }
 
 // settingsStore keeps guild settings and user preferences.

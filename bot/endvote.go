@@ -73,6 +73,10 @@ func countVote(g *storage.Game, user string) (t tally, already bool) {
 	return t, false
 }
 
+// errVotesMoved: votes taken elsewhere since the load make this vote the
+// one that passes, so it is counted again from a fresh load.
+var errVotesMoved = errors.New("the votes changed while counting")
+
 // endVoteButton is the button that votes to end game g.
 func endVoteButton(g *storage.Game) discordgo.MessageComponent {
 	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbEndVote}.encode()
@@ -89,7 +93,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	var g *storage.Game
 	var st engine.State
 	var t tally
-	err := b.locks.with(in.ChannelID, func() error {
+	count := func() error {
 		var err error
 		if g, st, err = b.store.Load(in.ChannelID); err != nil {
 			return err
@@ -108,8 +112,17 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 			return refuse("You already voted to end game #%d: %d of the %d votes needed so far.", g.ID, len(t.votes), t.needed())
 		}
 		if !t.passed() {
+			// Counted again on the stored record: another process may
+			// have taken a vote since the load.
 			g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
-				r.EndVotes = t.votes
+				now, already := countVote(r, user)
+				switch {
+				case already:
+					return refuse("You already voted to end game #%d: %d of the %d votes needed so far.", r.ID, len(now.votes), now.needed())
+				case now.passed():
+					return errVotesMoved
+				}
+				r.EndVotes, t = now.votes, now
 				return nil
 			})
 			return err
@@ -127,7 +140,11 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 			Finish: &storage.Ending{Status: storage.StatusFinished, Result: &res},
 		})
 		return err
-	})
+	}
+	err := b.locks.with(in.ChannelID, count)
+	if errors.Is(err, errVotesMoved) { // the votes stored now pass: count once more
+		err = b.locks.with(in.ChannelID, count)
+	}
 	if err != nil {
 		return err
 	}

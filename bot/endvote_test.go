@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -114,5 +116,44 @@ func TestAVoteToEndNeedsAMajority(t *testing.T) {
 	}
 	if g, _ := h.store.GetByID(id); !g.EndedByVote || g.Status != storage.StatusFinished {
 		t.Fatalf("not ended: %+v", g)
+	}
+}
+
+// voteElsewhere is the bot's store with, once, another process's vote to
+// end the game landing right after the bot loaded the game.
+type voteElsewhere struct {
+	Store
+	voter string
+	once  sync.Once
+}
+
+func (v *voteElsewhere) Load(channel string) (*storage.Game, engine.State, error) {
+	g, st, err := v.Store.Load(channel)
+	v.once.Do(func() {
+		if _, err := v.Store.Update(channel, func(r *storage.Game) error {
+			r.EndVotes = append(r.EndVotes, v.voter)
+			return nil
+		}); err != nil {
+			panic(err)
+		}
+	})
+	return g, st, err
+}
+
+func TestAVoteTakenElsewhereMeanwhileCounts(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob, carol)
+	id := h.game(chTiny).ID
+	h.wrap = func(s Store) Store { return &voteElsewhere{Store: s, voter: bob.ID} }
+	h.restart()
+	// bob's vote lands in another process while alice's is counted: with
+	// hers it makes 2 of 3, so hers ends the game
+	res := h.command(alice, chTiny, cmdGame, subEnd, nil)
+	if !strings.Contains(res.text(), "ends by its players' vote") {
+		t.Fatalf("alice's vote after bob's elsewhere: %s", res.text())
+	}
+	g, _ := h.store.GetByID(id)
+	if !g.EndedByVote || !slices.Contains(g.EndVotes, bob.ID) || !slices.Contains(g.EndVotes, alice.ID) {
+		t.Fatalf("the votes stored: %v (ended by vote: %v)", g.EndVotes, g.EndedByVote)
 	}
 }

@@ -39,24 +39,6 @@ var (
 	admin = tester{ID: "199", Name: "Admin", Admin: true}
 )
 
-// clock is a settable test clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
 	t      testing.TB
@@ -65,7 +47,7 @@ type harness struct {
 	path   string
 	store  *storage.Store
 	bot    *Bot
-	clock  *clock
+	clock  *discordtest.Clock
 	cfg    Config
 	render Renderer
 	text   Presenter
@@ -92,7 +74,7 @@ func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer,
 	t.Helper()
 	h := &harness{
 		t: t, fake: discordtest.NewServer(discordtest.Options{}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
-		clock: &clock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, cfg: cfg, render: render, text: text,
+		clock: discordtest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)

@@ -58,7 +58,9 @@ type request struct {
 	game    uint64 // when not 0, the game the component belonged to
 	version int    // when >= 0, the state version the component was drawn for
 	text    string // the action as typed or sent
-	free    bool   // from /free: a free action
+	// menuSeat, when set, is the seat a select menu was drawn for: the
+	// user must hold it
+	menuSeat *engine.Seat
 }
 
 // referee applies actions to games: the player's, then the computer
@@ -103,6 +105,9 @@ func (ref *referee) play(req request) (*outcome, error) {
 	seats := seatsOf(g, req.user)
 	if len(seats) == 0 {
 		return nil, errNotSeated
+	}
+	if req.menuSeat != nil && !slices.Contains(seats, *req.menuSeat) {
+		return nil, errNotYours
 	}
 	seat, action := resolveAction(st, seats, req.text)
 	before := humanWaiting(g, st)

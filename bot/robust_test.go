@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +118,23 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	}
 	if strings.Contains(h.log(), "panic") {
 		t.Errorf("a panic was logged:\n%s", h.log())
+	}
+}
+
+// A select menu drawn for one seat is refused to a player holding another,
+// even when its choice is one their own seat could make.
+func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	g := h.game(chTiny)
+	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
+	menu, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
+	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
+	if !res.private() || !strings.Contains(res.text(), errNotYours.text) {
+		t.Errorf("bob on alice's menu: %s", res.text())
+	}
+	if got := h.game(chTiny).Version; got != g.Version {
+		t.Errorf("the refused pick changed the game: version %d, want %d", got, g.Version)
 	}
 }
 

@@ -133,7 +133,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		in.sub, in.opts = subcommand(data.Options)
 		c, ok := rt.commands[data.Name]
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-			in.focused, _ = focused(data.Options)
+			in.focused = focused(data.Options)
 			var list []string
 			if ok && c.suggest != nil && in.focused != nil && i.GuildID != "" {
 				list = c.suggest(in)
@@ -241,19 +241,20 @@ func (o options) boolean(name string) (bool, bool) {
 	return false, false
 }
 
-// focused returns the option being typed in an autocomplete request.
-func focused(opts []*discordgo.ApplicationCommandInteractionDataOption) (*discordgo.ApplicationCommandInteractionDataOption, string) {
+// focused returns the option being typed in an autocomplete request, or
+// nil.
+func focused(opts []*discordgo.ApplicationCommandInteractionDataOption) *discordgo.ApplicationCommandInteractionDataOption {
 	for _, o := range opts {
 		if o.Type == discordgo.ApplicationCommandOptionSubCommand {
-			if f, _ := focused(o.Options); f != nil {
-				return f, o.Name
+			if f := focused(o.Options); f != nil {
+				return f
 			}
 		}
 		if o.Focused {
-			return o, ""
+			return o
 		}
 	}
-	return nil, ""
+	return nil
 }
 
 // userOf returns who used the interaction, in a guild or a DM.

@@ -357,7 +357,7 @@ func edWhere(p eightydays.PlayerView) []string {
 		case pawn.Space <= 0:
 			s = "London"
 		default:
-			s = fmt.Sprintf("%d (%s)", pawn.Space, ordinal(pawn.Rank))
+			s = fmt.Sprintf("%d (%s)", pawn.Space, engine.Ordinal(pawn.Rank))
 		}
 		if pawn.Name != "" {
 			s = pawn.Name + " " + s

@@ -80,20 +80,6 @@ func ranks(scores []int) []int {
 	return out
 }
 
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
-}
-
 // drawScores draws the sheet: one column per seat in seat order, one row
 // per source, the totals and the places at the bottom; winners highlighted.
 func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
@@ -161,7 +147,7 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 		cx := x0 + seat*scoreColW + scoreColW/2
 		c.text(strconv.Itoa(s.result.Scores[seat]), cx, y+scoreRowH/2+2, style{size: sizeHuge, bold: true, color: colInk, align: alignCenter})
 		st := style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter}
-		text := ordinal(place[seat])
+		text := engine.Ordinal(place[seat])
 		if slices.Contains(s.result.Winners, engine.Seat(seat)) {
 			st.color, text = colGood, "WINNER"
 		}

@@ -77,9 +77,9 @@ func pendingWords(v *eightydays.View, seat engine.Seat, pw eightydays.PawnView) 
 		case pw.BetDead:
 			return fmt.Sprintf("%s: pays nothing with %d players", bet, len(v.Players))
 		case pw.BetPays > 0:
-			return fmt.Sprintf("%s: %d£ next turn if still %s", bet, pw.BetPays, eightydays.Ordinal(pw.Rank))
+			return fmt.Sprintf("%s: %d£ next turn if still %s", bet, pw.BetPays, engine.Ordinal(pw.Rank))
 		}
-		return fmt.Sprintf("%s: now %s, no pay", bet, eightydays.Ordinal(pw.Rank))
+		return fmt.Sprintf("%s: now %s, no pay", bet, engine.Ordinal(pw.Rank))
 	case eightydays.PendingPound:
 		return "may stay: take or give 10£"
 	case eightydays.PendingPolice:

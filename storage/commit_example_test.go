@@ -2,8 +2,6 @@ package storage_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -14,23 +12,12 @@ import (
 // answers it sets off, the next deadline and, when the game ends, its
 // ending, all kept by one Commit from the version the interaction read.
 func ExampleStore_Commit() {
-	dir, _ := os.MkdirTemp("", "meeple")
-	defer os.RemoveAll(dir)
-	s, err := storage.Open(filepath.Join(dir, "meeple.db"), engine.NewRegistry(race{}), storage.Options{})
+	s, g, closeStore, err := startExampleRace()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer s.Close()
-	g := &storage.Game{
-		Kind: "race", Guild: "100", Channel: "200", Status: storage.StatusRunning,
-		Setup: engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"goal": "5"}},
-		Seats: []storage.Seat{{User: "300"}, {Computer: "random"}},
-	}
-	if err := s.Create(g); err != nil {
-		fmt.Println(err)
-		return
-	}
+	defer closeStore()
 	for g.Finished.IsZero() {
 		g0, state, err := s.Load("200")
 		if err != nil {

@@ -13,24 +13,12 @@ import (
 // A game's life in the store: create it in a channel, apply each action to
 // the loaded state and append it with the state after it, then finish it.
 func Example() {
-	dir, _ := os.MkdirTemp("", "meeple")
-	defer os.RemoveAll(dir)
-	s, err := storage.Open(filepath.Join(dir, "meeple.db"), engine.NewRegistry(race{}), storage.Options{})
+	s, _, closeStore, err := startExampleRace()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer s.Close()
-
-	g := &storage.Game{
-		Kind: "race", Guild: "100", Channel: "200", Creator: "300", Status: storage.StatusRunning,
-		Setup: engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"goal": "5"}},
-		Seats: []storage.Seat{{User: "300"}, {Computer: "random"}},
-	}
-	if err := s.Create(g); err != nil {
-		fmt.Println(err)
-		return
-	}
+	defer closeStore()
 	for {
 		g, state, err := s.Load("200")
 		if err != nil {
@@ -63,4 +51,30 @@ func Example() {
 	// Output:
 	// finished after 3 actions, scores [6 3]
 	// user 300: played 1, won 1, best 6
+}
+
+// startExampleRace opens a store in a fresh temporary folder and creates a
+// race in channel 200 between user 300 and a computer; closeStore closes the
+// store and removes the folder.
+func startExampleRace() (s *storage.Store, g *storage.Game, closeStore func(), err error) {
+	dir, err := os.MkdirTemp("", "meeple")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err = storage.Open(filepath.Join(dir, "meeple.db"), engine.NewRegistry(race{}), storage.Options{})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	closeStore = func() { s.Close(); os.RemoveAll(dir) }
+	g = &storage.Game{
+		Kind: "race", Guild: "100", Channel: "200", Creator: "300", Status: storage.StatusRunning,
+		Setup: engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"goal": "5"}},
+		Seats: []storage.Seat{{User: "300"}, {Computer: "random"}},
+	}
+	if err := s.Create(g); err != nil {
+		closeStore()
+		return nil, nil, nil, err
+	}
+	return s, g, closeStore, nil
 }

@@ -519,13 +519,6 @@ func (s *Server) Violations() []Violation {
 	return append([]Violation(nil), s.violations...)
 }
 
-// Reset forgets the recorded requests (messages are kept).
-func (s *Server) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.requests = nil
-}
-
 // Message returns the latest content of a message the fake holds.
 func (s *Server) Message(id string) (*discordgo.Message, bool) {
 	s.mu.Lock()

@@ -510,21 +510,6 @@ func (s *Server) Shards() []Shard {
 	return out
 }
 
-// DropShard cuts the connection of shard's session without a close frame;
-// the session stays resumable.
-func (s *Server) DropShard(sh Shard) {
-	s.gw.mu.Lock()
-	session := s.gw.sessions[sh]
-	var c *gwConn
-	if session != nil {
-		c = session.conn
-	}
-	s.gw.mu.Unlock()
-	if c != nil {
-		_ = c.ws.UnderlyingConn().Close()
-	}
-}
-
 // Gateway returns the gateway's counts so far.
 func (s *Server) Gateway() GatewayStats {
 	s.gw.mu.Lock()

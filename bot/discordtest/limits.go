@@ -66,6 +66,8 @@ type Violation struct {
 	Message string
 }
 
+// String writes a violation as a test failure shows it: check, path,
+// Discord's message and its code.
 func (v Violation) String() string {
 	return fmt.Sprintf("%s: %s: %s (%s)", v.Check, v.Path, v.Message, v.Code)
 }
@@ -167,17 +169,29 @@ func length(v any) int {
 	return utf8.RuneCountInString(s)
 }
 
+// tooLong records a string or list at path longer than Discord's limit n,
+// in Discord's words.
+func (c *checker) tooLong(check Check, path []string, n int) {
+	c.add(check, path, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", n))
+}
+
+// badLength records a string or list at path whose length is outside lo
+// to hi, in Discord's words.
+func (c *checker) badLength(check Check, path []string, lo, hi int) {
+	c.add(check, path, "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between %d and %d in length.", lo, hi))
+}
+
 // maxLen checks that the string at obj[key] has at most n characters.
 func (c *checker) maxLen(check Check, obj map[string]any, path []string, key string, n int) {
 	if l := length(obj[key]); l > n {
-		c.add(check, at(path, key), "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", n))
+		c.tooLong(check, at(path, key), n)
 	}
 }
 
 // between checks that the string at obj[key] has lo to hi characters.
 func (c *checker) between(check Check, obj map[string]any, path []string, key string, lo, hi int) {
 	if l := length(obj[key]); l < lo || l > hi {
-		c.add(check, at(path, key), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between %d and %d in length.", lo, hi))
+		c.badLength(check, at(path, key), lo, hi)
 	}
 }
 
@@ -259,7 +273,7 @@ func (c *checker) message(m map[string]any, path []string) {
 
 func (c *checker) embeds(es []any, path []string) {
 	if len(es) > maxEmbeds {
-		c.add(CheckEmbeds, path, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxEmbeds))
+		c.tooLong(CheckEmbeds, path, maxEmbeds)
 	}
 	total := 0
 	for i, e := range es {
@@ -270,7 +284,7 @@ func (c *checker) embeds(es []any, path []string) {
 		total += length(e["title"]) + length(e["description"])
 		fields := list(e["fields"])
 		if len(fields) > maxEmbedFields {
-			c.add(CheckEmbeds, at(p, "fields"), "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxEmbedFields))
+			c.tooLong(CheckEmbeds, at(p, "fields"), maxEmbedFields)
 		}
 		for j, f := range fields {
 			f := object(f)
@@ -294,7 +308,7 @@ func (c *checker) embeds(es []any, path []string) {
 
 func (c *checker) components(rows []any, path []string) {
 	if len(rows) > maxRows {
-		c.add(CheckComponents, path, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxRows))
+		c.tooLong(CheckComponents, path, maxRows)
 	}
 	seen := map[string]bool{}
 	for i, row := range rows {
@@ -314,7 +328,7 @@ func (c *checker) components(rows []any, path []string) {
 		case selects > 0 && len(items) > 1:
 			c.add(CheckComponents, at(p, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
 		case len(items) < 1 || len(items) > maxButtonsPerRow:
-			c.add(CheckComponents, at(p, "components"), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxButtonsPerRow))
+			c.badLength(CheckComponents, at(p, "components"), 1, maxButtonsPerRow)
 		}
 		for j, it := range items {
 			c.component(object(it), at(p, "components", j), seen)
@@ -348,7 +362,7 @@ func (c *checker) component(it map[string]any, p []string, seen map[string]bool)
 		}
 		opts := list(it["options"])
 		if len(opts) < 1 || len(opts) > maxSelectOptions {
-			c.add(CheckComponents, at(p, "options"), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxSelectOptions))
+			c.badLength(CheckComponents, at(p, "options"), 1, maxSelectOptions)
 		}
 		values := map[string]bool{}
 		for k, o := range opts {
@@ -369,7 +383,7 @@ func (c *checker) component(it map[string]any, p []string, seen map[string]bool)
 func (c *checker) choices(data map[string]any, path []string) {
 	cs := list(data["choices"])
 	if len(cs) > maxChoices {
-		c.add(CheckChoices, at(path, "choices"), "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxChoices))
+		c.tooLong(CheckChoices, at(path, "choices"), maxChoices)
 	}
 	for i, ch := range cs {
 		ch := object(ch)
@@ -383,7 +397,7 @@ func (c *checker) modal(data map[string]any, path []string) {
 	c.between(CheckComponents, data, path, "custom_id", 1, maxCustomID)
 	rows := list(data["components"])
 	if len(rows) < 1 || len(rows) > maxModalRows {
-		c.add(CheckComponents, at(path, "components"), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxModalRows))
+		c.badLength(CheckComponents, at(path, "components"), 1, maxModalRows)
 	}
 	seen := map[string]bool{}
 	for i, row := range rows {
@@ -395,7 +409,7 @@ func (c *checker) modal(data map[string]any, path []string) {
 
 func (c *checker) files(files []File) {
 	if len(files) > maxFiles {
-		c.add(CheckAttachments, []string{"files"}, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxFiles))
+		c.tooLong(CheckAttachments, []string{"files"}, maxFiles)
 	}
 	for i, f := range files {
 		if len(f.Data) > maxFileBytes {
@@ -459,7 +473,7 @@ func (c *checker) commands(cmds []any) {
 		}
 	}
 	if chat > maxCommands {
-		c.add(CheckCommands, nil, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxCommands))
+		c.tooLong(CheckCommands, nil, maxCommands)
 	}
 }
 
@@ -478,7 +492,7 @@ func (c *checker) name(obj map[string]any, p []string) {
 // own) and returns the characters they count towards the command's total.
 func (c *checker) options(opts []any, path []string, depth int) int {
 	if len(opts) > maxCommandOptions {
-		c.add(CheckCommands, path, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxCommandOptions))
+		c.tooLong(CheckCommands, path, maxCommandOptions)
 	}
 	total := 0
 	names := map[string]bool{}
@@ -513,7 +527,7 @@ func (c *checker) options(opts []any, path []string, depth int) int {
 			c.add(CheckCommands, at(p, "autocomplete"), "AUTOCOMPLETE_AND_CHOICES", "Autocomplete cannot be set with choices")
 		}
 		if len(choices) > maxChoices {
-			c.add(CheckCommands, at(p, "choices"), "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", maxChoices))
+			c.tooLong(CheckCommands, at(p, "choices"), maxChoices)
 		}
 		for k, ch := range choices {
 			ch := object(ch)

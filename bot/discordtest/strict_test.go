@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -153,7 +152,7 @@ func TestRelaxedChecksAreOnlyNoted(t *testing.T) {
 }
 
 func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	clock := NewClock(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
 	srv := NewServer(Options{Now: clock.Now})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -250,23 +249,6 @@ func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
 	if err != nil {
 		t.Errorf("25 choices after a refusal: %v", err)
 	}
-}
-
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
 
 func TestCommandRulesAreChecked(t *testing.T) {

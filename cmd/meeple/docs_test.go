@@ -449,3 +449,21 @@ func TestEveryPackageIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeLinksEveryPage: a newcomer reaches every page of docs/ from the
+// README.
+func TestReadmeLinksEveryPage(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no docs pages: %v", err)
+	}
+	for _, page := range pages {
+		if !strings.Contains(string(readme), "](docs/"+filepath.Base(page)+")") {
+			t.Errorf("README.md does not link docs/%s", filepath.Base(page))
+		}
+	}
+}

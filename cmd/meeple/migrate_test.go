@@ -111,7 +111,9 @@ func exportAll(t *testing.T, database string) map[string]string {
 	}
 	defer s.Close()
 	for _, user := range []string{"111", "222"} {
-		st, err := s.Stats(user)
+		st, err := s.(interface {
+			Stats(user string) ([]storage.Stats, error)
+		}).Stats(user)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,10 @@
 package eightydays
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/meeplegames/meeple/engine"
+)
 
 // The game's log: every change of a traveller's pounds, Rumors, characters
 // or pawns is told by an event whose text says what happened and what the
@@ -74,35 +78,6 @@ func (r *Rules) cardKind(c int) string {
 	return card.Kind
 }
 
-// Ordinal writes a race position: 1st, 2nd, 3rd, 4th, ….
-func Ordinal(n int) string {
-	switch n {
-	case 1:
-		return "1st"
-	case 2:
-		return "2nd"
-	case 3:
-		return "3rd"
-	case 4:
-		return "4th"
-	case 5:
-		return "5th"
-	case 6:
-		return "6th"
-	}
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return itoa(n) + suffix
-}
-
 // roundLabel is "round n".
 func (e *eventTexts) roundLabel(n int) string {
 	if n >= 0 && n < len(e.rounds) {
@@ -169,7 +144,7 @@ func (s *State) hatText(seat, pw int) string {
 // betText tells what the Bet on space n did for seat in race position
 // rank before its move; a 4/5/6 space that cannot pay in this game says why.
 func (s *State) betText(seat, n, rank int, paid bool) string {
-	t := s.text.start(seatName(seat)).add(" is ").add(Ordinal(rank)).add(" on ").add(s.rules.words[n])
+	t := s.text.start(seatName(seat)).add(" is ").add(engine.Ordinal(rank)).add(" on ").add(s.rules.words[n])
 	switch {
 	case paid:
 		t.add(" and takes ").pounds(rank * PositionPayPerRank).add(": ").pounds(s.Seats[seat].Pounds).add(" now")
@@ -210,7 +185,7 @@ func (s *State) stayText(seat, pw int, take bool) string {
 func (s *State) policeText(seat, rank, gain int) string {
 	me := &s.Seats[seat]
 	return s.text.start(seatName(seat)).add(" turns the hat back up and discards a Rumor at the Police (").rumors(me.Rumors).add(" left); ").
-		add(Ordinal(rank)).add(" place brings ").pounds(gain).add(": ").pounds(me.Pounds).add(" now").String()
+		add(engine.Ordinal(rank)).add(" place brings ").pounds(gain).add(": ").pounds(me.Pounds).add(" now").String()
 }
 
 // restartText tells a pawn sent back to London for want of money.

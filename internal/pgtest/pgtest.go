@@ -63,7 +63,7 @@ func (s *Server) Database(t testing.TB) string {
 	return dsn
 }
 
-// ErrUnavailable: PostgreSQL's server binaries are not on this machine
+// ErrUnavailable means PostgreSQL's server binaries are not on this machine
 // (or cannot run as a user other than root).
 var ErrUnavailable = errors.New("pgtest: PostgreSQL is not installed here (Debian: apt-get install postgresql); skipping the tests that need it")
 

@@ -33,6 +33,22 @@ func database(t testing.TB, games *engine.Registry) storetest.Opener {
 	return func() (storetest.Store, error) { return postgres.Open(dsn, games, postgres.Options{}) }
 }
 
+// processes opens n stores on one new database, as n Meeple processes
+// sharing it would; they are closed when the test ends.
+func processes(t *testing.T, n int) []storetest.Store {
+	open := database(t, storetest.Games())
+	stores := make([]storetest.Store, n)
+	for i := range stores {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	return stores
+}
+
 // TestContract runs the store contract's suite on PostgreSQL.
 func TestContract(t *testing.T) { storetest.Run(t, database) }
 
@@ -145,16 +161,7 @@ func TestRedact(t *testing.T) {
 // versions they read: each version is acknowledged to exactly one of them,
 // and the game ends as its log replayed.
 func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
-	open := database(t, storetest.Games())
-	var stores [2]storetest.Store
-	for i := range stores {
-		s, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		stores[i] = s
-	}
+	stores := processes(t, 2)
 	storetest.NewRace(t, stores[0], "g1", "c1", 2, "1000000")
 	const writers, target = 8, 60
 	var (
@@ -210,16 +217,7 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 
 // Processes claiming timers at once get each timer exactly once.
 func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
-	open := database(t, storetest.Games())
-	var stores [3]storetest.Store
-	for i := range stores {
-		s, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		stores[i] = s
-	}
+	stores := processes(t, 3)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	const games = 40
 	for i := 0; i < games; i++ {
@@ -350,16 +348,7 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 // Games sharing players finish at once in two processes: every one counts
 // in both players' statistics, and none fails.
 func TestConcurrentFinishesCountEveryGame(t *testing.T) {
-	open := database(t, storetest.Games())
-	var stores [2]storetest.Store
-	for i := range stores {
-		s, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		stores[i] = s
-	}
+	stores := processes(t, 2)
 	const games = 20
 	for i := 0; i < games; i++ {
 		seats := []storage.Seat{{User: "a"}, {User: "b"}}

@@ -16,14 +16,26 @@ import (
 // from the same seed.
 type Race struct{}
 
-// Name is "race"; the other methods are engine.Rules' too.
-func (Race) Name() string    { return "race" }
-func (Race) Title() string   { return "Race" }
+// Name is "race". Race's methods are engine.Rules'.
+func (Race) Name() string { return "race" }
+
+// Title is "Race".
+func (Race) Title() string { return "Race" }
+
+// MinPlayers is 1: a race may be run alone.
 func (Race) MinPlayers() int { return 1 }
+
+// MaxPlayers is 6.
 func (Race) MaxPlayers() int { return 6 }
+
+// Options has one option, the goal: 50, or 1000000 for a race that never
+// ends within a test.
 func (Race) Options() []engine.Option {
 	return []engine.Option{{Name: "goal", Values: []string{"50", "1000000"}, Default: "50"}}
 }
+
+// Decode reads a state Encode wrote, refusing one with no seat or a turn
+// outside the seats.
 func (Race) Decode(b []byte) (engine.State, error) {
 	var s raceState
 	if err := json.Unmarshal(b, &s); err != nil {
@@ -35,6 +47,7 @@ func (Race) Decode(b []byte) (engine.State, error) {
 	return &s, nil
 }
 
+// New starts a race of 1 to 6 players with the goal of the setup's options.
 func (Race) New(setup engine.Setup) (engine.State, error) {
 	if setup.Players < 1 || setup.Players > 6 {
 		return nil, engine.Refusef(engine.ErrBadSetup, "race takes 1-6 players, not %d", setup.Players)

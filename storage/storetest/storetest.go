@@ -6,7 +6,8 @@
 // PostgreSQL one (storage/postgres) can be shown to behave alike.
 //
 // It imports storage and the engine, and provides the race, a tiny dice
-// game whose random draws make a wrong replay visible.
+// game whose random draws make a wrong replay visible. It is for tests
+// only, and keeps no state between calls: parallel tests may share it.
 package storetest
 
 import (

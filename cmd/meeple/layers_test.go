@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportsPointOneWay checks the project's layering: cmd wires
+// everything; bot reaches the engine, images and storage; images and
+// storage reach only the engine; rating and picker are libraries that
+// reach nothing of ours but the engine; the engine reaches nothing but
+// itself (engine's own purity test checks its other imports). Each
+// package of the module is held to the rule of the longest path below
+// that names it; a package no rule names fails, so a new one gets a rule.
+func TestImportsPointOneWay(t *testing.T) {
+	const module = "github.com/meeplegames/meeple"
+	allowed := map[string][]string{
+		"cmd":               {"bot", "engine", "imaging", "present", "storage", "terminal"},
+		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "picker", "rating", "storage"},
+		"bot/discordtest":   {"bot/endpoint", "bot/shard"},
+		"bot/endpoint":      nil,
+		"bot/shard":         nil,
+		"terminal":          {"engine", "present"},
+		"present":           {"engine"},
+		"imaging":           {"engine"},
+		"storage":           {"engine"},
+		"storage/postgres":  {"engine", "storage"},
+		"storage/storetest": {"engine", "storage"},
+		"rating":            {"engine"},
+		"picker":            {"engine"},
+		"engine":            {"engine"},
+		"internal/pgtest":   nil,
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}: {{join .Imports " "}}`, module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	under := func(pkg, root string) bool { return pkg == root || strings.HasPrefix(pkg, root+"/") }
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, imports, _ := strings.Cut(line, ": ")
+		pkg := strings.TrimPrefix(path, module+"/")
+		rule, found := "", false
+		for root := range allowed {
+			if under(pkg, root) && len(root) >= len(rule) {
+				rule, found = root, true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no layering rule names it; add one here", pkg)
+			continue
+		}
+	imports:
+		for _, imp := range strings.Fields(imports) {
+			ours, isOurs := strings.CutPrefix(imp, module+"/")
+			if !isOurs {
+				continue
+			}
+			for _, ok := range allowed[rule] {
+				if under(ours, ok) {
+					continue imports
+				}
+			}
+			t.Errorf("%s imports %s; imports must point one way (rule %q allows %v)", pkg, ours, rule, allowed[rule])
+		}
+	}
+}
