@@ -27,6 +27,11 @@ import (
 // process of shard 0 whatever the game's shard), deadlines pass in between,
 // and one process is killed with SIGKILL mid-run and started again.
 
+// answerWait is how long an answer may take before the test calls it
+// missing: generous, because the test checks what is answered, not how
+// fast, and other packages' tests may share the machine.
+const answerWait = 45 * time.Second
+
 // turnLimit is the deadline of every decision in the test: short, so that
 // deadlines pass during the run.
 const turnLimit = 3 * time.Second
@@ -137,7 +142,7 @@ func (a *answers) interact(fake *discordtest.Server, raw map[string]any) (out []
 	if fake.Dispatch("INTERACTION_CREATE", raw) != nil {
 		return nil, false
 	}
-	timeout := time.After(15 * time.Second)
+	timeout := time.After(answerWait)
 	for {
 		select {
 		case q := <-ch:
@@ -160,7 +165,7 @@ func (a *answers) dm(fake *discordtest.Server, user, text string) (string, bool)
 	select {
 	case q := <-ch:
 		return q.Text(), true
-	case <-time.After(15 * time.Second):
+	case <-time.After(answerWait):
 		return "", false
 	}
 }
