@@ -73,9 +73,11 @@ type settingsStore interface {
 	PutUserPrefs(user string, p storage.UserPrefs) error
 }
 
-// timerStore finds the deadlines and reminders that have come.
+// timerStore hands out the deadlines and reminders that have come, each
+// to one caller across every process on the store, and again once a
+// claim of hold has run out (see storage.Store.ClaimDue).
 type timerStore interface {
-	Due(now time.Time) ([]storage.Due, error)
+	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
 
 // Renderer draws the public board, a player's private mat and the score
@@ -141,9 +143,10 @@ type Config struct {
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
 	// Shards are the gateway shards Run connects; the zero value is the
-	// only one (a process alone). With part of the shards, the bot still
-	// answers whatever reaches it (its guilds' interactions; all DMs on
-	// shard 0), but checks the deadlines of its guilds' games only.
+	// only one (a process alone). A bot answers whatever reaches it: the
+	// interactions of its shards' guilds and, on shard 0, every DM. Timers
+	// are claimed from the store, so each fires in one process, whichever
+	// shard holds its game.
 	Shards shard.Set
 	// IdentifyEvery is the pause between connecting two shards; 0 means
 	// Discord's 5 s.
@@ -234,7 +237,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: ownTimers(store, store, cfg.Shards), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, claimHold(cfg.TickEvery)), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},

@@ -16,7 +16,7 @@ import (
 // the game, as the game was set up.
 type deadlines struct {
 	store  gameStore
-	timers timerStore
+	timers dueTimers
 	locks  *lockPool
 	ref    *referee
 	pub    *publisher
@@ -104,7 +104,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
+		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) || beingRearmed(g, now) {
 			g = nil
 			return nil
 		}

@@ -133,9 +133,6 @@ func (b *dmHandler) register(rt *router) error {
 // handle answers a DM.
 func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
-	if text == "" {
-		return
-	}
 	user := m.Author.ID
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
@@ -143,10 +140,14 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 		b.answer(m.ChannelID, msg{Content: genericFailure})
 		return
 	}
-	switch len(waiting) {
-	case 0:
+	switch {
+	case text == "" && len(waiting) > 0:
+		// a picture or a sticker while a game waits for a typed choice
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.text})
+	case text == "":
+	case len(waiting) == 0:
 		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
-	case 1:
+	case len(waiting) == 1:
 		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text)})
 	default:
 		b.pending.put(user, text, b.now())

@@ -356,27 +356,13 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 			user = &discordgo.User{ID: id}
 		}
 	}
-	mine, err := b.lists.Stats(user.ID)
-	if err != nil {
-		return err
-	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
-	ratings, err := b.ratings.ratingLines(b.games, i.GuildID, user.ID)
+	summary, err := b.ratings.summary(b.games, i.GuildID, user.ID)
 	if err != nil {
 		return err
 	}
-	sb.WriteString(ratings)
-	if len(mine) == 0 {
-		sb.WriteString("No finished games yet.\n")
-	}
-	for _, s := range mine {
-		title := s.Kind
-		if rules, err := b.games.Lookup(s.Kind); err == nil {
-			title = rules.Title()
-		}
-		fmt.Fprintf(&sb, "%s: %d played, %d won, best %d, average %.1f, %d abandoned\n", title, s.Played, s.Won, s.Best, s.Average(), s.Abandoned)
-	}
+	sb.WriteString(summary)
 	archive, err := b.lists.ArchiveForGuild(i.GuildID, 0, 0)
 	if err != nil {
 		return err
@@ -400,7 +386,7 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(&sb, ", %d %s finished", finished[k], k)
+		fmt.Fprintf(&sb, ", %d %s finished", finished[k], title(b.games, k))
 	}
 	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
 }

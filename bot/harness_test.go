@@ -455,17 +455,13 @@ func (h *harness) publicSince(mark int) string {
 		private[tok] = true
 	}
 	h.dmMu.Unlock()
-	privateMsg := map[string]bool{} // ephemeral messages: updating one keeps it private, as on Discord
 	for _, q := range all {
 		if q.Kind != discordtest.Callback {
 			continue
 		}
-		msg, _ := h.fake.Original(q.Token)
-		switch {
-		case q.Ephemeral():
-			private[q.Token] = true
-			privateMsg[msg] = msg != ""
-		case q.Type == discordgo.InteractionResponseUpdateMessage && privateMsg[msg]:
+		// the fake keeps an updated message ephemeral, as Discord does
+		id, _ := h.fake.Original(q.Token)
+		if m, ok := h.fake.Message(id); q.Ephemeral() || ok && m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 			private[q.Token] = true
 		}
 	}

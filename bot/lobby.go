@@ -97,7 +97,7 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	case subList:
 		return b.listGames(r, i)
 	case subAbandon:
-		return b.askAbandon(r, i)
+		return b.askAbandon(r, i, opts)
 	}
 	arg := ""
 	var v verb
@@ -573,13 +573,39 @@ func truncate(s string, n int) string {
 	return s[:cut] + "\n…"
 }
 
-// askAbandon asks the creator or an admin to confirm abandoning the game.
-func (b *lobbyHandler) askAbandon(r *reply, i *discordgo.Interaction) error {
-	g, err := b.store.Get(i.ChannelID)
+// askAbandon asks the creator or an admin to confirm abandoning the
+// channel's game or, with game:N, game N of this channel or of one of its
+// threads: a game whose thread was deleted is ended from its parent.
+func (b *lobbyHandler) askAbandon(r *reply, i *discordgo.Interaction, opts options) error {
+	id, named := opts.integer(optGame)
+	if !named {
+		g, err := b.store.Get(i.ChannelID)
+		if err != nil {
+			return err
+		}
+		return b.confirmAbandon(r, i, g)
+	}
+	g, err := b.abandonable(i, uint64(max(id, 0)))
 	if err != nil {
 		return err
 	}
 	return b.confirmAbandon(r, i, g)
+}
+
+// abandonable is game id when it is active and lives in the interaction's
+// channel or in a thread of it.
+func (b *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
+	g, err := b.store.GetByID(id)
+	if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != i.GuildID || g.Channel != i.ChannelID && g.Parent != i.ChannelID) {
+		return nil, refuse("There is no game #%d in this channel or its threads.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !g.Status.Active() {
+		return nil, refuse("Game #%d has already ended.", id)
+	}
+	return g, nil
 }
 
 func (b *lobbyHandler) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game) error {
@@ -593,15 +619,13 @@ func (b *lobbyHandler) confirmAbandon(r *reply, i *discordgo.Interaction, g *sto
 		}}}})
 }
 
-// abandonButton handles the lobby's Abandon button and its confirmation.
+// abandonButton handles the lobby's Abandon button and its confirmation,
+// which may be asked in the parent channel of the game's thread.
 func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := b.store.Get(i.ChannelID)
+	g, err := b.abandonable(i, id.Game)
 	if err != nil {
 		return err
-	}
-	if g.ID != id.Game {
-		return errForeign
 	}
 	if id.Verb == verbAbandon {
 		return b.confirmAbandon(r, i, g)
@@ -628,5 +652,8 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	}
 	err = r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
+	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
+		err = errors.Join(err, r.message(msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", g.ID, displayName(i)), Mentions: []string{}}))
+	}
 	return err
 }

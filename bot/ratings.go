@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
@@ -16,9 +17,11 @@ import (
 // leaderboardSize is how many players /game leaderboard lists.
 const leaderboardSize = 10
 
-// archiveStore pages through every finished game.
+// archiveStore pages through every finished game, and counts the games
+// so that the ratings can tell when the archive grew.
 type archiveStore interface {
 	Archive(after uint64, limit int) ([]*storage.Game, error)
+	Counts() (active, total int, err error)
 }
 
 // leaderboardRenderer draws leaderboard images; *imaging.Renderer does.
@@ -35,20 +38,57 @@ func boardsOf(render Renderer, imagesOn bool) leaderboardRenderer {
 	return nil
 }
 
-// ratingBook computes ratings from the stored results every time it is
-// asked, so that what it shows is always what the archive says: a restart,
-// an import or a migration gives the same numbers.
+// ratingBook computes ratings from the stored results, so that what it
+// shows is always what the archive says: a restart, an import or a
+// migration gives the same numbers. It keeps the last ladder it computed
+// and computes again only when the archive holds another number of games.
+// Game ids are given when a game is created, not when it finishes, so the
+// highest archived id would miss an older game finishing late; the count
+// of archived games grows with every game that ends, in this process or in
+// another one sharing the database. A ratingBook is safe for concurrent
+// use; the ladders it returns are never changed afterwards.
 type ratingBook struct {
 	archive archiveStore
 	model   rating.Model
+
+	mu       sync.Mutex
+	archived int    // games in the archive when cached was computed
+	cached   *rated // nil until the first call
+}
+
+// rated is a ladder and the latest display name of every player in it.
+type rated struct {
+	ladder *rating.Ladder
+	names  map[string]string
+}
+
+// ladder returns the ratings of every finished game, replayed in the
+// order the games finished, from the cache when no game ended since.
+func (rb *ratingBook) ladder() (*rating.Ladder, map[string]string, error) {
+	rb.mu.Lock()
+	defer rb.mu.Unlock()
+	active, total, err := rb.archive.Counts()
+	if err != nil {
+		return nil, nil, err
+	}
+	if rb.cached == nil || total-active != rb.archived {
+		// counted before reading: a game ending meanwhile is read now and
+		// read again on the next call
+		l, names, err := rb.replay()
+		if err != nil {
+			return nil, nil, err
+		}
+		rb.cached, rb.archived = &rated{l, names}, total-active
+	}
+	return rb.cached.ladder, rb.cached.names, nil
 }
 
 // archivePage is how many games one read of the archive returns.
 const archivePage = 500
 
-// ladder replays every finished game, in the order they finished, and
+// replay rates every finished game, in the order they finished, and
 // returns the ladder with the latest display name of every player.
-func (rb *ratingBook) ladder() (*rating.Ladder, map[string]string, error) {
+func (rb *ratingBook) replay() (*rating.Ladder, map[string]string, error) {
 	var games []*storage.Game
 	for after := uint64(0); ; {
 		page, err := rb.archive.Archive(after, archivePage)
@@ -115,32 +155,38 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	return res, true
 }
 
-// ratingLines describes a player's ratings on a server: overall, then per
-// kind of game, with games, wins and the favourite game.
-func (rb *ratingBook) ratingLines(games *engine.Registry, guild, user string) (string, error) {
+// summary describes a player on a server in a few lines: their skill,
+// games and wins over every game and per kind of game, their favourite
+// game, and their skill over every server.
+func (rb *ratingBook) summary(games *engine.Registry, guild, user string) (string, error) {
 	l, _, err := rb.ladder()
 	if err != nil {
 		return "", err
 	}
-	var sb strings.Builder
 	all, ok := l.Record(rating.Scope{Guild: guild}, user)
 	if !ok {
 		return "No finished games on this server yet.\n", nil
 	}
-	fmt.Fprintf(&sb, "**On this server:** skill %s over %d games, %d won", skillText(all), all.Games, all.Wins)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "**All games:** %s", recordText(all))
 	if fav, ok := l.Favourite(guild, user); ok {
-		fmt.Fprintf(&sb, "; favourite game %s", title(games, fav))
+		fmt.Fprintf(&sb, " · favourite game %s", title(games, fav))
 	}
 	sb.WriteString("\n")
 	for _, kind := range games.Names() {
 		if r, ok := l.Record(rating.Scope{Guild: guild, Kind: kind}, user); ok {
-			fmt.Fprintf(&sb, "%s: skill %s, %d games, %d won\n", title(games, kind), skillText(r), r.Games, r.Wins)
+			fmt.Fprintf(&sb, "**%s:** %s\n", title(games, kind), recordText(r))
 		}
 	}
-	if r, ok := l.Record(rating.Scope{}, user); ok {
-		fmt.Fprintf(&sb, "Everywhere: skill %s over %d games\n", skillText(r), r.Games)
+	if r, ok := l.Record(rating.Scope{}, user); ok && r.Games != all.Games {
+		fmt.Fprintf(&sb, "**On every server:** %s\n", recordText(r))
 	}
 	return sb.String(), nil
+}
+
+// recordText is a record in a line: skill, games and wins.
+func recordText(r rating.Record) string {
+	return fmt.Sprintf("skill %s over %s, %d won", skillText(r), plural(r.Games, "game"), r.Wins)
 }
 
 // skillText shows a record's conservative skill, or says it has none yet.

@@ -52,11 +52,12 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	alicePlays, bobPlays := g2[0][0], g2[1][0]
 
 	stats := h.command(alice, chTiny, cmdGame, subStats, nil)
-	want := fmt.Sprintf("skill %.1f (μ %.1f, σ %.1f) over 2 games, 1 won; favourite game Tiny Game", alicePlays.Ordinal(), alicePlays.Mu, alicePlays.Sigma)
+	skill := fmt.Sprintf("skill %.1f (μ %.1f, σ %.1f) over 2 games, 1 won", alicePlays.Ordinal(), alicePlays.Mu, alicePlays.Sigma)
+	want := fmt.Sprintf("**All games:** %s · favourite game Tiny Game\n**Tiny Game:** %s\n\n**This server:** 0 games going, 0 abandoned, 2 Tiny Game finished", skill, skill)
 	if !strings.Contains(stats.text(), want) {
 		t.Fatalf("alice's stats lack %q:\n%s", want, stats.text())
 	}
-	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), "not rated yet over 1 games, 1 won") {
+	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), "not rated yet over 1 game, 1 won") {
 		t.Errorf("carol's stats: %s", res.text())
 	}
 	board := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"})

@@ -2,6 +2,9 @@ package bot
 
 import (
 	"bytes"
+	"errors"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -83,20 +86,25 @@ const (
 // (deferring on its own when the handler takes longer than ackBudget) and
 // turns later answers into edits and follow-ups. Safe for concurrent use.
 type reply struct {
-	s *discordgo.Session
-	i *discordgo.Interaction
+	s   *discordgo.Session
+	i   *discordgo.Interaction
+	log *slog.Logger
 
 	mu      sync.Mutex
 	state   ack
 	private bool // the deferred message is ephemeral
 	edited  bool // @original of a deferred message was filled
+	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	sent    time.Time // when the first response went out
-	err     error     // first error sending
+	err     error // first error sending
 }
 
-func newReply(s *discordgo.Session, i *discordgo.Interaction) *reply {
-	r := &reply{s: s, i: i}
+// errInteractionLost: the interaction's initial response was refused as
+// too late, so neither it nor its webhook can be used any more.
+var errInteractionLost = errors.New("the interaction expired before it was answered")
+
+func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
+	r := &reply{s: s, i: i, log: log}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -106,6 +114,11 @@ func newReply(s *discordgo.Session, i *discordgo.Interaction) *reply {
 // autoDefer defers an interaction whose handler is still working: a command
 // gets a private "thinking" message, a component or modal a silent update.
 func (r *reply) autoDefer() {
+	defer func() { // on the timer's goroutine: a panic here would end the process
+		if p := recover(); p != nil {
+			r.log.Error("recovered from a panic in an automatic defer", "channel", r.i.ChannelID, "panic", panicText(p), "stack", string(debug.Stack()))
+		}
+	}()
 	if r.i.Type == discordgo.InteractionApplicationCommand {
 		r.deferMessage(true)
 		return
@@ -138,14 +151,27 @@ func (r *reply) done() error {
 	return r.err
 }
 
+// respond sends the initial response; r.mu is held. The interaction
+// counts as answered only once Discord accepted a response, so that no
+// edit or follow-up goes through its webhook before one: a response that
+// failed leaves it unanswered (a later answer tries again), and one refused
+// as too late loses it.
 func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
-	err := r.s.InteractionRespond(r.i, resp)
-	r.state = state
-	r.sent = time.Now()
-	if err != nil && r.err == nil {
-		r.err = err
+	if r.lost {
+		return r.note(errInteractionLost)
 	}
-	return err
+	err := r.s.InteractionRespond(r.i, resp)
+	switch restCode(err) {
+	case 0:
+		if err == nil {
+			r.state = state
+		}
+	case discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+		r.state = state
+	case discordgo.ErrCodeUnknownInteraction:
+		r.lost = true
+	}
+	return r.note(err)
 }
 
 func (r *reply) note(err error) error {
@@ -191,8 +217,9 @@ func (r *reply) message(m msg) error {
 	defer r.mu.Unlock()
 	switch {
 	case r.state == ackNone:
-		r.edited = true // the first message is complete: later ones follow it
-		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
+		err := r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}, ackMessage)
+		r.edited = r.edited || err == nil // the first message is complete: later ones follow it
+		return err
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
 		_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))

@@ -201,3 +201,21 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 		t.Errorf("the DM's panic was not logged:\n%s", logged)
 	}
 }
+
+func TestBlankDMIsRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	v := h.game(chTiny).Version
+	// alice's game waits for her pick: a DM without text (a picture, a
+	// sticker) is told so
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.text {
+		t.Errorf("a blank DM while a pick is due: %+v", got)
+	}
+	// nobody waits for eve: a blank DM goes unanswered
+	if got := h.dm(eve, ""); len(got) != 0 {
+		t.Errorf("a blank DM from someone with nothing to choose: %+v", got)
+	}
+	if h.game(chTiny).Version != v || strings.Contains(h.log(), "ERROR") {
+		t.Errorf("a blank DM changed the game or logged an error:\n%s", h.log())
+	}
+}

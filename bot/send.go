@@ -53,8 +53,34 @@ func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *se
 	return &sender{s: s, log: log, guard: g, dms: map[string]string{}}
 }
 
-// reply starts answering interaction i.
-func (s *sender) reply(i *discordgo.Interaction) *reply { return newReply(s.s, i) }
+// reply starts answering interaction i, through a session of its own
+// (interactionSession).
+func (s *sender) reply(i *discordgo.Interaction) *reply {
+	return newReply(s.interactionSession(), i, s.log)
+}
+
+// interactionSession returns a session for one interaction's calls (its
+// initial response, and its webhook's edits and follow-ups). It shares the
+// bot's HTTP client, and so the guard and the REST base URL, but has a rate
+// limiter of its own, dropped with the interaction:
+//
+//   - Interaction calls are exempt from Discord's global limit, so they must
+//     never wait for it. discordgo's limiter makes every request wait out a
+//     global 429 that any bot-token call received, and its per-route
+//     buckets are locked one request at a time: an answer would queue
+//     behind bot-token work and could miss Discord's 3-second window.
+//   - discordgo keys an interaction's buckets by its token (and every
+//     webhook edit of every interaction by one shared key), and never frees
+//     a bucket: the shared limiter would grow by one bucket an interaction.
+//     Discord counts an interaction's webhook limit per token, which is what
+//     a limiter per interaction keeps.
+func (s *sender) interactionSession() *discordgo.Session {
+	return &discordgo.Session{
+		Token: s.s.Token, UserAgent: s.s.UserAgent, Client: s.s.Client, LogLevel: s.s.LogLevel,
+		MaxRestRetries: s.s.MaxRestRetries, ShouldRetryOnRateLimit: s.s.ShouldRetryOnRateLimit,
+		Ratelimiter: discordgo.NewRatelimiter(),
+	}
+}
 
 // post sends m to a channel and returns the message Discord made.
 func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -73,42 +72,59 @@ func closeShards(sessions []*discordgo.Session) error {
 	return errors.Join(errs...)
 }
 
-// heldTimers keeps, of the timers due, those of games in guilds whose
-// shard this process runs: another process runs the rest.
-type heldTimers struct {
-	timers timerStore
-	games  interface {
-		GetByID(id uint64) (*storage.Game, error)
-	}
-	held shard.Set
+// dueTimers lists the deadlines and reminders a process is to handle now.
+type dueTimers interface {
+	Due(now time.Time) ([]storage.Due, error)
 }
 
-// ownTimers returns the timers this process handles: all of them when it
-// runs every shard.
-func ownTimers(timers timerStore, games gameStore, held shard.Set) timerStore {
-	if held.Whole() {
-		return timers
-	}
-	return heldTimers{timers: timers, games: games, held: held}
+// claimedTimers reads due timers by claiming them, so that of several
+// processes (shards) on one store each timer is handled by one. Every
+// process claims any game's timers, whichever shard holds the game, so
+// that deadlines still fire while the process of a game's shard is down.
+type claimedTimers struct {
+	claims timerStore
+	hold   time.Duration
 }
 
-func (h heldTimers) Due(now time.Time) ([]storage.Due, error) {
-	due, err := h.timers.Due(now)
-	if err != nil {
-		return nil, err
+// sharedTimers returns the timers this process handles: those it claims,
+// each for hold, after which a timer whose handler died is handed out
+// again.
+func sharedTimers(timers timerStore, hold time.Duration) dueTimers {
+	return claimedTimers{claims: timers, hold: hold}
+}
+
+func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
+	return c.claims.ClaimDue(now, c.hold, nil)
+}
+
+// minClaimHold is the shortest a claim on a timer lasts. A process
+// handles the timers it claimed one after another; were a claim to run out
+// while its process is still on the way to it, another process would take
+// the timer too and a deadline could fire twice.
+const minClaimHold = 30 * time.Second
+
+// claimHold is how long a claimed timer is left to its process before
+// another may take it: four ticks, and at least minClaimHold, so that only
+// a process that died (or hung) loses its timers.
+func claimHold(tick time.Duration) time.Duration {
+	return max(4*tick, minClaimHold)
+}
+
+// rearmWindow is how recent an action after a passed deadline must be for
+// the deadline to count as on its way to being replaced.
+const rearmWindow = 10 * time.Second
+
+// beingRearmed reports whether g's passed deadline may belong to a decision
+// already made: an action came after it, moments ago. The process that
+// applied that action writes the next deadline just after the action (a
+// second write), and another process reading in between would let a
+// computer stand in for a decision that has only just begun. Such a timer
+// is left alone; its claim runs out and it is looked at again, by then
+// replaced, or due for a player who still has not decided.
+func beingRearmed(g *storage.Game, now time.Time) bool {
+	if len(g.Log) == 0 {
+		return false
 	}
-	out := due[:0]
-	for _, d := range due {
-		g, err := h.games.GetByID(d.GameID)
-		if errors.Is(err, storage.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if h.held.Holds(g.Guild) {
-			out = append(out, d)
-		}
-	}
-	return out, nil
+	last := g.Log[len(g.Log)-1].At
+	return last.After(g.Deadline) && now.Sub(last) < rearmWindow
 }

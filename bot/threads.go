@@ -133,6 +133,6 @@ func (p *publisher) threadGone(g *storage.Game) {
 	if g.Creator != "" {
 		mentions = []string{g.Creator}
 	}
-	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it.",
-		g.ID, g.Creator), Mentions: mentions}, g.ID)
+	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it; they or an admin can end it here with `/lobby abandon game:%d`.",
+		g.ID, g.Creator, g.ID), Mentions: mentions}, g.ID)
 }

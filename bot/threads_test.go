@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // threadPerms are the permissions a game thread needs, as Discord sends
@@ -107,6 +108,51 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 	}
 	if g := h.game(thread); !g.Deadline.IsZero() || !g.RemindAt.IsZero() {
 		t.Errorf("the game's timers still run: %v %v", g.Deadline, g.RemindAt)
+	}
+
+	// the notice says how to end the game, which its creator does from
+	// the parent channel; nobody else, nor from elsewhere
+	id := h.game(thread).ID
+	if want := fmt.Sprintf("`/lobby abandon game:%d`", id); !strings.Contains(q.Text(), want) {
+		t.Errorf("the notice does not say %s: %s", want, q.Text())
+	}
+	for _, c := range []struct {
+		u       tester
+		channel string
+		game    uint64
+		want    string
+	}{
+		{bob, chTiny, id, "Only the game's creator"},
+		{alice, "3009", id, fmt.Sprintf("There is no game #%d in this channel or its threads.", id)},
+		{alice, chTiny, id + 100, fmt.Sprintf("There is no game #%d", id+100)},
+	} {
+		if res := h.command(c.u, c.channel, cmdLobby, subAbandon, map[string]any{optGame: c.game}); !res.private() || !strings.Contains(res.text(), c.want) {
+			t.Errorf("%s abandons game #%d from %s: %s", c.u.Name, c.game, c.channel, res.text())
+		}
+	}
+	res := h.command(alice, chTiny, cmdLobby, subAbandon, map[string]any{optGame: id})
+	confirm := res.Requests[0].CustomIDs()
+	if !res.private() || len(confirm) != 1 || !strings.Contains(res.text(), fmt.Sprintf("Abandon game #%d", id)) {
+		t.Fatalf("abandon from the parent should ask first: %s", res.text())
+	}
+	orig, _ := h.fake.Original(res.Token)
+	mark = h.mark()
+	h.click(alice, chTiny, orig, confirm[0])
+	if g, err := h.store.GetByID(id); err != nil || g.Status != storage.StatusAbandoned {
+		t.Fatalf("the game in the deleted thread: %v", err)
+	}
+	told := false // by a public follow-up of the click in the parent channel
+	for _, q := range h.fake.Requests()[mark:] {
+		told = told || q.Kind == discordtest.Followup && !q.Ephemeral() && strings.Contains(q.Text(), fmt.Sprintf("Game #%d was abandoned by Alice", id))
+	}
+	if !told {
+		t.Errorf("the parent channel is not told: %q", h.publicSince(mark))
+	}
+	if g := h.game(second); g.Status != storage.StatusLobby {
+		t.Errorf("the other thread's game: %s", g.Status)
+	}
+	if res := h.command(alice, chTiny, cmdLobby, subAbandon, map[string]any{optGame: id}); !strings.Contains(res.text(), "has already ended") {
+		t.Errorf("abandoning it again: %s", res.text())
 	}
 }
 

@@ -214,22 +214,24 @@ func (c *canvas) edBackground(v *eightydays.View) {
 // edKey draws what each kind of space does.
 func (c *canvas) edKey() {
 	keys := []struct {
-		kind eightydays.SpaceView
-		name string
-		does string
+		kind  eightydays.SpaceView
+		name  string
+		does  string
+		width int // share of the row, in twentieths
 	}{
-		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space"},
-		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind"},
-		{eightydays.SpaceView{Kind: edKindBet}, "Bet: your place only", "next turn: place × 10£"},
-		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£"},
-		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor"},
+		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space", 4},
+		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind", 4},
+		{eightydays.SpaceView{Kind: edKindBet}, "Bet: if your place is printed", "next turn: place × 10£", 5},
+		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£", 4},
+		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor", 3},
 	}
-	w := (edW - 2*edTrackX) / len(keys)
-	for i, k := range keys {
-		x := edTrackX + i*w
+	x := edTrackX
+	for _, k := range keys {
+		w := (edW - 2*edTrackX) * k.width / 20
 		c.fill(image.Rect(x, edKeyY+6, x+18, edKeyY+edKeyH-6), edKindColor(k.kind))
 		c.text(k.name, x+26, edKeyY+15, style{size: sizeSmall, bold: true, color: colInk})
 		c.textFit(k.does, x+26, edKeyY+39, w-32, style{size: sizeSmall, color: colInkSoft})
+		x += w
 	}
 }
 

@@ -130,7 +130,7 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 		}
 		for _, p := range loc.Possibilities {
 			if p.Available && !p.Used {
-				offer = append(offer, p.Key)
+				offer = append(offer, p.Key+": "+p.Text)
 			}
 		}
 		if loc.TicketsLeft > 0 {

@@ -155,6 +155,28 @@ func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
 	}
 }
 
+// The Port's and Waterloo's possibilities say what they give, not only
+// the word a player types.
+func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
+	v := &cp.View{
+		Game: "crystalpalace", Viewer: engine.Spectator, Players: 3, Phase: 3, First: 0, Turn: 0,
+		Seats: []cp.PlayerView{{Seat: 0}, {Seat: 1}, {Seat: 2}},
+		Locations: []cp.LocationView{{Key: "waterloo", Number: 8, Name: "Waterloo Station", Possibilities: []cp.PossibilityView{
+			{Key: "energygreen", Text: "1 energy and one green bonus", Available: true, By: engine.Spectator},
+			{Key: "buzz", Text: "2 Buzz", By: engine.Spectator},
+		}}},
+		PocketWatch: cp.WatchView{Holder: engine.Spectator},
+		BlackMarket: cp.MarketView{BannerTier: 3},
+	}
+	text, err := present.View(v, nil, present.Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "energygreen: 1 energy and one green bonus") || strings.Contains(text, "2 Buzz") {
+		t.Errorf("text:\n%s", text)
+	}
+}
+
 func TestUnknownViewAndNames(t *testing.T) {
 	if _, err := present.View(42, nil, present.Style{}); !errors.Is(err, present.ErrUnknownView) {
 		t.Fatalf("err %v", err)

@@ -91,6 +91,8 @@ type Request struct {
 	// Status a refusal, relaxed ones were only noted.
 	Violations []Violation
 	At         time.Time
+	// globalRefused: the answer was a global 429.
+	globalRefused bool
 }
 
 // Content returns the text of the request's message payload.
@@ -221,6 +223,9 @@ type Failure struct {
 	Message string // Discord's message
 	// RetryAfter is the retry_after of a 429, in seconds.
 	RetryAfter float64
+	// Global makes a 429 the global limit's: its body and headers say so,
+	// and a client that follows them waits before any request.
+	Global bool
 	// Times is how many requests fail; 0 means every matching one.
 	Times int
 }
@@ -236,6 +241,14 @@ var (
 // RateLimited returns a 429 that asks to retry after d, for times requests.
 func RateLimited(d time.Duration, times int) Failure {
 	return Failure{Status: http.StatusTooManyRequests, Message: "You are being rate limited.", RetryAfter: d.Seconds(), Times: times}
+}
+
+// GloballyRateLimited returns the global limit's 429 asking to retry after
+// d, for times requests.
+func GloballyRateLimited(d time.Duration, times int) Failure {
+	f := RateLimited(d, times)
+	f.Global = true
+	return f
 }
 
 type rule struct {

@@ -64,3 +64,27 @@ func TestOnlyDiscordIsRewritten(t *testing.T) {
 		t.Error("a request to another host went through")
 	}
 }
+
+func TestAGlobal429HoldsBackEveryRoute(t *testing.T) {
+	srv := NewServer(Options{})
+	defer srv.Close()
+	s := srv.NewSession()
+	const wait = 300 * time.Millisecond
+	srv.Fail(func(q Request) bool { return q.Kind == ChannelSend && q.Channel == "1" }, GloballyRateLimited(wait, 1))
+	start := time.Now()
+	if _, err := s.ChannelMessageSend("1", "x"); err != nil {
+		t.Fatalf("send after a global 429: %v", err)
+	}
+	// the first try was refused, and retried after the wait
+	first := srv.Requests()[0]
+	if first.Status != http.StatusTooManyRequests {
+		t.Fatalf("the first send answered %d", first.Status)
+	}
+	// discordgo now waits before a request on any route, then sends it
+	if _, err := s.ChannelMessageSend("2", "y"); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 3 || reqs[2].At.Sub(start) < wait {
+		t.Errorf("a request on another route went %v after the global 429 asked for %v", reqs[len(reqs)-1].At.Sub(start), wait)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,4 +116,34 @@ func (l *limiter) admit(req *Request, authorization string, now time.Time) limit
 func bucketHash(name string) string {
 	sum := sha256.Sum256([]byte(name))
 	return hex.EncodeToString(sum[:8])
+}
+
+// GlobalPeak returns the most requests that Discord's global limit counts
+// (bot-token calls; not interaction responses nor webhook calls) the fake
+// accepted within any one second, and how many it refused with a global
+// 429. It counts whether or not the rate limits are relaxed, so that a test
+// can check what several processes together sent.
+func (s *Server) GlobalPeak() (peak, refused int) {
+	s.mu.Lock()
+	var times []time.Time
+	for _, q := range s.requests {
+		if _, _, global := routeOf(&q); !global {
+			continue
+		}
+		if q.globalRefused {
+			refused++
+			continue
+		}
+		times = append(times, q.At)
+	}
+	s.mu.Unlock()
+	slices.SortFunc(times, time.Time.Compare)
+	first := 0
+	for i, t := range times {
+		for t.Sub(times[first]) >= time.Second {
+			first++
+		}
+		peak = max(peak, i-first+1)
+	}
+	return peak, refused
 }

@@ -73,7 +73,7 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		if lim.over != nil {
 			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")
 			if lim.over["global"] == true {
-				scope = "global"
+				scope, req.globalRefused = "global", true
 			}
 			s.note(req, []violation{{check: CheckRateLimits, path: []string{req.Method + " " + req.Path}, code: "RATE_LIMITED",
 				message: fmt.Sprintf("429 (%s), retry after %.3f s", scope, lim.over["retry_after"])}})
@@ -84,6 +84,14 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		return http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"}, headers
 	}
 	if f, ok := s.failure(*req); ok {
+		if f.Global {
+			// a global 429 as a client obeys it: every request waits
+			headers = http.Header{}
+			headers.Set("X-RateLimit-Global", "true")
+			headers.Set("X-RateLimit-Scope", "global")
+			headers.Set("Retry-After", strconv.Itoa(int(f.RetryAfter+0.999)))
+			headers.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", f.RetryAfter))
+		}
 		return f.Status, failureBody(f), headers
 	}
 	if status, body, bad := s.lifecycle(req); bad {
@@ -177,7 +185,7 @@ func errorBody(code int, message string) map[string]any {
 
 func failureBody(f Failure) map[string]any {
 	if f.Status == http.StatusTooManyRequests {
-		return map[string]any{"message": f.Message, "retry_after": f.RetryAfter, "global": false}
+		return map[string]any{"message": f.Message, "retry_after": f.RetryAfter, "global": f.Global}
 	}
 	return errorBody(f.Code, f.Message)
 }
@@ -341,7 +349,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		}
 		if req.Type == discordgo.InteractionResponseUpdateMessage {
 			if m, ok := s.messages[s.original[req.Token]]; ok {
-				edit(m, req)
+				editExisting(m, req)
 			}
 		}
 		return http.StatusNoContent, nil
@@ -361,8 +369,10 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		if !ok {
 			m = s.newMessage("", nil)
 			s.original[req.Token] = m.ID
+			edit(m, req)
+			return http.StatusOK, m
 		}
-		edit(m, req)
+		editExisting(m, req)
 		return http.StatusOK, m
 	case ChannelSend, DirectMessage:
 		m := s.newMessage(req.Channel, nil)
@@ -374,7 +384,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		if !ok {
 			return http.StatusNotFound, map[string]any{"code": discordgo.ErrCodeUnknownMessage, "message": "Unknown Message"}
 		}
-		edit(m, req)
+		editExisting(m, req)
 		return http.StatusOK, m
 	case WebhookGet:
 		id := req.Message
@@ -431,6 +441,15 @@ func (s *Server) newMessage(channel string, _ any) *discordgo.Message {
 	m := &discordgo.Message{ID: s.id(), ChannelID: channel, Timestamp: time.Now()}
 	s.messages[m.ID] = m
 	return m
+}
+
+// editExisting applies an edit or an UPDATE_MESSAGE to a message that
+// exists. As on Discord, whether the message is ephemeral is fixed when it
+// is created: the edit's flags cannot make it public or private.
+func editExisting(m *discordgo.Message, req *Request) {
+	eph := m.Flags & discordgo.MessageFlagsEphemeral
+	edit(m, req)
+	m.Flags = m.Flags&^discordgo.MessageFlagsEphemeral | eph
 }
 
 // edit applies the fields present in the payload to m, as Discord does for a PATCH.

@@ -202,6 +202,28 @@ func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
 	if err := s.InteractionRespond(in("click"), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
 		t.Errorf("deferred update of a clicked message: %v", err)
 	}
+	// an UPDATE_MESSAGE of an ephemeral message keeps it ephemeral, whatever
+	// flags it carries; one of a public message keeps it public
+	private := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "secret", Flags: discordgo.MessageFlagsEphemeral}}
+	srv.StartInteraction("ask", "")
+	if err := s.InteractionRespond(in("ask"), private); err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []string{"ask", "a"} {
+		id, _ := srv.Original(start)
+		m, _ := srv.Message(id)
+		wasPrivate := m.Flags&discordgo.MessageFlagsEphemeral != 0
+		for i, flags := range []discordgo.MessageFlags{0, discordgo.MessageFlagsEphemeral} {
+			tok := fmt.Sprintf("update-%s-%d", start, i)
+			srv.StartInteraction(tok, id)
+			if err := s.InteractionRespond(in(tok), &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Content: "updated", Flags: flags}}); err != nil {
+				t.Fatal(err)
+			}
+			if m, _ := srv.Message(id); m.Content != "updated" || (m.Flags&discordgo.MessageFlagsEphemeral != 0) != wasPrivate {
+				t.Errorf("message %s (ephemeral %v) after an update with flags %d: %q, flags %d", id, wasPrivate, flags, m.Content, m.Flags)
+			}
+		}
+	}
 	// the 3-second window
 	srv.StartInteraction("late", "")
 	clock.Advance(ResponseWindow + time.Millisecond)

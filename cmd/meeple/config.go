@@ -44,6 +44,11 @@ type config struct {
 type discordConfig struct {
 	RESTBaseURL string `toml:"rest_base_url"`
 	GatewayURL  string `toml:"gateway_url"`
+	// Shards is the range of gateway shards this process runs ("0-3");
+	// "" means all of them. ShardCount is how many there are in all; 0
+	// means the count Discord recommends.
+	Shards     string `toml:"shards"`
+	ShardCount int    `toml:"shard_count"`
 }
 
 func (d discordConfig) endpoints() endpoint.Config {
@@ -167,6 +172,7 @@ func (c config) problems() []string {
 	if err := c.Discord.endpoints().Check(); err != nil {
 		add("[discord] %v", err)
 	}
+	out = append(out, c.Discord.shardProblems()...)
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		add("log_format is %q (want \"text\" or \"json\")", c.LogFormat)
 	}

@@ -20,12 +20,19 @@ import (
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	configPath := fs.String("config", "", "TOML config file (see config.example.toml); without it every setting has its default")
+	shardRange := fs.String("shards", "", `gateway shards this process runs, such as "0-3" (instead of [discord] shards; for a systemd template unit's instance name)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(*configPath)
 	if err != nil {
 		return err
+	}
+	if *shardRange != "" {
+		cfg.Discord.Shards = *shardRange
+		if problems := cfg.Discord.shardProblems(); len(problems) > 0 {
+			return fmt.Errorf("-shards: %s", problems[0])
+		}
 	}
 	token, err := cfg.token(os.Getenv)
 	if err != nil {
@@ -75,8 +82,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	shards, err := cfg.Discord.shardSet(func() (int, error) {
+		gb, err := session.GatewayBot()
+		if err != nil {
+			return 0, err
+		}
+		return gb.Shards, nil
+	})
+	if err != nil {
+		return err
+	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards,
 	}
 	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
@@ -98,7 +115,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		go backupLoop(ctx, file, cfg.Backup, log)
 	}
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
-		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL)
+		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

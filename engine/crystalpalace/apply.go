@@ -234,13 +234,13 @@ func (s *State) payCost(seat int, c Cost) {
 func costText(c Cost) string {
 	var parts []string
 	if c.Gears > 0 {
-		parts = append(parts, strconv.Itoa(c.Gears)+" gear")
+		parts = append(parts, strconv.Itoa(c.Gears)+" "+plural(c.Gears, "gear", "gears"))
 	}
 	if c.Energy > 0 {
 		parts = append(parts, strconv.Itoa(c.Energy)+" energy")
 	}
 	if c.Pounds > 0 || len(parts) == 0 {
-		parts = append(parts, strconv.Itoa(c.Pounds)+" pounds")
+		parts = append(parts, strconv.Itoa(c.Pounds)+" "+plural(c.Pounds, "pound", "pounds"))
 	}
 	out := parts[0]
 	for _, x := range parts[1:] {

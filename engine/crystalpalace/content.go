@@ -582,7 +582,7 @@ func tomlType(value string) string {
 
 // entryName formats a content entry for error messages: kind "id".
 func entryName(kind, id string, i int) string {
-	if id == "" {
+	if id == "" || len(id) > maxID {
 		return fmt.Sprintf("%s #%d", kind, i+1)
 	}
 	return fmt.Sprintf("%s %q", kind, id)

@@ -93,6 +93,35 @@ func TestContentNumbersAreBounded(t *testing.T) {
 	}
 }
 
+// Texts shown to players are bounded too: a name of 200,000 characters
+// would overflow every Discord message it appears in.
+func TestContentTextsAreBounded(t *testing.T) {
+	long := strings.Repeat("a", 200000)
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{"character name", "characters.toml", `name = "Charlotte Bronte"`, `name = "` + long + `"`,
+			`characters.toml: character "bronte": name: 200000 characters is too long (at most 60)`},
+		{"patent id", "patents.toml", `id = "audiobook"`, `id = "` + long + `"`, "patents.toml: patent #1: id: 200000 characters"},
+		{"prototype", "patents.toml", `prototype = "Audiobook"`, `prototype = "` + long + `"`, `patent "audiobook": prototype: 200000 characters`},
+		{"location name", "locations.toml", `name = "Patent Office"`, `name = "` + long + `"`, `location "patent": name: 200000 characters`},
+		{"round name", "tracks.toml", `"Spring 1849"`, `"` + long + `"`, "tracks.toml: rounds: years[0]: 200000 characters"},
+		{"Westminster space", "tracks.toml", `{ name = "I",`, `{ name = "` + long + `",`, "westminster[1].name: 200000 characters"},
+	} {
+		_, err := LoadContent(contentWith(t, tc.file, tc.old, tc.new))
+		if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 200 {
+			msg := "<nil>"
+			if err != nil {
+				msg = err.Error()
+				if len(msg) > 300 {
+					msg = msg[:300] + "…"
+				}
+			}
+			t.Errorf("%s: got %s, want a short error containing %q", tc.name, msg, tc.want)
+		}
+	}
+}
+
 // A value of the wrong type names its entry and its own line, not the last
 // entry's.
 func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {

@@ -142,7 +142,7 @@ func (s *State) buys(seat int, c Cost) string {
 	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
 	var goods []string
 	if gears > 0 {
-		goods = append(goods, strconv.Itoa(gears)+" gear")
+		goods = append(goods, strconv.Itoa(gears)+" "+plural(gears, "gear", "gears"))
 	}
 	if energy > 0 {
 		goods = append(goods, strconv.Itoa(energy)+" energy")

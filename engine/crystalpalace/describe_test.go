@@ -44,7 +44,7 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("P2 place out of turn: %q, want \"\"", got)
 	}
 	play(t, s, "P1: place 6 club 1\nP2: pass\nP1: pass")
-	want := "+1 Buzz · Charlotte Bronte · 2 gear, 1 energy · 12 VP · assistant action (Black Market placement free)"
+	want := "+1 Buzz · Charlotte Bronte · 2 gears, 1 energy · 12 VP · assistant action (Black Market placement free)"
 	if got := s.Describe(0, "take 4"); got != want {
 		t.Errorf("take 4 at the Club: %q, want %q", got, want)
 	}

@@ -300,13 +300,14 @@ func (s *State) occupy(seat, t int) {
 	if s.marketFreeAbove(0) >= 0 {
 		return
 	}
+	s.emit(engine.EventAction, seat, "the Black Market bursts: every other assistant goes home", false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
 			s.P[o].Asst++
 			s.Market[i] = -1
+			s.emit(EventChange, o, seatName(o)+"'s assistant on tier "+strconv.Itoa(i+1)+" goes back to "+seatName(o)+" (the Black Market bursts)", false)
 		}
 	}
-	s.emit(engine.EventAction, seat, "the Black Market bursts", false)
 }
 
 // marketFreeBelow is the highest free tier below t, or -1.

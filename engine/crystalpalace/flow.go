@@ -284,12 +284,11 @@ func (s *State) phase4(seat int) {
 // phase7 prepares the next round.
 func (s *State) phase7() {
 	m := s.market()
-	s.MarketGears = m.Gears
-	if s.Market[0] >= 0 {
-		s.P[s.Market[0]].Asst++
+	if s.MarketGears != m.Gears {
+		s.emit(engine.EventAction, -1, "Black Market: the yellow banner is refilled to "+strconv.Itoa(m.Gears)+" "+plural(m.Gears, "gear", "gears")+" (phase 7)", false)
 	}
-	copy(s.Market, s.Market[1:])
-	s.Market[len(s.Market)-1] = -1
+	s.MarketGears = m.Gears
+	s.stepMarketDown()
 	for l := range s.Boards {
 		b := &s.Boards[l]
 		for i := range b.Dice {
@@ -325,6 +324,25 @@ func (s *State) phase7() {
 	}
 	s.Revealed = false
 	s.setPhase(1)
+}
+
+// stepMarketDown moves every assistant on the Black Market one tier down,
+// the one on the lowest tier back to its owner, each move in the log.
+func (s *State) stepMarketDown() {
+	for t, o := range s.Market {
+		if o < 0 {
+			continue
+		}
+		text := seatName(o) + "'s assistant steps off the Black Market, back to " + seatName(o) + " (phase 7)"
+		if t == 0 {
+			s.P[o].Asst++
+		} else {
+			text = seatName(o) + "'s assistant steps down the Black Market, tier " + strconv.Itoa(t+1) + " → " + strconv.Itoa(t) + " (phase 7)"
+		}
+		s.emit(EventChange, o, text, false)
+	}
+	copy(s.Market, s.Market[1:])
+	s.Market[len(s.Market)-1] = -1
 }
 
 // decisionActions lists the answers to decision t of seat.

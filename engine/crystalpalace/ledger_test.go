@@ -52,8 +52,10 @@ func TestLogReportsEveryChange(t *testing.T) {
 			pr := s.Prompts()[0]
 			a := Heuristic{}.Choose(s, pr, &rng)
 			before := make([]tally, s.N)
+			market := make([]string, s.N)
 			for seat := range before {
 				before[seat] = s.tally(seat)
+				market[seat] = marketOf(s, seat)
 			}
 			ev, err := s.Apply(pr.Seat, a)
 			if err != nil {
@@ -62,6 +64,12 @@ func TestLogReportsEveryChange(t *testing.T) {
 			got := reported(ev)
 			for seat := range before {
 				now := s.tally(seat)
+				if marketOf(s, seat) != market[seat] && !mentions(ev, seatName(seat), "Black Market") {
+					t.Fatalf("game %d, %s %q: %s's Black Market assistants %s became %s with no line: %v", g, seatName(int(pr.Seat)), a, seatName(seat), market[seat], marketOf(s, seat), ev)
+				}
+				if now != before[seat] && !hasChangeEvent(ev, seat) {
+					t.Fatalf("game %d, %s %q: %s's %+v became %+v with no change line: %v", g, seatName(int(pr.Seat)), a, seatName(seat), before[seat], now, ev)
+				}
 				for unit, d := range map[string]int{"£": now.pounds - before[seat].pounds, "VP": now.vp - before[seat].vp,
 					"gear": now.gears - before[seat].gears, "energy": now.energy - before[seat].energy,
 					"newspaper": now.news - before[seat].news} {
@@ -72,6 +80,36 @@ func TestLogReportsEveryChange(t *testing.T) {
 			}
 		}
 	}
+}
+
+// marketOf is where seat's assistants stand on the Black Market.
+func marketOf(s *State, seat int) string {
+	var tiers []string
+	for t, o := range s.Market {
+		if o == seat {
+			tiers = append(tiers, strconv.Itoa(t+1))
+		}
+	}
+	return strings.Join(tiers, ",")
+}
+
+// mentions reports whether one event's text holds both who and what.
+func mentions(events []engine.Event, who, what string) bool {
+	for _, e := range events {
+		if strings.Contains(e.Text, who) && strings.Contains(e.Text, what) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasChangeEvent(events []engine.Event, seat int) bool {
+	for _, e := range events {
+		if e.Kind == EventChange && int(e.Seat) == seat {
+			return true
+		}
+	}
+	return false
 }
 
 // Phase 6 is not silent: income and special expenses reach the log with
@@ -132,5 +170,52 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 	}
 	if want := "P2 moves no assistant down"; ev[0].Text != want {
 		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	}
+}
+
+// Black Market lines say where the assistant goes, a placement names its
+// fee, and effects count a single gear or newspaper in the singular.
+func TestLogSaysWhereAndForHowMuch(t *testing.T) {
+	s := newGame(t, 2, 42)
+	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
+	for _, tc := range []struct {
+		a    Action
+		want string
+	}{
+		{Action{Verb: vPlaceAsst}, "P1 places an assistant on the Black Market, tier 3"},
+		{Action{Verb: vMoveAsst, Vals: []int{4}}, "P1 moves their assistant up the Black Market, tier 4 → 5"},
+		{Action{Verb: vDown, Vals: []int{4}}, "P1 moves their assistant down the Black Market, tier 4 → 3"},
+		{Action{Verb: vDown, Vals: []int{2}}, "P1 moves their assistant off the Black Market (tier 2), back to their supply"},
+	} {
+		if got := s.narrate(0, tc.a); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
+		}
+	}
+	if got, want := s.narrate(0, Action{Verb: vPlace, Key: "patent", Vals: []int{1, 4}}), "P1 places a 1 on space 4 at the Patent Office, paying its fee of 2 £"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {
+		t.Errorf("effect text %q", got)
+	}
+}
+
+// A burst of the Black Market says whose assistants go home.
+func TestLogNamesTheAssistantsABurstSendsHome(t *testing.T) {
+	s := newGame(t, 2, 43)
+	for i := range s.Market {
+		s.Market[i] = 1
+	}
+	s.Market[0], s.Market[len(s.Market)-1] = 0, -1
+	s.occupy(0, len(s.Market)-1)
+	var text []string
+	for _, e := range s.ev {
+		text = append(text, e.Text)
+	}
+	joined := strings.Join(text, "\n")
+	for _, want := range []string{"P1's assistant on tier 1 goes back to P1 (the Black Market bursts)",
+		"P2's assistant on tier 2 goes back to P2 (the Black Market bursts)"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the log lacks %q:\n%s", want, joined)
+		}
 	}
 }

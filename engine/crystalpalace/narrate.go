@@ -14,8 +14,12 @@ func (s *State) narrate(seat int, a Action) string {
 	case vDice:
 		return who + " has chosen their dice"
 	case vPlace:
-		l := locIndex(a.Key)
-		return who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(locKind(l))
+		l := locKind(locIndex(a.Key))
+		text := who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(l)
+		if fee := s.side(l).Dice[a.Vals[1]-1].Fee; fee > 0 {
+			text += ", paying its fee of " + pounds(fee)
+		}
+		return text
 	case vPass:
 		switch {
 		case len(p.Q) > 0:
@@ -57,11 +61,14 @@ func (s *State) narrate(seat int, a Action) string {
 	case vObjective, vTarget, vLoan:
 		return "" // their own events say what happens
 	case vPlaceAsst:
-		return who + " places an assistant on the Black Market"
+		return who + " places an assistant on the Black Market, tier " + strconv.Itoa(s.marketFreeAbove(0)+1)
 	case vMoveAsst:
-		return who + " moves their assistant up from tier " + strconv.Itoa(a.Vals[0])
+		return who + " moves their assistant up the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(s.marketFreeAbove(a.Vals[0])+1)
 	case vDown:
-		return who + " moves their assistant down from tier " + strconv.Itoa(a.Vals[0])
+		if to := s.marketFreeBelow(a.Vals[0] - 1); to >= 0 {
+			return who + " moves their assistant down the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(to+1)
+		}
+		return who + " moves their assistant off the Black Market (tier " + strconv.Itoa(a.Vals[0]) + "), back to their supply"
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
 			return who + " discards the research tile " + s.c.Research[sl.ID].Name

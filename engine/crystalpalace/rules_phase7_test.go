@@ -2,7 +2,12 @@ package crystalpalace
 
 // Phase 7: displays, dice and the round tracker for the next round.
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
 
 // Leftover patents and characters go under their decks and the displays
 // are dealt from the top; leftover research tiles and shares leave the
@@ -44,4 +49,37 @@ func TestRulePhase7Refills(t *testing.T) {
 	}
 	eq(t, "gears on the Black Market", s.MarketGears, s.market().Gears)
 	eq(t, "P1 dice", s.P[0].Dice, 4)
+}
+
+// The step down of the Black Market in phase 7 reaches the log: each
+// assistant's move, the one leaving the market and the refilled banner.
+func TestRulePhase7MarketStepLogged(t *testing.T) {
+	s := newGame(t, 2, 71)
+	s.Market[0], s.Market[2] = 1, 0
+	s.P[0].Asst--
+	s.P[1].Asst--
+	s.MarketGears = 0
+	asst := s.P[1].Asst
+	var all []string
+	for _, line := range []string{"P1: dice 2 1 1 1", "P2: dice 1 1 1 1", "P1: pass", "P2: pass"} {
+		ev, err := s.Apply(engine.Seat(line[1]-'1'), line[4:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ev {
+			all = append(all, e.Text)
+		}
+	}
+	joined := strings.Join(all, "\n")
+	for _, want := range []string{
+		"P2's assistant steps off the Black Market, back to P2 (phase 7)",
+		"P1's assistant steps down the Black Market, tier 3 → 2 (phase 7)",
+		"Black Market: the yellow banner is refilled to ",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the log lacks %q:\n%s", want, joined)
+		}
+	}
+	eq(t, "P2 assistants", s.P[1].Asst, asst+1)
+	eq(t, "tier 2", s.Market[1], 0)
 }

@@ -3,6 +3,7 @@ package crystalpalace
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // gain is the typed form of Effect.Gain.
@@ -132,7 +133,17 @@ const (
 	maxTrack   = 100 // Buzz track length; publisher thresholds
 	maxListLen = 20  // lists such as Westminster spaces, posters, levels, possibilities
 	maxLoans   = 100 // tiles of one loan kind
+	maxID      = 24  // an id, typed in commands
+	maxName    = 60  // a name shown in the log, prompts and images
+	maxText    = 100 // a possibility's text, one prompt line
 )
+
+// text fails when s, shown to players, is longer than max characters.
+func (v *validator) text(field, s string, max int) {
+	if n := utf8.RuneCountInString(s); n > max {
+		v.fail(field, "%d characters is too long (at most %d)", n, max)
+	}
+}
 
 // within fails unless lo <= n <= hi.
 func (v *validator) within(field string, n, lo, hi int) {
@@ -161,6 +172,8 @@ func (v *validator) identity(byID map[string]int, id, name string, i int) {
 	if name == "" {
 		v.fail("name", "missing")
 	}
+	v.text("id", id, maxID)
+	v.text("name", name, maxName)
 }
 
 func (v *validator) effects(field string, effs []Effect) {
@@ -232,6 +245,7 @@ func (c *Content) validate() error {
 		if p.Prototype == "" {
 			v.fail("prototype", "missing")
 		}
+		v.text("prototype", p.Prototype, maxName)
 		v.cost(p.Cost)
 		v.vp("vp", p.VP)
 		v.effects("effect", p.Effect)
@@ -296,6 +310,8 @@ func (c *Content) validate() error {
 			v.fail("id", "missing or duplicate")
 		}
 		ids[r.ID] = true
+		v.text("id", r.ID, maxID)
+		v.text("name", r.Name, maxName)
 		switch {
 		case r.Back == "green" && r.Box == "":
 		case r.Back == "violet" && (r.Box == "blue" || r.Box == "orange"):
@@ -310,6 +326,7 @@ func (c *Content) validate() error {
 	}
 	for i, s := range c.Shares {
 		v.at("shares.toml", entryName("share", s.ID, i))
+		v.text("id", s.ID, maxID)
 		if s.Round < 1 || s.Round > 5 {
 			v.fail("round", "must be 1-5")
 		}
@@ -334,6 +351,7 @@ func (c *Content) validate() error {
 	for i := range c.Publishers {
 		p := &c.Publishers[i]
 		v.at("publishers.toml", entryName("publisher", p.ID+p.Side, i))
+		v.text("id", p.ID+p.Side, maxID)
 		if len(p.Rounds) != 5 {
 			v.fail("round", "want 5 rounds, got %d", len(p.Rounds))
 		}
@@ -368,9 +386,12 @@ func (c *Content) validate() error {
 	for i := range c.Mats {
 		m := &c.Mats[i]
 		v.at("mats.toml", entryName("mat", m.ID+m.Side, i))
+		v.text("id", m.ID+m.Side, maxID)
 		if m.Nation == "" {
 			v.fail("nation", "missing")
 		}
+		v.text("nation", m.Nation, maxName)
+		v.text("landmark", m.Landmark, maxName)
 		v.within("research_spaces", m.ResearchSpaces, 1, maxSpaces)
 		if len(m.Objective) != 3 {
 			v.fail("objective", "want 3 levels, got %d", len(m.Objective))
@@ -393,6 +414,7 @@ func (c *Content) validate() error {
 	for i := range c.Flyers {
 		f := &c.Flyers[i]
 		v.at("flyers.toml", entryName("flyer", f.ID, i))
+		v.text("id", f.ID, maxID)
 		if f.Color != "blue" && f.Color != "green" && f.Color != "violet" {
 			v.fail("color", "want blue, green or violet")
 		}
@@ -431,6 +453,7 @@ func (c *Content) validateBoards(v *validator) {
 			v.fail("key", "location %d must be %q", i+1, locKind(i).String())
 		}
 		l.kind = locKind(i)
+		v.text("name", l.Name, maxName)
 		for n := 2; n <= 5; n++ {
 			if c.side(l, n) == nil {
 				v.fail("side", "no side for %d players", n)
@@ -467,6 +490,9 @@ func (c *Content) validateBoards(v *validator) {
 					if p.Key == "" || p.Group == "" {
 						v.fail(f+".possibility["+strconv.Itoa(k)+"].key", "key and group required")
 					}
+					v.text(f+".possibility["+strconv.Itoa(k)+"].key", p.Key, maxID)
+					v.text(f+".possibility["+strconv.Itoa(k)+"].group", p.Group, maxID)
+					v.text(f+".possibility["+strconv.Itoa(k)+"].text", p.Text, maxText)
 					v.within(f+".possibility["+strconv.Itoa(k)+"].min_players", p.MinPlayers, 0, 5)
 				}
 				if l.kind == locPort && (len(s.TicketVP) != 3 || s.TicketSpaces < 1) {
@@ -549,6 +575,7 @@ func (c *Content) validateTracks(v *validator) {
 	v.at("tracks.toml", "westminster")
 	v.count("westminster", len(t.Westminster), 2, maxListLen)
 	for i := range t.Westminster {
+		v.text("westminster["+strconv.Itoa(i)+"].name", t.Westminster[i].Name, maxID)
 		v.within("westminster["+strconv.Itoa(i)+"].salary", t.Westminster[i].Salary, 0, maxListLen-1)
 		v.effects("westminster["+strconv.Itoa(i)+"].bonus", t.Westminster[i].Bonus)
 	}
@@ -556,6 +583,9 @@ func (c *Content) validateTracks(v *validator) {
 	v.at("tracks.toml", "rounds")
 	if len(t.Years) != 5 || len(t.RoundYear) != 5 {
 		v.fail("years", "want 5 round names and 5 round_year entries")
+	}
+	for i, y := range t.Years {
+		v.text("years["+strconv.Itoa(i)+"]", y, maxID)
 	}
 	for _, y := range t.RoundYear {
 		if y < 0 || y > 2 {

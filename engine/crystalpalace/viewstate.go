@@ -318,7 +318,11 @@ func oneEffectText(e Effect) string {
 		t = signed(e.N) + " £"
 	case gainVP:
 		t = signed(e.N) + " VP"
-	case gainGears, gainEnergy, gainNewspapers, gainIncome, gainBuzz:
+	case gainGears:
+		t = signed(e.N) + " " + plural(e.N, "gear", "gears")
+	case gainNewspapers:
+		t = signed(e.N) + " " + plural(e.N, "newspaper", "newspapers")
+	case gainEnergy, gainIncome, gainBuzz:
 		t = signed(e.N) + " " + e.gain.String()
 	case gainWestminster:
 		t = signed(e.N) + " Westminster"
