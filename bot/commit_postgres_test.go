@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/internal/pgtest"
+	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
+)
+
+// racingStore is a process's store that counts its commits and, once,
+// lets another process act just before its next Commit.
+type racingStore struct {
+	gameStore
+	commits int
+	first   func()
+}
+
+func (s *racingStore) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+	s.commits++
+	if f := s.first; f != nil {
+		s.first = nil
+		f()
+	}
+	return s.gameStore.Commit(channel, expectVersion, o)
+}
+
+// TestTwoProcessesRaceOnPostgreSQL runs two referees on one PostgreSQL
+// database, each with its own connections and locks as two processes have.
+// Each interaction is one commit; when the second process moves the game
+// on between the first's read and its commit, the first stores nothing and
+// fails with ErrStale, which the player is told.
+func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
+	var server pgtest.Server
+	t.Cleanup(func() {
+		if err := server.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	dsn := server.Database(t)
+	reg := tinyRegistry()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	process := func() (*referee, *racingStore) {
+		pg, err := postgres.Open(dsn, reg, postgres.Options{Now: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pg.Close() })
+		s := &racingStore{gameStore: pg}
+		return &referee{store: s, games: reg, locks: newLockPool(), now: clock}, s
+	}
+	a, aStore := process()
+	b, _ := process()
+
+	if err := aStore.Create(&storage.Game{
+		Kind: "tiny", Guild: testGuild, Channel: chTiny, Creator: alice.ID, Status: storage.StatusLobby,
+		Setup:  engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"rounds": "2"}},
+		Seats:  []storage.Seat{{User: alice.ID, Name: "alice"}, {Computer: "random", Name: "Computer 1 (random)"}},
+		Timing: storage.Timing{TurnDeadline: 10 * time.Hour},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, st, err := aStore.Start(chTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the computer's first pick and alice's deadline: one commit
+	if _, err := a.afterStart(g, st); err != nil || aStore.commits != 1 {
+		t.Fatalf("after the start: %d commits, %v", aStore.commits, err)
+	}
+	now = now.Add(time.Hour)
+	out, err := a.play(request{channel: chTiny, user: alice.ID, version: -1, text: "pick 1"})
+	if err != nil || aStore.commits != 2 || out.game.Version != 2 {
+		t.Fatalf("alice's pick: %d commits, version %v, %v", aStore.commits, out, err)
+	}
+
+	// alice's move 1 in process a; just before a commits, process b applies
+	// her move 2 (a second click, arriving at the other process)
+	now = now.Add(time.Hour)
+	var won *outcome
+	aStore.first = func() {
+		if won, err = b.play(request{channel: chTiny, user: alice.ID, version: -1, text: "move 2"}); err != nil {
+			t.Errorf("process b: %v", err)
+		}
+	}
+	lost, err := a.play(request{channel: chTiny, user: alice.ID, version: -1, text: "move 1"})
+	if lost != nil || !errors.Is(err, storage.ErrStale) {
+		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
+	}
+	if text, unexpected := userMessage(err); unexpected || text == genericFailure {
+		t.Errorf("alice is told %q (unexpected %v)", text, unexpected)
+	}
+	stored, _, err := aStore.Load(chTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if won == nil || stored.Version != won.game.Version || stored.Log[2].Action != "move 2" || !stored.Deadline.Equal(won.game.Deadline) || !stored.Deadline.Equal(now.Add(10*time.Hour)) {
+		t.Fatalf("stored: version %d log %+v deadline %v; process b's outcome %+v", stored.Version, stored.Log, stored.Deadline, won)
+	}
+	for _, e := range stored.Log {
+		if e.Action == "move 1" {
+			t.Fatalf("process a's refused move was stored: %+v", stored.Log)
+		}
+	}
+}
