@@ -56,21 +56,22 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	a, aStore := process()
 	b, _ := process()
 
-	if err := aStore.Create(&storage.Game{
+	lobby := &storage.Game{
 		Kind: "tiny", Guild: testGuild, Channel: chTiny, Creator: alice.ID, Status: storage.StatusLobby,
 		Setup:  engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"rounds": "2"}},
 		Seats:  []storage.Seat{{User: alice.ID, Name: "alice"}, {Computer: "random", Name: "Computer 1 (random)"}},
 		Timing: storage.Timing{TurnDeadline: 10 * time.Hour},
-	}); err != nil {
+	}
+	if err := aStore.Create(lobby); err != nil {
 		t.Fatal(err)
 	}
-	g, st, err := aStore.Start(chTiny)
+	lobby, err := aStore.Get(chTiny)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the computer's first pick and alice's deadline: one commit
-	if _, err := a.afterStart(g, st); err != nil || aStore.commits != 1 {
-		t.Fatalf("after the start: %d commits, %v", aStore.commits, err)
+	// the start, the computer's first pick and alice's deadline: one commit
+	if _, err := a.start(lobby, nil); err != nil || aStore.commits != 1 {
+		t.Fatalf("the start: %d commits, %v", aStore.commits, err)
 	}
 	now = now.Add(time.Hour)
 	out, err := a.play(request{channel: chTiny, user: alice.ID, version: -1, text: "pick 1"})
