@@ -92,6 +92,9 @@ type Session struct {
 	images   int         // pictures written so far, numbering the files
 	noMats   bool        // the game has no player mats
 	phase    string
+	hidden   []int    // indexes in moves of the secret choices not yet revealed
+	sealed   []sealed // scripts saved with secret choices left out
+	ending   bool     // the session is over: nothing is written after this save
 }
 
 // snapshot is the game just before a human's action, for undo.
@@ -158,6 +161,7 @@ func (s *Session) Run() error {
 	s.pictures()
 	for !s.state.Over() {
 		err := s.step()
+		s.ending = err != nil
 		if errors.Is(err, errQuit) {
 			return s.save("")
 		}
@@ -230,23 +234,35 @@ func (s *Session) step() error {
 
 // apply performs seat's action and reports what happened.
 func (s *Session) apply(seat engine.Seat, action string) error {
+	secret := engine.IsSecret(s.state, seat, action)
 	events, err := s.state.Apply(seat, action)
 	if err != nil {
 		if s.players[seat] != nil {
-			return fmt.Errorf("computer player %s chose %q: %w", s.names[seat], action, err)
+			// a bug report, read by whoever is at the keyboard: a secret
+			// choice shows only its verb
+			return fmt.Errorf("computer player %s: %s", s.names[seat], engine.DescribeRefusal(seat, action, secret, err))
 		}
 		return err
 	}
+	if secret {
+		s.hidden = append(s.hidden, len(s.moves))
+	}
 	s.moves = append(s.moves, engine.Move{Seat: seat, Action: action})
 	s.version++
+	revealed := false
 	for _, e := range events {
 		if e.Reveals {
 			s.undo = nil // nothing hidden may be taken back once seen
+			revealed = true
 		}
 		s.log = append(s.log, e)
 		if s.visible(e) {
 			s.printf("  %s\n", s.eventText(e))
 		}
+	}
+	if revealed && len(s.hidden) > 0 {
+		s.hidden = nil
+		s.reveal()
 	}
 	if s.state.Phase() != s.phase || hasKind(events, engine.EventPhase) {
 		s.phase = s.state.Phase()
