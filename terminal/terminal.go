@@ -56,6 +56,9 @@ type Config struct {
 	// missing no pictures are written.
 	Images   string
 	Renderer Renderer
+	// Keep is how many of the latest boards (each with its mat) stay in
+	// Images; older ones are removed as new ones are drawn. 0 keeps all.
+	Keep int
 	// Script is the file the game's script is saved to at the end, on quit
 	// and at the end of input.
 	Script string
@@ -90,6 +93,7 @@ type Session struct {
 	version  int         // changes made to the state: actions applied and undone
 	pictured int         // the version the last pictures show
 	images   int         // pictures written so far, numbering the files
+	drawn    [][]string  // the files of each drawing still kept, oldest first
 	noMats   bool        // the game has no player mats
 	phase    string
 	hidden   []int    // indexes in moves of the secret choices not yet revealed
@@ -112,6 +116,9 @@ var errQuit = errors.New("quit")
 func New(cfg Config) (*Session, error) {
 	if cfg.Rules == nil || cfg.In == nil || cfg.Out == nil {
 		return nil, errors.New("terminal: rules, input and output are required")
+	}
+	if cfg.Keep < 0 {
+		return nil, fmt.Errorf("keep %d pictures: want 0 (all) or more", cfg.Keep)
 	}
 	if len(cfg.Seats) != cfg.Setup.Players {
 		return nil, fmt.Errorf("%d seats given for %d players", len(cfg.Seats), cfg.Setup.Players)
@@ -196,7 +203,7 @@ func (s *Session) intro() {
 		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
-		s.printf("Pictures go to %s\n", s.cfg.Images)
+		s.printf("Pictures go to %s%s\n", s.cfg.Images, ifAny(fmt.Sprintf(" (the latest %d kept)", s.cfg.Keep), s.cfg.Keep > 0))
 	}
 }
 

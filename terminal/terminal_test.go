@@ -3,6 +3,7 @@ package terminal_test
 import (
 	"bytes"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -643,5 +644,34 @@ func TestThreePeopleEachSeeOnlyTheirOwnChoice(t *testing.T) {
 	data, _ := os.ReadFile(saved)
 	if lines := scriptLines(t, saved); len(lines) != 0 || !strings.Contains(string(data), "2 actions by P1, P2 left out") {
 		t.Fatalf("P3's script:\n%s", data)
+	}
+}
+
+func TestOnlyTheLatestPicturesAreKept(t *testing.T) {
+	rules := crystalPalace(t)
+	dir := t.TempDir()
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 5}, Keep: 2,
+		Seats: []string{terminal.Human, "heuristic"}, Images: dir, Renderer: pictures(t),
+	}, strings.Repeat("1\n", 3000))
+	if !s.State().Over() || !strings.Contains(out, "(the latest 2 kept)") {
+		t.Fatalf("the game did not end, or does not say what it keeps:\n%s", out[:min(len(out), 2000)])
+	}
+	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
+	mats, _ := filepath.Glob(filepath.Join(dir, "mat-*.png"))
+	if strings.Count(out, "board: ") < 10 || len(boards) != 2 || len(mats) != 2 {
+		t.Fatalf("%d boards drawn; %v and %v kept", strings.Count(out, "board: "), boards, mats)
+	}
+	// the kept ones are the latest, each board with its mat
+	last := strings.LastIndex(out, "board: ")
+	if !strings.Contains(out[last:], boards[1]) || strings.TrimPrefix(filepath.Base(mats[1]), "mat-P1-") != strings.TrimPrefix(filepath.Base(boards[1]), "board-") {
+		t.Fatalf("kept %v and %v", boards, mats)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scores.png")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := terminal.New(terminal.Config{Rules: rules, Setup: engine.Setup{Players: 2}, Seats: []string{"human", "human"},
+		In: strings.NewReader(""), Out: io.Discard, Keep: -1}); err == nil {
+		t.Fatal("keeping -1 pictures is accepted")
 	}
 }
