@@ -207,7 +207,7 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 // a damaged database (leaving it as it was, and saying how to recover) and
 // on a database in a missing folder (creating nothing).
 func TestRunRefusesWhatItCannotUse(t *testing.T) {
-	t.Setenv(tokenEnv, "not-a-real-token")
+	t.Setenv(tokenEnv, "bm90.a-real.token") // the form of a token: the database is what fails
 	dir := t.TempDir()
 	db := storedGame(t, t.TempDir())
 	data, _ := os.ReadFile(db)
