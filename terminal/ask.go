@@ -333,10 +333,10 @@ func (s *Session) rules(topic string) {
 	}
 	topics := book.Topics()
 	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
-	var mentions []string
+	var names, mentions []string
 	for _, t := range topics {
+		names = append(names, t.Name)
 		if topic == "" {
-			mentions = append(mentions, t.Name)
 			continue
 		}
 		if t.Name == topic || strings.ToLower(t.Title) == topic {
@@ -347,13 +347,15 @@ func (s *Session) rules(topic string) {
 			mentions = append(mentions, t.Name)
 		}
 	}
+	// the games have topics of their own: a miss lists this game's
+	all := fmt.Sprintf("%s's topics: %s", s.cfg.Rules.Title(), strings.Join(names, ", "))
 	switch {
 	case topic == "":
-		s.printf("%s\n", wrap("Topics: "+strings.Join(mentions, ", "), s.width()-4))
+		s.printf("%s\n", wrap("Topics: "+strings.Join(names, ", "), s.width()-4))
 	case len(mentions) > 0:
-		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s", topic, strings.Join(mentions, ", ")), s.width()-4))
+		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s. %s", topic, strings.Join(mentions, ", "), all), s.width()-4))
 	default:
-		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. Type rules for the list.", topic), s.width()-6))
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. %s", topic, all), s.width()-6))
 	}
 }
 

@@ -675,3 +675,26 @@ func TestOnlyTheLatestPicturesAreKept(t *testing.T) {
 		t.Fatal("keeping -1 pictures is accepted")
 	}
 }
+
+// TestAMissedRulesTopicListsTheGamesTopics: the two games have topics of
+// their own; asking one game for the other's lists this game's.
+func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
+	for _, tc := range []struct {
+		rules engine.Rules
+		ask   string
+		want  []string
+	}{
+		{eightyDays(t), "overview", []string{`no topic "overview" and none mentions it. Around the World in 80 Days's topics: goal, moving,`}},
+		{crystalPalace(t), "london", []string{`No topic "london"; these mention it:`, "Crystal Palace's topics: overview, phases,"}},
+		{crystalPalace(t), "overview", []string{"Crystal Palace"}},
+		{eightyDays(t), "goal", []string{"The goal"}},
+	} {
+		_, out := play(t, terminal.Config{Rules: tc.rules, Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []string{terminal.Human, "random"}, Width: 300},
+			"rules "+tc.ask+"\nquit\n")
+		for _, want := range tc.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s, rules %s: output lacks %q", tc.rules.Title(), tc.ask, want)
+			}
+		}
+	}
+}
