@@ -8,9 +8,10 @@ import (
 // 100 columns shows every line whole.
 const textWidth = 100
 
-// writeWithin lays the table out like write, keeping rows within width
-// columns (0: no limit): the last cell of a longer row is broken at its
-// spaces onto lines of its own, under its column.
+// writeWithin writes the table's rows in aligned columns, two spaces
+// apart, keeping them within width columns (0: no limit): the last cell
+// of a longer row is broken at its spaces onto lines of its own, under
+// its column.
 func (t *table) writeWithin(b *strings.Builder, width int) {
 	var widths []int
 	for _, row := range t.rows {

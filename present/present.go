@@ -123,8 +123,6 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(b *strings.Builder) { t.writeWithin(b, 0) }
-
 // visibleLen is the number of characters of s a terminal shows: runes
 // outside ANSI escape sequences.
 func visibleLen(s string) int { return utf8.RuneCountInString(StripANSI(s)) }
