@@ -121,6 +121,11 @@ func TestGoldenImages(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, p.name+"-board", board)
+			glance, err := r.Glance(s.View(engine.Spectator), goldenNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, p.name+"-glance", glance)
 			mats := map[string]int{"cp4-midgame": 2, "cp4-secret-dice": 2, "cp3-end": 1}[p.name]
 			for seat := 0; seat < mats; seat++ {
 				mat, err := r.Mat(s.View(engine.Seat(seat)), goldenNames)
