@@ -186,6 +186,25 @@ func BenchmarkEightyDaysBoard(b *testing.B) {
 	benchBoard(b, s.View(engine.Spectator))
 }
 
+// BenchmarkCrystalPalaceGlance renders and encodes the glance posted with
+// a 5-player board message, the most rows it has (target: at most 8 ms
+// and 100 KB).
+func BenchmarkCrystalPalaceGlance(b *testing.B) {
+	s := findPosition(b, "cp5-midgame").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
+}
+
+// BenchmarkEightyDaysGlance renders and encodes the glance of a 6-player
+// game (target: at most 5 ms).
+func BenchmarkEightyDaysGlance(b *testing.B) {
+	s := findPosition(b, "ed6-midgame").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
+}
+
 // Every seat's own view, secrets included, draws the spectator's board:
 // posting any seat's board publicly leaks nothing.
 func TestBoardsAreTheSameForEverySeat(t *testing.T) {

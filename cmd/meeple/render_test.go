@@ -23,8 +23,8 @@ func TestRenderWritesBoardAndMats(t *testing.T) {
 		players string
 		want    []string
 	}{
-		{"crystalpalace", "3", []string{"board.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
-		{"eightydays", "4", []string{"board.png"}},
+		{"crystalpalace", "3", []string{"board.png", "glance.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
+		{"eightydays", "4", []string{"board.png", "glance.png"}},
 	} {
 		out := filepath.Join(dir, tc.game)
 		var stdout, stderr bytes.Buffer
