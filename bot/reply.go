@@ -25,9 +25,9 @@ type msg struct {
 	// embeds, where Discord shows it larger (550×350 on the desktop)
 	// than inside an embed (400×300); otherwise it is the first embed's
 	// image.
-	Loose bool
-	Private    bool   // ephemeral
-	Mentions   []string
+	Loose    bool
+	Private  bool // ephemeral
+	Mentions []string
 }
 
 const imageName = "board.png"
