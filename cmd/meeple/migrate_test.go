@@ -20,7 +20,17 @@ import (
 // test that asks for a database.
 var pg pgtest.Server
 
-func TestMain(m *testing.M) { os.Exit(pg.Run(m)) }
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "meeple-test-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := pg.Run(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // fillDatabase stores real games of every kind in the bbolt file at path:
 // one finished (after 300 actions, with the scores of that moment), one
