@@ -113,7 +113,7 @@ func seatFigures(st engine.State, seats int) []string {
 
 // withFullBoardButton adds the button that shows the full board: to the
 // last row of buttons when it has room, else as a row of its own when the
-// message has room for one. The board's footer names /game board too.
+// message has room for one; /game board shows the full board too.
 func withFullBoardButton(g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbFullBoard}.encode()
 	btn := discordgo.Button{Label: "Full board", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}

@@ -107,7 +107,9 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.privateView(r, i, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		return r.message(b.look.withBoardImage(g, st))
+		m := b.look.boardMessage(g, st)
+		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
+		return r.message(m)
 	case subScores:
 		return r.message(b.look.scoresMessage(g, st, false).private())
 	case subLog:
