@@ -1,0 +1,48 @@
+package typeset
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"os"
+	"testing"
+)
+
+// Every test name is drawn with real glyphs and pictures: no cluster
+// falls back to the missing glyph, none becomes '?'.
+func TestEveryNameDraws(t *testing.T) {
+	s := testLibrary(t).NewSetter()
+	list := names(t)
+	if len(list) < 200 {
+		t.Fatalf("only %d test names", len(list))
+	}
+	for _, name := range list {
+		if m := s.Missing(name); len(m) > 0 {
+			t.Errorf("%q: missing glyphs for %q", name, m)
+		}
+	}
+	if *sample != "" {
+		writeSample(t, s, list, *sample)
+	}
+}
+
+func writeSample(t *testing.T, s *Setter, list []string, path string) {
+	const cols, rowH, colW = 4, 34, 380
+	rows := (len(list) + cols - 1) / cols
+	img := image.NewRGBA(image.Rect(0, 0, cols*colW, rows*rowH+10))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{0xFA, 0xF6, 0xEE, 0xFF}), image.Point{}, draw.Src)
+	for i, name := range list {
+		x, y := 10+(i/rows)*colW, 28+(i%rows)*rowH
+		st := Style{Size: 19, Bold: i%3 == 0}
+		s.Draw(img, s.Fit(name, colW-20, st), x, y, st, color.RGBA{0x22, 0x22, 0x22, 0xFF})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
