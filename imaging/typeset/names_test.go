@@ -6,6 +6,7 @@ import (
 	"image/draw"
 	"image/png"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,18 @@ func TestEveryNameDraws(t *testing.T) {
 	for _, name := range list {
 		if m := s.Missing(name); len(m) > 0 {
 			t.Errorf("%q: missing glyphs for %q", name, m)
+		}
+		// At the glyph level: no shaped glyph is .notdef, and no '?'
+		// appears that the name does not hold.
+		for _, r := range s.layout(name, Style{Size: 19}).runs {
+			for _, g := range r.glyphs {
+				if g.id == 0 {
+					t.Errorf("%q: a .notdef glyph in %s", name, s.lib.FontName(r.font))
+				}
+			}
+			if strings.Count(r.text, "?") > strings.Count(name, "?") {
+				t.Errorf("%q drawn as %q", name, r.text)
+			}
 		}
 	}
 	if *sample != "" {

@@ -117,12 +117,12 @@ func Clean(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
+		case unicode.IsSpace(r):
+			r = ' '
 		case r < 0x20, r >= 0x7F && r <= 0x9F, r == '\uFFFD',
 			r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069',
 			r == '\u200E', r == '\u200F', r == '\u061C':
 			continue
-		case unicode.IsSpace(r):
-			r = ' '
 		}
 		b.WriteRune(r)
 	}
