@@ -59,3 +59,41 @@ func writeSample(t *testing.T, s *Setter, list []string, path string) {
 		t.Fatal(err)
 	}
 }
+
+// A Library is shared: setters on several goroutines lay out and draw the
+// same names at once and agree (run with -race).
+func TestSettersShareTheLibrary(t *testing.T) {
+	l := testLibrary(t)
+	list := names(t)
+	widths := make([][]int, 3)
+	done := make(chan int)
+	for g := range widths {
+		go func() {
+			s := l.NewSetter()
+			img := image.NewRGBA(image.Rect(0, 0, 400, 40))
+			for _, name := range list {
+				widths[g] = append(widths[g], s.Width(name, Style{Size: 19}))
+				s.Draw(img, name, 0, 30, Style{Size: 19, Bold: true}, color.Black)
+			}
+			done <- g
+		}()
+	}
+	for range widths {
+		<-done
+	}
+	for g := 1; g < len(widths); g++ {
+		for i := range list {
+			if widths[g][i] != widths[0][i] {
+				t.Errorf("%q: %d pixels wide on one goroutine, %d on another", list[i], widths[0][i], widths[g][i])
+			}
+		}
+	}
+}
+
+func BenchmarkNewLibrary(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := New(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
