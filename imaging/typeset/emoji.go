@@ -115,9 +115,9 @@ func regionalIndicator(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
 // or when no font draws it. A sequence the sheet lacks (a newer family,
 // a tone on a base that takes none) is drawn as its parts, as Unicode
 // recommends.
-func (l *Library) emojiCells(rs []rune, scratch []rune) ([]int, bool) {
+func (l *Library) emojiCells(rs []rune) ([]int, bool) {
 	picture, text := false, false
-	key := scratch[:0]
+	key := make([]rune, 0, len(rs))
 	for _, r := range rs {
 		switch r {
 		case vs16:
@@ -162,19 +162,6 @@ func (l *Library) emojiCells(rs []rune, scratch []rune) ([]int, bool) {
 		}
 	}
 	return cells, len(cells) > 0
-}
-
-// textDraws reports whether a font draws r.
-func (l *Library) textDraws(r rune) bool {
-	if l.goRegular.Index(r) != 0 && l.goBold.Index(r) != 0 {
-		return true
-	}
-	for i := range l.fonts {
-		if l.fontDraws(i, r) {
-			return true
-		}
-	}
-	return false
 }
 
 func splitRunes(rs []rune, sep rune) [][]rune {

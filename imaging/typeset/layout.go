@@ -32,7 +32,6 @@ type Setter struct {
 	faces   []*font.Face // per fallback font, made on first use
 	shaper  shaping.HarfbuzzShaper
 	para    bidi.Paragraph
-	scratch []rune
 
 	lines  budget[lineKey, *line]
 	masks  budget[maskKey, *mask]
@@ -251,7 +250,7 @@ func (s *Setter) itemise(rs []rune) []item {
 		end += utf8.RuneCountInString(cluster)
 		text := rs[start:end]
 		c := item{start: start, end: end, level: levels[start], script: clusterScript(text), font: -1}
-		if cells, ok := s.lib.emojiCells(text, s.scratch); ok {
+		if cells, ok := s.lib.emojiCells(text); ok {
 			c.kind, c.cells = runEmoji, cells
 		} else {
 			c.kind, c.font = s.lib.fontFor(text, c.level, c.script, prevFont)

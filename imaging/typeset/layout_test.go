@@ -18,7 +18,7 @@ func runsOf(s *Setter, text string) []string {
 		case runGo:
 			out = append(out, "go:"+goText(rs[it.start:it.end]))
 		case runShaped:
-			name := strings.TrimSuffix(strings.TrimPrefix(s.lib.FontName(it.font), "NotoSans"), "-Regular.ttf")
+			name := strings.TrimSuffix(strings.TrimPrefix(s.lib.fontName(it.font), "NotoSans"), "-Regular.ttf")
 			out = append(out, name+":"+string(rs[it.start:it.end]))
 		case runEmoji:
 			out = append(out, "emoji:"+strings.Repeat("*", len(it.cells)))

@@ -113,8 +113,11 @@ func (l *Library) fontDraws(i int, r rune) bool {
 
 // Draws reports whether r can be drawn other than as a missing glyph: by a
 // font, or as an emoji picture.
-func (l *Library) Draws(r rune) bool {
-	if l.goDraws(r) || l.emoji.has([]rune{r}) {
+func (l *Library) Draws(r rune) bool { return l.textDraws(r) || l.emoji.has([]rune{r}) }
+
+// textDraws reports whether a font draws r.
+func (l *Library) textDraws(r rune) bool {
+	if l.goRegular.Index(r) != 0 && l.goBold.Index(r) != 0 {
 		return true
 	}
 	for i := range l.fonts {
@@ -125,8 +128,8 @@ func (l *Library) Draws(r rune) bool {
 	return false
 }
 
-// FontName is the file name of fallback font i, for tests and reports.
-func (l *Library) FontName(i int) string {
+// fontName is the file name of fallback font i, "Go" for the Go fonts.
+func (l *Library) fontName(i int) string {
 	if i < 0 || i >= len(l.names) {
 		return "Go"
 	}

@@ -27,7 +27,7 @@ func TestEveryNameDraws(t *testing.T) {
 		for _, r := range s.layout(name, Style{Size: 19}).runs {
 			for _, g := range r.glyphs {
 				if g.id == 0 {
-					t.Errorf("%q: a .notdef glyph in %s", name, s.lib.FontName(r.font))
+					t.Errorf("%q: a .notdef glyph in %s", name, s.lib.fontName(r.font))
 				}
 			}
 			if strings.Count(r.text, "?") > strings.Count(name, "?") {
