@@ -73,7 +73,7 @@ type settingsStore interface {
 
 // timerStore hands out the deadlines and reminders that have come, each
 // to one caller across every process on the store, and again once a
-// claim of hold has run out (see storage.Store.ClaimDue).
+// claim of hold has run out (see storage.Store).
 type timerStore interface {
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
@@ -205,7 +205,7 @@ type Bot struct {
 }
 
 // Store is everything the bot keeps: games, timers, preferences and
-// statistics. *storage.Store implements it.
+// statistics. *boltdb.Store and *postgres.Store implement it.
 type Store interface {
 	gameStore
 	endStore

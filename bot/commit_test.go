@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // writeCounter is the bot's store with its writes counted, and Commit
@@ -20,7 +21,7 @@ import (
 // lands, or a concurrent writer).
 type writeCounter struct {
 	Store
-	st *storage.Store
+	st *boltdb.Store
 
 	mu sync.Mutex
 	// calls counts the writes by method; "Update" counts the Updates of
@@ -33,7 +34,7 @@ type writeCounter struct {
 func countWrites(h *harness) *writeCounter {
 	w := &writeCounter{calls: map[string]int{}}
 	h.wrap = func(s Store) Store {
-		w.Store, w.st = s, s.(*storage.Store)
+		w.Store, w.st = s, s.(*boltdb.Store)
 		return w
 	}
 	h.restart() // a bot on the wrapped store

@@ -16,6 +16,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -179,7 +180,7 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 	if postgres.IsDSN(path) {
 		return checkPostgres(path)
 	}
-	sum, err := storage.Check(path, games)
+	sum, err := boltdb.Check(path, games)
 	if errors.Is(err, storage.ErrNoDatabase) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			dir := filepath.Dir(path)

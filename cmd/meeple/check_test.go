@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -210,7 +210,7 @@ func TestCheckReportsDatabaseProblems(t *testing.T) {
 
 	inUse := storedGame(t, t.TempDir())
 	reg, _ := buildRegistry(nil)
-	held, err := storage.Open(inUse, reg, storage.Options{})
+	held, err := boltdb.Open(inUse, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

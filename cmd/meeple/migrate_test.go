@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // pg is the package's throwaway PostgreSQL server, started by the first
@@ -32,7 +33,7 @@ func fillDatabase(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(path, reg, storage.Options{})
+	s, err := boltdb.Open(path, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func exportAll(t *testing.T, database string) map[string]string {
 		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	s, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatalf("the first check created tables: %+v", r)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	s, err := openStore(dsn, reg, writeFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // The three-process test runs "meeple run" three times, each process with
@@ -248,7 +249,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := openStore(dsn, reg, readFile, storage.Options{}, io.Discard)
+	st, err := openStore(dsn, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -72,7 +73,7 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := openStore(path, reg, how, storage.Options{Logger: log}, stdout)
+	s, err := openStore(path, reg, how, boltdb.Options{Logger: log}, stdout)
 	return s, reg, err
 }
 
@@ -80,7 +81,7 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store
 // URL, as how says. A file it creates is announced on stdout; a damaged one
 // is refused with the way to recover. PostgreSQL's tables are created or
 // brought up to date.
-func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (store, error) {
+func openStore(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (store, error) {
 	// A nil pointer of either store would make a non-nil interface.
 	if postgres.IsDSN(path) {
 		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now})
@@ -97,14 +98,14 @@ func openStore(path string, reg *engine.Registry, how access, opts storage.Optio
 }
 
 // openFile is openStore for a bbolt file.
-func openFile(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+func openFile(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (*boltdb.Store, error) {
 	switch how {
 	case readFile:
 		opts.ReadOnly = true
 	case writeFile:
 		opts.Verify = true
 	}
-	s, err := storage.Open(path, reg, opts)
+	s, err := boltdb.Open(path, reg, opts)
 	if err != nil {
 		return nil, withAdvice(err)
 	}

@@ -2,7 +2,7 @@
 // store keeps games exactly as the bot expects (creation, appends with
 // optimistic versions, undo, updates, finishing and the archive,
 // statistics, settings, preferences, timers, durability across reopening,
-// and every refusal), so that the bbolt store (package storage) and the
+// and every refusal), so that the bbolt store (storage/boltdb) and the
 // PostgreSQL one (storage/postgres) can be shown to behave alike.
 //
 // It imports storage and the engine, and provides the race, a tiny dice
@@ -25,40 +25,8 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// Store is the contract: everything the bot keeps (games, lists,
-// statistics, settings, preferences, timers), plus what the tools use.
-type Store interface {
-	Writer
-	Get(channel string) (*storage.Game, error)
-	GetByID(id uint64) (*storage.Game, error)
-	Import(g *storage.Game) error
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
-	Start(channel string) (*storage.Game, engine.State, error)
-	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
-	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
-	Verified(channel string) (bool, error)
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
-
-	ListActive(guild string) ([]*storage.Game, error)
-	ActiveForUser(user string) ([]*storage.Game, error)
-	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
-	ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error)
-	Archive(after uint64, limit int) ([]*storage.Game, error)
-	Stats(user string) ([]storage.Stats, error)
-	Counts() (active, total int, err error)
-
-	GuildSettings(guild string) (storage.GuildSettings, error)
-	PutGuildSettings(guild string, s storage.GuildSettings) error
-	UserPrefs(user string) (storage.UserPrefs, error)
-	PutUserPrefs(user string, p storage.UserPrefs) error
-
-	Due(now time.Time) ([]storage.Due, error)
-	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
-
-	storage.Source
-	storage.Destination
-	Close() error
-}
+// Store is the contract every store keeps (see storage.Store).
+type Store = storage.Store
 
 // Opener opens one database; calling it again after Close opens the same
 // database again, with what was committed before.

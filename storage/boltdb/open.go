@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"encoding/binary"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -52,11 +53,12 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 	}
 	s := &Store{
 		db: db, path: path, created: created, readOnly: opts.ReadOnly, games: games, log: opts.Logger, now: opts.Now,
-		codec: newCodec(), writes: make(chan *writeReq, maxBatch), stopped: make(chan struct{}),
+		codec: storage.NewCodec(), writes: make(chan *writeReq, maxBatch), stopped: make(chan struct{}),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.rules = storage.NewContract(games, s.now)
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -77,19 +79,19 @@ func (s *Store) Created() bool { return s.created }
 // openError names the path in an error of Open, and calls anything bbolt
 // refused that is not one of ours damage.
 func openError(path string, err error) error {
-	known := []error{ErrNoDatabase, ErrNoFolder, ErrNotDatabase, ErrPermission, ErrInUse, ErrCorrupt, ErrNewerSchema}
+	known := []error{storage.ErrNoDatabase, storage.ErrNoFolder, storage.ErrNotDatabase, storage.ErrPermission, storage.ErrInUse, storage.ErrCorrupt, storage.ErrNewerSchema}
 	for _, k := range known {
 		if errors.Is(err, k) {
 			return fmt.Errorf("storage: open %s: %w", path, err)
 		}
 	}
 	if errors.Is(err, fs.ErrPermission) {
-		return fmt.Errorf("storage: open %s: %w: %v", path, ErrPermission, err)
+		return fmt.Errorf("storage: open %s: %w: %v", path, storage.ErrPermission, err)
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) { // where bbolt takes the lock itself
-		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
+		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, storage.ErrInUse)
 	}
-	return fmt.Errorf("storage: open %s: %w: %v", path, ErrCorrupt, err)
+	return fmt.Errorf("storage: open %s: %w: %v", path, storage.ErrCorrupt, err)
 }
 
 // prepareFile says why the file at path cannot be opened, if it can tell
@@ -103,34 +105,34 @@ func prepareFile(path string, create bool) (bool, error) {
 	info, err := os.Stat(path)
 	switch {
 	case err == nil && info.IsDir():
-		return fail("cannot open %s: %w: it is a folder", path, ErrNotDatabase)
+		return fail("cannot open %s: %w: it is a folder", path, storage.ErrNotDatabase)
 	case err == nil && !info.Mode().IsRegular():
-		return fail("cannot open %s: %w: it is not a regular file", path, ErrNotDatabase)
+		return fail("cannot open %s: %w: it is not a regular file", path, storage.ErrNotDatabase)
 	case err == nil:
 		return false, nil
 	case errors.Is(err, fs.ErrPermission):
-		return fail("cannot open %s: %w", path, ErrPermission)
+		return fail("cannot open %s: %w", path, storage.ErrPermission)
 	case errors.Is(err, syscall.ENOTDIR):
-		return fail("cannot open %s: %w: part of the path is a file, not a folder", path, ErrNoFolder)
+		return fail("cannot open %s: %w: part of the path is a file, not a folder", path, storage.ErrNoFolder)
 	case !errors.Is(err, fs.ErrNotExist):
 		return fail("cannot open %s: %v", path, err)
 	}
 	dir := filepath.Dir(path)
 	if dinfo, err := os.Stat(dir); err != nil || !dinfo.IsDir() {
 		if errors.Is(err, fs.ErrPermission) {
-			return fail("cannot open %s: %w to its folder %s", path, ErrPermission, dir)
+			return fail("cannot open %s: %w to its folder %s", path, storage.ErrPermission, dir)
 		}
-		return fail("cannot open %s: %w: the folder %s does not exist", path, ErrNoFolder, dir)
+		return fail("cannot open %s: %w: the folder %s does not exist", path, storage.ErrNoFolder, dir)
 	}
 	if !create {
-		return fail("%w at %s", ErrNoDatabase, path)
+		return fail("%w at %s", storage.ErrNoDatabase, path)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	switch {
 	case errors.Is(err, fs.ErrExist):
 		return false, nil // made by someone else meanwhile: open it as it is
 	case errors.Is(err, fs.ErrPermission):
-		return fail("cannot create %s: %w to write in the folder %s", path, ErrPermission, dir)
+		return fail("cannot create %s: %w to write in the folder %s", path, storage.ErrPermission, dir)
 	case err != nil:
 		return fail("cannot create %s: %v", path, err)
 	}
@@ -156,7 +158,7 @@ func (o opener) open(name string, flag int, perm os.FileMode) (*os.File, error) 
 			if o.readOnly {
 				mode = "for reading"
 			}
-			return nil, fmt.Errorf("%w to open the file %s", ErrPermission, mode)
+			return nil, fmt.Errorf("%w to open the file %s", storage.ErrPermission, mode)
 		}
 		return nil, err
 	}
@@ -177,12 +179,12 @@ func (o opener) lockAndCheck(f *os.File) error {
 	}
 	if info.Size() == 0 {
 		if o.readOnly {
-			return fmt.Errorf("%w: the file is empty", ErrNoDatabase)
+			return fmt.Errorf("%w: the file is empty", storage.ErrNoDatabase)
 		}
 		return nil // bbolt writes the headers of a new file
 	}
 	if _, ok := newestMeta(f); !ok && !hasMagic(f) {
-		return fmt.Errorf("%w: it does not start like one", ErrNotDatabase)
+		return fmt.Errorf("%w: it does not start like one", storage.ErrNotDatabase)
 	}
 	if o.verify {
 		return checkFile(f, info.Size())
@@ -232,7 +234,7 @@ func (s *Store) initialize(verify bool) error {
 		return err
 	}
 	if s.readOnly {
-		return fmt.Errorf("%w: the file holds no Meeple data", ErrNoDatabase)
+		return fmt.Errorf("%w: the file holds no Meeple data", storage.ErrNoDatabase)
 	}
 	return s.guard(func() error { return s.db.Update(s.createLayout) })
 }
@@ -243,25 +245,25 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 	meta := bucket(tx, bktMeta)
 	if meta == nil {
 		if bucket(tx, bktGames) != nil {
-			return false, fmt.Errorf("%w: games without a meta bucket", ErrCorrupt)
+			return false, fmt.Errorf("%w: games without a meta bucket", storage.ErrCorrupt)
 		}
 		var any bool
 		tx.ForEach(func([]byte, *bolt.Bucket) error { any = true; return nil })
 		if any {
-			return false, fmt.Errorf("%w: a bbolt file of another program (it holds no meta bucket)", ErrNotDatabase)
+			return false, fmt.Errorf("%w: a bbolt file of another program (it holds no meta bucket)", storage.ErrNotDatabase)
 		}
 		return true, nil
 	}
 	v, n := binary.Uvarint(meta.Get([]byte(keyLayout)))
 	switch {
 	case n <= 0:
-		return false, fmt.Errorf("%w: no layout version", ErrCorrupt)
+		return false, fmt.Errorf("%w: no layout version", storage.ErrCorrupt)
 	case v > layoutVersion:
-		return false, &SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
+		return false, &storage.SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
 	}
 	for _, name := range allBuckets() {
 		if bucket(tx, name) == nil {
-			return false, fmt.Errorf("%w: bucket %q is missing", ErrCorrupt, name)
+			return false, fmt.Errorf("%w: bucket %q is missing", storage.ErrCorrupt, name)
 		}
 	}
 	return false, nil
@@ -276,11 +278,11 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 // one it cannot read from the game's log.
 func (s *Store) checkSchemas(tx *bolt.Tx) error {
 	kinds := []struct{ bucket, kind string }{
-		{bktGames, recGame}, {bktLog, recEntry}, {bktStats, recStats}, {bktGuilds, recGuild}, {bktUsers, recUser},
+		{bktGames, storage.RecGame}, {bktLog, storage.RecEntry}, {bktStats, storage.RecStats}, {bktGuilds, storage.RecGuild}, {bktUsers, storage.RecUser},
 	}
 	for _, k := range kinds {
 		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
-			return s.codec.notNewer(k.kind, func() string { return recordKey(k.bucket, key) }, v)
+			return s.codec.NotNewer(k.kind, func() string { return recordKey(k.bucket, key) }, v)
 		})
 		if err != nil {
 			return err
@@ -319,7 +321,7 @@ func boltCheck(tx *bolt.Tx) error {
 	var first error
 	for err := range tx.Check() {
 		if first == nil {
-			first = fmt.Errorf("%w: %v", ErrCorrupt, err)
+			first = fmt.Errorf("%w: %v", storage.ErrCorrupt, err)
 		}
 	}
 	return first

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // Online backups: while the bot holds the database file (bbolt locks it
@@ -79,7 +81,7 @@ func ServeBackups(s *Store, socketPath string) (*BackupServer, error) {
 	fail := func(err error) (*BackupServer, error) {
 		return nil, fmt.Errorf("storage: backup socket %s: %w", socketPath, err)
 	}
-	tooLong := fmt.Errorf("%w: the path is too long for a Unix socket (at most %d bytes, with room for a temporary name); keep the database in a folder with a shorter path", ErrInvalid, maxSocketPath)
+	tooLong := fmt.Errorf("%w: the path is too long for a Unix socket (at most %d bytes, with room for a temporary name); keep the database in a folder with a shorter path", storage.ErrInvalid, maxSocketPath)
 	if len(socketPath) > maxSocketPath {
 		return fail(tooLong)
 	}
@@ -130,11 +132,11 @@ func clearStaleSocket(path string) error {
 		return err
 	}
 	if fi.Mode().Type() != os.ModeSocket {
-		return fmt.Errorf("%w: the path exists and is not a socket; move it away", ErrInvalid)
+		return fmt.Errorf("%w: the path exists and is not a socket; move it away", storage.ErrInvalid)
 	}
 	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
 		conn.Close()
-		return fmt.Errorf("%w: another process listens on it", ErrInvalid)
+		return fmt.Errorf("%w: another process listens on it", storage.ErrInvalid)
 	}
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("a stale socket is in the way and cannot be removed: %w", err)
@@ -234,7 +236,7 @@ func (b *BackupServer) answer(conn net.Conn) {
 	dec.DisallowUnknownFields()
 	var reply backupReply
 	if err := dec.Decode(&req); err != nil {
-		reply.Error = fmt.Sprintf("storage: backup: %v: %v", ErrInvalid, err)
+		reply.Error = fmt.Sprintf("storage: backup: %v: %v", storage.ErrInvalid, err)
 		b.store.log.Warn("backup socket: malformed request", "socket", b.path, "err", err)
 	} else if n, err := b.backup(req.Backup); err != nil {
 		reply.Error = err.Error()
@@ -251,12 +253,12 @@ func (b *BackupServer) answer(conn net.Conn) {
 func (b *BackupServer) backup(path string) (int64, error) {
 	switch {
 	case path == "":
-		return 0, fmt.Errorf("storage: backup: %w: no file named", ErrInvalid)
+		return 0, fmt.Errorf("storage: backup: %w: no file named", storage.ErrInvalid)
 	case !filepath.IsAbs(path):
-		return 0, fmt.Errorf("storage: backup to %s: %w: the path must be absolute", path, ErrInvalid)
+		return 0, fmt.Errorf("storage: backup to %s: %w: the path must be absolute", path, storage.ErrInvalid)
 	}
 	if same, err := sameFile(path, b.path); err == nil && same {
-		return 0, fmt.Errorf("storage: backup to %s: %w: that is the control socket", path, ErrInvalid)
+		return 0, fmt.Errorf("storage: backup to %s: %w: that is the control socket", path, storage.ErrInvalid)
 	}
 	return b.store.backupFile(b.ctx, filepath.Clean(path))
 }
@@ -274,9 +276,9 @@ func RequestBackup(ctx context.Context, socketPath, outPath string) (int64, erro
 	conn, err := d.DialContext(ctx, "unix", socketPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fail(fmt.Errorf("%w: the socket does not exist", ErrNoBackupServer))
+		return fail(fmt.Errorf("%w: the socket does not exist", storage.ErrNoBackupServer))
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fail(fmt.Errorf("%w: nothing listens on the socket (a bot that stopped without removing it?)", ErrNoBackupServer))
+		return fail(fmt.Errorf("%w: nothing listens on the socket (a bot that stopped without removing it?)", storage.ErrNoBackupServer))
 	case err != nil:
 		return fail(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package storage_test
+package boltdb_test
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // permissionEnv names the files to open when the test binary runs as the
@@ -67,8 +68,8 @@ func TestPermissionDeniedIsNotCorruption(t *testing.T) {
 // wants ErrPermission.
 func openWithoutPermission(t *testing.T, paths []string) {
 	for _, path := range paths {
-		for _, opts := range []storage.Options{{}, {ReadOnly: true}} {
-			_, err := storage.Open(path, registry(), opts)
+		for _, opts := range []boltdb.Options{{}, {ReadOnly: true}} {
+			_, err := boltdb.Open(path, registry(), opts)
 			if !errors.Is(err, storage.ErrPermission) || errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "permission denied") {
 				t.Errorf("open %s (read-only %v): %v, want ErrPermission", path, opts.ReadOnly, err)
 			}
@@ -79,7 +80,7 @@ func openWithoutPermission(t *testing.T, paths []string) {
 // fillStoreAt writes a small database at path.
 func fillStoreAt(t *testing.T, path string) string {
 	t.Helper()
-	s := openStore(t, path, storage.Options{})
+	s := openStore(t, path, boltdb.Options{})
 	newRace(t, s, "g1", "c1", 2, "1000000")
 	s.Close()
 	return path

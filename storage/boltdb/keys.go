@@ -1,11 +1,12 @@
-package storage
+package boltdb
 
 import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // Keys. Integers are big-endian so that keys sort by value; a Discord id
@@ -39,7 +40,7 @@ func prefixKey(prefix string, id uint64) []byte {
 }
 
 // dueKey orders timers by time, then game, then kind.
-func dueKey(at time.Time, id uint64, kind DueKind) []byte {
+func dueKey(at time.Time, id uint64, kind storage.DueKind) []byte {
 	k := binary.BigEndian.AppendUint64(nil, unixNano(at))
 	k = binary.BigEndian.AppendUint64(k, id)
 	return append(k, byte(kind))
@@ -52,25 +53,4 @@ func unixNano(t time.Time) uint64 {
 		return 0
 	}
 	return uint64(n)
-}
-
-// maxIDLen bounds a Discord id (a snowflake has at most 20 digits; the
-// margin allows other chat systems' ids).
-const maxIDLen = 64
-
-// checkID refuses an id that cannot be a key: empty, too long, not UTF-8
-// or holding a 0 byte.
-func checkID(what, id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: no %s id", ErrInvalid, what)
-	case len(id) > maxIDLen || !utf8.ValidString(id):
-		return fmt.Errorf("%w: bad %s id %.20q", ErrInvalid, what, id)
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < ' ' {
-			return fmt.Errorf("%w: bad %s id %.20q", ErrInvalid, what, id)
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/meeplegames/meeple/storage"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -19,7 +21,7 @@ import (
 // process's gateway shards); the others' timers are left to their owners.
 // The bbolt store keeps claims in memory: only one process can hold its
 // file.
-func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error) {
+func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error) {
 	due, err := s.Due(now)
 	if err != nil {
 		return nil, err
@@ -27,7 +29,7 @@ func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild stri
 	if owns != nil {
 		err = s.view(func(tx *bolt.Tx) error {
 			var keep error
-			due = slices.DeleteFunc(due, func(d Due) bool {
+			due = slices.DeleteFunc(due, func(d storage.Due) bool {
 				g, err := s.readGame(tx, d.GameID, false)
 				if err != nil {
 					keep = errors.Join(keep, err)
@@ -47,24 +49,24 @@ func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild stri
 // claimBook remembers which timers are claimed, and until when.
 type claimBook struct {
 	mu    sync.Mutex
-	until map[Due]time.Time
+	until map[storage.Due]time.Time
 }
 
 // claim returns the timers of due that are not claimed at now, claiming
 // them until now+hold, and forgets claims that have run out.
-func (c *claimBook) claim(due []Due, now time.Time, hold time.Duration) []Due {
+func (c *claimBook) claim(due []storage.Due, now time.Time, hold time.Duration) []storage.Due {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.until == nil {
-		c.until = map[Due]time.Time{}
+		c.until = map[storage.Due]time.Time{}
 	}
 	for d, until := range c.until {
 		if !until.After(now) {
 			delete(c.until, d)
 		}
 	}
-	return slices.DeleteFunc(due, func(d Due) bool {
-		key := Due{Kind: d.Kind, At: d.At.UTC(), GameID: d.GameID, Channel: d.Channel}
+	return slices.DeleteFunc(due, func(d storage.Due) bool {
+		key := storage.Due{Kind: d.Kind, At: d.At.UTC(), GameID: d.GameID, Channel: d.Channel}
 		if _, held := c.until[key]; held {
 			return true
 		}

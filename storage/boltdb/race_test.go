@@ -1,6 +1,6 @@
-//go:build !race
+//go:build race
 
-package storage_test
+package boltdb_test
 
 // raceEnabled is set when the tests run under the race detector.
-const raceEnabled = false
+const raceEnabled = true

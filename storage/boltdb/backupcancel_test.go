@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"context"

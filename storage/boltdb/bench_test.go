@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"fmt"
@@ -12,13 +12,14 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
 // bboltDB is the contract suite's database: a new file in a temporary folder.
 func bboltDB(t testing.TB, games *engine.Registry) storetest.Opener {
 	path := filepath.Join(t.TempDir(), "meeple.db")
-	return func() (storetest.Store, error) { return storage.Open(path, games, storage.Options{}) }
+	return func() (storetest.Store, error) { return boltdb.Open(path, games, boltdb.Options{}) }
 }
 
 // BenchmarkAppend appends one action with its state to one game, one
@@ -51,7 +52,7 @@ func BenchmarkOpen10000Games(b *testing.B) {
 		b.Run(fmt.Sprintf("verify=%v", verify), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				s, err := storage.Open(path, registry(), storage.Options{Verify: verify})
+				s, err := boltdb.Open(path, registry(), boltdb.Options{Verify: verify})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -70,7 +71,7 @@ func BenchmarkOpen10000Games(b *testing.B) {
 func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "large.db")
-	s, err := storage.Open(path, registry(), storage.Options{})
+	s, err := boltdb.Open(path, registry(), boltdb.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		s, err := storage.Open(path, registry(), storage.Options{})
+		s, err := boltdb.Open(path, registry(), boltdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func TestOpenDoesNotReadGames(t *testing.T) {
 // actions, a page of 500 at a time, as ratings do for every leaderboard.
 func BenchmarkArchive(b *testing.B) {
 	path := buildLargeStore(b, 1000, 20, false)
-	s := openStore(b, path, storage.Options{})
+	s := openStore(b, path, boltdb.Options{})
 	for i := 1; i <= 1000; i++ {
 		ch := "c" + strconv.Itoa(i)
 		if _, err := s.Finish(ch, 20, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {

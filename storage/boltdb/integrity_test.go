@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -24,7 +25,7 @@ import (
 func fillStore(t testing.TB, games, actions int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "meeple.db")
-	s, err := storage.Open(path, registry(), storage.Options{})
+	s, err := boltdb.Open(path, registry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestOpenDetectsDamagedFiles(t *testing.T) {
 		if err := os.WriteFile(path, content, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := storage.Open(path, registry(), storage.Options{})
+		s, err := boltdb.Open(path, registry(), boltdb.Options{})
 		if name == "header bit flip" && err == nil {
 			// bbolt falls back to the second header page, which is intact:
 			// the file must then read back whole.
@@ -108,7 +109,7 @@ func TestVerifyFindsDamagedRecords(t *testing.T) {
 		k, _ := b.Cursor().First()
 		return b.Put(k, []byte{1, 0xff}) // an entry with a broken seat
 	})
-	s := openStore(t, path, storage.Options{Verify: true})
+	s := openStore(t, path, boltdb.Options{Verify: true})
 	err := s.Verify()
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "entry record 1/0") {
 		t.Fatalf("Verify: %v, want ErrCorrupt naming entry 1/0", err)
@@ -142,7 +143,7 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		}
 		return b.Put(k, append([]byte{1}, payload...))
 	})
-	s := openStore(t, path, storage.Options{Verify: true})
+	s := openStore(t, path, boltdb.Options{Verify: true})
 	g, _, err := s.Load("c0")
 	if err != nil {
 		t.Fatalf("load of a schema-1 game: %v", err)
@@ -173,7 +174,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		_, n := binary.Uvarint(v)
 		return b.Put(k, append(binary.AppendUvarint(nil, 7), v[n:]...))
 	})
-	s := openStore(t, path, storage.Options{ReadOnly: true})
+	s := openStore(t, path, boltdb.Options{ReadOnly: true})
 	_, err := s.Get("c0")
 	var se *storage.SchemaError
 	if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || se.Got != 7 || !strings.Contains(err.Error(), "upgrade") {
@@ -184,7 +185,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 2))
 	})
-	if _, err := storage.Open(path, registry(), storage.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
+	if _, err := boltdb.Open(path, registry(), boltdb.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)
 	}
 }
@@ -213,7 +214,7 @@ func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
 				return b.Put(k, fn(v))
 			})
 			var logs logBuffer
-			s := openStore(t, path, storage.Options{Logger: newLogger(&logs)})
+			s := openStore(t, path, boltdb.Options{Logger: newLogger(&logs)})
 			g, state, err := s.Load("c0")
 			if err != nil {
 				t.Fatal(err)
@@ -238,7 +239,7 @@ func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
 }
 
 func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	for i := 0; i < 5; i++ {
 		newRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
 	}
@@ -277,7 +278,7 @@ func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	copy := openStore(t, path, storage.Options{Verify: true})
+	copy := openStore(t, path, boltdb.Options{Verify: true})
 	if err := copy.Verify(); err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
 // export" prints), reads it back and creates it in another channel (what
 // "meeple import" does): the imported game has the same log and state.
 func TestExportImportRoundTrip(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	newRace(t, s, "g1", "c1", 3, "1000")
 	for i := 0; i < 25; i++ {
 		play(t, s, "c1")
@@ -369,7 +370,7 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 		if err := os.WriteFile(path, damaged, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := storage.Open(path, registry(), storage.Options{})
+		s, err := boltdb.Open(path, registry(), boltdb.Options{})
 		if err != nil {
 			if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("page %d: Open: %v, want ErrCorrupt naming the file", id, err)
@@ -404,7 +405,7 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 			t.Fatalf("page %d damaged: Close: %v", id, err)
 		}
 		if types[id] == "leaf" || types[id] == "branch" {
-			s, err := storage.Open(path, registry(), storage.Options{Verify: true, LockTimeout: 50 * time.Millisecond})
+			s, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true, LockTimeout: 50 * time.Millisecond})
 			if err == nil {
 				s.Close()
 				t.Errorf("page %d (%s) damaged: Open with Verify accepted the file", id, types[id])
@@ -438,7 +439,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 			return b.Put(k, append(binary.AppendUvarint(nil, 3), v[n:]...))
 		})
 		before, _ := os.ReadFile(path)
-		_, err := storage.Open(path, registry(), storage.Options{Verify: true})
+		_, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true})
 		var se *storage.SchemaError
 		if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || !strings.Contains(err.Error(), c.record) {
 			t.Errorf("%s: Open to write (as run and import do): %v, want a SchemaError naming %s", c.bucket, err, c.record)
@@ -447,7 +448,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 			t.Errorf("%s: the refused open changed the file", c.bucket)
 		}
 		if c.bucket == "games" { // without Verify, the write itself refuses
-			s := openStore(t, path, storage.Options{})
+			s := openStore(t, path, boltdb.Options{})
 			if _, err := s.Append("c0", 6, storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
 				t.Errorf("append to a game with a newer record: %v, want ErrNewerSchema", err)
 			}
@@ -456,7 +457,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 				t.Errorf("the refused append changed the file")
 			}
 		}
-		s := openStore(t, path, storage.Options{ReadOnly: true})
+		s := openStore(t, path, boltdb.Options{ReadOnly: true})
 		defer s.Close()
 		if _, err := s.Get("c0"); c.bucket == "log" && err != nil {
 			t.Errorf("%s: the game without newer records: %v", c.bucket, err)
@@ -473,7 +474,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 func TestCheckReadsWithoutWriting(t *testing.T) {
 	path := fillStore(t, 3, 4)
 	before, _ := os.ReadFile(path)
-	sum, err := storage.Check(path, registry())
+	sum, err := boltdb.Check(path, registry())
 	if err != nil || sum.Total != 3 || sum.Active != 3 {
 		t.Fatalf("Check: %+v, %v", sum, err)
 	}
@@ -485,12 +486,12 @@ func TestCheckReadsWithoutWriting(t *testing.T) {
 		copy(damaged[at:], bytes.Repeat([]byte{0xFF}, 16))
 	}
 	os.WriteFile(path, damaged, 0o600)
-	if _, err := storage.Check(path, registry()); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := boltdb.Check(path, registry()); !errors.Is(err, storage.ErrCorrupt) {
 		t.Fatalf("Check of a damaged file: %v", err)
 	}
 	os.WriteFile(path, before, 0o600)
-	s := openStore(t, path, storage.Options{})
-	if _, err := storage.Check(s.Path(), registry()); !errors.Is(err, storage.ErrInUse) {
+	s := openStore(t, path, boltdb.Options{})
+	if _, err := boltdb.Check(s.Path(), registry()); !errors.Is(err, storage.ErrInUse) {
 		t.Fatalf("Check of a held file: %v", err)
 	}
 }
@@ -500,11 +501,11 @@ func TestCheckReadsWithoutWriting(t *testing.T) {
 // its kind) is refused as corrupt, naming the record.
 func TestAnUnknownGameKindIsDamage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meeple.db")
-	s := openStore(t, path, storage.Options{})
+	s := openStore(t, path, boltdb.Options{})
 	newRace(t, s, "g1", "c1", 2, "50")
 	play(t, s, "c1")
 	s.Close()
-	other, err := storage.Open(path, engine.NewRegistry(), storage.Options{ReadOnly: true})
+	other, err := boltdb.Open(path, engine.NewRegistry(), boltdb.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"context"
@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // serveBackups starts a backup server for s and closes it when the test ends.
-func serveBackups(t *testing.T, s *storage.Store) *storage.BackupServer {
+func serveBackups(t *testing.T, s *boltdb.Store) *boltdb.BackupServer {
 	t.Helper()
-	srv, err := storage.ServeBackups(s, storage.BackupSocket(s.Path()))
+	srv, err := boltdb.ServeBackups(s, boltdb.BackupSocket(s.Path()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func serveBackups(t *testing.T, s *storage.Store) *storage.BackupServer {
 }
 
 func TestBackupSocketWritesACopyOnRequest(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	newRace(t, s, "g1", "c1", 2, "1000000")
 	for i := 0; i < 10; i++ {
 		play(t, s, "c1")
@@ -37,14 +38,14 @@ func TestBackupSocketWritesACopyOnRequest(t *testing.T) {
 		t.Fatalf("socket %s: %v, %v; want a socket with mode 0600", srv.Path(), fi, err)
 	}
 	out := filepath.Join(t.TempDir(), "copy.db")
-	n, err := storage.RequestBackup(context.Background(), srv.Path(), out)
+	n, err := boltdb.RequestBackup(context.Background(), srv.Path(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(out); err != nil || st.Size() != n || n == 0 {
 		t.Fatalf("copy %s: %v, %v; the bot said %d bytes", out, st, err, n)
 	}
-	cp := openStore(t, out, storage.Options{Verify: true})
+	cp := openStore(t, out, boltdb.Options{Verify: true})
 	if g, err := cp.Get("c1"); err != nil || g.Version != 10 {
 		t.Fatalf("game in the copy: %+v, %v", g, err)
 	}
@@ -64,7 +65,7 @@ func TestBackupSocketWritesACopyOnRequest(t *testing.T) {
 }
 
 func TestBackupSocketRefusesBadRequests(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	srv := serveBackups(t, s)
 	dir := t.TempDir()
 	cases := []struct{ out, want string }{
@@ -75,7 +76,7 @@ func TestBackupSocketRefusesBadRequests(t *testing.T) {
 		{filepath.Join(dir, "missing", "copy.db"), "no such file or directory"},
 	}
 	for _, c := range cases {
-		_, err := storage.RequestBackup(context.Background(), srv.Path(), c.out)
+		_, err := boltdb.RequestBackup(context.Background(), srv.Path(), c.out)
 		if err == nil || !strings.Contains(err.Error(), c.want) || errors.Is(err, storage.ErrNoBackupServer) {
 			t.Errorf("backup to %q: %v, want an error mentioning %q", c.out, err, c.want)
 		}
@@ -103,7 +104,7 @@ func TestBackupSocketRefusesBadRequests(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("refused requests wrote files: %v", entries)
 	}
-	if _, err := storage.RequestBackup(context.Background(), srv.Path(), filepath.Join(dir, "ok.db")); err != nil {
+	if _, err := boltdb.RequestBackup(context.Background(), srv.Path(), filepath.Join(dir, "ok.db")); err != nil {
 		t.Fatalf("a good request after the bad ones: %v", err)
 	}
 }
@@ -112,7 +113,7 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "meeple.db.ctl")
 	out := filepath.Join(dir, "copy.db")
-	_, err := storage.RequestBackup(context.Background(), sock, out)
+	_, err := boltdb.RequestBackup(context.Background(), sock, out)
 	if !errors.Is(err, storage.ErrNoBackupServer) || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), sock) {
 		t.Fatalf("missing socket: %v", err)
 	}
@@ -123,17 +124,17 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 	}
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
-	_, err = storage.RequestBackup(context.Background(), sock, out)
+	_, err = boltdb.RequestBackup(context.Background(), sock, out)
 	if !errors.Is(err, storage.ErrNoBackupServer) || !strings.Contains(err.Error(), "nothing listens") {
 		t.Fatalf("stale socket: %v", err)
 	}
 	// A new server replaces the stale socket; a second one is refused.
-	s := openStore(t, filepath.Join(dir, "meeple.db"), storage.Options{})
+	s := openStore(t, filepath.Join(dir, "meeple.db"), boltdb.Options{})
 	srv := serveBackups(t, s)
-	if _, err := storage.RequestBackup(context.Background(), sock, out); err != nil {
+	if _, err := boltdb.RequestBackup(context.Background(), sock, out); err != nil {
 		t.Fatalf("through the replaced socket: %v", err)
 	}
-	if _, err := storage.ServeBackups(s, sock); err == nil || !strings.Contains(err.Error(), "another process listens") {
+	if _, err := boltdb.ServeBackups(s, sock); err == nil || !strings.Contains(err.Error(), "another process listens") {
 		t.Fatalf("second server on a live socket: %v", err)
 	}
 	srv.Close()
@@ -141,14 +142,14 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 	if err := os.WriteFile(sock, []byte("notes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storage.ServeBackups(s, sock); err == nil || !strings.Contains(err.Error(), "not a socket") || !strings.Contains(err.Error(), sock) {
+	if _, err := boltdb.ServeBackups(s, sock); err == nil || !strings.Contains(err.Error(), "not a socket") || !strings.Contains(err.Error(), sock) {
 		t.Fatalf("server over a regular file: %v", err)
 	}
 	if data, _ := os.ReadFile(sock); string(data) != "notes" {
 		t.Fatalf("the file in the way was changed: %q", data)
 	}
 	long := filepath.Join(dir, strings.Repeat("x", 120)+".ctl")
-	if _, err := storage.ServeBackups(s, long); err == nil || !strings.Contains(err.Error(), "too long") {
+	if _, err := boltdb.ServeBackups(s, long); err == nil || !strings.Contains(err.Error(), "too long") {
 		t.Fatalf("server on a long path: %v", err)
 	}
 }
@@ -157,7 +158,7 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 // says nothing does not hold up the bot's shutdown, and learns that the
 // bot went away.
 func TestBackupSocketCloseDoesNotWaitForClients(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	srv := serveBackups(t, s)
 	conn, err := net.Dial("unix", srv.Path())
 	if err != nil {
@@ -188,7 +189,7 @@ func TestBackupSocketCloseDoesNotWaitForClients(t *testing.T) {
 // send nothing: another client's backup is still written, long before the
 // silent ones are given up on.
 func TestBackupSocketServesClientsConcurrently(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	newRace(t, s, "g1", "c1", 2, "1000000")
 	srv := serveBackups(t, s)
 	for i := 0; i < 2; i++ {
@@ -200,7 +201,7 @@ func TestBackupSocketServesClientsConcurrently(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := storage.RequestBackup(ctx, srv.Path(), filepath.Join(t.TempDir(), "copy.db")); err != nil {
+	if _, err := boltdb.RequestBackup(ctx, srv.Path(), filepath.Join(t.TempDir(), "copy.db")); err != nil {
 		t.Fatalf("a backup while two silent clients are connected: %v", err)
 	}
 }
@@ -209,7 +210,7 @@ func TestBackupSocketServesClientsConcurrently(t *testing.T) {
 // but never a file that is not a Meeple database (a config, a token
 // file), a symbolic link or a folder; what was there is left untouched.
 func TestBackupReplacesOnlyADatabase(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	newRace(t, s, "g1", "c1", 2, "1000000")
 	srv := serveBackups(t, s)
 	dir := t.TempDir()
@@ -220,7 +221,7 @@ func TestBackupReplacesOnlyADatabase(t *testing.T) {
 	empty := filepath.Join(dir, "empty.db")
 	os.WriteFile(empty, nil, 0o600)
 	for _, path := range []string{token, link, empty, dir} {
-		_, err := storage.RequestBackup(context.Background(), srv.Path(), path)
+		_, err := boltdb.RequestBackup(context.Background(), srv.Path(), path)
 		if err == nil || !strings.Contains(err.Error(), "refusing to replace it") {
 			t.Errorf("backup over %s: %v, want a refusal", path, err)
 		}
@@ -233,7 +234,7 @@ func TestBackupReplacesOnlyADatabase(t *testing.T) {
 	}
 	older := filepath.Join(dir, "older.db")
 	for i := 0; i < 2; i++ { // the second replaces the first
-		if _, err := storage.RequestBackup(context.Background(), srv.Path(), older); err != nil {
+		if _, err := boltdb.RequestBackup(context.Background(), srv.Path(), older); err != nil {
 			t.Fatalf("backup %d over an older backup: %v", i+1, err)
 		}
 	}
@@ -243,9 +244,9 @@ func TestBackupReplacesOnlyADatabase(t *testing.T) {
 // timeout fails at once, with ErrInUse, on a file another store holds, and
 // leaves it alone.
 func TestBackupDoesNotWaitForTheLock(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	start := time.Now()
-	_, err := storage.Open(s.Path(), registry(), storage.Options{ReadOnly: true, LockTimeout: -1})
+	_, err := boltdb.Open(s.Path(), registry(), boltdb.Options{ReadOnly: true, LockTimeout: -1})
 	if !errors.Is(err, storage.ErrInUse) {
 		t.Fatalf("open of a held file: %v, want ErrInUse", err)
 	}

@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import "github.com/meeplegames/meeple/storage/storetest"
 

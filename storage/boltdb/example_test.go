@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // A game's life in the store: create it in a channel, apply each action to
@@ -56,12 +57,12 @@ func Example() {
 // startExampleRace opens a store in a fresh temporary folder and creates a
 // race in channel 200 between user 300 and a computer; closeStore closes the
 // store and removes the folder.
-func startExampleRace() (s *storage.Store, g *storage.Game, closeStore func(), err error) {
+func startExampleRace() (s *boltdb.Store, g *storage.Game, closeStore func(), err error) {
 	dir, err := os.MkdirTemp("", "meeple")
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s, err = storage.Open(filepath.Join(dir, "meeple.db"), engine.NewRegistry(race{}), storage.Options{})
+	s, err = boltdb.Open(filepath.Join(dir, "meeple.db"), engine.NewRegistry(race{}), boltdb.Options{})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, nil, err

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/meeplegames/meeple/storage"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -16,7 +18,7 @@ func beUint32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
 
 // ListActive returns guild's active games (lobby and running), oldest
 // first, without their logs and snapshots.
-func (s *Store) ListActive(guild string) ([]*Game, error) {
+func (s *Store) ListActive(guild string) ([]*storage.Game, error) {
 	games, err := s.indexed(bktGuildActive, guild, 0, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: list active games of guild %s: %w", guild, err)
@@ -26,7 +28,7 @@ func (s *Store) ListActive(guild string) ([]*Game, error) {
 
 // ActiveForUser returns the active games user is seated in, in every
 // guild, oldest first, without their logs and snapshots.
-func (s *Store) ActiveForUser(user string) ([]*Game, error) {
+func (s *Store) ActiveForUser(user string) ([]*storage.Game, error) {
 	games, err := s.indexed(bktUserActive, user, 0, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: list active games of user %s: %w", user, err)
@@ -37,7 +39,7 @@ func (s *Store) ActiveForUser(user string) ([]*Game, error) {
 // ArchiveForGuild returns up to limit of guild's finished and abandoned
 // games, newest first, without logs and snapshots. before, when not 0,
 // returns only games with a smaller ID (the last ID of the previous page).
-func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*Game, error) {
+func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error) {
 	games, err := s.indexed(bktGuildArchive, guild, before, limit, true)
 	if err != nil {
 		return nil, fmt.Errorf("storage: archive of guild %s: %w", guild, err)
@@ -46,7 +48,7 @@ func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*Game
 }
 
 // ArchiveForUser is ArchiveForGuild for the games user was seated in.
-func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, error) {
+func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error) {
 	games, err := s.indexed(bktUserArchive, user, before, limit, true)
 	if err != nil {
 		return nil, fmt.Errorf("storage: archive of user %s: %w", user, err)
@@ -58,8 +60,8 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*Game, 
 // every guild with an ID above after, lowest ID first, without logs and
 // snapshots: pages through the whole archive, for example to recompute
 // ratings.
-func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
-	var out []*Game
+func (s *Store) Archive(after uint64, limit int) ([]*storage.Game, error) {
+	var out []*storage.Game
 	if after == math.MaxUint64 {
 		return nil, nil
 	}
@@ -67,7 +69,7 @@ func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
 		c := bucket(tx, bktGames).Cursor()
 		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
 			if len(k) != 8 {
-				return fmt.Errorf("%w: game key %x", ErrCorrupt, k)
+				return fmt.Errorf("%w: game key %x", storage.ErrCorrupt, k)
 			}
 			g, err := s.readGame(tx, beUint64(k), false)
 			if err != nil {
@@ -87,12 +89,12 @@ func (s *Store) Archive(after uint64, limit int) ([]*Game, error) {
 
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
-func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*Game, error) {
-	if err := checkID("owner", owner); err != nil {
+func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*storage.Game, error) {
+	if err := storage.CheckID("owner", owner); err != nil {
 		return nil, err
 	}
 	prefix := append([]byte(owner), 0)
-	var out []*Game
+	var out []*storage.Game
 	err := s.view(func(tx *bolt.Tx) error {
 		c := bucket(tx, index).Cursor()
 		var k []byte
@@ -114,12 +116,12 @@ func (s *Store) indexed(index string, owner string, before uint64, limit int, ne
 		}
 		for ; k != nil && bytes.HasPrefix(k, prefix) && (limit <= 0 || len(out) < limit); k, _ = next() {
 			if len(k) != len(prefix)+8 {
-				return fmt.Errorf("%w: index key %x", ErrCorrupt, k)
+				return fmt.Errorf("%w: index key %x", storage.ErrCorrupt, k)
 			}
 			id := beUint64(k[len(prefix):])
 			g, err := s.readGame(tx, id, false)
-			if errors.Is(err, ErrNotFound) {
-				return fmt.Errorf("%w: index %q lists game %d, which is not in the file", ErrCorrupt, index, id)
+			if errors.Is(err, storage.ErrNotFound) {
+				return fmt.Errorf("%w: index %q lists game %d, which is not in the file", storage.ErrCorrupt, index, id)
 			}
 			if err != nil {
 				return err
@@ -135,17 +137,17 @@ func (s *Store) indexed(index string, owner string, before uint64, limit int, ne
 // or before now, earliest first. It reads only the timer index, not the
 // games. A timer stays due until the game's Deadline or RemindAt is changed
 // (Store.Update) or the game ends.
-func (s *Store) Due(now time.Time) ([]Due, error) {
+func (s *Store) Due(now time.Time) ([]storage.Due, error) {
 	end := binary.BigEndian.AppendUint64(nil, unixNano(now))
-	var out []Due
+	var out []storage.Due
 	err := s.view(func(tx *bolt.Tx) error {
 		c := bucket(tx, bktDue).Cursor()
 		for k, v := c.First(); k != nil && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
 			if len(k) != 17 {
-				return fmt.Errorf("%w: timer key %x", ErrCorrupt, k)
+				return fmt.Errorf("%w: timer key %x", storage.ErrCorrupt, k)
 			}
-			out = append(out, Due{
-				Kind: DueKind(k[16]), At: time.Unix(0, int64(beUint64(k))).UTC(),
+			out = append(out, storage.Due{
+				Kind: storage.DueKind(k[16]), At: time.Unix(0, int64(beUint64(k))).UTC(),
 				GameID: beUint64(k[8:]), Channel: string(v),
 			})
 		}
@@ -158,17 +160,17 @@ func (s *Store) Due(now time.Time) ([]Due, error) {
 }
 
 // Stats returns user's statistics, one per kind of game played, by kind.
-func (s *Store) Stats(user string) ([]Stats, error) {
-	if err := checkID("user", user); err != nil {
+func (s *Store) Stats(user string) ([]storage.Stats, error) {
+	if err := storage.CheckID("user", user); err != nil {
 		return nil, fmt.Errorf("storage: stats: %w", err)
 	}
 	prefix := append([]byte(user), 0)
-	var out []Stats
+	var out []storage.Stats
 	err := s.view(func(tx *bolt.Tx) error {
 		c := bucket(tx, bktStats).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var st Stats
-			if err := s.codec.openJSON(recStats, string(k), v, &st); err != nil {
+			var st storage.Stats
+			if err := s.codec.OpenJSON(storage.RecStats, string(k), v, &st); err != nil {
 				return err
 			}
 			out = append(out, st)
@@ -182,18 +184,18 @@ func (s *Store) Stats(user string) ([]Stats, error) {
 }
 
 // addStats counts archived game g in its users' statistics.
-func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
+func (s *Store) addStats(tx *bolt.Tx, g *storage.Game) error {
 	b := bucket(tx, bktStats)
-	for _, user := range statsUsers(g) {
+	for _, user := range storage.StatsUsers(g) {
 		key := append(append([]byte(user), 0), g.Kind...)
-		st := Stats{User: user, Kind: g.Kind}
+		st := storage.Stats{User: user, Kind: g.Kind}
 		if data := b.Get(key); data != nil {
-			if err := s.codec.openJSON(recStats, string(key), data, &st); err != nil {
+			if err := s.codec.OpenJSON(storage.RecStats, string(key), data, &st); err != nil {
 				return err
 			}
 		}
-		st.count(g)
-		data, err := s.codec.sealJSON(recStats, st)
+		st.Count(g)
+		data, err := s.codec.SealJSON(storage.RecStats, st)
 		if err != nil {
 			return err
 		}
@@ -204,98 +206,46 @@ func (s *Store) addStats(tx *bolt.Tx, g *Game) error {
 	return nil
 }
 
-// statsUsers lists the users whose statistics archived game g counts in:
-// none for a game abandoned before anyone played.
-func statsUsers(g *Game) []string {
-	if g.Status == StatusAbandoned && g.Version == 0 && g.Result == nil {
-		return nil
-	}
-	return g.users()
-}
-
-// count adds archived game g to st, the statistics of st.User.
-func (st *Stats) count(g *Game) {
-	if g.Status == StatusAbandoned {
-		st.Abandoned++
-		return
-	}
-	score, won := math.MinInt, false
-	for seat, held := range g.Seats {
-		if held.User != st.User {
-			continue
-		}
-		score = max(score, g.Result.Scores[seat])
-		for _, w := range g.Result.Winners {
-			won = won || int(w) == seat
-		}
-	}
-	if st.Played == 0 || score > st.Best {
-		st.Best = score
-	}
-	st.Played++
-	st.ScoreSum += int64(score)
-	if won {
-		st.Won++
-	}
-}
-
 // GuildSettings returns guild's settings with Saved set, or
 // DefaultGuildSettings when it has saved none.
-func (s *Store) GuildSettings(guild string) (GuildSettings, error) {
-	out := DefaultGuildSettings()
-	found, err := s.getRecord(bktGuilds, recGuild, guild, &out)
+func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
+	out := storage.DefaultGuildSettings()
+	found, err := s.getRecord(bktGuilds, storage.RecGuild, guild, &out)
 	if err != nil {
-		return GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
+		return storage.GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
 	out.Saved = found
 	return out, nil
 }
 
 // PutGuildSettings saves guild's settings.
-func (s *Store) PutGuildSettings(guild string, settings GuildSettings) error {
-	if err := checkGuildSettings(settings); err != nil {
+func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) error {
+	if err := storage.CheckGuildSettings(settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
-	if err := s.putRecord(bktGuilds, recGuild, guild, settings); err != nil {
+	if err := s.putRecord(bktGuilds, storage.RecGuild, guild, settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
-	}
-	return nil
-}
-
-func checkGuildSettings(settings GuildSettings) error {
-	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
-		return fmt.Errorf("%w: negative duration", ErrInvalid)
-	}
-	if settings.GamesChannel != "" {
-		return checkID("channel", settings.GamesChannel)
 	}
 	return nil
 }
 
 // UserPrefs returns user's preferences, or DefaultUserPrefs when they have
 // saved none.
-func (s *Store) UserPrefs(user string) (UserPrefs, error) {
-	out := DefaultUserPrefs()
-	if _, err := s.getRecord(bktUsers, recUser, user, &out); err != nil {
-		return UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
+func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
+	out := storage.DefaultUserPrefs()
+	if _, err := s.getRecord(bktUsers, storage.RecUser, user, &out); err != nil {
+		return storage.UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return out, nil
 }
 
 // PutUserPrefs saves user's preferences.
-func (s *Store) PutUserPrefs(user string, prefs UserPrefs) error {
-	if err := checkUserPrefs(prefs); err != nil {
+func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
+	if err := storage.CheckUserPrefs(prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
-	if err := s.putRecord(bktUsers, recUser, user, prefs); err != nil {
+	if err := s.putRecord(bktUsers, storage.RecUser, user, prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
-	}
-	return nil
-}
-
-func checkUserPrefs(prefs UserPrefs) error {
-	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
-		return fmt.Errorf("%w: secrets go by %q or %q, not %.20q", ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
 	}
 	return nil
 }
@@ -303,7 +253,7 @@ func checkUserPrefs(prefs UserPrefs) error {
 // getRecord decodes the JSON record under key into v, leaving v as it is
 // when there is none; found tells which.
 func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {
-	if err := checkID(kind, key); err != nil {
+	if err := storage.CheckID(kind, key); err != nil {
 		return false, err
 	}
 	err = s.view(func(tx *bolt.Tx) error {
@@ -312,22 +262,22 @@ func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err
 			return nil
 		}
 		found = true
-		return s.codec.openJSON(kind, key, data, v)
+		return s.codec.OpenJSON(kind, key, data, v)
 	})
 	return found, err
 }
 
 // putRecord stores v as a JSON record under key.
 func (s *Store) putRecord(name string, kind, key string, v any) error {
-	if err := checkID(kind, key); err != nil {
+	if err := storage.CheckID(kind, key); err != nil {
 		return err
 	}
-	data, err := s.codec.sealJSON(kind, v)
+	data, err := s.codec.SealJSON(kind, v)
 	if err != nil {
 		return err
 	}
 	return s.update(func(tx *bolt.Tx) error {
-		if err := s.codec.notNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
+		if err := s.codec.NotNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
 			return refuse(err)
 		}
 		return bucket(tx, name).Put([]byte(key), data)

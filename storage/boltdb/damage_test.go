@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // damageEnv holds "file seed trials" when the test binary runs as the
@@ -122,7 +123,7 @@ func TestDamageTrials(t *testing.T) {
 		}
 		// What backup and export do: read-only, with and without the page check.
 		for _, verify := range []bool{true, false} {
-			s, err := storage.Open(path, registry(), storage.Options{ReadOnly: true, Verify: verify})
+			s, err := boltdb.Open(path, registry(), boltdb.Options{ReadOnly: true, Verify: verify})
 			refusal("read-only open", err)
 			if err == nil {
 				useDamaged(t, s, trial, refusal)
@@ -131,7 +132,7 @@ func TestDamageTrials(t *testing.T) {
 			unchanged("a read-only open")
 		}
 		// What run and import do: check every page before writing.
-		s, err := storage.Open(path, registry(), storage.Options{Verify: true})
+		s, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true})
 		refusal("open with Verify", err)
 		if err != nil {
 			refused++
@@ -149,7 +150,7 @@ func TestDamageTrials(t *testing.T) {
 }
 
 // useDamaged reads and plays every game of a damaged store.
-func useDamaged(t *testing.T, s *storage.Store, trial int, refusal func(string, error)) {
+func useDamaged(t *testing.T, s *boltdb.Store, trial int, refusal func(string, error)) {
 	refusal("Verify", s.Verify())
 	for i := 0; i < 30; i++ {
 		ch := fmt.Sprintf("c%d", i)

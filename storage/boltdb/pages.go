@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // The page check reads a bbolt file with ordinary reads, never through a
@@ -115,7 +117,7 @@ const (
 func checkFile(f io.ReaderAt, size int64) (err error) {
 	defer func() { // belt and braces: the walk bounds everything it reads
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: the page check stopped: %v", ErrCorrupt, r)
+			err = fmt.Errorf("%w: the page check stopped: %v", storage.ErrCorrupt, r)
 		}
 	}()
 	if err := checkLength(f, size); err != nil {
@@ -132,7 +134,7 @@ func checkFile(f io.ReaderAt, size int64) (err error) {
 	}
 	for id := uint64(2); id < c.hwm; id++ {
 		if c.state[id] == 0 {
-			return fmt.Errorf("%w: page %d is neither in use nor free (the file's index of free pages is damaged)", ErrCorrupt, id)
+			return fmt.Errorf("%w: page %d is neither in use nor free (the file's index of free pages is damaged)", storage.ErrCorrupt, id)
 		}
 	}
 	return nil
@@ -145,23 +147,23 @@ func checkLength(f io.ReaderAt, size int64) error {
 	m, ok := newestMeta(f)
 	if !ok {
 		if size < 2*1024 {
-			return fmt.Errorf("%w: the file is only %d bytes, too short for a database", ErrCorrupt, size)
+			return fmt.Errorf("%w: the file is only %d bytes, too short for a database", storage.ErrCorrupt, size)
 		}
-		return fmt.Errorf("%w: both header pages are damaged, or this is not a Meeple database", ErrCorrupt)
+		return fmt.Errorf("%w: both header pages are damaged, or this is not a Meeple database", storage.ErrCorrupt)
 	}
 	if m.pageSize < 512 || m.pageSize > 1<<20 || m.pageSize&(m.pageSize-1) != 0 {
-		return fmt.Errorf("%w: the header gives a page size of %d bytes", ErrCorrupt, m.pageSize)
+		return fmt.Errorf("%w: the header gives a page size of %d bytes", storage.ErrCorrupt, m.pageSize)
 	}
 	switch {
 	case m.pgid < 3:
-		return fmt.Errorf("%w: the header counts only %d pages", ErrCorrupt, m.pgid)
+		return fmt.Errorf("%w: the header counts only %d pages", storage.ErrCorrupt, m.pgid)
 	case m.pgid > uint64(size)/uint64(m.pageSize) && m.pgid < 1<<40:
-		return fmt.Errorf("%w: the file is truncated: %d bytes, the database needs %d", ErrCorrupt, size, m.pgid*uint64(m.pageSize))
+		return fmt.Errorf("%w: the file is truncated: %d bytes, the database needs %d", storage.ErrCorrupt, size, m.pgid*uint64(m.pageSize))
 	case m.pgid > uint64(size)/uint64(m.pageSize):
-		return fmt.Errorf("%w: the header counts %d pages in a file of %d bytes", ErrCorrupt, m.pgid, size)
+		return fmt.Errorf("%w: the header counts %d pages in a file of %d bytes", storage.ErrCorrupt, m.pgid, size)
 	}
 	if m.root < 2 || m.root >= m.pgid {
-		return fmt.Errorf("%w: the header's root page %d is outside the file", ErrCorrupt, m.root)
+		return fmt.Errorf("%w: the header's root page %d is outside the file", storage.ErrCorrupt, m.root)
 	}
 	// bbolt reads the freelist while opening: check its header here.
 	if m.freelist != noFreelist {
@@ -178,10 +180,10 @@ func checkLength(f io.ReaderAt, size int64) error {
 // buffer of depth, which the next read at that depth reuses.
 func (c *pageCheck) read(id uint64, want uint16, what string, depth int) ([]byte, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: page %d (%s) is damaged: %s", ErrCorrupt, id, what, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: page %d (%s) is damaged: %s", storage.ErrCorrupt, id, what, fmt.Sprintf(format, args...))
 	}
 	if id < 2 || id >= c.hwm {
-		return nil, fmt.Errorf("%w: %s points to page %d, outside the file's %d pages", ErrCorrupt, what, id, c.hwm)
+		return nil, fmt.Errorf("%w: %s points to page %d, outside the file's %d pages", storage.ErrCorrupt, what, id, c.hwm)
 	}
 	for len(c.bufs) <= depth {
 		c.bufs = append(c.bufs, make([]byte, c.pageSize))
@@ -221,14 +223,14 @@ func (c *pageCheck) mark(id uint64, pages int, as byte, what string) error {
 	for i := uint64(0); i < uint64(pages); i++ {
 		p := id + i
 		if p >= c.hwm {
-			return fmt.Errorf("%w: %s reaches page %d, outside the file's %d pages", ErrCorrupt, what, p, c.hwm)
+			return fmt.Errorf("%w: %s reaches page %d, outside the file's %d pages", storage.ErrCorrupt, what, p, c.hwm)
 		}
 		if c.state[p] != 0 {
 			how := "twice"
 			if c.state[p] != as {
 				how = "as both in use and free"
 			}
-			return fmt.Errorf("%w: page %d is listed %s (reached from %s)", ErrCorrupt, p, how, what)
+			return fmt.Errorf("%w: page %d is listed %s (reached from %s)", storage.ErrCorrupt, p, how, what)
 		}
 		c.state[p] = as
 	}
@@ -254,12 +256,12 @@ func (c *pageCheck) freelist(id uint64) error {
 		count, at = le.Uint64(buf[pageHeaderSize:]), pageHeaderSize+8
 	}
 	if count > uint64(len(buf)-at)/8 {
-		return fmt.Errorf("%w: page %d (%s) is damaged: it lists %d pages, more than it holds", ErrCorrupt, id, what, count)
+		return fmt.Errorf("%w: page %d (%s) is damaged: it lists %d pages, more than it holds", storage.ErrCorrupt, id, what, count)
 	}
 	for i := uint64(0); i < count; i++ {
 		free := le.Uint64(buf[at+int(i)*8:])
 		if free < 2 || free >= c.hwm {
-			return fmt.Errorf("%w: page %d (%s) is damaged: it lists page %d, outside the file", ErrCorrupt, id, what, free)
+			return fmt.Errorf("%w: page %d (%s) is damaged: it lists page %d, outside the file", storage.ErrCorrupt, id, what, free)
 		}
 		if err := c.mark(free, 1, pageFree, what); err != nil {
 			return err
@@ -271,7 +273,7 @@ func (c *pageCheck) freelist(id uint64) error {
 // tree walks the tree of pages rooted at id, which belongs to bucket.
 func (c *pageCheck) tree(id uint64, bucket string, depth int) error {
 	if depth > maxTreeDepth {
-		return fmt.Errorf("%w: the pages of %s nest more than %d deep", ErrCorrupt, bucket, maxTreeDepth)
+		return fmt.Errorf("%w: the pages of %s nest more than %d deep", storage.ErrCorrupt, bucket, maxTreeDepth)
 	}
 	buf, err := c.read(id, flagBranch|flagLeaf, bucket, depth)
 	if err != nil {
@@ -303,7 +305,7 @@ func span(page []byte, at, size uint64) ([]byte, bool) {
 
 func (c *pageCheck) branch(page []byte, id uint64, bucket string, depth int) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: page %d (%s) is damaged: %s", ErrCorrupt, id, bucket, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: page %d (%s) is damaged: %s", storage.ErrCorrupt, id, bucket, fmt.Sprintf(format, args...))
 	}
 	n, ok := elements(page)
 	if !ok || n == 0 {
@@ -332,7 +334,7 @@ func (c *pageCheck) branch(page []byte, id uint64, bucket string, depth int) err
 // buckets it holds.
 func (c *pageCheck) leaf(page []byte, id uint64, bucket string, depth int) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: page %d (%s) is damaged: %s", ErrCorrupt, id, bucket, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: page %d (%s) is damaged: %s", storage.ErrCorrupt, id, bucket, fmt.Sprintf(format, args...))
 	}
 	n, ok := elements(page)
 	if !ok {

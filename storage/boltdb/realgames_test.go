@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/storetest"
 	bolt "go.etcd.io/bbolt"
 )
@@ -26,7 +27,7 @@ func realGames(t testing.TB) *engine.Registry { return storetest.RealGames(t) }
 // statistics.
 func TestRealGamesThroughTheStore(t *testing.T) {
 	reg := realGames(t)
-	s, err := storage.Open(filepath.Join(t.TempDir(), "meeple.db"), reg, storage.Options{})
+	s, err := boltdb.Open(filepath.Join(t.TempDir(), "meeple.db"), reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 // error nor the log may quote the dice.
 func TestReplayErrorKeepsSecretsOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meeple.db")
-	s, err := storage.Open(path, realGames(t), storage.Options{})
+	s, err := boltdb.Open(path, realGames(t), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestReplayErrorKeepsSecretsOut(t *testing.T) {
 		return snaps.Put(k, flipByte(v, len(v)-3)) // Load must replay the log
 	})
 	var logs logBuffer
-	if s, err = storage.Open(path, realGames(t), storage.Options{Logger: newLogger(&logs)}); err != nil {
+	if s, err = boltdb.Open(path, realGames(t), boltdb.Options{Logger: newLogger(&logs)}); err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()

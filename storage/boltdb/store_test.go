@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
@@ -19,12 +20,12 @@ func registry() *engine.Registry { return storetest.Games() }
 
 // openStore opens a store at path (in t.TempDir() when empty) and closes
 // it when the test ends.
-func openStore(t testing.TB, path string, opts storage.Options) *storage.Store {
+func openStore(t testing.TB, path string, opts boltdb.Options) *boltdb.Store {
 	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "meeple.db")
 	}
-	s, err := storage.Open(path, registry(), opts)
+	s, err := boltdb.Open(path, registry(), opts)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -32,23 +33,23 @@ func openStore(t testing.TB, path string, opts storage.Options) *storage.Store {
 	return s
 }
 
-// The helpers below are the contract suite's, for a *storage.Store.
+// The helpers below are the contract suite's, for a *boltdb.Store.
 
 func raceSetup(players int) engine.Setup { return storetest.RaceSetup(players) }
 
-func newRace(t testing.TB, s *storage.Store, guild, channel string, players int, goal string) *storage.Game {
+func newRace(t testing.TB, s *boltdb.Store, guild, channel string, players int, goal string) *storage.Game {
 	t.Helper()
 	return storetest.NewRace(t, s, guild, channel, players, goal)
 }
 
 func nextAction(v int) string { return storetest.NextAction(v) }
 
-func play(t testing.TB, s *storage.Store, channel string) int {
+func play(t testing.TB, s *boltdb.Store, channel string) int {
 	t.Helper()
 	return storetest.Play(t, s, channel)
 }
 
-func step(s *storage.Store, g *storage.Game, state engine.State) (int, error) {
+func step(s *boltdb.Store, g *storage.Game, state engine.State) (int, error) {
 	return storetest.Step(s, g, state)
 }
 
@@ -65,7 +66,7 @@ func TestContract(t *testing.T) { storetest.Run(t, bboltDB) }
 // for that one transaction only, that reads go on meanwhile, and that a
 // refused write to one game does not sink another's in the same commit.
 func TestGamesDoNotBlockEachOther(t *testing.T) {
-	s := openStore(t, "", storage.Options{})
+	s := openStore(t, "", boltdb.Options{})
 	newRace(t, s, "g1", "a", 2, "1000000")
 	newRace(t, s, "g1", "b", 2, "1000000")
 	inside, release := make(chan struct{}), make(chan struct{})
@@ -172,12 +173,12 @@ func mustContain(t *testing.T, what, s string, parts ...string) {
 
 func TestOpenRefusesAFileInUse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meeple.db")
-	openStore(t, path, storage.Options{})
-	_, err := storage.Open(path, registry(), storage.Options{LockTimeout: 50 * time.Millisecond})
+	openStore(t, path, boltdb.Options{})
+	_, err := boltdb.Open(path, registry(), boltdb.Options{LockTimeout: 50 * time.Millisecond})
 	if !errors.Is(err, storage.ErrInUse) || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("second open: %v, want an error saying the file is in use", err)
 	}
-	if _, err := storage.Open(path, nil, storage.Options{}); err == nil {
+	if _, err := boltdb.Open(path, nil, boltdb.Options{}); err == nil {
 		t.Fatal("open without a registry succeeded")
 	}
 }

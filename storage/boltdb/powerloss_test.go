@@ -1,6 +1,6 @@
 //go:build linux && amd64
 
-package storage_test
+package boltdb_test
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // The power-loss test: a kill -9 cannot show a missing fsync, because the
@@ -44,7 +45,7 @@ func TestPowerLossWriter(t *testing.T) {
 		t.Skip("run by TestPowerLossKeepsEveryAcknowledgedAction")
 	}
 	appends, _ := strconv.Atoi(spec[1])
-	s, err := storage.Open(spec[0], registry(), storage.Options{})
+	s, err := boltdb.Open(spec[0], registry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func readCrashImage(path string, image []byte) diskContent {
 	if err := os.WriteFile(path, image, 0o600); err != nil {
 		return diskContent{err: err}
 	}
-	s, err := storage.Open(path, registry(), storage.Options{Verify: true, MustExist: true})
+	s, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true, MustExist: true})
 	if err != nil {
 		return diskContent{err: err}
 	}

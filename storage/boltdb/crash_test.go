@@ -1,4 +1,4 @@
-package storage_test
+package boltdb_test
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // crashEnv names the database file when the test binary runs as the
@@ -122,7 +123,7 @@ func crashRound(t *testing.T, path string, acked map[string]map[int]string) (int
 func checkAcked(t *testing.T, path string, acked map[string]map[int]string) {
 	t.Helper()
 	var logs logBuffer
-	s, err := storage.Open(path, registry(), storage.Options{Logger: newLogger(&logs), Verify: true})
+	s, err := boltdb.Open(path, registry(), boltdb.Options{Logger: newLogger(&logs), Verify: true})
 	if err != nil {
 		t.Fatalf("reopen after kill: %v", err)
 	}
@@ -156,7 +157,7 @@ func TestCrashWriter(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestAcknowledgedAppendsSurviveKill")
 	}
-	s, err := storage.Open(path, registry(), storage.Options{})
+	s, err := boltdb.Open(path, registry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-package storage
+package boltdb
 
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/meeplegames/meeple/storage"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -13,7 +15,7 @@ func (s *Store) Layout() (file, current uint64, err error) {
 	err = s.view(func(tx *bolt.Tx) error {
 		v, n := binary.Uvarint(bucket(tx, bktMeta).Get([]byte(keyLayout)))
 		if n <= 0 {
-			return fmt.Errorf("%w: no layout version", ErrCorrupt)
+			return fmt.Errorf("%w: no layout version", storage.ErrCorrupt)
 		}
 		file = v
 		return nil

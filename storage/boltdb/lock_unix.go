@@ -1,6 +1,6 @@
 //go:build !windows
 
-package storage
+package boltdb
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // lockFile takes the lock bbolt takes on a database file (flock, exclusive
@@ -29,7 +31,7 @@ func lockFile(f *os.File, exclusive bool, wait time.Duration) error {
 			return fmt.Errorf("locking the file: %w", err)
 		}
 		if !time.Now().Before(deadline) {
-			return fmt.Errorf("%w (is the bot running?)", ErrInUse)
+			return fmt.Errorf("%w (is the bot running?)", storage.ErrInUse)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
