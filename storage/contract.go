@@ -82,28 +82,39 @@ func (c Contract) Stamp(e Entry, snapshot []byte) (Entry, error) { return c.prep
 // hold in its log.
 func CheckEntry(e Entry, players int) error { return checkEntry(e, players) }
 
-// Undo returns old (read with its log) without its last n actions, and
-// the state replayed from the rest.
-func (c Contract) Undo(old *Game, expectVersion, n int) (*Game, engine.State, error) {
-	return c.undoGame(old, expectVersion, n)
+// Undo returns old (read with its log, and guarded by at) without its
+// last n actions, and the state replayed from the rest.
+func (c Contract) Undo(old *Game, at Guard, n int) (*Game, engine.State, error) {
+	return c.undoGame(old, at, n)
 }
 
-// Finish returns old ended with status and result, as archived.
-func (c Contract) Finish(old *Game, expectVersion int, status Status, result *engine.Result) (*Game, error) {
-	return c.finishGame(old, expectVersion, status, result)
+// Finish returns old (guarded by at) ended with status and result, as
+// archived.
+func (c Contract) Finish(old *Game, at Guard, status Status, result *engine.Result) (*Game, error) {
+	return c.finishGame(old, at, status, result)
 }
+
+// CheckGuard refuses a write guarded by at to g, the channel's game as
+// stored, with a *VersionError when g is another game or at another
+// revision.
+func CheckGuard(g *Game, at Guard) error { return checkGuard(g, at) }
+
+// HistoryChanged reports whether g, the record a write makes of old (nil
+// for a new game), has another history than old: then the store gives g
+// a new Revision, from a counter that never gives a value twice.
+func HistoryChanged(old, g *Game) bool { return historyChanged(old, g) }
 
 // OutcomeEntries checks what an Outcome must hold whatever the game and
 // returns its entries with their times set.
 func (c Contract) OutcomeEntries(o Outcome) ([]Entry, error) { return c.prepareOutcome(o) }
 
-// Outcome returns old (a running game at expectVersion) as the outcome
+// Outcome returns old (a running game, guarded by at) as the outcome
 // leaves it: entries (from OutcomeEntries) counted in its version, Edit
 // applied, archived when it finished. The caller writes the entries and
 // the snapshot (OutcomeSnapshot), and counts an archived game's
 // statistics.
-func (c Contract) Outcome(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
-	return c.outcomeGame(old, expectVersion, entries, o)
+func (c Contract) Outcome(old *Game, at Guard, entries []Entry, o Outcome) (*Game, error) {
+	return c.outcomeGame(old, at, entries, o)
 }
 
 // OutcomeSnapshot is the snapshot a commit of o that made g writes: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"time"
@@ -33,15 +34,64 @@ type migration func(payload []byte) ([]byte, error)
 // schema i+1 to i+2, so a kind's current schema is len(steps[kind])+1.
 // A change to a record's layout adds a step; the zero Codec reads and
 // writes schema 1 of every kind (tests use it to write old records).
+//
+// From schema summed[kind] on, a record ends with the CRC-32C of
+// everything before it (schema and payload, 4 bytes, big-endian), checked
+// on every read: a damaged record is ErrCorrupt, never data. A strict
+// Codec (Strict) also refuses a record of an older schema, which has no
+// checksum: in a file whose records were all upgraded, such a record can
+// only be a damaged schema number.
 type Codec struct {
-	steps map[string][]migration
+	steps  map[string][]migration
+	summed map[string]uint64
+	strict bool
 }
 
 // NewCodec returns the Codec of the current schemas: game records are at
-// schema 2 (the game's timing moved out of its messages), every other
-// kind at schema 1.
+// schema 3 (2: the game's timing moved out of its messages; 3: a
+// checksum), snapshots at schema 2 (the game's revision and a checksum),
+// every other kind at schema 2 (a checksum).
 func NewCodec() Codec {
-	return Codec{steps: map[string][]migration{RecGame: {gameTimingFromMessages}}}
+	return Codec{
+		steps: map[string][]migration{
+			RecGame:     {gameTimingFromMessages, unchanged},
+			RecEntry:    {unchanged},
+			RecSnapshot: {snapshotRevision},
+			RecStats:    {unchanged},
+			RecGuild:    {unchanged},
+			RecUser:     {unchanged},
+		},
+		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2},
+	}
+}
+
+// Strict returns c refusing records without a checksum (older schemas):
+// for a file whose every record carries one.
+func (c Codec) Strict() Codec {
+	c.strict = true
+	return c
+}
+
+// unchanged is the migration of a payload that only gained a checksum.
+func unchanged(payload []byte) ([]byte, error) { return payload, nil }
+
+// snapshotRevision upgrades a snapshot from schema 1 to 2: the game's
+// revision (0 for a record from before revisions) follows the version.
+func snapshotRevision(payload []byte) ([]byte, error) {
+	_, n := binary.Uvarint(payload)
+	if n <= 0 {
+		return nil, errors.New("bad version")
+	}
+	out := append([]byte(nil), payload[:n]...)
+	out = binary.AppendUvarint(out, 0)
+	return append(out, payload[n:]...), nil
+}
+
+// Summed reports whether records of kind at c's current schema carry a
+// checksum.
+func (c Codec) Summed(kind string) bool {
+	first, ok := c.summed[kind]
+	return ok && c.Current(kind) >= first
 }
 
 // Schema 1 game records kept the lobby's time limits among the message
@@ -94,18 +144,29 @@ func gameTimingFromMessages(payload []byte) ([]byte, error) {
 
 func (c Codec) Current(kind string) uint64 { return uint64(len(c.steps[kind]) + 1) }
 
-// seal prefixes payload with kind's current schema version.
+// Seal prefixes payload with kind's current schema version and, from the
+// schema that has one, appends the checksum.
 func (c Codec) Seal(kind string, payload []byte) []byte {
-	return append(c.begin(kind, len(payload)), payload...)
+	return c.end(kind, append(c.begin(kind, len(payload)), payload...))
 }
 
 // begin starts a record of kind with room for size more bytes.
 func (c Codec) begin(kind string, size int) []byte {
-	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64), c.Current(kind))
+	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64+sumSize), c.Current(kind))
 }
 
-// open returns a record's payload at the current schema, migrating it up
-// from an older one. key names the record in errors.
+// end finishes a record begin started: it appends the checksum of all of
+// it when kind's current schema has one.
+func (c Codec) end(kind string, rec []byte) []byte {
+	if !c.Summed(kind) {
+		return rec
+	}
+	return binary.BigEndian.AppendUint32(rec, Checksum(rec))
+}
+
+// Open returns a record's payload at the current schema, after checking
+// its checksum, migrating it up from an older schema. key names the record
+// in errors.
 func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 	v, n := binary.Uvarint(data)
 	if n <= 0 || v == 0 {
@@ -116,6 +177,18 @@ func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 		return nil, &SchemaError{Record: kind, Key: key, Got: v, Max: cur}
 	}
 	payload := data[n:]
+	if first, ok := c.summed[kind]; ok && v >= first {
+		if len(payload) < sumSize {
+			return nil, fmt.Errorf("%s record %s: too short for its checksum: %w", kind, key, ErrCorrupt)
+		}
+		body := len(data) - sumSize
+		if Checksum(data[:body]) != binary.BigEndian.Uint32(data[body:]) {
+			return nil, fmt.Errorf("%s record %s: checksum mismatch, the record is damaged: %w", kind, key, ErrCorrupt)
+		}
+		payload = data[n:body]
+	} else if ok && c.strict {
+		return nil, fmt.Errorf("%s record %s: schema %d has no checksum, but every record of this file was given one: the record is damaged: %w", kind, key, v, ErrCorrupt)
+	}
 	for ; v < cur; v++ {
 		up, err := c.steps[kind][v-1](payload)
 		if err != nil {
@@ -186,6 +259,7 @@ type gameRecord struct {
 	Nudged    time.Time  `json:"nudged,omitzero"`
 	EndVotes  []string   `json:"end_votes,omitempty"`
 	EndedVote bool       `json:"ended_by_vote,omitempty"`
+	Revision  uint64     `json:"revision,omitempty"`
 }
 
 type resultRecord struct {
@@ -201,7 +275,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
-		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote,
+		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -240,7 +314,7 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
-		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote,
+		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision,
 	}
 	for _, h := range r.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {
@@ -273,7 +347,7 @@ func (c Codec) EncodeEntry(e Entry) []byte {
 	out := c.begin(RecEntry, 2*binary.MaxVarintLen64+len(e.Action))
 	out = binary.AppendUvarint(out, uint64(e.Seat))
 	out = binary.AppendVarint(out, e.At.UnixNano())
-	return append(out, e.Action...)
+	return c.end(RecEntry, append(out, e.Action...))
 }
 
 func (c Codec) DecodeEntry(key string, data []byte) (Entry, error) {
@@ -297,14 +371,16 @@ func (c Codec) DecodeEntry(key string, data []byte) (Entry, error) {
 	return Entry{Seat: engine.Seat(seat), At: time.Unix(0, at).UTC(), Action: string(action)}, nil
 }
 
-// A snapshot record is: schema, state version (uvarint), the CRC-32C of
-// the state bytes (4 bytes, big-endian), then the state bytes
-// (State.Encode()). CRC-32C runs in hardware at many GB/s, so a store can
-// check every snapshot it reads.
+// A snapshot record is: schema, state version (uvarint), the game's
+// revision (uvarint, from schema 2), the CRC-32C of the state bytes (4
+// bytes, big-endian), then the state bytes (State.Encode()), and from
+// schema 2 the record's checksum. CRC-32C runs in hardware at many GB/s,
+// so a store can check every snapshot it reads.
 type Snapshot struct {
-	Version int    // the game's version the state is of
-	Sum     uint32 // CRC-32C of State
-	State   []byte // State.Encode()
+	Version  int    // the game's version the state is of
+	Revision uint64 // the game's revision the state is of
+	Sum      uint32 // CRC-32C of State
+	State    []byte // State.Encode()
 }
 
 const sumSize = 4
@@ -314,9 +390,10 @@ func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// NewSnapshot returns the snapshot of state at version, with its checksum.
-func NewSnapshot(version int, state []byte) Snapshot {
-	return Snapshot{Version: version, Sum: Checksum(state), State: state}
+// NewSnapshot returns the snapshot of state at version and revision, with
+// its checksum.
+func NewSnapshot(version int, revision uint64, state []byte) Snapshot {
+	return Snapshot{Version: version, Revision: revision, Sum: Checksum(state), State: state}
 }
 
 // Intact reports whether the state bytes still match their checksum.
@@ -326,8 +403,11 @@ func (s Snapshot) Intact() bool { return Checksum(s.State) == s.Sum }
 func (c Codec) EncodeSnapshot(s Snapshot) []byte {
 	out := c.begin(RecSnapshot, binary.MaxVarintLen64+sumSize+len(s.State))
 	out = binary.AppendUvarint(out, uint64(s.Version))
+	if c.Current(RecSnapshot) >= 2 {
+		out = binary.AppendUvarint(out, s.Revision)
+	}
 	out = binary.BigEndian.AppendUint32(out, s.Sum)
-	return append(out, s.State...)
+	return c.end(RecSnapshot, append(out, s.State...))
 }
 
 // DecodeSnapshot decodes a snapshot record (it does not check the sum:
@@ -342,7 +422,15 @@ func (c Codec) DecodeSnapshot(key string, data []byte) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
 	}
 	s := Snapshot{Version: int(v)}
-	s.Sum = binary.BigEndian.Uint32(payload[n:])
-	s.State = bytes.Clone(payload[n+sumSize:])
+	payload = payload[n:]
+	if c.Current(RecSnapshot) >= 2 {
+		rev, m := binary.Uvarint(payload)
+		if m <= 0 || len(payload)-m < sumSize {
+			return Snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
+		}
+		s.Revision, payload = rev, payload[m:]
+	}
+	s.Sum = binary.BigEndian.Uint32(payload)
+	s.State = bytes.Clone(payload[sumSize:])
 	return s, nil
 }

@@ -41,7 +41,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if got, err := c.DecodeEntry("k", c.EncodeEntry(e)); err != nil || got != e {
 		t.Fatalf("entry round trip: %+v, %v", got, err)
 	}
-	snap := NewSnapshot(12, []byte(`{"state":1}`))
+	snap := NewSnapshot(12, 7, []byte(`{"state":1}`))
 	got, err := c.DecodeSnapshot("k", c.EncodeSnapshot(snap))
 	if err != nil || got.Version != 12 || got.Sum != snap.Sum || !bytes.Equal(got.State, snap.State) || !got.Intact() {
 		t.Fatalf("snapshot round trip: %+v, %v", got, err)
@@ -97,7 +97,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	g, _ := c.EncodeGame(sampleGame())
 	f.Add(g)
 	f.Add(c.EncodeEntry(Entry{Seat: 1, Action: "roll", At: time.Unix(5, 0)}))
-	f.Add(c.EncodeSnapshot(NewSnapshot(3, []byte("{}"))))
+	f.Add(c.EncodeSnapshot(NewSnapshot(3, 1, []byte("{}"))))
 	f.Add([]byte{1, '{', '}'})
 	f.Add(append([]byte{1}, `{"id":1,"kind":"k","channel":"c","status":"lobby","messages":{"setting.deadline":"1h"}}`...))
 	f.Add([]byte{1, 'n', 'u', 'l', 'l'})
@@ -153,7 +153,7 @@ func TestSchema1GameRecordMigrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data[0] != 2 || bytes.Contains(data, []byte("setting.")) {
+	if data[0] != 3 || bytes.Contains(data, []byte("setting.")) {
 		t.Errorf("rewritten as %s", data)
 	}
 	if back, err := c.DecodeGame("7", data); err != nil || !reflect.DeepEqual(back, g) {

@@ -184,6 +184,7 @@ func (s Contract) checkEdit(old, g *Game) error {
 		fixed("the guild", g.Guild == old.Guild),
 		fixed("the status", g.Status == old.Status),
 		fixed("the version", g.Version == old.Version && len(g.Log) == 0 && g.Snapshot == nil),
+		fixed("the revision", g.Revision == old.Revision),
 		fixed("the creation time", g.Created.Equal(old.Created) && g.Finished.Equal(old.Finished)),
 		fixed("the result", g.Result == nil),
 	} {
@@ -286,20 +287,36 @@ func (s Contract) prepareEntry(e Entry, snapshot []byte) (Entry, error) {
 	return e, nil
 }
 
-func checkRunning(g *Game, expectVersion int) error {
+func checkRunning(g *Game, at Guard) error {
+	if err := checkGuard(g, at); err != nil {
+		return err
+	}
 	if g.Status != StatusRunning {
 		return fmt.Errorf("%w: the game has not started", ErrInvalid)
-	}
-	if g.Version != expectVersion {
-		return &VersionError{Channel: g.Channel, Expected: expectVersion, Actual: g.Version}
 	}
 	return nil
 }
 
+// checkGuard refuses a write guarded by at to g, the channel's game, when
+// g is another game or at another revision.
+func checkGuard(g *Game, at Guard) error {
+	if g.ID != at.Game || g.Revision != at.Revision {
+		return &VersionError{Channel: g.Channel, Expected: at, Actual: g.Guard()}
+	}
+	return nil
+}
+
+// historyChanged reports whether g, made from old by a write, has another
+// history (log or state) than old, so that the store gives it a new
+// Revision: an action appended or undone, or the game started.
+func historyChanged(old, g *Game) bool {
+	return old == nil || old.Version != g.Version || (old.Status == StatusLobby && g.Status == StatusRunning)
+}
+
 // undoGame returns old, with its log, without its last n actions, and the
 // state replayed from the rest.
-func (s Contract) undoGame(old *Game, expectVersion, n int) (*Game, engine.State, error) {
-	if err := checkRunning(old, expectVersion); err != nil {
+func (s Contract) undoGame(old *Game, at Guard, n int) (*Game, engine.State, error) {
+	if err := checkRunning(old, at); err != nil {
 		return nil, nil, err
 	}
 	if n < 1 || n > old.Version {
@@ -336,9 +353,9 @@ func (s Contract) replay(g *Game, log []Entry) (engine.State, error) {
 }
 
 // finishGame returns old ended with status and result, as archived.
-func (s Contract) finishGame(old *Game, expectVersion int, status Status, result *engine.Result) (*Game, error) {
-	if old.Version != expectVersion {
-		return nil, &VersionError{Channel: old.Channel, Expected: expectVersion, Actual: old.Version}
+func (s Contract) finishGame(old *Game, at Guard, status Status, result *engine.Result) (*Game, error) {
+	if err := checkGuard(old, at); err != nil {
+		return nil, err
 	}
 	if err := checkFinish(old, status, result); err != nil {
 		return nil, err
@@ -424,6 +441,12 @@ func (g *Game) clone() *Game {
 // the bot's own fields (the next deadline and reminder, message ids), and
 // the end of the game when it ended.
 type Outcome struct {
+	// Key is the id of the interaction (or DM message) that caused the
+	// commit, or empty. A store keeps it with the commit and refuses a
+	// second commit with the same key with an *AppliedError (ErrApplied),
+	// so that a retry after a lost answer finds its commit kept and is
+	// never applied twice.
+	Key string
 	// Entries are the accepted actions, in order; Snapshot is the state
 	// after the last one (State.Encode()), required with entries.
 	Entries  []Entry
@@ -464,6 +487,11 @@ func outcomeSnapshot(g *Game, o Outcome) []byte {
 // prepareOutcome checks what an Outcome must hold whatever the game, and
 // returns its entries with their times set.
 func (s Contract) prepareOutcome(o Outcome) ([]Entry, error) {
+	if o.Key != "" {
+		if err := checkID("interaction", o.Key); err != nil {
+			return nil, err
+		}
+	}
 	if len(o.Entries) > 0 && len(o.Snapshot) == 0 {
 		return nil, fmt.Errorf("%w: no state snapshot", ErrInvalid)
 	}
@@ -484,12 +512,12 @@ func (s Contract) prepareOutcome(o Outcome) ([]Entry, error) {
 // the lobby for o.Start), after the outcome: Edit applied, started for
 // o.Start, entries counted in its version, and archived when it finished.
 // The log and snapshot are the caller's to write.
-func (s Contract) outcomeGame(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
+func (s Contract) outcomeGame(old *Game, at Guard, entries []Entry, o Outcome) (*Game, error) {
 	if o.Start {
-		if old.Version != expectVersion {
-			return nil, &VersionError{Channel: old.Channel, Expected: expectVersion, Actual: old.Version}
+		if err := checkGuard(old, at); err != nil {
+			return nil, err
 		}
-	} else if err := checkRunning(old, expectVersion); err != nil {
+	} else if err := checkRunning(old, at); err != nil {
 		return nil, err
 	}
 	for i, e := range entries {
@@ -518,7 +546,7 @@ func (s Contract) outcomeGame(old *Game, expectVersion int, entries []Entry, o O
 		g.Updated = entries[n-1].At
 	}
 	if o.Finish != nil {
-		return s.finishGame(g, g.Version, o.Finish.Status, o.Finish.Result)
+		return s.finishGame(g, g.Guard(), o.Finish.Status, o.Finish.Result)
 	}
 	return g, nil
 }

@@ -24,22 +24,25 @@ import (
 
 // Store is the contract a store keeps: everything the bot keeps (games,
 // lists, statistics, settings, preferences, timers), plus what the tools
-// use. Every write is durable when it returns. Writes to a game carry the
-// version they were based on, and a stale writer gets ErrStale rather
-// than overwriting a newer game.
+// use. Every write is durable when it returns. A write to a game carries
+// the Guard it was based on (the game's ID and Revision), and a stale
+// writer, one whose game ended and was replaced in the channel or whose
+// game's history moved on, gets ErrStale rather than writing to a newer
+// game. Update, whose fn sees the current record, is guarded by the
+// game's ID.
 type Store interface {
 	Create(g *Game) error
 	Load(channel string) (*Game, engine.State, error)
-	Append(channel string, expectVersion int, e Entry, snapshot []byte) (int, error)
+	Append(channel string, at Guard, e Entry, snapshot []byte) (Guard, error)
 	Get(channel string) (*Game, error)
 	GetByID(id uint64) (*Game, error)
 	Import(g *Game) error
-	Update(channel string, fn func(g *Game) error) (*Game, error)
+	Update(channel string, game uint64, fn func(g *Game) error) (*Game, error)
 	Start(channel string) (*Game, engine.State, error)
-	Undo(channel string, expectVersion, n int) (*Game, engine.State, error)
-	Finish(channel string, expectVersion int, status Status, result *engine.Result) (*Game, error)
+	Undo(channel string, at Guard, n int) (*Game, engine.State, error)
+	Finish(channel string, at Guard, status Status, result *engine.Result) (*Game, error)
 	Verified(channel string) (bool, error)
-	Commit(channel string, expectVersion int, o Outcome) (*Game, error)
+	Commit(channel string, at Guard, o Outcome) (*Game, error)
 
 	ListActive(guild string) ([]*Game, error)
 	ActiveForUser(user string) ([]*Game, error)

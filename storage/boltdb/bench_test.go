@@ -98,7 +98,7 @@ func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 				if !bigState {
 					continue
 				}
-				if _, err := s.Append(g.Channel, actions, storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
+				if _, err := s.Append(g.Channel, storetest.GuardAt(tb, s, g.Channel, actions), storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
 					tb.Error(err)
 					return
 				}
@@ -144,7 +144,7 @@ func BenchmarkArchive(b *testing.B) {
 	s := openStore(b, path, boltdb.Options{})
 	for i := 1; i <= 1000; i++ {
 		ch := "c" + strconv.Itoa(i)
-		if _, err := s.Finish(ch, 20, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+		if _, err := s.Finish(ch, storetest.GuardAt(b, s, ch, 20), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -42,7 +42,7 @@ func ExampleStore_Commit() {
 		} else {
 			o.Edit = func(g *storage.Game) error { g.Deadline = time.Now().Add(48 * time.Hour); return nil }
 		}
-		if g, err = s.Commit("200", g0.Version, o); err != nil {
+		if g, err = s.Commit("200", g0.Guard(), o); err != nil {
 			fmt.Println(err)
 			return
 		}

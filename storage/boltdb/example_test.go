@@ -28,7 +28,7 @@ func Example() {
 		}
 		if state.Over() {
 			res := state.Result()
-			if _, err := s.Finish("200", g.Version, storage.StatusFinished, &res); err != nil {
+			if _, err := s.Finish("200", g.Guard(), storage.StatusFinished, &res); err != nil {
 				fmt.Println(err)
 			}
 			fmt.Println("finished after", g.Version, "actions, scores", res.Scores)
@@ -40,7 +40,7 @@ func Example() {
 			return
 		}
 		snap, _ := state.Encode()
-		if _, err := s.Append("200", g.Version, storage.Entry{Seat: p.Seat, Action: "step 3"}, snap); errors.Is(err, storage.ErrStale) {
+		if _, err := s.Append("200", g.Guard(), storage.Entry{Seat: p.Seat, Action: "step 3"}, snap); errors.Is(err, storage.ErrStale) {
 			continue // someone else moved first: load again
 		} else if err != nil {
 			fmt.Println(err)

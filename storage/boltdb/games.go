@@ -63,13 +63,16 @@ func (s *Store) create(g *storage.Game, imported bool) error {
 			return err
 		}
 		rec.ID = id
+		if err := s.revise(tx, nil, rec); err != nil {
+			return err
+		}
 		for i, e := range rec.Log {
 			if err := bucket(tx, bktLog).Put(logKey(id, i), s.codec.EncodeEntry(e)); err != nil {
 				return err
 			}
 		}
 		if snap != nil {
-			if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(rec.Version, snap))); err != nil {
+			if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(rec.Version, rec.Revision, snap))); err != nil {
 				return err
 			}
 		}
@@ -126,16 +129,24 @@ func (s *Store) GetByID(id uint64) (*storage.Game, error) {
 // runs inside the write transaction, so it must be quick and must not call
 // the store; it may run more than once.
 //
-// ID, Channel, Guild, Status, Version and the times are the store's: a
-// change to them is refused with ErrInvalid. Kind and Setup may change only
-// in the lobby; a running game's seats may be reassigned but not added or
-// removed.
-func (s *Store) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+// ID, Channel, Guild, Status, Version, Revision and the times are the
+// store's: a change to them is refused with ErrInvalid. Kind and Setup may
+// change only in the lobby; a running game's seats may be reassigned but
+// not added or removed.
+//
+// game is the ID of the game the caller means: when the channel holds
+// another game, Update fails with a *VersionError and changes nothing. fn
+// sees the game at its current revision, so a change that depends on the
+// game's state checks it there.
+func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.update(func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
+		}
+		if old.ID != game {
+			return refuse(&storage.VersionError{Channel: channel, Expected: storage.Guard{Game: game}, Actual: old.Guard()})
 		}
 		g, err := s.rules.Update(old, fn)
 		if err != nil {
@@ -184,7 +195,10 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		if g, state, err = s.rules.Start(old); err != nil {
 			return refuse(err)
 		}
-		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(0, g.Snapshot))); err != nil {
+		if err := s.revise(tx, old, g); err != nil {
+			return err
+		}
+		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(0, g.Revision, g.Snapshot))); err != nil {
 			return err
 		}
 		out = g
@@ -197,58 +211,101 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 }
 
 // Append adds one accepted action to channel's running game, with the
-// state after it (State.Encode()), and returns the new version. It is
-// durable when it returns. expectVersion is the version the caller applied
-// the action to; if the game has moved on, Append fails with a
-// *VersionError (ErrStale) and changes nothing.
+// state after it (State.Encode()), and returns the game's new guard. It is
+// durable when it returns. at is the game and revision the caller applied
+// the action to; if the channel holds another game or the game has moved
+// on, Append fails with a *VersionError (ErrStale) and changes nothing.
 //
 // The caller vouches that snapshot is the state after the action; Load
 // rebuilds it from the log should it ever disagree with its hash.
-func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	e, err := s.rules.Stamp(e, snapshot)
 	if err != nil {
-		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
+		return storage.Guard{}, fmt.Errorf("storage: append to channel %s: %w", channel, err)
 	}
 	entry := s.codec.EncodeEntry(e)
-	snap := s.codec.EncodeSnapshot(storage.NewSnapshot(expectVersion+1, snapshot))
+	var next storage.Guard
 	err = s.update(func(tx *bolt.Tx) error {
 		head, err := activeHead(tx, channel)
 		if err != nil {
 			return refuse(err)
 		}
-		if head.status != storage.StatusRunning {
-			return refuse(fmt.Errorf("%w: the game has not started", storage.ErrInvalid))
-		}
 		key := idKey(head.id)
 		if err := s.codec.NotNewer(storage.RecGame, func() string { return idString(key) }, bucket(tx, bktGames).Get(key)); err != nil {
-			return refuse(err)
-		}
-		if err := storage.CheckEntry(e, head.seats); err != nil {
 			return refuse(err)
 		}
 		version, _, err := s.logTail(tx, head.id)
 		if err != nil {
 			return refuse(err)
 		}
-		if version != expectVersion {
-			return refuse(&storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version})
+		rev, err := s.revision(tx, head.id)
+		if err != nil {
+			return refuse(err)
+		}
+		if now := (storage.Guard{Game: head.id, Revision: rev}); now != at {
+			return refuse(&storage.VersionError{Channel: channel, Expected: at, Actual: now})
+		}
+		if head.status != storage.StatusRunning {
+			return refuse(fmt.Errorf("%w: the game has not started", storage.ErrInvalid))
+		}
+		if err := storage.CheckEntry(e, head.seats); err != nil {
+			return refuse(err)
+		}
+		if rev, err = bucket(tx, bktMeta).NextSequence(); err != nil {
+			return err
 		}
 		if err := bucket(tx, bktLog).Put(logKey(head.id, version), entry); err != nil {
 			return err
 		}
-		return bucket(tx, bktSnapshots).Put(idKey(head.id), snap)
+		next = storage.Guard{Game: head.id, Revision: rev}
+		return bucket(tx, bktSnapshots).Put(key, s.codec.EncodeSnapshot(storage.NewSnapshot(version+1, rev, snapshot)))
 	})
 	if err != nil {
-		return 0, fmt.Errorf("storage: append to channel %s: %w", channel, err)
+		return storage.Guard{}, fmt.Errorf("storage: append to channel %s: %w", channel, err)
 	}
-	return expectVersion + 1, nil
+	return next, nil
+}
+
+// revision reads game id's revision: its snapshot's (Append writes only
+// the snapshot, and every change of a running game's history writes it),
+// or its record's when it has no readable snapshot.
+func (s *Store) revision(tx *bolt.Tx, id uint64) (uint64, error) {
+	if rev := s.snapshotRevision(tx, id); rev != 0 {
+		return rev, nil // a running game's snapshot holds its latest revision
+	}
+	key := idKey(id)
+	data := bucket(tx, bktGames).Get(key)
+	if data == nil {
+		return 0, storage.ErrNotFound
+	}
+	g, err := s.codec.DecodeGame(idString(key), data)
+	if err != nil {
+		return 0, err
+	}
+	return g.Revision, nil
+}
+
+// snapshotRevision is the revision game id's snapshot was written at, 0
+// when it has none or it does not read (Load then rebuilds it, at a new
+// revision).
+func (s *Store) snapshotRevision(tx *bolt.Tx, id uint64) uint64 {
+	data := bucket(tx, bktSnapshots).Get(idKey(id))
+	if data == nil {
+		return 0
+	}
+	snap, err := s.codec.DecodeSnapshot(idString(idKey(id)), data)
+	if err != nil {
+		return 0
+	}
+	return snap.Revision
 }
 
 // Undo drops the last n actions of channel's running game and rebuilds its
-// snapshot by replaying the rest of the log, all in one transaction. Like
-// Append it refuses a stale expectVersion with a *VersionError. Whether an
-// action may be undone (it revealed nothing) is the caller's decision.
-func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error) {
+// snapshot by replaying the rest of the log, all in one transaction, at a
+// new revision. Like Append it refuses a stale guard with a *VersionError.
+// Whether an action may be undone (it revealed nothing) is the caller's
+// decision.
+func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
@@ -263,15 +320,18 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engin
 			return refuse(err)
 		}
 		var g *storage.Game
-		if g, state, err = s.rules.Undo(old, expectVersion, n); err != nil {
+		if g, state, err = s.rules.Undo(old, at, n); err != nil {
 			return refuse(err)
+		}
+		if err := s.revise(tx, old, g); err != nil {
+			return err
 		}
 		for i := g.Version; i < old.Version; i++ {
 			if err := bucket(tx, bktLog).Delete(logKey(id, i)); err != nil {
 				return err
 			}
 		}
-		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, g.Snapshot))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, g.Revision, g.Snapshot))); err != nil {
 			return err
 		}
 		out = g
@@ -361,10 +421,17 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 		if err != nil {
 			return refuse(err)
 		}
-		if cur.Version != g.Version || !cur.Status.Active() {
-			return refuse(&storage.VersionError{Channel: g.Channel, Expected: g.Version, Actual: cur.Version})
+		if cur.Revision != g.Revision || !cur.Status.Active() {
+			return refuse(&storage.VersionError{Channel: g.Channel, Expected: g.Guard(), Actual: cur.Guard()})
 		}
-		return bucket(tx, bktSnapshots).Put(idKey(g.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, data)))
+		// The rebuilt snapshot starts a new revision: the one the damaged
+		// snapshot held is not known to be the latest.
+		rev, err := bucket(tx, bktMeta).NextSequence()
+		if err != nil {
+			return err
+		}
+		g.Revision = rev
+		return bucket(tx, bktSnapshots).Put(idKey(g.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, rev, data)))
 	})
 	s.log.Warn("storage: repaired a game's snapshot from its log",
 		"channel", g.Channel, "game", g.ID, "version", g.Version, "reason", reason, "saved", err == nil)
@@ -395,16 +462,16 @@ func (s *Store) Verified(channel string) (bool, error) {
 // Finish ends channel's game and moves it to the archive with status
 // StatusFinished (result required, one score per seat) or StatusAbandoned
 // (result optional), updating every seated user's statistics in the same
-// transaction. expectVersion guards against finishing a game that moved
+// transaction. at guards against finishing another game or one that moved
 // on, as in Append.
-func (s *Store) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.update(func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
 		}
-		g, err := s.rules.Finish(old, expectVersion, status, result)
+		g, err := s.rules.Finish(old, at, status, result)
 		if err != nil {
 			return refuse(err)
 		}
@@ -511,6 +578,13 @@ func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*storage.Game, e
 	if last.After(g.Updated) {
 		g.Updated = last
 	}
+	var snap *storage.Snapshot
+	if data := bucket(tx, bktSnapshots).Get(key); data != nil {
+		if sn, err := s.codec.DecodeSnapshot(idString(key), data); err == nil {
+			snap = &sn
+			g.Revision = max(g.Revision, sn.Revision)
+		}
+	}
 	if !withLog {
 		return g, nil
 	}
@@ -529,10 +603,8 @@ func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*storage.Game, e
 	if len(g.Log) != g.Version {
 		return nil, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(g.Log))
 	}
-	if data := bucket(tx, bktSnapshots).Get(key); data != nil {
-		if snap, err := s.codec.DecodeSnapshot(idString(key), data); err == nil {
-			g.Snapshot = snap.State
-		}
+	if snap != nil {
+		g.Snapshot = snap.State
 	}
 	return g, nil
 }

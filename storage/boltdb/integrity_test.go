@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
+	"github.com/meeplegames/meeple/storage/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -132,13 +133,17 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		k, v := b.Cursor().First()
 		_, n := binary.Uvarint(v)
 		var rec map[string]any
-		if err := json.Unmarshal(v[n:], &rec); err != nil {
+		if err := json.Unmarshal(v[n:len(v)-4], &rec); err != nil { // the payload, without its checksum
 			return err
 		}
 		delete(rec, "timing")
 		rec["messages"] = map[string]string{"board": "m1", "setting.deadline": "48h0m0s", "setting.reminder": "12h0m0s", "setting.on-deadline": "computer"}
 		payload, err := json.Marshal(rec)
 		if err != nil {
+			return err
+		}
+		// Schema 1 records live in files of layout 1, which Open upgrades.
+		if err := tx.Bucket([]byte("meta")).Put([]byte("layout"), []byte{1}); err != nil {
 			return err
 		}
 		return b.Put(k, append([]byte{1}, payload...))
@@ -153,17 +158,20 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		t.Fatalf("schema-1 game read as timing %+v, messages %v, version %d", g.Timing, g.Messages, g.Version)
 	}
 	play(t, s, "c0")
-	if _, err := s.Update("c0", func(g *storage.Game) error { g.Timing.OnDeadline = "pause"; return nil }); err != nil {
+	if _, err := s.Update("c0", storetest.GameIn(t, s, "c0"), func(g *storage.Game) error { g.Timing.OnDeadline = "pause"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
 		_, v := tx.Bucket([]byte("games")).Cursor().First()
-		if v[0] != 2 || bytes.Contains(v, []byte("setting.")) || !bytes.Contains(v, []byte(`"on_deadline":"pause"`)) {
+		if v[0] != 3 || bytes.Contains(v, []byte("setting.")) || !bytes.Contains(v, []byte(`"on_deadline":"pause"`)) {
 			t.Errorf("rewritten record %s", v)
 		}
 		return nil
 	})
+	if _, err := os.Stat(path + boltdb.UpgradeBackup); err != nil {
+		t.Errorf("the upgrade left no backup of the layout-1 file: %v", err)
+	}
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
@@ -183,7 +191,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	s.Close()
 
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 2))
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 3))
 	})
 	if _, err := boltdb.Open(path, registry(), boltdb.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)
@@ -229,8 +237,12 @@ func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
 			}
 			s.Close()
 			rawUpdate(t, path, func(tx *bolt.Tx) error {
-				if _, v := tx.Bucket([]byte("snapshots")).Cursor().First(); !bytes.Equal(v, before) {
-					t.Error("the repaired snapshot record differs from the original")
+				c := storage.NewCodec()
+				_, v := tx.Bucket([]byte("snapshots")).Cursor().First()
+				now, err := c.DecodeSnapshot("1", v)
+				was, _ := c.DecodeSnapshot("1", before)
+				if err != nil || now.Version != was.Version || !bytes.Equal(now.State, was.State) || now.Revision <= was.Revision {
+					t.Errorf("the repaired snapshot record (%v) is not the original's state at a new revision", err)
 				}
 				return nil
 			})
@@ -436,7 +448,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 				v = b.Get(k)
 			}
 			_, n := binary.Uvarint(v)
-			return b.Put(k, append(binary.AppendUvarint(nil, 3), v[n:]...))
+			return b.Put(k, append(binary.AppendUvarint(nil, 9), v[n:]...))
 		})
 		before, _ := os.ReadFile(path)
 		_, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true})
@@ -449,7 +461,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 		}
 		if c.bucket == "games" { // without Verify, the write itself refuses
 			s := openStore(t, path, boltdb.Options{})
-			if _, err := s.Append("c0", 6, storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
+			if _, err := s.Append("c0", storetest.GuardAt(t, s, "c0", 6), storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
 				t.Errorf("append to a game with a newer record: %v, want ErrNewerSchema", err)
 			}
 			s.Close()

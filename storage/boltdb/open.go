@@ -230,13 +230,41 @@ func (s *Store) initialize(verify bool) error {
 	if err == nil && !fresh && !s.readOnly && verify {
 		err = s.guard(func() error { return s.db.View(s.checkSchemas) })
 	}
-	if err != nil || !fresh {
+	if err != nil {
 		return err
+	}
+	if !fresh {
+		return s.useLayout()
 	}
 	if s.readOnly {
 		return fmt.Errorf("%w: the file holds no Meeple data", storage.ErrNoDatabase)
 	}
-	return s.guard(func() error { return s.db.Update(s.createLayout) })
+	if err := s.guard(func() error { return s.db.Update(s.createLayout) }); err != nil {
+		return err
+	}
+	return s.useLayout()
+}
+
+// useLayout upgrades a writable file of an older layout (see upgrade),
+// and makes the codec strict on a file whose every record carries a
+// checksum.
+func (s *Store) useLayout() error {
+	var layout uint64
+	if err := s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error { layout = fileLayout(tx); return nil })
+	}); err != nil {
+		return err
+	}
+	if layout < layoutVersion && !s.readOnly {
+		if err := s.upgrade(); err != nil {
+			return err
+		}
+		layout = layoutVersion
+	}
+	if layout >= 2 {
+		s.codec = s.codec.Strict()
+	}
+	return nil
 }
 
 // checkLayout checks the buckets of a file, and reports a file that holds
@@ -262,7 +290,7 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 		return false, &storage.SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
 	}
 	for _, name := range allBuckets() {
-		if bucket(tx, name) == nil {
+		if bucket(tx, name) == nil && (name != bktCommits || v >= 2) {
 			return false, fmt.Errorf("%w: bucket %q is missing", storage.ErrCorrupt, name)
 		}
 	}

@@ -110,16 +110,19 @@ const (
 	bktStats        = "stats"         // user 0 kind → stats record
 	bktGuilds       = "guilds"        // guild → guild settings record
 	bktUsers        = "users"         // user → user preferences record
+	bktCommits      = "commits"       // interaction key → id(8) revision(8)
 )
 
 func allBuckets() []string {
 	return []string{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
-		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers}
+		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers, bktCommits}
 }
 
 // layoutVersion is the version of the bucket layout above, kept in the
-// meta bucket. A file with a newer layout is refused.
-const layoutVersion = 1
+// meta bucket. A file with a newer layout is refused. Layout 2 added the
+// commits bucket, and every record of a layout 2 file carries a checksum;
+// Open upgrades a layout 1 file once, after a backup (see upgrade).
+const layoutVersion = 2
 
 const keyLayout = "layout"
 

@@ -72,7 +72,7 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
 	held := make(chan error, 1)
 	go func() {
-		_, err := s.Update("a", func(g *storage.Game) error {
+		_, err := s.Update("a", storetest.GameIn(t, s, "a"), func(g *storage.Game) error {
 			close(inside)
 			<-release
 			g.Messages = map[string]string{"board": "m1"}
@@ -115,7 +115,7 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, err := s.Append("a", 999, storage.Entry{Seat: 0, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
+			if _, err := s.Append("a", storetest.GuardAt(t, s, "a", 999), storage.Entry{Seat: 0, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
 				t.Errorf("stale append to a: %v", err)
 			}
 		}()

@@ -54,13 +54,18 @@ func (s *Store) Restore(g *storage.Game) error {
 				return err
 			}
 		}
+		if meta := bucket(tx, bktMeta); rec.Revision > meta.Sequence() {
+			if err := meta.SetSequence(rec.Revision); err != nil {
+				return err
+			}
+		}
 		for i, e := range rec.Log {
 			if err := bucket(tx, bktLog).Put(logKey(rec.ID, i), s.codec.EncodeEntry(e)); err != nil {
 				return err
 			}
 		}
 		if rec.Snapshot != nil {
-			if err := bucket(tx, bktSnapshots).Put(idKey(rec.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(rec.Version, rec.Snapshot))); err != nil {
+			if err := bucket(tx, bktSnapshots).Put(idKey(rec.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(rec.Version, rec.Revision, rec.Snapshot))); err != nil {
 				return err
 			}
 		}
