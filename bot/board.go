@@ -127,7 +127,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		rows = rows[:room]
 	}
 	if secret {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 			secretTreeButton(g),
@@ -140,7 +140,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
-		id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbAct, Arg: a}.encode()
+		id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbAct, Arg: a}.encode()
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
@@ -163,7 +163,7 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, a := range p.Actions {
 		if utf8.RuneCountInString(a) > 100 {

@@ -71,21 +71,21 @@ func (w *writeCounter) snapshot() map[string]int {
 	return maps.Clone(w.calls)
 }
 
-func (w *writeCounter) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	if err := w.count("Commit"); err != nil {
 		return nil, err
 	}
-	return w.st.Commit(channel, expectVersion, o)
+	return w.st.Commit(channel, at, o)
 }
 
-func (w *writeCounter) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+func (w *writeCounter) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	w.count("Append")
-	return w.st.Append(channel, expectVersion, e, snapshot)
+	return w.st.Append(channel, at, e, snapshot)
 }
 
-func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (w *writeCounter) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	kind := "Update"
-	g, err := w.st.Update(channel, func(g *storage.Game) error {
+	g, err := w.st.Update(channel, game, func(g *storage.Game) error {
 		messages := maps.Clone(g.Messages)
 		err := fn(g)
 		if !maps.Equal(messages, g.Messages) {
@@ -97,9 +97,9 @@ func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*
 	return g, err
 }
 
-func (w *writeCounter) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (w *writeCounter) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	w.count("Finish")
-	return w.st.Finish(channel, expectVersion, status, result)
+	return w.st.Finish(channel, at, status, result)
 }
 
 // moveBeforeTheComputer plays alice's round-1 pick in a two-round solo
@@ -238,7 +238,7 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 		want string
 	}{
 		{"crash", errors.New("disk gone"), genericFailure},
-		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: 3, Actual: 4}, "Someone else acted at the same moment"},
+		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: storage.Guard{Game: 1, Revision: 3}, Actual: storage.Guard{Game: 1, Revision: 4}}, "Someone else acted at the same moment"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, w := moveBeforeTheComputer(t)

@@ -159,7 +159,7 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 
 // playFromDM plays text for user in g and returns the DM answer.
 func (b *dmHandler) playFromDM(g *storage.Game, user, text string) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, version: -1, text: text})
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, text: text})
 	if out != nil {
 		b.pub.notify(out)
 	}
@@ -324,7 +324,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 	if len(opts) == 0 {
 		return nil
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
 	placeholder := p.Label
 	if prefix != "" {
 		placeholder = prefix + " …"

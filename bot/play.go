@@ -53,11 +53,11 @@ type outcome struct {
 
 // request is one attempt to act on a game.
 type request struct {
-	channel string
-	user    string
-	game    uint64 // when not 0, the game the component belonged to
-	version int    // when >= 0, the state version the component was drawn for
-	text    string // the action as typed or sent
+	channel  string
+	user     string
+	game     uint64 // when not 0, the game the component belonged to
+	revision int64  // when >= 0, the revision of the game the component was drawn for
+	text     string // the action as typed or sent
 	// menuSeat, when set, is the seat a select menu was drawn for: the
 	// user must hold it
 	menuSeat *engine.Seat
@@ -66,8 +66,9 @@ type request struct {
 // referee applies actions to games: the player's, then the computer
 // players' and the stand-ins' at deadlines; it finishes games that end and
 // re-arms deadlines. An interaction's whole outcome (its actions, the
-// deadline, the ending) is stored in one Store.Commit from the version the
-// interaction loaded, so it is kept whole or not at all. It never talks to
+// deadline, the ending) is stored in one Store.Commit guarded by the game
+// and revision the interaction loaded (storage.Guard), so it is kept whole
+// or not at all, and never on another game or history. It never talks to
 // Discord: callers hand its outcomes to the publisher.
 type referee struct {
 	store    gameStore
@@ -95,7 +96,7 @@ func (ref *referee) play(req request) (*outcome, error) {
 		return nil, errForeign
 	case g.Status != storage.StatusRunning:
 		return nil, errNotRunning
-	case req.version >= 0 && g.Version != req.version:
+	case req.revision >= 0 && g.Revision != uint64(req.revision):
 		return nil, errStaleClick
 	}
 	rules, err := ref.games.Lookup(g.Kind)
@@ -192,9 +193,9 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	return ref.deadlineEdit(out.game, len(now) > 0)
 }
 
-// save stores out's pending actions and change, edit and ending in one commit from
-// the version out's game was loaded at, and takes the stored game; with
-// nothing to store it does nothing.
+// save stores out's pending actions and change, edit and ending in one
+// commit guarded by the game and revision out's game was loaded at, and
+// takes the stored game; with nothing to store it does nothing.
 func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
 	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil && !out.start {
 		return nil
@@ -215,7 +216,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 		}
 		o.Snapshot = snap
 	}
-	g, err := ref.store.Commit(out.game.Channel, out.game.Version-len(out.entries), o)
+	g, err := ref.store.Commit(out.game.Channel, out.game.Guard(), o)
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 // game) lets it.
 func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*storage.Game) error) error {
 	arm := ref.deadlineEdit(g, waiting)
-	updated, err := ref.store.Commit(g.Channel, g.Version, storage.Outcome{Edit: func(r *storage.Game) error {
+	updated, err := ref.store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
 		if err := check(r); err != nil {
 			return err
 		}
@@ -472,7 +473,7 @@ func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	g2, st2, err := ref.store.Undo(g.Channel, g.Version, 1)
+	g2, st2, err := ref.store.Undo(g.Channel, g.Guard(), 1)
 	if err != nil {
 		return nil, err
 	}

@@ -65,15 +65,15 @@ func fillDatabase(t *testing.T, path string) {
 			switch j {
 			case 0:
 				res := state.Result()
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusFinished, &res); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
 					t.Fatal(err)
 				}
 			case 1:
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
 					t.Fatal(err)
 				}
 			default:
-				if _, err := s.Update(g.Channel, func(g *storage.Game) error {
+				if _, err := s.Update(g.Channel, g.ID, func(g *storage.Game) error {
 					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
 					return nil
 				}); err != nil {

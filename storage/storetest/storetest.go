@@ -61,6 +61,9 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"CommitStartsAGameWithItsOpeningMoves", testCommitStart},
 		{"EverythingSurvivesReopening", testDurability},
 		{"ClosedStoreRefusesWork", testClosed},
+		{"StaleWritesToAReplacedGameAreRefused", testReplacedGame},
+		{"StaleWritesToAnUndoneHistoryAreRefused", testUndoneHistory},
+		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
