@@ -207,7 +207,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action 
 	if secret {
 		revision = -1
 	}
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: revision, text: action})
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: revision, text: action, key: in.ID})
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)

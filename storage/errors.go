@@ -50,6 +50,11 @@ var (
 	// ErrNoBackupServer: no running bot answers backup requests on the
 	// control socket (it is missing, or stale).
 	ErrNoBackupServer = errors.New("no running bot serves backups")
+	// ErrUnknownOutcome: the connection to the database failed after a
+	// write was sent, so whether it was kept is unknown. Retry a commit
+	// with its Outcome.Key: the store keeps it once, and answers a retry
+	// of one it kept with ErrApplied.
+	ErrUnknownOutcome = errors.New("the database's answer was lost: the write may or may not have been kept")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("store closed")
 )

@@ -417,7 +417,7 @@ func clickTwice(t *testing.T, st store, ans *answers, fake *discordtest.Server, 
 		data, _ := json.Marshal(m)
 		_ = json.Unmarshal(data, &message)
 	}
-	customID := fmt.Sprintf("m1:%s:%d:act:%s", strconv.FormatUint(rec.ID, 36), rec.Version, action)
+	customID := fmt.Sprintf("m2:%s:%s:act:%s", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36), action)
 	var wg sync.WaitGroup
 	acks := make([]bool, 2)
 	for i := range acks {
@@ -559,7 +559,7 @@ func checkBoard(t *testing.T, fake *discordtest.Server, rec *storage.Game) {
 		t.Errorf("game %d: no board message", rec.ID)
 		return
 	}
-	want := fmt.Sprintf("m1:%s:%d:", strconv.FormatUint(rec.ID, 36), rec.Version)
+	want := fmt.Sprintf("m2:%s:%s:", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36))
 	for _, id := range discordtest.CustomIDs(m.Components) {
 		if strings.Contains(id, ":act:") || strings.Contains(id, ":pick:") {
 			if !strings.HasPrefix(id, want) {

@@ -379,6 +379,7 @@ func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapsh
 		}
 		return s.whyNotAppended(ctx, channel, at, e, snapshot)
 	})
+	err = outcome(err)
 	if err != nil {
 		return storage.Guard{}, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
 	}
