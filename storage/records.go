@@ -45,6 +45,24 @@ type Codec struct {
 	steps  map[string][]migration
 	summed map[string]uint64
 	strict bool
+	key    string // bound into checksums (see Keyed)
+}
+
+// Keyed returns c binding the checksums of the records it seals and opens
+// to key as well: a record read under another key than the one it was
+// sealed under fails its checksum. For records whose contents do not name
+// their key (a guild's settings, a user's preferences).
+func (c Codec) Keyed(key string) Codec {
+	c.key = key
+	return c
+}
+
+// sum is the checksum of rec, bound to c's key.
+func (c Codec) sum(rec []byte) uint32 {
+	if c.key == "" {
+		return Checksum(rec)
+	}
+	return crc32.Update(Checksum([]byte(c.key)), castagnoli, rec)
 }
 
 // NewCodec returns the Codec of the current schemas: game records are at
@@ -161,7 +179,7 @@ func (c Codec) end(kind string, rec []byte) []byte {
 	if !c.Summed(kind) {
 		return rec
 	}
-	return binary.BigEndian.AppendUint32(rec, Checksum(rec))
+	return binary.BigEndian.AppendUint32(rec, c.sum(rec))
 }
 
 // Open returns a record's payload at the current schema, after checking
@@ -182,7 +200,7 @@ func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%s record %s: too short for its checksum: %w", kind, key, ErrCorrupt)
 		}
 		body := len(data) - sumSize
-		if Checksum(data[:body]) != binary.BigEndian.Uint32(data[body:]) {
+		if c.sum(data[:body]) != binary.BigEndian.Uint32(data[body:]) {
 			return nil, fmt.Errorf("%s record %s: checksum mismatch, the record is damaged: %w", kind, key, ErrCorrupt)
 		}
 		payload = data[n:body]

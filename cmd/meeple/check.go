@@ -226,7 +226,7 @@ func checkPostgres(dsn string) checkResult {
 // databaseAdvice says what to do about an error of the database check.
 func databaseAdvice(err error) string {
 	if errors.Is(err, storage.ErrInUse) {
-		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
+		return "the bot is running and holds the file; stop it to check the file here (the bot checks the whole file itself when it starts)"
 	}
 	if advice := storeAdvice(err); advice != "" {
 		return advice

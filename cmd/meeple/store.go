@@ -58,11 +58,19 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 type access int
 
 const (
-	// readFile reads an existing file and leaves it byte for byte as it was.
+	// readFile reads an existing file and leaves it byte for byte as it
+	// was. The whole file is checked first, as "meeple check" does: a file
+	// check refuses is refused with the same error and advice.
 	readFile access = iota
-	// writeFile writes into the file, creating it if need be; every page
-	// is checked first, so that nothing is written into a damaged file.
+	// writeFile writes into the file, creating it if need be; the whole
+	// file is checked first, as for readFile, so that nothing is written
+	// into a damaged file.
 	writeFile
+	// salvageFile reads an existing file without checking it whole first,
+	// for export, which saves the games that still read from a damaged
+	// file: each damaged page or record it meets is still an error, never
+	// data.
+	salvageFile
 )
 
 // open opens the database with the games this program offers (with the
@@ -101,9 +109,11 @@ func openStore(path string, reg *engine.Registry, how access, opts boltdb.Option
 func openFile(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (*boltdb.Store, error) {
 	switch how {
 	case readFile:
-		opts.ReadOnly = true
+		opts.ReadOnly, opts.Verify = true, true
 	case writeFile:
 		opts.Verify = true
+	case salvageFile:
+		opts.ReadOnly = true
 	}
 	s, err := boltdb.Open(path, reg, opts)
 	if err != nil {

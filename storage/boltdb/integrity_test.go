@@ -110,7 +110,10 @@ func TestVerifyFindsDamagedRecords(t *testing.T) {
 		k, _ := b.Cursor().First()
 		return b.Put(k, []byte{1, 0xff}) // an entry with a broken seat
 	})
-	s := openStore(t, path, boltdb.Options{Verify: true})
+	if _, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true}); !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "entry record 1/0") {
+		t.Fatalf("Open with Verify (as run does): %v, want ErrCorrupt naming entry 1/0", err)
+	}
+	s := openStore(t, path, boltdb.Options{})
 	err := s.Verify()
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "entry record 1/0") {
 		t.Fatalf("Verify: %v, want ErrCorrupt naming entry 1/0", err)

@@ -62,7 +62,11 @@ func Open(path string, games *engine.Registry, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if err := s.initialize(o.verify); err != nil {
+	err = s.initialize(o.verify)
+	if err == nil && o.verify {
+		err = s.Verify()
+	}
+	if err != nil {
 		db.Close()
 		if created {
 			os.Remove(path)

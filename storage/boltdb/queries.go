@@ -262,7 +262,7 @@ func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err
 			return nil
 		}
 		found = true
-		return s.codec.OpenJSON(kind, key, data, v)
+		return s.codec.Keyed(key).OpenJSON(kind, key, data, v)
 	})
 	return found, err
 }
@@ -272,7 +272,7 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 	if err := storage.CheckID(kind, key); err != nil {
 		return err
 	}
-	data, err := s.codec.SealJSON(kind, v)
+	data, err := s.codec.Keyed(key).SealJSON(kind, v)
 	if err != nil {
 		return err
 	}

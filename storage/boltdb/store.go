@@ -57,10 +57,13 @@ type Options struct {
 	// LockTimeout is how long Open waits for another process holding the
 	// file; 0 means one second, and a negative value means not at all.
 	LockTimeout time.Duration
-	// Verify checks every page of the file at open, before anything else
-	// reads it, which takes time proportional to the file's size. Without
-	// it Open checks only the file's header pages and its length; a damaged
-	// page is then met, and reported, by the request that reads it.
+	// Verify checks the whole file at open, as Check does, before anything
+	// else reads it: every page, then every record (its checksum, schema
+	// and contents) and every game's log, snapshot and index entries, which
+	// takes time proportional to the file's size. A file Check refuses is
+	// refused, with the same error. Without it Open checks only the file's
+	// header pages and its length; a damaged page or record is then met,
+	// and reported, by the request that reads it.
 	Verify bool
 	// ReadOnly opens an existing file for reading only: the file is left
 	// byte for byte as it was (it may itself be read-only), several
@@ -169,9 +172,10 @@ func (s *Store) writeTo(w io.Writer) (int64, error) {
 	return n, err
 }
 
-// Verify checks every page of the file (as Open's Verify option does,
-// but on the state of one read transaction, so writes may go on) and
-// decodes every record, and returns the first problem found, wrapping
+// Verify checks every page of the file (on the state of one read
+// transaction, so writes may go on), decodes every record (checking its
+// checksum), then checks every game whole (see verifyGames), and returns
+// the first problem found, naming the game and the record, wrapping
 // ErrCorrupt or ErrNewerSchema. It reads the whole file.
 func (s *Store) Verify() error {
 	return s.view(func(tx *bolt.Tx) error {
@@ -191,17 +195,20 @@ func (s *Store) Verify() error {
 			}},
 			{bktGuilds, func(k, v []byte) error {
 				var g storage.GuildSettings
-				return s.codec.OpenJSON(storage.RecGuild, string(k), v, &g)
+				return s.codec.Keyed(string(k)).OpenJSON(storage.RecGuild, string(k), v, &g)
 			}},
 			{bktUsers, func(k, v []byte) error {
 				var u storage.UserPrefs
-				return s.codec.OpenJSON(storage.RecUser, string(k), v, &u)
+				return s.codec.Keyed(string(k)).OpenJSON(storage.RecUser, string(k), v, &u)
 			}},
 		}
 		for _, c := range checks {
 			if err := bucket(tx, c.bucket).ForEach(c.decode); err != nil {
 				return fmt.Errorf("storage: verify %s: %w", s.path, err)
 			}
+		}
+		if err := s.verifyGames(tx); err != nil {
+			return fmt.Errorf("storage: verify %s: %w", s.path, err)
 		}
 		return nil
 	})
@@ -481,6 +488,13 @@ func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		// Every record of the copy is read back before it replaces
+		// anything: a copy Check would refuse leaves path as it was.
+		if _, err = Check(tmp.Name(), s.games); err != nil {
+			err = fmt.Errorf("the copy does not check out, so the database does not (%s was left as it was): %w", path, err)
+		}
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

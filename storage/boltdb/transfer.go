@@ -89,7 +89,7 @@ func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]st
 	err := s.view(func(tx *bolt.Tx) error {
 		err := bucket(tx, bktGuilds).ForEach(func(k, v []byte) error {
 			gs := storage.DefaultGuildSettings()
-			err := s.codec.OpenJSON(storage.RecGuild, string(k), v, &gs)
+			err := s.codec.Keyed(string(k)).OpenJSON(storage.RecGuild, string(k), v, &gs)
 			guilds[string(k)] = gs
 			return err
 		})
@@ -98,7 +98,7 @@ func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]st
 		}
 		return bucket(tx, bktUsers).ForEach(func(k, v []byte) error {
 			p := storage.DefaultUserPrefs()
-			err := s.codec.OpenJSON(storage.RecUser, string(k), v, &p)
+			err := s.codec.Keyed(string(k)).OpenJSON(storage.RecUser, string(k), v, &p)
 			users[string(k)] = p
 			return err
 		})

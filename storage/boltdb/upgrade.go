@@ -88,7 +88,11 @@ func (s *Store) reseal(tx *bolt.Tx, c storage.Codec, name, kind string) error {
 			if err != nil {
 				return err
 			}
-			data = c.Seal(kind, payload)
+			sealer := c
+			if name == bktGuilds || name == bktUsers {
+				sealer = c.Keyed(string(k)) // their contents do not name their key
+			}
+			data = sealer.Seal(kind, payload)
 		}
 		out = append(out, record{append([]byte(nil), k...), data})
 		return nil
