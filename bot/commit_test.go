@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,9 @@ type writeCounter struct {
 	// record a new board message's id after Discord answered.
 	calls map[string]int
 	fail  error
+	// lose is how many commits from now are kept but answered with
+	// storage.ErrUnknownOutcome, as when the database's answer is lost.
+	lose int
 }
 
 func countWrites(h *harness) *writeCounter {
@@ -75,7 +79,14 @@ func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcom
 	if err := w.count("Commit"); err != nil {
 		return nil, err
 	}
-	return w.st.Commit(channel, at, o)
+	g, err := w.st.Commit(channel, at, o)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err == nil && w.lose > 0 {
+		w.lose--
+		return nil, fmt.Errorf("postgres: commit to channel %s: %w: unexpected EOF", channel, storage.ErrUnknownOutcome)
+	}
+	return g, err
 }
 
 func (w *writeCounter) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
@@ -272,6 +283,32 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 	}
 }
 
+// TestALostAnswerIsRecordedOnce keeps a click's commit but loses the
+// database's answer: the bot retries with the click's interaction id, the
+// store finds the commit kept, and alice is answered as for any move,
+// which is in the log once.
+func TestALostAnswerIsRecordedOnce(t *testing.T) {
+	h, w := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	w.reset(nil)
+	w.mu.Lock()
+	w.lose = 1
+	w.mu.Unlock()
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	h.bot.Wait()
+	if text := res.text(); strings.Contains(text, genericFailure) || strings.Contains(text, errUnknownOutcome.text) || strings.Contains(text, "Someone else") {
+		t.Fatalf("alice was told %q after her recorded move", text)
+	}
+	g, _ := load(t, h)
+	if moved := g.Log[before.Version:]; len(moved) != 3 || moved[0].Seat != 0 {
+		t.Fatalf("the click stored %+v; want alice's move once, then the computer's two", moved)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 2 {
+		t.Fatalf("the click made %d commits; want the first and its retry", calls["Commit"])
+	}
+}
+
 func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
 	w := countWrites(h)
@@ -362,5 +399,23 @@ func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers i
 	m, _ := h.fake.Message(lobby)
 	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
 		t.Fatalf("start: %s", res.text())
+	}
+}
+
+// TestAnOlderBuildsButtonIsStale clicks a button an older Meeple drew
+// (its custom_id carried the game's version, "m1:"): the click is
+// answered as a stale board, and nothing is played.
+func TestAnOlderBuildsButtonIsStale(t *testing.T) {
+	h, _ := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	old := fmt.Sprintf("m1:%s:%d:act:move 1", strconv.FormatUint(before.ID, 36), before.Version)
+	res := h.click(alice, chTiny, board.ID, old)
+	h.bot.Wait()
+	if !res.private() || !strings.Contains(res.text(), errStaleClick.text) {
+		t.Fatalf("alice was told %q (private %v), want the stale board's answer", res.text(), res.private())
+	}
+	if g := h.game(chTiny); g.Version != before.Version || g.Revision != before.Revision {
+		t.Fatalf("an older build's button played: version %d, was %d", g.Version, before.Version)
 	}
 }
