@@ -37,16 +37,16 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	seatNames, err := renderNames(*names, setup.Players)
+	if err != nil {
+		return err
+	}
 	state, err := rules.New(setup)
 	if err != nil {
 		return err
 	}
 	if err := applyMoves(state, sf.moves); err != nil {
 		return err
-	}
-	var seatNames []string
-	if *names != "" {
-		seatNames = strings.Split(*names, ",")
 	}
 	r, err := imaging.New()
 	if err != nil {
@@ -67,6 +67,33 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s\t%d bytes\n", path, len(img.png))
 	}
 	return nil
+}
+
+// renderNames reads -names: none, or one name for each of the players,
+// none of them blank.
+func renderNames(list string, players int) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	names := strings.Split(list, ",")
+	if len(names) != players {
+		return nil, badFlag("names", fmt.Sprintf("%d %s", len(names), plural(len(names), "name", "names")),
+			fmt.Sprintf("the game has %d players; give one name for each, in seat order", players))
+	}
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, badFlag("names", fmt.Sprintf("%q", list), fmt.Sprintf("the name of seat %d is blank", i+1))
+		}
+	}
+	return names, nil
+}
+
+// plural is one or many as n says.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // namedImage is one file "meeple render" writes.
