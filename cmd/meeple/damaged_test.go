@@ -54,7 +54,7 @@ func TestEveryCommandRefusesWhatCheckRefuses(t *testing.T) {
 	os.WriteFile(script, []byte("# game eightydays\n# players 2\n# seed 3\n"), 0o600)
 	for _, args := range [][]string{
 		{"run", "-config", config},
-		{"import", "-db", db, "-channel", "5", "-script", script, "-seats", "1,2"},
+		{"import", "-db", db, "-channel", "900000000000000005", "-script", script, "-seats", "111111111111111111,222222222222222222"},
 		{"migrate", "-from", db, "-to", filepath.Join(dir, "new.db")},
 		{"backup", "-db", db, "-out", nightly},
 	} {
