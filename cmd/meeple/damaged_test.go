@@ -51,7 +51,7 @@ func TestEveryCommandRefusesWhatCheckRefuses(t *testing.T) {
 		t.Fatalf("check: exit %d, database line %q; want a failure naming %q with the advice", code, line, damage)
 	}
 	script := filepath.Join(dir, "game.txt")
-	os.WriteFile(script, []byte("# game eightydays\n# players 2\n# seed 3\n"), 0o600)
+	os.WriteFile(script, []byte("# game eightydays players 2 seed 3\n"), 0o600)
 	for _, args := range [][]string{
 		{"run", "-config", config},
 		{"import", "-db", db, "-channel", "900000000000000005", "-script", script, "-seats", "111111111111111111,222222222222222222"},
