@@ -47,13 +47,15 @@ type gameStore interface {
 	Create(g *storage.Game) error
 	Get(channel string) (*storage.Game, error)
 	GetByID(id uint64) (*storage.Game, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	// Update edits channel's game if it is still game (its id); fn sees it as it is now.
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 	// Commit stores an interaction's whole outcome (a start, actions,
-	// deadline, ending) in one transaction from expectVersion, or nothing.
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
-	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
+	// deadline, ending) in one transaction on the game and revision at,
+	// or nothing.
+	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
+	Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
+	Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error)
 }
 
 // listStore finds games across channels.
@@ -73,7 +75,7 @@ type settingsStore interface {
 
 // timerStore hands out the deadlines and reminders that have come, each
 // to one caller across every process on the store, and again once a
-// claim of hold has run out (see storage.Store.ClaimDue).
+// claim of hold has run out (see storage.Store).
 type timerStore interface {
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
@@ -207,7 +209,7 @@ type Bot struct {
 }
 
 // Store is everything the bot keeps: games, timers, preferences and
-// statistics. *storage.Store implements it.
+// statistics. *boltdb.Store and *postgres.Store implement it.
 type Store interface {
 	gameStore
 	endStore

@@ -157,7 +157,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			}
 		default:
 			board := h.board(ch)
-			if id, ok := componentOn(t, board, action); ok && strings.HasPrefix(id, "m1:") && strings.Contains(id, ":act:") {
+			if id, ok := componentOn(t, board, action); ok && strings.HasPrefix(id, "m2:") && strings.Contains(id, ":act:") {
 				buttons++
 				h.click(u, ch, board.ID, id)
 			} else if id, ok := componentOn(t, board, u.Name+": "); ok && p.Seat == promptSeatOf(t, id) && !strings.Contains(id, ":tree:") {

@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 const (
@@ -45,7 +46,7 @@ type harness struct {
 	fake   *discordtest.Server
 	reg    *engine.Registry
 	path   string
-	store  *storage.Store
+	store  *boltdb.Store
 	bot    *Bot
 	clock  *discordtest.Clock
 	cfg    Config
@@ -101,7 +102,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func (h *harness) open() {
 	h.t.Helper()
-	st, err := storage.Open(h.path, h.reg, storage.Options{Now: h.clock.Now})
+	st, err := boltdb.Open(h.path, h.reg, boltdb.Options{Now: h.clock.Now})
 	if err != nil {
 		h.t.Fatal(err)
 	}
