@@ -136,6 +136,9 @@ const maxBatch = 256
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
 
+// String names the store: its file's path.
+func (s *Store) String() string { return s.path }
+
 // Close waits for writes in progress and closes the file. Later calls fail
 // with ErrClosed.
 func (s *Store) Close() error {

@@ -76,7 +76,7 @@ type Store struct {
 func Open(dsn string, games *engine.Registry, opts Options) (*Store, error) {
 	s, err := open(dsn, games, opts, true)
 	if err == nil && opts.Verify {
-		if err = s.Verify(); err != nil {
+		if err = s.verify(); err != nil {
 			s.Close()
 		}
 	}

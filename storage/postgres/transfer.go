@@ -2,7 +2,7 @@ package postgres
 
 import (
 	"context"
-		"fmt"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/meeplegames/meeple/storage"

@@ -24,17 +24,21 @@ const verifyTimeout = 10 * time.Minute
 // guild's settings and user's preferences read. The first damage found is
 // a storage.ErrCorrupt that names the game and the entry (or the record).
 func (s *Store) Verify() error {
+	if err := s.verify(); err != nil {
+		return fmt.Errorf("postgres: verify %s: %w", s.dsn, err)
+	}
+	return nil
+}
+
+// verify is Verify without the database's name in its errors.
+func (s *Store) verify() error {
 	if s.closed.Load() {
 		return storage.ErrClosed
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
 	defer cancel()
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+	return pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 		func(tx pgx.Tx) error { return verify(ctx, tx) })
-	if err != nil {
-		return fmt.Errorf("postgres: verify %s: %w", s.dsn, err)
-	}
-	return nil
 }
 
 func verify(ctx context.Context, tx pgx.Tx) error {
