@@ -32,11 +32,17 @@ var (
 	errBusyChannel = &refusal{"This channel already has a game. Finish or abandon it first, or use another channel or a thread."}
 	errGuildOnly   = &refusal{"Meeple games live in server channels; use this command there."}
 	errClosing     = &refusal{"Meeple is restarting; try again in a moment."}
+	errStaleChoice = &refusal{"Nothing was played: the game changed since that choice was offered (a move was taken back, or a new game began). Look at the board and choose again; `/play` lists the moves open now."}
 	errBlankChoice = &refusal{"Your answer was blank: type your choice (for example the dice values), or pick it from the list."}
 	// errUnknownOutcome: the store's answer to a commit was lost, and
 	// retries could not tell whether it was kept.
-	errUnknownOutcome = &refusal{"Meeple lost its connection to the database while saving your move, so it cannot tell whether your move was recorded. Look at the board before you act again: if your move is there, it counts once."}
+	errUnknownOutcome = &refusal{"Meeple lost its connection to the database while saving your move and could not reach it again, so it cannot tell yet whether your move was recorded. Do not send it again right away: in a minute, look at the board (or `/game board`). If your move is there, it was recorded and counts once; if it is not, play it again. If this keeps happening, tell the server admin: the bot cannot reach its database."}
 )
+
+// recordedNote tells a player that their move was recorded, when the
+// database's answer to its commit was lost and a retry found the move
+// kept: it counts, once.
+const recordedNote = "Your move was recorded. (Meeple lost the database's first answer, asked again and found your move saved, once.)"
 
 // errPanic stands for a recovered panic, which is logged where it happens.
 var errPanic = &refusal{genericFailure}
