@@ -3,6 +3,10 @@ package bot
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // listValues asks for /play's suggestions as u types typed and returns
@@ -99,5 +103,68 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 	}
 	if g := h.game(chTiny); g.Version != v {
 		t.Fatalf("a choice from the last game's list was stored in the new one: version %d, want %d", g.Version, v)
+	}
+}
+
+// A DM menu drawn before an undo that brought the game back into the same
+// round is refused (the round alone would not tell), a new prompt is sent
+// for the history as it is, and a choice typed by DM in answer to it
+// plays.
+func TestADMMenuDrawnBeforeAnUndoIsRefused(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	prompts := func() []discordtest.Request {
+		h.bot.Wait()
+		var out []discordtest.Request
+		for _, q := range h.fake.Requests() {
+			if q.Kind == discordtest.DirectMessage && q.User == carol.ID && len(q.CustomIDs()) == 1 {
+				out = append(out, q)
+			}
+		}
+		return out
+	}
+	before := prompts()
+	if len(before) != 1 {
+		t.Fatalf("%d DM prompts at the start, want 1", len(before))
+	}
+	pickAll(t, h, chTiny, carol)
+	if res := h.command(carol, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back") {
+		t.Fatalf("carol's undo: %s", res.text())
+	}
+	after := prompts()
+	if len(after) != 2 {
+		t.Fatalf("%d DM prompts after the undo, want a new one", len(after))
+	}
+	v := h.game(chTiny).Version
+	old := before[0]
+	if res := h.click(carol, "", old.Message, old.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
+		t.Fatalf("the menu drawn before the undo: %s (version %d, want %d)", res.text(), h.game(chTiny).Version, v)
+	}
+	if dms := h.dm(carol, "2"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played `pick 2`") {
+		t.Fatalf("carol's typed answer to the new prompt: %+v", dms)
+	}
+}
+
+// A typed DM is guarded by the prompt its writer had last been sent when
+// writing it: the latest one for a DM written after it, the one before
+// for a DM written before the latest arrived.
+func TestATypedDMAnswersThePromptBeforeIt(t *testing.T) {
+	var p promptsSent
+	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	p.record(7, "u", 5, t0)
+	p.record(7, "u", 9, t0.Add(time.Minute))
+	for _, c := range []struct {
+		written time.Time
+		want    uint64
+	}{{t0.Add(-time.Second), 0}, {t0.Add(time.Second), 5}, {t0.Add(2 * time.Minute), 9}} {
+		if got := p.drawnFor(7, "u", c.written); got != c.want {
+			t.Errorf("a DM written at %v answers the prompt of revision %d, want %d", c.written.Sub(t0), got, c.want)
+		}
+	}
+	if got := p.drawnFor(8, "u", t0.Add(time.Hour)); got != 0 {
+		t.Errorf("another game's prompt: revision %d, want 0", got)
 	}
 }
