@@ -91,6 +91,9 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 		other = bob
 	}
 	board := h.board(chTiny)
+	// the interactions through which the board could be edited have
+	// expired, so the /free's board edit is a bot-token call
+	h.clock.Advance(handleLife)
 	caught, release := h.fake.Hold(botTokenCall)
 	defer release()
 

@@ -255,27 +255,46 @@ func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
 	return sent
 }
 
-// sendSecretPrompts DMs their open secret prompt to the players who take
-// secret choices by DM, once a round. When Discord refuses (the player does
-// not accept DMs), the player is asked privately in the channel instead.
-func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
+// secretPromptsDue lists the seats whose open secret prompt is to be sent
+// by DM now: those of players who take secret choices by DM, once a round.
+// It counts them as sent.
+func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
 	tag := roundTag(st)
+	var due []engine.Seat
 	for n, s := range g.Seats {
 		seat, user := engine.Seat(n), s.User
 		if user == "" {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, tag) {
+		if !ok || p.Seat != seat {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM {
+		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, tag) {
+			continue
+		}
+		due = append(due, seat)
+	}
+	return due
+}
+
+// sendSecretPrompts DMs their open secret prompt to the players of the
+// seats due (secretPromptsDue). When Discord refuses (the player does not
+// accept DMs), the player is asked privately in the channel instead.
+func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
+	for _, seat := range due {
+		user := g.Seats[seat].User
+		p, ok := secretPromptOf(g, st, user)
+		if !ok {
 			continue
 		}
 		if err := b.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				b.dmsClosed(g, user, prefs)
+				prefs, perr := b.settings.UserPrefs(user)
+				if perr == nil {
+					b.dmsClosed(g, user, prefs)
+				}
 				continue
 			}
 			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))

@@ -255,7 +255,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 	applied, stale := 0, 0
 	for _, r := range results {
 		switch {
-		case r.callbackType() == discordgo.InteractionResponseUpdateMessage && !strings.Contains(r.text(), "out of date"):
+		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
 			applied++
 		case strings.Contains(r.text(), "out of date"):
 			stale++

@@ -132,11 +132,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				board := h.board(ch)
 				res := h.click(u, ch, board.ID, mustComponent(t, board, "Choose secretly"))
 				res = h.submit(u, ch, res.Requests[0].CustomID, action)
-				if !res.private() || !strings.Contains(res.text(), "you played") {
+				if !res.privately("you played") {
 					t.Fatalf("form: %s", res.text())
 				}
 			default:
-				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.private() || !strings.Contains(res.text(), "you played") {
+				// the answer is private; a new board may follow it publicly
+				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.privately("you played") {
 					t.Fatalf("/play %q: %s", action, res.text())
 				}
 			}
@@ -180,7 +181,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	}
 	final := ""
 	for _, q := range h.fake.Requests() {
-		if q.Kind == discordtest.ChannelSend && q.Channel == ch && strings.Contains(q.Text(), "final scores") {
+		if (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) && q.Channel == ch && strings.Contains(q.Text(), "final scores") {
 			final = q.Text()
 		}
 	}

@@ -208,8 +208,15 @@ func TestTheSecretFormUpdatesTheBoardInItsAnswer(t *testing.T) {
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
 	mark := h.mark()
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if res.callbackType() != discordgo.InteractionResponseUpdateMessage || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
 		t.Errorf("the form's answer: type %v, %s", res.callbackType(), res.text())
+	}
+	edited := false // the board, edited as the form's original message
+	for _, q := range res.Requests {
+		edited = edited || q.Kind == discordtest.OriginalEdit && strings.Contains(q.Text(), fmt.Sprintf("version %d ", h.game(chTiny).Version))
+	}
+	if !edited {
+		t.Errorf("the form's interaction did not bring the board up to date: %+v", res.Requests)
 	}
 	if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
 		t.Errorf("the board was not brought up to date:\n%s", discordtest.MessageText(after))

@@ -115,7 +115,7 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	default:
 		return refuse("Unknown subcommand `%s`.", sub)
 	}
-	g, note, err := b.changeLobby(i, v, arg, 0)
+	g, note, err := b.changeLobby(r, i, v, arg, 0)
 	if err != nil {
 		return err
 	}
@@ -131,10 +131,16 @@ func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note string) msg {
 	return b.lobbyMessage(g)
 }
 
-// editLobby brings the lobby message up to date after change v.
+// editLobby brings the lobby message up to date after change v: through
+// a recent interaction on it when there is one (outside the REST budget),
+// else with a REST edit.
 func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note string) {
 	if id := g.Messages[roleLobby]; id != "" {
-		if err := b.send.edit(g.Channel, id, b.lobbyAfter(g, v, note)); err != nil {
+		m := b.lobbyAfter(g, v, note)
+		if b.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
+			return
+		}
+		if err := b.send.edit(g.Channel, id, m); err != nil {
 			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
@@ -145,15 +151,20 @@ func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note string) {
 // leaves that message alone.
 func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	g, note, err := b.changeLobby(in.Interaction, id.Verb, id.Arg, id.Game)
+	g, note, err := b.changeLobby(r, in.Interaction, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
-	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
+	lobby := g.Messages[roleLobby]
+	if lobby == "" || in.message == nil || in.message.ID != lobby {
 		b.editLobby(g, id.Verb, note)
 		return r.message(msg{Content: note, Private: true})
 	}
-	return r.update(b.lobbyAfter(g, id.Verb, note))
+	if err := r.update(b.lobbyAfter(g, id.Verb, note)); err != nil {
+		return err
+	}
+	b.pub.handles.keep(g.Channel, r, lobby, false) // later changes by command edit it through this click
+	return nil
 }
 
 func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
@@ -226,6 +237,7 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
+	b.pub.handles.keep(g.Channel, r, m.ID, false) // joins by command edit it through this interaction
 	return nil
 }
 
@@ -294,7 +306,7 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
+func (b *lobbyHandler) changeLobby(r *reply, i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
 	unlock := b.locks.lock(i.ChannelID)
 	defer unlock()
 	g, err := b.store.Get(i.ChannelID)
@@ -313,7 +325,7 @@ func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string,
 	}
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
-		return b.startGame(i, g, rules, arg)
+		return b.startGame(r, i, g, rules, arg)
 	}
 	var note string
 	g, err = b.store.Update(g.Channel, func(g *storage.Game) error {
@@ -383,7 +395,8 @@ func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string,
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
+// The first board follows r's answer publicly.
+func (b *lobbyHandler) startGame(r *reply, i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
 		return nil, "", refuse("Only a seated player or an admin can start the game.")
@@ -407,7 +420,7 @@ func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rule
 	}
 	res, err := b.ref.start(g, shuffle)
 	if res != nil {
-		b.pub.notify(res)
+		b.pub.notifyVia(res, r, nil)
 	}
 	if err != nil {
 		return nil, "", err

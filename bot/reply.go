@@ -97,6 +97,10 @@ type reply struct {
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
 	err     error // first error sending
+	// settled is closed once the interaction is answered or its handler
+	// is done (see settle).
+	settled    chan struct{}
+	settleOnce sync.Once
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -104,7 +108,7 @@ type reply struct {
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
-	r := &reply{s: s, i: i, log: log}
+	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -146,6 +150,7 @@ func (r *reply) done() error {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
@@ -164,6 +169,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
+		r.settle()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}
