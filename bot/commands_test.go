@@ -16,6 +16,7 @@ var validName = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 // TestCommandsFitDiscordLimits checks what Discord would refuse at
 // registration: names, description lengths, option and choice counts.
 func TestCommandsFitDiscordLimits(t *testing.T) {
+	t.Parallel()
 	var check func(path string, opts []*discordgo.ApplicationCommandOption)
 	check = func(path string, opts []*discordgo.ApplicationCommandOption) {
 		if len(opts) > 25 {
@@ -49,6 +50,7 @@ func TestCommandsFitDiscordLimits(t *testing.T) {
 }
 
 func TestRegisterCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{DevGuild: "4242"}, nil, nil)
 	if err := h.bot.RegisterCommands(); err != nil {
 		t.Fatal(err)

@@ -116,6 +116,7 @@ func moveBeforeTheComputer(t *testing.T) (*harness, *writeCounter) {
 }
 
 func TestOneClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -135,6 +136,7 @@ func TestOneClickIsOneCommit(t *testing.T) {
 }
 
 func TestAStartIsOneCommit(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{"Start (join order)", "Start (shuffled seats)"} {
 		t.Run(order, func(t *testing.T) {
 			h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
@@ -170,6 +172,7 @@ func TestAStartIsOneCommit(t *testing.T) {
 }
 
 func TestTheLastClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "1")
@@ -196,6 +199,7 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 }
 
 func TestAResignationIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -231,6 +235,7 @@ func TestAResignationIsOneCommit(t *testing.T) {
 }
 
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		fail error
@@ -272,6 +277,7 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 }
 
 func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "2")

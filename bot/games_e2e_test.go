@@ -263,6 +263,7 @@ func promptSeatOf(t *testing.T, id string) engine.Seat {
 }
 
 func TestCrystalPalaceOverDiscord(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
@@ -273,6 +274,7 @@ func TestCrystalPalaceOverDiscord(t *testing.T) {
 }
 
 func TestEightyDaysOverDiscord(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}

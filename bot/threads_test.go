@@ -50,6 +50,7 @@ func newThreadGame(t *testing.T, h *harness, u tester, ch string, opts map[strin
 }
 
 func TestGamesInThreadsOfOneChannel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	th, ok := h.fake.Thread(thread)
@@ -166,6 +167,7 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 }
 
 func TestThreadNeedsItsPermissions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mark := h.mark()
 	res := h.commandWith(discordgo.PermissionCreatePublicThreads, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
@@ -194,6 +196,7 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 }
 
 func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	h.command(bob, thread, cmdLobby, subJoin, nil)

@@ -43,6 +43,7 @@ func openTinyTable(t *testing.T, h *harness, ch string, users ...tester) {
 }
 
 func TestTinyGameFromLobbyToScores(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	// carol wants secret prompts by DM; bob too, but his DMs are closed
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
