@@ -21,7 +21,7 @@ import (
 // DM, the private picker) edits the board through them rather than with a
 // bot-token call.
 
-// handleLife is how long after an interaction reached the publisher its
+// handleLife is how long after its handler had it an interaction's
 // webhook is still used: Discord's 15 minutes, less a margin for the
 // seconds an interaction may take to arrive and be answered.
 const handleLife = 14 * time.Minute
@@ -61,9 +61,13 @@ func newBoardHandles(now func() time.Time) *boardHandles {
 }
 
 // keep records that r can edit message in channel: as its original
-// message (a click on it), or as its follow-up when own.
-func (h *boardHandles) keep(channel string, r *reply, message string, own bool) {
+// message (a click on it), or as its follow-up when own. at is when r's
+// handler had it (zero: now), from which its token's life is counted.
+func (h *boardHandles) keep(channel string, r *reply, message string, own bool, at time.Time) {
 	now := h.now()
+	if at.IsZero() {
+		at = now
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	list, ok := h.by[channel]
@@ -73,7 +77,7 @@ func (h *boardHandles) keep(channel string, r *reply, message string, own bool) 
 			break
 		}
 	}
-	kept := []boardHandle{{r: r, message: message, own: own, until: now.Add(handleLife)}}
+	kept := []boardHandle{{r: r, message: message, own: own, until: at.Add(handleLife)}}
 	for _, old := range list {
 		if len(kept) == handlesPerChannel {
 			break

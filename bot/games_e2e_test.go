@@ -332,6 +332,12 @@ func BenchmarkPlay(b *testing.B) {
 	users := map[string]tester{alice.ID: alice, bob.ID: bob, carol.ID: carol, dave.ID: dave}
 	rng := engine.NewRNG(1)
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	before, ids := map[string]int{}, map[string]uint64{}
+	for _, ch := range chans {
+		g := h.game(ch)
+		before[ch], ids[ch] = g.Version, g.ID
+	}
+	began := time.Now()
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]
 		g, st, err := h.store.Load(ch)
@@ -342,5 +348,12 @@ func BenchmarkPlay(b *testing.B) {
 		action := player.Choose(st, p, &rng)
 		return guildCommand(users[g.Seats[p.Seat].User], ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
 	})
+	decisions := 0
+	for _, ch := range chans {
+		if g, err := h.store.GetByID(ids[ch]); err == nil {
+			decisions += g.Version - before[ch]
+		}
+	}
+	reportRESTCalls(b, h, began, decisions)
 	checkBoards(b, h, chans)
 }

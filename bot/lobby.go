@@ -163,7 +163,7 @@ func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction)
 	if err := r.update(b.lobbyAfter(g, id.Verb, note)); err != nil {
 		return err
 	}
-	b.pub.handles.keep(g.Channel, r, lobby, false) // later changes by command edit it through this click
+	b.pub.handles.keep(g.Channel, r, lobby, false, time.Time{}) // later changes by command edit it through this click
 	return nil
 }
 
@@ -237,7 +237,7 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	b.pub.handles.keep(g.Channel, r, m.ID, false) // joins by command edit it through this interaction
+	b.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
 	return nil
 }
 

@@ -85,6 +85,7 @@ type pubJob struct {
 type boardClick struct {
 	r       *reply
 	message *discordgo.Message
+	at      time.Time // when its handler queued it
 }
 
 func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
@@ -106,7 +107,7 @@ func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message
 	if message != nil {
 		r.deferUpdate()
 	}
-	p.queueOutcome(out, &boardClick{r: r, message: message})
+	p.queueOutcome(out, &boardClick{r: r, message: message, at: p.handles.now()})
 }
 
 func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
@@ -273,13 +274,13 @@ func (p *publisher) postPingVia(g *storage.Game, m mention, clicks []*boardClick
 // interactions made there, or, without one, as a channel message (a
 // bot-token call). It returns the message and the interaction that
 // carried it (nil for a channel message).
-func (p *publisher) postVia(g *storage.Game, m msg, clicks []*boardClick) (*discordgo.Message, *reply, error) {
+func (p *publisher) postVia(g *storage.Game, m msg, clicks []*boardClick) (*discordgo.Message, *boardClick, error) {
 	for _, c := range clicks {
 		if !c.r.inChannel(g.Channel) {
 			continue
 		}
 		if sent, err := c.r.followup(m); err == nil {
-			return sent, c.r, nil
+			return sent, c, nil
 		} else if !errors.Is(err, errNoHandle) {
 			p.log.Debug("a follow-up failed; posting instead", "game", g.ID, "err", describeSendError(err))
 		}
@@ -326,11 +327,11 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		}
 		return
 	}
-	if via != nil {
-		p.handles.keep(g.Channel, via, m.ID, true)
-	}
 	if old != "" {
-		p.retire(g, old, clicks)
+		p.retire(g, old, clicks) // through the old board's handles, before they go
+	}
+	if via != nil {
+		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
 	}
 	phase := st.Phase()
 	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
@@ -349,7 +350,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 func (p *publisher) editBoard(g *storage.Game, id string, board msg, clicks []*boardClick) error {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			p.handles.keep(g.Channel, c.r, id, false)
+			p.handles.keep(g.Channel, c.r, id, false, c.at)
 		}
 	}
 	if p.handles.edit(g.Channel, id, webhookEdit(fit(board))) == nil {
