@@ -65,6 +65,9 @@ type harness struct {
 	// wrap, when set, wraps the store the bot is given (counting or
 	// failing its writes); h.store stays the real one.
 	wrap func(Store) Store
+	// session, when set, makes the bot's Discord session (one that talks
+	// to the fake through a REST proxy); nil means h.fake.NewSession.
+	session func() *discordgo.Session
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -116,7 +119,11 @@ func (h *harness) open() {
 	if h.wrap != nil {
 		bs = h.wrap(st)
 	}
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	session := h.fake.NewSession
+	if h.session != nil {
+		session = h.session
+	}
+	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -85,12 +85,17 @@ type Request struct {
 	Files   []File
 	// Raw is the JSON payload.
 	Raw []byte
+	// Header is the request's HTTP header.
+	Header http.Header
 	// Status is the HTTP status the fake answered.
 	Status int
 	// Violations are the checks the request broke: enforced ones made
 	// Status a refusal, relaxed ones were only noted.
 	Violations []Violation
-	At         time.Time
+	// At is when the request arrived, Answered when its answer was
+	// decided; for a 429, Until is when the wait it asked for ends (the
+	// window it announced is from Answered to Until).
+	At, Answered, Until time.Time
 	// globalRefused: the answer was a global 429.
 	globalRefused bool
 }
@@ -328,6 +333,7 @@ type Server struct {
 	holds        []*hold
 	watch        func(Request)
 	limits       limiter
+	storm        *storm
 	violations   []Violation
 
 	gw *gateway
