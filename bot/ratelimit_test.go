@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -354,5 +355,25 @@ func TestRouteKeysKeepTheTopLevelResource(t *testing.T) {
 		if got := routeKey("PATCH", in); got != want {
 			t.Errorf("routeKey(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// BenchmarkGuardRoundTrip measures what the guard adds to a bot-token
+// request (limits, pacing on a clock that does not wait, counting), over a
+// Discord that answers at once.
+func BenchmarkGuardRoundTrip(b *testing.B) {
+	g, _, _, _ := testGuard(nil)
+	reqs := make([]*http.Request, 64)
+	for i := range reqs {
+		reqs[i], _ = http.NewRequest("POST", fmt.Sprintf("https://discord.com/api/v9/channels/%d/messages", 100000000+i), nil)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		resp, err := g.RoundTrip(reqs[i%len(reqs)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
 	}
 }

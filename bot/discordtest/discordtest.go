@@ -12,7 +12,11 @@
 // (code 50035, the field's path under "errors"); an interaction takes one
 // initial response within 3 seconds and its token lasts 15 minutes; bot
 // calls are rate limited globally and per route, with X-RateLimit-*
-// headers and 429s. Options.Relax turns chosen checks off.
+// headers and 429s. Options.Relax turns chosen checks off. GlobalStorm
+// answers every bot-token call with the global limit's 429 for a while;
+// each request is recorded with its headers, when it arrived and when it
+// was answered, and GlobalBreaches lists those that arrived inside a
+// window a global 429 announced.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
 // it, and bot/shard, which routes a guild's events to its shard. A Server
