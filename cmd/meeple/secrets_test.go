@@ -65,7 +65,7 @@ func TestNoCommandPrintsADatabasePassword(t *testing.T) {
 	script := filepath.Join(dir, "game.txt")
 	writeGameScript(t, script, 10)
 	file := filepath.Join(dir, "meeple.db")
-	if code, out, errs := meeple("import", "-db", file, "-channel", "5", "-guild", "7", "-script", script, "-seats", "111,ai:random"); code != 0 {
+	if code, out, errs := meeple("import", "-db", file, "-channel", "900000000000000005", "-guild", "700000000000000007", "-script", script, "-seats", "111111111111111111,ai:random"); code != 0 {
 		t.Fatalf("import into a file: %d %s %s", code, out, errs)
 	}
 	t.Setenv(tokenEnv, "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB")
@@ -88,9 +88,9 @@ func TestNoCommandPrintsADatabasePassword(t *testing.T) {
 			t.Fatal(err)
 		}
 		runs := [][]string{
-			{"import", "-db", db, "-channel", "6", "-guild", "7", "-script", script, "-seats", "111,ai:random"},
+			{"import", "-db", db, "-channel", "900000000000000006", "-guild", "700000000000000007", "-script", script, "-seats", "111111111111111111,ai:random"},
 			{"export", "-db", db, "-game", "1"},
-			{"export", "-config", config, "-channel", "6"},
+			{"export", "-config", config, "-channel", "900000000000000006"},
 			{"export", "-config", bad, "-game", "1"},
 			{"check", "-config", config},
 			{"check", "-config", bad},
@@ -129,7 +129,7 @@ func TestNoCommandPrintsADatabasePassword(t *testing.T) {
 		// The forms that name a database this test can reach work: their
 		// key=value form is a connection string, not a file.
 		if reachable {
-			code, out, errs := meeple("export", "-db", db, "-channel", "6")
+			code, out, errs := meeple("export", "-db", db, "-channel", "900000000000000006")
 			if code != 0 || !strings.HasPrefix(out, "# game eightydays") {
 				t.Errorf("%s: export from the database: exit %d %s", form, code, errs)
 			}
