@@ -251,7 +251,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	locks := newLockPool()
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
-	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs()}
+	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
 	pub.shared = !cfg.Shards.Whole()
 	dms.pub = pub
