@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +101,54 @@ func TestTwoSetsOfInstrumentsNeedTwoRegistries(t *testing.T) {
 	}
 	if _, err := New(reg); err == nil {
 		t.Error("registering the instruments twice in one registry succeeded")
+	}
+}
+
+// TestTheDashboardAndAlertsNameServedMetrics reads the Grafana dashboard
+// and the alert rules in deploy/ and checks that every meeple_ metric they
+// query is one this package serves.
+func TestTheDashboardAndAlertsNameServedMetrics(t *testing.T) {
+	m, reg := newTest(t)
+	m.Interaction("command", "ok", time.Millisecond, time.Millisecond)
+	m.REST("GET /gateway", true, 429, "global")
+	m.PacerQueue(0)
+	m.StoreWrite("commit", time.Millisecond, errors.New("x"))
+	m.GameStarted("g")
+	m.GameEnded("g", "finished")
+	m.Rendered("board", time.Millisecond, 1)
+	m.Gateway(0, false)
+	m.Resumed(0)
+	m.EndpointRequest("ping")
+	if err := CountGames(reg, func() (int, int, error) { return 0, 0, nil }); err != nil {
+		t.Fatal(err)
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{}
+	for _, f := range families {
+		served[f.GetName()] = true
+	}
+	name := regexp.MustCompile(`meeple_[a-z_]+`)
+	for _, file := range []string{"../deploy/grafana/meeple.json", "../deploy/prometheus/meeple-alerts.yml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		for _, n := range name.FindAllString(string(data), -1) {
+			base := n
+			for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+				base = strings.TrimSuffix(base, suffix)
+			}
+			found++
+			if !served[base] {
+				t.Errorf("%s queries %s, which Meeple does not serve", file, n)
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s names no metric", file)
+		}
 	}
 }
