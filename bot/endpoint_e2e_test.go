@@ -160,7 +160,12 @@ func TestTheGatewayAndTheEndpointTogether(t *testing.T) {
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	v := h.game(chTiny).Version
-	if dms := h.dm(carol, "1"); len(dms) == 0 || !strings.Contains(dms[0].Text(), "you played `pick 1`") {
+	h.bot.Wait() // carol's prompt is out before she answers it
+	answered := false
+	for _, q := range h.dm(carol, "1") {
+		answered = answered || strings.Contains(q.Text(), "you played `pick 1`")
+	}
+	if !answered {
 		t.Fatalf("carol's DM over the gateway got no answer")
 	}
 	res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"})
