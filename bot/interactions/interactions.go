@@ -107,8 +107,9 @@ type Endpoint struct {
 	stop context.CancelFunc
 	log  *slog.Logger
 
-	mu   sync.Mutex
-	seen map[string]time.Time // interaction ids taken, with their timestamps
+	mu     sync.Mutex
+	seen   map[string]time.Time // interaction ids taken, with when
+	pruned time.Time            // when seen was last cleared of old ids
 }
 
 // ParsePublicKey reads an application's public key as the Developer
@@ -242,9 +243,12 @@ func (e *Endpoint) firstTime(id string, now time.Time) bool {
 	if _, dup := e.seen[id]; dup {
 		return false
 	}
-	for old, at := range e.seen {
-		if now.Sub(at) > 2*e.opts.MaxAge {
-			delete(e.seen, old)
+	if now.Sub(e.pruned) > e.opts.MaxAge/4 { // a walk every few seconds, not every request
+		e.pruned = now
+		for old, at := range e.seen {
+			if now.Sub(at) > 2*e.opts.MaxAge {
+				delete(e.seen, old)
+			}
 		}
 	}
 	e.seen[id] = now
