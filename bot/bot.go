@@ -78,11 +78,13 @@ type timerStore interface {
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
 
-// Renderer draws the public board, a player's private mat and the score
-// sheet as PNG bytes from engine views. names are the seats' display names.
+// Renderer draws the public board, its glance (what the board message
+// shows), a player's private mat and the score sheet as PNG bytes from
+// engine views. names are the seats' display names.
 // *imaging.Renderer implements it.
 type Renderer interface {
 	Board(view any, names []string) ([]byte, error)
+	Glance(view any, names []string) ([]byte, error)
 	Mat(view any, names []string) ([]byte, error)
 	Scores(view any, names []string) ([]byte, error)
 }

@@ -20,23 +20,24 @@ type verb string
 
 // The verbs of Meeple's components.
 const (
-	verbJoin     verb = "join"    // lobby: take a seat
-	verbLeave    verb = "leave"   // lobby: give it up
-	verbAddAI    verb = "addai"   // lobby: seat a computer player (arg: its name)
-	verbDropAI   verb = "dropai"  // lobby: remove the last computer player
-	verbStart    verb = "start"   // lobby: start (arg: "shuffle" or "order")
-	verbAbandon  verb = "abandon" // ask to abandon the game
-	verbConfirm  verb = "confirm" // confirm abandoning
-	verbAct      verb = "act"     // play the action in arg
-	verbPick     verb = "pick"    // select menu: play the chosen value
-	verbSecret   verb = "secret"  // open the private input for a secret prompt
-	verbModal    verb = "modal"   // modal submit of a secret or free-text action
-	verbWhich    verb = "which"   // DM: which game a pending DM is for
-	verbLogPage  verb = "log"     // show a page of the log (arg: page)
-	verbTree     verb = "tree"    // board: open the action picker (arg: seat)
-	verbTreeStep verb = "step"    // select menu: a step in the action picker (arg: seat and path)
-	verbTreeBack verb = "back"    // a step back in the action picker (arg: seat and path)
-	verbEndVote  verb = "endvote" // vote to end the game now
+	verbJoin      verb = "join"    // lobby: take a seat
+	verbLeave     verb = "leave"   // lobby: give it up
+	verbAddAI     verb = "addai"   // lobby: seat a computer player (arg: its name)
+	verbDropAI    verb = "dropai"  // lobby: remove the last computer player
+	verbStart     verb = "start"   // lobby: start (arg: "shuffle" or "order")
+	verbAbandon   verb = "abandon" // ask to abandon the game
+	verbConfirm   verb = "confirm" // confirm abandoning
+	verbAct       verb = "act"     // play the action in arg
+	verbPick      verb = "pick"    // select menu: play the chosen value
+	verbSecret    verb = "secret"  // open the private input for a secret prompt
+	verbModal     verb = "modal"   // modal submit of a secret or free-text action
+	verbWhich     verb = "which"   // DM: which game a pending DM is for
+	verbLogPage   verb = "log"     // show a page of the log (arg: page)
+	verbTree      verb = "tree"    // board: open the action picker (arg: seat)
+	verbTreeStep  verb = "step"    // select menu: a step in the action picker (arg: seat and path)
+	verbTreeBack  verb = "back"    // a step back in the action picker (arg: seat and path)
+	verbEndVote   verb = "endvote" // vote to end the game now
+	verbFullBoard verb = "full"    // board: show the full board privately
 )
 
 // knownVerbs is the set ParseCustomID accepts.
@@ -44,7 +45,7 @@ var knownVerbs = map[verb]bool{
 	verbJoin: true, verbLeave: true, verbAddAI: true, verbDropAI: true, verbStart: true,
 	verbAbandon: true, verbConfirm: true, verbAct: true, verbPick: true, verbSecret: true,
 	verbModal: true, verbWhich: true, verbLogPage: true, verbTree: true, verbTreeStep: true, verbTreeBack: true,
-	verbEndVote: true,
+	verbEndVote: true, verbFullBoard: true,
 }
 
 // customID is the decoded custom_id of a component Meeple posted: the game

@@ -21,26 +21,14 @@ import (
 // the longest Discord offers.
 const threadArchiveMinutes = 10080
 
-// threadPermissions are what the bot needs in a channel to run games in
-// its threads, with the names Discord shows for them.
-var threadPermissions = []struct {
-	bit  int64
-	name string
-}{
-	{discordgo.PermissionCreatePublicThreads, "Create Public Threads"},
-	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads"},
-}
+// threadPermissions are the bits of Permissions the bot needs in a
+// channel to run games in its threads.
+const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 
 // missingThreadPermissions names the thread permissions the bot lacks in
 // the interaction's channel, as Discord reported them with it.
 func missingThreadPermissions(i *discordgo.Interaction) []string {
-	var out []string
-	for _, p := range threadPermissions {
-		if i.AppPermissions&p.bit == 0 {
-			out = append(out, p.name)
-		}
-	}
-	return out
+	return permissionNames(threadPermissions &^ i.AppPermissions)
 }
 
 // errThreadPermissions says which permissions are missing.
@@ -89,7 +77,7 @@ func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, t
 	}
 	t, err := b.send.startThread(i.ChannelID, title+" (new game)")
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
-		return errThreadPermissions([]string{threadPermissions[0].name, threadPermissions[1].name})
+		return errThreadPermissions(permissionNames(threadPermissions))
 	}
 	if err != nil {
 		return err

@@ -123,29 +123,6 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(b *strings.Builder) {
-	var widths []int
-	for _, row := range t.rows {
-		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], visibleLen(c))
-		}
-	}
-	for _, row := range t.rows {
-		var line strings.Builder
-		for i, c := range row {
-			line.WriteString(c)
-			if i < len(row)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-visibleLen(c)+2))
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-}
-
 // visibleLen is the number of characters of s a terminal shows: runes
 // outside ANSI escape sequences.
 func visibleLen(s string) int { return utf8.RuneCountInString(StripANSI(s)) }

@@ -294,8 +294,9 @@ const (
 
 // Identity of the fake's bot.
 const (
-	// Token is the bot token the fake accepts ("Bot " + Token).
-	Token = "fake-token"
+	// Token is the bot token the fake accepts ("Bot " + Token). It has a
+	// bot token's form (three base64url parts), which meeple run checks.
+	Token = "ZmFrZQ.fake-token.not-a-secret"
 	// BotID is the bot user's id (and its application's).
 	BotID = "9000"
 	// BotName is the bot user's name.

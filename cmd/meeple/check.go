@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
@@ -70,7 +71,23 @@ func preflight(path string, getenv func(string) string) []checkResult {
 	}
 	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.database(getenv), games)}
 	out = append(out, checkContent(cfg.Content)...)
-	return append(out, checkBackupDir(cfg.Backup.Dir))
+	return append(out, checkBackupDir(cfg.Backup.Dir), inviteLine(cfg, getenv))
+}
+
+// inviteLine gives the link that adds the bot to a server with every
+// permission its features need (bot.Permissions), for the application
+// in application_id, else the one the token names.
+func inviteLine(cfg config, getenv func(string) string) checkResult {
+	app := cfg.ApplicationID
+	if app == "" {
+		if token, err := cfg.token(getenv); err == nil {
+			app, _ = tokenForm(token)
+		}
+	}
+	if app == "" {
+		app = "<APPLICATION_ID>"
+	}
+	return checkResult{name: "invite", ok: true, detail: bot.InviteURL(app) + " (" + bot.PermissionList() + ")"}
 }
 
 // checkConfig reports the config's unknown keys and values out of range.

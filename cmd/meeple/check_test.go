@@ -104,6 +104,9 @@ func TestCheckPassesAGoodSetup(t *testing.T) {
 	wantLine(t, lines, "database", "ok", "layout 1", "1 games (1 active)", "verified")
 	wantLine(t, lines, "content", "ok", "eightydays from "+content)
 	wantLine(t, lines, "backup", "ok", backups+" is writable")
+	// the invite link for the bot the token names, with every permission
+	wantLine(t, lines, "invite", "ok", "https://discord.com/oauth2/authorize?client_id=123456789012345678&scope=bot+applications.commands&permissions=309237697536",
+		"Create Public Threads", "Send Messages in Threads", "Attach Files")
 	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
 		t.Error("the check changed the database file")
 	}

@@ -54,6 +54,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd.run(args[1:], stdout, stderr); err != nil {
+		var bad *flagError
+		if errors.As(err, &bad) {
+			fmt.Fprintf(stderr, "meeple %s: %v\n", args[0], bad)
+			return 2
+		}
 		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
@@ -92,6 +97,26 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		return errUsage
+	}
+	return nil
+}
+
+// flagError is a flag's value out of its range: a mistake in the command
+// line, told in one line.
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+// badFlag is a flagError saying the flag called name is value and why
+// that is wrong.
+func badFlag(name string, value any, why string) error {
+	return &flagError{fmt.Sprintf("-%s is %v: %s", name, value, why)}
+}
+
+// inRange refuses the value of the flag called name outside lo to hi.
+func inRange(name string, value, lo, hi int) error {
+	if value < lo || value > hi {
+		return badFlag(name, value, fmt.Sprintf("give a number from %d to %d", lo, hi))
 	}
 	return nil
 }

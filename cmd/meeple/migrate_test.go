@@ -20,7 +20,17 @@ import (
 // test that asks for a database.
 var pg pgtest.Server
 
-func TestMain(m *testing.M) { os.Exit(pg.Run(m)) }
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "meeple-test-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := pg.Run(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // fillDatabase stores real games of every kind in the bbolt file at path:
 // one finished (after 300 actions, with the scores of that moment), one
@@ -227,11 +237,11 @@ func TestImportExportOnPostgres(t *testing.T) {
 	if err := os.WriteFile(file, []byte(buf.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "77", "-guild", "7", "-script", file, "-seats", "111,ai:random")
+	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000077", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random")
 	if code != 0 || !strings.Contains(stdout, "30 actions") {
 		t.Fatalf("import: exit %d, %q, %q", code, stdout, stderr)
 	}
-	code, exported, stderr := meeple("export", "-db", dsn, "-channel", "77")
+	code, exported, stderr := meeple("export", "-db", dsn, "-channel", "900000000000000077")
 	if code != 0 || !strings.HasPrefix(exported, "# game eightydays players 2 seed 5\n") || strings.Count(exported, "\nP") != 30 {
 		t.Fatalf("export: exit %d, %q\n%s", code, stderr, exported)
 	}
@@ -239,10 +249,10 @@ func TestImportExportOnPostgres(t *testing.T) {
 	if err := os.WriteFile(file, []byte(exported), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "78", "-guild", "7", "-script", file, "-seats", "111,ai:random"); code != 0 {
+	if code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000078", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random"); code != 0 {
 		t.Fatalf("second import: exit %d, %q, %q", code, stdout, stderr)
 	}
-	if code, again, stderr := meeple("export", "-db", dsn, "-channel", "78"); code != 0 || again != exported {
+	if code, again, stderr := meeple("export", "-db", dsn, "-channel", "900000000000000078"); code != 0 || again != exported {
 		t.Fatalf("export of the second import: exit %d, %q\ngot\n%s\nwant\n%s", code, stderr, again, exported)
 	}
 }

@@ -38,6 +38,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// the same check as meeple check, before the database is touched: a
+	// token pasted wrong is told as such, not as a refusal by Discord
+	if r := checkToken(cfg, os.Getenv); !r.ok {
+		return fmt.Errorf("%s → fix: %s", r.detail, r.fix)
+	}
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
 	reg, err := buildRegistry(cfg.Content)

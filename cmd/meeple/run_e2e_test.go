@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,17 +36,34 @@ func (w *lockedBuffer) String() string {
 	return w.b.String()
 }
 
-// buildMeeple compiles this command into a temporary directory.
-func buildMeeple(t *testing.T) string {
-	t.Helper()
+// builtMeeple is this command compiled once for the whole test binary:
+// every test that runs the real program shares it.
+var builtMeeple = sync.OnceValues(func() (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go tool in PATH to build meeple with")
+		return "", errNoGoTool
 	}
-	bin := filepath.Join(t.TempDir(), "meeple")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	bin := filepath.Join(binDir, "meeple")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// binDir holds builtMeeple; TestMain makes it and removes it at the end.
+var binDir string
+
+var errNoGoTool = errors.New("no go tool in PATH to build meeple with")
+
+// buildMeeple returns the compiled command, building it at the first call.
+func buildMeeple(t *testing.T) string {
+	t.Helper()
+	bin, err := builtMeeple()
+	if errors.Is(err, errNoGoTool) {
+		t.Skip(err)
+	}
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -85,12 +103,14 @@ func answer(t *testing.T, fake *discordtest.Server, token string) string {
 // against the fake Discord named in its config, opens and starts a game
 // over the gateway, stops it with SIGTERM and reads the database it left.
 func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	runAgainstTheFakeDiscord(t, filepath.Join(t.TempDir(), "meeple.db"), nil)
 }
 
 // TestMeepleRunOnPostgres is the same on a PostgreSQL database named by
 // MEEPLE_DATABASE_URL, which wins over the config's database file.
 func TestMeepleRunOnPostgres(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	dsn := pg.Database(t)
 	runAgainstTheFakeDiscord(t, dsn, []string{databaseEnv + "=" + dsn})
 }

@@ -164,3 +164,30 @@ func TestDatabaseSources(t *testing.T) {
 		t.Errorf("databaseName kept the password: %q", got)
 	}
 }
+
+// TestRunChecksTheTokensFormFirst: a malformed token stops run with the
+// same words as meeple check, before any database is created.
+func TestRunChecksTheTokensFormFirst(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for token, want := range map[string]string{
+		"abc.def":         "the token from MEEPLE_DISCORD_TOKEN has 2 parts separated by dots; a bot token has 3",
+		"abc.d ef.ghi":    "has a character other than letters, digits, - and _ in part 2",
+		"\"abc.def.ghi\"": "has a character other than letters, digits, - and _ in part 1",
+		"abc..ghi":        "has an empty part 2",
+	} {
+		t.Setenv(tokenEnv, token)
+		var out, errw bytes.Buffer
+		code := run([]string{"run"}, &out, &errw)
+		msg := errw.String()
+		if code != 1 || !strings.Contains(msg, want) || !strings.Contains(msg, "Reset Token") || strings.Contains(msg, token) {
+			t.Errorf("token %q: exit %d, %q; want %q without the token", token, code, msg, want)
+		}
+		check := preflight("", func(k string) string { return map[string]string{tokenEnv: token}[k] })
+		if check[1].name != "token" || check[1].ok || !strings.Contains(msg, check[1].detail) {
+			t.Errorf("run and check differ on %q: %q vs %+v", token, msg, check[1])
+		}
+		if _, err := os.Stat(defaultDatabase); err == nil {
+			t.Fatal("a database was created for a malformed token")
+		}
+	}
+}

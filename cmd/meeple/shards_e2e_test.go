@@ -208,9 +208,10 @@ func (g *testGame) record(s sent, dm bool) {
 }
 
 func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	dsn := pg.Database(t)
 	bin := buildMeeple(t)
-	games, steps := 100, 6
+	games, steps := 36, 6
 	if testing.Short() {
 		games, steps = 12, 4
 	}
@@ -358,7 +359,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 // waits until each has been handled: its game has a new deadline or is
 // over. The games' deadlines come in waves (each game's every 3 s) and the
 // process that claims a wave handles it one timer after another, so on
-// two shared cores a wave of 100 takes seconds; overdueAfter is generous.
+// two shared cores a wave of dozens takes seconds; overdueAfter is generous.
 func checkDeadlinesHandled(t *testing.T, st store, tgs []*testGame) {
 	t.Helper()
 	passed := map[string]time.Time{}
