@@ -20,6 +20,7 @@ var stubPNG = []byte("\x89PNG\r\n\x1a\n-a-board-")
 type stubRenderer struct{}
 
 func (stubRenderer) Board(any, []string) ([]byte, error)  { return stubPNG, nil }
+func (stubRenderer) Glance(any, []string) ([]byte, error) { return stubPNG, nil }
 func (stubRenderer) Mat(any, []string) ([]byte, error)    { return stubPNG, nil }
 func (stubRenderer) Scores(any, []string) ([]byte, error) { return stubPNG, nil }
 
@@ -78,7 +79,9 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 	_ = web
 	// the endpoint counts into the same metrics (as meeple run wires it)
 	counted, err := interactions.New(interactions.Options{PublicKey: appKey.Public().(ed25519.PublicKey), Count: m.EndpointRequest,
-		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) { h.bot.HandleHTTPInteraction(ctx, i, a) }})
+		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) {
+			h.bot.HandleHTTPInteraction(ctx, i, a)
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ type Observer interface {
 	// status ("finished" or "abandoned").
 	GameStarted(kind string)
 	GameEnded(kind, status string)
-	// Rendered: an image ("board", "mat", "scores") was drawn.
+	// Rendered: an image ("board", "glance", "mat", "scores") was drawn.
 	Rendered(image string, took time.Duration, bytes int)
 	// Gateway: a shard's gateway connection went up or down; Resumed: it
 	// resumed its session after a drop.
@@ -236,6 +236,10 @@ func (o observedRenderer) draw(image string, fn func() ([]byte, error)) ([]byte,
 
 func (o observedRenderer) Board(view any, names []string) ([]byte, error) {
 	return o.draw("board", func() ([]byte, error) { return o.r.Board(view, names) })
+}
+
+func (o observedRenderer) Glance(view any, names []string) ([]byte, error) {
+	return o.draw("glance", func() ([]byte, error) { return o.r.Glance(view, names) })
 }
 
 func (o observedRenderer) Mat(view any, names []string) ([]byte, error) {

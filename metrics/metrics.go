@@ -66,7 +66,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		ended: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_games_ended_total",
 			Help: "Games ended by this process, by game and status (finished, abandoned)."}, []string{"game", "status"}),
 		renderTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "meeple_render_seconds",
-			Help: "Time drawing an image took, by image (board, mat, scores).", Buckets: seconds}, []string{"image"}),
+			Help: "Time drawing an image took, by image (board, glance, mat, scores).", Buckets: seconds}, []string{"image"}),
 		renderBytes: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "meeple_render_bytes",
 			Help: "Size of the PNGs drawn, by image.", Buckets: prometheus.ExponentialBuckets(16<<10, 2, 10)}, []string{"image"}),
 		gatewayUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "meeple_gateway_up",
