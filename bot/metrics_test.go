@@ -123,7 +123,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 		{`meeple_games_ended_total{game="tiny",status="finished"}`, 1, 1},
 		{`meeple_store_write_seconds_count{op="commit"}`, float64(moves + 1), 1000},
 		{`meeple_store_write_errors_total{op="commit"}`, 0, 0},
-		{`meeple_render_bytes_count{image="board"}`, 1, 1000},
+		{`meeple_render_bytes_count`, 1, 1000}, // boards and glances
 		{`meeple_discord_requests_total{route="POST /channels/:id/messages",token="bot",status="200"}`, 1, 1000},
 		{`meeple_endpoint_requests_total{result="ping"}`, 1, 1},
 		{`meeple_endpoint_requests_total{result="forged"}`, 1, 1},
@@ -134,8 +134,8 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 			t.Errorf("%s = %v, want %v to %v", c.series, got, c.min, c.max)
 		}
 	}
-	if n, boards := value(t, reg, `meeple_render_bytes{image="board"}`), value(t, reg, `meeple_render_bytes_count{image="board"}`); n != boards*float64(len(stubPNG)) {
-		t.Errorf("%v board bytes for %v boards of %d", n, boards, len(stubPNG))
+	if n, images := value(t, reg, `meeple_render_bytes`), value(t, reg, `meeple_render_bytes_count`); n != images*float64(len(stubPNG)) {
+		t.Errorf("%v bytes for %v images of %d", n, images, len(stubPNG))
 	}
 }
 
