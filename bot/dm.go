@@ -92,6 +92,9 @@ type dmHandler struct {
 	now      func() time.Time
 	pending  *pendingDMs
 	prompted promptsSent
+	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
+	// so a prompt asks for a pick from its menus only
+	menusOnly bool
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
@@ -306,6 +309,9 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	}
 	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
 		title, g.ID, g.Channel, p.Label, example)}
+	if b.menusOnly {
+		m.Content = fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nPick your choice below. Only you see it until it is revealed.", title, g.ID, g.Channel, p.Label)
+	}
 	m.Components = choiceMenu(g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err

@@ -61,6 +61,9 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// web, when set, is an HTTP interactions endpoint serving the bot:
+	// interactions then arrive as signed POSTs (endpoint_e2e_test.go)
+	web *endpointRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
 	// wrap, when set, wraps the store the bot is given (counting or
@@ -214,9 +217,12 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	if h.run != nil {
+	switch {
+	case h.web != nil:
+		h.web.interaction(h, raw)
+	case h.run != nil:
 		h.run.interaction(h, raw, token)
-	} else {
+	default:
 		h.bot.HandleInteraction(context.Background(), &i)
 	}
 	var out []discordtest.Request

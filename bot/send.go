@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -418,6 +419,9 @@ type guard struct {
 	now   func() time.Time
 	limit int
 	pace  pacer
+	// obs hears of every call (observe.go); queued counts those pacing
+	obs    Observer
+	queued atomic.Int64
 
 	mu       sync.Mutex
 	minutes  [10]invalidMinute // a ring of per-minute counts
@@ -438,11 +442,12 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		if g.full() {
 			return nil, errHoldingBack
 		}
-		if err := g.pace.wait(r.Context()); err != nil {
+		if err := g.paced(r.Context()); err != nil {
 			return nil, err
 		}
 	}
 	resp, err := g.next.RoundTrip(r)
+	g.seen(r, resp, err)
 	g.mu.Lock()
 	g.requests++
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
