@@ -115,7 +115,7 @@ func seatFigures(st engine.State, seats int) []string {
 // last row of buttons when it has room, else as a row of its own when the
 // message has room for one; /game board shows the full board too.
 func withFullBoardButton(g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbFullBoard}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbFullBoard}.encode()
 	btn := discordgo.Button{Label: "Full board", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
 	if n := len(rows); n > 0 {
 		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < 5 && isButtonRow(last) {
@@ -181,7 +181,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		rows = rows[:room]
 	}
 	if secret {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 			secretTreeButton(g),
@@ -194,7 +194,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
-		id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbAct, Arg: a}.encode()
+		id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbAct, Arg: a}.encode()
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
@@ -217,7 +217,7 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, a := range p.Actions {
 		if utf8.RuneCountInString(a) > 100 {

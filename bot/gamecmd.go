@@ -173,11 +173,11 @@ func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) 
 	}
 	var row []discordgo.MessageComponent
 	if page < pages {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
 		row = append(row, discordgo.Button{Label: "Older", Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	if page > 1 {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
 		row = append(row, discordgo.Button{Label: "Newer", Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	m := msg{Content: sb.String(), Private: true}

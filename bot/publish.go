@@ -18,7 +18,7 @@ import (
 type boardStore interface {
 	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 }
 
 // prefsStore reads users' preferences.
@@ -301,7 +301,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		p.retire(g, old, clicks)
 	}
 	phase := st.Phase()
-	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 		return nil

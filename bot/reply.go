@@ -102,7 +102,9 @@ type reply struct {
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	err     error // first error sending
+	err     error     // first error sending
+	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
+	sentAt  time.Time // when the initial response went out (inline.go)
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -166,7 +168,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	if r.lost {
 		return r.note(errInteractionLost)
 	}
-	err := r.s.InteractionRespond(r.i, resp)
+	err := r.callback(resp)
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state

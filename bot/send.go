@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -410,6 +411,10 @@ type guard struct {
 	now    func() time.Time // the bot's clock, for the invalid-request window
 	limit  int
 	limits *rateLimits
+	// obs hears of every call (observe.go); queued counts the bot-token
+	// calls waiting for Discord's limits
+	obs    Observer
+	queued atomic.Int64
 
 	mu       sync.Mutex
 	invalid  []time.Time // when each invalid response of the window came, oldest first
@@ -424,7 +429,7 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !isInteractionCall(r.URL.Path) && g.full() {
 		return nil, errHoldingBack
 	}
-	t, err := g.limits.admit(r.Context(), r)
+	t, err := g.admitted(r)
 	if err != nil {
 		return nil, err
 	}
@@ -433,6 +438,7 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp = nil
 	}
 	resp = g.limits.settle(t, r, resp)
+	g.seen(r, resp, err)
 	g.mu.Lock()
 	g.requests++
 	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
