@@ -33,6 +33,9 @@ var (
 	errGuildOnly   = &refusal{"Meeple games live in server channels; use this command there."}
 	errClosing     = &refusal{"Meeple is restarting; try again in a moment."}
 	errBlankChoice = &refusal{"Your answer was blank: type your choice (for example the dice values), or pick it from the list."}
+	// errUnknownOutcome: the store's answer to a commit was lost, and
+	// retries could not tell whether it was kept.
+	errUnknownOutcome = &refusal{"Meeple lost its connection to the database while saving your move, so it cannot tell whether your move was recorded. Look at the board before you act again: if your move is there, it counts once."}
 )
 
 // errPanic stands for a recovered panic, which is logged where it happens.

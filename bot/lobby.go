@@ -231,7 +231,7 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -328,7 +328,7 @@ func (b *lobbyHandler) changeLobby(r *reply, i *discordgo.Interaction, v verb, a
 		return b.startGame(r, i, g, rules, arg)
 	}
 	var note string
-	g, err = b.store.Update(g.Channel, func(g *storage.Game) error {
+	g, err = b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -474,7 +474,7 @@ func (b *lobbyHandler) lobbyMessage(g *storage.Game) msg {
 		Fields:      fields,
 	}
 	btn := func(label string, style discordgo.ButtonStyle, v verb, arg string) discordgo.MessageComponent {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return discordgo.Button{Label: label, Style: style, CustomID: id}
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
@@ -615,7 +615,7 @@ func (b *lobbyHandler) confirmAbandon(r *reply, i *discordgo.Interaction, g *sto
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuse("Only the game's creator (<@%s>) or a server admin can abandon it.", g.Creator)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbConfirm}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbConfirm}.encode()
 	return r.message(msg{Private: true, Content: fmt.Sprintf("Abandon game #%d for everyone? It cannot be resumed.", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Abandon the game", Style: discordgo.DangerButton, CustomID: id},
@@ -647,7 +647,7 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 		if g.ID != id.Game {
 			return errForeign
 		}
-		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
+		g, err = b.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {

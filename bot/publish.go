@@ -19,7 +19,7 @@ import (
 type boardStore interface {
 	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 }
 
 // prefsStore reads users' preferences.
@@ -65,7 +65,7 @@ type publisher struct {
 	mu      sync.Mutex
 	pending map[string]*pubJob // work not yet started, by channel
 	running map[string]bool    // channels with a worker
-	wg      sync.WaitGroup
+	idle    *sync.Cond         // on mu: broadcast when no channel has a worker
 }
 
 // pubJob is the work waiting for one channel.
@@ -89,8 +89,10 @@ type boardClick struct {
 }
 
 func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
-	return &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log,
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log,
 		pending: map[string]*pubJob{}, running: map[string]bool{}}
+	p.idle = sync.NewCond(&p.mu)
+	return p
 }
 
 // notify queues the public side of an outcome.
@@ -140,7 +142,6 @@ func (p *publisher) queue(channel string, add func(j *pubJob)) {
 	add(j)
 	if !p.running[channel] {
 		p.running[channel] = true
-		p.wg.Add(1)
 		go p.run(channel)
 	}
 }
@@ -148,13 +149,15 @@ func (p *publisher) queue(channel string, add func(j *pubJob)) {
 // run publishes channel's work, oldest first, until none is left; work
 // queued meanwhile is coalesced into one pass.
 func (p *publisher) run(channel string) {
-	defer p.wg.Done()
 	for {
 		p.mu.Lock()
 		j := p.pending[channel]
 		delete(p.pending, channel)
 		if j == nil {
 			delete(p.running, channel)
+			if len(p.running) == 0 {
+				p.idle.Broadcast()
+			}
 			p.mu.Unlock()
 			return
 		}
@@ -163,7 +166,15 @@ func (p *publisher) run(channel string) {
 	}
 }
 
-func (p *publisher) wait() { p.wg.Wait() }
+// wait returns once no channel has work under way (safe while others
+// queue more).
+func (p *publisher) wait() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.running) > 0 {
+		p.idle.Wait()
+	}
+}
 
 // pass publishes one job; a panic is logged and the job's clicks are
 // answered anyway.
@@ -295,12 +306,12 @@ type mention struct {
 	users []string
 }
 
-// updateBoard brings the board message up to date: edited in place
-// (through a click's answer when there is one), or posted anew with the
-// board image when a phase began or there is none yet. A ping goes in the
+// updateBoard brings the board message and its glance up to date: edited
+// in place (through a click's answer when there is one), or posted anew
+// when a phase began or there is none yet. A ping goes in the
 // new board's text, or in a message of its own.
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	board := p.look.boardMessage(g, st)
+	board := p.look.withBoardImage(g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
 		err := p.editBoard(g, old, board, clicks)
@@ -317,7 +328,6 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		}
 		// the board message was deleted: post a new one
 	}
-	board = p.look.withBoardImage(g, st)
 	board.Content, board.Mentions = ping.text, ping.users
 	m, via, err := p.postVia(g, board, clicks)
 	if err != nil {
@@ -334,7 +344,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
 	}
 	phase := st.Phase()
-	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 		return nil
@@ -439,7 +449,7 @@ func promptLabel(st engine.State, seat engine.Seat) string {
 func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.boardMessage(g, st)
+		board := p.look.withBoardImage(g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
 		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))

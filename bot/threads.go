@@ -21,26 +21,14 @@ import (
 // the longest Discord offers.
 const threadArchiveMinutes = 10080
 
-// threadPermissions are what the bot needs in a channel to run games in
-// its threads, with the names Discord shows for them.
-var threadPermissions = []struct {
-	bit  int64
-	name string
-}{
-	{discordgo.PermissionCreatePublicThreads, "Create Public Threads"},
-	{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads"},
-}
+// threadPermissions are the bits of Permissions the bot needs in a
+// channel to run games in its threads.
+const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 
 // missingThreadPermissions names the thread permissions the bot lacks in
 // the interaction's channel, as Discord reported them with it.
 func missingThreadPermissions(i *discordgo.Interaction) []string {
-	var out []string
-	for _, p := range threadPermissions {
-		if i.AppPermissions&p.bit == 0 {
-			out = append(out, p.name)
-		}
-	}
-	return out
+	return permissionNames(threadPermissions &^ i.AppPermissions)
 }
 
 // errThreadPermissions says which permissions are missing.
@@ -89,7 +77,7 @@ func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, t
 	}
 	t, err := b.send.startThread(i.ChannelID, title+" (new game)")
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
-		return errThreadPermissions([]string{threadPermissions[0].name, threadPermissions[1].name})
+		return errThreadPermissions(permissionNames(threadPermissions))
 	}
 	if err != nil {
 		return err
@@ -108,7 +96,7 @@ func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) e
 	if err != nil {
 		return err
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -125,7 +113,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 		return
 	}
 	errNoThread := errors.New("the game is not in a thread")
-	paused, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	paused, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Parent == "" {
 			return errNoThread
 		}
@@ -158,5 +146,15 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 		return
 	}
 	defer b.leave()
-	b.pub.threadGone(&storage.Game{Channel: thread, Parent: parent})
+	g, err := b.pub.store.Get(thread) // the game the thread holds, whichever it is
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			b.log.Warn("reading the game of a deleted thread failed", "thread", thread, "err", err)
+		}
+		return
+	}
+	if g.Parent == "" {
+		g.Parent = parent
+	}
+	b.pub.threadGone(g)
 }

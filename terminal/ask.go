@@ -333,10 +333,10 @@ func (s *Session) rules(topic string) {
 	}
 	topics := book.Topics()
 	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
-	var mentions []string
+	var names, mentions []string
 	for _, t := range topics {
+		names = append(names, t.Name)
 		if topic == "" {
-			mentions = append(mentions, t.Name)
 			continue
 		}
 		if t.Name == topic || strings.ToLower(t.Title) == topic {
@@ -347,13 +347,15 @@ func (s *Session) rules(topic string) {
 			mentions = append(mentions, t.Name)
 		}
 	}
+	// the games have topics of their own: a miss lists this game's
+	all := fmt.Sprintf("%s's topics: %s", s.cfg.Rules.Title(), strings.Join(names, ", "))
 	switch {
 	case topic == "":
-		s.printf("%s\n", wrap("Topics: "+strings.Join(mentions, ", "), s.width()-4))
+		s.printf("%s\n", wrap("Topics: "+strings.Join(names, ", "), s.width()-4))
 	case len(mentions) > 0:
-		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s", topic, strings.Join(mentions, ", ")), s.width()-4))
+		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s. %s", topic, strings.Join(mentions, ", "), all), s.width()-4))
 	default:
-		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. Type rules for the list.", topic), s.width()-6))
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. %s", topic, all), s.width()-6))
 	}
 }
 
@@ -416,6 +418,7 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.undo = s.undo[:len(s.undo)-1]
 	s.state = last.state
 	s.moves = s.moves[:last.moves]
+	s.hidden = slices.DeleteFunc(s.hidden, func(i int) bool { return i >= last.moves })
 	s.log = s.log[:last.log]
 	s.phase = s.state.Phase()
 	s.version++
@@ -424,7 +427,9 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	return true
 }
 
-// save writes the game's script to path, or to the configured file.
+// save writes the game's script to path, or to the configured file, as
+// the person at the keyboard may read it: without the other seats'
+// unrevealed secret choices (see redacted).
 func (s *Session) save(path string) error {
 	if path == "" {
 		path = s.cfg.Script
@@ -432,23 +437,43 @@ func (s *Session) save(path string) error {
 	if path == "" {
 		return nil
 	}
+	moves, left, seats, err := s.redacted(s.shown)
+	if err != nil {
+		return err
+	}
+	note := ""
+	if left > 0 {
+		note = leftOutNote(left, seats, !s.ending)
+	}
+	if err := s.writeScript(path, moves, note); err != nil {
+		return err
+	}
+	s.sealed = slices.DeleteFunc(s.sealed, func(sv sealed) bool { return sv.path == path })
+	if left > 0 && !s.ending {
+		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
+	}
+	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(moves), plural(len(moves), "action", "actions"), s.replayCommand(path))
+	if left > 0 {
+		when := "until the reveal, when the file is written again in full"
+		if s.ending {
+			when = "(secret: the game ends before their reveal)"
+		}
+		s.printf("  %s\n", s.st.Dim(fmt.Sprintf("%d %s by %s left out %s", left, plural(left, "action", "actions"), strings.Join(seats, ", "), when)))
+	}
+	return nil
+}
+
+// writeScript writes moves as a script to path, followed by note.
+func (s *Session) writeScript(path string, moves []engine.Move, note string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteScript(f, s.cfg.Rules.Name(), s.cfg.Setup, s.moves); err != nil {
-		f.Close()
-		return err
+	err = engine.WriteScript(f, s.cfg.Rules.Name(), s.cfg.Setup, moves)
+	if err == nil {
+		_, err = f.WriteString(note)
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	actions := "actions"
-	if len(s.moves) == 1 {
-		actions = "action"
-	}
-	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(s.moves), actions, s.replayCommand(path))
-	return nil
+	return errors.Join(err, f.Close())
 }
 
 // replayCommand is the command line that replays the script at path: the

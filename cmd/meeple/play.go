@@ -16,6 +16,13 @@ import (
 	"github.com/meeplegames/meeple/terminal"
 )
 
+// How many boards "meeple play" keeps in its temporary folder, and at
+// most when asked (a whole game draws a few hundred).
+const (
+	defaultKeep = 3
+	maxKeep     = 100_000
+)
+
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	return playGame(args, os.Stdin, stdout, stderr)
 }
@@ -29,9 +36,17 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
 		"missing seats are heuristic; default: human then heuristic")
 	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
+	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
+		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
 	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if err := inRange("keep", *keep, 0, maxKeep); err != nil {
+		return err
+	}
+	if *images != "" && !flagSet(fs, "keep") {
+		*keep = 0 // a folder the player named keeps every picture
 	}
 	rules, setup, err := gf.setup()
 	if err != nil {
@@ -78,7 +93,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
 		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
-		Images: dir, Renderer: renderer, Script: path,
+		Images: dir, Renderer: renderer, Keep: *keep, Script: path,
 	})
 }
 

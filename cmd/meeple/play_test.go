@@ -82,3 +82,25 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 		t.Errorf("HUMAN, Random: %v", err)
 	}
 }
+
+// TestPlayKeepsTheLatestPicturesInItsTemporaryFolder: without -images a
+// whole game leaves three boards and the scores, not hundreds.
+func TestPlayKeepsTheLatestPicturesInItsTemporaryFolder(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var out, errs bytes.Buffer
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "random,random", "-seed", "4"}, strings.NewReader(""), &out, &errs); err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	folders, _ := filepath.Glob(filepath.Join(tmp, "meeple-play-*"))
+	if len(folders) != 1 {
+		t.Fatalf("folders %v", folders)
+	}
+	boards, _ := filepath.Glob(filepath.Join(folders[0], "board-*.png"))
+	if drawn := strings.Count(out.String(), "board: "); len(boards) != defaultKeep || drawn < 10 || !strings.Contains(out.String(), "(the latest 3 kept)") {
+		t.Fatalf("%d boards drawn, %d kept", drawn, len(boards))
+	}
+	if code := run([]string{"play", "-keep", "-2"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-keep is -2: give a number from 0 to 100000") {
+		t.Fatalf("-keep -2: exit %d, %q", code, errs.String())
+	}
+}
