@@ -40,7 +40,7 @@ func TestCommandsFitDiscordLimits(t *testing.T) {
 			check(p, o.Options)
 		}
 	}
-	for _, c := range Commands(realRegistry(t)) {
+	for _, c := range Commands(realRegistry(t), testWords(t)) {
 		if !validName.MatchString(c.Name) || utf8.RuneCountInString(c.Description) > 100 {
 			t.Errorf("/%s: bad name or description", c.Name)
 		}

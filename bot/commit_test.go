@@ -236,7 +236,7 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 		fail error
 		want string
 	}{
-		{"crash", errors.New("disk gone"), genericFailure},
+		{"crash", errors.New("disk gone"), failureText},
 		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: 3, Actual: 4}, "Someone else acted at the same moment"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

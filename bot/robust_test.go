@@ -146,7 +146,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	form := res.Requests[0].CustomID
 	for _, blank := range []string{"", "   ", "\n\t"} {
 		res := h.submit(alice, chTiny, form, blank)
-		if !res.private() || !strings.Contains(res.text(), errBlankChoice.text) {
+		if !res.private() || !strings.Contains(res.text(), errBlankChoice.words(englishWords(t))) {
 			t.Errorf("blank form %q: %s", blank, res.text())
 		}
 	}
@@ -169,7 +169,7 @@ func TestPanicsAreRecovered(t *testing.T) {
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "panicky"}, nil, boom)
 	openTinyTable(t, h, chTiny, alice, bob)
 	res := h.command(alice, chTiny, cmdGame, subMe, nil)
-	if !res.private() || !strings.Contains(res.text(), genericFailure) {
+	if !res.private() || !strings.Contains(res.text(), failureText) {
 		t.Errorf("after a panic: %s", res.text())
 	}
 	logged := h.log()
@@ -209,7 +209,7 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 	// the computer's first pick panics while the game starts: the start
 	// is answered, the panic logged, and the game stays in the lobby
 	// (the start and the computers' opening moves are one commit)
-	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), genericFailure) {
+	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), failureText) {
 		t.Errorf("start with a panicking computer: %s", res.text())
 	}
 	if g := h.game(chTiny); g.Status != storage.StatusLobby || g.Version != 0 {
@@ -223,7 +223,7 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := h.dm(alice, "2")
-	if len(got) != 1 || !strings.Contains(got[0].Text(), genericFailure) {
+	if len(got) != 1 || !strings.Contains(got[0].Text(), failureText) {
 		t.Fatalf("DM answers: %+v", got)
 	}
 	if logged := h.log(); !strings.Contains(logged, "recovered from a panic in a DM") || !strings.Contains(logged, "index out of range") {
@@ -237,7 +237,7 @@ func TestBlankDMIsRefused(t *testing.T) {
 	v := h.game(chTiny).Version
 	// alice's game waits for her pick: a DM without text (a picture, a
 	// sticker) is told so
-	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.text {
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.words(englishWords(t)) {
 		t.Errorf("a blank DM while a pick is due: %+v", got)
 	}
 	// nobody waits for eve: a blank DM goes unanswered
