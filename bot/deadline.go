@@ -104,7 +104,7 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 		}
 		_, every, _ := gameDeadline(g)
 		taken := stillDue(d)
-		_, err = b.store.Update(d.Channel, func(r *storage.Game) error {
+		_, err = b.store.Update(d.Channel, d.GameID, func(r *storage.Game) error {
 			if err := taken(r); err != nil {
 				return err
 			}

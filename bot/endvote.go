@@ -23,7 +23,7 @@ import (
 // Commit, which keeps the deciding vote and the end in one transaction.
 type endStore interface {
 	gameStore
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
+	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
 }
 
 // endVoteHandler answers /game end and its button.
@@ -78,7 +78,7 @@ var errVotesMoved = errors.New("the votes changed while counting")
 
 // endVoteButton is the button that votes to end game g.
 func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbEndVote}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbEndVote}.encode()
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: p.T("vote.button"), Style: discordgo.SecondaryButton, CustomID: id},
 	}}
@@ -113,7 +113,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		if !t.passed() {
 			// Counted again on the stored record: another process may
 			// have taken a vote since the load.
-			g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+			g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 				now, already := countVote(r, user)
 				switch {
 				case already:
@@ -131,7 +131,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		if len(res.Scores) != len(g.Seats) {
 			res.Scores = make([]int, len(g.Seats))
 		}
-		g, err = b.store.Commit(in.ChannelID, g.Version, storage.Outcome{
+		g, err = b.store.Commit(in.ChannelID, g.Guard(), storage.Outcome{
 			Edit: func(r *storage.Game) error {
 				r.EndVotes, r.EndedByVote = t.votes, true
 				return nil

@@ -70,6 +70,9 @@ var (
 	errGuildOnly   = &refusal{id: "refuse.guild_only"}
 	errClosing     = &refusal{id: "refuse.closing"}
 	errBlankChoice = &refusal{id: "refuse.blank_choice"}
+	// errUnknownOutcome: the store's answer to a commit was lost, and
+	// retries could not tell whether it was kept.
+	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
 )
 
 // errPanic stands for a recovered panic, which is logged where it happens.
@@ -82,37 +85,47 @@ const genericFailure = "refuse.failure"
 // whether err is unexpected (a failure to log rather than a refusal to
 // explain). Engine refusals reach the player in the engine's words.
 func userMessage(p *locale.Printer, err error) (string, bool) {
+	words, unexpected := explain(err)
+	return words(p), unexpected
+}
+
+// explain returns what writes the words for err in a reader's language,
+// and whether err is unexpected.
+func explain(err error) (func(p *locale.Printer) string, bool) {
+	message := func(id string) func(p *locale.Printer) string {
+		return func(p *locale.Printer) string { return p.T(id) }
+	}
 	var replay *storage.ReplayError
 	if errors.As(err, &replay) {
-		return p.T(genericFailure), true // a stored game that no longer replays is not the user's doing
+		return message(genericFailure), true // a stored game that no longer replays is not the user's doing
 	}
 	var ref *refusal
 	if errors.As(err, &ref) {
-		return ref.words(p), false
+		return ref.words, false
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
-		return rule.Reason, false
+		return func(*locale.Printer) string { return rule.Reason }, false
 	}
 	switch {
 	case errors.Is(err, storage.ErrStale):
-		return p.T("refuse.stale"), false
+		return message("refuse.stale"), false
 	case errors.Is(err, storage.ErrChannelBusy):
-		return errBusyChannel.words(p), false
+		return errBusyChannel.words, false
 	case errors.Is(err, storage.ErrNotFound):
-		return errNoGame.words(p), false
+		return errNoGame.words, false
 	case errors.Is(err, engine.ErrGameOver):
-		return p.T("refuse.game_over"), false
+		return message("refuse.game_over"), false
 	case errors.Is(err, engine.ErrNotYourTurn):
-		return p.T("refuse.not_your_turn"), false
+		return message("refuse.not_your_turn"), false
 	case errors.Is(err, engine.ErrUnknownAction):
-		return p.T("refuse.unknown_action"), false
+		return message("refuse.unknown_action"), false
 	case errors.Is(err, engine.ErrIllegalAction):
-		return p.T("refuse.illegal_action"), false
+		return message("refuse.illegal_action"), false
 	case errors.Is(err, errClosingDown):
-		return errClosing.words(p), false
+		return errClosing.words, false
 	}
-	return p.T(genericFailure), true
+	return message(genericFailure), true
 }
 
 // errClosingDown: the bot is shutting down and takes no new work.

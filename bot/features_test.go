@@ -495,7 +495,7 @@ func TestUserMessages(t *testing.T) {
 		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
 		{errStaleClick, errStaleClick.words(englishWords(t)), false},
 		{refuse("Nope %d", 3), "Nope 3", false},
-		{&storage.VersionError{Channel: "1", Expected: 1, Actual: 2}, "moved on", false},
+		{&storage.VersionError{Channel: "1", Expected: storage.Guard{Game: 1, Revision: 1}, Actual: storage.Guard{Game: 1, Revision: 2}}, "moved on", false},
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
 		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},
 		{engine.ErrGameOver, "over", false},

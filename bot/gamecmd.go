@@ -42,7 +42,26 @@ func (b *gameHandler) register(rt *router) error {
 	return errors.Join(
 		rt.command(cmdGame, b.gameCommand, b.suggest),
 		rt.component(verbLogPage, onButton, inGuild, b.logPage),
+		rt.component(verbFullBoard, onButton, inGuild, b.fullBoard),
 	)
+}
+
+// fullBoard answers the board's "Full board" button: the whole board as an
+// image, privately, so the channel keeps only the glance.
+func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) error {
+	g, st, err := b.store.Load(in.ChannelID)
+	if err != nil {
+		return err
+	}
+	if g.ID != in.id.Game {
+		return errForeign
+	}
+	r.deferMessage(true) // rendering may take a moment
+	m := msg{Content: fmt.Sprintf("Game #%d, version %d: the full board.", g.ID, g.Version), Private: true, Loose: true}
+	if m.Image = b.look.fullBoard(g, st); m.Image == nil {
+		m.Content = "The board's picture is not available; the board message says where the game stands."
+	}
+	return r.message(m)
 }
 
 // suggest lists the rules topics for /game rules.
@@ -89,7 +108,9 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		return r.message(b.look.withBoardImage(g, st))
+		m := b.look.boardMessage(g, st)
+		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
+		return r.message(m)
 	case subScores:
 		return r.message(b.look.scoresMessage(g, st, false).private())
 	case subLog:
@@ -153,11 +174,11 @@ func (b *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page
 	}
 	var row []discordgo.MessageComponent
 	if page < pages {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
 		row = append(row, discordgo.Button{Label: p.T("log.older"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	if page > 1 {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
 		row = append(row, discordgo.Button{Label: p.T("log.newer"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	m := msg{Content: sb.String(), Private: true}

@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 const (
@@ -45,7 +46,7 @@ type harness struct {
 	fake   *discordtest.Server
 	reg    *engine.Registry
 	path   string
-	store  *storage.Store
+	store  *boltdb.Store
 	bot    *Bot
 	clock  *discordtest.Clock
 	cfg    Config
@@ -60,6 +61,9 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// web, when set, is an HTTP interactions endpoint serving the bot:
+	// interactions then arrive as signed POSTs (endpoint_e2e_test.go)
+	web *endpointRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
 	// wrap, when set, wraps the store the bot is given (counting or
@@ -104,7 +108,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func (h *harness) open() {
 	h.t.Helper()
-	st, err := storage.Open(h.path, h.reg, storage.Options{Now: h.clock.Now})
+	st, err := boltdb.Open(h.path, h.reg, boltdb.Options{Now: h.clock.Now})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -222,9 +226,12 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	if h.run != nil {
+	switch {
+	case h.web != nil:
+		h.web.interaction(h, raw)
+	case h.run != nil:
 		h.run.interaction(h, raw, token)
-	} else {
+	default:
 		h.bot.HandleInteraction(context.Background(), &i)
 	}
 	var out []discordtest.Request

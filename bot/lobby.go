@@ -235,7 +235,7 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -333,7 +333,7 @@ func (b *lobbyHandler) changeLobby(in *interaction, v verb, arg string, gameID u
 		return b.startGame(in, g, rules, arg)
 	}
 	var note phrase
-	g, err = b.store.Update(g.Channel, func(g *storage.Game) error {
+	g, err = b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -481,7 +481,7 @@ func (b *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 		Fields:      fields,
 	}
 	btn := func(label string, style discordgo.ButtonStyle, v verb, arg string) discordgo.MessageComponent {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return discordgo.Button{Label: label, Style: style, CustomID: id}
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
@@ -615,7 +615,7 @@ func (b *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game
 	if userOf(in.Interaction).ID != g.Creator && !isAdmin(in.Interaction) {
 		return refuseWith("lobby.abandon_who_creator", "Creator", g.Creator)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbConfirm}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbConfirm}.encode()
 	return r.message(msg{Private: true, Content: in.tr.T("lobby.abandon_ask", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: in.tr.T("lobby.abandon_button"), Style: discordgo.DangerButton, CustomID: id},
@@ -647,7 +647,7 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 		if g.ID != id.Game {
 			return errForeign
 		}
-		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
+		g, err = b.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {

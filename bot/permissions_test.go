@@ -18,6 +18,7 @@ type pngRenderer struct{}
 func (pngRenderer) Board(any, []string) ([]byte, error)  { return tinyPNG() }
 func (pngRenderer) Mat(any, []string) ([]byte, error)    { return tinyPNG() }
 func (pngRenderer) Scores(any, []string) ([]byte, error) { return tinyPNG() }
+func (pngRenderer) Glance(any, []string) ([]byte, error) { return tinyPNG() }
 
 func tinyPNG() ([]byte, error) {
 	var b bytes.Buffer

@@ -82,7 +82,7 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	g := h.game(chTiny)
 	board := h.board(chTiny)
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return s
 	}
 	// a button carrying the private form's verb, a menu carrying a button's
@@ -128,7 +128,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
-	menu, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
+	menu, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
 	if !res.private() || !strings.Contains(res.text(), errNotYours.text) {
 		t.Errorf("bob on alice's menu: %s", res.text())

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -195,6 +196,9 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 
 func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction, customID string, kind componentKind) error {
 	id, err := parseCustomID(customID)
+	if errors.Is(err, errOldCustomID) {
+		return errStaleClick // a message an older Meeple drew: its board is out of date
+	}
 	if err != nil {
 		return errUnknownComp
 	}

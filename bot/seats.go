@@ -73,7 +73,7 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
 			return refuseWith("nudge.too_soon", "ID", g.ID, "When", fmt.Sprintf("<t:%d:R>", next.Unix()))
 		}
-		g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+		g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 			r.Nudged = now
 			return nil
 		})
@@ -218,7 +218,7 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 		return nil, nil, err
 	}
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = b.store.Commit(channel, g.Version, storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		g, err = b.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
 	out, err := b.ref.settle(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)

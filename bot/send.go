@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -91,20 +92,23 @@ func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {
 }
 
 // edit replaces the text, embeds and components of a message the bot
-// posted; its attachments stay. It never pings.
+// posted, and its image when m has one (else its attachments stay). It
+// never pings.
 func (s *sender) edit(channel, id string, m msg) error {
-	m = fit(m)
+	m = fit(m.withImage())
 	comps, embeds := nonNil(m.Components), m.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	e := &discordgo.MessageEdit{
-		Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	edit := func() *discordgo.MessageEdit { // files are read once: a retry needs its own
+		return &discordgo.MessageEdit{
+			Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
+			AllowedMentions: &discordgo.MessageAllowedMentions{}, Files: m.files(), Attachments: m.onlyNewImage(),
+		}
 	}
-	_, err := s.s.ChannelMessageEditComplex(e)
+	_, err := s.s.ChannelMessageEditComplex(edit())
 	if isArchivedThread(err) && s.unarchive(channel) == nil {
-		_, err = s.s.ChannelMessageEditComplex(e) // a game's thread Discord archived while quiet
+		_, err = s.s.ChannelMessageEditComplex(edit()) // a game's thread Discord archived while quiet
 	}
 	return err
 }
@@ -415,6 +419,9 @@ type guard struct {
 	now   func() time.Time
 	limit int
 	pace  pacer
+	// obs hears of every call (observe.go); queued counts those pacing
+	obs    Observer
+	queued atomic.Int64
 
 	mu       sync.Mutex
 	minutes  [10]invalidMinute // a ring of per-minute counts
@@ -435,11 +442,12 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		if g.full() {
 			return nil, errHoldingBack
 		}
-		if err := g.pace.wait(r.Context()); err != nil {
+		if err := g.paced(r.Context()); err != nil {
 			return nil, err
 		}
 	}
 	resp, err := g.next.RoundTrip(r)
+	g.seen(r, resp, err)
 	g.mu.Lock()
 	g.requests++
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {

@@ -96,7 +96,7 @@ func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game
 	if err != nil {
 		return err
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -113,7 +113,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 		return
 	}
 	errNoThread := errors.New("the game is not in a thread")
-	paused, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	paused, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Parent == "" {
 			return errNoThread
 		}
@@ -146,5 +146,15 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 		return
 	}
 	defer b.leave()
-	b.pub.threadGone(&storage.Game{Channel: thread, Parent: parent})
+	g, err := b.pub.store.Get(thread) // the game the thread holds, whichever it is
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			b.log.Warn("reading the game of a deleted thread failed", "thread", thread, "err", err)
+		}
+		return
+	}
+	if g.Parent == "" {
+		g.Parent = parent
+	}
+	b.pub.threadGone(g)
 }

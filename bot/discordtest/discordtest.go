@@ -308,6 +308,9 @@ type interaction struct {
 	created time.Time
 	message string // the message whose component was used, if any
 	acked   bool
+	// delivering, while the interactions endpoint's reply is awaited,
+	// is closed once it has been processed (endpoint.go)
+	delivering chan struct{}
 }
 
 // Server is a fake Discord: its REST API, and a gateway (see gateway.go).
@@ -331,7 +334,8 @@ type Server struct {
 	limits       limiter
 	violations   []Violation
 
-	gw *gateway
+	gw       *gateway
+	endpoint *endpointTarget // the Interactions Endpoint URL, when set
 }
 
 // NewServer starts a fake Discord; Close stops it.

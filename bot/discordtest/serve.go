@@ -29,6 +29,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	classify(&req, seg)
 	found := s.payloadViolations(&req) // pure: outside the lock
 	s.wait(req)
+	s.awaitDelivery(req)
 
 	s.mu.Lock()
 	status, body, headers := s.answer(&req, seg, r, found)

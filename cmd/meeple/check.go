@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -196,7 +197,7 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 	if postgres.IsDSN(path) {
 		return checkPostgres(path)
 	}
-	sum, err := storage.Check(path, games)
+	sum, err := boltdb.Check(path, games)
 	if errors.Is(err, storage.ErrNoDatabase) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			dir := filepath.Dir(path)
@@ -242,7 +243,7 @@ func checkPostgres(dsn string) checkResult {
 // databaseAdvice says what to do about an error of the database check.
 func databaseAdvice(err error) string {
 	if errors.Is(err, storage.ErrInUse) {
-		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
+		return "the bot is running and holds the file; stop it to check the file here (the bot checks the whole file itself when it starts)"
 	}
 	if advice := storeAdvice(err); advice != "" {
 		return advice

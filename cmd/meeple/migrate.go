@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // runMigrate copies every game, setting and preference from one database
@@ -42,12 +43,12 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	src, err := openStore(*from, reg, readFile, storage.Options{Logger: log}, stdout)
+	src, err := openStore(*from, reg, readFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := openStore(*to, reg, writeFile, storage.Options{Logger: log}, stdout)
+	dst, err := openStore(*to, reg, writeFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // pg is the package's throwaway PostgreSQL server, started by the first
@@ -42,7 +43,7 @@ func fillDatabase(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(path, reg, storage.Options{})
+	s, err := boltdb.Open(path, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,15 +75,15 @@ func fillDatabase(t *testing.T, path string) {
 			switch j {
 			case 0:
 				res := state.Result()
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusFinished, &res); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
 					t.Fatal(err)
 				}
 			case 1:
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
 					t.Fatal(err)
 				}
 			default:
-				if _, err := s.Update(g.Channel, func(g *storage.Game) error {
+				if _, err := s.Update(g.Channel, g.ID, func(g *storage.Game) error {
 					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
 					return nil
 				}); err != nil {
@@ -115,7 +116,7 @@ func exportAll(t *testing.T, database string) map[string]string {
 		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	s, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatalf("the first check created tables: %+v", r)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	s, err := openStore(dsn, reg, writeFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,16 +102,20 @@ type namedImage struct {
 	png  []byte
 }
 
-// renderState draws the public board (from the spectator's view), every
-// seat's private mat where the game has them, and the scores once the game
-// is over.
+// renderState draws the public board and its glance (from the spectator's
+// view), every seat's private mat where the game has them, and the scores
+// once the game is over.
 func renderState(r *imaging.Renderer, state engine.State, names []string) ([]namedImage, error) {
 	public := state.View(engine.Spectator)
 	board, err := r.Board(public, names)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
-	images := []namedImage{{"board.png", board}}
+	glance, err := r.Glance(public, names)
+	if err != nil {
+		return nil, fmt.Errorf("glance: %w", err)
+	}
+	images := []namedImage{{"board.png", board}, {"glance.png", glance}}
 	for seat := 0; seat < state.Players(); seat++ {
 		mat, err := r.Mat(state.View(engine.Seat(seat)), names)
 		if errors.Is(err, imaging.ErrNoMat) {

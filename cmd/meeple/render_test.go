@@ -24,8 +24,8 @@ func TestRenderWritesBoardAndMats(t *testing.T) {
 		names   string
 		want    []string
 	}{
-		{"crystalpalace", "3", "Ada,Brunel,Cole", []string{"board.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
-		{"eightydays", "4", "Ada,Brunel,Cole,Dora", []string{"board.png"}},
+		{"crystalpalace", "3", "Ada,Brunel,Cole", []string{"board.png", "glance.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
+		{"eightydays", "4", "Ada,Brunel,Cole,Dora", []string{"board.png", "glance.png"}},
 	} {
 		out := filepath.Join(dir, tc.game)
 		var stdout, stderr bytes.Buffer

@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // lockedBuffer collects a process's output while the test reads it.
@@ -217,7 +218,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	store, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatalf("the database after SIGTERM: %v", err)
 	}
