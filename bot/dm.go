@@ -95,7 +95,7 @@ type dmHandler struct {
 	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
 	// so a prompt asks for a pick from its menus only
 	menusOnly bool
-	langs    *languages
+	langs     *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
