@@ -15,22 +15,22 @@ import (
 // reader's language) or, from the handlers not yet moved onto the
 // catalogue, an English text. It changes nothing.
 type refusal struct {
-	id   string
-	args []any
-	text string
+	id      string
+	args    []any
+	english string
 }
 
 func (r *refusal) Error() string {
 	if r.id != "" {
 		return r.id
 	}
-	return r.text
+	return r.english
 }
 
 // words writes the refusal in p's language.
 func (r *refusal) words(p *locale.Printer) string {
 	if r.id == "" {
-		return r.text
+		return r.english
 	}
 	args := slices.Clone(r.args)
 	for i, a := range args {
@@ -47,7 +47,7 @@ type nameList []string
 
 // refuse returns a refusal with a formatted English text.
 func refuse(format string, args ...any) error {
-	return &refusal{text: fmt.Sprintf(format, args...)}
+	return &refusal{english: fmt.Sprintf(format, args...)}
 }
 
 // refuseWith returns a refusal worded by message id of the catalogue, with
