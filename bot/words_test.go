@@ -169,3 +169,34 @@ func TestLabelsFitDiscordInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicMessagesFollowTheServerAndAnswersThePerson: on a German
+// server whose admins chose French for public messages, a German client's
+// lobby is posted in French while the private answers stay German; a
+// server that chose nothing posts in its own locale.
+func TestPublicMessagesFollowTheServerAndAnswersThePerson(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.locale, h.guildLocale = locale.German, locale.German
+	admin := alice
+	admin.Admin = true
+	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"}); !strings.Contains(res.text(), "Beitreten") {
+		t.Fatalf("a German server's lobby: %s", res.text())
+	}
+	h.command(alice, chTiny, cmdLobby, subAbandon, nil)
+	if res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optLanguage: locale.French}); !res.private() || !strings.Contains(res.text(), "öffentliche Nachrichten in Français") {
+		t.Fatalf("the settings, answered in German: %s", res.text())
+	}
+	if g, err := h.store.GuildSettings(h.guildID()); err != nil || g.Language != locale.French {
+		t.Fatalf("stored settings %+v, %v", g, err)
+	}
+	const other = "3999"
+	if res := h.command(bob, other, cmdLobby, subNew, map[string]any{optGame: "tiny"}); res.private() || !strings.Contains(res.text(), "Rejoindre") || strings.Contains(res.text(), "Beitreten") {
+		t.Fatalf("the lobby after the server chose French: %s", res.text())
+	}
+	if res := h.command(bob, other, cmdLobby, subJoin, nil); !res.private() || !strings.Contains(res.text(), "Du sitzt bereits am Tisch.") {
+		t.Fatalf("a refusal to a German client: %s", res.text())
+	}
+	if res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optLanguage: "klingon"}); !strings.Contains(res.text(), "Meeple spricht en, de, fr") {
+		t.Fatalf("an unknown language: %s", res.text())
+	}
+}
