@@ -57,9 +57,9 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 		return errForeign
 	}
 	r.deferMessage(true) // rendering may take a moment
-	m := msg{Content: fmt.Sprintf("Game #%d, version %d: the full board.", g.ID, g.Version), Private: true, Loose: true}
+	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
 	if m.Image = b.look.fullBoard(g, st); m.Image == nil {
-		m.Content = "The board's picture is not available; the board message says where the game stands."
+		m.Content = in.tr.T("board.no_picture")
 	}
 	return r.message(m)
 }
