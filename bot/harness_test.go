@@ -72,6 +72,9 @@ type harness struct {
 	// locale and guildLocale, when set, are the locales interactions
 	// carry: the user's Discord client's and the server's.
 	locale, guildLocale string
+	// session, when set, makes the bot's Discord session (one that talks
+	// to the fake through a REST proxy); nil means h.fake.NewSession.
+	session func() *discordgo.Session
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -123,7 +126,11 @@ func (h *harness) open() {
 	if h.wrap != nil {
 		bs = h.wrap(st)
 	}
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	session := h.fake.NewSession
+	if h.session != nil {
+		session = h.session
+	}
+	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -30,7 +29,8 @@ type Observer interface {
 	// when no response came). scope is a 429's X-RateLimit-Scope ("user",
 	// "global", "shared"), else "".
 	REST(route string, botToken bool, status int, scope string)
-	// PacerQueue: how many bot-token calls now wait for the pacer.
+	// PacerQueue: how many bot-token calls now wait for Discord's limits
+	// (the pace, a bucket, a global 429).
 	PacerQueue(waiting int)
 	// StoreWrite: a write to the store took this long; err is its failure.
 	// A refusal (a stale version, a game not found) is not a failure of
@@ -124,14 +124,16 @@ func (g *guard) seen(r *http.Request, resp *http.Response, err error) {
 	g.obs.REST(routeOf(r.Method, r.URL.Path), !isInteractionCall(r.URL.Path), status, scope)
 }
 
-// paced waits for the pacer, counting the calls that wait.
-func (g *guard) paced(ctx context.Context) error {
-	if g.obs == nil {
-		return g.pace.wait(ctx)
+// admitted waits until Discord's limits let r go (rateLimits.admit: the
+// global limit, r's bucket, the pace), counting the bot-token calls that
+// wait.
+func (g *guard) admitted(r *http.Request) (ticket, error) {
+	if g.obs == nil || isInteractionCall(r.URL.Path) {
+		return g.limits.admit(r.Context(), r)
 	}
 	g.obs.PacerQueue(int(g.queued.Add(1)))
 	defer func() { g.obs.PacerQueue(int(g.queued.Add(-1))) }()
-	return g.pace.wait(ctx)
+	return g.limits.admit(r.Context(), r)
 }
 
 // observedStore times the store's writes and tells the observer of games

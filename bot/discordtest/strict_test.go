@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -398,5 +399,49 @@ func TestSchemaRefusesWhatDiscordDoesNotDescribe(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || errorAt(body, c.path...) != c.code {
 			t.Errorf("%s: %d %v; want %s at %v", c.body, resp.StatusCode, body, c.code, c.path)
 		}
+	}
+}
+
+// A storm answers every bot-token call with the global 429 of Discord's
+// documentation, X-RateLimit-Reset-After on every other answer when asked;
+// interaction answers pass; a request inside an announced window is listed
+// as a breach, unless the client says it was already on its way.
+func TestAGlobalStormAsDocumented(t *testing.T) {
+	srv := NewServer(Options{})
+	defer srv.Close()
+	srv.GlobalStorm(Storm{For: time.Hour, RetryAfter: 1500 * time.Millisecond, ResetAfter: ResetAfterAlternate})
+	var resetAfter []string
+	for n := range 4 {
+		resp := post(t, srv, fmt.Sprintf("/channels/%d/messages", 42+n), `{"content":"x"}`)
+		h := resp.Header
+		if resp.StatusCode != http.StatusTooManyRequests || h.Get("Retry-After") != "2" || h.Get("X-RateLimit-Global") != "true" ||
+			h.Get("X-RateLimit-Scope") != "global" || h.Get("X-RateLimit-Bucket") != "" {
+			t.Fatalf("a call in the storm: %d %v", resp.StatusCode, h)
+		}
+		resetAfter = append(resetAfter, h.Get("X-RateLimit-Reset-After"))
+	}
+	if want := []string{"", "1.500", "", "1.500"}; !slices.Equal(resetAfter, want) {
+		t.Errorf("X-RateLimit-Reset-After on the storm's answers: %q, want %q", resetAfter, want)
+	}
+	srv.StartInteraction("tok", "")
+	if resp := post(t, srv, "/interactions/1/tok/callback", `{"type":4,"data":{"content":"ok"}}`); resp.StatusCode != http.StatusNoContent {
+		t.Errorf("an interaction response in the storm: %d", resp.StatusCode)
+	}
+	reqs := srv.Requests()
+	first := reqs[0]
+	if got := first.Until.Sub(first.Answered); got != 1500*time.Millisecond {
+		t.Errorf("the window the first 429 announced: %v", got)
+	}
+	// the three later calls came inside the first one's window (and each
+	// inside the windows before it): 3 + 2 + 1 breaches
+	if breaches, excused := srv.GlobalBreaches(nil); len(breaches) != 6 || excused != 0 {
+		t.Errorf("%d breaches, %d excused; want 6 and 0", len(breaches), excused)
+	}
+	if breaches, excused := srv.GlobalBreaches(func(r, w Request) bool { return w.Channel == "42" }); len(breaches) != 3 || excused != 3 {
+		t.Errorf("with the first window's excused: %d breaches, %d excused; want 3 and 3", len(breaches), excused)
+	}
+	srv.GlobalStorm(Storm{}) // over at once
+	if resp := post(t, srv, "/channels/50/messages", `{"content":"x"}`); resp.StatusCode != http.StatusOK {
+		t.Errorf("after the storm: %d", resp.StatusCode)
 	}
 }

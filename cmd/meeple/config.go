@@ -223,9 +223,10 @@ func decodeConfig(path string) (config, error) {
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
 		var perr toml.ParseError
-		if errors.As(err, &perr) && (perr.LastKey == "token" || strings.HasSuffix(perr.LastKey, ".token")) {
-			// The parser quotes what it found, which here is (part of) the token.
-			return c, fmt.Errorf("config %s: line %d: the value of token is not valid TOML; write it in double quotes", path, perr.Position.Line)
+		if errors.As(err, &perr) && secretKey(perr.LastKey) != "" {
+			// The parser quotes what it found, which here is (part of) the
+			// token or a connection string's password.
+			return c, fmt.Errorf("config %s: line %d: the value of %s is not valid TOML; write it in double quotes", path, perr.Position.Line, secretKey(perr.LastKey))
 		}
 		if err != nil {
 			return c, fmt.Errorf("config %s: %w", path, err)
@@ -238,6 +239,17 @@ func decodeConfig(path string) (config, error) {
 		c.Database = defaultDatabase
 	}
 	return c, nil
+}
+
+// secretKey returns "token" or "database" when key (a TOML key path) is
+// one whose value may hold a secret, else "".
+func secretKey(key string) string {
+	for _, k := range []string{"token", "database"} {
+		if key == k || strings.HasSuffix(key, "."+k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // problems lists what is wrong with the config's keys and values, each in
