@@ -38,6 +38,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -107,6 +108,9 @@ type Parts struct {
 	Renderer Renderer
 	// Text writes views as text; nil leaves it to the images.
 	Text Presenter
+	// Words are the bot's messages in every language; nil means
+	// locale.New's.
+	Words *locale.Catalogue
 }
 
 // Config is the bot's behaviour; the zero value of each field means its
@@ -204,6 +208,7 @@ type Bot struct {
 	cfg    Config
 	log    *slog.Logger
 	games  *engine.Registry
+	langs  *languages
 	send   *sender
 	pub    *publisher
 	router *router
@@ -245,6 +250,14 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot: on-deadline %q: want %q or %q", cfg.OnDeadline, onDeadlineComputer, onDeadlinePause)
 	}
 	cfg.defaults()
+	words := p.Words
+	if words == nil {
+		var err error
+		if words, err = locale.New(); err != nil {
+			return nil, fmt.Errorf("bot: %w", err)
+		}
+	}
+	langs := &languages{words: words, settings: store}
 	if render == nil {
 		cfg.Images = false
 	}
@@ -255,19 +268,19 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	locks := newLockPool()
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
-	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway}
+	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
 	dms.pub = pub
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms, obs: cfg.Observer, probe: probe}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
 		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look, ratings: book},
 		dms,
-		&adminHandler{settings: store, cfg: &b.cfg},
+		&adminHandler{settings: store, cfg: &b.cfg, words: words},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
@@ -288,7 +301,7 @@ func (b *Bot) RegisterCommands() error {
 	if b.cfg.AppID == "" {
 		return errors.New("bot: register commands: no application id")
 	}
-	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games))
+	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.words))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -323,7 +336,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	if !b.enter() {
 		result = "closing"
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			_ = r.message(msg{Content: errClosing.text, Private: true})
+			_ = r.message(msg{Content: errClosing.words(b.langs.person(string(i.Locale))), Private: true})
 		}
 		return
 	}
@@ -347,7 +360,7 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 		return
 	}
 	defer b.leave()
-	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: genericFailure}) }, "user", m.Author.ID)
+	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
 	b.dms.handle(ctx, m)
 }
 
@@ -394,7 +407,7 @@ func (b *Bot) leave() { b.gate.RUnlock() }
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
 func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
-	text, unexpected := userMessage(err)
+	text, unexpected := userMessage(b.langs.person(string(i.Locale)), err)
 	if unexpected {
 		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", i.Type.String(), "err", err)
 	}

@@ -93,7 +93,7 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}
-	if text, unexpected := userMessage(err); unexpected || text == genericFailure {
+	if text, unexpected := userMessage(englishWords(t), err); unexpected || text == failureText {
 		t.Errorf("alice is told %q (unexpected %v)", text, unexpected)
 	}
 	stored, _, err := aStore.Load(chTiny)

@@ -95,6 +95,7 @@ type dmHandler struct {
 	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
 	// so a prompt asks for a pick from its menus only
 	menusOnly bool
+	langs     *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
@@ -140,13 +141,13 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: genericFailure})
+		b.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.text})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(b.langs.english())})
 	case text == "":
 	case len(waiting) == 0:
 		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
@@ -168,7 +169,7 @@ func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string) string {
 		b.pub.notify(out)
 	}
 	if err != nil {
-		words, unexpected := userMessage(err)
+		words, unexpected := userMessage(b.langs.english(), err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}

@@ -69,6 +69,9 @@ type harness struct {
 	// wrap, when set, wraps the store the bot is given (counting or
 	// failing its writes); h.store stays the real one.
 	wrap func(Store) Store
+	// locale and guildLocale, when set, are the locales interactions
+	// carry: the user's Discord client's and the server's.
+	locale, guildLocale string
 	// session, when set, makes the bot's Discord session (one that talks
 	// to the fake through a REST proxy); nil means h.fake.NewSession.
 	session func() *discordgo.Session
@@ -218,6 +221,12 @@ func (h *harness) send(raw map[string]any) result {
 	n := h.next.Add(1)
 	token := fmt.Sprintf("tok%d", n)
 	raw["id"], raw["token"], raw["application_id"], raw["version"] = fmt.Sprint(500000+n), token, testApp, 1
+	if h.locale != "" {
+		raw["locale"] = h.locale
+	}
+	if _, inGuild := raw["guild_id"]; inGuild && h.guildLocale != "" {
+		raw["guild_locale"] = h.guildLocale
+	}
 	data, err := json.Marshal(raw)
 	if err != nil {
 		h.t.Fatal(err)

@@ -81,7 +81,7 @@ func outcomeOf(err error) string {
 	if err == nil {
 		return "ok"
 	}
-	if _, unexpected := userMessage(err); unexpected {
+	if _, unexpected := explain(err); unexpected {
 		return "failed"
 	}
 	return "refused"

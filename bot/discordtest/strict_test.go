@@ -260,7 +260,9 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: "d", Required: required}
 	}
 	good := &discordgo.ApplicationCommand{Name: "play", Description: "Play a move", Options: []*discordgo.ApplicationCommandOption{opt("move", true), opt("note", false)}}
-	french := &discordgo.ApplicationCommand{Name: "partie_à-deux", Description: "d"}
+	french := &discordgo.ApplicationCommand{Name: "partie_à-deux", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.German: "zwei-spielende"},
+		DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.German: "Für zwei"}}
+	good.Options[0].NameLocalizations = map[discordgo.Locale]string{discordgo.French: "coup"} // "note" keeps its name in French
 	if _, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{good, french}); err != nil {
 		t.Fatalf("a good command: %v", err)
 	}
@@ -276,6 +278,18 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		{"description 101", discordgo.ApplicationCommand{Name: "play", Description: strings.Repeat("d", 101)}, []string{"0", "description"}, "BASE_TYPE_BAD_LENGTH"},
 		{"required after optional", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("b", true)}}, []string{"0", "options", "1", "required"}, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"},
 		{"same option twice", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("a", false)}}, []string{"0", "options", "1", "name"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"localized name with a capital", discordgo.ApplicationCommand{Name: "play", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.German: "Spielen"}}, []string{"0", "name_localizations", "de"}, "APPLICATION_COMMAND_INVALID_NAME"},
+		{"localized description 101", discordgo.ApplicationCommand{Name: "play", Description: "d", DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.French: strings.Repeat("é", 101)}}, []string{"0", "description_localizations", "fr"}, "BASE_TYPE_BAD_LENGTH"},
+		{"options alike in German", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.German: "zug"}},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "b", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.German: "zug"}},
+		}}, []string{"0", "options", "1", "name_localizations", "de"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"a French name another option has", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "jeu", Description: "d"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.French: "jeu"}},
+		}}, []string{"0", "options", "1", "name_localizations", "fr"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"localized choice 101", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d",
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "x", Value: "x", NameLocalizations: map[discordgo.Locale]string{discordgo.German: strings.Repeat("x", 101)}}}}}}, []string{"0", "options", "0", "choices", "0", "name_localizations", "de"}, "BASE_TYPE_BAD_LENGTH"},
 		{"autocomplete with choices", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d", Autocomplete: true, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "x", Value: "x"}}}}}, []string{"0", "options", "0", "autocomplete"}, "AUTOCOMPLETE_AND_CHOICES"},
 	} {
 		_, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{&c.cmd})

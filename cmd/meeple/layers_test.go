@@ -20,14 +20,15 @@ import (
 func TestImportsPointOneWay(t *testing.T) {
 	const module = "github.com/meeplegames/meeple"
 	allowed := map[string][]string{
-		"cmd":               {"bot", "engine", "imaging", "metrics", "present", "storage", "terminal"},
-		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "picker", "rating", "=storage"},
+		"cmd":               {"bot", "engine", "imaging", "locale", "metrics", "present", "storage", "terminal"},
+		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "locale", "picker", "rating", "=storage"},
 		"bot/interactions":  nil,
 		"metrics":           nil,
 		"bot/discordtest":   {"bot/endpoint", "bot/shard"},
 		"bot/endpoint":      nil,
 		"bot/shard":         nil,
-		"terminal":          {"engine", "present"},
+		"terminal":          {"engine", "locale", "present"},
+		"locale":            nil,
 		"present":           {"engine"},
 		"imaging":           {"engine", "imaging/typeset"},
 		"imaging/typeset":   nil,
