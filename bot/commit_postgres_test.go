@@ -34,6 +34,7 @@ func (s *racingStore) Commit(channel string, at storage.Guard, o storage.Outcome
 // on between the first's read and its commit, the first stores nothing and
 // fails with ErrStale, which the player is told.
 func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	var server pgtest.Server
 	t.Cleanup(func() {
 		if err := server.Stop(); err != nil {
@@ -92,7 +93,7 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}
-	if text, unexpected := userMessage(err); unexpected || text == genericFailure {
+	if text, unexpected := userMessage(englishWords(t), err); unexpected || text == failureText {
 		t.Errorf("alice is told %q (unexpected %v)", text, unexpected)
 	}
 	stored, _, err := aStore.Load(chTiny)

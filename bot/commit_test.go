@@ -128,6 +128,7 @@ func moveBeforeTheComputer(t *testing.T) (*harness, *writeCounter) {
 }
 
 func TestOneClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -147,6 +148,7 @@ func TestOneClickIsOneCommit(t *testing.T) {
 }
 
 func TestAStartIsOneCommit(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{"Start (join order)", "Start (shuffled seats)"} {
 		t.Run(order, func(t *testing.T) {
 			h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
@@ -182,6 +184,7 @@ func TestAStartIsOneCommit(t *testing.T) {
 }
 
 func TestTheLastClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "1")
@@ -208,6 +211,7 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 }
 
 func TestAResignationIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -243,12 +247,13 @@ func TestAResignationIsOneCommit(t *testing.T) {
 }
 
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		fail error
 		want string
 	}{
-		{"crash", errors.New("disk gone"), genericFailure},
+		{"crash", errors.New("disk gone"), failureText},
 		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: storage.Guard{Game: 1, Revision: 3}, Actual: storage.Guard{Game: 1, Revision: 4}}, "Someone else acted at the same moment"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -288,6 +293,7 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 // store finds the commit kept, and alice is answered as for any move,
 // which is in the log once.
 func TestALostAnswerIsRecordedOnce(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -297,7 +303,7 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 	w.mu.Unlock()
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
-	if text := res.text(); strings.Contains(text, genericFailure) || strings.Contains(text, errUnknownOutcome.text) || strings.Contains(text, "Someone else") {
+	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.words(englishWords(t))) || strings.Contains(text, "Someone else") {
 		t.Fatalf("alice was told %q after her recorded move", text)
 	}
 	g, _ := load(t, h)
@@ -310,6 +316,7 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 }
 
 func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "2")
@@ -406,13 +413,14 @@ func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers i
 // (its custom_id carried the game's version, "m1:"): the click is
 // answered as a stale board, and nothing is played.
 func TestAnOlderBuildsButtonIsStale(t *testing.T) {
+	t.Parallel()
 	h, _ := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
 	old := fmt.Sprintf("m1:%s:%d:act:move 1", strconv.FormatUint(before.ID, 36), before.Version)
 	res := h.click(alice, chTiny, board.ID, old)
 	h.bot.Wait()
-	if !res.private() || !strings.Contains(res.text(), errStaleClick.text) {
+	if !res.private() || !strings.Contains(res.text(), errStaleClick.words(englishWords(t))) {
 		t.Fatalf("alice was told %q (private %v), want the stale board's answer", res.text(), res.private())
 	}
 	if g := h.game(chTiny); g.Version != before.Version || g.Revision != before.Revision {

@@ -93,6 +93,10 @@ type dmHandler struct {
 	now      func() time.Time
 	pending  *pendingDMs
 	prompted promptsSent
+	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
+	// so a prompt asks for a pick from its menus only
+	menusOnly bool
+	langs     *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
@@ -178,13 +182,13 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: genericFailure})
+		b.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.text})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(b.langs.english())})
 	case text == "":
 	case len(waiting) == 0:
 		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
@@ -218,7 +222,7 @@ func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string, drawn ui
 		b.pub.notify(out)
 	}
 	if err != nil {
-		words, unexpected := userMessage(err)
+		words, unexpected := userMessage(b.langs.english(), err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
@@ -309,30 +313,49 @@ func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
 	return sent
 }
 
-// sendSecretPrompts DMs their open secret prompt to the players who take
-// secret choices by DM, once a round. When Discord refuses (the player does
-// not accept DMs), the player is asked privately in the channel instead.
-func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
+// secretPromptsDue lists the seats whose open secret prompt is to be sent
+// by DM now: those of players who take secret choices by DM, once a round.
+// It counts them as sent.
+func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
 	// an undo back into a round asks again: the prompt sent before it
 	// belongs to the history taken back
 	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
+	var due []engine.Seat
 	for n, s := range g.Seats {
 		seat, user := engine.Seat(n), s.User
 		if user == "" {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, tag) {
+		if !ok || p.Seat != seat {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM {
+		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, tag) {
+			continue
+		}
+		due = append(due, seat)
+	}
+	return due
+}
+
+// sendSecretPrompts DMs their open secret prompt to the players of the
+// seats due (secretPromptsDue). When Discord refuses (the player does not
+// accept DMs), the player is asked privately in the channel instead.
+func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
+	for _, seat := range due {
+		user := g.Seats[seat].User
+		p, ok := secretPromptOf(g, st, user)
+		if !ok {
 			continue
 		}
 		sentAt := b.now()
 		if err := b.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				b.dmsClosed(g, user, prefs)
+				prefs, perr := b.settings.UserPrefs(user)
+				if perr == nil {
+					b.dmsClosed(g, user, prefs)
+				}
 				continue
 			}
 			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
@@ -364,6 +387,9 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	}
 	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
 		title, g.ID, g.Channel, p.Label, example)}
+	if b.menusOnly {
+		m.Content = fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nPick your choice below. Only you see it until it is revealed.", title, g.ID, g.Channel, p.Label)
+	}
 	m.Components = choiceMenu(g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err

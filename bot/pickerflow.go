@@ -217,7 +217,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 		return err
 	}
 	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
-	b.pub.notify(out)
+	b.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }
 

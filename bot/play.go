@@ -546,11 +546,11 @@ func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.
 		return none, nil, nil, errNotSeated
 	}
 	if len(g.Log) == 0 {
-		return none, nil, nil, refuse("Nothing has been played yet.")
+		return none, nil, nil, refuseWith("undo.nothing")
 	}
 	last := g.Log[len(g.Log)-1]
 	if !slices.Contains(seats, last.Seat) {
-		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
+		return none, nil, nil, refuseWith("undo.not_yours")
 	}
 	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
@@ -573,7 +573,7 @@ func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.
 	}
 	for _, e := range events {
 		if e.Reveals {
-			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
+			return none, nil, nil, refuseWith("undo.revealed")
 		}
 	}
 	return last, st, rules, nil

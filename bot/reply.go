@@ -102,7 +102,13 @@ type reply struct {
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	err     error // first error sending
+	err     error     // first error sending
+	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
+	sentAt  time.Time // when the initial response went out (inline.go)
+	// settled is closed once the interaction is answered or its handler
+	// is done (see settle).
+	settled    chan struct{}
+	settleOnce sync.Once
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -110,7 +116,7 @@ type reply struct {
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
-	r := &reply{s: s, i: i, log: log}
+	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -152,6 +158,7 @@ func (r *reply) done() error {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
@@ -166,10 +173,11 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	if r.lost {
 		return r.note(errInteractionLost)
 	}
-	err := r.s.InteractionRespond(r.i, resp)
+	err := r.callback(resp)
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
+		r.settle()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}

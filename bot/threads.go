@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -31,10 +30,10 @@ func missingThreadPermissions(i *discordgo.Interaction) []string {
 	return permissionNames(threadPermissions &^ i.AppPermissions)
 }
 
-// errThreadPermissions says which permissions are missing.
+// errThreadPermissions says which permissions are missing (named as
+// Discord names them in English).
 func errThreadPermissions(missing []string) error {
-	return refuse("I cannot open a thread for the game here: I need the %s permission%s in this channel. Ask an admin, or start the game without a thread.",
-		strings.Join(missing, " and "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+	return refuseWith("thread.permissions", "Names", nameList(missing), "Count", len(missing))
 }
 
 // startThread opens a public thread in channel.
@@ -71,11 +70,12 @@ func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", t
 
 // openInThread moves a new lobby into a thread of its channel: it checks
 // the bot's permissions, opens the thread and points g at it.
-func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, title string) error {
+func (b *lobbyHandler) openInThread(in *interaction, g *storage.Game, title string) error {
+	i := in.Interaction
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := b.send.startThread(i.ChannelID, title+" (new game)")
+	t, err := b.send.startThread(i.ChannelID, in.pub().T("thread.new_name", "Game", title))
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
@@ -88,11 +88,11 @@ func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, t
 
 // announceThread names the new game's thread, posts its lobby there and
 // answers in the channel with a link to it.
-func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) error {
+func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game, title string) error {
 	if err := b.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
 		b.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
 	}
-	m, err := b.send.post(g.Channel, b.lobbyMessage(g))
+	m, err := b.send.post(g.Channel, b.lobbyMessage(g, in.pub()))
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) e
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	return r.message(msg{Content: fmt.Sprintf("New %s game #%d: join it in its thread, <#%s>.", title, g.ID, g.Channel)})
+	return r.message(msg{Content: in.pub().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel

@@ -216,6 +216,9 @@ type GuildSettings struct {
 	GamesChannel string `json:"games_channel,omitempty"`
 	// Threads opens each new game in a thread of its channel.
 	Threads bool `json:"threads,omitempty"`
+	// Language is the language of the bot's public messages, as a code
+	// ("de", "fr"); empty means the server's own locale.
+	Language string `json:"language,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults; set by GuildSettings, not stored.
 	Saved bool `json:"-"`

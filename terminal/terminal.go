@@ -20,6 +20,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
 )
 
@@ -62,6 +63,10 @@ type Config struct {
 	// Script is the file the game's script is saved to at the end, on quit
 	// and at the end of input.
 	Script string
+	// Words write the session's own words (help, prompts to the players);
+	// nil means English. Commands and actions are typed the same in every
+	// language.
+	Words *locale.Printer
 }
 
 // How actions are listed: up to maxLines one a line, more in columns
@@ -127,6 +132,13 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Words == nil {
+		words, err := locale.New()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Words = words.For(locale.English)
+	}
 	s := &Session{
 		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
@@ -191,16 +203,16 @@ func (s *Session) intro() {
 	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
-		who := "you"
+		who := s.cfg.Words.T("terminal.you")
 		if s.players[i] != nil {
-			who = "computer"
+			who = s.cfg.Words.T("terminal.computer")
 		} else if s.humans > 1 {
-			who = "a person at this keyboard"
+			who = s.cfg.Words.T("terminal.person")
 		}
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
 	if s.humans > 0 {
-		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
+		s.printf("%s\n", s.cfg.Words.T("terminal.intro"))
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s%s\n", s.cfg.Images, ifAny(fmt.Sprintf(" (the latest %d kept)", s.cfg.Keep), s.cfg.Keep > 0))

@@ -15,8 +15,8 @@ import (
 // game back from the copy to compare it with the original.
 func runMigrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
-	from := fs.String("from", "", "database to copy from: a bbolt file or a postgres:// URL (default: $"+databaseEnv+")")
-	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a postgres:// URL (default: $"+databaseEnv+")")
+	from := fs.String("from", "", "database to copy from: a bbolt file or a PostgreSQL connection string (default: $"+databaseEnv+")")
+	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a PostgreSQL connection string (default: $"+databaseEnv+")")
 	configPath := fs.String("config", "", "the bot's TOML config file, for its content folders")
 	if err := parseFlags(fs, args); err != nil {
 		return err

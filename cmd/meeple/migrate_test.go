@@ -178,7 +178,7 @@ func TestMigrateRefusesBadInput(t *testing.T) {
 		{[]string{"migrate", "-from", db}, 2, "-from and -to are required"},
 		{[]string{"migrate", "-from", db, "-to", db}, 1, "the same database"},
 		{[]string{"migrate", "-from", db, "-to", db + "2"}, 1, "no database at"},
-		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://(a connection string that does not parse)"},
+		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://meeple:xxxxx@[::1/: invalid request: the connection string does not parse"},
 		{[]string{"backup", "-db", "postgres://meeple:sekrit@db/meeple", "-out", db}, 1, "pg_dump"},
 	} {
 		code, _, stderr := meeple(c.args...)
@@ -223,21 +223,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 func TestImportExportOnPostgres(t *testing.T) {
 	dsn := pg.Database(t)
 	file := filepath.Join(t.TempDir(), "game.txt")
-	reg, _ := buildRegistry(nil)
-	rules, _ := reg.Lookup("eightydays")
-	state, _ := rules.New(engine.Setup{Players: 2, Seed: 5})
-	rng := engine.NewRNG(3)
-	played, err := ai.PlayOut(state, []engine.Player{ai.Random{}, ai.Random{}}, &rng, 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf strings.Builder
-	if err := engine.WriteScript(&buf, "eightydays", engine.Setup{Players: 2, Seed: 5}, played.Moves); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(buf.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeGameScript(t, file, 30)
 	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000077", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random")
 	if code != 0 || !strings.Contains(stdout, "30 actions") {
 		t.Fatalf("import: exit %d, %q, %q", code, stdout, stderr)

@@ -87,6 +87,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	bot.Guard(session, log) // every REST call from here on keeps Discord's limits
 	shards, err := cfg.Discord.shardSet(func() (int, error) {
 		gb, err := session.GatewayBot()
 		if err != nil {
@@ -98,7 +99,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
+	}
+	m, promReg, err := operatorMetrics(cfg.HTTP, store.Counts)
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		botCfg.Observer = m
 	}
 	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
@@ -121,6 +129,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
 		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
+	ctx, cancel := context.WithCancel(ctx) // also ends the HTTP servers when Run fails
+	servers := &httpServers{log: log}
+	defer func() {
+		cancel()
+		servers.wait()
+	}()
+	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m); err != nil {
+		return err
+	}
+	if err := servers.startMetrics(ctx, cfg.HTTP, promReg, readiness(b, &servers.endpointUp)); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // databaseEnv is the environment variable that names the database (a
-// postgres:// connection string, which may hold a password), in place of
+// PostgreSQL connection string, which may hold a password), in place of
 // the config's database.
 const databaseEnv = "MEEPLE_DATABASE_URL"
 
@@ -33,14 +33,9 @@ type store interface {
 	String() string // the file's path, or the connection string without its password
 }
 
-// databaseName is database fit for logs: a connection string without its
-// password, or the file's path.
-func databaseName(database string) string {
-	if postgres.IsDSN(database) {
-		return postgres.Redact(database)
-	}
-	return database
-}
+// databaseName is database fit for messages and logs: a connection
+// string without its secrets, or the file's path.
+func databaseName(database string) string { return postgres.Redact(database) }
 
 // storeFlags name the database the store subcommands work on.
 type storeFlags struct {
@@ -50,7 +45,7 @@ type storeFlags struct {
 
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	return &storeFlags{
-		db:     fs.String("db", "", "database file or postgres:// URL (default: $"+databaseEnv+", else the -config file's database)"),
+		db:     fs.String("db", "", "database file, or PostgreSQL connection string (postgres://… or host=… dbname=…) (default: $"+databaseEnv+", else the -config file's database)"),
 		config: fs.String("config", "", "the bot's TOML config file, for its database and its content folders"),
 	}
 }
@@ -86,8 +81,8 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store
 	return s, reg, err
 }
 
-// openStore opens the database at path, a bbolt file or a postgres://
-// URL, as how says. A file it creates is announced on stdout; a damaged one
+// openStore opens the database at path, a bbolt file or a PostgreSQL
+// connection string (URL or key=value), as how says. A file it creates is announced on stdout; a damaged one
 // is refused with the way to recover. PostgreSQL's tables are created or
 // brought up to date.
 func openStore(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (store, error) {
