@@ -213,7 +213,7 @@ func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	// no session: sending the defer panics
-	r := newReply(nil, &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, ChannelID: "1"}, log)
+	r := newReply(nil, &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, ChannelID: "1"}, log, nil)
 	r.done()
 	r.autoDefer()
 	if !strings.Contains(logged.String(), "recovered from a panic in an automatic defer") || !strings.Contains(logged.String(), "goroutine") {

@@ -32,7 +32,7 @@ func (b *playHandler) register(rt *router) error {
 		rt.commandWithChoices(cmdFree, b.playCommand, b.suggest),
 		rt.component(verbAct, onButton, inGuild, b.boardComponent),
 		rt.component(verbPick, onSelect, anywhere, b.pickComponent),
-		rt.component(verbSecret, onButton, inGuild, b.secretButton),
+		rt.formOpener(verbSecret, inGuild, b.secretButton),
 		rt.component(verbModal, onForm, inGuild, b.secretForm),
 	)
 }
@@ -200,8 +200,10 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 	if text == "" {
 		return refuse("Say which action, e.g. `/play action:...`; the list shows the legal ones as you type.")
 	}
-	// every /play answer is private, so a secret choice never shows; a slow
-	// answer is deferred privately by the reply's timer
+	// every /play answer is private, so a secret choice never shows: it is
+	// acknowledged privately at once, before the game is loaded and the
+	// action stored, and the answer fills that in
+	r.deferMessage(true)
 	req := request{channel: i.ChannelID, user: userOf(i).ID, revision: -1, text: text, key: i.ID}
 	if game, revision, action, ok := parseListValue(text); ok {
 		// picked from the list: it holds only while the game's history

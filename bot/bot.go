@@ -145,6 +145,13 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// AfterFunc runs f in its own goroutine once d has passed on the
+	// clock of Now, and returns what stops it (reporting whether it did):
+	// the automatic defer of a slow answer and the pauses between retries
+	// of a commit wait on it. Nil means time.AfterFunc; tests give the
+	// clock they move by hand (discordtest.Clock), so that no test waits
+	// for real time to pass.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// NewSeed draws the seed of each new game; nil means crypto/rand.
 	// Tests set it to replay the same games.
 	NewSeed func() (uint64, error)
@@ -190,6 +197,9 @@ func (c *Config) defaults() {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.AfterFunc == nil {
+		c.AfterFunc = realAfterFunc
 	}
 	if c.NewSeed == nil {
 		c.NewSeed = newSeed
@@ -263,10 +273,10 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	}
 	probe := store
 	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
-	send := newSender(s, cfg.Logger, cfg.Now)
+	send := newSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc)
 	send.guard.obs = cfg.Observer
 	locks := newLockPool()
-	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
+	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
 	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)

@@ -301,8 +301,10 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 	w.mu.Lock()
 	w.lose = 1
 	w.mu.Unlock()
+	retried := h.advanceThrough(commitRetries[0]) // the pause before the retry
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
+	retried()
 	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.words(englishWords(t))) || strings.Contains(text, "Someone else") {
 		t.Fatalf("alice was told %q after her recorded move", text)
 	}

@@ -32,6 +32,7 @@ func serveOverEndpoint(t *testing.T, h *harness) *endpointRun {
 	t.Helper()
 	ep, err := interactions.New(interactions.Options{
 		PublicKey: appKey.Public().(ed25519.PublicKey),
+		Now:       h.clock.Now, // the fake signs with the harness's time
 		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) {
 			h.bot.HandleHTTPInteraction(ctx, i, a)
 		},

@@ -81,7 +81,7 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 	if res.callbackType() != discordgo.InteractionResponseModal {
 		t.Fatalf("secret button after another pick answered %v: %s", res.callbackType(), res.text())
 	}
-	if res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2"); !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+	if res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2"); !res.privately("you played `pick 2`") {
 		t.Fatalf("alice's change: %s", res.text())
 	}
 	g := h.game(chTiny)

@@ -363,6 +363,7 @@ func channelRules(store interface {
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
 func (b *gameHandler) undo(r *reply, in *interaction) error {
+	r.deferMessage(true) // acknowledged before the undo is stored; the answer is private
 	out, err := b.ref.undo(in.ChannelID, in.user.ID)
 	if err != nil {
 		return err

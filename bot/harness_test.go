@@ -82,9 +82,12 @@ func (h *harness) guildID() string { return cmp.Or(h.guild, testGuild) }
 
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
+	// one clock, moved by hand, for the fake's response windows and
+	// tokens and for the bot's time and timers
+	clock := discordtest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	h := &harness{
-		t: t, fake: discordtest.NewServer(discordtest.Options{}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
-		clock: discordtest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), cfg: cfg, render: render, text: text,
+		t: t, fake: discordtest.NewServer(discordtest.Options{Now: clock.Now}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		clock: clock, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
@@ -117,7 +120,7 @@ func (h *harness) open() {
 	}
 	cfg := h.cfg
 	cfg.AppID = testApp
-	cfg.Now = h.clock.Now
+	cfg.Now, cfg.AfterFunc = h.clock.Now, h.clock.AfterFunc
 	if cfg.NewSeed == nil {
 		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
 	}
@@ -164,6 +167,10 @@ func (h *harness) log() string {
 type result struct {
 	Token    string
 	Requests []discordtest.Request
+	// privateOriginal: the interaction's @original is ephemeral (a
+	// private answer, deferred or not, or a private message a component
+	// was on), so that its edits are private too
+	privateOriginal bool
 }
 
 // text joins what the user reads in the answer.
@@ -178,12 +185,7 @@ func (r result) text() string {
 // private reports whether every message of the answer was ephemeral.
 func (r result) private() bool {
 	for _, q := range r.Requests {
-		switch {
-		case q.Kind == discordtest.Callback && (q.Type == discordgo.InteractionResponseChannelMessageWithSource || q.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource):
-			if !q.Ephemeral() {
-				return false
-			}
-		case q.Kind == discordtest.Followup && !q.Ephemeral():
+		if r.shows(q) && !r.ephemeral(q) {
 			return false
 		}
 	}
@@ -195,14 +197,65 @@ func (r result) private() bool {
 func (r result) privately(s string) bool {
 	found := false
 	for _, q := range r.Requests {
-		if strings.Contains(q.Text(), s) {
-			if !q.Ephemeral() {
+		if r.shows(q) && strings.Contains(q.Text(), s) {
+			if !r.ephemeral(q) {
 				return false
 			}
 			found = true
 		}
 	}
 	return found
+}
+
+// shows reports whether q shows people a message (not a silent
+// acknowledgement, a form or a list of choices).
+func (r result) shows(q discordtest.Request) bool {
+	switch q.Kind {
+	case discordtest.Callback:
+		return q.Type == discordgo.InteractionResponseChannelMessageWithSource || q.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
+			q.Type == discordgo.InteractionResponseUpdateMessage
+	case discordtest.Followup, discordtest.OriginalEdit:
+		return true
+	}
+	return false
+}
+
+// ephemeral reports whether q's message is seen by its user alone.
+func (r result) ephemeral(q discordtest.Request) bool {
+	switch {
+	case q.Kind == discordtest.OriginalEdit, q.Kind == discordtest.Callback && q.Type == discordgo.InteractionResponseUpdateMessage:
+		return r.privateOriginal
+	}
+	return q.Ephemeral()
+}
+
+// privateMessage is the id of the private message the answer showed: its
+// last ephemeral follow-up (the answer to a click acknowledged at once),
+// else its @original.
+func (h *harness) privateMessage(res result) (string, bool) {
+	for n := len(res.Requests) - 1; n >= 0; n-- {
+		if q := res.Requests[n]; q.Kind == discordtest.Followup && q.Ephemeral() && q.Status < 300 {
+			return q.Message, true
+		}
+	}
+	return h.fake.Original(res.Token)
+}
+
+// updated reports whether the answer changed the message the component
+// was on: a deferred update, then an edit of that message (or, when
+// the acknowledgement failed, an update as the initial response).
+func (r result) updated() bool {
+	switch r.callbackType() {
+	case discordgo.InteractionResponseUpdateMessage:
+		return true
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		for _, q := range r.Requests {
+			if q.Kind == discordtest.OriginalEdit && q.Status < 300 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r result) callbackType() discordgo.InteractionResponseType {
@@ -269,7 +322,18 @@ func (h *harness) send(raw map[string]any) result {
 	if len(out) == 0 {
 		h.t.Fatalf("interaction %v got no answer", raw["data"])
 	}
-	return result{Token: token, Requests: out}
+	res := result{Token: token, Requests: out}
+	for _, q := range out {
+		res.privateOriginal = res.privateOriginal || q.Kind == discordtest.Callback && q.Ephemeral()
+	}
+	if id, ok := h.fake.Original(token); ok {
+		m, ok := h.fake.Message(id)
+		res.privateOriginal = res.privateOriginal || ok && m.Flags&discordgo.MessageFlagsEphemeral != 0
+	}
+	if i.GuildID == "" {
+		res.privateOriginal = true // a DM is private by nature
+	}
+	return res
 }
 
 func (u tester) member() map[string]any {
@@ -461,6 +525,21 @@ func mustComponent(t testing.TB, m *discordgo.Message, label string) string {
 		t.Fatalf("no component %q on message %s: %s", label, m.ID, discordtest.MessageText(m))
 	}
 	return id
+}
+
+// advanceThrough moves the clock through each pause in turn as the bot
+// comes to wait for it (a timer due that long from now is set), from
+// another goroutine; the function it returns waits until it is done.
+func (h *harness) advanceThrough(pauses ...time.Duration) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, d := range pauses {
+			h.clock.WaitForTimer(d)
+			h.clock.Advance(d)
+		}
+	}()
+	return func() { <-done }
 }
 
 func (h *harness) mark() int {

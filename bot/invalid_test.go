@@ -216,7 +216,7 @@ func TestTheSecretFormUpdatesTheBoardInItsAnswer(t *testing.T) {
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
 	mark := h.mark()
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.privately("you played `pick 2`") {
 		t.Errorf("the form's answer: type %v, %s", res.callbackType(), res.text())
 	}
 	edited := false // the board, edited as the form's original message

@@ -80,7 +80,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 	web := serveOverEndpoint(t, h)
 	_ = web
 	// the endpoint counts into the same metrics (as meeple run wires it)
-	counted, err := interactions.New(interactions.Options{PublicKey: appKey.Public().(ed25519.PublicKey), Count: m.EndpointRequest,
+	counted, err := interactions.New(interactions.Options{PublicKey: appKey.Public().(ed25519.PublicKey), Count: m.EndpointRequest, Now: h.clock.Now,
 		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) {
 			h.bot.HandleHTTPInteraction(ctx, i, a)
 		}})

@@ -26,7 +26,7 @@ func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, 
 	if !res.private() {
 		t.Fatalf("the picker opened in public: %s", res.text())
 	}
-	msgID, ok := h.fake.Original(res.Token)
+	msgID, ok := h.privateMessage(res)
 	if !ok {
 		t.Fatal("no private picker message")
 	}
@@ -43,14 +43,14 @@ func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, 
 			if !ok {
 				t.Fatalf("no back button below the top: %s", strings.Join(treeLabels(menu), ", "))
 			}
-			if r := h.click(u, ch, msgID, back); r.callbackType() != discordgo.InteractionResponseUpdateMessage {
+			if r := h.click(u, ch, msgID, back); !r.updated() {
 				t.Fatalf("back did not update the message in place: %v %s", r.callbackType(), r.text())
 			}
 			wentBack, step = true, -1
 			continue
 		}
 		r := h.click(u, ch, msgID, menu.CustomID, strconv.Itoa(path[step]))
-		if r.callbackType() != discordgo.InteractionResponseUpdateMessage {
+		if !r.updated() {
 			t.Fatalf("step %d did not update the message in place: %v %s", step, r.callbackType(), r.text())
 		}
 		if step == len(path)-1 && !strings.Contains(r.text(), "you played `"+action+"`") {
@@ -116,7 +116,7 @@ func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
 		if !res.private() {
 			t.Fatalf("the secret picker opened in public: %s", res.text())
 		}
-		id, _ := h.fake.Original(res.Token)
+		id, _ := h.privateMessage(res)
 		m, _ := h.fake.Message(id)
 		return id, treeMenuOn(t, m)
 	}

@@ -90,7 +90,8 @@ type referee struct {
 	games    *engine.Registry
 	locks    *lockPool
 	now      func() time.Time
-	computer string // the configured stand-in, or ""
+	after    afterFunc // the clock of the pauses between commit retries; nil means real time
+	computer string    // the configured stand-in, or ""
 }
 
 // play applies req under the game's lock, lets computer players answer the
@@ -262,13 +263,26 @@ var commitRetries = []time.Duration{100 * time.Millisecond, 500 * time.Milliseco
 func (ref *referee) commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	g, err := ref.store.Commit(channel, at, o)
 	for i := 0; o.Key != "" && outcomeUnknown(err) && i < len(commitRetries); i++ {
-		time.Sleep(commitRetries[i])
+		pause(ref.after, commitRetries[i])
 		g, err = ref.store.Commit(channel, at, o)
 	}
 	if o.Key != "" && outcomeUnknown(err) {
 		return nil, fmt.Errorf("%w: %w", errUnknownOutcome, err)
 	}
 	return g, err
+}
+
+// pause waits d on the clock of after (real time when nil).
+func pause(after afterFunc, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	if after == nil {
+		after = realAfterFunc
+	}
+	done := make(chan struct{})
+	after(d, func() { close(done) })
+	<-done
 }
 
 // outcomeUnknown reports whether err leaves open whether a commit was

@@ -100,11 +100,11 @@ func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
 
 // notifyVia queues the public side of an outcome that interaction r caused
 // (a click on message, or nil for a command or form) and returns at once.
-// A click is acknowledged first, silently, so that it is answered within
-// milliseconds whatever the publisher has to draw or send; the publisher
-// then edits the board through it when message is the game's board, and
-// posts a new board or a ping as r's public follow-up. A command must
-// have answered before: its first answer is private.
+// A click was acknowledged silently when it was routed, before its action
+// was stored (a no-op here unless that failed); the publisher then edits
+// the board through it when message is the game's board, and posts a new
+// board or a ping as r's public follow-up. A command must have answered
+// before: its first answer is private.
 func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message) {
 	if message != nil {
 		r.deferUpdate()

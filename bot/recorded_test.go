@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/meeplegames/meeple/storage"
 )
@@ -31,6 +30,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			before := h.game(chTiny)
 			w.reset(nil)
 			w.loseNext(1)
+			retried := h.advanceThrough(commitRetries[0]) // the pause before the retry
 			var told string
 			switch way {
 			case "board click":
@@ -44,6 +44,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 				}
 			}
 			h.bot.Wait()
+			retried()
 			if !strings.Contains(told, recordedNote) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
 				t.Fatalf("alice was told %q; want %q", told, recordedNote)
 			}
@@ -73,14 +74,13 @@ func countOf(log []storage.Entry, seat int) int {
 // told that it is not known whether the move was recorded, and what to do:
 // never that it failed, and nothing is stored.
 func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
-	retries := commitRetries
-	commitRetries = []time.Duration{0, 0, 0}
-	t.Cleanup(func() { commitRetries = retries })
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	w.reset(fmt.Errorf("postgres: commit to channel %s: %w: connection reset by peer", chTiny, storage.ErrUnknownOutcome))
+	retried := h.advanceThrough(commitRetries...) // every pause, as the bot comes to it
 	told := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"}).text()
 	h.bot.Wait()
+	retried()
 	if !strings.Contains(told, errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, recordedNote) {
 		t.Fatalf("alice was told %q; want the unknown outcome's words and what to do", told)
 	}

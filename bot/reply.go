@@ -12,8 +12,18 @@ import (
 )
 
 // ackBudget is how long a handler may work before its interaction is
-// deferred automatically; Discord invalidates the token after 3 s.
+// deferred automatically; Discord invalidates the token after 3 s. Most
+// interactions are acknowledged long before (see router.acknowledge):
+// this is the safety net of the commands that answer when their work is
+// done.
 const ackBudget = 1500 * time.Millisecond
+
+// afterFunc runs f once d has passed on a clock, in a goroutine of its
+// own, and returns what stops it (see Config.AfterFunc).
+type afterFunc func(d time.Duration, f func()) (stop func() bool)
+
+// realAfterFunc is time.AfterFunc.
+func realAfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // msg is one message Meeple sends: public or only for the interaction's user.
 type msg struct {
@@ -101,7 +111,7 @@ type reply struct {
 	private bool // the deferred message is ephemeral
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
-	timer   *time.Timer
+	stop    func() bool // stops the automatic defer
 	err     error     // first error sending
 	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
 	sentAt  time.Time // when the initial response went out (inline.go)
@@ -115,10 +125,15 @@ type reply struct {
 // too late, so neither it nor its webhook can be used any more.
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
-func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
+// newReply answers i through s; after is the clock of its automatic
+// defer (real time when nil).
+func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after afterFunc) *reply {
 	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
+	if after == nil {
+		after = realAfterFunc
+	}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
-		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
+		r.stop = after(ackBudget, r.autoDefer)
 	}
 	return r
 }
@@ -155,9 +170,7 @@ func (r *reply) finish() {
 
 // done stops the automatic defer; it returns the first send error.
 func (r *reply) done() error {
-	if r.timer != nil {
-		r.timer.Stop()
-	}
+	r.stopTimer()
 	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -177,11 +190,19 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
+		r.stopTimer() // answered: nothing left to defer
 		r.settle()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}
 	return r.note(err)
+}
+
+// stopTimer stops the automatic defer, if one was set.
+func (r *reply) stopTimer() {
+	if r.stop != nil {
+		r.stop()
+	}
 }
 
 func (r *reply) note(err error) error {
@@ -220,7 +241,9 @@ func (r *reply) deferUpdate() {
 // message sends m: as the first response, as the content of a deferred
 // message, or as a follow-up. A deferred message keeps the privacy chosen
 // when it was deferred, so a public message after a private defer goes out
-// as a follow-up instead.
+// as a follow-up instead. After a deferred update, m is a follow-up, as
+// private as m: a refusal of a click acknowledged early reaches only its
+// player.
 func (r *reply) message(m msg) error {
 	m = fit(m)
 	r.mu.Lock()

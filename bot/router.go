@@ -104,11 +104,15 @@ type verbRoute struct {
 	kind  componentKind
 	where place
 	run   runFunc
+	// opensForm: the handler may answer with a form, which must be the
+	// first answer, so the router does not acknowledge it first
+	opensForm bool
 }
 
 // router dispatches interactions to the handlers that registered for them,
 // after checking that a component is of the kind its verb lives on and
-// used where the verb may be.
+// used where the verb may be. It acknowledges every component and form
+// before its handler runs (see acknowledge).
 type router struct {
 	langs    *languages
 	commands map[string]commandRoute
@@ -153,13 +157,24 @@ func (rt *router) commandWithChoices(name string, run runFunc, suggest choicesFu
 
 // component registers the handler of a verb's components.
 func (rt *router) component(v verb, kind componentKind, where place, run runFunc) error {
+	return rt.addVerb(v, verbRoute{kind: kind, where: where, run: run})
+}
+
+// formOpener registers the handler of a verb's buttons that answers by
+// opening a form (a modal), which Discord takes only as the first answer:
+// such a click is not acknowledged before its handler runs.
+func (rt *router) formOpener(v verb, where place, run runFunc) error {
+	return rt.addVerb(v, verbRoute{kind: onButton, where: where, run: run, opensForm: true})
+}
+
+func (rt *router) addVerb(v verb, route verbRoute) error {
 	if _, dup := rt.verbs[v]; dup {
 		return fmt.Errorf("verb %q registered twice", v)
 	}
 	if !knownVerbs[v] {
 		return fmt.Errorf("verb %q is not in knownVerbs", v)
 	}
-	rt.verbs[v] = verbRoute{kind: kind, where: where, run: run}
+	rt.verbs[v] = route
 	return nil
 }
 
@@ -240,7 +255,30 @@ func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction,
 		return errUnknownComp
 	}
 	in.id = id
+	if !v.opensForm {
+		acknowledge(r, in)
+	}
 	return v.run(ctx, r, in)
+}
+
+// acknowledge answers a component or form as soon as it is routed, before
+// its handler loads or stores anything, so that the player's click is
+// answered within milliseconds however busy the machine or the database:
+// a deferred update of the message it was on (nothing visible changes
+// yet), or, for a form that came with no message, a private "thinking…".
+// The acknowledgement says only that the bot is working on it: the
+// handler's answer follows through the interaction's webhook, an edit of
+// the message for what changed there and a private follow-up for what is
+// the player's alone (a confirmation, or a refusal, which after a deferred
+// update can only be an ephemeral follow-up: see reply.message). Should
+// the acknowledgement fail, the handler's first answer is the initial
+// response instead.
+func acknowledge(r *reply, in *interaction) {
+	if in.message == nil {
+		r.deferMessage(true)
+		return
+	}
+	r.deferUpdate()
 }
 
 // options are a command's options by name.

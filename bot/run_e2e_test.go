@@ -261,13 +261,21 @@ func TestRunStopFinishesWorkInFlight(t *testing.T) {
 	if err := <-stopped; err != nil {
 		t.Errorf("Run: %v", err)
 	}
-	var answer *discordtest.Request
+	// the pick was acknowledged (the held callback), then answered in
+	// the acknowledgement's place
+	var ack, answer *discordtest.Request
 	for _, q := range h.fake.Requests() {
-		if q.Token == token && q.Kind == discordtest.Callback {
+		switch {
+		case q.Token == token && q.Kind == discordtest.Callback:
+			ack = &q
+		case q.Token == token && q.Kind == discordtest.OriginalEdit:
 			answer = &q
 		}
 	}
-	if answer == nil || answer.Status != http.StatusNoContent || !strings.Contains(answer.Text(), "pick 2") {
+	if ack == nil || ack.Status != http.StatusNoContent {
+		t.Fatalf("the acknowledgement in flight: %+v", ack)
+	}
+	if answer == nil || answer.Status != http.StatusOK || !strings.Contains(answer.Text(), "pick 2") {
 		t.Fatalf("the answer in flight: %+v", answer)
 	}
 	if g := h.game(chTiny); g.Version != 2 || g.Log[1].Action != "pick 2" { // after the computer's pick

@@ -26,6 +26,7 @@ type sender struct {
 	s     *discordgo.Session
 	log   *slog.Logger
 	guard *guard
+	after afterFunc // the clock of interactions' automatic defers
 
 	mu  sync.Mutex
 	dms map[string]string // user → their DM channel with the bot
@@ -36,10 +37,10 @@ const maxDMChannels = 4096
 
 // newSender wraps s's HTTP client in a guard (or keeps the one Guard put
 // there).
-func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *sender {
+func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time, after afterFunc) *sender {
 	g := guardSession(s, log)
 	g.setClock(now)
-	return &sender{s: s, log: log, guard: g, dms: map[string]string{}}
+	return &sender{s: s, log: log, guard: g, after: after, dms: map[string]string{}}
 }
 
 // Guard puts Discord's rate limits and the count of refused requests
@@ -76,7 +77,7 @@ func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
 // reply starts answering interaction i, through a session of its own
 // (interactionSession).
 func (s *sender) reply(i *discordgo.Interaction) *reply {
-	return newReply(s.interactionSession(), i, s.log)
+	return newReply(s.interactionSession(), i, s.log, s.after)
 }
 
 // interactionSession returns a session for one interaction's calls (its

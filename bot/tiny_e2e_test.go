@@ -26,7 +26,7 @@ func openTinyTable(t *testing.T, h *harness, ch string, users ...tester) {
 	for _, u := range users[1:] {
 		m, _ := h.fake.Message(lobby)
 		res := h.click(u, ch, lobby, mustComponent(t, m, "Join"))
-		if res.callbackType() != discordgo.InteractionResponseUpdateMessage || !strings.Contains(res.text(), "<@"+u.ID+">") {
+		if !res.updated() || !strings.Contains(res.text(), "<@"+u.ID+">") {
 			t.Fatalf("join by %s: %s", u.Name, res.text())
 		}
 	}
@@ -82,7 +82,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 		t.Fatalf("secret button answered %v: %s", res.callbackType(), res.text())
 	}
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+	if !res.privately("you played `pick 2`") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
 	// carol answers her DM with free text, then changes her mind

@@ -74,8 +74,8 @@ type Request struct {
 	Path   string // without /api/v9
 	// Token is the interaction token of interaction calls; Channel and
 	// Message the ids of channel calls (Channel also of an interaction's
-	// calls, when the fake was told its channel); User the recipient of a
-	// DM.
+	// calls, when the fake was told its channel; Message also of the
+	// message a post or a follow-up made); User the recipient of a DM.
 	Token, Channel, Message, User string
 	// Type is the interaction response type of a Callback.
 	Type discordgo.InteractionResponseType

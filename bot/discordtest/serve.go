@@ -379,6 +379,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 	case Followup:
 		m := s.newMessage(req.Channel, nil)
 		edit(m, req)
+		req.Message = m.ID
 		if wait {
 			return http.StatusOK, m
 		}
