@@ -108,13 +108,13 @@ type reply struct {
 
 	mu      sync.Mutex
 	state   ack
-	private bool // the deferred message is ephemeral
-	edited  bool // @original of a deferred message was filled
-	lost    bool // Discord no longer knows the interaction: nothing more can be sent
+	private bool        // the deferred message is ephemeral
+	edited  bool        // @original of a deferred message was filled
+	lost    bool        // Discord no longer knows the interaction: nothing more can be sent
 	stop    func() bool // stops the automatic defer
-	err     error     // first error sending
-	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
-	sentAt  time.Time // when the initial response went out (inline.go)
+	err     error       // first error sending
+	inline  Inline      // the HTTP request that delivered the interaction, if one waits (inline.go)
+	sentAt  time.Time   // when the initial response went out (inline.go)
 	// settled is closed once the interaction is answered or its handler
 	// is done (see settle).
 	settled    chan struct{}
