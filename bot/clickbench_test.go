@@ -167,6 +167,7 @@ type clickLatencies struct {
 	ack     map[string]time.Duration
 	board   map[string]time.Duration
 	refused map[string]bool
+	command map[string]bool           // a /play, whose @original is its private answer
 	pending map[uint64][]pendingClick // by game id
 }
 
@@ -177,13 +178,14 @@ type pendingClick struct {
 
 func newClickLatencies() *clickLatencies {
 	return &clickLatencies{game: map[string]uint64{}, start: map[string]time.Time{}, ack: map[string]time.Duration{},
-		board: map[string]time.Duration{}, refused: map[string]bool{}, pending: map[uint64][]pendingClick{}}
+		board: map[string]time.Duration{}, refused: map[string]bool{}, command: map[string]bool{}, pending: map[uint64][]pendingClick{}}
 }
 
-func (c *clickLatencies) sent(token, ch string, version int, _ discordgo.InteractionType) {
+func (c *clickLatencies) sent(token, ch string, version int, kind discordgo.InteractionType) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.start[token] = time.Now()
+	c.command[token] = kind == discordgo.InteractionApplicationCommand
 	id := c.game[ch]
 	c.pending[id] = append(c.pending[id], pendingClick{token, version})
 }
@@ -194,17 +196,18 @@ var boardVersion = regexp.MustCompile(`Game #(\d+) · version (\d+) `)
 func (c *clickLatencies) watch(q discordtest.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if q.Kind == discordtest.Callback {
-		s, ok := c.start[q.Token]
-		if !ok {
-			return
-		}
-		if _, done := c.ack[q.Token]; !done {
+	if s, ok := c.start[q.Token]; ok {
+		if _, done := c.ack[q.Token]; !done && q.Kind == discordtest.Callback {
 			c.ack[q.Token] = q.At.Sub(s)
 		}
-		// a refusal is a private message; a decision taken is a silent
-		// acknowledgement (a click or form) or "you played" (/play)
-		if q.Type == discordgo.InteractionResponseChannelMessageWithSource && !strings.Contains(q.Content(), "you played") {
+		// a refusal is a private message (the initial response, the fill
+		// of /play's private acknowledgement, or a click's ephemeral
+		// follow-up) that is not "you played"; a click's edit of the
+		// board it was on is public
+		private := q.Kind == discordtest.Callback && q.Type == discordgo.InteractionResponseChannelMessageWithSource ||
+			q.Kind == discordtest.Followup && q.Ephemeral() ||
+			q.Kind == discordtest.OriginalEdit && c.command[q.Token]
+		if private && !strings.Contains(q.Text(), "you played") {
 			c.refused[q.Token] = true
 		}
 	}

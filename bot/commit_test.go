@@ -380,7 +380,7 @@ func BenchmarkPlayAgainstComputers(b *testing.B) {
 	rules, _ := reg.Lookup("crystalpalace")
 	player, _ := ai.Lookup(rules, "heuristic")
 	rng := engine.NewRNG(1)
-	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	lat := newLatencies()
 	w.reset(nil)
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]

@@ -335,7 +335,7 @@ func BenchmarkPlay(b *testing.B) {
 	player, _ := ai.Lookup(rules, "heuristic")
 	users := map[string]tester{alice.ID: alice, bob.ID: bob, carol.ID: carol, dave.ID: dave}
 	rng := engine.NewRNG(1)
-	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	lat := newLatencies()
 	before, ids := map[string]int{}, map[string]uint64{}
 	for _, ch := range chans {
 		g := h.game(ch)

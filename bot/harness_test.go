@@ -42,22 +42,25 @@ var (
 
 // harness runs a real Bot on a real bbolt file against a fake Discord.
 type harness struct {
-	t      testing.TB
-	fake   *discordtest.Server
-	reg    *engine.Registry
-	path   string
-	store  *boltdb.Store
-	bot    *Bot
-	clock  *discordtest.Clock
-	cfg    Config
-	render Renderer
-	text   Presenter
-	next   atomic.Int64
-	seeds  atomic.Int64 // the seed of the next game, counting from 1
-	dmMu   sync.Mutex
-	inDM   map[string]bool // tokens of interactions in DMs: private by nature
-	logs   *strings.Builder
-	logMu  *sync.Mutex
+	t     testing.TB
+	fake  *discordtest.Server
+	reg   *engine.Registry
+	path  string
+	store *boltdb.Store
+	bot   *Bot
+	clock *discordtest.Clock
+	// realTimers: the bot's timers and the fake's response windows run on
+	// real time (in benchmarks), not on clock
+	realTimers bool
+	cfg        Config
+	render     Renderer
+	text       Presenter
+	next       atomic.Int64
+	seeds      atomic.Int64 // the seed of the next game, counting from 1
+	dmMu       sync.Mutex
+	inDM       map[string]bool // tokens of interactions in DMs: private by nature
+	logs       *strings.Builder
+	logMu      *sync.Mutex
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
@@ -83,11 +86,17 @@ func (h *harness) guildID() string { return cmp.Or(h.guild, testGuild) }
 func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer, text Presenter) *harness {
 	t.Helper()
 	// one clock, moved by hand, for the fake's response windows and
-	// tokens and for the bot's time and timers
+	// tokens and for the bot's time and timers; a benchmark measures real
+	// time, so there the fake's windows and the bot's timers run on it
 	clock := discordtest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	_, bench := t.(*testing.B)
+	opts := discordtest.Options{Now: clock.Now}
+	if bench {
+		opts.Now = nil
+	}
 	h := &harness{
-		t: t, fake: discordtest.NewServer(discordtest.Options{Now: clock.Now}), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
-		clock: clock, cfg: cfg, render: render, text: text,
+		t: t, fake: discordtest.NewServer(opts), reg: reg, path: filepath.Join(t.TempDir(), "meeple.db"),
+		clock: clock, realTimers: bench, cfg: cfg, render: render, text: text,
 		logs: &strings.Builder{}, logMu: &sync.Mutex{},
 	}
 	t.Cleanup(h.fake.Close)
@@ -121,6 +130,9 @@ func (h *harness) open() {
 	cfg := h.cfg
 	cfg.AppID = testApp
 	cfg.Now, cfg.AfterFunc = h.clock.Now, h.clock.AfterFunc
+	if h.realTimers {
+		cfg.AfterFunc = nil
+	}
 	if cfg.NewSeed == nil {
 		cfg.NewSeed = func() (uint64, error) { return uint64(h.seeds.Add(1)), nil }
 	}

@@ -19,8 +19,10 @@ func (w *writeCounter) loseNext(n int) {
 // retry and told as recorded, in words, on every way in: a board click,
 // /play, a DM. It is stored once.
 func TestALostAnswerIsToldAsRecorded(t *testing.T) {
+	t.Parallel()
 	for _, way := range []string{"board click", "/play", "DM"} {
 		t.Run(way, func(t *testing.T) {
+			t.Parallel()
 			h, w := moveBeforeTheComputer(t)
 			if way == "DM" {
 				// a round-2 pick, which alice may send by DM
@@ -72,23 +74,37 @@ func countOf(log []storage.Entry, seat int) int {
 
 // When the database stays out of reach through every retry, the player is
 // told that it is not known whether the move was recorded, and what to do:
-// never that it failed, and nothing is stored.
+// never that it failed, and nothing is stored. A click, acknowledged before
+// its commit, is told in an ephemeral follow-up.
 func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
-	h, w := moveBeforeTheComputer(t)
-	before := h.game(chTiny)
-	w.reset(fmt.Errorf("postgres: commit to channel %s: %w: connection reset by peer", chTiny, storage.ErrUnknownOutcome))
-	retried := h.advanceThrough(commitRetries...) // every pause, as the bot comes to it
-	told := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"}).text()
-	h.bot.Wait()
-	retried()
-	if !strings.Contains(told, errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, recordedNote) {
-		t.Fatalf("alice was told %q; want the unknown outcome's words and what to do", told)
-	}
-	if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {
-		t.Fatalf("%d commits; want the first and %d retries", calls["Commit"], len(commitRetries))
-	}
-	w.reset(nil)
-	if g := h.game(chTiny); g.Version != before.Version {
-		t.Fatalf("version %d after commits that were never kept, want %d", g.Version, before.Version)
+	t.Parallel()
+	for _, way := range []string{"/play", "board click"} {
+		t.Run(way, func(t *testing.T) {
+			t.Parallel()
+			h, w := moveBeforeTheComputer(t)
+			before := h.game(chTiny)
+			board := h.board(chTiny)
+			w.reset(fmt.Errorf("postgres: commit to channel %s: %w: connection reset by peer", chTiny, storage.ErrUnknownOutcome))
+			retried := h.advanceThrough(commitRetries...) // every pause, as the bot comes to it
+			var res result
+			if way == "/play" {
+				res = h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"})
+			} else {
+				res = h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+			}
+			h.bot.Wait()
+			retried()
+			told := res.text()
+			if !res.privately(errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, recordedNote) {
+				t.Fatalf("alice was told %q; want the unknown outcome's words and what to do, privately", told)
+			}
+			if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {
+				t.Fatalf("%d commits; want the first and %d retries", calls["Commit"], len(commitRetries))
+			}
+			w.reset(nil)
+			if g := h.game(chTiny); g.Version != before.Version {
+				t.Fatalf("version %d after commits that were never kept, want %d", g.Version, before.Version)
+			}
+		})
 	}
 }
