@@ -328,6 +328,7 @@ type interaction struct {
 // Server is a fake Discord: its REST API, and a gateway (see gateway.go).
 type Server struct {
 	srv   *httptest.Server
+	conns *http.Transport // the clients' connections to srv
 	opts  Options
 	relax map[Check]bool
 	now   func() time.Time
@@ -377,6 +378,11 @@ func NewServer(o Options) *Server {
 	mux.HandleFunc(gatewayPath+"/", s.gw.serve) // discordgo adds a slash
 	mux.HandleFunc("/", s.serve)
 	s.srv = httptest.NewServer(mux)
+	// as many idle connections as the bot keeps to discord.com (32, see
+	// bot's guard), rather than the 2 of Go's default: a client that opens
+	// a connection for every concurrent request would measure its dials
+	s.conns = s.srv.Client().Transport.(*http.Transport).Clone()
+	s.conns.MaxIdleConnsPerHost = 32
 	return s
 }
 
@@ -384,6 +390,7 @@ func NewServer(o Options) *Server {
 func (s *Server) Close() {
 	s.gw.close()
 	s.srv.Close()
+	s.conns.CloseIdleConnections()
 }
 
 // URL is the server's base URL, the REST base URL to give the bot.
@@ -392,7 +399,7 @@ func (s *Server) URL() string { return s.srv.URL }
 // Client returns an http.Client that sends requests for discord.com's API
 // to the fake and refuses every other host.
 func (s *Server) Client() *http.Client {
-	c, err := endpoint.Client(endpoint.Config{REST: s.srv.URL}, onlyTo{host: s.srv.Listener.Addr().String(), next: s.srv.Client().Transport})
+	c, err := endpoint.Client(endpoint.Config{REST: s.srv.URL}, onlyTo{host: s.srv.Listener.Addr().String(), next: s.conns})
 	if err != nil {
 		panic(err) // the URL is the fake's own
 	}
