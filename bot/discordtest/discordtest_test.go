@@ -11,6 +11,7 @@ import (
 )
 
 func TestMessagesEditsAndFailures(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -58,6 +59,7 @@ func TestMessagesEditsAndFailures(t *testing.T) {
 }
 
 func TestOnlyDiscordIsRewritten(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	if _, err := srv.Client().Get("https://example.com/"); err == nil {
@@ -66,6 +68,7 @@ func TestOnlyDiscordIsRewritten(t *testing.T) {
 }
 
 func TestAGlobal429HoldsBackEveryRoute(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s := srv.NewSession()

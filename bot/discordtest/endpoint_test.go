@@ -41,6 +41,7 @@ func jsonReply(body string) func(w http.ResponseWriter) {
 }
 
 func TestTheEndpointsRepliesAreCheckedLikeCallbacks(t *testing.T) {
+	t.Parallel()
 	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
 	cases := []struct {
 		name  string
@@ -97,6 +98,7 @@ func TestTheEndpointsRepliesAreCheckedLikeCallbacks(t *testing.T) {
 }
 
 func TestCheckEndpointRefusesAnEndpointThatTakesForgeries(t *testing.T) {
+	t.Parallel()
 	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{4}, ed25519.SeedSize))
 	trusting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

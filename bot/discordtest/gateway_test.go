@@ -71,6 +71,7 @@ func command(name string) map[string]any {
 }
 
 func TestGatewayAcknowledgesHeartbeats(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{HeartbeatInterval: 100 * time.Millisecond})
 	defer srv.Close()
 	s, _ := openSession(t, srv)
@@ -91,6 +92,7 @@ func TestGatewayAcknowledgesHeartbeats(t *testing.T) {
 // which ends the session (on Discord as here): the resume becomes a new
 // IDENTIFY.
 func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s, got := openSession(t, srv)
@@ -156,6 +158,7 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 }
 
 func TestGatewayRefusesAWrongToken(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s, _ := discordgo.New("Bot wrong")

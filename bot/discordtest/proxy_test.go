@@ -37,6 +37,7 @@ func burst(t *testing.T, base string, processes, channels int) {
 // go over Discord's 50 a second together and meet global 429s, while the
 // same burst through the proxy stays within the limit with none.
 func TestProxyKeepsProcessesWithinTheGlobalLimit(t *testing.T) {
+	t.Parallel()
 	const processes, channels = 3, 40
 	direct := NewServer(Options{})
 	defer direct.Close()

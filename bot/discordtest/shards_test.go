@@ -16,6 +16,7 @@ func guildOnShard(id, count int) string {
 }
 
 func TestShardHoldsGuildsByDiscordsFormula(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		shard Shard
 		guild string
@@ -40,6 +41,7 @@ func TestShardHoldsGuildsByDiscordsFormula(t *testing.T) {
 // processes would, and checks that each guild's interactions reach only
 // the shard holding it and DMs reach shard 0.
 func TestGatewayRoutesEventsToTheirShard(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{Shards: 3})
 	defer srv.Close()
 	const count = 3
@@ -107,6 +109,7 @@ func TestGatewayRoutesEventsToTheirShard(t *testing.T) {
 }
 
 func TestGatewayRefusesAShardOutsideItsCount(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s, _ := discordgo.New("Bot " + Token)
@@ -125,6 +128,7 @@ func TestGatewayRefusesAShardOutsideItsCount(t *testing.T) {
 }
 
 func TestGatewayBotRecommendsTheConfiguredShards(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{Shards: 4, MaxConcurrency: 16})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -135,6 +139,7 @@ func TestGatewayBotRecommendsTheConfiguredShards(t *testing.T) {
 }
 
 func TestGatewayPacesIdentifiesByRateLimitKey(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{MaxConcurrency: 2, IdentifyEvery: time.Minute})
 	defer srv.Close()
 	open := func(id int) error {

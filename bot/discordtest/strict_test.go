@@ -47,6 +47,7 @@ func button(id, label string) discordgo.Button {
 }
 
 func TestMessagesOverDiscordLimitsAreRefused(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{Relax: []Check{CheckRateLimits}})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -135,6 +136,7 @@ func make11Embeds() []*discordgo.MessageEmbed {
 }
 
 func TestRelaxedChecksAreOnlyNoted(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{Relax: []Check{CheckContent}})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -153,6 +155,7 @@ func TestRelaxedChecksAreOnlyNoted(t *testing.T) {
 }
 
 func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
+	t.Parallel()
 	clock := NewClock(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
 	srv := NewServer(Options{Now: clock.Now})
 	defer srv.Close()
@@ -253,6 +256,7 @@ func TestInteractionsAreAnsweredOnceInTime(t *testing.T) {
 }
 
 func TestCommandRulesAreChecked(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -316,6 +320,7 @@ func post(t *testing.T, srv *Server, path, body string) *http.Response {
 }
 
 func TestRateLimitsAsDiscord(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	// a channel's message bucket: 5, then 429 with retry_after
@@ -353,6 +358,7 @@ func TestRateLimitsAsDiscord(t *testing.T) {
 }
 
 func TestDiscordgoWaitsForTheBuckets(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	s := srv.NewSession()
@@ -374,6 +380,7 @@ func TestDiscordgoWaitsForTheBuckets(t *testing.T) {
 }
 
 func TestSchemaRefusesWhatDiscordDoesNotDescribe(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	for _, c := range []struct {
@@ -407,6 +414,7 @@ func TestSchemaRefusesWhatDiscordDoesNotDescribe(t *testing.T) {
 // interaction answers pass; a request inside an announced window is listed
 // as a breach, unless the client says it was already on its way.
 func TestAGlobalStormAsDocumented(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Options{})
 	defer srv.Close()
 	srv.GlobalStorm(Storm{For: time.Hour, RetryAfter: 1500 * time.Millisecond, ResetAfter: ResetAfterAlternate})
