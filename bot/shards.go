@@ -63,7 +63,7 @@ func (b *Bot) openShards(sessions []*discordgo.Session) error {
 	var opened []*discordgo.Session
 	for i, batch := range identifyBatches(sessions, concurrency) {
 		if i > 0 {
-			time.Sleep(b.cfg.IdentifyEvery)
+			pause(b.cfg.AfterFunc, b.cfg.IdentifyEvery)
 		}
 		errs := make([]error, len(batch))
 		var wg sync.WaitGroup

@@ -161,19 +161,22 @@ func TestIdentifyBatchesGroupShardsByMaxConcurrency(t *testing.T) {
 // TestShardsIdentifyInBucketsOfMaxConcurrency runs one process with four
 // shards against a gateway that reports a max_concurrency of 2 and refuses
 // an IDENTIFY of a rate-limit key (shard id % 2) sooner than a pause after
-// the last: shards 0 and 1 connect together, 2 and 3 a pause later.
+// the last: shards 0 and 1 connect together, 2 and 3 a pause later. The
+// pause and the gateway's pacing run on a clock the test moves.
 func TestShardsIdentifyInBucketsOfMaxConcurrency(t *testing.T) {
 	t.Parallel()
 	const every = time.Second
-	fake := discordtest.NewServer(discordtest.Options{MaxConcurrency: 2, IdentifyEvery: every})
-	t.Cleanup(fake.Close)
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	cfg := Config{AppID: testApp, NoDeadline: true, IdentifyEvery: every, Shards: shard.All(4)}
+	fake := discordtest.NewServer(discordtest.Options{MaxConcurrency: 2, IdentifyEvery: every, Now: h.clock.Now})
+	t.Cleanup(fake.Close)
+	cfg := Config{AppID: testApp, NoDeadline: true, IdentifyEvery: every, Shards: shard.All(4), Now: h.clock.Now, AfterFunc: h.clock.AfterFunc}
 	b, err := New(Parts{Session: fake.NewSession(), Store: h.store, Games: h.reg}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runUntilCleanup(t, b)
+	h.clock.WaitForTimer(every) // the first batch is connected; the pause before the next
+	h.clock.Advance(every)
 	var want []discordtest.Shard
 	for id := range 4 {
 		want = append(want, discordtest.Shard{ID: id, Count: 4})
@@ -183,14 +186,14 @@ func TestShardsIdentifyInBucketsOfMaxConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := func(id int) time.Time { return st.Identified[discordtest.Shard{ID: id, Count: 4}] }
-	if gap := at(1).Sub(at(0)).Abs(); gap >= every {
+	if gap := at(1).Sub(at(0)).Abs(); gap != 0 {
 		t.Errorf("shards 0 and 1 (keys 0 and 1) identified %v apart; one batch identifies at once", gap)
 	}
-	if gap := at(3).Sub(at(2)).Abs(); gap >= every {
+	if gap := at(3).Sub(at(2)).Abs(); gap != 0 {
 		t.Errorf("shards 2 and 3 identified %v apart; one batch identifies at once", gap)
 	}
-	if gap := at(2).Sub(at(0)); gap < every {
-		t.Errorf("shard 2 identified %v after shard 0, which has its key; want at least %v", gap, every)
+	if gap := at(2).Sub(at(0)); gap != every {
+		t.Errorf("shard 2 identified %v after shard 0, which has its key; want %v", gap, every)
 	}
 	if st.Identifies != 4 {
 		t.Errorf("%d IDENTIFYs, want 4 (none refused)", st.Identifies)

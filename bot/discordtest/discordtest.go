@@ -289,7 +289,7 @@ type Options struct {
 	MaxConcurrency int
 	// IdentifyEvery, when set, is how long after an IDENTIFY another of
 	// the same rate-limit key is refused (closed with 4008), as Discord
-	// allows one a key every 5 s.
+	// allows one a key every 5 s; it is kept on the clock of Now.
 	IdentifyEvery time.Duration
 }
 

@@ -226,7 +226,7 @@ func (g *gateway) identify(c *gwConn, data json.RawMessage) bool {
 		return false
 	}
 	g.mu.Lock()
-	now, key := time.Now(), sh.ID%max(1, g.srv.opts.MaxConcurrency)
+	now, key := g.srv.now(), sh.ID%max(1, g.srv.opts.MaxConcurrency)
 	if last, ok := g.keyed[key]; ok && now.Sub(last) < g.srv.opts.IdentifyEvery {
 		g.mu.Unlock()
 		c.refuse(closeRateLimited, "You are being rate limited.")
