@@ -274,8 +274,8 @@ type Options struct {
 	// Relax turns the listed checks off. Only tests written before the fake
 	// was strict use it; each relaxed breach is still recorded (Violations).
 	Relax []Check
-	// Now is the clock of the 3-second response window and the 15-minute
-	// token; nil means time.Now. Rate limits always run on the real clock,
+	// Now is the clock of the 3-second response window, the 15-minute
+	// token and the pacing of IDENTIFYs; nil means time.Now. Rate limits always run on the real clock,
 	// since discordgo waits for them in real time.
 	Now func() time.Time
 	// HeartbeatInterval is the interval the gateway asks for in HELLO; 0
