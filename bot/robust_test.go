@@ -200,11 +200,7 @@ func TestPanicsAreRecovered(t *testing.T) {
 		defer close(done)
 		h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"})
 	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the game's lock was not released after the panic")
-	}
+	<-done // the game's lock was released after the panic (else go test's -timeout reports the hang)
 }
 
 func TestPanicInADMIsRecovered(t *testing.T) {

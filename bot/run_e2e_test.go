@@ -245,11 +245,7 @@ func TestRunStopFinishesWorkInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-caught:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the pick never reached its answer")
-	}
+	<-caught // the pick reached its answer
 	stopped := make(chan error, 1)
 	go func() { stopped <- run.stop(t) }()
 	select {

@@ -111,11 +111,7 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 			loaded, release := slow.arm()
 			first := make(chan struct{})
 			go func() { bots[0].CheckDeadlines(now); close(first) }()
-			select {
-			case <-loaded:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the first process never read the game")
-			}
+			<-loaded // the first process read the game
 			// the first process's claim (two minutes) has run out
 			bots[1].CheckDeadlines(now.Add(5 * time.Minute))
 			bots[1].Wait()
