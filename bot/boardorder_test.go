@@ -38,7 +38,7 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 	first := cheer(h.bot, alice) // version v+1
 	loaded, release := slow.arm()
 	h.bot.pub.notify(first)
-	<-loaded // the first process has read version v+1 to draw it
+	<-loaded                      // the first process has read version v+1 to draw it
 	b2.pub.notify(cheer(b2, bob)) // version v+2, shown at once
 	b2.Wait()
 	if got := boardFooter(t, h); !strings.Contains(got, fmt.Sprintf("version %d ", v+2)) {

@@ -147,10 +147,11 @@ type Config struct {
 	Now func() time.Time
 	// AfterFunc runs f in its own goroutine once d has passed on the
 	// clock of Now, and returns what stops it (reporting whether it did):
-	// the automatic defer of a slow answer and the pauses between retries
-	// of a commit wait on it. Nil means time.AfterFunc; tests give the
-	// clock they move by hand (discordtest.Clock), so that no test waits
-	// for real time to pass.
+	// the automatic defer of a slow answer, the pauses between retries of
+	// a commit and between batches of shards' IDENTIFYs wait on it (the
+	// deadline ticker still runs on real time). Nil means time.AfterFunc;
+	// tests give the clock they move by hand (discordtest.Clock), so that
+	// no test waits for real time to pass.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// NewSeed draws the seed of each new game; nil means crypto/rand.
 	// Tests set it to replay the same games.
