@@ -29,6 +29,7 @@ type config struct {
 	Database      string            `toml:"database"`
 	LogLevel      string            `toml:"log_level"`
 	LogFormat     string            `toml:"log_format"`
+	MemoryLimit   *byteSize         `toml:"memory_limit"`
 	Content       map[string]string `toml:"content"`
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -45,6 +46,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
+	applyMemoryLimit(cfg, os.Getenv, log)
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
@@ -122,7 +124,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
 		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
-	return b.Run(ctx)
+	stopped := b.Run(ctx)
+	writeHeapProfile(os.Getenv, log) // the bot's caches are still held here
+	runtime.KeepAlive(b)
+	return stopped
 }
 
 // plainText writes a view as text without terminal colours, for Discord.
