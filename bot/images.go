@@ -38,11 +38,11 @@ type cachedImage struct {
 	used    uint64 // when it was last used, by images.uses
 }
 
-// maxCachedImageBytes bounds the image cache: some 500 glances (30-40 KB
-// each) or 100 full boards (80-160 KB). An image is worth keeping while
+// maxCachedImageBytes bounds the image cache: some 100 glances (30-40 KB
+// each) or 25 full boards (80-160 KB). An image is worth keeping while
 // people look at the game it shows; a game nobody acts in is drawn again
 // when next asked for.
-const maxCachedImageBytes = 8 << 20
+const maxCachedImageBytes = 4 << 20
 
 func newImages(r Renderer) *images {
 	return &images{r: r, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), boards: map[imageKey]*cachedImage{}, limit: maxCachedImageBytes}

@@ -287,15 +287,37 @@ func (r *Renderer) encode(f *frame) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// encoderBuffers lets png reuse its compression buffers across encodes.
-type encoderBuffers struct{ pool sync.Pool }
+// encoderBuffers lets png reuse its compression buffers (about 1 MB each)
+// across encodes. It keeps a few, not a sync.Pool's worth: a pool is
+// emptied by every collection, and a process near its memory limit
+// collects often, so each encode would make new buffers.
+type encoderBuffers struct {
+	mu   sync.Mutex
+	idle []*png.EncoderBuffer
+}
+
+// maxIdleEncoderBuffers bounds the encoder buffers kept between encodes.
+const maxIdleEncoderBuffers = 2
 
 func (e *encoderBuffers) Get() *png.EncoderBuffer {
-	b, _ := e.pool.Get().(*png.EncoderBuffer)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := len(e.idle)
+	if n == 0 {
+		return nil // png makes one
+	}
+	b := e.idle[n-1]
+	e.idle = e.idle[:n-1]
 	return b
 }
 
-func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.pool.Put(b) }
+func (e *encoderBuffers) Put(b *png.EncoderBuffer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.idle) < maxIdleEncoderBuffers {
+		e.idle = append(e.idle, b)
+	}
+}
 
 // maxIdleFaceSets bounds the face sets kept between renders: a render
 // takes up to three at once (its own, and one each to paint a background
@@ -336,8 +358,9 @@ func (p *facePool) Put(fs any) {
 }
 
 // maxIdleFrameBytes bounds the pixel buffers kept between renders: enough
-// for a full board and its quantised copy, and a glance beside them.
-const maxIdleFrameBytes = 16 << 20
+// for a full board and its quantised copy (13-14 MB for Crystal Palace),
+// and a glance (3.5 MB) beside them.
+const maxIdleFrameBytes = 18 << 20
 
 // framePool reuses the pixel buffers of frames, whatever their size: a
 // frame takes the smallest idle buffer that holds it (Crystal Palace

@@ -9,9 +9,36 @@ import (
 )
 
 // heapProfileEnv names a file "meeple run" writes a heap profile to as it
-// stops, for `go tool pprof`. It is a debugging aid: unset (the default),
+// stops, and cpuProfileEnv one it writes a CPU profile of its whole run
+// to, for `go tool pprof`. They are debugging aids: unset (the default),
 // no profile is taken and nothing of the profiler is served.
-const heapProfileEnv = "MEEPLE_HEAP_PROFILE"
+const (
+	heapProfileEnv = "MEEPLE_HEAP_PROFILE"
+	cpuProfileEnv  = "MEEPLE_CPU_PROFILE"
+)
+
+// startCPUProfile starts the CPU profile MEEPLE_CPU_PROFILE asks for and
+// returns the function that writes it; without one it does nothing.
+func startCPUProfile(getenv func(string) string, log *slog.Logger) (stop func()) {
+	path := getenv(cpuProfileEnv)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		log.Warn("starting the CPU profile failed", "path", path, "err", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Warn("writing the CPU profile failed", "path", path, "err", err)
+		}
+	}
+}
 
 // writeHeapProfile writes the live heap to the file named by
 // MEEPLE_HEAP_PROFILE, when it is set, after a collection so that the

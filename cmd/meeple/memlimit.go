@@ -14,7 +14,7 @@ import (
 // which keeps a bot of 1,000 games well under 150 MB resident. The bot's
 // caches are bounded by bytes well below it; a limit under what the bot
 // really uses costs CPU (the collector runs more often), never a crash.
-const defaultMemoryLimit = 112 << 20
+const defaultMemoryLimit = 104 << 20
 
 // byteSize is an amount of memory written as GOMEMLIMIT writes it: a
 // number of bytes with an optional unit B, KiB, MiB, GiB or TiB ("120MiB"),

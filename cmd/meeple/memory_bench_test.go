@@ -20,21 +20,26 @@ import (
 )
 
 // The memory benchmark runs the real "meeple run" (images on, bbolt in a
-// temporary folder) against the strict fake Discord and keeps N games
-// going at a steady rate of interactions sent through the gateway, while
-// it samples the process's resident memory from /proc. Each game is one
-// person against three computer players (Crystal Palace and 80 Days in
-// turn), so every decision the person sends sets off the computers' moves
-// and, at each phase, a new board. The person reads their legal actions
-// with /play's autocomplete and plays one with /play, as a person typing
-// does; a game that ends is replaced by a new one in its channel.
+// temporary folder, the default memory limit) against the strict fake
+// Discord and keeps N games going at a steady rate of interactions sent
+// through the gateway, while it samples the process's resident memory
+// from /proc. Each game is one person against computer players (Crystal
+// Palace and 80 Days in turn, two to five players), so every decision the
+// person sends sets off the computers' moves and, at each phase, a new
+// board. The person reads their legal actions with /play's autocomplete
+// and plays one with /play, as a person typing does; one interaction in
+// ten or so asks for the whole board (/game board) instead; a game that
+// ends is replaced by a new one in its channel.
 //
 //	go test ./cmd/meeple -run XXX -bench 'RunMemory/games=100$' -benchtime 3000x
 //
 // b.N is the number of interactions of the measured part, sent at
 // memoryRate a second. MEEPLE_HEAP_PROFILE=/tmp/heap.pprof, set for the
 // benchmark, is passed on to meeple, which writes its heap there as it
-// stops (go tool pprof -sample_index=inuse_space /tmp/heap.pprof).
+// stops (go tool pprof -sample_index=inuse_space /tmp/heap.pprof; with -v
+// the benchmark logs the runtime's memory figures of that moment).
+// Setting GOMEMLIMIT (or GOMEMLIMIT=off) for the benchmark does the same
+// for meeple's memory limit.
 
 // memoryRate is how many interactions a second the benchmark sends.
 const memoryRate = 100

@@ -47,6 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
 	applyMemoryLimit(cfg, os.Getenv, log)
+	defer startCPUProfile(os.Getenv, log)()
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err

@@ -2,7 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // The image cache holds at most its bytes of PNG, drops the least recently
@@ -57,5 +60,46 @@ func TestImageCacheIsBoundedByBytes(t *testing.T) {
 	}
 	if total != im.bytes {
 		t.Errorf("the cache counts %d bytes but holds %d", im.bytes, total)
+	}
+}
+
+// The board's recent events keep at most recentKept texts a game and their
+// limit of bytes in all, forgetting first the games that moved least
+// recently.
+func TestRecentEventsAreBoundedByBytes(t *testing.T) {
+	r := newRecentEvents()
+	r.limit = 900
+	text := func(n int) []engine.Event {
+		var out []engine.Event
+		for range n {
+			out = append(out, engine.Event{Text: strings.Repeat("x", 10)})
+		}
+		return out
+	}
+	r.add("a", text(30)) // 20 kept: 200 bytes
+	if got := r.last("a", 100); len(got) != recentKept || r.bytes != 200 {
+		t.Fatalf("after 30 events: %d kept, %d bytes", len(got), r.bytes)
+	}
+	for _, ch := range []string{"b", "c", "d", "e"} {
+		r.add(ch, text(20))
+	}
+	// a moved first and went when e came
+	if len(r.last("a", 100)) != 0 || len(r.last("e", 100)) != recentKept || r.bytes > r.limit {
+		t.Errorf("a keeps %d, e %d; %d bytes held (limit %d)", len(r.last("a", 100)), len(r.last("e", 100)), r.bytes, r.limit)
+	}
+	r.add("b", text(1)) // b moved again: c is now the least recent
+	r.add("f", text(20))
+	if len(r.last("b", 100)) == 0 || len(r.last("c", 100)) != 0 {
+		t.Errorf("b keeps %d, c %d: the least recently moved game should go", len(r.last("b", 100)), len(r.last("c", 100)))
+	}
+	r.forget("b")
+	total := 0
+	for _, g := range r.games {
+		for _, s := range g.text {
+			total += len(s)
+		}
+	}
+	if total != r.bytes {
+		t.Errorf("counted %d bytes, hold %d", r.bytes, total)
 	}
 }
