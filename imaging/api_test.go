@@ -168,7 +168,7 @@ func TestReusedFramesForgetEarlierRenders(t *testing.T) {
 // through it, each drawn twice (the second time caches it), and a layout
 // dropped from it draws the same again.
 func TestBackgroundCacheIsBounded(t *testing.T) {
-	r, err := New()
+	r, err := NewWith(Options{LayerCache: 32 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +188,8 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 		r.bgMu.Lock()
 		n, held := len(r.bgs), r.bgBytes
 		r.bgMu.Unlock()
-		if n == 0 || held > maxBackgroundBytes {
-			t.Fatalf("after %d layouts: %d backgrounds cached in %d bytes, want at least one and at most %d bytes", i+1, n, held, maxBackgroundBytes)
+		if n == 0 || held > 32<<20 {
+			t.Fatalf("after %d layouts: %d backgrounds cached in %d bytes, want at least one and at most %d bytes", i+1, n, held, 32<<20)
 		}
 	}
 	got, err := r.Board(first, nil)
@@ -205,15 +205,15 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 // from scratch (the first time, or with no room in the cache) or over the
 // cached background.
 func TestBoardsAreTheSameWithoutTheCache(t *testing.T) {
-	cached, err := New()
+	cached, err := NewWith(Options{LayerCache: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare, err := New()
+	bare, err := New() // no layers cached, the default
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare.bgLimit, bare.pieceLimit = 0, 0
+	bare.pieceLimit = 0
 	for _, v := range []any{fakeEightyDays(3), fakeEightyDays(6), fakeCPView(t, 4, 3)} {
 		var want []byte
 		for range 3 { // the first draws from scratch, the second caches, the third reuses

@@ -91,7 +91,7 @@ func BenchmarkCrystalPalaceBoardManyGames(b *testing.B) {
 		p := position{fmt.Sprintf("many-%d", seed), rules, engine.Setup{Players: 4, Seed: seed}, int(seed % 4 * 8)}
 		views = append(views, p.playOut(b).View(engine.Spectator))
 	}
-	r, err := New()
+	r, err := NewWith(Options{LayerCache: 256 << 20}) // room for the layouts of 40 games
 	if err != nil {
 		b.Fatal(err)
 	}

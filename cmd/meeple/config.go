@@ -80,7 +80,8 @@ func (d deadlineConfig) apply(c *bot.Config) {
 }
 
 type renderConfig struct {
-	Images *bool `toml:"images"`
+	Images     *bool    `toml:"images"`
+	LayerCache byteSize `toml:"layer_cache"`
 }
 
 // duration is a Go duration written as a string: "48h", "90m", "0".

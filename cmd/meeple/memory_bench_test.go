@@ -226,6 +226,7 @@ func (env *memoryEnv) measure(b *testing.B) {
 	if images > 0 {
 		b.ReportMetric(float64(bytes)/float64(images)/1024, "KB/image")
 	}
+	b.Logf("resident MB, a sample a second: %.0f", samples)
 	mean := 0.0
 	for _, s := range samples {
 		mean += s

@@ -109,7 +109,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	parts := bot.Parts{Session: session, Store: store, Games: reg, Text: plainText}
 	if botCfg.Images {
-		if parts.Renderer, err = imaging.New(); err != nil {
+		if parts.Renderer, err = imaging.NewWith(imaging.Options{LayerCache: int(cfg.Render.LayerCache.n)}); err != nil {
 			return err
 		}
 	}
