@@ -120,8 +120,8 @@ type canvas struct {
 }
 
 // frame is an image being drawn and its quantised copy. A frame drawn over
-// a cached background belongs to that background's pool and remembers the
-// tiles it drew, so the next render restores only those tiles.
+// a cached background starts as a copy of it and remembers the tiles it
+// drew, so that encoding quantises only those.
 type frame struct {
 	img   *image.RGBA
 	pimg  *image.Paletted
@@ -151,18 +151,6 @@ func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
 	copy(c.pimg.Pix, bg.pal.Pix)
 	c.dirty.reset(w, h)
 	return c
-}
-
-// copyRect copies the rows of rect (clipped to the image) from src to dst,
-// images of the same stride with bpp bytes a pixel.
-func copyRect(dst, src []byte, stride, bpp int, rect image.Rectangle) {
-	w := stride / bpp
-	x0, x1 := max(rect.Min.X, 0), min(rect.Max.X, w)
-	rows := len(dst) / stride
-	for y := max(rect.Min.Y, 0); y < min(rect.Max.Y, rows); y++ {
-		o := y * stride
-		copy(dst[o+x0*bpp:o+x1*bpp], src[o+x0*bpp:o+x1*bpp])
-	}
 }
 
 // finish encodes the frame as a paletted PNG and returns the frame and
