@@ -81,8 +81,9 @@ type Options struct {
 // is cached when it is drawn again before as many others were.
 const maxSeenLayouts = 8
 
-// maxPieceBytes bounds the cache of background parts (a Crystal Palace
-// location's panel is about 0.2-0.5 MB); past it an arbitrary part goes.
+// maxPieceBytes bounds the cache of background parts: a Crystal Palace
+// location's panel is 0.2-1 MB, and the panels of one player count take
+// 3.4-4 MB (of every count, 15 MB). Past the bound an arbitrary part goes.
 const maxPieceBytes = 4 << 20
 
 // New builds a Renderer with the default options: it parses the embedded
@@ -320,12 +321,12 @@ func (e *encoderBuffers) Put(b *png.EncoderBuffer) {
 }
 
 // maxIdleFaceSets bounds the face sets kept between renders: a render
-// takes up to three at once (its own, and one each to paint a background
-// and a part of it). Each set holds up to eight faces, and each face a
+// takes two at once when it paints a background or a part of it, three
+// when it paints both (a part not cached yet). Each set holds up to eight faces, and each face a
 // glyph cache of 512 masks the size of its font's largest glyph: about
 // 4 MB a set with the Go fonts at Meeple's sizes, more with a font whose
 // glyphs are larger (a font with wide scripts or tall accents).
-const maxIdleFaceSets = 3
+const maxIdleFaceSets = 2
 
 // facePool keeps a few face sets between renders. Its methods are those
 // of sync.Pool, which it replaced: a sync.Pool keeps every set made since
@@ -365,7 +366,8 @@ const maxIdleFrameBytes = 20 << 20
 // framePool reuses the pixel buffers of frames, whatever their size: a
 // frame takes the smallest idle buffer that holds it (Crystal Palace
 // boards differ in height from one layout to the next). At most
-// maxIdleFrameBytes stay idle; past it the largest goes.
+// maxIdleFrameBytes stay idle; past it the smallest go, since a large
+// buffer serves any frame.
 type framePool struct {
 	mu    sync.Mutex
 	idle  [][]byte
@@ -403,14 +405,14 @@ func (p *framePool) release(b []byte) {
 	p.idle = append(p.idle, b)
 	p.bytes += cap(b)
 	for p.bytes > maxIdleFrameBytes {
-		largest := 0
+		smallest := 0
 		for i, x := range p.idle {
-			if cap(x) > cap(p.idle[largest]) {
-				largest = i
+			if cap(x) < cap(p.idle[smallest]) {
+				smallest = i
 			}
 		}
-		p.bytes -= cap(p.idle[largest])
-		p.idle = slices.Delete(p.idle, largest, largest+1)
+		p.bytes -= cap(p.idle[smallest])
+		p.idle = slices.Delete(p.idle, smallest, smallest+1)
 	}
 }
 

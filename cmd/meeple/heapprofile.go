@@ -57,7 +57,7 @@ func writeHeapProfile(getenv func(string) string, log *slog.Logger) {
 	mb := func(n uint64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
 	log.Info("heap profile written", "path", path, "heap_inuse", mb(m.HeapInuse), "heap_idle", mb(m.HeapIdle),
 		"heap_released", mb(m.HeapReleased), "stacks", mb(m.StackInuse), "runtime_other", mb(m.Sys-m.HeapSys-m.StackSys),
-		"sys", mb(m.Sys), "goroutines", runtime.NumGoroutine())
+		"sys", mb(m.Sys), "goroutines", runtime.NumGoroutine(), "collections", m.NumGC, "gc_cpu", fmt.Sprintf("%.0f%%", 100*m.GCCPUFraction))
 }
 
 func heapProfile(path string) error {

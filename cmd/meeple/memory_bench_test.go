@@ -97,6 +97,18 @@ type memoryLoad struct {
 	rmu  sync.Mutex
 
 	sent, lost, refused, started, actions atomic.Int64
+
+	omu sync.Mutex
+	odd []string // the first answers that were neither expected nor refusals, for a failure's message
+}
+
+// note keeps the first few unexpected answers.
+func (l *memoryLoad) note(what string) {
+	l.omu.Lock()
+	defer l.omu.Unlock()
+	if len(l.odd) < 5 {
+		l.odd = append(l.odd, what)
+	}
 }
 
 // startMemoryEnv starts meeple and opens games games in it.
@@ -154,7 +166,7 @@ func startMemoryEnv(b *testing.B, games int) *memoryEnv {
 	wg.Wait()
 	if n := env.load.started.Load(); n != int64(games) {
 		env.kill()
-		b.Fatalf("%d of %d games started\n%s", n, games, tail(env.logs.String()))
+		b.Fatalf("%d of %d games started; answers: %q\n%s", n, games, env.load.odd, tail(env.logs.String()))
 	}
 	env.setup, _ = residentMB(env.cmd.Process.Pid)
 	return env
@@ -211,7 +223,7 @@ func (env *memoryEnv) measure(b *testing.B) {
 		b.Fatalf("meeple is gone\n%s", tail(env.logs.String()))
 	}
 	if lost := load.lost.Load(); lost > 0 {
-		b.Errorf("%d of %d interactions got no answer within %v", lost, load.sent.Load(), answerWait)
+		b.Errorf("%d of %d interactions got no answer within %v: %q", lost, load.sent.Load(), answerWait, load.odd)
 	}
 	images, bytes := 0, 0
 	for _, q := range env.fake.Requests() {
@@ -325,10 +337,10 @@ func (g *loadGame) suggest() map[string]any {
 // step sends g's next interaction and reads its answer.
 func (l *memoryLoad) step(g *loadGame) {
 	var raw map[string]any
-	playing := false
+	playing, starting := false, false
 	switch {
 	case len(g.setup) > 0:
-		raw, g.setup = g.setup[0], g.setup[1:]
+		raw, g.setup, starting = g.setup[0], g.setup[1:], len(g.setup) == 1
 	case g.choices == nil:
 		raw = g.suggest()
 	case l.chance(10):
@@ -346,6 +358,7 @@ func (l *memoryLoad) step(g *loadGame) {
 	out, ok := l.ans.interact(l.fake, raw)
 	if !ok {
 		l.lost.Add(1)
+		l.note(fmt.Sprintf("no answer to %v in %s: %q", raw["data"], g.channel, joinText(out)))
 		return
 	}
 	text := joinText(out)
@@ -365,13 +378,13 @@ func (l *memoryLoad) step(g *loadGame) {
 	switch {
 	case strings.Contains(text, "has started"):
 		l.started.Add(1)
+	case starting:
+		l.note(fmt.Sprintf("the start in %s was answered %q", g.channel, text))
 	case !playing:
 	case strings.Contains(text, "you played"):
 		l.actions.Add(1)
 	default:
-		if l.refused.Add(1) < 10 {
-			fmt.Printf("REFUSED %v: %q\n", raw["data"], text)
-		}
+		l.refused.Add(1)
 	}
 }
 
