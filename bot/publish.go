@@ -108,7 +108,7 @@ func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
 			j.final = out
 			return
 		}
-		j.pending = append(j.pending, out)
+		j.pending = append(j.pending, out.queued())
 	})
 }
 
