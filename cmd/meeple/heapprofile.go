@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 )
 
 // heapProfileEnv names a file "meeple run" writes a heap profile to as it
@@ -37,6 +39,32 @@ func startCPUProfile(getenv func(string) string, log *slog.Logger) (stop func())
 		if err := f.Close(); err != nil {
 			log.Warn("writing the CPU profile failed", "path", path, "err", err)
 		}
+	}
+}
+
+// heapProfileOnSignal writes the heap profile MEEPLE_HEAP_PROFILE names
+// whenever the process gets SIGUSR1, as well as when it stops, so that a
+// profile can be taken under load; without the variable it does nothing.
+func heapProfileOnSignal(getenv func(string) string, log *slog.Logger) (stop func()) {
+	if getenv(heapProfileEnv) == "" {
+		return func() {}
+	}
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-usr1:
+				writeHeapProfile(getenv, log)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(usr1)
+		close(done)
 	}
 }
 

@@ -219,6 +219,11 @@ func (env *memoryEnv) measure(b *testing.B) {
 	b.StopTimer()
 	cpuAfter, _ := cpuTime(pid)
 	after, ok := residentMB(pid)
+	if os.Getenv(heapProfileEnv) != "" {
+		// the heap as the load ends, before the queues drain
+		_ = env.cmd.Process.Signal(syscall.SIGUSR1)
+		time.Sleep(3 * time.Second)
+	}
 	if !ok {
 		b.Fatalf("meeple is gone\n%s", tail(env.logs.String()))
 	}

@@ -48,6 +48,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	log.Info("meeple build", readBuild().logAttrs()...)
 	applyMemoryLimit(cfg, os.Getenv, log)
 	defer startCPUProfile(os.Getenv, log)()
+	defer heapProfileOnSignal(os.Getenv, log)()
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
