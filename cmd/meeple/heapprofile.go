@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 )
@@ -42,9 +42,10 @@ func startCPUProfile(getenv func(string) string, log *slog.Logger) (stop func())
 	}
 }
 
-// heapProfileOnSignal writes the heap profile MEEPLE_HEAP_PROFILE names
-// whenever the process gets SIGUSR1, as well as when it stops, so that a
-// profile can be taken under load; without the variable it does nothing.
+// heapProfileOnSignal writes a heap profile whenever the process gets
+// SIGUSR1, to the file MEEPLE_HEAP_PROFILE names with ".live" added (the
+// file itself is written as the process stops), so that a profile can be
+// taken under load; without the variable it does nothing.
 func heapProfileOnSignal(getenv func(string) string, log *slog.Logger) (stop func()) {
 	if getenv(heapProfileEnv) == "" {
 		return func() {}
@@ -56,7 +57,12 @@ func heapProfileOnSignal(getenv func(string) string, log *slog.Logger) (stop fun
 		for {
 			select {
 			case <-usr1:
-				writeHeapProfile(getenv, log)
+				writeHeapProfile(func(k string) string {
+					if k == heapProfileEnv {
+						return getenv(k) + ".live"
+					}
+					return getenv(k)
+				}, log)
 			case <-done:
 				return
 			}

@@ -35,9 +35,11 @@ import (
 //
 // b.N is the number of interactions of the measured part, sent at
 // memoryRate a second. MEEPLE_HEAP_PROFILE=/tmp/heap.pprof, set for the
-// benchmark, is passed on to meeple, which writes its heap there as it
-// stops (go tool pprof -sample_index=inuse_space /tmp/heap.pprof; with -v
-// the benchmark logs the runtime's memory figures of that moment).
+// benchmark, is passed on to meeple, which writes its heap to
+// /tmp/heap.pprof.live when the benchmark sends it SIGUSR1 as the load
+// ends, and to /tmp/heap.pprof as it stops (go tool pprof
+// -sample_index=inuse_space /tmp/heap.pprof.live; with -v the benchmark
+// logs the runtime's memory figures of each moment).
 // Setting GOMEMLIMIT (or GOMEMLIMIT=off) for the benchmark does the same
 // for meeple's memory limit.
 
