@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -38,17 +39,22 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 }
 
 func isFree(v verb) bool {
-	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell
+	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell || v == vAsk
 }
 
 func illegal(reason string) error { return engine.Refuse(engine.ErrIllegalAction, reason) }
 
 func sameAction(a, b Action) bool {
-	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) {
+	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) || a.Tail != b.Tail || a.Always != b.Always || len(a.Then) != len(b.Then) {
 		return false
 	}
 	for i := range a.Vals {
 		if a.Vals[i] != b.Vals[i] {
+			return false
+		}
+	}
+	for i := range a.Then {
+		if !sameAction(a.Then[i], b.Then[i]) {
 			return false
 		}
 	}
@@ -155,6 +161,9 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 func (s *State) checkPlace(seat int, a Action) error {
 	switch a.Verb {
 	case vPass:
+		if a.Always && s.canPlace(seat) {
+			return illegal("pass always is for when passing is all you can do; you can still place a die")
+		}
 		return nil
 	case vPlace:
 	default:
@@ -163,7 +172,7 @@ func (s *State) checkPlace(seat int, a Action) error {
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
 	problem := s.placeProblem(seat, v, l, sp)
 	if problem == placeOK {
-		return nil
+		return checkTail(a, s.placeTails(seat, l, sp))
 	}
 	loc := &s.c.Locations[l]
 	side := s.side(locKind(l))
@@ -297,6 +306,13 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Verb == vPass {
 		return nil
 	}
+	if a.Always {
+		list := s.phaseActions(seat)
+		if len(list) != 3 || list[1] != a.String() {
+			return illegal("“always” is for a die whose only possible action is the one you name; here you choose among: " + strings.Join(list, ", "))
+		}
+		return nil
+	}
 	l := locKind(s.Loc)
 	loc := &s.c.Locations[l]
 	want := func() error {
@@ -364,6 +380,9 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 func (s *State) checkBuild(seat int, a Action) error {
 	p := &s.P[seat]
 	if a.Verb == vPass {
+		if a.Always && s.canBuild(seat) {
+			return illegal("pass always is for when passing is all you can do; you can still build a prototype")
+		}
 		return nil
 	}
 	if a.Verb != vBuild {
@@ -374,6 +393,9 @@ func (s *State) checkBuild(seat int, a Action) error {
 		return illegal("you hold no patent “" + a.Key + "”")
 	}
 	if s.buildable(seat, i) {
+		if a.Tail && (a.Then[0].Vals[0] < 1 || a.Then[0].Vals[0] > s.N) {
+			return illegal(s.c.Patents[i].Prototype + " is played on a player: target 1 to " + strconv.Itoa(s.N))
+		}
 		return nil
 	}
 	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
@@ -476,6 +498,20 @@ func (s *State) checkFree(seat int, a Action) error {
 			return illegal("you have no " + a.Key + " to sell")
 		}
 		return nil
+	case vAsk:
+		if a.Key == "down" && !p.NoDown {
+			return illegal("you are already asked, after each placement, whether to move an assistant down")
+		}
+		if a.Key == "pass" && !p.AutoPass {
+			return illegal("you are already asked to place or build even when you can only pass")
+		}
+		if a.Key == "bonus" && len(p.Picks) == 0 {
+			return illegal("you have no poster bonus chosen for always")
+		}
+		if a.Key == "act" && !p.AutoAct {
+			return illegal("you are already asked about each die in phase 3")
+		}
+		return nil
 	}
 	return illegal("not a free action")
 }
@@ -537,6 +573,17 @@ func (s *State) do(seat int, a Action) {
 				p.Pounds -= e.EnergyPounds
 				p.Energy++
 			}
+		case vAsk:
+			switch a.Key {
+			case "down":
+				p.NoDown = false
+			case "pass":
+				p.AutoPass = false
+			case "act":
+				p.AutoAct = false
+			default:
+				p.Picks = nil
+			}
 		case vSell:
 			if a.Key == "gear" {
 				p.Gears--
@@ -561,10 +608,12 @@ func (s *State) do(seat int, a Action) {
 	case 2:
 		s.doPlace(seat, a)
 	case 3:
+		p.AutoAct = p.AutoAct || a.Always
 		s.doAction(seat, a)
 	case 5:
 		if a.Verb == vPass {
 			p.Passed = true
+			p.AutoPass = p.AutoPass || a.Always
 			return
 		}
 		i := s.c.patentByID[a.Key]
@@ -581,6 +630,7 @@ func (s *State) do(seat int, a Action) {
 		}
 		s.addVP(seat, vp, vpPrototypes)
 		s.push(seat, Task{K: dTarget, X: i})
+		s.follow(seat, a)
 	}
 }
 
@@ -621,6 +671,7 @@ func (s *State) doPlace(seat int, a Action) {
 	s.Moved = true
 	if a.Verb == vPass {
 		p.Passed = true
+		p.AutoPass = p.AutoPass || a.Always
 		return
 	}
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
@@ -635,6 +686,7 @@ func (s *State) doPlace(seat int, a Action) {
 	}
 	tasks = append(tasks, Task{K: dDown})
 	s.push(seat, tasks...)
+	s.follow(seat, a)
 }
 
 func (s *State) doAction(seat int, a Action) {

@@ -451,6 +451,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
 				p.Asst--
+				s.emit(EventChange, seat, seatName(seat)+" places an assistant on the Black Market, tier "+strconv.Itoa(tier+1), false)
 				s.occupy(seat, tier)
 			}
 		}
@@ -488,9 +489,11 @@ func (s *State) applyEffect(seat int, t Task) {
 // seat must decide t.
 func (s *State) autoResolve(seat int, t Task) (done bool) {
 	switch t.K {
-	case dAssistant, dDown:
+	case dAssistant:
 		var buf [8]Action
 		return len(s.appendDecisionActions(buf[:0], seat, t)) <= 1 // only "skip"
+	case dDown:
+		return s.P[seat].NoDown || !s.hasOwnAssistant(seat)
 	case dForcedDown, dGreen:
 		var buf [8]Action
 		opts := s.appendDecisionActions(buf[:0], seat, t)
@@ -501,6 +504,14 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dPoster:
 		p := &s.P[seat]
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+	case dBonus:
+		for _, pk := range s.P[seat].Picks {
+			if pk.Poster == t.X {
+				s.emit(engine.EventAction, seat, seatName(seat)+" takes "+pk.Key+" from their poster, as always", false)
+				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
+				return true
+			}
+		}
 	case dPay:
 		if p := &s.P[seat]; p.Pounds >= t.N {
 			s.report(seat, "") // the money raised has causes of its own

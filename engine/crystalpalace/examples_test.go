@@ -534,7 +534,7 @@ func TestExampleBuzzTrack(t *testing.T) {
 	if s.P[blue].VP != bvp+2 {
 		t.Errorf("Blue gets %d VP for poster 7, want 2", s.P[blue].VP-bvp)
 	}
-	if pr := s.Prompts(); len(pr) != 1 || pr[0].Seat != red || strings.Join(pr[0].Actions, ",") != "bonus pounds,bonus buzz" {
+	if pr := s.Prompts(); len(pr) != 1 || pr[0].Seat != red || strings.Join(pr[0].Actions, ",") != "bonus pounds,bonus buzz,bonus pounds always,bonus buzz always" {
 		t.Fatalf("Red chooses 2 pounds or 2 Buzz: %+v", pr)
 	}
 	mustApply(t, s, red, "bonus buzz")

@@ -52,6 +52,11 @@ func (s *State) step() bool {
 		for k := 0; k < s.N; k++ {
 			seat := s.Order[(s.Turn+k)%s.N]
 			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
+				if p.AutoPass && !s.canPlace(seat) {
+					p.Passed = true
+					s.emit(engine.EventAction, seat, seatName(seat)+" passes: no space they can pay for (pass always)", false)
+					continue
+				}
 				s.Turn = (s.Turn + k) % s.N
 				return false
 			}
@@ -94,7 +99,11 @@ func (s *State) step() bool {
 			return true
 		}
 		if !p.Passed && p.Built < s.c.Tracks.Economy.PrototypesPerRound && len(p.Patents) > 0 {
-			return false
+			if !p.AutoPass || s.canBuild(seat) {
+				return false
+			}
+			p.Passed = true
+			s.emit(engine.EventAction, seat, seatName(seat)+" passes: no prototype they can pay for (pass always)", false)
 		}
 		s.Turn++
 		return true
@@ -237,10 +246,31 @@ func (s *State) step3() bool {
 			s.emit(engine.EventAction, d.O, seatName(d.O)+"'s die finds no action space left "+s.at(locKind(s.Loc)), false)
 			continue
 		}
+		if seat := b.Dice[i].O; s.P[seat].AutoAct && len(s.P[seat].Q) == 0 {
+			if list := s.phaseActions(seat); len(list) == 3 {
+				s.autoAct(seat, list[0])
+				return true
+			}
+		}
 		return false
 	}
 	s.setPhase(4)
 	return true
+}
+
+// autoAct takes action text for seat's die, which has no other possible
+// action, without asking (see Player.AutoAct), its changes reported as the
+// action's own.
+func (s *State) autoAct(seat int, text string) {
+	a, _ := ParseAction(text)
+	s.reportAll(s.cause)
+	outer := s.cause
+	s.cause = ""
+	s.emit(engine.EventAction, seat, s.narrate(seat, a)+" (as always)", false)
+	s.doAction(seat, a)
+	s.settle()
+	s.reportAll("")
+	s.cause = outer
 }
 
 // nextDie is the dice space of the unresolved die at the current location
@@ -358,21 +388,7 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 	p := &s.P[seat]
 	switch t.K {
 	case dAssistant:
-		if s.objectiveMet(seat) {
-			out = append(out, Action{Verb: vObjective})
-		}
-		if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (t.F || p.Pounds >= s.market().Spaces[tier].Cost) {
-			out = append(out, Action{Verb: vPlaceAsst})
-		}
-		for tier, o := range s.Market {
-			if o != seat {
-				continue
-			}
-			if to := s.marketFreeAbove(tier + 1); to >= 0 && p.Pounds >= s.market().Spaces[to].Cost {
-				out = append(out, Action{Verb: vMoveAsst, Vals: s.num(tier + 1)})
-			}
-		}
-		out = append(out, Action{Verb: vSkip})
+		out = s.appendAssistantAnswers(out, seat, p.Pounds, t.F)
 	case dDown, dForcedDown:
 		for tier, o := range s.Market {
 			if o == seat {
@@ -380,7 +396,7 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 			}
 		}
 		if t.K == dDown {
-			out = append(out, Action{Verb: vSkip})
+			out = append(out, Action{Verb: vSkip}, Action{Verb: vSkip, Always: true})
 		}
 	case dGreen:
 		out = s.appendGreenSources(out, seat)
@@ -400,6 +416,11 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 		for _, e := range alts {
 			out = append(out, Action{Verb: vBonus, Key: e.gain.String()})
 		}
+		if t.X >= 0 { // a poster's bonus comes back every phase 6: it may be chosen for good
+			for _, e := range alts {
+				out = append(out, Action{Verb: vBonus, Key: e.gain.String(), Always: true})
+			}
+		}
 	case dTarget:
 		for i := 0; i < s.N; i++ {
 			out = append(out, Action{Verb: vTarget, Vals: s.num(i + 1)})
@@ -412,6 +433,27 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 		out = append(out, Action{Verb: vAccept}, Action{Verb: vSkip})
 	}
 	return out
+}
+
+// appendAssistantAnswers appends the answers to an assistant action of
+// seat holding pounds, the first placement free when free.
+func (s *State) appendAssistantAnswers(out []Action, seat, pounds int, free bool) []Action {
+	p := &s.P[seat]
+	if s.objectiveMet(seat) {
+		out = append(out, Action{Verb: vObjective})
+	}
+	if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (free || pounds >= s.market().Spaces[tier].Cost) {
+		out = append(out, Action{Verb: vPlaceAsst})
+	}
+	for tier, o := range s.Market {
+		if o != seat {
+			continue
+		}
+		if to := s.marketFreeAbove(tier + 1); to >= 0 && pounds >= s.market().Spaces[to].Cost {
+			out = append(out, Action{Verb: vMoveAsst, Vals: s.num(tier + 1)})
+		}
+	}
+	return append(out, Action{Verb: vSkip})
 }
 
 // answer performs decision t of seat with a (already checked against
@@ -437,6 +479,10 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.occupy(seat, to)
 	case vDown:
 		s.moveDown(seat, a.Vals[0]-1, t.K == dDown)
+	case vSkip:
+		if a.Always {
+			p.NoDown = true
+		}
 	case vGreen:
 		s.applyGreen(seat, a)
 	case vReplace:
@@ -465,6 +511,9 @@ func (s *State) answer(seat int, t Task, a Action) {
 				s.pushEffects(seat, []Effect{e}, src)
 				break
 			}
+		}
+		if a.Always {
+			p.Picks = append(p.Picks, Pick{Poster: t.X, Key: a.Key})
 		}
 	case vTarget:
 		target := a.Vals[0] - 1

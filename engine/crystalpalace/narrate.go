@@ -78,6 +78,9 @@ func (s *State) narrate(seat int, a Action) string {
 	case vPoster:
 		return who + " places a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[p.Q[0].X].Space)
 	case vBonus:
+		if a.Always {
+			return who + " chooses " + a.Key + ", and will get it from this poster without being asked (ask bonus to be asked again)"
+		}
 		return who + " chooses " + a.Key
 	case vWatch:
 		return who + " takes the Pocket Watch, " + a.Key + " side"
@@ -96,12 +99,23 @@ func (s *State) narrate(seat int, a Action) string {
 		case dAssistant:
 			return who + " takes no assistant action"
 		case dDown:
+			if a.Always {
+				return who + " moves no assistant down, and will not be asked again after a placement (ask down to be asked again)"
+			}
 			return who + " moves no assistant down"
 		case dPoster:
 			return who + " places no Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)
 		case dInstant:
 			return who + " declines " + s.c.Characters[t.X].Name + "'s instant bonus"
 		}
+	case vAsk:
+		if a.Key == "down" {
+			return who + " will be asked again, after each placement, whether to move an assistant down"
+		}
+		if a.Key == "pass" {
+			return who + " will be asked again to place or build when passing is all they can do"
+		}
+		return who + " will be asked again to choose their poster bonuses"
 	case vRepay:
 		return who + " pays back the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan"
 	case vExchange:

@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -93,9 +94,15 @@ func (s *State) phaseActions(seat int) []string {
 	case 5:
 		for _, i := range p.Patents {
 			if s.buildable(seat, i) {
-				out = append(out, s.r.build[i])
+				out = s.appendBuilds(out, i)
 			}
 		}
+		if len(out) == 0 {
+			return passOnly
+		}
+	}
+	if s.Ph == 3 && len(out) == 1 { // one action only: it may be taken for good
+		return append(out, out[0]+" always", "pass")
 	}
 	return append(out, "pass")
 }
@@ -121,6 +128,7 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 	for _, k := range []string{"energy", "gear"} {
 		cands = append(cands, Action{Verb: vBuy, Key: k}, Action{Verb: vSell, Key: k})
 	}
+	cands = append(cands, Action{Verb: vAsk, Key: "down"}, Action{Verb: vAsk, Key: "pass"}, Action{Verb: vAsk, Key: "bonus"}, Action{Verb: vAsk, Key: "act"})
 	var out []string
 	for _, a := range cands {
 		if s.checkFree(who, a) == nil {
@@ -129,6 +137,11 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 	}
 	return out
 }
+
+// passOnly is the phase 2 or 5 prompt of a seat that can only pass; it
+// may pass from now on without being asked (see Player.AutoPass). Shared:
+// callers must not modify it.
+var passOnly = []string{"pass", "pass always"}
 
 func actionStrings(as []Action) []string {
 	out := make([]string, len(as))
@@ -213,7 +226,10 @@ func (s *State) decisionLabel(seat int, t Task) string {
 // meets, in the order placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	type openSpace struct{ l, sp, min int }
+	type openSpace struct {
+		l, sp, min int
+		ask        bool // the space has an assistant action: list the placement with its answers
+	}
 	var buf [64]openSpace
 	open := buf[:0]
 	for l := range s.Boards {
@@ -222,7 +238,7 @@ func (s *State) placeActions(seat int) []string {
 			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
 				continue
 			}
-			open = append(open, openSpace{l, sp, side.Dice[sp].Min})
+			open = append(open, openSpace{l, sp, side.Dice[sp].Min, side.Dice[sp].Assistant})
 		}
 	}
 	var distinct [8]int
@@ -243,10 +259,64 @@ func (s *State) placeActions(seat int) []string {
 			}
 		}
 	}
-	out := make([]string, 0, n)
+	// A placement on a space with an assistant action is listed with each
+	// answer it may carry (see placeTails), the texts written into one
+	// string and cut out of it, so that a long list costs two allocations.
+	var tails tailCache
+	size := 0
 	for _, v := range distinct[:min(nv, len(distinct))] {
 		for _, o := range open {
-			if v >= o.min {
+			if v < o.min || !o.ask {
+				continue
+			}
+			texts := tails.get(s, seat, o.l, o.sp)
+			if len(texts) > 0 {
+				n += len(texts) - 1
+			}
+			for _, t := range texts {
+				size += len(s.r.place[v][o.l][o.sp]) + 1 + len(t)
+			}
+		}
+	}
+	if n == 1 {
+		return passOnly
+	}
+	var all string
+	if size > 0 {
+		var b strings.Builder
+		b.Grow(size)
+		for _, v := range distinct[:min(nv, len(distinct))] {
+			for _, o := range open {
+				if v < o.min || !o.ask {
+					continue
+				}
+				for _, t := range tails.get(s, seat, o.l, o.sp) {
+					b.WriteString(s.r.place[v][o.l][o.sp])
+					b.WriteByte(' ')
+					b.WriteString(t)
+				}
+			}
+		}
+		all = b.String()
+	}
+	out := make([]string, 0, n)
+	at := 0
+	for _, v := range distinct[:min(nv, len(distinct))] {
+		for _, o := range open {
+			switch {
+			case v < o.min:
+			case o.ask && size > 0:
+				base := s.r.place[v][o.l][o.sp]
+				texts := tails.get(s, seat, o.l, o.sp)
+				if len(texts) == 0 {
+					out = append(out, base)
+				}
+				for _, t := range texts {
+					end := at + len(base) + 1 + len(t)
+					out = append(out, all[at:end])
+					at = end
+				}
+			default:
 				out = append(out, s.r.place[v][o.l][o.sp])
 			}
 		}

@@ -22,6 +22,10 @@ type Rules struct {
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	build []string   // build[i] is "build <patent i>"
+	// buildAt[i][t] is "build <patent i> target t+1".
+	buildAt [][]string
+	// moveText[t] is "market move t+1".
+	moveText []string
 	// acts[l] labels the phase 3 prompt at location l.
 	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
@@ -62,7 +66,13 @@ func NewRules(c *Content) *Rules {
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
+		var at []string
+		for t := 1; t <= 5; t++ {
+			at = append(at, "build "+pt.ID+" target "+strconv.Itoa(t))
+		}
+		r.buildAt = append(r.buildAt, at)
 	}
+	r.moveText = moveTexts()
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)

@@ -121,7 +121,28 @@ type Player struct {
 	Built      int    `json:"built,omitempty"`
 	Ability5   bool   `json:"ab5,omitempty"`
 	PosterStep bool   `json:"pstep,omitempty"`
-	Q          []Task `json:"q,omitempty"`
+	// NoDown: the player answered "skip always" and is no longer asked to
+	// move an assistant down after a placement, until "ask down".
+	NoDown bool `json:"nodown,omitempty"`
+	// AutoPass: the player answered "pass always" and passes without being
+	// asked whenever passing is all the phase 2 or 5 prompt would offer,
+	// until "ask pass".
+	AutoPass bool `json:"autopass,omitempty"`
+	// Picks are the poster bonuses the player chose "always": they are
+	// taken every time without asking, until "ask bonus".
+	Picks []Pick `json:"picks,omitempty"`
+	// AutoAct: the player answered "… always" to a phase 3 prompt with one
+	// possible action: a die of theirs whose only possible action is one
+	// takes it without asking, until "ask act".
+	AutoAct bool   `json:"autoact,omitempty"`
+	Q       []Task `json:"q,omitempty"`
+}
+
+// Pick is a bonus chosen for good on the poster at index Poster of the
+// Buzz track (see Player.Picks).
+type Pick struct {
+	Poster int    `json:"p"`
+	Key    string `json:"k"`
 }
 
 // Task is a pending piece of work for one seat: an effect to apply or a
@@ -236,6 +257,7 @@ func (p Player) clone() Player {
 	q.Extra = append([]Slot(nil), p.Extra...)
 	q.Patents, q.Protos, q.Chars, q.Shares = cloneInts(p.Patents), cloneInts(p.Protos), cloneInts(p.Chars), cloneInts(p.Shares)
 	q.Q = append([]Task(nil), p.Q...)
+	q.Picks = append([]Pick(nil), p.Picks...)
 	return q
 }
 

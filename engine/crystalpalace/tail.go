@@ -1,0 +1,219 @@
+package crystalpalace
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// Answers given with the action that leads to the decision (Action.Then):
+// a placement on a space with an assistant action carries that action (or
+// "only", none), a build carries the prototype's target, so that the
+// question is answered in the prompt that leads to it instead of asked
+// after it. The older notation without them still asks the decision, so
+// stored logs replay unchanged. The move down after a placement, which a
+// player rarely wants, is asked until the player answers "skip always"
+// (see Player.NoDown).
+
+// placeTails lists the answers a placement of seat on space sp of location
+// l may carry: none ("only", the empty tail, first) and each assistant
+// action the space allows with the pounds left after its fee, as the
+// placement's question would list them (see doPlace). It is nil when the
+// space has no assistant action or seat could only skip it.
+func (s *State) placeTails(seat, l, sp int) [][]Action {
+	ds := s.side(locKind(l)).Dice[sp]
+	if !ds.Assistant {
+		return nil
+	}
+	var buf [8]Action
+	answers := s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
+	if len(answers) <= 1 {
+		return nil // only "skip": nothing is asked
+	}
+	out := make([][]Action, 0, len(answers))
+	out = append(out, nil)
+	for _, a := range answers[:len(answers)-1] { // the last is "skip"
+		out = append(out, []Action{a})
+	}
+	return out
+}
+
+// appendTailTexts appends the texts of placeTails(seat, l, sp), without
+// building actions: "only", then the assistant actions.
+func (s *State) appendTailTexts(out []string, seat, l, sp int) []string {
+	ds := s.side(locKind(l)).Dice[sp]
+	if !ds.Assistant {
+		return out
+	}
+	var buf [8]Action
+	answers := s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
+	if len(answers) <= 1 {
+		return out
+	}
+	out = append(out, "only")
+	for _, a := range answers[:len(answers)-1] {
+		switch a.Verb {
+		case vObjective:
+			out = append(out, "objective")
+		case vPlaceAsst:
+			out = append(out, "market place")
+		default:
+			out = append(out, s.r.moveText[a.Vals[0]-1])
+		}
+	}
+	return out
+}
+
+// tailCache keeps, for one listing of placements, the texts of the
+// answers a placement on a space with an assistant action may carry: they
+// depend only on the space's fee.
+type tailCache struct {
+	fees  [4]int
+	texts [4][]string
+	n     int
+	buf   [4][8]string
+}
+
+// get returns appendTailTexts(seat, l, sp), from the cache when it can.
+func (c *tailCache) get(s *State, seat, l, sp int) []string {
+	ds := s.side(locKind(l)).Dice[sp]
+	if !ds.Assistant {
+		return nil
+	}
+	for i := 0; i < c.n; i++ {
+		if c.fees[i] == ds.Fee {
+			return c.texts[i]
+		}
+	}
+	if c.n == len(c.fees) {
+		return s.appendTailTexts(nil, seat, l, sp)
+	}
+	i := c.n
+	c.n++
+	c.fees[i], c.texts[i] = ds.Fee, s.appendTailTexts(c.buf[i][:0], seat, l, sp)
+	return c.texts[i]
+}
+
+// checkTail refuses a's answers when they are not among tails, naming the
+// ones that are.
+func checkTail(a Action, tails [][]Action) error {
+	if !a.Tail {
+		return nil
+	}
+	if tails == nil {
+		return illegal("this placement asks nothing to answer: write it without “" + tailText(a.Then) + "”")
+	}
+	for _, t := range tails {
+		if sameTail(a.Then, t) {
+			return nil
+		}
+	}
+	valid := make([]string, len(tails))
+	for i, t := range tails {
+		valid[i] = tailText(t)
+	}
+	return illegal("“" + tailText(a.Then) + "” is not an assistant action you can take here; after this placement write one of: " + strings.Join(valid, ", "))
+}
+
+func sameTail(a, b []Action) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameAction(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// tailText is the text of answers as written after an action: "only" for
+// none.
+func tailText(then []Action) string {
+	if len(then) == 0 {
+		return "only"
+	}
+	parts := make([]string, len(then))
+	for i, f := range then {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// appendBuilds appends the build of patent i with each target.
+func (s *State) appendBuilds(out []string, i int) []string {
+	return append(out, s.r.buildAt[i][:s.N]...)
+}
+
+// follow answers the decisions seat's action a led to with a.Then, in
+// order, and declines the assistant action when a says "only". check has
+// made sure (placeTails) that each answer fits the decision it meets.
+func (s *State) follow(seat int, a Action) {
+	if !a.Tail {
+		return
+	}
+	p := &s.P[seat]
+	s.settle()
+	if len(p.Q) == 0 {
+		return
+	}
+	t := p.Q[0]
+	if len(a.Then) == 0 {
+		if t.K == dAssistant {
+			s.pop(seat) // "only": no assistant action
+		}
+		return
+	}
+	f := a.Then[0]
+	s.pop(seat)
+	if text := s.narrate(seat, f); text != "" {
+		s.emit(engine.EventAction, seat, text, false)
+	}
+	s.answer(seat, t, f)
+}
+
+// moveTexts are "market move t+1" for every tier a valid Black Market may
+// have (maxTiers).
+func moveTexts() []string {
+	out := make([]string, maxTiers)
+	for t := range out {
+		out[t] = "market move " + strconv.Itoa(t+1)
+	}
+	return out
+}
+
+// hasOwnAssistant reports whether seat has an assistant on the Black Market.
+func (s *State) hasOwnAssistant(seat int) bool {
+	for _, o := range s.Market {
+		if o == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// canPlace reports whether seat can place a die now: placeActions would
+// list more than "pass".
+func (s *State) canPlace(seat int) bool {
+	for l := range s.Boards {
+		for sp := range s.Boards[l].Dice {
+			for _, v := range s.P[seat].Vals {
+				if s.placeProblem(seat, v, l, sp) == placeOK {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// canBuild reports whether seat can build a prototype now.
+func (s *State) canBuild(seat int) bool {
+	for _, i := range s.P[seat].Patents {
+		if s.buildable(seat, i) {
+			return true
+		}
+	}
+	return false
+}
