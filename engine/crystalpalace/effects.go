@@ -531,16 +531,17 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 }
 
 // settle applies every immediate task of every seat until each queue is
-// empty or waits for a decision.
-func (s *State) settle() {
+// empty or waits for a decision; it reports whether it did anything.
+func (s *State) settle() (did bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, seat := range s.Order {
 			if s.settleSeat(seat) {
-				changed = true
+				changed, did = true, true
 			}
 		}
 	}
+	return did
 }
 
 // settleSeat works through seat's queue; it reports whether it did anything.

@@ -11,8 +11,9 @@ import (
 // run settles tasks and moves the game on until it waits for someone.
 func (s *State) run() {
 	for guard := 0; guard < 10000; guard++ {
-		s.settle()
-		s.reportAll("")
+		if s.settle() {
+			s.reportAll("") // what came before was reported already
+		}
 		if s.Done || s.waiting() {
 			return
 		}

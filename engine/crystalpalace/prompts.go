@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -260,61 +259,32 @@ func (s *State) placeActions(seat int) []string {
 		}
 	}
 	// A placement on a space with an assistant action is listed with each
-	// answer it may carry (see placeTails), the texts written into one
-	// string and cut out of it, so that a long list costs two allocations.
+	// answer it may carry (see placeTails), in ready-made texts.
 	var tails tailCache
-	size := 0
 	for _, v := range distinct[:min(nv, len(distinct))] {
 		for _, o := range open {
-			if v < o.min || !o.ask {
-				continue
-			}
-			texts := tails.get(s, seat, o.l, o.sp)
-			if len(texts) > 0 {
-				n += len(texts) - 1
-			}
-			for _, t := range texts {
-				size += len(s.r.place[v][o.l][o.sp]) + 1 + len(t)
+			if v >= o.min && o.ask {
+				if kinds := tails.get(s, seat, o.l, o.sp); len(kinds) > 0 {
+					n += len(kinds) - 1
+				}
 			}
 		}
 	}
 	if n == 1 {
 		return passOnly
 	}
-	var all string
-	if size > 0 {
-		var b strings.Builder
-		b.Grow(size)
-		for _, v := range distinct[:min(nv, len(distinct))] {
-			for _, o := range open {
-				if v < o.min || !o.ask {
-					continue
-				}
-				for _, t := range tails.get(s, seat, o.l, o.sp) {
-					b.WriteString(s.r.place[v][o.l][o.sp])
-					b.WriteByte(' ')
-					b.WriteString(t)
-				}
-			}
-		}
-		all = b.String()
-	}
 	out := make([]string, 0, n)
-	at := 0
 	for _, v := range distinct[:min(nv, len(distinct))] {
 		for _, o := range open {
 			switch {
 			case v < o.min:
-			case o.ask && size > 0:
-				base := s.r.place[v][o.l][o.sp]
-				texts := tails.get(s, seat, o.l, o.sp)
-				if len(texts) == 0 {
-					out = append(out, base)
+			case o.ask:
+				kinds := tails.get(s, seat, o.l, o.sp)
+				if len(kinds) == 0 {
+					out = append(out, s.r.place[v][o.l][o.sp])
 				}
-				for _, t := range texts {
-					end := at + len(base) + 1 + len(t)
-					out = append(out, all[at:end])
-					at = end
+				for _, k := range kinds {
+					out = append(out, s.r.placeWith[v][o.l][o.sp][k])
 				}
 			default:
 				out = append(out, s.r.place[v][o.l][o.sp])

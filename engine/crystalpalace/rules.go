@@ -26,6 +26,10 @@ type Rules struct {
 	buildAt [][]string
 	// moveText[t] is "market move t+1".
 	moveText []string
+	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
+	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
+	// move 4".
+	placeWith [7][][][]string
 	// acts[l] labels the phase 3 prompt at location l.
 	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
@@ -76,13 +80,20 @@ func NewRules(c *Content) *Rules {
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)
+		r.placeWith[k] = make([][][]string, locCount)
 		for l := locPatent; l < locCount; l++ {
 			spaces := 0
 			for _, side := range c.Locations[l].Sides {
 				spaces = max(spaces, len(side.Dice))
 			}
 			for sp := 0; sp < spaces; sp++ {
-				r.place[k][l] = append(r.place[k][l], Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String())
+				text := Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
+				r.place[k][l] = append(r.place[k][l], text)
+				with := []string{text + " only", text + " objective", text + " market place"}
+				for _, m := range r.moveText {
+					with = append(with, text+" "+m)
+				}
+				r.placeWith[k][l] = append(r.placeWith[k][l], with)
 			}
 		}
 	}

@@ -39,9 +39,18 @@ func (s *State) placeTails(seat, l, sp int) [][]Action {
 	return out
 }
 
-// appendTailTexts appends the texts of placeTails(seat, l, sp), without
-// building actions: "only", then the assistant actions.
-func (s *State) appendTailTexts(out []string, seat, l, sp int) []string {
+// Kinds of answer a placement carries, indexes into Rules.placeWith: a
+// move up from tier t+1 is tailMove+t.
+const (
+	tailOnly = iota
+	tailObjective
+	tailMarket
+	tailMove
+)
+
+// appendTailKinds appends the kinds of placeTails(seat, l, sp), without
+// building actions: tailOnly, then the assistant actions.
+func (s *State) appendTailKinds(out []int, seat, l, sp int) []int {
 	ds := s.side(locKind(l)).Dice[sp]
 	if !ds.Assistant {
 		return out
@@ -51,48 +60,48 @@ func (s *State) appendTailTexts(out []string, seat, l, sp int) []string {
 	if len(answers) <= 1 {
 		return out
 	}
-	out = append(out, "only")
+	out = append(out, tailOnly)
 	for _, a := range answers[:len(answers)-1] {
 		switch a.Verb {
 		case vObjective:
-			out = append(out, "objective")
+			out = append(out, tailObjective)
 		case vPlaceAsst:
-			out = append(out, "market place")
+			out = append(out, tailMarket)
 		default:
-			out = append(out, s.r.moveText[a.Vals[0]-1])
+			out = append(out, tailMove+a.Vals[0]-1)
 		}
 	}
 	return out
 }
 
-// tailCache keeps, for one listing of placements, the texts of the
-// answers a placement on a space with an assistant action may carry: they
-// depend only on the space's fee.
+// tailCache keeps, for one listing of placements, the kinds of answer a
+// placement on a space with an assistant action may carry: they depend
+// only on the space's fee.
 type tailCache struct {
 	fees  [4]int
-	texts [4][]string
+	kinds [4][]int
 	n     int
-	buf   [4][8]string
+	buf   [4][8]int
 }
 
-// get returns appendTailTexts(seat, l, sp), from the cache when it can.
-func (c *tailCache) get(s *State, seat, l, sp int) []string {
+// get returns appendTailKinds(seat, l, sp), from the cache when it can.
+func (c *tailCache) get(s *State, seat, l, sp int) []int {
 	ds := s.side(locKind(l)).Dice[sp]
 	if !ds.Assistant {
 		return nil
 	}
 	for i := 0; i < c.n; i++ {
 		if c.fees[i] == ds.Fee {
-			return c.texts[i]
+			return c.kinds[i]
 		}
 	}
 	if c.n == len(c.fees) {
-		return s.appendTailTexts(nil, seat, l, sp)
+		return s.appendTailKinds(nil, seat, l, sp)
 	}
 	i := c.n
 	c.n++
-	c.fees[i], c.texts[i] = ds.Fee, s.appendTailTexts(c.buf[i][:0], seat, l, sp)
-	return c.texts[i]
+	c.fees[i], c.kinds[i] = ds.Fee, s.appendTailKinds(c.buf[i][:0], seat, l, sp)
+	return c.kinds[i]
 }
 
 // checkTail refuses a's answers when they are not among tails, naming the
