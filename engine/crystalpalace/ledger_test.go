@@ -233,7 +233,7 @@ func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
 		t.Errorf("salaries paid after an exchange: %v", ev)
 	}
 	s = fixture(t, "salary")
-	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 pounds (salaries); you have 5") {
+	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 pounds (salaries) with 5 in hand") {
 		t.Errorf("pay prompt %q does not say what the debt is for", pr.Label)
 	}
 	ev, err = s.Apply(0, "pay")

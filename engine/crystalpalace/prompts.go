@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -176,35 +177,50 @@ func decisionKind(k taskKind) string {
 	return "decide"
 }
 
+// decisionLabel says what decision t asks of seat, in words every player
+// may read (no "you"): it is public, and the refusal of an answer out of
+// turn quotes it to other players.
 func (s *State) decisionLabel(seat int, t Task) string {
 	switch t.K {
 	case dAssistant:
 		return "take an assistant action (objective, market place, market move <tier>) or skip"
 	case dDown:
-		label := "move one of your Black Market assistants down (down <tier>) or skip"
+		label := "move a Black Market assistant down (down <tier>), skip, or skip always (not asked again; ask down undoes it)"
 		if s.MarketGears > 0 {
 			label += "; from tier " + strconv.Itoa(s.market().BannerTier) + " up it takes a gear from the banner (" + strconv.Itoa(s.MarketGears) + " left)"
 		}
 		return label
 	case dForcedDown:
-		return "move one of your Black Market assistants down (down <tier>)"
+		return "move a Black Market assistant down, as the card says (down <tier>)"
 	case dGreen:
-		return "choose a green bonus to use (green …)"
+		return "choose a green bonus to use once more now (green …)"
 	case dReplace:
-		return "choose the research tile " + s.c.Research[t.X].Name + " replaces (replace <space>)"
+		return "choose the research tile that " + s.c.Research[t.X].Name + " replaces (replace <space>)"
 	case dLoanSlot:
-		return "choose the research tile your loan replaces (replace <space>)"
+		return "choose the research tile the new loan replaces (replace <space>)"
 	case dPoster:
-		return "place a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space) + " (poster) or skip"
+		po := s.c.Tracks.Buzz.Posters[t.X]
+		return "place a Buzz token on poster " + strconv.Itoa(po.Space) + ", paying " + posterText(po) + " every phase 6 (poster), or skip"
 	case dBonus:
-		if t.X < 0 {
-			return "choose your Westminster bonus (bonus energy or bonus buzz)"
+		alts, what := s.c.Tracks.WestminsterV, "Westminster V's bonus"
+		if t.X >= 0 {
+			alts, what = s.c.Tracks.Buzz.Posters[t.X].Choice, "poster "+strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)+"'s bonus for this phase 6"
 		}
-		return "choose your poster bonus (bonus …)"
+		parts := make([]string, len(alts))
+		for i, e := range alts {
+			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
+		}
+		label := "choose " + what + ": " + strings.Join(parts, " or ")
+		if t.X >= 0 {
+			label += "; add always to get it every round without being asked"
+		}
+		return label
 	case dTarget:
-		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
+		pt := &s.c.Patents[t.X]
+		return "choose who gets the effect of " + pt.Prototype + ", " + effectText(pt.Effect) + " (target <player>)"
 	case dWatch:
-		return "choose the Pocket Watch side (watch vp or watch pounds)"
+		w := s.c.Tracks.Watch
+		return "choose the Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " every phase 6 (watch pounds)"
 	case dInstant:
 		ch := &s.c.Characters[t.X]
 		return "take " + ch.Name + "'s instant bonus, " + oneEffectText(ch.Instant[t.N]) + " (accept), or skip"
@@ -213,7 +229,7 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		if t.Why != "" {
 			what += " (" + t.Why + ")"
 		}
-		return what + "; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
+		return what + " with " + strconv.Itoa(s.P[seat].Pounds) + " in hand: raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
 }
@@ -304,6 +320,6 @@ func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of your " + strconv.Itoa(p.Dice) + " dice",
+	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen",
 		Actions: s.r.dice[p.Dice], Secret: true}, true
 }

@@ -63,10 +63,10 @@ func NewRules(c *Content) *Rules {
 		r.nums[k] = []int{k}
 	}
 	for k := range r.diceLabel {
-		r.diceLabel[k] = "choose the values of your " + strconv.Itoa(k) + " dice"
+		r.diceLabel[k] = "choose the values of " + strconv.Itoa(k) + " dice, each costing its value in pounds at the reveal"
 	}
 	for l := range c.Locations {
-		r.acts = append(r.acts, "your die at "+c.Locations[l].Name+" acts")
+		r.acts = append(r.acts, "act with the die at "+c.Locations[l].Name+", or pass")
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
