@@ -116,7 +116,7 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 				return nil
 			}
 		}
-		return illegal("first " + s.decisionLabel(seat, t))
+		return s.wrongAnswer(seat, t, a)
 	}
 	if a.Verb == vBuild {
 		if err := s.prototypeLimit(seat); err != nil {
@@ -124,11 +124,13 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 		}
 	}
 	if s.waiting() {
-		for i := range s.P {
+		var waits []string
+		for _, i := range s.Order {
 			if len(s.P[i].Q) > 0 {
-				return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
+				waits = append(waits, seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
 			}
 		}
+		return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+strings.Join(waits, "; and for "))
 	}
 	switch s.Ph {
 	case 1:
@@ -365,8 +367,11 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 			return illegal("“" + po.Key + "” is only offered with " + strconv.Itoa(po.MinPlayers) + " or more players")
 		}
 		for j, other := range side.Possibilities {
-			if other.Group == po.Group && s.Boards[l].Poss[j] >= 0 {
-				return illegal("“" + po.Key + "” was already used this round")
+			if by := s.Boards[l].Poss[j]; other.Group == po.Group && by >= 0 {
+				if other.Key == po.Key {
+					return illegal("“" + po.Key + "” was already used this round, by " + seatName(by))
+				}
+				return illegal("“" + po.Key + "” shares its box with “" + other.Key + "”, which " + seatName(by) + " already used this round")
 			}
 		}
 		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
@@ -475,7 +480,7 @@ func (s *State) checkFree(seat int, a Action) error {
 			need = e.GearNewspapers
 		}
 		if p.News < need {
-			return illegal("a " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
+			return illegal("exchange " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
 		}
 		if a.Key == "die" && p.Dice+p.New+p.Tick >= e.MaxDice {
 			return illegal("you already have all " + strconv.Itoa(e.MaxDice) + " dice")
@@ -490,7 +495,7 @@ func (s *State) checkFree(seat int, a Action) error {
 			price = e.GearPounds
 		}
 		if p.Pounds < price {
-			return illegal("a " + a.Key + " costs " + strconv.Itoa(price) + " pounds")
+			return illegal("1 " + a.Key + " costs " + strconv.Itoa(price) + " pounds; you have " + strconv.Itoa(p.Pounds))
 		}
 		return nil
 	case vSell:
