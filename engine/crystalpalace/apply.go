@@ -27,7 +27,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	}
 	s.ev = make([]engine.Event, 0, 4)
 	if text := s.narrate(who, a); text != "" {
-		s.emit(engine.EventAction, who, text, false)
+		s.emitDoing(who, text)
 	}
 	s.startLedger()
 	s.do(who, a)
@@ -691,6 +691,9 @@ func (s *State) doPlace(seat int, a Action) {
 	}
 	tasks = append(tasks, Task{K: dDown})
 	s.push(seat, tasks...)
+	s.own = "fee"
+	s.report(seat, s.own)
+	s.own = ""
 	s.follow(seat, a)
 }
 
@@ -719,7 +722,10 @@ func (s *State) doAction(seat int, a Action) {
 	// The action waits behind the space's bonus or cost: a cost the seat
 	// cannot pay at once is paid (money raised, or loans) before it.
 	s.P[seat].Q = append(s.P[seat].Q, act)
+	outer := s.cause
+	s.cause = "action space" // a cost paid later says what it was for
 	s.receiveBonus(seat, s.side(l).Actions[k])
+	s.cause = outer
 }
 
 // act performs the action of the current location for seat: t.X is the
@@ -788,6 +794,9 @@ func (s *State) receiveBonus(seat int, as ActionSpace) {
 	if as.Buzz > 0 {
 		s.moveBuzz(seat, as.Buzz)
 	}
+	s.own = "action space"
+	s.report(seat, s.own) // the bonus or cost first, then the action's own changes
+	s.own = ""
 	s.settleSeat(seat)
 }
 

@@ -267,7 +267,7 @@ func (s *State) autoAct(seat int, text string) {
 	s.reportAll(s.cause)
 	outer := s.cause
 	s.cause = ""
-	s.emit(engine.EventAction, seat, s.narrate(seat, a)+" (as always)", false)
+	s.emitDoing(seat, s.narrate(seat, a)+" (as always)")
 	s.doAction(seat, a)
 	s.settle()
 	s.reportAll("")

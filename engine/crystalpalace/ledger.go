@@ -3,7 +3,9 @@ package crystalpalace
 import "strconv"
 
 // EventChange is the kind of the events that report a change of a seat's
-// pounds, VP, goods, income, Buzz or track positions, with its cause.
+// pounds, VP, goods, income, Buzz or track positions, with its cause: "P3:
+// +9 £ (income)", or the line of the action that made it, "P2 places a 1 on
+// space 4 at Westminster: -2 £ (fee)".
 const EventChange = "change"
 
 // tally is what the log reports changes of for one seat.
@@ -44,14 +46,12 @@ func (s *State) report(seat int, cause string) {
 	}
 	s.seen[seat] = now
 	var buf [128]byte
-	b := append(buf[:0], seatName(seat)...)
-	b = append(b, ':')
+	b := buf[:0]
 	first := true
 	sep := func() {
 		if !first {
-			b = append(b, ',')
+			b = append(b, ',', ' ')
 		}
-		b = append(b, ' ')
 		first = false
 	}
 	amount := func(d int, unit string) {
@@ -98,7 +98,17 @@ func (s *State) report(seat int, cause string) {
 		b = append(b, cause...)
 		b = append(b, ')')
 	}
-	s.emit(EventChange, seat, string(b), false)
+	if s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own) {
+		// The action's own changes join the line that says what it does.
+		e := &s.ev[s.fold-1]
+		if e.Kind == EventChange {
+			e.Text += "; " + string(b)
+		} else {
+			e.Kind, e.Text = EventChange, e.Text+": "+string(b)
+		}
+		return
+	}
+	s.emit(EventChange, seat, seatName(seat)+": "+string(b), false)
 }
 
 // reportAll reports every seat's changes with cause.

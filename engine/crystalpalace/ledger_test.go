@@ -9,7 +9,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 )
 
-var changePart = regexp.MustCompile(`([+-]\d+) (£|VP|gears?|energy|newspapers?)(?:[ ,)]|$)`)
+var changePart = regexp.MustCompile(`([+-]\d+) (£|VP|gears?|energy|newspapers?)(?:[ ,;)]|$)`)
 
 // reported adds up the change events' amounts by seat and unit.
 func reported(events []engine.Event) map[int]map[string]int {
@@ -153,7 +153,7 @@ func TestLogNamesCardAndLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "P1 takes the " + s.c.Patents[crane].Name + " at the Patent Office"
-	if ev[0].Text != want {
+	if !strings.HasPrefix(ev[0].Text, want) {
 		t.Errorf("first event %q, want %q", ev[0].Text, want)
 	}
 }
@@ -173,8 +173,8 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 	}
 }
 
-// Black Market lines say where the assistant goes, a placement names its
-// fee, and effects count a single gear or newspaper in the singular.
+// Black Market lines say where the assistant goes, a placement's line
+// names its fee, and effects count a single gear or newspaper in the singular.
 func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 	s := newGame(t, 2, 42)
 	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
@@ -191,7 +191,9 @@ func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
 		}
 	}
-	if got, want := s.narrate(0, Action{Verb: vPlace, Key: "patent", Vals: []int{1, 4}}), "P1 places a 1 on space 4 at the Patent Office, paying its fee of 2 £"; got != want {
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
+	ev := mustApply(t, s, 0, "place 1 patent 4")
+	if got, want := ev[0].Text, "P1 places a 1 on space 4 at the Patent Office: -2 £ (fee)"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {

@@ -15,11 +15,7 @@ func (s *State) narrate(seat int, a Action) string {
 		return who + " has chosen their dice"
 	case vPlace:
 		l := locKind(locIndex(a.Key))
-		text := who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(l)
-		if fee := s.side(l).Dice[a.Vals[1]-1].Fee; fee > 0 {
-			text += ", paying its fee of " + pounds(fee)
-		}
-		return text
+		return who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(l)
 	case vPass:
 		switch {
 		case len(p.Q) > 0:
@@ -52,7 +48,7 @@ func (s *State) narrate(seat int, a Action) string {
 		l := locKind(s.Loc)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				return who + " uses “" + po.Key + "” " + s.at(l) + ": " + po.Text
+				return who + " uses “" + po.Key + "” " + s.at(l) + " (" + po.Text + ")"
 			}
 		}
 	case vBuild:

@@ -54,6 +54,14 @@ type State struct {
 	// cause names what the changes being made come from ("salaries"), for
 	// a debt that waits for its payer (Task.Why); "" within an action.
 	cause string
+	// fold is 1 + the index in ev of the line saying what foldSeat just
+	// did, while it is the last event: the changes that action makes are
+	// told in that line ("P2 places a 1 on space 4 at Westminster: -2 £
+	// (fee)") rather than in one of their own. 0: none.
+	fold, foldSeat int
+	// own is the cause of the changes the action at hand makes itself
+	// ("fee", "action space"), which join its line too.
+	own string
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -294,6 +302,14 @@ func (s *State) num(k int) []int {
 
 func (s *State) emit(kind string, seat int, text string, reveals bool) {
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
+	s.fold = 0
+}
+
+// emitDoing emits the line saying what seat does, which the changes the
+// action makes then join (see State.fold).
+func (s *State) emitDoing(seat int, text string) {
+	s.emit(engine.EventAction, seat, text, false)
+	s.fold, s.foldSeat = len(s.ev), seat
 }
 
 // Phase implements engine.State: "Spring 1849: phase 2, place dice".

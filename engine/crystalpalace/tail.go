@@ -3,8 +3,6 @@ package crystalpalace
 import (
 	"strconv"
 	"strings"
-
-	"github.com/meeplegames/meeple/engine"
 )
 
 // Answers given with the action that leads to the decision (Action.Then):
@@ -177,7 +175,7 @@ func (s *State) follow(seat int, a Action) {
 	f := a.Then[0]
 	s.pop(seat)
 	if text := s.narrate(seat, f); text != "" {
-		s.emit(engine.EventAction, seat, text, false)
+		s.emitDoing(seat, text)
 	}
 	s.answer(seat, t, f)
 }
