@@ -95,27 +95,33 @@ type dmHandler struct {
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
-// game was last sent its secret prompt by DM.
+// game was last sent its secret prompt by DM, and to whom: a seat handed
+// over during a secret phase is prompted again, where its new holder takes
+// secret choices.
 type promptsSent struct {
 	mu    sync.Mutex
-	round map[uint64]map[engine.Seat]string // game → seat → round tag
+	round map[uint64]map[engine.Seat]sentTo // game → seat → round and user
 }
 
-// first records that seat of game is sent its prompt for round, and
-// reports whether it was not already.
-func (p *promptsSent) first(game uint64, seat engine.Seat, round string) bool {
+// sentTo is one secret prompt sent: the round's tag and the user DMed.
+type sentTo struct{ round, user string }
+
+// first records that seat of game, held by user, is sent its prompt for
+// round, and reports whether it was not already.
+func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.round == nil {
-		p.round = map[uint64]map[engine.Seat]string{}
+		p.round = map[uint64]map[engine.Seat]sentTo{}
 	}
 	if p.round[game] == nil {
-		p.round[game] = map[engine.Seat]string{}
+		p.round[game] = map[engine.Seat]sentTo{}
 	}
-	if p.round[game][seat] == round {
+	sent := sentTo{round, user}
+	if p.round[game][seat] == sent {
 		return false
 	}
-	p.round[game][seat] = round
+	p.round[game][seat] = sent
 	return true
 }
 
@@ -266,7 +272,7 @@ func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, tag) {
+		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)

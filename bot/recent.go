@@ -1,23 +1,24 @@
 package bot
 
 import (
+	"regexp"
 	"sync"
 
 	"github.com/meeplegames/meeple/engine"
 )
 
-// recentEvents keeps the last public event texts of each game in memory for
-// the board's "Last actions". After a restart it starts empty and fills as
-// the game goes on; /game log replays the whole log instead.
+// recentEvents keeps the last public events of each game in memory for the
+// board's "Last actions". After a restart it starts empty and fills as the
+// game goes on; /game log replays the whole log instead.
 type recentEvents struct {
-	mu   sync.Mutex
-	text map[string][]string // by channel
+	mu     sync.Mutex
+	events map[string][]engine.Event // by channel
 }
 
 const recentKept = 20
 
 func newRecentEvents() *recentEvents {
-	return &recentEvents{text: map[string][]string{}}
+	return &recentEvents{events: map[string][]engine.Event{}}
 }
 
 func (r *recentEvents) add(channel string, events []engine.Event) {
@@ -27,27 +28,95 @@ func (r *recentEvents) add(channel string, events []engine.Event) {
 		if e.Private || e.Text == "" {
 			continue
 		}
-		r.text[channel] = append(r.text[channel], e.Text)
+		r.events[channel] = append(r.events[channel], e)
 	}
-	if n := len(r.text[channel]); n > recentKept {
-		r.text[channel] = append([]string(nil), r.text[channel][n-recentKept:]...)
+	if n := len(r.events[channel]); n > recentKept {
+		r.events[channel] = append([]engine.Event(nil), r.events[channel][n-recentKept:]...)
 	}
 }
 
-// last returns up to n texts, oldest first.
+// last returns a summary of what happened lately in at most n lines,
+// oldest first, for a glance: the changes one cause made to several seats
+// in a row share one line ("dice paid: P1 -19 £ · P2 -15 £"), joined to a
+// headline they follow; headline events (a reveal of secret choices, the
+// end) are always kept, then the latest other lines fill what is left, new
+// phases last of all.
 func (r *recentEvents) last(channel string, n int) []string {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	t := r.text[channel]
-	if len(t) > n {
-		t = t[len(t)-n:]
+	events := append([]engine.Event(nil), r.events[channel]...)
+	r.mu.Unlock()
+	lines := summarize(events)
+	keep := make([]bool, len(lines))
+	left := n
+	for _, rank := range []int{rankHeadline, rankOther, rankPhase} {
+		for i := len(lines) - 1; i >= 0 && left > 0; i-- {
+			if lines[i].rank == rank && !keep[i] {
+				keep[i] = true
+				left--
+			}
+		}
 	}
-	return append([]string(nil), t...)
+	out := make([]string, 0, n)
+	for i, l := range lines {
+		if keep[i] {
+			out = append(out, l.text)
+		}
+	}
+	return out
+}
+
+// How much a summary line matters at a glance.
+const (
+	rankPhase    = iota // a new phase began: the board says where the game stands anyway
+	rankOther           // an action or a change
+	rankHeadline        // secret choices revealed, the game's end
+)
+
+type summaryLine struct {
+	text string
+	rank int
+}
+
+// changeLine reads a change event's text "P2: -15 £ (dice paid)".
+var changeLine = regexp.MustCompile(`^(P\d+): (.+) \(([^()]+)\)$`)
+
+// summarize turns events into summary lines, joining the change lines with
+// one cause that follow each other.
+func summarize(events []engine.Event) []summaryLine {
+	var out []summaryLine
+	lastCause := ""
+	for _, e := range events {
+		rank := rankOther
+		switch e.Kind {
+		case engine.EventReveal, engine.EventEnd:
+			rank = rankHeadline
+		case engine.EventPhase:
+			rank = rankPhase
+		}
+		m := changeLine.FindStringSubmatch(e.Text)
+		if m == nil || rank != rankOther {
+			out = append(out, summaryLine{e.Text, rank})
+			lastCause = ""
+			continue
+		}
+		switch {
+		case m[3] == lastCause && len(out) > 0:
+			out[len(out)-1].text += " · " + m[1] + " " + m[2]
+			continue
+		case len(out) > 0 && out[len(out)-1].rank == rankHeadline && lastCause == "":
+			// what a reveal costs at once is part of the headline
+			out[len(out)-1].text += " — " + m[3] + ": " + m[1] + " " + m[2]
+		default:
+			out = append(out, summaryLine{m[3] + ": " + m[1] + " " + m[2], rankOther})
+		}
+		lastCause = m[3]
+	}
+	return out
 }
 
 // forget drops what is kept about channel's game.
 func (r *recentEvents) forget(channel string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.text, channel)
+	delete(r.events, channel)
 }
