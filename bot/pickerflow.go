@@ -215,7 +215,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action 
 		return err
 	}
 	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
-	b.pub.notify(out)
+	b.pub.notifyVia(out, r, nil) // a ping rides on r's public follow-up, outside the REST budget
 	return err
 }
 
