@@ -37,7 +37,8 @@ func (b *playHandler) register(rt *router) error {
 }
 
 // suggest lists the user's legal actions in the channel's game: their
-// prompts' actions and free actions (/play), or only the free ones (/free).
+// prompts' actions and free actions (/play), or only the free ones (/free),
+// each with what it does (see suggestion).
 func (b *playHandler) suggest(in *interaction) []string {
 	g, st, err := b.store.Load(in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
@@ -45,12 +46,15 @@ func (b *playHandler) suggest(in *interaction) []string {
 	}
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
+		var actions []string
 		if in.name != cmdFree {
 			for _, p := range promptsOf(st, seat) {
-				out = append(out, p.Actions...)
+				actions = append(actions, p.Actions...)
 			}
 		}
-		out = append(out, st.FreeActions(seat)...)
+		for _, a := range append(actions, st.FreeActions(seat)...) {
+			out = append(out, suggestion(st, seat, a))
+		}
 	}
 	return out
 }

@@ -106,14 +106,14 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(g, public[0])
+		rows = actionButtons(g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, p); ok {
+			if sel, ok := actionSelect(g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -136,7 +136,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 	return rows
 }
 
-func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponent {
+func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
@@ -144,7 +144,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
-		row = append(row, discordgo.Button{Label: a, Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: buttonLabel(st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
 		if len(row) == 5 {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil
@@ -159,7 +159,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
 // the way).
-func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -169,7 +169,7 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, p.Seat, a)})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {

@@ -322,10 +322,10 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
 func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(p.Actions, prefix)
+	opts := menuOptions(st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(p.Actions, prefix)
+		opts = menuOptions(st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
@@ -342,7 +342,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -352,7 +352,7 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, seat, a)})
 		}
 		return opts
 	}

@@ -245,6 +245,9 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 			text += " …"
 		}
 		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
+		if c.Action != "" {
+			opts[i].Description = optionDescription(st, seat, c.Action)
+		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
