@@ -651,12 +651,28 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 		return nil, err
 	}
 	if err := s.refusal(int(seat), &a).err(); err != nil {
-		return nil, err
+		return nil, s.teach(seat, err)
 	}
 	// the events are gathered in the state's scratch list, then returned
 	// in a slice of their size
 	s.scratchEvents = s.perform(int(seat), a, s.scratchEvents[:0])
 	return append(make([]engine.Event, 0, len(s.scratchEvents)), s.scratchEvents...), nil
+}
+
+// teach adds to the refusal of an answer to a pending question (which
+// Passepartout card to keep, what to discard at the Police) the answers
+// that are valid; an ordinary turn's refusal already says what is wrong
+// and /play lists the moves.
+func (s *State) teach(seat engine.Seat, err error) error {
+	var rule *engine.RuleError
+	if s.Over() || int(seat) != s.Turn || !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
+		return err
+	}
+	kind := s.promptKind()
+	if kind == PromptTurn {
+		return err
+	}
+	return engine.RefuseAnswer(rule.Kind, rule.Reason, s.legal(kind, nil))
 }
 
 // perform carries out a legal action, appending its events to ev.
