@@ -16,7 +16,7 @@ func TestLastActionsKeepTheRevealAndJoinOneCause(t *testing.T) {
 		return engine.Event{Kind: "change", Seat: engine.Seat(seat), Text: text}
 	}
 	r.add("c", []engine.Event{
-		{Kind: engine.EventAction, Seat: 0, Text: "P1 places a 1 on space 4 at Westminster: -2 £ (fee)"},
+		{Kind: engine.EventAction, Seat: 0, Text: "P1 places a 1 on space 4 at Westminster — -2 £ (fee)"},
 		{Kind: engine.EventAction, Seat: 3, Text: "P4 has chosen their dice"},
 		{Kind: engine.EventReveal, Seat: engine.Spectator, Text: "dice revealed: P1: 6 6 5 2; P2: 6 5 3 1; P3: 4 2 1 1; P4: 3 1 1 1"},
 		change(0, "P1: -19 £ (dice paid)"), change(1, "P2: -15 £ (dice paid)"), change(2, "P3: -8 £ (dice paid)"), change(3, "P4: -6 £ (dice paid)"),

@@ -99,7 +99,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return to
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return "discards " + s.c.Research[sl.ID].Name
+			return "discards " + s.tileName(sl.ID) + " from research space " + strconv.Itoa(a.Vals[0])
 		}
 	case vGreen:
 		return s.describeGreen(who, a)
@@ -133,7 +133,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		text := "+" + pounds(e.LoanPounds) + " now; the loan tile costs VP at the end unless repaid"
 		if len(a.Vals) > 0 {
 			if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-				text += " · replaces " + s.c.Research[sl.ID].Name
+				text += " · replaces " + s.tileName(sl.ID)
 			}
 		}
 		return text
@@ -202,6 +202,16 @@ func (s *State) describeTail(seat int, a Action) string {
 		return "then your assistant up from tier " + strconv.Itoa(f.Vals[0]) + " to " + s.describeTier(to, s.market().Spaces[to].Cost)
 	}
 	return ""
+}
+
+// tileName names research tile id for a player: its name, and what it
+// does when another tile bears the same name ("Publicity (phase 6: +1
+// Buzz)"), so that two tiles are never told apart by their space alone.
+func (s *State) tileName(id int) string {
+	if !s.r.sharedName[id] {
+		return s.c.Research[id].Name
+	}
+	return s.c.Research[id].Name + " (" + s.researchView(id).Effect + ")"
 }
 
 // costFor is cost c as seat would pay it: "2 gear, 1 energy", with
@@ -337,7 +347,8 @@ func (s *State) describeTier(tier, fee int) string {
 func (s *State) describeGreen(seat int, a Action) string {
 	switch a.Key {
 	case srcResearch:
-		return effectText(s.c.Research[s.P[seat].Slots[a.Vals[0]-1].ID].Phase6)
+		id := s.P[seat].Slots[a.Vals[0]-1].ID
+		return s.c.Research[id].Name + " on space " + strconv.Itoa(a.Vals[0]) + ": " + effectText(s.c.Research[id].Phase6)
 	case srcMarket:
 		return effectText(s.market().Spaces[a.Vals[0]-1].Effect)
 	}

@@ -473,7 +473,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if len(*deck) > 0 && canReceiveResearch(p) {
 			tile := (*deck)[0]
 			*deck = (*deck)[1:]
-			s.emit(engine.EventAction, seat, seatName(seat)+" draws research tile "+s.c.Research[tile].Name, true)
+			s.emit(engine.EventAction, seat, seatName(seat)+" draws research tile "+s.tileName(tile), true)
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:

@@ -5,7 +5,7 @@ import "strconv"
 // EventChange is the kind of the events that report a change of a seat's
 // pounds, VP, goods, income, Buzz or track positions, with its cause: "P3:
 // +9 £ (income)", or the line of the action that made it, "P2 places a 1 on
-// space 4 at Westminster: -2 £ (fee)".
+// space 4 at Westminster — -2 £ (fee)".
 const EventChange = "change"
 
 // tally is what the log reports changes of for one seat.
@@ -104,7 +104,7 @@ func (s *State) report(seat int, cause string) {
 		if e.Kind == EventChange {
 			e.Text += "; " + string(b)
 		} else {
-			e.Kind, e.Text = EventChange, e.Text+": "+string(b)
+			e.Kind, e.Text = EventChange, e.Text+" — "+string(b)
 		}
 		return
 	}

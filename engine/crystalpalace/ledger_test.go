@@ -22,7 +22,11 @@ func reported(events []engine.Event) map[int]map[string]int {
 		if out[seat] == nil {
 			out[seat] = map[string]int{}
 		}
-		for _, m := range changePart.FindAllStringSubmatch(e.Text, -1) {
+		text := e.Text
+		if i := strings.LastIndex(text, " — "); i >= 0 {
+			text = text[i:] // an action's line: its changes follow the dash
+		}
+		for _, m := range changePart.FindAllStringSubmatch(text, -1) {
 			n, _ := strconv.Atoi(m[1])
 			unit := m[2]
 			for _, stem := range []string{"gear", "newspaper"} {
@@ -193,7 +197,7 @@ func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 	}
 	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
 	ev := mustApply(t, s, 0, "place 1 patent 4")
-	if got, want := ev[0].Text, "P1 places a 1 on space 4 at the Patent Office: -2 £ (fee)"; got != want {
+	if got, want := ev[0].Text, "P1 places a 1 on space 4 at the Patent Office — -2 £ (fee)"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {

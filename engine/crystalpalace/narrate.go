@@ -33,7 +33,7 @@ func (s *State) narrate(seat int, a Action) string {
 		case locPatent:
 			return who + " takes the " + s.c.Patents[id].Name + " " + s.at(l)
 		case locMuseum:
-			return who + " takes the research tile " + s.c.Research[id].Name + " " + s.at(l)
+			return who + " takes the research tile " + s.tileName(id) + " " + s.at(l)
 		case locBank:
 			return who + " takes share " + s.c.Shares[id].ID + " " + s.at(l)
 		case locClub:
@@ -67,7 +67,7 @@ func (s *State) narrate(seat int, a Action) string {
 		return who + " moves their assistant off the Black Market (tier " + strconv.Itoa(a.Vals[0]) + "), back to their supply"
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return who + " discards the research tile " + s.c.Research[sl.ID].Name
+			return who + " discards the research tile " + s.tileName(sl.ID)
 		}
 	case vGreen:
 		return who + " uses a green bonus: " + s.describeGreen(seat, a)

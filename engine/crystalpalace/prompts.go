@@ -195,7 +195,7 @@ func (s *State) decisionLabel(seat int, t Task) string {
 	case dGreen:
 		return "choose a green bonus to use once more now (green …)"
 	case dReplace:
-		return "choose the research tile that " + s.c.Research[t.X].Name + " replaces (replace <space>)"
+		return "choose the research tile that " + s.tileName(t.X) + " replaces (replace <space>)"
 	case dLoanSlot:
 		return "choose the research tile the new loan replaces (replace <space>)"
 	case dPoster:

@@ -24,6 +24,8 @@ type Rules struct {
 	build []string   // build[i] is "build <patent i>"
 	// buildAt[i][t] is "build <patent i> target t+1".
 	buildAt [][]string
+	// sharedName[id] reports that another research tile has tile id's name.
+	sharedName []bool
 	// moveText[t] is "market move t+1".
 	moveText []string
 	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
@@ -77,6 +79,13 @@ func NewRules(c *Content) *Rules {
 		r.buildAt = append(r.buildAt, at)
 	}
 	r.moveText = moveTexts()
+	names := map[string]int{}
+	for _, rt := range c.Research {
+		names[rt.Name]++
+	}
+	for _, rt := range c.Research {
+		r.sharedName = append(r.sharedName, names[rt.Name] > 1)
+	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)

@@ -56,7 +56,7 @@ type State struct {
 	cause string
 	// fold is 1 + the index in ev of the line saying what foldSeat just
 	// did, while it is the last event: the changes that action makes are
-	// told in that line ("P2 places a 1 on space 4 at Westminster: -2 £
+	// told in that line ("P2 places a 1 on space 4 at Westminster — -2 £
 	// (fee)") rather than in one of their own. 0: none.
 	fold, foldSeat int
 	// own is the cause of the changes the action at hand makes itself

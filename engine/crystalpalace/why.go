@@ -94,9 +94,9 @@ func (s *State) whyNotGreen(seat int, a Action) string {
 		case sl.K != slotResearch:
 			return "research space " + strconv.Itoa(k) + " is empty"
 		case len(s.c.Research[sl.ID].Phase6) == 0:
-			return "the research tile on space " + strconv.Itoa(k) + ", " + s.c.Research[sl.ID].Name + ", has no green bonus"
+			return "the research tile on space " + strconv.Itoa(k) + ", " + s.tileName(sl.ID) + ", has no green bonus"
 		}
-		return "the green bonus of " + s.c.Research[sl.ID].Name + " is itself a green bonus: it cannot be the one used"
+		return "the green bonus of " + s.tileName(sl.ID) + " is itself a green bonus: it cannot be the one used"
 	case srcMarket:
 		k := a.Vals[0]
 		if k < 1 || k > len(s.Market) || s.Market[k-1] != seat {
