@@ -199,31 +199,15 @@ func (s *State) decisionLabel(seat int, t Task) string {
 	case dLoanSlot:
 		return "choose the research tile the new loan replaces (replace <space>)"
 	case dPoster:
-		po := s.c.Tracks.Buzz.Posters[t.X]
-		return "place a Buzz token on poster " + strconv.Itoa(po.Space) + ", paying " + posterText(po) + " every phase 6 (poster), or skip"
+		return s.r.labels.poster[t.X]
 	case dBonus:
-		alts, what := s.c.Tracks.WestminsterV, "Westminster V's bonus"
-		if t.X >= 0 {
-			alts, what = s.c.Tracks.Buzz.Posters[t.X].Choice, "poster "+strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)+"'s bonus for this phase 6"
-		}
-		parts := make([]string, len(alts))
-		for i, e := range alts {
-			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
-		}
-		label := "choose " + what + ": " + strings.Join(parts, " or ")
-		if t.X >= 0 {
-			label += "; add always to get it every round without being asked"
-		}
-		return label
+		return s.r.labels.bonus[t.X+1]
 	case dTarget:
-		pt := &s.c.Patents[t.X]
-		return "choose who gets the effect of " + pt.Prototype + ", " + effectText(pt.Effect) + " (target <player>)"
+		return s.r.labels.target[t.X]
 	case dWatch:
-		w := s.c.Tracks.Watch
-		return "choose the Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " every phase 6 (watch pounds)"
+		return s.r.labels.watch
 	case dInstant:
-		ch := &s.c.Characters[t.X]
-		return "take " + ch.Name + "'s instant bonus, " + oneEffectText(ch.Instant[t.N]) + " (accept), or skip"
+		return s.r.labels.instant[t.X][t.N]
 	case dPay:
 		what := "pay " + strconv.Itoa(t.N) + " pounds"
 		if t.Why != "" {
@@ -232,6 +216,46 @@ func (s *State) decisionLabel(seat int, t Task) string {
 		return what + " with " + strconv.Itoa(s.P[seat].Pounds) + " in hand: raise money first (exchange, sell) or pay, taking loans for the rest"
 	}
 	return "decide"
+}
+
+// decisionLabels are the labels of the decisions that depend only on the
+// content, written once: poster[i] for a Buzz token on poster i, bonus[0]
+// Westminster V's choice and bonus[i+1] poster i's, target[i] the target
+// of patent i's prototype, instant[c][k] character c's k-th instant bonus.
+type decisionLabels struct {
+	poster, bonus, target []string
+	watch                 string
+	instant               [][]string
+}
+
+func newDecisionLabels(c *Content) decisionLabels {
+	var l decisionLabels
+	choose := func(what string, alts []Effect) string {
+		parts := make([]string, len(alts))
+		for i, e := range alts {
+			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
+		}
+		return "choose " + what + ": " + strings.Join(parts, " or ")
+	}
+	l.bonus = append(l.bonus, choose("Westminster V's bonus", c.Tracks.WestminsterV))
+	for _, po := range c.Tracks.Buzz.Posters {
+		sp := strconv.Itoa(po.Space)
+		l.poster = append(l.poster, "place a Buzz token on poster "+sp+", paying "+posterText(po)+" every phase 6 (poster), or skip")
+		l.bonus = append(l.bonus, choose("poster "+sp+"'s bonus for this phase 6", po.Choice)+"; add always to get it every round without being asked")
+	}
+	for _, pt := range c.Patents {
+		l.target = append(l.target, "choose who gets the effect of "+pt.Prototype+", "+effectText(pt.Effect)+" (target <player>)")
+	}
+	w := c.Tracks.Watch
+	l.watch = "choose the Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " every phase 6 (watch pounds)"
+	for _, ch := range c.Characters {
+		var each []string
+		for _, e := range ch.Instant {
+			each = append(each, "take "+ch.Name+"'s instant bonus, "+oneEffectText(e)+" (accept), or skip")
+		}
+		l.instant = append(l.instant, each)
+	}
+	return l
 }
 
 // placeActions lists the legal placements of phase 2 and pass, sized

@@ -24,6 +24,8 @@ type Rules struct {
 	build []string   // build[i] is "build <patent i>"
 	// buildAt[i][t] is "build <patent i> target t+1".
 	buildAt [][]string
+	// labels are the decisions' labels that depend only on the content.
+	labels decisionLabels
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
@@ -79,6 +81,7 @@ func NewRules(c *Content) *Rules {
 		r.buildAt = append(r.buildAt, at)
 	}
 	r.moveText = moveTexts()
+	r.labels = newDecisionLabels(c)
 	names := map[string]int{}
 	for _, rt := range c.Research {
 		names[rt.Name]++
