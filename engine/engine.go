@@ -93,7 +93,8 @@ type Prompt struct {
 	// Kind names the decision for user interfaces ("dice", "place", "take",
 	// "move", …); stable per game.
 	Kind string
-	// Label says in a few words what is being decided: "choose your dice values".
+	// Label says in a few words what is being decided, the same for every
+	// player (it is public): "choose the values of 4 dice".
 	Label string
 	// Actions lists every legal action in canonical notation; never empty.
 	// For very large choices (secret dice) it may list them all anyway; a UI

@@ -367,7 +367,7 @@ func TestExampleSalaryHolmes(t *testing.T) {
 	vp := p.VP
 	mustApply(t, s, blue, "pass") // phase 3 ends; phase 4 salaries: 3 for Holmes, 3 for Brontë
 	pr := s.Prompts()
-	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 pounds (salaries) with 5 in hand") {
+	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 £ (salaries), holding 5 £") {
 		t.Fatalf("Blue owes 6 with 5 in hand: %+v", pr)
 	}
 	mustApply(t, s, blue, "exchange pound") // paid with the last 5 pounds and 1 newspaper

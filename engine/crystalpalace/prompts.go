@@ -185,11 +185,10 @@ func (s *State) decisionLabel(seat int, t Task) string {
 	case dAssistant:
 		return "take an assistant action (objective, market place, market move <tier>) or skip"
 	case dDown:
-		label := "move a Black Market assistant down (down <tier>), skip, or skip always (not asked again; ask down undoes it)"
 		if s.MarketGears > 0 {
-			label += "; from tier " + strconv.Itoa(s.market().BannerTier) + " up it takes a gear from the banner (" + strconv.Itoa(s.MarketGears) + " left)"
+			return downLabel + "; from tier " + strconv.Itoa(s.market().BannerTier) + " up, +1 gear (" + strconv.Itoa(s.MarketGears) + " left)"
 		}
-		return label
+		return downLabel
 	case dForcedDown:
 		return "move a Black Market assistant down, as the card says (down <tier>)"
 	case dGreen:
@@ -209,14 +208,17 @@ func (s *State) decisionLabel(seat int, t Task) string {
 	case dInstant:
 		return s.r.labels.instant[t.X][t.N]
 	case dPay:
-		what := "pay " + strconv.Itoa(t.N) + " pounds"
+		what := "pay " + pounds(t.N)
 		if t.Why != "" {
 			what += " (" + t.Why + ")"
 		}
-		return what + " with " + strconv.Itoa(s.P[seat].Pounds) + " in hand: raise money first (exchange, sell) or pay, taking loans for the rest"
+		return what + ", holding " + pounds(s.P[seat].Pounds) + ": raise money, or pay with loans"
 	}
 	return "decide"
 }
+
+// downLabel asks about moving an assistant down after a placement.
+const downLabel = "move an assistant down the Black Market (down <tier>), skip, or skip always"
 
 // decisionLabels are the labels of the decisions that depend only on the
 // content, written once: poster[i] for a Buzz token on poster i, bonus[0]
@@ -235,23 +237,23 @@ func newDecisionLabels(c *Content) decisionLabels {
 		for i, e := range alts {
 			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
 		}
-		return "choose " + what + ": " + strings.Join(parts, " or ")
+		return what + ": " + strings.Join(parts, " or ")
 	}
 	l.bonus = append(l.bonus, choose("Westminster V's bonus", c.Tracks.WestminsterV))
 	for _, po := range c.Tracks.Buzz.Posters {
 		sp := strconv.Itoa(po.Space)
-		l.poster = append(l.poster, "place a Buzz token on poster "+sp+", paying "+posterText(po)+" every phase 6 (poster), or skip")
-		l.bonus = append(l.bonus, choose("poster "+sp+"'s bonus for this phase 6", po.Choice)+"; add always to get it every round without being asked")
+		l.poster = append(l.poster, "Buzz token on poster "+sp+", paying "+posterText(po)+" each phase 6 (poster), or skip")
+		l.bonus = append(l.bonus, choose("poster "+sp+"'s bonus", po.Choice)+"; add always to keep it")
 	}
 	for _, pt := range c.Patents {
-		l.target = append(l.target, "choose who gets the effect of "+pt.Prototype+", "+effectText(pt.Effect)+" (target <player>)")
+		l.target = append(l.target, "who gets "+pt.Prototype+"'s effect, "+effectText(pt.Effect)+" (target <player>)")
 	}
 	w := c.Tracks.Watch
-	l.watch = "choose the Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " every phase 6 (watch pounds)"
+	l.watch = "Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " each phase 6 (watch pounds)"
 	for _, ch := range c.Characters {
 		var each []string
 		for _, e := range ch.Instant {
-			each = append(each, "take "+ch.Name+"'s instant bonus, "+oneEffectText(e)+" (accept), or skip")
+			each = append(each, ch.Name+"'s instant bonus, "+oneEffectText(e)+": accept or skip")
 		}
 		l.instant = append(l.instant, each)
 	}
