@@ -112,7 +112,7 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id.Version = h.game(chTiny).Version
+	id.Revision = h.game(chTiny).Revision
 	moveID, _ := id.encode()
 	acked := make(chan discordtest.Request, 1)
 	h.fake.Watch(func(q discordtest.Request) {

@@ -72,7 +72,7 @@ func (b *playHandler) pickComponent(ctx context.Context, r *reply, in *interacti
 // answers by updating the board the click was on.
 func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, version: id.Version, text: id.Arg}
+	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, revision: int64(id.Revision), text: id.Arg, key: in.ID}
 	if id.Verb == verbPick {
 		if len(in.values) != 1 {
 			return refuse("Pick one option.")
@@ -103,7 +103,7 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 		return errBlankChoice
 	}
 	// a secret choice stays valid while its prompt is open: no version
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, version: -1, text: in.text})
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
 		return b.answerPrivately(r, out, err)
 	}
@@ -167,7 +167,7 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 	}
 	// every /play answer is private, so a secret choice never shows; a slow
 	// answer is deferred privately by the reply's timer
-	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, version: -1, text: text})
+	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, revision: -1, text: text, key: i.ID})
 	return b.answerPrivately(r, out, err)
 }
 
@@ -191,7 +191,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		}
 		return refuse("You have no secret choice to make right now.")
 	}
-	mid, _ := customID{Game: g.ID, Version: g.Version, Verb: verbModal}.encode()
+	mid, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbModal}.encode()
 	example := ""
 	if len(p.Actions) > 0 {
 		example = "e.g. " + p.Actions[len(p.Actions)-1]

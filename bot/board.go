@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -40,19 +41,17 @@ func titleOf(games *engine.Registry, kind string) string {
 }
 
 // boardMessage is the public board of a running game: where it stands,
-// who sits where, whom it waits for, the last public events, and components
-// for the open public prompts. It never holds a secret: prompts marked
-// Secret get only a button that opens a private form.
+// who sits where with their headline figures, whom it waits for, the last
+// public events, and components for the open public prompts. It never
+// holds a secret: prompts marked Secret get only a button that opens a
+// private form. With images on, the glance goes with it as the message's
+// own attachment (withBoardImage) and a button shows the full board.
 func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 	title := titleOf(b.games, g.Kind)
-	res := st.Result()
 	var seats strings.Builder
+	figures := seatFigures(st, len(g.Seats))
 	for n, s := range g.Seats {
-		score := ""
-		if n < len(res.Scores) {
-			score = fmt.Sprintf(" — %d", res.Scores[n])
-		}
-		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), score)
+		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
 	}
 	var waiting []string
 	for _, p := range st.Prompts() {
@@ -79,10 +78,65 @@ func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
 	}
+	rows := promptComponents(g, st)
 	if b.imagesOn {
-		embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
+		rows = withFullBoardButton(g, rows)
 	}
-	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: promptComponents(g, st)}
+	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
+}
+
+// seatFigures are each of seats' headline figures for the Players field,
+// each named: " — Pounds 12 · VP 30 · Buzz 4 · Income 5" as the glance
+// shows them, or " — score 5" for a game without a glance.
+func seatFigures(st engine.State, seats int) []string {
+	out := make([]string, seats)
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
+		for n := range out {
+			if n < len(gl.Seats) && len(gl.Seats[n].Figures) > 0 {
+				parts := make([]string, len(gl.Seats[n].Figures))
+				for i, f := range gl.Seats[n].Figures {
+					parts[i] = f.String()
+				}
+				out[n] = " — " + strings.Join(parts, " · ")
+			}
+		}
+		return out
+	}
+	res := st.Result()
+	for n := range out {
+		if n < len(res.Scores) {
+			out[n] = fmt.Sprintf(" — score %d", res.Scores[n])
+		}
+	}
+	return out
+}
+
+// withFullBoardButton adds the button that shows the full board: to the
+// last row of buttons when it has room, else as a row of its own when the
+// message has room for one; /game board shows the full board too.
+func withFullBoardButton(g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbFullBoard}.encode()
+	btn := discordgo.Button{Label: "Full board", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
+	if n := len(rows); n > 0 {
+		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < 5 && isButtonRow(last) {
+			last.Components = append(last.Components[:len(last.Components):len(last.Components)], btn)
+			return append(rows[:n-1:n-1], last)
+		}
+	}
+	if len(rows) < maxRows {
+		return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{btn}})
+	}
+	return rows
+}
+
+// isButtonRow reports whether a row holds buttons (not a select menu).
+func isButtonRow(row discordgo.ActionsRow) bool {
+	for _, c := range row.Components {
+		if _, ok := c.(discordgo.Button); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // promptComponents are the buttons and select menus for the open prompts:
@@ -127,7 +181,7 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		rows = rows[:room]
 	}
 	if secret {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbSecret}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 			secretTreeButton(g),
@@ -140,7 +194,7 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
-		id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbAct, Arg: a}.encode()
+		id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbAct, Arg: a}.encode()
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
@@ -163,7 +217,7 @@ func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, a := range p.Actions {
 		if utf8.RuneCountInString(a) > 100 {
@@ -240,9 +294,32 @@ func (b *views) describe(view any, names []string) string {
 	return s
 }
 
-// boardImage renders the public board, or returns nil (images off, or the
-// render failed: the text board still goes out).
+// boardImage renders the glance posted with the board message, or
+// returns nil (images off, or the render failed: the text board still goes
+// out).
 func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
+	if !b.imagesOn {
+		return nil
+	}
+	png, err := b.images.glance(g, st)
+	if err != nil {
+		b.log.Warn("rendering the glance failed", "game", g.ID, "err", err)
+		return nil
+	}
+	return png
+}
+
+// withBoardImage is the board message with its glance, shown as the
+// message's own attachment (Discord shows that larger than an embed's
+// image).
+func (b *views) withBoardImage(g *storage.Game, st engine.State) msg {
+	m := b.boardMessage(g, st)
+	m.Image, m.Loose = b.boardImage(g, st), true
+	return m
+}
+
+// fullBoard is the full board image, or nil.
+func (b *views) fullBoard(g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
@@ -252,17 +329,6 @@ func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
 		return nil
 	}
 	return png
-}
-
-// withBoardImage is the board message with its image, or without the
-// image's embed reference when there is none.
-func (b *views) withBoardImage(g *storage.Game, st engine.State) msg {
-	m := b.boardMessage(g, st)
-	m.Image = b.boardImage(g, st)
-	if m.Image == nil && len(m.Embeds) > 0 {
-		m.Embeds[0].Image = nil
-	}
-	return m
 }
 
 // scoresImage renders the score sheet, or returns nil.

@@ -167,11 +167,11 @@ func TestNoReminderMeansNever(t *testing.T) {
 
 func TestDurationsAndReminderHelpRead(t *testing.T) {
 	for d, want := range map[time.Duration]string{24 * time.Hour: "1 day", 48 * time.Hour: "2 days", time.Hour: "1 hour", 90 * time.Minute: "90 minutes"} {
-		if got := humanDuration(d); got != want {
+		if got := humanDuration(englishWords(t), d); got != want {
 			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
-	for _, c := range Commands(tinyRegistry()) {
+	for _, c := range Commands(tinyRegistry(), testWords(t)) {
 		walkOptions(c.Options, func(o *discordgo.ApplicationCommandOption) {
 			if o.Name == optReminder && (strings.Contains(o.Description, "before") || !strings.Contains(o.Description, "every")) {
 				t.Errorf("/%s %s: %q", c.Name, o.Name, o.Description)

@@ -92,6 +92,10 @@ type dmHandler struct {
 	now      func() time.Time
 	pending  *pendingDMs
 	prompted promptsSent
+	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
+	// so a prompt asks for a pick from its menus only
+	menusOnly bool
+	langs     *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
@@ -143,18 +147,18 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: genericFailure})
+		b.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.text})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(b.langs.english())})
 	case text == "":
 	case len(waiting) == 0:
 		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
 	case len(waiting) == 1:
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text)})
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text, m.ID)})
 	default:
 		b.pending.put(user, text, b.now())
 		if q := b.answer(m.ChannelID, b.whichGameMessage(waiting)); q != nil {
@@ -163,14 +167,15 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	}
 }
 
-// playFromDM plays text for user in g and returns the DM answer.
-func (b *dmHandler) playFromDM(g *storage.Game, user, text string) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, version: -1, text: text})
+// playFromDM plays text for user in g and returns the DM answer. key is
+// the id of the DM or interaction that sent it (see request.key).
+func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string) string {
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
-		words, unexpected := userMessage(err)
+		words, unexpected := userMessage(b.langs.english(), err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
@@ -249,7 +254,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, text)})
+	return r.update(msg{Content: b.playFromDM(g, user, text, in.ID)})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -311,6 +316,9 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	}
 	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
 		title, g.ID, g.Channel, p.Label, example)}
+	if b.menusOnly {
+		m.Content = fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nPick your choice below. Only you see it until it is revealed.", title, g.ID, g.Channel, p.Label)
+	}
 	m.Components = choiceMenu(g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
@@ -330,7 +338,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 	if len(opts) == 0 {
 		return nil
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
 	placeholder := p.Label
 	if prefix != "" {
 		placeholder = prefix + " …"
@@ -403,7 +411,7 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if narrowed, err := b.narrowChoice(r, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, value), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: b.playFromDM(g, user, value, in.ID), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.

@@ -130,7 +130,7 @@ type voteElsewhere struct {
 func (v *voteElsewhere) Load(channel string) (*storage.Game, engine.State, error) {
 	g, st, err := v.Store.Load(channel)
 	v.once.Do(func() {
-		if _, err := v.Store.Update(channel, func(r *storage.Game) error {
+		if _, err := v.Store.Update(channel, g.ID, func(r *storage.Game) error {
 			r.EndVotes = append(r.EndVotes, v.voter)
 			return nil
 		}); err != nil {

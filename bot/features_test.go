@@ -145,7 +145,7 @@ func TestSecretActionsStayOutOfTheLog(t *testing.T) {
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
 	h.reg = engine.NewRegistry(tinyRules{refuse: "pick 3"})
 	h.restart()
-	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != genericFailure {
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != failureText {
 		t.Errorf("the log of a game that no longer replays: %s", res.text())
 	}
 	logged := h.log()
@@ -493,16 +493,16 @@ func TestUserMessages(t *testing.T) {
 	}{
 		{engine.Refuse(engine.ErrIllegalAction, "that space is taken"), "that space is taken", false},
 		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
-		{errStaleClick, errStaleClick.text, false},
+		{errStaleClick, errStaleClick.words(englishWords(t)), false},
 		{refuse("Nope %d", 3), "Nope 3", false},
-		{&storage.VersionError{Channel: "1", Expected: 1, Actual: 2}, "moved on", false},
+		{&storage.VersionError{Channel: "1", Expected: storage.Guard{Game: 1, Revision: 1}, Actual: storage.Guard{Game: 1, Revision: 2}}, "moved on", false},
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
 		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},
 		{engine.ErrGameOver, "over", false},
 		{errClosingDown, "restarting", false},
-		{errors.New("disk on fire at /var/lib/meeple"), genericFailure, true},
+		{errors.New("disk on fire at /var/lib/meeple"), failureText, true},
 	} {
-		got, unexpected := userMessage(c.err)
+		got, unexpected := userMessage(englishWords(t), c.err)
 		if !strings.Contains(got, c.want) || unexpected != c.unexpected {
 			t.Errorf("userMessage(%v) = %q, %v; want %q, %v", c.err, got, unexpected, c.want, c.unexpected)
 		}

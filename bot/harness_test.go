@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 const (
@@ -45,7 +46,7 @@ type harness struct {
 	fake   *discordtest.Server
 	reg    *engine.Registry
 	path   string
-	store  *storage.Store
+	store  *boltdb.Store
 	bot    *Bot
 	clock  *discordtest.Clock
 	cfg    Config
@@ -60,11 +61,20 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// web, when set, is an HTTP interactions endpoint serving the bot:
+	// interactions then arrive as signed POSTs (endpoint_e2e_test.go)
+	web *endpointRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
 	// wrap, when set, wraps the store the bot is given (counting or
 	// failing its writes); h.store stays the real one.
 	wrap func(Store) Store
+	// locale and guildLocale, when set, are the locales interactions
+	// carry: the user's Discord client's and the server's.
+	locale, guildLocale string
+	// session, when set, makes the bot's Discord session (one that talks
+	// to the fake through a REST proxy); nil means h.fake.NewSession.
+	session func() *discordgo.Session
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -101,7 +111,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func (h *harness) open() {
 	h.t.Helper()
-	st, err := storage.Open(h.path, h.reg, storage.Options{Now: h.clock.Now})
+	st, err := boltdb.Open(h.path, h.reg, boltdb.Options{Now: h.clock.Now})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -116,7 +126,11 @@ func (h *harness) open() {
 	if h.wrap != nil {
 		bs = h.wrap(st)
 	}
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	session := h.fake.NewSession
+	if h.session != nil {
+		session = h.session
+	}
+	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -192,6 +206,12 @@ func (h *harness) send(raw map[string]any) result {
 	n := h.next.Add(1)
 	token := fmt.Sprintf("tok%d", n)
 	raw["id"], raw["token"], raw["application_id"], raw["version"] = fmt.Sprint(500000+n), token, testApp, 1
+	if h.locale != "" {
+		raw["locale"] = h.locale
+	}
+	if _, inGuild := raw["guild_id"]; inGuild && h.guildLocale != "" {
+		raw["guild_locale"] = h.guildLocale
+	}
 	data, err := json.Marshal(raw)
 	if err != nil {
 		h.t.Fatal(err)
@@ -213,9 +233,12 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	if h.run != nil {
+	switch {
+	case h.web != nil:
+		h.web.interaction(h, raw)
+	case h.run != nil:
 		h.run.interaction(h, raw, token)
-	} else {
+	default:
 		h.bot.HandleInteraction(context.Background(), &i)
 	}
 	var out []discordtest.Request

@@ -150,7 +150,7 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 		}
 	}
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return s
 	}
 	which, _ := customID{Verb: verbWhich}.encode()

@@ -101,14 +101,14 @@ func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
 // secretTreeButton is the board's button that opens the picker for the
 // clicker's own secret choice, beside the one that opens the form.
 func secretTreeButton(g *storage.Game) discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: secretTree}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: secretTree}.encode()
 	return discordgo.Button{Label: "Pick from menus", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
 }
 
 // treeButton is the board's button that opens the picker for a prompt too
 // large for a select menu.
 func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
-	id, ok := customID{Game: g.ID, Version: g.Version, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
+	id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
 	if !ok {
 		return nil, false
 	}
@@ -147,7 +147,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 		return errForeign
 	case g.Status != storage.StatusRunning:
 		return errNotRunning
-	case g.Version != id.Version && !secret:
+	case g.Revision != id.Revision && !secret:
 		return errStaleClick
 	case secret && round != "" && round != roundTag(st):
 		// a secret choice stays open while others choose theirs: its
@@ -203,11 +203,11 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 // play plays the chosen action and turns the private menu into its
 // confirmation.
 func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action string, secret bool) error {
-	version := g.Version
+	revision := int64(g.Revision)
 	if secret {
-		version = -1
+		revision = -1
 	}
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, version: version, text: action})
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: revision, text: action, key: in.ID})
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)
@@ -237,7 +237,7 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 	if secret {
 		round = roundSep + roundTag(st)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
 	opts := make([]discordgo.SelectMenuOption, len(menu.Choices))
 	for i, c := range menu.Choices {
 		text := c.Label
@@ -253,7 +253,7 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
 	}}}
 	if len(path) > 0 {
-		back, _ := customID{Game: g.ID, Version: g.Version, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
+		back, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Back", Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})

@@ -18,7 +18,7 @@ import (
 type boardStore interface {
 	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 }
 
 // prefsStore reads users' preferences.
@@ -266,12 +266,12 @@ type mention struct {
 	users []string
 }
 
-// updateBoard brings the board message up to date: edited in place
-// (through a click's answer when there is one), or posted anew with the
-// board image when a phase began or there is none yet. A ping goes in the
+// updateBoard brings the board message and its glance up to date: edited
+// in place (through a click's answer when there is one), or posted anew
+// when a phase began or there is none yet. A ping goes in the
 // new board's text, or in a message of its own.
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	board := p.look.boardMessage(g, st)
+	board := p.look.withBoardImage(g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
 		err := p.editBoard(g, old, board, clicks)
@@ -288,7 +288,6 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		}
 		// the board message was deleted: post a new one
 	}
-	board = p.look.withBoardImage(g, st)
 	board.Content, board.Mentions = ping.text, ping.users
 	m, err := p.send.post(g.Channel, board)
 	if err != nil {
@@ -302,7 +301,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		p.retire(g, old, clicks)
 	}
 	phase := st.Phase()
-	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 		return nil
@@ -405,7 +404,7 @@ func promptLabel(st engine.State, seat engine.Seat) string {
 func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.boardMessage(g, st)
+		board := p.look.withBoardImage(g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
 		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))

@@ -9,11 +9,12 @@ import (
 
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // countedArchive counts the reads of the whole archive.
 type countedArchive struct {
-	*storage.Store
+	*boltdb.Store
 	reads atomic.Int32
 }
 

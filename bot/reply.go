@@ -21,15 +21,21 @@ type msg struct {
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
 	Image      []byte // a PNG attached as imageName
-	Private    bool   // ephemeral
-	Mentions   []string
+	// Loose shows Image as the message's own attachment, above its
+	// embeds, where Discord shows it larger (550×350 on the desktop)
+	// than inside an embed (400×300); otherwise it is the first embed's
+	// image.
+	Loose    bool
+	Private  bool // ephemeral
+	Mentions []string
 }
 
 const imageName = "board.png"
 
-// withImage returns m with its image shown inside its first embed.
+// withImage returns m with its image shown inside its first embed, unless
+// it is a loose attachment.
 func (m msg) withImage() msg {
-	if m.Image == nil || len(m.Embeds) == 0 || m.Embeds[0].Image != nil {
+	if m.Image == nil || m.Loose || len(m.Embeds) == 0 || m.Embeds[0].Image != nil {
 		return m
 	}
 	e := *m.Embeds[0]
@@ -96,7 +102,9 @@ type reply struct {
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	err     error // first error sending
+	err     error     // first error sending
+	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
+	sentAt  time.Time // when the initial response went out (inline.go)
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -160,7 +168,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	if r.lost {
 		return r.note(errInteractionLost)
 	}
-	err := r.s.InteractionRespond(r.i, resp)
+	err := r.callback(resp)
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
@@ -249,6 +257,7 @@ func (r *reply) update(m msg) error {
 	if r.state == ackNone {
 		data := m.responseData()
 		data.Flags = 0
+		data.Attachments = m.onlyNewImage()
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}, ackUpdate)
 	}
 	_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))
@@ -278,12 +287,19 @@ func webhookEdit(m msg) *discordgo.WebhookEdit {
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	e.Embeds = &embeds
-	if m.Image != nil {
-		// keep only the new upload: files[0] is referred to by id "0"
-		keep := []*discordgo.MessageAttachment{{ID: "0", Filename: imageName}}
-		e.Attachments = &keep
-	}
+	e.Attachments = m.onlyNewImage()
 	return e
+}
+
+// onlyNewImage is the attachments list of an edit that replaces the
+// message's image with m's: only the new upload, which files[0] refers to
+// by id "0". Nil (attachments stay) when m has no image.
+func (m msg) onlyNewImage() *[]*discordgo.MessageAttachment {
+	if m.Image == nil {
+		return nil
+	}
+	keep := []*discordgo.MessageAttachment{{ID: "0", Filename: imageName}}
+	return &keep
 }
 
 // original fetches the message the first response created.

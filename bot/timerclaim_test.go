@@ -84,7 +84,7 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 			if err := stores[0].Create(g); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := stores[0].Update(chTiny, func(g *storage.Game) error {
+			if _, err := stores[0].Update(chTiny, g.ID, func(g *storage.Game) error {
 				g.Deadline, g.RemindAt = now.Add(time.Hour), now.Add(-time.Minute)
 				if c.kind == storage.DueDeadline {
 					g.Deadline, g.RemindAt = now.Add(-time.Minute), time.Time{}

@@ -58,6 +58,40 @@ func edHeight(players int) int {
 	return edTableY + edHeadH + players*edRowH + edFooterH
 }
 
+// edCharsW is the width of the "Characters kept" column's text, and
+// edCharsLineH the height of one of its lines.
+const (
+	edCharsW     = edW - 2*edTrackX - edColChars - 16
+	edCharsLineH = 20
+)
+
+// travellerRows are the heights of the travellers' rows: a row grows to show
+// every kept character with its effect, wrapped, never cut.
+type travellerRows []int
+
+// edRowHeights measures the rows of v's travellers.
+func (c *canvas) edRowHeights(v *eightydays.View) travellerRows {
+	rows := make(travellerRows, len(v.Players))
+	for i, p := range v.Players {
+		n := 0
+		for _, line := range edCharacters(p.Characters) {
+			l, _ := c.wrapRich(line, edCharsW, edCharsW-12, 8, style{size: sizeSmall})
+			n += len(l)
+		}
+		rows[i] = max(edRowH, n*edCharsLineH+8)
+	}
+	return rows
+}
+
+// top is the y of row i, the table's bottom for i = len(rows).
+func (rows travellerRows) top(i int) int {
+	y := edTableY + edHeadH
+	for _, h := range rows[:i] {
+		y += h
+	}
+	return y
+}
+
 // edTitle is the board's title.
 const edTitle = "Around the World in 80 Days"
 
@@ -125,12 +159,12 @@ func joinInts(v []int, sep string) string {
 
 // edLayoutKey names the static layer: the track's content and the number of
 // travellers' rows.
-func edLayoutKey(v *eightydays.View) string {
+func edLayoutKey(v *eightydays.View, rows travellerRows) string {
 	h := fnv.New64a()
 	for _, sp := range v.Track {
 		fmt.Fprintf(h, "%d|%s|%s|%v|%t;", sp.Number, sp.Kind, sp.City, sp.Bets, sp.Red)
 	}
-	return fmt.Sprintf("80days/%d/%x", len(v.Players), h.Sum64())
+	return fmt.Sprintf("80days/%v/%x", rows, h.Sum64())
 }
 
 // eightyDaysBoard draws the public board of an 80 Days view.
@@ -139,7 +173,11 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 		return nil, err
 	}
 	players := len(v.Players)
-	c := r.begin(edW, edHeight(players), edLayoutKey(v), func(c *canvas) { c.edBackground(v) })
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+	rows := measure.edRowHeights(v)
+	r.faces.Put(measure.fs)
+	height := rows.top(players) + edFooterH
+	c := r.begin(edW, height, edLayoutKey(v, rows), func(c *canvas) { c.edBackground(v, rows) })
 	names = r.seatNames(names, players)
 	note := fmt.Sprintf("Round %d", v.Round)
 	if v.Variant != "" && v.Variant != "standard" {
@@ -152,8 +190,8 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, 
 	}
 	c.titleBar(edTitle, note)
 	c.edPawns(v)
-	c.edTravellers(v, names)
-	c.edFooter(v)
+	c.edTravellers(v, names, rows)
+	c.edFooter(v, rows)
 	return c.finish()
 }
 
@@ -173,7 +211,7 @@ func edCheck(v *eightydays.View) error {
 
 // edBackground draws what does not change during a game: the track, the
 // key to the spaces and the travellers' table without its contents.
-func (c *canvas) edBackground(v *eightydays.View) {
+func (c *canvas) edBackground(v *eightydays.View, rows travellerRows) {
 	c.titleBarStatic(edTitle)
 	dc := c.gg()
 	for _, sp := range v.Track {
@@ -204,11 +242,11 @@ func (c *canvas) edBackground(v *eightydays.View) {
 		c.text(h.text, x0+h.x+10, y+edHeadH/2, head)
 	}
 	for i := range v.Players {
-		ry := y + edHeadH + i*edRowH
-		c.fill(image.Rect(x0, ry, right, ry+edRowH), colPanel)
+		ry := rows.top(i)
+		c.fill(image.Rect(x0, ry, right, ry+rows[i]), colPanel)
 		c.fill(image.Rect(x0, ry, right, ry+1), colRule)
 	}
-	c.outline(image.Rect(x0, y, right, y+edHeadH+len(v.Players)*edRowH), 1, colInk)
+	c.outline(image.Rect(x0, y, right, rows.top(len(rows))), 1, colInk)
 }
 
 // edKey draws what each kind of space does.
@@ -285,16 +323,16 @@ func (c *canvas) edLondon(rect image.Rectangle, seats []int) {
 }
 
 // edTravellers fills the travellers' table.
-func (c *canvas) edTravellers(v *eightydays.View, names []string) {
+func (c *canvas) edTravellers(v *eightydays.View, names []string, rows travellerRows) {
 	x0 := edTrackX
 	for seat, p := range v.Players {
-		y := edTableY + edHeadH + seat*edRowH
+		y := rows.top(seat)
 		mid := y + edRowH/2
 		won := slices.Contains(v.Winners, engine.Seat(seat))
 		if (!v.Over && int(v.Turn) == seat) || won {
-			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+edRowH-1), colHighlight)
+			c.fill(image.Rect(x0+1, y+1, edW-edTrackX-1, y+rows[seat]-1), colHighlight)
 		}
-		c.fill(image.Rect(x0+1, y+1, x0+7, y+edRowH-1), seatColor(seat))
+		c.fill(image.Rect(x0+1, y+1, x0+7, y+rows[seat]-1), seatColor(seat))
 		c.marker(seat, x0+30, mid, markPawn)
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
@@ -321,14 +359,8 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string) {
 		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
 		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
 		c.textFit(edPending(v, p), x0+edColNext+10, mid, edColChars-edColNext-16, style{size: sizeSmall, color: colInk})
-		chars := edCharacters(p.Characters)
-		for i, line := range chars {
-			ly := mid
-			if len(chars) > 1 {
-				ly = mid - 10 + 20*i
-			}
-			c.textFit(line, x0+edColChars+10, ly, edW-2*edTrackX-edColChars-16, style{size: sizeSmall, color: colInk})
-		}
+		c.edCharacterLines(p.Characters, x0+edColChars+10, y, rows[seat])
+
 	}
 }
 
@@ -410,40 +442,52 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 	return strings.Join(parts, "; ")
 }
 
-// edCharacters describes kept characters in at most two lines: a single
-// one by name and effect, otherwise one a line ("Aouda: move 5£ cheaper"),
-// the second line naming any further ones.
+// edCharacters describes kept characters, one each: "Aouda: move 5£
+// cheaper"; "–" for none.
 func edCharacters(cards []eightydays.CardView) []string {
-	switch {
-	case len(cards) == 0:
+	if len(cards) == 0 {
 		return []string{"–"}
-	case len(cards) == 1 && cards[0].Effect != "":
-		return []string{cards[0].Name, cards[0].Effect}
 	}
-	lines := make([]string, 0, 2)
-	for i, card := range cards {
+	lines := make([]string, 0, len(cards))
+	for _, card := range cards {
 		line := card.Name
 		if card.Effect != "" {
 			line += ": " + card.Effect
 		}
-		if i == 1 && len(cards) > 2 {
-			line = fmt.Sprintf("+%d more: %s", len(cards)-1, card.Name)
-			for _, more := range cards[2:] {
-				line += ", " + more.Name
-			}
-		}
 		lines = append(lines, line)
-		if len(lines) == 2 {
-			break
-		}
 	}
 	return lines
 }
 
+// edCharacterLines draws the kept characters in a row from y, h high:
+// each character on a line of its own, its effect wrapped under it
+// (indented), centred in the row.
+func (c *canvas) edCharacterLines(cards []eightydays.CardView, x, y, h int) {
+	st := style{size: sizeSmall, color: colInk}
+	var all [][]richLine
+	n := 0
+	for _, line := range edCharacters(cards) {
+		l, _ := c.wrapRich(line, edCharsW, edCharsW-12, 8, st)
+		all = append(all, l)
+		n += len(l)
+	}
+	ly := y + (h-n*edCharsLineH)/2 + edCharsLineH/2
+	for _, l := range all {
+		for i, line := range l {
+			lx := x
+			if i > 0 {
+				lx += 12
+			}
+			c.drawRichLine(line, lx, ly, st)
+			ly += edCharsLineH
+		}
+	}
+}
+
 // edFooter draws the deck, the discard, any cards being chosen between,
 // and the cost of moving forwards.
-func (c *canvas) edFooter(v *eightydays.View) {
-	y := edTableY + edHeadH + len(v.Players)*edRowH + 24
+func (c *canvas) edFooter(v *eightydays.View, rows travellerRows) {
+	y := rows.top(len(rows)) + 24
 	x := edTrackX
 	body := style{size: sizeBody, color: colInk}
 	bold := style{size: sizeBody, bold: true, color: colInk}

@@ -107,8 +107,8 @@ func positions(t testing.TB) []position {
 	return ps
 }
 
-// goldenNames are the display names the goldens show, one with a rune the
-// fonts lack.
+// goldenNames are the display names the goldens show, one with a symbol
+// the Go fonts lack (drawn from a fallback font).
 var goldenNames = []string{"Ada", "Brunel", "Cole ☃", "Dickens", "Eliot", "Faraday"}
 
 func TestGoldenImages(t *testing.T) {
@@ -121,6 +121,11 @@ func TestGoldenImages(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, p.name+"-board", board)
+			glance, err := r.Glance(s.View(engine.Spectator), goldenNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, p.name+"-glance", glance)
 			mats := map[string]int{"cp4-midgame": 2, "cp4-secret-dice": 2, "cp3-end": 1}[p.name]
 			for seat := 0; seat < mats; seat++ {
 				mat, err := r.Mat(s.View(engine.Seat(seat)), goldenNames)
@@ -179,6 +184,25 @@ func BenchmarkCrystalPalaceScores(b *testing.B) {
 func BenchmarkEightyDaysBoard(b *testing.B) {
 	s := findPosition(b, "ed6-midgame").play(b)
 	benchBoard(b, s.View(engine.Spectator))
+}
+
+// BenchmarkCrystalPalaceGlance renders and encodes the glance posted with
+// a 5-player board message, the most rows it has (target: at most 8 ms
+// and 100 KB).
+func BenchmarkCrystalPalaceGlance(b *testing.B) {
+	s := findPosition(b, "cp5-midgame").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
+}
+
+// BenchmarkEightyDaysGlance renders and encodes the glance of a 6-player
+// game (target: at most 5 ms).
+func BenchmarkEightyDaysGlance(b *testing.B) {
+	s := findPosition(b, "ed6-midgame").play(b)
+	r := testRenderer(b)
+	v := s.View(engine.Spectator)
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
 }
 
 // Every seat's own view, secrets included, draws the spectator's board:

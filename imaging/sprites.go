@@ -28,7 +28,8 @@ type sprites struct {
 	pawn      [maxSeats + 1]*image.RGBA
 	token     [maxSeats + 1]*image.RGBA
 	mini      [maxSeats + 1]*image.RGBA
-	gear      *image.RGBA // resource icons, iconSize
+	glance    [maxSeats + 1]*image.RGBA // markers in a glance's table
+	gear      *image.RGBA               // resource icons, iconSize
 	energy    *image.RGBA
 	paper     *image.RGBA // a newspaper
 }
@@ -101,6 +102,7 @@ func newSprites(f fonts) *sprites {
 		s.pawn[seat] = drawMarker(pawnSize, body, seat)
 		s.token[seat] = drawMarker(tokenSize, body, seat)
 		s.mini[seat] = drawMarker(miniSize, body, seat)
+		s.glance[seat] = drawMarker(glanceMarker, body, seat)
 	}
 	s.drawIcons()
 	return s

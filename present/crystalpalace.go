@@ -41,13 +41,15 @@ func crystalPalace(v *cp.View, names []string, st Style) string {
 		}
 		b.WriteString("\n")
 	}
-	return b.String()
+	return fitLines(b.String(), textWidth)
 }
 
+// cpSeats writes the players' numbers as a table, then, under it, each
+// player's revealed dice and cards, which would make the table too wide.
 func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
-	t := &table{}
+	t, more := &table{}, &table{}
 	t.add(" ", st.Dim("player"), st.Dim("nation"), st.Dim("VP"), st.Dim("£"), st.Dim("gears"), st.Dim("energy"),
-		st.Dim("news"), st.Dim("dice"), st.Dim("buzz"), st.Dim("westm."), st.Dim("income"), st.Dim("loans"), st.Dim("cards"))
+		st.Dim("news"), st.Dim("dice"), st.Dim("buzz"), st.Dim("westm."), st.Dim("income"), st.Dim("loans"))
 	for _, p := range v.Seats {
 		mark := " "
 		if p.Seat == v.Turn {
@@ -61,9 +63,7 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 			name += " (you)"
 		}
 		dice := fmt.Sprintf("%d/%d", p.DiceLeft, p.Dice)
-		if len(p.DiceValues) > 0 {
-			dice = diceText(p.Unplaced, p.Placed, st)
-		} else if p.Submitted {
+		if p.Submitted && len(p.DiceValues) == 0 {
 			dice += " ✓"
 		}
 		loans := strconv.Itoa(p.Loans)
@@ -78,9 +78,20 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 		}
 		t.add(mark, st.Seat(p.Seat, name), p.Nation, strconv.Itoa(p.VP), strconv.Itoa(p.Pounds), strconv.Itoa(p.Gears),
 			strconv.Itoa(p.Energy), strconv.Itoa(p.Newspapers), dice, strconv.Itoa(p.Buzz), strconv.Itoa(p.Westminster),
-			strconv.Itoa(p.Income), loans, cards)
+			strconv.Itoa(p.Income), loans)
+		var detail []string
+		if len(p.DiceValues) > 0 {
+			detail = append(detail, st.Dim("dice ")+diceText(p.Unplaced, p.Placed, st))
+		}
+		if cards != "" {
+			detail = append(detail, st.Dim("cards ")+cards)
+		}
+		if len(detail) > 0 {
+			more.add(" ", st.Seat(p.Seat, name), strings.Join(detail, " · "))
+		}
 	}
-	t.write(b)
+	t.writeWithin(b, textWidth)
+	more.writeWithin(b, textWidth)
 }
 
 // diceText is a seat's revealed dice: those still to place, then the
@@ -143,7 +154,7 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 		t.add(mark, strconv.Itoa(loc.Number), st.Bold(loc.Name), strings.Join(dice, " "), strings.Join(offer, ", "))
 	}
 	if len(t.rows) > 0 {
-		t.write(b)
+		t.writeWithin(b, textWidth)
 		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left; ·N free for a die of N+ (a: assistant action, £N: fee)") + "\n")
 	}
 }
@@ -195,7 +206,12 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 	line := fmt.Sprintf("%s %s on the banner; moving an assistant down from tier %d or higher takes one", st.Dim("Black Market:"),
 		plural(v.BlackMarket.Gears, "gear", "gears"), v.BlackMarket.BannerTier)
 	if len(market) > 0 {
-		line += "; " + strings.Join(market, ", ")
+		tiers := strings.Join(market, ", ")
+		if visibleLen(line)+2+visibleLen(tiers) > textWidth {
+			line += ";\n  " + strings.Join(breakText(tiers, textWidth-2), "\n  ")
+		} else {
+			line += "; " + tiers
+		}
 	}
 	b.WriteString(line + "\n")
 	if v.PocketWatch.Text != "" || v.PocketWatch.Holder >= 0 {

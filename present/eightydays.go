@@ -100,7 +100,9 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 	writeTrack(&b, v, st)
 
 	t := &table{}
-	t.add(st.Dim(" "), st.Dim("player"), st.Dim("space"), st.Dim("£"), st.Dim("rumors"), st.Dim("characters"), st.Dim("next turn"))
+	// characters and what the space does share the last column, which
+	// wraps under itself on a narrow screen
+	t.add(st.Dim(" "), st.Dim("player"), st.Dim("space"), st.Dim("£"), st.Dim("rumors"), st.Dim("characters · next turn"))
 	for _, p := range v.Players {
 		mark := " "
 		if p.Seat == v.Turn && !v.Over {
@@ -133,9 +135,9 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 			name += " (you)"
 		}
 		t.add(mark, st.Seat(p.Seat, name), strings.Join(spaces, ", "), strconv.Itoa(p.Pounds), rumors,
-			strings.Join(chars, ", "), strings.Join(pending, "; "))
+			joinNonEmpty(" · ", strings.Join(chars, ", "), strings.Join(pending, "; ")))
 	}
-	t.write(&b)
+	t.writeWithin(&b, textWidth)
 
 	if len(v.Drawn) > 0 {
 		b.WriteString("Drawn, keep one:\n")
@@ -154,7 +156,7 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 		top = v.Discard[n-1].Name
 	}
 	fmt.Fprintf(&b, "%s %d in the deck · discard pile %d (top: %s)\n", st.Dim("Passepartout:"), v.DeckSize, len(v.Discard), top)
-	return b.String()
+	return fitLines(b.String(), textWidth)
 }
 
 func cardLine(c eightydays.CardView) string {

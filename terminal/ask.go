@@ -46,9 +46,9 @@ func (s *Session) ask(p engine.Prompt) error {
 			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
 			switch {
 			case errors.Is(err, engine.ErrUnknownAction):
-				s.printf("  (help lists the commands; Enter lists the actions again)\n")
+				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_help"))
 			case len(s.numbered(p)) > maxLines:
-				s.printf("  (Enter lists the actions again)\n") // a long list is not worth reprinting
+				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_enter")) // a long list is not worth reprinting
 			default:
 				s.listActions(p)
 			}
@@ -99,7 +99,7 @@ func (s *Session) readLine() (string, error) {
 		if err := s.in.Err(); err != nil {
 			return "", err
 		}
-		s.printf("End of input.\n")
+		s.printf("%s\n", s.cfg.Words.T("terminal.end_of_input"))
 		return "", errQuit
 	}
 	line := strings.TrimSpace(s.in.Text())
@@ -123,7 +123,7 @@ func (s *Session) handOver(seat engine.Seat) error {
 		} else {
 			s.printf("\n%s\n", strings.Repeat("─", 60))
 		}
-		s.printf("Pass the keyboard to %s and press Enter.\n", s.st.Seat(seat, s.names[seat]))
+		s.printf("%s\n", s.cfg.Words.T("terminal.pass", "Name", s.st.Seat(seat, s.names[seat])))
 		s.shown = engine.Spectator
 		if _, err := s.readLine(); err != nil {
 			return err
@@ -203,7 +203,7 @@ func (s *Session) listActions(p engine.Prompt) {
 		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
 	}
 	if len(free) > 0 {
-		s.printf("  %s\n", s.st.Dim("at any time:"))
+		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
 		s.grid(free)
 	}
 }
@@ -220,7 +220,7 @@ func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
 	_, pad := s.fit(entries)
 	for i, a := range actions {
 		if i == len(p.Actions) {
-			s.printf("  %s\n", s.st.Dim("at any time:"))
+			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
 		}
 		line := entries[i]
 		if describes {
@@ -294,7 +294,7 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 		if n, err := strconv.Atoi(line); err == nil {
 			actions := s.numbered(p)
 			if n < 1 || n > len(actions) {
-				s.printf("%s there is no action %d: choose 1 to %d\n", s.st.Bad("✗"), n, len(actions))
+				s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("terminal.no_action", "N", n, "Count", len(actions)))
 				return "", false, nil
 			}
 			return actions[n-1], false, nil
@@ -305,24 +305,14 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 }
 
 func (s *Session) help() {
-	s.printf(`Commands:
-  <number>        the action with that number
-  <action>        an action in the game's words, e.g. %s
-  (Enter)         list the actions again
-  view            show the game again
-  rules [topic]   the rules in short; without a topic, the list of topics
-  log [all]       what happened lately (all: since the start)
-  undo            take back your last action, unless something hidden was revealed since
-  save FILE       write the game's script to FILE (meeple replay reads it)
-  quit            save the script and leave
-`, s.example())
+	s.printf("%s\n", s.cfg.Words.T("terminal.help", "Example", s.example()))
 }
 
 func (s *Session) example() string {
 	if ps := s.state.Prompts(); len(ps) > 0 && len(ps[0].Actions) > 0 {
 		return strconv.Quote(ps[0].Actions[len(ps[0].Actions)-1])
 	}
-	return "the text of a listed action"
+	return s.cfg.Words.T("terminal.example")
 }
 
 func (s *Session) rules(topic string) {
@@ -333,10 +323,10 @@ func (s *Session) rules(topic string) {
 	}
 	topics := book.Topics()
 	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
-	var mentions []string
+	var names, mentions []string
 	for _, t := range topics {
+		names = append(names, t.Name)
 		if topic == "" {
-			mentions = append(mentions, t.Name)
 			continue
 		}
 		if t.Name == topic || strings.ToLower(t.Title) == topic {
@@ -347,13 +337,15 @@ func (s *Session) rules(topic string) {
 			mentions = append(mentions, t.Name)
 		}
 	}
+	// the games have topics of their own: a miss lists this game's
+	all := fmt.Sprintf("%s's topics: %s", s.cfg.Rules.Title(), strings.Join(names, ", "))
 	switch {
 	case topic == "":
-		s.printf("%s\n", wrap("Topics: "+strings.Join(mentions, ", "), s.width()-4))
+		s.printf("%s\n", wrap("Topics: "+strings.Join(names, ", "), s.width()-4))
 	case len(mentions) > 0:
-		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s", topic, strings.Join(mentions, ", ")), s.width()-4))
+		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s. %s", topic, strings.Join(mentions, ", "), all), s.width()-4))
 	default:
-		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. Type rules for the list.", topic), s.width()-6))
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. %s", topic, all), s.width()-6))
 	}
 }
 
@@ -393,7 +385,7 @@ func (s *Session) showLog(arg string) {
 		lines = lines[len(lines)-30:]
 	}
 	if len(lines) == 0 {
-		s.printf("Nothing has happened yet.\n")
+		s.printf("%s\n", s.cfg.Words.T("log.empty"))
 	}
 	for _, l := range lines {
 		s.printf("  %s\n", l)
@@ -416,15 +408,18 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.undo = s.undo[:len(s.undo)-1]
 	s.state = last.state
 	s.moves = s.moves[:last.moves]
+	s.hidden = slices.DeleteFunc(s.hidden, func(i int) bool { return i >= last.moves })
 	s.log = s.log[:last.log]
 	s.phase = s.state.Phase()
 	s.version++
 	s.handed = min(s.handed, len(s.log))
-	s.printf("Undone: back to before your last action.\n")
+	s.printf("%s\n", s.cfg.Words.T("terminal.undone"))
 	return true
 }
 
-// save writes the game's script to path, or to the configured file.
+// save writes the game's script to path, or to the configured file, as
+// the person at the keyboard may read it: without the other seats'
+// unrevealed secret choices (see redacted).
 func (s *Session) save(path string) error {
 	if path == "" {
 		path = s.cfg.Script
@@ -432,23 +427,43 @@ func (s *Session) save(path string) error {
 	if path == "" {
 		return nil
 	}
+	moves, left, seats, err := s.redacted(s.shown)
+	if err != nil {
+		return err
+	}
+	note := ""
+	if left > 0 {
+		note = leftOutNote(left, seats, !s.ending)
+	}
+	if err := s.writeScript(path, moves, note); err != nil {
+		return err
+	}
+	s.sealed = slices.DeleteFunc(s.sealed, func(sv sealed) bool { return sv.path == path })
+	if left > 0 && !s.ending {
+		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
+	}
+	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(moves), plural(len(moves), "action", "actions"), s.replayCommand(path))
+	if left > 0 {
+		when := "until the reveal, when the file is written again in full"
+		if s.ending {
+			when = "(secret: the game ends before their reveal)"
+		}
+		s.printf("  %s\n", s.st.Dim(fmt.Sprintf("%d %s by %s left out %s", left, plural(left, "action", "actions"), strings.Join(seats, ", "), when)))
+	}
+	return nil
+}
+
+// writeScript writes moves as a script to path, followed by note.
+func (s *Session) writeScript(path string, moves []engine.Move, note string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := engine.WriteScript(f, s.cfg.Rules.Name(), s.cfg.Setup, s.moves); err != nil {
-		f.Close()
-		return err
+	err = engine.WriteScript(f, s.cfg.Rules.Name(), s.cfg.Setup, moves)
+	if err == nil {
+		_, err = f.WriteString(note)
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	actions := "actions"
-	if len(s.moves) == 1 {
-		actions = "action"
-	}
-	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(s.moves), actions, s.replayCommand(path))
-	return nil
+	return errors.Join(err, f.Close())
 }
 
 // replayCommand is the command line that replays the script at path: the
@@ -480,6 +495,6 @@ func (s *Session) finish() {
 		winners = append(winners, s.st.Seat(w, s.names[w]))
 	}
 	// the scores are in the view just shown
-	s.printf("%s %s\n", s.st.Bold("Game over."), ifAny("Winner: "+strings.Join(winners, ", "), len(winners) > 0))
+	s.printf("%s %s\n", s.st.Bold(s.cfg.Words.T("terminal.game_over")), ifAny(s.cfg.Words.T("terminal.winners", "Names", strings.Join(winners, ", "), "Count", len(winners)), len(winners) > 0))
 	s.scoresPicture()
 }

@@ -1,7 +1,9 @@
 package terminal
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -17,9 +19,12 @@ func (s *Session) pictures() {
 	s.images++
 	s.pictured = s.version
 	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
-	if !s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err) {
+	path, ok := s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err)
+	if !ok {
 		return
 	}
+	defer s.prune()
+	s.drawn = append(s.drawn, []string{path})
 	seat := s.nextHuman()
 	if s.noMats || seat < 0 {
 		return
@@ -29,7 +34,21 @@ func (s *Session) pictures() {
 		s.noMats = true // this game has no private mats
 		return
 	}
-	s.writePicture("your mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil)
+	if path, ok := s.writePicture("your mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil); ok {
+		s.drawn[len(s.drawn)-1] = append(s.drawn[len(s.drawn)-1], path)
+	}
+}
+
+// prune removes the oldest drawings beyond the number to keep.
+func (s *Session) prune() {
+	for s.cfg.Keep > 0 && len(s.drawn) > s.cfg.Keep {
+		for _, path := range s.drawn[0] {
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				s.printf("%s %v\n", s.st.Bad("✗"), err)
+			}
+		}
+		s.drawn = s.drawn[1:]
+	}
 }
 
 // scorer is a Renderer that also draws the final scores (*imaging.Renderer).
@@ -48,8 +67,9 @@ func (s *Session) scoresPicture() {
 }
 
 // writePicture writes a drawn picture to the images folder and names the
-// file, or reports the drawing or writing error. It reports success.
-func (s *Session) writePicture(what, name string, data []byte, drawErr error) bool {
+// file, or reports the drawing or writing error. It returns the file's
+// path and whether it was written.
+func (s *Session) writePicture(what, name string, data []byte, drawErr error) (string, bool) {
 	path := filepath.Join(s.cfg.Images, name)
 	err := drawErr
 	if err == nil {
@@ -57,10 +77,10 @@ func (s *Session) writePicture(what, name string, data []byte, drawErr error) bo
 	}
 	if err != nil {
 		s.printf("%s %s picture: %v\n", s.st.Bad("✗"), what, err)
-		return false
+		return "", false
 	}
 	s.printf("  %s %s\n", s.st.Dim(what+":"), path)
-	return true
+	return path, true
 }
 
 // nextHuman is the first person the game waits for, or the first person

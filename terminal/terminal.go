@@ -20,6 +20,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
 )
 
@@ -56,9 +57,16 @@ type Config struct {
 	// missing no pictures are written.
 	Images   string
 	Renderer Renderer
+	// Keep is how many of the latest boards (each with its mat) stay in
+	// Images; older ones are removed as new ones are drawn. 0 keeps all.
+	Keep int
 	// Script is the file the game's script is saved to at the end, on quit
 	// and at the end of input.
 	Script string
+	// Words write the session's own words (help, prompts to the players);
+	// nil means English. Commands and actions are typed the same in every
+	// language.
+	Words *locale.Printer
 }
 
 // How actions are listed: up to maxLines one a line, more in columns
@@ -90,8 +98,12 @@ type Session struct {
 	version  int         // changes made to the state: actions applied and undone
 	pictured int         // the version the last pictures show
 	images   int         // pictures written so far, numbering the files
+	drawn    [][]string  // the files of each drawing still kept, oldest first
 	noMats   bool        // the game has no player mats
 	phase    string
+	hidden   []int    // indexes in moves of the secret choices not yet revealed
+	sealed   []sealed // scripts saved with secret choices left out
+	ending   bool     // the session is over: nothing is written after this save
 }
 
 // snapshot is the game just before a human's action, for undo.
@@ -110,12 +122,22 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Rules == nil || cfg.In == nil || cfg.Out == nil {
 		return nil, errors.New("terminal: rules, input and output are required")
 	}
+	if cfg.Keep < 0 {
+		return nil, fmt.Errorf("keep %d pictures: want 0 (all) or more", cfg.Keep)
+	}
 	if len(cfg.Seats) != cfg.Setup.Players {
 		return nil, fmt.Errorf("%d seats given for %d players", len(cfg.Seats), cfg.Setup.Players)
 	}
 	state, err := cfg.Rules.New(cfg.Setup)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Words == nil {
+		words, err := locale.New()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Words = words.For(locale.English)
 	}
 	s := &Session{
 		cfg: cfg, state: state,
@@ -158,6 +180,7 @@ func (s *Session) Run() error {
 	s.pictures()
 	for !s.state.Over() {
 		err := s.step()
+		s.ending = err != nil
 		if errors.Is(err, errQuit) {
 			return s.save("")
 		}
@@ -180,19 +203,19 @@ func (s *Session) intro() {
 	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
-		who := "you"
+		who := s.cfg.Words.T("terminal.you")
 		if s.players[i] != nil {
-			who = "computer"
+			who = s.cfg.Words.T("terminal.computer")
 		} else if s.humans > 1 {
-			who = "a person at this keyboard"
+			who = s.cfg.Words.T("terminal.person")
 		}
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
 	if s.humans > 0 {
-		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
+		s.printf("%s\n", s.cfg.Words.T("terminal.intro"))
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
-		s.printf("Pictures go to %s\n", s.cfg.Images)
+		s.printf("Pictures go to %s%s\n", s.cfg.Images, ifAny(fmt.Sprintf(" (the latest %d kept)", s.cfg.Keep), s.cfg.Keep > 0))
 	}
 }
 
@@ -230,23 +253,35 @@ func (s *Session) step() error {
 
 // apply performs seat's action and reports what happened.
 func (s *Session) apply(seat engine.Seat, action string) error {
+	secret := engine.IsSecret(s.state, seat, action)
 	events, err := s.state.Apply(seat, action)
 	if err != nil {
 		if s.players[seat] != nil {
-			return fmt.Errorf("computer player %s chose %q: %w", s.names[seat], action, err)
+			// a bug report, read by whoever is at the keyboard: a secret
+			// choice shows only its verb
+			return fmt.Errorf("computer player %s: %s", s.names[seat], engine.DescribeRefusal(seat, action, secret, err))
 		}
 		return err
 	}
+	if secret {
+		s.hidden = append(s.hidden, len(s.moves))
+	}
 	s.moves = append(s.moves, engine.Move{Seat: seat, Action: action})
 	s.version++
+	revealed := false
 	for _, e := range events {
 		if e.Reveals {
 			s.undo = nil // nothing hidden may be taken back once seen
+			revealed = true
 		}
 		s.log = append(s.log, e)
 		if s.visible(e) {
 			s.printf("  %s\n", s.eventText(e))
 		}
+	}
+	if revealed && len(s.hidden) > 0 {
+		s.hidden = nil
+		s.reveal()
 	}
 	if s.state.Phase() != s.phase || hasKind(events, engine.EventPhase) {
 		s.phase = s.state.Phase()

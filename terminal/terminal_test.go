@@ -3,6 +3,7 @@ package terminal_test
 import (
 	"bytes"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
 )
 
@@ -507,5 +509,222 @@ func TestRefusedPlacementDoesNotReprintTheList(t *testing.T) {
 	after, _, _ = strings.Cut(after, "P1>")
 	if !strings.HasPrefix(after, "✗ ") || strings.Contains(after, "1. ") {
 		t.Fatalf("after a refused placement:\n%s", after)
+	}
+}
+
+// listedAction is an entry of a list of numbered actions.
+var listedAction = regexp.MustCompile(`\d+\. dice [1-6]( [1-6])*`)
+
+// withoutActionLists is out without the lists of actions offered, which
+// hold every possible dice choice.
+func withoutActionLists(out string) string {
+	return listedAction.ReplaceAllString(out, "")
+}
+
+// scriptLines are the moves of a saved script, without its comments.
+func scriptLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func TestHotSeatSaveLeavesOutTheOtherSeatsSecretDice(t *testing.T) {
+	rules := crystalPalace(t)
+	dir := t.TempDir()
+	early, late := filepath.Join(dir, "early.txt"), filepath.Join(dir, "late.txt")
+	// P1 chooses, P2 saves twice, ends the input at its own prompt: the
+	// quit script is P2's too
+	input := "\ndice 6 6 1 1\n\nsave " + early + "\nsave " + late + "\nlog all\nview\n"
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 7},
+		Seats: []string{terminal.Human, terminal.Human},
+	}, input)
+	_, p2, _ := strings.Cut(out, "Pass the keyboard to P2")
+	if strings.Contains(withoutActionLists(p2), "6 6 1 1") {
+		t.Fatalf("P2's screen (log, view, save) shows P1's dice:\n%s", p2)
+	}
+	for _, path := range []string{early, late, s.Config().Script} {
+		if lines := scriptLines(t, path); len(lines) != 0 {
+			t.Fatalf("%s holds %q before the reveal", path, lines)
+		}
+		data, _ := os.ReadFile(path)
+		if !strings.Contains(string(data), "1 action by P1 left out: secret until the reveal") {
+			t.Fatalf("%s does not say what it leaves out:\n%s", path, data)
+		}
+		// it replays to the secret phase, P1 still to choose
+		st := replay(t, rules, path)
+		if ps := st.Prompts(); len(ps) != 2 || !ps[0].Secret {
+			t.Fatalf("%s replays to %v", path, ps)
+		}
+	}
+	if !strings.Contains(out, "1 action by P1 left out (secret: the game ends before their reveal)") {
+		t.Fatalf("the quit save does not say what it left out:\n%s", out)
+	}
+}
+
+func TestASavedScriptIsWrittenInFullOnceTheDiceAreRevealed(t *testing.T) {
+	rules := crystalPalace(t)
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved.txt")
+	input := "\ndice 6 6 1 1\n\nsave " + saved + "\ndice 5 4 3 2\nquit\n"
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 7},
+		Seats: []string{terminal.Human, terminal.Human},
+	}, input)
+	if !strings.Contains(out, saved+" now holds the revealed choices too") {
+		t.Fatalf("no word of the rewritten script:\n%s", out)
+	}
+	// the file is the game as it was when saved: P1's choice, not P2's later one
+	if got := scriptLines(t, saved); !slices.Equal(got, []string{"P1: dice 6 6 1 1"}) {
+		t.Fatalf("after the reveal the script holds %q", got)
+	}
+	data, _ := os.ReadFile(saved)
+	if strings.Contains(string(data), "left out") {
+		t.Fatalf("the full script still says something is left out:\n%s", data)
+	}
+	want, err := rules.New(engine.Setup{Players: 2, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := want.Apply(0, "dice 6 6 1 1"); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, replay(t, rules, saved), want)
+	// the quit script, after the reveal, holds everything
+	sameState(t, replay(t, rules, s.Config().Script), s.State())
+}
+
+func TestASoloPlayerCannotReadTheComputersDiceFromTheScript(t *testing.T) {
+	rules := crystalPalace(t)
+	saved := filepath.Join(t.TempDir(), "saved.txt")
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 5},
+		Seats: []string{terminal.Human, "heuristic", "random"},
+	}, "save "+saved+"\n")
+	computers := 0
+	for _, m := range s.Moves() {
+		if m.Seat != 0 && strings.HasPrefix(m.Action, "dice ") {
+			computers++
+			if strings.Contains(withoutActionLists(out), strings.TrimPrefix(m.Action, "dice ")) {
+				t.Fatalf("the screen shows %v", m)
+			}
+		}
+	}
+	if computers != 2 {
+		t.Fatalf("the computers chose %d times before P1 was asked; want 2", computers)
+	}
+	for _, path := range []string{saved, s.Config().Script} {
+		if lines := scriptLines(t, path); len(lines) != 0 {
+			t.Fatalf("%s holds the computers' choices %q", path, lines)
+		}
+		data, _ := os.ReadFile(path)
+		if !strings.Contains(string(data), "2 actions by P2 heuristic, P3 random left out") {
+			t.Fatalf("%s:\n%s", path, data)
+		}
+	}
+}
+
+// TestThreePeopleEachSeeOnlyTheirOwnChoice: the third person to choose
+// saves a script without the first two choices.
+func TestThreePeopleEachSeeOnlyTheirOwnChoice(t *testing.T) {
+	rules := crystalPalace(t)
+	saved := filepath.Join(t.TempDir(), "saved.txt")
+	_, _ = play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 3, Seed: 5},
+		Seats: []string{terminal.Human, terminal.Human, terminal.Human},
+	}, "\ndice 6 6 1 1\n\ndice 5 4 3 2\n\nsave "+saved+"\n")
+	data, _ := os.ReadFile(saved)
+	if lines := scriptLines(t, saved); len(lines) != 0 || !strings.Contains(string(data), "2 actions by P1, P2 left out") {
+		t.Fatalf("P3's script:\n%s", data)
+	}
+}
+
+func TestOnlyTheLatestPicturesAreKept(t *testing.T) {
+	rules := crystalPalace(t)
+	dir := t.TempDir()
+	s, out := play(t, terminal.Config{
+		Rules: rules, Setup: engine.Setup{Players: 2, Seed: 5}, Keep: 2,
+		Seats: []string{terminal.Human, "heuristic"}, Images: dir, Renderer: pictures(t),
+	}, strings.Repeat("1\n", 3000))
+	if !s.State().Over() || !strings.Contains(out, "(the latest 2 kept)") {
+		t.Fatalf("the game did not end, or does not say what it keeps:\n%s", out[:min(len(out), 2000)])
+	}
+	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
+	mats, _ := filepath.Glob(filepath.Join(dir, "mat-*.png"))
+	if strings.Count(out, "board: ") < 10 || len(boards) != 2 || len(mats) != 2 {
+		t.Fatalf("%d boards drawn; %v and %v kept", strings.Count(out, "board: "), boards, mats)
+	}
+	// the kept ones are the latest, each board with its mat
+	last := strings.LastIndex(out, "board: ")
+	if !strings.Contains(out[last:], boards[1]) || strings.TrimPrefix(filepath.Base(mats[1]), "mat-P1-") != strings.TrimPrefix(filepath.Base(boards[1]), "board-") {
+		t.Fatalf("kept %v and %v", boards, mats)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scores.png")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := terminal.New(terminal.Config{Rules: rules, Setup: engine.Setup{Players: 2}, Seats: []string{"human", "human"},
+		In: strings.NewReader(""), Out: io.Discard, Keep: -1}); err == nil {
+		t.Fatal("keeping -1 pictures is accepted")
+	}
+}
+
+// TestAMissedRulesTopicListsTheGamesTopics: the two games have topics of
+// their own; asking one game for the other's lists this game's.
+func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
+	for _, tc := range []struct {
+		rules engine.Rules
+		ask   string
+		want  []string
+	}{
+		{eightyDays(t), "overview", []string{`no topic "overview" and none mentions it. Around the World in 80 Days's topics: goal, moving,`}},
+		{crystalPalace(t), "london", []string{`No topic "london"; these mention it:`, "Crystal Palace's topics: overview, phases,"}},
+		{crystalPalace(t), "overview", []string{"Crystal Palace"}},
+		{eightyDays(t), "goal", []string{"The goal"}},
+	} {
+		_, out := play(t, terminal.Config{Rules: tc.rules, Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []string{terminal.Human, "random"}, Width: 300},
+			"rules "+tc.ask+"\nquit\n")
+		for _, want := range tc.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s, rules %s: output lacks %q", tc.rules.Title(), tc.ask, want)
+			}
+		}
+	}
+}
+
+// TestTheSessionSpeaksTheChosenLanguage plays a few commands in German and
+// in French: the session's own words change, the commands typed do not.
+func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "Ende der Eingabe."}},
+		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "Fin de l'entrée."}},
+	} {
+		_, out := play(t, terminal.Config{Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 7}, Seats: []string{terminal.Human, "random"},
+			Words: words.For(tc.lang)}, "help\n999\n")
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the session never says %q:\n%s", tc.lang, w, out)
+			}
+		}
+		for _, english := range []string{"Commands:", "End of input.", "there is no action"} {
+			if strings.Contains(out, english) {
+				t.Errorf("%s: the session says %q", tc.lang, english)
+			}
+		}
 	}
 }

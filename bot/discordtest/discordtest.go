@@ -12,7 +12,11 @@
 // (code 50035, the field's path under "errors"); an interaction takes one
 // initial response within 3 seconds and its token lasts 15 minutes; bot
 // calls are rate limited globally and per route, with X-RateLimit-*
-// headers and 429s. Options.Relax turns chosen checks off.
+// headers and 429s. Options.Relax turns chosen checks off. GlobalStorm
+// answers every bot-token call with the global limit's 429 for a while;
+// each request is recorded with its headers, when it arrived and when it
+// was answered, and GlobalBreaches lists those that arrived inside a
+// window a global 429 announced.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
 // it, and bot/shard, which routes a guild's events to its shard. A Server
@@ -85,12 +89,17 @@ type Request struct {
 	Files   []File
 	// Raw is the JSON payload.
 	Raw []byte
+	// Header is the request's HTTP header.
+	Header http.Header
 	// Status is the HTTP status the fake answered.
 	Status int
 	// Violations are the checks the request broke: enforced ones made
 	// Status a refusal, relaxed ones were only noted.
 	Violations []Violation
-	At         time.Time
+	// At is when the request arrived, Answered when its answer was
+	// decided; for a 429, Until is when the wait it asked for ends (the
+	// window it announced is from Answered to Until).
+	At, Answered, Until time.Time
 	// globalRefused: the answer was a global 429.
 	globalRefused bool
 }
@@ -294,8 +303,9 @@ const (
 
 // Identity of the fake's bot.
 const (
-	// Token is the bot token the fake accepts ("Bot " + Token).
-	Token = "fake-token"
+	// Token is the bot token the fake accepts ("Bot " + Token). It has a
+	// bot token's form (three base64url parts), which meeple run checks.
+	Token = "ZmFrZQ.fake-token.not-a-secret"
 	// BotID is the bot user's id (and its application's).
 	BotID = "9000"
 	// BotName is the bot user's name.
@@ -307,6 +317,9 @@ type interaction struct {
 	created time.Time
 	message string // the message whose component was used, if any
 	acked   bool
+	// delivering, while the interactions endpoint's reply is awaited,
+	// is closed once it has been processed (endpoint.go)
+	delivering chan struct{}
 }
 
 // Server is a fake Discord: its REST API, and a gateway (see gateway.go).
@@ -328,9 +341,11 @@ type Server struct {
 	holds        []*hold
 	watch        func(Request)
 	limits       limiter
+	storm        *storm
 	violations   []Violation
 
-	gw *gateway
+	gw       *gateway
+	endpoint *endpointTarget // the Interactions Endpoint URL, when set
 }
 
 // NewServer starts a fake Discord; Close stops it.

@@ -20,7 +20,7 @@ import (
 // schema, and only then the effect.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/api/v"+discordgo.APIVersion)
-	req := Request{Method: r.Method, Path: path, At: time.Now()}
+	req := Request{Method: r.Method, Path: path, At: time.Now(), Header: r.Header.Clone()}
 	if err := readPayload(r, &req); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -29,10 +29,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	classify(&req, seg)
 	found := s.payloadViolations(&req) // pure: outside the lock
 	s.wait(req)
+	s.awaitDelivery(req)
 
 	s.mu.Lock()
 	status, body, headers := s.answer(&req, seg, r, found)
-	req.Status = status
+	req.Status, req.Answered = status, time.Now()
+	if status == http.StatusTooManyRequests {
+		req.Until = req.Answered.Add(retryAfter(body))
+	}
 	s.requests = append(s.requests, req)
 	watch := s.watch
 	s.mu.Unlock()
@@ -67,6 +71,9 @@ func (s *Server) payloadViolations(req *Request) []violation {
 // answer decides the status and body of req; s.mu is held.
 func (s *Server) answer(req *Request, seg []string, r *http.Request, found []violation) (int, any, http.Header) {
 	var headers http.Header
+	if h, body, ok := s.storming(req, r.Header.Get("Authorization")); ok {
+		return http.StatusTooManyRequests, body, h
+	}
 	if !s.relax[CheckRateLimits] {
 		lim := s.limits.admit(req, r.Header.Get("Authorization"), time.Now())
 		headers = lim.headers

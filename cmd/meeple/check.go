@@ -13,9 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -70,7 +72,23 @@ func preflight(path string, getenv func(string) string) []checkResult {
 	}
 	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.database(getenv), games)}
 	out = append(out, checkContent(cfg.Content)...)
-	return append(out, checkBackupDir(cfg.Backup.Dir))
+	return append(out, checkBackupDir(cfg.Backup.Dir), inviteLine(cfg, getenv))
+}
+
+// inviteLine gives the link that adds the bot to a server with every
+// permission its features need (bot.Permissions), for the application
+// in application_id, else the one the token names.
+func inviteLine(cfg config, getenv func(string) string) checkResult {
+	app := cfg.ApplicationID
+	if app == "" {
+		if token, err := cfg.token(getenv); err == nil {
+			app, _ = tokenForm(token)
+		}
+	}
+	if app == "" {
+		app = "<APPLICATION_ID>"
+	}
+	return checkResult{name: "invite", ok: true, detail: bot.InviteURL(app) + " (" + bot.PermissionList() + ")"}
 }
 
 // checkConfig reports the config's unknown keys and values out of range.
@@ -179,7 +197,7 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 	if postgres.IsDSN(path) {
 		return checkPostgres(path)
 	}
-	sum, err := storage.Check(path, games)
+	sum, err := boltdb.Check(path, games)
 	if errors.Is(err, storage.ErrNoDatabase) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			dir := filepath.Dir(path)
@@ -225,7 +243,7 @@ func checkPostgres(dsn string) checkResult {
 // databaseAdvice says what to do about an error of the database check.
 func databaseAdvice(err error) string {
 	if errors.Is(err, storage.ErrInUse) {
-		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
+		return "the bot is running and holds the file; stop it to check the file here (the bot checks the whole file itself when it starts)"
 	}
 	if advice := storeAdvice(err); advice != "" {
 		return advice

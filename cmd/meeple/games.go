@@ -109,6 +109,9 @@ func (g *gameFlags) setup() (engine.Rules, engine.Setup, error) {
 	if err != nil {
 		return nil, engine.Setup{}, err
 	}
+	if n := *g.players; n < rules.MinPlayers() || n > rules.MaxPlayers() {
+		return nil, engine.Setup{}, badFlag("players", n, fmt.Sprintf("%s is for %d to %d players", rules.Title(), rules.MinPlayers(), rules.MaxPlayers()))
+	}
 	opts, err := parseOptions(*g.options)
 	if err != nil {
 		return nil, engine.Setup{}, err

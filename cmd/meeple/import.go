@@ -2,16 +2,19 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -28,16 +31,23 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple import: -channel, -script and -seats are required")
 		return errUsage
 	}
+	if err := checkDiscordID("-channel", *channel); err != nil {
+		return err
+	}
+	if *guild != "" {
+		if err := checkDiscordID("-guild", *guild); err != nil {
+			return err
+		}
+	}
 	data, err := readInput(*script)
 	if err != nil {
 		return err
 	}
-	s, reg, err := sf.open(writeFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
+	path, reg, err := sf.resolve()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	g, err := scriptGame(data, *script)
+	g, lines, err := scriptGame(data, *script)
 	if err != nil {
 		return err
 	}
@@ -49,6 +59,16 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if g.Seats, err = parseSeats(*seats, g.Setup.Players, rules); err != nil {
 		return err
 	}
+	// the whole script is checked before the database is opened, so that
+	// a refused import neither creates nor changes it
+	if _, err := storage.NewContract(reg, nil).Import(g); err != nil {
+		return scriptError(*script, lines, err)
+	}
+	s, err := openStore(path, reg, writeFile, boltdb.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stdout)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
 	if err := s.Import(g); err != nil {
 		return err
 	}
@@ -72,22 +92,23 @@ func readInput(path string) ([]byte, error) {
 }
 
 // scriptGame reads a script with its header into a game record to import,
-// with the times an export notes in its comments.
-func scriptGame(data []byte, name string) (*storage.Game, error) {
+// with the times an export notes in its comments, and the script's line
+// number of each action.
+func scriptGame(data []byte, name string) (*storage.Game, []int, error) {
 	lines := strings.Split(string(data), "\n")
 	kind, setup, ok := engine.ScriptHeader(lines[0])
 	if !ok {
-		return nil, fmt.Errorf("%s: the first line must be a header \"# game G players N seed S [name=value …]\", as meeple export writes", name)
+		return nil, nil, fmt.Errorf("%s: the first line must be a header \"# game G players N seed S [name=value …]\", as meeple export writes", name)
 	}
 	moves, err := engine.ReadScript(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	g := &storage.Game{Kind: kind, Status: storage.StatusRunning, Setup: setup}
 	for n, line := range lines[1:] {
 		word, at, err := scriptTime(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: %w", name, n+2, err)
+			return nil, nil, fmt.Errorf("%s: line %d: %w", name, n+2, err)
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			switch word {
@@ -100,11 +121,35 @@ func scriptGame(data []byte, name string) (*storage.Game, error) {
 			}
 		}
 	}
+	numbers := make([]int, 0, len(moves))
 	for _, m := range moves {
 		_, at, _ := scriptTime(lines[m.Line-1])
 		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action, At: at})
+		numbers = append(numbers, m.Line)
 	}
-	return g, nil
+	return g, numbers, nil
+}
+
+// scriptError names the script line of an action the rules refuse, with
+// their reason; other errors pass unchanged.
+func scriptError(name string, lines []int, err error) error {
+	var replay *storage.ReplayError
+	if !errors.As(err, &replay) || replay.Index >= len(lines) {
+		return err
+	}
+	return fmt.Errorf("%s: line %d: P%d %q is refused: %w", name, lines[replay.Index], replay.Seat+1, replay.Action, replay.Err)
+}
+
+// checkDiscordID refuses what cannot be a Discord id (a snowflake): one
+// is a number of 17 to 20 digits, as Discord's ids have been from its
+// first day on.
+func checkDiscordID(what, id string) error {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || len(id) < 17 || id[0] == '0' || n == 0 {
+		return fmt.Errorf("%s is %q, not a Discord id: an id is a number of 17 to 20 digits "+
+			"(in Discord, turn on Developer Mode and use Copy ID on the channel, server or user)", what, id)
+	}
+	return nil
 }
 
 // scriptTime reads a time comment ("# created 2026-…", "P1: roll  # at
@@ -127,13 +172,15 @@ func scriptTime(line string) (string, time.Time, error) {
 	return f[0], at, nil
 }
 
-// parseSeats reads the -seats list, one entry per seat.
+// parseSeats reads the -seats list, one entry per seat: a Discord user id,
+// each user in one seat only, or ai:NAME.
 func parseSeats(list string, players int, rules engine.Rules) ([]storage.Seat, error) {
 	names := strings.Split(list, ",")
 	if len(names) != players {
 		return nil, fmt.Errorf("-seats names %d seats, the game has %d", len(names), players)
 	}
 	seats := make([]storage.Seat, players)
+	seated := map[string]int{}
 	for i, n := range names {
 		n = strings.TrimSpace(n)
 		switch name, ok := strings.CutPrefix(n, "ai:"); {
@@ -145,6 +192,13 @@ func parseSeats(list string, players int, rules engine.Rules) ([]storage.Seat, e
 			}
 			seats[i].Computer = name
 		default:
+			if err := checkDiscordID(fmt.Sprintf("-seats: seat %d", i+1), n); err != nil {
+				return nil, fmt.Errorf("%w; a computer player is ai:NAME", err)
+			}
+			if first, ok := seated[n]; ok {
+				return nil, fmt.Errorf("-seats: user %s is in seats %d and %d; a person plays one seat", n, first, i+1)
+			}
+			seated[n] = i + 1
 			seats[i].User = n
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // command is one subcommand: it parses its own flags from args and writes to
@@ -42,6 +44,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// A database may be named by a connection string with a password (in
+	// a flag, the config or the environment): whatever a command prints,
+	// its logs included, leaves with the secrets taken out.
+	stdout, stderr = redacting{stdout}, redacting{stderr}
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout, cmds)
@@ -54,6 +60,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd.run(args[1:], stdout, stderr); err != nil {
+		var bad *flagError
+		if errors.As(err, &bad) {
+			fmt.Fprintf(stderr, "meeple %s: %v\n", args[0], bad)
+			return 2
+		}
 		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 			return 2
 		}
@@ -94,4 +105,36 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// flagError is a flag's value out of its range: a mistake in the command
+// line, told in one line.
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+// badFlag is a flagError saying the flag called name is value and why
+// that is wrong.
+func badFlag(name string, value any, why string) error {
+	return &flagError{fmt.Sprintf("-%s is %v: %s", name, value, why)}
+}
+
+// inRange refuses the value of the flag called name outside lo to hi.
+func inRange(name string, value, lo, hi int) error {
+	if value < lo || value > hi {
+		return badFlag(name, value, fmt.Sprintf("give a number from %d to %d", lo, hi))
+	}
+	return nil
+}
+
+// redacting writes what it is given without the secrets of the PostgreSQL
+// connection strings in it (postgres.Redact). Every line Meeple prints is
+// written whole, so a secret is never split between two writes.
+type redacting struct{ w io.Writer }
+
+func (r redacting) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, postgres.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

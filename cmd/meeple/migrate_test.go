@@ -14,13 +14,24 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // pg is the package's throwaway PostgreSQL server, started by the first
 // test that asks for a database.
 var pg pgtest.Server
 
-func TestMain(m *testing.M) { os.Exit(pg.Run(m)) }
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "meeple-test-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := pg.Run(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // fillDatabase stores real games of every kind in the bbolt file at path:
 // one finished (after 300 actions, with the scores of that moment), one
@@ -32,7 +43,7 @@ func fillDatabase(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(path, reg, storage.Options{})
+	s, err := boltdb.Open(path, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,15 +75,15 @@ func fillDatabase(t *testing.T, path string) {
 			switch j {
 			case 0:
 				res := state.Result()
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusFinished, &res); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
 					t.Fatal(err)
 				}
 			case 1:
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
 					t.Fatal(err)
 				}
 			default:
-				if _, err := s.Update(g.Channel, func(g *storage.Game) error {
+				if _, err := s.Update(g.Channel, g.ID, func(g *storage.Game) error {
 					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
 					return nil
 				}); err != nil {
@@ -105,7 +116,7 @@ func exportAll(t *testing.T, database string) map[string]string {
 		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	s, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +178,7 @@ func TestMigrateRefusesBadInput(t *testing.T) {
 		{[]string{"migrate", "-from", db}, 2, "-from and -to are required"},
 		{[]string{"migrate", "-from", db, "-to", db}, 1, "the same database"},
 		{[]string{"migrate", "-from", db, "-to", db + "2"}, 1, "no database at"},
-		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://(a connection string that does not parse)"},
+		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://meeple:xxxxx@[::1/: invalid request: the connection string does not parse"},
 		{[]string{"backup", "-db", "postgres://meeple:sekrit@db/meeple", "-out", db}, 1, "pg_dump"},
 	} {
 		code, _, stderr := meeple(c.args...)
@@ -189,7 +200,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatalf("the first check created tables: %+v", r)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	s, err := openStore(dsn, reg, writeFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,26 +223,12 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 func TestImportExportOnPostgres(t *testing.T) {
 	dsn := pg.Database(t)
 	file := filepath.Join(t.TempDir(), "game.txt")
-	reg, _ := buildRegistry(nil)
-	rules, _ := reg.Lookup("eightydays")
-	state, _ := rules.New(engine.Setup{Players: 2, Seed: 5})
-	rng := engine.NewRNG(3)
-	played, err := ai.PlayOut(state, []engine.Player{ai.Random{}, ai.Random{}}, &rng, 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf strings.Builder
-	if err := engine.WriteScript(&buf, "eightydays", engine.Setup{Players: 2, Seed: 5}, played.Moves); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(buf.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "77", "-guild", "7", "-script", file, "-seats", "111,ai:random")
+	writeGameScript(t, file, 30)
+	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000077", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random")
 	if code != 0 || !strings.Contains(stdout, "30 actions") {
 		t.Fatalf("import: exit %d, %q, %q", code, stdout, stderr)
 	}
-	code, exported, stderr := meeple("export", "-db", dsn, "-channel", "77")
+	code, exported, stderr := meeple("export", "-db", dsn, "-channel", "900000000000000077")
 	if code != 0 || !strings.HasPrefix(exported, "# game eightydays players 2 seed 5\n") || strings.Count(exported, "\nP") != 30 {
 		t.Fatalf("export: exit %d, %q\n%s", code, stderr, exported)
 	}
@@ -239,10 +236,10 @@ func TestImportExportOnPostgres(t *testing.T) {
 	if err := os.WriteFile(file, []byte(exported), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "78", "-guild", "7", "-script", file, "-seats", "111,ai:random"); code != 0 {
+	if code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000078", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random"); code != 0 {
 		t.Fatalf("second import: exit %d, %q, %q", code, stdout, stderr)
 	}
-	if code, again, stderr := meeple("export", "-db", dsn, "-channel", "78"); code != 0 || again != exported {
+	if code, again, stderr := meeple("export", "-db", dsn, "-channel", "900000000000000078"); code != 0 || again != exported {
 		t.Fatalf("export of the second import: exit %d, %q\ngot\n%s\nwant\n%s", code, stderr, again, exported)
 	}
 }

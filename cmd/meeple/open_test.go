@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // storedGame writes a database with one running 80 Days game in channel
@@ -23,7 +24,7 @@ func storedGame(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "meeple.db")
-	s, err := storage.Open(db, reg, storage.Options{})
+	s, err := boltdb.Open(db, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +86,11 @@ func TestOnlyRunAndImportCreateADatabase(t *testing.T) {
 	script := filepath.Join(dir, "game.txt")
 	os.WriteFile(script, []byte("# game eightydays players 2 seed 1\n"), 0o600)
 	db := filepath.Join(dir, "new.db")
-	code, out, stderr := meeple("import", "-db", db, "-channel", "5", "-script", script, "-seats", "1,2")
+	code, out, stderr := meeple("import", "-db", db, "-channel", "900000000000000005", "-script", script, "-seats", "111111111111111111,222222222222222222")
 	if code != 0 || !strings.Contains(out, "creating a new database at "+db) {
 		t.Fatalf("import into a new file: exit %d, %q, %q", code, out, stderr)
 	}
-	code, out, _ = meeple("import", "-db", db, "-channel", "6", "-script", script, "-seats", "1,2")
+	code, out, _ = meeple("import", "-db", db, "-channel", "900000000000000006", "-script", script, "-seats", "111111111111111111,222222222222222222")
 	if code != 0 || strings.Contains(out, "creating") {
 		t.Fatalf("import into an existing file: exit %d, %q", code, out)
 	}
@@ -108,6 +109,8 @@ func TestOpenFailuresSayWhatTheyAre(t *testing.T) {
 	copy(data[2*4096:], bytes.Repeat([]byte{0xAB}, 64)) // page 2's header
 	damaged := filepath.Join(dir, "damaged.db")
 	os.WriteFile(damaged, data, 0o600)
+	script := filepath.Join(dir, "game.txt") // a good script: the database is what fails
+	os.WriteFile(script, []byte("# game eightydays players 2 seed 1\n"), 0o600)
 	cases := []struct{ db, want string }{
 		{filepath.Join(dir, "missing", "meeple.db"), "the folder " + filepath.Join(dir, "missing") + " does not exist"},
 		{dir, "it is a folder"},
@@ -123,7 +126,7 @@ func TestOpenFailuresSayWhatTheyAre(t *testing.T) {
 			case "backup":
 				args = append(args, "-out", filepath.Join(dir, "out.db"))
 			case "import":
-				args = append(args, "-channel", "9", "-script", text, "-seats", "1,2")
+				args = append(args, "-channel", "900000000000000009", "-script", script, "-seats", "111111111111111111,222222222222222222")
 			}
 			code, _, stderr := meeple(args...)
 			if code != 1 || !strings.Contains(stderr, c.want) || (c.db != damaged && strings.Contains(stderr, "corrupt")) {
@@ -169,14 +172,14 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 	dir := t.TempDir()
 	file, db := filepath.Join(dir, "game.txt"), filepath.Join(dir, "meeple.db")
 	os.WriteFile(file, []byte(script.String()), 0o600)
-	code, out, stderr := meeple("import", "-db", db, "-channel", "5", "-script", file, "-seats", "1,2")
+	code, out, stderr := meeple("import", "-db", db, "-channel", "900000000000000005", "-script", file, "-seats", "111111111111111111,222222222222222222")
 	if code != 0 || !strings.Contains(out, "went to the archive with its result") {
 		t.Fatalf("import of a finished game: exit %d, %q, %q", code, out, stderr)
 	}
-	if code, _, stderr := meeple("export", "-db", db, "-channel", "5"); code != 1 || !strings.Contains(stderr, "not found") {
+	if code, _, stderr := meeple("export", "-db", db, "-channel", "900000000000000005"); code != 1 || !strings.Contains(stderr, "not found") {
 		t.Fatalf("the finished game holds its channel: exit %d, %q", code, stderr)
 	}
-	s, err := storage.Open(db, reg, storage.Options{ReadOnly: true})
+	s, err := boltdb.Open(db, reg, boltdb.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +199,7 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 	if code != 0 || !strings.Contains(exported, "# finished "+last.Format(time.RFC3339Nano)) {
 		t.Fatalf("export of the archived game: exit %d\n%s", code, exported)
 	}
-	if code, out, _ := meeple("import", "-db", db, "-channel", "5", "-script", file, "-seats", "1,2"); code != 0 || !strings.Contains(out, "game 2") {
+	if code, out, _ := meeple("import", "-db", db, "-channel", "900000000000000005", "-script", file, "-seats", "111111111111111111,222222222222222222"); code != 0 || !strings.Contains(out, "game 2") {
 		t.Fatalf("a second import of the same finished game: exit %d, %q", code, out)
 	}
 }
@@ -205,7 +208,7 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 // a damaged database (leaving it as it was, and saying how to recover) and
 // on a database in a missing folder (creating nothing).
 func TestRunRefusesWhatItCannotUse(t *testing.T) {
-	t.Setenv(tokenEnv, "not-a-real-token")
+	t.Setenv(tokenEnv, "bm90.a-real.token") // the form of a token: the database is what fails
 	dir := t.TempDir()
 	db := storedGame(t, t.TempDir())
 	data, _ := os.ReadFile(db)

@@ -13,7 +13,15 @@ import (
 
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
+)
+
+// How many boards "meeple play" keeps in its temporary folder, and at
+// most when asked (a whole game draws a few hundred).
+const (
+	defaultKeep = 3
+	maxKeep     = 100_000
 )
 
 func runPlay(args []string, stdout, stderr io.Writer) error {
@@ -29,9 +37,26 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
 		"missing seats are heuristic; default: human then heuristic")
 	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
+	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
+		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
 	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
+	lang := fs.String("lang", posixLocale(os.Getenv), "language of the session's words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if err := inRange("keep", *keep, 0, maxKeep); err != nil {
+		return err
+	}
+	if *images != "" && !flagSet(fs, "keep") {
+		*keep = 0 // a folder the player named keeps every picture
+	}
+	words, err := locale.New()
+	if err != nil {
+		return err
+	}
+	printer := words.For(*lang)
+	if flagSet(fs, "lang") && !strings.HasPrefix(strings.ToLower(*lang), printer.Lang()) {
+		return badFlag("lang", *lang, "give one of "+strings.Join(words.Languages(), ", "))
 	}
 	rules, setup, err := gf.setup()
 	if err != nil {
@@ -78,8 +103,19 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
 		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
-		Images: dir, Renderer: renderer, Script: path,
+		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer,
 	})
+}
+
+// posixLocale is the locale POSIX gives messages: LC_ALL, else
+// LC_MESSAGES, else LANG ("" when none is set).
+func posixLocale(getenv func(string) string) string {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if l := getenv(v); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // screenWidth is the width of the terminal w is, else $COLUMNS, else 0.

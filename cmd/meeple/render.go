@@ -37,16 +37,16 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	seatNames, err := renderNames(*names, setup.Players)
+	if err != nil {
+		return err
+	}
 	state, err := rules.New(setup)
 	if err != nil {
 		return err
 	}
 	if err := applyMoves(state, sf.moves); err != nil {
 		return err
-	}
-	var seatNames []string
-	if *names != "" {
-		seatNames = strings.Split(*names, ",")
 	}
 	r, err := imaging.New()
 	if err != nil {
@@ -69,22 +69,53 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// renderNames reads -names: none, or one name for each of the players,
+// none of them blank.
+func renderNames(list string, players int) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	names := strings.Split(list, ",")
+	if len(names) != players {
+		return nil, badFlag("names", fmt.Sprintf("%d %s", len(names), plural(len(names), "name", "names")),
+			fmt.Sprintf("the game has %d players; give one name for each, in seat order", players))
+	}
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, badFlag("names", fmt.Sprintf("%q", list), fmt.Sprintf("the name of seat %d is blank", i+1))
+		}
+	}
+	return names, nil
+}
+
+// plural is one or many as n says.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // namedImage is one file "meeple render" writes.
 type namedImage struct {
 	name string
 	png  []byte
 }
 
-// renderState draws the public board (from the spectator's view), every
-// seat's private mat where the game has them, and the scores once the game
-// is over.
+// renderState draws the public board and its glance (from the spectator's
+// view), every seat's private mat where the game has them, and the scores
+// once the game is over.
 func renderState(r *imaging.Renderer, state engine.State, names []string) ([]namedImage, error) {
 	public := state.View(engine.Spectator)
 	board, err := r.Board(public, names)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
-	images := []namedImage{{"board.png", board}}
+	glance, err := r.Glance(public, names)
+	if err != nil {
+		return nil, fmt.Errorf("glance: %w", err)
+	}
+	images := []namedImage{{"board.png", board}, {"glance.png", glance}}
 	for seat := 0; seat < state.Players(); seat++ {
 		mat, err := r.Mat(state.View(engine.Seat(seat)), names)
 		if errors.Is(err, imaging.ErrNoMat) {

@@ -21,15 +21,16 @@ func TestRenderWritesBoardAndMats(t *testing.T) {
 	for _, tc := range []struct {
 		game    string
 		players string
+		names   string
 		want    []string
 	}{
-		{"crystalpalace", "3", []string{"board.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
-		{"eightydays", "4", []string{"board.png"}},
+		{"crystalpalace", "3", "Ada,Brunel,Cole", []string{"board.png", "glance.png", "mat-p1.png", "mat-p2.png", "mat-p3.png"}},
+		{"eightydays", "4", "Ada,Brunel,Cole,Dora", []string{"board.png", "glance.png"}},
 	} {
 		out := filepath.Join(dir, tc.game)
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"render", "-game", tc.game, "-players", tc.players, "-seed", "9", "-script", script,
-			"-names", "Ada,Brunel", "-out", out}, &stdout, &stderr)
+			"-names", tc.names, "-out", out}, &stdout, &stderr)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.game, code, stderr.String())
 		}

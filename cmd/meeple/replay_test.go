@@ -55,7 +55,7 @@ func TestCommandLineMistakes(t *testing.T) {
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"replay"}, 2, "-script is required"},
 		{[]string{"replay", "-game", "chess", "-script", script}, 1, `unknown game "chess"`},
-		{[]string{"replay", "-game", "eightydays", "-players", "9", "-script", script}, 1, ""},
+		{[]string{"replay", "-game", "eightydays", "-players", "9", "-script", script}, 2, "-players is 9: Around the World in 80 Days is for 2 to 6 players"},
 		{[]string{"replay", "-game", "eightydays", "-script", "/no/such/file"}, 1, "no such file"},
 		{[]string{"replay", "-game", "eightydays", "-players", "2", "-script", writeScript(t, "P3: move 3\n")}, 1, "P3 is not seated"},
 		{[]string{"simulate", "-game", "eightydays", "-players", "3", "-ai", "random,random"}, 1, "-ai names 2 players"},

@@ -14,7 +14,7 @@ import (
 	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func runRun(args []string, stdout, stderr io.Writer) error {
@@ -38,6 +38,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// the same check as meeple check, before the database is touched: a
+	// token pasted wrong is told as such, not as a refusal by Discord
+	if r := checkToken(cfg, os.Getenv); !r.ok {
+		return fmt.Errorf("%s → fix: %s", r.detail, r.fix)
+	}
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
 	reg, err := buildRegistry(cfg.Content)
@@ -47,7 +52,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	database := cfg.database(os.Getenv)
 	// Every page of a bbolt file is checked: a damaged file is refused
 	// before the bot starts.
-	store, err := openStore(database, reg, writeFile, storage.Options{Logger: log}, stdout)
+	store, err := openStore(database, reg, writeFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
@@ -56,11 +61,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	file, onFile := store.(*storage.Store)
+	file, onFile := store.(*boltdb.Store)
 	if onFile {
 		// "meeple backup" asks the running bot for copies over this socket. The
 		// bot runs without it when it cannot listen; the [backup] loop still works.
-		if backups, err := storage.ServeBackups(file, storage.BackupSocket(database)); err != nil {
+		if backups, err := boltdb.ServeBackups(file, boltdb.BackupSocket(database)); err != nil {
 			log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
 		} else {
 			defer func() { // before the store closes
@@ -82,6 +87,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	bot.Guard(session, log) // every REST call from here on keeps Discord's limits
 	shards, err := cfg.Discord.shardSet(func() (int, error) {
 		gb, err := session.GatewayBot()
 		if err != nil {
@@ -93,7 +99,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
+	}
+	m, promReg, err := operatorMetrics(cfg.HTTP, store.Counts)
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		botCfg.Observer = m
 	}
 	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
@@ -116,6 +129,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
 		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
+	ctx, cancel := context.WithCancel(ctx) // also ends the HTTP servers when Run fails
+	servers := &httpServers{log: log}
+	defer func() {
+		cancel()
+		servers.wait()
+	}()
+	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m); err != nil {
+		return err
+	}
+	if err := servers.startMetrics(ctx, cfg.HTTP, promReg, readiness(b, &servers.endpointUp)); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	return b.Run(ctx)
 }

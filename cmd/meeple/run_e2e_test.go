@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // lockedBuffer collects a process's output while the test reads it.
@@ -35,17 +37,34 @@ func (w *lockedBuffer) String() string {
 	return w.b.String()
 }
 
-// buildMeeple compiles this command into a temporary directory.
-func buildMeeple(t *testing.T) string {
-	t.Helper()
+// builtMeeple is this command compiled once for the whole test binary:
+// every test that runs the real program shares it.
+var builtMeeple = sync.OnceValues(func() (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go tool in PATH to build meeple with")
+		return "", errNoGoTool
 	}
-	bin := filepath.Join(t.TempDir(), "meeple")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	bin := filepath.Join(binDir, "meeple")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// binDir holds builtMeeple; TestMain makes it and removes it at the end.
+var binDir string
+
+var errNoGoTool = errors.New("no go tool in PATH to build meeple with")
+
+// buildMeeple returns the compiled command, building it at the first call.
+func buildMeeple(t *testing.T) string {
+	t.Helper()
+	bin, err := builtMeeple()
+	if errors.Is(err, errNoGoTool) {
+		t.Skip(err)
+	}
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -85,13 +104,18 @@ func answer(t *testing.T, fake *discordtest.Server, token string) string {
 // against the fake Discord named in its config, opens and starts a game
 // over the gateway, stops it with SIGTERM and reads the database it left.
 func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	runAgainstTheFakeDiscord(t, filepath.Join(t.TempDir(), "meeple.db"), nil)
 }
 
 // TestMeepleRunOnPostgres is the same on a PostgreSQL database named by
-// MEEPLE_DATABASE_URL, which wins over the config's database file.
+// MEEPLE_DATABASE_URL, which wins over the config's database file. The
+// variable holds a key=value connection string with a password (which the
+// test server, trusting local users, does not ask for): the password
+// never reaches the output.
 func TestMeepleRunOnPostgres(t *testing.T) {
-	dsn := pg.Database(t)
+	t.Parallel() // it mostly waits on other processes
+	dsn := dsnForms(t, pg.Database(t))["key=value"]
 	runAgainstTheFakeDiscord(t, dsn, []string{databaseEnv + "=" + dsn})
 }
 
@@ -180,6 +204,9 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	if strings.Contains(logs, discordtest.Token) {
 		t.Error("the token was logged")
 	}
+	if strings.Contains(logs+stdout.String(), marker) {
+		t.Errorf("the database password was printed:\n%s", logs)
+	}
 	if strings.Contains(logs, "level=ERROR") {
 		t.Errorf("errors logged:\n%s", logs)
 	}
@@ -197,7 +224,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	store, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatalf("the database after SIGTERM: %v", err)
 	}

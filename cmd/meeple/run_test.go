@@ -11,7 +11,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func TestRunWithoutTokenSaysWhatToDo(t *testing.T) {
@@ -118,7 +118,7 @@ func TestTokenSources(t *testing.T) {
 }
 
 func TestBackupsAreWrittenAndPruned(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "meeple.db"), engine.NewRegistry(), storage.Options{})
+	db, err := boltdb.Open(filepath.Join(t.TempDir(), "meeple.db"), engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestBackupsAreWrittenAndPruned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		copied, err := storage.Open(path, engine.NewRegistry(), storage.Options{Verify: true})
+		copied, err := boltdb.Open(path, engine.NewRegistry(), boltdb.Options{Verify: true})
 		if err != nil {
 			t.Fatalf("backup %s does not open: %v", path, err)
 		}
@@ -162,5 +162,32 @@ func TestDatabaseSources(t *testing.T) {
 	}
 	if got := databaseName("postgres://meeple:pw@db/meeple"); got != "postgres://meeple:xxxxx@db/meeple" {
 		t.Errorf("databaseName kept the password: %q", got)
+	}
+}
+
+// TestRunChecksTheTokensFormFirst: a malformed token stops run with the
+// same words as meeple check, before any database is created.
+func TestRunChecksTheTokensFormFirst(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for token, want := range map[string]string{
+		"abc.def":         "the token from MEEPLE_DISCORD_TOKEN has 2 parts separated by dots; a bot token has 3",
+		"abc.d ef.ghi":    "has a character other than letters, digits, - and _ in part 2",
+		"\"abc.def.ghi\"": "has a character other than letters, digits, - and _ in part 1",
+		"abc..ghi":        "has an empty part 2",
+	} {
+		t.Setenv(tokenEnv, token)
+		var out, errw bytes.Buffer
+		code := run([]string{"run"}, &out, &errw)
+		msg := errw.String()
+		if code != 1 || !strings.Contains(msg, want) || !strings.Contains(msg, "Reset Token") || strings.Contains(msg, token) {
+			t.Errorf("token %q: exit %d, %q; want %q without the token", token, code, msg, want)
+		}
+		check := preflight("", func(k string) string { return map[string]string{tokenEnv: token}[k] })
+		if check[1].name != "token" || check[1].ok || !strings.Contains(msg, check[1].detail) {
+			t.Errorf("run and check differ on %q: %q vs %+v", token, msg, check[1])
+		}
+		if _, err := os.Stat(defaultDatabase); err == nil {
+			t.Fatal("a database was created for a malformed token")
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // The three-process test runs "meeple run" three times, each process with
@@ -208,9 +209,10 @@ func (g *testGame) record(s sent, dm bool) {
 }
 
 func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	dsn := pg.Database(t)
 	bin := buildMeeple(t)
-	games, steps := 100, 6
+	games, steps := 36, 6
 	if testing.Short() {
 		games, steps = 12, 4
 	}
@@ -248,7 +250,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := openStore(dsn, reg, readFile, storage.Options{}, io.Discard)
+	st, err := openStore(dsn, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +360,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 // waits until each has been handled: its game has a new deadline or is
 // over. The games' deadlines come in waves (each game's every 3 s) and the
 // process that claims a wave handles it one timer after another, so on
-// two shared cores a wave of 100 takes seconds; overdueAfter is generous.
+// two shared cores a wave of dozens takes seconds; overdueAfter is generous.
 func checkDeadlinesHandled(t *testing.T, st store, tgs []*testGame) {
 	t.Helper()
 	passed := map[string]time.Time{}
@@ -416,7 +418,7 @@ func clickTwice(t *testing.T, st store, ans *answers, fake *discordtest.Server, 
 		data, _ := json.Marshal(m)
 		_ = json.Unmarshal(data, &message)
 	}
-	customID := fmt.Sprintf("m1:%s:%d:act:%s", strconv.FormatUint(rec.ID, 36), rec.Version, action)
+	customID := fmt.Sprintf("m2:%s:%s:act:%s", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36), action)
 	var wg sync.WaitGroup
 	acks := make([]bool, 2)
 	for i := range acks {
@@ -558,7 +560,7 @@ func checkBoard(t *testing.T, fake *discordtest.Server, rec *storage.Game) {
 		t.Errorf("game %d: no board message", rec.ID)
 		return
 	}
-	want := fmt.Sprintf("m1:%s:%d:", strconv.FormatUint(rec.ID, 36), rec.Version)
+	want := fmt.Sprintf("m2:%s:%s:", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36))
 	for _, id := range discordtest.CustomIDs(m.Components) {
 		if strings.Contains(id, ":act:") || strings.Contains(id, ":pick:") {
 			if !strings.HasPrefix(id, want) {

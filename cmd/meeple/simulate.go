@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -40,6 +41,13 @@ type scoreStats struct {
 	Max  int     `json:"max"`
 }
 
+// Bounds of simulate's flags: a million games is hours of work, and no
+// game runs to ten million actions.
+const (
+	maxSimulated = 1_000_000
+	maxActions   = 10_000_000
+)
+
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("simulate", stderr)
 	gf := addGameFlags(fs)
@@ -48,6 +56,10 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	maxSteps := fs.Int("max-steps", 20000, "actions after which a game counts as stalled")
 	maxTurns := fs.Int("max-turns", 0, "turns (the game's \"turns\" counter) after which a game counts as stalled; 0 for no limit")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := errors.Join(inRange("games", *games, 1, maxSimulated), inRange("max-steps", *maxSteps, 1, maxActions),
+		inRange("max-turns", *maxTurns, 0, maxActions)); err != nil {
 		return err
 	}
 	rules, setup, err := gf.setup()

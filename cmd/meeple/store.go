@@ -11,11 +11,12 @@ import (
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // databaseEnv is the environment variable that names the database (a
-// postgres:// connection string, which may hold a password), in place of
+// PostgreSQL connection string, which may hold a password), in place of
 // the config's database.
 const databaseEnv = "MEEPLE_DATABASE_URL"
 
@@ -31,14 +32,9 @@ type store interface {
 	Close() error
 }
 
-// databaseName is database fit for logs: a connection string without its
-// password, or the file's path.
-func databaseName(database string) string {
-	if postgres.IsDSN(database) {
-		return postgres.Redact(database)
-	}
-	return database
-}
+// databaseName is database fit for messages and logs: a connection
+// string without its secrets, or the file's path.
+func databaseName(database string) string { return postgres.Redact(database) }
 
 // storeFlags name the database the store subcommands work on.
 type storeFlags struct {
@@ -48,7 +44,7 @@ type storeFlags struct {
 
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	return &storeFlags{
-		db:     fs.String("db", "", "database file or postgres:// URL (default: $"+databaseEnv+", else the -config file's database)"),
+		db:     fs.String("db", "", "database file, or PostgreSQL connection string (postgres://… or host=… dbname=…) (default: $"+databaseEnv+", else the -config file's database)"),
 		config: fs.String("config", "", "the bot's TOML config file, for its database and its content folders"),
 	}
 }
@@ -57,11 +53,19 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 type access int
 
 const (
-	// readFile reads an existing file and leaves it byte for byte as it was.
+	// readFile reads an existing file and leaves it byte for byte as it
+	// was. The whole file is checked first, as "meeple check" does: a file
+	// check refuses is refused with the same error and advice.
 	readFile access = iota
-	// writeFile writes into the file, creating it if need be; every page
-	// is checked first, so that nothing is written into a damaged file.
+	// writeFile writes into the file, creating it if need be; the whole
+	// file is checked first, as for readFile, so that nothing is written
+	// into a damaged file.
 	writeFile
+	// salvageFile reads an existing file without checking it whole first,
+	// for export, which saves the games that still read from a damaged
+	// file: each damaged page or record it meets is still an error, never
+	// data.
+	salvageFile
 )
 
 // open opens the database with the games this program offers (with the
@@ -72,15 +76,15 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := openStore(path, reg, how, storage.Options{Logger: log}, stdout)
+	s, err := openStore(path, reg, how, boltdb.Options{Logger: log}, stdout)
 	return s, reg, err
 }
 
-// openStore opens the database at path, a bbolt file or a postgres://
-// URL, as how says. A file it creates is announced on stdout; a damaged one
+// openStore opens the database at path, a bbolt file or a PostgreSQL
+// connection string (URL or key=value), as how says. A file it creates is announced on stdout; a damaged one
 // is refused with the way to recover. PostgreSQL's tables are created or
 // brought up to date.
-func openStore(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (store, error) {
+func openStore(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (store, error) {
 	// A nil pointer of either store would make a non-nil interface.
 	if postgres.IsDSN(path) {
 		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now})
@@ -97,14 +101,16 @@ func openStore(path string, reg *engine.Registry, how access, opts storage.Optio
 }
 
 // openFile is openStore for a bbolt file.
-func openFile(path string, reg *engine.Registry, how access, opts storage.Options, stdout io.Writer) (*storage.Store, error) {
+func openFile(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (*boltdb.Store, error) {
 	switch how {
 	case readFile:
-		opts.ReadOnly = true
+		opts.ReadOnly, opts.Verify = true, true
 	case writeFile:
 		opts.Verify = true
+	case salvageFile:
+		opts.ReadOnly = true
 	}
-	s, err := storage.Open(path, reg, opts)
+	s, err := boltdb.Open(path, reg, opts)
 	if err != nil {
 		return nil, withAdvice(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // meeple runs the command line and returns its exit code, stdout and stderr.
@@ -26,7 +27,7 @@ func meeple(args ...string) (int, string, string) {
 func TestBackupCopiesAndVerifies(t *testing.T) {
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "meeple.db"), filepath.Join(dir, "backup.db")
-	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
+	s, err := boltdb.Open(db, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestBackupCopiesAndVerifies(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "verified") {
 		t.Fatalf("backup: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	cp, err := storage.Open(out, engine.NewRegistry(), storage.Options{})
+	cp, err := boltdb.Open(out, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 	if err := os.WriteFile(unknown, []byte("# game chess players 2 seed 1\nP1: e4\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
+	s, err := boltdb.Open(db, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +90,9 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 		{[]string{"export", "-db", db, "-game", "9"}, 1, "not found"},
 		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2"}, 2, "-seats are required"},
 		{[]string{"import", "-db", db, "-channel", "1", "-script", headerless}, 2, "-seats are required"},
-		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", headerless}, 1, "header"},
-		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", unknown}, 1, `unknown game "chess"`},
-		{[]string{"import", "-db", db, "-channel", "1", "-seats", "1,2", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
+		{[]string{"import", "-db", db, "-channel", "900000000000000001", "-seats", "111111111111111111,222222222222222222", "-script", headerless}, 1, "header"},
+		{[]string{"import", "-db", db, "-channel", "900000000000000001", "-seats", "111111111111111111,222222222222222222", "-script", unknown}, 1, `unknown game "chess"`},
+		{[]string{"import", "-db", db, "-channel", "900000000000000001", "-seats", "111111111111111111,222222222222222222", "-script", filepath.Join(dir, "none.txt")}, 1, "no such file"},
 	}
 	for _, c := range cases {
 		code, _, stderr := meeple(c.args...)
@@ -131,12 +132,12 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		if err := os.WriteFile(file, script.Bytes(), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		channel := fmt.Sprintf("10%d", i)
-		code, stdout, stderr := meeple("import", "-db", db, "-channel", channel, "-guild", "7", "-script", file, "-seats", "111,222,ai:random")
+		channel := fmt.Sprintf("1000000000000000%02d", i)
+		code, stdout, stderr := meeple("import", "-db", db, "-channel", channel, "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,222222222222222222,ai:random")
 		if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d actions", len(played.Moves))) {
 			t.Fatalf("%s: import: exit %d, %q, %q", name, code, stdout, stderr)
 		}
-		if code, _, stderr := meeple("import", "-db", db, "-channel", channel, "-script", file, "-seats", "1,2,3"); code != 1 || !strings.Contains(stderr, "already has an active game") {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", channel, "-script", file, "-seats", "111111111111111111,222222222222222222,333333333333333333"); code != 1 || !strings.Contains(stderr, "already has an active game") {
 			t.Fatalf("%s: second import into the channel: exit %d, %q", name, code, stderr)
 		}
 		code, exported, stderr := meeple("export", "-db", db, "-channel", channel)
@@ -147,7 +148,7 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		// The export, imported and exported again, is the same script, times and all.
 		reexport := filepath.Join(dir, name+".export.txt")
 		os.WriteFile(reexport, []byte(exported), 0o600)
-		if code, _, stderr := meeple("import", "-db", db, "-channel", channel+"0", "-script", reexport, "-seats", "111,222,ai:random"); code != 0 {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", channel+"0", "-script", reexport, "-seats", "111111111111111111,222222222222222222,ai:random"); code != 0 {
 			t.Fatalf("%s: import of the export: exit %d, %q", name, code, stderr)
 		}
 		if code, again, stderr := meeple("export", "-db", db, "-channel", channel+"0"); code != 0 || again != exported {
@@ -165,13 +166,13 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		if !jsonEqual(out.State, want) {
 			t.Fatalf("%s: the replayed export's state differs from the played state", name)
 		}
-		s, err := storage.Open(db, reg, storage.Options{})
+		s, err := boltdb.Open(db, reg, boltdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		g, loaded, err := s.Load(channel)
 		s.Close()
-		if err != nil || g.Seats[0].User != "111" || g.Seats[2].Computer != "random" || g.Guild != "7" {
+		if err != nil || g.Seats[0].User != "111111111111111111" || g.Seats[2].Computer != "random" || g.Guild != "700000000000000007" {
 			t.Fatalf("%s: stored game %+v, %v", name, g, err)
 		}
 		if got, _ := loaded.Encode(); !bytes.Equal(got, want) {
@@ -181,17 +182,17 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 	// A script with an illegal action is refused at that action and stores nothing.
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("# game eightydays players 2 seed 1\nP1: fly to the moon\n"), 0o600)
-	if code, _, stderr := meeple("import", "-db", db, "-channel", "900", "-script", bad, "-seats", "1,2"); code != 1 || !strings.Contains(stderr, "action 1") {
+	if code, _, stderr := meeple("import", "-db", db, "-channel", "900000000000000900", "-script", bad, "-seats", "111111111111111111,222222222222222222"); code != 1 || !strings.Contains(stderr, "line 2") {
 		t.Fatalf("import of an illegal action: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := meeple("export", "-db", db, "-channel", "900"); code != 1 || !strings.Contains(stderr, "not found") {
+	if code, _, stderr := meeple("export", "-db", db, "-channel", "900000000000000900"); code != 1 || !strings.Contains(stderr, "not found") {
 		t.Fatalf("a refused import left a game: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", "1,ai:genius"); code != 1 || !strings.Contains(stderr, "genius") {
+	if code, _, stderr := meeple("import", "-db", db, "-channel", "900000000000000901", "-script", bad, "-seats", "111111111111111111,ai:genius"); code != 1 || !strings.Contains(stderr, "genius") {
 		t.Fatalf("import with an unknown computer player: exit %d, %q", code, stderr)
 	}
-	for _, seats := range []string{"1", "1,2,3", "1,"} {
-		if code, _, stderr := meeple("import", "-db", db, "-channel", "901", "-script", bad, "-seats", seats); code != 1 || !strings.Contains(stderr, "seat") {
+	for _, seats := range []string{"111111111111111111", "111111111111111111,222222222222222222,333333333333333333", "111111111111111111,"} {
+		if code, _, stderr := meeple("import", "-db", db, "-channel", "900000000000000901", "-script", bad, "-seats", seats); code != 1 || !strings.Contains(stderr, "seat") {
 			t.Fatalf("import with -seats %q: exit %d, %q", seats, code, stderr)
 		}
 	}

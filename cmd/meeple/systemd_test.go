@@ -35,6 +35,7 @@ func unitKey(t *testing.T, unit, key string) string {
 // against the fake Discord: the two processes connect the three shards
 // between them and answer in guilds of each.
 func TestSystemdTemplateUnitRuns(t *testing.T) {
+	t.Parallel() // it mostly waits on other processes
 	data, err := os.ReadFile(templateUnit)
 	if err != nil {
 		t.Fatal(err)

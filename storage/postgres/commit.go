@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -10,10 +11,12 @@ import (
 
 // Commit keeps an interaction's whole outcome on channel's running game in
 // one transaction, as storage.Store.Commit: the game's row is locked, so
-// of two processes committing from the same version one succeeds and the
-// other gets a *storage.VersionError. With o.Start it starts a game in
-// the lobby in the same transaction.
-func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+// of two processes committing from the same game and revision one
+// succeeds and the other gets a *storage.VersionError. With o.Start it
+// starts a game in the lobby in the same transaction. o.Key is kept in
+// the commits table in the same transaction, so a retry of a commit whose
+// answer was lost finds it (*storage.AppliedError).
+func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	entries, err := s.contract.OutcomeEntries(o)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
@@ -21,12 +24,28 @@ func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*s
 	var out *storage.Game
 	err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		// A retry finds its commit before anything else: the game may have
+		// finished by it, or moved on since.
+		if err := applied(ctx, tx, o.Key); err != nil {
+			return err
+		}
+		if old == nil {
+			return storage.ErrNotFound
+		}
+		g, err := s.contract.Outcome(old, at, entries, o)
 		if err != nil {
 			return err
 		}
-		g, err := s.contract.Outcome(old, expectVersion, entries, o)
-		if err != nil {
+		if err := revise(ctx, tx, old, g); err != nil {
 			return err
+		}
+		if o.Key != "" {
+			if _, err := tx.Exec(ctx, "INSERT INTO commits (key, game_id, revision) VALUES ($1, $2, $3)", o.Key, int64(g.ID), int64(g.Revision)); err != nil {
+				return err
+			}
 		}
 		if len(entries) > 0 {
 			if err := insertLog(ctx, tx, g.ID, old.Version, entries); err != nil {
@@ -49,8 +68,33 @@ func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*s
 		out = g
 		return writeGame(ctx, tx, old, g)
 	})
+	if uniqueViolation(err) && o.Key != "" {
+		// Another process kept the same interaction meanwhile.
+		err = s.call(func(ctx context.Context) error { return applied(ctx, s.pool, o.Key) })
+	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
 	}
 	return out, nil
+}
+
+// applied refuses a commit whose interaction key was kept before, with a
+// *storage.AppliedError that holds the game as stored.
+func applied(ctx context.Context, q querier, key string) error {
+	if key == "" {
+		return nil
+	}
+	var id int64
+	err := q.QueryRow(ctx, "SELECT game_id FROM commits WHERE key = $1", key).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	g, err := readHead(ctx, q, "g.id = $1", false, id)
+	if err != nil {
+		return err
+	}
+	return &storage.AppliedError{Key: key, Game: g}
 }

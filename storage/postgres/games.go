@@ -14,7 +14,7 @@ import (
 )
 
 // The columns every read of a game selects, from games aliased g.
-const headCols = "g.id, g.version, g.last_action, g.record"
+const headCols = "g.id, g.version, g.last_action, g.record, g.revision"
 
 // fullFrom reads games with their snapshot and log (in one statement, so
 // one snapshot of the database); the caller adds the WHERE clause.
@@ -67,6 +67,9 @@ func (s *Store) create(rec *storage.Game) error {
 			return err
 		}
 		rec.ID = uint64(id)
+		if err := revise(ctx, tx, nil, rec); err != nil {
+			return err
+		}
 		if err := s.insertGame(ctx, tx, rec); err != nil {
 			return err
 		}
@@ -96,10 +99,10 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 		last = nanos(g.Log[n-1].At)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO games (id, channel, guild, active, running, seats, version, last_action,
-			deadline, remind_at, record, snapshot, snapshot_version)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			deadline, remind_at, record, snapshot, snapshot_version, revision)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		int64(g.ID), g.Channel, g.Guild, g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), g.Version, last,
-		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion); err != nil {
+		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion, int64(g.Revision)); err != nil {
 		return err
 	}
 	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
@@ -134,12 +137,12 @@ func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 		return err
 	}
 	b := &pgx.Batch{}
-	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7,
+	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7, revision = $8,
 			deadline_claim = CASE WHEN deadline IS DISTINCT FROM $5 THEN NULL ELSE deadline_claim END,
 			remind_claim = CASE WHEN remind_at IS DISTINCT FROM $6 THEN NULL ELSE remind_claim END,
 			deadline = $5, remind_at = $6
 		WHERE id = $1`,
-		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data)
+		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data, int64(g.Revision))
 	if users := g.Users(); old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) {
 		b.Queue("DELETE FROM game_users WHERE game_id = $1 AND user_id <> ALL ($2::text[])", int64(g.ID), users)
 		b.Queue(`INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u
@@ -159,7 +162,7 @@ func nanos(t time.Time) *int64 {
 }
 
 // decodeHead builds a game (without log and snapshot) from its row.
-func decodeHead(id int64, version int32, last *int64, record []byte) (*storage.Game, error) {
+func decodeHead(id int64, version int32, revision int64, last *int64, record []byte) (*storage.Game, error) {
 	g, err := storage.DecodeGame(idKey(uint64(id)), record)
 	if err != nil {
 		return nil, err
@@ -167,7 +170,7 @@ func decodeHead(id int64, version int32, last *int64, record []byte) (*storage.G
 	if g.ID != uint64(id) {
 		return nil, fmt.Errorf("%w: game record %d holds id %d", storage.ErrCorrupt, id, g.ID)
 	}
-	g.Version = int(version)
+	g.Version, g.Revision = int(version), uint64(revision)
 	if last != nil {
 		if at := time.Unix(0, *last).UTC(); at.After(g.Updated) {
 			g.Updated = at
@@ -188,15 +191,16 @@ func readHead(ctx context.Context, q querier, where string, lock bool, arg any) 
 		version int32
 		last    *int64
 		record  []byte
+		rev     int64
 	)
-	err := q.QueryRow(ctx, sql, arg).Scan(&id, &version, &last, &record)
+	err := q.QueryRow(ctx, sql, arg).Scan(&id, &version, &last, &record, &rev)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	return decodeHead(id, version, last, record)
+	return decodeHead(id, version, rev, last, record)
 }
 
 // querier is what reads need of a pool or a transaction.
@@ -212,6 +216,7 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 		version int32
 		last    *int64
 		record  []byte
+		rev     int64
 		snap    []byte
 		sv      *int32
 		seats   []int32
@@ -219,14 +224,14 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 		actions []string
 		idxs    []int32
 	)
-	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &snap, &sv, &seats, &ats, &actions, &idxs)
+	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &rev, &snap, &sv, &seats, &ats, &actions, &idxs)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, 0, storage.ErrNotFound
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	if g, err = decodeHead(id, version, last, record); err != nil {
+	if g, err = decodeHead(id, version, rev, last, record); err != nil {
 		return nil, 0, err
 	}
 	if len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version {
@@ -284,12 +289,15 @@ const activeWhere = "g.channel = $1 AND g.active"
 
 // Update changes the bot-owned fields of channel's active game, as
 // storage.Store.Update. fn runs with the game's row locked.
-func (s *Store) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
+		}
+		if old.ID != game {
+			return &storage.VersionError{Channel: channel, Expected: storage.Guard{Game: game}, Actual: old.Guard()}
 		}
 		g, err := s.contract.Update(old, fn)
 		if err != nil {
@@ -320,6 +328,9 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		if err != nil {
 			return err
 		}
+		if err := revise(ctx, tx, old, g); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
 			return err
 		}
@@ -333,74 +344,96 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 }
 
 // appendSQL appends one entry to an active running game at the expected
-// version, with the new snapshot, in one statement: $1 channel, $2
-// expected version, $3 snapshot, $4 seat, $5 time (Unix ns), $6 action.
+// game and revision, with the new snapshot and a new revision, in one
+// statement: $1 channel, $2 expected revision, $3 snapshot, $4 seat, $5
+// time (Unix ns), $6 action, $7 expected game id. It returns the new
+// revision.
 const appendSQL = `WITH g AS (
-		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $5
-		WHERE channel = $1 AND active AND running AND version = $2 AND $4 < seats
-		RETURNING id, version)
-	INSERT INTO game_log (game_id, idx, seat, at, action) SELECT id, version - 1, $4, $5, $6 FROM g`
+		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $5,
+			revision = nextval('game_revisions')
+		WHERE channel = $1 AND active AND running AND id = $7 AND revision = $2 AND $4 < seats
+		RETURNING id, version, revision)
+	INSERT INTO game_log (game_id, idx, seat, at, action) SELECT id, version - 1, $4, $5, $6 FROM g
+	RETURNING (SELECT revision FROM g)`
 
 // Append adds one accepted action to channel's running game, as
-// storage.Store.Append: a stale expectVersion fails with a
-// *storage.VersionError. It is one statement, so one round trip.
-func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+// storage.Store.Append: a stale guard fails with a *storage.VersionError.
+// It is one statement, so one round trip.
+func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
+	var next storage.Guard
 	err := s.call(func(ctx context.Context) error {
 		e, err := s.contract.Entry(e, snapshot, int(e.Seat)+1) // the seat's upper bound is checked by appendSQL
 		if err != nil && len(snapshot) == 0 {
 			return err
 		}
-		for attempt := 0; ; attempt++ {
+		if err == nil {
+			var rev int64
+			err := s.pool.QueryRow(ctx, appendSQL, channel, int64(at.Revision), snapshot, int(e.Seat), e.At.UnixNano(), e.Action, int64(at.Game)).Scan(&rev)
 			if err == nil {
-				tag, err := s.pool.Exec(ctx, appendSQL, channel, expectVersion, snapshot, int(e.Seat), e.At.UnixNano(), e.Action)
-				if err != nil || tag.RowsAffected() == 1 {
-					return err
-				}
+				next = storage.Guard{Game: at.Game, Revision: uint64(rev)}
+				return nil
 			}
-			why := s.whyNotAppended(ctx, channel, expectVersion, e, snapshot)
-			if why != nil || attempt == 2 {
-				return why
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return err
 			}
-			// Nothing stands in the way now: the game moved away from the
-			// expected version and back (an undo) while this ran. Try again.
 		}
+		return s.whyNotAppended(ctx, channel, at, e, snapshot)
 	})
+	err = outcome(err)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
+		return storage.Guard{}, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
 	}
-	return expectVersion + 1, nil
+	return next, nil
 }
 
 // whyNotAppended finds why an Append was refused, checking in the bbolt
-// store's order: the game, its status, the entry, the version; nil when
-// nothing stands in the way any more.
-func (s *Store) whyNotAppended(ctx context.Context, channel string, expectVersion int, e storage.Entry, snapshot []byte) error {
+// store's order: the game, its guard, its status, the entry. A revision
+// is never given twice, so a refusal cannot be undone by a concurrent
+// write: some reason always stands.
+func (s *Store) whyNotAppended(ctx context.Context, channel string, at storage.Guard, e storage.Entry, snapshot []byte) error {
 	var (
-		running bool
-		seats   int
-		version int
+		id       int64
+		revision int64
+		running  bool
+		seats    int
 	)
-	err := s.pool.QueryRow(ctx, "SELECT running, seats, version FROM games WHERE channel = $1 AND active", channel).Scan(&running, &seats, &version)
+	err := s.pool.QueryRow(ctx, "SELECT id, revision, running, seats FROM games WHERE channel = $1 AND active", channel).Scan(&id, &revision, &running, &seats)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return storage.ErrNotFound
 	case err != nil:
 		return err
-	case !running:
+	}
+	if now := (storage.Guard{Game: uint64(id), Revision: uint64(revision)}); now != at {
+		return &storage.VersionError{Channel: channel, Expected: at, Actual: now}
+	}
+	if !running {
 		return fmt.Errorf("%w: the game has not started", storage.ErrInvalid)
 	}
 	if _, err := s.contract.Entry(e, snapshot, seats); err != nil {
 		return err
 	}
-	if version != expectVersion {
-		return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
+	return fmt.Errorf("%w: the action was refused for a reason that did not last", storage.ErrStale)
+}
+
+// revise gives g, the record a write makes of old (nil for a new game), a
+// new revision when its history changed, from the database's sequence
+// game_revisions, which never gives a value twice.
+func revise(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
+	if !storage.HistoryChanged(old, g) {
+		return nil
 	}
+	var rev int64
+	if err := tx.QueryRow(ctx, "SELECT nextval('game_revisions')").Scan(&rev); err != nil {
+		return err
+	}
+	g.Revision = uint64(rev)
 	return nil
 }
 
 // Undo drops the last n actions of channel's running game, as
 // storage.Store.Undo.
-func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error) {
+func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
@@ -413,8 +446,11 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engin
 		if err != nil {
 			return err
 		}
-		g, st, err := s.contract.Undo(old, expectVersion, n)
+		g, st, err := s.contract.Undo(old, at, n)
 		if err != nil {
+			return err
+		}
+		if err := revise(ctx, tx, old, g); err != nil {
 			return err
 		}
 		var last *int64
@@ -488,10 +524,17 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	err = s.call(func(ctx context.Context) error {
-		tag, err := s.pool.Exec(ctx, "UPDATE games SET snapshot = $3, snapshot_version = $2 WHERE id = $1 AND version = $2 AND active",
-			int64(g.ID), g.Version, g.Snapshot)
-		if err == nil && tag.RowsAffected() == 0 {
-			err = storage.ErrStale
+		// The rebuilt snapshot starts a new revision: the one the damaged
+		// snapshot held is not known to be the latest.
+		var rev int64
+		err := s.pool.QueryRow(ctx, `UPDATE games SET snapshot = $3, snapshot_version = $2, revision = nextval('game_revisions')
+			WHERE id = $1 AND version = $2 AND revision = $4 AND active RETURNING revision`,
+			int64(g.ID), g.Version, g.Snapshot, int64(g.Revision)).Scan(&rev)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return storage.ErrStale
+		}
+		if err == nil {
+			g.Revision = uint64(rev)
 		}
 		return err
 	})
@@ -523,14 +566,14 @@ func (s *Store) Verified(channel string) (bool, error) {
 
 // Finish ends channel's game and archives it, counting it in its users'
 // statistics in the same transaction, as storage.Store.Finish.
-func (s *Store) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
 		}
-		g, err := s.contract.Finish(old, expectVersion, status, result)
+		g, err := s.contract.Finish(old, at, status, result)
 		if err != nil {
 			return err
 		}

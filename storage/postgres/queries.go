@@ -107,11 +107,12 @@ func (s *Store) query(sql string, args ...any) ([]*storage.Game, error) {
 				version int32
 				last    *int64
 				record  []byte
+				rev     int64
 			)
-			if err := rows.Scan(&id, &version, &last, &record); err != nil {
+			if err := rows.Scan(&id, &version, &last, &record, &rev); err != nil {
 				return err
 			}
-			g, err := decodeHead(id, version, last, record)
+			g, err := decodeHead(id, version, rev, last, record)
 			if err != nil {
 				return err
 			}

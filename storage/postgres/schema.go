@@ -69,6 +69,17 @@ func migrations() []string {
 
 		// Claims on timers (ClaimDue): until when, in Unix ns.
 		`ALTER TABLE games ADD COLUMN deadline_claim bigint, ADD COLUMN remind_claim bigint;`,
+
+		// Revisions (storage.Game.Revision: never given twice) and the
+		// interactions commits were made for (storage.Outcome.Key). Game
+		// records are at schema 3 (with a checksum).
+		`CREATE SEQUENCE game_revisions AS bigint;
+		ALTER TABLE games ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+		CREATE TABLE commits (
+			key      text PRIMARY KEY,
+			game_id  bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+			revision bigint NOT NULL
+		);`,
 	}
 }
 
@@ -77,7 +88,7 @@ func migrations() []string {
 // newer game record must also add a step, which makes older builds refuse
 // the database at open rather than write beside records they cannot read.
 // A test holds the two together.
-const gameSchema = 2
+const gameSchema = 3
 
 // schemaLock is the advisory lock key that serialises migrations between
 // processes starting at once.

@@ -22,10 +22,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -148,9 +151,32 @@ func (s *Store) inTx(fn func(ctx context.Context, tx pgx.Tx) error) error {
 			if attempt < 5 && retryable(err) {
 				continue
 			}
-			return err
+			return outcome(err)
 		}
 	})
+}
+
+// outcome marks err with storage.ErrUnknownOutcome when it leaves open
+// whether the write was kept: the connection failed, or the call timed
+// out, after the request may have reached the server. Every other error
+// (a refusal, an error the server reported, a failure before anything was
+// sent) means the transaction was not kept.
+func outcome(err error) error {
+	if err == nil || pgconn.SafeToRetry(err) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return err
+	}
+	var ne net.Error
+	lost := errors.As(err, &ne) || pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		strings.Contains(err.Error(), "conn closed")
+	if !lost {
+		return err
+	}
+	return fmt.Errorf("%w: %w", storage.ErrUnknownOutcome, err)
 }
 
 // retryable reports whether err is a conflict between transactions that

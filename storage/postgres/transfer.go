@@ -61,7 +61,11 @@ func (s *Store) Restore(g *storage.Game) error {
 				}
 			}
 			// Games created later get ids above this one.
-			_, err := tx.Exec(ctx, "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))", int64(rec.ID))
+			if _, err := tx.Exec(ctx, "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))", int64(rec.ID)); err != nil {
+				return err
+			}
+			// and revisions above its own, so that none is given twice.
+			_, err := tx.Exec(ctx, "SELECT setval('game_revisions', greatest($1, (SELECT last_value FROM game_revisions)))", int64(rec.Revision))
 			return err
 		})
 	}

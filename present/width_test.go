@@ -1,0 +1,76 @@
+package present_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/present"
+)
+
+// maxColumns is the terminal width the text views must fit.
+const maxColumns = 100
+
+// TestTextFitsAHundredColumns plays whole games of each game with 2 to
+// its most computer players and checks every line of every seat's view,
+// and the spectator's, after every action, named as meeple play names
+// seats.
+func TestTextFitsAHundredColumns(t *testing.T) {
+	c, err := cp.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := eightydays.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []engine.Rules{cp.NewRules(c), eightydays.NewRules(d)} {
+		fitsAHundredColumns(t, rules)
+	}
+}
+
+func fitsAHundredColumns(t *testing.T, rules engine.Rules) {
+	widest, where := 0, ""
+	for players := rules.MinPlayers(); players <= rules.MaxPlayers(); players++ {
+		setup := engine.Setup{Players: players, Seed: uint64(40 + players)}
+		s, err := rules.New(setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"P1", "P2 heuristic", "P3 random", "P4 heuristic", "P5 random", "P6 heuristic"}[:players]
+		var seats []engine.Player
+		for i := 0; i < players; i++ {
+			p, err := ai.Lookup(rules, []string{"heuristic", "random"}[i%2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats = append(seats, p)
+		}
+		for step := 0; !s.Over() && step < 5000; step++ {
+			p := s.Prompts()[0]
+			if _, err := s.Apply(p.Seat, ai.Decide(seats[p.Seat], s, p, setup.Seed, step)); err != nil {
+				t.Fatal(err)
+			}
+			for seat := engine.Spectator; int(seat) < players; seat++ {
+				text, err := present.View(s.View(seat), names, present.Style{Color: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, line := range strings.Split(text, "\n") {
+					if n := len([]rune(present.StripANSI(line))); n > widest {
+						widest, where = n, line
+					}
+				}
+			}
+		}
+		if !s.Over() {
+			t.Fatalf("%d players: the game did not end", players)
+		}
+	}
+	if widest > maxColumns {
+		t.Fatalf("%s: a line of %d columns:\n%s", rules.Title(), widest, present.StripANSI(where))
+	}
+}
