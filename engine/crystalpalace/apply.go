@@ -174,6 +174,9 @@ func (s *State) checkPlace(seat int, a Action) error {
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
 	problem := s.placeProblem(seat, v, l, sp)
 	if problem == placeOK {
+		if !a.Tail {
+			return nil
+		}
 		return checkTail(a, s.placeTails(seat, l, sp))
 	}
 	loc := &s.c.Locations[l]

@@ -439,22 +439,81 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 // appendAssistantAnswers appends the answers to an assistant action of
 // seat holding pounds, the first placement free when free.
 func (s *State) appendAssistantAnswers(out []Action, seat, pounds int, free bool) []Action {
-	p := &s.P[seat]
-	if s.objectiveMet(seat) {
-		out = append(out, Action{Verb: vObjective})
+	var o assistantOptions
+	s.assistantOptions(&o, seat)
+	return o.appendAnswers(out, s, pounds, free)
+}
+
+// assistantOptions are the assistant actions open to seat before pounds
+// are counted: whether its objective is met, what placing an assistant
+// costs (-1: impossible), and each of its assistants that can move up with
+// what the move costs.
+type assistantOptions struct {
+	objective bool
+	place     int
+	moves     [maxTiers]struct{ tier, cost int32 }
+	n         int
+}
+
+// assistantOptions fills o with seat's assistant options.
+func (s *State) assistantOptions(o *assistantOptions, seat int) {
+	o.objective, o.place, o.n = s.objectiveMet(seat), -1, 0
+	if tier := s.marketFreeAbove(0); tier >= 0 && s.P[seat].Asst > 0 {
+		o.place = s.market().Spaces[tier].Cost
 	}
-	if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (free || pounds >= s.market().Spaces[tier].Cost) {
-		out = append(out, Action{Verb: vPlaceAsst})
-	}
-	for tier, o := range s.Market {
-		if o != seat {
+	for tier, owner := range s.Market {
+		if owner != seat || o.n == len(o.moves) {
 			continue
 		}
-		if to := s.marketFreeAbove(tier + 1); to >= 0 && pounds >= s.market().Spaces[to].Cost {
-			out = append(out, Action{Verb: vMoveAsst, Vals: s.num(tier + 1)})
+		if to := s.marketFreeAbove(tier + 1); to >= 0 {
+			o.moves[o.n].tier, o.moves[o.n].cost = int32(tier), int32(s.market().Spaces[to].Cost)
+			o.n++
+		}
+	}
+}
+
+// appendAnswers appends the answers to an assistant action of a seat with
+// these options holding pounds (the first placement free when free), skip
+// last.
+func (o *assistantOptions) appendAnswers(out []Action, s *State, pounds int, free bool) []Action {
+	if o.objective {
+		out = append(out, Action{Verb: vObjective})
+	}
+	if o.place >= 0 && (free || pounds >= o.place) {
+		out = append(out, Action{Verb: vPlaceAsst})
+	}
+	for _, m := range o.moves[:o.n] {
+		if pounds >= int(m.cost) {
+			out = append(out, Action{Verb: vMoveAsst, Vals: s.num(int(m.tier) + 1)})
 		}
 	}
 	return append(out, Action{Verb: vSkip})
+}
+
+// appendKinds appends the kinds of the answers (tailOnly first, then
+// tailObjective, tailMarket, tailMove+tier) a placement costing fee may
+// carry for a seat with these options holding pounds; nothing when the
+// assistant action could only be skipped. It lists what appendAnswers
+// lists.
+func (o *assistantOptions) appendKinds(out []int, pounds, fee int) []int {
+	pounds -= fee
+	start := len(out)
+	out = append(out, tailOnly)
+	if o.objective {
+		out = append(out, tailObjective)
+	}
+	if o.place >= 0 && pounds >= o.place {
+		out = append(out, tailMarket)
+	}
+	for _, m := range o.moves[:o.n] {
+		if pounds >= int(m.cost) {
+			out = append(out, tailMove+int(m.tier))
+		}
+	}
+	if len(out) == start+1 {
+		return out[:start]
+	}
+	return out
 }
 
 // answer performs decision t of seat with a (already checked against

@@ -269,17 +269,32 @@ func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
 	type openSpace struct {
 		l, sp, min int
-		ask        bool // the space has an assistant action: list the placement with its answers
+		// tails are the kinds of answer a placement here carries (see
+		// placeTails), kinds[from:to]; none when it leads to no question
+		from, to int
 	}
-	var buf [64]openSpace
+	var buf [40]openSpace
 	open := buf[:0]
+	var kindBuf [32]int
+	kinds := kindBuf[:0]
+	var asst assistantOptions
+	haveAsst := false
 	for l := range s.Boards {
 		side := s.side(locKind(l))
 		for sp := range s.Boards[l].Dice {
 			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
 				continue
 			}
-			open = append(open, openSpace{l, sp, side.Dice[sp].Min, side.Dice[sp].Assistant})
+			o := openSpace{l: l, sp: sp, min: side.Dice[sp].Min, from: len(kinds)}
+			if side.Dice[sp].Assistant {
+				if !haveAsst {
+					s.assistantOptions(&asst, seat)
+					haveAsst = true
+				}
+				kinds = asst.appendKinds(kinds, p.Pounds, side.Dice[sp].Fee)
+			}
+			o.to = len(kinds)
+			open = append(open, o)
 		}
 	}
 	var distinct [8]int
@@ -296,36 +311,22 @@ func (s *State) placeActions(seat int) []string {
 		nv++
 		for _, o := range open {
 			if v >= o.min {
-				n++
-			}
-		}
-	}
-	// A placement on a space with an assistant action is listed with each
-	// answer it may carry (see placeTails), in ready-made texts.
-	var tails tailCache
-	for _, v := range distinct[:min(nv, len(distinct))] {
-		for _, o := range open {
-			if v >= o.min && o.ask {
-				if kinds := tails.get(s, seat, o.l, o.sp); len(kinds) > 0 {
-					n += len(kinds) - 1
-				}
+				n += max(o.to-o.from, 1)
 			}
 		}
 	}
 	if n == 1 {
 		return passOnly
 	}
+	// A placement on a space with an assistant action is listed with each
+	// answer it may carry, in ready-made texts.
 	out := make([]string, 0, n)
 	for _, v := range distinct[:min(nv, len(distinct))] {
 		for _, o := range open {
 			switch {
 			case v < o.min:
-			case o.ask:
-				kinds := tails.get(s, seat, o.l, o.sp)
-				if len(kinds) == 0 {
-					out = append(out, s.r.place[v][o.l][o.sp])
-				}
-				for _, k := range kinds {
+			case o.to > o.from:
+				for _, k := range kinds[o.from:o.to] {
 					out = append(out, s.r.placeWith[v][o.l][o.sp][k])
 				}
 			default:

@@ -46,68 +46,9 @@ const (
 	tailMove
 )
 
-// appendTailKinds appends the kinds of placeTails(seat, l, sp), without
-// building actions: tailOnly, then the assistant actions.
-func (s *State) appendTailKinds(out []int, seat, l, sp int) []int {
-	ds := s.side(locKind(l)).Dice[sp]
-	if !ds.Assistant {
-		return out
-	}
-	var buf [8]Action
-	answers := s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
-	if len(answers) <= 1 {
-		return out
-	}
-	out = append(out, tailOnly)
-	for _, a := range answers[:len(answers)-1] {
-		switch a.Verb {
-		case vObjective:
-			out = append(out, tailObjective)
-		case vPlaceAsst:
-			out = append(out, tailMarket)
-		default:
-			out = append(out, tailMove+a.Vals[0]-1)
-		}
-	}
-	return out
-}
-
-// tailCache keeps, for one listing of placements, the kinds of answer a
-// placement on a space with an assistant action may carry: they depend
-// only on the space's fee.
-type tailCache struct {
-	fees  [4]int
-	kinds [4][]int
-	n     int
-	buf   [4][8]int
-}
-
-// get returns appendTailKinds(seat, l, sp), from the cache when it can.
-func (c *tailCache) get(s *State, seat, l, sp int) []int {
-	ds := s.side(locKind(l)).Dice[sp]
-	if !ds.Assistant {
-		return nil
-	}
-	for i := 0; i < c.n; i++ {
-		if c.fees[i] == ds.Fee {
-			return c.kinds[i]
-		}
-	}
-	if c.n == len(c.fees) {
-		return s.appendTailKinds(nil, seat, l, sp)
-	}
-	i := c.n
-	c.n++
-	c.fees[i], c.kinds[i] = ds.Fee, s.appendTailKinds(c.buf[i][:0], seat, l, sp)
-	return c.kinds[i]
-}
-
-// checkTail refuses a's answers when they are not among tails, naming the
-// ones that are.
+// checkTail refuses the answers a carries when they are not among tails,
+// naming the ones that are.
 func checkTail(a Action, tails [][]Action) error {
-	if !a.Tail {
-		return nil
-	}
 	if tails == nil {
 		return illegal("this placement asks nothing to answer: write it without “" + tailText(a.Then) + "”")
 	}
