@@ -46,7 +46,8 @@ func (s *State) report(seat int, cause string) {
 	}
 	s.seen[seat] = now
 	var buf [128]byte
-	b := buf[:0]
+	b := append(append(buf[:0], seatName(seat)...), ": "...)
+	head := len(b) // the changes follow "P2: "
 	first := true
 	sep := func() {
 		if !first {
@@ -101,14 +102,14 @@ func (s *State) report(seat int, cause string) {
 	if s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own) {
 		// The action's own changes join the line that says what it does.
 		e := &s.ev[s.fold-1]
-		if e.Kind == EventChange {
-			e.Text += "; " + string(b)
-		} else {
-			e.Kind, e.Text = EventChange, e.Text+" — "+string(b)
+		sep := "; "
+		if e.Kind != EventChange {
+			sep = " — "
 		}
+		e.Kind, e.Text = EventChange, e.Text+sep+string(b[head:])
 		return
 	}
-	s.emit(EventChange, seat, seatName(seat)+": "+string(b), false)
+	s.emit(EventChange, seat, string(b), false)
 }
 
 // reportAll reports every seat's changes with cause.

@@ -102,7 +102,11 @@ func (s *State) phaseActions(seat int) []string {
 		}
 	}
 	if s.Ph == 3 && len(out) == 1 { // one action only: it may be taken for good
-		return append(out, out[0]+" always", "pass")
+		always, ok := s.r.always[out[0]]
+		if !ok {
+			always = out[0] + " always"
+		}
+		return append(out, always, "pass")
 	}
 	return append(out, "pass")
 }

@@ -21,6 +21,8 @@ type Rules struct {
 	place [7][][]string
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
+	// always[text] is "<text> always" for every phase 3 action text.
+	always map[string]string
 	build []string   // build[i] is "build <patent i>"
 	// buildAt[i][t] is "build <patent i> target t+1".
 	buildAt [][]string
@@ -60,6 +62,15 @@ func NewRules(c *Content) *Rules {
 					r.use[l] = append(r.use[l], "use "+po.Key)
 				}
 			}
+		}
+	}
+	r.always = map[string]string{"advance": "advance always", "publish": "publish always"}
+	for _, t := range r.take {
+		r.always[t] = t + " always"
+	}
+	for _, texts := range r.use {
+		for _, t := range texts {
+			r.always[t] = t + " always"
 		}
 	}
 	r.nums = make([][]int, 64)
