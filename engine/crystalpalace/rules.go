@@ -23,7 +23,7 @@ type Rules struct {
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	// always[text] is "<text> always" for every phase 3 action text.
 	always map[string]string
-	build []string   // build[i] is "build <patent i>"
+	build  []string // build[i] is "build <patent i>"
 	// buildAt[i][t] is "build <patent i> target t+1".
 	buildAt [][]string
 	// labels are the decisions' labels that depend only on the content.
