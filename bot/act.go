@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
@@ -27,8 +28,8 @@ type playHandler struct {
 
 func (b *playHandler) register(rt *router) error {
 	return errors.Join(
-		rt.command(cmdPlay, b.playCommand, b.suggest),
-		rt.command(cmdFree, b.playCommand, b.suggest),
+		rt.commandWithChoices(cmdPlay, b.playCommand, b.suggest),
+		rt.commandWithChoices(cmdFree, b.playCommand, b.suggest),
 		rt.component(verbAct, onButton, inGuild, b.boardComponent),
 		rt.component(verbPick, onSelect, anywhere, b.pickComponent),
 		rt.component(verbSecret, onButton, inGuild, b.secretButton),
@@ -38,11 +39,14 @@ func (b *playHandler) register(rt *router) error {
 
 // suggest lists the user's legal actions in the channel's game: their
 // prompts' actions and free actions (/play), or only the free ones (/free),
-// each with what it does (see suggestion).
-func (b *playHandler) suggest(in *interaction) []string {
+// each shown with what it does (see suggestion). Each choice's value
+// carries the game and the revision the list was drawn at (listValue), so
+// that a choice from a list the game has since taken back, or from
+// another game's, is refused rather than played.
+func (b *playHandler) suggest(in *interaction) choiceList {
 	g, st, err := b.store.Load(in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
-		return nil
+		return choiceList{}
 	}
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
@@ -56,7 +60,38 @@ func (b *playHandler) suggest(in *interaction) []string {
 			out = append(out, suggestion(st, seat, a))
 		}
 	}
-	return out
+	return choiceList{texts: out, value: func(action string) string { return listValue(g.Guard(), action) }}
+}
+
+// listValue is the value of an autocomplete choice of action drawn for
+// game at: "m2:<game>:<revision>:<action>" (base 36), or the action
+// alone when that would not fit Discord's 100 characters (then it is
+// played as if typed).
+func listValue(at storage.Guard, action string) string {
+	v := customIDVersion + ":" + strconv.FormatUint(at.Game, 36) + ":" + strconv.FormatUint(at.Revision, 36) + ":" + action
+	if utf8.RuneCountInString(v) > maxChoiceValue {
+		return action
+	}
+	return v
+}
+
+// maxChoiceValue is Discord's limit on an autocomplete choice's value.
+const maxChoiceValue = 100
+
+// parseListValue reads an action sent from /play's list (listValue): the
+// game and revision it was drawn for, and the action. ok is false for
+// text the player typed.
+func parseListValue(v string) (game, revision uint64, action string, ok bool) {
+	parts := strings.SplitN(v, ":", 4)
+	if len(parts) != 4 || parts[0] != customIDVersion {
+		return 0, 0, "", false
+	}
+	game, err1 := strconv.ParseUint(parts[1], 36, 64)
+	revision, err2 := strconv.ParseUint(parts[2], 36, 64)
+	if err1 != nil || err2 != nil || game == 0 || revision == 0 {
+		return 0, 0, "", false
+	}
+	return game, revision, parts[3], true
 }
 
 // pickComponent plays the value picked in a select menu: on the board, or
@@ -91,7 +126,7 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 		return err
 	}
 	b.pub.notifyVia(out, r, in.message)
-	if len(out.private) > 0 {
+	if len(out.private) > 0 || out.recorded {
 		return r.message(msg{Content: privateConfirmation(out), Private: true})
 	}
 	return nil
@@ -102,8 +137,9 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	if strings.TrimSpace(in.text) == "" {
 		return errBlankChoice
 	}
-	// a secret choice stays valid while its prompt is open: no version
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, text: in.text, key: in.ID})
+	// a secret choice stays valid while its prompt is open, whoever else
+	// acts meanwhile, unless an undo took back the history it was asked in
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, drawn: in.id.Revision, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
 		return b.answerPrivately(r, out, err)
 	}
@@ -146,6 +182,9 @@ func modalValue(rows []discordgo.MessageComponent) string {
 // events; for a secret choice it says who else can see it (nobody).
 func privateConfirmation(out *outcome) string {
 	var sb strings.Builder
+	if out.recorded {
+		sb.WriteString(recordedNote + "\n")
+	}
 	fmt.Fprintf(&sb, "Game #%d: you played `%s`.", out.game.ID, out.action)
 	if out.secret {
 		sb.WriteString(" Only you can see this; the others see that you have chosen.")
@@ -167,7 +206,13 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 	}
 	// every /play answer is private, so a secret choice never shows; a slow
 	// answer is deferred privately by the reply's timer
-	out, err := b.ref.play(request{channel: i.ChannelID, user: userOf(i).ID, revision: -1, text: text, key: i.ID})
+	req := request{channel: i.ChannelID, user: userOf(i).ID, revision: -1, text: text, key: i.ID}
+	if game, revision, action, ok := parseListValue(text); ok {
+		// picked from the list: it holds only while the game's history
+		// still extends the one the list was drawn for
+		req.game, req.drawn, req.text = game, revision, action
+	}
+	out, err := b.ref.play(req)
 	return b.answerPrivately(r, out, err)
 }
 

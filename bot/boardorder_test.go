@@ -15,6 +15,7 @@ import (
 // changes it again and shows its newer board; the first's older board
 // lands last. The board must still end showing the latest version.
 func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
+	t.Parallel()
 	cfg := Config{Deadline: time.Hour, NoReminder: true, Shards: shard.Set{IDs: []int{0}, Count: 2}}
 	h := newHarness(t, tinyRegistry(), cfg, nil, nil)
 	slow := &stallAfterLoad{}

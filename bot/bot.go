@@ -269,7 +269,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
 	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
-	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
+	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe}

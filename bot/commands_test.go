@@ -16,6 +16,7 @@ var validName = regexp.MustCompile(`^[-_\p{Ll}\p{N}\p{Devanagari}\p{Thai}]{1,32}
 // TestCommandsFitDiscordLimits checks what Discord would refuse at
 // registration: names, description lengths, option and choice counts.
 func TestCommandsFitDiscordLimits(t *testing.T) {
+	t.Parallel()
 	// localized checks a name's and a description's German and French
 	// (nil descriptions: a choice has none)
 	localized := func(path string, names, descs map[discordgo.Locale]string) {
@@ -71,6 +72,7 @@ func TestCommandsFitDiscordLimits(t *testing.T) {
 // in every language, with the strict fake, which checks names (the rule,
 // and unique among siblings in each language) and lengths.
 func TestLocalizedCommandsAreAccepted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{DevGuild: "4242"}, nil, nil)
 	if err := h.bot.RegisterCommands(); err != nil {
 		t.Fatal(err)
@@ -89,6 +91,7 @@ func TestLocalizedCommandsAreAccepted(t *testing.T) {
 }
 
 func TestRegisterCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{DevGuild: "4242"}, nil, nil)
 	if err := h.bot.RegisterCommands(); err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ func (s *racingStore) Commit(channel string, at storage.Guard, o storage.Outcome
 // on between the first's read and its commit, the first stores nothing and
 // fails with ErrStale, which the player is told.
 func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	var server pgtest.Server
 	t.Cleanup(func() {
 		if err := server.Stop(); err != nil {

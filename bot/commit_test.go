@@ -128,6 +128,7 @@ func moveBeforeTheComputer(t *testing.T) (*harness, *writeCounter) {
 }
 
 func TestOneClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -147,6 +148,7 @@ func TestOneClickIsOneCommit(t *testing.T) {
 }
 
 func TestAStartIsOneCommit(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{"Start (join order)", "Start (shuffled seats)"} {
 		t.Run(order, func(t *testing.T) {
 			h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
@@ -182,6 +184,7 @@ func TestAStartIsOneCommit(t *testing.T) {
 }
 
 func TestTheLastClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "1")
@@ -208,6 +211,7 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 }
 
 func TestAResignationIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -243,6 +247,7 @@ func TestAResignationIsOneCommit(t *testing.T) {
 }
 
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		fail error
@@ -288,6 +293,7 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 // store finds the commit kept, and alice is answered as for any move,
 // which is in the log once.
 func TestALostAnswerIsRecordedOnce(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -310,6 +316,7 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 }
 
 func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "2")
@@ -406,6 +413,7 @@ func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers i
 // (its custom_id carried the game's version, "m1:"): the click is
 // answered as a stale board, and nothing is played.
 func TestAnOlderBuildsButtonIsStale(t *testing.T) {
+	t.Parallel()
 	h, _ := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)

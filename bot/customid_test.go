@@ -8,6 +8,7 @@ import (
 )
 
 func TestCustomIDRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, id := range []customID{
 		{Game: 1, Revision: 0, Verb: verbJoin},
 		{Game: 1<<64 - 1, Revision: 1<<64 - 1, Verb: verbAct, Arg: "place 5 westminster"},
@@ -26,6 +27,7 @@ func TestCustomIDRoundTrip(t *testing.T) {
 }
 
 func TestCustomIDRefuses(t *testing.T) {
+	t.Parallel()
 	long := customID{Game: 1, Verb: verbAct, Arg: strings.Repeat("x", 100)}
 	if _, ok := long.encode(); ok {
 		t.Error("a custom_id over 100 characters was accepted")

@@ -31,12 +31,13 @@ type pendingDMs struct {
 type pendingDM struct {
 	text     string
 	at       time.Time
-	question string // the id of the message that asks which game
+	written  time.Time // when the user wrote it (the DM's snowflake)
+	question string    // the id of the message that asks which game
 }
 
 func newPendingDMs() *pendingDMs { return &pendingDMs{text: map[string]pendingDM{}} }
 
-func (p *pendingDMs) put(user, text string, now time.Time) {
+func (p *pendingDMs) put(user, text string, written, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for u, d := range p.text {
@@ -44,7 +45,7 @@ func (p *pendingDMs) put(user, text string, now time.Time) {
 			delete(p.text, u)
 		}
 	}
-	p.text[user] = pendingDM{text: text, at: now}
+	p.text[user] = pendingDM{text: text, at: now, written: written}
 }
 
 // asked records the message that asks user which game their DM is for.
@@ -57,17 +58,17 @@ func (p *pendingDMs) asked(user, message string) {
 	}
 }
 
-// take returns user's pending DM when question is the message that asked
-// for it.
-func (p *pendingDMs) take(user, question string, now time.Time) (string, bool) {
+// take returns user's pending DM, and when they wrote it, when question is
+// the message that asked for it.
+func (p *pendingDMs) take(user, question string, now time.Time) (pendingDM, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.text[user]
 	if !ok || d.question != question {
-		return "", false
+		return pendingDM{}, false
 	}
 	delete(p.text, user)
-	return d.text, now.Sub(d.at) <= pendingTTL
+	return d, now.Sub(d.at) <= pendingTTL
 }
 
 // waitingGame is a game waiting for a user's secret choice.
@@ -99,19 +100,58 @@ type dmHandler struct {
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
-// game was last sent its secret prompt by DM, and to whom: a seat handed
-// over during a secret phase is prompted again, where its new holder takes
-// secret choices.
+// game was last sent its secret prompt by DM, and the last two prompts
+// each user was sent in each game: when, and at which revision, so that a
+// choice typed in answer to a prompt is guarded by the revision that
+// prompt was drawn at (see drawnFor).
 type promptsSent struct {
 	mu    sync.Mutex
-	round map[uint64]map[engine.Seat]sentTo // game → seat → round and user
+	round map[uint64]map[engine.Seat]sentTo     // game → seat → round tag and user
+	sent  map[uint64]map[string][2]promptSentAt // game → user → latest, the one before
+}
+
+// promptSentAt is a secret prompt sent by DM: when, and the revision of
+// the game it was drawn at.
+type promptSentAt struct {
+	at       time.Time
+	revision uint64
+}
+
+// record notes that user was sent a prompt of game drawn at revision, at.
+func (p *promptsSent) record(game uint64, user string, revision uint64, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent == nil {
+		p.sent = map[uint64]map[string][2]promptSentAt{}
+	}
+	if p.sent[game] == nil {
+		p.sent[game] = map[string][2]promptSentAt{}
+	}
+	last := p.sent[game][user]
+	p.sent[game][user] = [2]promptSentAt{{at: at, revision: revision}, last[0]}
+}
+
+// drawnFor is the revision of the prompt user answered with a DM written
+// at written: the latest one sent before it. 0 (no guard but the game)
+// when none is known (none was sent since this process started).
+func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, sent := range p.sent[game][user] {
+		if !sent.at.IsZero() && !written.Before(sent.at) {
+			return sent.revision
+		}
+	}
+	return 0
 }
 
 // sentTo is one secret prompt sent: the round's tag and the user DMed.
 type sentTo struct{ round, user string }
 
 // first records that seat of game, held by user, is sent its prompt for
-// round, and reports whether it was not already.
+// round, and reports whether it was not already: a seat handed over during
+// a secret phase is prompted again, where its new holder takes secret
+// choices.
 func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -134,6 +174,7 @@ func (b *dmHandler) forgetGame(game uint64) {
 	b.prompted.mu.Lock()
 	defer b.prompted.mu.Unlock()
 	delete(b.prompted.round, game)
+	delete(b.prompted.sent, game)
 }
 
 func (b *dmHandler) register(rt *router) error {
@@ -158,19 +199,31 @@ func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	case len(waiting) == 0:
 		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
 	case len(waiting) == 1:
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text, m.ID)})
+		g := waiting[0].game
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
 	default:
-		b.pending.put(user, text, b.now())
+		b.pending.put(user, text, written(m.ID, b.now()), b.now())
 		if q := b.answer(m.ChannelID, b.whichGameMessage(waiting)); q != nil {
 			b.pending.asked(user, q.ID)
 		}
 	}
 }
 
+// written is when a message was written: the time its snowflake id
+// holds, or now for an id that is no snowflake.
+func written(id string, now time.Time) time.Time {
+	t, err := discordgo.SnowflakeTimestamp(id)
+	if err != nil || t.Unix() <= 1420070400 { // Discord's epoch: no real message is older
+		return now
+	}
+	return t
+}
+
 // playFromDM plays text for user in g and returns the DM answer. key is
-// the id of the DM or interaction that sent it (see request.key).
-func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, text: text, key: key})
+// the id of the DM or interaction that sent it (see request.key); drawn,
+// when not 0, the revision of the prompt it answers (see request.drawn).
+func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string, drawn uint64) string {
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, drawn: drawn, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
@@ -242,7 +295,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if in.message != nil {
 		question = in.message.ID
 	}
-	text, ok := b.pending.take(user, question, b.now())
+	pending, ok := b.pending.take(user, question, b.now())
 	if !ok {
 		// an old question, or a menu on another message: leave it as it is
 		return refuse("I no longer have the message this question was about (it is kept for 15 minutes); please send it again.")
@@ -254,7 +307,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, text, in.ID)})
+	return r.update(msg{Content: b.playFromDM(g, user, pending.text, in.ID, b.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -266,31 +319,55 @@ func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
 	return sent
 }
 
-// sendSecretPrompts DMs their open secret prompt to the players who take
-// secret choices by DM, once a round. When Discord refuses (the player does
-// not accept DMs), the player is asked privately in the channel instead.
-func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
-	tag := roundTag(st)
+// secretPromptsDue lists the seats whose open secret prompt is to be sent
+// by DM now: those of players who take secret choices by DM, once a round.
+// It counts them as sent.
+func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
+	// an undo back into a round asks again: the prompt sent before it
+	// belongs to the history taken back
+	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
+	var due []engine.Seat
 	for n, s := range g.Seats {
 		seat, user := engine.Seat(n), s.User
 		if user == "" {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, user, tag) {
+		if !ok || p.Seat != seat {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM {
+		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
+		due = append(due, seat)
+	}
+	return due
+}
+
+// sendSecretPrompts DMs their open secret prompt to the players of the
+// seats due (secretPromptsDue). When Discord refuses (the player does not
+// accept DMs), the player is asked privately in the channel instead.
+func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
+	for _, seat := range due {
+		user := g.Seats[seat].User
+		p, ok := secretPromptOf(g, st, user)
+		if !ok {
+			continue
+		}
+		sentAt := b.now()
 		if err := b.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				b.dmsClosed(g, user, prefs)
+				prefs, perr := b.settings.UserPrefs(user)
+				if perr == nil {
+					b.dmsClosed(g, user, prefs)
+				}
 				continue
 			}
 			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
+			continue
 		}
+		b.prompted.record(g.ID, user, g.Revision, sentAt)
 	}
 }
 
@@ -404,14 +481,16 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if err != nil {
 		return err
 	}
-	if tag != roundTag(st) {
+	if tag != roundTag(st) || !g.Extends(in.id.Revision) {
+		// the round is over, or an undo took back the history the menu
+		// was drawn in (a new prompt was sent for the history as it is)
 		return r.update(msg{Content: fmt.Sprintf("Game #%d has moved on since this menu was sent; use the latest one.", g.ID), Components: []discordgo.MessageComponent{}})
 	}
 	user, value := in.user.ID, in.values[0]
 	if narrowed, err := b.narrowChoice(r, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, value, in.ID), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: b.playFromDM(g, user, value, in.ID, in.id.Revision), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.

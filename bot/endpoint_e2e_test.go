@@ -91,6 +91,7 @@ func checkInlineAnswers(t *testing.T, h *harness) {
 }
 
 func TestCrystalPalaceThroughTheEndpoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
@@ -114,6 +115,7 @@ func TestCrystalPalaceThroughTheEndpoint(t *testing.T) {
 }
 
 func TestEightyDaysThroughTheEndpoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
@@ -130,6 +132,7 @@ func TestEightyDaysThroughTheEndpoint(t *testing.T) {
 // defer) and the reply is a 202 or the defer; the fake refuses anything
 // else.
 func TestAnImageAnswerGoesThroughTheCallback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{Images: true, NoGateway: true}, realRenderer(t), plainText)
 	serveOverEndpoint(t, h)
 	const ch = "8003"
@@ -154,6 +157,7 @@ func TestAnImageAnswerGoesThroughTheCallback(t *testing.T) {
 // TestTheGatewayAndTheEndpointTogether runs the bot on the gateway (for
 // DMs typed as text) while its interactions come through the endpoint.
 func TestTheGatewayAndTheEndpointTogether(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	serveOverGateway(t, h)
 	serveOverEndpoint(t, h)

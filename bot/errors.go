@@ -69,11 +69,17 @@ var (
 	errBusyChannel = &refusal{id: "refuse.busy_channel"}
 	errGuildOnly   = &refusal{id: "refuse.guild_only"}
 	errClosing     = &refusal{id: "refuse.closing"}
+	errStaleChoice = &refusal{id: "refuse.stale_choice"}
 	errBlankChoice = &refusal{id: "refuse.blank_choice"}
 	// errUnknownOutcome: the store's answer to a commit was lost, and
 	// retries could not tell whether it was kept.
 	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
 )
+
+// recordedNote tells a player that their move was recorded, when the
+// database's answer to its commit was lost and a retry found the move
+// kept: it counts, once.
+const recordedNote = "Your move was recorded. (Meeple lost the database's first answer, asked again and found your move saved, once.)"
 
 // errPanic stands for a recovered panic, which is logged where it happens.
 var errPanic = &refusal{id: genericFailure}

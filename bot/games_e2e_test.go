@@ -136,11 +136,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				board := h.board(ch)
 				res := h.click(u, ch, board.ID, mustComponent(t, board, "Choose secretly"))
 				res = h.submit(u, ch, res.Requests[0].CustomID, action)
-				if !res.private() || !strings.Contains(res.text(), "you played") {
+				if !res.privately("you played") {
 					t.Fatalf("form: %s", res.text())
 				}
 			default:
-				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.private() || !strings.Contains(res.text(), "you played") {
+				// the answer is private; a new board may follow it publicly
+				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.privately("you played") {
 					t.Fatalf("/play %q: %s", action, res.text())
 				}
 			}
@@ -184,7 +185,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	}
 	final := ""
 	for _, q := range h.fake.Requests() {
-		if q.Kind == discordtest.ChannelSend && q.Channel == ch && strings.Contains(q.Text(), "final scores") {
+		if (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) && q.Channel == ch && strings.Contains(q.Text(), "final scores") {
 			final = q.Text()
 		}
 	}
@@ -266,6 +267,7 @@ func promptSeatOf(t *testing.T, id string) engine.Seat {
 }
 
 func TestCrystalPalaceOverDiscord(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
@@ -276,6 +278,7 @@ func TestCrystalPalaceOverDiscord(t *testing.T) {
 }
 
 func TestEightyDaysOverDiscord(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
@@ -333,6 +336,12 @@ func BenchmarkPlay(b *testing.B) {
 	users := map[string]tester{alice.ID: alice, bob.ID: bob, carol.ID: carol, dave.ID: dave}
 	rng := engine.NewRNG(1)
 	lat := &latencies{start: map[string]time.Time{}, done: map[string]time.Time{}}
+	before, ids := map[string]int{}, map[string]uint64{}
+	for _, ch := range chans {
+		g := h.game(ch)
+		before[ch], ids[ch] = g.Version, g.ID
+	}
+	began := time.Now()
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]
 		g, st, err := h.store.Load(ch)
@@ -343,5 +352,12 @@ func BenchmarkPlay(b *testing.B) {
 		action := player.Choose(st, p, &rng)
 		return guildCommand(users[g.Seats[p.Seat].User], ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
 	})
+	decisions := 0
+	for _, ch := range chans {
+		if g, err := h.store.GetByID(ids[ch]); err == nil {
+			decisions += g.Version - before[ch]
+		}
+	}
+	reportRESTCalls(b, h, began, decisions)
 	checkBoards(b, h, chans)
 }

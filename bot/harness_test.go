@@ -190,6 +190,21 @@ func (r result) private() bool {
 	return true
 }
 
+// privately reports whether some message of the answer says s, and every
+// one that does is ephemeral: a public board may follow a private answer.
+func (r result) privately(s string) bool {
+	found := false
+	for _, q := range r.Requests {
+		if strings.Contains(q.Text(), s) {
+			if !q.Ephemeral() {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
 func (r result) callbackType() discordgo.InteractionResponseType {
 	for _, q := range r.Requests {
 		if q.Kind == discordtest.Callback {
@@ -225,6 +240,7 @@ func (h *harness) send(raw map[string]any) result {
 		message = i.Message.ID
 	}
 	h.fake.StartInteraction(token, message)
+	h.fake.InteractionChannel(token, i.ChannelID)
 	if i.GuildID == "" {
 		h.dmMu.Lock()
 		if h.inDM == nil {
@@ -241,6 +257,9 @@ func (h *harness) send(raw map[string]any) result {
 	default:
 		h.bot.HandleInteraction(context.Background(), &i)
 	}
+	// what the interaction set off is delivered through it after it was
+	// answered (the publisher's work): wait for that too
+	h.bot.Wait()
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests() {
 		if q.Token == token {
@@ -455,9 +474,10 @@ func (h *harness) publicSince(mark int) string {
 	h.bot.Wait()
 	all := h.fake.Requests()
 	private := map[string]bool{} // interaction tokens whose @original is ephemeral or in a DM
+	inDM := map[string]bool{}    // a DM's follow-ups are private too; elsewhere their own flag says
 	h.dmMu.Lock()
 	for tok := range h.inDM {
-		private[tok] = true
+		private[tok], inDM[tok] = true, true
 	}
 	h.dmMu.Unlock()
 	for _, q := range all {
@@ -475,8 +495,12 @@ func (h *harness) publicSince(mark int) string {
 		switch q.Kind {
 		case discordtest.ChannelSend, discordtest.MessageEdit:
 			parts = append(parts, q.Text())
-		case discordtest.Callback, discordtest.Followup:
+		case discordtest.Callback:
 			if !q.Ephemeral() && !private[q.Token] && q.Type != discordgo.InteractionResponseModal && q.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+				parts = append(parts, q.Text())
+			}
+		case discordtest.Followup:
+			if !q.Ephemeral() && !inDM[q.Token] {
 				parts = append(parts, q.Text())
 			}
 		case discordtest.OriginalEdit:

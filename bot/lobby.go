@@ -115,7 +115,7 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	default:
 		return refuseWith("refuse.unknown_subcommand", "Name", sub)
 	}
-	g, note, err := b.changeLobby(in, v, arg, 0)
+	g, note, err := b.changeLobby(r, in, v, arg, 0)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,13 @@ func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *local
 // language.
 func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
 	if id := g.Messages[roleLobby]; id != "" {
-		if err := b.send.edit(g.Channel, id, b.lobbyAfter(g, v, note, p)); err != nil {
+		// through a recent interaction on it when there is one (outside
+		// the REST budget), else with a REST edit
+		m := b.lobbyAfter(g, v, note, p)
+		if b.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
+			return
+		}
+		if err := b.send.edit(g.Channel, id, m); err != nil {
 			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
@@ -159,7 +165,7 @@ func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale
 // leaves that message alone.
 func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	g, note, err := b.changeLobby(in, id.Verb, id.Arg, id.Game)
+	g, note, err := b.changeLobby(r, in, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
@@ -167,7 +173,11 @@ func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction)
 		b.editLobby(g, id.Verb, note, in.pub())
 		return r.message(msg{Content: note.in(in.tr), Private: true})
 	}
-	return r.update(b.lobbyAfter(g, id.Verb, note, in.pub()))
+	if err := r.update(b.lobbyAfter(g, id.Verb, note, in.pub())); err != nil {
+		return err
+	}
+	b.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
+	return nil
 }
 
 func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
@@ -241,6 +251,7 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
+	b.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
 	return nil
 }
 
@@ -310,7 +321,7 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (b *lobbyHandler) changeLobby(in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
+func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	unlock := b.locks.lock(i.ChannelID)
 	defer unlock()
@@ -330,7 +341,7 @@ func (b *lobbyHandler) changeLobby(in *interaction, v verb, arg string, gameID u
 	}
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
-		return b.startGame(in, g, rules, arg)
+		return b.startGame(r, in, g, rules, arg)
 	}
 	var note phrase
 	g, err = b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
@@ -400,7 +411,7 @@ func (b *lobbyHandler) changeLobby(in *interaction, v verb, arg string, gameID u
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (b *lobbyHandler) startGame(in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
+func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
@@ -426,7 +437,7 @@ func (b *lobbyHandler) startGame(in *interaction, g *storage.Game, rules engine.
 	}
 	res, err := b.ref.start(g, shuffle)
 	if res != nil {
-		b.pub.notify(res)
+		b.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
 	if err != nil {
 		return nil, phrase{}, err

@@ -70,6 +70,7 @@ func value(t *testing.T, reg *prometheus.Registry, series string) float64 {
 // TestMetricsMoveOverAScriptedGame plays a tiny game through the
 // endpoint with the metrics listening, and reads them back.
 func TestMetricsMoveOverAScriptedGame(t *testing.T) {
+	t.Parallel()
 	reg := prometheus.NewRegistry()
 	m, err := metrics.New(reg)
 	if err != nil {
@@ -125,7 +126,8 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 		{`meeple_store_write_seconds_count{op="commit"}`, float64(moves + 1), 1000},
 		{`meeple_store_write_errors_total{op="commit"}`, 0, 0},
 		{`meeple_render_bytes_count`, 1, 1000}, // boards and glances
-		{`meeple_discord_requests_total{route="POST /channels/:id/messages",token="bot",status="200"}`, 1, 1000},
+		// the new boards after the phases go out as the acting interaction's follow-ups
+		{`meeple_discord_requests_total{route="POST /webhooks/:id/:token",token="interaction",status="200"}`, 1, 1000},
 		{`meeple_endpoint_requests_total{result="ping"}`, 1, 1},
 		{`meeple_endpoint_requests_total{result="forged"}`, 1, 1},
 		{`meeple_pacer_waiting`, 0, 0},
@@ -143,6 +145,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 // TestReadiness: the store probe fails on a read-only store, and the
 // gateway counts as down before Run and after a dropped connection.
 func TestReadiness(t *testing.T) {
+	t.Parallel()
 	reg := prometheus.NewRegistry()
 	m, err := metrics.New(reg)
 	if err != nil {

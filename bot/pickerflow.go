@@ -149,9 +149,11 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 		return errNotRunning
 	case g.Revision != id.Revision && !secret:
 		return errStaleClick
-	case secret && round != "" && round != roundTag(st):
+	case secret && (round != "" && round != roundTag(st) || !g.Extends(id.Revision)):
 		// a secret choice stays open while others choose theirs: its
-		// picker carries the round it was drawn in, not the version
+		// picker carries the round it was drawn in, and is refused once
+		// the round is over or an undo took back the history it was
+		// drawn in
 		return errStaleClick
 	}
 	seats := seatsOf(g, in.user.ID)
@@ -186,7 +188,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 			return errStaleClick
 		}
 		if action := parent.Choices[last].Action; action != "" {
-			return b.play(r, in, g, action, secret)
+			return b.play(r, in, g, id.Revision, action, secret)
 		}
 	}
 	menu, err := tree.At(path)
@@ -202,12 +204,12 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 
 // play plays the chosen action and turns the private menu into its
 // confirmation.
-func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action string, secret bool) error {
-	revision := int64(g.Revision)
+func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
+	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: int64(g.Revision), text: action, key: in.ID}
 	if secret {
-		revision = -1
+		req.revision, req.drawn = -1, drawn
 	}
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: revision, text: action, key: in.ID})
+	out, err := b.ref.play(req)
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)
@@ -215,7 +217,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, action 
 		return err
 	}
 	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
-	b.pub.notifyVia(out, r, nil) // a ping rides on r's public follow-up, outside the REST budget
+	b.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }
 

@@ -84,6 +84,7 @@ func treeLabels(menu *discordgo.SelectMenu) []string {
 }
 
 func TestTreeArgRoundTrips(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		secret bool
 		seat   engine.Seat
@@ -105,6 +106,7 @@ func TestTreeArgRoundTrips(t *testing.T) {
 }
 
 func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)

@@ -62,7 +62,13 @@ type request struct {
 	user     string
 	game     uint64 // when not 0, the game the component belonged to
 	revision int64  // when >= 0, the revision of the game the component was drawn for
-	text     string // the action as typed or sent
+	// drawn, when not 0, is the revision the choice was offered at (a DM
+	// menu, a secret picker or form, an autocomplete list) for a choice
+	// that stays open while other players act: the action is refused as
+	// stale when the game's history was taken back since (an undo), not
+	// when it only grew (see storage.Game.Extends).
+	drawn uint64
+	text  string // the action as typed or sent
 	// key is the id of the interaction or DM message that sent the action:
 	// the store keeps it with the commit, so that a retry after a lost
 	// answer finds the action recorded rather than applying it twice.
@@ -101,12 +107,16 @@ func (ref *referee) play(req request) (*outcome, error) {
 		return nil, err
 	}
 	switch {
+	case req.game != 0 && g.ID != req.game && req.drawn != 0:
+		return nil, errStaleChoice
 	case req.game != 0 && g.ID != req.game:
 		return nil, errForeign
 	case g.Status != storage.StatusRunning:
 		return nil, errNotRunning
 	case req.revision >= 0 && g.Revision != uint64(req.revision):
 		return nil, errStaleClick
+	case req.drawn != 0 && !g.Extends(req.drawn):
+		return nil, errStaleChoice
 	}
 	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {

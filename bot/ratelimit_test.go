@@ -112,6 +112,7 @@ func do(t *testing.T, g *guard, method, path string) *http.Response {
 // of the process, on every route, until the wait it announced is over; an
 // interaction's answer is not held.
 func TestAGlobal429HoldsEveryBotTokenRequest(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		body    string
@@ -159,6 +160,7 @@ func TestAGlobal429HoldsEveryBotTokenRequest(t *testing.T) {
 // After a global window the guard lets one request go and holds the others
 // until Discord accepted it: a window that follows meets no burst.
 func TestAfterAGlobalWindowOneRequestGoesFirst(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	var mu sync.Mutex
 	n := 0
@@ -199,6 +201,7 @@ func TestAfterAGlobalWindowOneRequestGoesFirst(t *testing.T) {
 // A per-route 429 holds its bucket and no other; a shared resource's 429
 // does too, and is not counted against the bot.
 func TestARoute429HoldsItsBucketOnly(t *testing.T) {
+	t.Parallel()
 	for _, scope := range []string{"user", "shared"} {
 		t.Run(scope, func(t *testing.T) {
 			first := true
@@ -231,6 +234,7 @@ func TestARoute429HoldsItsBucketOnly(t *testing.T) {
 // A bucket the guard knows nothing of (at the start, after a restart)
 // gets one request; the others follow the headers of its answer.
 func TestAnUnknownBucketIsAskedOnceFirst(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	var once sync.Once
 	g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
@@ -260,6 +264,7 @@ func TestAnUnknownBucketIsAskedOnceFirst(t *testing.T) {
 // A global 429 on an interaction's call holds interaction calls for its
 // wait, as Discord asks of any 429, and not the bot-token calls.
 func TestAnInteractionsGlobal429HoldsOnlyInteractionCalls(t *testing.T) {
+	t.Parallel()
 	first := true
 	g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
 		if first {
@@ -285,6 +290,7 @@ func TestAnInteractionsGlobal429HoldsOnlyInteractionCalls(t *testing.T) {
 // holds back at the limit, and sends again as soon as the oldest of them
 // is ten minutes old (not at a minute's boundary).
 func TestInvalidResponsesSlideOutOfTheWindow(t *testing.T) {
+	t.Parallel()
 	g, d, _, clock := testGuard(func(r *http.Request) *http.Response {
 		if strings.Contains(r.URL.Path, "/interactions/") {
 			return response(http.StatusNoContent, ``)
@@ -347,6 +353,7 @@ func mustRequest(t *testing.T, method, path string) *http.Request {
 }
 
 func TestRouteKeysKeepTheTopLevelResource(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/api/v9/channels/123456789/messages/987654321": "PATCH /channels/123456789/messages/:id",
 		"/api/v10/guilds/7000000/members/101010101":     "PATCH /guilds/7000000/members/:id",

@@ -40,6 +40,7 @@ func records(l *rating.Ladder) map[rating.Scope]map[string]rating.Record {
 }
 
 func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
@@ -100,6 +101,7 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 }
 
 func TestStatsOnAnotherServerShowTheOverallRecord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})

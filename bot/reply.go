@@ -105,6 +105,10 @@ type reply struct {
 	err     error     // first error sending
 	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
 	sentAt  time.Time // when the initial response went out (inline.go)
+	// settled is closed once the interaction is answered or its handler
+	// is done (see settle).
+	settled    chan struct{}
+	settleOnce sync.Once
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -112,7 +116,7 @@ type reply struct {
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
-	r := &reply{s: s, i: i, log: log}
+	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -154,6 +158,7 @@ func (r *reply) done() error {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
@@ -172,6 +177,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
+		r.settle()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}

@@ -47,6 +47,7 @@ func checkFits(t *testing.T, qs []discordtest.Request) {
 }
 
 func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	long := strings.Repeat("x", 3000)
 	// before any game: the lobby's options and a computer's name
@@ -77,6 +78,7 @@ func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
 }
 
 func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
@@ -124,6 +126,7 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 // A select menu drawn for one seat is refused to a player holding another,
 // even when its choice is one their own seat could make.
 func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
@@ -139,6 +142,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 }
 
 func TestBlankPrivateFormIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)
@@ -164,6 +168,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 }
 
 func TestPanicsAreRecovered(t *testing.T) {
+	t.Parallel()
 	// a presenter that panics: /game me is answered privately and logged
 	boom := func(any, []string) (string, error) { panic(fmt.Errorf("presenter bug holding %s", "secret 6 6 5 1")) }
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "panicky"}, nil, boom)
@@ -203,6 +208,7 @@ func TestPanicsAreRecovered(t *testing.T) {
 }
 
 func TestPanicInADMIsRecovered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{}, nil, nil)
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
 	h.command(alice, chTiny, cmdLobby, subAddAI, map[string]any{optName: "panicky"})
@@ -232,6 +238,7 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 }
 
 func TestBlankDMIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	v := h.game(chTiny).Version

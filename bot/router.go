@@ -85,9 +85,19 @@ type runFunc func(ctx context.Context, r *reply, in *interaction) error
 // suggestFunc lists what may be typed into an autocompleted option.
 type suggestFunc func(in *interaction) []string
 
+// choicesFunc is a suggestFunc whose choices send values of their own.
+type choicesFunc func(in *interaction) choiceList
+
+// choiceList is what an autocompleted option offers: the texts shown and,
+// when value is set, the value each sends (its text otherwise).
+type choiceList struct {
+	texts []string
+	value func(text string) string
+}
+
 type commandRoute struct {
 	run     runFunc
-	suggest suggestFunc
+	suggest choicesFunc
 }
 
 type verbRoute struct {
@@ -124,6 +134,16 @@ func (rt *router) subcommand(name, sub string, run runFunc) error {
 // command registers the handler of a slash command and of its
 // autocompletion (suggest may be nil).
 func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
+	var choices choicesFunc
+	if suggest != nil {
+		choices = func(in *interaction) choiceList { return choiceList{texts: suggest(in)} }
+	}
+	return rt.commandWithChoices(name, run, choices)
+}
+
+// commandWithChoices is command for an autocompletion whose choices send
+// values of their own.
+func (rt *router) commandWithChoices(name string, run runFunc, suggest choicesFunc) error {
 	if _, dup := rt.commands[name]; dup {
 		return fmt.Errorf("command /%s registered twice", name)
 	}
@@ -154,7 +174,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		c, ok := rt.commands[data.Name]
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			in.focused = focused(data.Options)
-			var list []string
+			var list choiceList
 			if ok && c.suggest != nil && in.focused != nil && i.GuildID != "" {
 				list = c.suggest(in)
 			}
@@ -162,7 +182,15 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			if in.focused != nil {
 				typed, _ = in.focused.Value.(string)
 			}
-			return r.choices(matchChoices(list, typed))
+			choices := matchChoices(list.texts, typed)
+			if list.value != nil {
+				for _, c := range choices {
+					if v, ok := c.Value.(string); ok { // the action, when the name also says what it does
+						c.Value = list.value(v)
+					}
+				}
+			}
+			return r.choices(choices)
 		}
 		if i.GuildID == "" {
 			return errGuildOnly

@@ -36,6 +36,7 @@ func (h *harness) commandNaming(u tester, channel, name, sub string, opts map[st
 }
 
 func TestNudgeOncePerHourMentionsEvenWithoutPings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optPings: false})
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -71,6 +72,7 @@ func TestNudgeOncePerHourMentionsEvenWithoutPings(t *testing.T) {
 }
 
 func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
@@ -137,6 +139,7 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 }
 
 func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})

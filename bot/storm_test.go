@@ -25,6 +25,7 @@ const stormFor = 5 * time.Second
 // is counted apart), interactions are answered throughout, and everything
 // is delivered once the storm is over.
 func TestAGlobalStormIsWaitedOutByEveryGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	weatherStorm(t, h)
 }
@@ -32,6 +33,7 @@ func TestAGlobalStormIsWaitedOutByEveryGame(t *testing.T) {
 // The same with the bot behind a rate-limiting REST proxy ([discord]
 // rest_base_url), which passes Discord's 429s through.
 func TestAGlobalStormIsWaitedOutBehindARESTProxy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	proxy, err := discordtest.NewProxy(h.fake.URL(), 45)
 	if err != nil {

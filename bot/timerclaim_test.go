@@ -50,6 +50,7 @@ func (s *stallAfterLoad) Load(channel string) (*storage.Game, engine.State, erro
 // the same timer and handles it; the first, resuming, must not remind or
 // pause a second time.
 func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
+	t.Parallel()
 	var server pgtest.Server
 	t.Cleanup(func() { server.Stop() })
 	for _, c := range []struct {

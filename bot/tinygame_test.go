@@ -233,5 +233,6 @@ func (s *tinyState) Clone() engine.State {
 // TestTinyGameHonoursTheContract checks the bot's test game against the
 // engine contract, revisions of secret picks included.
 func TestTinyGameHonoursTheContract(t *testing.T) {
+	t.Parallel()
 	enginetest.Playouts(t, tinyRules{}, 20, 200, false, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/locale"
 )
 
@@ -31,6 +32,7 @@ func englishWords(t testing.TB) *locale.Printer { return testWords(t).For(locale
 // mentions and what is typed in backquotes (commands, action notation)
 // are left out of the check; so is the test game's own title.
 func TestLobbyAndGameCommandsSpeakGermanAndFrench(t *testing.T) {
+	t.Parallel()
 	words := testWords(t)
 	for _, lang := range []string{locale.German, locale.French} {
 		t.Run(lang, func(t *testing.T) {
@@ -43,7 +45,15 @@ func TestLobbyAndGameCommandsSpeakGermanAndFrench(t *testing.T) {
 			ask := func(u tester, name, sub string, opts map[string]any) result {
 				t.Helper()
 				res := h.command(u, chTiny, name, sub, opts)
-				answers = append(answers, res.text())
+				// the command's own answers; the game's board and pings that
+				// follow a start publicly are the publisher's messages
+				var parts []string
+				for _, q := range res.Requests {
+					if q.Kind != discordtest.Followup || q.Ephemeral() {
+						parts = append(parts, q.Text())
+					}
+				}
+				answers = append(answers, strings.Join(parts, "\n"))
 				return res
 			}
 			ask(alice, cmdGame, subLog, nil) // no game yet
@@ -150,6 +160,7 @@ func englishIn(english map[string]bool, text string) []string {
 // (80 characters) and embed field names (256) in every language; the
 // harness's strict fake checks every answer the tests send.
 func TestLabelsFitDiscordInEveryLanguage(t *testing.T) {
+	t.Parallel()
 	words := testWords(t)
 	for _, lang := range words.Languages() {
 		p := words.For(lang)
@@ -175,6 +186,7 @@ func TestLabelsFitDiscordInEveryLanguage(t *testing.T) {
 // lobby is posted in French while the private answers stay German; a
 // server that chose nothing posts in its own locale.
 func TestPublicMessagesFollowTheServerAndAnswersThePerson(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.locale, h.guildLocale = locale.German, locale.German
 	admin := alice

@@ -50,6 +50,11 @@ type Game struct {
 	// game. With ID it guards writes (see Guard). Edits of the bot's own
 	// fields (Store.Update) keep it.
 	Revision uint64
+	// Rewound is where the game's current history starts: one past the
+	// revision the game had when it was last undone (0 when it never was).
+	// A history seen at a revision below it was taken back; one seen at or
+	// above it is a beginning of the history as it is (see Extends).
+	Rewound uint64
 	// Snapshot is State.Encode() of the state after Log (nil in the lobby).
 	// It always equals the replay of Setup and Log.
 	Snapshot []byte
@@ -95,6 +100,12 @@ type Guard struct {
 	Game     uint64
 	Revision uint64
 }
+
+// Extends reports whether g's history as it is extends the history g had
+// at revision: no undo took any of it back since (actions added since
+// leave it a beginning of g's). A choice offered at revision (a DM menu,
+// an autocomplete list) still belongs to g's history when it does.
+func (g *Game) Extends(revision uint64) bool { return revision >= g.Rewound && revision <= g.Revision }
 
 // Guard is the guard of a write based on g as it is.
 func (g *Game) Guard() Guard { return Guard{Game: g.ID, Revision: g.Revision} }

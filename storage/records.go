@@ -278,6 +278,7 @@ type gameRecord struct {
 	EndVotes  []string   `json:"end_votes,omitempty"`
 	EndedVote bool       `json:"ended_by_vote,omitempty"`
 	Revision  uint64     `json:"revision,omitempty"`
+	Rewound   uint64     `json:"rewound,omitempty"`
 }
 
 type resultRecord struct {
@@ -293,7 +294,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
-		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision,
+		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -332,7 +333,7 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
-		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision,
+		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
 	}
 	for _, h := range r.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {

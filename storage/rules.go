@@ -184,7 +184,7 @@ func (s Contract) checkEdit(old, g *Game) error {
 		fixed("the guild", g.Guild == old.Guild),
 		fixed("the status", g.Status == old.Status),
 		fixed("the version", g.Version == old.Version && len(g.Log) == 0 && g.Snapshot == nil),
-		fixed("the revision", g.Revision == old.Revision),
+		fixed("the revision", g.Revision == old.Revision && g.Rewound == old.Rewound),
 		fixed("the creation time", g.Created.Equal(old.Created) && g.Finished.Equal(old.Finished)),
 		fixed("the result", g.Result == nil),
 	} {
@@ -325,6 +325,7 @@ func (s Contract) undoGame(old *Game, at Guard, n int) (*Game, engine.State, err
 	g := old.clone()
 	g.Log = g.Log[:old.Version-n]
 	g.Version = len(g.Log)
+	g.Rewound = old.Revision + 1
 	return s.rebuilt(g)
 }
 

@@ -60,6 +60,7 @@ type Store interface {
 	Due(now time.Time) ([]Due, error)
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)
 
+	KeyPruner
 	Source
 	Destination
 	Close() error

@@ -73,7 +73,9 @@ type Request struct {
 	Method string
 	Path   string // without /api/v9
 	// Token is the interaction token of interaction calls; Channel and
-	// Message the ids of channel calls; User the recipient of a DM.
+	// Message the ids of channel calls (Channel also of an interaction's
+	// calls, when the fake was told its channel); User the recipient of a
+	// DM.
 	Token, Channel, Message, User string
 	// Type is the interaction response type of a Callback.
 	Type discordgo.InteractionResponseType
@@ -316,6 +318,7 @@ const (
 type interaction struct {
 	created time.Time
 	message string // the message whose component was used, if any
+	channel string // where it was made, when told (InteractionChannel)
 	acked   bool
 	// delivering, while the interactions endpoint's reply is awaited,
 	// is closed once it has been processed (endpoint.go)
@@ -432,6 +435,19 @@ func (s *Server) StartInteraction(token, message string) {
 	s.interactions[token] = &interaction{created: s.now(), message: message}
 	if message != "" {
 		s.original[token] = message
+	}
+}
+
+// InteractionChannel tells the fake in which channel the interaction with
+// token was made: its messages (the response, follow-ups) are made there,
+// and its webhook calls are counted as calls in that channel (a Failure
+// matching the channel applies to them, as Discord refuses them once the
+// channel is gone). SendInteraction calls it.
+func (s *Server) InteractionChannel(token, channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[token]; in != nil {
+		in.channel = channel
 	}
 }
 

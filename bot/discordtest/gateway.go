@@ -395,6 +395,9 @@ func (s *Server) SendInteraction(raw map[string]any) (string, error) {
 		message, _ = m["id"].(string)
 	}
 	s.StartInteraction(token, message)
+	if ch, ok := raw["channel_id"].(string); ok {
+		s.InteractionChannel(token, ch)
+	}
 	return token, s.Dispatch("INTERACTION_CREATE", raw)
 }
 

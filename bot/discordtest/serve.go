@@ -27,6 +27,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seg := strings.Split(strings.Trim(path, "/"), "/")
 	classify(&req, seg)
+	s.placeWebhookCall(&req)
 	found := s.payloadViolations(&req) // pure: outside the lock
 	s.wait(req)
 	s.awaitDelivery(req)
@@ -53,6 +54,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
+}
+
+// placeWebhookCall gives an interaction's webhook call the channel the
+// interaction was made in, when the fake was told (InteractionChannel).
+func (s *Server) placeWebhookCall(req *Request) {
+	switch req.Kind {
+	case Callback, Followup, OriginalEdit, FollowupEdit, WebhookGet:
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[req.Token]; in != nil && req.Channel == "" {
+		req.Channel = in.channel
+	}
 }
 
 // payloadViolations checks req's body against the hand-listed limits and
@@ -350,7 +366,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 			in.acked = true
 		}
 		if req.Type == discordgo.InteractionResponseChannelMessageWithSource || req.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			m := s.newMessage("", nil)
+			m := s.newMessage(req.Channel, nil)
 			edit(m, req)
 			s.original[req.Token] = m.ID
 		}
@@ -361,7 +377,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		}
 		return http.StatusNoContent, nil
 	case Followup:
-		m := s.newMessage("", nil)
+		m := s.newMessage(req.Channel, nil)
 		edit(m, req)
 		if wait {
 			return http.StatusOK, m

@@ -35,7 +35,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		g, err = s.GetByID(*id)
 	}
 	if err != nil {
-		return err
+		return withAdvice(s.String(), err)
 	}
 	if g.Status == storage.StatusLobby {
 		return fmt.Errorf("the game in channel %s has not started: nothing to export", g.Channel)

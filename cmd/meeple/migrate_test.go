@@ -208,7 +208,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if r := checkDatabase(dsn, nil); !r.ok || !strings.Contains(r.detail, "1 games (1 active)") {
+	if r := checkDatabase(dsn, reg); !r.ok || !strings.Contains(r.detail, "every row verified, 1 games (1 active)") {
 		t.Fatalf("check of a database with a game: %+v", r)
 	}
 	bad := strings.Replace(dsn, "meeple@", "meeple:sekrit@", 1)

@@ -30,6 +30,7 @@ type store interface {
 	storage.Source
 	storage.Destination
 	Close() error
+	String() string // the file's path, or the connection string without its password
 }
 
 // databaseName is database fit for messages and logs: a connection
@@ -87,9 +88,11 @@ func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store
 func openStore(path string, reg *engine.Registry, how access, opts boltdb.Options, stdout io.Writer) (store, error) {
 	// A nil pointer of either store would make a non-nil interface.
 	if postgres.IsDSN(path) {
-		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now})
+		// every row is checked first, as "meeple check" does, except for
+		// export, which salvages the games that still read
+		s, err := postgres.Open(path, reg, postgres.Options{Logger: opts.Logger, Now: opts.Now, Verify: how != salvageFile})
 		if err != nil {
-			return nil, err
+			return nil, withAdvice(path, err)
 		}
 		return s, nil
 	}
@@ -112,7 +115,7 @@ func openFile(path string, reg *engine.Registry, how access, opts boltdb.Options
 	}
 	s, err := boltdb.Open(path, reg, opts)
 	if err != nil {
-		return nil, withAdvice(err)
+		return nil, withAdvice(path, err)
 	}
 	if s.Created() {
 		fmt.Fprintf(stdout, "creating a new database at %s\n", path)
@@ -120,21 +123,27 @@ func openFile(path string, reg *engine.Registry, how access, opts boltdb.Options
 	return s, nil
 }
 
-// withAdvice adds to a store error what the operator can do about it.
-func withAdvice(err error) error {
-	if advice := storeAdvice(err); advice != "" {
+// withAdvice adds to an error opening or reading database (a file, or a
+// PostgreSQL connection string) what the operator can do about it.
+func withAdvice(database string, err error) error {
+	if advice := storeAdvice(database, err); advice != "" {
 		return fmt.Errorf("%w\n%s", err, advice)
 	}
 	return err
 }
 
 // storeAdvice says what the operator can do about an error opening or
-// reading the database, or "" when it has nothing to say.
-func storeAdvice(err error) string {
+// reading database, or "" when it has nothing to say. Every error it
+// advises on left the database as it was.
+func storeAdvice(database string, err error) string {
+	if postgres.IsDSN(database) {
+		return postgresAdvice(err)
+	}
 	switch {
 	case errors.Is(err, storage.ErrCorrupt):
-		return "the file was not changed. To recover, restore the newest backup (meeple backup, or the [backup] folder), " +
-			"or save the games that still read with \"meeple export -db FILE -game ID\" and load them into a new file with \"meeple import\""
+		return "the file was not changed. To recover, restore the newest backup (the file meeple backup -out wrote, or the newest in the [backup] folder) " +
+			"over " + database + " with the bot stopped, then run \"meeple check\"; or save the games that still read with \"meeple export -db " + database +
+			" -game ID\" and load them into a new file with \"meeple import\""
 	case errors.Is(err, storage.ErrNewerSchema):
 		return "the file was not changed; run the newer Meeple that wrote it, or restore a backup taken before the upgrade"
 	case errors.Is(err, storage.ErrNoDatabase):
@@ -149,6 +158,23 @@ func storeAdvice(err error) string {
 		return "create the folder, or correct the path (-db, or database in the config)"
 	}
 	return ""
+}
+
+// postgresAdvice is storeAdvice for a PostgreSQL database.
+func postgresAdvice(err error) string {
+	switch {
+	case errors.Is(err, storage.ErrCorrupt):
+		return "the database was not changed. To recover, restore the newest dump taken before the damage (pg_restore, or psql with the pg_dump file) " +
+			"with every bot stopped, then run \"meeple check\"; or save the games that still read with \"meeple export -db URL -game ID\" " +
+			"and load them into a new database with \"meeple import\" (or \"meeple migrate\" from a file)"
+	case errors.Is(err, storage.ErrNewerSchema):
+		return "the database was not changed; run the newer Meeple that upgraded the tables, or restore a dump taken before the upgrade"
+	case errors.Is(err, storage.ErrInvalid):
+		return "correct the connection string (-db, database in the config, or $" + databaseEnv + ")"
+	case errors.Is(err, storage.ErrNotFound), errors.Is(err, storage.ErrClosed):
+		return ""
+	}
+	return "check the connection string (-db, database in the config, or $" + databaseEnv + "), that PostgreSQL runs and that it lets this user in"
 }
 
 // resolve returns the database (-db, else $MEEPLE_DATABASE_URL, else the

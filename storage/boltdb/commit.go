@@ -1,8 +1,10 @@
 package boltdb
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/meeplegames/meeple/storage"
 
@@ -39,6 +41,9 @@ func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*st
 			return err
 		}
 		if err := s.keep(tx, o.Key, g); err != nil {
+			return err
+		}
+		if err := s.pruneDue(tx); err != nil {
 			return err
 		}
 		for i, e := range entries {
@@ -90,8 +95,8 @@ func (s *Store) applied(tx *bolt.Tx, key string) error {
 	if v == nil {
 		return nil
 	}
-	if len(v) != 16 {
-		return fmt.Errorf("%w: commit record %.40q", storage.ErrCorrupt, key)
+	if _, err := keptAt(key, v); err != nil {
+		return err
 	}
 	g, err := s.readGame(tx, beUint64(v), false)
 	if err != nil {
@@ -100,10 +105,94 @@ func (s *Store) applied(tx *bolt.Tx, key string) error {
 	return &storage.AppliedError{Key: key, Game: g}
 }
 
-// keep notes that the commit with interaction key made g.
+// keep notes that the commit with interaction key made g, now.
 func (s *Store) keep(tx *bolt.Tx, key string, g *storage.Game) error {
 	if key == "" {
 		return nil
 	}
-	return bucket(tx, bktCommits).Put([]byte(key), binary.BigEndian.AppendUint64(idKey(g.ID), g.Revision))
+	return bucket(tx, bktCommits).Put([]byte(key), commitRecord(key, g.ID, g.Revision, s.now()))
+}
+
+// commitRecord is the commits bucket's record of key: the game and
+// revision its commit made, when, and the CRC-32C of all that and the key.
+func commitRecord(key string, id, revision uint64, at time.Time) []byte {
+	v := binary.BigEndian.AppendUint64(idKey(id), revision)
+	v = binary.BigEndian.AppendUint64(v, uint64(at.UnixNano()))
+	return binary.BigEndian.AppendUint32(v, storage.Checksum(append([]byte(key), v...)))
+}
+
+// keptAt checks the commits bucket's record v of key and returns when it
+// was kept; a record from before pruning (16 bytes, no time) returns the
+// zero time.
+func keptAt(key string, v []byte) (time.Time, error) {
+	switch {
+	case len(v) == 16:
+		return time.Time{}, nil
+	case len(v) == 28 && storage.Checksum(append([]byte(key), v[:24]...)) == binary.BigEndian.Uint32(v[24:]):
+		return time.Unix(0, int64(binary.BigEndian.Uint64(v[16:24]))), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: commit record of interaction %.40q is damaged", storage.ErrCorrupt, key)
+}
+
+// pruneDue forgets the interaction keys older than storage.KeyHorizon,
+// inside tx, when the last time was storage.PruneEvery ago or more.
+func (s *Store) pruneDue(tx *bolt.Tx) error {
+	now := s.now()
+	last := s.pruned.Load()
+	if now.UnixNano()-last < int64(storage.PruneEvery) || !s.pruned.CompareAndSwap(last, now.UnixNano()) {
+		return nil
+	}
+	_, err := s.prune(tx, now.Add(-storage.KeyHorizon), now)
+	return err
+}
+
+// PruneKeys forgets the interaction keys of commits kept before
+// keptBefore, as storage.KeyPruner. A key kept before keys had times (an
+// older Meeple) is given the time now instead, and forgotten a horizon
+// later.
+func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
+	var n int
+	err := s.update(func(tx *bolt.Tx) error {
+		var err error
+		n, err = s.prune(tx, keptBefore, s.now())
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("storage: prune interaction keys: %w", err)
+	}
+	return n, nil
+}
+
+// prune deletes from tx the keys kept before keptBefore and stamps those
+// without a time with now. A damaged record is kept (Verify and the
+// commit that meets it report it).
+func (s *Store) prune(tx *bolt.Tx, keptBefore, now time.Time) (int, error) {
+	b := bucket(tx, bktCommits)
+	var drop, stamp [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		at, err := keptAt(string(k), v)
+		switch {
+		case err != nil:
+		case at.IsZero():
+			stamp = append(stamp, bytes.Clone(k))
+		case at.Before(keptBefore):
+			drop = append(drop, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range stamp {
+		v := b.Get(k)
+		if err := b.Put(k, commitRecord(string(k), beUint64(v), beUint64(v[8:]), now)); err != nil {
+			return 0, err
+		}
+	}
+	for _, k := range drop {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(drop), nil
 }

@@ -89,7 +89,8 @@ type Store struct {
 	codec    storage.Codec
 	rules    storage.Contract
 
-	claims claimBook // timers handed out by ClaimDue
+	claims claimBook    // timers handed out by ClaimDue
+	pruned atomic.Int64 // when Commit last pruned interaction keys, Unix ns
 
 	mu      sync.RWMutex // guards closed and sends on writes
 	closed  bool
@@ -113,7 +114,7 @@ const (
 	bktStats        = "stats"         // user 0 kind → stats record
 	bktGuilds       = "guilds"        // guild → guild settings record
 	bktUsers        = "users"         // user → user preferences record
-	bktCommits      = "commits"       // interaction key → id(8) revision(8)
+	bktCommits      = "commits"       // interaction key → id(8) revision(8) kept(8, Unix ns) CRC-32C(4); before pruning: id(8) revision(8)
 )
 
 func allBuckets() []string {
@@ -134,6 +135,9 @@ const maxBatch = 256
 
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
+
+// String names the store: its file's path.
+func (s *Store) String() string { return s.path }
 
 // Close waits for writes in progress and closes the file. Later calls fail
 // with ErrClosed.
@@ -561,3 +565,6 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	}
 	return c.w.Write(p)
 }
+
+// The store keeps the whole contract.
+var _ storage.Store = (*Store)(nil)

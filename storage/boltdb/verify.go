@@ -15,9 +15,10 @@ import (
 // game reads whole (its record under its own id, its log without gaps,
 // a running game's snapshot of its log's length, intact); no log entry
 // or snapshot belongs to no game; the indexes (active, due, by guild and
-// user) hold exactly the keys the games make; and the statistics are
-// those the archived games count. The error names the game, the record
-// and what disagrees.
+// user) hold exactly the keys the games make; the statistics are those
+// the archived games count; and every kept interaction's record is intact
+// and names a game of the file. The error names the game, the record and
+// what disagrees.
 func (s *Store) verifyGames(tx *bolt.Tx) error {
 	index := map[string]map[string][]byte{}
 	for _, name := range []string{bktActive, bktGuildActive, bktUserActive, bktDue, bktGuildArchive, bktUserArchive} {
@@ -112,5 +113,17 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 	if found != len(stats) {
 		return fmt.Errorf("%w: %d users' statistics in a game are missing", storage.ErrCorrupt, len(stats)-found)
 	}
-	return nil
+	commits := bucket(tx, bktCommits)
+	if commits == nil {
+		return nil // a file of layout 1, from before interaction keys
+	}
+	return commits.ForEach(func(k, v []byte) error {
+		if _, err := keptAt(string(k), v); err != nil {
+			return err
+		}
+		if bucket(tx, bktGames).Get(v[:8]) == nil {
+			return fmt.Errorf("%w: commit record of interaction %.40q names game %d, which the file does not hold", storage.ErrCorrupt, k, beUint64(v))
+		}
+		return nil
+	})
 }

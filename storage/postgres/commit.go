@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/meeplegames/meeple/storage"
@@ -43,7 +44,8 @@ func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*st
 			return err
 		}
 		if o.Key != "" {
-			if _, err := tx.Exec(ctx, "INSERT INTO commits (key, game_id, revision) VALUES ($1, $2, $3)", o.Key, int64(g.ID), int64(g.Revision)); err != nil {
+			if _, err := tx.Exec(ctx, "INSERT INTO commits (key, game_id, revision, at) VALUES ($1, $2, $3, $4)",
+				o.Key, int64(g.ID), int64(g.Revision), s.now().UnixNano()); err != nil {
 				return err
 			}
 		}
@@ -51,12 +53,13 @@ func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*st
 			if err := insertLog(ctx, tx, g.ID, old.Version, entries); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, "UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
-				int64(g.ID), g.Version, o.Snapshot, nanos(entries[len(entries)-1].At)); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4, snapshot_sum = $5 WHERE id = $1",
+				int64(g.ID), g.Version, o.Snapshot, nanos(entries[len(entries)-1].At), snapshotSum(g.ID, o.Snapshot)); err != nil {
 				return err
 			}
 		} else if o.Start {
-			if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0, snapshot_sum = $3 WHERE id = $1",
+				int64(g.ID), g.Snapshot, snapshotSum(g.ID, g.Snapshot)); err != nil {
 				return err
 			}
 		}
@@ -75,7 +78,38 @@ func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*st
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
 	}
+	s.pruneDue()
 	return out, nil
+}
+
+// pruneDue forgets the interaction keys older than storage.KeyHorizon
+// when this process last did storage.PruneEvery ago or more. A failure
+// is logged: the next commit past the interval tries again.
+func (s *Store) pruneDue() {
+	now := s.now()
+	last := s.pruned.Load()
+	if now.UnixNano()-last < int64(storage.PruneEvery) || !s.pruned.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	if _, err := s.PruneKeys(now.Add(-storage.KeyHorizon)); err != nil {
+		s.pruned.Store(last)
+		s.log.Warn("postgres: pruning interaction keys failed", "err", err)
+	}
+}
+
+// PruneKeys forgets the interaction keys of commits kept before
+// keptBefore, as storage.KeyPruner.
+func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
+	var n int64
+	err := s.call(func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, "DELETE FROM commits WHERE at < $1", keptBefore.UnixNano())
+		n = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("postgres: prune interaction keys: %w", err)
+	}
+	return int(n), nil
 }
 
 // applied refuses a commit whose interaction key was kept before, with a

@@ -13,15 +13,16 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// The columns every read of a game selects, from games aliased g.
-const headCols = "g.id, g.version, g.last_action, g.record, g.revision"
+// The columns every read of a game selects, from games aliased g (see
+// head).
+const headCols = "g.id, g.version, g.last_action, g.record, g.revision, g.channel, g.guild, g.active, g.running, g.seats, g.deadline, g.remind_at"
 
 // fullFrom reads games with their snapshot and log (in one statement, so
 // one snapshot of the database); the caller adds the WHERE clause.
-const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.seats, l.ats, l.actions, l.idxs
+const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, g.snapshot_sum, l.seats, l.ats, l.actions, l.idxs, l.sums
 	FROM games g LEFT JOIN LATERAL (
 		SELECT array_agg(seat ORDER BY idx) AS seats, array_agg(at ORDER BY idx) AS ats,
-			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs
+			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs, array_agg(sum ORDER BY idx) AS sums
 		FROM game_log WHERE game_id = g.id) l ON true `
 
 // Create stores a new active game in g.Channel, as storage.Store.Create.
@@ -99,10 +100,10 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 		last = nanos(g.Log[n-1].At)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO games (id, channel, guild, active, running, seats, version, last_action,
-			deadline, remind_at, record, snapshot, snapshot_version, revision)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			deadline, remind_at, record, snapshot, snapshot_version, revision, snapshot_sum)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		int64(g.ID), g.Channel, g.Guild, g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), g.Version, last,
-		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion, int64(g.Revision)); err != nil {
+		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion, int64(g.Revision), snapshotSum(g.ID, g.Snapshot)); err != nil {
 		return err
 	}
 	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
@@ -120,12 +121,14 @@ func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []st
 		return nil
 	}
 	seats, ats, actions := make([]int32, len(entries)), make([]int64, len(entries)), make([]string, len(entries))
+	sums := make([]int64, len(entries))
 	for i, e := range entries {
 		seats[i], ats[i], actions[i] = int32(e.Seat), e.At.UnixNano(), e.Action
+		sums[i] = entrySum(id, from+i, seats[i], ats[i], actions[i])
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action)
-		SELECT $1, $2 + n - 1, seat, at, action FROM unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(seat, at, action, n)`,
-		int64(id), from, seats, ats, actions)
+	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action, sum)
+		SELECT $1, $2 + n - 1, seat, at, action, sum FROM unnest($3::integer[], $4::bigint[], $5::text[], $6::bigint[]) WITH ORDINALITY AS e(seat, at, action, sum, n)`,
+		int64(id), from, seats, ats, actions, sums)
 	return err
 }
 
@@ -161,23 +164,63 @@ func nanos(t time.Time) *int64 {
 	return &n
 }
 
-// decodeHead builds a game (without log and snapshot) from its row.
-func decodeHead(id int64, version int32, revision int64, last *int64, record []byte) (*storage.Game, error) {
-	g, err := storage.DecodeGame(idKey(uint64(id)), record)
+// head is a game's row as headCols selects it.
+type head struct {
+	id                 int64
+	version            int32
+	last               *int64
+	record             []byte
+	revision           int64
+	channel, guild     string
+	active, running    bool
+	seats              int32
+	deadline, remindAt *int64
+}
+
+// dest is where a scan of headCols goes.
+func (h *head) dest() []any {
+	return []any{&h.id, &h.version, &h.last, &h.record, &h.revision, &h.channel, &h.guild, &h.active, &h.running, &h.seats, &h.deadline, &h.remindAt}
+}
+
+// decode builds a game (without log and snapshot) from its row: the
+// record (checksummed by storage's Codec), and the columns that index it,
+// which must say what the record says.
+func (h *head) decode() (*storage.Game, error) {
+	g, err := storage.DecodeGame(idKey(uint64(h.id)), h.record)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("game %d: %w", h.id, err)
 	}
-	if g.ID != uint64(id) {
-		return nil, fmt.Errorf("%w: game record %d holds id %d", storage.ErrCorrupt, id, g.ID)
+	var bad string
+	switch {
+	case g.ID != uint64(h.id):
+		bad = fmt.Sprintf("the record holds id %d", g.ID)
+	case g.Channel != h.channel:
+		bad = fmt.Sprintf("its channel column says %s, its record %s", h.channel, g.Channel)
+	case g.Guild != h.guild:
+		bad = fmt.Sprintf("its guild column says %s, its record %s", h.guild, g.Guild)
+	case g.Status.Active() != h.active || (g.Status == storage.StatusRunning) != h.running:
+		bad = fmt.Sprintf("its active and running columns (%v, %v) disagree with its record's status %s", h.active, h.running, g.Status)
+	case int(h.seats) != len(g.Seats):
+		bad = fmt.Sprintf("its seats column says %d, its record has %d seats", h.seats, len(g.Seats))
+	case !sameTime(h.deadline, nanos(g.Deadline)) || !sameTime(h.remindAt, nanos(g.RemindAt)):
+		bad = "its deadline or reminder column disagrees with its record"
+	case h.revision < 0 || h.version < 0 || h.version > storage.MaxLog:
+		bad = fmt.Sprintf("its revision %d or version %d column is impossible", h.revision, h.version)
 	}
-	g.Version, g.Revision = int(version), uint64(revision)
-	if last != nil {
-		if at := time.Unix(0, *last).UTC(); at.After(g.Updated) {
+	if bad != "" {
+		return nil, fmt.Errorf("%w: game %d: %s: the row is damaged", storage.ErrCorrupt, h.id, bad)
+	}
+	g.Version, g.Revision = int(h.version), uint64(h.revision)
+	if h.last != nil {
+		if at := time.Unix(0, *h.last).UTC(); at.After(g.Updated) {
 			g.Updated = at
 		}
 	}
 	return g, nil
 }
+
+// sameTime reports whether two nullable Unix ns times are equal.
+func sameTime(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // readHead reads one game without its log, or storage.ErrNotFound. where
 // is the condition on g; lock adds FOR UPDATE.
@@ -186,21 +229,30 @@ func readHead(ctx context.Context, q querier, where string, lock bool, arg any) 
 	if lock {
 		sql += " FOR UPDATE"
 	}
-	var (
-		id      int64
-		version int32
-		last    *int64
-		record  []byte
-		rev     int64
-	)
-	err := q.QueryRow(ctx, sql, arg).Scan(&id, &version, &last, &record, &rev)
+	var h head
+	err := q.QueryRow(ctx, sql, arg).Scan(h.dest()...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, notFound(ctx, q, where, arg)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return decodeHead(id, version, rev, last, record)
+	return h.decode()
+}
+
+// notFound is the error of a read that found no row where: for a
+// channel's active game, storage.ErrNotFound unless the channel's newest
+// game says in its record that it is active, when its row's active column
+// is damaged (storage.ErrCorrupt); "no game" is then never the answer.
+func notFound(ctx context.Context, q querier, where string, arg any) error {
+	if where != activeWhere {
+		return storage.ErrNotFound
+	}
+	_, err := readHead(ctx, q, "g.channel = $1 ORDER BY g.id DESC LIMIT 1", false, arg)
+	if err == nil || errors.Is(err, storage.ErrNotFound) {
+		return storage.ErrNotFound
+	}
+	return err
 }
 
 // querier is what reads need of a pool or a transaction.
@@ -208,47 +260,67 @@ type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
+// snapshotInfo is what readFull found of a game's snapshot column.
+type snapshotInfo struct {
+	version int    // the version it is of; -1 when there is none
+	damaged string // why it cannot be used, when its checksum fails
+}
+
 // readFull reads one game with its log and snapshot, or
-// storage.ErrNotFound. snapVersion is the version the snapshot is of.
-func readFull(ctx context.Context, q querier, where string, arg any) (g *storage.Game, snapVersion int, err error) {
+// storage.ErrNotFound. Every log row is checked against its checksum (a
+// damaged one is storage.ErrCorrupt naming the game and the entry); a
+// snapshot that fails its checksum is left out of g and reported in
+// snap.damaged.
+func readFull(ctx context.Context, q querier, where string, arg any) (g *storage.Game, snap snapshotInfo, err error) {
 	var (
-		id      int64
-		version int32
-		last    *int64
-		record  []byte
-		rev     int64
-		snap    []byte
+		h       head
+		data    []byte
 		sv      *int32
+		ssum    *int64
 		seats   []int32
 		ats     []int64
 		actions []string
 		idxs    []int32
+		sums    []int64
 	)
-	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &rev, &snap, &sv, &seats, &ats, &actions, &idxs)
+	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(append(h.dest(), &data, &sv, &ssum, &seats, &ats, &actions, &idxs, &sums)...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, 0, storage.ErrNotFound
+		return nil, snap, notFound(ctx, q, where, arg)
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, snap, err
 	}
-	if g, err = decodeHead(id, version, rev, last, record); err != nil {
-		return nil, 0, err
+	if g, err = h.decode(); err != nil {
+		return nil, snap, err
 	}
-	if len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version {
-		return nil, 0, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(seats))
+	id := h.id
+	if len(idxs) != g.Version || len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version || len(sums) != g.Version {
+		return nil, snap, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(idxs))
 	}
 	g.Log = make([]storage.Entry, g.Version)
 	for i := range g.Log {
 		if idxs[i] != int32(i) {
-			return nil, 0, fmt.Errorf("%w: log of game %d has a gap at %d", storage.ErrCorrupt, id, i)
+			return nil, snap, fmt.Errorf("%w: log of game %d has a gap at entry %d", storage.ErrCorrupt, id, i+1)
+		}
+		if entrySum(uint64(id), i, seats[i], ats[i], actions[i]) != sums[i] {
+			return nil, snap, fmt.Errorf("%w: game %d: log entry %d (index %d): checksum mismatch, the row is damaged", storage.ErrCorrupt, id, i+1, i)
 		}
 		g.Log[i] = storage.Entry{Seat: engine.Seat(seats[i]), Action: actions[i], At: time.Unix(0, ats[i]).UTC()}
 	}
-	g.Snapshot, snapVersion = snap, -1
-	if sv != nil {
-		snapVersion = int(*sv)
+	if n := len(g.Log); (n == 0) != (h.last == nil) || n > 0 && *h.last != max(ats[n-1], 0) {
+		return nil, snap, fmt.Errorf("%w: game %d: its last_action column disagrees with its log's last entry: the row is damaged", storage.ErrCorrupt, id)
 	}
-	return g, snapVersion, nil
+	snap.version = -1
+	if sv != nil {
+		snap.version = int(*sv)
+	}
+	switch want := snapshotSum(g.ID, data); {
+	case (want == nil) != (ssum == nil) || want != nil && *want != *ssum:
+		snap.damaged = "snapshot does not match its checksum"
+	default:
+		g.Snapshot = data
+	}
+	return g, snap, nil
 }
 
 // Get returns the active game of channel with its log and snapshot, or
@@ -256,8 +328,14 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 func (s *Store) Get(channel string) (*storage.Game, error) {
 	var g *storage.Game
 	err := s.call(func(ctx context.Context) error {
-		var err error
-		g, _, err = readFull(ctx, s.pool, "g.channel = $1 AND g.active", channel)
+		var (
+			snap snapshotInfo
+			err  error
+		)
+		g, snap, err = readFull(ctx, s.pool, activeWhere, channel)
+		if err == nil {
+			err = s.rebuilt(g, snap)
+		}
 		return err
 	})
 	if err != nil {
@@ -274,14 +352,39 @@ func (s *Store) GetByID(id uint64) (*storage.Game, error) {
 		if id > 1<<63-1 {
 			return storage.ErrNotFound
 		}
-		var err error
-		g, _, err = readFull(ctx, s.pool, "g.id = $1", int64(id))
+		var (
+			snap snapshotInfo
+			err  error
+		)
+		g, snap, err = readFull(ctx, s.pool, "g.id = $1", int64(id))
+		if err == nil {
+			err = s.rebuilt(g, snap)
+		}
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get game %d: %w", id, err)
 	}
 	return g, nil
+}
+
+// rebuilt gives g, read with a snapshot that failed its checksum, the
+// snapshot its log replays to, so that the damaged bytes are never
+// returned (Load also stores it; this read changes nothing).
+func (s *Store) rebuilt(g *storage.Game, snap snapshotInfo) error {
+	if snap.damaged == "" || g.Status == storage.StatusLobby {
+		return nil
+	}
+	state, err := s.contract.Replay(g)
+	if err == nil {
+		g.Snapshot, err = state.Encode()
+	}
+	if err != nil {
+		return fmt.Errorf("%w: game %d: %s, and its log does not replay: %v", storage.ErrCorrupt, g.ID, snap.damaged, err)
+	}
+	s.log.Warn("postgres: a game's snapshot failed its checksum; rebuilt from its log for this read",
+		"game", g.ID, "version", g.Version)
+	return nil
 }
 
 // activeWhere selects channel's active game.
@@ -331,7 +434,8 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		if err := revise(ctx, tx, old, g); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0, snapshot_sum = $3 WHERE id = $1",
+			int64(g.ID), g.Snapshot, snapshotSum(g.ID, g.Snapshot)); err != nil {
 			return err
 		}
 		out, state = g, st
@@ -344,21 +448,25 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 }
 
 // appendSQL appends one entry to an active running game at the expected
-// game and revision, with the new snapshot and a new revision, in one
-// statement: $1 channel, $2 expected revision, $3 snapshot, $4 seat, $5
-// time (Unix ns), $6 action, $7 expected game id. It returns the new
-// revision.
+// game, revision and version, with the new snapshot and a new revision, in
+// one statement: $1 channel, $2 expected revision, $3 snapshot, $4 seat,
+// $5 time (Unix ns), $6 action, $7 expected game id, $8 expected version
+// (the entry's index), $9 the entry's checksum, $10 the snapshot's, $11
+// the time as last_action keeps it. It returns the new revision.
 const appendSQL = `WITH g AS (
-		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $5,
-			revision = nextval('game_revisions')
-		WHERE channel = $1 AND active AND running AND id = $7 AND revision = $2 AND $4 < seats
+		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $11,
+			revision = nextval('game_revisions'), snapshot_sum = $10
+		WHERE channel = $1 AND active AND running AND id = $7 AND revision = $2 AND version = $8 AND $4 < seats
 		RETURNING id, version, revision)
-	INSERT INTO game_log (game_id, idx, seat, at, action) SELECT id, version - 1, $4, $5, $6 FROM g
+	INSERT INTO game_log (game_id, idx, seat, at, action, sum) SELECT id, version - 1, $4, $5, $6, $9 FROM g
 	RETURNING (SELECT revision FROM g)`
 
 // Append adds one accepted action to channel's running game, as
 // storage.Store.Append: a stale guard fails with a *storage.VersionError.
-// It is one statement, so one round trip.
+// It reads the game's version at the guard's revision (the entry's index,
+// which its checksum covers), then appends in one statement: a revision is
+// never given twice, so the version read at it still holds when the
+// revision does.
 func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	var next storage.Guard
 	err := s.call(func(ctx context.Context) error {
@@ -367,11 +475,18 @@ func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapsh
 			return err
 		}
 		if err == nil {
-			var rev int64
-			err := s.pool.QueryRow(ctx, appendSQL, channel, int64(at.Revision), snapshot, int(e.Seat), e.At.UnixNano(), e.Action, int64(at.Game)).Scan(&rev)
+			var version int32
+			err := s.pool.QueryRow(ctx, "SELECT version FROM games WHERE channel = $1 AND active AND id = $2 AND revision = $3",
+				channel, int64(at.Game), int64(at.Revision)).Scan(&version)
 			if err == nil {
-				next = storage.Guard{Game: at.Game, Revision: uint64(rev)}
-				return nil
+				var rev int64
+				ns := e.At.UnixNano()
+				err = s.pool.QueryRow(ctx, appendSQL, channel, int64(at.Revision), snapshot, int(e.Seat), ns, e.Action, int64(at.Game),
+					version, entrySum(at.Game, int(version), int32(e.Seat), ns, e.Action), snapshotSum(at.Game, snapshot), max(ns, 0)).Scan(&rev)
+				if err == nil {
+					next = storage.Guard{Game: at.Game, Revision: uint64(rev)}
+					return nil
+				}
 			}
 			if !errors.Is(err, pgx.ErrNoRows) {
 				return err
@@ -443,6 +558,7 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 			return err
 		}
 		old, _, err := readFull(ctx, tx, activeWhere, channel)
+
 		if err != nil {
 			return err
 		}
@@ -459,8 +575,8 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 		}
 		b := &pgx.Batch{}
 		b.Queue("DELETE FROM game_log WHERE game_id = $1 AND idx >= $2", int64(g.ID), g.Version)
-		b.Queue("UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
-			int64(g.ID), g.Version, g.Snapshot, last)
+		b.Queue("UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4, snapshot_sum = $5 WHERE id = $1",
+			int64(g.ID), g.Version, g.Snapshot, last, snapshotSum(g.ID, g.Snapshot))
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return err
 		}
@@ -479,12 +595,12 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 // saved.
 func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 	var (
-		g           *storage.Game
-		snapVersion int
+		g    *storage.Game
+		snap snapshotInfo
 	)
 	err := s.call(func(ctx context.Context) error {
 		var err error
-		g, snapVersion, err = readFull(ctx, s.pool, activeWhere, channel)
+		g, snap, err = readFull(ctx, s.pool, activeWhere, channel)
 		return err
 	})
 	if err != nil {
@@ -495,10 +611,12 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 	}
 	var reason string
 	switch {
+	case snap.damaged != "":
+		reason = snap.damaged
 	case g.Snapshot == nil:
 		reason = "snapshot missing"
-	case snapVersion != g.Version:
-		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snapVersion, g.Version)
+	case snap.version != g.Version:
+		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snap.version, g.Version)
 	default:
 		state, err := s.contract.Decode(g, g.Snapshot)
 		if err == nil {
@@ -527,9 +645,9 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 		// The rebuilt snapshot starts a new revision: the one the damaged
 		// snapshot held is not known to be the latest.
 		var rev int64
-		err := s.pool.QueryRow(ctx, `UPDATE games SET snapshot = $3, snapshot_version = $2, revision = nextval('game_revisions')
+		err := s.pool.QueryRow(ctx, `UPDATE games SET snapshot = $3, snapshot_version = $2, revision = nextval('game_revisions'), snapshot_sum = $5
 			WHERE id = $1 AND version = $2 AND revision = $4 AND active RETURNING revision`,
-			int64(g.ID), g.Version, g.Snapshot, int64(g.Revision)).Scan(&rev)
+			int64(g.ID), g.Version, g.Snapshot, int64(g.Revision), snapshotSum(g.ID, g.Snapshot)).Scan(&rev)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return storage.ErrStale
 		}

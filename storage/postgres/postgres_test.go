@@ -262,7 +262,7 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	storetest.Play(t, s, "c1")
 	s.Close()
 	conn := connect(t, dsn)
-	exec(t, conn, `DROP TABLE commits; DROP SEQUENCE game_revisions;
+	exec(t, conn, undoStep4+`DROP TABLE commits; DROP SEQUENCE game_revisions;
 		ALTER TABLE games DROP COLUMN deadline_claim, DROP COLUMN remind_claim, DROP COLUMN revision; UPDATE meeple_schema SET version = 1`)
 	s, err = postgres.Open(dsn, storetest.Games(), postgres.Options{})
 	if err != nil {
@@ -270,8 +270,8 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 3 {
-		t.Fatalf("schema version %d, %v; want 3", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 4 {
+		t.Fatalf("schema version %d, %v; want 4", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
@@ -303,7 +303,7 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 		UPDATE games SET snapshot_version = 2 WHERE channel = 'c2';
 		UPDATE games SET record = '\x00ff' WHERE channel = 'c3';
 		DELETE FROM game_log WHERE idx = 2 AND game_id = (SELECT id FROM games WHERE channel = 'c4');
-		INSERT INTO game_log SELECT game_id, 7, seat, at, action FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
+		INSERT INTO game_log SELECT game_id, 7, seat, at, action, sum FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
 	for _, ch := range []string{"c1", "c2"} {
 		g, state, err := s.Load(ch)
 		if err != nil {

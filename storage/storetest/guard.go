@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
@@ -187,5 +188,39 @@ func testRetriedCommit(t *testing.T, opener Opener) {
 	retry("after opening the store again")
 	if _, err := s.Commit("c1", GuardAt(t, s, "c1", 2), storage.Outcome{Key: "x\x00"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("a key that is no id: %v, want ErrInvalid", err)
+	}
+}
+
+// Interaction keys are forgotten only when kept before the time PruneKeys
+// is given: a retry inside the horizon still finds its commit, and one
+// after it is refused all the same, as stale (its revision moved on).
+func testPruneKeys(t *testing.T, opener Opener) {
+	s := open(t, opener)
+	NewRace(t, s, "g1", "c1", 2, "1000")
+	g, state, err := s.Load("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := commitNext(t, g, state, "interaction-1")
+	kept := time.Now()
+	if _, err := s.Commit("c1", g.Guard(), o); err != nil {
+		t.Fatal(err)
+	}
+	for _, before := range []time.Time{kept.Add(-storage.KeyHorizon), kept.Add(-time.Minute)} {
+		if n, err := s.PruneKeys(before); n != 0 || err != nil {
+			t.Fatalf("PruneKeys(%v before the commit) = %d, %v; want 0", kept.Sub(before), n, err)
+		}
+		if _, err := s.Commit("c1", g.Guard(), o); !errors.Is(err, storage.ErrApplied) {
+			t.Fatalf("a retry after pruning older keys: %v, want ErrApplied", err)
+		}
+	}
+	if n, err := s.PruneKeys(time.Now().Add(time.Minute)); n != 1 || err != nil {
+		t.Fatalf("PruneKeys after the commit = %d, %v; want 1", n, err)
+	}
+	if _, err := s.Commit("c1", g.Guard(), o); !errors.Is(err, storage.ErrStale) {
+		t.Fatalf("a retry once its key is forgotten: %v, want ErrStale", err)
+	}
+	if got, _ := s.Get("c1"); got.Version != 1 {
+		t.Fatalf("version %d after one commit and its retries, want 1", got.Version)
 	}
 }

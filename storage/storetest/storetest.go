@@ -58,6 +58,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"ClaimDueHandsEachTimerOutOnce", testClaimDue},
 		{"SettingsAndPreferences", testSettings},
 		{"CommitKeepsAnInteractionWhole", testCommit},
+		{"PrunedKeysAreOnlyOlderOnes", testPruneKeys},
 		{"CommitStartsAGameWithItsOpeningMoves", testCommitStart},
 		{"EverythingSurvivesReopening", testDurability},
 		{"ClosedStoreRefusesWork", testClosed},

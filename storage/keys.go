@@ -1,0 +1,24 @@
+package storage
+
+import "time"
+
+// KeyHorizon is how long a store keeps the key of an interaction it
+// committed (Outcome.Key), so that a retry finds it: Discord's
+// interaction tokens live 15 minutes and the bot retries a commit within
+// seconds, so an hour keeps every retry that can happen, with room for
+// the clocks of several processes to disagree by minutes. A store forgets
+// older keys as it commits (see PruneEvery). A replay later still than
+// that is refused all the same, by the guard: the revision it carries has
+// moved on.
+const KeyHorizon = time.Hour
+
+// PruneEvery is how often a store forgets the keys older than KeyHorizon,
+// as part of a commit.
+const PruneEvery = 10 * time.Minute
+
+// KeyPruner is what a store offers to forget interaction keys.
+type KeyPruner interface {
+	// PruneKeys forgets the keys of commits kept before keptBefore and
+	// returns how many it forgot. A key kept at or after keptBefore stays.
+	PruneKeys(keptBefore time.Time) (int, error)
+}
