@@ -177,7 +177,7 @@ func (s *State) checkPlace(seat int, a Action) error {
 		if !a.Tail {
 			return nil
 		}
-		return checkTail(a, s.placeTails(seat, l, sp))
+		return s.checkPlaceTail(seat, l, sp, a)
 	}
 	loc := &s.c.Locations[l]
 	side := s.side(locKind(l))

@@ -1,6 +1,9 @@
 package crystalpalace
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // EventChange is the kind of the events that report a change of a seat's
 // pounds, VP, goods, income, Buzz or track positions, with its cause: "P3:
@@ -106,7 +109,12 @@ func (s *State) report(seat int, cause string) {
 		if e.Kind != EventChange {
 			sep = " — "
 		}
-		e.Kind, e.Text = EventChange, e.Text+sep+string(b[head:])
+		var text strings.Builder
+		text.Grow(len(e.Text) + len(sep) + len(b) - head)
+		text.WriteString(e.Text)
+		text.WriteString(sep)
+		text.Write(b[head:])
+		e.Kind, e.Text = EventChange, text.String()
 		return
 	}
 	s.emit(EventChange, seat, string(b), false)

@@ -65,7 +65,11 @@ func (s *State) phaseActions(seat int) []string {
 		return s.placeActions(seat)
 	}
 	p := &s.P[seat]
-	out := make([]string, 0, 8)
+	size := 8
+	if s.Ph == 5 {
+		size = 1 + len(p.Patents)*s.N // each build with each target
+	}
+	out := make([]string, 0, size)
 	after := new(*State)
 	keep := func(a Action, text string) {
 		if s.checkWith(seat, a, after) == nil {
@@ -274,7 +278,7 @@ func (s *State) placeActions(seat int) []string {
 	type openSpace struct {
 		l, sp, min int
 		// tails are the kinds of answer a placement here carries (see
-		// placeTails), kinds[from:to]; none when it leads to no question
+		// checkPlaceTail), kinds[from:to]; none when it leads to no question
 		from, to int
 	}
 	var buf [40]openSpace

@@ -14,29 +14,6 @@ import (
 // player rarely wants, is asked until the player answers "skip always"
 // (see Player.NoDown).
 
-// placeTails lists the answers a placement of seat on space sp of location
-// l may carry: none ("only", the empty tail, first) and each assistant
-// action the space allows with the pounds left after its fee, as the
-// placement's question would list them (see doPlace). It is nil when the
-// space has no assistant action or seat could only skip it.
-func (s *State) placeTails(seat, l, sp int) [][]Action {
-	ds := s.side(locKind(l)).Dice[sp]
-	if !ds.Assistant {
-		return nil
-	}
-	var buf [8]Action
-	answers := s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
-	if len(answers) <= 1 {
-		return nil // only "skip": nothing is asked
-	}
-	out := make([][]Action, 0, len(answers))
-	out = append(out, nil)
-	for _, a := range answers[:len(answers)-1] { // the last is "skip"
-		out = append(out, []Action{a})
-	}
-	return out
-}
-
 // Kinds of answer a placement carries, indexes into Rules.placeWith: a
 // move up from tier t+1 is tailMove+t.
 const (
@@ -46,34 +23,34 @@ const (
 	tailMove
 )
 
-// checkTail refuses the answers a carries when they are not among tails,
-// naming the ones that are.
-func checkTail(a Action, tails [][]Action) error {
-	if tails == nil {
+// checkPlaceTail refuses the answer a placement of seat on space sp of
+// location l carries (see Action.Then) unless the placement's question
+// would accept it: "only", or an assistant action the space allows with
+// the pounds left after its fee, as doPlace's question lists them.
+func (s *State) checkPlaceTail(seat, l, sp int, a Action) error {
+	ds := s.side(locKind(l)).Dice[sp]
+	var buf [8]Action
+	var answers []Action
+	if ds.Assistant {
+		answers = s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
+		answers = answers[:len(answers)-1] // the last is "skip", which "only" says
+	}
+	if len(answers) == 0 {
 		return illegal("this placement asks nothing to answer: write it without “" + tailText(a.Then) + "”")
 	}
-	for _, t := range tails {
-		if sameTail(a.Then, t) {
+	if len(a.Then) == 0 {
+		return nil
+	}
+	for _, b := range answers {
+		if sameAction(a.Then[0], b) {
 			return nil
 		}
 	}
-	valid := make([]string, len(tails))
-	for i, t := range tails {
-		valid[i] = tailText(t)
+	valid := []string{"only"}
+	for _, b := range answers {
+		valid = append(valid, b.String())
 	}
 	return illegal("“" + tailText(a.Then) + "” is not an assistant action you can take here; after this placement write one of: " + strings.Join(valid, ", "))
-}
-
-func sameTail(a, b []Action) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameAction(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // tailText is the text of answers as written after an action: "only" for
@@ -96,7 +73,7 @@ func (s *State) appendBuilds(out []string, i int) []string {
 
 // follow answers the decisions seat's action a led to with a.Then, in
 // order, and declines the assistant action when a says "only". check has
-// made sure (placeTails) that each answer fits the decision it meets.
+// made sure (checkPlaceTail) that each answer fits the decision it meets.
 func (s *State) follow(seat int, a Action) {
 	if !a.Tail {
 		return
