@@ -65,7 +65,8 @@ func New() (*Catalogue, error) {
 	return Load(files, "messages")
 }
 
-// Load reads the catalogues dir/<lang>.toml of fsys (en.toml is
+// Load reads the catalogues dir/<lang>.toml and dir/<part>.<lang>.toml
+// of fsys (a language's files together make its catalogue; en.toml is
 // required) and checks them like New. It lets a test or a community try a
 // corrected file.
 func Load(fsys fs.FS, dir string) (*Catalogue, error) {
@@ -89,15 +90,21 @@ func Load(fsys fs.FS, dir string) (*Catalogue, error) {
 			return nil, fmt.Errorf("locale: %s: %w", path.Base(name), err)
 		}
 		lang := f.Tag.String()
-		forms := map[string]map[string]string{}
-		for _, m := range f.Messages {
-			forms[m.ID] = pluralForms(m)
+		forms, seen := c.messages[lang]
+		if !seen {
+			forms = map[string]map[string]string{}
+			c.messages[lang] = forms
+			if lang == English {
+				c.langs = append([]language.Tag{f.Tag}, c.langs...)
+			} else {
+				c.langs = append(c.langs, f.Tag)
+			}
 		}
-		c.messages[lang] = forms
-		if lang == English {
-			c.langs = append([]language.Tag{f.Tag}, c.langs...)
-		} else {
-			c.langs = append(c.langs, f.Tag)
+		for _, m := range f.Messages {
+			if _, dup := forms[m.ID]; dup {
+				return nil, fmt.Errorf("locale: %s: message %q is also in another %s file", path.Base(name), m.ID, lang)
+			}
+			forms[m.ID] = pluralForms(m)
 		}
 	}
 	if _, ok := c.messages[English]; !ok {

@@ -156,3 +156,23 @@ func ExamplePrinter_T() {
 	// La table est complète (4 places).
 	// The table is full (4 seats).
 }
+
+func TestALanguageMaySpreadOverFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m/en.toml":      {Data: []byte("[a]\nhello = \"Hello\"\n")},
+		"m/game.en.toml": {Data: []byte("[g]\nmove = \"moves to {{.To}}\"\n")},
+		"m/de.toml":      {Data: []byte("[a]\nhello = \"Hallo\"\n")},
+		"m/game.de.toml": {Data: []byte("[g]\nmove = \"zieht auf {{.To}}\"\n")},
+	}
+	c, err := locale.Load(fsys, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.For("de").T("g.move", "To", 14); got != "zieht auf 14" {
+		t.Errorf("got %q", got)
+	}
+	fsys["m/more.de.toml"] = &fstest.MapFile{Data: []byte("[g]\nmove = \"geht auf {{.To}}\"\n")}
+	if _, err := locale.Load(fsys, "m"); err == nil {
+		t.Error("a message given twice for one language accepted")
+	}
+}
