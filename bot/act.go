@@ -10,7 +10,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // modalInput is the custom_id of the text input in the secret-choice form.
@@ -127,7 +129,7 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 	}
 	b.pub.notifyVia(out, r, in.message)
 	if len(out.private) > 0 || out.recorded {
-		return r.message(msg{Content: privateConfirmation(out), Private: true})
+		return r.message(msg{Content: privateConfirmation(out, in.tr), Private: true})
 	}
 	return nil
 }
@@ -141,24 +143,24 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	// acts meanwhile, unless an undo took back the history it was asked in
 	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, drawn: in.id.Revision, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
-		return b.answerPrivately(r, out, err)
+		return b.answerPrivately(r, in.tr, out, err)
 	}
 	// the form was opened from the board: its answer updates the board,
 	// then tells the player privately
 	b.pub.notifyVia(out, r, in.message)
-	return r.message(msg{Content: privateConfirmation(out), Private: true})
+	return r.message(msg{Content: privateConfirmation(out, in.tr), Private: true})
 }
 
 // answerPrivately tells the actor privately what they did, then publishes
 // the change with r's help (see publisher.notifyVia).
-func (b *playHandler) answerPrivately(r *reply, out *outcome, err error) error {
+func (b *playHandler) answerPrivately(r *reply, p *locale.Printer, out *outcome, err error) error {
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)
 		}
 		return err
 	}
-	err = r.message(msg{Content: privateConfirmation(out), Private: true})
+	err = r.message(msg{Content: privateConfirmation(out, p), Private: true})
 	b.pub.notifyVia(out, r, nil)
 	return err
 }
@@ -180,7 +182,7 @@ func modalValue(rows []discordgo.MessageComponent) string {
 
 // privateConfirmation tells the actor what they did, with their private
 // events; for a secret choice it says who else can see it (nobody).
-func privateConfirmation(out *outcome) string {
+func privateConfirmation(out *outcome, p *locale.Printer) string {
 	var sb strings.Builder
 	if out.recorded {
 		sb.WriteString(recordedNote + "\n")
@@ -192,8 +194,9 @@ func privateConfirmation(out *outcome) string {
 			sb.WriteString(" To change it before it is revealed, send another choice.")
 		}
 	}
+	words := wording.ForRules(p, out.rules, nil)
 	for _, e := range out.private {
-		sb.WriteString("\n• " + e.Text)
+		sb.WriteString("\n• " + words.Event(e))
 	}
 	return sb.String()
 }
@@ -213,7 +216,7 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 		req.game, req.drawn, req.text = game, revision, action
 	}
 	out, err := b.ref.play(req)
-	return b.answerPrivately(r, out, err)
+	return b.answerPrivately(r, in.tr, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.

@@ -24,6 +24,7 @@ const (
 // it is safe for concurrent use.
 type views struct {
 	games    *engine.Registry
+	langs    *languages
 	recent   *recentEvents
 	images   *images
 	render   Renderer
@@ -65,7 +66,7 @@ func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 		{Name: "Players", Value: orNone(seats.String())},
 		{Name: "Waiting for", Value: orNone(strings.Join(waiting, "\n"))},
 	}
-	if recent := b.recent.last(g.Channel, recentOnBoard); len(recent) > 0 {
+	if recent := b.recent.last(g.Channel, recentOnBoard, b.langs.publicWords(b.games, g.Guild, g.Kind)); len(recent) > 0 {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: strings.Join(recent, "\n")})
 	}
 	footer := fmt.Sprintf("Game #%d · version %d · /play to act · /game me for your private view", g.ID, g.Version)

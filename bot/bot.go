@@ -267,7 +267,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	send.guard.obs = cfg.Observer
 	locks := newLockPool()
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
-	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
+	look := &views{games: reg, langs: langs, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
 	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()

@@ -234,7 +234,7 @@ func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string, drawn ui
 		}
 		return fmt.Sprintf("Game #%d: %s", g.ID, words)
 	}
-	return privateConfirmation(out)
+	return privateConfirmation(out, b.langs.english())
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.

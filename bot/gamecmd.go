@@ -245,6 +245,7 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 		return nil, err
 	}
 	names := seatNames(g)
+	words := gameWords(p, b.games, g.Kind)
 	// a secret choice shows once an event reveals it, unless the same seat
 	// replaced it before the reveal: the rules never show a replaced choice
 	const (
@@ -262,8 +263,8 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 			return nil, replayError(g, n, secret, err)
 		}
 		for _, ev := range events {
-			if !ev.Private && ev.Text != "" {
-				caused[n] = append(caused[n], ev.Text)
+			if !ev.Private && !ev.Text.IsZero() {
+				caused[n] = append(caused[n], words.Event(ev))
 			}
 		}
 		if secret {

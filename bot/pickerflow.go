@@ -216,7 +216,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 		}
 		return err
 	}
-	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
+	err = r.update(msg{Content: privateConfirmation(out, in.tr), Components: []discordgo.MessageComponent{}})
 	b.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }

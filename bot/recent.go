@@ -1,10 +1,11 @@
 package bot
 
 import (
-	"regexp"
+	"strconv"
 	"sync"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // recentEvents keeps the last public events of each game in memory for the
@@ -25,7 +26,7 @@ func (r *recentEvents) add(channel string, events []engine.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range events {
-		if e.Private || e.Text == "" {
+		if e.Private || e.Text.IsZero() {
 			continue
 		}
 		r.events[channel] = append(r.events[channel], e)
@@ -36,16 +37,16 @@ func (r *recentEvents) add(channel string, events []engine.Event) {
 }
 
 // last returns a summary of what happened lately in at most n lines,
-// oldest first, for a glance: the changes one cause made to several seats
+// oldest first, written with w, for a glance: the changes one cause made to several seats
 // in a row share one line ("dice paid: P1 -19 £ · P2 -15 £"), joined to a
 // headline they follow; headline events (a reveal of secret choices, the
 // end) are always kept, then the latest other lines fill what is left, new
 // phases last of all.
-func (r *recentEvents) last(channel string, n int) []string {
+func (r *recentEvents) last(channel string, n int, w *wording.Words) []string {
 	r.mu.Lock()
 	events := append([]engine.Event(nil), r.events[channel]...)
 	r.mu.Unlock()
-	lines := summarize(events)
+	lines := summarize(events, w)
 	keep := make([]bool, len(lines))
 	left := n
 	for _, rank := range []int{rankHeadline, rankOther, rankPhase} {
@@ -77,12 +78,9 @@ type summaryLine struct {
 	rank int
 }
 
-// changeLine reads a change event's text "P2: -15 £ (dice paid)".
-var changeLine = regexp.MustCompile(`^(P\d+): (.+) \(([^()]+)\)$`)
-
-// summarize turns events into summary lines, joining the change lines with
-// one cause that follow each other.
-func summarize(events []engine.Event) []summaryLine {
+// summarize turns events into summary lines written with w, joining the
+// change lines with one cause that follow each other.
+func summarize(events []engine.Event, w *wording.Words) []summaryLine {
 	var out []summaryLine
 	lastCause := ""
 	for _, e := range events {
@@ -93,23 +91,24 @@ func summarize(events []engine.Event) []summaryLine {
 		case engine.EventPhase:
 			rank = rankPhase
 		}
-		m := changeLine.FindStringSubmatch(e.Text)
-		if m == nil || rank != rankOther {
-			out = append(out, summaryLine{e.Text, rank})
+		cause, ok := e.Text.Arg("Cause")
+		if e.Text.ID != "log.change_cause" || !ok || rank != rankOther {
+			out = append(out, summaryLine{w.Event(e), rank})
 			lastCause = ""
 			continue
 		}
+		key := cause.S + "#" + strconv.Itoa(cause.N)
 		switch {
-		case m[3] == lastCause && len(out) > 0:
-			out[len(out)-1].text += " · " + m[1] + " " + m[2]
+		case key == lastCause && len(out) > 0:
+			out[len(out)-1].text += " · " + w.Say(engine.Text{ID: "recent.next", Args: e.Text.Args})
 			continue
 		case len(out) > 0 && out[len(out)-1].rank == rankHeadline && lastCause == "":
 			// what a reveal costs at once is part of the headline
-			out[len(out)-1].text += " — " + m[3] + ": " + m[1] + " " + m[2]
+			out[len(out)-1].text += " — " + w.Say(engine.Text{ID: "recent.first", Args: e.Text.Args})
 		default:
-			out = append(out, summaryLine{m[3] + ": " + m[1] + " " + m[2], rankOther})
+			out = append(out, summaryLine{w.Say(engine.Text{ID: "recent.first", Args: e.Text.Args}), rankOther})
 		}
-		lastCause = m[3]
+		lastCause = key
 	}
 	return out
 }

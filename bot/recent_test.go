@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // What a board says happened is a glance: after the last dice choice of a
@@ -12,23 +13,25 @@ import (
 // bookkeeping follows it, and the payments of one cause share a line.
 func TestLastActionsKeepTheRevealAndJoinOneCause(t *testing.T) {
 	r := newRecentEvents()
-	change := func(seat int, text string) engine.Event {
-		return engine.Event{Kind: "change", Seat: engine.Seat(seat), Text: text}
+	change := func(seat int, cause string, part engine.Arg) engine.Event {
+		return engine.Event{Kind: "change", Seat: engine.Seat(seat), Text: engine.Say("log.change_cause",
+			engine.Who("Who", engine.Seat(seat)), engine.Part(part), engine.Msg("Cause", "cp.cause."+cause, 0))}
 	}
+	pounds := func(n int) engine.Arg { return engine.Amount("unit.pounds", n) }
 	r.add("c", []engine.Event{
-		{Kind: engine.EventAction, Seat: 0, Text: "P1 places a 1 on space 4 at Westminster — -2 £ (fee)"},
-		{Kind: engine.EventAction, Seat: 3, Text: "P4 has chosen their dice"},
-		{Kind: engine.EventReveal, Seat: engine.Spectator, Text: "dice revealed: P1: 6 6 5 2; P2: 6 5 3 1; P3: 4 2 1 1; P4: 3 1 1 1"},
-		change(0, "P1: -19 £ (dice paid)"), change(1, "P2: -15 £ (dice paid)"), change(2, "P3: -8 £ (dice paid)"), change(3, "P4: -6 £ (dice paid)"),
-		{Kind: engine.EventAction, Seat: 0, Text: "P1 is first player"},
-		{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "Autumn 1849: phase 2, place dice"},
-		change(3, "P4: +1 newspaper (lowest dice total)"),
-		change(2, "P3: +1 £ (character)"),
-		change(1, "P2: +1 energy (character)"),
-		change(0, "P1: +2 £ (Pocket Watch)"),
-		change(3, "P4: Buzz 3 → 4 (flyer)"),
+		{Kind: engine.EventAction, Seat: 0, Text: engine.Plain("P1 places a 1 on space 4 at Westminster — -2 £ (fee)")},
+		{Kind: engine.EventAction, Seat: 3, Text: engine.Say("cp.log.dice", engine.Who("Who", 3))},
+		{Kind: engine.EventReveal, Seat: engine.Spectator, Text: engine.Say("cp.log.reveal", engine.Code("Dice", "P1: 6 6 5 2; P2: 6 5 3 1; P3: 4 2 1 1; P4: 3 1 1 1"))},
+		change(0, "dice_paid", pounds(-19)), change(1, "dice_paid", pounds(-15)), change(2, "dice_paid", pounds(-8)), change(3, "dice_paid", pounds(-6)),
+		{Kind: engine.EventAction, Seat: 0, Text: engine.Say("cp.log.first", engine.Who("Who", 0))},
+		{Kind: engine.EventPhase, Seat: engine.Spectator, Text: engine.Plain("Autumn 1849: phase 2, place dice")},
+		change(3, "lowest_dice", engine.Amount("unit.newspapers", 1)),
+		change(2, "character", pounds(1)),
+		change(1, "character", engine.Amount("unit.energy", 1)),
+		change(0, "watch", pounds(2)),
+		change(3, "flyer", engine.Change("move.buzz", 3, 4)),
 	})
-	got := r.last("c", 6)
+	got := r.last("c", 6, wording.New(englishWords(t), nil, nil))
 	text := strings.Join(got, "\n")
 	if len(got) != 6 || !strings.Contains(text, "dice revealed: P1: 6 6 5 2") {
 		t.Fatalf("the reveal fell out of the last actions:\n%s", text)

@@ -121,9 +121,10 @@ type Event struct {
 	Kind string // one of the Event* kinds below, or a game-specific kind
 	// Seat is the seat concerned, or Spectator when the event concerns nobody in particular.
 	Seat Seat
-	// Text is a short public description in canonical terms, e.g. "P2 moves to 14".
-	// It never holds a secret; Private events are only for Seat's eyes.
-	Text    string
+	// Text is a short public description as data, e.g. "P2 moves to 14";
+	// package wording writes it in a reader's language. It never holds a
+	// secret; Private events are only for Seat's eyes.
+	Text    Text
 	Private bool
 	// Reveals is true when the event exposes information that was hidden or
 	// drew on the RNG (dice revealed, a card drawn, a loan tile drawn): an

@@ -29,6 +29,9 @@ type RuleError struct {
 	// Valid lists, for a refused answer to a pending question, the answers
 	// that would be accepted (canonical actions); Reason names them too.
 	Valid []string
+	// Say is the reason as data, for the wording layer to write in the
+	// reader's language; zero when only Reason (English) exists.
+	Say Text
 }
 
 // Error returns the reason, for the player.
@@ -55,6 +58,12 @@ func RefuseAnswer(kind error, reason string, valid []string) error {
 		}
 	}
 	return &RuleError{Kind: kind, Reason: text, Valid: valid}
+}
+
+// RefuseText refuses with the reason as data: say, with reason the same
+// words in English for logs and callers that know no language.
+func RefuseText(kind error, say Text, reason string) error {
+	return &RuleError{Kind: kind, Reason: reason, Say: say}
 }
 
 // Refusef is Refuse with a formatted reason.

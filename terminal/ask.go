@@ -43,7 +43,7 @@ func (s *Session) ask(p engine.Prompt) error {
 		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
-			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
+			s.printf("%s %s\n", s.st.Bad("✗"), s.w.Refusal(err))
 			switch {
 			case errors.Is(err, engine.ErrUnknownAction):
 				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_help"))
@@ -81,15 +81,6 @@ func revealedSince(events []engine.Event) bool {
 		}
 	}
 	return false
-}
-
-// reason is the rule's words of a refusal.
-func reason(err error) string {
-	var rule *engine.RuleError
-	if errors.As(err, &rule) {
-		return rule.Reason
-	}
-	return err.Error()
 }
 
 // readLine reads one line; the end of input ends the session.

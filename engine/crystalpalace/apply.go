@@ -26,7 +26,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 		return nil, err
 	}
 	s.ev = make([]engine.Event, 0, 4)
-	if text := s.narrate(who, a); text != "" {
+	if text := s.narrate(who, a); !text.IsZero() {
 		s.emitDoing(who, text)
 	}
 	s.startLedger()

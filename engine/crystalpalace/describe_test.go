@@ -121,8 +121,8 @@ func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "P1 builds the Audiobook prototype, buys 1 energy for 4 £ — "; !strings.HasPrefix(ev[0].Text, want) {
-		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	if want := "P1 builds the Audiobook prototype, buys 1 energy for 4 £ — "; !strings.HasPrefix(say(ev[0].Text), want) {
+		t.Errorf("log line %q, want %q", say(ev[0].Text), want)
 	}
 }
 

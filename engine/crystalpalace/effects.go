@@ -1,8 +1,6 @@
 package crystalpalace
 
 import (
-	"strconv"
-
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -155,11 +153,11 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		s.Loans = s.Loans[:n-1]
 	}
 	p.Pounds += s.c.Tracks.Economy.LoanPounds
-	text := seatName(seat) + " takes a loan (" + strconv.Itoa(vp) + " VP)"
+	id := "cp.log.loan"
 	if forced {
-		text += " to pay"
+		id = "cp.log.loan_forced"
 	}
-	s.emit(engine.EventAction, seat, text, true)
+	s.emit(engine.EventAction, seat, engine.Say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
 	loan := Slot{K: slotLoan, ID: vp}
 	if i := freeSlot(p); i >= 0 {
 		p.Slots[i] = loan
@@ -303,12 +301,12 @@ func (s *State) occupy(seat, t int) {
 	if s.marketFreeAbove(0) >= 0 {
 		return
 	}
-	s.emit(engine.EventAction, seat, "the Black Market bursts: every other assistant goes home", false)
+	s.emit(engine.EventAction, seat, engine.Say("cp.log.market.burst"), false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
 			s.P[o].Asst++
 			s.Market[i] = -1
-			s.emit(EventChange, o, seatName(o)+"'s assistant on tier "+strconv.Itoa(i+1)+" goes back to "+seatName(o)+" (the Black Market bursts)", false)
+			s.emit(EventChange, o, engine.Say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
 		}
 	}
 }
@@ -451,7 +449,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
 				p.Asst--
-				s.emit(EventChange, seat, seatName(seat)+" places an assistant on the Black Market, tier "+strconv.Itoa(tier+1), false)
+				s.emit(EventChange, seat, engine.Say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
 				s.occupy(seat, tier)
 			}
 		}
@@ -473,7 +471,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if len(*deck) > 0 && canReceiveResearch(p) {
 			tile := (*deck)[0]
 			*deck = (*deck)[1:]
-			s.emit(engine.EventAction, seat, seatName(seat)+" draws research tile "+s.tileName(tile), true)
+			s.emit(engine.EventAction, seat, engine.Say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:
@@ -507,7 +505,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dBonus:
 		for _, pk := range s.P[seat].Picks {
 			if pk.Poster == t.X {
-				s.emit(engine.EventAction, seat, seatName(seat)+" takes "+pk.Key+" from their poster, as always", false)
+				s.emit(engine.EventAction, seat, engine.Say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
 				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
 				return true
 			}

@@ -113,7 +113,7 @@ func TestExampleFirstPlayerTiebreak(t *testing.T) {
 	}
 	reveal := false
 	for _, e := range ev {
-		if e.Kind == engine.EventReveal && e.Reveals && strings.Contains(e.Text, "P1: 6 5 2 1") {
+		if e.Kind == engine.EventReveal && e.Reveals && strings.Contains(say(e.Text), "P1: 6 5 2 1") {
 			reveal = true
 		}
 	}

@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
@@ -30,7 +29,7 @@ func (s *State) run() {
 
 func (s *State) setPhase(ph int) {
 	s.Ph = ph
-	s.emit(engine.EventPhase, -1, s.Phase(), false)
+	s.emit(engine.EventPhase, -1, s.phaseText(), false)
 }
 
 // step advances the phase machine by one automatic step; false means the
@@ -55,7 +54,7 @@ func (s *State) step() bool {
 			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
 				if p.AutoPass && !s.canPlace(seat) {
 					p.Passed = true
-					s.emit(engine.EventAction, seat, seatName(seat)+" passes: no space they can pay for (pass always)", false)
+					s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.dice", engine.Who("Who", engine.Seat(seat))), false)
 					continue
 				}
 				s.Turn = (s.Turn + k) % s.N
@@ -104,7 +103,7 @@ func (s *State) step() bool {
 				return false
 			}
 			p.Passed = true
-			s.emit(engine.EventAction, seat, seatName(seat)+" passes: no prototype they can pay for (pass always)", false)
+			s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.build", engine.Who("Who", engine.Seat(seat))), false)
 		}
 		s.Turn++
 		return true
@@ -163,7 +162,7 @@ func (s *State) reveal() {
 		}
 		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
 	}
-	s.emit(engine.EventReveal, -1, "dice revealed: "+b.String(), true)
+	s.emit(engine.EventReveal, -1, engine.Say("cp.log.reveal", engine.Code("Dice", b.String())), true)
 	for seat := range s.P {
 		s.pay(seat, totals[seat])
 	}
@@ -183,7 +182,7 @@ func (s *State) reveal() {
 		}
 	}
 	s.reportAll("dice paid")
-	s.emit(engine.EventAction, s.First, seatName(s.First)+" is first player", false)
+	s.emit(engine.EventAction, s.First, engine.Say("cp.log.first", engine.Who("Who", engine.Seat(s.First))), false)
 	s.Turn = 0
 	s.Moved = false
 	for i := range s.P {
@@ -244,7 +243,7 @@ func (s *State) step3() bool {
 			d := &b.Dice[i]
 			d.Done = true
 			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
-			s.emit(engine.EventAction, d.O, seatName(d.O)+"'s die finds no action space left "+s.at(locKind(s.Loc)), false)
+			s.emit(engine.EventAction, d.O, engine.Say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
 			continue
 		}
 		if seat := b.Dice[i].O; s.P[seat].AutoAct && len(s.P[seat].Q) == 0 {
@@ -267,7 +266,7 @@ func (s *State) autoAct(seat int, text string) {
 	s.reportAll(s.cause)
 	outer := s.cause
 	s.cause = ""
-	s.emitDoing(seat, s.narrate(seat, a)+" (as always)")
+	s.emitDoing(seat, engine.Say("cp.log.as_always", engine.Nested("Doing", s.narrate(seat, a))))
 	s.doAction(seat, a)
 	s.settle()
 	s.reportAll("")
@@ -318,7 +317,7 @@ func (s *State) phase4(seat int) {
 func (s *State) phase7() {
 	m := s.market()
 	if s.MarketGears != m.Gears {
-		s.emit(engine.EventAction, -1, "Black Market: the yellow banner is refilled to "+strconv.Itoa(m.Gears)+" "+plural(m.Gears, "gear", "gears")+" (phase 7)", false)
+		s.emit(engine.EventAction, -1, engine.Say("cp.log.banner", engine.Num("Count", m.Gears)), false)
 	}
 	s.MarketGears = m.Gears
 	s.stepMarketDown()
@@ -346,7 +345,7 @@ func (s *State) phase7() {
 	}
 	s.Round++
 	s.fillDisplays()
-	s.emit(engine.EventAction, -1, "new patents, research tiles, shares and characters are laid out", true)
+	s.emit(engine.EventAction, -1, engine.Say("cp.log.refill"), true)
 	for i := range s.P {
 		p := &s.P[i]
 		p.Dice += p.New
@@ -366,11 +365,11 @@ func (s *State) stepMarketDown() {
 		if o < 0 {
 			continue
 		}
-		text := seatName(o) + "'s assistant steps off the Black Market, back to " + seatName(o) + " (phase 7)"
+		text := engine.Say("cp.log.market.step_off", engine.Who("Who", engine.Seat(o)))
 		if t == 0 {
 			s.P[o].Asst++
 		} else {
-			text = seatName(o) + "'s assistant steps down the Black Market, tier " + strconv.Itoa(t+1) + " → " + strconv.Itoa(t) + " (phase 7)"
+			text = engine.Say("cp.log.market.step_down", engine.Who("Who", engine.Seat(o)), engine.Num("From", t+1), engine.Num("To", t))
 		}
 		s.emit(EventChange, o, text, false)
 	}
@@ -523,7 +522,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 	switch a.Verb {
 	case vObjective:
 		p.Obj++
-		s.emit(engine.EventAction, seat, seatName(seat)+" reaches objective level "+strconv.Itoa(p.Obj), false)
+		s.emit(engine.EventAction, seat, engine.Say("cp.log.objective", engine.Who("Who", engine.Seat(seat)), engine.Num("Level", p.Obj)), false)
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		if !t.F {
@@ -577,7 +576,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		}
 	case vTarget:
 		target := a.Vals[0] - 1
-		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
+		s.emit(engine.EventAction, seat, engine.Say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", keyProto+s.c.Patents[t.X].ID), engine.Who("Target", engine.Seat(target))), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
 	case vPay:
 		s.payWithLoans(seat, t.N)

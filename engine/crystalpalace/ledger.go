@@ -2,7 +2,8 @@ package crystalpalace
 
 import (
 	"strconv"
-	"strings"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // EventChange is the kind of the events that report a change of a seat's
@@ -39,7 +40,11 @@ func (s *State) startLedger() {
 // report emits what changed for seat since it was last reported, with
 // cause ("income", "salaries", …; "" when the change is the action's own).
 // States without a ledger (copies made to look ahead) report nothing.
-func (s *State) report(seat int, cause string) {
+func (s *State) report(seat int, cause string) { s.reportN(seat, cause, 0) }
+
+// reportN is report with a cause that counts something (n: "end:
+// objective level 3").
+func (s *State) reportN(seat int, cause string, n int) {
 	if len(s.seen) <= seat {
 		return
 	}
@@ -48,76 +53,107 @@ func (s *State) report(seat int, cause string) {
 		return
 	}
 	s.seen[seat] = now
-	var buf [128]byte
-	b := append(append(buf[:0], seatName(seat)...), ": "...)
-	head := len(b) // the changes follow "P2: "
-	first := true
-	sep := func() {
-		if !first {
-			b = append(b, ',', ' ')
-		}
-		first = false
-	}
+	// One slice holds the line's arguments: the seat or the line it joins,
+	// the changes (parts), the cause.
+	args := make([]engine.Arg, 1, 12)
 	amount := func(d int, unit string) {
 		if d != 0 {
-			sep()
-			if d > 0 {
-				b = append(b, '+')
-			}
-			b = strconv.AppendInt(b, int64(d), 10)
-			b = append(b, ' ')
-			b = append(b, unit...)
+			args = append(args, engine.Amount(unit, d))
 		}
 	}
-	move := func(what, from, to string) {
-		sep()
-		b = append(b, what...)
-		b = append(b, ' ')
-		b = append(b, from...)
-		b = append(b, " → "...)
-		b = append(b, to...)
-	}
-	amount(now.pounds-was.pounds, "£")
-	amount(now.vp-was.vp, "VP")
-	amount(now.gears-was.gears, plural(now.gears-was.gears, "gear", "gears"))
-	amount(now.energy-was.energy, "energy")
-	amount(now.news-was.news, plural(now.news-was.news, "newspaper", "newspapers"))
-	amount(now.dice-was.dice, plural(now.dice-was.dice, "die", "dice"))
+	amount(now.pounds-was.pounds, "unit.pounds")
+	amount(now.vp-was.vp, "unit.vp")
+	amount(now.gears-was.gears, "unit.gears")
+	amount(now.energy-was.energy, "unit.energy")
+	amount(now.news-was.news, "unit.newspapers")
+	amount(now.dice-was.dice, "unit.dice")
 	if inc := s.c.Tracks.Income; now.income != was.income {
-		move("income", strconv.Itoa(inc[was.income].Income), strconv.Itoa(inc[now.income].Income))
+		args = append(args, engine.Change("move.income", inc[was.income].Income, inc[now.income].Income))
 	}
 	if now.buzz != was.buzz {
-		move("Buzz", strconv.Itoa(was.buzz), strconv.Itoa(now.buzz))
+		args = append(args, engine.Change("move.buzz", was.buzz, now.buzz))
 	}
-	if w := s.c.Tracks.Westminster; now.west != was.west {
-		move("Westminster", w[was.west].Name, w[now.west].Name)
+	if now.west != was.west {
+		args = append(args, engine.Part(engine.Nested("", engine.Say("cp.move.westminster",
+			engine.Item("From", keyWest+strconv.Itoa(was.west)), engine.Item("To", keyWest+strconv.Itoa(now.west))))))
 	}
 	if now.obj != was.obj {
-		sep()
-		b = append(b, "objective level "...)
-		b = strconv.AppendInt(b, int64(now.obj), 10)
+		args = append(args, engine.Part(engine.Msg("", "cp.objective.level", now.obj)))
 	}
+	id := "log.change"
 	if cause != "" {
-		b = append(b, " ("...)
-		b = append(b, cause...)
-		b = append(b, ')')
+		args = append(args, engine.Msg("Cause", causeID(cause), n))
+		id = "log.change_cause"
 	}
 	if s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own) {
 		// The action's own changes join the line that says what it does.
 		e := &s.ev[s.fold-1]
-		sep := "; "
-		if e.Kind != EventChange {
-			sep = " — "
+		join := "log.then"
+		if e.Kind == EventChange {
+			join = "log.more"
 		}
-		var text strings.Builder
-		text.Grow(len(e.Text) + len(sep) + len(b) - head)
-		text.WriteString(e.Text)
-		text.WriteString(sep)
-		text.Write(b[head:])
-		e.Kind, e.Text = EventChange, text.String()
+		if cause != "" {
+			join += "_cause"
+		}
+		args[0] = engine.Nested("Before", e.Text)
+		e.Kind, e.Text = EventChange, engine.Text{ID: join, Args: args}
 		return
 	}
-	s.emit(EventChange, seat, string(b), false)
+	args[0] = engine.Who("Who", engine.Seat(seat))
+	s.emit(EventChange, seat, engine.Text{ID: id, Args: args}, false)
+}
+
+// causeID is the message of a cause of changes.
+func causeID(cause string) string {
+	switch cause {
+	case "special expenses":
+		return "cp.cause.expenses"
+	case "lowest dice total":
+		return "cp.cause.lowest_dice"
+	case "green bonuses":
+		return "cp.cause.green"
+	case "Pocket Watch":
+		return "cp.cause.watch"
+	case "dice paid":
+		return "cp.cause.dice_paid"
+	case "end of the game":
+		return "cp.cause.end"
+	case "action space":
+		return "cp.cause.action_space"
+	case "end: loans paid back":
+		return "cp.cause.end_repaid"
+	case "end: leftover goods sold":
+		return "cp.cause.end_goods"
+	case "end: 10 £ notes on free research spaces":
+		return "cp.cause.end_notes"
+	case "end: Buzz ranking":
+		return "cp.cause.end_buzz"
+	case "end: Black Market ranking":
+		return "cp.cause.end_market"
+	case "end: objective level":
+		return "cp.cause.end_objective"
+	case "end: loans":
+		return "cp.cause.end_loans"
+	case "end: empty research spaces":
+		return "cp.cause.end_empty"
+	case "income":
+		return "cp.cause.income"
+	case "posters":
+		return "cp.cause.posters"
+	case "flyer":
+		return "cp.cause.flyer"
+	case "character":
+		return "cp.cause.character"
+	case "poster":
+		return "cp.cause.poster"
+	case "compensation":
+		return "cp.cause.compensation"
+	case "salaries":
+		return "cp.cause.salaries"
+	case "fee":
+		return "cp.cause.fee"
+	}
+	return "cp.cause.unknown"
 }
 
 // reportAll reports every seat's changes with cause.

@@ -22,7 +22,7 @@ func reported(events []engine.Event) map[int]map[string]int {
 		if out[seat] == nil {
 			out[seat] = map[string]int{}
 		}
-		text := e.Text
+		text := say(e.Text)
 		if i := strings.LastIndex(text, " — "); i >= 0 {
 			text = text[i:] // an action's line: its changes follow the dash
 		}
@@ -100,7 +100,7 @@ func marketOf(s *State, seat int) string {
 // mentions reports whether one event's text holds both who and what.
 func mentions(events []engine.Event, who, what string) bool {
 	for _, e := range events {
-		if strings.Contains(e.Text, who) && strings.Contains(e.Text, what) {
+		if strings.Contains(say(e.Text), who) && strings.Contains(say(e.Text), what) {
 			return true
 		}
 	}
@@ -131,7 +131,7 @@ func TestLogExplainsPhase6(t *testing.T) {
 	}
 	var text []string
 	for _, e := range all {
-		text = append(text, e.Text)
+		text = append(text, say(e.Text))
 	}
 	joined := strings.Join(text, "\n")
 	for _, want := range []string{"P1: -5 £ (dice paid)", "(income)", "(special expenses)", "P2: +1 newspaper (lowest dice total)"} {
@@ -157,8 +157,8 @@ func TestLogNamesCardAndLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "P1 takes the " + s.c.Patents[crane].Name + " at the Patent Office"
-	if !strings.HasPrefix(ev[0].Text, want) {
-		t.Errorf("first event %q, want %q", ev[0].Text, want)
+	if !strings.HasPrefix(say(ev[0].Text), want) {
+		t.Errorf("first event %q, want %q", say(ev[0].Text), want)
 	}
 }
 
@@ -172,8 +172,8 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "P2 moves no assistant down"; ev[0].Text != want {
-		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	if want := "P2 moves no assistant down"; say(ev[0].Text) != want {
+		t.Errorf("log line %q, want %q", say(ev[0].Text), want)
 	}
 }
 
@@ -191,13 +191,13 @@ func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 		{Action{Verb: vDown, Vals: []int{4}}, "P1 moves their assistant down the Black Market, tier 4 → 3"},
 		{Action{Verb: vDown, Vals: []int{2}}, "P1 moves their assistant off the Black Market (tier 2), back to their supply"},
 	} {
-		if got := s.narrate(0, tc.a); got != tc.want {
+		if got := say(s.narrate(0, tc.a)); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
 		}
 	}
 	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
 	ev := mustApply(t, s, 0, "place 1 patent 4")
-	if got, want := ev[0].Text, "P1 places a 1 on space 4 at the Patent Office — -2 £ (fee)"; got != want {
+	if got, want := say(ev[0].Text), "P1 places a 1 on space 4 at the Patent Office — -2 £ (fee)"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {
@@ -215,7 +215,7 @@ func TestLogNamesTheAssistantsABurstSendsHome(t *testing.T) {
 	s.occupy(0, len(s.Market)-1)
 	var text []string
 	for _, e := range s.ev {
-		text = append(text, e.Text)
+		text = append(text, say(e.Text))
 	}
 	joined := strings.Join(text, "\n")
 	for _, want := range []string{"P1's assistant on tier 1 goes back to P1 (the Black Market bursts)",

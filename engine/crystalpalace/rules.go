@@ -367,7 +367,7 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	for i := range s.Order {
 		s.Order[i] = i
 	}
-	s.emit(engine.EventPhase, -1, s.Phase(), false)
+	s.emit(engine.EventPhase, -1, s.phaseText(), false)
 	s.ev = nil
 	return s, nil
 }

@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -53,7 +52,7 @@ func (s *State) endScoring() {
 		if p.Obj > 0 {
 			s.addVP(seat, s.c.Mats[p.Mat].Objective[p.Obj-1].VP, vpObjective)
 		}
-		s.report(seat, "end: objective level "+strconv.Itoa(p.Obj))
+		s.reportN(seat, "end: objective level", p.Obj)
 		for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
 			switch {
 			case sl.K == slotLoan && sl.Repaid:
@@ -73,25 +72,12 @@ func (s *State) endScoring() {
 	s.reportAll("end of the game")
 	s.Done = true
 	winners := s.winners()
-	text := "game over: "
-	for i, w := range winners {
-		if i > 0 {
-			text += " and "
-		}
-		text += seatName(int(w))
+	scores := make([]engine.Arg, 0, s.N+2)
+	scores = append(scores, engine.Seats("Winners", winners...), engine.Num("VP", s.P[winners[0]].VP), engine.Num("Count", len(winners)))
+	for _, seat := range s.byScore() {
+		scores = append(scores, engine.Part(engine.Nested("", engine.Say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.P[seat].VP)))))
 	}
-	verb := " wins with "
-	if len(winners) > 1 {
-		verb = " win with "
-	}
-	text += verb + strconv.Itoa(s.P[winners[0]].VP) + " VP ("
-	for i, seat := range s.byScore() {
-		if i > 0 {
-			text += ", "
-		}
-		text += seatName(seat) + " " + strconv.Itoa(s.P[seat].VP)
-	}
-	s.emit(engine.EventEnd, -1, text+")", false)
+	s.emit(engine.EventEnd, -1, engine.Text{ID: "cp.log.end", Args: scores}, false)
 }
 
 // byScore lists the seats from the most VP to the fewest, in seat order on

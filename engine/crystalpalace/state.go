@@ -300,14 +300,14 @@ func (s *State) num(k int) []int {
 	return []int{k}
 }
 
-func (s *State) emit(kind string, seat int, text string, reveals bool) {
+func (s *State) emit(kind string, seat int, text engine.Text, reveals bool) {
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	s.fold = 0
 }
 
 // emitDoing emits the line saying what seat does, which the changes the
 // action makes then join (see State.fold).
-func (s *State) emitDoing(seat int, text string) {
+func (s *State) emitDoing(seat int, text engine.Text) {
 	s.emit(engine.EventAction, seat, text, false)
 	s.fold, s.foldSeat = len(s.ev), seat
 }
@@ -318,6 +318,33 @@ func (s *State) Phase() string {
 		return "game over"
 	}
 	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(s.Ph) + ", " + phaseName(s.Ph)
+}
+
+// phaseText is Phase as data: "1849: phase 2, place dice".
+func (s *State) phaseText() engine.Text {
+	if s.Done {
+		return engine.Say("cp.phase.over")
+	}
+	return engine.Say("cp.phase.label", engine.Code("Year", s.c.Tracks.Years[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
+}
+
+// phaseID is the message of phase ph's name.
+func phaseID(ph int) string {
+	switch ph {
+	case 1:
+		return "cp.phase.1"
+	case 2:
+		return "cp.phase.2"
+	case 3:
+		return "cp.phase.3"
+	case 4:
+		return "cp.phase.4"
+	case 5:
+		return "cp.phase.5"
+	case 6:
+		return "cp.phase.6"
+	}
+	return "cp.phase.7"
 }
 
 func phaseName(ph int) string {

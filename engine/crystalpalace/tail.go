@@ -92,7 +92,7 @@ func (s *State) follow(seat int, a Action) {
 	}
 	f := a.Then[0]
 	s.pop(seat)
-	if text := s.narrate(seat, f); text != "" {
+	if text := s.narrate(seat, f); !text.IsZero() {
 		s.emitDoing(seat, text)
 	}
 	s.answer(seat, t, f)

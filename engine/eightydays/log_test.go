@@ -32,7 +32,7 @@ func TestEveryChangeIsTold(t *testing.T) {
 					var told []string
 					for _, e := range ev {
 						if e.Seat == engine.Seat(seat) {
-							told = append(told, e.Text)
+							told = append(told, say(e.Text))
 						}
 					}
 					all := strings.Join(told, "\n")

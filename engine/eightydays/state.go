@@ -680,7 +680,7 @@ func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 	me := &s.Seats[seat]
 	name := seatName(seat)
 	say := func(reveals bool, text string) {
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: engine.Plain(text), Reveals: reveals})
 	}
 	switch a.Verb {
 	case VerbPlay:
@@ -883,17 +883,17 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	s.Turns++
 	s.Discount = 0
 	if s.Over() {
-		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: s.rules.events.wins[s.Winner]})
+		return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Seat(s.Winner), Text: engine.Plain(s.rules.events.wins[s.Winner])})
 	}
 	if s.Reshuffle {
 		s.Reshuffle = false
 		s.reshuffle()
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: ReshuffleMark + " the Passepartout deck and discard pile are shuffled together", Reveals: true})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: engine.Plain(ReshuffleMark + " the Passepartout deck and discard pile are shuffled together"), Reveals: true})
 	}
 	s.Turn = (s.Turn + 1) % len(s.Seats)
 	if s.Turn == s.First {
 		s.Round++
-		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: s.rules.events.roundLabel(s.Round)})
+		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: engine.Plain(s.rules.events.roundLabel(s.Round))})
 	}
 	me := &s.Seats[s.Turn]
 	for i := range me.Pawns {
@@ -908,7 +908,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 			me.Pounds += rank * PositionPayPerRank
 			s.Counters["bets:won"]++
 		}
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: s.betText(s.Turn, p.Space, rank, paid)})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(s.Turn), Text: engine.Plain(s.betText(s.Turn, p.Space, rank, paid))})
 	}
 	return ev
 }

@@ -1,0 +1,48 @@
+package crystalpalace
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
+)
+
+// testWords writes engine texts as the bot would in lang, naming items
+// from the default content.
+var testWords = sync.OnceValues(func() (map[string]*wording.Words, error) {
+	cat, err := locale.New()
+	if err != nil {
+		return nil, err
+	}
+	c, err := DefaultContent()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*wording.Words{}
+	for _, lang := range cat.Languages() {
+		out[lang] = wording.New(cat.For(lang), c, nil)
+	}
+	return out, nil
+})
+
+// words returns the Words of lang, failing the test when the catalogues
+// or the content do not load.
+func words(t testing.TB, lang string) *wording.Words {
+	t.Helper()
+	all, err := testWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all[lang]
+}
+
+// say writes text in English, as the log showed it before texts were data.
+func say(text engine.Text) string {
+	all, err := testWords()
+	if err != nil {
+		panic(err)
+	}
+	return all[locale.English].Say(text)
+}

@@ -1,0 +1,139 @@
+package engine
+
+// Text is words as data: the id of a message in the wording catalogues and
+// its arguments, typed (numbers, seats, content items by key, notation,
+// nested texts). The engines say what happened and what is asked with
+// Texts; package wording writes them in a reader's language. A game never
+// formats a sentence itself, so the same event reads in English, German
+// or French.
+//
+// The zero Text says nothing. A Text is a value: once made it is not
+// changed, so Args may be shared.
+type Text struct {
+	ID   string
+	Args []Arg
+}
+
+// IsZero reports whether t says nothing.
+func (t Text) IsZero() bool { return t.ID == "" }
+
+// Arg reads the argument called name, and whether t has one.
+func (t Text) Arg(name string) (Arg, bool) {
+	for _, a := range t.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
+
+// ArgKind says how an argument is written.
+type ArgKind uint8
+
+// Kinds of arguments.
+const (
+	// ArgNum is the number N. An argument named "Count" also chooses the
+	// message's plural form.
+	ArgNum ArgKind = iota
+	// ArgSigned is the number N written with its sign ("+3", "-2"); named
+	// "Count" it chooses the plural form by N's size.
+	ArgSigned
+	// ArgSeat is seat N, written as the reader knows the player ("P2", a name).
+	ArgSeat
+	// ArgItem is the content item with key S ("patent:crane"), written by
+	// its name in the reader's language (see Namer).
+	ArgItem
+	// ArgCode is S as it stands in every language: action notation, dice
+	// values, a reconstructed English detail with no message of its own.
+	ArgCode
+	// ArgText is the nested text Sub[0], written in the same language.
+	ArgText
+	// ArgList is the texts Sub, written one after another with the
+	// language's list separator.
+	ArgList
+	// ArgSeats is the seats listed in Seats, written as "P1 and P3".
+	ArgSeats
+	// ArgMsg is the message S, given N as "N": a fixed word or phrase
+	// ("income", "objective level 3").
+	ArgMsg
+	// ArgAmount is the message S given |N| as "Count" (choosing its plural
+	// form) and N's sign as "Sign": "+3 £", "-1 gear".
+	ArgAmount
+	// ArgChange is the message S given N as "From" and M as "To":
+	// "income 3 → 4".
+	ArgChange
+)
+
+// Arg is one argument of a Text: the placeholder Name it fills and a value
+// of its Kind. Arguments with no Name are parts of one list, written
+// together (joined by the language's list separator) as placeholder
+// "Parts": a Text can so carry a list in a single allocation.
+type Arg struct {
+	Name  string
+	Kind  ArgKind
+	N, M  int
+	S     string
+	Sub   []Text
+	Seats []Seat
+}
+
+// Say makes the Text id with args.
+func Say(id string, args ...Arg) Text { return Text{ID: id, Args: args} }
+
+// Num is the number n as argument name.
+func Num(name string, n int) Arg { return Arg{Name: name, Kind: ArgNum, N: n} }
+
+// Signed is the number n written with its sign.
+func Signed(name string, n int) Arg { return Arg{Name: name, Kind: ArgSigned, N: n} }
+
+// Who is seat as argument name.
+func Who(name string, seat Seat) Arg { return Arg{Name: name, Kind: ArgSeat, N: int(seat)} }
+
+// Item is the content item key, written by its name.
+func Item(name, key string) Arg { return Arg{Name: name, Kind: ArgItem, S: key} }
+
+// Code is s written as it stands in every language.
+func Code(name, s string) Arg { return Arg{Name: name, Kind: ArgCode, S: s} }
+
+// Nested is the text t as argument name.
+func Nested(name string, t Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: []Text{t}} }
+
+// List is the texts ts written as a list.
+func List(name string, ts ...Text) Arg { return Arg{Name: name, Kind: ArgList, Sub: ts} }
+
+// Seats is the seats written as "P1 and P3".
+func Seats(name string, seats ...Seat) Arg { return Arg{Name: name, Kind: ArgSeats, Seats: seats} }
+
+// Msg is the message id as argument name, given n as "N".
+func Msg(name, id string, n int) Arg { return Arg{Name: name, Kind: ArgMsg, S: id, N: n} }
+
+// Amount is a part (see Arg) written by message id with n's size and sign.
+func Amount(id string, n int) Arg { return Arg{Kind: ArgAmount, S: id, N: n} }
+
+// Change is a part (see Arg) written by message id from one number to another.
+func Change(id string, from, to int) Arg { return Arg{Kind: ArgChange, S: id, N: from, M: to} }
+
+// Part is a as a part of the list "Parts" (see Arg).
+func Part(a Arg) Arg {
+	a.Name = ""
+	return a
+}
+
+// Plain is a Text that writes s as it stands in every language: for words
+// that have no message yet. The wording layer shows it unchanged.
+func Plain(s string) Text {
+	if s == "" {
+		return Text{}
+	}
+	return Text{ID: PlainID, Args: []Arg{Code("Text", s)}}
+}
+
+// PlainID is the id of Plain texts.
+const PlainID = "plain"
+
+// Namer names a game's content items (patents, characters, locations, …)
+// by key in a language ("en", "de", "fr"), from the game's content files;
+// it returns "" for a key it does not know. A game's Rules implement it.
+type Namer interface {
+	ItemName(key, lang string) string
+}

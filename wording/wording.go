@@ -1,0 +1,178 @@
+// Package wording writes what the games say in a reader's language: the
+// engines produce events, prompts and refusals as data (engine.Text, a
+// message id with typed arguments), and Words turns them into sentences
+// through the locale catalogues, naming content items (patents,
+// characters, locations, …) from the game's content in that language.
+//
+// It is the one place where game words are made: present, terminal, bot
+// and imaging all write engine texts through it. It imports only engine
+// and locale, does no I/O, and a Words is safe for concurrent use (it is
+// not changed after New).
+package wording
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
+)
+
+// Words writes engine texts in one language.
+type Words struct {
+	p     *locale.Printer
+	names engine.Namer
+	seats []string
+}
+
+// New returns Words writing with p, naming content items with names (nil:
+// items read as their keys) and seats as seats[seat] when given, else
+// "P1", "P2", ….
+func New(p *locale.Printer, names engine.Namer, seats []string) *Words {
+	return &Words{p: p, names: names, seats: seats}
+}
+
+// ForRules returns Words for a game of rules: its content names items when
+// it implements engine.Namer.
+func ForRules(p *locale.Printer, rules engine.Rules, seats []string) *Words {
+	names, _ := rules.(engine.Namer)
+	return New(p, names, seats)
+}
+
+// Lang is the language code the words are written in.
+func (w *Words) Lang() string { return w.p.Lang() }
+
+// Printer is the catalogue printer the words are written with.
+func (w *Words) Printer() *locale.Printer { return w.p }
+
+// Seat names seat as the reader knows the player.
+func (w *Words) Seat(seat engine.Seat) string {
+	if seat >= 0 && int(seat) < len(w.seats) && w.seats[seat] != "" {
+		return w.seats[seat]
+	}
+	if seat < 0 {
+		return w.p.T("word.spectator")
+	}
+	return "P" + strconv.Itoa(int(seat)+1)
+}
+
+// Item names the content item key in the reader's language, or the key
+// itself when nothing names it.
+func (w *Words) Item(key string) string {
+	if w.names != nil {
+		if n := w.names.ItemName(key, w.p.Lang()); n != "" {
+			return n
+		}
+	}
+	return key
+}
+
+// Say writes t; the zero Text is "".
+func (w *Words) Say(t engine.Text) string {
+	switch t.ID {
+	case "":
+		return ""
+	case engine.PlainID:
+		if len(t.Args) > 0 {
+			return t.Args[0].S
+		}
+		return ""
+	}
+	data := make([]any, 0, 2*len(t.Args)+2)
+	var parts []string
+	for _, a := range t.Args {
+		if a.Name == "" {
+			parts = append(parts, w.arg(a))
+			continue
+		}
+		switch {
+		case a.Name == "Count" && (a.Kind == engine.ArgNum || a.Kind == engine.ArgSigned):
+			data = append(data, "Count", abs(a.N), "Sign", sign(a.N))
+		default:
+			data = append(data, a.Name, w.arg(a))
+		}
+	}
+	if parts != nil {
+		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")))
+	}
+	return w.p.T(t.ID, data...)
+}
+
+// arg writes one argument.
+func (w *Words) arg(a engine.Arg) string {
+	switch a.Kind {
+	case engine.ArgNum:
+		return strconv.Itoa(a.N)
+	case engine.ArgSigned:
+		return sign(a.N) + strconv.Itoa(abs(a.N))
+	case engine.ArgSeat:
+		return w.Seat(engine.Seat(a.N))
+	case engine.ArgItem:
+		return w.Item(a.S)
+	case engine.ArgCode:
+		return a.S
+	case engine.ArgText:
+		if len(a.Sub) == 0 {
+			return ""
+		}
+		return w.Say(a.Sub[0])
+	case engine.ArgList:
+		out := make([]string, len(a.Sub))
+		for i, t := range a.Sub {
+			out[i] = w.Say(t)
+		}
+		return strings.Join(out, w.p.T("list.sep"))
+	case engine.ArgSeats:
+		names := make([]string, len(a.Seats))
+		for i, s := range a.Seats {
+			names[i] = w.Seat(s)
+		}
+		if len(names) < 2 {
+			return strings.Join(names, "")
+		}
+		return w.p.T("list.and", "List", strings.Join(names[:len(names)-1], w.p.T("list.sep")), "Last", names[len(names)-1])
+	case engine.ArgMsg:
+		return w.p.T(a.S, "N", a.N)
+	case engine.ArgAmount:
+		return w.p.T(a.S, "Count", abs(a.N), "Sign", sign(a.N))
+	case engine.ArgChange:
+		return w.p.T(a.S, "From", a.N, "To", a.M)
+	}
+	return ""
+}
+
+// Event writes what event e says.
+func (w *Words) Event(e engine.Event) string { return w.Say(e.Text) }
+
+// Refusal writes why err refused an action: a rule's reason in the
+// reader's language when the engine gave it as data, else the error's own
+// words.
+func (w *Words) Refusal(err error) string {
+	var rule *engine.RuleError
+	if errors.As(err, &rule) {
+		if !rule.Say.IsZero() {
+			return w.Say(rule.Say)
+		}
+		return rule.Reason
+	}
+	return err.Error()
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// sign is "+" or "-" before a number's size ("" for 0).
+func sign(n int) string {
+	switch {
+	case n > 0:
+		return "+"
+	case n < 0:
+		return "-"
+	}
+	return ""
+}
