@@ -97,7 +97,7 @@ func summarize(events []engine.Event, w *wording.Words) []summaryLine {
 			lastCause = ""
 			continue
 		}
-		key := cause.S + "#" + strconv.Itoa(cause.N)
+		key := cause.S + "#" + strconv.Itoa(int(cause.N))
 		switch {
 		case key == lastCause && len(out) > 0:
 			out[len(out)-1].text += " · " + w.Say(engine.Text{ID: "recent.next", Args: e.Text.Args})

@@ -46,12 +46,10 @@ const (
 	// ArgCode is S as it stands in every language: action notation, dice
 	// values, a reconstructed English detail with no message of its own.
 	ArgCode
-	// ArgText is the nested text Sub[0], written in the same language.
+	// ArgText is the nested text Sub, written in the same language.
 	ArgText
-	// ArgList is the texts Sub, written one after another with the
-	// language's list separator.
-	ArgList
-	// ArgSeats is the seats listed in Seats, written as "P1 and P3".
+	// ArgSeats is the seats whose bits are set in N (seat k is bit k),
+	// written as "P1 and P3".
 	ArgSeats
 	// ArgMsg is the message S, given N as "N": a fixed word or phrase
 	// ("income", "objective level 3").
@@ -69,25 +67,24 @@ const (
 // together (joined by the language's list separator) as placeholder
 // "Parts": a Text can so carry a list in a single allocation.
 type Arg struct {
-	Name  string
-	Kind  ArgKind
-	N, M  int
-	S     string
-	Sub   []Text
-	Seats []Seat
+	Name string
+	S    string
+	Sub  *Text // ArgText
+	N, M int32
+	Kind ArgKind
 }
 
 // Say makes the Text id with args.
 func Say(id string, args ...Arg) Text { return Text{ID: id, Args: args} }
 
 // Num is the number n as argument name.
-func Num(name string, n int) Arg { return Arg{Name: name, Kind: ArgNum, N: n} }
+func Num(name string, n int) Arg { return Arg{Name: name, Kind: ArgNum, N: int32(n)} }
 
 // Signed is the number n written with its sign.
-func Signed(name string, n int) Arg { return Arg{Name: name, Kind: ArgSigned, N: n} }
+func Signed(name string, n int) Arg { return Arg{Name: name, Kind: ArgSigned, N: int32(n)} }
 
 // Who is seat as argument name.
-func Who(name string, seat Seat) Arg { return Arg{Name: name, Kind: ArgSeat, N: int(seat)} }
+func Who(name string, seat Seat) Arg { return Arg{Name: name, Kind: ArgSeat, N: int32(seat)} }
 
 // Item is the content item key, written by its name.
 func Item(name, key string) Arg { return Arg{Name: name, Kind: ArgItem, S: key} }
@@ -96,22 +93,27 @@ func Item(name, key string) Arg { return Arg{Name: name, Kind: ArgItem, S: key} 
 func Code(name, s string) Arg { return Arg{Name: name, Kind: ArgCode, S: s} }
 
 // Nested is the text t as argument name.
-func Nested(name string, t Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: []Text{t}} }
+func Nested(name string, t Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: &t} }
 
-// List is the texts ts written as a list.
-func List(name string, ts ...Text) Arg { return Arg{Name: name, Kind: ArgList, Sub: ts} }
-
-// Seats is the seats written as "P1 and P3".
-func Seats(name string, seats ...Seat) Arg { return Arg{Name: name, Kind: ArgSeats, Seats: seats} }
+// Seats is the seats written as "P1 and P3"; seats from 0 to 30.
+func Seats(name string, seats ...Seat) Arg {
+	var bits int32
+	for _, s := range seats {
+		bits |= 1 << s
+	}
+	return Arg{Name: name, Kind: ArgSeats, N: bits}
+}
 
 // Msg is the message id as argument name, given n as "N".
-func Msg(name, id string, n int) Arg { return Arg{Name: name, Kind: ArgMsg, S: id, N: n} }
+func Msg(name, id string, n int) Arg { return Arg{Name: name, Kind: ArgMsg, S: id, N: int32(n)} }
 
 // Amount is a part (see Arg) written by message id with n's size and sign.
-func Amount(id string, n int) Arg { return Arg{Kind: ArgAmount, S: id, N: n} }
+func Amount(id string, n int) Arg { return Arg{Kind: ArgAmount, S: id, N: int32(n)} }
 
 // Change is a part (see Arg) written by message id from one number to another.
-func Change(id string, from, to int) Arg { return Arg{Kind: ArgChange, S: id, N: from, M: to} }
+func Change(id string, from, to int) Arg {
+	return Arg{Kind: ArgChange, S: id, N: int32(from), M: int32(to)}
+}
 
 // Part is a as a part of the list "Parts" (see Arg).
 func Part(a Arg) Arg {

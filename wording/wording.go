@@ -88,7 +88,7 @@ func (w *Words) Say(t engine.Text) string {
 		}
 		switch {
 		case a.Name == "Count" && (a.Kind == engine.ArgNum || a.Kind == engine.ArgSigned):
-			data = append(data, "Count", abs(a.N), "Sign", sign(a.N))
+			data = append(data, "Count", abs(int(a.N)), "Sign", sign(int(a.N)))
 		default:
 			data = append(data, a.Name, w.arg(a))
 		}
@@ -103,9 +103,9 @@ func (w *Words) Say(t engine.Text) string {
 func (w *Words) arg(a engine.Arg) string {
 	switch a.Kind {
 	case engine.ArgNum:
-		return strconv.Itoa(a.N)
+		return strconv.Itoa(int(a.N))
 	case engine.ArgSigned:
-		return sign(a.N) + strconv.Itoa(abs(a.N))
+		return sign(int(a.N)) + strconv.Itoa(abs(int(a.N)))
 	case engine.ArgSeat:
 		return w.Seat(engine.Seat(a.N))
 	case engine.ArgItem:
@@ -113,31 +113,27 @@ func (w *Words) arg(a engine.Arg) string {
 	case engine.ArgCode:
 		return a.S
 	case engine.ArgText:
-		if len(a.Sub) == 0 {
+		if a.Sub == nil {
 			return ""
 		}
-		return w.Say(a.Sub[0])
-	case engine.ArgList:
-		out := make([]string, len(a.Sub))
-		for i, t := range a.Sub {
-			out[i] = w.Say(t)
-		}
-		return strings.Join(out, w.p.T("list.sep"))
+		return w.Say(*a.Sub)
 	case engine.ArgSeats:
-		names := make([]string, len(a.Seats))
-		for i, s := range a.Seats {
-			names[i] = w.Seat(s)
+		var names []string
+		for s := range 31 {
+			if a.N&(1<<s) != 0 {
+				names = append(names, w.Seat(engine.Seat(s)))
+			}
 		}
 		if len(names) < 2 {
 			return strings.Join(names, "")
 		}
 		return w.p.T("list.and", "List", strings.Join(names[:len(names)-1], w.p.T("list.sep")), "Last", names[len(names)-1])
 	case engine.ArgMsg:
-		return w.p.T(a.S, "N", a.N)
+		return w.p.T(a.S, "N", int(a.N))
 	case engine.ArgAmount:
-		return w.p.T(a.S, "Count", abs(a.N), "Sign", sign(a.N))
+		return w.p.T(a.S, "Count", abs(int(a.N)), "Sign", sign(int(a.N)))
 	case engine.ArgChange:
-		return w.p.T(a.S, "From", a.N, "To", a.M)
+		return w.p.T(a.S, "From", int(a.N), "To", int(a.M))
 	}
 	return ""
 }

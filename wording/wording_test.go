@@ -68,8 +68,8 @@ func ids(t engine.Text, out map[string]bool) {
 		case engine.ArgMsg, engine.ArgAmount, engine.ArgChange:
 			out[a.S] = true
 		}
-		for _, sub := range a.Sub {
-			ids(sub, out)
+		if a.Sub != nil {
+			ids(*a.Sub, out)
 		}
 	}
 }
@@ -90,8 +90,8 @@ func verbatim(t engine.Text, names engine.Namer, out map[string]bool) {
 				out[w] = true
 			}
 		}
-		for _, sub := range a.Sub {
-			verbatim(sub, names, out)
+		if a.Sub != nil {
+			verbatim(*a.Sub, names, out)
 		}
 	}
 }

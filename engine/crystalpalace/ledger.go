@@ -55,7 +55,7 @@ func (s *State) reportN(seat int, cause string, n int) {
 	s.seen[seat] = now
 	// One slice holds the line's arguments: the seat or the line it joins,
 	// the changes (parts), the cause.
-	args := make([]engine.Arg, 1, 12)
+	args := make([]engine.Arg, 1, 2+changes(was, now))
 	amount := func(d int, unit string) {
 		if d != 0 {
 			args = append(args, engine.Amount(unit, d))
@@ -101,6 +101,18 @@ func (s *State) reportN(seat int, cause string, n int) {
 	}
 	args[0] = engine.Who("Who", engine.Seat(seat))
 	s.emit(EventChange, seat, engine.Text{ID: id, Args: args}, false)
+}
+
+// changes counts the figures that differ between was and now.
+func changes(was, now tally) int {
+	n := 0
+	for _, d := range [...]bool{was.pounds != now.pounds, was.vp != now.vp, was.gears != now.gears, was.energy != now.energy,
+		was.news != now.news, was.dice != now.dice, was.income != now.income, was.buzz != now.buzz, was.west != now.west, was.obj != now.obj} {
+		if d {
+			n++
+		}
+	}
+	return n
 }
 
 // causeID is the message of a cause of changes.
