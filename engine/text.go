@@ -64,8 +64,9 @@ const (
 
 // Arg is one argument of a Text: the placeholder Name it fills and a value
 // of its Kind. Arguments with no Name are parts of one list, written
-// together (joined by the language's list separator) as placeholder
-// "Parts": a Text can so carry a list in a single allocation.
+// together as placeholder "Parts" (joined by the language's list
+// separator: "a, b, c") and "PartsAnd" ("a, b and c"): a Text can so carry
+// a list in a single allocation.
 type Arg struct {
 	Name string
 	S    string

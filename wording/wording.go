@@ -94,7 +94,7 @@ func (w *Words) Say(t engine.Text) string {
 		}
 	}
 	if parts != nil {
-		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")))
+		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")), "PartsAnd", w.and(parts))
 	}
 	return w.p.T(t.ID, data...)
 }
@@ -124,10 +124,7 @@ func (w *Words) arg(a engine.Arg) string {
 				names = append(names, w.Seat(engine.Seat(s)))
 			}
 		}
-		if len(names) < 2 {
-			return strings.Join(names, "")
-		}
-		return w.p.T("list.and", "List", strings.Join(names[:len(names)-1], w.p.T("list.sep")), "Last", names[len(names)-1])
+		return w.and(names)
 	case engine.ArgMsg:
 		return w.p.T(a.S, "N", int(a.N))
 	case engine.ArgAmount:
@@ -136,6 +133,14 @@ func (w *Words) arg(a engine.Arg) string {
 		return w.p.T(a.S, "From", int(a.N), "To", int(a.M))
 	}
 	return ""
+}
+
+// and joins items as "a, b and c".
+func (w *Words) and(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return w.p.T("list.and", "List", strings.Join(items[:len(items)-1], w.p.T("list.sep")), "Last", items[len(items)-1])
 }
 
 // Event writes what event e says.

@@ -14,7 +14,11 @@ var englishWords = sync.OnceValues(func() (*wording.Words, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wording.New(cat.For(locale.English), nil, nil), nil
+	c, err := DefaultContent()
+	if err != nil {
+		return nil, err
+	}
+	return wording.New(cat.For(locale.English), NewRules(c), nil), nil
 })
 
 // say writes text in English.
