@@ -338,15 +338,16 @@ type PocketWatch struct {
 
 // Tracks holds the administration board and other fixed parts.
 type Tracks struct {
-	Buzz         BuzzTrack          `toml:"buzz"`
-	Income       []IncomeSpace      `toml:"income"`
-	IncomeStart  int                `toml:"income_start"`
-	Westminster  []WestminsterSpace `toml:"westminster"`
-	WestminsterV []Effect           `toml:"westminster_v"` // choice when already on the last space
-	Years        []string           `toml:"years"`         // round names, 5
-	RoundYear    []int              `toml:"round_year"`    // index into VP arrays by round
-	Economy      Economy            `toml:"economy"`
-	Watch        PocketWatch        `toml:"pocket_watch"`
+	Buzz         BuzzTrack           `toml:"buzz"`
+	Income       []IncomeSpace       `toml:"income"`
+	IncomeStart  int                 `toml:"income_start"`
+	Westminster  []WestminsterSpace  `toml:"westminster"`
+	WestminsterV []Effect            `toml:"westminster_v"` // choice when already on the last space
+	Years        []string            `toml:"years"`         // round names, 5
+	YearNames    map[string][]string `toml:"year_names"`    // Years in other languages, by code
+	RoundYear    []int               `toml:"round_year"`    // index into VP arrays by round
+	Economy      Economy             `toml:"economy"`
+	Watch        PocketWatch         `toml:"pocket_watch"`
 }
 
 // Content is a complete set of Crystal Palace game content.

@@ -17,6 +17,7 @@ const (
 	keyLoc      = "loc:"
 	keyAt       = "at:"
 	keyWest     = "west:"
+	keyYear     = "year:"
 )
 
 // otherLanguages are the languages content names may be given in besides
@@ -89,6 +90,18 @@ func (c *Content) nameItems(v *validator) {
 			at[lang] = phrase
 		}
 		add("locations.toml", "location", l.Key, i, keyAt+l.Key, "at", english, at)
+	}
+	for i, y := range c.Tracks.Years {
+		other := map[string]string{}
+		for lang, names := range c.Tracks.YearNames {
+			if len(names) != len(c.Tracks.Years) {
+				v.at("tracks.toml", "")
+				v.fail("year_names."+lang, "want %d names (one per year), got %d", len(c.Tracks.Years), len(names))
+				continue
+			}
+			other[lang] = names[i]
+		}
+		add("tracks.toml", "year", y, i, keyYear+strconv.Itoa(i), "year_names", y, other)
 	}
 	for i, w := range c.Tracks.Westminster {
 		add("tracks.toml", "westminster", strconv.Itoa(i+1), i, keyWest+strconv.Itoa(i), "names", w.Name, w.Names)
