@@ -60,6 +60,10 @@ const (
 	// ArgChange is the message S given N as "From" and M as "To":
 	// "income 3 → 4".
 	ArgChange
+	// ArgInline is the nested text with id S whose arguments are the
+	// text's own Args[N:M], which the text itself does not read: a line
+	// can so grow from another without allocating that one again.
+	ArgInline
 )
 
 // Arg is one argument of a Text: the placeholder Name it fills and a value
@@ -95,6 +99,11 @@ func Code(name, s string) Arg { return Arg{Name: name, Kind: ArgCode, S: s} }
 
 // Nested is the text t as argument name.
 func Nested(name string, t Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: &t} }
+
+// Ref is the text *t as argument name, shared, not copied: t must not
+// change afterwards (a text built once, such as a game's table of
+// space names).
+func Ref(name string, t *Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: t} }
 
 // Seats is the seats written as "P1 and P3"; seats from 0 to 30.
 func Seats(name string, seats ...Seat) Arg {

@@ -81,7 +81,20 @@ func (w *Words) Say(t engine.Text) string {
 	}
 	data := make([]any, 0, 2*len(t.Args)+2)
 	var parts []string
+	inner := 0 // t.Args[:inner] belong to an inline text
 	for _, a := range t.Args {
+		if a.Kind == engine.ArgInline {
+			inner = max(inner, int(a.M))
+		}
+	}
+	for i, a := range t.Args {
+		switch {
+		case i < inner:
+			continue
+		case a.Kind == engine.ArgInline:
+			data = append(data, a.Name, w.Say(engine.Text{ID: a.S, Args: t.Args[a.N:a.M]}))
+			continue
+		}
 		if a.Name == "" {
 			parts = append(parts, w.arg(a))
 			continue

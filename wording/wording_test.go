@@ -65,7 +65,7 @@ func ids(t engine.Text, out map[string]bool) {
 	}
 	for _, a := range t.Args {
 		switch a.Kind {
-		case engine.ArgMsg, engine.ArgAmount, engine.ArgChange:
+		case engine.ArgMsg, engine.ArgAmount, engine.ArgChange, engine.ArgInline:
 			out[a.S] = true
 		}
 		if a.Sub != nil {

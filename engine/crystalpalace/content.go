@@ -369,6 +369,7 @@ type Content struct {
 	// names[key][lang] are the items' names (see ItemName); "en" is the
 	// content's own name
 	names    map[string]map[string]string
+	keys     itemKeys // the item keys, made once
 	charByID map[string]int
 	loanVP   []int // one entry per loan tile
 }

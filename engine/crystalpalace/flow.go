@@ -576,7 +576,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		}
 	case vTarget:
 		target := a.Vals[0] - 1
-		s.emit(engine.EventAction, seat, engine.Say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", keyProto+s.c.Patents[t.X].ID), engine.Who("Target", engine.Seat(target))), false)
+		s.emit(engine.EventAction, seat, engine.Say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
 	case vPay:
 		s.payWithLoans(seat, t.N)

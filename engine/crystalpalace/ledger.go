@@ -1,7 +1,6 @@
 package crystalpalace
 
 import (
-	"strconv"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -53,9 +52,21 @@ func (s *State) reportN(seat int, cause string, n int) {
 		return
 	}
 	s.seen[seat] = now
-	// One slice holds the line's arguments: the seat or the line it joins,
+	fold := s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own)
+	// One slice holds the line's arguments: the line it joins or the seat,
 	// the changes (parts), the cause.
-	args := make([]engine.Arg, 1, 2+changes(was, now))
+	var args []engine.Arg
+	var line *engine.Event
+	if fold {
+		// The action's own changes join the line that says what it does.
+		line = &s.ev[s.fold-1]
+		args = make([]engine.Arg, 0, len(line.Text.Args)+2+changes(was, now))
+		args = append(args, line.Text.Args...)
+		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int32(len(line.Text.Args))})
+	} else {
+		args = make([]engine.Arg, 0, 2+changes(was, now))
+		args = append(args, engine.Who("Who", engine.Seat(seat)))
+	}
 	amount := func(d int, unit string) {
 		if d != 0 {
 			args = append(args, engine.Amount(unit, d))
@@ -75,31 +86,31 @@ func (s *State) reportN(seat int, cause string, n int) {
 	}
 	if now.west != was.west {
 		args = append(args, engine.Part(engine.Nested("", engine.Say("cp.move.westminster",
-			engine.Item("From", keyWest+strconv.Itoa(was.west)), engine.Item("To", keyWest+strconv.Itoa(now.west))))))
+			engine.Item("From", s.c.keys.west[was.west]), engine.Item("To", s.c.keys.west[now.west])))))
 	}
 	if now.obj != was.obj {
 		args = append(args, engine.Part(engine.Msg("", "cp.objective.level", now.obj)))
 	}
-	id := "log.change"
 	if cause != "" {
 		args = append(args, engine.Msg("Cause", causeID(cause), n))
-		id = "log.change_cause"
 	}
-	if s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own) {
-		// The action's own changes join the line that says what it does.
-		e := &s.ev[s.fold-1]
-		join := "log.then"
-		if e.Kind == EventChange {
-			join = "log.more"
+	if fold {
+		id := "log.then"
+		switch {
+		case line.Kind == EventChange && cause != "":
+			id = "log.more_cause"
+		case line.Kind == EventChange:
+			id = "log.more"
+		case cause != "":
+			id = "log.then_cause"
 		}
-		if cause != "" {
-			join += "_cause"
-		}
-		args[0] = engine.Nested("Before", e.Text)
-		e.Kind, e.Text = EventChange, engine.Text{ID: join, Args: args}
+		line.Kind, line.Text = EventChange, engine.Text{ID: id, Args: args}
 		return
 	}
-	args[0] = engine.Who("Who", engine.Seat(seat))
+	id := "log.change"
+	if cause != "" {
+		id = "log.change_cause"
+	}
 	s.emit(EventChange, seat, engine.Text{ID: id, Args: args}, false)
 }
 

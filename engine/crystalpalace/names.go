@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -19,6 +20,12 @@ const (
 	keyWest     = "west:"
 	keyYear     = "year:"
 )
+
+// itemKeys are the item keys of the content's entries, by index, made
+// once so that the log names items without allocating.
+type itemKeys struct {
+	patent, proto, char, research, at, west, year []string
+}
 
 // otherLanguages are the languages content names may be given in besides
 // English, the content's own.
@@ -42,7 +49,25 @@ func (r *Rules) ItemName(key, lang string) string { return r.c.ItemName(key, lan
 // languages: a known language, not empty, not too long.
 func (c *Content) nameItems(v *validator) {
 	c.names = map[string]map[string]string{}
+	k := &c.keys
+	*k = itemKeys{}
 	add := func(file, entry, id string, i int, key, field, english string, other map[string]string) {
+		switch {
+		case strings.HasPrefix(key, keyPatent):
+			k.patent = append(k.patent, key)
+		case strings.HasPrefix(key, keyProto):
+			k.proto = append(k.proto, key)
+		case strings.HasPrefix(key, keyChar):
+			k.char = append(k.char, key)
+		case strings.HasPrefix(key, keyResearch):
+			k.research = append(k.research, key)
+		case strings.HasPrefix(key, keyAt):
+			k.at = append(k.at, key)
+		case strings.HasPrefix(key, keyWest):
+			k.west = append(k.west, key)
+		case strings.HasPrefix(key, keyYear):
+			k.year = append(k.year, key)
+		}
 		names := map[string]string{"en": english}
 		for lang, name := range other {
 			known := false

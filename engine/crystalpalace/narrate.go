@@ -34,7 +34,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		id := s.display(l)[a.Vals[0]-1]
 		switch l {
 		case locPatent:
-			return engine.Say("cp.log.take.patent", who, engine.Item("Patent", keyPatent+s.c.Patents[id].ID), s.at(l))
+			return engine.Say("cp.log.take.patent", who, engine.Item("Patent", s.c.keys.patent[id]), s.at(l))
 		case locMuseum:
 			return engine.Say("cp.log.take.research", who, s.tileArg("Tile", id), s.at(l))
 		case locBank:
@@ -42,9 +42,9 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		case locClub:
 			ch := &s.c.Characters[id]
 			if buys := s.buysText(seat, ch.Cost); !buys.IsZero() {
-				return engine.Say("cp.log.recruit_buying", who, engine.Item("Character", keyChar+ch.ID), s.at(l), engine.Nested("Buys", buys))
+				return engine.Say("cp.log.recruit_buying", who, engine.Item("Character", s.c.keys.char[id]), s.at(l), engine.Nested("Buys", buys))
 			}
-			return engine.Say("cp.log.recruit", who, engine.Item("Character", keyChar+ch.ID), s.at(l))
+			return engine.Say("cp.log.recruit", who, engine.Item("Character", s.c.keys.char[id]), s.at(l))
 		}
 	case vAdvance:
 		return engine.Say("cp.log.advance", who, s.at(locWestminster))
@@ -58,11 +58,11 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 			}
 		}
 	case vBuild:
-		pt := &s.c.Patents[s.c.patentByID[a.Key]]
-		if buys := s.buysText(seat, pt.Cost); !buys.IsZero() {
-			return engine.Say("cp.log.build_buying", who, engine.Item("Prototype", keyProto+pt.ID), engine.Nested("Buys", buys))
+		i := s.c.patentByID[a.Key]
+		if buys := s.buysText(seat, s.c.Patents[i].Cost); !buys.IsZero() {
+			return engine.Say("cp.log.build_buying", who, engine.Item("Prototype", s.c.keys.proto[i]), engine.Nested("Buys", buys))
 		}
-		return engine.Say("cp.log.build", who, engine.Item("Prototype", keyProto+pt.ID))
+		return engine.Say("cp.log.build", who, engine.Item("Prototype", s.c.keys.proto[i]))
 	case vObjective, vTarget, vLoan:
 		return engine.Text{} // their own events say what happens
 	case vPlaceAsst:
@@ -95,7 +95,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		}
 		return engine.Say("cp.log.pay", who, engine.Num("Pounds", p.Q[0].N))
 	case vAccept:
-		return engine.Say("cp.log.instant.take", who, engine.Item("Character", keyChar+s.c.Characters[p.Q[0].X].ID))
+		return engine.Say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Q[0].X]))
 	case vSkip:
 		if len(p.Q) == 0 {
 			break
@@ -111,7 +111,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		case dPoster:
 			return engine.Say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.X].Space))
 		case dInstant:
-			return engine.Say("cp.log.instant.decline", who, engine.Item("Character", keyChar+s.c.Characters[t.X].ID))
+			return engine.Say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.X]))
 		}
 	case vAsk:
 		switch a.Key {
@@ -141,16 +141,16 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 
 // at is "at the Patent Office", "at Westminster", as argument "At".
 func (s *State) at(l locKind) engine.Arg {
-	return engine.Item("At", keyAt+s.c.Locations[l].Key)
+	return engine.Item("At", s.c.keys.at[l])
 }
 
 // tileArg names research tile id as argument name: its name, and what it
 // does when another tile bears the same name (see tileName).
 func (s *State) tileArg(name string, id int) engine.Arg {
 	if !s.r.sharedName[id] {
-		return engine.Item(name, keyResearch+s.c.Research[id].ID)
+		return engine.Item(name, s.c.keys.research[id])
 	}
-	return engine.Nested(name, engine.Say("cp.tile.shared", engine.Item("Name", keyResearch+s.c.Research[id].ID),
+	return engine.Nested(name, engine.Say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
 		engine.Code("Effect", s.researchView(id).Effect)))
 }
 
@@ -179,7 +179,7 @@ func (s *State) greenText(seat int, a Action) engine.Text {
 	switch a.Key {
 	case srcResearch:
 		id := s.P[seat].Slots[a.Vals[0]-1].ID
-		return engine.Say("cp.green.research", engine.Item("Tile", keyResearch+s.c.Research[id].ID), engine.Num("Space", a.Vals[0]),
+		return engine.Say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
 			engine.Code("Effect", effectText(s.c.Research[id].Phase6)))
 	case srcMarket:
 		return engine.Plain(effectText(s.market().Spaces[a.Vals[0]-1].Effect))

@@ -325,7 +325,7 @@ func (s *State) phaseText() engine.Text {
 	if s.Done {
 		return engine.Say("cp.phase.over")
 	}
-	return engine.Say("cp.phase.label", engine.Item("Year", keyYear+strconv.Itoa(s.Round-1)), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
+	return engine.Say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
 }
 
 // phaseID is the message of phase ph's name.

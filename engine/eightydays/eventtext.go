@@ -221,7 +221,7 @@ func (s *State) hatText(seat, pw int) engine.Text {
 // betText tells what the Bet on space n did for seat in race position
 // rank before its move; a 4/5/6 space that cannot pay in this game says why.
 func (s *State) betText(seat, n, rank int, paid bool) engine.Text {
-	space := engine.Nested("Space", s.rules.events.spaces[n])
+	space := engine.Ref("Space", &s.rules.events.spaces[n])
 	ord := ordinal(rank)
 	switch {
 	case paid:
@@ -235,7 +235,7 @@ func (s *State) betText(seat, n, rank int, paid bool) engine.Text {
 // moveText tells a move forward: "P1 moves from 0 to 4 (Bet 2) for 10£:
 // 70£ left", with what played characters took off the cost.
 func (s *State) moveText(seat, pw, from, to, price int) engine.Text {
-	place := engine.Nested("To", s.rules.events.places[to])
+	place := engine.Ref("To", &s.rules.events.places[to])
 	if full := cost(to - from); full != price {
 		return engine.Say("ed.log.move_discount", who(seat), pawnArg(pw), engine.Num("From", from), place, engine.Num("Price", price),
 			engine.Num("Full", full), engine.Num("Less", full-price), engine.Num("Pounds", s.Seats[seat].Pounds))
@@ -245,7 +245,7 @@ func (s *State) moveText(seat, pw, from, to, price int) engine.Text {
 
 // backText tells a move back to a Layover and the pounds it brought.
 func (s *State) backText(seat, pw, from, to, gain int) engine.Text {
-	return engine.Say("ed.log.back", who(seat), pawnArg(pw), engine.Num("From", from), engine.Nested("To", s.rules.events.places[to]),
+	return engine.Say("ed.log.back", who(seat), pawnArg(pw), engine.Num("From", from), engine.Ref("To", &s.rules.events.places[to]),
 		engine.Num("Take", gain), engine.Num("Pounds", s.Seats[seat].Pounds))
 }
 
