@@ -70,7 +70,8 @@ const (
 // of its Kind. Arguments with no Name are parts of one list, written
 // together as placeholder "Parts" (joined by the language's list
 // separator: "a, b, c") and "PartsAnd" ("a, b and c"): a Text can so carry
-// a list in a single allocation.
+// a list in a single allocation. A part written by a message (ArgMsg)
+// reads the text's named arguments besides its own N.
 type Arg struct {
 	Name string
 	S    string

@@ -89,14 +89,10 @@ func (w *Words) Say(t engine.Text) string {
 	}
 	for i, a := range t.Args {
 		switch {
-		case i < inner:
+		case i < inner || a.Name == "":
 			continue
 		case a.Kind == engine.ArgInline:
 			data = append(data, a.Name, w.Say(engine.Text{ID: a.S, Args: t.Args[a.N:a.M]}))
-			continue
-		}
-		if a.Name == "" {
-			parts = append(parts, w.arg(a))
 			continue
 		}
 		switch {
@@ -106,10 +102,25 @@ func (w *Words) Say(t engine.Text) string {
 			data = append(data, a.Name, w.arg(a))
 		}
 	}
+	// the parts, their messages reading the text's named arguments too
+	for i, a := range t.Args {
+		if i >= inner && a.Name == "" {
+			parts = append(parts, w.part(a, data))
+		}
+	}
 	if parts != nil {
 		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")), "PartsAnd", w.and(parts))
 	}
 	return w.p.T(t.ID, data...)
+}
+
+// part writes a part of a text whose named arguments are data: a
+// message part (ArgMsg) reads them beside its own N.
+func (w *Words) part(a engine.Arg, data []any) string {
+	if a.Kind != engine.ArgMsg {
+		return w.arg(a)
+	}
+	return w.p.T(a.S, append(append(make([]any, 0, len(data)+2), data...), "N", int(a.N))...)
 }
 
 // arg writes one argument.

@@ -274,13 +274,13 @@ func (s *State) restartText(seat, pw, from int) engine.Text {
 // pays 10£…") or a character played ("P1 plays Aouda and discards…"):
 // the pounds actually paid or taken and the Rumor actually taken or
 // discarded.
-func (s *State) cardText(seat, paid, rumors int, card *Card, played bool) engine.Text {
+func (s *State) cardText(seat, paid, rumors, c int, played bool) engine.Text {
 	me := &s.Seats[seat]
-	args := make([]engine.Arg, 2, 5)
-	args[0], args[1] = who(seat), engine.Item("Card", keyCard+card.ID)
-	part := func(id string, n int) {
-		args = append(args, engine.Part(engine.Nested("", engine.Say(id, engine.Num("N", n), engine.Num("Pounds", me.Pounds), rumorsArg("Rumors", me.Rumors)))))
-	}
+	card := &s.rules.content.Cards[c]
+	args := make([]engine.Arg, 4, 7)
+	args[0], args[1] = who(seat), engine.Item("Card", s.rules.keys.card[c])
+	args[2], args[3] = engine.Num("Pounds", me.Pounds), rumorsArg("Rumors", me.Rumors)
+	part := func(id string, n int) { args = append(args, engine.Part(engine.Msg("", id, n))) }
 	switch {
 	case paid > 0:
 		part("ed.card.take", paid)

@@ -122,7 +122,7 @@ func NewRules(c *Content) *Rules {
 	add(Action{Verb: VerbPass})
 	for _, card := range c.Cards {
 		r.texts.play = append(r.texts.play, add(Action{Verb: VerbPlay, ID: card.ID}))
-		r.keys.card = append(r.keys.card, "card:"+card.ID)
+		r.keys.card = append(r.keys.card, keyCard+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
 	}

@@ -827,7 +827,7 @@ func (s *State) applyCard(seat, c int, say func(bool, engine.Text)) {
 	}
 	paid, rumors := s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, s.cardText(seat, paid, rumors, card, false))
+	say(false, s.cardText(seat, paid, rumors, c, false))
 }
 
 // play plays a kept character.
@@ -843,7 +843,7 @@ func (s *State) play(seat int, id string, say func(bool, engine.Text)) {
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, s.cardText(seat, paid, rumors, card, true))
+		say(false, s.cardText(seat, paid, rumors, c, true))
 		return
 	}
 }
