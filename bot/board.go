@@ -55,18 +55,19 @@ func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
 		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
 	}
 	var waiting []string
+	words := b.langs.publicWords(b.games, g.Guild, g.Kind)
 	for _, p := range st.Prompts() {
 		who := fmt.Sprintf("P%d", p.Seat+1)
 		if int(p.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[p.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, p.Label))
+		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(p)))
 	}
 	fields := []*discordgo.MessageEmbedField{
 		{Name: "Players", Value: orNone(seats.String())},
 		{Name: "Waiting for", Value: orNone(strings.Join(waiting, "\n"))},
 	}
-	if recent := b.recent.last(g.Channel, recentOnBoard, b.langs.publicWords(b.games, g.Guild, g.Kind)); len(recent) > 0 {
+	if recent := b.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: strings.Join(recent, "\n")})
 	}
 	footer := fmt.Sprintf("Game #%d · version %d · /play to act · /game me for your private view", g.ID, g.Version)

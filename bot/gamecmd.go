@@ -136,8 +136,9 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		sb.WriteString(p.T("me.watching") + "\n")
 	} else {
 		sb.WriteString(p.T("me.seat", "ID", g.ID, "Seat", int(seat)+1) + "\n")
+		words := gameWords(p, b.games, g.Kind)
 		for _, pr := range promptsOf(st, seat) {
-			sb.WriteString(p.T("me.decision", "Label", pr.Label, "Count", len(pr.Actions)) + "\n")
+			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
 		if free := st.FreeActions(seat); len(free) > 0 {
 			sb.WriteString(p.T("me.any_time", "Actions", clip(strings.Join(free, ", "), 900)) + "\n")

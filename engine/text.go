@@ -69,7 +69,8 @@ const (
 // Arg is one argument of a Text: the placeholder Name it fills and a value
 // of its Kind. Arguments with no Name are parts of one list, written
 // together as placeholder "Parts" (joined by the language's list
-// separator: "a, b, c") and "PartsAnd" ("a, b and c"): a Text can so carry
+// separator: "a, b, c"), "PartsAnd" ("a, b and c") and "PartsOr" ("a, b
+// or c"): a Text can so carry
 // a list in a single allocation. A part written by a message (ArgMsg)
 // reads the text's named arguments besides its own N.
 type Arg struct {

@@ -168,7 +168,7 @@ func (s *Session) show(seat engine.Seat) {
 // what the action does when the game says it; a long one is laid out in
 // columns, cut at maxRows rows, and actions of one word (pass) are never cut.
 func (s *Session) listActions(p engine.Prompt) {
-	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), p.Label)
+	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), s.w.Label(p))
 	actions := s.numbered(p)
 	width := len(strconv.Itoa(len(actions)))
 	entries := make([]string, len(actions))

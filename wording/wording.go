@@ -109,7 +109,7 @@ func (w *Words) Say(t engine.Text) string {
 		}
 	}
 	if parts != nil {
-		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")), "PartsAnd", w.and(parts))
+		data = append(data, "Parts", strings.Join(parts, w.p.T("list.sep")), "PartsAnd", w.join("list.and", parts), "PartsOr", w.join("list.or", parts))
 	}
 	return w.p.T(t.ID, data...)
 }
@@ -148,7 +148,7 @@ func (w *Words) arg(a engine.Arg) string {
 				names = append(names, w.Seat(engine.Seat(s)))
 			}
 		}
-		return w.and(names)
+		return w.join("list.and", names)
 	case engine.ArgMsg:
 		return w.p.T(a.S, "N", int(a.N))
 	case engine.ArgAmount:
@@ -159,12 +159,21 @@ func (w *Words) arg(a engine.Arg) string {
 	return ""
 }
 
-// and joins items as "a, b and c".
-func (w *Words) and(items []string) string {
+// join joins items as "a, b and c" (id "list.and") or "a, b or c"
+// ("list.or").
+func (w *Words) join(id string, items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
-	return w.p.T("list.and", "List", strings.Join(items[:len(items)-1], w.p.T("list.sep")), "Last", items[len(items)-1])
+	return w.p.T(id, "List", strings.Join(items[:len(items)-1], w.p.T("list.sep")), "Last", items[len(items)-1])
+}
+
+// Label writes what prompt p asks: its Text, else its English Label.
+func (w *Words) Label(p engine.Prompt) string {
+	if p.Text.IsZero() {
+		return p.Label
+	}
+	return w.Say(p.Text)
 }
 
 // Event writes what event e says.

@@ -18,7 +18,8 @@ import (
 )
 
 // play plays a whole game of rules with players seats, the game's
-// heuristic computer player choosing for every seat, and returns every event.
+// heuristic computer player choosing for every seat, and returns every
+// event, and every prompt's label as an event of kind "prompt".
 func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.Event {
 	t.Helper()
 	st, err := rules.New(engine.Setup{Players: players, Seed: seed})
@@ -35,6 +36,9 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 			t.Fatalf("%s: no end after %d actions", rules.Name(), step)
 		}
 		ps := st.Prompts()
+		for _, p := range ps {
+			all = append(all, engine.Event{Kind: "prompt", Seat: p.Seat, Text: p.Text})
+		}
 		p := ps[step%len(ps)]
 		ev, err := st.Apply(p.Seat, ai.Decide(player, st, p, seed, step))
 		if err != nil {
@@ -145,7 +149,7 @@ func catalogueWords(t *testing.T, lang string) map[string]bool {
 	return out
 }
 
-// Every text the engines say in whole games has its message in the
+// Every text the engines say in whole games (events and prompts) has its message in the
 // catalogues, and reads in German and French without a word that only
 // English uses (names of content items, notation, numbers and content
 // texts given verbatim aside).
@@ -165,6 +169,9 @@ func TestWholeGamesReadInEveryLanguage(t *testing.T) {
 			events := play(t, rules, players, uint64(players)*31)
 			used := map[string]bool{}
 			for _, e := range events {
+				if e.Kind == "prompt" && e.Text.IsZero() {
+					t.Errorf("%s: a prompt without a text", rules.Name())
+				}
 				ids(e.Text, used)
 			}
 			for id := range used {

@@ -28,6 +28,7 @@ type Rules struct {
 	buildAt [][]string
 	// labels are the decisions' labels that depend only on the content.
 	labels decisionLabels
+	texts  labelTexts // the labels as data
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
@@ -93,6 +94,7 @@ func NewRules(c *Content) *Rules {
 	}
 	r.moveText = moveTexts()
 	r.labels = newDecisionLabels(c)
+	r.texts = newLabelTexts(c)
 	names := map[string]int{}
 	for _, rt := range c.Research {
 		names[rt.Name]++

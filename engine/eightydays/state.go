@@ -119,13 +119,13 @@ func (s *State) Prompts() []engine.Prompt {
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
 	case PromptKeep:
-		p.Label = "choose the Passepartout card to apply"
+		p.Label, p.Text = "choose the Passepartout card to apply", engine.Say("ed.label.keep")
 	case PromptPolice:
-		p.Label = "discard a Rumor card at the Police"
+		p.Label, p.Text = "discard a Rumor card at the Police", engine.Say("ed.label.police")
 	case PromptTurn:
-		p.Label = "move your pawn"
+		p.Label, p.Text = "move your pawn", engine.Say("ed.label.turn")
 		if s.Variant == VariantTwoPawns {
-			p.Label = "move one of your pawns (a or b)"
+			p.Label, p.Text = "move one of your pawns (a or b)", engine.Say("ed.label.turn_pawns")
 		}
 	}
 	return prompts
