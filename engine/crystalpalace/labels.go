@@ -171,4 +171,3 @@ func (s *State) phaseLabel(ph int) engine.Text {
 func reviseLabel(dice int) engine.Text {
 	return engine.Say("cp.label.revise", engine.Num("Count", dice))
 }
-

@@ -1,7 +1,6 @@
 package crystalpalace
 
 import (
-
 	"github.com/meeplegames/meeple/engine"
 )
 
