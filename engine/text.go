@@ -77,7 +77,8 @@ type Arg struct {
 	Name string
 	S    string
 	Sub  *Text // ArgText
-	N, M int32
+	N    int32
+	M    int16 // ArgChange's end, ArgInline's end: small numbers
 	Kind ArgKind
 }
 
@@ -124,7 +125,7 @@ func Amount(id string, n int) Arg { return Arg{Kind: ArgAmount, S: id, N: int32(
 
 // Change is a part (see Arg) written by message id from one number to another.
 func Change(id string, from, to int) Arg {
-	return Arg{Kind: ArgChange, S: id, N: int32(from), M: int32(to)}
+	return Arg{Kind: ArgChange, S: id, N: int32(from), M: int16(to)}
 }
 
 // Part is a as a part of the list "Parts" (see Arg).

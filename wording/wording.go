@@ -170,10 +170,10 @@ func (w *Words) join(id string, items []string) string {
 
 // Label writes what prompt p asks: its Text, else its English Label.
 func (w *Words) Label(p engine.Prompt) string {
-	if p.Text.IsZero() {
+	if p.Text == nil || p.Text.IsZero() {
 		return p.Label
 	}
-	return w.Say(p.Text)
+	return w.Say(*p.Text)
 }
 
 // Event writes what event e says.

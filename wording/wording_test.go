@@ -37,7 +37,11 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 		}
 		ps := st.Prompts()
 		for _, p := range ps {
-			all = append(all, engine.Event{Kind: "prompt", Seat: p.Seat, Text: p.Text})
+			var text engine.Text
+			if p.Text != nil {
+				text = *p.Text
+			}
+			all = append(all, engine.Event{Kind: "prompt", Seat: p.Seat, Text: text})
 		}
 		p := ps[step%len(ps)]
 		ev, err := st.Apply(p.Seat, ai.Decide(player, st, p, seed, step))

@@ -86,8 +86,11 @@ type labelTexts struct {
 	poster, bonus, target []engine.Text
 	watch                 engine.Text
 	instant               [][]engine.Text
-	dice                  [7]engine.Text
+	dice, revise          [7]engine.Text
 	acts                  []engine.Text // by location: the phase 3 prompt there
+	place, build          engine.Text
+	downGear              [6][]engine.Text      // [players][gears left]: moving down gives a gear
+	fixed                 [dPay + 1]engine.Text // by decision kind: the labels that never change; [0] "decide"
 }
 
 func newLabelTexts(c *Content) labelTexts {
@@ -111,63 +114,65 @@ func newLabelTexts(c *Content) labelTexts {
 	}
 	for k := range l.dice {
 		l.dice[k] = engine.Say("cp.label.dice", engine.Num("Count", k))
+		l.revise[k] = engine.Say("cp.label.revise", engine.Num("Count", k))
 	}
+	l.place, l.build = engine.Say("cp.label.place"), engine.Say("cp.label.build")
+	l.fixed[0] = engine.Say("cp.label.decide")
+	l.fixed[dAssistant] = engine.Say("cp.label.assistant")
+	l.fixed[dDown] = engine.Say("cp.label.down")
+	l.fixed[dForcedDown] = engine.Say("cp.label.forced_down")
+	l.fixed[dGreen] = engine.Say("cp.label.green")
+	l.fixed[dLoanSlot] = engine.Say("cp.label.loan_slot")
 	for i := range c.Locations {
 		l.acts = append(l.acts, engine.Say("cp.label.act", engine.Item("At", keyAt+c.Locations[i].Key)))
 	}
 	return l
 }
 
-// decisionText is decisionLabel as data.
-func (s *State) decisionText(seat int, t Task) engine.Text {
+// decisionText is decisionLabel as data: shared when it never changes.
+func (s *State) decisionText(seat int, t Task) *engine.Text {
 	l := &s.r.texts
 	switch t.K {
-	case dAssistant:
-		return engine.Say("cp.label.assistant")
+	case dAssistant, dForcedDown, dGreen, dLoanSlot:
+		return &l.fixed[t.K]
 	case dDown:
-		if s.MarketGears > 0 {
-			return engine.Say("cp.label.down_gear", engine.Num("Tier", s.market().BannerTier), engine.Num("Count", s.MarketGears))
+		if g := s.MarketGears; g == 0 {
+			return &l.fixed[dDown]
+		} else if g < len(l.downGear[s.N]) {
+			return &l.downGear[s.N][g]
 		}
-		return engine.Say("cp.label.down")
-	case dForcedDown:
-		return engine.Say("cp.label.forced_down")
-	case dGreen:
-		return engine.Say("cp.label.green")
+		return ptr(engine.Say("cp.label.down_gear", engine.Num("Tier", s.market().BannerTier), engine.Num("Count", s.MarketGears)))
 	case dReplace:
-		return engine.Say("cp.label.replace", s.tileArg("Tile", t.X))
-	case dLoanSlot:
-		return engine.Say("cp.label.loan_slot")
+		return ptr(engine.Say("cp.label.replace", s.tileArg("Tile", t.X)))
 	case dPoster:
-		return l.poster[t.X]
+		return &l.poster[t.X]
 	case dBonus:
-		return l.bonus[t.X+1]
+		return &l.bonus[t.X+1]
 	case dTarget:
-		return l.target[t.X]
+		return &l.target[t.X]
 	case dWatch:
-		return l.watch
+		return &l.watch
 	case dInstant:
-		return l.instant[t.X][t.N]
+		return &l.instant[t.X][t.N]
 	case dPay:
 		if t.Why != "" {
-			return engine.Say("cp.label.pay_why", engine.Num("Pounds", t.N), engine.Msg("Why", causeID(t.Why), 0), engine.Num("Holding", s.P[seat].Pounds))
+			return ptr(engine.Say("cp.label.pay_why", engine.Num("Pounds", t.N), engine.Msg("Why", causeID(t.Why), 0), engine.Num("Holding", s.P[seat].Pounds)))
 		}
-		return engine.Say("cp.label.pay", engine.Num("Pounds", t.N), engine.Num("Holding", s.P[seat].Pounds))
+		return ptr(engine.Say("cp.label.pay", engine.Num("Pounds", t.N), engine.Num("Holding", s.P[seat].Pounds)))
 	}
-	return engine.Say("cp.label.decide")
+	return &l.fixed[0] // "decide"
 }
 
-// phaseLabel is the label of phase ph's prompt at location loc.
-func (s *State) phaseLabel(ph int) engine.Text {
+// ptr is a new text t made for one prompt.
+func ptr(t engine.Text) *engine.Text { return &t }
+
+// phaseLabel is the label of phase ph's prompt.
+func (s *State) phaseLabel(ph int) *engine.Text {
 	switch ph {
 	case 2:
-		return engine.Say("cp.label.place")
+		return &s.r.texts.place
 	case 3:
-		return s.r.texts.acts[s.Loc]
+		return &s.r.texts.acts[s.Loc]
 	}
-	return engine.Say("cp.label.build")
-}
-
-// reviseLabel labels the prompt to change dice already chosen.
-func reviseLabel(dice int) engine.Text {
-	return engine.Say("cp.label.revise", engine.Num("Count", dice))
+	return &s.r.texts.build
 }

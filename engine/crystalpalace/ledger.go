@@ -61,7 +61,7 @@ func (s *State) reportN(seat int, cause string, n int) {
 		line = &s.ev[s.fold-1]
 		args = make([]engine.Arg, 0, len(line.Text.Args)+2+changes(was, now))
 		args = append(args, line.Text.Args...)
-		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int32(len(line.Text.Args))})
+		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int16(len(line.Text.Args))})
 	} else {
 		args = make([]engine.Arg, 0, 2+changes(was, now))
 		args = append(args, engine.Who("Who", engine.Seat(seat)))

@@ -33,7 +33,7 @@ func (s *State) Prompts() []engine.Prompt {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: s.r.diceLabel[p.Dice], Text: s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
+					Label: s.r.diceLabel[p.Dice], Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out
@@ -355,6 +355,6 @@ func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen", Text: reviseLabel(p.Dice),
+	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen", Text: &s.r.texts.revise[p.Dice],
 		Actions: s.r.dice[p.Dice], Secret: true}, true
 }

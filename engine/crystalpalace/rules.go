@@ -95,6 +95,14 @@ func NewRules(c *Content) *Rules {
 	r.moveText = moveTexts()
 	r.labels = newDecisionLabels(c)
 	r.texts = newLabelTexts(c)
+	for n, m := range r.markets {
+		if m == nil {
+			continue
+		}
+		for g := 0; g <= m.Gears; g++ {
+			r.texts.downGear[n] = append(r.texts.downGear[n], engine.Say("cp.label.down_gear", engine.Num("Tier", m.BannerTier), engine.Num("Count", g)))
+		}
+	}
 	names := map[string]int{}
 	for _, rt := range c.Research {
 		names[rt.Name]++

@@ -61,6 +61,8 @@ type Rules struct {
 	keys    struct{ card, played []string }
 	effects []string
 	events  eventTexts // the texts of frequent events
+	// labels are the prompts' labels as data, shared by every prompt
+	labels struct{ keep, police, turn, turnPawns engine.Text }
 	// names[key][lang] name the content items (see ItemName); "en" is the
 	// content's own name
 	names map[string]map[string]string
@@ -136,6 +138,8 @@ func NewRules(c *Content) *Rules {
 		}
 	}
 	r.buildEventTexts()
+	r.labels.keep, r.labels.police = engine.Say("ed.label.keep"), engine.Say("ed.label.police")
+	r.labels.turn, r.labels.turnPawns = engine.Say("ed.label.turn"), engine.Say("ed.label.turn_pawns")
 	return r
 }
 

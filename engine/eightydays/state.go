@@ -119,13 +119,13 @@ func (s *State) Prompts() []engine.Prompt {
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
 	case PromptKeep:
-		p.Label, p.Text = "choose the Passepartout card to apply", engine.Say("ed.label.keep")
+		p.Label, p.Text = "choose the Passepartout card to apply", &s.rules.labels.keep
 	case PromptPolice:
-		p.Label, p.Text = "discard a Rumor card at the Police", engine.Say("ed.label.police")
+		p.Label, p.Text = "discard a Rumor card at the Police", &s.rules.labels.police
 	case PromptTurn:
-		p.Label, p.Text = "move your pawn", engine.Say("ed.label.turn")
+		p.Label, p.Text = "move your pawn", &s.rules.labels.turn
 		if s.Variant == VariantTwoPawns {
-			p.Label, p.Text = "move one of your pawns (a or b)", engine.Say("ed.label.turn_pawns")
+			p.Label, p.Text = "move one of your pawns (a or b)", &s.rules.labels.turnPawns
 		}
 	}
 	return prompts
