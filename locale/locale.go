@@ -194,6 +194,18 @@ func (c *Catalogue) Languages() []string {
 	return out
 }
 
+// Texts returns every text of lang's catalogue (each plural form), as
+// written, placeholders included; nil for a language it lacks.
+func (c *Catalogue) Texts(lang string) []string {
+	var out []string
+	for _, forms := range c.messages[lang] {
+		for _, text := range forms {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
 // IDs returns the ids of every message, sorted.
 func (c *Catalogue) IDs() []string { return slices.Sorted(maps.Keys(c.messages[English])) }
 

@@ -12,6 +12,7 @@ package wording
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -209,4 +210,41 @@ func sign(n int) string {
 		return "-"
 	}
 	return ""
+}
+
+// Tokens splits s into the words EnglishOnly compares: runs of three
+// letters or more, lower case.
+func Tokens(s string) []string {
+	var out []string
+	for _, w := range wordRE.FindAllString(s, -1) {
+		out = append(out, strings.ToLower(w))
+	}
+	return out
+}
+
+var (
+	wordRE        = regexp.MustCompile(`\p{L}{3,}`)
+	placeholderRE = regexp.MustCompile(`\{\{[^}]*\}\}`)
+)
+
+// EnglishOnly returns the words of cat's English messages that no other
+// language's messages use (placeholders left out): a text for a German or
+// French reader that holds one of them shows English. Words every
+// language shares (Westminster, Passepartout, the typed notation) are not
+// among them.
+func EnglishOnly(cat *locale.Catalogue) map[string]bool {
+	out := map[string]bool{}
+	for _, text := range cat.Texts(locale.English) {
+		for _, w := range Tokens(placeholderRE.ReplaceAllString(text, " ")) {
+			out[w] = true
+		}
+	}
+	for _, lang := range cat.Languages()[1:] {
+		for _, text := range cat.Texts(lang) {
+			for _, w := range Tokens(placeholderRE.ReplaceAllString(text, " ")) {
+				delete(out, w)
+			}
+		}
+	}
+	return out
 }

@@ -1,13 +1,7 @@
 package wording_test
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
@@ -90,11 +84,11 @@ func verbatim(t engine.Text, names engine.Namer, out map[string]bool) {
 	for _, a := range t.Args {
 		switch {
 		case a.Kind == engine.ArgCode:
-			for _, w := range words(a.S) {
+			for _, w := range wording.Tokens(a.S) {
 				out[w] = true
 			}
 		case a.Kind == engine.ArgItem && names != nil:
-			for _, w := range words(names.ItemName(a.S, locale.English)) {
+			for _, w := range wording.Tokens(names.ItemName(a.S, locale.English)) {
 				out[w] = true
 			}
 		}
@@ -102,55 +96,6 @@ func verbatim(t engine.Text, names engine.Namer, out map[string]bool) {
 			verbatim(*a.Sub, names, out)
 		}
 	}
-}
-
-var wordRE = regexp.MustCompile(`\p{L}{3,}`)
-
-func words(s string) []string {
-	var out []string
-	for _, w := range wordRE.FindAllString(s, -1) {
-		out = append(out, strings.ToLower(w))
-	}
-	return out
-}
-
-// catalogueWords are the words of every message of lang's catalogue files,
-// placeholders left out.
-func catalogueWords(t *testing.T, lang string) map[string]bool {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "locale", "messages", "*"+lang+".toml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no %s catalogue: %v", lang, err)
-	}
-	out := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			for _, w := range words(regexp.MustCompile(`\{\{[^}]*\}\}`).ReplaceAllString(v, " ")) {
-				out[w] = true
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	for _, f := range files {
-		if base := filepath.Base(f); base != lang+".toml" && !strings.HasSuffix(base, "."+lang+".toml") {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := toml.Unmarshal(data, &m); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		walk(m)
-	}
-	return out
 }
 
 // Every text the engines say in whole games (events and prompts) has its message in the
@@ -162,12 +107,7 @@ func TestWholeGamesReadInEveryLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	english := catalogueWords(t, locale.English)
-	for _, lang := range []string{locale.German, locale.French} {
-		for w := range catalogueWords(t, lang) {
-			delete(english, w) // a word both languages use (Westminster, Buzz, …) is not English only
-		}
-	}
+	english := wording.EnglishOnly(cat)
 	for _, rules := range games(t) {
 		for players := rules.MinPlayers(); players <= rules.MaxPlayers(); players++ {
 			events := play(t, rules, players, uint64(players)*31)
@@ -194,7 +134,7 @@ func TestWholeGamesReadInEveryLanguage(t *testing.T) {
 					line := w.Event(e)
 					allowed := map[string]bool{}
 					verbatim(e.Text, names, allowed)
-					for _, word := range words(line) {
+					for _, word := range wording.Tokens(line) {
 						if english[word] && !allowed[word] && !reported[word] {
 							reported[word] = true
 							t.Errorf("%s %s, %d players: English word %q in %q", rules.Name(), lang, players, word, line)
