@@ -99,6 +99,8 @@ func (w *Words) Say(t engine.Text) string {
 		switch {
 		case a.Name == "Count" && (a.Kind == engine.ArgNum || a.Kind == engine.ArgSigned):
 			data = append(data, "Count", abs(int(a.N)), "Sign", sign(int(a.N)))
+		case a.Kind == engine.ArgNum:
+			data = append(data, a.Name, int(a.N)) // a number, for templates that compare it
 		default:
 			data = append(data, a.Name, w.arg(a))
 		}

@@ -89,6 +89,7 @@ type labelTexts struct {
 	dice, revise          [7]engine.Text
 	acts                  []engine.Text // by location: the phase 3 prompt there
 	place, build          engine.Text
+	research              []engine.Text // by tile: what it does ("+3 £; phase 6: +1 Buzz")
 	downGear              [6][]engine.Text      // [players][gears left]: moving down gives a gear
 	fixed                 [dPay + 1]engine.Text // by decision kind: the labels that never change; [0] "decide"
 }
@@ -117,6 +118,16 @@ func newLabelTexts(c *Content) labelTexts {
 		l.revise[k] = engine.Say("cp.label.revise", engine.Num("Count", k))
 	}
 	l.place, l.build = engine.Say("cp.label.place"), engine.Say("cp.label.build")
+	for _, r := range c.Research {
+		switch {
+		case len(r.Instant) > 0 && len(r.Phase6) > 0:
+			l.research = append(l.research, engine.Say("cp.research.both", engine.Nested("Instant", effectsText(r.Instant)), engine.Nested("Phase6", effectsText(r.Phase6))))
+		case len(r.Phase6) > 0:
+			l.research = append(l.research, engine.Say("cp.research.phase6", engine.Nested("Phase6", effectsText(r.Phase6))))
+		default:
+			l.research = append(l.research, effectsText(r.Instant))
+		}
+	}
 	l.fixed[0] = engine.Say("cp.label.decide")
 	l.fixed[dAssistant] = engine.Say("cp.label.assistant")
 	l.fixed[dDown] = engine.Say("cp.label.down")

@@ -151,7 +151,7 @@ func (s *State) tileArg(name string, id int) engine.Arg {
 		return engine.Item(name, s.c.keys.research[id])
 	}
 	return engine.Nested(name, engine.Say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
-		engine.Code("Effect", s.researchView(id).Effect)))
+		engine.Nested("Effect", s.r.texts.research[id])))
 }
 
 // buysText is what paying c buys for seat ("buys 1 energy for 4 £"), or
@@ -180,9 +180,9 @@ func (s *State) greenText(seat int, a Action) engine.Text {
 	case srcResearch:
 		id := s.P[seat].Slots[a.Vals[0]-1].ID
 		return engine.Say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
-			engine.Code("Effect", effectText(s.c.Research[id].Phase6)))
+			engine.Nested("Effect", effectsText(s.c.Research[id].Phase6)))
 	case srcMarket:
-		return engine.Plain(effectText(s.market().Spaces[a.Vals[0]-1].Effect))
+		return effectsText(s.market().Spaces[a.Vals[0]-1].Effect)
 	}
 	return engine.Say("cp.green.watch", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds)) // srcWatch
 }
