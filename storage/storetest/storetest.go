@@ -653,6 +653,22 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: "smoke signals"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("bad secrets choice: %v", err)
 	}
+	// the locale of the user's last interaction, the language of their DMs
+	want.Locale = "de"
+	if err := s.PutUserPrefs("u1", want); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("preferences with a locale %+v, want %+v", p, want)
+	}
+	for _, bad := range []string{"de\x00", "fr FR", strings.Repeat("x", 17)} {
+		if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: bad}); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("locale %q: %v", bad, err)
+		}
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("refused preferences changed u1's: %+v", p)
+	}
 	if _, err := s.UserPrefs(""); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("empty user id: %v", err)
 	}
@@ -691,7 +707,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if err := s.PutGuildSettings("g1", storage.GuildSettings{ReminderEvery: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: "fr"}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := s.Get("c1")
@@ -727,7 +743,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if gs, _ := s.GuildSettings("g1"); gs.ReminderEvery != time.Minute || gs.TurnDeadline != 0 {
 		t.Fatalf("guild settings after reopening: %+v", gs)
 	}
-	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn {
+	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn || p.Locale != "fr" {
 		t.Fatalf("preferences after reopening: %+v", p)
 	}
 	lobby2 := &storage.Game{Kind: "race", Guild: "g1", Channel: "c4"}
