@@ -10,8 +10,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
-	"github.com/meeplegames/meeple/picker"
 	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/picker"
 	"github.com/meeplegames/meeple/storage"
 )
 

@@ -102,12 +102,12 @@ type reply struct {
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	err     error     // first error sending
-	inline  Inline    // the HTTP request that delivered the interaction, if one waits (inline.go)
+	err     error  // first error sending
+	inline  Inline // the HTTP request that delivered the interaction, if one waits (inline.go)
 	// doneText tells a command that was answered by a public message
 	// only that it is done, in its user's language ("" reads "Done.")
 	doneText string
-	sentAt  time.Time // when the initial response went out (inline.go)
+	sentAt   time.Time // when the initial response went out (inline.go)
 	// settled is closed once the interaction is answered or its handler
 	// is done (see settle).
 	settled    chan struct{}
