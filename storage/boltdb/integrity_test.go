@@ -194,7 +194,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	s.Close()
 
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 3))
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 4))
 	})
 	if _, err := boltdb.Open(path, registry(), boltdb.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)
