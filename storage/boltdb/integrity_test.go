@@ -44,7 +44,7 @@ func fillStore(t testing.TB, games, actions int) string {
 }
 
 // rawUpdate edits a closed store's file with bbolt directly.
-func rawUpdate(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+func rawUpdate(t testing.TB, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/meeplegames/meeple/storage"
@@ -15,7 +18,9 @@ import (
 )
 
 // counted is s's GameCounts as text.
-func counted(t *testing.T, s *boltdb.Store) string {
+func counted(t *testing.T, s *boltdb.Store) string { t.Helper(); return countedTB(t, s) }
+
+func countedTB(t testing.TB, s *boltdb.Store) string {
 	t.Helper()
 	counts, err := s.GameCounts()
 	if err != nil {
@@ -100,5 +105,71 @@ func TestVerifyFindsAWrongTally(t *testing.T) {
 				t.Fatalf("Open with Verify: %v, want ErrCorrupt saying %q", err, c.says)
 			}
 		})
+	}
+}
+
+// BenchmarkGameCounts10000Games reads the games by kind and status of a
+// file holding 10,000 archived games and 100 running ones, as a metrics
+// scrape does: from the tally, and by counting the records (what a
+// layout 2 file opened read-only costs, and what the tally saves).
+func BenchmarkGameCounts10000Games(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "meeple.db")
+	s, err := boltdb.Open(path, registry(), boltdb.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 64 {
+		wg.Go(func() {
+			for i := w; i < 10000; i += 64 {
+				g := &storage.Game{Kind: "race", Guild: "g1", Channel: strconv.Itoa(1000 + i), Status: storage.StatusAbandoned,
+					Setup: storetest.RaceSetup(2), Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+				if err := s.Import(g); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	for i := range 100 {
+		newRace(b, s, "g1", "r"+strconv.Itoa(i), 2, "1000000")
+	}
+	const want = "race abandoned 10000, race running 100"
+	for _, c := range []struct {
+		name string
+		open func() *boltdb.Store
+	}{
+		{"tally", func() *boltdb.Store { return s }},
+		{"records", func() *boltdb.Store {
+			s.Close()
+			rawUpdate(b, path, func(tx *bolt.Tx) error {
+				if err := tx.DeleteBucket([]byte("tally")); err != nil {
+					return err
+				}
+				return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 2))
+			})
+			ro, err := boltdb.Open(path, registry(), boltdb.Options{ReadOnly: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return ro
+		}},
+	} {
+		st := c.open()
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := countedTB(b, st); got != want {
+					b.Fatalf("GameCounts = %q, want %q", got, want)
+				}
+			}
+		})
+		defer st.Close()
 	}
 }
