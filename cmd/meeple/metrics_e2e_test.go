@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,15 +25,8 @@ func series(body, name string, labels ...string) (sum float64, found bool) {
 		}
 		sample, value := line[:cut], line[cut+1:]
 		metric, rest, _ := strings.Cut(sample, "{")
-		if metric != name {
-			continue
-		}
-		match := true
-		for _, l := range labels {
-			match = match && (strings.Contains(rest, "{"+l+",") || strings.Contains(rest, ","+l+",") ||
-				strings.HasPrefix(rest, l+",") || strings.HasPrefix(rest, l+"}") || strings.Contains(rest, ","+l+"}"))
-		}
-		if !match {
+		have := "," + strings.TrimSuffix(rest, "}") + "," // ,kind="command",result="ok",
+		if metric != name || slices.ContainsFunc(labels, func(l string) bool { return !strings.Contains(have, ","+l+",") }) {
 			continue
 		}
 		v, err := strconv.ParseFloat(value, 64)
