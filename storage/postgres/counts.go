@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,11 +53,14 @@ func (s *Store) GameCounts() ([]storage.GameCount, error) {
 	var out []storage.GameCount
 	err := s.call(func(ctx context.Context) error {
 		counts, err := readCounts(ctx, s.pool)
+		if err != nil {
+			return err
+		}
 		out = make([]storage.GameCount, 0, len(counts))
 		for _, k := range sortedCounts(counts) {
 			out = append(out, storage.GameCount{Kind: k.kind, Status: k.status, Games: counts[k]})
 		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: count games by kind: %w", err)
@@ -81,21 +86,10 @@ func readCounts(ctx context.Context, q querier) (map[countKey]int, error) {
 	return counts, err
 }
 
+// sortedCounts lists counts' keys by kind, then status.
 func sortedCounts(counts map[countKey]int) []countKey {
 	return slices.SortedFunc(maps.Keys(counts), func(a, b countKey) int {
-		if a.kind != b.kind {
-			if a.kind < b.kind {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case a.status < b.status:
-			return -1
-		case a.status > b.status:
-			return 1
-		}
-		return 0
+		return cmp.Or(strings.Compare(a.kind, b.kind), strings.Compare(string(a.status), string(b.status)))
 	})
 }
 

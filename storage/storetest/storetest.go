@@ -808,6 +808,13 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	if got, _ := dst.GameIDs(0, 0); !reflect.DeepEqual(got, ids) {
 		t.Fatalf("copied ids %v, want %v", got, ids)
 	}
+	want, err := src.GameCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dst.GameCounts(); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the copy's GameCounts = %v, %v; the original's %v", got, err, want)
+	}
 	if got, _ := src.GameIDs(ids[1], 1); !reflect.DeepEqual(got, ids[2:3]) {
 		t.Fatalf("one id after %d: %v, want %v", ids[1], got, ids[2:3])
 	}
