@@ -108,11 +108,11 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.look.boardMessage(g, st)
+		m := b.look.boardMessage(in.pub(), g, st)
 		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
-		return r.message(b.look.scoresMessage(g, st, false).private())
+		return r.message(b.look.scoresMessage(p, g, st, false).private())
 	case subLog:
 		page, _ := opts.integer(optPage)
 		return b.showLog(r, p, g, max(page, 1), false)

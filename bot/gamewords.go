@@ -15,9 +15,3 @@ func gameWords(p *locale.Printer, games *engine.Registry, kind string) *wording.
 	}
 	return wording.ForRules(p, rules, nil)
 }
-
-// publicWords writes g's engine texts in the language of its server's
-// public messages.
-func (l *languages) publicWords(games *engine.Registry, guild, kind string) *wording.Words {
-	return gameWords(l.guild(guild, ""), games, kind)
-}

@@ -44,8 +44,8 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 				}
 			}
 			h.bot.Wait()
-			if !strings.Contains(told, recordedNote) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
-				t.Fatalf("alice was told %q; want %q", told, recordedNote)
+			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
+				t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
 			}
 			g, _ := load(t, h)
 			if n := countOf(g.Log[before.Version:], 0); n != 1 {
@@ -81,7 +81,7 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 	w.reset(fmt.Errorf("postgres: commit to channel %s: %w: connection reset by peer", chTiny, storage.ErrUnknownOutcome))
 	told := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"}).text()
 	h.bot.Wait()
-	if !strings.Contains(told, errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, recordedNote) {
+	if !strings.Contains(told, errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 		t.Fatalf("alice was told %q; want the unknown outcome's words and what to do", told)
 	}
 	if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {

@@ -35,6 +35,8 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	gotemplate "github.com/nicksnyder/go-i18n/v2/i18n/template"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 )
 
 // Languages Meeple speaks, as two-letter codes: Discord's locales for
@@ -300,4 +302,11 @@ func (c *Catalogue) Each(id string, args ...any) map[string]string {
 		out[t.String()] = p.T(id, args...)
 	}
 	return out
+}
+
+// Decimal writes x with digits digits after the decimal separator, as
+// the printer's language writes numbers: "12.5" in English, "12,5" in
+// German and French (CLDR's symbols, through golang.org/x/text/number).
+func (p *Printer) Decimal(x float64, digits int) string {
+	return message.NewPrinter(language.Make(p.lang)).Sprint(number.Decimal(x, number.MinFractionDigits(digits), number.MaxFractionDigits(digits), number.NoSeparator()))
 }

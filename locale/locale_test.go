@@ -176,3 +176,18 @@ func TestALanguageMaySpreadOverFiles(t *testing.T) {
 		t.Error("a message given twice for one language accepted")
 	}
 }
+
+func TestDecimalFollowsTheLanguage(t *testing.T) {
+	c, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{locale.English: "-1234.5", locale.German: "-1234,5", locale.French: "-1234,5"} {
+		if got := c.For(lang).Decimal(-1234.46, 1); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := c.For(locale.German).Decimal(3, 1); got != "3,0" {
+		t.Errorf("German 3: %q", got)
+	}
+}

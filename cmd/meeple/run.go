@@ -101,7 +101,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	botCfg := bot.Config{
 		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
 	}
-	m, promReg, err := operatorMetrics(cfg.HTTP, store.Counts)
+	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), store.GameCounts)
 	if err != nil {
 		return err
 	}
