@@ -89,7 +89,7 @@ type labelTexts struct {
 	dice, revise          [7]engine.Text
 	acts                  []engine.Text // by location: the phase 3 prompt there
 	place, build          engine.Text
-	research              []engine.Text // by tile: what it does ("+3 £; phase 6: +1 Buzz")
+	research              []engine.Text         // by tile: what it does ("+3 £; phase 6: +1 Buzz")
 	downGear              [6][]engine.Text      // [players][gears left]: moving down gives a gear
 	fixed                 [dPay + 1]engine.Text // by decision kind: the labels that never change; [0] "decide"
 }
