@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"sync"
-	"testing"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
@@ -26,17 +25,6 @@ var testWords = sync.OnceValues(func() (map[string]*wording.Words, error) {
 	}
 	return out, nil
 })
-
-// words returns the Words of lang, failing the test when the catalogues
-// or the content do not load.
-func words(t testing.TB, lang string) *wording.Words {
-	t.Helper()
-	all, err := testWords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return all[lang]
-}
 
 // say writes text in English, as the log showed it before texts were data.
 func say(text engine.Text) string {
