@@ -60,12 +60,6 @@ func RefuseAnswer(kind error, reason string, valid []string) error {
 	return &RuleError{Kind: kind, Reason: text, Valid: valid}
 }
 
-// RefuseText refuses with the reason as data: say, with reason the same
-// words in English for logs and callers that know no language.
-func RefuseText(kind error, say Text, reason string) error {
-	return &RuleError{Kind: kind, Reason: reason, Say: say}
-}
-
 // Refusef is Refuse with a formatted reason.
 func Refusef(kind error, format string, args ...any) error {
 	return &RuleError{Kind: kind, Reason: fmt.Sprintf(format, args...)}
