@@ -19,6 +19,7 @@ import (
 // from the global limit at Discord and must not wait: here the wait (4 s)
 // is longer than the 3 s an interaction has for its first answer.
 func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	const noticeChannel = "7777"
 	h.fake.Fail(func(q discordtest.Request) bool {
@@ -84,6 +85,7 @@ func toMoves(t *testing.T, h *harness) (tester, string) {
 // the game's publisher is still acknowledged within Discord's window, and
 // nothing goes through its webhook before that acknowledgement.
 func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mover, move := toMoves(t, h)
 	other := alice
@@ -91,6 +93,9 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 		other = bob
 	}
 	board := h.board(chTiny)
+	// the interactions through which the board could be edited have
+	// expired, so the /free's board edit is a bot-token call
+	h.clock.Advance(handleLife)
 	caught, release := h.fake.Hold(botTokenCall)
 	defer release()
 
@@ -112,7 +117,7 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id.Version = h.game(chTiny).Version
+	id.Revision = h.game(chTiny).Revision
 	moveID, _ := id.encode()
 	acked := make(chan discordtest.Request, 1)
 	h.fake.Watch(func(q discordtest.Request) {
@@ -158,6 +163,7 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 // follow-up before an initial response), and the turn notice it would have
 // carried goes to the channel instead.
 func TestNoFollowUpAfterARefusedInitialResponse(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mover, move := toMoves(t, h)
 	mark := h.mark()
@@ -180,6 +186,7 @@ func TestNoFollowUpAfterARefusedInitialResponse(t *testing.T) {
 // Interactions do not add rate-limit buckets to the session's limiter:
 // discordgo keys them by the interaction's token and never frees them.
 func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	buckets := func() int {
@@ -202,6 +209,7 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 // The automatic defer runs on a timer's goroutine, outside the handler's
 // recover: a panic there is logged, and the process goes on.
 func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
+	t.Parallel()
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	// no session: sending the defer panics
@@ -217,6 +225,7 @@ func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
 // through its answer: the board is edited by a REST call instead, and
 // nothing goes through the lost interaction's webhook.
 func TestABoardClickWithARefusedResponseStillUpdatesTheBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mover, move := toMoves(t, h)
 	board := h.board(chTiny)

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
-	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -14,7 +16,8 @@ type adminHandler struct {
 		GuildSettings(guild string) (storage.GuildSettings, error)
 		PutGuildSettings(guild string, s storage.GuildSettings) error
 	}
-	cfg *Config
+	cfg   *Config
+	words *locale.Catalogue
 }
 
 func (b *adminHandler) register(rt *router) error {
@@ -25,9 +28,9 @@ func (b *adminHandler) register(rt *router) error {
 // command is hidden from members without Manage Channels by default, and
 // checked again here, since server admins can change who sees it.
 func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction) error {
-	i, sub, opts := in.Interaction, in.sub, in.opts
+	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	if !isAdmin(i) {
-		return refuse("Only members with the Manage Channels permission can change Meeple's settings.")
+		return refuseWith("admin.who")
 	}
 	s, err := guildSettings(b.settings, b.cfg, i.GuildID)
 	if err != nil {
@@ -43,21 +46,34 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 		if on, ok := opts.boolean(optThread); ok {
 			s.Threads = on
 		}
+		if lang := opts.str(optLanguage); lang != "" {
+			if !slices.Contains(b.words.Languages(), lang) {
+				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(b.words.Languages(), ", "))
+			}
+			s.Language = lang
+		}
 		if err := b.settings.PutGuildSettings(i.GuildID, s); err != nil {
 			return err
 		}
 	}
-	deadline, remind := "none", "never"
+	deadline, remind := p.T("admin.no_deadline"), p.T("admin.no_reminders")
 	if s.TurnDeadline > 0 {
-		deadline = humanDuration(s.TurnDeadline)
+		deadline = p.T("admin.deadline", "Duration", humanDuration(p, s.TurnDeadline))
 	}
 	if s.ReminderEvery > 0 {
-		remind = "every " + humanDuration(s.ReminderEvery)
+		remind = p.T("admin.reminders", "Duration", humanDuration(p, s.ReminderEvery))
 	}
-	where := "in the channel itself"
+	where := p.T("admin.in_channel")
 	if s.Threads {
-		where = "each in a thread of its channel"
+		where = p.T("admin.in_threads")
 	}
-	return r.message(msg{Private: true, Content: fmt.Sprintf("New games on this server: %s per decision; reminders %s; when a deadline passes: %s; played %s (per game: `/lobby new` options).",
-		deadline, remind, b.cfg.OnDeadline, where)})
+	onDeadline := p.T("deadline.computer")
+	if b.cfg.OnDeadline == onDeadlinePause {
+		onDeadline = p.T("deadline.pause")
+	}
+	language := p.T("admin.language_server")
+	if s.Language != "" {
+		language = p.T("language." + s.Language)
+	}
+	return r.message(msg{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language)})
 }

@@ -91,6 +91,7 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 			message = i.Message.ID
 		}
 		h.fake.StartInteraction(token, message)
+		h.fake.InteractionChannel(token, i.ChannelID)
 		wg.Add(1)
 		lat.mu.Lock()
 		lat.start[token] = time.Now()

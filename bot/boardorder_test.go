@@ -15,6 +15,7 @@ import (
 // changes it again and shows its newer board; the first's older board
 // lands last. The board must still end showing the latest version.
 func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
+	t.Parallel()
 	cfg := Config{Deadline: time.Hour, NoReminder: true, Shards: shard.Set{IDs: []int{0}, Count: 2}}
 	h := newHarness(t, tinyRegistry(), cfg, nil, nil)
 	slow := &stallAfterLoad{}
@@ -28,7 +29,7 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 	v := h.game(chTiny).Version
 
 	cheer := func(b *Bot, u tester) *outcome {
-		out, err := b.timers.ref.play(request{channel: chTiny, user: u.ID, version: -1, text: "cheer"})
+		out, err := b.timers.ref.play(request{channel: chTiny, user: u.ID, revision: -1, text: "cheer"})
 		if err != nil {
 			t.Fatalf("%s's cheer: %v", u.Name, err)
 		}

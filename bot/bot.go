@@ -38,6 +38,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -47,13 +48,15 @@ type gameStore interface {
 	Create(g *storage.Game) error
 	Get(channel string) (*storage.Game, error)
 	GetByID(id uint64) (*storage.Game, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	// Update edits channel's game if it is still game (its id); fn sees it as it is now.
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 	// Commit stores an interaction's whole outcome (a start, actions,
-	// deadline, ending) in one transaction from expectVersion, or nothing.
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
-	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
+	// deadline, ending) in one transaction on the game and revision at,
+	// or nothing.
+	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
+	Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
+	Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error)
 }
 
 // listStore finds games across channels.
@@ -73,7 +76,7 @@ type settingsStore interface {
 
 // timerStore hands out the deadlines and reminders that have come, each
 // to one caller across every process on the store, and again once a
-// claim of hold has run out (see storage.Store.ClaimDue).
+// claim of hold has run out (see storage.Store).
 type timerStore interface {
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
@@ -105,6 +108,9 @@ type Parts struct {
 	Renderer Renderer
 	// Text writes views as text; nil leaves it to the images.
 	Text Presenter
+	// Words are the bot's messages in every language; nil means
+	// locale.New's.
+	Words *locale.Catalogue
 }
 
 // Config is the bot's behaviour; the zero value of each field means its
@@ -152,6 +158,13 @@ type Config struct {
 	// (max_concurrency shards each, from GET /gateway/bot); 0 means
 	// Discord's 5 s.
 	IdentifyEvery time.Duration
+	// NoGateway makes Run serve without a gateway connection, for a bot
+	// that gets its interactions from an HTTP interactions endpoint
+	// (HandleHTTPInteraction) only. Such a bot reads no DMs typed as text
+	// and hears of no deleted thread.
+	NoGateway bool
+	// Observer is told what the bot does, for metrics; nil means nobody.
+	Observer Observer
 }
 
 func (c *Config) defaults() {
@@ -184,6 +197,9 @@ func (c *Config) defaults() {
 	if c.IdentifyEvery == 0 {
 		c.IdentifyEvery = identifyEvery
 	}
+	if c.Observer == nil {
+		c.Observer = noObserver{}
+	}
 }
 
 // Bot is Meeple on Discord. Build it with New, feed it interactions and DMs
@@ -192,11 +208,17 @@ type Bot struct {
 	cfg    Config
 	log    *slog.Logger
 	games  *engine.Registry
+	langs  *languages
 	send   *sender
 	pub    *publisher
 	router *router
 	dms    *dmHandler
 	timers *deadlines
+	obs    Observer
+	// gateway is which shards Run has connected; probe is the store
+	// StoreWritable tries (observe.go)
+	gateway gatewayState
+	probe   gameStore
 
 	// gate is held shared by every interaction, DM and deadline check in
 	// flight, and exclusively by Close, which sets closing.
@@ -207,7 +229,7 @@ type Bot struct {
 }
 
 // Store is everything the bot keeps: games, timers, preferences and
-// statistics. *storage.Store implements it.
+// statistics. *boltdb.Store and *postgres.Store implement it.
 type Store interface {
 	gameStore
 	endStore
@@ -228,30 +250,42 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot: on-deadline %q: want %q or %q", cfg.OnDeadline, onDeadlineComputer, onDeadlinePause)
 	}
 	cfg.defaults()
+	words := p.Words
+	if words == nil {
+		var err error
+		if words, err = locale.New(); err != nil {
+			return nil, fmt.Errorf("bot: %w", err)
+		}
+	}
+	langs := &languages{words: words, settings: store, log: cfg.Logger}
 	if render == nil {
 		cfg.Images = false
 	}
+	probe := store
+	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
 	send := newSender(s, cfg.Logger, cfg.Now)
+	send.guard.obs = cfg.Observer
 	locks := newLockPool()
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, computer: cfg.Computer}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
-	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs()}
-	pub := newPublisher(store, store, look, send, dms, cfg.Logger)
+	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
+	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
+	pub.langs = langs
 	dms.pub = pub
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, router: newRouter(), dms: dms}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, log: cfg.Logger}
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
 		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look, ratings: book},
 		dms,
-		&adminHandler{settings: store, cfg: &b.cfg},
+		&adminHandler{settings: store, cfg: &b.cfg, words: words},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
-		&leaderboardHandler{book: book, games: reg, render: boardsOf(render, cfg.Images)},
+		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {
@@ -268,7 +302,7 @@ func (b *Bot) RegisterCommands() error {
 	if b.cfg.AppID == "" {
 		return errors.New("bot: register commands: no application id")
 	}
-	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games))
+	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.words))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -281,24 +315,47 @@ func (b *Bot) RegisterCommands() error {
 // answering is recovered: it is logged with its stack and the user is told
 // privately.
 func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
+	b.handleInteraction(ctx, i, nil)
+}
+
+// handleInteraction answers i, its initial response through in when an
+// HTTP request waits for it (nil: the REST callback).
+func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, in Inline) {
+	start := time.Now()
 	r := b.send.reply(i)
+	r.doneText = b.langs.person(string(i.Locale)).T("reply.done")
+	if in != nil {
+		r.answerInline(in)
+	}
+	result := "panic" // unless the handling below returns
 	defer func() {
 		r.finish()
 		if err := r.done(); err != nil {
 			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", describeSendError(err))
 		}
+		b.obs.Interaction(interactionKind(i.Type), result, r.answerTime(start), time.Since(start))
+		if u := userOf(i); u != nil && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+			guildLocale := ""
+			if i.GuildLocale != nil {
+				guildLocale = string(*i.GuildLocale)
+			}
+			b.langs.seen(i.GuildID, guildLocale, u.ID, string(i.Locale)) // after the answer: it may write
+		}
 	}()
 	if !b.enter() {
+		result = "closing"
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			_ = r.message(msg{Content: errClosing.text, Private: true})
+			_ = r.message(msg{Content: errClosing.words(b.langs.person(string(i.Locale))), Private: true})
 		}
 		return
 	}
 	defer b.leave()
 	defer b.recover("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", i.Type.String())
-	if err := b.router.route(ctx, r, i); err != nil {
+	err := b.router.route(ctx, r, i)
+	if err != nil {
 		b.fail(r, i, err)
 	}
+	result = outcomeOf(err)
 }
 
 // HandleDM takes a secret choice sent to the bot by direct message, such as
@@ -312,7 +369,7 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 		return
 	}
 	defer b.leave()
-	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: genericFailure}) }, "user", m.Author.ID)
+	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
 	b.dms.handle(ctx, m)
 }
 
@@ -359,7 +416,7 @@ func (b *Bot) leave() { b.gate.RUnlock() }
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
 func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
-	text, unexpected := userMessage(err)
+	text, unexpected := userMessage(b.langs.person(string(i.Locale)), err)
 	if unexpected {
 		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", i.Type.String(), "err", err)
 	}
@@ -424,11 +481,15 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	b.timers.check(now)
 }
 
-// Run connects to the gateway, one session per shard in Config.Shards,
-// registers the commands (the process running shard 0 does), checks deadlines every TickEvery, and serves
+// Run connects to the gateway, one session per shard in Config.Shards
+// (none with Config.NoGateway), registers the commands (the process
+// running shard 0 does), checks deadlines every TickEvery, and serves
 // until ctx is done; then it closes the bot (in-flight interactions
 // finish) and the gateway connections.
 func (b *Bot) Run(ctx context.Context) error {
+	if b.cfg.NoGateway {
+		return b.runWithoutGateway(ctx)
+	}
 	sessions, err := b.shardSessions()
 	if err != nil {
 		return err
@@ -451,6 +512,7 @@ func (b *Bot) Run(ctx context.Context) error {
 					"shard", s.ShardID, "shards", s.ShardCount)
 			}),
 		)
+		remove = append(remove, b.watchGateway(s)...)
 	}
 	defer func() {
 		for _, f := range remove {
@@ -460,23 +522,42 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.openShards(sessions); err != nil {
 		return err
 	}
-	s := b.send.s
+	b.gateway.start(len(sessions))
+	if err := b.serve(ctx); err != nil {
+		closeShards(sessions)
+		b.gateway.stop()
+		return err
+	}
+	err = closeShards(sessions)
+	b.gateway.stop()
+	return err
+}
+
+// serve registers the commands (the process running shard 0 does), checks
+// deadlines every TickEvery, and serves until ctx is done; then it closes
+// the bot, letting the interactions in flight finish.
+func (b *Bot) serve(ctx context.Context) error {
 	if b.cfg.AppID == "" {
 		// a bot user's id is its application's id
-		me, err := s.User("@me")
+		me, err := b.send.s.User("@me")
 		if err != nil {
-			closeShards(sessions)
 			return fmt.Errorf("bot: who am I: %w", err)
 		}
 		b.cfg.AppID = me.ID
 	}
 	if err := b.registerOnShardZero(); err != nil {
-		closeShards(sessions)
 		return err
 	}
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")
 	b.Close()
-	return closeShards(sessions)
+	return nil
+}
+
+// runWithoutGateway is Run for a bot whose interactions come from an HTTP
+// interactions endpoint only (Config.NoGateway).
+func (b *Bot) runWithoutGateway(ctx context.Context) error {
+	b.log.Info("serving without the gateway: interactions come from the HTTP endpoint; DMs typed as text are not read")
+	return b.serve(ctx)
 }

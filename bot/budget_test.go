@@ -23,7 +23,7 @@ func botTokenCall(q discordtest.Request) bool {
 
 // maxCallsPerDecision is the REST budget: bot-token calls per decision
 // over a whole game.
-const maxCallsPerDecision = 1.0
+const maxCallsPerDecision = 0.5
 
 // checkRESTBudget fails when the whole game just played in ch (the only
 // game of the harness) cost more than maxCallsPerDecision bot-token calls

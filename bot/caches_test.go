@@ -2,7 +2,6 @@ package bot
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -63,40 +62,48 @@ func TestImageCacheIsBoundedByBytes(t *testing.T) {
 	}
 }
 
-// The board's recent events keep at most recentKept texts a game and their
-// limit of bytes in all, forgetting first the games that moved least
+// The board's recent events keep at most recentKept events a game and
+// their limit of bytes in all, forgetting first the games that moved least
 // recently.
 func TestRecentEventsAreBoundedByBytes(t *testing.T) {
 	r := newRecentEvents()
-	r.limit = 900
-	text := func(n int) []engine.Event {
+	event := engine.Event{Kind: "test", Text: engine.Text{ID: "log.test"}}
+	per := eventBytes(event)
+	r.limit = 90 * per // four and a half games of 20 events
+	events := func(n int) []engine.Event {
 		var out []engine.Event
 		for range n {
-			out = append(out, engine.Event{Text: strings.Repeat("x", 10)})
+			out = append(out, event)
 		}
 		return out
 	}
-	r.add("a", text(30)) // 20 kept: 200 bytes
-	if got := r.last("a", 100); len(got) != recentKept || r.bytes != 200 {
-		t.Fatalf("after 30 events: %d kept, %d bytes", len(got), r.bytes)
+	kept := func(ch string) int {
+		if g := r.games[ch]; g != nil {
+			return len(g.events)
+		}
+		return 0
+	}
+	r.add("a", events(30))
+	if kept("a") != recentKept || r.bytes != recentKept*per {
+		t.Fatalf("after 30 events: %d kept, %d bytes", kept("a"), r.bytes)
 	}
 	for _, ch := range []string{"b", "c", "d", "e"} {
-		r.add(ch, text(20))
+		r.add(ch, events(20))
 	}
 	// a moved first and went when e came
-	if len(r.last("a", 100)) != 0 || len(r.last("e", 100)) != recentKept || r.bytes > r.limit {
-		t.Errorf("a keeps %d, e %d; %d bytes held (limit %d)", len(r.last("a", 100)), len(r.last("e", 100)), r.bytes, r.limit)
+	if kept("a") != 0 || kept("e") != recentKept || r.bytes > r.limit {
+		t.Errorf("a keeps %d, e %d; %d bytes held (limit %d)", kept("a"), kept("e"), r.bytes, r.limit)
 	}
-	r.add("b", text(1)) // b moved again: c is now the least recent
-	r.add("f", text(20))
-	if len(r.last("b", 100)) == 0 || len(r.last("c", 100)) != 0 {
-		t.Errorf("b keeps %d, c %d: the least recently moved game should go", len(r.last("b", 100)), len(r.last("c", 100)))
+	r.add("b", events(1)) // b moved again: c is now the least recent
+	r.add("f", events(20))
+	if kept("b") == 0 || kept("c") != 0 {
+		t.Errorf("b keeps %d, c %d: the least recently moved game should go", kept("b"), kept("c"))
 	}
 	r.forget("b")
 	total := 0
 	for _, g := range r.games {
-		for _, s := range g.text {
-			total += len(s)
+		for _, e := range g.events {
+			total += eventBytes(e)
 		}
 	}
 	if total != r.bytes {

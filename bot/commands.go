@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -55,6 +56,7 @@ const (
 	optSecrets  = "secrets"
 	optReminder = "reminder-hours"
 	optDefault  = "on-deadline"
+	optLanguage = "language"
 )
 
 // Seat orders a lobby can start with.
@@ -74,8 +76,10 @@ const (
 const adminPermissions = discordgo.PermissionManageChannels
 
 // Commands returns the slash commands Meeple registers, offering the games
-// of reg in /lobby new.
-func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
+// of reg in /lobby new. Their descriptions and choices are words's English,
+// with the other languages' names and descriptions beside them (see
+// localize).
+func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.ApplicationCommand {
 	var games []*discordgo.ApplicationCommandOptionChoice
 	for _, name := range reg.Names() {
 		rules, err := reg.Lookup(name)
@@ -87,91 +91,135 @@ func Commands(reg *engine.Registry) []*discordgo.ApplicationCommand {
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	adminPerm := int64(adminPermissions)
 	minPlayers, minZero := float64(1), float64(0)
-	sub := func(name, help string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: help, Options: opts}
+	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Options: opts}
 	}
-	str := func(name, help string, required, auto bool) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: help, Required: required, Autocomplete: auto}
+	str := func(name string, required, auto bool) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Required: required, Autocomplete: auto}
 	}
-	integer := func(name, help string, min *float64, max float64) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: help, MinValue: min, MaxValue: max}
+	integer := func(name string, min *float64, max float64) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, MinValue: min, MaxValue: max}
 	}
-	order := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: optOrder, Description: "Seat order: shuffled (default) or in join order",
-		Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "shuffled", Value: orderShuffle}, {Name: "join order", Value: orderJoin}},
+	boolean := func(name string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name}
 	}
-	onDeadline := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: optDefault, Description: "What happens when a deadline passes",
-		Choices: []*discordgo.ApplicationCommandOptionChoice{
-			{Name: "a computer player acts for the absent player", Value: onDeadlineComputer},
-			{Name: "the game pauses", Value: onDeadlinePause},
-		},
+	user := func(name string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: name}
 	}
-	return []*discordgo.ApplicationCommand{
+	choices := func(name string, values ...string) *discordgo.ApplicationCommandOption {
+		o := str(name, false, false)
+		for _, v := range values {
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Value: v})
+		}
+		return o
+	}
+	gameChoice := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Required: true, Choices: games}
+	cmds := []*discordgo.ApplicationCommand{
 		{
-			Name: cmdLobby, Description: "Create, join and start games in this channel", Contexts: guildOnly,
+			Name: cmdLobby, Contexts: guildOnly,
 			Options: []*discordgo.ApplicationCommandOption{
-				sub(subNew, "Open a lobby for a new game in this channel",
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Description: "Which game", Required: true, Choices: games},
-					integer(optPlayers, "Number of seats (default: the game's minimum, grows as people join)", &minPlayers, 6),
-					str(optOptions, "Game options as name=value, separated by spaces", false, true),
-					integer(optDeadline, "Hours each player has per decision (0: no deadline)", &minZero, 24*14),
-					onDeadline,
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Play in a new thread of this channel (default: the server's choice)"},
+				sub(subNew,
+					gameChoice,
+					integer(optPlayers, &minPlayers, 6),
+					str(optOptions, false, true),
+					integer(optDeadline, &minZero, 24*14),
+					choices(optDefault, onDeadlineComputer, onDeadlinePause),
+					boolean(optThread),
 				),
-				sub(subJoin, "Take a seat in this channel's lobby"),
-				sub(subLeave, "Give up your seat in this channel's lobby"),
-				sub(subAddAI, "Seat a computer player", str(optName, "Which computer player (default: random)", false, true)),
-				sub(subDropAI, "Remove the last computer player"),
-				sub(subStart, "Start the game", order),
-				sub(subAbandon, "Abandon this channel's game, or one in its threads (its creator or an admin)",
-					integer(optGame, "Game number, for a game in a thread of this channel (default: this channel's game)", &minPlayers, 0)),
-				sub(subList, "Open and running games of this server"),
+				sub(subJoin),
+				sub(subLeave),
+				sub(subAddAI, str(optName, false, true)),
+				sub(subDropAI),
+				sub(subStart, choices(optOrder, orderShuffle, orderJoin)),
+				sub(subAbandon, integer(optGame, &minPlayers, 0)),
+				sub(subList),
 			},
 		},
+		{Name: cmdPlay, Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{str(optAction, true, true)}},
+		{Name: cmdFree, Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{str(optAction, true, true)}},
 		{
-			Name: cmdPlay, Description: "Take one of your legal actions (secret choices stay private)", Contexts: guildOnly,
-			Options: []*discordgo.ApplicationCommandOption{str(optAction, "The action; start typing to see the legal ones", true, true)},
-		},
-		{
-			Name: cmdFree, Description: "Take an action the rules allow at any time (exchanges, loans, …)", Contexts: guildOnly,
-			Options: []*discordgo.ApplicationCommandOption{str(optAction, "The action; start typing to see what you may do now", true, true)},
-		},
-		{
-			Name: cmdGame, Description: "This channel's game", Contexts: guildOnly,
+			Name: cmdGame, Contexts: guildOnly,
 			Options: []*discordgo.ApplicationCommandOption{
-				sub(subMe, "Your private view: only you see it"),
-				sub(subBoard, "Show the board"),
-				sub(subLog, "The last actions", integer(optPage, "Page, 1 = most recent", &minPlayers, 0)),
-				sub(subScores, "The scores so far"),
-				sub(subRules, "Rules of the game", str(optTopic, "Topic; start typing to see them", false, true)),
-				sub(subUndo, "Take back your last action (when nothing was revealed since)"),
-				sub(subStats, "Statistics of a player and of this server", &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose (default: you)"}),
-				sub(subNudge, "Remind whoever the game waits for (once an hour per game)"),
-				sub(subResign, "Leave this game: a computer player takes your seat"),
-				sub(subReplace, "Hand a seat to another person, or to a computer player (creator, admins, or your own seat)",
-					integer(optSeat, "Seat number (P1 = 1)", &minPlayers, 6),
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Who takes the seat (default: a computer player)"}),
-				sub(subEnd, "Vote to end this game now, with no winner: it ends when more than half of the people seated vote"),
-				sub(subBoardTop, "This server's best players of a game",
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Description: "Which game (default: every game)", Choices: games}),
-				sub(subPrefs, "Your preferences in every game: pings, and where secret choices are asked",
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optPings, Description: "Mention me when a decision is mine"},
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optSecrets, Description: "Where the bot asks for my secret choices",
-						Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "by DM", Value: storage.SecretsDM}, {Name: "here, privately (button or /play)", Value: storage.SecretsEphemeral}}}),
+				sub(subMe),
+				sub(subBoard),
+				sub(subLog, integer(optPage, &minPlayers, 0)),
+				sub(subScores),
+				sub(subRules, str(optTopic, false, true)),
+				sub(subUndo),
+				sub(subStats, user(optUser)),
+				sub(subNudge),
+				sub(subResign),
+				sub(subReplace, integer(optSeat, &minPlayers, 6), user(optUser)),
+				sub(subEnd),
+				sub(subBoardTop, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Choices: games}),
+				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral)),
 			},
 		},
 		{
-			Name: cmdAdmin, Description: "Meeple settings for this server (admins)", Contexts: guildOnly,
+			Name: cmdAdmin, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminPerm,
 			Options: []*discordgo.ApplicationCommandOption{
-				sub(subShow, "Show this server's settings"),
-				sub(subSettings, "Change this server's defaults for new games",
-					integer(optDeadline, "Hours per decision (0: no deadline)", &minZero, 24*14),
-					integer(optReminder, "Remind the player to move every this many hours while they wait (0: never)", &minZero, 24*14),
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optThread, Description: "Open each new game in a thread of its channel"},
+				sub(subShow),
+				sub(subSettings,
+					integer(optDeadline, &minZero, 24*14),
+					integer(optReminder, &minZero, 24*14),
+					boolean(optThread),
+					choices(optLanguage, words.Languages()...),
 				),
 			},
 		},
 	}
+	localize(cmds, words)
+	return cmds
+}
+
+// localize writes the commands' descriptions and choice names in English
+// and, beside them and the names, every other language of words. The
+// words are found by the command's path: a command's name under
+// cmd.command.<name>, a subcommand's or option's under cmd.name.<name>, a
+// description under cmd.help.<command>_<subcommand>_<option>, a choice
+// under cmd.choice.<path>_<value>, except a game, which is named by its
+// title (game.<kind>.title; a game the catalogue lacks keeps its rules'
+// title) and a language by its own name (language.<code>).
+func localize(cmds []*discordgo.ApplicationCommand, words *locale.Catalogue) {
+	en := words.For(locale.English)
+	names := func(name string) map[discordgo.Locale]string { return byLocale(words.Each("cmd.name." + name)) }
+	var options func(path string, opts []*discordgo.ApplicationCommandOption)
+	options = func(path string, opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			p := path + "_" + o.Name
+			o.Description, o.NameLocalizations = en.T("cmd.help."+p), names(o.Name)
+			o.DescriptionLocalizations = byLocale(words.Each("cmd.help." + p))
+			for _, c := range o.Choices {
+				key := "cmd.choice." + p + "_" + c.Value.(string)
+				switch o.Name {
+				case optGame:
+					key = "game." + c.Value.(string) + ".title"
+					if !words.Has(key) {
+						continue // a game the catalogue does not know keeps its own title
+					}
+				case optLanguage:
+					key = "language." + c.Value.(string)
+				}
+				c.Name, c.NameLocalizations = en.T(key), byLocale(words.Each(key))
+			}
+			options(p, o.Options)
+		}
+	}
+	for _, c := range cmds {
+		c.Description = en.T("cmd.help." + c.Name)
+		n, d := byLocale(words.Each("cmd.command."+c.Name)), byLocale(words.Each("cmd.help."+c.Name))
+		c.NameLocalizations, c.DescriptionLocalizations = &n, &d
+		options(c.Name, c.Options)
+	}
+}
+
+// byLocale keys translations by Discord's locale, which for German and
+// French is the language's code.
+func byLocale(m map[string]string) map[discordgo.Locale]string {
+	out := make(map[discordgo.Locale]string, len(m))
+	for lang, text := range m {
+		out[discordgo.Locale(lang)] = text
+	}
+	return out
 }

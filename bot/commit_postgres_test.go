@@ -19,13 +19,13 @@ type racingStore struct {
 	first   func()
 }
 
-func (s *racingStore) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+func (s *racingStore) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	s.commits++
 	if f := s.first; f != nil {
 		s.first = nil
 		f()
 	}
-	return s.gameStore.Commit(channel, expectVersion, o)
+	return s.gameStore.Commit(channel, at, o)
 }
 
 // TestTwoProcessesRaceOnPostgreSQL runs two referees on one PostgreSQL
@@ -34,6 +34,7 @@ func (s *racingStore) Commit(channel string, expectVersion int, o storage.Outcom
 // on between the first's read and its commit, the first stores nothing and
 // fails with ErrStale, which the player is told.
 func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	var server pgtest.Server
 	t.Cleanup(func() {
 		if err := server.Stop(); err != nil {
@@ -74,7 +75,7 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 		t.Fatalf("the start: %d commits, %v", aStore.commits, err)
 	}
 	now = now.Add(time.Hour)
-	out, err := a.play(request{channel: chTiny, user: alice.ID, version: -1, text: "pick 1"})
+	out, err := a.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "pick 1"})
 	if err != nil || aStore.commits != 2 || out.game.Version != 2 {
 		t.Fatalf("alice's pick: %d commits, version %v, %v", aStore.commits, out, err)
 	}
@@ -84,15 +85,15 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	now = now.Add(time.Hour)
 	var won *outcome
 	aStore.first = func() {
-		if won, err = b.play(request{channel: chTiny, user: alice.ID, version: -1, text: "move 2"}); err != nil {
+		if won, err = b.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "move 2"}); err != nil {
 			t.Errorf("process b: %v", err)
 		}
 	}
-	lost, err := a.play(request{channel: chTiny, user: alice.ID, version: -1, text: "move 1"})
+	lost, err := a.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "move 1"})
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}
-	if text, unexpected := userMessage(err); unexpected || text == genericFailure {
+	if text, unexpected := userMessage(englishWords(t), err); unexpected || text == failureText {
 		t.Errorf("alice is told %q (unexpected %v)", text, unexpected)
 	}
 	stored, _, err := aStore.Load(chTiny)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // writeCounter is the bot's store with its writes counted, and Commit
@@ -20,7 +22,7 @@ import (
 // lands, or a concurrent writer).
 type writeCounter struct {
 	Store
-	st *storage.Store
+	st *boltdb.Store
 
 	mu sync.Mutex
 	// calls counts the writes by method; "Update" counts the Updates of
@@ -28,12 +30,15 @@ type writeCounter struct {
 	// record a new board message's id after Discord answered.
 	calls map[string]int
 	fail  error
+	// lose is how many commits from now are kept but answered with
+	// storage.ErrUnknownOutcome, as when the database's answer is lost.
+	lose int
 }
 
 func countWrites(h *harness) *writeCounter {
 	w := &writeCounter{calls: map[string]int{}}
 	h.wrap = func(s Store) Store {
-		w.Store, w.st = s, s.(*storage.Store)
+		w.Store, w.st = s, s.(*boltdb.Store)
 		return w
 	}
 	h.restart() // a bot on the wrapped store
@@ -70,21 +75,28 @@ func (w *writeCounter) snapshot() map[string]int {
 	return maps.Clone(w.calls)
 }
 
-func (w *writeCounter) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	if err := w.count("Commit"); err != nil {
 		return nil, err
 	}
-	return w.st.Commit(channel, expectVersion, o)
+	g, err := w.st.Commit(channel, at, o)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err == nil && w.lose > 0 {
+		w.lose--
+		return nil, fmt.Errorf("postgres: commit to channel %s: %w: unexpected EOF", channel, storage.ErrUnknownOutcome)
+	}
+	return g, err
 }
 
-func (w *writeCounter) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+func (w *writeCounter) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	w.count("Append")
-	return w.st.Append(channel, expectVersion, e, snapshot)
+	return w.st.Append(channel, at, e, snapshot)
 }
 
-func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (w *writeCounter) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	kind := "Update"
-	g, err := w.st.Update(channel, func(g *storage.Game) error {
+	g, err := w.st.Update(channel, game, func(g *storage.Game) error {
 		messages := maps.Clone(g.Messages)
 		err := fn(g)
 		if !maps.Equal(messages, g.Messages) {
@@ -96,9 +108,9 @@ func (w *writeCounter) Update(channel string, fn func(g *storage.Game) error) (*
 	return g, err
 }
 
-func (w *writeCounter) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (w *writeCounter) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	w.count("Finish")
-	return w.st.Finish(channel, expectVersion, status, result)
+	return w.st.Finish(channel, at, status, result)
 }
 
 // moveBeforeTheComputer plays alice's round-1 pick in a two-round solo
@@ -116,6 +128,7 @@ func moveBeforeTheComputer(t *testing.T) (*harness, *writeCounter) {
 }
 
 func TestOneClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h, w := moveBeforeTheComputer(t)
 	before := h.game(chTiny)
 	board := h.board(chTiny)
@@ -135,6 +148,7 @@ func TestOneClickIsOneCommit(t *testing.T) {
 }
 
 func TestAStartIsOneCommit(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{"Start (join order)", "Start (shuffled seats)"} {
 		t.Run(order, func(t *testing.T) {
 			h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
@@ -170,6 +184,7 @@ func TestAStartIsOneCommit(t *testing.T) {
 }
 
 func TestTheLastClickIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "1")
@@ -196,6 +211,7 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 }
 
 func TestAResignationIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	w := countWrites(h)
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -231,13 +247,14 @@ func TestAResignationIsOneCommit(t *testing.T) {
 }
 
 func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		fail error
 		want string
 	}{
-		{"crash", errors.New("disk gone"), genericFailure},
-		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: 3, Actual: 4}, "Someone else acted at the same moment"},
+		{"crash", errors.New("disk gone"), failureText},
+		{"another process moved first", &storage.VersionError{Channel: chTiny, Expected: storage.Guard{Game: 1, Revision: 3}, Actual: storage.Guard{Game: 1, Revision: 4}}, "Someone else acted at the same moment"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, w := moveBeforeTheComputer(t)
@@ -271,7 +288,35 @@ func TestAFailedCommitLeavesTheGameAsItWas(t *testing.T) {
 	}
 }
 
+// TestALostAnswerIsRecordedOnce keeps a click's commit but loses the
+// database's answer: the bot retries with the click's interaction id, the
+// store finds the commit kept, and alice is answered as for any move,
+// which is in the log once.
+func TestALostAnswerIsRecordedOnce(t *testing.T) {
+	t.Parallel()
+	h, w := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	w.reset(nil)
+	w.mu.Lock()
+	w.lose = 1
+	w.mu.Unlock()
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
+	h.bot.Wait()
+	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.words(englishWords(t))) || strings.Contains(text, "Someone else") {
+		t.Fatalf("alice was told %q after her recorded move", text)
+	}
+	g, _ := load(t, h)
+	if moved := g.Log[before.Version:]; len(moved) != 3 || moved[0].Seat != 0 {
+		t.Fatalf("the click stored %+v; want alice's move once, then the computer's two", moved)
+	}
+	if calls := w.snapshot(); calls["Commit"] != 2 {
+		t.Fatalf("the click made %d commits; want the first and its retry", calls["Commit"])
+	}
+}
+
 func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, NoReminder: true}, nil, nil)
 	w := countWrites(h)
 	openSolo(t, h, chTiny, alice, "2")
@@ -361,5 +406,24 @@ func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers i
 	m, _ := h.fake.Message(lobby)
 	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
 		t.Fatalf("start: %s", res.text())
+	}
+}
+
+// TestAnOlderBuildsButtonIsStale clicks a button an older Meeple drew
+// (its custom_id carried the game's version, "m1:"): the click is
+// answered as a stale board, and nothing is played.
+func TestAnOlderBuildsButtonIsStale(t *testing.T) {
+	t.Parallel()
+	h, _ := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	old := fmt.Sprintf("m1:%s:%d:act:move 1", strconv.FormatUint(before.ID, 36), before.Version)
+	res := h.click(alice, chTiny, board.ID, old)
+	h.bot.Wait()
+	if !res.private() || !strings.Contains(res.text(), errStaleClick.words(englishWords(t))) {
+		t.Fatalf("alice was told %q (private %v), want the stale board's answer", res.text(), res.private())
+	}
+	if g := h.game(chTiny); g.Version != before.Version || g.Revision != before.Revision {
+		t.Fatalf("an older build's button played: version %d, was %d", g.Version, before.Version)
 	}
 }

@@ -3,14 +3,21 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
 // customIDVersion prefixes every custom_id Meeple writes. A component
-// drawn by an older build carries another prefix and is refused as stale.
-const customIDVersion = "m1"
+// drawn by an older build carries another prefix and is refused as stale:
+// "m1" ids carried the game's version (its log's length), which an undo
+// and another action bring back, where "m2" ids carry its revision.
+const customIDVersion = "m2"
+
+// oldCustomIDVersions are the prefixes of older builds' custom_ids, still
+// on messages in channels: a click on one is told the board is out of date.
+var oldCustomIDVersions = []string{"m1"}
 
 // maxCustomID is Discord's limit on a custom_id, in characters.
 const maxCustomID = 100
@@ -49,23 +56,28 @@ var knownVerbs = map[verb]bool{
 }
 
 // customID is the decoded custom_id of a component Meeple posted: the game
-// it belongs to, the state version it was drawn for, and what it does. It
-// never carries a secret: components on public messages only name public
-// actions, and secret choices travel in select values or modal text.
+// it belongs to, the revision of the game's history it was drawn for (the
+// store's guard: storage.Guard), and what it does. It never carries a
+// secret: components on public messages only name public actions, and
+// secret choices travel in select values or modal text.
 type customID struct {
-	Game    uint64
-	Version int
-	Verb    verb
-	Arg     string
+	Game     uint64
+	Revision uint64
+	Verb     verb
+	Arg      string
 }
 
-// errCustomID: a custom_id that Meeple did not write, or an older build did.
+// errCustomID: a custom_id that Meeple did not write.
 var errCustomID = errors.New("unrecognised component")
 
-// encode writes id as "m1:<game base 36>:<version>:<verb>[:<arg>]". It
-// reports false when the result would exceed Discord's 100 characters.
+// errOldCustomID: a custom_id an older build of Meeple wrote, on a message
+// still in a channel; the component is stale.
+var errOldCustomID = errors.New("component drawn by an older Meeple")
+
+// encode writes id as "m2:<game base 36>:<revision base 36>:<verb>[:<arg>]".
+// It reports false when the result would exceed Discord's 100 characters.
 func (id customID) encode() (string, bool) {
-	s := customIDVersion + ":" + strconv.FormatUint(id.Game, 36) + ":" + strconv.Itoa(id.Version) + ":" + string(id.Verb)
+	s := customIDVersion + ":" + strconv.FormatUint(id.Game, 36) + ":" + strconv.FormatUint(id.Revision, 36) + ":" + string(id.Verb)
 	if id.Arg != "" {
 		s += ":" + id.Arg
 	}
@@ -73,16 +85,19 @@ func (id customID) encode() (string, bool) {
 }
 
 func (id customID) valid() bool {
-	return id.Version >= 0 && knownVerbs[id.Verb] && utf8.ValidString(id.Arg)
+	return knownVerbs[id.Verb] && utf8.ValidString(id.Arg)
 }
 
-// parseCustomID decodes a custom_id written by encode. Anything else wraps
-// errCustomID.
+// parseCustomID decodes a custom_id written by encode. One an older build
+// wrote wraps errOldCustomID; anything else wraps errCustomID.
 func parseCustomID(s string) (customID, error) {
 	if utf8.RuneCountInString(s) > maxCustomID || !utf8.ValidString(s) {
 		return customID{}, fmt.Errorf("%w: too long", errCustomID)
 	}
 	parts := strings.SplitN(s, ":", 5)
+	if len(parts) >= 4 && slices.Contains(oldCustomIDVersions, parts[0]) {
+		return customID{}, fmt.Errorf("%w: %.20q", errOldCustomID, s)
+	}
 	if len(parts) < 4 || parts[0] != customIDVersion {
 		return customID{}, fmt.Errorf("%w: %.20q", errCustomID, s)
 	}
@@ -90,11 +105,11 @@ func parseCustomID(s string) (customID, error) {
 	if err != nil || strconv.FormatUint(game, 36) != parts[1] {
 		return customID{}, fmt.Errorf("%w: bad game id", errCustomID)
 	}
-	version, err := strconv.Atoi(parts[2])
-	if err != nil || version < 0 || strconv.Itoa(version) != parts[2] {
-		return customID{}, fmt.Errorf("%w: bad version", errCustomID)
+	revision, err := strconv.ParseUint(parts[2], 36, 64)
+	if err != nil || strconv.FormatUint(revision, 36) != parts[2] {
+		return customID{}, fmt.Errorf("%w: bad revision", errCustomID)
 	}
-	id := customID{Game: game, Version: version, Verb: verb(parts[3])}
+	id := customID{Game: game, Revision: revision, Verb: verb(parts[3])}
 	if len(parts) == 5 {
 		if parts[4] == "" {
 			return customID{}, fmt.Errorf("%w: empty argument", errCustomID)

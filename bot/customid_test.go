@@ -8,11 +8,12 @@ import (
 )
 
 func TestCustomIDRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, id := range []customID{
-		{Game: 1, Version: 0, Verb: verbJoin},
-		{Game: 1<<64 - 1, Version: 1 << 30, Verb: verbAct, Arg: "place 5 westminster"},
-		{Game: 42, Version: 7, Verb: verbAct, Arg: "odd: arg: with colons"},
-		{Game: 42, Version: 7, Verb: verbStart, Arg: "shuffle"},
+		{Game: 1, Revision: 0, Verb: verbJoin},
+		{Game: 1<<64 - 1, Revision: 1<<64 - 1, Verb: verbAct, Arg: "place 5 westminster"},
+		{Game: 42, Revision: 7, Verb: verbAct, Arg: "odd: arg: with colons"},
+		{Game: 42, Revision: 7, Verb: verbStart, Arg: "shuffle"},
 	} {
 		s, ok := id.encode()
 		if !ok {
@@ -26,30 +27,38 @@ func TestCustomIDRoundTrip(t *testing.T) {
 }
 
 func TestCustomIDRefuses(t *testing.T) {
+	t.Parallel()
 	long := customID{Game: 1, Verb: verbAct, Arg: strings.Repeat("x", 100)}
 	if _, ok := long.encode(); ok {
 		t.Error("a custom_id over 100 characters was accepted")
 	}
 	for _, s := range []string{
-		"", "m1", "m1:1:2", "m0:1:2:join", "m1:Z:2:join", "m1:01:2:join", "m1:1:-2:join",
-		"m1:1:02:join", "m1:1:2:fly", "m1:1:2:act:", "x1:1:2:act:move 3",
-		"m1:1:2:act:" + strings.Repeat("y", 100),
+		"", "m2", "m2:1:2", "m0:1:2:join", "m2:Z:2:join", "m2:01:2:join", "m2:1:-2:join",
+		"m2:1:02:join", "m2:1:2:fly", "m2:1:2:act:", "x1:1:2:act:move 3",
+		"m2:1:2:act:" + strings.Repeat("y", 100),
 	} {
 		if id, err := parseCustomID(s); !errors.Is(err, errCustomID) {
 			t.Errorf("parse(%q) = %+v, %v; want errCustomID", s, id, err)
 		}
 	}
+	// an older build's ids, still on messages in channels, are stale
+	for _, s := range []string{"m1:1:2:join", "m1:ab:17:act:move 3"} {
+		if id, err := parseCustomID(s); !errors.Is(err, errOldCustomID) {
+			t.Errorf("parse(%q) = %+v, %v; want errOldCustomID", s, id, err)
+		}
+	}
 }
 
 func FuzzCustomID(f *testing.F) {
+	f.Add("m2:1:0:join")
+	f.Add("m2:zz:12:act:move 14")
+	f.Add("m2:1:2:act:a:b:c")
+	f.Add("m2:::")
 	f.Add("m1:1:0:join")
-	f.Add("m1:zz:12:act:move 14")
-	f.Add("m1:1:2:act:a:b:c")
-	f.Add("m1:::")
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := parseCustomID(s)
 		if err != nil {
-			if !errors.Is(err, errCustomID) {
+			if !errors.Is(err, errCustomID) && !errors.Is(err, errOldCustomID) {
 				t.Fatalf("parse(%q): error %v does not wrap errCustomID", s, err)
 			}
 			return

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -20,6 +22,7 @@ type deadlines struct {
 	locks  *lockPool
 	ref    *referee
 	pub    *publisher
+	langs  *languages
 	log    *slog.Logger
 }
 
@@ -101,7 +104,7 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 		}
 		_, every, _ := gameDeadline(g)
 		taken := stillDue(d)
-		_, err = b.store.Update(d.Channel, func(r *storage.Game) error {
+		_, err = b.store.Update(d.Channel, d.GameID, func(r *storage.Game) error {
 			if err := taken(r); err != nil {
 				return err
 			}
@@ -118,11 +121,12 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 		return err
 	}
 	waiting := humanWaiting(g, st)
-	left := "soon"
-	if !g.Deadline.IsZero() {
-		left = "by " + g.Deadline.UTC().Format("Mon 2 Jan 15:04 MST")
+	p := b.langs.guild(g.Guild, "")
+	text := p.T("deadline.reminder_soon", "ID", g.ID)
+	if !g.Deadline.IsZero() { // a Discord timestamp: each reader sees it in their own language and time zone
+		text = p.T("deadline.reminder", "ID", g.ID, "When", fmt.Sprintf("<t:%d:f>", g.Deadline.Unix()))
 	}
-	b.pub.ping(g, st, waiting, fmt.Sprintf("Reminder, game #%d is waiting for you (decide %s)", g.ID, left))
+	b.pub.ping(g, st, waiting, text)
 	return nil
 }
 
@@ -170,46 +174,28 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		names = append(names, seatLabel(g.Seats[s]))
 		users = append(users, g.Seats[s].User)
 	}
+	p := b.langs.guild(g.Guild, "")
 	if out == nil {
 		if len(waiting) > 0 {
 			// told in the channel always; mentioned only who wants pings
-			b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline has passed: game #%d is paused until %s %s.",
-				g.ID, joinNames(names), verbFor(len(names), "decides", "decide")), Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
+			b.pub.post(g.Channel, msg{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
+				Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
 	// the absent players are notified whatever their ping preference: a
 	// computer decided in their name
-	b.pub.post(g.Channel, msg{Content: fmt.Sprintf("The deadline passed: a computer player (%s) decided for %s, and the game goes on.",
-		b.ref.standInName(out.rules), joinNames(names)), Mentions: users}, g.ID)
+	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", b.ref.standInName(out.rules), "Names", joinNames(p, names)), Mentions: users}, g.ID)
 	return nil
 }
 
-// verbFor picks a verb's form for a subject of n people.
-func verbFor(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func joinNames(names []string) string {
+// joinNames lists names in p's language: "A, B and C".
+func joinNames(p *locale.Printer, names []string) string {
 	switch len(names) {
 	case 0:
-		return "nobody"
+		return p.T("list.nobody")
 	case 1:
 		return names[0]
 	}
-	out := ""
-	for n, s := range names {
-		switch {
-		case n == 0:
-			out = s
-		case n == len(names)-1:
-			out += " and " + s
-		default:
-			out += ", " + s
-		}
-	}
-	return out
+	return p.T("list.and", "List", strings.Join(names[:len(names)-1], ", "), "Last", names[len(names)-1])
 }

@@ -62,6 +62,7 @@ func sentSince(t *testing.T, h *harness, mark int, want string) discordtest.Requ
 }
 
 func TestDeadlineRenewsWhenTheNextDecisionIsYoursAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil, nil)
 	openSolo(t, h, chTiny, alice, "2")
 	// alice picks a minute before her deadline; her move is next
@@ -92,6 +93,7 @@ func TestDeadlineRenewsWhenTheNextDecisionIsYoursAgain(t *testing.T) {
 }
 
 func TestAFreeActionDoesNotRenewTheDeadline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	openSolo(t, h, chTiny, alice, "1")
 	deadline := h.game(chTiny).Deadline
@@ -105,6 +107,7 @@ func TestAFreeActionDoesNotRenewTheDeadline(t *testing.T) {
 }
 
 func TestExplicitAdminSettingsEqualToDefaultsAreKept(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 24 * time.Hour, Reminder: 6 * time.Hour}, nil, nil)
 	// before the admins save anything, the host's defaults apply
 	h.command(alice, "3002", cmdLobby, subNew, map[string]any{optGame: "tiny"})
@@ -137,6 +140,7 @@ func bobMissesADeadline(t *testing.T, cfg Config) (*harness, int) {
 }
 
 func TestPauseIsAnnouncedEvenWithoutPings(t *testing.T) {
+	t.Parallel()
 	h, mark := bobMissesADeadline(t, Config{OnDeadline: onDeadlinePause, Deadline: time.Hour})
 	q := sentSince(t, h, mark, "paused until <@"+bob.ID+"> decides")
 	if slices.Contains(notified(t, q), bob.ID) {
@@ -145,6 +149,7 @@ func TestPauseIsAnnouncedEvenWithoutPings(t *testing.T) {
 }
 
 func TestStandInNoticeNotifiesTheAbsentPlayer(t *testing.T) {
+	t.Parallel()
 	h, mark := bobMissesADeadline(t, Config{Deadline: time.Hour})
 	q := sentSince(t, h, mark, "decided for <@"+bob.ID+">")
 	if !slices.Contains(notified(t, q), bob.ID) {
@@ -153,6 +158,7 @@ func TestStandInNoticeNotifiesTheAbsentPlayer(t *testing.T) {
 }
 
 func TestNoReminderMeansNever(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 8 * time.Hour, NoReminder: true}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	if g := h.game(chTiny); g.Timing.ReminderEvery != 0 || !g.RemindAt.IsZero() {
@@ -166,12 +172,13 @@ func TestNoReminderMeansNever(t *testing.T) {
 }
 
 func TestDurationsAndReminderHelpRead(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{24 * time.Hour: "1 day", 48 * time.Hour: "2 days", time.Hour: "1 hour", 90 * time.Minute: "90 minutes"} {
-		if got := humanDuration(d); got != want {
+		if got := humanDuration(englishWords(t), d); got != want {
 			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
-	for _, c := range Commands(tinyRegistry()) {
+	for _, c := range Commands(tinyRegistry(), testWords(t)) {
 		walkOptions(c.Options, func(o *discordgo.ApplicationCommandOption) {
 			if o.Name == optReminder && (strings.Contains(o.Description, "before") || !strings.Contains(o.Description, "every")) {
 				t.Errorf("/%s %s: %q", c.Name, o.Name, o.Description)

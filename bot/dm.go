@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -31,12 +31,13 @@ type pendingDMs struct {
 type pendingDM struct {
 	text     string
 	at       time.Time
-	question string // the id of the message that asks which game
+	written  time.Time // when the user wrote it (the DM's snowflake)
+	question string    // the id of the message that asks which game
 }
 
 func newPendingDMs() *pendingDMs { return &pendingDMs{text: map[string]pendingDM{}} }
 
-func (p *pendingDMs) put(user, text string, now time.Time) {
+func (p *pendingDMs) put(user, text string, written, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for u, d := range p.text {
@@ -44,7 +45,7 @@ func (p *pendingDMs) put(user, text string, now time.Time) {
 			delete(p.text, u)
 		}
 	}
-	p.text[user] = pendingDM{text: text, at: now}
+	p.text[user] = pendingDM{text: text, at: now, written: written}
 }
 
 // asked records the message that asks user which game their DM is for.
@@ -57,17 +58,17 @@ func (p *pendingDMs) asked(user, message string) {
 	}
 }
 
-// take returns user's pending DM when question is the message that asked
-// for it.
-func (p *pendingDMs) take(user, question string, now time.Time) (string, bool) {
+// take returns user's pending DM, and when they wrote it, when question is
+// the message that asked for it.
+func (p *pendingDMs) take(user, question string, now time.Time) (pendingDM, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.text[user]
 	if !ok || d.question != question {
-		return "", false
+		return pendingDM{}, false
 	}
 	delete(p.text, user)
-	return d.text, now.Sub(d.at) <= pendingTTL
+	return d, now.Sub(d.at) <= pendingTTL
 }
 
 // waitingGame is a game waiting for a user's secret choice.
@@ -92,30 +93,79 @@ type dmHandler struct {
 	now      func() time.Time
 	pending  *pendingDMs
 	prompted promptsSent
+	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
+	// so a prompt asks for a pick from its menus only
+	menusOnly bool
+	langs     *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
-// game was last sent its secret prompt by DM.
+// game was last sent its secret prompt by DM, and the last two prompts
+// each user was sent in each game: when, and at which revision, so that a
+// choice typed in answer to a prompt is guarded by the revision that
+// prompt was drawn at (see drawnFor).
 type promptsSent struct {
 	mu    sync.Mutex
-	round map[uint64]map[engine.Seat]string // game → seat → round tag
+	round map[uint64]map[engine.Seat]sentTo     // game → seat → round tag and user
+	sent  map[uint64]map[string][2]promptSentAt // game → user → latest, the one before
 }
 
-// first records that seat of game is sent its prompt for round, and
-// reports whether it was not already.
-func (p *promptsSent) first(game uint64, seat engine.Seat, round string) bool {
+// promptSentAt is a secret prompt sent by DM: when, and the revision of
+// the game it was drawn at.
+type promptSentAt struct {
+	at       time.Time
+	revision uint64
+}
+
+// record notes that user was sent a prompt of game drawn at revision, at.
+func (p *promptsSent) record(game uint64, user string, revision uint64, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent == nil {
+		p.sent = map[uint64]map[string][2]promptSentAt{}
+	}
+	if p.sent[game] == nil {
+		p.sent[game] = map[string][2]promptSentAt{}
+	}
+	last := p.sent[game][user]
+	p.sent[game][user] = [2]promptSentAt{{at: at, revision: revision}, last[0]}
+}
+
+// drawnFor is the revision of the prompt user answered with a DM written
+// at written: the latest one sent before it. 0 (no guard but the game)
+// when none is known (none was sent since this process started).
+func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, sent := range p.sent[game][user] {
+		if !sent.at.IsZero() && !written.Before(sent.at) {
+			return sent.revision
+		}
+	}
+	return 0
+}
+
+// sentTo is one secret prompt sent: the round's tag and the user DMed.
+type sentTo struct{ round, user string }
+
+// first records that seat of game, held by user, is sent its prompt for
+// round, and reports whether it was not already: a seat handed over during
+// a secret phase is prompted again, where its new holder takes secret
+// choices.
+func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.round == nil {
-		p.round = map[uint64]map[engine.Seat]string{}
+		p.round = map[uint64]map[engine.Seat]sentTo{}
 	}
 	if p.round[game] == nil {
-		p.round[game] = map[engine.Seat]string{}
+		p.round[game] = map[engine.Seat]sentTo{}
 	}
-	if p.round[game][seat] == round {
+	sent := sentTo{round, user}
+	if p.round[game][seat] == sent {
 		return false
 	}
-	p.round[game][seat] = round
+	p.round[game][seat] = sent
 	return true
 }
 
@@ -124,6 +174,7 @@ func (b *dmHandler) forgetGame(game uint64) {
 	b.prompted.mu.Lock()
 	defer b.prompted.mu.Unlock()
 	delete(b.prompted.round, game)
+	delete(b.prompted.sent, game)
 }
 
 func (b *dmHandler) register(rt *router) error {
@@ -134,43 +185,58 @@ func (b *dmHandler) register(rt *router) error {
 func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
 	user := m.Author.ID
+	words := b.langs.user(user) // a DM carries no locale: the user's last interaction's
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: genericFailure})
+		b.answer(m.ChannelID, msg{Content: words.T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.text})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(words)})
 	case text == "":
 	case len(waiting) == 0:
-		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
+		b.answer(m.ChannelID, msg{Content: words.T("dm.none_waiting")})
 	case len(waiting) == 1:
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(waiting[0].game, user, text)})
+		g := waiting[0].game
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(words, g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
 	default:
-		b.pending.put(user, text, b.now())
-		if q := b.answer(m.ChannelID, b.whichGameMessage(waiting)); q != nil {
+		b.pending.put(user, text, written(m.ID, b.now()), b.now())
+		if q := b.answer(m.ChannelID, b.whichGameMessage(words, waiting)); q != nil {
 			b.pending.asked(user, q.ID)
 		}
 	}
 }
 
-// playFromDM plays text for user in g and returns the DM answer.
-func (b *dmHandler) playFromDM(g *storage.Game, user, text string) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, version: -1, text: text})
+// written is when a message was written: the time its snowflake id
+// holds, or now for an id that is no snowflake.
+func written(id string, now time.Time) time.Time {
+	t, err := discordgo.SnowflakeTimestamp(id)
+	if err != nil || t.Unix() <= 1420070400 { // Discord's epoch: no real message is older
+		return now
+	}
+	return t
+}
+
+// playFromDM plays text for user in g and returns the DM answer, in
+// words' language. key is
+// the id of the DM or interaction that sent it (see request.key); drawn,
+// when not 0, the revision of the prompt it answers (see request.drawn).
+func (b *dmHandler) playFromDM(words *locale.Printer, g *storage.Game, user, text, key string, drawn uint64) string {
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, drawn: drawn, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
-		words, unexpected := userMessage(err)
+		text, unexpected := userMessage(words, err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
-		return fmt.Sprintf("Game #%d: %s", g.ID, words)
+		return words.T("dm.answer", "ID", g.ID, "Text", text)
 	}
-	return privateConfirmation(out)
+	return privateConfirmation(words, out)
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
@@ -195,23 +261,24 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 	return out, nil
 }
 
-// whichGameMessage asks which of several games a DM is for.
-func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
+// whichGameMessage asks, in words' language, which of several games a DM
+// is for.
+func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGame) msg {
 	id, _ := customID{Verb: verbWhich}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
 			break
 		}
-		title := titleOf(b.games, w.game.Kind)
+		title := kindTitle(words, b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: fmt.Sprintf("Game #%d: %s", w.game.ID, title), Value: strconv.FormatUint(w.game.ID, 10),
+			Label: words.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
 			Description: w.prompt.Label,
 		})
 	}
-	return msg{Content: "Several of your games are waiting for a secret choice. Which one is this for?",
+	return msg{Content: words.T("dm.which"),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: id, Placeholder: "Choose the game", Options: opts},
+			discordgo.SelectMenu{CustomID: id, Placeholder: words.T("dm.which_placeholder"), Options: opts},
 		}}}}
 }
 
@@ -220,21 +287,21 @@ func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
 func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
 	values := in.values
 	if len(values) != 1 {
-		return refuse("Pick one game.")
+		return refuseWith("dm.pick_game")
 	}
 	id, err := strconv.ParseUint(values[0], 10, 64)
 	if err != nil {
-		return refuse("Pick one of the games listed.")
+		return refuseWith("dm.pick_listed")
 	}
 	user := in.user.ID
 	question := ""
 	if in.message != nil {
 		question = in.message.ID
 	}
-	text, ok := b.pending.take(user, question, b.now())
+	pending, ok := b.pending.take(user, question, b.now())
 	if !ok {
 		// an old question, or a menu on another message: leave it as it is
-		return refuse("I no longer have the message this question was about (it is kept for 15 minutes); please send it again.")
+		return refuseWith("dm.question_gone")
 	}
 	g, err := b.store.GetByID(id)
 	if err != nil {
@@ -243,7 +310,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, text)})
+	return r.update(msg{Content: b.playFromDM(in.tr, g, user, pending.text, in.ID, b.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -255,31 +322,55 @@ func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
 	return sent
 }
 
-// sendSecretPrompts DMs their open secret prompt to the players who take
-// secret choices by DM, once a round. When Discord refuses (the player does
-// not accept DMs), the player is asked privately in the channel instead.
-func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State) {
-	tag := roundTag(st)
+// secretPromptsDue lists the seats whose open secret prompt is to be sent
+// by DM now: those of players who take secret choices by DM, once a round.
+// It counts them as sent.
+func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
+	// an undo back into a round asks again: the prompt sent before it
+	// belongs to the history taken back
+	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
+	var due []engine.Seat
 	for n, s := range g.Seats {
 		seat, user := engine.Seat(n), s.User
 		if user == "" {
 			continue
 		}
 		p, ok := secretPromptOf(g, st, user)
-		if !ok || p.Seat != seat || !b.prompted.first(g.ID, seat, tag) {
+		if !ok || p.Seat != seat {
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM {
+		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
+		due = append(due, seat)
+	}
+	return due
+}
+
+// sendSecretPrompts DMs their open secret prompt to the players of the
+// seats due (secretPromptsDue). When Discord refuses (the player does not
+// accept DMs), the player is asked privately in the channel instead.
+func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
+	for _, seat := range due {
+		user := g.Seats[seat].User
+		p, ok := secretPromptOf(g, st, user)
+		if !ok {
+			continue
+		}
+		sentAt := b.now()
 		if err := b.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				b.dmsClosed(g, user, prefs)
+				prefs, perr := b.settings.UserPrefs(user)
+				if perr == nil {
+					b.dmsClosed(g, user, prefs)
+				}
 				continue
 			}
 			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
+			continue
 		}
+		b.prompted.record(g.ID, user, g.Revision, sentAt)
 	}
 }
 
@@ -291,20 +382,23 @@ func (b *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPr
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		b.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
 	}
-	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: fmt.Sprintf(
-		"<@%s>, I could not send you a DM (your privacy settings block DMs from this server), so from now on I ask for your secret choices here, privately: use the **Choose secretly** button on the board or `/play`. Once your DMs are open, `/game prefs secrets:by DM` switches back.", user)}, g.ID)
+	words := b.langs.server(g.Guild) // a public notice
+	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: words.T("dm.closed", "User", user, "Button", words.T("board.secret_button"))}, g.ID)
 }
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
 func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	title := titleOf(b.games, g.Kind)
+	words := b.langs.user(user)
+	title := kindTitle(words, b.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
-		title, g.ID, g.Channel, p.Label, example)}
+	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label, "Example", example)}
+	if b.menusOnly {
+		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label)
+	}
 	m.Components = choiceMenu(g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
@@ -316,15 +410,15 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
 func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(p.Actions, prefix)
+	opts := menuOptions(st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(p.Actions, prefix)
+		opts = menuOptions(st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
 	placeholder := p.Label
 	if prefix != "" {
 		placeholder = prefix + " …"
@@ -336,7 +430,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -346,7 +440,7 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, seat, a)})
 		}
 		return opts
 	}
@@ -380,7 +474,7 @@ func roundTag(st engine.State) string {
 // pick plays, or narrows down, a choice made in the menu of a DM prompt.
 func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if len(in.values) != 1 {
-		return refuse("Pick one option.")
+		return errPickOne
 	}
 	tag, ok := strings.CutPrefix(in.id.Arg, dmArg)
 	if !ok {
@@ -390,14 +484,16 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if err != nil {
 		return err
 	}
-	if tag != roundTag(st) {
-		return r.update(msg{Content: fmt.Sprintf("Game #%d has moved on since this menu was sent; use the latest one.", g.ID), Components: []discordgo.MessageComponent{}})
+	if tag != roundTag(st) || !g.Extends(in.id.Revision) {
+		// the round is over, or an undo took back the history the menu
+		// was drawn in (a new prompt was sent for the history as it is)
+		return r.update(msg{Content: in.tr.T("dm.moved_on", "ID", g.ID), Components: []discordgo.MessageComponent{}})
 	}
 	user, value := in.user.ID, in.values[0]
-	if narrowed, err := b.narrowChoice(r, g, st, user, value); narrowed || err != nil {
+	if narrowed, err := b.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, value), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: b.playFromDM(in.tr, g, user, value, in.ID, in.id.Revision), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
@@ -407,14 +503,14 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 		return nil, nil, err
 	}
 	if !g.Status.Active() {
-		return nil, nil, refuse("Game #%d is over.", g.ID)
+		return nil, nil, refuseWith("dm.over", "ID", g.ID)
 	}
 	full, st, err := b.store.Load(g.Channel)
 	if err != nil {
 		return nil, nil, err
 	}
 	if full.ID != id {
-		return nil, nil, refuse("Game #%d is over.", id)
+		return nil, nil, refuseWith("dm.over", "ID", id)
 	}
 	if full.Status != storage.StatusRunning {
 		return nil, nil, errNotRunning
@@ -425,7 +521,7 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (b *dmHandler) narrowChoice(r *reply, full *storage.Game, st engine.State, user, value string) (bool, error) {
+func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
@@ -434,5 +530,5 @@ func (b *dmHandler) narrowChoice(r *reply, full *storage.Game, st engine.State, 
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: fmt.Sprintf("Game #%d: %s. So far: `%s …`", full.ID, p.Label, value), Components: menu})
+	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", p.Label, "Value", value), Components: menu})
 }

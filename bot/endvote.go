@@ -3,12 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -24,7 +23,7 @@ import (
 // Commit, which keeps the deciding vote and the end in one transaction.
 type endStore interface {
 	gameStore
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
+	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
 }
 
 // endVoteHandler answers /game end and its button.
@@ -78,10 +77,10 @@ func countVote(g *storage.Game, user string) (t tally, already bool) {
 var errVotesMoved = errors.New("the votes changed while counting")
 
 // endVoteButton is the button that votes to end game g.
-func endVoteButton(g *storage.Game) discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbEndVote}.encode()
+func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponent {
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbEndVote}.encode()
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Vote to end the game", Style: discordgo.SecondaryButton, CustomID: id},
+		discordgo.Button{Label: p.T("vote.button"), Style: discordgo.SecondaryButton, CustomID: id},
 	}}
 }
 
@@ -109,16 +108,16 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		}
 		var already bool
 		if t, already = countVote(g, user); already {
-			return refuse("You already voted to end game #%d: %d of the %d votes needed so far.", g.ID, len(t.votes), t.needed())
+			return refuseWith("vote.already", "ID", g.ID, "Votes", len(t.votes), "Count", t.needed())
 		}
 		if !t.passed() {
 			// Counted again on the stored record: another process may
 			// have taken a vote since the load.
-			g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+			g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 				now, already := countVote(r, user)
 				switch {
 				case already:
-					return refuse("You already voted to end game #%d: %d of the %d votes needed so far.", r.ID, len(now.votes), now.needed())
+					return refuseWith("vote.already", "ID", r.ID, "Votes", len(now.votes), "Count", now.needed())
 				case now.passed():
 					return errVotesMoved
 				}
@@ -132,7 +131,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		if len(res.Scores) != len(g.Seats) {
 			res.Scores = make([]int, len(g.Seats))
 		}
-		g, err = b.store.Commit(in.ChannelID, g.Version, storage.Outcome{
+		g, err = b.store.Commit(in.ChannelID, g.Guard(), storage.Outcome{
 			Edit: func(r *storage.Game) error {
 				r.EndVotes, r.EndedByVote = t.votes, true
 				return nil
@@ -148,6 +147,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	if err != nil {
 		return err
 	}
+	p := in.pub()
 	if !t.passed() {
 		var others []string
 		var names []string
@@ -158,9 +158,8 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 			}
 		}
 		return r.message(msg{
-			Content: fmt.Sprintf("<@%s> votes to end game #%d here, with no winner: %d of the %d votes needed (more than half of the %d people at the table). %s, you can vote too.",
-				user, g.ID, len(t.votes), t.needed(), t.people, joinNames(names)),
-			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(g)},
+			Content:  p.T("vote.cast", "User", user, "ID", g.ID, "Votes", len(t.votes), "Needed", t.needed(), "Count", t.people, "Names", joinNames(p, names)),
+			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(p, g)},
 		})
 	}
 	b.pub.notify(&outcome{game: g, state: st, seat: engine.Spectator, over: true})
@@ -168,12 +167,11 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	for n, v := range t.votes {
 		voters[n] = "<@" + v + ">"
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "Game #%d ends by its players' vote (%s: %d of %d people). Nobody wins; the scores stand as they are.", g.ID, joinNames(voters), len(t.votes), t.people)
+	text := p.T("vote.ended", "ID", g.ID, "Names", joinNames(p, voters), "Votes", len(t.votes), "Count", t.people) + " "
 	if slices.ContainsFunc(g.Handovers, func(h storage.Handover) bool { return h.From.User != "" }) {
-		sb.WriteString(" Ratings count it as a tie among those who stayed, ahead of those who left.")
+		text += p.T("vote.ratings_left")
 	} else {
-		sb.WriteString(" Ratings count it as a tie.")
+		text += p.T("vote.ratings_tie")
 	}
-	return r.message(msg{Content: sb.String(), Mentions: []string{}})
+	return r.message(msg{Content: text, Mentions: []string{}})
 }

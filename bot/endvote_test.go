@@ -13,6 +13,7 @@ import (
 )
 
 func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"}) // a secret choice
@@ -90,6 +91,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 }
 
 func TestAVoteToEndNeedsAMajority(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	id := h.game(chTiny).ID
@@ -130,7 +132,7 @@ type voteElsewhere struct {
 func (v *voteElsewhere) Load(channel string) (*storage.Game, engine.State, error) {
 	g, st, err := v.Store.Load(channel)
 	v.once.Do(func() {
-		if _, err := v.Store.Update(channel, func(r *storage.Game) error {
+		if _, err := v.Store.Update(channel, g.ID, func(r *storage.Game) error {
 			r.EndVotes = append(r.EndVotes, v.voter)
 			return nil
 		}); err != nil {
@@ -141,6 +143,7 @@ func (v *voteElsewhere) Load(channel string) (*storage.Game, engine.State, error
 }
 
 func TestAVoteTakenElsewhereMeanwhileCounts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	id := h.game(chTiny).ID

@@ -3,79 +3,160 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// refusal is a request the bot turns down, with the words the user sees.
-// It changes nothing.
-type refusal struct{ text string }
+// refusal is a request the bot turns down, with the words the user sees:
+// a message of the catalogue (id and its arguments, written in the
+// reader's language) or, from the handlers not yet moved onto the
+// catalogue, an English text. It changes nothing.
+type refusal struct {
+	id      string
+	args    []any
+	english string
+}
 
-func (r *refusal) Error() string { return r.text }
+func (r *refusal) Error() string {
+	if r.id != "" {
+		return r.id
+	}
+	return r.english
+}
 
-// refuse returns a refusal with a formatted text.
+// words writes the refusal in p's language.
+func (r *refusal) words(p *locale.Printer) string {
+	if r.id == "" {
+		return r.english
+	}
+	args := slices.Clone(r.args)
+	for i, a := range args {
+		switch list := a.(type) {
+		case nameList:
+			args[i] = joinNames(p, list)
+		case permissionList:
+			names := make([]string, len(list))
+			for n, name := range list {
+				names[n] = permissionName(p, name)
+			}
+			args[i] = joinNames(p, names)
+		}
+	}
+	return p.T(r.id, args...)
+}
+
+// nameList is an argument of a refusal that lists names, joined in the
+// reader's language ("A, B and C").
+type nameList []string
+
+// permissionList is an argument of a refusal that lists Discord
+// permissions by their English names (Permission.Name), written as
+// Discord names them in the reader's language.
+type permissionList []string
+
+// permissionName is Discord's name of a permission in p's language
+// (permission.* of the catalogue: "Send Messages" is
+// permission.send_messages), or its English name.
+func permissionName(p *locale.Printer, english string) string {
+	if id := "permission." + strings.ReplaceAll(strings.ToLower(english), " ", "_"); p.Has(id) {
+		return p.T(id)
+	}
+	return english
+}
+
+// refuse returns a refusal with a formatted English text.
 func refuse(format string, args ...any) error {
-	return &refusal{text: fmt.Sprintf(format, args...)}
+	return &refusal{english: fmt.Sprintf(format, args...)}
+}
+
+// refuseWith returns a refusal worded by message id of the catalogue, with
+// its arguments as name, value pairs (see locale.Printer.T).
+func refuseWith(id string, args ...any) error {
+	return &refusal{id: id, args: args}
 }
 
 // Refusals the handlers share.
 var (
-	errNoGame      = &refusal{"There is no game in this channel. Open one with `/lobby new`."}
-	errNoLobby     = &refusal{"This channel's game has already started; lobby commands no longer apply."}
-	errNotRunning  = &refusal{"This channel's game has not started yet: see the lobby, or `/lobby start`."}
-	errNotSeated   = &refusal{"You are not playing in this game. You can watch: everything public is on the board."}
-	errNotYours    = &refusal{"That decision is not yours to make."}
-	errStaleClick  = &refusal{"This board is out of date; use the latest board message (or `/play`)."}
-	errForeign     = &refusal{"That button belongs to another game."}
-	errUnknownComp = &refusal{"That button is from an older version of Meeple; use the latest board message."}
-	errBusyChannel = &refusal{"This channel already has a game. Finish or abandon it first, or use another channel or a thread."}
-	errGuildOnly   = &refusal{"Meeple games live in server channels; use this command there."}
-	errClosing     = &refusal{"Meeple is restarting; try again in a moment."}
-	errBlankChoice = &refusal{"Your answer was blank: type your choice (for example the dice values), or pick it from the list."}
+	errNoGame      = &refusal{id: "refuse.no_game"}
+	errNoLobby     = &refusal{id: "refuse.no_lobby"}
+	errNotRunning  = &refusal{id: "refuse.not_running"}
+	errNotSeated   = &refusal{id: "refuse.not_seated"}
+	errNotYours    = &refusal{id: "refuse.not_yours"}
+	errStaleClick  = &refusal{id: "refuse.stale_click"}
+	errForeign     = &refusal{id: "refuse.foreign"}
+	errUnknownComp = &refusal{id: "refuse.unknown_component"}
+	errBusyChannel = &refusal{id: "refuse.busy_channel"}
+	errGuildOnly   = &refusal{id: "refuse.guild_only"}
+	errClosing     = &refusal{id: "refuse.closing"}
+	errStaleChoice = &refusal{id: "refuse.stale_choice"}
+	errBlankChoice = &refusal{id: "refuse.blank_choice"}
+	errPickOne     = &refusal{id: "play.pick_one"}
+	errNoSecret    = &refusal{id: "play.no_secret"}
+	// errUnknownOutcome: the store's answer to a commit was lost, and
+	// retries could not tell whether it was kept.
+	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
 )
 
+// recordedNote tells a player that their move was recorded, when the
+// database's answer to its commit was lost and a retry found the move
+// kept: it counts, once.
+const recordedNote = "play.recorded"
+
 // errPanic stands for a recovered panic, which is logged where it happens.
-var errPanic = &refusal{genericFailure}
+var errPanic = &refusal{id: genericFailure}
 
-// genericFailure is what a user sees for an error that is not theirs.
-const genericFailure = "Something went wrong on Meeple's side. It has been logged; please try again, and tell the server admin if it keeps happening."
+// genericFailure is the message a user sees for an error that is not theirs.
+const genericFailure = "refuse.failure"
 
-// userMessage returns the words to show for err, and whether err is
-// unexpected (a failure to log rather than a refusal to explain).
-// Engine refusals reach the player in the engine's words.
-func userMessage(err error) (string, bool) {
+// userMessage returns the words to show for err in p's language, and
+// whether err is unexpected (a failure to log rather than a refusal to
+// explain). Engine refusals reach the player in the engine's words.
+func userMessage(p *locale.Printer, err error) (string, bool) {
+	words, unexpected := explain(err)
+	return words(p), unexpected
+}
+
+// explain returns what writes the words for err in a reader's language,
+// and whether err is unexpected.
+func explain(err error) (func(p *locale.Printer) string, bool) {
+	message := func(id string) func(p *locale.Printer) string {
+		return func(p *locale.Printer) string { return p.T(id) }
+	}
 	var replay *storage.ReplayError
 	if errors.As(err, &replay) {
-		return genericFailure, true // a stored game that no longer replays is not the user's doing
+		return message(genericFailure), true // a stored game that no longer replays is not the user's doing
 	}
 	var ref *refusal
 	if errors.As(err, &ref) {
-		return ref.text, false
+		return ref.words, false
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
-		return rule.Reason, false
+		return func(*locale.Printer) string { return rule.Reason }, false
 	}
 	switch {
 	case errors.Is(err, storage.ErrStale):
-		return "Someone else acted at the same moment and the game moved on; look at the board and try again.", false
+		return message("refuse.stale"), false
 	case errors.Is(err, storage.ErrChannelBusy):
-		return errBusyChannel.text, false
+		return errBusyChannel.words, false
 	case errors.Is(err, storage.ErrNotFound):
-		return errNoGame.text, false
+		return errNoGame.words, false
 	case errors.Is(err, engine.ErrGameOver):
-		return "This game is over.", false
+		return message("refuse.game_over"), false
 	case errors.Is(err, engine.ErrNotYourTurn):
-		return "It is not your turn.", false
+		return message("refuse.not_your_turn"), false
 	case errors.Is(err, engine.ErrUnknownAction):
-		return "That is not an action of this game.", false
+		return message("refuse.unknown_action"), false
 	case errors.Is(err, engine.ErrIllegalAction):
-		return "The rules do not allow that now.", false
+		return message("refuse.illegal_action"), false
 	case errors.Is(err, errClosingDown):
-		return errClosing.text, false
+		return errClosing.words, false
 	}
-	return genericFailure, true
+	return message(genericFailure), true
 }
 
 // errClosingDown: the bot is shutting down and takes no new work.

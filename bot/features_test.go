@@ -27,6 +27,7 @@ func pickAll(t *testing.T, h *harness, ch string, users ...tester) {
 }
 
 func TestRestartInTheMiddleOfAGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
@@ -68,6 +69,7 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 }
 
 func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	mark := h.mark()
@@ -138,6 +140,7 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 }
 
 func TestSecretActionsStayOutOfTheLog(t *testing.T) {
+	t.Parallel()
 	// a rules change makes alice's stored secret pick unreplayable: /game
 	// log fails, and the failure is logged without the pick
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
@@ -145,7 +148,7 @@ func TestSecretActionsStayOutOfTheLog(t *testing.T) {
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
 	h.reg = engine.NewRegistry(tinyRules{refuse: "pick 3"})
 	h.restart()
-	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != genericFailure {
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); res.text() != failureText {
 		t.Errorf("the log of a game that no longer replays: %s", res.text())
 	}
 	logged := h.log()
@@ -176,6 +179,7 @@ func TestSecretActionsStayOutOfTheLog(t *testing.T) {
 }
 
 func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour, Reminder: 4 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice)
@@ -216,6 +220,7 @@ func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
 }
 
 func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.clock.Advance(2 * time.Hour)
@@ -236,6 +241,7 @@ func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
 }
 
 func TestConcurrentClicksApplyOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice, bob)
@@ -255,7 +261,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 	applied, stale := 0, 0
 	for _, r := range results {
 		switch {
-		case r.callbackType() == discordgo.InteractionResponseUpdateMessage && !strings.Contains(r.text(), "out of date"):
+		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
 			applied++
 		case strings.Contains(r.text(), "out of date"):
 			stale++
@@ -288,6 +294,7 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 }
 
 func TestDMAsksWhichGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, "5001", alice, bob)
 	openTinyTable(t, h, "5002", bob, alice)
@@ -326,6 +333,7 @@ func TestDMAsksWhichGame(t *testing.T) {
 }
 
 func TestLobbyByCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	if res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 9}); !strings.Contains(res.text(), "2 to 4 players") {
 		t.Errorf("9 players: %s", res.text())
@@ -387,6 +395,7 @@ func TestLobbyByCommands(t *testing.T) {
 }
 
 func TestUndoAbandonAndCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	// the computer picked after start: alice's undo refers to her own action only
@@ -458,6 +467,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 }
 
 func TestDiscordErrorsAreSurvived(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice, bob)
@@ -486,6 +496,7 @@ func TestDiscordErrorsAreSurvived(t *testing.T) {
 }
 
 func TestUserMessages(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err        error
 		want       string
@@ -493,16 +504,16 @@ func TestUserMessages(t *testing.T) {
 	}{
 		{engine.Refuse(engine.ErrIllegalAction, "that space is taken"), "that space is taken", false},
 		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
-		{errStaleClick, errStaleClick.text, false},
+		{errStaleClick, errStaleClick.words(englishWords(t)), false},
 		{refuse("Nope %d", 3), "Nope 3", false},
-		{&storage.VersionError{Channel: "1", Expected: 1, Actual: 2}, "moved on", false},
+		{&storage.VersionError{Channel: "1", Expected: storage.Guard{Game: 1, Revision: 1}, Actual: storage.Guard{Game: 1, Revision: 2}}, "moved on", false},
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
 		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},
 		{engine.ErrGameOver, "over", false},
 		{errClosingDown, "restarting", false},
-		{errors.New("disk on fire at /var/lib/meeple"), genericFailure, true},
+		{errors.New("disk on fire at /var/lib/meeple"), failureText, true},
 	} {
-		got, unexpected := userMessage(c.err)
+		got, unexpected := userMessage(englishWords(t), c.err)
 		if !strings.Contains(got, c.want) || unexpected != c.unexpected {
 			t.Errorf("userMessage(%v) = %q, %v; want %q, %v", c.err, got, unexpected, c.want, c.unexpected)
 		}
@@ -513,6 +524,7 @@ func TestUserMessages(t *testing.T) {
 }
 
 func TestSlowAnswersAreDeferredInTime(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits for the defer budget")
 	}
@@ -539,6 +551,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 }
 
 func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	unlock := h.bot.timers.locks.lock(chTiny) // an action in flight holds the game

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -56,9 +57,9 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 		return errForeign
 	}
 	r.deferMessage(true) // rendering may take a moment
-	m := msg{Content: fmt.Sprintf("Game #%d, version %d: the full board.", g.ID, g.Version), Private: true, Loose: true}
+	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
 	if m.Image = b.look.fullBoard(g, st); m.Image == nil {
-		m.Content = "The board's picture is not available; the board message says where the game stands."
+		m.Content = in.tr.T("board.no_picture")
 	}
 	return r.message(m)
 }
@@ -84,16 +85,16 @@ func (b *gameHandler) suggest(in *interaction) []string {
 }
 
 func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) error {
-	i, sub, opts := in.Interaction, in.sub, in.opts
+	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	switch sub {
 	case subPrefs:
-		return b.setPrefs(r, i, opts)
+		return b.setPrefs(r, in)
 	case subStats:
-		return b.stats(r, i, opts)
+		return b.stats(r, in)
 	case subRules:
-		return b.rulesText(r, i, opts.str(optTopic))
+		return b.rulesText(r, in, opts.str(optTopic))
 	case subUndo:
-		return b.undo(r, i)
+		return b.undo(r, in)
 	}
 	g, st, err := b.store.Load(i.ChannelID)
 	if err != nil {
@@ -104,26 +105,26 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	}
 	switch sub {
 	case subMe:
-		return b.privateView(r, i, g, st)
+		return b.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.look.boardMessage(g, st)
+		m := b.look.boardMessage(in.pub(), g, st)
 		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
-		return r.message(b.look.scoresMessage(g, st, false).private())
+		return r.message(b.look.scoresMessage(p, g, st, false).private())
 	case subLog:
 		page, _ := opts.integer(optPage)
-		return b.showLog(r, g, max(page, 1), false)
+		return b.showLog(r, p, g, max(page, 1), false)
 	}
-	return refuse("Unknown subcommand `%s`.", sub)
+	return refuseWith("refuse.unknown_subcommand", "Name", sub)
 }
 
 func (m msg) private() msg { m.Private = true; return m }
 
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
-func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, g *storage.Game, st engine.State) error {
+func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
 	seats := seatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
@@ -132,14 +133,15 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, g *storage
 	r.deferMessage(true)
 	var sb strings.Builder
 	if seat == engine.Spectator {
-		sb.WriteString("You are watching this game: you see what everyone sees.\n")
+		sb.WriteString(p.T("me.watching") + "\n")
 	} else {
-		fmt.Fprintf(&sb, "Game #%d — you are P%d.\n", g.ID, seat+1)
-		for _, p := range promptsOf(st, seat) {
-			fmt.Fprintf(&sb, "**Your decision:** %s (%d options; `/play` lists them)\n", p.Label, len(p.Actions))
+		sb.WriteString(p.T("me.seat", "ID", g.ID, "Seat", int(seat)+1) + "\n")
+		words := gameWords(p, b.games, g.Kind)
+		for _, pr := range promptsOf(st, seat) {
+			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
 		if free := st.FreeActions(seat); len(free) > 0 {
-			fmt.Fprintf(&sb, "**Any time:** %s\n", clip(strings.Join(free, ", "), 900))
+			sb.WriteString(p.T("me.any_time", "Actions", clip(strings.Join(free, ", "), 900)) + "\n")
 		}
 	}
 	m := msg{Content: sb.String(), Private: true}
@@ -153,8 +155,8 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, g *storage
 // showLog shows a page of the game's public log, newest first. The log is
 // replayed so that each line is the public text of what happened: secret
 // choices show only as "chose" until revealed.
-func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) error {
-	lines, err := b.publicLog(g)
+func (b *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page int, update bool) error {
+	lines, err := b.publicLog(p, g)
 	if err != nil {
 		return err
 	}
@@ -162,23 +164,23 @@ func (b *gameHandler) showLog(r *reply, g *storage.Game, page int, update bool) 
 	pages := max(1, len(bounds))
 	page = min(page, pages)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "**Game #%d log** — page %d of %d (newest last)\n", g.ID, page, pages)
+	sb.WriteString(p.T("log.header", "ID", g.ID, "Page", page, "Pages", pages) + "\n")
 	if len(bounds) > 0 {
 		for _, l := range lines[bounds[page-1][0]:bounds[page-1][1]] {
 			sb.WriteString(l + "\n")
 		}
 	}
 	if len(lines) == 0 {
-		sb.WriteString("Nothing has happened yet.\n")
+		sb.WriteString(p.T("log.empty") + "\n")
 	}
 	var row []discordgo.MessageComponent
 	if page < pages {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
-		row = append(row, discordgo.Button{Label: "Older", Style: discordgo.SecondaryButton, CustomID: id})
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
+		row = append(row, discordgo.Button{Label: p.T("log.older"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	if page > 1 {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
-		row = append(row, discordgo.Button{Label: "Newer", Style: discordgo.SecondaryButton, CustomID: id})
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
+		row = append(row, discordgo.Button{Label: p.T("log.newer"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	m := msg{Content: sb.String(), Private: true}
 	if row != nil {
@@ -205,7 +207,7 @@ func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) erro
 	if err != nil || page < 1 {
 		return errUnknownComp
 	}
-	return b.showLog(r, g, page, ephemeral(in.message))
+	return b.showLog(r, in.tr, g, page, ephemeral(in.message))
 }
 
 // logPages splits log lines into pages, newest first: each page is the
@@ -234,7 +236,7 @@ func logPages(lines []string) [][2]int {
 // and, below it, what happened ("P2 places a 6 at the Bank", the pounds it
 // cost). A secret choice shows as such until an event reveals it; then its
 // notation shows too. Private events never show.
-func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
+func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, error) {
 	rules, err := b.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
@@ -244,6 +246,7 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		return nil, err
 	}
 	names := seatNames(g)
+	words := gameWords(p, b.games, g.Kind)
 	// a secret choice shows once an event reveals it, unless the same seat
 	// replaced it before the reveal: the rules never show a replaced choice
 	const (
@@ -261,8 +264,8 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 			return nil, replayError(g, n, secret, err)
 		}
 		for _, ev := range events {
-			if !ev.Private && ev.Text != "" {
-				caused[n] = append(caused[n], ev.Text)
+			if !ev.Private && !ev.Text.IsZero() {
+				caused[n] = append(caused[n], words.Event(ev))
 			}
 		}
 		if secret {
@@ -286,7 +289,7 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 	lines := make([]string, 0, len(g.Log)+len(g.Handovers))
 	h := 0
 	handOver := func() {
-		lines = append(lines, handoverLine(g.Handovers[h], names))
+		lines = append(lines, handoverLine(p, g.Handovers[h], names))
 		holders[g.Handovers[h].Seat] = g.Handovers[h].To
 		h++
 	}
@@ -301,9 +304,9 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 		what := "`" + e.Action + "`"
 		switch secrecy[n] {
 		case hidden:
-			what = "(a secret choice)"
+			what = p.T("log.secret")
 		case replaced:
-			what = "(a secret choice, changed before the reveal)"
+			what = p.T("log.secret_changed")
 		}
 		line := fmt.Sprintf("`%d` %s: %s", n+1, who, what)
 		if len(caused[n]) > 0 {
@@ -318,14 +321,15 @@ func (b *gameHandler) publicLog(g *storage.Game) ([]string, error) {
 }
 
 // rulesText shows a rules topic, or the list of topics.
-func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string) error {
-	rules, err := channelRules(b.store, b.games, i.ChannelID)
+func (b *gameHandler) rulesText(r *reply, in *interaction, topic string) error {
+	p := in.tr
+	rules, err := channelRules(b.store, b.games, in.ChannelID)
 	if err != nil {
 		return err
 	}
 	book, ok := rules.(engine.Rulebook)
 	if !ok || len(book.Topics()) == 0 {
-		return refuse("%s has no rules summaries yet.", rules.Title())
+		return refuseWith("rules.none", "Game", gameTitle(p, rules))
 	}
 	topics := book.Topics()
 	if topic == "" {
@@ -333,7 +337,7 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		for _, t := range topics {
 			names = append(names, "`"+t.Name+"`")
 		}
-		return r.message(msg{Private: true, Content: fmt.Sprintf("**%s** rules topics: %s\nAsk with `/game rules topic:<name>`.", rules.Title(), strings.Join(names, ", "))})
+		return r.message(msg{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
 	}
 	key := strings.ToLower(topic)
 	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
@@ -341,10 +345,10 @@ func (b *gameHandler) rulesText(r *reply, i *discordgo.Interaction, topic string
 		at = slices.IndexFunc(topics, func(t engine.Topic) bool { return strings.Contains(t.Name, key) })
 	}
 	if at < 0 {
-		return refuse("No rules topic %q in %s; leave the topic empty to list them.", topic, rules.Title())
+		return refuseWith("rules.no_topic", "Topic", clip(topic, 40), "Game", gameTitle(p, rules))
 	}
 	t := topics[at]
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: rules.Title() + ": " + t.Title, Description: t.Text}}})
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + t.Title, Description: t.Text}}})
 }
 
 // channelRules returns the rules of the channel's game.
@@ -360,17 +364,18 @@ func channelRules(store interface {
 
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
-func (b *gameHandler) undo(r *reply, i *discordgo.Interaction) error {
-	out, err := b.ref.undo(i.ChannelID, userOf(i).ID)
+func (b *gameHandler) undo(r *reply, in *interaction) error {
+	out, err := b.ref.undo(in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
 	b.pub.notify(out)
-	return r.message(msg{Content: fmt.Sprintf("Taken back: `%s`. It is your decision again.", out.action), Private: true})
+	return r.message(msg{Content: in.tr.T("undo.done", "Action", out.action), Private: true})
 }
 
 // stats shows a user's record in each game and the server's totals.
-func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) error {
+func (b *gameHandler) stats(r *reply, in *interaction) error {
+	i, opts, p := in.Interaction, in.opts, in.tr
 	user := userOf(i)
 	if o, ok := opts[optUser]; ok {
 		if id, ok := o.Value.(string); ok && id != "" {
@@ -379,7 +384,7 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
-	summary, err := b.ratings.summary(b.games, i.GuildID, user.ID)
+	summary, err := b.ratings.summary(p, b.games, i.GuildID, user.ID)
 	if err != nil {
 		return err
 	}
@@ -400,21 +405,22 @@ func (b *gameHandler) stats(r *reply, i *discordgo.Interaction, opts options) er
 			abandoned++
 		}
 	}
-	fmt.Fprintf(&sb, "\n**This server:** %d games going, %d abandoned", len(active), abandoned)
+	sb.WriteString("\n" + p.T("stats.server", "Count", len(active), "Abandoned", abandoned))
 	kinds := make([]string, 0, len(finished))
 	for k := range finished {
 		kinds = append(kinds, k)
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(&sb, ", %d %s finished", finished[k], title(b.games, k))
+		sb.WriteString(p.T("stats.server_finished", "Count", finished[k], "Game", kindTitle(p, b.games, k)))
 	}
 	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
 }
 
 // setPrefs changes the caller's preferences.
-func (b *gameHandler) setPrefs(r *reply, i *discordgo.Interaction, opts options) error {
-	user := userOf(i).ID
+func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
+	opts, p := in.opts, in.tr
+	user := in.user.ID
 	prefs, err := b.settings.UserPrefs(user)
 	if err != nil {
 		return err
@@ -428,13 +434,13 @@ func (b *gameHandler) setPrefs(r *reply, i *discordgo.Interaction, opts options)
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
-	pings := "off"
+	pings := p.T("prefs.pings_off")
 	if prefs.PingOnTurn {
-		pings = "on"
+		pings = p.T("prefs.pings_on")
 	}
-	where := "here, privately (the **Choose secretly** button or `/play`)"
+	where := p.T("prefs.secrets_here")
 	if prefs.Secrets == storage.SecretsDM {
-		where = "by DM"
+		where = p.T("prefs.secrets_dm")
 	}
-	return r.message(msg{Private: true, Content: fmt.Sprintf("Pings are %s; secret choices are asked %s.", pings, where)})
+	return r.message(msg{Private: true, Content: p.T("prefs.saved", "Pings", pings, "Where", where)})
 }

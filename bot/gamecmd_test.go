@@ -7,6 +7,7 @@ import (
 )
 
 func TestLogPagesFitOneMessage(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for n := range 40 {
 		lines = append(lines, strings.Repeat("x", 10+n*13%logEntryChars))

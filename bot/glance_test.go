@@ -16,6 +16,7 @@ import (
 // smaller), names what its players' numbers are, replaces the glance when
 // it is edited, and its Full board button shows the whole board privately.
 func TestTheBoardMessageCarriesAGlance(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{Images: true}, realRenderer(t), plainText)
 	const ch = "8100"
 	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace", optPlayers: 2})

@@ -16,7 +16,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 const (
@@ -45,7 +47,7 @@ type harness struct {
 	fake   *discordtest.Server
 	reg    *engine.Registry
 	path   string
-	store  *storage.Store
+	store  *boltdb.Store
 	bot    *Bot
 	clock  *discordtest.Clock
 	cfg    Config
@@ -60,11 +62,33 @@ type harness struct {
 	// run, when set, is a Bot.Run serving the bot through the fake's
 	// gateway: interactions and DMs then arrive over the websocket.
 	run *gatewayRun
+	// web, when set, is an HTTP interactions endpoint serving the bot:
+	// interactions then arrive as signed POSTs (endpoint_e2e_test.go)
+	web *endpointRun
 	// guild is the guild interactions come from; "" means testGuild.
 	guild string
 	// wrap, when set, wraps the store the bot is given (counting or
 	// failing its writes); h.store stays the real one.
 	wrap func(Store) Store
+	// locale and guildLocale, when set, are the locales interactions
+	// carry: the user's Discord client's and the server's.
+	locale, guildLocale string
+	// step, when set, is told each decision playWholeGame makes: the
+	// state before it, its prompt and the action.
+	step func(st engine.State, p engine.Prompt, action string)
+	// words are the catalogues say reads (made on first use)
+	words     *locale.Catalogue
+	wordsOnce sync.Once
+	// session, when set, makes the bot's Discord session (one that talks
+	// to the fake through a REST proxy); nil means h.fake.NewSession.
+	session func() *discordgo.Session
+}
+
+// say is message id of the catalogue in the harness's language (its
+// locale; English when unset).
+func (h *harness) say(id string, args ...any) string {
+	h.wordsOnce.Do(func() { h.words = testWords(h.t) })
+	return h.words.For(h.locale).T(id, args...)
 }
 
 // guildID is the guild the harness's interactions come from.
@@ -101,7 +125,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func (h *harness) open() {
 	h.t.Helper()
-	st, err := storage.Open(h.path, h.reg, storage.Options{Now: h.clock.Now})
+	st, err := boltdb.Open(h.path, h.reg, boltdb.Options{Now: h.clock.Now})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -116,7 +140,11 @@ func (h *harness) open() {
 	if h.wrap != nil {
 		bs = h.wrap(st)
 	}
-	b, err := New(Parts{Session: h.fake.NewSession(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	session := h.fake.NewSession
+	if h.session != nil {
+		session = h.session
+	}
+	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -176,6 +204,21 @@ func (r result) private() bool {
 	return true
 }
 
+// privately reports whether some message of the answer says s, and every
+// one that does is ephemeral: a public board may follow a private answer.
+func (r result) privately(s string) bool {
+	found := false
+	for _, q := range r.Requests {
+		if strings.Contains(q.Text(), s) {
+			if !q.Ephemeral() {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
 func (r result) callbackType() discordgo.InteractionResponseType {
 	for _, q := range r.Requests {
 		if q.Kind == discordtest.Callback {
@@ -192,6 +235,12 @@ func (h *harness) send(raw map[string]any) result {
 	n := h.next.Add(1)
 	token := fmt.Sprintf("tok%d", n)
 	raw["id"], raw["token"], raw["application_id"], raw["version"] = fmt.Sprint(500000+n), token, testApp, 1
+	if h.locale != "" {
+		raw["locale"] = h.locale
+	}
+	if _, inGuild := raw["guild_id"]; inGuild && h.guildLocale != "" {
+		raw["guild_locale"] = h.guildLocale
+	}
 	data, err := json.Marshal(raw)
 	if err != nil {
 		h.t.Fatal(err)
@@ -205,6 +254,7 @@ func (h *harness) send(raw map[string]any) result {
 		message = i.Message.ID
 	}
 	h.fake.StartInteraction(token, message)
+	h.fake.InteractionChannel(token, i.ChannelID)
 	if i.GuildID == "" {
 		h.dmMu.Lock()
 		if h.inDM == nil {
@@ -213,11 +263,17 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
-	if h.run != nil {
+	switch {
+	case h.web != nil:
+		h.web.interaction(h, raw)
+	case h.run != nil:
 		h.run.interaction(h, raw, token)
-	} else {
+	default:
 		h.bot.HandleInteraction(context.Background(), &i)
 	}
+	// what the interaction set off is delivered through it after it was
+	// answered (the publisher's work): wait for that too
+	h.bot.Wait()
 	var out []discordtest.Request
 	for _, q := range h.fake.Requests() {
 		if q.Token == token {
@@ -432,9 +488,10 @@ func (h *harness) publicSince(mark int) string {
 	h.bot.Wait()
 	all := h.fake.Requests()
 	private := map[string]bool{} // interaction tokens whose @original is ephemeral or in a DM
+	inDM := map[string]bool{}    // a DM's follow-ups are private too; elsewhere their own flag says
 	h.dmMu.Lock()
 	for tok := range h.inDM {
-		private[tok] = true
+		private[tok], inDM[tok] = true, true
 	}
 	h.dmMu.Unlock()
 	for _, q := range all {
@@ -452,8 +509,12 @@ func (h *harness) publicSince(mark int) string {
 		switch q.Kind {
 		case discordtest.ChannelSend, discordtest.MessageEdit:
 			parts = append(parts, q.Text())
-		case discordtest.Callback, discordtest.Followup:
+		case discordtest.Callback:
 			if !q.Ephemeral() && !private[q.Token] && q.Type != discordgo.InteractionResponseModal && q.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+				parts = append(parts, q.Text())
+			}
+		case discordtest.Followup:
+			if !q.Ephemeral() && !inDM[q.Token] {
 				parts = append(parts, q.Text())
 			}
 		case discordtest.OriginalEdit:

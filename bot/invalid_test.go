@@ -14,6 +14,7 @@ import (
 )
 
 func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	h.fake.RefuseDMs(bob.ID)
@@ -51,6 +52,7 @@ func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
 }
 
 func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.bot.send.guard.limit = 5
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -67,9 +69,11 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 		return n
 	}
 	before := sent()
+	// each notice to a channel of its own: the guard's count is the bot's,
+	// and no channel's bucket (5 posts in 5 s) makes the test wait
 	for n := 0; n < 8; n++ {
 		h.command(alice, chTiny, cmdGame, subAbandon, nil) // private, always answered
-		h.bot.pub.post(chTiny, msg{Content: "a notice"}, 0)
+		h.bot.pub.post(fmt.Sprint(7100+n), msg{Content: "a notice"}, 0)
 	}
 	if got := sent() - before; got != 5 {
 		t.Errorf("%d refused posts reached Discord; the guard should hold back after 5", got)
@@ -87,7 +91,7 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 	// ten minutes later the count has expired and posts go out again
 	h.clock.Advance(11 * time.Minute)
 	h.fake.ClearFailures()
-	h.bot.pub.post(chTiny, msg{Content: "a notice"}, 0)
+	h.bot.pub.post("7199", msg{Content: "a notice"}, 0)
 	if got := sent() - before; got != 6 {
 		t.Errorf("after ten minutes: %d posts sent, want 6", got)
 	}
@@ -97,6 +101,7 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 }
 
 func TestStaleDMMenusAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
@@ -138,6 +143,7 @@ func TestStaleDMMenusAreRefused(t *testing.T) {
 }
 
 func TestForgedCustomIDsEditNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	openTinyTable(t, h, chTiny, alice, carol)
@@ -150,7 +156,7 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 		}
 	}
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return s
 	}
 	which, _ := customID{Verb: verbWhich}.encode()
@@ -178,6 +184,7 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 }
 
 func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	var wg sync.WaitGroup
 	for n := range 120 {
@@ -202,14 +209,22 @@ func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
 }
 
 func TestTheSecretFormUpdatesTheBoardInItsAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
 	mark := h.mark()
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if res.callbackType() != discordgo.InteractionResponseUpdateMessage || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
+	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.private() || !strings.Contains(res.text(), "you played `pick 2`") {
 		t.Errorf("the form's answer: type %v, %s", res.callbackType(), res.text())
+	}
+	edited := false // the board, edited as the form's original message
+	for _, q := range res.Requests {
+		edited = edited || q.Kind == discordtest.OriginalEdit && strings.Contains(q.Text(), fmt.Sprintf("version %d ", h.game(chTiny).Version))
+	}
+	if !edited {
+		t.Errorf("the form's interaction did not bring the board up to date: %+v", res.Requests)
 	}
 	if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
 		t.Errorf("the board was not brought up to date:\n%s", discordtest.MessageText(after))

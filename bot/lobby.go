@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -90,14 +90,14 @@ func (b *lobbyHandler) suggest(in *interaction) []string {
 }
 
 func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction) error {
-	i, sub, opts := in.Interaction, in.sub, in.opts
+	sub, opts := in.sub, in.opts
 	switch sub {
 	case subNew:
-		return b.newLobby(r, i, opts)
+		return b.newLobby(r, in)
 	case subList:
-		return b.listGames(r, i)
+		return b.listGames(r, in)
 	case subAbandon:
-		return b.askAbandon(r, i, opts)
+		return b.askAbandon(r, in)
 	}
 	arg := ""
 	var v verb
@@ -113,28 +113,48 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	case subStart:
 		v, arg = verbStart, opts.str(optOrder)
 	default:
-		return refuse("Unknown subcommand `%s`.", sub)
+		return refuseWith("refuse.unknown_subcommand", "Name", sub)
 	}
-	g, note, err := b.changeLobby(i, v, arg, 0)
+	g, note, err := b.changeLobby(r, in, v, arg, 0)
 	if err != nil {
 		return err
 	}
-	b.editLobby(g, v, note)
-	return r.message(msg{Content: note})
+	b.editLobby(g, v, note, in.pub())
+	return r.message(msg{Content: note.in(in.pub())})
 }
 
-// lobbyAfter is what the lobby message shows after change v.
-func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note string) msg {
+// phrase is a message of the catalogue with its arguments, to be written
+// once its reader's language is known.
+type phrase struct {
+	id   string
+	args []any
+}
+
+func say(id string, args ...any) phrase { return phrase{id: id, args: args} }
+
+// in writes the phrase in p's language.
+func (ph phrase) in(p *locale.Printer) string { return p.T(ph.id, ph.args...) }
+
+// lobbyAfter is what the lobby message shows after change v, in p's
+// language.
+func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) msg {
 	if v == verbStart {
-		return msg{Content: note, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
+		return msg{Content: note.in(p), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
 	}
-	return b.lobbyMessage(g)
+	return b.lobbyMessage(g, p)
 }
 
-// editLobby brings the lobby message up to date after change v.
-func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note string) {
+// editLobby brings the lobby message up to date after change v, in p's
+// language.
+func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
 	if id := g.Messages[roleLobby]; id != "" {
-		if err := b.send.edit(g.Channel, id, b.lobbyAfter(g, v, note)); err != nil {
+		// through a recent interaction on it when there is one (outside
+		// the REST budget), else with a REST edit
+		m := b.lobbyAfter(g, v, note, p)
+		if b.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
+			return
+		}
+		if err := b.send.edit(g.Channel, id, m); err != nil {
 			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
@@ -145,28 +165,33 @@ func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note string) {
 // leaves that message alone.
 func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	g, note, err := b.changeLobby(in.Interaction, id.Verb, id.Arg, id.Game)
+	g, note, err := b.changeLobby(r, in, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
 	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
-		b.editLobby(g, id.Verb, note)
-		return r.message(msg{Content: note, Private: true})
+		b.editLobby(g, id.Verb, note, in.pub())
+		return r.message(msg{Content: note.in(in.tr), Private: true})
 	}
-	return r.update(b.lobbyAfter(g, id.Verb, note))
+	if err := r.update(b.lobbyAfter(g, id.Verb, note, in.pub())); err != nil {
+		return err
+	}
+	b.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
+	return nil
 }
 
-func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options) error {
+func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
+	i, opts := in.Interaction, in.opts
 	kind := opts.str(optGame)
 	rules, err := b.games.Lookup(kind)
 	if err != nil {
-		return refuse("Unknown game %q.", kind)
+		return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
 	}
 	players, fixed := opts.integer(optPlayers)
 	if fixed && (players < rules.MinPlayers() || players > rules.MaxPlayers()) {
-		return refuse("%s is for %d to %d players.", rules.Title(), rules.MinPlayers(), rules.MaxPlayers())
+		return refuseWith("lobby.players_range", "Game", gameTitle(in.tr, rules), "Min", rules.MinPlayers(), "Max", rules.MaxPlayers())
 	}
-	gameOpts, err := parseGameOptions(rules, opts.str(optOptions))
+	gameOpts, err := parseGameOptions(rules, gameTitle(in.tr, rules), opts.str(optOptions))
 	if err != nil {
 		return err
 	}
@@ -201,7 +226,7 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		inThread = settings.Threads
 	}
 	if inThread {
-		if err := b.openInThread(i, g, rules.Title()); err != nil {
+		if err := b.openInThread(in, g, gameTitle(in.pub(), rules)); err != nil {
 			return err
 		}
 	}
@@ -209,9 +234,9 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		return err
 	}
 	if inThread {
-		return b.announceThread(r, g, rules.Title())
+		return b.announceThread(r, in, g, gameTitle(in.pub(), rules))
 	}
-	if err := r.message(b.lobbyMessage(g)); err != nil {
+	if err := r.message(b.lobbyMessage(g, in.pub())); err != nil {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
@@ -220,12 +245,13 @@ func (b *lobbyHandler) newLobby(r *reply, i *discordgo.Interaction, opts options
 		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
+	b.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
 	return nil
 }
 
@@ -244,8 +270,9 @@ func guildSettings(settings interface {
 	return s, nil
 }
 
-// parseGameOptions reads "name=value name=value" against the game's options.
-func parseGameOptions(rules engine.Rules, text string) (map[string]string, error) {
+// parseGameOptions reads "name=value name=value" against the game's
+// options; title is the game's title in the asker's language.
+func parseGameOptions(rules engine.Rules, title, text string) (map[string]string, error) {
 	if text == "" {
 		return nil, nil
 	}
@@ -261,13 +288,13 @@ func parseGameOptions(rules engine.Rules, text string) (map[string]string, error
 		o, known := known[k]
 		switch {
 		case !ok || k == "" || v == "":
-			return nil, refuse("Write options as `name=value`, e.g. `%s`.", optionExample(rules))
+			return nil, refuseWith("lobby.option_format", "Example", optionExample(rules))
 		case !known && len(names) == 0:
-			return nil, refuse("%s has no options.", rules.Title())
+			return nil, refuseWith("lobby.no_options", "Game", title)
 		case !known:
-			return nil, refuse("%s has no option %q; its options are %s.", rules.Title(), k, strings.Join(names, ", "))
+			return nil, refuseWith("lobby.no_such_option", "Game", title, "Name", clip(k, 40), "Options", strings.Join(names, ", "))
 		case len(o.Values) > 0 && !slices.Contains(o.Values, v):
-			return nil, refuse("Option %s takes one of %s, not %q.", k, strings.Join(o.Values, ", "), v)
+			return nil, refuseWith("lobby.option_values", "Name", k, "Values", strings.Join(o.Values, ", "), "Value", clip(v, 40))
 		}
 		out[k] = v
 	}
@@ -294,29 +321,30 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string, gameID uint64) (*storage.Game, string, error) {
+func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
+	i := in.Interaction
 	unlock := b.locks.lock(i.ChannelID)
 	defer unlock()
 	g, err := b.store.Get(i.ChannelID)
 	if err != nil {
-		return nil, "", err
+		return nil, phrase{}, err
 	}
 	if gameID != 0 && g.ID != gameID {
-		return nil, "", errForeign
+		return nil, phrase{}, errForeign
 	}
 	if g.Status != storage.StatusLobby {
-		return nil, "", errNoLobby
+		return nil, phrase{}, errNoLobby
 	}
 	rules, err := b.games.Lookup(g.Kind)
 	if err != nil {
-		return nil, "", err
+		return nil, phrase{}, err
 	}
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
-		return b.startGame(i, g, rules, arg)
+		return b.startGame(r, in, g, rules, arg)
 	}
-	var note string
-	g, err = b.store.Update(g.Channel, func(g *storage.Game) error {
+	var note phrase
+	g, err = b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -325,31 +353,31 @@ func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string,
 		switch v {
 		case verbJoin:
 			if seated >= 0 {
-				return refuse("You are already seated.")
+				return refuseWith("lobby.already_seated")
 			}
 			if len(g.Seats) >= limit {
-				return refuse("The table is full (%d seats).", limit)
+				return refuseWith("lobby.table_full", "Count", limit)
 			}
 			g.Seats = append(g.Seats, storage.Seat{User: user, Name: name})
-			note = fmt.Sprintf("%s joined.", name)
+			note = say("lobby.joined", "Name", name)
 		case verbLeave:
 			if seated < 0 {
-				return refuse("You are not seated in this lobby.")
+				return refuseWith("lobby.not_seated")
 			}
 			g.Seats = slices.Delete(g.Seats, seated, seated+1)
-			note = fmt.Sprintf("%s left.", name)
+			note = say("lobby.left", "Name", name)
 		case verbAddAI:
 			if seated < 0 && !isAdmin(i) {
-				return refuse("Only seated players add computer players.")
+				return refuseWith("lobby.add_ai_who")
 			}
 			if len(g.Seats) >= limit {
-				return refuse("The table is full (%d seats).", limit)
+				return refuseWith("lobby.table_full", "Count", limit)
 			}
 			if arg == "" {
 				arg = "random"
 			}
 			if _, err := ai.Lookup(rules, arg); err != nil {
-				return refuse("%s has no computer player %q; try one of %s.", rules.Title(), arg, strings.Join(ai.Names(rules), ", "))
+				return refuseWith("lobby.no_such_ai", "Game", gameTitle(in.tr, rules), "Name", clip(arg, 40), "Names", strings.Join(ai.Names(rules), ", "))
 			}
 			n := 1
 			for _, s := range g.Seats {
@@ -357,8 +385,8 @@ func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string,
 					n++
 				}
 			}
-			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: "Computer " + strconv.Itoa(n) + " (" + arg + ")"})
-			note = fmt.Sprintf("%s seated a computer player (%s).", name, arg)
+			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.pub().T("lobby.computer_name", "N", n, "Kind", arg)})
+			note = say("lobby.ai_added", "Name", name, "Kind", arg)
 		case verbDropAI:
 			last := -1
 			for n, s := range g.Seats {
@@ -367,35 +395,37 @@ func (b *lobbyHandler) changeLobby(i *discordgo.Interaction, v verb, arg string,
 				}
 			}
 			if last < 0 {
-				return refuse("There is no computer player to remove.")
+				return refuseWith("lobby.no_ai")
 			}
 			g.Seats = slices.Delete(g.Seats, last, last+1)
-			note = fmt.Sprintf("%s removed a computer player.", name)
+			note = say("lobby.ai_removed", "Name", name)
 		default:
 			return errUnknownComp
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, phrase{}, err
 	}
 	return g, note, nil
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, string, error) {
+func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
+	i := in.Interaction
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
-		return nil, "", refuse("Only a seated player or an admin can start the game.")
+		return nil, phrase{}, refuseWith("lobby.start_who")
 	}
 	n := len(g.Seats)
+	title := gameTitle(in.tr, rules)
 	switch {
 	case g.Setup.Players > 0 && n != g.Setup.Players:
-		return nil, "", refuse("The table has %d of its %d seats filled; more players (or computer players) must join first.", n, g.Setup.Players)
+		return nil, phrase{}, refuseWith("lobby.seats_missing", "Seated", n, "Count", g.Setup.Players)
 	case n < rules.MinPlayers():
-		return nil, "", refuse("%s needs at least %d players; %d seated.", rules.Title(), rules.MinPlayers(), n)
+		return nil, phrase{}, refuseWith("lobby.too_few", "Game", title, "Count", rules.MinPlayers(), "Seated", n)
 	case n > rules.MaxPlayers():
-		return nil, "", refuse("%s takes at most %d players.", rules.Title(), rules.MaxPlayers())
+		return nil, phrase{}, refuseWith("lobby.too_many", "Game", title, "Count", rules.MaxPlayers())
 	}
 	var shuffle func(g *storage.Game) error
 	if order != orderJoin {
@@ -407,16 +437,16 @@ func (b *lobbyHandler) startGame(i *discordgo.Interaction, g *storage.Game, rule
 	}
 	res, err := b.ref.start(g, shuffle)
 	if res != nil {
-		b.pub.notify(res)
+		b.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, phrase{}, err
 	}
 	var names []string
 	for n, s := range res.game.Seats {
 		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
 	}
-	return res.game, fmt.Sprintf("**%s** has started! Seats: %s.", rules.Title(), strings.Join(names, ", ")), nil
+	return res.game, say("lobby.started", "Game", gameTitle(in.pub(), rules), "Seats", strings.Join(names, ", ")), nil
 }
 
 // seatLabel names a seat in public text: a mention for a user.
@@ -427,25 +457,26 @@ func seatLabel(s storage.Seat) string {
 	return s.Name
 }
 
-// lobbyMessage is the public lobby: who sits, the options, and buttons.
-func (b *lobbyHandler) lobbyMessage(g *storage.Game) msg {
+// lobbyMessage is the public lobby, in p's language: who sits, the
+// options, and buttons.
+func (b *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 	title := g.Kind
 	min, max := 0, 0
 	if rules, err := b.games.Lookup(g.Kind); err == nil {
-		title, min, max = rules.Title(), rules.MinPlayers(), rules.MaxPlayers()
+		title, min, max = gameTitle(p, rules), rules.MinPlayers(), rules.MaxPlayers()
 	}
 	var seats strings.Builder
 	for n, s := range g.Seats {
 		fmt.Fprintf(&seats, "%d. %s\n", n+1, seatLabel(s))
 	}
-	target := fmt.Sprintf("%d to %d players", min, max)
+	target := p.T("lobby.table_range", "Min", min, "Max", max)
 	if g.Setup.Players > 0 {
-		target = fmt.Sprintf("%d players", g.Setup.Players)
+		target = p.T("lobby.table_fixed", "Count", g.Setup.Players)
 	}
 	fields := []*discordgo.MessageEmbedField{
-		{Name: fmt.Sprintf("Seated (%d)", len(g.Seats)), Value: orNone(seats.String())},
-		{Name: "Table", Value: target, Inline: true},
-		{Name: "Deadline", Value: deadlineText(g), Inline: true},
+		{Name: p.T("lobby.seated", "Count", len(g.Seats)), Value: orNone(seats.String())},
+		{Name: p.T("lobby.table"), Value: target, Inline: true},
+		{Name: p.T("lobby.deadline"), Value: deadlineText(p, g), Inline: true},
 	}
 	if len(g.Setup.Options) > 0 {
 		var o []string
@@ -453,28 +484,28 @@ func (b *lobbyHandler) lobbyMessage(g *storage.Game) msg {
 			o = append(o, k+"="+v)
 		}
 		slices.Sort(o)
-		fields = append(fields, &discordgo.MessageEmbedField{Name: "Options", Value: strings.Join(o, ", "), Inline: true})
+		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("lobby.options"), Value: strings.Join(o, ", "), Inline: true})
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       title + " — lobby",
-		Description: fmt.Sprintf("Game #%d, opened by <@%s>. Join with the button or `/lobby join`; start when the table is ready.", g.ID, g.Creator),
+		Title:       p.T("lobby.title", "Game", title),
+		Description: p.T("lobby.intro", "ID", g.ID, "Creator", g.Creator),
 		Fields:      fields,
 	}
 	btn := func(label string, style discordgo.ButtonStyle, v verb, arg string) discordgo.MessageComponent {
-		id, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return discordgo.Button{Label: label, Style: style, CustomID: id}
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			btn("Join", discordgo.SuccessButton, verbJoin, ""),
-			btn("Leave", discordgo.SecondaryButton, verbLeave, ""),
-			btn("Add computer", discordgo.SecondaryButton, verbAddAI, ""),
-			btn("Remove computer", discordgo.SecondaryButton, verbDropAI, ""),
+			btn(p.T("lobby.button.join"), discordgo.SuccessButton, verbJoin, ""),
+			btn(p.T("lobby.button.leave"), discordgo.SecondaryButton, verbLeave, ""),
+			btn(p.T("lobby.button.add_ai"), discordgo.SecondaryButton, verbAddAI, ""),
+			btn(p.T("lobby.button.drop_ai"), discordgo.SecondaryButton, verbDropAI, ""),
 		}},
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			btn("Start (shuffled seats)", discordgo.PrimaryButton, verbStart, orderShuffle),
-			btn("Start (join order)", discordgo.PrimaryButton, verbStart, orderJoin),
-			btn("Abandon", discordgo.DangerButton, verbAbandon, ""),
+			btn(p.T("lobby.button.start_shuffled"), discordgo.PrimaryButton, verbStart, orderShuffle),
+			btn(p.T("lobby.button.start_join"), discordgo.PrimaryButton, verbStart, orderJoin),
+			btn(p.T("lobby.button.abandon"), discordgo.DangerButton, verbAbandon, ""),
 		}},
 	}}
 }
@@ -496,56 +527,49 @@ func gameDeadline(g *storage.Game) (deadline, reminder time.Duration, onTimeout 
 	return g.Timing.TurnDeadline, g.Timing.ReminderEvery, onTimeout
 }
 
-func deadlineText(g *storage.Game) string {
+// deadlineText says, in p's language, how long each decision may take
+// and what happens then.
+func deadlineText(p *locale.Printer, g *storage.Game) string {
 	d, _, on := gameDeadline(g)
 	if d <= 0 {
-		return "none"
+		return p.T("deadline.none")
 	}
-	what := "a computer player stands in"
+	what := p.T("deadline.computer")
 	if on == onDeadlinePause {
-		what = "the game pauses"
+		what = p.T("deadline.pause")
 	}
-	return fmt.Sprintf("%s per decision, then %s", humanDuration(d), what)
+	return p.T("deadline.text", "Duration", humanDuration(p, d), "Then", what)
 }
 
-func humanDuration(d time.Duration) string {
+// humanDuration writes d in whole days, hours or minutes in p's language.
+func humanDuration(p *locale.Printer, d time.Duration) string {
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return plural(int(d/(24*time.Hour)), "day")
+		return p.T("duration.days", "Count", int(d/(24*time.Hour)))
 	case d >= time.Hour && d%time.Hour == 0:
-		return plural(int(d/time.Hour), "hour")
+		return p.T("duration.hours", "Count", int(d/time.Hour))
 	case d >= time.Minute:
-		return plural(int(d/time.Minute), "minute")
+		return p.T("duration.minutes", "Count", int(d/time.Minute))
 	}
 	return d.String()
 }
 
-// plural writes n things: "1 day", "2 days".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
-
 // listGames lists the guild's open and running games, privately.
-func (b *lobbyHandler) listGames(r *reply, i *discordgo.Interaction) error {
+func (b *lobbyHandler) listGames(r *reply, in *interaction) error {
+	i, p := in.Interaction, in.tr
 	games, err := b.lists.ListActive(i.GuildID)
 	if err != nil {
 		return err
 	}
 	if len(games) == 0 {
-		return r.message(msg{Content: "No games on this server yet. Open one with `/lobby new`.", Private: true})
+		return r.message(msg{Content: p.T("lobby.list_empty"), Private: true})
 	}
 	var sb strings.Builder
 	for _, g := range games {
-		title := g.Kind
-		if rules, err := b.games.Lookup(g.Kind); err == nil {
-			title = rules.Title()
-		}
-		state := fmt.Sprintf("lobby, %d seated", len(g.Seats))
+		title := kindTitle(p, b.games, g.Kind)
+		state := p.T("lobby.list_lobby", "Count", len(g.Seats))
 		if g.Status == storage.StatusRunning {
-			state = fmt.Sprintf("running, %d players, %d actions", len(g.Seats), g.Version)
+			state = p.T("lobby.list_running", "Players", len(g.Seats), "Count", g.Version)
 		}
 		fmt.Fprintf(&sb, "• <#%s> — %s #%d (%s)\n", g.Channel, title, g.ID, state)
 	}
@@ -566,20 +590,20 @@ func truncate(s string, n int) string {
 // askAbandon asks the creator or an admin to confirm abandoning the
 // channel's game or, with game:N, game N of this channel or of one of its
 // threads: a game whose thread was deleted is ended from its parent.
-func (b *lobbyHandler) askAbandon(r *reply, i *discordgo.Interaction, opts options) error {
-	id, named := opts.integer(optGame)
+func (b *lobbyHandler) askAbandon(r *reply, in *interaction) error {
+	id, named := in.opts.integer(optGame)
 	if !named {
-		g, err := b.store.Get(i.ChannelID)
+		g, err := b.store.Get(in.ChannelID)
 		if err != nil {
 			return err
 		}
-		return b.confirmAbandon(r, i, g)
+		return b.confirmAbandon(r, in, g)
 	}
-	g, err := b.abandonable(i, uint64(max(id, 0)))
+	g, err := b.abandonable(in.Interaction, uint64(max(id, 0)))
 	if err != nil {
 		return err
 	}
-	return b.confirmAbandon(r, i, g)
+	return b.confirmAbandon(r, in, g)
 }
 
 // abandonable is game id when it is active and lives in the interaction's
@@ -587,25 +611,25 @@ func (b *lobbyHandler) askAbandon(r *reply, i *discordgo.Interaction, opts optio
 func (b *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
 	g, err := b.store.GetByID(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != i.GuildID || g.Channel != i.ChannelID && g.Parent != i.ChannelID) {
-		return nil, refuse("There is no game #%d in this channel or its threads.", id)
+		return nil, refuseWith("refuse.no_game_here", "ID", id)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !g.Status.Active() {
-		return nil, refuse("Game #%d has already ended.", id)
+		return nil, refuseWith("refuse.game_ended", "ID", id)
 	}
 	return g, nil
 }
 
-func (b *lobbyHandler) confirmAbandon(r *reply, i *discordgo.Interaction, g *storage.Game) error {
-	if userOf(i).ID != g.Creator && !isAdmin(i) {
-		return refuse("Only the game's creator (<@%s>) or a server admin can abandon it.", g.Creator)
+func (b *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game) error {
+	if userOf(in.Interaction).ID != g.Creator && !isAdmin(in.Interaction) {
+		return refuseWith("lobby.abandon_who_creator", "Creator", g.Creator)
 	}
-	id, _ := customID{Game: g.ID, Version: g.Version, Verb: verbConfirm}.encode()
-	return r.message(msg{Private: true, Content: fmt.Sprintf("Abandon game #%d for everyone? It cannot be resumed.", g.ID),
+	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbConfirm}.encode()
+	return r.message(msg{Private: true, Content: in.tr.T("lobby.abandon_ask", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Abandon the game", Style: discordgo.DangerButton, CustomID: id},
+			discordgo.Button{Label: in.tr.T("lobby.abandon_button"), Style: discordgo.DangerButton, CustomID: id},
 		}}}})
 }
 
@@ -618,13 +642,13 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 		return err
 	}
 	if id.Verb == verbAbandon {
-		return b.confirmAbandon(r, i, g)
+		return b.confirmAbandon(r, in, g)
 	}
 	if !ephemeral(in.message) {
 		return errUnknownComp // a confirmation is only ever on its private question
 	}
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
-		return refuse("Only the game's creator or a server admin can abandon it.")
+		return refuseWith("lobby.abandon_who")
 	}
 	err = b.locks.with(g.Channel, func() error {
 		var err error
@@ -634,16 +658,16 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 		if g.ID != id.Game {
 			return errForeign
 		}
-		g, err = b.store.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil)
+		g, err = b.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	err = r.update(msg{Content: fmt.Sprintf("Game #%d abandoned.", g.ID)}) // the private question
+	err = r.update(msg{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
 	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
-		err = errors.Join(err, r.message(msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", g.ID, displayName(i)), Mentions: []string{}}))
+		err = errors.Join(err, r.message(msg{Content: in.pub().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
 	}
 	return err
 }

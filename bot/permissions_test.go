@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // pngRenderer draws every picture of any game as the same small PNG.
@@ -78,6 +79,7 @@ func callNeeds(fake *discordtest.Server, q discordtest.Request) (needs int64, kn
 // that every REST call the bot made needs nothing beyond Permissions, and
 // that Permissions holds nothing no call needs.
 func TestPermissionsCoverEveryCallTheBotMakes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Images: true}, pngRenderer{}, nil)
 	openTinyTable(t, h, "3101", carol, dave)
 	pickAll(t, h, "3101", carol, dave)
@@ -86,9 +88,17 @@ func TestPermissionsCoverEveryCallTheBotMakes(t *testing.T) {
 	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
 		t.Fatalf("start: %s", res.text())
 	}
+	// every interaction on the board is too old to edit it through, so the
+	// board's edit is a REST call, and bob's pick by DM ends the round with
+	// no interaction at hand: the new board is a channel post
+	h.clock.Advance(handleLife)
+	h.command(bob, thread, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit && q.Channel == thread },
 		discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived", Times: 1})
-	pickAll(t, h, thread, alice, bob)
+	pickAll(t, h, thread, alice)
+	if dms := h.dm(bob, "1"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played") {
+		t.Fatalf("bob's pick by DM: %+v", dms)
+	}
 	h.bot.Wait()
 
 	var used int64

@@ -49,6 +49,11 @@ type outcome struct {
 	// start is true while the game, loaded in the lobby, is to be started
 	// by the commit that stores entries and change.
 	start bool
+	// key is the interaction's key, for the commit that stores its action
+	// (see request.key); recorded is true when that commit was found
+	// already kept, after an answer from the store was lost.
+	key      string
+	recorded bool
 }
 
 // queued is what the publisher keeps of an outcome until its channel's
@@ -63,11 +68,21 @@ func (o *outcome) queued() *outcome {
 
 // request is one attempt to act on a game.
 type request struct {
-	channel string
-	user    string
-	game    uint64 // when not 0, the game the component belonged to
-	version int    // when >= 0, the state version the component was drawn for
-	text    string // the action as typed or sent
+	channel  string
+	user     string
+	game     uint64 // when not 0, the game the component belonged to
+	revision int64  // when >= 0, the revision of the game the component was drawn for
+	// drawn, when not 0, is the revision the choice was offered at (a DM
+	// menu, a secret picker or form, an autocomplete list) for a choice
+	// that stays open while other players act: the action is refused as
+	// stale when the game's history was taken back since (an undo), not
+	// when it only grew (see storage.Game.Extends).
+	drawn uint64
+	text  string // the action as typed or sent
+	// key is the id of the interaction or DM message that sent the action:
+	// the store keeps it with the commit, so that a retry after a lost
+	// answer finds the action recorded rather than applying it twice.
+	key string
 	// menuSeat, when set, is the seat a select menu was drawn for: the
 	// user must hold it
 	menuSeat *engine.Seat
@@ -76,8 +91,9 @@ type request struct {
 // referee applies actions to games: the player's, then the computer
 // players' and the stand-ins' at deadlines; it finishes games that end and
 // re-arms deadlines. An interaction's whole outcome (its actions, the
-// deadline, the ending) is stored in one Store.Commit from the version the
-// interaction loaded, so it is kept whole or not at all. It never talks to
+// deadline, the ending) is stored in one Store.Commit guarded by the game
+// and revision the interaction loaded (storage.Guard), so it is kept whole
+// or not at all, and never on another game or history. It never talks to
 // Discord: callers hand its outcomes to the publisher.
 type referee struct {
 	store    gameStore
@@ -101,12 +117,16 @@ func (ref *referee) play(req request) (*outcome, error) {
 		return nil, err
 	}
 	switch {
+	case req.game != 0 && g.ID != req.game && req.drawn != 0:
+		return nil, errStaleChoice
 	case req.game != 0 && g.ID != req.game:
 		return nil, errForeign
 	case g.Status != storage.StatusRunning:
 		return nil, errNotRunning
-	case req.version >= 0 && g.Version != req.version:
+	case req.revision >= 0 && g.Revision != uint64(req.revision):
 		return nil, errStaleClick
+	case req.drawn != 0 && !g.Extends(req.drawn):
+		return nil, errStaleChoice
 	}
 	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
@@ -127,7 +147,7 @@ func (ref *referee) play(req request) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided}
+	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided, key: req.key}
 	out.add(events)
 	ref.record(out, seat, action)
 	return ref.settle(out, before, nil)
@@ -202,9 +222,9 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	return ref.deadlineEdit(out.game, len(now) > 0)
 }
 
-// save stores out's pending actions and change, edit and ending in one commit from
-// the version out's game was loaded at, and takes the stored game; with
-// nothing to store it does nothing.
+// save stores out's pending actions and change, edit and ending in one
+// commit guarded by the game and revision out's game was loaded at, and
+// takes the stored game; with nothing to store it does nothing.
 func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
 	if len(out.entries) == 0 && out.change == nil && edit == nil && ending == nil && !out.start {
 		return nil
@@ -225,20 +245,52 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 		}
 		o.Snapshot = snap
 	}
-	g, err := ref.store.Commit(out.game.Channel, out.game.Version-len(out.entries), o)
+	o.Key = out.key
+	g, err := ref.commit(out.game.Channel, out.game.Guard(), o)
+	var applied *storage.AppliedError
+	if errors.As(err, &applied) {
+		// the first attempt was kept, and its answer lost: the action is
+		// recorded once, as the player sent it
+		g, err, out.recorded = applied.Game, nil, true
+	}
 	if err != nil {
 		return err
 	}
-	out.game, out.entries, out.change, out.start = g, nil, nil, false
+	out.game, out.entries, out.change, out.start, out.key = g, nil, nil, false, ""
 	return nil
 }
+
+// commitRetries are the pauses before each retry of a commit whose
+// outcome is unknown: the connection to the database was lost, or the
+// answer timed out. Only a commit with a key is retried, and the store
+// answers a retry of one it kept with ErrApplied.
+var commitRetries = []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, 2 * time.Second, 5 * time.Second}
+
+// commit is Store.Commit, retried while its outcome is unknown (see
+// commitRetries). When the outcome stays unknown, the error wraps
+// errUnknownOutcome, so that the player is not told the action failed.
+func (ref *referee) commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+	g, err := ref.store.Commit(channel, at, o)
+	for i := 0; o.Key != "" && outcomeUnknown(err) && i < len(commitRetries); i++ {
+		time.Sleep(commitRetries[i])
+		g, err = ref.store.Commit(channel, at, o)
+	}
+	if o.Key != "" && outcomeUnknown(err) {
+		return nil, fmt.Errorf("%w: %w", errUnknownOutcome, err)
+	}
+	return g, err
+}
+
+// outcomeUnknown reports whether err leaves open whether a commit was
+// kept (the store lost its database's answer).
+func outcomeUnknown(err error) bool { return errors.Is(err, storage.ErrUnknownOutcome) }
 
 // armDeadline sets (or clears) g's deadline and reminder from now, in a
 // commit of its own from g's version, when check (run first on the stored
 // game) lets it.
 func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*storage.Game) error) error {
 	arm := ref.deadlineEdit(g, waiting)
-	updated, err := ref.store.Commit(g.Channel, g.Version, storage.Outcome{Edit: func(r *storage.Game) error {
+	updated, err := ref.store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
 		if err := check(r); err != nil {
 			return err
 		}
@@ -482,7 +534,7 @@ func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	g2, st2, err := ref.store.Undo(g.Channel, g.Version, 1)
+	g2, st2, err := ref.store.Undo(g.Channel, g.Guard(), 1)
 	if err != nil {
 		return nil, err
 	}
@@ -504,11 +556,11 @@ func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.
 		return none, nil, nil, errNotSeated
 	}
 	if len(g.Log) == 0 {
-		return none, nil, nil, refuse("Nothing has been played yet.")
+		return none, nil, nil, refuseWith("undo.nothing")
 	}
 	last := g.Log[len(g.Log)-1]
 	if !slices.Contains(seats, last.Seat) {
-		return none, nil, nil, refuse("Only the last action of the game can be taken back, and it is not yours.")
+		return none, nil, nil, refuseWith("undo.not_yours")
 	}
 	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
@@ -531,7 +583,7 @@ func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.
 	}
 	for _, e := range events {
 		if e.Reveals {
-			return none, nil, nil, refuse("That action revealed something hidden (or drew from a deck), so it cannot be taken back.")
+			return none, nil, nil, refuseWith("undo.revealed")
 		}
 	}
 	return last, st, rules, nil

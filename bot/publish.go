@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
@@ -18,7 +19,7 @@ import (
 type boardStore interface {
 	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
+	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 }
 
 // prefsStore reads users' preferences.
@@ -27,9 +28,11 @@ type prefsStore interface {
 }
 
 // secretPrompter sends the secret prompts of a game to the players who
-// take them by DM (the DM handler).
+// take them by DM (the DM handler): secretPromptsDue says whose are due
+// (and counts them as sent), sendSecretPrompts sends those.
 type secretPrompter interface {
-	sendSecretPrompts(g *storage.Game, st engine.State)
+	secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat
+	sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat)
 	forgetGame(game uint64)
 }
 
@@ -38,15 +41,21 @@ type secretPrompter interface {
 // the secret prompts by DM and the final scores. One goroutine per game at
 // a time works through the changes in order, coalescing them: however many
 // actions arrived meanwhile, one pass edits the board once, to the latest
-// state. A click on the board is answered with the board itself
-// (notifyVia), which costs no REST call. No lock of a game's state is held
-// while it talks to Discord.
+// state. It delivers through interactions wherever Discord allows (see
+// deliver.go): a click on the board is acknowledged at once and the board
+// edited as its original message; a new board, the final scores and pings
+// go out as an interaction's public follow-up; other edits go through a
+// recent click on the board. Only what came with no interaction at hand
+// costs a bot-token call. No lock of a game's state is held while it
+// talks to Discord.
 type publisher struct {
 	store    boardStore
 	settings prefsStore
 	look     *views
 	send     *sender
 	dms      secretPrompter
+	handles  *boardHandles
+	langs    *languages // the server's language of what it posts
 	log      *slog.Logger
 	// shared is true when other processes publish the same games (this
 	// one runs some of several gateway shards): their board edits and
@@ -57,7 +66,7 @@ type publisher struct {
 	mu      sync.Mutex
 	pending map[string]*pubJob // work not yet started, by channel
 	running map[string]bool    // channels with a worker
-	wg      sync.WaitGroup
+	idle    *sync.Cond         // on mu: broadcast when no channel has a worker
 }
 
 // pubJob is the work waiting for one channel.
@@ -70,33 +79,38 @@ type pubJob struct {
 }
 
 // boardClick is an interaction that caused a change: when it was on the
-// board, the publisher answers it by updating the board; when it was in
-// the game's channel, its webhook carries the change's ping. Both are
-// interaction calls, outside the bot token's REST budget.
+// board, the publisher edits the board as its original message; when it
+// was in the game's channel, its webhook carries the change's new board,
+// ping or final scores as public follow-ups. Both are interaction calls,
+// outside the bot token's REST budget.
 type boardClick struct {
 	r       *reply
 	message *discordgo.Message
-	done    chan struct{}
+	at      time.Time // when its handler queued it
 }
 
-func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger) *publisher {
-	return &publisher{store: store, settings: settings, look: look, send: send, dms: dms, log: log,
+func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log,
 		pending: map[string]*pubJob{}, running: map[string]bool{}}
+	p.idle = sync.NewCond(&p.mu)
+	return p
 }
 
 // notify queues the public side of an outcome.
 func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
 
 // notifyVia queues the public side of an outcome that interaction r caused
-// (a click on message, or nil for a command or form), and returns once the
-// publisher is done with r: a click is answered with the updated board
-// when message is the game's board, or with a silent acknowledgement; a
-// ping goes out as r's public follow-up. A command must have answered
-// before: its first answer is private.
+// (a click on message, or nil for a command or form) and returns at once.
+// A click is acknowledged first, silently, so that it is answered within
+// milliseconds whatever the publisher has to draw or send; the publisher
+// then edits the board through it when message is the game's board, and
+// posts a new board or a ping as r's public follow-up. A command must
+// have answered before: its first answer is private.
 func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message) {
-	c := &boardClick{r: r, message: message, done: make(chan struct{})}
-	p.queueOutcome(out, c)
-	<-c.done
+	if message != nil {
+		r.deferUpdate()
+	}
+	p.queueOutcome(out, &boardClick{r: r, message: message, at: p.handles.now()})
 }
 
 func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
@@ -129,7 +143,6 @@ func (p *publisher) queue(channel string, add func(j *pubJob)) {
 	add(j)
 	if !p.running[channel] {
 		p.running[channel] = true
-		p.wg.Add(1)
 		go p.run(channel)
 	}
 }
@@ -137,13 +150,15 @@ func (p *publisher) queue(channel string, add func(j *pubJob)) {
 // run publishes channel's work, oldest first, until none is left; work
 // queued meanwhile is coalesced into one pass.
 func (p *publisher) run(channel string) {
-	defer p.wg.Done()
 	for {
 		p.mu.Lock()
 		j := p.pending[channel]
 		delete(p.pending, channel)
 		if j == nil {
 			delete(p.running, channel)
+			if len(p.running) == 0 {
+				p.idle.Broadcast()
+			}
 			p.mu.Unlock()
 			return
 		}
@@ -152,7 +167,15 @@ func (p *publisher) run(channel string) {
 	}
 }
 
-func (p *publisher) wait() { p.wg.Wait() }
+// wait returns once no channel has work under way (safe while others
+// queue more).
+func (p *publisher) wait() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.running) > 0 {
+		p.idle.Wait()
+	}
+}
 
 // pass publishes one job; a panic is logged and the job's clicks are
 // answered anyway.
@@ -163,7 +186,6 @@ func (p *publisher) pass(channel string, j *pubJob) {
 		}
 		for _, c := range j.clicks {
 			c.r.deferUpdate() // no-op when answered
-			close(c.done)
 		}
 	}()
 	p.publish(channel, j)
@@ -172,8 +194,10 @@ func (p *publisher) pass(channel string, j *pubJob) {
 func (p *publisher) publish(channel string, work *pubJob) {
 	if work.gone != nil {
 		p.look.recent.forget(channel)
+		p.handles.forget(channel)
 		p.dms.forgetGame(work.gone.ID)
-		p.post(channel, msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", work.gone.ID, work.by)}, work.gone.ID)
+		words := p.langs.server(work.gone.Guild)
+		p.post(channel, msg{Content: words.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
 		return
 	}
 	var newPhase bool
@@ -196,6 +220,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.look.images.forget(work.final.game.ID)
 		p.dms.forgetGame(work.final.game.ID)
 		p.look.recent.forget(channel)
+		p.handles.forget(channel)
 		return
 	}
 	g, st, err := p.store.Load(channel)
@@ -209,15 +234,18 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	if g.Status != storage.StatusRunning {
 		return
 	}
+	// a player sent their secret prompt by DM is notified by the DM: the
+	// channel's ping leaves them out
+	dms := p.dms.secretPromptsDue(g, st)
 	still := humanWaiting(g, st)
 	var ping []engine.Seat
 	for _, s := range waiting {
-		if slices.Contains(still, s) {
+		if slices.Contains(still, s) && !slices.Contains(dms, s) {
 			ping = append(ping, s)
 		}
 	}
 	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
-	p.dms.sendSecretPrompts(g, st)
+	p.dms.sendSecretPrompts(g, st, dms)
 	if p.shared {
 		p.redrawIfMoved(g)
 	}
@@ -250,14 +278,28 @@ func (p *publisher) postPingVia(g *storage.Game, m mention, clicks []*boardClick
 	if len(m.users) == 0 {
 		return
 	}
+	if _, _, err := p.postVia(g, msg{Content: m.text, Mentions: m.users}, clicks); err != nil {
+		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
+	}
+}
+
+// postVia posts m in g's channel: as the public follow-up of one of the
+// interactions made there, or, without one, as a channel message (a
+// bot-token call). It returns the message and the interaction that
+// carried it (nil for a channel message).
+func (p *publisher) postVia(g *storage.Game, m msg, clicks []*boardClick) (*discordgo.Message, *boardClick, error) {
 	for _, c := range clicks {
-		if c.r.i.ChannelID == g.Channel && c.r.i.GuildID != "" {
-			if err := c.r.message(msg{Content: m.text, Mentions: m.users}); err == nil {
-				return
-			}
+		if !c.r.inChannel(g.Channel) {
+			continue
+		}
+		if sent, err := c.r.followup(m); err == nil {
+			return sent, c, nil
+		} else if !errors.Is(err, errNoHandle) {
+			p.log.Debug("a follow-up failed; posting instead", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	p.postPing(g, m)
+	sent, err := p.send.post(g.Channel, m)
+	return sent, nil, err
 }
 
 // mention is a ping: its text and the users it may notify.
@@ -271,7 +313,7 @@ type mention struct {
 // when a phase began or there is none yet. A ping goes in the
 // new board's text, or in a message of its own.
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	board := p.look.withBoardImage(g, st) // the glance changes with every decision
+	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
 		err := p.editBoard(g, old, board, clicks)
@@ -289,7 +331,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		// the board message was deleted: post a new one
 	}
 	board.Content, board.Mentions = ping.text, ping.users
-	m, err := p.send.post(g.Channel, board)
+	m, via, err := p.postVia(g, board, clicks)
 	if err != nil {
 		p.log.Warn("posting the board failed", "game", g.ID, "err", describeSendError(err))
 		if isUnknownChannel(err) {
@@ -298,10 +340,13 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 		return
 	}
 	if old != "" {
-		p.retire(g, old, clicks)
+		p.retire(g, old, clicks) // through the old board's handles, before they go
+	}
+	if via != nil {
+		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
 	}
 	phase := st.Phase()
-	if _, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 		return nil
@@ -310,33 +355,35 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 	}
 }
 
-// editBoard replaces the board message with board: by answering the clicks
-// made on it when there are any (an interaction response, outside the REST
-// budget), else by one REST edit.
+// editBoard replaces the board message with board, through an
+// interaction when one is at hand (outside the REST budget): a click made
+// on it in this pass, else a recent one (boardHandles); else with one REST
+// edit.
 func (p *publisher) editBoard(g *storage.Game, id string, board msg, clicks []*boardClick) error {
-	answered := false
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			if err := c.r.update(board); err == nil {
-				answered = true
-			}
+			p.handles.keep(g.Channel, c.r, id, false, c.at)
 		}
 	}
-	if answered {
+	if p.handles.edit(g.Channel, id, webhookEdit(fit(board))) == nil {
 		return nil
 	}
 	return p.send.edit(g.Channel, id, board)
 }
 
 // retire removes the components of an old board message, so that only the
-// latest board can be used.
+// latest board can be used: through an interaction that can edit it, else
+// with a REST edit.
 func (p *publisher) retire(g *storage.Game, id string, clicks []*boardClick) {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			if err := c.r.update(msg{Content: c.message.Content, Embeds: c.message.Embeds, Components: []discordgo.MessageComponent{}}); err == nil {
+			if c.r.editThrough(id, false, retiredEdit()) == nil {
 				return
 			}
 		}
+	}
+	if p.handles.edit(g.Channel, id, retiredEdit()) == nil {
+		return
 	}
 	if err := p.send.removeComponents(g.Channel, id); err != nil && !isUnknownMessage(err) {
 		p.log.Warn("retiring the old board failed", "game", g.ID, "err", describeSendError(err))
@@ -385,7 +432,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 		return mention{}
 	}
 	if prefix == "" {
-		prefix = "Your move"
+		prefix = p.langs.server(g.Guild).T("board.your_move")
 	}
 	return mention{text: prefix + ": " + strings.Join(parts, ", "), users: users}
 }
@@ -403,19 +450,22 @@ func promptLabel(st engine.State, seat engine.Seat) string {
 // publishFinal retires the board and posts the final scores.
 func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
+	words := p.langs.server(g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.withBoardImage(g, st) // the glance of the final position
+		board := p.look.withBoardImage(words, g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
 		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	m := p.look.scoresMessage(g, st, true)
+	m := p.look.scoresMessage(words, g, st, true)
 	m.Image = p.look.scoresImage(g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {
 			m.Mentions = append(m.Mentions, s.User)
 		}
 	}
-	p.post(g.Channel, m, g.ID)
+	if _, _, err := p.postVia(g, m, clicks); err != nil {
+		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
+	}
 }

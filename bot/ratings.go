@@ -10,6 +10,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -158,54 +159,48 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 // summary describes a player on a server in a few lines: their skill,
 // games and wins over every game and per kind of game, their favourite
 // game, and their skill over every server.
-func (rb *ratingBook) summary(games *engine.Registry, guild, user string) (string, error) {
+// The lines are in p's language.
+func (rb *ratingBook) summary(p *locale.Printer, games *engine.Registry, guild, user string) (string, error) {
 	l, _, err := rb.ladder()
 	if err != nil {
 		return "", err
 	}
 	all, ok := l.Record(rating.Scope{Guild: guild}, user)
 	if !ok {
-		text := "No finished games on this server yet.\n"
+		text := p.T("stats.none_here") + "\n"
 		if r, ok := l.Record(rating.Scope{}, user); ok {
-			text += fmt.Sprintf("**On every server:** %s\n", recordText(r))
+			text += p.T("stats.every_server", "Record", recordText(p, r)) + "\n"
 		}
 		return text, nil
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "**All games:** %s", recordText(all))
+	sb.WriteString(p.T("stats.all_games", "Record", recordText(p, all)))
 	if fav, ok := l.Favourite(guild, user); ok {
-		fmt.Fprintf(&sb, " · favourite game %s", title(games, fav))
+		sb.WriteString(p.T("stats.favourite", "Game", kindTitle(p, games, fav)))
 	}
 	sb.WriteString("\n")
 	for _, kind := range games.Names() {
 		if r, ok := l.Record(rating.Scope{Guild: guild, Kind: kind}, user); ok {
-			fmt.Fprintf(&sb, "**%s:** %s\n", title(games, kind), recordText(r))
+			fmt.Fprintf(&sb, "**%s:** %s\n", kindTitle(p, games, kind), recordText(p, r))
 		}
 	}
 	if r, ok := l.Record(rating.Scope{}, user); ok && r.Games != all.Games {
-		fmt.Fprintf(&sb, "**On every server:** %s\n", recordText(r))
+		sb.WriteString(p.T("stats.every_server", "Record", recordText(p, r)) + "\n")
 	}
 	return sb.String(), nil
 }
 
 // recordText is a record in a line: skill, games and wins.
-func recordText(r rating.Record) string {
-	return fmt.Sprintf("skill %s over %s, %d won", skillText(r), plural(r.Games, "game"), r.Wins)
+func recordText(p *locale.Printer, r rating.Record) string {
+	return p.T("stats.record", "Skill", skillText(p, r), "Count", r.Games, "Wins", r.Wins)
 }
 
 // skillText shows a record's conservative skill, or says it has none yet.
-func skillText(r rating.Record) string {
+func skillText(p *locale.Printer, r rating.Record) string {
 	if r.Rated == 0 {
-		return "not rated yet"
+		return p.T("stats.unrated")
 	}
-	return fmt.Sprintf("%.1f (μ %.1f, σ %.1f)", r.Rating.Ordinal(), r.Rating.Mu, r.Rating.Sigma)
-}
-
-func title(games *engine.Registry, kind string) string {
-	if rules, err := games.Lookup(kind); err == nil {
-		return rules.Title()
-	}
-	return kind
+	return fmt.Sprintf("%s (μ %s, σ %s)", p.Decimal(r.Rating.Ordinal(), 1), p.Decimal(r.Rating.Mu, 1), p.Decimal(r.Rating.Sigma, 1))
 }
 
 // leaderboardHandler answers /game leaderboard: a server's best players of
@@ -221,14 +216,14 @@ func (b *leaderboardHandler) register(rt *router) error {
 }
 
 func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
-	kind := in.opts.str(optGame)
-	name := "All games"
+	kind, p := in.opts.str(optGame), in.pub()
+	name := p.T("ratings.all_games")
 	if kind != "" {
 		rules, err := b.games.Lookup(kind)
 		if err != nil {
-			return refuse("Unknown game %q.", clip(kind, 40))
+			return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
 		}
-		name = rules.Title()
+		name = gameTitle(p, rules)
 	}
 	if b.render != nil {
 		r.deferMessage(false) // replaying the archive and drawing take a moment
@@ -239,13 +234,13 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	top := l.Top(rating.Scope{Guild: in.GuildID, Kind: kind}, leaderboardSize)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "**Leaderboard · %s**\n", name)
+	sb.WriteString(p.T("ratings.title", "Game", name) + "\n")
 	if len(top) == 0 {
-		sb.WriteString("No rated games on this server yet: a game is rated when two or more people finish it.\n")
+		sb.WriteString(p.T("ratings.none") + "\n")
 	}
 	rows := make([]imaging.Standing, 0, len(top))
 	for i, s := range top {
-		fmt.Fprintf(&sb, "%d. <@%s> — skill %.1f, %s, %d won\n", i+1, s.Player, s.Rating.Ordinal(), plural(s.Games, "game"), s.Wins)
+		sb.WriteString(p.T("ratings.row", "Place", i+1, "Player", s.Player, "Skill", p.Decimal(s.Rating.Ordinal(), 1), "Count", s.Games, "Wins", s.Wins) + "\n")
 		n := names[s.Player]
 		if n == "" {
 			n = s.Player
@@ -254,7 +249,7 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	m := msg{Content: sb.String(), Mentions: []string{}}
 	if b.render != nil {
-		if img, err := b.render.Leaderboard(name+" · leaderboard", rows); err == nil {
+		if img, err := b.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows); err == nil {
 			m.Image = img
 		}
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // countedArchive counts the reads of the whole archive.
 type countedArchive struct {
-	*storage.Store
+	*boltdb.Store
 	reads atomic.Int32
 }
 
@@ -39,6 +40,7 @@ func records(l *rating.Ladder) map[rating.Scope]map[string]rating.Record {
 }
 
 func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
@@ -99,6 +101,7 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 }
 
 func TestStatsOnAnotherServerShowTheOverallRecord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})

@@ -32,6 +32,7 @@ func finishTiny(t *testing.T, h *harness, ch string, picks map[tester]string, mo
 }
 
 func TestRatingsFromResultsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	// game 1: alice 3+2 beats bob 1+1
 	openTinyTable(t, h, chTiny, alice, bob)
@@ -79,6 +80,7 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 }
 
 func TestLeaderboardImage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Images: true}, realRenderer(t), nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})

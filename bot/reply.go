@@ -102,7 +102,16 @@ type reply struct {
 	edited  bool // @original of a deferred message was filled
 	lost    bool // Discord no longer knows the interaction: nothing more can be sent
 	timer   *time.Timer
-	err     error // first error sending
+	err     error  // first error sending
+	inline  Inline // the HTTP request that delivered the interaction, if one waits (inline.go)
+	// doneText tells a command that was answered by a public message
+	// only that it is done, in its user's language ("" reads "Done.")
+	doneText string
+	sentAt   time.Time // when the initial response went out (inline.go)
+	// settled is closed once the interaction is answered or its handler
+	// is done (see settle).
+	settled    chan struct{}
+	settleOnce sync.Once
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -110,7 +119,7 @@ type reply struct {
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger) *reply {
-	r := &reply{s: s, i: i, log: log}
+	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		r.timer = time.AfterFunc(ackBudget, r.autoDefer)
 	}
@@ -141,10 +150,18 @@ func (r *reply) finish() {
 	switch {
 	case answered:
 	case r.i.Type == discordgo.InteractionApplicationCommand:
-		_ = r.message(msg{Content: "Done.", Private: true})
+		_ = r.message(msg{Content: r.doneWords(), Private: true})
 	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
 		r.deferUpdate()
 	}
+}
+
+// doneWords say that a command is done, in its user's language.
+func (r *reply) doneWords() string {
+	if r.doneText == "" {
+		return "Done."
+	}
+	return r.doneText
 }
 
 // done stops the automatic defer; it returns the first send error.
@@ -152,6 +169,7 @@ func (r *reply) done() error {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
@@ -166,10 +184,11 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	if r.lost {
 		return r.note(errInteractionLost)
 	}
-	err := r.s.InteractionRespond(r.i, resp)
+	err := r.callback(resp)
 	switch code := restCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
+		r.settle()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}
@@ -229,7 +248,7 @@ func (r *reply) message(m msg) error {
 	case r.state == ackMessage && !r.edited && r.private:
 		// a public message after a private "thinking…": say so privately, post publicly
 		r.edited = true
-		done := "Done."
+		done := r.doneWords()
 		if _, err := r.s.InteractionResponseEdit(r.i, &discordgo.WebhookEdit{Content: &done}); err != nil {
 			return r.note(err)
 		}

@@ -47,6 +47,7 @@ func checkFits(t *testing.T, qs []discordtest.Request) {
 }
 
 func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	long := strings.Repeat("x", 3000)
 	// before any game: the lobby's options and a computer's name
@@ -77,25 +78,26 @@ func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
 }
 
 func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
 	board := h.board(chTiny)
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Version: g.Version, Verb: v, Arg: arg}.encode()
+		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
 		return s
 	}
 	// a button carrying the private form's verb, a menu carrying a button's
 	res := h.click(alice, chTiny, board.ID, id(verbModal, ""))
-	if !res.private() || !strings.Contains(res.text(), errUnknownComp.text) {
+	if !res.private() || !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
 		t.Errorf("a button with the form's verb: %s", res.text())
 	}
-	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.text) {
+	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
 		t.Errorf("a menu with a button's verb: %s", res.text())
 	}
 	// forms carrying a menu's verbs
 	for _, v := range []verb{verbPick, verbWhich, verbAct} {
-		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.text) {
+		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
 			t.Errorf("a form with verb %s: %s", v, res.text())
 		}
 	}
@@ -103,11 +105,11 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	raw := map[string]any{"type": 3, "data": map[string]any{"custom_id": id(verbPick, "0"), "component_type": 5, "values": []string{alice.ID}},
 		"message": h.messageJSON(board.ID, chTiny)}
 	h.place(raw, alice, chTiny)
-	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.text) {
+	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
 		t.Errorf("a user select: %s", res.text())
 	}
 	// the which-game menu belongs in DMs only
-	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.text) {
+	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
 		t.Errorf("a which-game menu in a channel: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -124,13 +126,14 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 // A select menu drawn for one seat is refused to a player holding another,
 // even when its choice is one their own seat could make.
 func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
-	menu, _ := customID{Game: g.ID, Version: g.Version, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
+	menu, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
-	if !res.private() || !strings.Contains(res.text(), errNotYours.text) {
+	if !res.private() || !strings.Contains(res.text(), errNotYours.words(englishWords(t))) {
 		t.Errorf("bob on alice's menu: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -139,6 +142,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 }
 
 func TestBlankPrivateFormIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	board := h.board(chTiny)
@@ -146,7 +150,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	form := res.Requests[0].CustomID
 	for _, blank := range []string{"", "   ", "\n\t"} {
 		res := h.submit(alice, chTiny, form, blank)
-		if !res.private() || !strings.Contains(res.text(), errBlankChoice.text) {
+		if !res.private() || !strings.Contains(res.text(), errBlankChoice.words(englishWords(t))) {
 			t.Errorf("blank form %q: %s", blank, res.text())
 		}
 	}
@@ -164,12 +168,13 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 }
 
 func TestPanicsAreRecovered(t *testing.T) {
+	t.Parallel()
 	// a presenter that panics: /game me is answered privately and logged
 	boom := func(any, []string) (string, error) { panic(fmt.Errorf("presenter bug holding %s", "secret 6 6 5 1")) }
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "panicky"}, nil, boom)
 	openTinyTable(t, h, chTiny, alice, bob)
 	res := h.command(alice, chTiny, cmdGame, subMe, nil)
-	if !res.private() || !strings.Contains(res.text(), genericFailure) {
+	if !res.private() || !strings.Contains(res.text(), failureText) {
 		t.Errorf("after a panic: %s", res.text())
 	}
 	logged := h.log()
@@ -203,13 +208,14 @@ func TestPanicsAreRecovered(t *testing.T) {
 }
 
 func TestPanicInADMIsRecovered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{}, nil, nil)
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
 	h.command(alice, chTiny, cmdLobby, subAddAI, map[string]any{optName: "panicky"})
 	// the computer's first pick panics while the game starts: the start
 	// is answered, the panic logged, and the game stays in the lobby
 	// (the start and the computers' opening moves are one commit)
-	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), genericFailure) {
+	if res := h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin}); !res.private() || !strings.Contains(res.text(), failureText) {
 		t.Errorf("start with a panicking computer: %s", res.text())
 	}
 	if g := h.game(chTiny); g.Status != storage.StatusLobby || g.Version != 0 {
@@ -223,7 +229,7 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := h.dm(alice, "2")
-	if len(got) != 1 || !strings.Contains(got[0].Text(), genericFailure) {
+	if len(got) != 1 || !strings.Contains(got[0].Text(), failureText) {
 		t.Fatalf("DM answers: %+v", got)
 	}
 	if logged := h.log(); !strings.Contains(logged, "recovered from a panic in a DM") || !strings.Contains(logged, "index out of range") {
@@ -232,12 +238,13 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 }
 
 func TestBlankDMIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	v := h.game(chTiny).Version
 	// alice's game waits for her pick: a DM without text (a picture, a
 	// sticker) is told so
-	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.text {
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.words(englishWords(t)) {
 		t.Errorf("a blank DM while a pick is due: %+v", got)
 	}
 	// nobody waits for eve: a blank DM goes unanswered

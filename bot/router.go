@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/locale"
 )
 
 // handler is one part of the bot: it tells the router which slash commands
@@ -32,6 +34,23 @@ type interaction struct {
 	values  []string
 	text    string
 	message *discordgo.Message
+	// tr writes private answers, in the language of the person asking
+	tr *locale.Printer
+	// langs picks the server's language for public messages (see public)
+	langs  *languages
+	public *locale.Printer
+}
+
+// pub is the printer of public messages: the server's language.
+func (in *interaction) pub() *locale.Printer {
+	if in.public == nil {
+		guildLocale := ""
+		if in.GuildLocale != nil {
+			guildLocale = string(*in.GuildLocale)
+		}
+		in.public = in.langs.guild(in.GuildID, guildLocale)
+	}
+	return in.public
 }
 
 // inDM reports whether the interaction came from a DM with the bot.
@@ -66,9 +85,19 @@ type runFunc func(ctx context.Context, r *reply, in *interaction) error
 // suggestFunc lists what may be typed into an autocompleted option.
 type suggestFunc func(in *interaction) []string
 
+// choicesFunc is a suggestFunc whose choices send values of their own.
+type choicesFunc func(in *interaction) choiceList
+
+// choiceList is what an autocompleted option offers: the texts shown and,
+// when value is set, the value each sends (its text otherwise).
+type choiceList struct {
+	texts []string
+	value func(text string) string
+}
+
 type commandRoute struct {
 	run     runFunc
-	suggest suggestFunc
+	suggest choicesFunc
 }
 
 type verbRoute struct {
@@ -81,13 +110,14 @@ type verbRoute struct {
 // after checking that a component is of the kind its verb lives on and
 // used where the verb may be.
 type router struct {
+	langs    *languages
 	commands map[string]commandRoute
 	subs     map[string]runFunc // by "command subcommand"
 	verbs    map[verb]verbRoute
 }
 
-func newRouter() *router {
-	return &router{commands: map[string]commandRoute{}, subs: map[string]runFunc{}, verbs: map[verb]verbRoute{}}
+func newRouter(langs *languages) *router {
+	return &router{langs: langs, commands: map[string]commandRoute{}, subs: map[string]runFunc{}, verbs: map[verb]verbRoute{}}
 }
 
 // subcommand registers the handler of one subcommand of a command whose
@@ -104,6 +134,16 @@ func (rt *router) subcommand(name, sub string, run runFunc) error {
 // command registers the handler of a slash command and of its
 // autocompletion (suggest may be nil).
 func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
+	var choices choicesFunc
+	if suggest != nil {
+		choices = func(in *interaction) choiceList { return choiceList{texts: suggest(in)} }
+	}
+	return rt.commandWithChoices(name, run, choices)
+}
+
+// commandWithChoices is command for an autocompletion whose choices send
+// values of their own.
+func (rt *router) commandWithChoices(name string, run runFunc, suggest choicesFunc) error {
 	if _, dup := rt.commands[name]; dup {
 		return fmt.Errorf("command /%s registered twice", name)
 	}
@@ -125,7 +165,7 @@ func (rt *router) component(v verb, kind componentKind, where place, run runFunc
 
 // route reads an interaction and runs the handler registered for it.
 func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction) error {
-	in := &interaction{Interaction: i, user: userOf(i), message: i.Message}
+	in := &interaction{Interaction: i, user: userOf(i), message: i.Message, tr: rt.langs.person(string(i.Locale)), langs: rt.langs}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		data := i.ApplicationCommandData()
@@ -134,7 +174,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		c, ok := rt.commands[data.Name]
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			in.focused = focused(data.Options)
-			var list []string
+			var list choiceList
 			if ok && c.suggest != nil && in.focused != nil && i.GuildID != "" {
 				list = c.suggest(in)
 			}
@@ -142,7 +182,15 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			if in.focused != nil {
 				typed, _ = in.focused.Value.(string)
 			}
-			return r.choices(matchChoices(list, typed))
+			choices := matchChoices(list.texts, typed)
+			if list.value != nil {
+				for _, c := range choices {
+					if v, ok := c.Value.(string); ok { // the action, when the name also says what it does
+						c.Value = list.value(v)
+					}
+				}
+			}
+			return r.choices(choices)
 		}
 		if i.GuildID == "" {
 			return errGuildOnly
@@ -151,7 +199,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			return run(ctx, r, in)
 		}
 		if !ok {
-			return refuse("Unknown command `/%s`.", clip(data.Name, 40))
+			return refuseWith("refuse.unknown_command", "Name", clip(data.Name, 40))
 		}
 		return c.run(ctx, r, in)
 	case discordgo.InteractionMessageComponent:
@@ -171,11 +219,14 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		in.text = modalValue(data.Components)
 		return rt.componentRoute(ctx, r, in, data.CustomID, onForm)
 	}
-	return refuse("Meeple does not handle that kind of interaction.")
+	return refuseWith("refuse.unknown_interaction")
 }
 
 func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction, customID string, kind componentKind) error {
 	id, err := parseCustomID(customID)
+	if errors.Is(err, errOldCustomID) {
+		return errStaleClick // a message an older Meeple drew: its board is out of date
+	}
 	if err != nil {
 		return errUnknownComp
 	}

@@ -78,6 +78,7 @@ func (r *gatewayRun) interaction(h *harness, raw map[string]any, token string) {
 	waitForHandlers(h.bot)
 	for _, p := range r.peers {
 		waitForHandlers(p)
+		p.Wait()
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -64,15 +65,15 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 		}
 		switch {
 		case others == 0 && len(waiting) > 0:
-			return refuse("The game is waiting for you alone.")
+			return refuseWith("nudge.only_you")
 		case others == 0:
-			return refuse("The game is not waiting for anyone.")
+			return refuseWith("nudge.nobody")
 		}
 		now := b.now()
 		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
-			return refuse("Game #%d was nudged less than an hour ago; you can nudge again <t:%d:R>.", g.ID, next.Unix())
+			return refuseWith("nudge.too_soon", "ID", g.ID, "When", fmt.Sprintf("<t:%d:R>", next.Unix()))
 		}
-		g, err = b.store.Update(in.ChannelID, func(r *storage.Game) error {
+		g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 			r.Nudged = now
 			return nil
 		})
@@ -89,7 +90,8 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 			names = append(names, fmt.Sprintf("<@%s> (%s)", u, promptLabel(st, s)))
 		}
 	}
-	return r.message(msg{Content: fmt.Sprintf("<@%s> nudges %s: game #%d is waiting for you.", user, joinNames(names), g.ID), Mentions: users})
+	p := in.pub()
+	return r.message(msg{Content: p.T("nudge.done", "User", user, "Names", joinNames(p, names), "ID", g.ID), Mentions: users})
 }
 
 // resign hands the caller's seat to a computer player, and offers the
@@ -97,7 +99,7 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 // at the table, the game is abandoned.
 func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
 	user := in.user.ID
-	out, g, err := b.handOver(in.ChannelID, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := b.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seats := seatsOf(g, user)
 		if len(seats) == 0 {
 			return 0, storage.Seat{}, errNotSeated
@@ -112,11 +114,11 @@ func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil { // nobody left: abandoned
-		b.pub.abandoned(g, fmt.Sprintf("<@%s>, the last person at the table, resigning", user))
-		return r.message(msg{Content: fmt.Sprintf("You resigned from game #%d; with nobody else left at the table, it is abandoned.", g.ID), Private: true})
+		b.pub.abandoned(g, in.pub().T("seats.abandoned_by_resigning", "User", user))
+		return r.message(msg{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
 	}
-	return r.message(msg{Content: fmt.Sprintf("<@%s> resigned from game #%d: %s takes seat P%d. The people still at the table may end the game here by vote, with no winner: the button below or `/game end`.", user, g.ID, h.To.Name, h.Seat+1),
-		Components: []discordgo.MessageComponent{endVoteButton(g)}})
+	return r.message(msg{Content: in.pub().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
+		Components: []discordgo.MessageComponent{endVoteButton(in.pub(), g)}})
 }
 
 // replace hands a seat to another person, or to a computer player when no
@@ -126,7 +128,7 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 	caller := in.user.ID
 	n, ok := in.opts.integer(optSeat)
 	if !ok {
-		return refuse("Which seat? Give its number: P1 is 1.")
+		return refuseWith("seats.which")
 	}
 	target := ""
 	if o, ok := in.opts[optUser]; ok {
@@ -134,21 +136,21 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 	}
 	name, isBot := resolvedName(in, target)
 	if isBot {
-		return refuse("A bot cannot take a seat; leave out `user` for a computer player.")
+		return refuseWith("seats.no_bots")
 	}
-	out, g, err := b.handOver(in.ChannelID, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := b.handOver(in, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seat := engine.Seat(n - 1)
 		if seat < 0 || int(seat) >= len(g.Seats) {
-			return 0, storage.Seat{}, refuse("Game #%d has seats P1 to P%d.", g.ID, len(g.Seats))
+			return 0, storage.Seat{}, refuseWith("seats.out_of_range", "ID", g.ID, "Count", len(g.Seats))
 		}
 		if g.Seats[seat].User != caller && g.Creator != caller && !isAdmin(in.Interaction) {
-			return 0, storage.Seat{}, refuse("Only the game's creator or a server admin can hand over another player's seat.")
+			return 0, storage.Seat{}, refuseWith("seats.replace_who")
 		}
 		switch {
 		case target == "" && g.Seats[seat].Computer != "":
-			return 0, storage.Seat{}, refuse("A computer player already holds seat P%d.", n)
+			return 0, storage.Seat{}, refuseWith("seats.already_computer", "Seat", n)
 		case target != "" && len(seatsOf(g, target)) > 0:
-			return 0, storage.Seat{}, refuse("<@%s> already plays in game #%d.", target, g.ID)
+			return 0, storage.Seat{}, refuseWith("seats.already_plays", "User", target, "ID", g.ID)
 		case target == "":
 			return seat, storage.Seat{}, nil
 		}
@@ -162,8 +164,8 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil {
-		b.pub.abandoned(g, fmt.Sprintf("<@%s>, by handing the last person's seat to a computer player", caller))
-		return r.message(msg{Content: fmt.Sprintf("Game #%d had nobody else at the table: it is abandoned.", g.ID), Private: true})
+		b.pub.abandoned(g, in.pub().T("seats.abandoned_by_replacing", "User", caller))
+		return r.message(msg{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
 	}
 	to := h.To.Name
 	var mentions []string
@@ -171,7 +173,7 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 		to = "<@" + h.To.User + ">"
 		mentions = []string{h.To.User}
 	}
-	return r.message(msg{Content: fmt.Sprintf("Seat P%d of game #%d passes from %s to %s (by <@%s>).", h.Seat+1, g.ID, seatLabel(h.From), to, caller), Mentions: mentions})
+	return r.message(msg{Content: in.pub().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
 }
 
 // handOver gives a seat of the channel's running game to a new holder under
@@ -180,7 +182,8 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 // (the new one included) answer what falls to them, and a person who takes
 // a seat with a decision waiting is asked for it. When no person is left
 // at the table the game is abandoned instead and the outcome is nil.
-func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
+func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
+	channel := in.ChannelID
 	defer b.locks.lock(channel)()
 	g, st, err := b.store.Load(channel)
 	if err != nil {
@@ -199,7 +202,7 @@ func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) 
 	}
 	if to.User == "" {
 		name := b.ref.standInName(rules)
-		to = storage.Seat{Computer: name, Name: fmt.Sprintf("a computer player (%s)", name)}
+		to = storage.Seat{Computer: name, Name: in.pub().T("seats.computer_name", "Kind", name)}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}
@@ -215,7 +218,7 @@ func (b *seatHandler) handOver(channel, by string, choose func(g *storage.Game) 
 		return nil, nil, err
 	}
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = b.store.Commit(channel, g.Version, storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		g, err = b.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
 	out, err := b.ref.settle(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
@@ -267,16 +270,16 @@ func holderName(s storage.Seat, fallback string) string {
 	return fallback
 }
 
-// handoverLine is a hand-over as /game log shows it.
-func handoverLine(h storage.Handover, names []string) string {
+// handoverLine is a hand-over as /game log shows it, in p's language.
+func handoverLine(p *locale.Printer, h storage.Handover, names []string) string {
 	seat := fmt.Sprintf("P%d", h.Seat+1)
 	fallback := seat
 	if int(h.Seat) < len(names) {
 		fallback = names[h.Seat]
 	}
-	from, to := holderName(h.From, fallback), holderName(h.To, "a computer player")
+	from, to := holderName(h.From, fallback), holderName(h.To, p.T("seats.a_computer"))
 	if h.Resigned {
-		return fmt.Sprintf("%s %s resigned; %s took the seat", seat, from, to)
+		return p.T("log.resigned", "Seat", seat, "From", from, "To", to)
 	}
-	return fmt.Sprintf("%s passed from %s to %s", seat, from, to)
+	return p.T("log.passed", "Seat", seat, "From", from, "To", to)
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -33,9 +34,28 @@ type sender struct {
 // maxDMChannels bounds the DM channel cache; past it an arbitrary entry goes.
 const maxDMChannels = 4096
 
-// newSender wraps s's HTTP client in a guard.
+// newSender wraps s's HTTP client in a guard (or keeps the one Guard put
+// there).
 func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *sender {
-	g := &guard{log: log, now: now, limit: invalidHoldBack}
+	g := guardSession(s, log)
+	g.setClock(now)
+	return &sender{s: s, log: log, guard: g, dms: map[string]string{}}
+}
+
+// Guard puts Discord's rate limits and the count of refused requests
+// (see guard) under every REST call of s, before the bot starts: calls
+// made before New, such as asking Discord for the shard count, keep the
+// limits too. New does it when it was not done. log receives the guard's
+// warnings.
+func Guard(s *discordgo.Session, log *slog.Logger) { guardSession(s, log) }
+
+func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
+	if s.Client != nil {
+		if g, ok := s.Client.Transport.(*guard); ok {
+			return g
+		}
+	}
+	g := &guard{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(realWall{})}
 	client := http.Client{}
 	if s.Client != nil {
 		client = *s.Client
@@ -50,7 +70,7 @@ func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time) *se
 	}
 	client.Transport = g
 	s.Client = &client
-	return &sender{s: s, log: log, guard: g, dms: map[string]string{}}
+	return g
 }
 
 // reply starts answering interaction i, through a session of its own
@@ -356,101 +376,77 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// Discord bans, for a while, a bot that receives 10,000 invalid responses
-// (401, 403 and 429) in ten minutes. The guard holds back at half that.
+// Discord bans the IP, for an hour, of a bot that receives 10,000 invalid
+// responses (401, 403 and 429) in ten minutes. The guard counts them in a
+// sliding ten-minute window and holds back at half that.
 const (
 	invalidWindow   = 10 * time.Minute
 	invalidHoldBack = 5000
 )
 
-// Discord accepts 50 bot-token requests a second from a bot. The pacer
+// Discord accepts 50 bot-token requests a second from a bot. The guard
 // sends at most paceBurst at once and paceRate a second after that, which
-// keeps any one second well under 50, scheduling jitter included (interaction answers are not counted).
+// keeps any one second well under 50, scheduling jitter included
+// (interaction answers are not counted).
 const (
-	paceRate  = 40
-	paceBurst = 5
+	paceRate     = 40
+	paceBurst    = 5
+	paceInterval = time.Second / paceRate
 )
-
-// pacer spaces requests (a generic cell rate algorithm on the real clock):
-// each waits until its turn, at most paceBurst ahead of the steady rate.
-type pacer struct {
-	mu  sync.Mutex
-	due time.Time // when the steady rate would send the next request
-}
-
-// wait blocks until the next request may go, or ctx ends.
-func (p *pacer) wait(ctx context.Context) error {
-	const interval = time.Second / paceRate
-	p.mu.Lock()
-	now := time.Now()
-	if p.due.Before(now) {
-		p.due = now
-	}
-	at := p.due.Add(-(paceBurst - 1) * interval)
-	p.due = p.due.Add(interval)
-	p.mu.Unlock()
-	d := at.Sub(now)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // errHoldingBack: the guard refused to send a request because too many
 // recent requests were refused by Discord.
 var errHoldingBack = errors.New("holding back: too many requests refused by Discord in the last ten minutes")
 
-// guard is the HTTP transport under the session. It counts the invalid
+// guard is the HTTP transport under the session, so that no request of
+// the process escapes it. It keeps Discord's rate limits (rateLimits: the
+// global limit, each route's bucket, a steady pace), counts the invalid
 // responses Discord holds against the bot (401, 403, and 429 other than a
-// shared bucket's), logs them without their URL's tokens, and while the
+// shared resource's), logs them without their URL's tokens, and while the
 // count of the last ten minutes is at its limit it refuses every request
 // but interaction answers without sending it.
 type guard struct {
-	next  http.RoundTripper
-	log   *slog.Logger
-	now   func() time.Time
-	limit int
-	pace  pacer
+	next   http.RoundTripper
+	log    *slog.Logger
+	now    func() time.Time // the bot's clock, for the invalid-request window
+	limit  int
+	limits *rateLimits
+	// obs hears of every call (observe.go); queued counts the bot-token
+	// calls waiting for Discord's limits
+	obs    Observer
+	queued atomic.Int64
 
 	mu       sync.Mutex
-	minutes  [10]invalidMinute // a ring of per-minute counts
+	invalid  []time.Time // when each invalid response of the window came, oldest first
 	holding  bool
 	tooMany  int // 429s received since the start
 	requests int // requests sent since the start
 }
 
-type invalidMinute struct {
-	minute int64
-	n      int
-}
-
-// RoundTrip sends r unless the guard holds back, pacing bot-token calls
-// to stay under Discord's global limit.
+// RoundTrip sends r when Discord's limits allow, unless the guard holds
+// back.
 func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !isInteractionCall(r.URL.Path) {
-		if g.full() {
-			return nil, errHoldingBack
-		}
-		if err := g.pace.wait(r.Context()); err != nil {
-			return nil, err
-		}
+	if !isInteractionCall(r.URL.Path) && g.full() {
+		return nil, errHoldingBack
+	}
+	t, err := g.admitted(r)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := g.next.RoundTrip(r)
+	if err != nil {
+		resp = nil
+	}
+	resp = g.limits.settle(t, r, resp)
+	g.seen(r, resp, err)
 	g.mu.Lock()
 	g.requests++
-	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 		g.tooMany++
 	}
 	g.mu.Unlock()
 	if err != nil {
-		return resp, err
+		return nil, err
 	}
 	padResetAfter(resp.Header)
 	if invalidResponse(resp) {
@@ -483,30 +479,51 @@ func invalidResponse(resp *http.Response) bool {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return true
 	case http.StatusTooManyRequests:
-		return resp.Header.Get("X-RateLimit-Scope") != "shared"
+		return !strings.EqualFold(resp.Header.Get("X-RateLimit-Scope"), "shared")
 	}
 	return false
+}
+
+// setClock sets the clock of the invalid-request window.
+func (g *guard) setClock(now func() time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.now = now
 }
 
 // count records one invalid response.
 func (g *guard) count(r *http.Request, resp *http.Response) {
 	g.mu.Lock()
-	minute := g.now().Unix() / 60
-	slot := &g.minutes[minute%int64(len(g.minutes))]
-	if slot.minute != minute {
-		*slot = invalidMinute{minute: minute}
-	}
-	slot.n++
-	total := g.totalLocked(minute)
+	now := g.now()
+	g.expireLocked(now)
+	g.invalid = append(g.invalid, now)
+	total := len(g.invalid)
 	startHolding := total >= g.limit && !g.holding
 	g.holding = g.holding || startHolding
 	g.mu.Unlock()
 	level := slog.LevelDebug
-	if total%100 == 1 || startHolding {
+	if total%100 == 1 {
 		level = slog.LevelWarn
 	}
-	g.log.Log(context.Background(), level, "Discord refused a request", "status", resp.StatusCode, "route", r.Method+" "+redactRoute(r.URL.Path),
-		"invalid_last_10m", total, "holding_back", startHolding)
+	route := r.Method + " " + redactRoute(r.URL.Path)
+	if startHolding {
+		g.log.Warn("holding back: Discord refused too many requests in the last ten minutes; no bot-token request goes out until the count falls (interaction answers still do)",
+			"status", resp.StatusCode, "route", route, "invalid_last_10m", total, "limit", g.limit, "discord_bans_at", 10000, "holding_back", true)
+		return
+	}
+	g.log.Log(context.Background(), level, "Discord refused a request", "status", resp.StatusCode, "route", route,
+		"invalid_last_10m", total, "holding_back", false)
+}
+
+// expireLocked drops the invalid responses older than the window.
+func (g *guard) expireLocked(now time.Time) {
+	n := 0
+	for n < len(g.invalid) && now.Sub(g.invalid[n]) >= invalidWindow {
+		n++
+	}
+	if n > 0 {
+		g.invalid = append(g.invalid[:0], g.invalid[n:]...)
+	}
 }
 
 // full reports whether the invalid responses of the last ten minutes
@@ -517,9 +534,10 @@ func (g *guard) full() bool {
 	if !g.holding {
 		return false
 	}
-	if g.totalLocked(g.now().Unix()/60) < g.limit {
+	g.expireLocked(g.now())
+	if len(g.invalid) < g.limit {
 		g.holding = false
-		g.log.Info("sending to Discord again: invalid responses back under the limit")
+		g.log.Info("sending to Discord again: invalid responses back under the limit", "invalid_last_10m", len(g.invalid), "limit", g.limit)
 		return false
 	}
 	return true
@@ -537,17 +555,8 @@ func (g *guard) totals() (requests, tooMany int) {
 func (g *guard) invalidCount() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.totalLocked(g.now().Unix() / 60)
-}
-
-func (g *guard) totalLocked(minute int64) int {
-	n := 0
-	for _, m := range g.minutes {
-		if minute-m.minute < int64(len(g.minutes)) {
-			n += m.n
-		}
-	}
-	return n
+	g.expireLocked(g.now())
+	return len(g.invalid)
 }
 
 // isInteractionCall reports whether a REST path answers an interaction

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 5000)
 	var fields []*discordgo.MessageEmbedField
 	for range 30 {
@@ -102,6 +103,7 @@ func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
 }
 
 func TestTokensStayOutOfLoggedRoutes(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]string{
 		"/api/v9/interactions/123/secret-token/callback":        "/api/v9/interactions/123/:token/callback",
 		"/api/v9/webhooks/9000/secret-token/messages/@original": "/api/v9/webhooks/9000/:token/messages/@original",
@@ -118,6 +120,7 @@ func TestTokensStayOutOfLoggedRoutes(t *testing.T) {
 }
 
 func TestResetAfterIsPadded(t *testing.T) {
+	t.Parallel()
 	h := http.Header{}
 	h.Set("X-RateLimit-Reset-After", "0.999")
 	padResetAfter(h)

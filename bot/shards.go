@@ -117,12 +117,17 @@ func (b *Bot) registerOnShardZero() error {
 	return b.RegisterCommands()
 }
 
-// closeShards disconnects every session and returns the first failure.
+// closeShards disconnects every session, all at once, and returns their
+// failures.
 func closeShards(sessions []*discordgo.Session) error {
-	var errs []error
-	for _, s := range sessions {
-		errs = append(errs, s.Close())
+	// all at once: discordgo waits a second after each close frame for
+	// the server to hang up
+	errs := make([]error, len(sessions))
+	var wg sync.WaitGroup
+	for n, s := range sessions {
+		wg.Go(func() { errs[n] = s.Close() })
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

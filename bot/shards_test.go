@@ -130,6 +130,7 @@ func runUntilCleanup(t *testing.T, b *Bot) {
 }
 
 func TestIdentifyBatchesGroupShardsByMaxConcurrency(t *testing.T) {
+	t.Parallel()
 	var sessions []*discordgo.Session
 	for _, id := range []int{5, 0, 3, 1, 4} {
 		sessions = append(sessions, &discordgo.Session{ShardID: id})

@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -31,10 +30,10 @@ func missingThreadPermissions(i *discordgo.Interaction) []string {
 	return permissionNames(threadPermissions &^ i.AppPermissions)
 }
 
-// errThreadPermissions says which permissions are missing.
+// errThreadPermissions says which permissions are missing, named as
+// Discord names them in the reader's language.
 func errThreadPermissions(missing []string) error {
-	return refuse("I cannot open a thread for the game here: I need the %s permission%s in this channel. Ask an admin, or start the game without a thread.",
-		strings.Join(missing, " and "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+	return refuseWith("thread.permissions", "Names", permissionList(missing), "Count", len(missing))
 }
 
 // startThread opens a public thread in channel.
@@ -71,11 +70,12 @@ func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", t
 
 // openInThread moves a new lobby into a thread of its channel: it checks
 // the bot's permissions, opens the thread and points g at it.
-func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, title string) error {
+func (b *lobbyHandler) openInThread(in *interaction, g *storage.Game, title string) error {
+	i := in.Interaction
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := b.send.startThread(i.ChannelID, title+" (new game)")
+	t, err := b.send.startThread(i.ChannelID, in.pub().T("thread.new_name", "Game", title))
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
@@ -88,21 +88,21 @@ func (b *lobbyHandler) openInThread(i *discordgo.Interaction, g *storage.Game, t
 
 // announceThread names the new game's thread, posts its lobby there and
 // answers in the channel with a link to it.
-func (b *lobbyHandler) announceThread(r *reply, g *storage.Game, title string) error {
+func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game, title string) error {
 	if err := b.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
 		b.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
 	}
-	m, err := b.send.post(g.Channel, b.lobbyMessage(g))
+	m, err := b.send.post(g.Channel, b.lobbyMessage(g, in.pub()))
 	if err != nil {
 		return err
 	}
-	if _, err := b.store.Update(g.Channel, func(g *storage.Game) error {
+	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	return r.message(msg{Content: fmt.Sprintf("New %s game #%d: join it in its thread, <#%s>.", title, g.ID, g.Channel)})
+	return r.message(msg{Content: in.pub().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel
@@ -113,7 +113,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 		return
 	}
 	errNoThread := errors.New("the game is not in a thread")
-	paused, err := p.store.Update(g.Channel, func(r *storage.Game) error {
+	paused, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Parent == "" {
 			return errNoThread
 		}
@@ -133,8 +133,8 @@ func (p *publisher) threadGone(g *storage.Game) {
 	if g.Creator != "" {
 		mentions = []string{g.Creator}
 	}
-	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it; they or an admin can end it here with `/lobby abandon game:%d`.",
-		g.ID, g.Creator, g.ID), Mentions: mentions}, g.ID)
+	words := p.langs.server(g.Guild)
+	p.post(g.Parent, msg{Content: words.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
 }
 
 // HandleThreadDelete takes Discord's word that a thread was deleted: a
@@ -146,5 +146,15 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 		return
 	}
 	defer b.leave()
-	b.pub.threadGone(&storage.Game{Channel: thread, Parent: parent})
+	g, err := b.pub.store.Get(thread) // the game the thread holds, whichever it is
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			b.log.Warn("reading the game of a deleted thread failed", "thread", thread, "err", err)
+		}
+		return
+	}
+	if g.Parent == "" {
+		g.Parent = parent
+	}
+	b.pub.threadGone(g)
 }

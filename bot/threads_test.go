@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,7 @@ func newThreadGame(t *testing.T, h *harness, u tester, ch string, opts map[strin
 }
 
 func TestGamesInThreadsOfOneChannel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	th, ok := h.fake.Thread(thread)
@@ -78,10 +80,17 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 		t.Fatalf("the board is in %s", b.ChannelID)
 	}
 
-	// Discord archived the quiet thread: the board's edit is refused once;
-	// the bot reopens the thread and the edit goes through
-	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit && q.Channel == thread },
-		discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived", Times: 1})
+	// Discord archived the quiet thread: the board's edits are refused
+	// (through an interaction too) until the bot reopens the thread, and
+	// then the edit goes through
+	var unarchived atomic.Bool
+	h.fake.Fail(func(q discordtest.Request) bool {
+		if q.Kind == discordtest.ChannelEdit && q.Channel == thread {
+			unarchived.Store(true)
+		}
+		edit := q.Kind == discordtest.MessageEdit || q.Kind == discordtest.OriginalEdit || q.Kind == discordtest.FollowupEdit
+		return edit && q.Channel == thread && !unarchived.Load()
+	}, discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived"})
 	mark := h.mark()
 	pickAll(t, h, thread, alice)
 	h.bot.Wait()
@@ -158,6 +167,7 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 }
 
 func TestThreadNeedsItsPermissions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mark := h.mark()
 	res := h.commandWith(discordgo.PermissionCreatePublicThreads, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
@@ -186,6 +196,7 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 }
 
 func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	h.command(bob, thread, cmdLobby, subJoin, nil)

@@ -50,6 +50,7 @@ func (s *stallAfterLoad) Load(channel string) (*storage.Game, engine.State, erro
 // the same timer and handles it; the first, resuming, must not remind or
 // pause a second time.
 func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
+	t.Parallel()
 	var server pgtest.Server
 	t.Cleanup(func() { server.Stop() })
 	for _, c := range []struct {
@@ -84,7 +85,7 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 			if err := stores[0].Create(g); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := stores[0].Update(chTiny, func(g *storage.Game) error {
+			if _, err := stores[0].Update(chTiny, g.ID, func(g *storage.Game) error {
 				g.Deadline, g.RemindAt = now.Add(time.Hour), now.Add(-time.Minute)
 				if c.kind == storage.DueDeadline {
 					g.Deadline, g.RemindAt = now.Add(-time.Minute), time.Time{}

@@ -43,6 +43,7 @@ func openTinyTable(t *testing.T, h *harness, ch string, users ...tester) {
 }
 
 func TestTinyGameFromLobbyToScores(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	// carol wants secret prompts by DM; bob too, but his DMs are closed
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
@@ -99,7 +100,8 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 		t.Errorf("autocomplete: %v", got)
 	}
 	res = h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"})
-	if !res.private() || !strings.Contains(res.text(), "pick 1") {
+	// his answer is private; the new board his pick revealed follows it publicly
+	if !res.privately("you played `pick 1`") {
 		t.Fatalf("bob's pick: %s", res.text())
 	}
 	public = h.publicSince(mark)
@@ -121,7 +123,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	if res := h.click(bob, chTiny, board.ID, move); !strings.Contains(res.text(), "it is not your turn to move") {
 		t.Errorf("out-of-turn move got: %s", res.text())
 	}
-	if res := h.click(alice, chTiny, board.ID, move); res.callbackType() != discordgo.InteractionResponseUpdateMessage {
+	if res := h.click(alice, chTiny, board.ID, move); res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate {
 		t.Fatalf("alice's move: %v %s", res.callbackType(), res.text())
 	}
 	// the same (now stale) button again: refused, nothing applied twice

@@ -132,8 +132,10 @@ func TestImagesAreSmallPNGs(t *testing.T) {
 
 func TestSeatNames(t *testing.T) {
 	r := testRenderer(t)
-	got := r.seatNames([]string{"alice", "", "\x07bob\u2603", "a very long display name indeed"}, 5)
-	want := []string{"alice", "P2", "bob?", "a very long disp…", "P5"}
+	got := r.seatNames([]string{"alice", "", "\x07bob\u2603", "a very long display name indeed",
+		"🎲🎲🎲🎲🎲🎲🎲🎲👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧", "e\u0301lodie", "\u202eמשה", ""}, 9)
+	want := []string{"alice", "P2", "bob☃", "a very long disp…", "🎲🎲🎲🎲🎲🎲🎲🎲👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧…",
+		"élodie", "\u2068משה\u2069", "P8", "P9"}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("seatNames[%d] = %q, want %q", i, got[i], want[i])

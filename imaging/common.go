@@ -6,20 +6,24 @@ import (
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging/typeset"
 )
 
-// maxNameRunes is the most characters of a display name an image shows.
-const maxNameRunes = 16
+// maxNameClusters is the most characters of a display name an image
+// shows, counted as grapheme clusters (an emoji sequence is one).
+const maxNameClusters = 16
 
 // seatNames resolves the names a legend shows: names[i] for seat i when
-// given (cleaned of anything the fonts cannot draw), "P<i+1>" otherwise.
+// given (cleaned of control and formatting characters, shortened, and
+// isolated when right to left so a sentence around it keeps its order),
+// "P<i+1>" otherwise.
 func (r *Renderer) seatNames(names []string, players int) []string {
 	out := make([]string, players)
 	for i := range out {
 		out[i] = fmt.Sprintf("P%d", i+1)
 		if i < len(names) {
-			if n := r.fonts.clean(names[i], maxNameRunes); n != "" {
-				out[i] = n
+			if n := r.fonts.clean(names[i], maxNameClusters); n != "" {
+				out[i] = typeset.Isolate(n)
 			}
 		}
 	}

@@ -8,8 +8,10 @@
 // A Renderer is built once and is safe for concurrent use: fonts, palette
 // and sprites are read-only after construction, every render takes its own
 // frame and font faces from pools, and the cache of static backgrounds is
-// guarded by a lock. Fonts are the Go fonts embedded in golang.org/x/image,
-// so an image depends on nothing of the machine it is drawn on.
+// guarded by a lock. Text is laid out by imaging/typeset from fonts and
+// emoji pictures embedded in the binary (the Go fonts, subsets of Noto
+// Sans for every other script, Twemoji), so an image draws a display name
+// in any script and depends on nothing of the machine it is drawn on.
 //
 // Imports: the engine packages and drawing libraries only; never bot or
 // storage.

@@ -107,8 +107,8 @@ func positions(t testing.TB) []position {
 	return ps
 }
 
-// goldenNames are the display names the goldens show, one with a rune the
-// fonts lack.
+// goldenNames are the display names the goldens show, one with a symbol
+// the Go fonts lack (drawn from a fallback font).
 var goldenNames = []string{"Ada", "Brunel", "Cole ☃", "Dickens", "Eliot", "Faraday"}
 
 func TestGoldenImages(t *testing.T) {

@@ -1,8 +1,11 @@
 package imaging
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
@@ -71,19 +74,33 @@ func FuzzSeatNames(f *testing.F) {
 	f.Add("Ada Lovelace")
 	f.Add("\x00\x1b[31mred\u202e")
 	f.Add("🎲🎲🎲 dice fan 🎲")
+	f.Add("محمد\u2069 (3)")
 	r := testRenderer(f)
 	f.Fuzz(func(t *testing.T, name string) {
 		got := r.seatNames([]string{name}, 1)[0]
 		if got == "" || !utf8.ValidString(got) {
 			t.Fatalf("seatNames(%q) = %q", name, got)
 		}
-		if n := utf8.RuneCountInString(got); n > maxNameRunes+1 {
-			t.Fatalf("seatNames(%q) = %q: %d runes", name, got, n)
+		inner := strings.TrimSuffix(strings.TrimPrefix(got, "\u2068"), "\u2069")
+		if inner != got && (!strings.HasPrefix(got, "\u2068") || !strings.HasSuffix(got, "\u2069")) {
+			t.Fatalf("seatNames(%q) = %q: an isolate not closed", name, got)
 		}
-		for _, c := range got {
-			if c < ' ' || !r.fonts.has(c) {
-				t.Fatalf("seatNames(%q) = %q holds %U, which cannot be drawn", name, got, c)
+		if n := len(graphemes(inner)); n > maxNameClusters+1 {
+			t.Fatalf("seatNames(%q) = %q: %d characters", name, got, n)
+		}
+		for _, c := range inner {
+			if c < ' ' || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) {
+				t.Fatalf("seatNames(%q) = %q holds the control character %U", name, got, c)
 			}
 		}
 	})
+}
+
+// graphemes splits s into grapheme clusters.
+func graphemes(s string) []string {
+	var out []string
+	for g := uniseg.NewGraphemes(s); g.Next(); {
+		out = append(out, g.Str())
+	}
+	return out
 }

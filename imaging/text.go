@@ -3,58 +3,36 @@ package imaging
 import (
 	"fmt"
 	"image"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/golang/freetype/truetype"
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/math/fixed"
+	"github.com/meeplegames/meeple/imaging/typeset"
 )
 
-// fonts are the parsed Go fonts. A *truetype.Font is read-only once parsed
-// and safe to share; the faces made from it are not (they cache glyphs) and
-// live in a faceSet, one per render.
+// fonts draws text in every script: the Go fonts for Latin, Greek and
+// Cyrillic, embedded Noto fonts for the rest, Twemoji pictures for emoji
+// (package typeset). It is read-only once built and safe to share; the
+// setters that draw with it cache what they lay out and live in a faceSet,
+// one per render.
 type fonts struct {
-	regular, bold *truetype.Font
+	lib *typeset.Library
 }
 
 func loadFonts() (fonts, error) {
-	regular, err := truetype.Parse(goregular.TTF)
+	lib, err := typeset.New()
 	if err != nil {
-		return fonts{}, fmt.Errorf("imaging: parse Go Regular: %w", err)
+		return fonts{}, fmt.Errorf("imaging: %w", err)
 	}
-	bold, err := truetype.Parse(gobold.TTF)
-	if err != nil {
-		return fonts{}, fmt.Errorf("imaging: parse Go Bold: %w", err)
-	}
-	return fonts{regular: regular, bold: bold}, nil
+	return fonts{lib: lib}, nil
 }
 
-// has reports whether the fonts draw r; anything else is shown as '?'.
-func (f fonts) has(r rune) bool { return f.regular.Index(r) != 0 && f.bold.Index(r) != 0 }
+// has reports whether the fonts draw r other than as a missing glyph.
+func (f fonts) has(r rune) bool { return f.lib.Draws(r) }
 
-// clean makes untrusted text (a player's display name) drawable: runes the
-// fonts lack become '?', control characters go, and it is cut to max runes.
+// clean makes untrusted text (a player's display name) drawable: control
+// and bidi-formatting characters go, accents are composed, and it is cut
+// to max grapheme clusters (what a reader counts as characters: an emoji
+// sequence or a letter with its accents is one) with an ellipsis.
 func (f fonts) clean(s string, max int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == max {
-			b.WriteRune('…')
-			break
-		}
-		switch {
-		case r < ' ' || r == utf8.RuneError:
-			continue
-		case !f.has(r):
-			r = '?'
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return strings.TrimSpace(b.String())
+	return typeset.Truncate(typeset.Clean(s), max)
 }
 
 // size is a font size in pixels. Images are drawn for a phone: nothing is
@@ -90,61 +68,34 @@ type faceKey struct {
 	size size
 }
 
-type widthKey struct {
+type fitKey struct {
 	face faceKey
 	text string
+	max  int
 }
 
-type fitKey struct {
-	widthKey
-	max int
-}
-
-// maxWidths bounds the width memo of a face set; past it the memo restarts.
+// maxWidths bounds the fit and wrap memos of a face set; past it a memo
+// restarts.
 const maxWidths = 4096
 
-// faceSet holds the font faces and measured widths of one render at a
-// time. It is not safe for concurrent use; Renderer pools them.
+// faceSet lays out, measures and draws the text of one render at a time,
+// through a typeset.Setter, which caches laid-out lines, glyphs and emoji
+// within a byte budget; it memoises shortened and wrapped texts on top. It
+// is not safe for concurrent use; Renderer pools them.
 type faceSet struct {
-	fonts  fonts
-	faces  map[faceKey]font.Face
-	widths map[widthKey]fixed.Int26_6
-	fits   map[fitKey]string // shortened texts, by text and width
-	wraps  map[wrapKey]wrapped
-	drawer font.Drawer
-	src    image.Uniform
+	set   *typeset.Setter
+	fits  map[fitKey]string // shortened texts, by text and width
+	wraps map[wrapKey]wrapped
 }
 
 func newFaceSet(f fonts) *faceSet {
-	return &faceSet{fonts: f, faces: map[faceKey]font.Face{}, widths: map[widthKey]fixed.Int26_6{}, fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}}
+	return &faceSet{set: f.lib.NewSetter(), fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}}
 }
 
-func (fs *faceSet) face(k faceKey) font.Face {
-	if f, ok := fs.faces[k]; ok {
-		return f
-	}
-	ttf := fs.fonts.regular
-	if k.bold {
-		ttf = fs.fonts.bold
-	}
-	f := truetype.NewFace(ttf, &truetype.Options{Size: float64(k.size), Hinting: font.HintingFull})
-	fs.faces[k] = f
-	return f
-}
+func (st style) typeset() typeset.Style { return typeset.Style{Size: int(st.size), Bold: st.bold} }
 
-// width returns the advance of s in the style's face, memoised.
-func (fs *faceSet) width(s string, st style) int {
-	k := widthKey{faceKey{st.bold, st.size}, s}
-	if w, ok := fs.widths[k]; ok {
-		return w.Ceil()
-	}
-	if len(fs.widths) >= maxWidths {
-		clear(fs.widths)
-	}
-	w := font.MeasureString(fs.face(k.face), s)
-	fs.widths[k] = w
-	return w.Ceil()
-}
+// width returns the advance of s in the style's face.
+func (fs *faceSet) width(s string, st style) int { return fs.set.Width(s, st.typeset()) }
 
 // capHeight is the height of a capital letter of the size, which centres
 // text on a line.
@@ -161,49 +112,25 @@ func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) (int, ima
 	case alignRight:
 		x -= w
 	}
-	fs.src.C = st.color
-	fs.drawer = font.Drawer{
-		Dst:  dst,
-		Src:  &fs.src,
-		Face: fs.face(faceKey{st.bold, st.size}),
-		Dot:  fixed.P(x, y+capHeight(st.size)/2),
-	}
-	fs.drawer.DrawString(s)
-	fs.drawer.Dst = nil
-	return w, image.Rect(x-2, y-int(st.size), x+w+2, y+int(st.size))
+	_, drawn := fs.set.Draw(dst, s, x, y+capHeight(st.size)/2, st.typeset(), st.color)
+	return w, image.Rect(x-2, y-int(st.size), x+w+2, y+int(st.size)).Union(drawn)
 }
 
 // fit shortens s with an ellipsis until it is at most max pixels wide,
-// memoised: boards cut the same texts to the same widths every time.
+// cutting between grapheme clusters, memoised: boards cut the same texts
+// to the same widths every time.
 func (fs *faceSet) fit(s string, max int, st style) string {
 	if fs.width(s, st) <= max {
 		return s
 	}
-	k := fitKey{widthKey{faceKey{st.bold, st.size}, s}, max}
+	k := fitKey{faceKey{st.bold, st.size}, s, max}
 	if t, ok := fs.fits[k]; ok {
 		return t
 	}
 	if len(fs.fits) >= maxWidths {
 		clear(fs.fits)
 	}
-	// Binary search for the longest prefix that fits with its ellipsis;
-	// the prefixes are measured directly, not memoised.
-	r := []rune(s)
-	face := fs.face(k.face)
-	cut := func(n int) string { return strings.TrimSpace(string(r[:n])) + "…" }
-	lo, hi := 0, len(r)-1 // cut(lo) is the fallback; cut(hi+1) would be s itself
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if font.MeasureString(face, cut(mid)).Ceil() <= max {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	t := ""
-	if lo > 0 || font.MeasureString(face, "…").Ceil() <= max {
-		t = cut(lo)
-	}
+	t := fs.set.Fit(s, max, st.typeset())
 	fs.fits[k] = t
 	return t
 }

@@ -11,7 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
@@ -123,9 +124,10 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-// visibleLen is the number of characters of s a terminal shows: runes
-// outside ANSI escape sequences.
-func visibleLen(s string) int { return utf8.RuneCountInString(StripANSI(s)) }
+// visibleLen is the number of terminal columns s takes outside ANSI
+// escape sequences: a Chinese character or an emoji takes two, a
+// combining accent none.
+func visibleLen(s string) int { return uniseg.StringWidth(StripANSI(s)) }
 
 // StripANSI removes ANSI colour codes from s.
 func StripANSI(s string) string {

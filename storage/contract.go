@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -9,10 +8,16 @@ import (
 
 // Contract is the part of the store's contract that does not depend on
 // where games are kept: what a request must look like, and what record
-// each change makes of a game. Another implementation of the store
-// (storage/postgres) runs its requests through it, so that both stores
-// accept, refuse and record exactly alike. It is safe for concurrent use.
-type Contract struct{ s *Store }
+// each change makes of a game. Every store (storage/boltdb,
+// storage/postgres) runs its requests through it, so that the stores
+// accept, refuse and record exactly alike. Its methods are pure: they
+// read nothing but their arguments and the clock, and write nothing. It
+// is safe for concurrent use.
+type Contract struct {
+	games *engine.Registry
+	now   func() time.Time
+	codec Codec
+}
 
 // NewContract returns the contract for games (used to replay logs) with
 // now as the clock for the times it stamps (nil means time.Now).
@@ -20,25 +25,28 @@ func NewContract(games *engine.Registry, now func() time.Time) Contract {
 	if now == nil {
 		now = time.Now
 	}
-	return Contract{&Store{games: games, now: now, log: slog.New(slog.DiscardHandler), codec: newCodec()}}
+	return Contract{games: games, now: now, codec: NewCodec()}
 }
 
 // Now is the contract's clock.
-func (c Contract) Now() time.Time { return c.s.now() }
+func (c Contract) Now() time.Time { return c.now() }
 
-// Create checks a game about to be created (as Store.Create does) and
-// returns its record: status, log times, Version, Snapshot, Created and
-// Updated filled in; the caller assigns the ID.
+// Games is the registry the contract replays logs with.
+func (c Contract) Games() *engine.Registry { return c.games }
+
+// Create checks a game about to be created and returns its record:
+// status, log times, Version, Snapshot, Created and Updated filled in;
+// the caller assigns the ID.
 func (c Contract) Create(g *Game) (*Game, error) { return c.prepare(g, false) }
 
-// Import checks a game about to be imported (as Store.Import does) and
-// returns its record, archived with its result and Finished time when its
-// log ends it or it is abandoned; the caller assigns the ID and counts an
-// archived game's statistics.
+// Import checks a game about to be imported and returns its record,
+// archived with its result and Finished time when its log ends it or it
+// is abandoned; the caller assigns the ID and counts an archived game's
+// statistics.
 func (c Contract) Import(g *Game) (*Game, error) { return c.prepare(g, true) }
 
 func (c Contract) prepare(g *Game, imported bool) (*Game, error) {
-	rec, err := c.s.prepareCreate(g, imported)
+	rec, err := c.prepareCreate(g, imported)
 	if err != nil {
 		return nil, err
 	}
@@ -48,52 +56,78 @@ func (c Contract) prepare(g *Game, imported bool) (*Game, error) {
 // Update runs an Update's fn on a copy of old and returns the edited
 // record, or fn's error or the refusal of the edit.
 func (c Contract) Update(old *Game, fn func(g *Game) error) (*Game, error) {
-	return c.s.editGame(old, fn)
+	return c.editGame(old, fn)
 }
 
 // Start returns old, a game in the lobby, as started, with its initial
 // state (Snapshot holds it encoded).
-func (c Contract) Start(old *Game) (*Game, engine.State, error) { return c.s.startGame(old) }
+func (c Contract) Start(old *Game) (*Game, engine.State, error) { return c.startGame(old) }
 
 // Entry checks an action about to be appended to a game with seats seats
 // (and the snapshot that comes with it), and returns it with its time set.
 func (c Contract) Entry(e Entry, snapshot []byte, seats int) (Entry, error) {
-	e, err := c.s.prepareEntry(e, snapshot)
+	e, err := c.prepareEntry(e, snapshot)
 	if err != nil {
 		return e, err
 	}
 	return e, checkEntry(e, seats)
 }
 
-// Undo returns old (read with its log) without its last n actions, and
-// the state replayed from the rest.
-func (c Contract) Undo(old *Game, expectVersion, n int) (*Game, engine.State, error) {
-	return c.s.undoGame(old, expectVersion, n)
+// Stamp refuses an action without a snapshot and gives one without a
+// time the contract's clock, in UTC; CheckEntry checks the rest once the
+// game is known.
+func (c Contract) Stamp(e Entry, snapshot []byte) (Entry, error) { return c.prepareEntry(e, snapshot) }
+
+// CheckEntry refuses an entry that a game of players seats could not
+// hold in its log.
+func CheckEntry(e Entry, players int) error { return checkEntry(e, players) }
+
+// Undo returns old (read with its log, and guarded by at) without its
+// last n actions, and the state replayed from the rest.
+func (c Contract) Undo(old *Game, at Guard, n int) (*Game, engine.State, error) {
+	return c.undoGame(old, at, n)
 }
 
-// Finish returns old ended with status and result, as archived.
-func (c Contract) Finish(old *Game, expectVersion int, status Status, result *engine.Result) (*Game, error) {
-	return c.s.finishGame(old, expectVersion, status, result)
+// Finish returns old (guarded by at) ended with status and result, as
+// archived.
+func (c Contract) Finish(old *Game, at Guard, status Status, result *engine.Result) (*Game, error) {
+	return c.finishGame(old, at, status, result)
 }
+
+// CheckGuard refuses a write guarded by at to g, the channel's game as
+// stored, with a *VersionError when g is another game or at another
+// revision.
+func CheckGuard(g *Game, at Guard) error { return checkGuard(g, at) }
+
+// HistoryChanged reports whether g, the record a write makes of old (nil
+// for a new game), has another history than old: then the store gives g
+// a new Revision, from a counter that never gives a value twice.
+func HistoryChanged(old, g *Game) bool { return historyChanged(old, g) }
 
 // OutcomeEntries checks what an Outcome must hold whatever the game and
 // returns its entries with their times set.
-func (c Contract) OutcomeEntries(o Outcome) ([]Entry, error) { return c.s.prepareOutcome(o) }
+func (c Contract) OutcomeEntries(o Outcome) ([]Entry, error) { return c.prepareOutcome(o) }
 
-// Outcome returns old (a running game at expectVersion) as the outcome
+// Outcome returns old (a running game, guarded by at) as the outcome
 // leaves it: entries (from OutcomeEntries) counted in its version, Edit
 // applied, archived when it finished. The caller writes the entries and
-// the snapshot, and counts an archived game's statistics.
-func (c Contract) Outcome(old *Game, expectVersion int, entries []Entry, o Outcome) (*Game, error) {
-	return c.s.outcomeGame(old, expectVersion, entries, o)
+// the snapshot (OutcomeSnapshot), and counts an archived game's
+// statistics.
+func (c Contract) Outcome(old *Game, at Guard, entries []Entry, o Outcome) (*Game, error) {
+	return c.outcomeGame(old, at, entries, o)
 }
 
+// OutcomeSnapshot is the snapshot a commit of o that made g writes: the
+// state after o's entries, or the started state of a start without
+// entries, or nil when the state did not change.
+func OutcomeSnapshot(g *Game, o Outcome) []byte { return outcomeSnapshot(g, o) }
+
 // Replay builds g's state from its setup and log.
-func (c Contract) Replay(g *Game) (engine.State, error) { return c.s.replay(g, g.Log) }
+func (c Contract) Replay(g *Game) (engine.State, error) { return c.replay(g, g.Log) }
 
 // Decode decodes a snapshot of g's state.
 func (c Contract) Decode(g *Game, snapshot []byte) (engine.State, error) {
-	rules, err := c.s.games.Lookup(g.Kind)
+	rules, err := c.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +141,7 @@ func StatsUsers(g *Game) []string { return statsUsers(g) }
 func (st *Stats) Count(g *Game) { st.count(g) }
 
 // CheckID refuses an id (of a channel, guild, user, …; what names it in
-// the error) that the store cannot keep, with ErrInvalid.
+// the error) that a store cannot keep, with ErrInvalid.
 func CheckID(what, id string) error { return checkID(what, id) }
 
 // CheckGuildSettings refuses settings PutGuildSettings would refuse.
@@ -124,13 +158,13 @@ func (g *Game) Users() []string { return g.users() }
 
 // GameSchema is the schema version of the game records this build writes
 // (EncodeGame) and reads.
-func GameSchema() uint64 { return newCodec().current(recGame) }
+func GameSchema() uint64 { return NewCodec().Current(RecGame) }
 
 // EncodeGame encodes g's record (every field but Log, Version and
 // Snapshot) with its schema version, as the stores keep it.
-func EncodeGame(g *Game) ([]byte, error) { return newCodec().encodeGame(g) }
+func EncodeGame(g *Game) ([]byte, error) { return NewCodec().EncodeGame(g) }
 
 // DecodeGame decodes a record EncodeGame made, migrating an older schema
 // and refusing a newer one (*SchemaError) or a damaged record (ErrCorrupt).
 // key names the record in errors.
-func DecodeGame(key string, data []byte) (*Game, error) { return newCodec().decodeGame(key, data) }
+func DecodeGame(key string, data []byte) (*Game, error) { return NewCodec().DecodeGame(key, data) }

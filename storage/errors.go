@@ -14,9 +14,14 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrChannelBusy: the channel already has an active game.
 	ErrChannelBusy = errors.New("channel already has an active game")
-	// ErrStale: the game's version moved since the caller read it; reload
-	// and try again. The error is a *VersionError.
+	// ErrStale: the channel's game is another game, or its revision moved,
+	// since the caller read it; reload and try again. The error is a
+	// *VersionError.
 	ErrStale = errors.New("stale game version")
+	// ErrApplied: a commit with this interaction's key was already kept
+	// (a retry after a lost answer); nothing was written again. The error
+	// is an *AppliedError, which carries the game as stored.
+	ErrApplied = errors.New("already applied")
 	// ErrInvalid: the request is malformed or not allowed in the game's
 	// status (bad seat, unknown game kind, append to a lobby, …).
 	ErrInvalid = errors.New("invalid request")
@@ -45,22 +50,46 @@ var (
 	// ErrNoBackupServer: no running bot answers backup requests on the
 	// control socket (it is missing, or stale).
 	ErrNoBackupServer = errors.New("no running bot serves backups")
+	// ErrUnknownOutcome: the connection to the database failed after a
+	// write was sent, so whether it was kept is unknown. Retry a commit
+	// with its Outcome.Key: the store keeps it once, and answers a retry
+	// of one it kept with ErrApplied.
+	ErrUnknownOutcome = errors.New("the database's answer was lost: the write may or may not have been kept")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("store closed")
 )
 
-// VersionError is a refused write whose expected state version is not the
-// game's current one. It wraps ErrStale.
+// VersionError is a refused write whose guard (the game and revision it
+// was based on) is not the channel's game as it is now. It wraps ErrStale.
 type VersionError struct {
 	Channel  string
-	Expected int // the version the caller based its change on
-	Actual   int // the game's version now
+	Expected Guard // the game and revision the caller based its change on
+	Actual   Guard // the channel's game and its revision now
 }
 
-// Error says which version the game is at and which was expected.
+// Error says which game and revision the channel holds and which was
+// expected.
 func (e *VersionError) Error() string {
-	return fmt.Sprintf("game in channel %s is at version %d, not %d", e.Channel, e.Actual, e.Expected)
+	if e.Expected.Game != e.Actual.Game {
+		return fmt.Sprintf("channel %s holds game %d, not game %d (that game moved on)", e.Channel, e.Actual.Game, e.Expected.Game)
+	}
+	return fmt.Sprintf("game %d in channel %s is at revision %d, not %d", e.Actual.Game, e.Channel, e.Actual.Revision, e.Expected.Revision)
 }
+
+// AppliedError is a commit refused because a commit with the same
+// interaction key was already kept. It wraps ErrApplied.
+type AppliedError struct {
+	Key  string
+	Game *Game // the game as stored now (without its log)
+}
+
+// Error names the interaction.
+func (e *AppliedError) Error() string {
+	return fmt.Sprintf("interaction %.40s was already applied to game %d", e.Key, e.Game.ID)
+}
+
+// Unwrap returns ErrApplied.
+func (e *AppliedError) Unwrap() error { return ErrApplied }
 
 // Unwrap returns ErrStale.
 func (e *VersionError) Unwrap() error { return ErrStale }

@@ -24,8 +24,8 @@ func (s Status) Active() bool { return s == StatusLobby || s == StatusRunning }
 // Game is one game record: an active game (keyed by its channel or thread
 // id) or an archived one (keyed by its ID).
 //
-// The store owns ID, Version, Log, Snapshot, Created, Updated and Finished;
-// the bot owns the rest and changes it through Store.Update.
+// The store owns ID, Version, Revision, Log, Snapshot, Created, Updated
+// and Finished; the bot owns the rest and changes it through Store.Update.
 type Game struct {
 	ID      uint64 // unique for the life of the file, assigned by Create
 	Kind    string // the engine.Rules name: "crystalpalace", "eightydays"
@@ -43,6 +43,18 @@ type Game struct {
 	// Log is every accepted action, in order. Version == len(Log).
 	Log     []Entry
 	Version int
+	// Revision names the game's history (its log and state) as it is: the
+	// store gives it a new value from one counter for the whole store each
+	// time the log changes (created, started, actions appended, undone), so
+	// a revision is never given twice, not after an undo and not to another
+	// game. With ID it guards writes (see Guard). Edits of the bot's own
+	// fields (Store.Update) keep it.
+	Revision uint64
+	// Rewound is where the game's current history starts: one past the
+	// revision the game had when it was last undone (0 when it never was).
+	// A history seen at a revision below it was taken back; one seen at or
+	// above it is a beginning of the history as it is (see Extends).
+	Rewound uint64
 	// Snapshot is State.Encode() of the state after Log (nil in the lobby).
 	// It always equals the replay of Setup and Log.
 	Snapshot []byte
@@ -79,6 +91,24 @@ type Game struct {
 	// finished with the scores of that moment and no winner.
 	EndedByVote bool
 }
+
+// Guard names the game a write is based on: the game's ID and its
+// Revision when the caller read it. A store refuses a guarded write with
+// a *VersionError (ErrStale), changing nothing, when the channel's game
+// is another one or its history moved on.
+type Guard struct {
+	Game     uint64
+	Revision uint64
+}
+
+// Extends reports whether g's history as it is extends the history g had
+// at revision: no undo took any of it back since (actions added since
+// leave it a beginning of g's). A choice offered at revision (a DM menu,
+// an autocomplete list) still belongs to g's history when it does.
+func (g *Game) Extends(revision uint64) bool { return revision >= g.Rewound && revision <= g.Revision }
+
+// Guard is the guard of a write based on g as it is.
+func (g *Game) Guard() Guard { return Guard{Game: g.ID, Revision: g.Revision} }
 
 // Handover is one seat changing hands during a game.
 type Handover struct {
@@ -186,6 +216,9 @@ type GuildSettings struct {
 	GamesChannel string `json:"games_channel,omitempty"`
 	// Threads opens each new game in a thread of its channel.
 	Threads bool `json:"threads,omitempty"`
+	// Language is the language of the bot's public messages, as a code
+	// ("de", "fr"); empty means the server's own locale.
+	Language string `json:"language,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults; set by GuildSettings, not stored.
 	Saved bool `json:"-"`
@@ -206,6 +239,10 @@ const (
 type UserPrefs struct {
 	PingOnTurn bool   `json:"ping_on_turn"` // mention the user when a decision is theirs
 	Secrets    string `json:"secrets"`      // SecretsEphemeral or SecretsDM
+	// Locale is the locale of the user's Discord client at their last
+	// interaction ("de", "en-US"; "" before any): the language of the
+	// DMs the bot sends them. See CheckLocale.
+	Locale string `json:"locale,omitempty"`
 }
 
 // DefaultUserPrefs are the preferences of a user who has saved none.

@@ -1,76 +1,24 @@
 package storage
 
-import (
-	"encoding/binary"
-	"fmt"
-	"strconv"
-	"time"
-	"unicode/utf8"
-)
+import "time"
 
-// Keys. Integers are big-endian so that keys sort by value; a Discord id
-// inside a composite key is followed by a 0 byte, which ids never contain.
+// KeyHorizon is how long a store keeps the key of an interaction it
+// committed (Outcome.Key), so that a retry finds it: Discord's
+// interaction tokens live 15 minutes and the bot retries a commit within
+// seconds, so an hour keeps every retry that can happen, with room for
+// the clocks of several processes to disagree by minutes. A store forgets
+// older keys as it commits (see PruneEvery). A replay later still than
+// that is refused all the same, by the guard: the revision it carries has
+// moved on.
+const KeyHorizon = time.Hour
 
-func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
+// PruneEvery is how often a store forgets the keys older than KeyHorizon,
+// as part of a commit.
+const PruneEvery = 10 * time.Minute
 
-func idString(k []byte) string {
-	if len(k) != 8 {
-		return fmt.Sprintf("%x", k)
-	}
-	return strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
-}
-
-// logKey is the key of a game's index-th log entry.
-func logKey(id uint64, index int) []byte {
-	return binary.BigEndian.AppendUint32(idKey(id), uint32(index))
-}
-
-func logKeyString(k []byte) string {
-	if len(k) != 12 {
-		return fmt.Sprintf("%x", k)
-	}
-	return fmt.Sprintf("%d/%d", binary.BigEndian.Uint64(k), binary.BigEndian.Uint32(k[8:]))
-}
-
-// prefixKey is an index key: a Discord id, a 0 byte, then a game id.
-func prefixKey(prefix string, id uint64) []byte {
-	k := append([]byte(prefix), 0)
-	return binary.BigEndian.AppendUint64(k, id)
-}
-
-// dueKey orders timers by time, then game, then kind.
-func dueKey(at time.Time, id uint64, kind DueKind) []byte {
-	k := binary.BigEndian.AppendUint64(nil, unixNano(at))
-	k = binary.BigEndian.AppendUint64(k, id)
-	return append(k, byte(kind))
-}
-
-// unixNano maps times before 1970 to 0, so they sort first and are due.
-func unixNano(t time.Time) uint64 {
-	n := t.UnixNano()
-	if n < 0 {
-		return 0
-	}
-	return uint64(n)
-}
-
-// maxIDLen bounds a Discord id (a snowflake has at most 20 digits; the
-// margin allows other chat systems' ids).
-const maxIDLen = 64
-
-// checkID refuses an id that cannot be a key: empty, too long, not UTF-8
-// or holding a 0 byte.
-func checkID(what, id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: no %s id", ErrInvalid, what)
-	case len(id) > maxIDLen || !utf8.ValidString(id):
-		return fmt.Errorf("%w: bad %s id %.20q", ErrInvalid, what, id)
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < ' ' {
-			return fmt.Errorf("%w: bad %s id %.20q", ErrInvalid, what, id)
-		}
-	}
-	return nil
+// KeyPruner is what a store offers to forget interaction keys.
+type KeyPruner interface {
+	// PruneKeys forgets the keys of commits kept before keptBefore and
+	// returns how many it forgot. A key kept at or after keptBefore stays.
+	PruneKeys(keptBefore time.Time) (int, error)
 }

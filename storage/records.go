@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"time"
@@ -17,31 +18,98 @@ import (
 
 // Record kinds, as named in errors and in the codec's migration table.
 const (
-	recGame     = "game"
-	recEntry    = "entry"
-	recSnapshot = "snapshot"
-	recStats    = "stats"
-	recGuild    = "guild settings"
-	recUser     = "user preferences"
+	RecGame     = "game"
+	RecEntry    = "entry"
+	RecSnapshot = "snapshot"
+	RecStats    = "stats"
+	RecGuild    = "guild settings"
+	RecUser     = "user preferences"
 )
 
 // migration upgrades a record's payload (the bytes after the schema
 // version) from one schema version to the next.
 type migration func(payload []byte) ([]byte, error)
 
-// codec encodes and decodes records. steps[kind][i] upgrades a payload of
+// Codec encodes and decodes records. steps[kind][i] upgrades a payload of
 // schema i+1 to i+2, so a kind's current schema is len(steps[kind])+1.
-// A change to a record's layout adds a step; the zero codec reads and
+// A change to a record's layout adds a step; the zero Codec reads and
 // writes schema 1 of every kind (tests use it to write old records).
-type codec struct {
-	steps map[string][]migration
+//
+// From schema summed[kind] on, a record ends with the CRC-32C of
+// everything before it (schema and payload, 4 bytes, big-endian), checked
+// on every read: a damaged record is ErrCorrupt, never data. A strict
+// Codec (Strict) also refuses a record of an older schema, which has no
+// checksum: in a file whose records were all upgraded, such a record can
+// only be a damaged schema number.
+type Codec struct {
+	steps  map[string][]migration
+	summed map[string]uint64
+	strict bool
+	key    string // bound into checksums (see Keyed)
 }
 
-// newCodec returns the codec of the current schemas: game records are at
-// schema 2 (the game's timing moved out of its messages), every other
-// kind at schema 1.
-func newCodec() codec {
-	return codec{steps: map[string][]migration{recGame: {gameTimingFromMessages}}}
+// Keyed returns c binding the checksums of the records it seals and opens
+// to key as well: a record read under another key than the one it was
+// sealed under fails its checksum. For records whose contents do not name
+// their key (a guild's settings, a user's preferences).
+func (c Codec) Keyed(key string) Codec {
+	c.key = key
+	return c
+}
+
+// sum is the checksum of rec, bound to c's key.
+func (c Codec) sum(rec []byte) uint32 {
+	if c.key == "" {
+		return Checksum(rec)
+	}
+	return crc32.Update(Checksum([]byte(c.key)), castagnoli, rec)
+}
+
+// NewCodec returns the Codec of the current schemas: game records are at
+// schema 3 (2: the game's timing moved out of its messages; 3: a
+// checksum), snapshots at schema 2 (the game's revision and a checksum),
+// every other kind at schema 2 (a checksum).
+func NewCodec() Codec {
+	return Codec{
+		steps: map[string][]migration{
+			RecGame:     {gameTimingFromMessages, unchanged},
+			RecEntry:    {unchanged},
+			RecSnapshot: {snapshotRevision},
+			RecStats:    {unchanged},
+			RecGuild:    {unchanged},
+			RecUser:     {unchanged},
+		},
+		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2},
+	}
+}
+
+// Strict returns c refusing records without a checksum (older schemas):
+// for a file whose every record carries one.
+func (c Codec) Strict() Codec {
+	c.strict = true
+	return c
+}
+
+// unchanged is the migration of a payload that only gained a checksum.
+func unchanged(payload []byte) ([]byte, error) { return payload, nil }
+
+// snapshotRevision upgrades a snapshot from schema 1 to 2: the game's
+// revision (0 for a record from before revisions) follows the version.
+func snapshotRevision(payload []byte) ([]byte, error) {
+	_, n := binary.Uvarint(payload)
+	if n <= 0 {
+		return nil, errors.New("bad version")
+	}
+	out := append([]byte(nil), payload[:n]...)
+	out = binary.AppendUvarint(out, 0)
+	return append(out, payload[n:]...), nil
+}
+
+// Summed reports whether records of kind at c's current schema carry a
+// checksum.
+func (c Codec) Summed(kind string) bool {
+	first, ok := c.summed[kind]
+	return ok && c.Current(kind) >= first
 }
 
 // Schema 1 game records kept the lobby's time limits among the message
@@ -92,30 +160,53 @@ func gameTimingFromMessages(payload []byte) ([]byte, error) {
 	return json.Marshal(rec)
 }
 
-func (c codec) current(kind string) uint64 { return uint64(len(c.steps[kind]) + 1) }
+func (c Codec) Current(kind string) uint64 { return uint64(len(c.steps[kind]) + 1) }
 
-// seal prefixes payload with kind's current schema version.
-func (c codec) seal(kind string, payload []byte) []byte {
-	return append(c.begin(kind, len(payload)), payload...)
+// Seal prefixes payload with kind's current schema version and, from the
+// schema that has one, appends the checksum.
+func (c Codec) Seal(kind string, payload []byte) []byte {
+	return c.end(kind, append(c.begin(kind, len(payload)), payload...))
 }
 
 // begin starts a record of kind with room for size more bytes.
-func (c codec) begin(kind string, size int) []byte {
-	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64), c.current(kind))
+func (c Codec) begin(kind string, size int) []byte {
+	return binary.AppendUvarint(make([]byte, 0, size+binary.MaxVarintLen64+sumSize), c.Current(kind))
 }
 
-// open returns a record's payload at the current schema, migrating it up
-// from an older one. key names the record in errors.
-func (c codec) open(kind, key string, data []byte) ([]byte, error) {
+// end finishes a record begin started: it appends the checksum of all of
+// it when kind's current schema has one.
+func (c Codec) end(kind string, rec []byte) []byte {
+	if !c.Summed(kind) {
+		return rec
+	}
+	return binary.BigEndian.AppendUint32(rec, c.sum(rec))
+}
+
+// Open returns a record's payload at the current schema, after checking
+// its checksum, migrating it up from an older schema. key names the record
+// in errors.
+func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 	v, n := binary.Uvarint(data)
 	if n <= 0 || v == 0 {
 		return nil, fmt.Errorf("%s record %s: no schema version: %w", kind, key, ErrCorrupt)
 	}
-	cur := c.current(kind)
+	cur := c.Current(kind)
 	if v > cur {
 		return nil, &SchemaError{Record: kind, Key: key, Got: v, Max: cur}
 	}
 	payload := data[n:]
+	if first, ok := c.summed[kind]; ok && v >= first {
+		if len(payload) < sumSize {
+			return nil, fmt.Errorf("%s record %s: too short for its checksum: %w", kind, key, ErrCorrupt)
+		}
+		body := len(data) - sumSize
+		if c.sum(data[:body]) != binary.BigEndian.Uint32(data[body:]) {
+			return nil, fmt.Errorf("%s record %s: checksum mismatch, the record is damaged: %w", kind, key, ErrCorrupt)
+		}
+		payload = data[n:body]
+	} else if ok && c.strict {
+		return nil, fmt.Errorf("%s record %s: schema %d has no checksum, but every record of this file was given one: the record is damaged: %w", kind, key, v, ErrCorrupt)
+	}
 	for ; v < cur; v++ {
 		up, err := c.steps[kind][v-1](payload)
 		if err != nil {
@@ -130,25 +221,25 @@ func (c codec) open(kind, key string, data []byte) ([]byte, error) {
 // build's, before a write replaces it or writes beside it. It reads only
 // the schema number; nil data (no record) passes. key names the record in
 // the error and is called only then.
-func (c codec) notNewer(kind string, key func() string, data []byte) error {
-	if v, n := binary.Uvarint(data); n > 0 && v > c.current(kind) {
-		return &SchemaError{Record: kind, Key: key(), Got: v, Max: c.current(kind)}
+func (c Codec) NotNewer(kind string, key func() string, data []byte) error {
+	if v, n := binary.Uvarint(data); n > 0 && v > c.Current(kind) {
+		return &SchemaError{Record: kind, Key: key(), Got: v, Max: c.Current(kind)}
 	}
 	return nil
 }
 
 // sealJSON seals the JSON encoding of v.
-func (c codec) sealJSON(kind string, v any) ([]byte, error) {
+func (c Codec) SealJSON(kind string, v any) ([]byte, error) {
 	payload, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s record: %w", kind, err)
 	}
-	return c.seal(kind, payload), nil
+	return c.Seal(kind, payload), nil
 }
 
 // openJSON opens a record and decodes its JSON payload into v.
-func (c codec) openJSON(kind, key string, data []byte, v any) error {
-	payload, err := c.open(kind, key, data)
+func (c Codec) OpenJSON(kind, key string, data []byte, v any) error {
+	payload, err := c.Open(kind, key, data)
 	if err != nil {
 		return err
 	}
@@ -186,6 +277,8 @@ type gameRecord struct {
 	Nudged    time.Time  `json:"nudged,omitzero"`
 	EndVotes  []string   `json:"end_votes,omitempty"`
 	EndedVote bool       `json:"ended_by_vote,omitempty"`
+	Revision  uint64     `json:"revision,omitempty"`
+	Rewound   uint64     `json:"rewound,omitempty"`
 }
 
 type resultRecord struct {
@@ -195,13 +288,13 @@ type resultRecord struct {
 	Counters  map[string]int   `json:"counters,omitempty"`
 }
 
-func (c codec) encodeGame(g *Game) ([]byte, error) {
+func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 	r := gameRecord{
 		ID: g.ID, Kind: g.Kind, Guild: g.Guild, Channel: g.Channel, Parent: g.Parent, Creator: g.Creator, Status: g.Status,
 		Players: g.Setup.Players, Seed: g.Setup.Seed, Options: g.Setup.Options, Seats: g.Seats,
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
-		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote,
+		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -210,14 +303,14 @@ func (c codec) encodeGame(g *Game) ([]byte, error) {
 		}
 		r.Result = res
 	}
-	return c.sealJSON(recGame, r)
+	return c.SealJSON(RecGame, r)
 }
 
 // decodeGame reads a game record and checks that it makes sense, so that a
 // damaged record is reported rather than acted upon.
-func (c codec) decodeGame(key string, data []byte) (*Game, error) {
+func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 	var r gameRecord
-	if err := c.openJSON(recGame, key, data, &r); err != nil {
+	if err := c.OpenJSON(RecGame, key, data, &r); err != nil {
 		return nil, err
 	}
 	bad := func(why string) error { return fmt.Errorf("game record %s: %s: %w", key, why, ErrCorrupt) }
@@ -228,7 +321,7 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		return nil, bad("no kind or channel")
 	case r.Status != StatusLobby && r.Status != StatusRunning && r.Status != StatusFinished && r.Status != StatusAbandoned:
 		return nil, bad(fmt.Sprintf("unknown status %q", r.Status))
-	case len(r.Seats) > maxSeats:
+	case len(r.Seats) > MaxSeats:
 		return nil, bad(fmt.Sprintf("%d seats", len(r.Seats)))
 	case checkTiming(r.Timing) != nil:
 		return nil, bad("bad timing")
@@ -240,7 +333,7 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 		Setup: engine.Setup{Players: r.Players, Seed: r.Seed, Options: r.Options}, Seats: r.Seats,
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
-		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote,
+		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
 	}
 	for _, h := range r.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {
@@ -260,24 +353,24 @@ func (c codec) decodeGame(key string, data []byte) (*Game, error) {
 	return g, nil
 }
 
-// maxLog bounds a game's log, far above any real game, so that a damaged
+// MaxLog bounds a game's log, far above any real game, so that a damaged
 // version number cannot make the store allocate without limit.
-const maxLog = 1 << 20
+const MaxLog = 1 << 20
 
-// maxSeats bounds a game's seats, far above any real table.
-const maxSeats = 64
+// MaxSeats bounds a game's seats, far above any real table.
+const MaxSeats = 64
 
 // An entry record is: schema, seat (uvarint), time (varint Unix
 // nanoseconds), then the action text.
-func (c codec) encodeEntry(e Entry) []byte {
-	out := c.begin(recEntry, 2*binary.MaxVarintLen64+len(e.Action))
+func (c Codec) EncodeEntry(e Entry) []byte {
+	out := c.begin(RecEntry, 2*binary.MaxVarintLen64+len(e.Action))
 	out = binary.AppendUvarint(out, uint64(e.Seat))
 	out = binary.AppendVarint(out, e.At.UnixNano())
-	return append(out, e.Action...)
+	return c.end(RecEntry, append(out, e.Action...))
 }
 
-func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
-	payload, err := c.open(recEntry, key, data)
+func (c Codec) DecodeEntry(key string, data []byte) (Entry, error) {
+	payload, err := c.Open(RecEntry, key, data)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -297,45 +390,66 @@ func (c codec) decodeEntry(key string, data []byte) (Entry, error) {
 	return Entry{Seat: engine.Seat(seat), At: time.Unix(0, at).UTC(), Action: string(action)}, nil
 }
 
-// A snapshot record is: schema, state version (uvarint), the CRC-32C of
-// the state bytes (4 bytes, big-endian), then the state bytes
-// (State.Encode()). CRC-32C runs in hardware at many GB/s, so Load can
-// check every snapshot it reads.
-type snapshot struct {
-	version int
-	sum     uint32
-	state   []byte
+// A snapshot record is: schema, state version (uvarint), the game's
+// revision (uvarint, from schema 2), the CRC-32C of the state bytes (4
+// bytes, big-endian), then the state bytes (State.Encode()), and from
+// schema 2 the record's checksum. CRC-32C runs in hardware at many GB/s,
+// so a store can check every snapshot it reads.
+type Snapshot struct {
+	Version  int    // the game's version the state is of
+	Revision uint64 // the game's revision the state is of
+	Sum      uint32 // CRC-32C of State
+	State    []byte // State.Encode()
 }
 
 const sumSize = 4
 
-func checksum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+// Checksum is the CRC-32C (Castagnoli) of b.
+func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
-func newSnapshot(version int, state []byte) snapshot {
-	return snapshot{version: version, sum: checksum(state), state: state}
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// NewSnapshot returns the snapshot of state at version and revision, with
+// its checksum.
+func NewSnapshot(version int, revision uint64, state []byte) Snapshot {
+	return Snapshot{Version: version, Revision: revision, Sum: Checksum(state), State: state}
 }
 
-// intact reports whether the state bytes still match their checksum.
-func (s snapshot) intact() bool { return checksum(s.state) == s.sum }
+// Intact reports whether the state bytes still match their checksum.
+func (s Snapshot) Intact() bool { return Checksum(s.State) == s.Sum }
 
-func (c codec) encodeSnapshot(s snapshot) []byte {
-	out := c.begin(recSnapshot, binary.MaxVarintLen64+sumSize+len(s.state))
-	out = binary.AppendUvarint(out, uint64(s.version))
-	out = binary.BigEndian.AppendUint32(out, s.sum)
-	return append(out, s.state...)
+// EncodeSnapshot encodes a snapshot record.
+func (c Codec) EncodeSnapshot(s Snapshot) []byte {
+	out := c.begin(RecSnapshot, binary.MaxVarintLen64+sumSize+len(s.State))
+	out = binary.AppendUvarint(out, uint64(s.Version))
+	if c.Current(RecSnapshot) >= 2 {
+		out = binary.AppendUvarint(out, s.Revision)
+	}
+	out = binary.BigEndian.AppendUint32(out, s.Sum)
+	return c.end(RecSnapshot, append(out, s.State...))
 }
 
-func (c codec) decodeSnapshot(key string, data []byte) (snapshot, error) {
-	payload, err := c.open(recSnapshot, key, data)
+// DecodeSnapshot decodes a snapshot record (it does not check the sum:
+// see Intact). key names the record in errors.
+func (c Codec) DecodeSnapshot(key string, data []byte) (Snapshot, error) {
+	payload, err := c.Open(RecSnapshot, key, data)
 	if err != nil {
-		return snapshot{}, err
+		return Snapshot{}, err
 	}
 	v, n := binary.Uvarint(payload)
-	if n <= 0 || v > maxLog || len(payload)-n < sumSize {
-		return snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
+	if n <= 0 || v > MaxLog || len(payload)-n < sumSize {
+		return Snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
 	}
-	s := snapshot{version: int(v)}
-	s.sum = binary.BigEndian.Uint32(payload[n:])
-	s.state = bytes.Clone(payload[n+sumSize:])
+	s := Snapshot{Version: int(v)}
+	payload = payload[n:]
+	if c.Current(RecSnapshot) >= 2 {
+		rev, m := binary.Uvarint(payload)
+		if m <= 0 || len(payload)-m < sumSize {
+			return Snapshot{}, fmt.Errorf("snapshot record %s: bad header: %w", key, ErrCorrupt)
+		}
+		s.Revision, payload = rev, payload[m:]
+	}
+	s.Sum = binary.BigEndian.Uint32(payload)
+	s.State = bytes.Clone(payload[sumSize:])
 	return s, nil
 }

@@ -24,13 +24,13 @@ func sampleGame() *Game {
 }
 
 func TestRecordsRoundTrip(t *testing.T) {
-	c := newCodec()
+	c := NewCodec()
 	g := sampleGame()
-	data, err := c.encodeGame(g)
+	data, err := c.EncodeGame(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := c.decodeGame("7", data)
+	back, err := c.DecodeGame("7", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,22 +38,22 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Fatalf("game round trip:\n got %+v\nwant %+v", back, g)
 	}
 	e := Entry{Seat: 3, Action: "dice 6 5 3 1", At: time.Date(2026, 11, 22, 1, 2, 3, 4, time.UTC)}
-	if got, err := c.decodeEntry("k", c.encodeEntry(e)); err != nil || got != e {
+	if got, err := c.DecodeEntry("k", c.EncodeEntry(e)); err != nil || got != e {
 		t.Fatalf("entry round trip: %+v, %v", got, err)
 	}
-	snap := newSnapshot(12, []byte(`{"state":1}`))
-	got, err := c.decodeSnapshot("k", c.encodeSnapshot(snap))
-	if err != nil || got.version != 12 || got.sum != snap.sum || !bytes.Equal(got.state, snap.state) || !got.intact() {
+	snap := NewSnapshot(12, 7, []byte(`{"state":1}`))
+	got, err := c.DecodeSnapshot("k", c.EncodeSnapshot(snap))
+	if err != nil || got.Version != 12 || got.Sum != snap.Sum || !bytes.Equal(got.State, snap.State) || !got.Intact() {
 		t.Fatalf("snapshot round trip: %+v, %v", got, err)
 	}
 }
 
 // TestMigrationPath shows how a record layout change is rolled out: a
-// codec with one migration step for game records reads schema-1 records
-// through the step, writes schema 2, and the old codec refuses schema 2.
+// Codec with one migration step for game records reads schema-1 records
+// through the step, writes schema 2, and the old Codec refuses schema 2.
 func TestMigrationPath(t *testing.T) {
-	var v1 codec
-	old, err := v1.encodeGame(sampleGame())
+	var v1 Codec
+	old, err := v1.EncodeGame(sampleGame())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,25 +67,25 @@ func TestMigrationPath(t *testing.T) {
 		delete(m, "creator")
 		return json.Marshal(m)
 	}
-	v2 := codec{steps: map[string][]migration{recGame: {rename}}}
-	payload, err := v2.open(recGame, "7", old)
+	v2 := Codec{steps: map[string][]migration{RecGame: {rename}}}
+	payload, err := v2.Open(RecGame, "7", old)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(payload, []byte(`"owner":"u1"`)) || bytes.Contains(payload, []byte(`"creator"`)) {
 		t.Fatalf("migrated payload %s", payload)
 	}
-	sealed := v2.seal(recGame, payload)
+	sealed := v2.Seal(RecGame, payload)
 	if sealed[0] != 2 {
-		t.Fatalf("v2 codec wrote schema %d", sealed[0])
+		t.Fatalf("v2 Codec wrote schema %d", sealed[0])
 	}
-	_, err = v1.decodeGame("7", sealed)
+	_, err = v1.DecodeGame("7", sealed)
 	var se *SchemaError
 	if !errors.Is(err, ErrNewerSchema) || !errors.As(err, &se) || se.Got != 2 || se.Max != 1 {
-		t.Fatalf("v1 codec reading schema 2: %v", err)
+		t.Fatalf("v1 Codec reading schema 2: %v", err)
 	}
-	broken := codec{steps: map[string][]migration{recGame: {func([]byte) ([]byte, error) { return nil, errors.New("no") }}}}
-	if _, err := broken.open(recGame, "7", old); !errors.Is(err, ErrCorrupt) {
+	broken := Codec{steps: map[string][]migration{RecGame: {func([]byte) ([]byte, error) { return nil, errors.New("no") }}}}
+	if _, err := broken.Open(RecGame, "7", old); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("failed migration: %v", err)
 	}
 }
@@ -93,11 +93,11 @@ func TestMigrationPath(t *testing.T) {
 // FuzzDecodeRecords feeds arbitrary bytes to every record decoder: none may
 // panic, and whatever decodes must encode and decode back to the same value.
 func FuzzDecodeRecords(f *testing.F) {
-	c := newCodec()
-	g, _ := c.encodeGame(sampleGame())
+	c := NewCodec()
+	g, _ := c.EncodeGame(sampleGame())
 	f.Add(g)
-	f.Add(c.encodeEntry(Entry{Seat: 1, Action: "roll", At: time.Unix(5, 0)}))
-	f.Add(c.encodeSnapshot(newSnapshot(3, []byte("{}"))))
+	f.Add(c.EncodeEntry(Entry{Seat: 1, Action: "roll", At: time.Unix(5, 0)}))
+	f.Add(c.EncodeSnapshot(NewSnapshot(3, 1, []byte("{}"))))
 	f.Add([]byte{1, '{', '}'})
 	f.Add(append([]byte{1}, `{"id":1,"kind":"k","channel":"c","status":"lobby","messages":{"setting.deadline":"1h"}}`...))
 	f.Add([]byte{1, 'n', 'u', 'l', 'l'})
@@ -105,43 +105,43 @@ func FuzzDecodeRecords(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{1, '{', '"', 'r', 'e', 's', 'u', 'l', 't', '"', ':', '{', '"', 'w', 'i', 'n', 'n', 'e', 'r', 's', '"', ':', '[', '9', ']', '}', '}'})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if g, err := c.decodeGame("k", data); err == nil {
-			again, err := c.encodeGame(g)
+		if g, err := c.DecodeGame("k", data); err == nil {
+			again, err := c.EncodeGame(g)
 			if err != nil {
 				t.Fatalf("decoded game does not encode: %v", err)
 			}
-			if _, err := c.decodeGame("k", again); err != nil {
+			if _, err := c.DecodeGame("k", again); err != nil {
 				t.Fatalf("re-encoded game does not decode: %v", err)
 			}
 		} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNewerSchema) {
 			t.Fatalf("game decode error %v wraps neither ErrCorrupt nor ErrNewerSchema", err)
 		}
-		if e, err := c.decodeEntry("k", data); err == nil {
-			back, err := c.decodeEntry("k", c.encodeEntry(e))
+		if e, err := c.DecodeEntry("k", data); err == nil {
+			back, err := c.DecodeEntry("k", c.EncodeEntry(e))
 			if err != nil || back != e {
 				t.Fatalf("entry %+v re-decodes as %+v, %v", e, back, err)
 			}
 		}
-		if s, err := c.decodeSnapshot("k", data); err == nil {
-			back, err := c.decodeSnapshot("k", c.encodeSnapshot(s))
-			if err != nil || back.version != s.version || back.sum != s.sum || !bytes.Equal(back.state, s.state) {
+		if s, err := c.DecodeSnapshot("k", data); err == nil {
+			back, err := c.DecodeSnapshot("k", c.EncodeSnapshot(s))
+			if err != nil || back.Version != s.Version || back.Sum != s.Sum || !bytes.Equal(back.State, s.State) {
 				t.Fatalf("snapshot re-decodes differently: %v", err)
 			}
 		}
 		var st Stats
-		_ = c.openJSON(recStats, "k", data, &st)
+		_ = c.OpenJSON(RecStats, "k", data, &st)
 		var gs GuildSettings
-		_ = c.openJSON(recGuild, "k", data, &gs)
+		_ = c.OpenJSON(RecGuild, "k", data, &gs)
 	})
 }
 
 func TestSchema1GameRecordMigrates(t *testing.T) {
-	c := newCodec()
+	c := NewCodec()
 	old := func(messages string) []byte {
 		return append([]byte{1}, `{"id":7,"kind":"race","guild":"g1","channel":"c1","status":"lobby","players":2,"seed":5,`+
 			`"messages":`+messages+`,"created":"2026-11-20T09:00:00Z","updated":"2026-11-20T09:00:00Z"}`...)
 	}
-	g, err := c.decodeGame("7", old(`{"lobby":"m9","setting.deadline":"6h0m0s","setting.reminder":"1h30m0s","setting.on-deadline":"pause"}`))
+	g, err := c.DecodeGame("7", old(`{"lobby":"m9","setting.deadline":"6h0m0s","setting.reminder":"1h30m0s","setting.on-deadline":"pause"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,26 +149,26 @@ func TestSchema1GameRecordMigrates(t *testing.T) {
 	if g.Timing != want || !reflect.DeepEqual(g.Messages, map[string]string{"lobby": "m9"}) {
 		t.Errorf("migrated: timing %+v, messages %v", g.Timing, g.Messages)
 	}
-	data, err := c.encodeGame(g)
+	data, err := c.EncodeGame(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data[0] != 2 || bytes.Contains(data, []byte("setting.")) {
+	if data[0] != 3 || bytes.Contains(data, []byte("setting.")) {
 		t.Errorf("rewritten as %s", data)
 	}
-	if back, err := c.decodeGame("7", data); err != nil || !reflect.DeepEqual(back, g) {
+	if back, err := c.DecodeGame("7", data); err != nil || !reflect.DeepEqual(back, g) {
 		t.Errorf("schema 2 round trip: %+v, %v", back, err)
 	}
 	// a record with only settings among its messages keeps no messages
-	if g, err := c.decodeGame("7", old(`{"setting.deadline":"0s","setting.reminder":"0s","setting.on-deadline":"computer"}`)); err != nil ||
+	if g, err := c.DecodeGame("7", old(`{"setting.deadline":"0s","setting.reminder":"0s","setting.on-deadline":"computer"}`)); err != nil ||
 		g.Messages != nil || g.Timing != (Timing{OnDeadline: "computer"}) {
 		t.Errorf("settings only: %+v, %v", g, err)
 	}
-	if g, err := c.decodeGame("7", old(`null`)); err != nil || g.Timing != (Timing{}) {
+	if g, err := c.DecodeGame("7", old(`null`)); err != nil || g.Timing != (Timing{}) {
 		t.Errorf("no messages: %+v, %v", g, err)
 	}
 	for _, bad := range []string{`{"setting.deadline":"soon"}`, `{"setting.reminder":"-1h"}`, `["x"]`} {
-		if _, err := c.decodeGame("7", old(bad)); !errors.Is(err, ErrCorrupt) {
+		if _, err := c.DecodeGame("7", old(bad)); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("messages %s: %v, want ErrCorrupt", bad, err)
 		}
 	}

@@ -1,533 +1,78 @@
-// Package storage keeps Meeple's games in one embedded bbolt file: the
-// active game of each Discord channel (setup, seats, the full action log and
-// a snapshot of the state), the archive of finished and abandoned games,
-// per-user statistics per game kind, per-guild settings and per-user
-// preferences.
+// Package storage is Meeple's store contract: the records a store keeps
+// (games with their seats, action log and state snapshot, the archive,
+// per-user statistics, guild settings, user preferences, timers), the
+// rules every store applies to them (Contract: what a request must look
+// like and what record each change makes), the records' encoding and
+// schema versions (Codec), the errors a store returns, and Store, the
+// interface every store implements.
 //
-// Every write is durable (fsynced) when the method returns. The snapshot of
-// a game always equals its seed and log replayed; Load checks it cheaply by
-// hash and rebuilds it from the log when they disagree. Writes to a game
-// carry the state version they were based on, and a stale writer gets
-// ErrStale rather than overwriting a newer game.
+// The stores live in packages of their own: storage/boltdb keeps games in
+// one embedded bbolt file, storage/postgres in PostgreSQL for several
+// processes. Neither runs its requests through the other; both run them
+// through Contract, and storage/storetest holds the one test suite both
+// pass.
 //
-// While a process holds the file (bbolt locks it), other processes get
-// copies through it: ServeBackups answers RequestBackup on a Unix socket
-// beside the file.
-//
-// Records carry a schema version; older ones are migrated on read and newer
-// ones refused. Integer keys are big-endian so that they sort by value.
-//
-// A damaged file is an error, never a crash: the store checks the pages of
-// a file itself (pages.go), with bounded ordinary reads in the caller's
-// goroutine, before bbolt maps them into memory, and turns any panic or
-// memory fault met while reading into ErrCorrupt. A store opened ReadOnly
-// writes nothing to its file.
-//
-// The package imports the engine (to replay logs) and bbolt, and nothing of
-// Discord. A Store is safe for concurrent use by many goroutines; concurrent
-// writes are committed together in one transaction (group commit), so a
-// write waits at most for the transaction in progress, up to a millisecond
-// while other writers' requests are on their way, and its own transaction.
+// The package imports the engine (to replay logs) and nothing of Discord,
+// bbolt or PostgreSQL. Its values are safe for concurrent use.
 package storage
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"runtime/debug"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
-	bolt "go.etcd.io/bbolt"
 )
 
-// Options tune a Store. The zero value is usable.
-type Options struct {
-	// Logger receives repairs and other notable events; nil discards them.
-	Logger *slog.Logger
-	// LockTimeout is how long Open waits for another process holding the
-	// file; 0 means one second, and a negative value means not at all.
-	LockTimeout time.Duration
-	// Verify checks every page of the file at open, before anything else
-	// reads it, which takes time proportional to the file's size. Without
-	// it Open checks only the file's header pages and its length; a damaged
-	// page is then met, and reported, by the request that reads it.
-	Verify bool
-	// ReadOnly opens an existing file for reading only: the file is left
-	// byte for byte as it was (it may itself be read-only), several
-	// read-only stores may share it, and every write fails with
-	// ErrReadOnly.
-	ReadOnly bool
-	// MustExist refuses a missing file with ErrNoDatabase instead of
-	// creating it. ReadOnly implies it.
-	MustExist bool
-	// Now is the clock for Created and Updated times; nil means time.Now.
-	Now func() time.Time
+// Store is the contract a store keeps: everything the bot keeps (games,
+// lists, statistics, settings, preferences, timers), plus what the tools
+// use. Every write is durable when it returns. A write to a game carries
+// the Guard it was based on (the game's ID and Revision), and a stale
+// writer, one whose game ended and was replaced in the channel or whose
+// game's history moved on, gets ErrStale rather than writing to a newer
+// game. Update, whose fn sees the current record, is guarded by the
+// game's ID.
+type Store interface {
+	Create(g *Game) error
+	Load(channel string) (*Game, engine.State, error)
+	Append(channel string, at Guard, e Entry, snapshot []byte) (Guard, error)
+	Get(channel string) (*Game, error)
+	GetByID(id uint64) (*Game, error)
+	Import(g *Game) error
+	Update(channel string, game uint64, fn func(g *Game) error) (*Game, error)
+	Start(channel string) (*Game, engine.State, error)
+	Undo(channel string, at Guard, n int) (*Game, engine.State, error)
+	Finish(channel string, at Guard, status Status, result *engine.Result) (*Game, error)
+	Verified(channel string) (bool, error)
+	Commit(channel string, at Guard, o Outcome) (*Game, error)
+
+	ListActive(guild string) ([]*Game, error)
+	ActiveForUser(user string) ([]*Game, error)
+	ArchiveForGuild(guild string, before uint64, limit int) ([]*Game, error)
+	ArchiveForUser(user string, before uint64, limit int) ([]*Game, error)
+	Archive(after uint64, limit int) ([]*Game, error)
+	Stats(user string) ([]Stats, error)
+	Counts() (active, total int, err error)
+	GameCounts() ([]GameCount, error)
+
+	GuildSettings(guild string) (GuildSettings, error)
+	PutGuildSettings(guild string, s GuildSettings) error
+	UserPrefs(user string) (UserPrefs, error)
+	PutUserPrefs(user string, p UserPrefs) error
+
+	Due(now time.Time) ([]Due, error)
+	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)
+
+	KeyPruner
+	Source
+	Destination
+	Close() error
 }
 
-// Store is an open Meeple database file.
-type Store struct {
-	db       *bolt.DB
-	path     string
-	created  bool
-	readOnly bool
-	games    *engine.Registry
-	log      *slog.Logger
-	now      func() time.Time
-	codec    codec
-
-	claims claimBook // timers handed out by ClaimDue
-
-	mu      sync.RWMutex // guards closed and sends on writes
-	closed  bool
-	writes  chan *writeReq
-	writers atomic.Int64 // callers inside update
-	stopped chan struct{}
-}
-
-// Bucket names. Keys are noted next to each.
-const (
-	bktMeta         = "meta"          // "layout" → uvarint layout version
-	bktGames        = "games"         // id(8) → game record, active and archived
-	bktActive       = "active"        // channel → id(8)
-	bktLog          = "log"           // id(8) index(4) → entry record
-	bktSnapshots    = "snapshots"     // id(8) → snapshot record
-	bktDue          = "due"           // at(8) id(8) kind(1) → channel
-	bktGuildActive  = "guild-active"  // guild 0 id(8) → channel
-	bktUserActive   = "user-active"   // user 0 id(8) → channel
-	bktGuildArchive = "guild-archive" // guild 0 id(8) → nothing
-	bktUserArchive  = "user-archive"  // user 0 id(8) → nothing
-	bktStats        = "stats"         // user 0 kind → stats record
-	bktGuilds       = "guilds"        // guild → guild settings record
-	bktUsers        = "users"         // user → user preferences record
-)
-
-func allBuckets() []string {
-	return []string{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
-		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers}
-}
-
-// layoutVersion is the version of the bucket layout above, kept in the
-// meta bucket. A file with a newer layout is refused.
-const layoutVersion = 1
-
-const keyLayout = "layout"
-
-// maxBatch bounds how many writes share one transaction.
-const maxBatch = 256
-
-// Path is the database file's path.
-func (s *Store) Path() string { return s.path }
-
-// Close waits for writes in progress and closes the file. Later calls fail
-// with ErrClosed.
-func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return ErrClosed
-	}
-	s.closed = true
-	close(s.writes)
-	s.mu.Unlock()
-	<-s.stopped
-	return s.db.Close()
-}
-
-// Backup writes a consistent copy of the whole database to w while the
-// store stays in use (bbolt's Tx.WriteTo in a read transaction), and returns
-// the number of bytes written.
-func (s *Store) Backup(w io.Writer) (int64, error) {
-	n, err := s.writeTo(w)
-	if err != nil {
-		return n, fmt.Errorf("storage: backup: %w", err)
-	}
-	return n, nil
-}
-
-// writeTo is Backup without the error's prefix.
-func (s *Store) writeTo(w io.Writer) (int64, error) {
-	var n int64
-	err := s.view(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	return n, err
-}
-
-// Verify checks every page of the file (as Open's Verify option does,
-// but on the state of one read transaction, so writes may go on) and
-// decodes every record, and returns the first problem found, wrapping
-// ErrCorrupt or ErrNewerSchema. It reads the whole file.
-func (s *Store) Verify() error {
-	return s.view(func(tx *bolt.Tx) error {
-		if err := s.checkPages(tx); err != nil {
-			return fmt.Errorf("storage: verify %s: %w", s.path, err)
-		}
-		checks := []struct {
-			bucket string
-			decode func(k, v []byte) error
-		}{
-			{bktGames, func(k, v []byte) error { _, err := s.codec.decodeGame(idString(k), v); return err }},
-			{bktLog, func(k, v []byte) error { _, err := s.codec.decodeEntry(logKeyString(k), v); return err }},
-			{bktSnapshots, func(k, v []byte) error { _, err := s.codec.decodeSnapshot(idString(k), v); return err }},
-			{bktStats, func(k, v []byte) error { var st Stats; return s.codec.openJSON(recStats, string(k), v, &st) }},
-			{bktGuilds, func(k, v []byte) error { var g GuildSettings; return s.codec.openJSON(recGuild, string(k), v, &g) }},
-			{bktUsers, func(k, v []byte) error { var u UserPrefs; return s.codec.openJSON(recUser, string(k), v, &u) }},
-		}
-		for _, c := range checks {
-			if err := bucket(tx, c.bucket).ForEach(c.decode); err != nil {
-				return fmt.Errorf("storage: verify %s: %w", s.path, err)
-			}
-		}
-		return nil
-	})
-}
-
-// checkPages runs the page check (checkFile) on the pages of tx, then
-// bbolt's own check. tx keeps the pages it reaches from being reused by
-// writers while the file is read; its header pages are the ones tx began
-// with, taken from bbolt's copy of the file (Tx.WriteTo writes them first).
-func (s *Store) checkPages(tx *bolt.Tx) error {
-	f, err := os.Open(s.path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	headers := &headerCapture{limit: 2 * tx.DB().Info().PageSize}
-	if _, err := tx.WriteTo(headers); len(headers.buf) < headers.limit {
-		return fmt.Errorf("reading the header pages: %v", err)
-	}
-	if err := checkFile(txFile{headers.buf, f}, tx.Size()); err != nil {
-		return err
-	}
-	return boltCheck(tx)
-}
-
-// headerCapture keeps the first limit bytes written to it, then refuses more.
-type headerCapture struct {
-	buf   []byte
-	limit int
-}
-
-var errEnough = errors.New("enough")
-
-func (h *headerCapture) Write(p []byte) (int, error) {
-	n := min(len(p), h.limit-len(h.buf))
-	h.buf = append(h.buf, p[:n]...)
-	if n < len(p) {
-		return n, errEnough
-	}
-	return n, nil
-}
-
-// txFile reads the file as one read transaction sees it: its header pages,
-// then the file.
-type txFile struct {
-	headers []byte
-	file    io.ReaderAt
-}
-
-func (t txFile) ReadAt(p []byte, off int64) (int, error) {
-	if off < int64(len(t.headers)) {
-		n := copy(p, t.headers[off:])
-		if n == len(p) {
-			return n, nil
-		}
-		m, err := t.file.ReadAt(p[n:], off+int64(n))
-		return n + m, err
-	}
-	return t.file.ReadAt(p, off)
-}
-
-// bucket returns the named bucket of tx; Open made sure it exists.
-func bucket(tx *bolt.Tx, name string) *bolt.Bucket { return tx.Bucket([]byte(name)) }
-
-// view runs fn in a read transaction, failing with ErrClosed after Close.
-func (s *Store) view(fn func(tx *bolt.Tx) error) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return ErrClosed
-	}
-	return s.guard(func() error { return s.db.View(fn) })
-}
-
-// guard runs a bbolt transaction and turns a panic inside it into an error
-// wrapping ErrCorrupt: bbolt panics when it meets a damaged page, and a
-// damaged page must cost one request, not the process. Memory faults (a
-// page number pointing outside the file) become panics for the duration.
-// bbolt rolls the transaction back as the panic passes. The error names
-// the damaged page when the page check (Verify's) finds it.
-func (s *Store) guard(tx func() error) error {
-	err := guard(s.path, tx)
-	var p panicked
-	if errors.As(err, &p) {
-		if found := guard(s.path, func() error { return s.db.View(s.checkPages) }); errors.Is(found, ErrCorrupt) && !errors.As(found, &p) {
-			return fmt.Errorf("%s: %w", s.path, found)
-		}
-	}
-	return err
-}
-
-// guard is Store.guard for a file that is not open as a Store yet.
-func guard(path string, tx func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = panicked{fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)}
-		}
-	}()
-	return tx()
-}
-
-// panicked is an error made from a panic in bbolt.
-type panicked struct{ error }
-
-func (p panicked) Unwrap() error { return p.error }
-
-// writeReq is one write waiting for the commit loop.
-type writeReq struct {
-	fn   func(tx *bolt.Tx) error
-	done chan error
-}
-
-// refusal marks an error a write function returned before writing
-// anything, so the other writes of its transaction can still commit.
-type refusal struct{ err error }
-
-func (r refusal) Error() string { return r.err.Error() }
-func (r refusal) Unwrap() error { return r.err }
-
-// refuse wraps err as a refusal. Write functions return refusals only
-// before their first write.
-func refuse(err error) error { return refusal{err} }
-
-// update runs fn in a write transaction and returns once the transaction
-// is committed to disk (or fn refused). Concurrent calls share
-// transactions. fn may run more than once and must return a refusal (see
-// refuse) for any error it meets before writing.
-func (s *Store) update(fn func(tx *bolt.Tx) error) error {
-	req := &writeReq{fn: fn, done: make(chan error, 1)}
-	if s.readOnly {
-		return ErrReadOnly
-	}
-	s.writers.Add(1)
-	defer s.writers.Add(-1)
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return ErrClosed
-	}
-	s.writes <- req
-	s.mu.RUnlock()
-	err := <-req.done
-	var r refusal
-	if errors.As(err, &r) {
-		return r.err
-	}
-	return err
-}
-
-// gatherWait bounds how long the commit loop waits for writes that are on
-// their way: one transaction for all of them costs one fsync instead of
-// many. A lone writer never waits.
-const gatherWait = time.Millisecond
-
-// commitLoop commits the waiting writes in one transaction at a time, until
-// Close. It takes everything queued and, within gatherWait, whatever the
-// other callers inside update are about to send, so that writers answered
-// by one transaction travel together in the next instead of splitting into
-// cohorts that take turns.
-func (s *Store) commitLoop() {
-	defer close(s.stopped)
-	timer := time.NewTimer(0)
-	<-timer.C
-	for req := range s.writes {
-		batch := []*writeReq{req}
-		open := true
-		timer.Reset(gatherWait)
-	gather:
-		for open && len(batch) < maxBatch {
-			select {
-			case r, ok := <-s.writes:
-				if open = ok; ok {
-					batch = append(batch, r)
-				}
-				continue
-			default:
-			}
-			if int64(len(batch)) >= s.writers.Load() {
-				break
-			}
-			select {
-			case r, ok := <-s.writes:
-				if open = ok; ok {
-					batch = append(batch, r)
-				}
-			case <-timer.C:
-				break gather
-			}
-		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		s.commit(batch)
-	}
-}
-
-// errNothingWritten rolls back a transaction whose writes were all refused.
-var errNothingWritten = errors.New("nothing written")
-
-// commit runs a batch in one transaction. A refusal answers only its own
-// request; any other error rolls the transaction back, and then each request
-// runs in a transaction of its own so that one failure cannot sink the rest.
-func (s *Store) commit(batch []*writeReq) {
-	results := make([]error, len(batch))
-	err := s.guard(func() error {
-		return s.db.Update(func(tx *bolt.Tx) error {
-			wrote := false
-			for i, req := range batch {
-				results[i] = req.fn(tx)
-				var r refusal
-				if results[i] != nil && !errors.As(results[i], &r) {
-					return results[i]
-				}
-				wrote = wrote || results[i] == nil
-			}
-			if !wrote {
-				return errNothingWritten // roll back: bbolt would commit an empty transaction
-			}
-			return nil
-		})
-	})
-	if err == nil || errors.Is(err, errNothingWritten) {
-		for i, req := range batch {
-			req.done <- results[i]
-		}
-		return
-	}
-	if len(batch) == 1 {
-		batch[0].done <- err
-		return
-	}
-	for _, req := range batch {
-		req.done <- s.guard(func() error { return s.db.Update(req.fn) })
-	}
-}
-
-// BackupFile writes a consistent copy of the database to path (see Backup)
-// through a temporary file in the same folder that is synced, checked page
-// by page and renamed into place, so path never holds half a backup or a
-// damaged one. It replaces only a Meeple database (an older backup): it
-// refuses the store's own file and any other file, so that a mistyped path
-// cannot overwrite a config or a token file.
-func (s *Store) BackupFile(path string) (int64, error) {
-	return s.backupFile(context.Background(), path)
-}
-
-// backupFile is BackupFile that gives up, leaving path untouched, once ctx
-// is done.
-func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
-	if err := s.replaceable(path); err != nil {
-		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return 0, fmt.Errorf("storage: backup: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	var w io.Writer = tmp       // *os.File copies file to file in the kernel
-	if ctx.Done() != nil {
-		w = ctxWriter{ctx, tmp}
-	}
-	n, err := s.writeTo(w)
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("abandoned: %w", ctx.Err()) // bbolt does not wrap the writer's error
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if err == nil {
-		if err = checkFile(tmp, n); err != nil {
-			err = fmt.Errorf("the copy is damaged, so the database is: %w", err)
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("storage: backup to %s: %w", path, err)
-	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		dir.Sync() // make the rename durable; best effort where unsupported
-		dir.Close()
-	}
-	return n, nil
-}
-
-// replaceable refuses a backup path that holds anything but an older copy
-// of a Meeple database, or that is the store's own file.
-func (s *Store) replaceable(path string) error {
-	info, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return err
-	case !info.Mode().IsRegular():
-		return fmt.Errorf("%w: %s exists and is not a regular file; refusing to replace it", ErrInvalid, path)
-	}
-	if same, err := sameFile(path, s.path); err != nil || same {
-		if err == nil {
-			err = fmt.Errorf("%w: %s is the database itself", ErrInvalid, path)
-		}
-		return err
-	}
-	if !isBoltFile(path) {
-		return fmt.Errorf("%w: %s exists and is not a Meeple database; refusing to replace it (move it away or choose another name)", ErrInvalid, path)
-	}
-	return nil
-}
-
-// sameFile reports whether a and b name the same existing file.
-func sameFile(a, b string) (bool, error) {
-	ia, err := os.Stat(a)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	ib, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(ia, ib), nil
-}
-
-// ctxWriter is a writer that fails with ctx's error once ctx is done.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
+// GameCount is how many games of one kind (an engine.Rules name) stand at
+// one status. Stores keep these counts as games change (in the same
+// transaction), so that reading them, as a metrics scrape does, costs no
+// walk over the games.
+type GameCount struct {
+	Kind   string
+	Status Status
+	Games  int
 }

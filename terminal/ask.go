@@ -43,12 +43,12 @@ func (s *Session) ask(p engine.Prompt) error {
 		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
-			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
+			s.printf("%s %s\n", s.st.Bad("✗"), s.w.Refusal(err))
 			switch {
 			case errors.Is(err, engine.ErrUnknownAction):
-				s.printf("  (help lists the commands; Enter lists the actions again)\n")
+				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_help"))
 			case len(s.numbered(p)) > maxLines:
-				s.printf("  (Enter lists the actions again)\n") // a long list is not worth reprinting
+				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_enter")) // a long list is not worth reprinting
 			default:
 				s.listActions(p)
 			}
@@ -83,15 +83,6 @@ func revealedSince(events []engine.Event) bool {
 	return false
 }
 
-// reason is the rule's words of a refusal.
-func reason(err error) string {
-	var rule *engine.RuleError
-	if errors.As(err, &rule) {
-		return rule.Reason
-	}
-	return err.Error()
-}
-
 // readLine reads one line; the end of input ends the session.
 func (s *Session) readLine() (string, error) {
 	if !s.in.Scan() {
@@ -99,7 +90,7 @@ func (s *Session) readLine() (string, error) {
 		if err := s.in.Err(); err != nil {
 			return "", err
 		}
-		s.printf("End of input.\n")
+		s.printf("%s\n", s.cfg.Words.T("terminal.end_of_input"))
 		return "", errQuit
 	}
 	line := strings.TrimSpace(s.in.Text())
@@ -123,7 +114,7 @@ func (s *Session) handOver(seat engine.Seat) error {
 		} else {
 			s.printf("\n%s\n", strings.Repeat("─", 60))
 		}
-		s.printf("Pass the keyboard to %s and press Enter.\n", s.st.Seat(seat, s.names[seat]))
+		s.printf("%s\n", s.cfg.Words.T("terminal.pass", "Name", s.st.Seat(seat, s.names[seat])))
 		s.shown = engine.Spectator
 		if _, err := s.readLine(); err != nil {
 			return err
@@ -177,7 +168,7 @@ func (s *Session) show(seat engine.Seat) {
 // what the action does when the game says it; a long one is laid out in
 // columns, cut at maxRows rows, and actions of one word (pass) are never cut.
 func (s *Session) listActions(p engine.Prompt) {
-	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), p.Label)
+	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), s.w.Label(p))
 	actions := s.numbered(p)
 	width := len(strconv.Itoa(len(actions)))
 	entries := make([]string, len(actions))
@@ -186,6 +177,38 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 	if len(actions) <= maxLines {
 		s.describedLines(p, actions, entries)
+		return
+	}
+	if d, describes := s.state.(describer); describes {
+		// a long list that says what each choice does: as many of its
+		// first choices as fit maxRows lines, each with its description,
+		// and every one-word choice (pass), then the free actions
+		_, pad := s.fit(entries[:len(p.Actions)])
+		var shown []string
+		var example string
+		rows, hidden := 0, 0
+		for i, a := range p.Actions {
+			line := s.described(d, p.Seat, a, entries[i], pad)
+			n := strings.Count(line, "\n") + 1
+			if strings.Contains(a, " ") && (hidden > 0 || rows+n > maxRows) {
+				if hidden == 0 {
+					example = a
+				}
+				hidden++
+				continue
+			}
+			shown, rows = append(shown, line), rows+n
+		}
+		for _, line := range shown {
+			s.printf("  %s\n", line)
+		}
+		if hidden > 0 {
+			s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, example)
+		}
+		if free := entries[len(p.Actions):]; len(free) > 0 {
+			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
+			s.grid(free)
+		}
 		return
 	}
 	cols, _ := s.fit(entries)
@@ -203,7 +226,7 @@ func (s *Session) listActions(p engine.Prompt) {
 		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
 	}
 	if len(free) > 0 {
-		s.printf("  %s\n", s.st.Dim("at any time:"))
+		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
 		s.grid(free)
 	}
 }
@@ -220,16 +243,27 @@ func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
 	_, pad := s.fit(entries)
 	for i, a := range actions {
 		if i == len(p.Actions) {
-			s.printf("  %s\n", s.st.Dim("at any time:"))
+			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
 		}
 		line := entries[i]
 		if describes {
-			if what := d.Describe(p.Seat, a); what != "" {
-				line += strings.Repeat(" ", pad-utf8.RuneCountInString(line)+columnGap) + s.st.Dim(what)
-			}
+			line = s.described(d, p.Seat, a, line, pad)
 		}
 		s.printf("  %s\n", line)
 	}
+}
+
+// described is entry followed by what action does, in a column of its own
+// from pad on, wrapped under itself to the screen's width.
+func (s *Session) described(d describer, seat engine.Seat, action, entry string, pad int) string {
+	what := d.Describe(seat, action)
+	if what == "" {
+		return entry
+	}
+	indent := pad + columnGap
+	text := wrap(what, max(s.width()-2-indent, 20))
+	text = strings.ReplaceAll(text, "\n", "\n  "+strings.Repeat(" ", indent))
+	return entry + strings.Repeat(" ", indent-utf8.RuneCountInString(entry)) + s.st.Dim(text)
 }
 
 // fit is how many columns of the entries fit the screen's width, and the
@@ -294,7 +328,7 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 		if n, err := strconv.Atoi(line); err == nil {
 			actions := s.numbered(p)
 			if n < 1 || n > len(actions) {
-				s.printf("%s there is no action %d: choose 1 to %d\n", s.st.Bad("✗"), n, len(actions))
+				s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("terminal.no_action", "N", n, "Count", len(actions)))
 				return "", false, nil
 			}
 			return actions[n-1], false, nil
@@ -305,24 +339,14 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 }
 
 func (s *Session) help() {
-	s.printf(`Commands:
-  <number>        the action with that number
-  <action>        an action in the game's words, e.g. %s
-  (Enter)         list the actions again
-  view            show the game again
-  rules [topic]   the rules in short; without a topic, the list of topics
-  log [all]       what happened lately (all: since the start)
-  undo            take back your last action, unless something hidden was revealed since
-  save FILE       write the game's script to FILE (meeple replay reads it)
-  quit            save the script and leave
-`, s.example())
+	s.printf("%s\n", s.cfg.Words.T("terminal.help", "Example", s.example()))
 }
 
 func (s *Session) example() string {
 	if ps := s.state.Prompts(); len(ps) > 0 && len(ps[0].Actions) > 0 {
 		return strconv.Quote(ps[0].Actions[len(ps[0].Actions)-1])
 	}
-	return "the text of a listed action"
+	return s.cfg.Words.T("terminal.example")
 }
 
 func (s *Session) rules(topic string) {
@@ -395,7 +419,7 @@ func (s *Session) showLog(arg string) {
 		lines = lines[len(lines)-30:]
 	}
 	if len(lines) == 0 {
-		s.printf("Nothing has happened yet.\n")
+		s.printf("%s\n", s.cfg.Words.T("log.empty"))
 	}
 	for _, l := range lines {
 		s.printf("  %s\n", l)
@@ -423,7 +447,7 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.phase = s.state.Phase()
 	s.version++
 	s.handed = min(s.handed, len(s.log))
-	s.printf("Undone: back to before your last action.\n")
+	s.printf("%s\n", s.cfg.Words.T("terminal.undone"))
 	return true
 }
 
@@ -505,6 +529,6 @@ func (s *Session) finish() {
 		winners = append(winners, s.st.Seat(w, s.names[w]))
 	}
 	// the scores are in the view just shown
-	s.printf("%s %s\n", s.st.Bold("Game over."), ifAny("Winner: "+strings.Join(winners, ", "), len(winners) > 0))
+	s.printf("%s %s\n", s.st.Bold(s.cfg.Words.T("terminal.game_over")), ifAny(s.cfg.Words.T("terminal.winners", "Names", strings.Join(winners, ", "), "Count", len(winners)), len(winners) > 0))
 	s.scoresPicture()
 }

@@ -20,7 +20,9 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Human is the seat kind of a person at the keyboard; any other seat kind
@@ -62,6 +64,10 @@ type Config struct {
 	// Script is the file the game's script is saved to at the end, on quit
 	// and at the end of input.
 	Script string
+	// Words write the session's own words (help, prompts to the players);
+	// nil means English. Commands and actions are typed the same in every
+	// language.
+	Words *locale.Printer
 }
 
 // How actions are listed: up to maxLines one a line, more in columns
@@ -85,6 +91,7 @@ type Session struct {
 	in       *bufio.Scanner
 	out      io.Writer
 	st       present.Style
+	w        *wording.Words // the game's words in the session's language
 	moves    []engine.Move
 	log      []engine.Event
 	undo     []snapshot
@@ -127,10 +134,18 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Words == nil {
+		words, err := locale.New()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Words = words.For(locale.English)
+	}
 	s := &Session{
 		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
 		shown: engine.Spectator, phase: state.Phase(),
+		w: wording.ForRules(cfg.Words, cfg.Rules, nil),
 	}
 	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
 	for i, kind := range cfg.Seats {
@@ -191,16 +206,16 @@ func (s *Session) intro() {
 	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
-		who := "you"
+		who := s.cfg.Words.T("terminal.you")
 		if s.players[i] != nil {
-			who = "computer"
+			who = s.cfg.Words.T("terminal.computer")
 		} else if s.humans > 1 {
-			who = "a person at this keyboard"
+			who = s.cfg.Words.T("terminal.person")
 		}
 		s.printf("  %s: %s\n", s.st.Seat(engine.Seat(i), name), who)
 	}
 	if s.humans > 0 {
-		s.printf("Type the number of an action or its text; help lists the commands, rules explains the game.\n")
+		s.printf("%s\n", s.cfg.Words.T("terminal.intro"))
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
 		s.printf("Pictures go to %s%s\n", s.cfg.Images, ifAny(fmt.Sprintf(" (the latest %d kept)", s.cfg.Keep), s.cfg.Keep > 0))
@@ -285,16 +300,17 @@ func (s *Session) visible(e engine.Event) bool {
 }
 
 func (s *Session) eventText(e engine.Event) string {
+	text := s.w.Event(e)
 	switch e.Kind {
 	case engine.EventPhase:
-		return s.st.Bold("— " + e.Text + " —")
+		return s.st.Bold("— " + text + " —")
 	case engine.EventEnd:
-		return s.st.Good(e.Text)
+		return s.st.Good(text)
 	}
 	if e.Seat >= 0 {
-		return s.st.Seat(e.Seat, e.Text)
+		return s.st.Seat(e.Seat, text)
 	}
-	return e.Text
+	return text
 }
 
 func hasKind(events []engine.Event, kind string) bool {

@@ -16,6 +16,7 @@ import (
 	"github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
 )
 
@@ -257,7 +258,7 @@ func TestFullCrystalPalaceGameAgainstComputers(t *testing.T) {
 	if !s.State().Over() {
 		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-3000):])
 	}
-	for _, want := range []string{"Crystal Palace", "Your mat", "choose the values of your", "✗ ", "there is no action 99999", "Topics: ", "Game over. Winner: "} {
+	for _, want := range []string{"Crystal Palace", "Your mat", "choose the values of ", "✗ ", "there is no action 99999", "Topics: ", "Game over. Winner: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -694,6 +695,35 @@ func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
 		for _, want := range tc.want {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s, rules %s: output lacks %q", tc.rules.Title(), tc.ask, want)
+			}
+		}
+	}
+}
+
+// TestTheSessionSpeaksTheChosenLanguage plays a few commands in German and
+// in French: the session's own words change, the commands typed do not.
+func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "Ende der Eingabe."}},
+		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "Fin de l'entrée."}},
+	} {
+		_, out := play(t, terminal.Config{Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 7}, Seats: []string{terminal.Human, "random"},
+			Words: words.For(tc.lang)}, "help\n999\n")
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the session never says %q:\n%s", tc.lang, w, out)
+			}
+		}
+		for _, english := range []string{"Commands:", "End of input.", "there is no action"} {
+			if strings.Contains(out, english) {
+				t.Errorf("%s: the session says %q", tc.lang, english)
 			}
 		}
 	}

@@ -12,7 +12,11 @@
 // (code 50035, the field's path under "errors"); an interaction takes one
 // initial response within 3 seconds and its token lasts 15 minutes; bot
 // calls are rate limited globally and per route, with X-RateLimit-*
-// headers and 429s. Options.Relax turns chosen checks off.
+// headers and 429s. Options.Relax turns chosen checks off. GlobalStorm
+// answers every bot-token call with the global limit's 429 for a while;
+// each request is recorded with its headers, when it arrived and when it
+// was answered, and GlobalBreaches lists those that arrived inside a
+// window a global 429 announced.
 //
 // It imports nothing of Meeple but bot/endpoint, which points sessions at
 // it, and bot/shard, which routes a guild's events to its shard. A Server
@@ -69,7 +73,9 @@ type Request struct {
 	Method string
 	Path   string // without /api/v9
 	// Token is the interaction token of interaction calls; Channel and
-	// Message the ids of channel calls; User the recipient of a DM.
+	// Message the ids of channel calls (Channel also of an interaction's
+	// calls, when the fake was told its channel); User the recipient of a
+	// DM.
 	Token, Channel, Message, User string
 	// Type is the interaction response type of a Callback.
 	Type discordgo.InteractionResponseType
@@ -85,12 +91,17 @@ type Request struct {
 	Files   []File
 	// Raw is the JSON payload.
 	Raw []byte
+	// Header is the request's HTTP header.
+	Header http.Header
 	// Status is the HTTP status the fake answered.
 	Status int
 	// Violations are the checks the request broke: enforced ones made
 	// Status a refusal, relaxed ones were only noted.
 	Violations []Violation
-	At         time.Time
+	// At is when the request arrived, Answered when its answer was
+	// decided; for a 429, Until is when the wait it asked for ends (the
+	// window it announced is from Answered to Until).
+	At, Answered, Until time.Time
 	// globalRefused: the answer was a global 429.
 	globalRefused bool
 }
@@ -307,7 +318,11 @@ const (
 type interaction struct {
 	created time.Time
 	message string // the message whose component was used, if any
+	channel string // where it was made, when told (InteractionChannel)
 	acked   bool
+	// delivering, while the interactions endpoint's reply is awaited,
+	// is closed once it has been processed (endpoint.go)
+	delivering chan struct{}
 }
 
 // Server is a fake Discord: its REST API, and a gateway (see gateway.go).
@@ -329,9 +344,11 @@ type Server struct {
 	holds        []*hold
 	watch        func(Request)
 	limits       limiter
+	storm        *storm
 	violations   []Violation
 
-	gw *gateway
+	gw       *gateway
+	endpoint *endpointTarget // the Interactions Endpoint URL, when set
 }
 
 // NewServer starts a fake Discord; Close stops it.
@@ -418,6 +435,19 @@ func (s *Server) StartInteraction(token, message string) {
 	s.interactions[token] = &interaction{created: s.now(), message: message}
 	if message != "" {
 		s.original[token] = message
+	}
+}
+
+// InteractionChannel tells the fake in which channel the interaction with
+// token was made: its messages (the response, follow-ups) are made there,
+// and its webhook calls are counted as calls in that channel (a Failure
+// matching the channel applies to them, as Discord refuses them once the
+// channel is gone). SendInteraction calls it.
+func (s *Server) InteractionChannel(token, channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[token]; in != nil {
+		in.channel = channel
 	}
 }
 

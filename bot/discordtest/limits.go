@@ -475,6 +475,7 @@ func (c *checker) commands(cmds []any) {
 	if chat > maxCommands {
 		c.tooLong(CheckCommands, nil, maxCommands)
 	}
+	c.localizedNamesUnique(cmds, nil, "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique: %q")
 }
 
 func (c *checker) name(obj map[string]any, p []string) {
@@ -484,6 +485,46 @@ func (c *checker) name(obj map[string]any, p []string) {
 	for locale, n := range object(obj["name_localizations"]) {
 		if s, _ := n.(string); !validName(s) {
 			c.add(CheckCommands, at(p, "name_localizations", locale), "APPLICATION_COMMAND_INVALID_NAME", fmt.Sprintf("Command name is invalid: %q", s))
+		}
+	}
+	for locale, d := range object(obj["description_localizations"]) {
+		if n := length(d); n < 1 || n > maxCommandDesc {
+			c.add(CheckCommands, at(p, "description_localizations", locale), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxCommandDesc))
+		}
+	}
+}
+
+// localizedNamesUnique checks that siblings (the commands of one type, or
+// the options of one level) keep distinct names in every locale any of
+// them is translated to, a sibling without a translation going by its
+// own name, as Discord shows it.
+func (c *checker) localizedNamesUnique(objs []any, path []string, code, text string) {
+	locales := map[string]bool{}
+	for _, o := range objs {
+		for locale := range object(object(o)["name_localizations"]) {
+			locales[locale] = true
+		}
+	}
+	for locale := range locales {
+		seen := map[string]bool{}
+		for i, o := range objs {
+			o := object(o)
+			name, _ := o["name"].(string)
+			if s, ok := object(o["name_localizations"])[locale].(string); ok {
+				name = s
+			}
+			key := name // options share one namespace whatever their type
+			if path == nil {
+				typ, ok := jsonInt(o["type"])
+				if !ok {
+					typ = 1
+				}
+				key = fmt.Sprint(typ, name)
+			}
+			if seen[key] {
+				c.add(CheckCommands, at(path, i, "name_localizations", locale), code, fmt.Sprintf(text, name))
+			}
+			seen[key] = true
 		}
 	}
 }
@@ -497,6 +538,7 @@ func (c *checker) options(opts []any, path []string, depth int) int {
 	total := 0
 	names := map[string]bool{}
 	optional := false
+	c.localizedNamesUnique(opts, path, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique: %q")
 	for i, o := range opts {
 		o := object(o)
 		p := at(path, i)
@@ -532,6 +574,11 @@ func (c *checker) options(opts []any, path []string, depth int) int {
 		for k, ch := range choices {
 			ch := object(ch)
 			c.between(CheckCommands, ch, at(p, "choices", k), "name", 1, maxChoiceText)
+			for locale, n := range object(ch["name_localizations"]) {
+				if l := length(n); l < 1 || l > maxChoiceText {
+					c.add(CheckCommands, at(p, "choices", k, "name_localizations", locale), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxChoiceText))
+				}
+			}
 			if typ == optString {
 				c.between(CheckCommands, ch, at(p, "choices", k), "value", 1, maxChoiceText)
 			}

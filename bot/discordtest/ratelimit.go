@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -149,4 +150,112 @@ func (s *Server) GlobalPeak() (peak, refused int) {
 		peak = max(peak, i-first+1)
 	}
 	return peak, refused
+}
+
+// Storm describes a global 429 storm: for a while, Discord answers every
+// bot-token request with the global limit's 429, as its documentation
+// shows it (Retry-After in whole seconds, X-RateLimit-Global: true,
+// X-RateLimit-Scope: global, and retry_after and global: true in the JSON
+// body), each answer asking for a wait of its own.
+type Storm struct {
+	// For is how long the storm lasts from the call to GlobalStorm.
+	For time.Duration
+	// RetryAfter is the wait each 429 asks for.
+	RetryAfter time.Duration
+	// ResetAfter says which answers also carry X-RateLimit-Reset-After
+	// (as some of Discord's do): never, always, or every other one.
+	ResetAfter ResetAfter
+}
+
+// ResetAfter says which of a storm's 429s carry X-RateLimit-Reset-After.
+type ResetAfter int
+
+// Which of a storm's 429s carry X-RateLimit-Reset-After.
+const (
+	ResetAfterNever ResetAfter = iota
+	ResetAfterAlways
+	ResetAfterAlternate
+)
+
+type storm struct {
+	Storm
+	end      time.Time
+	answered int
+}
+
+// GlobalStorm starts a storm of global 429s now. Interaction calls are not
+// touched: Discord's global limit does not bind them.
+func (s *Server) GlobalStorm(st Storm) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.storm = &storm{Storm: st, end: time.Now().Add(st.For)}
+}
+
+// storming answers req with a storm's global 429 when a storm is on and
+// req is a bot-token call; s.mu is held.
+func (s *Server) storming(req *Request, authorization string) (http.Header, map[string]any, bool) {
+	st := s.storm
+	if st == nil || !time.Now().Before(st.end) {
+		return nil, nil, false
+	}
+	if _, _, global := routeOf(req); !global || !strings.HasPrefix(authorization, "Bot ") {
+		return nil, nil, false
+	}
+	st.answered++
+	retry := st.RetryAfter.Seconds()
+	h := http.Header{}
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(retry))))
+	h.Set("X-RateLimit-Global", "true")
+	h.Set("X-RateLimit-Scope", "global")
+	if st.ResetAfter == ResetAfterAlways || (st.ResetAfter == ResetAfterAlternate && st.answered%2 == 0) {
+		h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(retry, 'f', 3, 64))
+	}
+	req.globalRefused = true
+	return h, map[string]any{"message": "You are being rate limited.", "retry_after": retry, "global": true}, true
+}
+
+// retryAfter is the wait a 429's body asks for.
+func retryAfter(body any) time.Duration {
+	m, _ := body.(map[string]any)
+	f, _ := m["retry_after"].(float64)
+	return time.Duration(f * float64(time.Second))
+}
+
+// Breach is a bot-token request that reached the fake inside the window a
+// global 429 announced.
+type Breach struct {
+	Request, Window Request
+}
+
+// GlobalBreaches lists the bot-token requests that arrived inside a window
+// announced by a global 429 (from its answer to the end of the wait it
+// asked for), the requests being the kind Discord's global limit binds.
+// A request that the client had sent before it could know of the window
+// (one in flight when the 429 was answered) is no breach of the client's:
+// inFlight tells which, and those are counted apart. inFlight nil counts
+// every request inside a window as a breach.
+func (s *Server) GlobalBreaches(inFlight func(r, window Request) bool) (breaches []Breach, excused int) {
+	reqs := s.Requests()
+	var windows []Request
+	for _, q := range reqs {
+		if q.globalRefused && !q.Until.IsZero() {
+			windows = append(windows, q)
+		}
+	}
+	for _, q := range reqs {
+		if _, _, global := routeOf(&q); !global {
+			continue
+		}
+		for _, w := range windows {
+			if q.At.Before(w.Answered) || !q.At.Before(w.Until) {
+				continue
+			}
+			if inFlight != nil && inFlight(q, w) {
+				excused++
+				continue
+			}
+			breaches = append(breaches, Breach{Request: q, Window: w})
+		}
+	}
+	return breaches, excused
 }

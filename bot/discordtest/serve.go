@@ -20,19 +20,24 @@ import (
 // schema, and only then the effect.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/api/v"+discordgo.APIVersion)
-	req := Request{Method: r.Method, Path: path, At: time.Now()}
+	req := Request{Method: r.Method, Path: path, At: time.Now(), Header: r.Header.Clone()}
 	if err := readPayload(r, &req); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	seg := strings.Split(strings.Trim(path, "/"), "/")
 	classify(&req, seg)
+	s.placeWebhookCall(&req)
 	found := s.payloadViolations(&req) // pure: outside the lock
 	s.wait(req)
+	s.awaitDelivery(req)
 
 	s.mu.Lock()
 	status, body, headers := s.answer(&req, seg, r, found)
-	req.Status = status
+	req.Status, req.Answered = status, time.Now()
+	if status == http.StatusTooManyRequests {
+		req.Until = req.Answered.Add(retryAfter(body))
+	}
 	s.requests = append(s.requests, req)
 	watch := s.watch
 	s.mu.Unlock()
@@ -51,6 +56,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
+// placeWebhookCall gives an interaction's webhook call the channel the
+// interaction was made in, when the fake was told (InteractionChannel).
+func (s *Server) placeWebhookCall(req *Request) {
+	switch req.Kind {
+	case Callback, Followup, OriginalEdit, FollowupEdit, WebhookGet:
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[req.Token]; in != nil && req.Channel == "" {
+		req.Channel = in.channel
+	}
+}
+
 // payloadViolations checks req's body against the hand-listed limits and
 // Discord's description of the route.
 func (s *Server) payloadViolations(req *Request) []violation {
@@ -67,6 +87,9 @@ func (s *Server) payloadViolations(req *Request) []violation {
 // answer decides the status and body of req; s.mu is held.
 func (s *Server) answer(req *Request, seg []string, r *http.Request, found []violation) (int, any, http.Header) {
 	var headers http.Header
+	if h, body, ok := s.storming(req, r.Header.Get("Authorization")); ok {
+		return http.StatusTooManyRequests, body, h
+	}
 	if !s.relax[CheckRateLimits] {
 		lim := s.limits.admit(req, r.Header.Get("Authorization"), time.Now())
 		headers = lim.headers
@@ -343,7 +366,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 			in.acked = true
 		}
 		if req.Type == discordgo.InteractionResponseChannelMessageWithSource || req.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			m := s.newMessage("", nil)
+			m := s.newMessage(req.Channel, nil)
 			edit(m, req)
 			s.original[req.Token] = m.ID
 		}
@@ -354,7 +377,7 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		}
 		return http.StatusNoContent, nil
 	case Followup:
-		m := s.newMessage("", nil)
+		m := s.newMessage(req.Channel, nil)
 		edit(m, req)
 		if wait {
 			return http.StatusOK, m

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,7 +260,9 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: "d", Required: required}
 	}
 	good := &discordgo.ApplicationCommand{Name: "play", Description: "Play a move", Options: []*discordgo.ApplicationCommandOption{opt("move", true), opt("note", false)}}
-	french := &discordgo.ApplicationCommand{Name: "partie_à-deux", Description: "d"}
+	french := &discordgo.ApplicationCommand{Name: "partie_à-deux", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.German: "zwei-spielende"},
+		DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.German: "Für zwei"}}
+	good.Options[0].NameLocalizations = map[discordgo.Locale]string{discordgo.French: "coup"} // "note" keeps its name in French
 	if _, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{good, french}); err != nil {
 		t.Fatalf("a good command: %v", err)
 	}
@@ -275,6 +278,18 @@ func TestCommandRulesAreChecked(t *testing.T) {
 		{"description 101", discordgo.ApplicationCommand{Name: "play", Description: strings.Repeat("d", 101)}, []string{"0", "description"}, "BASE_TYPE_BAD_LENGTH"},
 		{"required after optional", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("b", true)}}, []string{"0", "options", "1", "required"}, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"},
 		{"same option twice", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("a", false)}}, []string{"0", "options", "1", "name"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"localized name with a capital", discordgo.ApplicationCommand{Name: "play", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.German: "Spielen"}}, []string{"0", "name_localizations", "de"}, "APPLICATION_COMMAND_INVALID_NAME"},
+		{"localized description 101", discordgo.ApplicationCommand{Name: "play", Description: "d", DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.French: strings.Repeat("é", 101)}}, []string{"0", "description_localizations", "fr"}, "BASE_TYPE_BAD_LENGTH"},
+		{"options alike in German", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.German: "zug"}},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "b", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.German: "zug"}},
+		}}, []string{"0", "options", "1", "name_localizations", "de"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"a French name another option has", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "jeu", Description: "d"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.French: "jeu"}},
+		}}, []string{"0", "options", "1", "name_localizations", "fr"}, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"},
+		{"localized choice 101", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d",
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "x", Value: "x", NameLocalizations: map[discordgo.Locale]string{discordgo.German: strings.Repeat("x", 101)}}}}}}, []string{"0", "options", "0", "choices", "0", "name_localizations", "de"}, "BASE_TYPE_BAD_LENGTH"},
 		{"autocomplete with choices", discordgo.ApplicationCommand{Name: "play", Description: "d", Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "a", Description: "d", Autocomplete: true, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "x", Value: "x"}}}}}, []string{"0", "options", "0", "autocomplete"}, "AUTOCOMPLETE_AND_CHOICES"},
 	} {
 		_, err := s.ApplicationCommandBulkOverwrite(BotID, "", []*discordgo.ApplicationCommand{&c.cmd})
@@ -384,5 +399,49 @@ func TestSchemaRefusesWhatDiscordDoesNotDescribe(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || errorAt(body, c.path...) != c.code {
 			t.Errorf("%s: %d %v; want %s at %v", c.body, resp.StatusCode, body, c.code, c.path)
 		}
+	}
+}
+
+// A storm answers every bot-token call with the global 429 of Discord's
+// documentation, X-RateLimit-Reset-After on every other answer when asked;
+// interaction answers pass; a request inside an announced window is listed
+// as a breach, unless the client says it was already on its way.
+func TestAGlobalStormAsDocumented(t *testing.T) {
+	srv := NewServer(Options{})
+	defer srv.Close()
+	srv.GlobalStorm(Storm{For: time.Hour, RetryAfter: 1500 * time.Millisecond, ResetAfter: ResetAfterAlternate})
+	var resetAfter []string
+	for n := range 4 {
+		resp := post(t, srv, fmt.Sprintf("/channels/%d/messages", 42+n), `{"content":"x"}`)
+		h := resp.Header
+		if resp.StatusCode != http.StatusTooManyRequests || h.Get("Retry-After") != "2" || h.Get("X-RateLimit-Global") != "true" ||
+			h.Get("X-RateLimit-Scope") != "global" || h.Get("X-RateLimit-Bucket") != "" {
+			t.Fatalf("a call in the storm: %d %v", resp.StatusCode, h)
+		}
+		resetAfter = append(resetAfter, h.Get("X-RateLimit-Reset-After"))
+	}
+	if want := []string{"", "1.500", "", "1.500"}; !slices.Equal(resetAfter, want) {
+		t.Errorf("X-RateLimit-Reset-After on the storm's answers: %q, want %q", resetAfter, want)
+	}
+	srv.StartInteraction("tok", "")
+	if resp := post(t, srv, "/interactions/1/tok/callback", `{"type":4,"data":{"content":"ok"}}`); resp.StatusCode != http.StatusNoContent {
+		t.Errorf("an interaction response in the storm: %d", resp.StatusCode)
+	}
+	reqs := srv.Requests()
+	first := reqs[0]
+	if got := first.Until.Sub(first.Answered); got != 1500*time.Millisecond {
+		t.Errorf("the window the first 429 announced: %v", got)
+	}
+	// the three later calls came inside the first one's window (and each
+	// inside the windows before it): 3 + 2 + 1 breaches
+	if breaches, excused := srv.GlobalBreaches(nil); len(breaches) != 6 || excused != 0 {
+		t.Errorf("%d breaches, %d excused; want 6 and 0", len(breaches), excused)
+	}
+	if breaches, excused := srv.GlobalBreaches(func(r, w Request) bool { return w.Channel == "42" }); len(breaches) != 3 || excused != 3 {
+		t.Errorf("with the first window's excused: %d breaches, %d excused; want 3 and 3", len(breaches), excused)
+	}
+	srv.GlobalStorm(Storm{}) // over at once
+	if resp := post(t, srv, "/channels/50/messages", `{"content":"x"}`); resp.StatusCode != http.StatusOK {
+		t.Errorf("after the storm: %d", resp.StatusCode)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -39,7 +40,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	var n int64
 	// Read-only and not waiting for the lock: a running bot holds the file
 	// and writes the copy itself.
-	s, err := openFile(path, reg, readFile, storage.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
+	s, err := openFile(path, reg, readFile, boltdb.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
 	switch {
 	case errors.Is(err, storage.ErrInUse):
 		how = "copied online (the running bot wrote it)"
@@ -55,7 +56,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	sum, err := storage.Check(*out, reg)
+	sum, err := boltdb.Check(*out, reg)
 	if err != nil {
 		return fmt.Errorf("the copy does not check out: %w", err)
 	}
@@ -74,5 +75,5 @@ func backupOnline(db, out string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return storage.RequestBackup(context.Background(), storage.BackupSocket(db), abs)
+	return boltdb.RequestBackup(context.Background(), boltdb.BackupSocket(db), abs)
 }

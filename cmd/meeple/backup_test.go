@@ -13,6 +13,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // TestBackupOfARunningBotIsTakenOnline holds the database open as the bot
@@ -27,12 +28,12 @@ func TestBackupOfARunningBotIsTakenOnline(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir) // -out is relative; the bot must get it made absolute
 	db := filepath.Join(dir, "meeple.db")
-	s, err := storage.Open(db, reg, storage.Options{})
+	s, err := boltdb.Open(db, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	srv, err := storage.ServeBackups(s, storage.BackupSocket(db))
+	srv, err := boltdb.ServeBackups(s, boltdb.BackupSocket(db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestBackupOfARunningBotIsTakenOnline(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "copied online") || !strings.Contains(stdout, "verified") {
 		t.Fatalf("backup of a running bot: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	cp, err := storage.Open(filepath.Join(dir, "backup.db"), reg, storage.Options{Verify: true})
+	cp, err := boltdb.Open(filepath.Join(dir, "backup.db"), reg, boltdb.Options{Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestBackupOfARunningBotIsTakenOnline(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "held by another process") || !strings.Contains(stderr, "socket does not exist") {
 		t.Fatalf("backup with no socket: exit %d, stderr %q", code, stderr)
 	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: storage.BackupSocket(db), Net: "unix"})
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: boltdb.BackupSocket(db), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}

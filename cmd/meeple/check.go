@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
 
@@ -194,9 +195,9 @@ func isBase64URL(r rune) bool {
 func checkDatabase(path string, games *engine.Registry) checkResult {
 	r := checkResult{name: "database"}
 	if postgres.IsDSN(path) {
-		return checkPostgres(path)
+		return checkPostgres(path, games)
 	}
-	sum, err := storage.Check(path, games)
+	sum, err := boltdb.Check(path, games)
 	if errors.Is(err, storage.ErrNoDatabase) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			dir := filepath.Dir(path)
@@ -210,7 +211,7 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 		}
 	}
 	if err != nil {
-		r.detail, r.fix = err.Error(), databaseAdvice(err)
+		r.detail, r.fix = err.Error(), databaseAdvice(path, err)
 		return r
 	}
 	r.ok = true
@@ -218,33 +219,30 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 	return r
 }
 
-// checkPostgres connects to a PostgreSQL database and reads its schema
-// version and games, changing nothing.
-func checkPostgres(dsn string) checkResult {
+// checkPostgres connects to a PostgreSQL database, reads its schema
+// version and verifies every row (postgres.Check), changing nothing.
+func checkPostgres(dsn string, games *engine.Registry) checkResult {
 	r := checkResult{name: "database"}
-	st, err := postgres.Inspect(dsn, 10*time.Second)
+	st, err := postgres.Check(dsn, games, 10*time.Second)
 	switch {
 	case err != nil:
-		r.detail, r.fix = err.Error(), "check the URL (database in the config, or $"+databaseEnv+"), that PostgreSQL runs and that it lets this user in"
-		if errors.Is(err, storage.ErrNewerSchema) {
-			r.fix = "run the newer Meeple that upgraded the tables, or restore a dump taken before the upgrade"
-		}
+		r.detail, r.fix = err.Error(), postgresAdvice(err)
 	case st.Schema < st.Current:
 		r.ok = true
-		r.detail = fmt.Sprintf("%s: schema %d; the bot creates or upgrades the tables to %d at its start", postgres.Redact(dsn), st.Schema, st.Current)
+		r.detail = fmt.Sprintf("%s: schema %d; the bot creates or upgrades the tables to %d at its start (every row gains its checksum then)", postgres.Redact(dsn), st.Schema, st.Current)
 	default:
 		r.ok = true
-		r.detail = fmt.Sprintf("%s: schema %d (this build's), %d games (%d active)", postgres.Redact(dsn), st.Schema, st.Total, st.Active)
+		r.detail = fmt.Sprintf("%s: schema %d (this build's), every row verified, %d games (%d active)", postgres.Redact(dsn), st.Schema, st.Total, st.Active)
 	}
 	return r
 }
 
 // databaseAdvice says what to do about an error of the database check.
-func databaseAdvice(err error) string {
+func databaseAdvice(path string, err error) string {
 	if errors.Is(err, storage.ErrInUse) {
-		return "the bot is running and holds the file; stop it to check the file here (the bot checks every page itself when it starts)"
+		return "the bot is running and holds the file; stop it to check the file here (the bot checks the whole file itself when it starts)"
 	}
-	if advice := storeAdvice(err); advice != "" {
+	if advice := storeAdvice(path, err); advice != "" {
 		return advice
 	}
 	return "correct database in the config"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -101,7 +101,7 @@ func TestCheckPassesAGoodSetup(t *testing.T) {
 	}
 	wantLine(t, lines, "config", "ok", "every key known")
 	wantLine(t, lines, "token", "ok", "from "+tokenEnv, "bot user 123456789012345678")
-	wantLine(t, lines, "database", "ok", "layout 1", "1 games (1 active)", "verified")
+	wantLine(t, lines, "database", "ok", "layout 3", "1 games (1 active)", "verified")
 	wantLine(t, lines, "content", "ok", "eightydays from "+content)
 	wantLine(t, lines, "backup", "ok", backups+" is writable")
 	// the invite link for the bot the token names, with every permission
@@ -213,7 +213,7 @@ func TestCheckReportsDatabaseProblems(t *testing.T) {
 
 	inUse := storedGame(t, t.TempDir())
 	reg, _ := buildRegistry(nil)
-	held, err := storage.Open(inUse, reg, storage.Options{})
+	held, err := boltdb.Open(inUse, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,17 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/bot/endpoint"
+	"github.com/meeplegames/meeple/bot/interactions"
 )
 
 // tokenEnv is the environment variable that holds the bot token.
@@ -35,6 +38,7 @@ type config struct {
 	Render        renderConfig      `toml:"render"`
 	Backup        backupConfig      `toml:"backup"`
 	Discord       discordConfig     `toml:"discord"`
+	HTTP          httpConfig        `toml:"http"`
 
 	unknown []string // keys the file holds that no field takes
 }
@@ -50,6 +54,94 @@ type discordConfig struct {
 	// means the count Discord recommends.
 	Shards     string `toml:"shards"`
 	ShardCount int    `toml:"shard_count"`
+	// Gateway false runs the bot without a gateway connection, on the
+	// interactions endpoint alone ([http] listen); nil means true.
+	Gateway *bool `toml:"gateway"`
+}
+
+// gatewayOff reports whether the config turns the gateway off.
+func (d discordConfig) gatewayOff() bool { return d.Gateway != nil && !*d.Gateway }
+
+// httpConfig is what "meeple run" serves over HTTP: Discord's interactions
+// endpoint, and the operator's metrics and probes, each on its own
+// address. An address without a host ("8080", ":8080") listens on
+// localhost only.
+type httpConfig struct {
+	Listen    string `toml:"listen"`
+	Path      string `toml:"path"`
+	PublicKey string `toml:"public_key"`
+	Metrics   string `toml:"metrics"`
+}
+
+// defaultEndpointPath is where the endpoint answers when [http] path is
+// not set.
+const defaultEndpointPath = "/interactions"
+
+// endpointPath is the path the interactions endpoint answers on.
+func (h httpConfig) endpointPath() string {
+	if h.Path == "" {
+		return defaultEndpointPath
+	}
+	return h.Path
+}
+
+// listenAddress reads an address as [http] writes it: a port alone, or
+// an address with no host, means localhost.
+func listenAddress(s string) (string, error) {
+	if !strings.Contains(s, ":") {
+		s = ":" + s
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return "", err
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("%q has no port number", s)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// orNone is an address, or "" when it did not read.
+func orNone(addr string, err error) string {
+	if err != nil {
+		return ""
+	}
+	return addr
+}
+
+// problems lists what is wrong in [http] and in running without the
+// gateway.
+func (h httpConfig) problems(gatewayOff bool) []string {
+	var out []string
+	for _, a := range [][2]string{{"listen", h.Listen}, {"metrics", h.Metrics}} {
+		if a[1] == "" {
+			continue
+		}
+		if _, err := listenAddress(a[1]); err != nil {
+			out = append(out, fmt.Sprintf("[http] %s is %q, not an address to listen on (write \"8080\", \"127.0.0.1:8080\" or \"0.0.0.0:8080\")", a[0], a[1]))
+		}
+	}
+	if l, m := orNone(listenAddress(h.Listen)), orNone(listenAddress(h.Metrics)); l != "" && l == m && !strings.HasSuffix(l, ":0") {
+		out = append(out, "[http] listen and metrics are the same address; give the metrics an address of their own")
+	}
+	switch {
+	case h.Listen != "" && h.PublicKey == "":
+		out = append(out, "[http] listen is set but public_key is not (Developer Portal, General Information, Public Key)")
+	case h.PublicKey != "":
+		if _, err := interactions.ParsePublicKey(h.PublicKey); err != nil {
+			out = append(out, "[http] public_key: "+err.Error())
+		}
+	}
+	if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
+		out = append(out, fmt.Sprintf("[http] path is %q; it starts with /", h.Path))
+	}
+	if gatewayOff && h.Listen == "" {
+		out = append(out, "[discord] gateway = false needs the interactions endpoint ([http] listen and public_key): nothing else would bring the bot its interactions")
+	}
+	return out
 }
 
 func (d discordConfig) endpoints() endpoint.Config {
@@ -133,9 +225,10 @@ func decodeConfig(path string) (config, error) {
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
 		var perr toml.ParseError
-		if errors.As(err, &perr) && (perr.LastKey == "token" || strings.HasSuffix(perr.LastKey, ".token")) {
-			// The parser quotes what it found, which here is (part of) the token.
-			return c, fmt.Errorf("config %s: line %d: the value of token is not valid TOML; write it in double quotes", path, perr.Position.Line)
+		if errors.As(err, &perr) && secretKey(perr.LastKey) != "" {
+			// The parser quotes what it found, which here is (part of) the
+			// token or a connection string's password.
+			return c, fmt.Errorf("config %s: line %d: the value of %s is not valid TOML; write it in double quotes", path, perr.Position.Line, secretKey(perr.LastKey))
 		}
 		if err != nil {
 			return c, fmt.Errorf("config %s: %w", path, err)
@@ -148,6 +241,17 @@ func decodeConfig(path string) (config, error) {
 		c.Database = defaultDatabase
 	}
 	return c, nil
+}
+
+// secretKey returns "token" or "database" when key (a TOML key path) is
+// one whose value may hold a secret, else "".
+func secretKey(key string) string {
+	for _, k := range []string{"token", "database"} {
+		if key == k || strings.HasSuffix(key, "."+k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // problems lists what is wrong with the config's keys and values, each in
@@ -175,6 +279,7 @@ func (c config) problems() []string {
 		add("[discord] %v", err)
 	}
 	out = append(out, c.Discord.shardProblems()...)
+	out = append(out, c.HTTP.problems(c.Discord.gatewayOff())...)
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		add("log_format is %q (want \"text\" or \"json\")", c.LogFormat)
 	}

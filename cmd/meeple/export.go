@@ -23,7 +23,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple export: give -channel or -game")
 		return errUsage
 	}
-	s, _, err := sf.open(readFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
+	s, _, err := sf.open(salvageFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		g, err = s.GetByID(*id)
 	}
 	if err != nil {
-		return err
+		return withAdvice(s.String(), err)
 	}
 	if g.Status == storage.StatusLobby {
 		return fmt.Errorf("the game in channel %s has not started: nothing to export", g.Channel)

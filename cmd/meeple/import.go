@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -63,7 +64,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if _, err := storage.NewContract(reg, nil).Import(g); err != nil {
 		return scriptError(*script, lines, err)
 	}
-	s, err := openStore(path, reg, writeFile, storage.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stdout)
+	s, err := openStore(path, reg, writeFile, boltdb.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stdout)
 	if err != nil {
 		return err
 	}

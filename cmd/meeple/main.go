@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/meeplegames/meeple/storage/postgres"
 )
 
 // command is one subcommand: it parses its own flags from args and writes to
@@ -42,6 +44,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// A database may be named by a connection string with a password (in
+	// a flag, the config or the environment): whatever a command prints,
+	// its logs included, leaves with the secrets taken out.
+	stdout, stderr = redacting{stdout}, redacting{stderr}
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout, cmds)
@@ -119,4 +125,16 @@ func inRange(name string, value, lo, hi int) error {
 		return badFlag(name, value, fmt.Sprintf("give a number from %d to %d", lo, hi))
 	}
 	return nil
+}
+
+// redacting writes what it is given without the secrets of the PostgreSQL
+// connection strings in it (postgres.Redact). Every line Meeple prints is
+// written whole, so a secret is never split between two writes.
+type redacting struct{ w io.Writer }
+
+func (r redacting) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, postgres.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // runMigrate copies every game, setting and preference from one database
@@ -14,8 +15,8 @@ import (
 // game back from the copy to compare it with the original.
 func runMigrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
-	from := fs.String("from", "", "database to copy from: a bbolt file or a postgres:// URL (default: $"+databaseEnv+")")
-	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a postgres:// URL (default: $"+databaseEnv+")")
+	from := fs.String("from", "", "database to copy from: a bbolt file or a PostgreSQL connection string (default: $"+databaseEnv+")")
+	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a PostgreSQL connection string (default: $"+databaseEnv+")")
 	configPath := fs.String("config", "", "the bot's TOML config file, for its content folders")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,12 +43,12 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	src, err := openStore(*from, reg, readFile, storage.Options{Logger: log}, stdout)
+	src, err := openStore(*from, reg, readFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := openStore(*to, reg, writeFile, storage.Options{Logger: log}, stdout)
+	dst, err := openStore(*to, reg, writeFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}

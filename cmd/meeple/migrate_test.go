@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // pg is the package's throwaway PostgreSQL server, started by the first
@@ -42,7 +43,7 @@ func fillDatabase(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(path, reg, storage.Options{})
+	s, err := boltdb.Open(path, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,15 +75,15 @@ func fillDatabase(t *testing.T, path string) {
 			switch j {
 			case 0:
 				res := state.Result()
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusFinished, &res); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
 					t.Fatal(err)
 				}
 			case 1:
-				if _, err := s.Finish(g.Channel, g.Version, storage.StatusAbandoned, nil); err != nil {
+				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
 					t.Fatal(err)
 				}
 			default:
-				if _, err := s.Update(g.Channel, func(g *storage.Game) error {
+				if _, err := s.Update(g.Channel, g.ID, func(g *storage.Game) error {
 					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
 					return nil
 				}); err != nil {
@@ -115,7 +116,7 @@ func exportAll(t *testing.T, database string) map[string]string {
 		out[fmt.Sprint(id)] = fmt.Sprint(code, stdout, stderr)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	s, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestMigrateRefusesBadInput(t *testing.T) {
 		{[]string{"migrate", "-from", db}, 2, "-from and -to are required"},
 		{[]string{"migrate", "-from", db, "-to", db}, 1, "the same database"},
 		{[]string{"migrate", "-from", db, "-to", db + "2"}, 1, "no database at"},
-		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://(a connection string that does not parse)"},
+		{[]string{"migrate", "-from", "postgres://meeple:sekrit@[::1/", "-to", db}, 1, "postgres://meeple:xxxxx@[::1/: invalid request: the connection string does not parse"},
 		{[]string{"backup", "-db", "postgres://meeple:sekrit@db/meeple", "-out", db}, 1, "pg_dump"},
 	} {
 		code, _, stderr := meeple(c.args...)
@@ -199,7 +200,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatalf("the first check created tables: %+v", r)
 	}
 	reg, _ := buildRegistry(nil)
-	s, err := openStore(dsn, reg, writeFile, storage.Options{}, io.Discard)
+	s, err := openStore(dsn, reg, writeFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if r := checkDatabase(dsn, nil); !r.ok || !strings.Contains(r.detail, "1 games (1 active)") {
+	if r := checkDatabase(dsn, reg); !r.ok || !strings.Contains(r.detail, "every row verified, 1 games (1 active)") {
 		t.Fatalf("check of a database with a game: %+v", r)
 	}
 	bad := strings.Replace(dsn, "meeple@", "meeple:sekrit@", 1)
@@ -222,21 +223,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 func TestImportExportOnPostgres(t *testing.T) {
 	dsn := pg.Database(t)
 	file := filepath.Join(t.TempDir(), "game.txt")
-	reg, _ := buildRegistry(nil)
-	rules, _ := reg.Lookup("eightydays")
-	state, _ := rules.New(engine.Setup{Players: 2, Seed: 5})
-	rng := engine.NewRNG(3)
-	played, err := ai.PlayOut(state, []engine.Player{ai.Random{}, ai.Random{}}, &rng, 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf strings.Builder
-	if err := engine.WriteScript(&buf, "eightydays", engine.Setup{Players: 2, Seed: 5}, played.Moves); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(buf.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeGameScript(t, file, 30)
 	code, stdout, stderr := meeple("import", "-db", dsn, "-channel", "900000000000000077", "-guild", "700000000000000007", "-script", file, "-seats", "111111111111111111,ai:random")
 	if code != 0 || !strings.Contains(stdout, "30 actions") {
 		t.Fatalf("import: exit %d, %q, %q", code, stdout, stderr)

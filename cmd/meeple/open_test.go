@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // storedGame writes a database with one running 80 Days game in channel
@@ -23,7 +24,7 @@ func storedGame(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "meeple.db")
-	s, err := storage.Open(db, reg, storage.Options{})
+	s, err := boltdb.Open(db, reg, boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 	if code, _, stderr := meeple("export", "-db", db, "-channel", "900000000000000005"); code != 1 || !strings.Contains(stderr, "not found") {
 		t.Fatalf("the finished game holds its channel: exit %d, %q", code, stderr)
 	}
-	s, err := storage.Open(db, reg, storage.Options{ReadOnly: true})
+	s, err := boltdb.Open(db, reg, boltdb.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

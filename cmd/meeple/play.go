@@ -13,6 +13,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
 )
 
@@ -39,6 +40,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
 		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
 	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
+	lang := fs.String("lang", posixLocale(os.Getenv), "language of the session's words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,6 +49,14 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *images != "" && !flagSet(fs, "keep") {
 		*keep = 0 // a folder the player named keeps every picture
+	}
+	words, err := locale.New()
+	if err != nil {
+		return err
+	}
+	printer := words.For(*lang)
+	if flagSet(fs, "lang") && !strings.HasPrefix(strings.ToLower(*lang), printer.Lang()) {
+		return badFlag("lang", *lang, "give one of "+strings.Join(words.Languages(), ", "))
 	}
 	rules, setup, err := gf.setup()
 	if err != nil {
@@ -93,8 +103,19 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
 		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
-		Images: dir, Renderer: renderer, Keep: *keep, Script: path,
+		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer,
 	})
+}
+
+// posixLocale is the locale POSIX gives messages: LC_ALL, else
+// LC_MESSAGES, else LANG ("" when none is set).
+func posixLocale(getenv func(string) string) string {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if l := getenv(v); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // screenWidth is the width of the terminal w is, else $COLUMNS, else 0.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,27 @@ func TestPlayKeepsTheLatestPicturesInItsTemporaryFolder(t *testing.T) {
 	}
 	if code := run([]string{"play", "-keep", "-2"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-keep is -2: give a number from 0 to 100000") {
 		t.Fatalf("-keep -2: exit %d, %q", code, errs.String())
+	}
+}
+
+func TestPlayTakesALanguage(t *testing.T) {
+	var out, errs strings.Builder
+	err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "human,random", "-images", t.TempDir(), "-lang", "fr"}, strings.NewReader("help\n"), &out, &errs)
+	if err != nil || !strings.Contains(out.String(), "help liste les commandes") || !strings.Contains(out.String(), "Commandes (tapées") {
+		t.Fatalf("-lang fr: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "de_DE.UTF-8")
+	if err := playGame([]string{"-game", "eightydays", "-players", "2", "-seats", "human,random", "-images", t.TempDir()}, strings.NewReader(""), &out, &errs); err != nil ||
+		!strings.Contains(out.String(), "help zeigt die Befehle") {
+		t.Fatalf("LANG=de_DE.UTF-8: %v\n%s", err, out.String())
+	}
+	for _, bad := range []string{"es", "klingon", "x"} {
+		var flagErr *flagError
+		if err := playGame([]string{"-game", "eightydays", "-images", t.TempDir(), "-lang", bad}, strings.NewReader(""), &out, &errs); !errors.As(err, &flagErr) {
+			t.Errorf("-lang %s: %v, want a command-line mistake", bad, err)
+		}
 	}
 }

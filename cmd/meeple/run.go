@@ -15,7 +15,7 @@ import (
 	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func runRun(args []string, stdout, stderr io.Writer) error {
@@ -56,7 +56,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	database := cfg.database(os.Getenv)
 	// Every page of a bbolt file is checked: a damaged file is refused
 	// before the bot starts.
-	store, err := openStore(database, reg, writeFile, storage.Options{Logger: log}, stdout)
+	store, err := openStore(database, reg, writeFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
 		return err
 	}
@@ -65,11 +65,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			log.Error("closing the store failed", "err", err)
 		}
 	}()
-	file, onFile := store.(*storage.Store)
+	file, onFile := store.(*boltdb.Store)
 	if onFile {
 		// "meeple backup" asks the running bot for copies over this socket. The
 		// bot runs without it when it cannot listen; the [backup] loop still works.
-		if backups, err := storage.ServeBackups(file, storage.BackupSocket(database)); err != nil {
+		if backups, err := boltdb.ServeBackups(file, boltdb.BackupSocket(database)); err != nil {
 			log.Warn("online backups unavailable: meeple backup needs the bot stopped", "err", err)
 		} else {
 			defer func() { // before the store closes
@@ -91,6 +91,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
+	bot.Guard(session, log) // every REST call from here on keeps Discord's limits
 	shards, err := cfg.Discord.shardSet(func() (int, error) {
 		gb, err := session.GatewayBot()
 		if err != nil {
@@ -102,7 +103,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	botCfg := bot.Config{
-		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards,
+		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
+	}
+	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), store.GameCounts)
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		botCfg.Observer = m
 	}
 	cfg.Deadlines.apply(&botCfg)
 	if cfg.Render.Images != nil {
@@ -125,6 +133,18 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("starting Meeple", "database", databaseName(database), "games", strings.Join(reg.Names(), ","), "dev_guild", cfg.DevGuildID,
 		"rest_base_url", cfg.Discord.RESTBaseURL, "gateway_url", cfg.Discord.GatewayURL, "shards", shards.String())
+	ctx, cancel := context.WithCancel(ctx) // also ends the HTTP servers when Run fails
+	servers := &httpServers{log: log}
+	defer func() {
+		cancel()
+		servers.wait()
+	}()
+	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m); err != nil {
+		return err
+	}
+	if err := servers.startMetrics(ctx, cfg.HTTP, promReg, readiness(b, &servers.endpointUp)); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	stopped := b.Run(ctx)
 	writeHeapProfile(os.Getenv, log) // the bot's caches are still held here

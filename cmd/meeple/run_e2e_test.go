@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // lockedBuffer collects a process's output while the test reads it.
@@ -108,10 +109,13 @@ func TestMeepleRunAgainstTheFakeDiscord(t *testing.T) {
 }
 
 // TestMeepleRunOnPostgres is the same on a PostgreSQL database named by
-// MEEPLE_DATABASE_URL, which wins over the config's database file.
+// MEEPLE_DATABASE_URL, which wins over the config's database file. The
+// variable holds a key=value connection string with a password (which the
+// test server, trusting local users, does not ask for): the password
+// never reaches the output.
 func TestMeepleRunOnPostgres(t *testing.T) {
 	t.Parallel() // it mostly waits on other processes
-	dsn := pg.Database(t)
+	dsn := dsnForms(t, pg.Database(t))["key=value"]
 	runAgainstTheFakeDiscord(t, dsn, []string{databaseEnv + "=" + dsn})
 }
 
@@ -200,6 +204,9 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	if strings.Contains(logs, discordtest.Token) {
 		t.Error("the token was logged")
 	}
+	if strings.Contains(logs+stdout.String(), marker) {
+		t.Errorf("the database password was printed:\n%s", logs)
+	}
 	if strings.Contains(logs, "level=ERROR") {
 		t.Errorf("errors logged:\n%s", logs)
 	}
@@ -217,7 +224,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := openStore(database, reg, readFile, storage.Options{}, io.Discard)
+	store, err := openStore(database, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatalf("the database after SIGTERM: %v", err)
 	}

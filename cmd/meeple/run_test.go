@@ -11,7 +11,7 @@ import (
 
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
-	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 func TestRunWithoutTokenSaysWhatToDo(t *testing.T) {
@@ -118,7 +118,7 @@ func TestTokenSources(t *testing.T) {
 }
 
 func TestBackupsAreWrittenAndPruned(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "meeple.db"), engine.NewRegistry(), storage.Options{})
+	db, err := boltdb.Open(filepath.Join(t.TempDir(), "meeple.db"), engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestBackupsAreWrittenAndPruned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		copied, err := storage.Open(path, engine.NewRegistry(), storage.Options{Verify: true})
+		copied, err := boltdb.Open(path, engine.NewRegistry(), boltdb.Options{Verify: true})
 		if err != nil {
 			t.Fatalf("backup %s does not open: %v", path, err)
 		}

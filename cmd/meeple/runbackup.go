@@ -19,7 +19,7 @@ type backupConfig struct {
 }
 
 // backupSource writes a consistent copy of the database to a file,
-// atomically (*storage.Store).
+// atomically (*boltdb.Store).
 type backupSource interface {
 	BackupFile(path string) (int64, error)
 }

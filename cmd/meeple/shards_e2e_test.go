@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // The three-process test runs "meeple run" three times, each process with
@@ -252,7 +253,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := openStore(dsn, reg, readFile, storage.Options{}, io.Discard)
+	st, err := openStore(dsn, reg, readFile, boltdb.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +421,7 @@ func clickTwice(t *testing.T, st store, ans *answers, fake *discordtest.Server, 
 		data, _ := json.Marshal(m)
 		_ = json.Unmarshal(data, &message)
 	}
-	customID := fmt.Sprintf("m1:%s:%d:act:%s", strconv.FormatUint(rec.ID, 36), rec.Version, action)
+	customID := fmt.Sprintf("m2:%s:%s:act:%s", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36), action)
 	var wg sync.WaitGroup
 	acks := make([]bool, 2)
 	for i := range acks {
@@ -562,7 +563,7 @@ func checkBoard(t *testing.T, fake *discordtest.Server, rec *storage.Game) {
 		t.Errorf("game %d: no board message", rec.ID)
 		return
 	}
-	want := fmt.Sprintf("m1:%s:%d:", strconv.FormatUint(rec.ID, 36), rec.Version)
+	want := fmt.Sprintf("m2:%s:%s:", strconv.FormatUint(rec.ID, 36), strconv.FormatUint(rec.Revision, 36))
 	for _, id := range discordtest.CustomIDs(m.Components) {
 		if strings.Contains(id, ":act:") || strings.Contains(id, ":pick:") {
 			if !strings.HasPrefix(id, want) {

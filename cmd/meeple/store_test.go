@@ -14,6 +14,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
 // meeple runs the command line and returns its exit code, stdout and stderr.
@@ -26,7 +27,7 @@ func meeple(args ...string) (int, string, string) {
 func TestBackupCopiesAndVerifies(t *testing.T) {
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "meeple.db"), filepath.Join(dir, "backup.db")
-	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
+	s, err := boltdb.Open(db, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestBackupCopiesAndVerifies(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "verified") {
 		t.Fatalf("backup: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	cp, err := storage.Open(out, engine.NewRegistry(), storage.Options{})
+	cp, err := boltdb.Open(out, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 	if err := os.WriteFile(unknown, []byte("# game chess players 2 seed 1\nP1: e4\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := storage.Open(db, engine.NewRegistry(), storage.Options{})
+	s, err := boltdb.Open(db, engine.NewRegistry(), boltdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		if !jsonEqual(out.State, want) {
 			t.Fatalf("%s: the replayed export's state differs from the played state", name)
 		}
-		s, err := storage.Open(db, reg, storage.Options{})
+		s, err := boltdb.Open(db, reg, boltdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

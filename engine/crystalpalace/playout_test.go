@@ -89,7 +89,7 @@ func invariants(st engine.State) error {
 }
 
 func TestRandomPlayouts(t *testing.T) {
-	games := 500
+	games := 250 // a thousand games in all, each checked after every action
 	if testing.Short() {
 		games = 30
 	}

@@ -8,6 +8,8 @@ package enginetest
 import (
 	"bytes"
 	"fmt"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -25,12 +27,32 @@ type Check func(s engine.State) error
 // maxSteps bounds a game; reaching it fails the test unless allowStall.
 func Playouts(t *testing.T, rules engine.Rules, games, maxSteps int, allowStall bool, check Check) {
 	t.Helper()
+	var setups []engine.Setup
 	for n := rules.MinPlayers(); n <= rules.MaxPlayers(); n++ {
 		for g := 0; g < games; g++ {
-			setup := engine.Setup{Players: n, Seed: uint64(1000*n + g)}
-			if err := playout(rules, setup, maxSteps, allowStall, check); err != nil {
-				t.Fatalf("%d players, seed %d: %v", n, setup.Seed, err)
+			setups = append(setups, engine.Setup{Players: n, Seed: uint64(1000*n + g)})
+		}
+	}
+	// the games are independent: play them on every core, and report the
+	// first failure in the order above
+	errs := make([]error, len(setups))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = playout(rules, setups[i], maxSteps, allowStall, check)
 			}
+		})
+	}
+	for i := range setups {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%d players, seed %d: %v", setups[i].Players, setups[i].Seed, err)
 		}
 	}
 }

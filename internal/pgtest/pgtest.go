@@ -41,6 +41,8 @@ type Server struct {
 	skip    string // why there is no server (binaries missing): tests skip
 	err     error  // the server should have started and did not: tests fail
 	dir     string
+	bin     string              // the server binaries' folder
+	cred    *syscall.Credential // the server's user, or nil
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	socket  string
@@ -115,6 +117,9 @@ func (s *Server) Run(m *testing.M) int {
 func (s *Server) Stop() error {
 	s.once.Do(func() { s.skip = "stopped" })
 	if s.cmd == nil {
+		if s.dir != "" { // crashed, and not restarted
+			return os.RemoveAll(s.dir)
+		}
 		return nil
 	}
 	s.cmd.Process.Signal(syscall.SIGINT) // "fast" shutdown: roll back sessions, checkpoint, exit
@@ -157,7 +162,7 @@ func (s *Server) run(bin string, cred *syscall.Credential) error {
 	if err != nil {
 		return err
 	}
-	s.dir = dir
+	s.dir, s.bin, s.cred = dir, bin, cred
 	s.socket = filepath.Join(dir, "sock")
 	data := filepath.Join(dir, "data")
 	for _, d := range []string{s.socket, data} {
@@ -180,6 +185,14 @@ func (s *Server) run(bin string, cred *syscall.Credential) error {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return fmt.Errorf("initdb: %v\n%s", err, out)
 	}
+	return s.serve()
+}
+
+// serve starts the server on its data folder and waits until it accepts
+// connections.
+func (s *Server) serve() error {
+	bin, data := s.bin, filepath.Join(s.dir, "data")
+	attr := &syscall.SysProcAttr{Credential: s.cred, Pdeathsig: syscall.SIGQUIT}
 	var logBuf strings.Builder
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", s.socket,
 		"-c", "listen_addresses=", "-c", "max_connections=200", "-c", "shared_buffers=32MB")
@@ -210,6 +223,32 @@ func (s *Server) run(bin string, cred *syscall.Credential) error {
 			return fmt.Errorf("the server did not accept connections within a minute: %v", err)
 		}
 	}
+}
+
+// Crash stops the server at once, as `pg_ctl stop -m immediate` does: every
+// connection is cut and nothing is checkpointed, so the next start
+// recovers from the write-ahead log, as after a power loss of the server
+// process. Restart starts it again on the same data.
+func (s *Server) Crash() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		return errors.New("pgtest: no server to crash")
+	}
+	s.cmd.Process.Signal(syscall.SIGQUIT) // PostgreSQL's immediate shutdown
+	<-s.exited
+	s.cmd = nil
+	return nil
+}
+
+// Restart starts a crashed server again on the same data and socket.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		return errors.New("pgtest: the server is running")
+	}
+	return s.serve()
 }
 
 // reachable reports whether every folder from / down to dir lets other

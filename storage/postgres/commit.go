@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/meeplegames/meeple/storage"
@@ -10,10 +12,12 @@ import (
 
 // Commit keeps an interaction's whole outcome on channel's running game in
 // one transaction, as storage.Store.Commit: the game's row is locked, so
-// of two processes committing from the same version one succeeds and the
-// other gets a *storage.VersionError. With o.Start it starts a game in
-// the lobby in the same transaction.
-func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error) {
+// of two processes committing from the same game and revision one
+// succeeds and the other gets a *storage.VersionError. With o.Start it
+// starts a game in the lobby in the same transaction. o.Key is kept in
+// the commits table in the same transaction, so a retry of a commit whose
+// answer was lost finds it (*storage.AppliedError).
+func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	entries, err := s.contract.OutcomeEntries(o)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
@@ -21,23 +25,41 @@ func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*s
 	var out *storage.Game
 	err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		// A retry finds its commit before anything else: the game may have
+		// finished by it, or moved on since.
+		if err := applied(ctx, tx, o.Key); err != nil {
+			return err
+		}
+		if old == nil {
+			return storage.ErrNotFound
+		}
+		g, err := s.contract.Outcome(old, at, entries, o)
 		if err != nil {
 			return err
 		}
-		g, err := s.contract.Outcome(old, expectVersion, entries, o)
-		if err != nil {
+		if err := revise(ctx, tx, old, g); err != nil {
 			return err
+		}
+		if o.Key != "" {
+			if _, err := tx.Exec(ctx, "INSERT INTO commits (key, game_id, revision, at) VALUES ($1, $2, $3, $4)",
+				o.Key, int64(g.ID), int64(g.Revision), s.now().UnixNano()); err != nil {
+				return err
+			}
 		}
 		if len(entries) > 0 {
 			if err := insertLog(ctx, tx, g.ID, old.Version, entries); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, "UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
-				int64(g.ID), g.Version, o.Snapshot, nanos(entries[len(entries)-1].At)); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4, snapshot_sum = $5 WHERE id = $1",
+				int64(g.ID), g.Version, o.Snapshot, nanos(entries[len(entries)-1].At), snapshotSum(g.ID, o.Snapshot)); err != nil {
 				return err
 			}
 		} else if o.Start {
-			if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0, snapshot_sum = $3 WHERE id = $1",
+				int64(g.ID), g.Snapshot, snapshotSum(g.ID, g.Snapshot)); err != nil {
 				return err
 			}
 		}
@@ -49,8 +71,64 @@ func (s *Store) Commit(channel string, expectVersion int, o storage.Outcome) (*s
 		out = g
 		return writeGame(ctx, tx, old, g)
 	})
+	if uniqueViolation(err) && o.Key != "" {
+		// Another process kept the same interaction meanwhile.
+		err = s.call(func(ctx context.Context) error { return applied(ctx, s.pool, o.Key) })
+	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
 	}
+	s.pruneDue()
 	return out, nil
+}
+
+// pruneDue forgets the interaction keys older than storage.KeyHorizon
+// when this process last did storage.PruneEvery ago or more. A failure
+// is logged: the next commit past the interval tries again.
+func (s *Store) pruneDue() {
+	now := s.now()
+	last := s.pruned.Load()
+	if now.UnixNano()-last < int64(storage.PruneEvery) || !s.pruned.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	if _, err := s.PruneKeys(now.Add(-storage.KeyHorizon)); err != nil {
+		s.pruned.Store(last)
+		s.log.Warn("postgres: pruning interaction keys failed", "err", err)
+	}
+}
+
+// PruneKeys forgets the interaction keys of commits kept before
+// keptBefore, as storage.KeyPruner.
+func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
+	var n int64
+	err := s.call(func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, "DELETE FROM commits WHERE at < $1", keptBefore.UnixNano())
+		n = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("postgres: prune interaction keys: %w", err)
+	}
+	return int(n), nil
+}
+
+// applied refuses a commit whose interaction key was kept before, with a
+// *storage.AppliedError that holds the game as stored.
+func applied(ctx context.Context, q querier, key string) error {
+	if key == "" {
+		return nil
+	}
+	var id int64
+	err := q.QueryRow(ctx, "SELECT game_id FROM commits WHERE key = $1", key).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	g, err := readHead(ctx, q, "g.id = $1", false, id)
+	if err != nil {
+		return err
+	}
+	return &storage.AppliedError{Key: key, Game: g}
 }

@@ -13,15 +13,16 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// The columns every read of a game selects, from games aliased g.
-const headCols = "g.id, g.version, g.last_action, g.record"
+// The columns every read of a game selects, from games aliased g (see
+// head).
+const headCols = "g.id, g.version, g.last_action, g.record, g.revision, g.channel, g.guild, g.active, g.running, g.seats, g.deadline, g.remind_at"
 
 // fullFrom reads games with their snapshot and log (in one statement, so
 // one snapshot of the database); the caller adds the WHERE clause.
-const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, l.seats, l.ats, l.actions, l.idxs
+const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, g.snapshot_sum, l.seats, l.ats, l.actions, l.idxs, l.sums
 	FROM games g LEFT JOIN LATERAL (
 		SELECT array_agg(seat ORDER BY idx) AS seats, array_agg(at ORDER BY idx) AS ats,
-			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs
+			array_agg(action ORDER BY idx) AS actions, array_agg(idx ORDER BY idx) AS idxs, array_agg(sum ORDER BY idx) AS sums
 		FROM game_log WHERE game_id = g.id) l ON true `
 
 // Create stores a new active game in g.Channel, as storage.Store.Create.
@@ -67,6 +68,9 @@ func (s *Store) create(rec *storage.Game) error {
 			return err
 		}
 		rec.ID = uint64(id)
+		if err := revise(ctx, tx, nil, rec); err != nil {
+			return err
+		}
 		if err := s.insertGame(ctx, tx, rec); err != nil {
 			return err
 		}
@@ -81,7 +85,7 @@ func (s *Store) create(rec *storage.Game) error {
 	return err
 }
 
-// insertGame writes a new game, its log and its users.
+// insertGame writes a new game, its log, its users and its count.
 func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
 	data, err := storage.EncodeGame(g)
 	if err != nil {
@@ -96,13 +100,16 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 		last = nanos(g.Log[n-1].At)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO games (id, channel, guild, active, running, seats, version, last_action,
-			deadline, remind_at, record, snapshot, snapshot_version)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			deadline, remind_at, record, snapshot, snapshot_version, revision, snapshot_sum)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		int64(g.ID), g.Channel, g.Guild, g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), g.Version, last,
-		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion); err != nil {
+		nanos(g.Deadline), nanos(g.RemindAt), data, g.Snapshot, snapVersion, int64(g.Revision), snapshotSum(g.ID, g.Snapshot)); err != nil {
 		return err
 	}
 	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
+		return err
+	}
+	if err := countNew(ctx, tx, g); err != nil {
 		return err
 	}
 	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u",
@@ -117,34 +124,37 @@ func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []st
 		return nil
 	}
 	seats, ats, actions := make([]int32, len(entries)), make([]int64, len(entries)), make([]string, len(entries))
+	sums := make([]int64, len(entries))
 	for i, e := range entries {
 		seats[i], ats[i], actions[i] = int32(e.Seat), e.At.UnixNano(), e.Action
+		sums[i] = entrySum(id, from+i, seats[i], ats[i], actions[i])
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action)
-		SELECT $1, $2 + n - 1, seat, at, action FROM unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(seat, at, action, n)`,
-		int64(id), from, seats, ats, actions)
+	_, err := tx.Exec(ctx, `INSERT INTO game_log (game_id, idx, seat, at, action, sum)
+		SELECT $1, $2 + n - 1, seat, at, action, sum FROM unnest($3::integer[], $4::bigint[], $5::text[], $6::bigint[]) WITH ORDINALITY AS e(seat, at, action, sum, n)`,
+		int64(id), from, seats, ats, actions, sums)
 	return err
 }
 
-// writeGame stores g's record, index columns and users after a change
-// from old. The log, version and snapshot are the caller's.
+// writeGame stores g's record, index columns, users and count after a
+// change from old. The log, version and snapshot are the caller's.
 func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	data, err := storage.EncodeGame(g)
 	if err != nil {
 		return err
 	}
 	b := &pgx.Batch{}
-	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7,
+	b.Queue(`UPDATE games SET active = $2, running = $3, seats = $4, record = $7, revision = $8,
 			deadline_claim = CASE WHEN deadline IS DISTINCT FROM $5 THEN NULL ELSE deadline_claim END,
 			remind_claim = CASE WHEN remind_at IS DISTINCT FROM $6 THEN NULL ELSE remind_claim END,
 			deadline = $5, remind_at = $6
 		WHERE id = $1`,
-		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data)
+		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data, int64(g.Revision))
 	if users := g.Users(); old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) {
 		b.Queue("DELETE FROM game_users WHERE game_id = $1 AND user_id <> ALL ($2::text[])", int64(g.ID), users)
 		b.Queue(`INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u
 			ON CONFLICT (user_id, game_id) DO UPDATE SET active = EXCLUDED.active`, int64(g.ID), g.Status.Active(), users)
 	}
+	countMove(b, old, g)
 	return tx.SendBatch(ctx, b).Close()
 }
 
@@ -158,23 +168,63 @@ func nanos(t time.Time) *int64 {
 	return &n
 }
 
-// decodeHead builds a game (without log and snapshot) from its row.
-func decodeHead(id int64, version int32, last *int64, record []byte) (*storage.Game, error) {
-	g, err := storage.DecodeGame(idKey(uint64(id)), record)
+// head is a game's row as headCols selects it.
+type head struct {
+	id                 int64
+	version            int32
+	last               *int64
+	record             []byte
+	revision           int64
+	channel, guild     string
+	active, running    bool
+	seats              int32
+	deadline, remindAt *int64
+}
+
+// dest is where a scan of headCols goes.
+func (h *head) dest() []any {
+	return []any{&h.id, &h.version, &h.last, &h.record, &h.revision, &h.channel, &h.guild, &h.active, &h.running, &h.seats, &h.deadline, &h.remindAt}
+}
+
+// decode builds a game (without log and snapshot) from its row: the
+// record (checksummed by storage's Codec), and the columns that index it,
+// which must say what the record says.
+func (h *head) decode() (*storage.Game, error) {
+	g, err := storage.DecodeGame(idKey(uint64(h.id)), h.record)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("game %d: %w", h.id, err)
 	}
-	if g.ID != uint64(id) {
-		return nil, fmt.Errorf("%w: game record %d holds id %d", storage.ErrCorrupt, id, g.ID)
+	var bad string
+	switch {
+	case g.ID != uint64(h.id):
+		bad = fmt.Sprintf("the record holds id %d", g.ID)
+	case g.Channel != h.channel:
+		bad = fmt.Sprintf("its channel column says %s, its record %s", h.channel, g.Channel)
+	case g.Guild != h.guild:
+		bad = fmt.Sprintf("its guild column says %s, its record %s", h.guild, g.Guild)
+	case g.Status.Active() != h.active || (g.Status == storage.StatusRunning) != h.running:
+		bad = fmt.Sprintf("its active and running columns (%v, %v) disagree with its record's status %s", h.active, h.running, g.Status)
+	case int(h.seats) != len(g.Seats):
+		bad = fmt.Sprintf("its seats column says %d, its record has %d seats", h.seats, len(g.Seats))
+	case !sameTime(h.deadline, nanos(g.Deadline)) || !sameTime(h.remindAt, nanos(g.RemindAt)):
+		bad = "its deadline or reminder column disagrees with its record"
+	case h.revision < 0 || h.version < 0 || h.version > storage.MaxLog:
+		bad = fmt.Sprintf("its revision %d or version %d column is impossible", h.revision, h.version)
 	}
-	g.Version = int(version)
-	if last != nil {
-		if at := time.Unix(0, *last).UTC(); at.After(g.Updated) {
+	if bad != "" {
+		return nil, fmt.Errorf("%w: game %d: %s: the row is damaged", storage.ErrCorrupt, h.id, bad)
+	}
+	g.Version, g.Revision = int(h.version), uint64(h.revision)
+	if h.last != nil {
+		if at := time.Unix(0, *h.last).UTC(); at.After(g.Updated) {
 			g.Updated = at
 		}
 	}
 	return g, nil
 }
+
+// sameTime reports whether two nullable Unix ns times are equal.
+func sameTime(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // readHead reads one game without its log, or storage.ErrNotFound. where
 // is the condition on g; lock adds FOR UPDATE.
@@ -183,67 +233,99 @@ func readHead(ctx context.Context, q querier, where string, lock bool, arg any) 
 	if lock {
 		sql += " FOR UPDATE"
 	}
-	var (
-		id      int64
-		version int32
-		last    *int64
-		record  []byte
-	)
-	err := q.QueryRow(ctx, sql, arg).Scan(&id, &version, &last, &record)
+	var h head
+	err := q.QueryRow(ctx, sql, arg).Scan(h.dest()...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, notFound(ctx, q, where, arg)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return decodeHead(id, version, last, record)
+	return h.decode()
+}
+
+// notFound is the error of a read that found no row where: for a
+// channel's active game, storage.ErrNotFound unless the channel's newest
+// game says in its record that it is active, when its row's active column
+// is damaged (storage.ErrCorrupt); "no game" is then never the answer.
+func notFound(ctx context.Context, q querier, where string, arg any) error {
+	if where != activeWhere {
+		return storage.ErrNotFound
+	}
+	_, err := readHead(ctx, q, "g.channel = $1 ORDER BY g.id DESC LIMIT 1", false, arg)
+	if err == nil || errors.Is(err, storage.ErrNotFound) {
+		return storage.ErrNotFound
+	}
+	return err
 }
 
 // querier is what reads need of a pool or a transaction.
 type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// snapshotInfo is what readFull found of a game's snapshot column.
+type snapshotInfo struct {
+	version int    // the version it is of; -1 when there is none
+	damaged string // why it cannot be used, when its checksum fails
 }
 
 // readFull reads one game with its log and snapshot, or
-// storage.ErrNotFound. snapVersion is the version the snapshot is of.
-func readFull(ctx context.Context, q querier, where string, arg any) (g *storage.Game, snapVersion int, err error) {
+// storage.ErrNotFound. Every log row is checked against its checksum (a
+// damaged one is storage.ErrCorrupt naming the game and the entry); a
+// snapshot that fails its checksum is left out of g and reported in
+// snap.damaged.
+func readFull(ctx context.Context, q querier, where string, arg any) (g *storage.Game, snap snapshotInfo, err error) {
 	var (
-		id      int64
-		version int32
-		last    *int64
-		record  []byte
-		snap    []byte
+		h       head
+		data    []byte
 		sv      *int32
+		ssum    *int64
 		seats   []int32
 		ats     []int64
 		actions []string
 		idxs    []int32
+		sums    []int64
 	)
-	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(&id, &version, &last, &record, &snap, &sv, &seats, &ats, &actions, &idxs)
+	err = q.QueryRow(ctx, fullFrom+"WHERE "+where, arg).Scan(append(h.dest(), &data, &sv, &ssum, &seats, &ats, &actions, &idxs, &sums)...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, 0, storage.ErrNotFound
+		return nil, snap, notFound(ctx, q, where, arg)
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, snap, err
 	}
-	if g, err = decodeHead(id, version, last, record); err != nil {
-		return nil, 0, err
+	if g, err = h.decode(); err != nil {
+		return nil, snap, err
 	}
-	if len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version {
-		return nil, 0, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(seats))
+	id := h.id
+	if len(idxs) != g.Version || len(seats) != g.Version || len(ats) != g.Version || len(actions) != g.Version || len(sums) != g.Version {
+		return nil, snap, fmt.Errorf("%w: game %d is at version %d but its log holds %d actions", storage.ErrCorrupt, id, g.Version, len(idxs))
 	}
 	g.Log = make([]storage.Entry, g.Version)
 	for i := range g.Log {
 		if idxs[i] != int32(i) {
-			return nil, 0, fmt.Errorf("%w: log of game %d has a gap at %d", storage.ErrCorrupt, id, i)
+			return nil, snap, fmt.Errorf("%w: log of game %d has a gap at entry %d", storage.ErrCorrupt, id, i+1)
+		}
+		if entrySum(uint64(id), i, seats[i], ats[i], actions[i]) != sums[i] {
+			return nil, snap, fmt.Errorf("%w: game %d: log entry %d (index %d): checksum mismatch, the row is damaged", storage.ErrCorrupt, id, i+1, i)
 		}
 		g.Log[i] = storage.Entry{Seat: engine.Seat(seats[i]), Action: actions[i], At: time.Unix(0, ats[i]).UTC()}
 	}
-	g.Snapshot, snapVersion = snap, -1
-	if sv != nil {
-		snapVersion = int(*sv)
+	if n := len(g.Log); (n == 0) != (h.last == nil) || n > 0 && *h.last != max(ats[n-1], 0) {
+		return nil, snap, fmt.Errorf("%w: game %d: its last_action column disagrees with its log's last entry: the row is damaged", storage.ErrCorrupt, id)
 	}
-	return g, snapVersion, nil
+	snap.version = -1
+	if sv != nil {
+		snap.version = int(*sv)
+	}
+	switch want := snapshotSum(g.ID, data); {
+	case (want == nil) != (ssum == nil) || want != nil && *want != *ssum:
+		snap.damaged = "snapshot does not match its checksum"
+	default:
+		g.Snapshot = data
+	}
+	return g, snap, nil
 }
 
 // Get returns the active game of channel with its log and snapshot, or
@@ -251,8 +333,14 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 func (s *Store) Get(channel string) (*storage.Game, error) {
 	var g *storage.Game
 	err := s.call(func(ctx context.Context) error {
-		var err error
-		g, _, err = readFull(ctx, s.pool, "g.channel = $1 AND g.active", channel)
+		var (
+			snap snapshotInfo
+			err  error
+		)
+		g, snap, err = readFull(ctx, s.pool, activeWhere, channel)
+		if err == nil {
+			err = s.rebuilt(g, snap)
+		}
 		return err
 	})
 	if err != nil {
@@ -269,8 +357,14 @@ func (s *Store) GetByID(id uint64) (*storage.Game, error) {
 		if id > 1<<63-1 {
 			return storage.ErrNotFound
 		}
-		var err error
-		g, _, err = readFull(ctx, s.pool, "g.id = $1", int64(id))
+		var (
+			snap snapshotInfo
+			err  error
+		)
+		g, snap, err = readFull(ctx, s.pool, "g.id = $1", int64(id))
+		if err == nil {
+			err = s.rebuilt(g, snap)
+		}
 		return err
 	})
 	if err != nil {
@@ -279,17 +373,39 @@ func (s *Store) GetByID(id uint64) (*storage.Game, error) {
 	return g, nil
 }
 
+// rebuilt gives g, read with a snapshot that failed its checksum, the
+// snapshot its log replays to, so that the damaged bytes are never
+// returned (Load also stores it; this read changes nothing).
+func (s *Store) rebuilt(g *storage.Game, snap snapshotInfo) error {
+	if snap.damaged == "" || g.Status == storage.StatusLobby {
+		return nil
+	}
+	state, err := s.contract.Replay(g)
+	if err == nil {
+		g.Snapshot, err = state.Encode()
+	}
+	if err != nil {
+		return fmt.Errorf("%w: game %d: %s, and its log does not replay: %v", storage.ErrCorrupt, g.ID, snap.damaged, err)
+	}
+	s.log.Warn("postgres: a game's snapshot failed its checksum; rebuilt from its log for this read",
+		"game", g.ID, "version", g.Version)
+	return nil
+}
+
 // activeWhere selects channel's active game.
 const activeWhere = "g.channel = $1 AND g.active"
 
 // Update changes the bot-owned fields of channel's active game, as
 // storage.Store.Update. fn runs with the game's row locked.
-func (s *Store) Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
+		}
+		if old.ID != game {
+			return &storage.VersionError{Channel: channel, Expected: storage.Guard{Game: game}, Actual: old.Guard()}
 		}
 		g, err := s.contract.Update(old, fn)
 		if err != nil {
@@ -320,7 +436,11 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0 WHERE id = $1", int64(g.ID), g.Snapshot); err != nil {
+		if err := revise(ctx, tx, old, g); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET snapshot = $2, snapshot_version = 0, snapshot_sum = $3 WHERE id = $1",
+			int64(g.ID), g.Snapshot, snapshotSum(g.ID, g.Snapshot)); err != nil {
 			return err
 		}
 		out, state = g, st
@@ -333,74 +453,107 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 }
 
 // appendSQL appends one entry to an active running game at the expected
-// version, with the new snapshot, in one statement: $1 channel, $2
-// expected version, $3 snapshot, $4 seat, $5 time (Unix ns), $6 action.
+// game, revision and version, with the new snapshot and a new revision, in
+// one statement: $1 channel, $2 expected revision, $3 snapshot, $4 seat,
+// $5 time (Unix ns), $6 action, $7 expected game id, $8 expected version
+// (the entry's index), $9 the entry's checksum, $10 the snapshot's, $11
+// the time as last_action keeps it. It returns the new revision.
 const appendSQL = `WITH g AS (
-		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $5
-		WHERE channel = $1 AND active AND running AND version = $2 AND $4 < seats
-		RETURNING id, version)
-	INSERT INTO game_log (game_id, idx, seat, at, action) SELECT id, version - 1, $4, $5, $6 FROM g`
+		UPDATE games SET version = version + 1, snapshot = $3, snapshot_version = version + 1, last_action = $11,
+			revision = nextval('game_revisions'), snapshot_sum = $10
+		WHERE channel = $1 AND active AND running AND id = $7 AND revision = $2 AND version = $8 AND $4 < seats
+		RETURNING id, version, revision)
+	INSERT INTO game_log (game_id, idx, seat, at, action, sum) SELECT id, version - 1, $4, $5, $6, $9 FROM g
+	RETURNING (SELECT revision FROM g)`
 
 // Append adds one accepted action to channel's running game, as
-// storage.Store.Append: a stale expectVersion fails with a
-// *storage.VersionError. It is one statement, so one round trip.
-func (s *Store) Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error) {
+// storage.Store.Append: a stale guard fails with a *storage.VersionError.
+// It reads the game's version at the guard's revision (the entry's index,
+// which its checksum covers), then appends in one statement: a revision is
+// never given twice, so the version read at it still holds when the
+// revision does.
+func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
+	var next storage.Guard
 	err := s.call(func(ctx context.Context) error {
 		e, err := s.contract.Entry(e, snapshot, int(e.Seat)+1) // the seat's upper bound is checked by appendSQL
 		if err != nil && len(snapshot) == 0 {
 			return err
 		}
-		for attempt := 0; ; attempt++ {
+		if err == nil {
+			var version int32
+			err := s.pool.QueryRow(ctx, "SELECT version FROM games WHERE channel = $1 AND active AND id = $2 AND revision = $3",
+				channel, int64(at.Game), int64(at.Revision)).Scan(&version)
 			if err == nil {
-				tag, err := s.pool.Exec(ctx, appendSQL, channel, expectVersion, snapshot, int(e.Seat), e.At.UnixNano(), e.Action)
-				if err != nil || tag.RowsAffected() == 1 {
-					return err
+				var rev int64
+				ns := e.At.UnixNano()
+				err = s.pool.QueryRow(ctx, appendSQL, channel, int64(at.Revision), snapshot, int(e.Seat), ns, e.Action, int64(at.Game),
+					version, entrySum(at.Game, int(version), int32(e.Seat), ns, e.Action), snapshotSum(at.Game, snapshot), max(ns, 0)).Scan(&rev)
+				if err == nil {
+					next = storage.Guard{Game: at.Game, Revision: uint64(rev)}
+					return nil
 				}
 			}
-			why := s.whyNotAppended(ctx, channel, expectVersion, e, snapshot)
-			if why != nil || attempt == 2 {
-				return why
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return err
 			}
-			// Nothing stands in the way now: the game moved away from the
-			// expected version and back (an undo) while this ran. Try again.
 		}
+		return s.whyNotAppended(ctx, channel, at, e, snapshot)
 	})
+	err = outcome(err)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
+		return storage.Guard{}, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
 	}
-	return expectVersion + 1, nil
+	return next, nil
 }
 
 // whyNotAppended finds why an Append was refused, checking in the bbolt
-// store's order: the game, its status, the entry, the version; nil when
-// nothing stands in the way any more.
-func (s *Store) whyNotAppended(ctx context.Context, channel string, expectVersion int, e storage.Entry, snapshot []byte) error {
+// store's order: the game, its guard, its status, the entry. A revision
+// is never given twice, so a refusal cannot be undone by a concurrent
+// write: some reason always stands.
+func (s *Store) whyNotAppended(ctx context.Context, channel string, at storage.Guard, e storage.Entry, snapshot []byte) error {
 	var (
-		running bool
-		seats   int
-		version int
+		id       int64
+		revision int64
+		running  bool
+		seats    int
 	)
-	err := s.pool.QueryRow(ctx, "SELECT running, seats, version FROM games WHERE channel = $1 AND active", channel).Scan(&running, &seats, &version)
+	err := s.pool.QueryRow(ctx, "SELECT id, revision, running, seats FROM games WHERE channel = $1 AND active", channel).Scan(&id, &revision, &running, &seats)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return storage.ErrNotFound
 	case err != nil:
 		return err
-	case !running:
+	}
+	if now := (storage.Guard{Game: uint64(id), Revision: uint64(revision)}); now != at {
+		return &storage.VersionError{Channel: channel, Expected: at, Actual: now}
+	}
+	if !running {
 		return fmt.Errorf("%w: the game has not started", storage.ErrInvalid)
 	}
 	if _, err := s.contract.Entry(e, snapshot, seats); err != nil {
 		return err
 	}
-	if version != expectVersion {
-		return &storage.VersionError{Channel: channel, Expected: expectVersion, Actual: version}
+	return fmt.Errorf("%w: the action was refused for a reason that did not last", storage.ErrStale)
+}
+
+// revise gives g, the record a write makes of old (nil for a new game), a
+// new revision when its history changed, from the database's sequence
+// game_revisions, which never gives a value twice.
+func revise(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
+	if !storage.HistoryChanged(old, g) {
+		return nil
 	}
+	var rev int64
+	if err := tx.QueryRow(ctx, "SELECT nextval('game_revisions')").Scan(&rev); err != nil {
+		return err
+	}
+	g.Revision = uint64(rev)
 	return nil
 }
 
 // Undo drops the last n actions of channel's running game, as
 // storage.Store.Undo.
-func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error) {
+func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
@@ -410,11 +563,15 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engin
 			return err
 		}
 		old, _, err := readFull(ctx, tx, activeWhere, channel)
+
 		if err != nil {
 			return err
 		}
-		g, st, err := s.contract.Undo(old, expectVersion, n)
+		g, st, err := s.contract.Undo(old, at, n)
 		if err != nil {
+			return err
+		}
+		if err := revise(ctx, tx, old, g); err != nil {
 			return err
 		}
 		var last *int64
@@ -423,8 +580,8 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engin
 		}
 		b := &pgx.Batch{}
 		b.Queue("DELETE FROM game_log WHERE game_id = $1 AND idx >= $2", int64(g.ID), g.Version)
-		b.Queue("UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4 WHERE id = $1",
-			int64(g.ID), g.Version, g.Snapshot, last)
+		b.Queue("UPDATE games SET version = $2, snapshot = $3, snapshot_version = $2, last_action = $4, snapshot_sum = $5 WHERE id = $1",
+			int64(g.ID), g.Version, g.Snapshot, last, snapshotSum(g.ID, g.Snapshot))
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return err
 		}
@@ -443,12 +600,12 @@ func (s *Store) Undo(channel string, expectVersion, n int) (*storage.Game, engin
 // saved.
 func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 	var (
-		g           *storage.Game
-		snapVersion int
+		g    *storage.Game
+		snap snapshotInfo
 	)
 	err := s.call(func(ctx context.Context) error {
 		var err error
-		g, snapVersion, err = readFull(ctx, s.pool, activeWhere, channel)
+		g, snap, err = readFull(ctx, s.pool, activeWhere, channel)
 		return err
 	})
 	if err != nil {
@@ -459,10 +616,12 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 	}
 	var reason string
 	switch {
+	case snap.damaged != "":
+		reason = snap.damaged
 	case g.Snapshot == nil:
 		reason = "snapshot missing"
-	case snapVersion != g.Version:
-		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snapVersion, g.Version)
+	case snap.version != g.Version:
+		reason = fmt.Sprintf("snapshot is of version %d, the log of %d", snap.version, g.Version)
 	default:
 		state, err := s.contract.Decode(g, g.Snapshot)
 		if err == nil {
@@ -488,10 +647,17 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	err = s.call(func(ctx context.Context) error {
-		tag, err := s.pool.Exec(ctx, "UPDATE games SET snapshot = $3, snapshot_version = $2 WHERE id = $1 AND version = $2 AND active",
-			int64(g.ID), g.Version, g.Snapshot)
-		if err == nil && tag.RowsAffected() == 0 {
-			err = storage.ErrStale
+		// The rebuilt snapshot starts a new revision: the one the damaged
+		// snapshot held is not known to be the latest.
+		var rev int64
+		err := s.pool.QueryRow(ctx, `UPDATE games SET snapshot = $3, snapshot_version = $2, revision = nextval('game_revisions'), snapshot_sum = $5
+			WHERE id = $1 AND version = $2 AND revision = $4 AND active RETURNING revision`,
+			int64(g.ID), g.Version, g.Snapshot, int64(g.Revision), snapshotSum(g.ID, g.Snapshot)).Scan(&rev)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return storage.ErrStale
+		}
+		if err == nil {
+			g.Revision = uint64(rev)
 		}
 		return err
 	})
@@ -523,14 +689,14 @@ func (s *Store) Verified(channel string) (bool, error) {
 
 // Finish ends channel's game and archives it, counting it in its users'
 // statistics in the same transaction, as storage.Store.Finish.
-func (s *Store) Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
 		}
-		g, err := s.contract.Finish(old, expectVersion, status, result)
+		g, err := s.contract.Finish(old, at, status, result)
 		if err != nil {
 			return err
 		}

@@ -143,20 +143,6 @@ func TestErrorsHideThePassword(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://meeple:pw@db:5432/meeple":             "postgres://meeple:xxxxx@db:5432/meeple",
-		"postgresql://db/meeple?password=pw&sslmode=full": "postgresql://db/meeple?password=xxxxx&sslmode=full",
-		"postgres://db/meeple":                            "postgres://db/meeple",
-		"host=db password='p w\\'x' dbname=meeple":        "host=db password=xxxxx dbname=meeple",
-		"host=db PASSWORD = pw dbname=meeple":             "host=db PASSWORD = xxxxx dbname=meeple",
-	} {
-		if got := postgres.Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Two processes (two stores on one database) commit to one game from the
 // versions they read: each version is acknowledged to exactly one of them,
 // and the game ends as its log replayed.
@@ -188,7 +174,7 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 					return
 				}
 				snap, _ := state.Encode()
-				done, err := s.Commit("c1", g.Version, storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action}}, Snapshot: snap})
+				done, err := s.Commit("c1", storetest.GuardAt(t, s, "c1", g.Version), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action}}, Snapshot: snap})
 				if errors.Is(err, storage.ErrStale) {
 					continue
 				}
@@ -223,7 +209,7 @@ func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
 	for i := 0; i < games; i++ {
 		ch := fmt.Sprintf("c%d", i)
 		storetest.NewRace(t, stores[0], "g1", ch, 2, "50")
-		if _, err := stores[0].Update(ch, func(g *storage.Game) error {
+		if _, err := stores[0].Update(ch, storetest.GameIn(t, stores[0], ch), func(g *storage.Game) error {
 			g.Deadline, g.RemindAt = now.Add(-time.Duration(i)*time.Minute), now.Add(-time.Hour)
 			return nil
 		}); err != nil {
@@ -276,15 +262,16 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	storetest.Play(t, s, "c1")
 	s.Close()
 	conn := connect(t, dsn)
-	exec(t, conn, "ALTER TABLE games DROP COLUMN deadline_claim, DROP COLUMN remind_claim; UPDATE meeple_schema SET version = 1")
+	exec(t, conn, undoStep4+`DROP TABLE commits; DROP SEQUENCE game_revisions;
+		ALTER TABLE games DROP COLUMN deadline_claim, DROP COLUMN remind_claim, DROP COLUMN revision; UPDATE meeple_schema SET version = 1`)
 	s, err = postgres.Open(dsn, storetest.Games(), postgres.Options{})
 	if err != nil {
 		t.Fatalf("open of schema 1: %v", err)
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 2 {
-		t.Fatalf("schema version %d, %v; want 2", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 5 {
+		t.Fatalf("schema version %d, %v; want 5", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
@@ -316,7 +303,7 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 		UPDATE games SET snapshot_version = 2 WHERE channel = 'c2';
 		UPDATE games SET record = '\x00ff' WHERE channel = 'c3';
 		DELETE FROM game_log WHERE idx = 2 AND game_id = (SELECT id FROM games WHERE channel = 'c4');
-		INSERT INTO game_log SELECT game_id, 7, seat, at, action FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
+		INSERT INTO game_log SELECT game_id, 7, seat, at, action, sum FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
 	for _, ch := range []string{"c1", "c2"} {
 		g, state, err := s.Load(ch)
 		if err != nil {
@@ -366,7 +353,7 @@ func TestConcurrentFinishesCountEveryGame(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			res := &engine.Result{Over: true, Scores: []int{2, 1}, Winners: []engine.Seat{0}}
-			if _, err := stores[i%2].Finish(fmt.Sprintf("c%d", i), 0, storage.StatusFinished, res); err != nil {
+			if _, err := stores[i%2].Finish(fmt.Sprintf("c%d", i), storetest.GuardAt(t, stores[i%2], fmt.Sprintf("c%d", i), 0), storage.StatusFinished, res); err != nil {
 				t.Error(err)
 			}
 		}()

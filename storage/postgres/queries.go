@@ -102,16 +102,11 @@ func (s *Store) query(sql string, args ...any) ([]*storage.Game, error) {
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var (
-				id      int64
-				version int32
-				last    *int64
-				record  []byte
-			)
-			if err := rows.Scan(&id, &version, &last, &record); err != nil {
+			var h head
+			if err := rows.Scan(h.dest()...); err != nil {
 				return err
 			}
-			g, err := decodeHead(id, version, last, record)
+			g, err := h.decode()
 			if err != nil {
 				return err
 			}
@@ -163,7 +158,7 @@ func (s *Store) Stats(user string) ([]storage.Stats, error) {
 	}
 	var out []storage.Stats
 	err := s.call(func(ctx context.Context) error {
-		rows, err := s.pool.Query(ctx, `SELECT kind, played, won, abandoned, score_sum, best FROM stats
+		rows, err := s.pool.Query(ctx, `SELECT kind, played, won, abandoned, score_sum, best, sum FROM stats
 			WHERE user_id = $1 ORDER BY kind COLLATE "C"`, user)
 		if err != nil {
 			return err
@@ -171,7 +166,11 @@ func (s *Store) Stats(user string) ([]storage.Stats, error) {
 		defer rows.Close()
 		for rows.Next() {
 			st := storage.Stats{User: user}
-			if err := rows.Scan(&st.Kind, &st.Played, &st.Won, &st.Abandoned, &st.ScoreSum, &st.Best); err != nil {
+			var sum int64
+			if err := rows.Scan(&st.Kind, &st.Played, &st.Won, &st.Abandoned, &st.ScoreSum, &st.Best, &sum); err != nil {
+				return err
+			}
+			if err := checkStats(st, sum); err != nil {
 				return err
 			}
 			out = append(out, st)
@@ -191,19 +190,32 @@ func addStats(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
 	users := storage.StatsUsers(g)
 	slices.Sort(users)
 	for _, user := range users {
-		if _, err := tx.Exec(ctx, "INSERT INTO stats (user_id, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING", user, g.Kind); err != nil {
+		empty := storage.Stats{User: user, Kind: g.Kind}
+		if _, err := tx.Exec(ctx, "INSERT INTO stats (user_id, kind, sum) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", user, g.Kind, statsSum(empty)); err != nil {
 			return err
 		}
 		st := storage.Stats{User: user, Kind: g.Kind}
-		if err := tx.QueryRow(ctx, `SELECT played, won, abandoned, score_sum, best FROM stats
-			WHERE user_id = $1 AND kind = $2 FOR UPDATE`, user, g.Kind).Scan(&st.Played, &st.Won, &st.Abandoned, &st.ScoreSum, &st.Best); err != nil {
+		var sum int64
+		if err := tx.QueryRow(ctx, `SELECT played, won, abandoned, score_sum, best, sum FROM stats
+			WHERE user_id = $1 AND kind = $2 FOR UPDATE`, user, g.Kind).Scan(&st.Played, &st.Won, &st.Abandoned, &st.ScoreSum, &st.Best, &sum); err != nil {
 			return err
+		}
+		if err := checkStats(st, sum); err != nil {
+			return err // a damaged count is not added to
 		}
 		st.Count(g)
-		if _, err := tx.Exec(ctx, `UPDATE stats SET played = $3, won = $4, abandoned = $5, score_sum = $6, best = $7
-			WHERE user_id = $1 AND kind = $2`, user, g.Kind, st.Played, st.Won, st.Abandoned, st.ScoreSum, st.Best); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE stats SET played = $3, won = $4, abandoned = $5, score_sum = $6, best = $7, sum = $8
+			WHERE user_id = $1 AND kind = $2`, user, g.Kind, st.Played, st.Won, st.Abandoned, st.ScoreSum, st.Best, statsSum(st)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkStats refuses a statistics row whose checksum is not sum.
+func checkStats(st storage.Stats, sum int64) error {
+	if statsSum(st) != sum {
+		return fmt.Errorf("%w: stats record %s/%s: checksum mismatch, the row is damaged", storage.ErrCorrupt, st.User, st.Kind)
 	}
 	return nil
 }
@@ -212,7 +224,7 @@ func addStats(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
 // when it has saved none.
 func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 	out := storage.DefaultGuildSettings()
-	found, err := s.getRecord("SELECT settings FROM guild_settings WHERE guild = $1", "guild settings", guild, &out)
+	found, err := s.getRecord("SELECT settings, sum FROM guild_settings WHERE guild = $1", storage.RecGuild, guild, &out)
 	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("postgres: settings of guild %s: %w", guild, err)
 	}
@@ -224,8 +236,8 @@ func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) error {
 	err := storage.CheckGuildSettings(settings)
 	if err == nil {
-		err = s.putRecord(`INSERT INTO guild_settings (guild, settings) VALUES ($1, $2)
-			ON CONFLICT (guild) DO UPDATE SET settings = EXCLUDED.settings`, "guild settings", guild, settings)
+		err = s.putRecord(`INSERT INTO guild_settings (guild, settings, sum) VALUES ($1, $2, $3)
+			ON CONFLICT (guild) DO UPDATE SET settings = EXCLUDED.settings, sum = EXCLUDED.sum`, storage.RecGuild, guild, settings)
 	}
 	if err != nil {
 		return fmt.Errorf("postgres: settings of guild %s: %w", guild, err)
@@ -237,7 +249,7 @@ func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) e
 // they have saved none.
 func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
 	out := storage.DefaultUserPrefs()
-	if _, err := s.getRecord("SELECT prefs FROM user_prefs WHERE user_id = $1", "user preferences", user, &out); err != nil {
+	if _, err := s.getRecord("SELECT prefs, sum FROM user_prefs WHERE user_id = $1", storage.RecUser, user, &out); err != nil {
 		return storage.UserPrefs{}, fmt.Errorf("postgres: preferences of user %s: %w", user, err)
 	}
 	return out, nil
@@ -247,8 +259,8 @@ func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
 func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 	err := storage.CheckUserPrefs(prefs)
 	if err == nil {
-		err = s.putRecord(`INSERT INTO user_prefs (user_id, prefs) VALUES ($1, $2)
-			ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs`, "user preferences", user, prefs)
+		err = s.putRecord(`INSERT INTO user_prefs (user_id, prefs, sum) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs, sum = EXCLUDED.sum`, storage.RecUser, user, prefs)
 	}
 	if err != nil {
 		return fmt.Errorf("postgres: preferences of user %s: %w", user, err)
@@ -256,15 +268,20 @@ func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 	return nil
 }
 
-// getRecord decodes the JSON record the query finds under key into v,
-// leaving v as it is when there is none; found tells which.
+// getRecord decodes the JSON record the query finds under key (selecting
+// the record and its checksum) into v, leaving v as it is when there is
+// none; found tells which. A record that fails its checksum is
+// storage.ErrCorrupt.
 func (s *Store) getRecord(sql, kind, key string, v any) (found bool, err error) {
 	if err := storage.CheckID(kind, key); err != nil {
 		return false, err
 	}
 	err = s.call(func(ctx context.Context) error {
-		var data []byte
-		err := s.pool.QueryRow(ctx, sql, key).Scan(&data)
+		var (
+			data []byte
+			sum  int64
+		)
+		err := s.pool.QueryRow(ctx, sql, key).Scan(&data, &sum)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -272,15 +289,24 @@ func (s *Store) getRecord(sql, kind, key string, v any) (found bool, err error) 
 			return err
 		}
 		found = true
-		if err := json.Unmarshal(data, v); err != nil {
-			return fmt.Errorf("%s record %s: %v: %w", kind, key, err, storage.ErrCorrupt)
-		}
-		return nil
+		return decodeRecord(kind, key, data, sum, v)
 	})
 	return found, err
 }
 
-// putRecord stores v as JSON under key.
+// decodeRecord decodes a guild's settings or a user's preferences kept
+// under key, after checking its checksum.
+func decodeRecord(kind, key string, data []byte, sum int64, v any) error {
+	if recordSum(key, data) != sum {
+		return fmt.Errorf("%w: %s record %s: checksum mismatch, the row is damaged", storage.ErrCorrupt, kind, key)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: %s record %s: %v", storage.ErrCorrupt, kind, key, err)
+	}
+	return nil
+}
+
+// putRecord stores v as JSON under key, with its checksum.
 func (s *Store) putRecord(sql, kind, key string, v any) error {
 	if err := storage.CheckID(kind, key); err != nil {
 		return err
@@ -290,7 +316,7 @@ func (s *Store) putRecord(sql, kind, key string, v any) error {
 		return err
 	}
 	return s.call(func(ctx context.Context) error {
-		_, err := s.pool.Exec(ctx, sql, key, data)
+		_, err := s.pool.Exec(ctx, sql, key, data, recordSum(key, data))
 		return err
 	})
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/meeplegames/meeple/storage"
@@ -17,9 +18,9 @@ import (
 // keeps every time to the nanosecond. A game's own fields are one record
 // in the bbolt store's encoding (storage.EncodeGame), which carries its own
 // record schema version.
-func migrations() []string {
-	return []string{
-		`CREATE TABLE games (
+func migrations() []step {
+	return []step{
+		{sql: `CREATE TABLE games (
 		id          bigint PRIMARY KEY,
 		channel     text NOT NULL,
 		guild       text NOT NULL,
@@ -65,11 +66,52 @@ func migrations() []string {
 		PRIMARY KEY (user_id, kind)
 	);
 	CREATE TABLE guild_settings (guild text PRIMARY KEY, settings jsonb NOT NULL);
-	CREATE TABLE user_prefs (user_id text PRIMARY KEY, prefs jsonb NOT NULL);`,
+	CREATE TABLE user_prefs (user_id text PRIMARY KEY, prefs jsonb NOT NULL);`},
 
 		// Claims on timers (ClaimDue): until when, in Unix ns.
-		`ALTER TABLE games ADD COLUMN deadline_claim bigint, ADD COLUMN remind_claim bigint;`,
+		{sql: `ALTER TABLE games ADD COLUMN deadline_claim bigint, ADD COLUMN remind_claim bigint;`},
+
+		// Revisions (storage.Game.Revision: never given twice) and the
+		// interactions commits were made for (storage.Outcome.Key). Game
+		// records are at schema 3 (with a checksum).
+		{sql: `CREATE SEQUENCE game_revisions AS bigint;
+		ALTER TABLE games ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+		CREATE TABLE commits (
+			key      text PRIMARY KEY,
+			game_id  bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+			revision bigint NOT NULL
+		);`},
+
+		// Checksums on every row (see sums.go), computed for the rows
+		// already there by sumRows; settings and preferences are kept as
+		// the bytes the store wrote (jsonb would rewrite them), so that
+		// their sums hold. Interaction keys get the time they were kept,
+		// so that they can be pruned (see PruneKeys).
+		{sql: `ALTER TABLE game_log ADD COLUMN sum bigint;
+		ALTER TABLE games ADD COLUMN snapshot_sum bigint;
+		ALTER TABLE stats ADD COLUMN sum bigint;
+		ALTER TABLE guild_settings ALTER COLUMN settings TYPE bytea USING convert_to(settings::text, 'UTF8'), ADD COLUMN sum bigint;
+		ALTER TABLE user_prefs ALTER COLUMN prefs TYPE bytea USING convert_to(prefs::text, 'UTF8'), ADD COLUMN sum bigint;
+		ALTER TABLE commits ADD COLUMN at bigint;
+		CREATE INDEX commits_at ON commits (at);
+		CREATE INDEX games_channel ON games (channel, id);`, fill: sumRows},
+
+		// Games by kind and status (see counts.go), counted from the
+		// games already there by fillCounts.
+		{sql: `CREATE TABLE game_counts (
+			kind   text NOT NULL,
+			status text NOT NULL,
+			games  bigint NOT NULL,
+			PRIMARY KEY (kind, status)
+		);`, fill: fillCounts},
 	}
+}
+
+// step is one change to the schema: SQL, then (when fill is set) Go code
+// that brings the rows already there up to it, in the same transaction.
+type step struct {
+	sql  string
+	fill func(ctx context.Context, tx pgx.Tx, now time.Time) error
 }
 
 // gameSchema is storage.GameSchema() as of the last step of migrations():
@@ -77,7 +119,7 @@ func migrations() []string {
 // newer game record must also add a step, which makes older builds refuse
 // the database at open rather than write beside records they cannot read.
 // A test holds the two together.
-const gameSchema = 2
+const gameSchema = 3
 
 // schemaLock is the advisory lock key that serialises migrations between
 // processes starting at once.
@@ -85,7 +127,7 @@ const schemaLock = 0x6d656570 // "meep"
 
 // migrate brings the database's schema up to date in one transaction, or
 // refuses a schema newer than this build knows with a *storage.SchemaError.
-func migrate(ctx context.Context, db *pgx.Conn, steps []string) error {
+func migrate(ctx context.Context, db *pgx.Conn, steps []step, now time.Time) error {
 	tx, err := db.Begin(ctx)
 	if err != nil {
 		return err
@@ -110,8 +152,13 @@ func migrate(ctx context.Context, db *pgx.Conn, steps []string) error {
 		return &storage.SchemaError{Record: "database", Key: "meeple_schema", Got: uint64(version), Max: uint64(len(steps))}
 	}
 	for i := version; i < len(steps); i++ {
-		if _, err := tx.Exec(ctx, steps[i]); err != nil {
+		if _, err := tx.Exec(ctx, steps[i].sql); err != nil {
 			return fmt.Errorf("schema step %d: %w", i+1, err)
+		}
+		if fill := steps[i].fill; fill != nil {
+			if err := fill(ctx, tx, now); err != nil {
+				return fmt.Errorf("schema step %d: %w", i+1, err)
+			}
 		}
 	}
 	if version < len(steps) {

@@ -22,10 +22,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +51,9 @@ type Options struct {
 	MaxConns int32
 	// Timeout bounds each call; 0 means 30 seconds.
 	Timeout time.Duration
+	// Verify checks every row of the database at open, as Check does, and
+	// refuses a damaged database with Check's error.
+	Verify bool
 }
 
 // Store is an open connection pool to a Meeple database on PostgreSQL.
@@ -58,7 +64,9 @@ type Store struct {
 	contract storage.Contract
 	log      *slog.Logger
 	timeout  time.Duration
+	now      func() time.Time
 	closed   atomic.Bool
+	pruned   atomic.Int64 // when keys were last pruned, Unix ns
 }
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
@@ -66,14 +74,21 @@ type Store struct {
 // games is used to replay logs. Errors name the database without its
 // password.
 func Open(dsn string, games *engine.Registry, opts Options) (*Store, error) {
-	s, err := open(dsn, games, opts, migrations())
+	s, err := open(dsn, games, opts, true)
+	if err == nil && opts.Verify {
+		if err = s.verify(); err != nil {
+			s.Close()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("storage/postgres: open %s: %w", Redact(dsn), scrub(err, dsn))
 	}
 	return s, nil
 }
 
-func open(dsn string, games *engine.Registry, opts Options, steps []string) (*Store, error) {
+// open connects to dsn; with upgrade, it first brings the schema up to
+// date, and without it the connections are read-only.
+func open(dsn string, games *engine.Registry, opts Options, upgrade bool) (*Store, error) {
 	if games == nil {
 		return nil, errors.New("no game registry")
 	}
@@ -91,24 +106,32 @@ func open(dsn string, games *engine.Registry, opts Options, steps []string) (*St
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig.Copy())
-	if err != nil {
-		return nil, err
+	now := opts.Now
+	if now == nil {
+		now = time.Now
 	}
-	err = migrate(ctx, conn, steps)
-	conn.Close(ctx)
-	if err != nil {
-		return nil, err
+	if upgrade {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig.Copy())
+		if err != nil {
+			return nil, err
+		}
+		err = migrate(ctx, conn, migrations(), now())
+		conn.Close(ctx)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, err
 	}
 	s := &Store{
-		pool: pool, dsn: Redact(dsn), games: games, contract: storage.NewContract(games, opts.Now),
-		log: opts.Logger, timeout: timeout,
+		pool: pool, dsn: Redact(dsn), games: games, contract: storage.NewContract(games, now),
+		log: opts.Logger, timeout: timeout, now: now,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -148,9 +171,32 @@ func (s *Store) inTx(fn func(ctx context.Context, tx pgx.Tx) error) error {
 			if attempt < 5 && retryable(err) {
 				continue
 			}
-			return err
+			return outcome(err)
 		}
 	})
+}
+
+// outcome marks err with storage.ErrUnknownOutcome when it leaves open
+// whether the write was kept: the connection failed, or the call timed
+// out, after the request may have reached the server. Every other error
+// (a refusal, an error the server reported, a failure before anything was
+// sent) means the transaction was not kept.
+func outcome(err error) error {
+	if err == nil || pgconn.SafeToRetry(err) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return err
+	}
+	var ne net.Error
+	lost := errors.As(err, &ne) || pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		strings.Contains(err.Error(), "conn closed")
+	if !lost {
+		return err
+	}
+	return fmt.Errorf("%w: %w", storage.ErrUnknownOutcome, err)
 }
 
 // retryable reports whether err is a conflict between transactions that
@@ -168,3 +214,6 @@ func uniqueViolation(err error) bool {
 
 // idKey names game id in record errors, as the bbolt store does.
 func idKey(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// The store keeps the whole contract.
+var _ storage.Store = (*Store)(nil)

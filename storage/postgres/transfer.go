@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -61,7 +60,11 @@ func (s *Store) Restore(g *storage.Game) error {
 				}
 			}
 			// Games created later get ids above this one.
-			_, err := tx.Exec(ctx, "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))", int64(rec.ID))
+			if _, err := tx.Exec(ctx, "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))", int64(rec.ID)); err != nil {
+				return err
+			}
+			// and revisions above its own, so that none is given twice.
+			_, err := tx.Exec(ctx, "SELECT setval('game_revisions', greatest($1, (SELECT last_value FROM game_revisions)))", int64(rec.Revision))
 			return err
 		})
 	}
@@ -76,10 +79,10 @@ func (s *Store) Restore(g *storage.Game) error {
 func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error) {
 	guilds, users := map[string]storage.GuildSettings{}, map[string]storage.UserPrefs{}
 	err := s.call(func(ctx context.Context) error {
-		if err := collect(ctx, s, "SELECT guild, settings FROM guild_settings", guilds, storage.DefaultGuildSettings); err != nil {
+		if err := collect(ctx, s, "SELECT guild, settings, sum FROM guild_settings", storage.RecGuild, guilds, storage.DefaultGuildSettings); err != nil {
 			return err
 		}
-		return collect(ctx, s, "SELECT user_id, prefs FROM user_prefs", users, storage.DefaultUserPrefs)
+		return collect(ctx, s, "SELECT user_id, prefs, sum FROM user_prefs", storage.RecUser, users, storage.DefaultUserPrefs)
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("postgres: saved settings: %w", err)
@@ -87,8 +90,9 @@ func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]st
 	return guilds, users, nil
 }
 
-// collect reads id → JSON rows into out, each decoded over its default.
-func collect[T any](ctx context.Context, s *Store, sql string, out map[string]T, def func() T) error {
+// collect reads id → JSON rows of kind, with their checksums, into out,
+// each decoded over its default.
+func collect[T any](ctx context.Context, s *Store, sql, kind string, out map[string]T, def func() T) error {
 	rows, err := s.pool.Query(ctx, sql)
 	if err != nil {
 		return err
@@ -98,13 +102,14 @@ func collect[T any](ctx context.Context, s *Store, sql string, out map[string]T,
 		var (
 			id   string
 			data []byte
+			sum  int64
 		)
-		if err := rows.Scan(&id, &data); err != nil {
+		if err := rows.Scan(&id, &data, &sum); err != nil {
 			return err
 		}
 		v := def()
-		if err := json.Unmarshal(data, &v); err != nil {
-			return fmt.Errorf("record %s: %v: %w", id, err, storage.ErrCorrupt)
+		if err := decodeRecord(kind, id, data, sum, &v); err != nil {
+			return err
 		}
 		out[id] = v
 	}

@@ -60,16 +60,17 @@ func BenchAppend(b *testing.B, newDB NewDatabase) {
 	for _, size := range SnapshotSizes() {
 		b.Run(fmt.Sprintf("state=%dKB", size>>10), func(b *testing.B) {
 			s := openBench(b, newDB, Games())
-			NewRace(b, s, "g1", "c1", 4, "1000000")
+			at := NewRace(b, s, "g1", "c1", 4, "1000000").Guard()
 			snaps := [][]byte{FakeSnapshot(size, 0), FakeSnapshot(size, 1)}
 			var durations []time.Duration
 			v := 0
 			for b.Loop() {
 				start := time.Now()
 				var err error
-				if v, err = s.Append("c1", v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+				if at, err = s.Append("c1", at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
 					b.Fatal(err)
 				}
+				v++
 				durations = append(durations, time.Since(start))
 			}
 			reportLatency(b, durations)
@@ -85,8 +86,9 @@ func BenchAppendGames(b *testing.B, newDB NewDatabase, games int) {
 }
 
 func appendGames(b *testing.B, s Store, games, size int) {
+	guards := make([]storage.Guard, games)
 	for i := 0; i < games; i++ {
-		NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+		guards[i] = NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000").Guard()
 	}
 	snaps := [][]byte{FakeSnapshot(size, 0), FakeSnapshot(size, 1)}
 	var (
@@ -99,13 +101,13 @@ func appendGames(b *testing.B, s Store, games, size int) {
 	var wg sync.WaitGroup
 	for i := 0; i < games; i++ {
 		wg.Add(1)
-		go func(ch string) {
+		go func(ch string, at storage.Guard) {
 			defer wg.Done()
 			var mine []time.Duration
-			for v := 0; next.Add(1) <= int64(b.N); {
+			for v := 0; next.Add(1) <= int64(b.N); v++ {
 				t0 := time.Now()
 				var err error
-				if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+				if at, err = s.Append(ch, at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
 					b.Error(err)
 					return
 				}
@@ -114,7 +116,7 @@ func appendGames(b *testing.B, s Store, games, size int) {
 			mu.Lock()
 			durations = append(durations, mine...)
 			mu.Unlock()
-		}(fmt.Sprintf("c%d", i))
+		}(fmt.Sprintf("c%d", i), guards[i])
 	}
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
@@ -192,21 +194,25 @@ func BenchInteraction(b *testing.B, newDB NewDatabase, games int, every time.Dur
 		}
 		b.Run(name, func(b *testing.B) {
 			s := openBench(b, newDB, Games())
+			guards := make([]storage.Guard, games)
 			for i := 0; i < games; i++ {
-				NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000")
+				guards[i] = NewRace(b, s, "g1", fmt.Sprintf("c%d", i), 4, "1000000").Guard()
 			}
-			interact := func(ch string, v int) (int, error) { return interactInSteps(s, ch, v) }
+			interact := func(ch string, at storage.Guard, v int) (storage.Guard, error) { return interactInSteps(s, ch, at, v) }
 			if whole {
-				interact = func(ch string, v int) (int, error) { return interactAtOnce(s, ch, v) }
+				interact = func(ch string, at storage.Guard, v int) (storage.Guard, error) { return interactAtOnce(s, ch, at, v) }
 			}
-			runInteractions(b, games, every, interact)
+			runInteractions(b, guards, every, interact)
 		})
 	}
 }
 
-// runInteractions runs b.N interactions spread over games, one goroutine
-// per game, and reports their rate and latency.
-func runInteractions(b *testing.B, games int, every time.Duration, interact func(ch string, v int) (int, error)) {
+// runInteractions runs b.N interactions spread over the games of guards
+// (in channels c0, c1, …), one goroutine per game, and reports their rate
+// and latency. interact gets the game's guard and how many interactions
+// it had before.
+func runInteractions(b *testing.B, guards []storage.Guard, every time.Duration, interact func(ch string, at storage.Guard, v int) (storage.Guard, error)) {
+	games := len(guards)
 	work := make([]chan time.Time, games)
 	var (
 		mu        sync.Mutex
@@ -216,22 +222,23 @@ func runInteractions(b *testing.B, games int, every time.Duration, interact func
 	for i := range work {
 		work[i] = make(chan time.Time, 1024)
 		wg.Add(1)
-		go func(ch string, queue <-chan time.Time) {
+		go func(ch string, at storage.Guard, queue <-chan time.Time) {
 			defer wg.Done()
 			var mine []time.Duration
 			v := 0
 			for started := range queue {
 				var err error
-				if v, err = interact(ch, v); err != nil {
+				if at, err = interact(ch, at, v); err != nil {
 					b.Error(err)
 					return
 				}
+				v++
 				mine = append(mine, time.Since(started))
 			}
 			mu.Lock()
 			durations = append(durations, mine...)
 			mu.Unlock()
-		}(fmt.Sprintf("c%d", i), work[i])
+		}(fmt.Sprintf("c%d", i), guards[i], work[i])
 	}
 	b.ResetTimer()
 	start := time.Now()
@@ -249,28 +256,30 @@ func runInteractions(b *testing.B, games int, every time.Duration, interact func
 	reportLatency(b, durations)
 }
 
-// interactInSteps stores one interaction at version v as separate writes.
-func interactInSteps(s Store, ch string, v int) (int, error) {
+// interactInSteps stores the v-th interaction on a game at guard at as
+// separate writes.
+func interactInSteps(s Store, ch string, at storage.Guard, v int) (storage.Guard, error) {
 	snap := FakeSnapshot(3<<10, v)
 	for i := 0; i < interactionActions; i++ {
 		var err error
-		if v, err = s.Append(ch, v, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
-			return v, err
+		if at, err = s.Append(ch, at, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
+			return at, err
 		}
 	}
-	_, err := s.Update(ch, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
-	return v, err
+	_, err := s.Update(ch, at.Game, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
+	return at, err
 }
 
-// interactAtOnce stores one interaction at version v with one Commit.
-func interactAtOnce(s Store, ch string, v int) (int, error) {
+// interactAtOnce stores the v-th interaction on a game at guard at with
+// one Commit.
+func interactAtOnce(s Store, ch string, at storage.Guard, v int) (storage.Guard, error) {
 	o := storage.Outcome{Snapshot: FakeSnapshot(3<<10, v), Edit: func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil }}
 	for i := 0; i < interactionActions; i++ {
 		o.Entries = append(o.Entries, storage.Entry{Seat: 0, Action: "roll"})
 	}
-	g, err := s.Commit(ch, v, o)
+	g, err := s.Commit(ch, at, o)
 	if err != nil {
-		return v, err
+		return at, err
 	}
-	return g.Version, nil
+	return g.Guard(), nil
 }

@@ -15,7 +15,7 @@ func Games() *engine.Registry { return engine.NewRegistry(Race{}) }
 type Writer interface {
 	Create(g *storage.Game) error
 	Load(channel string) (*storage.Game, engine.State, error)
-	Append(channel string, expectVersion int, e storage.Entry, snapshot []byte) (int, error)
+	Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error)
 }
 
 // RaceSetup is the setup of a race that does not end.
@@ -75,7 +75,10 @@ func Step(s Writer, g *storage.Game, state engine.State) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return s.Append(g.Channel, g.Version, storage.Entry{Seat: p.Seat, Action: action}, snap)
+	if _, err := s.Append(g.Channel, g.Guard(), storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
+		return 0, err
+	}
+	return g.Version + 1, nil
 }
 
 // Replayed returns the state bytes of g's setup and log, computed apart
@@ -102,4 +105,30 @@ func Channels(games []*storage.Game) []string {
 		out = append(out, g.Channel)
 	}
 	return out
+}
+
+// GuardAt is the guard of channel's game (in s) when the game is at
+// version v, and a stale one (the game's id with a revision it never had)
+// otherwise: the tests written with versions keep their meaning.
+func GuardAt(t testing.TB, s storage.Store, channel string, v int) storage.Guard {
+	t.Helper()
+	g, err := s.Get(channel)
+	if err != nil {
+		return storage.Guard{}
+	}
+	at := g.Guard()
+	if g.Version != v {
+		at.Revision += 1 << 40
+	}
+	return at
+}
+
+// GameIn is the id of channel's game in s, 0 when it has none.
+func GameIn(t testing.TB, s storage.Store, channel string) uint64 {
+	t.Helper()
+	g, err := s.Get(channel)
+	if err != nil {
+		return 0
+	}
+	return g.ID
 }

@@ -2,7 +2,7 @@
 // store keeps games exactly as the bot expects (creation, appends with
 // optimistic versions, undo, updates, finishing and the archive,
 // statistics, settings, preferences, timers, durability across reopening,
-// and every refusal), so that the bbolt store (package storage) and the
+// and every refusal), so that the bbolt store (storage/boltdb) and the
 // PostgreSQL one (storage/postgres) can be shown to behave alike.
 //
 // It imports storage and the engine, and provides the race, a tiny dice
@@ -25,40 +25,8 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// Store is the contract: everything the bot keeps (games, lists,
-// statistics, settings, preferences, timers), plus what the tools use.
-type Store interface {
-	Writer
-	Get(channel string) (*storage.Game, error)
-	GetByID(id uint64) (*storage.Game, error)
-	Import(g *storage.Game) error
-	Update(channel string, fn func(g *storage.Game) error) (*storage.Game, error)
-	Start(channel string) (*storage.Game, engine.State, error)
-	Undo(channel string, expectVersion, n int) (*storage.Game, engine.State, error)
-	Finish(channel string, expectVersion int, status storage.Status, result *engine.Result) (*storage.Game, error)
-	Verified(channel string) (bool, error)
-	Commit(channel string, expectVersion int, o storage.Outcome) (*storage.Game, error)
-
-	ListActive(guild string) ([]*storage.Game, error)
-	ActiveForUser(user string) ([]*storage.Game, error)
-	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
-	ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error)
-	Archive(after uint64, limit int) ([]*storage.Game, error)
-	Stats(user string) ([]storage.Stats, error)
-	Counts() (active, total int, err error)
-
-	GuildSettings(guild string) (storage.GuildSettings, error)
-	PutGuildSettings(guild string, s storage.GuildSettings) error
-	UserPrefs(user string) (storage.UserPrefs, error)
-	PutUserPrefs(user string, p storage.UserPrefs) error
-
-	Due(now time.Time) ([]storage.Due, error)
-	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
-
-	storage.Source
-	storage.Destination
-	Close() error
-}
+// Store is the contract every store keeps (see storage.Store).
+type Store = storage.Store
 
 // Opener opens one database; calling it again after Close opens the same
 // database again, with what was committed before.
@@ -90,9 +58,14 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"ClaimDueHandsEachTimerOutOnce", testClaimDue},
 		{"SettingsAndPreferences", testSettings},
 		{"CommitKeepsAnInteractionWhole", testCommit},
+		{"PrunedKeysAreOnlyOlderOnes", testPruneKeys},
 		{"CommitStartsAGameWithItsOpeningMoves", testCommitStart},
 		{"EverythingSurvivesReopening", testDurability},
 		{"ClosedStoreRefusesWork", testClosed},
+		{"StaleWritesToAReplacedGameAreRefused", testReplacedGame},
+		{"StaleWritesToAnUndoneHistoryAreRefused", testUndoneHistory},
+		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
+		{"GameCountsFollowEveryMove", testGameCounts},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
@@ -246,9 +219,9 @@ func testAppendRefuses(t *testing.T, opener Opener) {
 	Play(t, s, "c1")
 	Play(t, s, "c1")
 	before, _ := s.Get("c1")
-	_, err := s.Append("c1", 1, storage.Entry{Seat: 1, Action: "roll"}, []byte("{}"))
+	_, err := s.Append("c1", GuardAt(t, s, "c1", 1), storage.Entry{Seat: 1, Action: "roll"}, []byte("{}"))
 	var ve *storage.VersionError
-	if !errors.Is(err, storage.ErrStale) || !errors.As(err, &ve) || ve.Expected != 1 || ve.Actual != 2 || ve.Channel != "c1" {
+	if !errors.Is(err, storage.ErrStale) || !errors.As(err, &ve) || ve.Expected == ve.Actual || ve.Actual.Game != before.ID || ve.Channel != "c1" {
 		t.Fatalf("stale append: %v, want a VersionError 1 vs 2", err)
 	}
 	lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: "lobby", Seats: []storage.Seat{{User: "u1"}, {}}}
@@ -273,7 +246,7 @@ func testAppendRefuses(t *testing.T, opener Opener) {
 		{"c1", 2, storage.Entry{Seat: 0, Action: "roll"}, nil, storage.ErrInvalid},
 		{"c1", 7, storage.Entry{Seat: 0, Action: "roll"}, []byte("x"), storage.ErrStale},
 	} {
-		if _, err := s.Append(c.channel, c.version, c.e, c.snap); !errors.Is(err, c.want) {
+		if _, err := s.Append(c.channel, GuardAt(t, s, c.channel, c.version), c.e, c.snap); !errors.Is(err, c.want) {
 			t.Errorf("append %+v to %s: %v, want %v", c.e, c.channel, err, c.want)
 		}
 	}
@@ -352,18 +325,18 @@ func testUndo(t *testing.T, opener Opener) {
 		g, _ := s.Get("c1")
 		snaps[i] = g.Snapshot
 	}
-	if _, _, err := s.Undo("c1", 9, 3); !errors.Is(err, storage.ErrStale) {
+	if _, _, err := s.Undo("c1", GuardAt(t, s, "c1", 9), 3); !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("undo at a stale version: %v", err)
 	}
-	if _, _, err := s.Undo("c9", 10, 1); !errors.Is(err, storage.ErrNotFound) {
+	if _, _, err := s.Undo("c9", GuardAt(t, s, "c9", 10), 1); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("undo in an empty channel: %v", err)
 	}
 	for _, n := range []int{0, -1, 11} {
-		if _, _, err := s.Undo("c1", 10, n); !errors.Is(err, storage.ErrInvalid) {
+		if _, _, err := s.Undo("c1", GuardAt(t, s, "c1", 10), n); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("undo %d of 10: %v, want ErrInvalid", n, err)
 		}
 	}
-	g, state, err := s.Undo("c1", 10, 3)
+	g, state, err := s.Undo("c1", GuardAt(t, s, "c1", 10), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +348,7 @@ func testUndo(t *testing.T, opener Opener) {
 	if stored.Version != 7 || len(stored.Log) != 7 || !bytes.Equal(stored.Snapshot, snaps[7]) {
 		t.Fatalf("stored after undo: version %d, %d entries", stored.Version, len(stored.Log))
 	}
-	if _, err := s.Append("c1", 10, storage.Entry{Seat: 1, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
+	if _, err := s.Append("c1", GuardAt(t, s, "c1", 10), storage.Entry{Seat: 1, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("append at the version before the undo: %v, want ErrStale", err)
 	}
 	// Replaying the undone actions draws the same dice again.
@@ -403,10 +376,10 @@ func testUpdate(t *testing.T, opener Opener) {
 	if _, _, err := s.Start("c1"); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("start with an open seat: %v", err)
 	}
-	if _, err := s.Update("c9", func(*storage.Game) error { return nil }); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Update("c9", GameIn(t, s, "c9"), func(*storage.Game) error { return nil }); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("update of an empty channel: %v", err)
 	}
-	g, err := s.Update("c1", func(g *storage.Game) error {
+	g, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error {
 		if g.Log != nil || g.Snapshot != nil {
 			t.Errorf("Update's fn got a log or a snapshot")
 		}
@@ -451,7 +424,7 @@ func testUpdate(t *testing.T, opener Opener) {
 		{"negative deadline", func(g *storage.Game) error { g.Timing.TurnDeadline = -1; return nil }, storage.ErrInvalid},
 	}
 	for _, c := range refused {
-		if _, err := s.Update("c1", c.fn); !errors.Is(err, c.want) {
+		if _, err := s.Update("c1", GameIn(t, s, "c1"), c.fn); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -459,7 +432,7 @@ func testUpdate(t *testing.T, opener Opener) {
 		t.Fatalf("refused updates changed the game: %+v", g)
 	}
 	// Seats of a running game may be reassigned (a substitute joins).
-	if _, err := s.Update("c1", func(g *storage.Game) error { g.Seats[0] = storage.Seat{User: "u9"}; return nil }); err != nil {
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error { g.Seats[0] = storage.Seat{User: "u9"}; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if games, _ := s.ActiveForUser("u9"); len(games) != 1 || games[0].Channel != "c1" {
@@ -497,28 +470,28 @@ func testFinish(t *testing.T, opener Opener) {
 			winner = 1
 		}
 		res := &engine.Result{Over: true, Scores: scores, Winners: []engine.Seat{winner}}
-		if _, err := s.Finish(ch, 0, storage.StatusFinished, res); !errors.Is(err, storage.ErrStale) {
+		if _, err := s.Finish(ch, GuardAt(t, s, ch, 0), storage.StatusFinished, res); !errors.Is(err, storage.ErrStale) {
 			t.Fatalf("finish at a stale version: %v", err)
 		}
-		if _, err := s.Finish(ch, 1, storage.StatusFinished, &engine.Result{Scores: []int{1}}); !errors.Is(err, storage.ErrInvalid) {
+		if _, err := s.Finish(ch, GuardAt(t, s, ch, 1), storage.StatusFinished, &engine.Result{Scores: []int{1}}); !errors.Is(err, storage.ErrInvalid) {
 			t.Fatalf("finish with one score for two seats: %v", err)
 		}
-		if _, err := s.Finish(ch, 1, storage.StatusFinished, &engine.Result{Scores: scores, Winners: []engine.Seat{5}}); !errors.Is(err, storage.ErrInvalid) {
+		if _, err := s.Finish(ch, GuardAt(t, s, ch, 1), storage.StatusFinished, &engine.Result{Scores: scores, Winners: []engine.Seat{5}}); !errors.Is(err, storage.ErrInvalid) {
 			t.Fatalf("finish with a winner not at the table: %v", err)
 		}
-		g, err := s.Finish(ch, 1, storage.StatusFinished, res)
+		g, err := s.Finish(ch, GuardAt(t, s, ch, 1), storage.StatusFinished, res)
 		if err != nil || g.Status != storage.StatusFinished || g.Finished.IsZero() {
 			t.Fatalf("finish: %+v, %v", g, err)
 		}
 	}
 	NewRace(t, s, "g1", "c3", 2, "50")
 	Play(t, s, "c3")
-	if _, err := s.Finish("c3", 1, storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish("c3", GuardAt(t, s, "c3", 1), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Abandoned before anyone played: counts in nobody's statistics.
 	NewRace(t, s, "g3", "c5", 2, "50")
-	if _, err := s.Finish("c5", 0, storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish("c5", GuardAt(t, s, "c5", 0), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	NewRace(t, s, "g2", "c4", 2, "50") // another guild, still running
@@ -526,7 +499,7 @@ func testFinish(t *testing.T, opener Opener) {
 	if _, err := s.Get("c1"); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("finished game still active: %v", err)
 	}
-	if _, err := s.Finish("c1", 1, storage.StatusFinished, nil); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, nil); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("finishing an archived game again: %v", err)
 	}
 	NewRace(t, s, "g1", "c1", 2, "50") // the channel is free again
@@ -570,7 +543,7 @@ func testFinish(t *testing.T, opener Opener) {
 	if _, err := s.Stats(""); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("stats of no user: %v", err)
 	}
-	if _, err := s.Finish("c4", 0, storage.StatusLobby, nil); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.Finish("c4", GuardAt(t, s, "c4", 0), storage.StatusLobby, nil); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("finish as lobby: %v", err)
 	}
 	if active, total, _ := s.Counts(); active != 2 || total != 6 {
@@ -584,7 +557,7 @@ func testDue(t *testing.T, opener Opener) {
 	for i, offset := range []time.Duration{20 * time.Minute, -time.Hour, -2 * time.Hour} {
 		ch := fmt.Sprintf("c%d", i+1)
 		NewRace(t, s, "g1", ch, 2, "50")
-		if _, err := s.Update(ch, func(g *storage.Game) error {
+		if _, err := s.Update(ch, GameIn(t, s, ch), func(g *storage.Game) error {
 			g.Deadline = base.Add(offset)
 			g.RemindAt = base.Add(offset - 30*time.Minute)
 			return nil
@@ -606,10 +579,10 @@ func testDue(t *testing.T, opener Opener) {
 		t.Fatalf("c3's deadline timer %+v, game %d with deadline %v", due[1], g.ID, g.Deadline)
 	}
 	// Moving c3's deadline and finishing c2 take their timers away.
-	if _, err := s.Update("c3", func(g *storage.Game) error { g.Deadline, g.RemindAt = base.Add(time.Hour), time.Time{}; return nil }); err != nil {
+	if _, err := s.Update("c3", GameIn(t, s, "c3"), func(g *storage.Game) error { g.Deadline, g.RemindAt = base.Add(time.Hour), time.Time{}; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Finish("c2", 0, storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish("c2", GuardAt(t, s, "c2", 0), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	due, _ = s.Due(base)
@@ -681,6 +654,22 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: "smoke signals"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("bad secrets choice: %v", err)
 	}
+	// the locale of the user's last interaction, the language of their DMs
+	want.Locale = "de"
+	if err := s.PutUserPrefs("u1", want); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("preferences with a locale %+v, want %+v", p, want)
+	}
+	for _, bad := range []string{"de\x00", "fr FR", strings.Repeat("x", 17)} {
+		if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: bad}); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("locale %q: %v", bad, err)
+		}
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("refused preferences changed u1's: %+v", p)
+	}
 	if _, err := s.UserPrefs(""); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("empty user id: %v", err)
 	}
@@ -701,7 +690,7 @@ func testDurability(t *testing.T, opener Opener) {
 		Play(t, s, "c1")
 	}
 	deadline := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
-	if _, err := s.Update("c1", func(g *storage.Game) error {
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error {
 		g.Deadline, g.Messages = deadline, map[string]string{"board": "m7"}
 		return nil
 	}); err != nil {
@@ -709,7 +698,7 @@ func testDurability(t *testing.T, opener Opener) {
 	}
 	NewRace(t, s, "g1", "c2", 2, "50")
 	Play(t, s, "c2")
-	if _, err := s.Finish("c2", 1, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{7, 3}, Winners: []engine.Seat{0}}); err != nil {
+	if _, err := s.Finish("c2", GuardAt(t, s, "c2", 1), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{7, 3}, Winners: []engine.Seat{0}}); err != nil {
 		t.Fatal(err)
 	}
 	lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: "c3", Seats: []storage.Seat{{User: "u1"}, {}}}
@@ -719,7 +708,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if err := s.PutGuildSettings("g1", storage.GuildSettings{ReminderEvery: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: "fr"}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := s.Get("c1")
@@ -755,7 +744,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if gs, _ := s.GuildSettings("g1"); gs.ReminderEvery != time.Minute || gs.TurnDeadline != 0 {
 		t.Fatalf("guild settings after reopening: %+v", gs)
 	}
-	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn {
+	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn || p.Locale != "fr" {
 		t.Fatalf("preferences after reopening: %+v", p)
 	}
 	lobby2 := &storage.Game{Kind: "race", Guild: "g1", Channel: "c4"}
@@ -778,7 +767,7 @@ func testClosed(t *testing.T, opener Opener) {
 	if err := s.Create(&storage.Game{Kind: "race", Channel: "c1"}); !errors.Is(err, storage.ErrClosed) {
 		t.Fatalf("Create after Close: %v", err)
 	}
-	if _, err := s.Append("c1", 0, storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrClosed) {
+	if _, err := s.Append("c1", GuardAt(t, s, "c1", 0), storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrClosed) {
 		t.Fatalf("Append after Close: %v", err)
 	}
 	if err := s.Close(); !errors.Is(err, storage.ErrClosed) {
@@ -795,14 +784,14 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	for i := 0; i < 3; i++ {
 		Play(t, src, "gone")
 	}
-	if _, err := src.Finish("gone", 3, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{50, 9}, Winners: []engine.Seat{0}}); err != nil {
+	if _, err := src.Finish("gone", GuardAt(t, src, "gone", 3), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{50, 9}, Winners: []engine.Seat{0}}); err != nil {
 		t.Fatal(err)
 	}
 	NewRace(t, src, "g1", "c1", 3, "1000")
 	for i := 0; i < 7; i++ {
 		Play(t, src, "c1")
 	}
-	if _, err := src.Update("c1", func(g *storage.Game) error {
+	if _, err := src.Update("c1", GameIn(t, src, "c1"), func(g *storage.Game) error {
 		g.Deadline, g.RemindAt = time.Date(2030, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(2029, 12, 31, 0, 0, 0, 0, time.UTC)
 		g.Messages = map[string]string{"board": "m1"}
 		return nil
@@ -811,7 +800,7 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	}
 	NewRace(t, src, "g2", "c2", 2, "50")
 	Play(t, src, "c2")
-	if _, err := src.Finish("c2", 1, storage.StatusAbandoned, nil); err != nil {
+	if _, err := src.Finish("c2", GuardAt(t, src, "c2", 1), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := src.Create(&storage.Game{Kind: "race", Guild: "g2", Channel: "lobby", Seats: []storage.Seat{{User: "u4"}, {}}}); err != nil {
@@ -834,6 +823,13 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	}
 	if got, _ := dst.GameIDs(0, 0); !reflect.DeepEqual(got, ids) {
 		t.Fatalf("copied ids %v, want %v", got, ids)
+	}
+	want, err := src.GameCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dst.GameCounts(); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the copy's GameCounts = %v, %v; the original's %v", got, err, want)
 	}
 	if got, _ := src.GameIDs(ids[1], 1); !reflect.DeepEqual(got, ids[2:3]) {
 		t.Fatalf("one id after %d: %v, want %v", ids[1], got, ids[2:3])
@@ -922,7 +918,7 @@ func testCommit(t *testing.T, opener Opener) {
 		g.Deadline, g.Messages = deadline, map[string]string{"board": "m2"}
 		return nil
 	}
-	done, err := s.Commit("c1", g.Version, o)
+	done, err := s.Commit("c1", GuardAt(t, s, "c1", g.Version), o)
 	if err != nil || done.Version != 4 || !done.Deadline.Equal(deadline) || done.Status != storage.StatusRunning {
 		t.Fatalf("commit: %+v, %v; want version 4 with the deadline", done, err)
 	}
@@ -935,7 +931,7 @@ func testCommit(t *testing.T, opener Opener) {
 		t.Fatalf("timers after the commit: %v", dueList(due))
 	}
 	// The bot's fields alone, with no action.
-	if g, err := s.Commit("c1", 4, storage.Outcome{Edit: func(g *storage.Game) error { g.Deadline = time.Time{}; return nil }}); err != nil || g.Version != 4 || !g.Deadline.IsZero() {
+	if g, err := s.Commit("c1", GuardAt(t, s, "c1", 4), storage.Outcome{Edit: func(g *storage.Game) error { g.Deadline = time.Time{}; return nil }}); err != nil || g.Version != 4 || !g.Deadline.IsZero() {
 		t.Fatalf("commit of an edit alone: %+v, %v", g, err)
 	}
 
@@ -962,7 +958,7 @@ func testCommit(t *testing.T, opener Opener) {
 		{"ending without scores", "c1", g.Version, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot,
 			Finish: &storage.Ending{Status: storage.StatusFinished}}, storage.ErrInvalid},
 	} {
-		if _, err := s.Commit(c.channel, c.version, c.o); !errors.Is(err, c.want) {
+		if _, err := s.Commit(c.channel, GuardAt(t, s, c.channel, c.version), c.o); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -973,7 +969,7 @@ func testCommit(t *testing.T, opener Opener) {
 	// The last action and the ending in one commit.
 	o.Finish = &storage.Ending{Status: storage.StatusFinished, Result: &engine.Result{Over: true, Scores: []int{9, 8, 7}, Winners: []engine.Seat{0}}}
 	o.Edit = func(g *storage.Game) error { g.Deadline = deadline; return nil }
-	done, err = s.Commit("c1", g.Version, o)
+	done, err = s.Commit("c1", GuardAt(t, s, "c1", g.Version), o)
 	if err != nil || done.Status != storage.StatusFinished || done.Version != 6 || !done.Deadline.IsZero() || done.Finished.IsZero() {
 		t.Fatalf("commit with the ending: %+v, %v", done, err)
 	}
@@ -1040,7 +1036,7 @@ func testCommitStart(t *testing.T, opener Opener) {
 		{"not a start", 0, storage.Outcome{Entries: o.Entries, Snapshot: o.Snapshot}, storage.ErrInvalid},
 		{"an open seat", 0, open, storage.ErrInvalid},
 	} {
-		if _, err := s.Commit("c1", c.version, c.o); !errors.Is(err, c.want) {
+		if _, err := s.Commit("c1", GuardAt(t, s, "c1", c.version), c.o); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -1048,7 +1044,7 @@ func testCommitStart(t *testing.T, opener Opener) {
 		t.Fatalf("refused starts changed the game:\n%+v\nbefore\n%+v", after, before)
 	}
 
-	done, err := s.Commit("c1", 0, o)
+	done, err := s.Commit("c1", GuardAt(t, s, "c1", 0), o)
 	if err != nil || done.Status != storage.StatusRunning || done.Version != 2 || done.Setup.Players != 3 || done.Seats[0].User != "u2" || !done.Deadline.Equal(deadline) {
 		t.Fatalf("start commit: %+v, %v; want running at version 2, u2 first, the deadline", done, err)
 	}
@@ -1065,7 +1061,7 @@ func testCommitStart(t *testing.T, opener Opener) {
 	if running, _ := s.ActiveForUser("u2"); len(running) != 1 || running[0].Status != storage.StatusRunning {
 		t.Fatalf("u2's active games after the start: %+v", running)
 	}
-	if _, err := s.Commit("c1", 2, o); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.Commit("c1", GuardAt(t, s, "c1", 2), o); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("starting a running game again: %v, want ErrInvalid", err)
 	}
 
@@ -1075,7 +1071,7 @@ func testCommitStart(t *testing.T, opener Opener) {
 	if err := s.Create(lobby2); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := s.Commit("c2", 0, storage.Outcome{Start: true}); err != nil || g.Status != storage.StatusRunning || g.Version != 0 {
+	if g, err := s.Commit("c2", GuardAt(t, s, "c2", 0), storage.Outcome{Start: true}); err != nil || g.Status != storage.StatusRunning || g.Version != 0 {
 		t.Fatalf("a start alone: %+v, %v", g, err)
 	}
 	if got, _, err := s.Load("c2"); err != nil || !bytes.Equal(got.Snapshot, Replayed(t, got)) {
@@ -1092,7 +1088,7 @@ func testClaimDue(t *testing.T, opener Opener) {
 	for i, offset := range []time.Duration{-time.Hour, -2 * time.Hour, time.Hour} {
 		ch := fmt.Sprintf("c%d", i+1)
 		NewRace(t, s, "g1", ch, 2, "50")
-		if _, err := s.Update(ch, func(g *storage.Game) error {
+		if _, err := s.Update(ch, GameIn(t, s, ch), func(g *storage.Game) error {
 			g.Deadline, g.RemindAt = base.Add(offset), base.Add(offset-30*time.Minute)
 			return nil
 		}); err != nil {
@@ -1112,10 +1108,10 @@ func testClaimDue(t *testing.T, opener Opener) {
 		t.Fatalf("claimed twice: %v", dueList(again))
 	}
 	// c1's reminder is handled and moved on; c2 finishes.
-	if _, err := s.Update("c1", func(g *storage.Game) error { g.RemindAt = base.Add(-time.Minute); return nil }); err != nil {
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error { g.RemindAt = base.Add(-time.Minute); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Finish("c2", 0, storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish("c2", GuardAt(t, s, "c2", 0), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	if moved, _ := s.ClaimDue(base.Add(40*time.Second), time.Minute, nil); fmt.Sprint(dueList(moved)) != "[c1 reminder 11:59]" {
@@ -1130,7 +1126,7 @@ func testClaimDue(t *testing.T, opener Opener) {
 	// A process that owns some guilds (its gateway shards) claims only
 	// their games' timers and leaves the rest to their owners.
 	NewRace(t, s, "g2", "c9", 2, "50")
-	if _, err := s.Update("c9", func(g *storage.Game) error { g.Deadline = base; return nil }); err != nil {
+	if _, err := s.Update("c9", GameIn(t, s, "c9"), func(g *storage.Game) error { g.Deadline = base; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	inGuild := func(want string) func(string) bool { return func(guild string) bool { return guild == want } }
@@ -1195,7 +1191,7 @@ func testHandovers(t *testing.T, opener Opener) {
 	NewRace(t, s, "g1", "c1", 2, "50")
 	Play(t, s, "c1")
 	h := storage.Handover{Seat: 1, From: storage.Seat{User: "u2"}, To: storage.Seat{User: "u9", Name: "Nine"}, By: "u1", At: at}
-	if _, err := s.Update("c1", func(g *storage.Game) error {
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error {
 		g.Seats[1] = h.To
 		g.Handovers = append(g.Handovers, h)
 		g.Nudged = at
@@ -1213,16 +1209,16 @@ func testHandovers(t *testing.T, opener Opener) {
 		"a handover forgotten":   func(g *storage.Game) error { g.Handovers = nil; return nil },
 		"a vote without a voter": func(g *storage.Game) error { g.EndVotes = []string{""}; return nil },
 	} {
-		if _, err := s.Update("c1", fn); !errors.Is(err, storage.ErrInvalid) {
+		if _, err := s.Update("c1", GameIn(t, s, "c1"), fn); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := s.Finish("c1", 1, storage.StatusFinished, &engine.Result{Over: true, Scores: []int{3, 5}, Winners: []engine.Seat{1}}); err != nil {
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{3, 5}, Winners: []engine.Seat{1}}); err != nil {
 		t.Fatal(err)
 	}
 	NewRace(t, s, "g2", "c2", 2, "50")
 	Play(t, s, "c2")
-	if _, err := s.Finish("c2", 1, storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish("c2", GuardAt(t, s, "c2", 1), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	NewRace(t, s, "g1", "c3", 2, "50") // active: not in the archive
@@ -1231,7 +1227,7 @@ func testHandovers(t *testing.T, opener Opener) {
 		Setup: RaceSetup(2), Seats: []storage.Seat{{User: "u1"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update("t9", func(g *storage.Game) error { g.Parent = "c2"; return nil }); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.Update("t9", GameIn(t, s, "t9"), func(g *storage.Game) error { g.Parent = "c2"; return nil }); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("moving a game to another parent: %v", err)
 	}
 	s.Close()
@@ -1257,4 +1253,85 @@ func testHandovers(t *testing.T, opener Opener) {
 	if page, _ := s.Archive(all[1].ID, 0); len(page) != 0 {
 		t.Fatalf("past the last game: %v", Channels(page))
 	}
+}
+
+// testGameCounts follows the games by kind and status through every write
+// that moves one (create, start, commit, finish, import), the writes that
+// do not (actions, edits, undo), and a reopening.
+func testGameCounts(t *testing.T, opener Opener) {
+	s, err := opener()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(step, counts string) {
+		t.Helper()
+		got, err := s.GameCounts()
+		if err != nil {
+			t.Fatalf("%s: GameCounts: %v", step, err)
+		}
+		var parts []string
+		for _, c := range got {
+			parts = append(parts, fmt.Sprintf("%s %s %d", c.Kind, c.Status, c.Games))
+		}
+		if strings.Join(parts, ", ") != counts {
+			t.Fatalf("%s: GameCounts = %q, want %q", step, strings.Join(parts, ", "), counts)
+		}
+	}
+	want("empty", "")
+	lobby := func(channel string) {
+		t.Helper()
+		g := &storage.Game{Kind: "race", Guild: "g1", Channel: channel, Creator: "u1", Status: storage.StatusLobby,
+			Setup: engine.Setup{Seed: 42, Options: map[string]string{"goal": "1000000"}}, Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+		if err := s.Create(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lobby("c1")
+	lobby("c2")
+	lobby("c3")
+	NewRace(t, s, "g1", "c4", 2, "1000000")
+	want("created", "race lobby 3, race running 1")
+	if _, _, err := s.Start("c1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit("c2", GuardAt(t, s, "c2", 0), storage.Outcome{Start: true}); err != nil {
+		t.Fatal(err)
+	}
+	want("started", "race lobby 1, race running 3")
+	Play(t, s, "c1")
+	Play(t, s, "c1")
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error { g.Messages = map[string]string{"board": "m1"}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Undo("c1", GuardAt(t, s, "c1", 2), 1); err != nil {
+		t.Fatal(err)
+	}
+	want("played, edited, undone", "race lobby 1, race running 3")
+	if _, err := s.Finish("c3", GuardAt(t, s, "c3", 0), storage.StatusAbandoned, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, &engine.Result{Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit("c4", GuardAt(t, s, "c4", 0), storage.Outcome{Finish: &storage.Ending{Status: storage.StatusAbandoned}}); err != nil {
+		t.Fatal(err)
+	}
+	want("ended", "race abandoned 2, race finished 1, race running 1")
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, nil); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("finishing an archived game again: %v", err)
+	}
+	lobby("c3") // a refused create changes nothing
+	if err := s.Create(&storage.Game{Kind: "race", Guild: "g1", Channel: "c3", Creator: "u1", Status: storage.StatusLobby,
+		Seats: []storage.Seat{{User: "u1"}}}); !errors.Is(err, storage.ErrChannelBusy) {
+		t.Fatalf("a second game in c3: %v", err)
+	}
+	imported := &storage.Game{Kind: "race", Guild: "g1", Channel: "c9", Status: storage.StatusAbandoned, Setup: RaceSetup(2),
+		Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+	if err := s.Import(imported); err != nil {
+		t.Fatal(err)
+	}
+	want("imported", "race abandoned 3, race finished 1, race lobby 1, race running 1")
+	s.Close()
+	s = open(t, opener)
+	want("reopened", "race abandoned 3, race finished 1, race lobby 1, race running 1")
 }

@@ -1,0 +1,84 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// A change that comes with no interaction on the board (a DM) edits the
+// board through the webhook of a recent click on it, outside the REST
+// budget; once that click's token is too old, with a REST edit.
+func TestBoardEditsGoThroughARecentClick(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	openTinyTable(t, h, chTiny, alice, bob, carol) // bob keeps the round open
+	board := h.board(chTiny)
+	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
+	form := h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
+
+	editedBy := func(mark int) (webhook, rest int) {
+		t.Helper()
+		want := fmt.Sprintf("version %d ", h.game(chTiny).Version)
+		for _, q := range h.fake.Requests()[mark:] {
+			if !strings.Contains(q.Text(), want) {
+				continue
+			}
+			switch {
+			case q.Kind == discordtest.OriginalEdit && q.Token == form.Token:
+				webhook++
+			case q.Kind == discordtest.MessageEdit && q.Message == board.ID:
+				rest++
+			default:
+				t.Errorf("the board went out as %s %s", q.Kind, q.Path)
+			}
+		}
+		return webhook, rest
+	}
+	mark := h.mark()
+	if dms := h.dm(carol, "1"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played `pick 1`") {
+		t.Fatalf("carol's DM: %+v", dms)
+	}
+	if webhook, rest := editedBy(mark); webhook != 1 || rest != 0 {
+		t.Errorf("after a DM: %d edits through alice's form, %d REST edits; want 1 and 0", webhook, rest)
+	}
+	// the form's token is too old now (Discord's 15 minutes, less a margin)
+	h.clock.Advance(handleLife)
+	mark = h.mark()
+	h.dm(carol, "3")
+	if webhook, rest := editedBy(mark); webhook != 0 || rest != 1 {
+		t.Errorf("after the form's token aged: %d edits through it, %d REST edits; want 0 and 1", webhook, rest)
+	}
+}
+
+// A player who is sent their secret prompt by DM is not also pinged in the
+// channel for it: the DM notifies them.
+func TestPlayersPromptedByDMAreNotPingedForIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	mark := h.mark()
+	openTinyTable(t, h, chTiny, alice, carol)
+	public := h.publicSince(mark)
+	if !strings.Contains(public, "Your move: <@"+alice.ID+">") {
+		t.Errorf("alice, who chooses in the channel, was not pinged:\n%s", public)
+	}
+	for _, line := range strings.Split(public, "\n") {
+		if strings.HasPrefix(line, "Your move") && strings.Contains(line, "<@"+carol.ID+">") {
+			t.Errorf("carol was pinged though her prompt went by DM: %s", line)
+		}
+	}
+	dms := 0
+	for _, q := range h.fake.Requests()[mark:] {
+		if q.Kind == discordtest.DirectMessage && q.User == carol.ID && strings.Contains(q.Text(), "pick a number") {
+			dms++
+		}
+	}
+	if dms != 1 {
+		t.Errorf("carol got %d DM prompts, want 1", dms)
+	}
+}

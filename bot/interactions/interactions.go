@@ -1,0 +1,340 @@
+// Package interactions serves Discord's HTTP interactions endpoint: the
+// address an application's "Interactions Endpoint URL" points at, to which
+// Discord POSTs every interaction instead of sending it over the gateway.
+//
+// A request is taken only when its Ed25519 signature (X-Signature-Ed25519
+// over X-Signature-Timestamp followed by the raw body) verifies with the
+// application's public key, its timestamp is recent, its interaction has
+// not been seen before, and its body is small; anything else gets 401 (or
+// 413 for a body too large) before the body is decoded. A PING is answered
+// with a PONG here; every other interaction goes to the Handler, whose
+// initial response (through Answer) becomes the reply to Discord's request.
+//
+// It imports nothing of Meeple: the bot is reached through Handler, and
+// package cmd wires the two. An Endpoint is safe for concurrent use.
+package interactions
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Handler answers one interaction. It sends the initial response through
+// a (Respond, or Accepted once it answered with the REST callback) and may
+// go on working after that: edits and follow-ups go through the
+// interaction's webhook. ctx lives as long as the endpoint, not the
+// request. *bot.Bot's HandleHTTPInteraction is one.
+type Handler func(ctx context.Context, i *discordgo.Interaction, a *Answer)
+
+// Options configure an Endpoint. PublicKey and Handler are required; the
+// zero value of every other field means its default.
+type Options struct {
+	// PublicKey is the application's public key (Developer Portal,
+	// General Information), which Discord's signatures verify with.
+	PublicKey ed25519.PublicKey
+	Handler   Handler
+	// MaxAge is how far a request's signed timestamp may be from now, in
+	// either direction; an older request is refused as a replay. 0 means
+	// DefaultMaxAge.
+	MaxAge time.Duration
+	// MaxBody is the largest body taken, in bytes; 0 means DefaultMaxBody.
+	MaxBody int64
+	// Wait is how long a request waits for the Handler's initial response
+	// before it is answered 503; 0 means DefaultWait. Discord itself gives
+	// up after 3 seconds.
+	Wait time.Duration
+	// Timeouts bound reading and writing a request on the Server's
+	// connections; the zero value means DefaultTimeouts.
+	Timeouts Timeouts
+	// Count is told the outcome of every request ("interaction", "ping",
+	// "unsigned", "forged", "stale", "replayed", "too_large", "bad_request",
+	// "method", "no_answer"); nil means nobody listens.
+	Count func(result string)
+	// Now is the clock that timestamps are checked against; nil means
+	// time.Now.
+	Now func() time.Time
+	// Logger receives refusals (at DEBUG) and failures; nil discards.
+	Logger *slog.Logger
+}
+
+// Timeouts bound one connection's work (see net/http.Server).
+type Timeouts struct {
+	// ReadHeader is how long a request's headers may take to arrive;
+	// Read the whole request, body included.
+	ReadHeader, Read time.Duration
+	// Write is how long, from the end of the request's headers, its
+	// answer may take (it includes waiting for the Handler).
+	Write time.Duration
+	// Idle is how long a kept-alive connection waits for the next request.
+	Idle time.Duration
+}
+
+// Defaults.
+const (
+	// DefaultMaxAge: Discord's requests arrive within its 3-second
+	// window, so 30 s leaves room for a clock that is off a little and
+	// none for a replay worth making.
+	DefaultMaxAge = 30 * time.Second
+	// DefaultMaxBody: an interaction carries at most the message its
+	// component is on (a few kilobytes of text, embeds and components) and
+	// the resolved users and channels of a command.
+	DefaultMaxBody = 1 << 20
+	// DefaultWait: the bot answers or defers within 1.5 s; past Discord's
+	// 3 s an answer is worthless.
+	DefaultWait = 3 * time.Second
+)
+
+// DefaultTimeouts suit an endpoint behind a reverse proxy or on the open
+// internet: a slow client cannot hold a connection for long.
+var DefaultTimeouts = Timeouts{ReadHeader: 5 * time.Second, Read: 10 * time.Second, Write: 10 * time.Second, Idle: 60 * time.Second}
+
+// Endpoint is the interactions endpoint, an http.Handler.
+type Endpoint struct {
+	opts Options
+	ctx  context.Context // handed to the Handler; ended by Close
+	stop context.CancelFunc
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	seen   map[string]time.Time // interaction ids taken, with when
+	pruned time.Time            // when seen was last cleared of old ids
+}
+
+// ParsePublicKey reads an application's public key as the Developer
+// Portal shows it: 64 hexadecimal digits.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("a public key is %d hexadecimal digits (Developer Portal, General Information)", 2*ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(b), nil
+}
+
+// New returns an endpoint configured by o.
+func New(o Options) (*Endpoint, error) {
+	if len(o.PublicKey) != ed25519.PublicKeySize {
+		return nil, errors.New("interactions: the application's public key is required")
+	}
+	if o.Handler == nil {
+		return nil, errors.New("interactions: a handler is required")
+	}
+	if o.MaxAge <= 0 {
+		o.MaxAge = DefaultMaxAge
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.Wait <= 0 {
+		o.Wait = DefaultWait
+	}
+	if o.Timeouts == (Timeouts{}) {
+		o.Timeouts = DefaultTimeouts
+	}
+	if o.Count == nil {
+		o.Count = func(string) {}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	return &Endpoint{opts: o, ctx: ctx, stop: stop, log: o.Logger, seen: map[string]time.Time{}}, nil
+}
+
+// Server returns an http.Server that serves the endpoint on addr with the
+// configured timeouts. Shut it down with Shutdown (requests in flight get
+// their answers), then Close the endpoint.
+func (e *Endpoint) Server(addr string) *http.Server {
+	t := e.opts.Timeouts
+	return &http.Server{
+		Addr: addr, Handler: e, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle,
+		MaxHeaderBytes: 16 << 10, ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelDebug),
+	}
+}
+
+// Close ends the context handlers were given.
+func (e *Endpoint) Close() { e.stop() }
+
+// errRefused is why a request was refused, with the status it gets.
+type errRefused struct {
+	status int
+	result string
+	reason string
+}
+
+func (r errRefused) Error() string { return r.reason }
+
+// ServeHTTP takes one request from Discord.
+func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	i, err := e.read(w, r)
+	var refused errRefused
+	if errors.As(err, &refused) {
+		e.log.Debug("interactions endpoint refused a request", "status", refused.status, "reason", refused.reason, "remote", r.RemoteAddr)
+		e.opts.Count(refused.result)
+		http.Error(w, http.StatusText(refused.status), refused.status)
+		return
+	}
+	if i.Type == discordgo.InteractionPing {
+		e.opts.Count("ping")
+		writeJSON(w, []byte(`{"type":1}`))
+		return
+	}
+	e.opts.Count("interaction")
+	e.answer(w, i)
+}
+
+// read checks a request and decodes its interaction.
+func (e *Endpoint) read(w http.ResponseWriter, r *http.Request) (*discordgo.Interaction, error) {
+	if r.Method != http.MethodPost {
+		return nil, errRefused{http.StatusMethodNotAllowed, "method", "method " + r.Method}
+	}
+	sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+	stamp := r.Header.Get("X-Signature-Timestamp")
+	if err != nil || len(sig) != ed25519.SignatureSize || stamp == "" {
+		return nil, errRefused{http.StatusUnauthorized, "unsigned", "no signature or no timestamp"}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, e.opts.MaxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, errRefused{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body over %d bytes", e.opts.MaxBody)}
+	}
+	if err != nil {
+		return nil, errRefused{http.StatusBadRequest, "bad_request", "reading the body: " + err.Error()}
+	}
+	signed := make([]byte, 0, len(stamp)+len(body))
+	if !ed25519.Verify(e.opts.PublicKey, append(append(signed, stamp...), body...), sig) {
+		return nil, errRefused{http.StatusUnauthorized, "forged", "the signature does not verify"}
+	}
+	at, err := strconv.ParseInt(stamp, 10, 64)
+	now := e.opts.Now()
+	if age := now.Sub(time.Unix(at, 0)); err != nil || age > e.opts.MaxAge || age < -e.opts.MaxAge {
+		return nil, errRefused{http.StatusUnauthorized, "stale", "timestamp " + stamp + " is outside the accepted window"}
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(body, &i); err != nil || i.ID == "" {
+		return nil, errRefused{http.StatusBadRequest, "bad_request", "not an interaction"}
+	}
+	if !e.firstTime(i.ID, now) {
+		return nil, errRefused{http.StatusUnauthorized, "replayed", "interaction " + i.ID + " was delivered before"}
+	}
+	return &i, nil
+}
+
+// firstTime records an interaction id and reports whether it is new. Ids
+// are kept for twice the accepted age: a request older than that is
+// refused by its timestamp.
+func (e *Endpoint) firstTime(id string, now time.Time) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, dup := e.seen[id]; dup {
+		return false
+	}
+	if now.Sub(e.pruned) > e.opts.MaxAge/4 { // a walk every few seconds, not every request
+		e.pruned = now
+		for old, at := range e.seen {
+			if now.Sub(at) > 2*e.opts.MaxAge {
+				delete(e.seen, old)
+			}
+		}
+	}
+	e.seen[id] = now
+	return true
+}
+
+// answer runs the Handler and replies to the request with its initial
+// response, or 202 when it answered through the REST callback.
+func (e *Endpoint) answer(w http.ResponseWriter, i *discordgo.Interaction) {
+	a := &Answer{respond: make(chan pending), accepted: make(chan struct{}), gone: make(chan struct{})}
+	handled := make(chan struct{})
+	go func() {
+		defer close(handled)
+		e.opts.Handler(e.ctx, i, a)
+	}()
+	wait := time.NewTimer(e.opts.Wait)
+	defer wait.Stop()
+	defer close(a.gone)
+	select {
+	case p := <-a.respond:
+		p.written <- writeJSON(w, p.body)
+	case <-a.accepted:
+		w.WriteHeader(http.StatusAccepted)
+	case <-handled:
+		e.noAnswer(w, i, "the handler returned without answering")
+	case <-wait.C:
+		e.noAnswer(w, i, "no answer within "+e.opts.Wait.String())
+	}
+}
+
+func (e *Endpoint) noAnswer(w http.ResponseWriter, i *discordgo.Interaction, why string) {
+	e.opts.Count("no_answer")
+	e.log.Warn("interactions endpoint: "+why, "channel", i.ChannelID, "kind", i.Type.String())
+	http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
+}
+
+// writeJSON writes body as the request's 200 reply and flushes it.
+func writeJSON(w http.ResponseWriter, body []byte) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	return http.NewResponseController(w).Flush()
+}
+
+// ErrGone: the request no longer waits for an answer (it was answered,
+// or it gave up).
+var ErrGone = errors.New("interactions: the request no longer waits for an answer")
+
+// Answer is the reply to the request that delivered one interaction.
+// Respond and Accepted are safe to call from any goroutine; only the
+// first of them counts.
+type Answer struct {
+	respond  chan pending
+	accepted chan struct{}
+	gone     chan struct{}
+}
+
+type pending struct {
+	body    []byte
+	written chan error
+}
+
+// Respond writes resp as the reply and returns once it is written. It
+// fails with ErrGone when the request was answered already or gave up.
+func (a *Answer) Respond(resp *discordgo.InteractionResponse) error {
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return fmt.Errorf("interactions: %w", err)
+	}
+	p := pending{body: body, written: make(chan error, 1)}
+	select {
+	case a.respond <- p:
+		return <-p.written
+	case <-a.gone:
+		return ErrGone
+	}
+}
+
+// Accepted replies 202 with no body: the initial response went through
+// the REST callback. It does nothing once the request was answered.
+func (a *Answer) Accepted() {
+	select {
+	case a.accepted <- struct{}{}:
+	case <-a.gone:
+	}
+}

@@ -1,0 +1,338 @@
+package bot
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// Observer is told what the bot does, for an operator's metrics; package
+// metrics implements it with Prometheus instruments. Its methods are
+// called on the bot's hot paths, so they must be quick, and from many
+// goroutines at once. Config.Observer nil means nobody listens.
+type Observer interface {
+	// Interaction: one interaction was handled. kind is "command",
+	// "autocomplete", "component" or "form"; result "ok", "refused" (the
+	// player was told why), "failed" (Meeple's own failure), "panic" or
+	// "closing". answer is how long its initial response took to go out
+	// (0 when none did), took how long the whole handling took.
+	Interaction(kind, result string, answer, took time.Duration)
+	// REST: one REST call to Discord went out: its route with ids replaced
+	// ("PATCH /channels/:id/messages/:id"), whether a bot token paid for
+	// it (interaction answers and webhooks do not), and its HTTP status (0
+	// when no response came). scope is a 429's X-RateLimit-Scope ("user",
+	// "global", "shared"), else "".
+	REST(route string, botToken bool, status int, scope string)
+	// PacerQueue: how many bot-token calls now wait for Discord's limits
+	// (the pace, a bucket, a global 429).
+	PacerQueue(waiting int)
+	// StoreWrite: a write to the store took this long; err is its failure.
+	// A refusal (a stale version, a game not found) is not a failure of
+	// the store and comes with err nil.
+	StoreWrite(op string, took time.Duration, err error)
+	// GameStarted and GameEnded: a game of kind started, or ended with
+	// status ("finished" or "abandoned").
+	GameStarted(kind string)
+	GameEnded(kind, status string)
+	// Rendered: an image ("board", "glance", "mat", "scores") was drawn.
+	Rendered(image string, took time.Duration, bytes int)
+	// Gateway: a shard's gateway connection went up or down; Resumed: it
+	// resumed its session after a drop.
+	Gateway(shard int, up bool)
+	Resumed(shard int)
+}
+
+// noObserver listens to nothing.
+type noObserver struct{}
+
+func (noObserver) Interaction(string, string, time.Duration, time.Duration) {}
+func (noObserver) REST(string, bool, int, string)                           {}
+func (noObserver) PacerQueue(int)                                           {}
+func (noObserver) StoreWrite(string, time.Duration, error)                  {}
+func (noObserver) GameStarted(string)                                       {}
+func (noObserver) GameEnded(string, string)                                 {}
+func (noObserver) Rendered(string, time.Duration, int)                      {}
+func (noObserver) Gateway(int, bool)                                        {}
+func (noObserver) Resumed(int)                                              {}
+
+// interactionKind names an interaction's type for the Observer.
+func interactionKind(t discordgo.InteractionType) string {
+	switch t {
+	case discordgo.InteractionApplicationCommand:
+		return "command"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionMessageComponent:
+		return "component"
+	case discordgo.InteractionModalSubmit:
+		return "form"
+	}
+	return "other"
+}
+
+// outcomeOf names how the router's error ended an interaction.
+func outcomeOf(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	if _, unexpected := explain(err); unexpected {
+		return "failed"
+	}
+	return "refused"
+}
+
+// routeOf is a REST path as a metric label: the API version dropped,
+// interaction and webhook tokens and every id replaced, so that one
+// route is one label however many channels the bot talks to.
+func routeOf(method, path string) string {
+	path = redactRoute(path)
+	if _, rest, ok := strings.Cut(path, "/api/v"); ok {
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			path = "/" + after
+		}
+	}
+	seg := strings.Split(path, "/")
+	for n, s := range seg {
+		if strings.ContainsAny(s, "0123456789") {
+			seg[n] = ":id"
+		}
+	}
+	return method + " " + strings.Join(seg, "/")
+}
+
+// seen tells the observer about one REST call the guard passed on.
+func (g *guard) seen(r *http.Request, resp *http.Response, err error) {
+	if g.obs == nil {
+		return
+	}
+	status, scope := 0, ""
+	if err == nil {
+		status = resp.StatusCode
+		if status == http.StatusTooManyRequests {
+			scope = resp.Header.Get("X-RateLimit-Scope")
+			if scope == "" && resp.Header.Get("X-RateLimit-Global") == "true" {
+				scope = "global"
+			}
+		}
+	}
+	g.obs.REST(routeOf(r.Method, r.URL.Path), !isInteractionCall(r.URL.Path), status, scope)
+}
+
+// admitted waits until Discord's limits let r go (rateLimits.admit: the
+// global limit, r's bucket, the pace), counting the bot-token calls that
+// wait.
+func (g *guard) admitted(r *http.Request) (ticket, error) {
+	if g.obs == nil || isInteractionCall(r.URL.Path) {
+		return g.limits.admit(r.Context(), r)
+	}
+	g.obs.PacerQueue(int(g.queued.Add(1)))
+	defer func() { g.obs.PacerQueue(int(g.queued.Add(-1))) }()
+	return g.limits.admit(r.Context(), r)
+}
+
+// observedStore times the store's writes and tells the observer of games
+// starting and ending. Reads pass through untouched.
+type observedStore struct {
+	Store
+	obs Observer
+}
+
+// observeStore wraps s when someone listens.
+func observeStore(s Store, obs Observer) Store {
+	if _, none := obs.(noObserver); none {
+		return s
+	}
+	return observedStore{Store: s, obs: obs}
+}
+
+// storeFailure is err when the store failed, nil when it only refused
+// the request (its own sentinels for a game's state).
+func storeFailure(err error) error {
+	var ve *storage.VersionError
+	switch {
+	case err == nil, errors.As(err, &ve), errors.Is(err, storage.ErrStale), errors.Is(err, storage.ErrNotFound),
+		errors.Is(err, storage.ErrInvalid), errors.Is(err, storage.ErrChannelBusy), errors.Is(err, storage.ErrApplied), errors.Is(err, errProbe):
+		return nil
+	}
+	return err
+}
+
+func (o observedStore) timed(op string, start time.Time, err error) {
+	o.obs.StoreWrite(op, time.Since(start), storeFailure(err))
+}
+
+func (o observedStore) Commit(channel string, at storage.Guard, out storage.Outcome) (*storage.Game, error) {
+	start := time.Now()
+	g, err := o.Store.Commit(channel, at, out)
+	o.timed("commit", start, err)
+	if err == nil && g != nil {
+		if out.Start {
+			o.obs.GameStarted(g.Kind)
+		}
+		if out.Finish != nil {
+			o.obs.GameEnded(g.Kind, string(out.Finish.Status))
+		}
+	}
+	return g, err
+}
+
+func (o observedStore) Create(g *storage.Game) error {
+	start := time.Now()
+	err := o.Store.Create(g)
+	o.timed("create", start, err)
+	return err
+}
+
+func (o observedStore) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
+	start := time.Now()
+	g, err := o.Store.Update(channel, game, fn)
+	o.timed("update", start, err)
+	return g, err
+}
+
+func (o observedStore) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
+	start := time.Now()
+	g, st, err := o.Store.Undo(channel, at, n)
+	o.timed("undo", start, err)
+	return g, st, err
+}
+
+func (o observedStore) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
+	start := time.Now()
+	g, err := o.Store.Finish(channel, at, status, result)
+	o.timed("finish", start, err)
+	if err == nil && g != nil {
+		o.obs.GameEnded(g.Kind, string(status))
+	}
+	return g, err
+}
+
+// observedRenderer times the images it draws.
+type observedRenderer struct {
+	r   Renderer
+	obs Observer
+}
+
+// observeRenderer wraps r when there is one and someone listens.
+func observeRenderer(r Renderer, obs Observer) Renderer {
+	if _, none := obs.(noObserver); none || r == nil {
+		return r
+	}
+	return observedRenderer{r: r, obs: obs}
+}
+
+func (o observedRenderer) draw(image string, fn func() ([]byte, error)) ([]byte, error) {
+	start := time.Now()
+	png, err := fn()
+	if err == nil {
+		o.obs.Rendered(image, time.Since(start), len(png))
+	}
+	return png, err
+}
+
+func (o observedRenderer) Board(view any, names []string) ([]byte, error) {
+	return o.draw("board", func() ([]byte, error) { return o.r.Board(view, names) })
+}
+
+func (o observedRenderer) Glance(view any, names []string) ([]byte, error) {
+	return o.draw("glance", func() ([]byte, error) { return o.r.Glance(view, names) })
+}
+
+func (o observedRenderer) Mat(view any, names []string) ([]byte, error) {
+	return o.draw("mat", func() ([]byte, error) { return o.r.Mat(view, names) })
+}
+
+func (o observedRenderer) Scores(view any, names []string) ([]byte, error) {
+	return o.draw("scores", func() ([]byte, error) { return o.r.Scores(view, names) })
+}
+
+// gatewayState is which of the bot's gateway shards are connected.
+type gatewayState struct {
+	mu     sync.Mutex
+	shards int          // how many Run opened; 0 when it runs none
+	up     map[int]bool // by shard id
+}
+
+// set records a shard's connection going up or down.
+func (g *gatewayState) set(shard int, up bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.up == nil {
+		g.up = map[int]bool{}
+	}
+	g.up[shard] = up
+}
+
+// start and stop mark the gateway as run, with n shards, or not.
+func (g *gatewayState) start(n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.shards = n
+}
+
+func (g *gatewayState) stop() { g.start(0) }
+
+// connected reports whether Run runs the gateway and every shard of it
+// is connected.
+func (g *gatewayState) connected() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, up := range g.up {
+		if up {
+			n++
+		}
+	}
+	return g.shards > 0 && n == g.shards
+}
+
+// watchGateway follows a shard's connection: up once it is ready or has
+// resumed, down when it drops. It returns the handlers' removers.
+func (b *Bot) watchGateway(s *discordgo.Session) []func() {
+	return []func(){
+		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Ready) {
+			b.gateway.set(s.ShardID, true)
+			b.obs.Gateway(s.ShardID, true)
+		}),
+		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Resumed) {
+			b.gateway.set(s.ShardID, true)
+			b.obs.Gateway(s.ShardID, true)
+			b.obs.Resumed(s.ShardID)
+		}),
+		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Disconnect) {
+			b.gateway.set(s.ShardID, false)
+			b.obs.Gateway(s.ShardID, false)
+		}),
+	}
+}
+
+// GatewayUp reports whether the bot's gateway connections (every shard
+// Run opened) are up. It is false before Run, after it, and when the bot
+// runs without the gateway.
+func (b *Bot) GatewayUp() bool { return b.gateway.connected() }
+
+// errProbe ends the store probe's transaction before it writes.
+var errProbe = errors.New("readiness probe: nothing to write")
+
+// probeChannel is a channel id no game can have (ids are digits).
+const probeChannel = "readiness-probe"
+
+// StoreWritable reports whether the store takes writes now: it opens a
+// write transaction on a channel that holds no game, which ends before
+// writing anything (bbolt: the writer's turn, rolled back, no fsync;
+// PostgreSQL: a SELECT … FOR UPDATE, which a read-only server or
+// transaction refuses). A store opened read-only, closed or unreachable
+// fails it.
+func (b *Bot) StoreWritable() error {
+	_, err := b.probe.Update(probeChannel, 0, func(*storage.Game) error { return errProbe })
+	if err == nil || errors.Is(err, storage.ErrNotFound) || errors.Is(err, errProbe) {
+		return nil
+	}
+	return err
+}

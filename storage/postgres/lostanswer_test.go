@@ -1,0 +1,153 @@
+package postgres_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/meeplegames/meeple/internal/pgtest"
+	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/storage/postgres"
+	"github.com/meeplegames/meeple/storage/storetest"
+)
+
+// TestLostAnswersNeverApplyTwice commits actions with their interactions'
+// keys from several goroutines while the server is stopped at once (as
+// `pg_ctl stop -m immediate` does) and started again at random moments. A
+// commit whose answer is lost is retried with its key until the store
+// answers: kept now, kept before (ErrApplied) or refused. Then every log
+// holds each action once (0 applied twice), every action reported kept is
+// there and none reported refused is (0 recorded but reported failed).
+// MEEPLE_LOSTANSWER_CRASHES sets how many crashes (default 3).
+func TestLostAnswersNeverApplyTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops and starts a PostgreSQL server")
+	}
+	crashes := 3
+	if n, err := strconv.Atoi(os.Getenv("MEEPLE_LOSTANSWER_CRASHES")); err == nil {
+		crashes = n
+	}
+	var srv pgtest.Server
+	t.Cleanup(func() { srv.Stop() })
+	dsn := srv.Database(t)
+	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const games, actions = 6, 40
+	for i := range games {
+		storetest.NewRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
+	}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var (
+		mu      sync.Mutex
+		kept    = map[int64]bool{} // by the action's time, unique per interaction
+		refused = map[int64]bool{}
+		lost    int // commits whose first answer was lost
+	)
+	stop := make(chan struct{})
+	var crasher sync.WaitGroup
+	crasher.Go(func() {
+		for range crashes {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Duration(100+rand.IntN(400)) * time.Millisecond):
+			}
+			if err := srv.Crash(); err != nil {
+				t.Error(err)
+				return
+			}
+			time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
+			if err := srv.Restart(); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Go(func() {
+			ch := fmt.Sprintf("c%d", i)
+			for n := 0; n < actions; {
+				g, state, err := s.Load(ch)
+				if err != nil {
+					time.Sleep(50 * time.Millisecond) // the server is down
+					continue
+				}
+				at := base.Add(time.Duration(i*actions+n) * time.Microsecond)
+				p := state.Prompts()[0]
+				action := storetest.NextAction(g.Version)
+				if _, err := state.Apply(p.Seat, action); err != nil {
+					t.Error(err)
+					return
+				}
+				snap, _ := state.Encode()
+				o := storage.Outcome{Key: fmt.Sprintf("%d-%d", i, n), Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap}
+				_, err = s.Commit(ch, g.Guard(), o)
+				first := err
+				for tries := 0; err != nil && !errors.Is(err, storage.ErrApplied) && !errors.Is(err, storage.ErrStale) && tries < 200; tries++ {
+					time.Sleep(50 * time.Millisecond)
+					_, err = s.Commit(ch, g.Guard(), o)
+				}
+				mu.Lock()
+				if errors.Is(first, storage.ErrUnknownOutcome) {
+					lost++
+				}
+				switch {
+				case err == nil || errors.Is(err, storage.ErrApplied):
+					kept[at.UnixNano()] = true
+					n++
+				case errors.Is(err, storage.ErrStale):
+					refused[at.UnixNano()] = true
+				default:
+					t.Errorf("game %d: commit %d never answered: %v", i, n, err)
+					mu.Unlock()
+					return
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	crasher.Wait()
+
+	twice, missing, reportedFailed := 0, 0, 0
+	seen := map[int64]bool{}
+	for i := range games {
+		g, err := s.Get(fmt.Sprintf("c%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range g.Log {
+			at := e.At.UnixNano()
+			if seen[at] {
+				twice++
+			}
+			seen[at] = true
+			if refused[at] {
+				reportedFailed++
+			}
+		}
+		if !bytes.Equal(g.Snapshot, storetest.Replayed(t, g)) {
+			t.Errorf("game %d: its snapshot is not its log replayed", i)
+		}
+	}
+	for at := range kept {
+		if !seen[at] {
+			missing++
+		}
+	}
+	t.Logf("%d crashes, %d commits kept, %d refused as stale, %d answers lost", crashes, len(kept), len(refused), lost)
+	if twice > 0 || missing > 0 || reportedFailed > 0 {
+		t.Fatalf("%d applied twice, %d reported kept but missing, %d recorded but reported failed", twice, missing, reportedFailed)
+	}
+}
