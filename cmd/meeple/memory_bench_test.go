@@ -263,6 +263,9 @@ func (env *memoryEnv) measure(b *testing.B) {
 	b.ReportMetric(float64(load.actions.Load()), "actions")
 	b.ReportMetric(float64(load.started.Load()-started), "games-started")
 	b.ReportMetric(float64(load.refused.Load())/float64(b.N), "refused/op")
+	if load.refused.Load() > 0 {
+		b.Logf("first unexpected answers: %q", load.odd)
+	}
 	b.ReportMetric(float64(busy)/float64(b.N), "late/op")
 	b.ReportMetric(0, "ns/op")
 }
@@ -375,7 +378,7 @@ func (l *memoryLoad) step(g *loadGame) {
 		}
 		g.choices = []string{}
 		for _, c := range q.Choices {
-			g.choices = append(g.choices, c.Name)
+			g.choices = append(g.choices, fmt.Sprint(c.Value)) // the name may describe it
 		}
 		if len(g.choices) == 0 {
 			g.choices, g.setup = nil, g.openGame() // the game is over
@@ -392,6 +395,7 @@ func (l *memoryLoad) step(g *loadGame) {
 		l.actions.Add(1)
 	default:
 		l.refused.Add(1)
+		l.note(fmt.Sprintf("%v in %s was answered %q", raw["data"], g.channel, text))
 	}
 }
 
