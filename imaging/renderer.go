@@ -322,10 +322,10 @@ func (e *encoderBuffers) Put(b *png.EncoderBuffer) {
 
 // maxIdleFaceSets bounds the face sets kept between renders: a render
 // takes two at once when it paints a background or a part of it, three
-// when it paints both (a part not cached yet). Each set holds up to eight faces, and each face a
-// glyph cache of 512 masks the size of its font's largest glyph: about
-// 4 MB a set with the Go fonts at Meeple's sizes, more with a font whose
-// glyphs are larger (a font with wide scripts or tall accents).
+// when it paints both (a part not cached yet). Each set holds a typeset
+// Setter, whose caches are bounded by bytes, and its faces, each with a
+// glyph cache of 512 masks the size of its font's largest glyph: a few MB
+// a set, more with a font whose glyphs are larger.
 const maxIdleFaceSets = 2
 
 // facePool keeps a few face sets between renders. Its methods are those
