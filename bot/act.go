@@ -3,14 +3,15 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // modalInput is the custom_id of the text input in the secret-choice form.
@@ -38,10 +39,11 @@ func (b *playHandler) register(rt *router) error {
 }
 
 // suggest lists the user's legal actions in the channel's game: their
-// prompts' actions and free actions (/play), or only the free ones (/free).
-// Each choice's value carries the game and the revision the list was
-// drawn at (listValue), so that a choice from a list the game has since
-// taken back, or from another game's, is refused rather than played.
+// prompts' actions and free actions (/play), or only the free ones (/free),
+// each shown with what it does (see suggestion). Each choice's value
+// carries the game and the revision the list was drawn at (listValue), so
+// that a choice from a list the game has since taken back, or from
+// another game's, is refused rather than played.
 func (b *playHandler) suggest(in *interaction) choiceList {
 	g, st, err := b.store.Load(in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
@@ -49,12 +51,15 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 	}
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
+		var actions []string
 		if in.name != cmdFree {
 			for _, p := range promptsOf(st, seat) {
-				out = append(out, p.Actions...)
+				actions = append(actions, p.Actions...)
 			}
 		}
-		out = append(out, st.FreeActions(seat)...)
+		for _, a := range append(actions, st.FreeActions(seat)...) {
+			out = append(out, suggestion(st, seat, a))
+		}
 	}
 	return choiceList{texts: out, value: func(action string) string { return listValue(g.Guard(), action) }}
 }
@@ -106,7 +111,7 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, revision: int64(id.Revision), text: id.Arg, key: in.ID}
 	if id.Verb == verbPick {
 		if len(in.values) != 1 {
-			return refuse("Pick one option.")
+			return errPickOne
 		}
 		req.text = in.values[0]
 		if n, err := strconv.Atoi(id.Arg); err == nil {
@@ -123,7 +128,7 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 	}
 	b.pub.notifyVia(out, r, in.message)
 	if len(out.private) > 0 || out.recorded {
-		return r.message(msg{Content: privateConfirmation(out), Private: true})
+		return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
 	}
 	return nil
 }
@@ -137,24 +142,24 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	// acts meanwhile, unless an undo took back the history it was asked in
 	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, drawn: in.id.Revision, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
-		return b.answerPrivately(r, out, err)
+		return b.answerPrivately(r, in, out, err)
 	}
 	// the form was opened from the board: its answer updates the board,
 	// then tells the player privately
 	b.pub.notifyVia(out, r, in.message)
-	return r.message(msg{Content: privateConfirmation(out), Private: true})
+	return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
 }
 
 // answerPrivately tells the actor privately what they did, then publishes
 // the change with r's help (see publisher.notifyVia).
-func (b *playHandler) answerPrivately(r *reply, out *outcome, err error) error {
+func (b *playHandler) answerPrivately(r *reply, in *interaction, out *outcome, err error) error {
 	if err != nil {
 		if out != nil {
 			b.pub.notify(out)
 		}
 		return err
 	}
-	err = r.message(msg{Content: privateConfirmation(out), Private: true})
+	err = r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
 	b.pub.notifyVia(out, r, nil)
 	return err
 }
@@ -174,22 +179,24 @@ func modalValue(rows []discordgo.MessageComponent) string {
 	return ""
 }
 
-// privateConfirmation tells the actor what they did, with their private
-// events; for a secret choice it says who else can see it (nobody).
-func privateConfirmation(out *outcome) string {
+// privateConfirmation tells the actor what they did, in p's language,
+// with their private events; for a secret choice it says who else can see
+// it (nobody).
+func privateConfirmation(p *locale.Printer, out *outcome) string {
 	var sb strings.Builder
 	if out.recorded {
-		sb.WriteString(recordedNote + "\n")
+		sb.WriteString(p.T(recordedNote) + "\n")
 	}
-	fmt.Fprintf(&sb, "Game #%d: you played `%s`.", out.game.ID, out.action)
+	sb.WriteString(p.T("play.played", "ID", out.game.ID, "Action", out.action))
 	if out.secret {
-		sb.WriteString(" Only you can see this; the others see that you have chosen.")
+		sb.WriteString(" " + p.T("play.secret_note"))
 		if !out.revealed() {
-			sb.WriteString(" To change it before it is revealed, send another choice.")
+			sb.WriteString(" " + p.T("play.change_note"))
 		}
 	}
+	words := wording.ForRules(p, out.rules, nil)
 	for _, e := range out.private {
-		sb.WriteString("\n• " + e.Text)
+		sb.WriteString("\n• " + words.Event(e))
 	}
 	return sb.String()
 }
@@ -198,7 +205,7 @@ func privateConfirmation(out *outcome) string {
 func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
 	i, text := in.Interaction, in.opts.str(optAction)
 	if text == "" {
-		return refuse("Say which action, e.g. `/play action:...`; the list shows the legal ones as you type.")
+		return refuseWith("play.say_action")
 	}
 	// every /play answer is private, so a secret choice never shows: it is
 	// acknowledged privately at once, before the game is loaded and the
@@ -211,7 +218,7 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 		req.game, req.drawn, req.text = game, revision, action
 	}
 	out, err := b.ref.play(req)
-	return b.answerPrivately(r, out, err)
+	return b.answerPrivately(r, in, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
@@ -232,16 +239,16 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		if len(seatsOf(g, userOf(i).ID)) == 0 {
 			return errNotSeated
 		}
-		return refuse("You have no secret choice to make right now.")
+		return errNoSecret
 	}
 	mid, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbModal}.encode()
 	example := ""
 	if len(p.Actions) > 0 {
-		example = "e.g. " + p.Actions[len(p.Actions)-1]
+		example = in.tr.T("play.form_example", "Action", p.Actions[len(p.Actions)-1])
 	}
 	return r.modal(&discordgo.InteractionResponseData{
 		CustomID: mid,
-		Title:    fmt.Sprintf("Game #%d: your secret choice", g.ID),
+		Title:    in.tr.T("play.form_title", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: modalInput, Label: p.Label, Style: discordgo.TextInputShort,
 				Placeholder: example, Required: true, MaxLength: 200},

@@ -9,12 +9,14 @@ import (
 )
 
 // matchChoices keeps the entries that contain every typed word, prefix
-// matches first, at most maxChoices.
+// matches first, at most maxChoices. An entry "value\tname" is offered as
+// name (clipped to what Discord shows) and sends value.
 func matchChoices(list []string, typed string) []*discordgo.ApplicationCommandOptionChoice {
 	words := strings.Fields(strings.ToLower(typed))
 	var first, rest []string
 	for _, s := range list {
-		if utf8.RuneCountInString(s) > 100 || slices.Contains(first, s) || slices.Contains(rest, s) {
+		value, _, _ := strings.Cut(s, "\t")
+		if utf8.RuneCountInString(value) > 100 || slices.Contains(first, s) || slices.Contains(rest, s) {
 			continue
 		}
 		low := strings.ToLower(s)
@@ -35,7 +37,11 @@ func matchChoices(list []string, typed string) []*discordgo.ApplicationCommandOp
 		if len(out) == maxChoices {
 			break
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: s, Value: s})
+		value, name, ok := strings.Cut(s, "\t")
+		if !ok {
+			name = value
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: value})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -32,70 +33,66 @@ type views struct {
 	log      *slog.Logger
 }
 
-// title is the display name of a kind of game.
-func titleOf(games *engine.Registry, kind string) string {
-	if rules, err := games.Lookup(kind); err == nil {
-		return rules.Title()
-	}
-	return kind
-}
-
 // boardMessage is the public board of a running game: where it stands,
 // who sits where with their headline figures, whom it waits for, the last
 // public events, and components for the open public prompts. It never
 // holds a secret: prompts marked Secret get only a button that opens a
 // private form. With images on, the glance goes with it as the message's
 // own attachment (withBoardImage) and a button shows the full board.
-func (b *views) boardMessage(g *storage.Game, st engine.State) msg {
-	title := titleOf(b.games, g.Kind)
+// It is written in p's language (the server's, for the channel's board).
+func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+	title := kindTitle(p, b.games, g.Kind)
 	var seats strings.Builder
-	figures := seatFigures(st, len(g.Seats))
+	figures := seatFigures(p, st, len(g.Seats))
 	for n, s := range g.Seats {
 		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
 	}
 	var waiting []string
-	for _, p := range st.Prompts() {
-		who := fmt.Sprintf("P%d", p.Seat+1)
-		if int(p.Seat) < len(g.Seats) {
-			who = seatLabel(g.Seats[p.Seat])
+	words := gameWords(p, b.games, g.Kind)
+	for _, pr := range st.Prompts() {
+		who := fmt.Sprintf("P%d", pr.Seat+1)
+		if int(pr.Seat) < len(g.Seats) {
+			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, p.Label))
+		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
-		{Name: "Players", Value: orNone(seats.String())},
-		{Name: "Waiting for", Value: orNone(strings.Join(waiting, "\n"))},
+		{Name: p.T("board.players"), Value: orNone(seats.String())},
+		{Name: p.T("board.waiting"), Value: orNone(strings.Join(waiting, "\n"))},
 	}
-	if recent := b.recent.last(g.Channel, recentOnBoard); len(recent) > 0 {
-		fields = append(fields, &discordgo.MessageEmbedField{Name: "Last actions", Value: strings.Join(recent, "\n")})
+	if recent := b.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
+		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.last"), Value: strings.Join(recent, "\n")})
 	}
-	footer := fmt.Sprintf("Game #%d · version %d · /play to act · /game me for your private view", g.ID, g.Version)
 	if !g.Deadline.IsZero() {
-		footer += " · deadline " + g.Deadline.UTC().Format("Mon 15:04 MST")
+		// a Discord timestamp (which a footer would not show as one): each
+		// reader sees it in their own language and time zone
+		at := g.Deadline.Unix()
+		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.deadline"), Value: fmt.Sprintf("<t:%d:f> (<t:%d:R>)", at, at)})
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       title,
 		Description: st.Phase(),
 		Fields:      fields,
-		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
+		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
-	rows := promptComponents(g, st)
+	rows := promptComponents(p, g, st)
 	if b.imagesOn {
-		rows = withFullBoardButton(g, rows)
+		rows = withFullBoardButton(p, g, rows)
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
 }
 
 // seatFigures are each of seats' headline figures for the Players field,
-// each named: " — Pounds 12 · VP 30 · Buzz 4 · Income 5" as the glance
-// shows them, or " — score 5" for a game without a glance.
-func seatFigures(st engine.State, seats int) []string {
+// each named in p's language: " — Pounds 12 · VP 30 · Buzz 4 · Income 5"
+// as the glance shows them, or " — score 5" for a game without a glance.
+func seatFigures(p *locale.Printer, st engine.State, seats int) []string {
 	out := make([]string, seats)
 	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
 		for n := range out {
 			if n < len(gl.Seats) && len(gl.Seats[n].Figures) > 0 {
 				parts := make([]string, len(gl.Seats[n].Figures))
 				for i, f := range gl.Seats[n].Figures {
-					parts[i] = f.String()
+					parts[i] = figureLabel(p, f.Label) + " " + f.Value
 				}
 				out[n] = " — " + strings.Join(parts, " · ")
 			}
@@ -105,18 +102,27 @@ func seatFigures(st engine.State, seats int) []string {
 	res := st.Result()
 	for n := range out {
 		if n < len(res.Scores) {
-			out[n] = fmt.Sprintf(" — score %d", res.Scores[n])
+			out[n] = " — " + p.T("board.score", "Score", res.Scores[n])
 		}
 	}
 	return out
 }
 
+// figureLabel is a glance figure's label in p's language (board.figure.*),
+// or as the glance names it when the catalogue lacks it.
+func figureLabel(p *locale.Printer, label string) string {
+	if id := "board.figure." + strings.ToLower(label); p.Has(id) {
+		return p.T(id)
+	}
+	return label
+}
+
 // withFullBoardButton adds the button that shows the full board: to the
 // last row of buttons when it has room, else as a row of its own when the
 // message has room for one; /game board shows the full board too.
-func withFullBoardButton(g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+func withFullBoardButton(p *locale.Printer, g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbFullBoard}.encode()
-	btn := discordgo.Button{Label: "Full board", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
+	btn := discordgo.Button{Label: p.T("board.full_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
 	if n := len(rows); n > 0 {
 		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < 5 && isButtonRow(last) {
 			last.Components = append(last.Components[:len(last.Components):len(last.Components)], btn)
@@ -142,7 +148,7 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageComponent {
+func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -160,16 +166,16 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(g, public[0])
+		rows = actionButtons(g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, p); ok {
+			if sel, ok := actionSelect(g, st, p); ok {
 				rows = append(rows, sel)
-			} else if btn, ok := treeButton(g, p); ok && len(pickers) < 5 {
+			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
 			}
 		}
@@ -183,14 +189,14 @@ func promptComponents(g *storage.Game, st engine.State) []discordgo.MessageCompo
 	if secret {
 		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbSecret}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Choose secretly", Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
-			secretTreeButton(g),
+			discordgo.Button{Label: words.T("board.secret_button"), Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+			secretTreeButton(words, g),
 		}})
 	}
 	return rows
 }
 
-func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponent {
+func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
@@ -198,7 +204,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
-		row = append(row, discordgo.Button{Label: a, Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: buttonLabel(st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
 		if len(row) == 5 {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil
@@ -213,7 +219,7 @@ func actionButtons(g *storage.Game, p engine.Prompt) []discordgo.MessageComponen
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
 // the way).
-func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -223,7 +229,7 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, p.Seat, a)})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {
@@ -234,17 +240,14 @@ func actionSelect(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent,
 	}}, true
 }
 
-// scoresMessage shows the scores; final adds the winners.
-func (b *views) scoresMessage(g *storage.Game, st engine.State, final bool) msg {
+// scoresMessage shows the scores in p's language; final adds the winners.
+func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.State, final bool) msg {
 	res := st.Result()
-	title := "Scores"
+	title := p.T("board.scores")
 	if final {
-		title = "Final scores"
-		if rules, err := b.games.Lookup(g.Kind); err == nil {
-			title = rules.Title() + " — final scores"
-		}
+		title = p.T("board.final", "Game", kindTitle(p, b.games, g.Kind))
 		if g.EndedByVote {
-			title += ", ended by the players' vote"
+			title = p.T("board.final_vote", "Game", kindTitle(p, b.games, g.Kind))
 			res.Winners = nil
 		}
 	}
@@ -277,7 +280,7 @@ func (b *views) scoresMessage(g *storage.Game, st engine.State, final bool) msg 
 		sb.WriteString("\n")
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
-		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, st.Phase())}}
+		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", st.Phase())}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 
@@ -312,8 +315,8 @@ func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
 // withBoardImage is the board message with its glance, shown as the
 // message's own attachment (Discord shows that larger than an embed's
 // image).
-func (b *views) withBoardImage(g *storage.Game, st engine.State) msg {
-	m := b.boardMessage(g, st)
+func (b *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+	m := b.boardMessage(p, g, st)
 	m.Image, m.Loose = b.boardImage(g, st), true
 	return m
 }

@@ -268,7 +268,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
 	}
-	langs := &languages{words: words, settings: store}
+	langs := &languages{words: words, settings: store, log: cfg.Logger}
 	if render == nil {
 		cfg.Images = false
 	}
@@ -282,6 +282,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
+	pub.langs = langs
 	dms.pub = pub
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger}
@@ -333,6 +334,7 @@ func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, in Inline) {
 	start := time.Now()
 	r := b.send.reply(i)
+	r.doneText = b.langs.person(string(i.Locale)).T("reply.done")
 	if in != nil {
 		r.answerInline(in)
 	}
@@ -343,6 +345,13 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", describeSendError(err))
 		}
 		b.obs.Interaction(interactionKind(i.Type), result, r.answerTime(start), time.Since(start))
+		if u := userOf(i); u != nil && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+			guildLocale := ""
+			if i.GuildLocale != nil {
+				guildLocale = string(*i.GuildLocale)
+			}
+			b.langs.seen(i.GuildID, guildLocale, u.ID, string(i.Locale)) // after the answer: it may write
+		}
 	}()
 	if !b.enter() {
 		result = "closing"

@@ -30,6 +30,15 @@ const handleLife = 14 * time.Minute
 // newest is used, and the next when it fails.
 const handlesPerChannel = 3
 
+// webhookBurst is how many board edits one interaction's webhook carries
+// within webhookWindow: Discord lets an interaction's webhook make 5
+// requests in 2 seconds, and its own follow-ups count too. Past it the
+// next handle, or a bot-token edit, takes the board.
+const (
+	webhookBurst  = 3
+	webhookWindow = 2 * time.Second
+)
+
 // maxHandleChannels bounds the channels with handles kept; past it an
 // arbitrary channel's handles go (its next edit is a bot-token call).
 const maxHandleChannels = 4096
@@ -52,12 +61,13 @@ type boardHandle struct {
 type boardHandles struct {
 	now func() time.Time
 
-	mu sync.Mutex
-	by map[string][]boardHandle // by channel, newest first
+	mu   sync.Mutex
+	by   map[string][]boardHandle // by channel, newest first
+	used map[*reply][]time.Time   // the latest edits through each handle
 }
 
 func newBoardHandles(now func() time.Time) *boardHandles {
-	return &boardHandles{now: now, by: map[string][]boardHandle{}}
+	return &boardHandles{now: now, by: map[string][]boardHandle{}, used: map[*reply][]time.Time{}}
 }
 
 // keep records that r can edit message in channel: as its original
@@ -72,18 +82,22 @@ func (h *boardHandles) keep(channel string, r *reply, message string, own bool, 
 	defer h.mu.Unlock()
 	list, ok := h.by[channel]
 	if !ok && len(h.by) >= maxHandleChannels {
-		for ch := range h.by {
+		for ch, gone := range h.by {
+			for _, hd := range gone {
+				delete(h.used, hd.r)
+			}
 			delete(h.by, ch)
 			break
 		}
 	}
 	kept := []boardHandle{{r: r, message: message, own: own, until: at.Add(handleLife)}}
 	for _, old := range list {
-		if len(kept) == handlesPerChannel {
-			break
-		}
-		if old.r != r && old.message == message && now.Before(old.until) {
+		switch {
+		case old.r == r:
+		case len(kept) < handlesPerChannel && old.message == message && now.Before(old.until):
 			kept = append(kept, old)
+		default:
+			delete(h.used, old.r)
 		}
 	}
 	h.by[channel] = kept
@@ -104,14 +118,28 @@ func (h *boardHandles) edit(channel, message string, e *discordgo.WebhookEdit) e
 	}
 }
 
+// live returns the newest live handle that can edit message and has room
+// in its webhook's rate limit, and counts the edit against it.
 func (h *boardHandles) live(channel, message string) (boardHandle, bool) {
 	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, hd := range h.by[channel] {
-		if hd.message == message && now.Before(hd.until) {
-			return hd, true
+		if hd.message != message || !now.Before(hd.until) {
+			continue
 		}
+		recent := h.used[hd.r][:0]
+		for _, at := range h.used[hd.r] {
+			if now.Sub(at) < webhookWindow {
+				recent = append(recent, at)
+			}
+		}
+		if len(recent) >= webhookBurst {
+			h.used[hd.r] = recent
+			continue
+		}
+		h.used[hd.r] = append(recent, now)
+		return hd, true
 	}
 	return boardHandle{}, false
 }
@@ -127,12 +155,16 @@ func (h *boardHandles) drop(channel string, r *reply) {
 		}
 	}
 	h.by[channel] = kept
+	delete(h.used, r)
 }
 
 // forget drops a channel's handles (its game ended).
 func (h *boardHandles) forget(channel string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	for _, hd := range h.by[channel] {
+		delete(h.used, hd.r)
+	}
 	delete(h.by, channel)
 }
 

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -106,7 +106,7 @@ type dmHandler struct {
 // prompt was drawn at (see drawnFor).
 type promptsSent struct {
 	mu    sync.Mutex
-	round map[uint64]map[engine.Seat]string     // game → seat → round tag
+	round map[uint64]map[engine.Seat]sentTo     // game → seat → round tag and user
 	sent  map[uint64]map[string][2]promptSentAt // game → user → latest, the one before
 }
 
@@ -145,21 +145,27 @@ func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) uint
 	return 0
 }
 
-// first records that seat of game is sent its prompt for round, and
-// reports whether it was not already.
-func (p *promptsSent) first(game uint64, seat engine.Seat, round string) bool {
+// sentTo is one secret prompt sent: the round's tag and the user DMed.
+type sentTo struct{ round, user string }
+
+// first records that seat of game, held by user, is sent its prompt for
+// round, and reports whether it was not already: a seat handed over during
+// a secret phase is prompted again, where its new holder takes secret
+// choices.
+func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.round == nil {
-		p.round = map[uint64]map[engine.Seat]string{}
+		p.round = map[uint64]map[engine.Seat]sentTo{}
 	}
 	if p.round[game] == nil {
-		p.round[game] = map[engine.Seat]string{}
+		p.round[game] = map[engine.Seat]sentTo{}
 	}
-	if p.round[game][seat] == round {
+	sent := sentTo{round, user}
+	if p.round[game][seat] == sent {
 		return false
 	}
-	p.round[game][seat] = round
+	p.round[game][seat] = sent
 	return true
 }
 
@@ -179,25 +185,26 @@ func (b *dmHandler) register(rt *router) error {
 func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
 	user := m.Author.ID
+	words := b.langs.user(user) // a DM carries no locale: the user's last interaction's
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)})
+		b.answer(m.ChannelID, msg{Content: words.T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(b.langs.english())})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(words)})
 	case text == "":
 	case len(waiting) == 0:
-		b.answer(m.ChannelID, msg{Content: "None of your games is waiting for a secret choice from you. Secret choices (such as dice values) can be sent here when a game asks for them; everything else happens in the game's channel."})
+		b.answer(m.ChannelID, msg{Content: words.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(words, g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
 	default:
 		b.pending.put(user, text, written(m.ID, b.now()), b.now())
-		if q := b.answer(m.ChannelID, b.whichGameMessage(waiting)); q != nil {
+		if q := b.answer(m.ChannelID, b.whichGameMessage(words, waiting)); q != nil {
 			b.pending.asked(user, q.ID)
 		}
 	}
@@ -213,22 +220,23 @@ func written(id string, now time.Time) time.Time {
 	return t
 }
 
-// playFromDM plays text for user in g and returns the DM answer. key is
+// playFromDM plays text for user in g and returns the DM answer, in
+// words' language. key is
 // the id of the DM or interaction that sent it (see request.key); drawn,
 // when not 0, the revision of the prompt it answers (see request.drawn).
-func (b *dmHandler) playFromDM(g *storage.Game, user, text, key string, drawn uint64) string {
+func (b *dmHandler) playFromDM(words *locale.Printer, g *storage.Game, user, text, key string, drawn uint64) string {
 	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, drawn: drawn, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
-		words, unexpected := userMessage(b.langs.english(), err)
+		text, unexpected := userMessage(words, err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
-		return fmt.Sprintf("Game #%d: %s", g.ID, words)
+		return words.T("dm.answer", "ID", g.ID, "Text", text)
 	}
-	return privateConfirmation(out)
+	return privateConfirmation(words, out)
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
@@ -253,23 +261,24 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 	return out, nil
 }
 
-// whichGameMessage asks which of several games a DM is for.
-func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
+// whichGameMessage asks, in words' language, which of several games a DM
+// is for.
+func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGame) msg {
 	id, _ := customID{Verb: verbWhich}.encode()
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
 			break
 		}
-		title := titleOf(b.games, w.game.Kind)
+		title := kindTitle(words, b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: fmt.Sprintf("Game #%d: %s", w.game.ID, title), Value: strconv.FormatUint(w.game.ID, 10),
+			Label: words.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
 			Description: w.prompt.Label,
 		})
 	}
-	return msg{Content: "Several of your games are waiting for a secret choice. Which one is this for?",
+	return msg{Content: words.T("dm.which"),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: id, Placeholder: "Choose the game", Options: opts},
+			discordgo.SelectMenu{CustomID: id, Placeholder: words.T("dm.which_placeholder"), Options: opts},
 		}}}}
 }
 
@@ -278,11 +287,11 @@ func (b *dmHandler) whichGameMessage(waiting []waitingGame) msg {
 func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
 	values := in.values
 	if len(values) != 1 {
-		return refuse("Pick one game.")
+		return refuseWith("dm.pick_game")
 	}
 	id, err := strconv.ParseUint(values[0], 10, 64)
 	if err != nil {
-		return refuse("Pick one of the games listed.")
+		return refuseWith("dm.pick_listed")
 	}
 	user := in.user.ID
 	question := ""
@@ -292,7 +301,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	pending, ok := b.pending.take(user, question, b.now())
 	if !ok {
 		// an old question, or a menu on another message: leave it as it is
-		return refuse("I no longer have the message this question was about (it is kept for 15 minutes); please send it again.")
+		return refuseWith("dm.question_gone")
 	}
 	g, err := b.store.GetByID(id)
 	if err != nil {
@@ -301,7 +310,7 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, pending.text, in.ID, b.prompted.drawnFor(g.ID, user, pending.written))})
+	return r.update(msg{Content: b.playFromDM(in.tr, g, user, pending.text, in.ID, b.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -331,7 +340,7 @@ func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.
 			continue
 		}
 		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, tag) {
+		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
 		due = append(due, seat)
@@ -373,22 +382,22 @@ func (b *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPr
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		b.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
 	}
-	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: fmt.Sprintf(
-		"<@%s>, I could not send you a DM (your privacy settings block DMs from this server), so from now on I ask for your secret choices here, privately: use the **Choose secretly** button on the board or `/play`. Once your DMs are open, `/game prefs secrets:by DM` switches back.", user)}, g.ID)
+	words := b.langs.server(g.Guild) // a public notice
+	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: words.T("dm.closed", "User", user, "Button", words.T("board.secret_button"))}, g.ID)
 }
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
 func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	title := titleOf(b.games, g.Kind)
+	words := b.langs.user(user)
+	title := kindTitle(words, b.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	m := msg{Content: fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nReply here with your choice as text (for example `%s`), or pick it below. Only you see it until it is revealed.",
-		title, g.ID, g.Channel, p.Label, example)}
+	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label, "Example", example)}
 	if b.menusOnly {
-		m.Content = fmt.Sprintf("**%s**, game #%d in <#%s>: %s.\nPick your choice below. Only you see it until it is revealed.", title, g.ID, g.Channel, p.Label)
+		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label)
 	}
 	m.Components = choiceMenu(g, st, p, "")
 	_, err := b.send.dm(user, m)
@@ -401,10 +410,10 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
 func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(p.Actions, prefix)
+	opts := menuOptions(st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(p.Actions, prefix)
+		opts = menuOptions(st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
@@ -421,7 +430,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -431,7 +440,7 @@ func menuOptions(actions []string, prefix string) []discordgo.SelectMenuOption {
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, seat, a)})
 		}
 		return opts
 	}
@@ -465,7 +474,7 @@ func roundTag(st engine.State) string {
 // pick plays, or narrows down, a choice made in the menu of a DM prompt.
 func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if len(in.values) != 1 {
-		return refuse("Pick one option.")
+		return errPickOne
 	}
 	tag, ok := strings.CutPrefix(in.id.Arg, dmArg)
 	if !ok {
@@ -478,13 +487,13 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if tag != roundTag(st) || !g.Extends(in.id.Revision) {
 		// the round is over, or an undo took back the history the menu
 		// was drawn in (a new prompt was sent for the history as it is)
-		return r.update(msg{Content: fmt.Sprintf("Game #%d has moved on since this menu was sent; use the latest one.", g.ID), Components: []discordgo.MessageComponent{}})
+		return r.update(msg{Content: in.tr.T("dm.moved_on", "ID", g.ID), Components: []discordgo.MessageComponent{}})
 	}
 	user, value := in.user.ID, in.values[0]
-	if narrowed, err := b.narrowChoice(r, g, st, user, value); narrowed || err != nil {
+	if narrowed, err := b.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(g, user, value, in.ID, in.id.Revision), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: b.playFromDM(in.tr, g, user, value, in.ID, in.id.Revision), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
@@ -494,14 +503,14 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 		return nil, nil, err
 	}
 	if !g.Status.Active() {
-		return nil, nil, refuse("Game #%d is over.", g.ID)
+		return nil, nil, refuseWith("dm.over", "ID", g.ID)
 	}
 	full, st, err := b.store.Load(g.Channel)
 	if err != nil {
 		return nil, nil, err
 	}
 	if full.ID != id {
-		return nil, nil, refuse("Game #%d is over.", id)
+		return nil, nil, refuseWith("dm.over", "ID", id)
 	}
 	if full.Status != storage.StatusRunning {
 		return nil, nil, errNotRunning
@@ -512,7 +521,7 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (b *dmHandler) narrowChoice(r *reply, full *storage.Game, st engine.State, user, value string) (bool, error) {
+func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
@@ -521,5 +530,5 @@ func (b *dmHandler) narrowChoice(r *reply, full *storage.Game, st engine.State, 
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: fmt.Sprintf("Game #%d: %s. So far: `%s …`", full.ID, p.Label, value), Components: menu})
+	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", p.Label, "Value", value), Components: menu})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
@@ -34,7 +35,14 @@ func (r *refusal) words(p *locale.Printer) string {
 	}
 	args := slices.Clone(r.args)
 	for i, a := range args {
-		if names, ok := a.(nameList); ok {
+		switch list := a.(type) {
+		case nameList:
+			args[i] = joinNames(p, list)
+		case permissionList:
+			names := make([]string, len(list))
+			for n, name := range list {
+				names[n] = permissionName(p, name)
+			}
 			args[i] = joinNames(p, names)
 		}
 	}
@@ -44,6 +52,21 @@ func (r *refusal) words(p *locale.Printer) string {
 // nameList is an argument of a refusal that lists names, joined in the
 // reader's language ("A, B and C").
 type nameList []string
+
+// permissionList is an argument of a refusal that lists Discord
+// permissions by their English names (Permission.Name), written as
+// Discord names them in the reader's language.
+type permissionList []string
+
+// permissionName is Discord's name of a permission in p's language
+// (permission.* of the catalogue: "Send Messages" is
+// permission.send_messages), or its English name.
+func permissionName(p *locale.Printer, english string) string {
+	if id := "permission." + strings.ReplaceAll(strings.ToLower(english), " ", "_"); p.Has(id) {
+		return p.T(id)
+	}
+	return english
+}
 
 // refuse returns a refusal with a formatted English text.
 func refuse(format string, args ...any) error {
@@ -71,6 +94,8 @@ var (
 	errClosing     = &refusal{id: "refuse.closing"}
 	errStaleChoice = &refusal{id: "refuse.stale_choice"}
 	errBlankChoice = &refusal{id: "refuse.blank_choice"}
+	errPickOne     = &refusal{id: "play.pick_one"}
+	errNoSecret    = &refusal{id: "play.no_secret"}
 	// errUnknownOutcome: the store's answer to a commit was lost, and
 	// retries could not tell whether it was kept.
 	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
@@ -79,7 +104,7 @@ var (
 // recordedNote tells a player that their move was recorded, when the
 // database's answer to its commit was lost and a retry found the move
 // kept: it counts, once.
-const recordedNote = "Your move was recorded. (Meeple lost the database's first answer, asked again and found your move saved, once.)"
+const recordedNote = "play.recorded"
 
 // errPanic stands for a recovered panic, which is logged where it happens.
 var errPanic = &refusal{id: genericFailure}

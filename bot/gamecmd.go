@@ -108,11 +108,11 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.look.boardMessage(g, st)
+		m := b.look.boardMessage(in.pub(), g, st)
 		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
-		return r.message(b.look.scoresMessage(g, st, false).private())
+		return r.message(b.look.scoresMessage(p, g, st, false).private())
 	case subLog:
 		page, _ := opts.integer(optPage)
 		return b.showLog(r, p, g, max(page, 1), false)
@@ -136,8 +136,9 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		sb.WriteString(p.T("me.watching") + "\n")
 	} else {
 		sb.WriteString(p.T("me.seat", "ID", g.ID, "Seat", int(seat)+1) + "\n")
+		words := gameWords(p, b.games, g.Kind)
 		for _, pr := range promptsOf(st, seat) {
-			sb.WriteString(p.T("me.decision", "Label", pr.Label, "Count", len(pr.Actions)) + "\n")
+			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
 		if free := st.FreeActions(seat); len(free) > 0 {
 			sb.WriteString(p.T("me.any_time", "Actions", clip(strings.Join(free, ", "), 900)) + "\n")
@@ -245,6 +246,7 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 		return nil, err
 	}
 	names := seatNames(g)
+	words := gameWords(p, b.games, g.Kind)
 	// a secret choice shows once an event reveals it, unless the same seat
 	// replaced it before the reveal: the rules never show a replaced choice
 	const (
@@ -262,8 +264,8 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 			return nil, replayError(g, n, secret, err)
 		}
 		for _, ev := range events {
-			if !ev.Private && ev.Text != "" {
-				caused[n] = append(caused[n], ev.Text)
+			if !ev.Private && !ev.Text.IsZero() {
+				caused[n] = append(caused[n], words.Event(ev))
 			}
 		}
 		if secret {

@@ -67,26 +67,30 @@ func seatUser(t *testing.T, g *storage.Game, users []tester) map[engine.Seat]tes
 // computer player, then acts by a board button or menu when there is one,
 // else by /play; secret choices go in turn by DM text, the private form
 // and /play. It checks that no secret choice shows in public before the
-// rules reveal it.
+// rules reveal it. It reads the bot's answers in the harness's language.
 func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	t.Helper()
+	rules, _ := h.reg.Lookup(kind)
+	title := h.say("game." + kind + ".title")
 	res := h.command(users[0], ch, cmdLobby, subNew, map[string]any{optGame: kind})
-	if !strings.Contains(res.text(), "lobby") {
+	if !strings.Contains(res.text(), h.say("lobby.title", "Game", title)) {
 		t.Fatalf("lobby: %s", res.text())
 	}
 	for _, u := range users[1:] {
-		if res := h.command(u, ch, cmdLobby, subJoin, nil); !strings.Contains(res.text(), "joined") {
+		if res := h.command(u, ch, cmdLobby, subJoin, nil); !strings.Contains(res.text(), h.say("lobby.joined", "Name", u.Name)) {
 			t.Fatalf("join: %s", res.text())
 		}
 	}
 	for _, u := range users {
 		h.command(u, ch, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	}
-	if res := h.command(users[1], ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	started, _, _ := strings.Cut(h.say("lobby.started", "Game", title, "Seats", "\x00"), "\x00")
+	if res := h.command(users[1], ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), started) {
 		t.Fatalf("start: %s", res.text())
 	}
 	g := h.game(ch)
-	rules, _ := h.reg.Lookup(kind)
+	// what the bot says after a move, up to the move itself
+	played, _, _ := strings.Cut(h.say("play.played", "ID", g.ID, "Action", "\x00"), "`")
 	player, err := ai.Lookup(rules, "heuristic")
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +114,9 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 		if debugSteps && steps < 400 {
 			t.Logf("step %d v%d P%d %s %q secret=%v", steps, g.Version, p.Seat+1, st.Phase(), action, p.Secret)
 		}
+		if h.step != nil {
+			h.step(st, p, action)
+		}
 		mark := h.mark()
 		switch {
 		case p.Secret && slices.Contains(p.Actions, action): // not a free action taken meanwhile
@@ -123,25 +130,25 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			switch way {
 			case 4: // the board's picker for secret choices, privately
 				board := h.board(ch)
-				pickFromTree(t, h, u, ch, board.ID, mustComponent(t, board, "Pick from menus"), st, p.Seat, true, action)
+				pickFromTree(t, h, u, ch, board.ID, mustComponent(t, board, h.say("play.tree_button")), st, p.Seat, true, action)
 				trees++
 			case 3: // the select menus of the DM prompt, narrowing down
 				pickFromDM(t, h, u, g.ID, action)
 			case 0: // DM, as free text without the verb
 				_, values, _ := strings.Cut(action, " ")
-				if dms := h.dm(u, values); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played") {
+				if dms := h.dm(u, values); len(dms) != 1 || !strings.Contains(dms[0].Text(), played) {
 					t.Fatalf("DM %q: %+v", values, dms)
 				}
 			case 1: // the board's button, then the form
 				board := h.board(ch)
-				res := h.click(u, ch, board.ID, mustComponent(t, board, "Choose secretly"))
+				res := h.click(u, ch, board.ID, mustComponent(t, board, h.say("board.secret_button")))
 				res = h.submit(u, ch, res.Requests[0].CustomID, action)
-				if !res.privately("you played") {
+				if !res.privately(played) {
 					t.Fatalf("form: %s", res.text())
 				}
 			default:
 				// the answer is private; a new board may follow it publicly
-				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.privately("you played") {
+				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !res.privately(played) {
 					t.Fatalf("/play %q: %s", action, res.text())
 				}
 			}
@@ -149,10 +156,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				// the player sees their own dice; a spectator does not
 				me := h.command(u, ch, cmdGame, subMe, nil)
 				_, values, _ := strings.Cut(action, " ")
+				// "(submitted)" is present's word, English until the
+				// engines' wording is in the catalogues
 				if !me.private() || !strings.Contains(me.text(), values+" (submitted)") {
 					t.Errorf("/game me after submitting %q: %s", action, me.text())
 				}
-				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), "(submitted)") || !strings.Contains(spec.text(), "watching") {
+				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), "(submitted)") || !strings.Contains(spec.text(), h.say("me.watching")) {
 					t.Errorf("a spectator's /game me shows a secret: %s", spec.text())
 				}
 			}
@@ -168,10 +177,10 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			} else if id, ok := componentOn(t, board, u.Name+": "); ok && p.Seat == promptSeatOf(t, id) && !strings.Contains(id, ":tree:") {
 				menus++
 				h.click(u, ch, board.ID, id, action)
-			} else if id, ok := componentOn(t, board, u.Name+": choose"); ok && slices.Contains(treeActions(st, p.Seat, false), action) {
+			} else if id, ok := componentOn(t, board, h.say("play.tree_choose", "Name", u.Name)); ok && slices.Contains(treeActions(st, p.Seat, false), action) {
 				trees++
 				pickFromTree(t, h, u, ch, board.ID, id, st, p.Seat, false, action)
-			} else if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !strings.Contains(res.text(), "you played") {
+			} else if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: action}); !strings.Contains(res.text(), played) {
 				t.Fatalf("/play %q: %s", action, res.text())
 			}
 		}
@@ -185,7 +194,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	}
 	final := ""
 	for _, q := range h.fake.Requests() {
-		if (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) && q.Channel == ch && strings.Contains(q.Text(), "final scores") {
+		if (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) && q.Channel == ch && strings.Contains(q.Text(), h.say("board.final", "Game", title)) {
 			final = q.Text()
 		}
 	}
@@ -218,9 +227,13 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 func pickFromDM(t *testing.T, h *harness, u tester, game uint64, action string) {
 	t.Helper()
 	h.bot.Wait()
+	g, err := h.store.GetByID(game)
+	if err != nil {
+		t.Fatal(err)
+	}
 	msgID := ""
 	for _, q := range h.fake.Requests() {
-		if q.Kind == discordtest.DirectMessage && q.User == u.ID && strings.Contains(q.Text(), fmt.Sprintf("game #%d", game)) && len(q.CustomIDs()) == 1 {
+		if q.Kind == discordtest.DirectMessage && q.User == u.ID && strings.Contains(q.Text(), "<#"+g.Channel+">") && len(q.CustomIDs()) == 1 {
 			msgID = q.Message
 		}
 	}
@@ -248,7 +261,7 @@ func pickFromDM(t *testing.T, h *harness, u tester, game uint64, action string) 
 			t.Fatalf("no option leads to %q: %+v", action, menu.Options)
 		}
 		res := h.click(u, "", msgID, menu.CustomID, value)
-		if strings.Contains(res.text(), "you played `"+action+"`") {
+		if strings.Contains(res.text(), h.say("play.played", "ID", game, "Action", action)) {
 			return
 		}
 	}

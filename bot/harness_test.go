@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
 )
@@ -75,9 +76,22 @@ type harness struct {
 	// locale and guildLocale, when set, are the locales interactions
 	// carry: the user's Discord client's and the server's.
 	locale, guildLocale string
+	// step, when set, is told each decision playWholeGame makes: the
+	// state before it, its prompt and the action.
+	step func(st engine.State, p engine.Prompt, action string)
+	// words are the catalogues say reads (made on first use)
+	words     *locale.Catalogue
+	wordsOnce sync.Once
 	// session, when set, makes the bot's Discord session (one that talks
 	// to the fake through a REST proxy); nil means h.fake.NewSession.
 	session func() *discordgo.Session
+}
+
+// say is message id of the catalogue in the harness's language (its
+// locale; English when unset).
+func (h *harness) say(id string, args ...any) string {
+	h.wordsOnce.Do(func() { h.words = testWords(h.t) })
+	return h.words.For(h.locale).T(id, args...)
 }
 
 // guildID is the guild the harness's interactions come from.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/picker"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -100,14 +101,14 @@ func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
 
 // secretTreeButton is the board's button that opens the picker for the
 // clicker's own secret choice, beside the one that opens the form.
-func secretTreeButton(g *storage.Game) discordgo.MessageComponent {
+func secretTreeButton(words *locale.Printer, g *storage.Game) discordgo.MessageComponent {
 	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: secretTree}.encode()
-	return discordgo.Button{Label: "Pick from menus", Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
+	return discordgo.Button{Label: words.T("play.tree_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
 }
 
 // treeButton is the board's button that opens the picker for a prompt too
 // large for a select menu.
-func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func treeButton(words *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
 	if !ok {
 		return nil, false
@@ -116,7 +117,7 @@ func treeButton(g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, b
 	if s := g.Seats[p.Seat]; s.Name != "" {
 		who = s.Name
 	}
-	return discordgo.Button{Label: clip(who+": choose", maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
+	return discordgo.Button{Label: clip(words.T("play.tree_choose", "Name", who), maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
 }
 
 // step answers a picker button or menu: it opens the top menu (from the
@@ -130,7 +131,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	}
 	if id.Verb == verbTreeStep {
 		if len(in.values) != 1 {
-			return refuse("Pick one option.")
+			return errPickOne
 		}
 		n, err := strconv.Atoi(in.values[0])
 		if err != nil || n < 0 {
@@ -163,7 +164,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	if seat < 0 { // the board's secret button: the clicker's own choice
 		p, ok := secretChoice(g, st, in.user.ID)
 		if !ok {
-			return refuse("You have no secret choice to make right now.")
+			return errNoSecret
 		}
 		seat = p.Seat
 	}
@@ -195,7 +196,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	if err != nil {
 		return errStaleClick
 	}
-	m := treeMessage(g, st, secret, seat, path, menu)
+	m := treeMessage(in.tr, g, st, secret, seat, path, menu)
 	if fromBoard {
 		return r.message(m)
 	}
@@ -216,14 +217,14 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 		}
 		return err
 	}
-	err = r.update(msg{Content: privateConfirmation(out), Components: []discordgo.MessageComponent{}})
+	err = r.update(msg{Content: privateConfirmation(in.tr, out), Components: []discordgo.MessageComponent{}})
 	b.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }
 
 // treeMessage is one step of the picker: what is chosen so far, a menu of
 // the next choices and, below the top, a back button.
-func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+func treeMessage(words *locale.Printer, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
 	label := promptLabel(st, seat)
 	if secret {
 		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
@@ -231,9 +232,9 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 		}
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Game #%d, P%d: %s.", g.ID, seat+1, label)
+	sb.WriteString(words.T("play.tree_head", "ID", g.ID, "Seat", int(seat)+1, "Label", label))
 	if menu.Prefix != "" {
-		fmt.Fprintf(&sb, "\nSo far: `%s` …", menu.Prefix)
+		sb.WriteString("\n" + words.T("play.so_far", "Prefix", menu.Prefix))
 	}
 	round := ""
 	if secret {
@@ -247,14 +248,17 @@ func treeMessage(g *storage.Game, st engine.State, secret bool, seat engine.Seat
 			text += " …"
 		}
 		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
+		if c.Action != "" {
+			opts[i].Description = optionDescription(st, seat, c.Action)
+		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: clip("Choose: "+label, 150), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: clip(words.T("play.tree_placeholder", "Label", label), 150), Options: opts},
 	}}}
 	if len(path) > 0 {
 		back, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Back", Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
+			discordgo.Button{Label: words.T("play.back"), Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})
 	}
 	return msg{Content: sb.String(), Components: rows, Private: true}

@@ -39,7 +39,7 @@ func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, 
 		}
 		if step == 1 && !wentBack && len(path) > 1 {
 			// go back to the top, and on again
-			back, ok := componentOn(t, m, "Back")
+			back, ok := componentOn(t, m, h.say("play.back"))
 			if !ok {
 				t.Fatalf("no back button below the top: %s", strings.Join(treeLabels(menu), ", "))
 			}
@@ -53,7 +53,7 @@ func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, 
 		if !r.updated() {
 			t.Fatalf("step %d did not update the message in place: %v %s", step, r.callbackType(), r.text())
 		}
-		if step == len(path)-1 && !strings.Contains(r.text(), "you played `"+action+"`") {
+		if step == len(path)-1 && !strings.Contains(r.text(), h.say("play.played", "ID", h.game(ch).ID, "Action", action)) {
 			t.Fatalf("the last step: %s", r.text())
 		}
 	}

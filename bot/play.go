@@ -56,6 +56,16 @@ type outcome struct {
 	recorded bool
 }
 
+// queued is what the publisher keeps of an outcome until its channel's
+// next pass, which reads the game anew: whether it began a phase or took
+// an action back, who now waits, and its public events. The state and the
+// game record stay behind, so that outcomes queued while the REST budget
+// holds a channel's board back (hundreds, with a thousand busy games) are
+// a few hundred bytes each, not a whole game each.
+func (o *outcome) queued() *outcome {
+	return &outcome{phase: o.phase, undone: o.undone, waiting: o.waiting, public: o.public}
+}
+
 // request is one attempt to act on a game.
 type request struct {
 	channel  string

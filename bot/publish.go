@@ -55,6 +55,7 @@ type publisher struct {
 	send     *sender
 	dms      secretPrompter
 	handles  *boardHandles
+	langs    *languages // the server's language of what it posts
 	log      *slog.Logger
 	// shared is true when other processes publish the same games (this
 	// one runs some of several gateway shards): their board edits and
@@ -121,7 +122,7 @@ func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
 			j.final = out
 			return
 		}
-		j.pending = append(j.pending, out)
+		j.pending = append(j.pending, out.queued())
 	})
 }
 
@@ -195,7 +196,8 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.look.recent.forget(channel)
 		p.handles.forget(channel)
 		p.dms.forgetGame(work.gone.ID)
-		p.post(channel, msg{Content: fmt.Sprintf("Game #%d was abandoned by %s.", work.gone.ID, work.by)}, work.gone.ID)
+		words := p.langs.server(work.gone.Guild)
+		p.post(channel, msg{Content: words.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
 		return
 	}
 	var newPhase bool
@@ -311,7 +313,7 @@ type mention struct {
 // when a phase began or there is none yet. A ping goes in the
 // new board's text, or in a message of its own.
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	board := p.look.withBoardImage(g, st) // the glance changes with every decision
+	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
 		err := p.editBoard(g, old, board, clicks)
@@ -430,7 +432,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 		return mention{}
 	}
 	if prefix == "" {
-		prefix = "Your move"
+		prefix = p.langs.server(g.Guild).T("board.your_move")
 	}
 	return mention{text: prefix + ": " + strings.Join(parts, ", "), users: users}
 }
@@ -448,14 +450,15 @@ func promptLabel(st engine.State, seat engine.Seat) string {
 // publishFinal retires the board and posts the final scores.
 func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
+	words := p.langs.server(g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.withBoardImage(g, st) // the glance of the final position
+		board := p.look.withBoardImage(words, g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
 		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	m := p.look.scoresMessage(g, st, true)
+	m := p.look.scoresMessage(words, g, st, true)
 	m.Image = p.look.scoresImage(g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {

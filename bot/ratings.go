@@ -200,7 +200,7 @@ func skillText(p *locale.Printer, r rating.Record) string {
 	if r.Rated == 0 {
 		return p.T("stats.unrated")
 	}
-	return fmt.Sprintf("%.1f (μ %.1f, σ %.1f)", r.Rating.Ordinal(), r.Rating.Mu, r.Rating.Sigma)
+	return fmt.Sprintf("%s (μ %s, σ %s)", p.Decimal(r.Rating.Ordinal(), 1), p.Decimal(r.Rating.Mu, 1), p.Decimal(r.Rating.Sigma, 1))
 }
 
 // leaderboardHandler answers /game leaderboard: a server's best players of
@@ -240,7 +240,7 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	rows := make([]imaging.Standing, 0, len(top))
 	for i, s := range top {
-		sb.WriteString(p.T("ratings.row", "Place", i+1, "Player", s.Player, "Skill", fmt.Sprintf("%.1f", s.Rating.Ordinal()), "Count", s.Games, "Wins", s.Wins) + "\n")
+		sb.WriteString(p.T("ratings.row", "Place", i+1, "Player", s.Player, "Skill", p.Decimal(s.Rating.Ordinal(), 1), "Count", s.Games, "Wins", s.Wins) + "\n")
 		n := names[s.Player]
 		if n == "" {
 			n = s.Player

@@ -47,8 +47,8 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			}
 			h.bot.Wait()
 			retried()
-			if !strings.Contains(told, recordedNote) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
-				t.Fatalf("alice was told %q; want %q", told, recordedNote)
+			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
+				t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
 			}
 			g, _ := load(t, h)
 			if n := countOf(g.Log[before.Version:], 0); n != 1 {
@@ -95,7 +95,7 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, recordedNote) {
+			if !res.privately(errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want the unknown outcome's words and what to do, privately", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {

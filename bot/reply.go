@@ -114,7 +114,10 @@ type reply struct {
 	stop    func() bool // stops the automatic defer
 	err     error       // first error sending
 	inline  Inline      // the HTTP request that delivered the interaction, if one waits (inline.go)
-	sentAt  time.Time   // when the initial response went out (inline.go)
+	// doneText tells a command that was answered by a public message
+	// only that it is done, in its user's language ("" reads "Done.")
+	doneText string
+	sentAt   time.Time // when the initial response went out (inline.go)
 	// settled is closed once the interaction is answered or its handler
 	// is done (see settle).
 	settled    chan struct{}
@@ -162,10 +165,18 @@ func (r *reply) finish() {
 	switch {
 	case answered:
 	case r.i.Type == discordgo.InteractionApplicationCommand:
-		_ = r.message(msg{Content: "Done.", Private: true})
+		_ = r.message(msg{Content: r.doneWords(), Private: true})
 	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
 		r.deferUpdate()
 	}
+}
+
+// doneWords say that a command is done, in its user's language.
+func (r *reply) doneWords() string {
+	if r.doneText == "" {
+		return "Done."
+	}
+	return r.doneText
 }
 
 // done stops the automatic defer; it returns the first send error.
@@ -260,7 +271,7 @@ func (r *reply) message(m msg) error {
 	case r.state == ackMessage && !r.edited && r.private:
 		// a public message after a private "thinking…": say so privately, post publicly
 		r.edited = true
-		done := "Done."
+		done := r.doneWords()
 		if _, err := r.s.InteractionResponseEdit(r.i, &discordgo.WebhookEdit{Content: &done}); err != nil {
 			return r.note(err)
 		}

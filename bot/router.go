@@ -200,7 +200,9 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			choices := matchChoices(list.texts, typed)
 			if list.value != nil {
 				for _, c := range choices {
-					c.Value = list.value(c.Name)
+					if v, ok := c.Value.(string); ok { // the action, when the name also says what it does
+						c.Value = list.value(v)
+					}
 				}
 			}
 			return r.choices(choices)

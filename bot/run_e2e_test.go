@@ -281,3 +281,27 @@ func TestRunStopFinishesWorkInFlight(t *testing.T) {
 		t.Error("the gateway connection stayed open after Run returned")
 	}
 }
+
+// The bot keeps none of what the gateway tells of guilds (discordgo's
+// state): it never reads it, and at thousands of guilds their channels,
+// roles and emojis would be megabytes.
+func TestRunKeepsNoGuildState(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	serveOverGateway(t, h)
+	guild := map[string]any{"id": h.guildID(), "name": "a server", "owner_id": alice.ID,
+		"channels": []map[string]any{{"id": chTiny, "type": 0, "name": "games", "guild_id": h.guildID()}},
+		"roles":    []map[string]any{{"id": h.guildID(), "name": "@everyone", "permissions": "0"}}}
+	if err := h.fake.Dispatch("GUILD_CREATE", guild); err != nil {
+		t.Fatal(err)
+	}
+	// events are taken in order: once a later interaction is answered, the
+	// guild has been seen
+	openTinyTable(t, h, chTiny, alice, bob)
+	s := h.bot.send.s
+	s.State.RLock()
+	defer s.State.RUnlock()
+	if len(s.State.Guilds) != 0 {
+		t.Errorf("the session's state holds %d guilds", len(s.State.Guilds))
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -175,5 +176,37 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	archived, err := h.store.GetByID(g.ID)
 	if err != nil || archived.Status != storage.StatusAbandoned || len(archived.Handovers) != 2 {
 		t.Fatalf("archived game: %+v, %v", archived, err)
+	}
+}
+
+// A seat handed over while its secret choice is open is prompted where its
+// new holder takes secret choices: by DM for a holder who chose DMs, even
+// though the seat's earlier holder was sent the round's prompt already.
+func TestReplaceInASecretPhasePromptsTheNewHolderByDM(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(dave, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	dmsTo := func(u tester) int {
+		h.bot.Wait()
+		n := 0
+		for _, q := range h.fake.Requests() {
+			if q.Kind == discordtest.DirectMessage && q.User == u.ID && len(q.CustomIDs()) == 1 {
+				n++
+			}
+		}
+		return n
+	}
+	if dmsTo(carol) != 1 {
+		t.Fatalf("carol was sent %d secret prompts, want 1", dmsTo(carol))
+	}
+	res := h.commandNaming(carol, chTiny, cmdGame, subReplace, map[string]any{optSeat: 2, optUser: dave.ID}, dave)
+	if res.private() {
+		t.Fatalf("the hand-over: %s", res.text())
+	}
+	if got := dmsTo(dave); got != 1 {
+		t.Errorf("dave, taking carol's seat before the reveal, was sent %d secret prompts by DM, want 1", got)
 	}
 }

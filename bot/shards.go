@@ -37,6 +37,10 @@ func (b *Bot) shardSessions() ([]*discordgo.Session, error) {
 			s.Client, s.UserAgent, s.LogLevel = base.Client, base.UserAgent, base.LogLevel
 		}
 		s.ShardID, s.ShardCount = id, set.Count
+		// discordgo's state would keep every guild's channels, roles,
+		// emojis and threads from the gateway, which the bot never reads:
+		// at thousands of guilds, megabytes for nothing
+		s.StateEnabled = false
 		out = append(out, s)
 	}
 	return out, nil

@@ -30,10 +30,10 @@ func missingThreadPermissions(i *discordgo.Interaction) []string {
 	return permissionNames(threadPermissions &^ i.AppPermissions)
 }
 
-// errThreadPermissions says which permissions are missing (named as
-// Discord names them in English).
+// errThreadPermissions says which permissions are missing, named as
+// Discord names them in the reader's language.
 func errThreadPermissions(missing []string) error {
-	return refuseWith("thread.permissions", "Names", nameList(missing), "Count", len(missing))
+	return refuseWith("thread.permissions", "Names", permissionList(missing), "Count", len(missing))
 }
 
 // startThread opens a public thread in channel.
@@ -133,8 +133,8 @@ func (p *publisher) threadGone(g *storage.Game) {
 	if g.Creator != "" {
 		mentions = []string{g.Creator}
 	}
-	p.post(g.Parent, msg{Content: fmt.Sprintf("Admins: the thread of game #%d was deleted, so the game is paused (no deadline runs; its record is kept). <@%s> created it; they or an admin can end it here with `/lobby abandon game:%d`.",
-		g.ID, g.Creator, g.ID), Mentions: mentions}, g.ID)
+	words := p.langs.server(g.Guild)
+	p.post(g.Parent, msg{Content: words.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
 }
 
 // HandleThreadDelete takes Discord's word that a thread was deleted: a

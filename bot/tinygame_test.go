@@ -153,7 +153,7 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 		return nil, engine.Refusef(engine.ErrIllegalAction, "%q is no longer allowed", action)
 	case action == "cheer":
 		s.Cheers++
-		return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: who + " cheers"}}, nil
+		return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: engine.Plain(who + " cheers")}}, nil
 	case verb == "pick" && (n < 1 || n > 3):
 		return nil, engine.Refuse(engine.ErrIllegalAction, "pick a number from 1 to 3")
 	case verb == "pick":
@@ -162,8 +162,8 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 		}
 		s.Picks[seat] = n
 		ev := []engine.Event{
-			{Kind: engine.EventAction, Seat: seat, Text: who + " has picked"},
-			{Kind: engine.EventAction, Seat: seat, Text: "you picked " + arg, Private: true},
+			{Kind: engine.EventAction, Seat: seat, Text: engine.Plain(who + " has picked")},
+			{Kind: engine.EventAction, Seat: seat, Text: engine.Plain("you picked " + arg), Private: true},
 		}
 		for _, p := range s.Picks {
 			if p == 0 {
@@ -176,22 +176,22 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 			shown = append(shown, fmt.Sprintf("P%d %d", i+1, p))
 		}
 		s.Turn = 0
-		return append(ev, engine.Event{Kind: engine.EventReveal, Seat: engine.Spectator, Text: "picks: " + strings.Join(shown, ", "), Reveals: true},
-			engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "moves begin"}), nil
+		return append(ev, engine.Event{Kind: engine.EventReveal, Seat: engine.Spectator, Text: engine.Plain("picks: " + strings.Join(shown, ", ")), Reveals: true},
+			engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: engine.Plain("moves begin")}), nil
 	case verb == "move" && (action == "move 1" || action == "move 2"):
 		if int(seat) != s.Turn {
 			return nil, engine.Refuse(engine.ErrNotYourTurn, "it is not your turn to move")
 		}
 		s.Score[seat] += n
-		ev := []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: who + " moves " + arg}}
+		ev := []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: engine.Plain(who + " moves " + arg)}}
 		s.Turn++
 		if s.Turn == s.N {
 			s.Turn, s.Round = -1, s.Round+1
 			s.Picks = make([]int, s.N)
 			if s.Over() {
-				return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Spectator, Text: "the game ends"}), nil
+				return append(ev, engine.Event{Kind: engine.EventEnd, Seat: engine.Spectator, Text: engine.Plain("the game ends")}), nil
 			}
-			ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: "picks begin"})
+			ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: engine.Plain("picks begin")})
 		}
 		return ev, nil
 	}

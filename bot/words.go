@@ -1,6 +1,9 @@
 package bot
 
 import (
+	"log/slog"
+	"sync"
+
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
@@ -10,12 +13,26 @@ import (
 // in the language of the person who asked (their Discord client's
 // locale), a public message in the server's (the language its admins
 // chose with /meeple-admin settings, else the server's own locale). Any
-// other language reads in English. Safe for concurrent use.
+// other language reads in English.
+//
+// Messages sent with no interaction at hand have no locale to read: a
+// board edit after a deadline, a DM. For those it remembers what
+// interactions told it (seen): each server's own locale, in memory, and
+// each person's locale, in their stored preferences, so that a DM reads
+// in the language of the person's last interaction, even after a
+// restart (English before any). Safe for concurrent use.
 type languages struct {
 	words    *locale.Catalogue
 	settings interface {
 		GuildSettings(guild string) (storage.GuildSettings, error)
+		UserPrefs(user string) (storage.UserPrefs, error)
+		PutUserPrefs(user string, p storage.UserPrefs) error
 	}
+	log *slog.Logger // nil: nothing logged
+
+	mu     sync.Mutex
+	guilds map[string]string // guild → its own locale, as last seen
+	users  map[string]string // user → the locale stored in their preferences
 }
 
 // person is the language of a private answer to someone whose Discord
@@ -23,15 +40,87 @@ type languages struct {
 func (l *languages) person(loc string) *locale.Printer { return l.words.For(loc) }
 
 // guild is the language of a public message in guild, whose own locale
-// is guildLocale ("" when unknown, as at a deadline).
+// is guildLocale ("" when unknown, as at a deadline: then the locale the
+// server's interactions last carried).
 func (l *languages) guild(guild, guildLocale string) *locale.Printer {
 	if s, err := l.settings.GuildSettings(guild); err == nil && s.Language != "" {
 		return l.words.For(s.Language)
 	}
+	if guildLocale == "" {
+		l.mu.Lock()
+		guildLocale = l.guilds[guild]
+		l.mu.Unlock()
+	}
 	return l.words.For(guildLocale)
 }
 
-// english is for texts with no reader's locale to follow, such as DMs.
+// server is the language of a public message in guild sent with no
+// interaction at hand (the publisher's board, pings, notices).
+func (l *languages) server(guild string) *locale.Printer { return l.guild(guild, "") }
+
+// user is the language of a message to user sent with no interaction at
+// hand, such as a DM: their last interaction's, else English.
+func (l *languages) user(user string) *locale.Printer {
+	l.mu.Lock()
+	loc, known := l.users[user]
+	l.mu.Unlock()
+	if !known {
+		prefs, err := l.settings.UserPrefs(user)
+		if err != nil {
+			return l.english()
+		}
+		loc = prefs.Locale
+		l.remember(user, loc)
+	}
+	return l.words.For(loc)
+}
+
+// seen remembers the locales an interaction carries: its server's, and
+// its user's (saved in their preferences when it changed, so that DMs
+// follow it). It costs a store read the first time a user is seen by this
+// process and a write when their locale changed.
+func (l *languages) seen(guild, guildLocale, user, userLocale string) {
+	if guild != "" && guildLocale != "" {
+		l.mu.Lock()
+		if l.guilds == nil {
+			l.guilds = map[string]string{}
+		}
+		l.guilds[guild] = guildLocale
+		l.mu.Unlock()
+	}
+	if user == "" || userLocale == "" || storage.CheckLocale(userLocale) != nil {
+		return
+	}
+	l.mu.Lock()
+	stored, known := l.users[user]
+	l.mu.Unlock()
+	if known && stored == userLocale {
+		return
+	}
+	prefs, err := l.settings.UserPrefs(user)
+	if err == nil && prefs.Locale != userLocale {
+		prefs.Locale = userLocale
+		err = l.settings.PutUserPrefs(user, prefs)
+	}
+	if err != nil {
+		if l.log != nil {
+			l.log.Warn("remembering a user's language failed", "err", err)
+		}
+		return
+	}
+	l.remember(user, userLocale)
+}
+
+func (l *languages) remember(user, loc string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.users == nil {
+		l.users = map[string]string{}
+	}
+	l.users[user] = loc
+}
+
+// english is for texts with no reader to follow, such as a log line.
 func (l *languages) english() *locale.Printer { return l.words.For(locale.English) }
 
 // gameTitle is a game's title in p's language: the catalogue's

@@ -93,8 +93,14 @@ type Prompt struct {
 	// Kind names the decision for user interfaces ("dice", "place", "take",
 	// "move", …); stable per game.
 	Kind string
-	// Label says in a few words what is being decided: "choose your dice values".
+	// Label says in a few words what is being decided, the same for every
+	// player (it is public): "choose the values of 4 dice", in English.
+	// Text is the same as data, for the wording layer to write in the
+	// reader's language (nil when the game gives none); games fill both
+	// while readers move to Text. A game may share one Text among its
+	// prompts: it is never changed.
 	Label string
+	Text  *Text
 	// Actions lists every legal action in canonical notation; never empty.
 	// For very large choices (secret dice) it may list them all anyway; a UI
 	// may also accept any text that Apply accepts.
@@ -120,9 +126,10 @@ type Event struct {
 	Kind string // one of the Event* kinds below, or a game-specific kind
 	// Seat is the seat concerned, or Spectator when the event concerns nobody in particular.
 	Seat Seat
-	// Text is a short public description in canonical terms, e.g. "P2 moves to 14".
-	// It never holds a secret; Private events are only for Seat's eyes.
-	Text    string
+	// Text is a short public description as data, e.g. "P2 moves to 14";
+	// package wording writes it in a reader's language. It never holds a
+	// secret; Private events are only for Seat's eyes.
+	Text    Text
 	Private bool
 	// Reveals is true when the event exposes information that was hidden or
 	// drew on the RNG (dice revealed, a card drawn, a loan tile drawn): an

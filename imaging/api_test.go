@@ -166,10 +166,11 @@ func TestReusedFramesForgetEarlierRenders(t *testing.T) {
 	}
 }
 
-// The background cache stays bounded however many layouts pass through it,
-// and a layout dropped from it draws the same again.
+// The background cache stays within its bytes however many layouts pass
+// through it, each drawn twice (the second time caches it), and a layout
+// dropped from it draws the same again.
 func TestBackgroundCacheIsBounded(t *testing.T) {
-	r, err := New()
+	r, err := NewWith(Options{LayerCache: 32 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,18 +179,20 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < maxBackgrounds+4; i++ {
+	for i := 0; i < 12; i++ {
 		v := fakeEightyDays(3)
 		v.Track[6].City = fmt.Sprintf("Paris %d", i) // a layout of its own
-		if _, err := r.Board(v, nil); err != nil {
-			t.Fatal(err)
+		for range 2 {
+			if _, err := r.Board(v, nil); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	r.bgMu.Lock()
-	n := len(r.bgs)
-	r.bgMu.Unlock()
-	if n > maxBackgrounds {
-		t.Errorf("%d backgrounds cached, want at most %d", n, maxBackgrounds)
+		r.bgMu.Lock()
+		n, held := len(r.bgs), r.bgBytes
+		r.bgMu.Unlock()
+		if n == 0 || held > 32<<20 {
+			t.Fatalf("after %d layouts: %d backgrounds cached in %d bytes, want at least one and at most %d bytes", i+1, n, held, 32<<20)
+		}
 	}
 	got, err := r.Board(first, nil)
 	if err != nil {
@@ -197,6 +200,39 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Error("a board drawn again after its layout left the cache differs")
+	}
+}
+
+// A board is the same image whether its layout is cached or not: drawn
+// from scratch (the first time, or with no room in the cache) or over the
+// cached background.
+func TestBoardsAreTheSameWithoutTheCache(t *testing.T) {
+	cached, err := NewWith(Options{LayerCache: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := New() // no layers cached, the default
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare.pieceLimit = 0
+	for _, v := range []any{fakeEightyDays(3), fakeEightyDays(6), fakeCPView(t, 4, 3)} {
+		var want []byte
+		for range 3 { // the first draws from scratch, the second caches, the third reuses
+			if want, err = cached.Board(v, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := bare.Board(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%T: the board drawn without the cache differs from the one over the cached background", v)
+		}
+	}
+	if len(cached.bgs) == 0 || len(bare.bgs) != 0 || len(bare.pieces) != 0 {
+		t.Errorf("backgrounds cached: %d with room, %d (and %d parts) without", len(cached.bgs), len(bare.bgs), len(bare.pieces))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -19,40 +20,79 @@ var ErrNoMat = errors.New("imaging: no private mat for this view")
 
 // Renderer draws game images. Build one with New and share it: it is safe
 // for concurrent use by many goroutines.
+//
+// Its caches are bounded by bytes: static backgrounds (layers) up to
+// Options.LayerCache, parts of them up to maxPieceBytes, and at most
+// maxIdleFaceSets idle font face sets (each with its glyph caches). Frames
+// are pooled by size and go at garbage collection.
 type Renderer struct {
 	fonts   fonts
 	pal     *palette
 	sprites *sprites
 
-	faces   sync.Pool // *faceSet
+	faces   facePool
 	frames  framePool
 	encoder png.Encoder
 
-	bgMu   sync.Mutex
-	bgs    map[string]*background // static backgrounds by layout key
-	pieces map[string]*image.RGBA // parts of static backgrounds by key
+	bgMu       sync.Mutex
+	bgs        map[string]*background // static backgrounds by layout key
+	bgBytes    int                    // the pixels of bgs
+	bgLimit    int                    // the most bgBytes may reach
+	bgUses     uint64                 // a clock for the least recently used
+	bgSeen     map[string]bool        // layouts drawn once and not cached yet
+	pieces     map[string]*image.RGBA // parts of static backgrounds by key
+	pieceBytes int                    // the pixels of pieces
+	pieceLimit int                    // the most pieceBytes may reach
 }
 
 // background is a cached static layer, and the same quantised to the
 // palette so a frame only quantises what it draws over it.
 type background struct {
-	rgba   *image.RGBA
-	pal    *image.Paletted
-	frames sync.Pool    // *frame drawn over this background
-	size   atomic.Int64 // bytes of the last PNG drawn over it, to size the next buffer
+	rgba *image.RGBA
+	pal  *image.Paletted
+	used uint64       // when it was last used, by Renderer.bgUses; under bgMu
+	size atomic.Int64 // bytes of the last PNG drawn over it, to size the next buffer
 }
 
-// maxBackgrounds bounds the background cache. Layouts differ by game,
-// player count and geometry (a Crystal Palace board's rows follow the cards
-// on display: four to six layouts a player count), not by what differs
-// between games, which is drawn over them; each is 6-12 MB
-// (the layer and its quantised copy). Past the bound an arbitrary entry is
-// dropped and redrawn when next needed (about 40 ms).
-const maxBackgrounds = 16
+// bytes is the memory a background holds.
+func (bg *background) bytes() int { return len(bg.rgba.Pix) + len(bg.pal.Pix) }
 
-// New builds a Renderer: it parses the embedded fonts, builds the palette
-// and draws the sprites, which takes a few hundred milliseconds, once.
-func New() (*Renderer, error) {
+// Options are a Renderer's settings; the zero value is the default.
+type Options struct {
+	// LayerCache is how many bytes of static board layers (a full board's
+	// background) the Renderer keeps to draw boards over. Layouts differ
+	// by game, player count and geometry (a Crystal Palace board's rows
+	// follow the cards on display: four to six layouts a player count),
+	// not by what differs between games, which is drawn over them; each
+	// takes 5 bytes a pixel (the layer and its quantised copy): 13 MB for
+	// a 4-player Crystal Palace board, 7 MB for 80 Days. A layout is
+	// cached when it is drawn again soon after (before maxSeenLayouts
+	// others), so that boards asked for once in a while do not push out
+	// those in use; the least recently used goes when the bound is
+	// reached. A board whose layout is not cached is drawn whole, with the
+	// same pixels: about 22 ms of CPU for Crystal Palace instead of 12, 13
+	// instead of 5 for 80 Days. 0, the default, keeps none: a bot hosting
+	// many games rarely draws one layout twice in a row, and every layout
+	// kept is memory a small server lacks.
+	LayerCache int
+}
+
+// maxSeenLayouts is how many layouts drawn once are remembered: a layout
+// is cached when it is drawn again before as many others were.
+const maxSeenLayouts = 8
+
+// maxPieceBytes bounds the cache of background parts: a Crystal Palace
+// location's panel is 0.2-1 MB, and the panels of one player count take
+// 3.4-4 MB (of every count, 15 MB). Past the bound an arbitrary part goes.
+const maxPieceBytes = 4 << 20
+
+// New builds a Renderer with the default options: it parses the embedded
+// fonts, builds the palette and draws the sprites, which takes a few
+// hundred milliseconds, once.
+func New() (*Renderer, error) { return NewWith(Options{}) }
+
+// NewWith builds a Renderer with the options o.
+func NewWith(o Options) (*Renderer, error) {
 	f, err := loadFonts()
 	if err != nil {
 		return nil, err
@@ -62,9 +102,13 @@ func New() (*Renderer, error) {
 		pal:     newPalette(),
 		sprites: newSprites(f),
 		bgs:     map[string]*background{},
+		bgSeen:  map[string]bool{},
+		bgLimit: max(o.LayerCache, 0),
 		pieces:  map[string]*image.RGBA{},
+
+		pieceLimit: maxPieceBytes,
 	}
-	r.faces.New = func() any { return newFaceSet(f) }
+	r.faces.fonts = f
 	r.encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}
 	return r, nil
 }
@@ -77,8 +121,8 @@ type canvas struct {
 }
 
 // frame is an image being drawn and its quantised copy. A frame drawn over
-// a cached background belongs to that background's pool and remembers the
-// tiles it drew, so the next render restores only those tiles.
+// a cached background starts as a copy of it and remembers the tiles it
+// drew, so that encoding quantises only those.
 type frame struct {
 	img   *image.RGBA
 	pimg  *image.Paletted
@@ -87,40 +131,27 @@ type frame struct {
 }
 
 // begin starts a frame of the given size, filled from the cached background
-// with the key (drawn by paint on first use), or with paper when key is "".
+// with the key, or drawn by paint when that layout is not cached; with
+// paper when key is "".
 func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
 	c := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
-	if key == "" {
+	var bg *background
+	if key != "" {
+		bg = r.background(w, h, key, paint)
+	}
+	if bg == nil {
 		c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
 		c.fill(c.img.Bounds(), colPaper)
+		if paint != nil {
+			paint(c)
+		}
 		return c
 	}
-	bg := r.background(w, h, key, paint)
-	if f, ok := bg.frames.Get().(*frame); ok {
-		f.dirty.runs(func(rect image.Rectangle) {
-			copyRect(f.img.Pix, bg.rgba.Pix, f.img.Stride, 4, rect)
-			copyRect(f.pimg.Pix, bg.pal.Pix, f.pimg.Stride, 1, rect)
-		})
-		c.frame = f
-	} else {
-		c.frame = &frame{img: image.NewRGBA(bg.rgba.Bounds()), pimg: image.NewPaletted(bg.pal.Bounds(), r.pal.colors), bg: bg}
-		copy(c.img.Pix, bg.rgba.Pix)
-		copy(c.pimg.Pix, bg.pal.Pix)
-	}
+	c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal), bg: bg}
+	copy(c.img.Pix, bg.rgba.Pix)
+	copy(c.pimg.Pix, bg.pal.Pix)
 	c.dirty.reset(w, h)
 	return c
-}
-
-// copyRect copies the rows of rect (clipped to the image) from src to dst,
-// images of the same stride with bpp bytes a pixel.
-func copyRect(dst, src []byte, stride, bpp int, rect image.Rectangle) {
-	w := stride / bpp
-	x0, x1 := max(rect.Min.X, 0), min(rect.Max.X, w)
-	rows := len(dst) / stride
-	for y := max(rect.Min.Y, 0); y < min(rect.Max.Y, rows); y++ {
-		o := y * stride
-		copy(dst[o+x0*bpp:o+x1*bpp], src[o+x0*bpp:o+x1*bpp])
-	}
 }
 
 // finish encodes the frame as a paletted PNG and returns the frame and
@@ -128,26 +159,35 @@ func copyRect(dst, src []byte, stride, bpp int, rect image.Rectangle) {
 func (c *canvas) finish() ([]byte, error) {
 	defer func() {
 		c.r.faces.Put(c.fs)
-		if c.bg != nil {
-			c.bg.frames.Put(c.frame)
-		} else {
-			c.r.frames.put(c.img)
-			c.r.frames.putPaletted(c.pimg)
-		}
+		c.r.frames.put(c.img)
+		c.r.frames.putPaletted(c.pimg)
 		c.fs, c.frame = nil, nil
 	}()
 	return c.r.encode(c.frame)
 }
 
 // background returns the cached static layer for key, drawing it with
-// paint the first time. Two goroutines may both draw a missing layer; the
-// first stored wins, which is harmless since they are equal.
+// paint when the layout is asked for again soon, or nil when it is not
+// cached: the first time, or when it alone is over the cache's bound. Two
+// goroutines may both draw a missing layer; the first stored wins, which is
+// harmless since they are equal.
 func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *background {
 	key = fmt.Sprintf("%dx%d/%s", w, h, key)
 	r.bgMu.Lock()
 	bg, ok := r.bgs[key]
-	r.bgMu.Unlock()
 	if ok {
+		r.bgUses++
+		bg.used = r.bgUses
+	}
+	cache := !ok && r.bgSeen[key] && 5*w*h <= r.bgLimit
+	if !ok && !cache {
+		if len(r.bgSeen) >= maxSeenLayouts {
+			clear(r.bgSeen)
+		}
+		r.bgSeen[key] = true
+	}
+	r.bgMu.Unlock()
+	if ok || !cache {
 		return bg
 	}
 	img := r.paintLayer(w, h, paint)
@@ -155,7 +195,30 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *back
 	r.pal.quantise(bg.pal, bg.rgba, bg.rgba.Bounds())
 	r.bgMu.Lock()
 	defer r.bgMu.Unlock()
-	return storeBounded(r.bgs, key, bg, maxBackgrounds)
+	if old, ok := r.bgs[key]; ok {
+		return old
+	}
+	for r.bgBytes+bg.bytes() > r.bgLimit && len(r.bgs) > 0 {
+		r.dropLeastRecent()
+	}
+	delete(r.bgSeen, key)
+	r.bgUses++
+	bg.used = r.bgUses
+	r.bgs[key] = bg
+	r.bgBytes += bg.bytes()
+	return bg
+}
+
+// dropLeastRecent drops the least recently used background; bgMu is held.
+func (r *Renderer) dropLeastRecent() {
+	var oldest string
+	for k, bg := range r.bgs {
+		if oldest == "" || bg.used < r.bgs[oldest].used {
+			oldest = k
+		}
+	}
+	r.bgBytes -= r.bgs[oldest].bytes()
+	delete(r.bgs, oldest)
 }
 
 // paintLayer draws a w×h static layer on paper with paint.
@@ -167,27 +230,9 @@ func (r *Renderer) paintLayer(w, h int, paint func(c *canvas)) *image.RGBA {
 	return c.img
 }
 
-// storeBounded stores v under key in m unless another was stored first,
-// which it returns instead, dropping an arbitrary entry past bound.
-func storeBounded[V any](m map[string]V, key string, v V, bound int) V {
-	if old, ok := m[key]; ok {
-		return old
-	}
-	if len(m) >= bound {
-		for k := range m {
-			delete(m, k)
-			break
-		}
-	}
-	m[key] = v
-	return v
-}
-
-// maxPieces bounds the cache of background parts, each well under 1 MB.
-const maxPieces = 128
-
 // piece returns the cached part of a static layer for key, a w×h image on
-// paper drawn with paint the first time; callers only read it.
+// paper drawn with paint the first time; callers only read it. Past
+// maxPieceBytes arbitrary parts go.
 func (r *Renderer) piece(key string, w, h int, paint func(c *canvas)) *image.RGBA {
 	r.bgMu.Lock()
 	img, ok := r.pieces[key]
@@ -198,7 +243,21 @@ func (r *Renderer) piece(key string, w, h int, paint func(c *canvas)) *image.RGB
 	img = r.paintLayer(w, h, paint)
 	r.bgMu.Lock()
 	defer r.bgMu.Unlock()
-	return storeBounded(r.pieces, key, img, maxPieces)
+	if old, ok := r.pieces[key]; ok {
+		return old
+	}
+	for k, p := range r.pieces {
+		if r.pieceBytes+len(img.Pix) <= r.pieceLimit {
+			break
+		}
+		r.pieceBytes -= len(p.Pix)
+		delete(r.pieces, k)
+	}
+	if len(img.Pix) <= r.pieceLimit {
+		r.pieces[key] = img
+		r.pieceBytes += len(img.Pix)
+	}
+	return img
 }
 
 // encode quantises the frame to the palette and encodes it as PNG. Over a
@@ -229,58 +288,142 @@ func (r *Renderer) encode(f *frame) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// encoderBuffers lets png reuse its compression buffers across encodes.
-type encoderBuffers struct{ pool sync.Pool }
+// encoderBuffers lets png reuse its compression buffers (about 1 MB each)
+// across encodes. It keeps a few, not a sync.Pool's worth: a pool is
+// emptied by every collection, and a process near its memory limit
+// collects often, so each encode would make new buffers.
+type encoderBuffers struct {
+	mu   sync.Mutex
+	idle []*png.EncoderBuffer
+}
+
+// maxIdleEncoderBuffers bounds the encoder buffers kept between encodes.
+const maxIdleEncoderBuffers = 2
 
 func (e *encoderBuffers) Get() *png.EncoderBuffer {
-	b, _ := e.pool.Get().(*png.EncoderBuffer)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := len(e.idle)
+	if n == 0 {
+		return nil // png makes one
+	}
+	b := e.idle[n-1]
+	e.idle = e.idle[:n-1]
 	return b
 }
 
-func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.pool.Put(b) }
-
-// framePool reuses frames by size.
-type framePool struct {
-	mu       sync.Mutex
-	rgba     map[image.Point]*sync.Pool
-	paletted map[image.Point]*sync.Pool
+func (e *encoderBuffers) Put(b *png.EncoderBuffer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.idle) < maxIdleEncoderBuffers {
+		e.idle = append(e.idle, b)
+	}
 }
 
-func (p *framePool) pool(m *map[image.Point]*sync.Pool, w, h int) *sync.Pool {
+// maxIdleFaceSets bounds the face sets kept between renders: a render
+// takes two at once when it paints a background or a part of it, three
+// when it paints both (a part not cached yet). Each set holds a typeset
+// Setter, whose caches are bounded by bytes, and its faces, each with a
+// glyph cache of 512 masks the size of its font's largest glyph: a few MB
+// a set, more with a font whose glyphs are larger.
+const maxIdleFaceSets = 2
+
+// facePool keeps a few face sets between renders. Its methods are those
+// of sync.Pool, which it replaced: a sync.Pool keeps every set made since
+// the last collections, one per render that ran at once.
+type facePool struct {
+	fonts fonts
+	mu    sync.Mutex
+	idle  []*faceSet
+}
+
+// Get returns an idle face set, or a new one.
+func (p *facePool) Get() any {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if *m == nil {
-		*m = map[image.Point]*sync.Pool{}
+	if n := len(p.idle); n > 0 {
+		fs := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		return fs
 	}
-	k := image.Pt(w, h)
-	sp, ok := (*m)[k]
-	if !ok {
-		sp = &sync.Pool{}
-		(*m)[k] = sp
+	return newFaceSet(p.fonts)
+}
+
+// Put keeps fs for the next render, unless enough are kept.
+func (p *facePool) Put(fs any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) < maxIdleFaceSets {
+		p.idle = append(p.idle, fs.(*faceSet))
 	}
-	return sp
+}
+
+// maxIdleFrameBytes bounds the pixel buffers kept between renders: enough
+// for a full board and its quantised copy (13-14 MB for Crystal Palace),
+// and a glance (3.5 MB) beside them.
+const maxIdleFrameBytes = 20 << 20
+
+// framePool reuses the pixel buffers of frames, whatever their size: a
+// frame takes the smallest idle buffer that holds it (Crystal Palace
+// boards differ in height from one layout to the next). At most
+// maxIdleFrameBytes stay idle; past it the smallest go, since a large
+// buffer serves any frame.
+type framePool struct {
+	mu    sync.Mutex
+	idle  [][]byte
+	bytes int
+}
+
+// buffer returns a buffer of n bytes, its contents undefined.
+func (p *framePool) buffer(n int) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	best := -1
+	for i, b := range p.idle {
+		if cap(b) >= n && (best < 0 || cap(b) < cap(p.idle[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		// room for a board a little taller next time: Crystal Palace
+		// boards differ in height by layout
+		return make([]byte, n, n+n/8)
+	}
+	b := p.idle[best]
+	p.idle = slices.Delete(p.idle, best, best+1)
+	p.bytes -= cap(b)
+	return b[:n]
+}
+
+// release keeps b for another frame, within maxIdleFrameBytes.
+func (p *framePool) release(b []byte) {
+	if cap(b) > maxIdleFrameBytes {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.idle = append(p.idle, b)
+	p.bytes += cap(b)
+	for p.bytes > maxIdleFrameBytes {
+		smallest := 0
+		for i, x := range p.idle {
+			if cap(x) < cap(p.idle[smallest]) {
+				smallest = i
+			}
+		}
+		p.bytes -= cap(p.idle[smallest])
+		p.idle = slices.Delete(p.idle, smallest, smallest+1)
+	}
 }
 
 func (p *framePool) get(w, h int) *image.RGBA {
-	if img, ok := p.pool(&p.rgba, w, h).Get().(*image.RGBA); ok {
-		return img
-	}
-	return image.NewRGBA(image.Rect(0, 0, w, h))
+	return &image.RGBA{Pix: p.buffer(4 * w * h), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 }
 
-func (p *framePool) put(img *image.RGBA) {
-	b := img.Bounds()
-	p.pool(&p.rgba, b.Dx(), b.Dy()).Put(img)
-}
+func (p *framePool) put(img *image.RGBA) { p.release(img.Pix) }
 
 func (p *framePool) getPaletted(w, h int, pal *palette) *image.Paletted {
-	if img, ok := p.pool(&p.paletted, w, h).Get().(*image.Paletted); ok {
-		return img
-	}
-	return image.NewPaletted(image.Rect(0, 0, w, h), pal.colors)
+	return &image.Paletted{Pix: p.buffer(w * h), Stride: w, Rect: image.Rect(0, 0, w, h), Palette: pal.colors}
 }
 
-func (p *framePool) putPaletted(img *image.Paletted) {
-	b := img.Bounds()
-	p.pool(&p.paletted, b.Dx(), b.Dy()).Put(img)
-}
+func (p *framePool) putPaletted(img *image.Paletted) { p.release(img.Pix) }

@@ -35,6 +35,8 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	gotemplate "github.com/nicksnyder/go-i18n/v2/i18n/template"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 )
 
 // Languages Meeple speaks, as two-letter codes: Discord's locales for
@@ -65,7 +67,8 @@ func New() (*Catalogue, error) {
 	return Load(files, "messages")
 }
 
-// Load reads the catalogues dir/<lang>.toml of fsys (en.toml is
+// Load reads the catalogues dir/<lang>.toml and dir/<part>.<lang>.toml
+// of fsys (a language's files together make its catalogue; en.toml is
 // required) and checks them like New. It lets a test or a community try a
 // corrected file.
 func Load(fsys fs.FS, dir string) (*Catalogue, error) {
@@ -89,15 +92,21 @@ func Load(fsys fs.FS, dir string) (*Catalogue, error) {
 			return nil, fmt.Errorf("locale: %s: %w", path.Base(name), err)
 		}
 		lang := f.Tag.String()
-		forms := map[string]map[string]string{}
-		for _, m := range f.Messages {
-			forms[m.ID] = pluralForms(m)
+		forms, seen := c.messages[lang]
+		if !seen {
+			forms = map[string]map[string]string{}
+			c.messages[lang] = forms
+			if lang == English {
+				c.langs = append([]language.Tag{f.Tag}, c.langs...)
+			} else {
+				c.langs = append(c.langs, f.Tag)
+			}
 		}
-		c.messages[lang] = forms
-		if lang == English {
-			c.langs = append([]language.Tag{f.Tag}, c.langs...)
-		} else {
-			c.langs = append(c.langs, f.Tag)
+		for _, m := range f.Messages {
+			if _, dup := forms[m.ID]; dup {
+				return nil, fmt.Errorf("locale: %s: message %q is also in another %s file", path.Base(name), m.ID, lang)
+			}
+			forms[m.ID] = pluralForms(m)
 		}
 	}
 	if _, ok := c.messages[English]; !ok {
@@ -183,6 +192,18 @@ func (c *Catalogue) Languages() []string {
 	out := make([]string, len(c.langs))
 	for i, t := range c.langs {
 		out[i] = t.String()
+	}
+	return out
+}
+
+// Texts returns every text of lang's catalogue (each plural form), as
+// written, placeholders included; nil for a language it lacks.
+func (c *Catalogue) Texts(lang string) []string {
+	var out []string
+	for _, forms := range c.messages[lang] {
+		for _, text := range forms {
+			out = append(out, text)
+		}
 	}
 	return out
 }
@@ -281,4 +302,11 @@ func (c *Catalogue) Each(id string, args ...any) map[string]string {
 		out[t.String()] = p.T(id, args...)
 	}
 	return out
+}
+
+// Decimal writes x with digits digits after the decimal separator, as
+// the printer's language writes numbers: "12.5" in English, "12,5" in
+// German and French (CLDR's symbols, through golang.org/x/text/number).
+func (p *Printer) Decimal(x float64, digits int) string {
+	return message.NewPrinter(language.Make(p.lang)).Sprint(number.Decimal(x, number.MinFractionDigits(digits), number.MaxFractionDigits(digits), number.NoSeparator()))
 }

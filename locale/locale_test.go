@@ -156,3 +156,38 @@ func ExamplePrinter_T() {
 	// La table est complète (4 places).
 	// The table is full (4 seats).
 }
+
+func TestALanguageMaySpreadOverFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m/en.toml":      {Data: []byte("[a]\nhello = \"Hello\"\n")},
+		"m/game.en.toml": {Data: []byte("[g]\nmove = \"moves to {{.To}}\"\n")},
+		"m/de.toml":      {Data: []byte("[a]\nhello = \"Hallo\"\n")},
+		"m/game.de.toml": {Data: []byte("[g]\nmove = \"zieht auf {{.To}}\"\n")},
+	}
+	c, err := locale.Load(fsys, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.For("de").T("g.move", "To", 14); got != "zieht auf 14" {
+		t.Errorf("got %q", got)
+	}
+	fsys["m/more.de.toml"] = &fstest.MapFile{Data: []byte("[g]\nmove = \"geht auf {{.To}}\"\n")}
+	if _, err := locale.Load(fsys, "m"); err == nil {
+		t.Error("a message given twice for one language accepted")
+	}
+}
+
+func TestDecimalFollowsTheLanguage(t *testing.T) {
+	c, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{locale.English: "-1234.5", locale.German: "-1234,5", locale.French: "-1234,5"} {
+		if got := c.For(lang).Decimal(-1234.46, 1); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := c.For(locale.German).Decimal(3, 1); got != "3,0" {
+		t.Errorf("German 3: %q", got)
+	}
+}

@@ -79,13 +79,18 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Requests to the HTTP interactions endpoint, by result (interaction, ping, unsigned, forged, stale, replayed, too_large, bad_request, method, no_answer)."},
 			[]string{"result"}),
 	}
-	for _, c := range []prometheus.Collector{m.interactions, m.answer, m.handling, m.rest, m.rateLimited, m.pacer, m.storeWrite, m.storeErrors,
-		m.started, m.ended, m.renderTime, m.renderBytes, m.gatewayUp, m.resumes, m.disconnects, m.endpointCalls} {
+	for _, c := range m.collectors() {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// collectors are m's instruments, one metric each.
+func (m *Metrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.interactions, m.answer, m.handling, m.rest, m.rateLimited, m.pacer, m.storeWrite, m.storeErrors,
+		m.started, m.ended, m.renderTime, m.renderBytes, m.gatewayUp, m.resumes, m.disconnects, m.endpointCalls}
 }
 
 // Interaction counts one interaction handled and how long it took.
@@ -154,28 +159,49 @@ func (m *Metrics) Resumed(shard int) { m.resumes.WithLabelValues(strconv.Itoa(sh
 // Options.Count).
 func (m *Metrics) EndpointRequest(result string) { m.endpointCalls.WithLabelValues(result).Inc() }
 
-// CountGames registers a gauge of the store's games, read when scraped:
-// count returns the active games (lobbies and running) and all games.
-func CountGames(reg prometheus.Registerer, count func() (active, total int, err error)) error {
-	return reg.Register(gamesCollector{count: count, desc: prometheus.NewDesc("meeple_games",
-		"Games in the store, by state (active: lobbies and running games; archived: finished and abandoned).", []string{"state"}, nil)})
+// GameCount is how many games of one game (kind) stand at one status
+// (lobby, running, finished, abandoned) in the store.
+type GameCount struct {
+	Game, Status string
+	Games        int
+}
+
+// CountGames registers meeple_games, the store's games by game and
+// status, read when scraped: count returns the store's counts (which the
+// store keeps as games move, so a scrape walks no games). Every game of
+// games at every status of statuses reads 0 when count has no entry for
+// it, so that a series does not vanish when its last game moves on.
+func CountGames(reg prometheus.Registerer, games, statuses []string, count func() ([]GameCount, error)) error {
+	return reg.Register(gamesCollector{count: count, games: games, statuses: statuses, desc: prometheus.NewDesc("meeple_games",
+		"Games in the store, by game and status (lobby, running, finished, abandoned).", []string{"game", "status"}, nil)})
 }
 
 type gamesCollector struct {
-	count func() (int, int, error)
-	desc  *prometheus.Desc
+	count           func() ([]GameCount, error)
+	games, statuses []string
+	desc            *prometheus.Desc
 }
 
 func (c gamesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
-	active, total, err := c.count()
+	counts, err := c.count()
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(c.desc, err)
 		return
 	}
-	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(active), "active")
-	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(total-active), "archived")
+	n := map[[2]string]int{}
+	for _, game := range c.games {
+		for _, status := range c.statuses {
+			n[[2]string{game, status}] = 0
+		}
+	}
+	for _, gc := range counts {
+		n[[2]string{gc.Game, gc.Status}] += gc.Games
+	}
+	for k, v := range n {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(v), k[0], k[1])
+	}
 }
 
 // Handler serves the operator's endpoints: /metrics (what g gathers),

@@ -2,17 +2,21 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 )
 
 func newTest(t *testing.T) (*Metrics, *prometheus.Registry) {
@@ -71,8 +75,8 @@ func TestTheOperatorsEndpoints(t *testing.T) {
 	m, reg := newTest(t)
 	m.GameStarted("tiny")
 	var notReady error
-	active, total := 2, 5
-	if err := CountGames(reg, func() (int, int, error) { return active, total, nil }); err != nil {
+	counts := []GameCount{{"tiny", "running", 2}, {"tiny", "finished", 3}, {"other", "lobby", 1}}
+	if err := CountGames(reg, []string{"tiny"}, []string{"lobby", "running", "finished"}, func() ([]GameCount, error) { return counts, nil }); err != nil {
 		t.Fatal(err)
 	}
 	h := Handler(reg, func() error { return notReady })
@@ -87,10 +91,18 @@ func TestTheOperatorsEndpoints(t *testing.T) {
 		t.Errorf("/readyz when not ready: %d %q", code, body)
 	}
 	_, body := get(t, h, "/metrics")
-	for _, want := range []string{`meeple_games_started_total{game="tiny"} 1`, `meeple_games{state="active"} 2`, `meeple_games{state="archived"} 3`} {
+	for _, want := range []string{`meeple_games_started_total{game="tiny"} 1`, `meeple_games{game="tiny",status="running"} 2`,
+		`meeple_games{game="tiny",status="finished"} 3`, `meeple_games{game="tiny",status="lobby"} 0`, `meeple_games{game="other",status="lobby"} 1`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+	if strings.Contains(body, `game="other",status="running"`) {
+		t.Error("/metrics reads 0 for a game it was not told of")
+	}
+	counts = nil
+	if _, body := get(t, h, "/metrics"); !strings.Contains(body, `meeple_games{game="tiny",status="finished"} 0`) {
+		t.Error("a count the store no longer has does not read 0")
 	}
 }
 
@@ -104,10 +116,10 @@ func TestTwoSetsOfInstrumentsNeedTwoRegistries(t *testing.T) {
 	}
 }
 
-// TestTheDashboardAndAlertsNameServedMetrics reads the Grafana dashboard
-// and the alert rules in deploy/ and checks that every meeple_ metric they
-// query is one this package serves.
-func TestTheDashboardAndAlertsNameServedMetrics(t *testing.T) {
+// served touches every instrument once and returns the metric families
+// the registry then serves, Meeple's own, by name.
+func served(t *testing.T) (map[string]*dto.MetricFamily, *prometheus.Registry) {
+	t.Helper()
 	m, reg := newTest(t)
 	m.Interaction("command", "ok", time.Millisecond, time.Millisecond)
 	m.REST("GET /gateway", true, 429, "global")
@@ -119,17 +131,28 @@ func TestTheDashboardAndAlertsNameServedMetrics(t *testing.T) {
 	m.Gateway(0, false)
 	m.Resumed(0)
 	m.EndpointRequest("ping")
-	if err := CountGames(reg, func() (int, int, error) { return 0, 0, nil }); err != nil {
+	if err := CountGames(reg, []string{"g"}, []string{"running"}, func() ([]GameCount, error) { return nil, nil }); err != nil {
 		t.Fatal(err)
 	}
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := map[string]bool{}
+	out := map[string]*dto.MetricFamily{}
 	for _, f := range families {
-		served[f.GetName()] = true
+		out[f.GetName()] = f
 	}
+	if want := len(m.collectors()) + 1; len(out) != want { // + meeple_games
+		t.Fatalf("served %d metrics, want %d: touch every instrument in served()", len(out), want)
+	}
+	return out, reg
+}
+
+// TestTheDashboardAndAlertsNameServedMetrics reads the Grafana dashboard
+// and the alert rules in deploy/ and checks that every meeple_ metric they
+// query is one this package serves.
+func TestTheDashboardAndAlertsNameServedMetrics(t *testing.T) {
+	families, _ := served(t)
 	name := regexp.MustCompile(`meeple_[a-z_]+`)
 	for _, file := range []string{"../deploy/grafana/meeple.json", "../deploy/prometheus/meeple-alerts.yml"} {
 		data, err := os.ReadFile(file)
@@ -143,12 +166,98 @@ func TestTheDashboardAndAlertsNameServedMetrics(t *testing.T) {
 				base = strings.TrimSuffix(base, suffix)
 			}
 			found++
-			if !served[base] {
+			if families[base] == nil {
 				t.Errorf("%s queries %s, which Meeple does not serve", file, n)
 			}
 		}
 		if found == 0 {
 			t.Errorf("%s names no metric", file)
+		}
+	}
+}
+
+// TestTheDocsListEveryMetric reads the metrics table of
+// docs/operations.md: every metric served has a row, every row names
+// metrics served, and a row's labels column names exactly the labels of
+// its metrics.
+func TestTheDocsListEveryMetric(t *testing.T) {
+	families, _ := served(t)
+	data, err := os.ReadFile("../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, aside := regexp.MustCompile("`([^`]+)`"), regexp.MustCompile(`\([^()]*\)`)
+	documented := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "| `meeple_") {
+			continue
+		}
+		cells := strings.Split(line, " | ")
+		if len(cells) < 3 {
+			t.Errorf("docs/operations.md: a metric row without a labels column: %s", line)
+			continue
+		}
+		labels := map[string]bool{}
+		for _, m := range code.FindAllStringSubmatch(cells[0], -1) {
+			name := m[1]
+			documented[name] = true
+			f := families[name]
+			if f == nil {
+				t.Errorf("docs/operations.md lists %s, which Meeple does not serve", name)
+				continue
+			}
+			for _, l := range f.GetMetric()[0].GetLabel() {
+				labels[l.GetName()] = true
+			}
+		}
+		listed := map[string]bool{} // the names outside the parentheses, which hold their values
+		for _, m := range code.FindAllStringSubmatch(aside.ReplaceAllString(cells[1], ""), -1) {
+			listed[m[1]] = true
+		}
+		if fmt.Sprint(slices.Sorted(maps.Keys(listed))) != fmt.Sprint(slices.Sorted(maps.Keys(labels))) {
+			t.Errorf("docs/operations.md lists labels %v for %s, which has %v", slices.Sorted(maps.Keys(listed)), cells[0], slices.Sorted(maps.Keys(labels)))
+		}
+	}
+	for name := range families {
+		if !documented[name] {
+			t.Errorf("Meeple serves %s, which docs/operations.md does not list", name)
+		}
+	}
+}
+
+// TestMetricsFollowPrometheusConventions runs Prometheus' own linter
+// (counters end in _total, units in base units and in the name, help on
+// every metric) and checks that every label is one whose values are few:
+// no channel, guild, user or game id, which would make a series per
+// community or player.
+func TestMetricsFollowPrometheusConventions(t *testing.T) {
+	families, reg := served(t)
+	problems, err := testutil.GatherAndLint(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("%s: %s", p.Metric, p.Text)
+	}
+	bounded := map[string]string{
+		"kind":   "the interaction's type",
+		"result": "a fixed list per metric",
+		"route":  "REST routes with every id and token replaced",
+		"token":  "bot or interaction",
+		"status": "HTTP status codes, or a game's four statuses",
+		"scope":  "Discord's three 429 scopes",
+		"op":     "the store's five writes",
+		"game":   "the games this build plays",
+		"image":  "the four images",
+		"shard":  "the shards of one process",
+	}
+	for name, f := range families {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if _, ok := bounded[l.GetName()]; !ok {
+					t.Errorf("%s has label %s, not one of the labels known to take few values", name, l.GetName())
+				}
+			}
 		}
 	}
 }

@@ -239,6 +239,10 @@ const (
 type UserPrefs struct {
 	PingOnTurn bool   `json:"ping_on_turn"` // mention the user when a decision is theirs
 	Secrets    string `json:"secrets"`      // SecretsEphemeral or SecretsDM
+	// Locale is the locale of the user's Discord client at their last
+	// interaction ("de", "en-US"; "" before any): the language of the
+	// DMs the bot sends them. See CheckLocale.
+	Locale string `json:"locale,omitempty"`
 }
 
 // DefaultUserPrefs are the preferences of a user who has saved none.

@@ -601,5 +601,27 @@ func checkUserPrefs(prefs UserPrefs) error {
 	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
 		return fmt.Errorf("%w: secrets go by %q or %q, not %.20q", ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
 	}
+	if prefs.Locale != "" {
+		return CheckLocale(prefs.Locale)
+	}
+	return nil
+}
+
+// maxLocale is the longest locale a preference keeps: Discord's are at
+// most 5 characters ("en-US", "es-419"), BCP 47 tags with a script a few
+// more.
+const maxLocale = 16
+
+// CheckLocale refuses what cannot be a locale's name: empty, longer than
+// 16 characters, or anything but ASCII letters, digits, '-' and '_'.
+func CheckLocale(loc string) error {
+	if loc == "" || len(loc) > maxLocale {
+		return fmt.Errorf("%w: a locale of %d characters", ErrInvalid, len(loc))
+	}
+	for _, r := range loc {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return fmt.Errorf("%w: locale %.20q", ErrInvalid, loc)
+		}
+	}
 	return nil
 }

@@ -51,6 +51,7 @@ type Store interface {
 	Archive(after uint64, limit int) ([]*Game, error)
 	Stats(user string) ([]Stats, error)
 	Counts() (active, total int, err error)
+	GameCounts() ([]GameCount, error)
 
 	GuildSettings(guild string) (GuildSettings, error)
 	PutGuildSettings(guild string, s GuildSettings) error
@@ -64,4 +65,14 @@ type Store interface {
 	Source
 	Destination
 	Close() error
+}
+
+// GameCount is how many games of one kind (an engine.Rules name) stand at
+// one status. Stores keep these counts as games change (in the same
+// transaction), so that reading them, as a metrics scrape does, costs no
+// walk over the games.
+type GameCount struct {
+	Kind   string
+	Status Status
+	Games  int
 }

@@ -43,7 +43,7 @@ func (s *Session) ask(p engine.Prompt) error {
 		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
 		if err := s.apply(p.Seat, action); err != nil {
-			s.printf("%s %s\n", s.st.Bad("✗"), reason(err))
+			s.printf("%s %s\n", s.st.Bad("✗"), s.w.Refusal(err))
 			switch {
 			case errors.Is(err, engine.ErrUnknownAction):
 				s.printf("  %s\n", s.cfg.Words.T("terminal.hint_help"))
@@ -81,15 +81,6 @@ func revealedSince(events []engine.Event) bool {
 		}
 	}
 	return false
-}
-
-// reason is the rule's words of a refusal.
-func reason(err error) string {
-	var rule *engine.RuleError
-	if errors.As(err, &rule) {
-		return rule.Reason
-	}
-	return err.Error()
 }
 
 // readLine reads one line; the end of input ends the session.
@@ -177,7 +168,7 @@ func (s *Session) show(seat engine.Seat) {
 // what the action does when the game says it; a long one is laid out in
 // columns, cut at maxRows rows, and actions of one word (pass) are never cut.
 func (s *Session) listActions(p engine.Prompt) {
-	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), p.Label)
+	s.printf("%s, %s:\n", s.st.Seat(p.Seat, s.names[p.Seat]), s.w.Label(p))
 	actions := s.numbered(p)
 	width := len(strconv.Itoa(len(actions)))
 	entries := make([]string, len(actions))
@@ -186,6 +177,38 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 	if len(actions) <= maxLines {
 		s.describedLines(p, actions, entries)
+		return
+	}
+	if d, describes := s.state.(describer); describes {
+		// a long list that says what each choice does: as many of its
+		// first choices as fit maxRows lines, each with its description,
+		// and every one-word choice (pass), then the free actions
+		_, pad := s.fit(entries[:len(p.Actions)])
+		var shown []string
+		var example string
+		rows, hidden := 0, 0
+		for i, a := range p.Actions {
+			line := s.described(d, p.Seat, a, entries[i], pad)
+			n := strings.Count(line, "\n") + 1
+			if strings.Contains(a, " ") && (hidden > 0 || rows+n > maxRows) {
+				if hidden == 0 {
+					example = a
+				}
+				hidden++
+				continue
+			}
+			shown, rows = append(shown, line), rows+n
+		}
+		for _, line := range shown {
+			s.printf("  %s\n", line)
+		}
+		if hidden > 0 {
+			s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, example)
+		}
+		if free := entries[len(p.Actions):]; len(free) > 0 {
+			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
+			s.grid(free)
+		}
 		return
 	}
 	cols, _ := s.fit(entries)
@@ -224,12 +247,23 @@ func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
 		}
 		line := entries[i]
 		if describes {
-			if what := d.Describe(p.Seat, a); what != "" {
-				line += strings.Repeat(" ", pad-utf8.RuneCountInString(line)+columnGap) + s.st.Dim(what)
-			}
+			line = s.described(d, p.Seat, a, line, pad)
 		}
 		s.printf("  %s\n", line)
 	}
+}
+
+// described is entry followed by what action does, in a column of its own
+// from pad on, wrapped under itself to the screen's width.
+func (s *Session) described(d describer, seat engine.Seat, action, entry string, pad int) string {
+	what := d.Describe(seat, action)
+	if what == "" {
+		return entry
+	}
+	indent := pad + columnGap
+	text := wrap(what, max(s.width()-2-indent, 20))
+	text = strings.ReplaceAll(text, "\n", "\n  "+strings.Repeat(" ", indent))
+	return entry + strings.Repeat(" ", indent-utf8.RuneCountInString(entry)) + s.st.Dim(text)
 }
 
 // fit is how many columns of the entries fit the screen's width, and the

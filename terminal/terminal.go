@@ -22,6 +22,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Human is the seat kind of a person at the keyboard; any other seat kind
@@ -90,6 +91,7 @@ type Session struct {
 	in       *bufio.Scanner
 	out      io.Writer
 	st       present.Style
+	w        *wording.Words // the game's words in the session's language
 	moves    []engine.Move
 	log      []engine.Event
 	undo     []snapshot
@@ -143,6 +145,7 @@ func New(cfg Config) (*Session, error) {
 		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
 		shown: engine.Spectator, phase: state.Phase(),
+		w: wording.ForRules(cfg.Words, cfg.Rules, nil),
 	}
 	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
 	for i, kind := range cfg.Seats {
@@ -297,16 +300,17 @@ func (s *Session) visible(e engine.Event) bool {
 }
 
 func (s *Session) eventText(e engine.Event) string {
+	text := s.w.Event(e)
 	switch e.Kind {
 	case engine.EventPhase:
-		return s.st.Bold("— " + e.Text + " —")
+		return s.st.Bold("— " + text + " —")
 	case engine.EventEnd:
-		return s.st.Good(e.Text)
+		return s.st.Good(text)
 	}
 	if e.Seat >= 0 {
-		return s.st.Seat(e.Seat, e.Text)
+		return s.st.Seat(e.Seat, text)
 	}
-	return e.Text
+	return text
 }
 
 func hasKind(events []engine.Event, kind string) bool {

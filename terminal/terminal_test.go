@@ -258,7 +258,7 @@ func TestFullCrystalPalaceGameAgainstComputers(t *testing.T) {
 	if !s.State().Over() {
 		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-3000):])
 	}
-	for _, want := range []string{"Crystal Palace", "Your mat", "choose the values of your", "✗ ", "there is no action 99999", "Topics: ", "Game over. Winner: "} {
+	for _, want := range []string{"Crystal Palace", "Your mat", "choose the values of ", "✗ ", "there is no action 99999", "Topics: ", "Game over. Winner: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}

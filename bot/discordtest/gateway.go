@@ -76,6 +76,7 @@ type gateway struct {
 	nextID   int
 	stats    GatewayStats
 	closed   bool
+	down     bool // SetGatewayDown: connections are refused
 	// keyed is when each rate-limit key (shard id % max_concurrency) last
 	// identified.
 	keyed map[int]time.Time
@@ -147,6 +148,13 @@ func (g *gateway) close() {
 // serve runs one gateway connection: HELLO, then IDENTIFY or RESUME, then
 // heartbeats until the connection ends.
 func (g *gateway) serve(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	down := g.down
+	g.mu.Unlock()
+	if down {
+		http.Error(w, "the gateway is down", http.StatusServiceUnavailable)
+		return
+	}
 	ws, err := g.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
@@ -419,6 +427,18 @@ func (s *Server) SendDM(user, text string) (string, error) {
 func (s *Server) DropConnection() {
 	for _, c := range s.gw.live() {
 		_ = c.ws.UnderlyingConn().Close()
+	}
+}
+
+// SetGatewayDown takes the gateway down, as an outage between the bot and
+// Discord does: the connections are cut (their sessions stay resumable)
+// and new ones are refused with 503 until SetGatewayDown(false).
+func (s *Server) SetGatewayDown(down bool) {
+	s.gw.mu.Lock()
+	s.gw.down = down
+	s.gw.mu.Unlock()
+	if down {
+		s.DropConnection()
 	}
 }
 

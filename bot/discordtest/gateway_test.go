@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,8 @@ type received struct {
 	tokens []string
 	dms    []string
 	got    chan struct{}
+	// readies counts the READY events the session has handled.
+	readies atomic.Int32
 }
 
 func (r *received) add(f func()) {
@@ -58,6 +61,7 @@ func openShard(t *testing.T, srv *Server, shard Shard) (*discordgo.Session, *rec
 	s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
 		r.add(func() { r.dms = append(r.dms, mc.Content) })
 	})
+	s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { r.readies.Add(1) })
 	if err := s.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +146,8 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 	if _, err := srv.WaitConnected(5 * time.Second); err != nil {
 		t.Fatal(err)
 	}
+	// what the new session is sent counts once the bot has handled its READY
+	waitFor(t, func() bool { return got.readies.Load() == 2 })
 	if _, err := srv.SendDM("101", "after"); err != nil {
 		t.Fatal(err)
 	}

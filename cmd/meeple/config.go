@@ -32,6 +32,7 @@ type config struct {
 	Database      string            `toml:"database"`
 	LogLevel      string            `toml:"log_level"`
 	LogFormat     string            `toml:"log_format"`
+	MemoryLimit   *byteSize         `toml:"memory_limit"`
 	Content       map[string]string `toml:"content"`
 	Deadlines     deadlineConfig    `toml:"deadlines"`
 	Render        renderConfig      `toml:"render"`
@@ -171,7 +172,8 @@ func (d deadlineConfig) apply(c *bot.Config) {
 }
 
 type renderConfig struct {
-	Images *bool `toml:"images"`
+	Images     *bool    `toml:"images"`
+	LayerCache byteSize `toml:"layer_cache"`
 }
 
 // duration is a Go duration written as a string: "48h", "90m", "0".

@@ -63,34 +63,12 @@ metrics = "127.0.0.1:0"
 			<-exited
 		}
 	}()
-	address := func(what string) string {
-		t.Helper()
-		re := regexp.MustCompile(`msg="` + what + `" address=(\S+)`)
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if m := re.FindStringSubmatch(stderr.String()); m != nil {
-				return m[1]
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("no %q in the log:\n%s", what, stderr.String())
-		return ""
-	}
-	endpoint, ops := address("serving the interactions endpoint"), address("serving metrics and health")
+	endpoint, ops := logAddress(t, &stderr, "serving the interactions endpoint"), logAddress(t, &stderr, "serving metrics and health")
 	fake.SetInteractionsEndpoint("http://"+endpoint+"/interactions", key)
 	if err := fake.CheckEndpoint(); err != nil {
 		t.Fatal(err)
 	}
-	get := func(path string) (int, string) {
-		t.Helper()
-		resp, err := http.Get("http://" + ops + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	get := func(path string) (int, string) { t.Helper(); return httpGet(t, "http://"+ops+path) }
 	if code, body := get("/healthz"); code != 200 {
 		t.Errorf("/healthz: %d %s", code, body)
 	}
@@ -116,13 +94,13 @@ metrics = "127.0.0.1:0"
 	play(slash("101", channel, "lobby", "new", map[string]string{"game": "crystalpalace"}), "lobby")
 	play(slash("102", channel, "lobby", "join", nil), "joined")
 	play(slash("102", channel, "lobby", "start", nil), "has started")
-	_, body := get("/metrics")
+	body := settledMetrics(t, "http://"+ops+"/metrics", 3, "meeple_interaction_seconds_count", `kind="command"`)
 	for _, want := range []string{
 		`meeple_interactions_total{kind="command",result="ok"} 3`,
 		`meeple_endpoint_requests_total{result="interaction"} 3`,
 		`meeple_endpoint_requests_total{result="ping"} 1`,
 		`meeple_games_started_total{game="crystalpalace"} 1`,
-		`meeple_games{state="active"} 1`,
+		`meeple_games{game="crystalpalace",status="running"} 1`, `meeple_games{game="eightydays",status="lobby"} 0`,
 		`go_goroutines`, `process_resident_memory_bytes`,
 	} {
 		if !strings.Contains(body, want) {
@@ -152,4 +130,32 @@ metrics = "127.0.0.1:0"
 	if fake.Gateway().Identifies != 0 {
 		t.Errorf("meeple connected to the gateway though [discord] gateway = false")
 	}
+}
+
+// logAddress waits for the log line msg="what" address=… of a server
+// meeple run started, and returns the address.
+func logAddress(t *testing.T, log *lockedBuffer, what string) string {
+	t.Helper()
+	re := regexp.MustCompile(`msg="` + what + `" address=(\S+)`)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(log.String()); m != nil {
+			return m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %q in the log:\n%s", what, log.String())
+	return ""
+}
+
+// httpGet GETs url and returns the status and the body.
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }

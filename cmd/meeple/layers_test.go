@@ -9,7 +9,8 @@ import (
 // TestImportsPointOneWay checks the project's layering: cmd wires
 // everything; bot reaches the engine, images and storage; images and
 // storage reach only the engine (images also their text layer,
-// imaging/typeset, which reaches nothing of ours); rating and picker are
+// imaging/typeset, which reaches nothing of ours, and the game words,
+// wording, which reaches the engine and locale); rating and picker are
 // libraries that reach nothing of ours but the engine; the engine reaches nothing but
 // itself (engine's own purity test checks its other imports). Each
 // package of the module is held to the rule of the longest path below
@@ -20,17 +21,18 @@ import (
 func TestImportsPointOneWay(t *testing.T) {
 	const module = "github.com/meeplegames/meeple"
 	allowed := map[string][]string{
-		"cmd":               {"bot", "engine", "imaging", "locale", "metrics", "present", "storage", "terminal"},
-		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "locale", "picker", "rating", "=storage"},
+		"cmd":               {"bot", "engine", "imaging", "locale", "metrics", "present", "storage", "terminal", "wording"},
+		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "locale", "picker", "rating", "=storage", "wording"},
 		"bot/interactions":  nil,
 		"metrics":           nil,
 		"bot/discordtest":   {"bot/endpoint", "bot/shard"},
 		"bot/endpoint":      nil,
 		"bot/shard":         nil,
-		"terminal":          {"engine", "locale", "present"},
+		"terminal":          {"engine", "locale", "present", "wording"},
 		"locale":            nil,
-		"present":           {"engine"},
-		"imaging":           {"engine", "imaging/typeset"},
+		"present":           {"engine", "wording"},
+		"wording":           {"engine", "locale"},
+		"imaging":           {"engine", "imaging/typeset", "wording"},
 		"imaging/typeset":   nil,
 		"storage":           {"engine"},
 		"storage/boltdb":    {"engine", "=storage"},

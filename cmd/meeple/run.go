@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -45,6 +46,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
+	applyMemoryLimit(cfg, os.Getenv, log)
+	defer startCPUProfile(os.Getenv, log)()
+	defer heapProfileOnSignal(os.Getenv, log)()
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
@@ -101,7 +105,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	botCfg := bot.Config{
 		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
 	}
-	m, promReg, err := operatorMetrics(cfg.HTTP, store.Counts)
+	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), store.GameCounts)
 	if err != nil {
 		return err
 	}
@@ -114,7 +118,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	parts := bot.Parts{Session: session, Store: store, Games: reg, Text: plainText}
 	if botCfg.Images {
-		if parts.Renderer, err = imaging.New(); err != nil {
+		if parts.Renderer, err = imaging.NewWith(imaging.Options{LayerCache: int(cfg.Render.LayerCache.n)}); err != nil {
 			return err
 		}
 	}
@@ -142,7 +146,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
-	return b.Run(ctx)
+	stopped := b.Run(ctx)
+	writeHeapProfile(os.Getenv, log) // the bot's caches are still held here
+	runtime.KeepAlive(b)
+	return stopped
 }
 
 // plainText writes a view as text without terminal colours, for Discord.

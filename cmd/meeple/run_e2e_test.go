@@ -57,7 +57,7 @@ var binDir string
 var errNoGoTool = errors.New("no go tool in PATH to build meeple with")
 
 // buildMeeple returns the compiled command, building it at the first call.
-func buildMeeple(t *testing.T) string {
+func buildMeeple(t testing.TB) string {
 	t.Helper()
 	bin, err := builtMeeple()
 	if errors.Is(err, errNoGoTool) {

@@ -15,6 +15,7 @@ import (
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/bot/interactions"
 	"github.com/meeplegames/meeple/metrics"
+	"github.com/meeplegames/meeple/storage"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -24,9 +25,10 @@ import (
 const shutdownWait = 5 * time.Second
 
 // operatorMetrics makes the metrics when [http] metrics is set: Meeple's
-// instruments, the store's game counts, and Go's and the process's own,
-// in a registry of their own. It returns nils when metrics are off.
-func operatorMetrics(cfg httpConfig, counts func() (int, int, error)) (*metrics.Metrics, *prometheus.Registry, error) {
+// instruments, the store's games by game and status (of games, the games
+// this build plays), and Go's and the process's own, in a registry of
+// their own. It returns nils when metrics are off.
+func operatorMetrics(cfg httpConfig, games []string, counts func() ([]storage.GameCount, error)) (*metrics.Metrics, *prometheus.Registry, error) {
 	if cfg.Metrics == "" {
 		return nil, nil, nil
 	}
@@ -40,7 +42,16 @@ func operatorMetrics(cfg httpConfig, counts func() (int, int, error)) (*metrics.
 	if err != nil {
 		return nil, nil, fmt.Errorf("metrics: %w", err)
 	}
-	if err := metrics.CountGames(reg, counts); err != nil {
+	statuses := []string{string(storage.StatusLobby), string(storage.StatusRunning), string(storage.StatusFinished), string(storage.StatusAbandoned)}
+	count := func() ([]metrics.GameCount, error) {
+		counts, err := counts()
+		out := make([]metrics.GameCount, len(counts))
+		for i, c := range counts {
+			out[i] = metrics.GameCount{Game: c.Kind, Status: string(c.Status), Games: c.Games}
+		}
+		return out, err
+	}
+	if err := metrics.CountGames(reg, games, statuses, count); err != nil {
 		return nil, nil, fmt.Errorf("metrics: %w", err)
 	}
 	return m, reg, nil

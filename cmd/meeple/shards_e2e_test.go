@@ -94,6 +94,7 @@ type answers struct {
 	mu      sync.Mutex
 	byToken map[string]chan discordtest.Request
 	byUser  map[string]chan discordtest.Request
+	sent    int // interactions sent
 }
 
 func watchAnswers(fake *discordtest.Server) *answers {
@@ -131,9 +132,11 @@ func (a *answers) channel(m map[string]chan discordtest.Request, key string) cha
 // it. ok is false when nothing came within the wait.
 func (a *answers) interact(fake *discordtest.Server, raw map[string]any) (out []discordtest.Request, ok bool) {
 	a.mu.Lock()
-	id := fmt.Sprintf("t%d", len(a.byToken))
+	a.sent++ // under the lock: interactions sent at once get distinct tokens
+	id := fmt.Sprintf("t%d", a.sent)
+	ch := make(chan discordtest.Request, 16)
+	a.byToken["itok-"+id] = ch
 	a.mu.Unlock()
-	ch := a.channel(a.byToken, "itok-"+id)
 	raw["id"], raw["token"], raw["application_id"], raw["version"] = id, "itok-"+id, discordtest.BotID, 1
 	message := ""
 	if m, isMap := raw["message"].(map[string]any); isMap {

@@ -27,6 +27,7 @@ type store interface {
 	GetByID(id uint64) (*storage.Game, error)
 	Import(g *storage.Game) error
 	Counts() (active, total int, err error)
+	GameCounts() ([]storage.GameCount, error)
 	storage.Source
 	storage.Destination
 	Close() error

@@ -39,6 +39,7 @@ const (
 	vSell           // sell energy|gear
 	vPay            // pay (a debt, with loans for what is missing)
 	vAccept         // accept (take an optional bonus)
+	vAsk            // ask down | ask pass (undo a "skip always" or "pass always")
 )
 
 // Action is a parsed action. Its fields depend on Verb; Key holds a word
@@ -47,6 +48,19 @@ type Action struct {
 	Verb verb
 	Vals []int // dice values, or numeric arguments
 	Key  string
+	// Then answers, in order, the decisions the action leads to: the
+	// assistant action or the move down after a placement ("place 3
+	// patent 2 market place", "place 5 westminster 2 down 4"), the player a
+	// prototype is played on ("build crane target 2"). Tail reports that they were given, possibly
+	// none ("place 5 westminster 2 only"): the optional decisions Then does
+	// not answer are then declined instead of asked. Without a tail (the
+	// older notation) each decision is asked on its own.
+	Then []Action
+	Tail bool
+	// Always: the answer holds from now on, and the question is no longer
+	// asked ("skip always", "pass always", "bonus energy always"); the
+	// matching "ask …" free action asks it again.
+	Always bool
 }
 
 // greenSource kinds in Action.Key for vGreen.
@@ -111,13 +125,15 @@ func (v verb) words() string {
 		return "pay"
 	case vAccept:
 		return "accept"
+	case vAsk:
+		return "ask"
 	}
 	return ""
 }
 
 // String is the canonical text of the action; ParseAction reads it back.
 func (a Action) String() string {
-	if len(a.Vals) == 0 && a.Key == "" {
+	if len(a.Vals) == 0 && a.Key == "" && !a.Tail && !a.Always {
 		return a.Verb.words() // no arguments: no copy
 	}
 	var buf [48]byte
@@ -150,7 +166,7 @@ func (a Action) appendText(b []byte) []byte {
 		num(a.Vals[1])
 	case vTake, vMoveAsst, vDown, vReplace, vTarget, vRepay:
 		num(a.Vals[0])
-	case vUse, vBonus, vBuild, vWatch, vExchange, vBuy, vSell:
+	case vUse, vBonus, vBuild, vWatch, vExchange, vBuy, vSell, vAsk:
 		word(a.Key)
 	case vGreen:
 		word(a.Key)
@@ -160,6 +176,18 @@ func (a Action) appendText(b []byte) []byte {
 	case vLoan:
 		if len(a.Vals) > 0 {
 			num(a.Vals[0])
+		}
+	}
+	if a.Always {
+		b = append(b, " always"...)
+	}
+	if a.Tail {
+		if len(a.Then) == 0 {
+			b = append(b, " only"...)
+		}
+		for _, f := range a.Then {
+			b = append(b, ' ')
+			b = f.appendText(b)
 		}
 	}
 	return b
@@ -172,7 +200,7 @@ func unknown(text string) error {
 // ParseAction reads an action in canonical notation. Extra spaces and upper
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
-	var buf [8]string
+	var buf [10]string
 	f, ok := fields(lower(text), buf[:0])
 	if !ok || len(f) == 0 {
 		return Action{}, unknown(text)
@@ -226,6 +254,13 @@ func ParseAction(text string) (Action, error) {
 		slices.SortFunc(vals, func(a, b int) int { return b - a })
 		return Action{Verb: vDice, Vals: vals}, nil
 	case "place":
+		if len(f) > 4 {
+			base, err := ParseAction(strings.Join(f[:4], " "))
+			if err != nil {
+				return base, err
+			}
+			return withTail(base, f[4:])
+		}
 		if len(f) == 4 {
 			v, err1 := strconv.Atoi(f[1])
 			sp, err2 := strconv.Atoi(f[3])
@@ -235,22 +270,44 @@ func ParseAction(text string) (Action, error) {
 		}
 		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write place <die value> <location> <space>, e.g. place 5 westminster 2 (locations: patent, museum, bank, westminster, club, times, port, waterloo)")
 	case "pass":
+		if len(f) == 2 && f[1] == "always" {
+			return Action{Verb: vPass, Always: true}, nil
+		}
 		return bare(vPass)
 	case "skip":
+		if len(f) == 2 && f[1] == "always" {
+			return Action{Verb: vSkip, Always: true}, nil
+		}
 		return bare(vSkip)
+	case "ask":
+		return oneWord(vAsk, "down", "pass", "bonus", "act")
 	case "pay":
 		return bare(vPay)
 	case "accept":
 		return bare(vAccept)
 	case "take":
+		if len(f) == 3 && f[2] == "always" {
+			a, err := ParseAction(f[0] + " " + f[1])
+			a.Always = err == nil
+			return a, err
+		}
 		return oneNum(vTake, "the slot number, e.g. take 2")
 	case "advance":
+		if len(f) == 2 && f[1] == "always" {
+			return Action{Verb: vAdvance, Always: true}, nil
+		}
 		return bare(vAdvance)
 	case "publish":
+		if len(f) == 2 && f[1] == "always" {
+			return Action{Verb: vPublish, Always: true}, nil
+		}
 		return bare(vPublish)
 	case "use":
 		if len(f) == 2 && isWord(f[1]) {
 			return Action{Verb: vUse, Key: f[1]}, nil
+		}
+		if len(f) == 3 && isWord(f[1]) && f[2] == "always" {
+			return Action{Verb: vUse, Key: f[1], Always: true}, nil
 		}
 		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write use followed by a possibility, e.g. use gears")
 	case "objective":
@@ -285,8 +342,14 @@ func ParseAction(text string) (Action, error) {
 		if len(f) == 2 && isWord(f[1]) {
 			return Action{Verb: vBonus, Key: f[1]}, nil
 		}
+		if len(f) == 3 && isWord(f[1]) && f[2] == "always" {
+			return Action{Verb: vBonus, Key: f[1], Always: true}, nil
+		}
 		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write bonus followed by the bonus you choose, e.g. bonus pounds")
 	case "build":
+		if len(f) > 2 && isWord(f[1]) {
+			return withTail(Action{Verb: vBuild, Key: f[1]}, f[2:])
+		}
 		if len(f) == 2 && isWord(f[1]) {
 			return Action{Verb: vBuild, Key: f[1]}, nil
 		}
@@ -310,6 +373,63 @@ func ParseAction(text string) (Action, error) {
 		return oneWord(vSell, "energy", "gear")
 	}
 	return Action{}, unknown(text)
+}
+
+// withTail reads the answers written after a placement or a build (see
+// Action.Then): "only", or an assistant action and a move down for a
+// placement, a target for a build.
+func withTail(a Action, words []string) (Action, error) {
+	a.Tail = true
+	if a.Verb == vPlace && len(words) == 1 && words[0] == "only" {
+		return a, nil
+	}
+	bad := func() (Action, error) {
+		if a.Verb == vBuild {
+			return Action{}, engine.Refuse(engine.ErrUnknownAction, "write build <patent>, or build <patent> target <player>, e.g. build crane target 2")
+		}
+		return Action{}, engine.Refuse(engine.ErrUnknownAction, "after place <value> <location> <space> write only, or an assistant action (objective, market place, market move <tier>), e.g. place 3 patent 2 market place")
+	}
+	for len(words) > 0 {
+		n := 1
+		switch {
+		case words[0] == "market" && len(words) >= 2 && words[1] == "move":
+			n = 3
+		case words[0] == "market" || words[0] == "down" || words[0] == "target":
+			n = 2
+		}
+		if n > len(words) {
+			return bad()
+		}
+		f, err := ParseAction(strings.Join(words[:n], " "))
+		if err != nil {
+			return bad()
+		}
+		a.Then = append(a.Then, f)
+		words = words[n:]
+	}
+	if !tailFits(a) {
+		return bad()
+	}
+	return a, nil
+}
+
+// tailFits reports whether a's follow-up answers have the shape its verb
+// allows: an assistant action or a move down after a placement, a target
+// after a build.
+func tailFits(a Action) bool {
+	switch a.Verb {
+	case vBuild:
+		return len(a.Then) == 1 && a.Then[0].Verb == vTarget
+	case vPlace:
+		if len(a.Then) != 1 {
+			return false
+		}
+		switch a.Then[0].Verb {
+		case vObjective, vPlaceAsst, vMoveAsst:
+			return true
+		}
+	}
+	return false
 }
 
 // isWord reports whether s is a plain lower-case identifier.

@@ -1,6 +1,9 @@
 package crystalpalace
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -24,16 +27,32 @@ func (Heuristic) Choose(st engine.State, pr engine.Prompt, rng *engine.RNG) stri
 	if len(pr.Actions) == 1 {
 		return pr.Actions[0]
 	}
+	if len(pr.Actions) == 2 && pr.Actions[1] == "pass always" {
+		return pr.Actions[1] // nothing to place or build: no need to be asked again
+	}
 	switch pr.Kind {
 	case "dice":
 		return s.aiDice(seat)
 	case "place":
 		return s.aiPlace(seat, pr.Actions, rng)
 	}
-	best, bestV := pr.Actions[0], -1e18
-	for _, a := range pr.Actions {
+	best := s.aiLookahead(seat, pr.Seat, pr.Actions, rng)
+	if pr.Kind == "down" && best == "skip" {
+		return "skip always" // it seldom moves down: no need to be asked again
+	}
+	if (pr.Kind == "bonus" || pr.Kind == "action") && slices.Contains(pr.Actions, best+" always") {
+		return best + " always" // a poster's bonus: the same choice every round
+	}
+	return best
+}
+
+// aiLookahead picks the action after which seat's position compared with
+// the best opponent's is best.
+func (s *State) aiLookahead(seat int, who engine.Seat, actions []string, rng *engine.RNG) string {
+	best, bestV := actions[0], -1e18
+	for _, a := range actions {
 		t := s.clone()
-		if _, err := t.Apply(pr.Seat, a); err != nil {
+		if _, err := t.Apply(who, a); err != nil {
 			continue
 		}
 		v := t.relative(seat) + float64(rng.Intn(100))/1000
@@ -136,17 +155,23 @@ func (s *State) aiDice(seat int) string {
 	return Action{Verb: vDice, Vals: vals}.String()
 }
 
-// aiPlace picks the placement with the best expected worth, or passes.
+// aiPlace picks the placement with the best expected worth, or passes;
+// a placement listed with answers to the decisions it leads to (assistant
+// action, move down) is judged once, then its answers by looking ahead.
 func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 	worth := make([]float64, locCount)
 	for l := locPatent; l < locCount; l++ {
 		worth[l] = s.locationWorth(seat, l)
 	}
 	best, bestV := "pass", 0.5
-	for _, text := range actions {
+	var bestBase Action
+	for i, text := range actions {
 		a, err := ParseAction(text)
 		if err != nil || a.Verb != vPlace {
 			continue
+		}
+		if i > 0 && strings.HasPrefix(actions[i-1], s.r.place[a.Vals[0]][locIndex(a.Key)][a.Vals[1]-1]+" ") {
+			continue // the same placement with other answers, already judged
 		}
 		l := locIndex(a.Key)
 		side := s.side(locKind(l))
@@ -179,10 +204,24 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 		// Keep high dice for contested places: a small cost for spending a high die.
 		v -= 0.05 * float64(a.Vals[0])
 		if v > bestV {
-			best, bestV = text, v
+			best, bestV, bestBase = text, v, a
 		}
 	}
-	return best
+	if !bestBase.Tail {
+		return best
+	}
+	return s.aiLookahead(seat, engine.Seat(seat), withBase(actions, s.r.place[bestBase.Vals[0]][locIndex(bestBase.Key)][bestBase.Vals[1]-1]+" "), rng)
+}
+
+// withBase keeps the actions that begin with prefix.
+func withBase(actions []string, prefix string) []string {
+	var out []string
+	for _, a := range actions {
+		if strings.HasPrefix(a, prefix) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // locationWorth estimates what an action at l is worth to seat now.

@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -25,8 +26,8 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 		return nil, err
 	}
 	s.ev = make([]engine.Event, 0, 4)
-	if text := s.narrate(who, a); text != "" {
-		s.emit(engine.EventAction, who, text, false)
+	if text := s.narrate(who, a); !text.IsZero() {
+		s.emitDoing(who, text)
 	}
 	s.startLedger()
 	s.do(who, a)
@@ -38,17 +39,22 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 }
 
 func isFree(v verb) bool {
-	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell
+	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell || v == vAsk
 }
 
 func illegal(reason string) error { return engine.Refuse(engine.ErrIllegalAction, reason) }
 
 func sameAction(a, b Action) bool {
-	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) {
+	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) || a.Tail != b.Tail || a.Always != b.Always || len(a.Then) != len(b.Then) {
 		return false
 	}
 	for i := range a.Vals {
 		if a.Vals[i] != b.Vals[i] {
+			return false
+		}
+	}
+	for i := range a.Then {
+		if !sameAction(a.Then[i], b.Then[i]) {
 			return false
 		}
 	}
@@ -110,7 +116,7 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 				return nil
 			}
 		}
-		return illegal("first " + s.decisionLabel(seat, t))
+		return s.wrongAnswer(seat, t, a)
 	}
 	if a.Verb == vBuild {
 		if err := s.prototypeLimit(seat); err != nil {
@@ -118,11 +124,13 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 		}
 	}
 	if s.waiting() {
-		for i := range s.P {
+		var waits []string
+		for _, i := range s.Order {
 			if len(s.P[i].Q) > 0 {
-				return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
+				waits = append(waits, seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
 			}
 		}
+		return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+strings.Join(waits, "; and for "))
 	}
 	switch s.Ph {
 	case 1:
@@ -155,6 +163,9 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 func (s *State) checkPlace(seat int, a Action) error {
 	switch a.Verb {
 	case vPass:
+		if a.Always && s.canPlace(seat) {
+			return illegal("pass always is for when passing is all you can do; you can still place a die")
+		}
 		return nil
 	case vPlace:
 	default:
@@ -163,7 +174,10 @@ func (s *State) checkPlace(seat int, a Action) error {
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
 	problem := s.placeProblem(seat, v, l, sp)
 	if problem == placeOK {
-		return nil
+		if !a.Tail {
+			return nil
+		}
+		return s.checkPlaceTail(seat, l, sp, a)
 	}
 	loc := &s.c.Locations[l]
 	side := s.side(locKind(l))
@@ -297,6 +311,13 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Verb == vPass {
 		return nil
 	}
+	if a.Always {
+		list := s.phaseActions(seat)
+		if len(list) != 3 || list[1] != a.String() {
+			return illegal("“always” is for a die whose only possible action is the one you name; here you choose among: " + strings.Join(list, ", "))
+		}
+		return nil
+	}
 	l := locKind(s.Loc)
 	loc := &s.c.Locations[l]
 	want := func() error {
@@ -349,8 +370,11 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 			return illegal("“" + po.Key + "” is only offered with " + strconv.Itoa(po.MinPlayers) + " or more players")
 		}
 		for j, other := range side.Possibilities {
-			if other.Group == po.Group && s.Boards[l].Poss[j] >= 0 {
-				return illegal("“" + po.Key + "” was already used this round")
+			if by := s.Boards[l].Poss[j]; other.Group == po.Group && by >= 0 {
+				if other.Key == po.Key {
+					return illegal("“" + po.Key + "” was already used this round, by " + seatName(by))
+				}
+				return illegal("“" + po.Key + "” shares its box with “" + other.Key + "”, which " + seatName(by) + " already used this round")
 			}
 		}
 		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
@@ -364,6 +388,9 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 func (s *State) checkBuild(seat int, a Action) error {
 	p := &s.P[seat]
 	if a.Verb == vPass {
+		if a.Always && s.canBuild(seat) {
+			return illegal("pass always is for when passing is all you can do; you can still build a prototype")
+		}
 		return nil
 	}
 	if a.Verb != vBuild {
@@ -374,6 +401,9 @@ func (s *State) checkBuild(seat int, a Action) error {
 		return illegal("you hold no patent “" + a.Key + "”")
 	}
 	if s.buildable(seat, i) {
+		if a.Tail && (a.Then[0].Vals[0] < 1 || a.Then[0].Vals[0] > s.N) {
+			return illegal(s.c.Patents[i].Prototype + " is played on a player: target 1 to " + strconv.Itoa(s.N))
+		}
 		return nil
 	}
 	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
@@ -453,7 +483,7 @@ func (s *State) checkFree(seat int, a Action) error {
 			need = e.GearNewspapers
 		}
 		if p.News < need {
-			return illegal("a " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
+			return illegal("exchange " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
 		}
 		if a.Key == "die" && p.Dice+p.New+p.Tick >= e.MaxDice {
 			return illegal("you already have all " + strconv.Itoa(e.MaxDice) + " dice")
@@ -468,12 +498,26 @@ func (s *State) checkFree(seat int, a Action) error {
 			price = e.GearPounds
 		}
 		if p.Pounds < price {
-			return illegal("a " + a.Key + " costs " + strconv.Itoa(price) + " pounds")
+			return illegal("1 " + a.Key + " costs " + strconv.Itoa(price) + " pounds; you have " + strconv.Itoa(p.Pounds))
 		}
 		return nil
 	case vSell:
 		if (a.Key == "gear" && p.Gears == 0) || (a.Key == "energy" && p.Energy == 0) {
 			return illegal("you have no " + a.Key + " to sell")
+		}
+		return nil
+	case vAsk:
+		if a.Key == "down" && !p.NoDown {
+			return illegal("you are already asked, after each placement, whether to move an assistant down")
+		}
+		if a.Key == "pass" && !p.AutoPass {
+			return illegal("you are already asked to place or build even when you can only pass")
+		}
+		if a.Key == "bonus" && len(p.Picks) == 0 {
+			return illegal("you have no poster bonus chosen for always")
+		}
+		if a.Key == "act" && !p.AutoAct {
+			return illegal("you are already asked about each die in phase 3")
 		}
 		return nil
 	}
@@ -537,6 +581,17 @@ func (s *State) do(seat int, a Action) {
 				p.Pounds -= e.EnergyPounds
 				p.Energy++
 			}
+		case vAsk:
+			switch a.Key {
+			case "down":
+				p.NoDown = false
+			case "pass":
+				p.AutoPass = false
+			case "act":
+				p.AutoAct = false
+			default:
+				p.Picks = nil
+			}
 		case vSell:
 			if a.Key == "gear" {
 				p.Gears--
@@ -561,10 +616,12 @@ func (s *State) do(seat int, a Action) {
 	case 2:
 		s.doPlace(seat, a)
 	case 3:
+		p.AutoAct = p.AutoAct || a.Always
 		s.doAction(seat, a)
 	case 5:
 		if a.Verb == vPass {
 			p.Passed = true
+			p.AutoPass = p.AutoPass || a.Always
 			return
 		}
 		i := s.c.patentByID[a.Key]
@@ -581,6 +638,7 @@ func (s *State) do(seat int, a Action) {
 		}
 		s.addVP(seat, vp, vpPrototypes)
 		s.push(seat, Task{K: dTarget, X: i})
+		s.follow(seat, a)
 	}
 }
 
@@ -621,6 +679,7 @@ func (s *State) doPlace(seat int, a Action) {
 	s.Moved = true
 	if a.Verb == vPass {
 		p.Passed = true
+		p.AutoPass = p.AutoPass || a.Always
 		return
 	}
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
@@ -635,6 +694,10 @@ func (s *State) doPlace(seat int, a Action) {
 	}
 	tasks = append(tasks, Task{K: dDown})
 	s.push(seat, tasks...)
+	s.own = "fee"
+	s.report(seat, s.own)
+	s.own = ""
+	s.follow(seat, a)
 }
 
 func (s *State) doAction(seat int, a Action) {
@@ -662,7 +725,10 @@ func (s *State) doAction(seat int, a Action) {
 	// The action waits behind the space's bonus or cost: a cost the seat
 	// cannot pay at once is paid (money raised, or loans) before it.
 	s.P[seat].Q = append(s.P[seat].Q, act)
+	outer := s.cause
+	s.cause = "action space" // a cost paid later says what it was for
 	s.receiveBonus(seat, s.side(l).Actions[k])
+	s.cause = outer
 }
 
 // act performs the action of the current location for seat: t.X is the
@@ -731,6 +797,9 @@ func (s *State) receiveBonus(seat int, as ActionSpace) {
 	if as.Buzz > 0 {
 		s.moveBuzz(seat, as.Buzz)
 	}
+	s.own = "action space"
+	s.report(seat, s.own) // the bonus or cost first, then the action's own changes
+	s.own = ""
 	s.settleSeat(seat)
 }
 

@@ -71,16 +71,21 @@ type Effect struct {
 
 // Patent is a patent card; its back is the prototype.
 type Patent struct {
-	ID            string   `toml:"id"`
-	Name          string   `toml:"name"`
-	Prototype     string   `toml:"prototype"`
-	Cost          Cost     `toml:"cost"`
-	VP            []int    `toml:"vp"` // by year: 1849, 1850, 1851
-	Link          string   `toml:"link"`
-	Effect        []Effect `toml:"effect"`
-	Source        string   `toml:"source"`
-	Reconstructed bool     `toml:"reconstructed"`
-	link          int
+	ID        string `toml:"id"`
+	Name      string `toml:"name"`
+	Prototype string `toml:"prototype"`
+	// Names and PrototypeNames are the patent's and prototype's names in
+	// other languages, by code ("de", "fr"); a language not given reads
+	// the English name.
+	Names          map[string]string `toml:"names"`
+	PrototypeNames map[string]string `toml:"prototype_names"`
+	Cost           Cost              `toml:"cost"`
+	VP             []int             `toml:"vp"` // by year: 1849, 1850, 1851
+	Link           string            `toml:"link"`
+	Effect         []Effect          `toml:"effect"`
+	Source         string            `toml:"source"`
+	Reconstructed  bool              `toml:"reconstructed"`
+	link           int
 }
 
 // Ability is a character's recurring effect in phase 4, 5 or 6.
@@ -91,30 +96,32 @@ type Ability struct {
 
 // Character is a character card.
 type Character struct {
-	ID            string   `toml:"id"`
-	Name          string   `toml:"name"`
-	Cost          Cost     `toml:"cost"`
-	VP            []int    `toml:"vp"`
-	Link          string   `toml:"link"`
-	Instant       []Effect `toml:"instant"`
-	Ability       Ability  `toml:"ability"`
-	Salary        []int    `toml:"salary"` // by salary colour of the Westminster position
-	Source        string   `toml:"source"`
-	Reconstructed bool     `toml:"reconstructed"`
+	ID            string            `toml:"id"`
+	Name          string            `toml:"name"`
+	Names         map[string]string `toml:"names"` // in other languages, as Patent.Names
+	Cost          Cost              `toml:"cost"`
+	VP            []int             `toml:"vp"`
+	Link          string            `toml:"link"`
+	Instant       []Effect          `toml:"instant"`
+	Ability       Ability           `toml:"ability"`
+	Salary        []int             `toml:"salary"` // by salary colour of the Westminster position
+	Source        string            `toml:"source"`
+	Reconstructed bool              `toml:"reconstructed"`
 	link          int
 }
 
 // Research is a research tile: green (British Museum) or violet (beside the
 // Patent Office with a blue box, beside the Reform Club with an orange box).
 type Research struct {
-	ID            string   `toml:"id"`
-	Name          string   `toml:"name"`
-	Back          string   `toml:"back"` // green or violet
-	Box           string   `toml:"box"`  // violet only: blue or orange
-	Instant       []Effect `toml:"instant"`
-	Phase6        []Effect `toml:"phase6"`
-	Source        string   `toml:"source"`
-	Reconstructed bool     `toml:"reconstructed"`
+	ID            string            `toml:"id"`
+	Name          string            `toml:"name"`
+	Names         map[string]string `toml:"names"` // in other languages, as Patent.Names
+	Back          string            `toml:"back"`  // green or violet
+	Box           string            `toml:"box"`   // violet only: blue or orange
+	Instant       []Effect          `toml:"instant"`
+	Phase6        []Effect          `toml:"phase6"`
+	Source        string            `toml:"source"`
+	Reconstructed bool              `toml:"reconstructed"`
 }
 
 // Share is a share tile of one round.
@@ -227,11 +234,15 @@ type BoardSide struct {
 
 // Location is one of the eight location boards.
 type Location struct {
-	Key    string      `toml:"key"`
-	Number int         `toml:"number"`
-	Name   string      `toml:"name"`
-	Sides  []BoardSide `toml:"side"`
-	kind   locKind
+	Key    string `toml:"key"`
+	Number int    `toml:"number"`
+	Name   string `toml:"name"`
+	// Names is the name in other languages, as Patent.Names; At says "at
+	// the Patent Office" in each language, English included ("en").
+	Names map[string]string `toml:"names"`
+	At    map[string]string `toml:"at"`
+	Sides []BoardSide       `toml:"side"`
+	kind  locKind
 }
 
 // MarketSpace is a Black Market space: the cost to place or move an
@@ -280,9 +291,10 @@ type IncomeSpace struct {
 
 // WestminsterSpace is a space of the Westminster track.
 type WestminsterSpace struct {
-	Name   string   `toml:"name" json:"name"`
-	Bonus  []Effect `toml:"bonus" json:"bonus,omitempty"`
-	Salary int      `toml:"salary" json:"salary"` // salary colour: index into Character.Salary
+	Name   string            `toml:"name" json:"name"`
+	Names  map[string]string `toml:"names" json:"-"` // in other languages, as Patent.Names
+	Bonus  []Effect          `toml:"bonus" json:"bonus,omitempty"`
+	Salary int               `toml:"salary" json:"salary"` // salary colour: index into Character.Salary
 }
 
 // Economy holds the fixed prices and starting supplies.
@@ -326,15 +338,16 @@ type PocketWatch struct {
 
 // Tracks holds the administration board and other fixed parts.
 type Tracks struct {
-	Buzz         BuzzTrack          `toml:"buzz"`
-	Income       []IncomeSpace      `toml:"income"`
-	IncomeStart  int                `toml:"income_start"`
-	Westminster  []WestminsterSpace `toml:"westminster"`
-	WestminsterV []Effect           `toml:"westminster_v"` // choice when already on the last space
-	Years        []string           `toml:"years"`         // round names, 5
-	RoundYear    []int              `toml:"round_year"`    // index into VP arrays by round
-	Economy      Economy            `toml:"economy"`
-	Watch        PocketWatch        `toml:"pocket_watch"`
+	Buzz         BuzzTrack           `toml:"buzz"`
+	Income       []IncomeSpace       `toml:"income"`
+	IncomeStart  int                 `toml:"income_start"`
+	Westminster  []WestminsterSpace  `toml:"westminster"`
+	WestminsterV []Effect            `toml:"westminster_v"` // choice when already on the last space
+	Years        []string            `toml:"years"`         // round names, 5
+	YearNames    map[string][]string `toml:"year_names"`    // Years in other languages, by code
+	RoundYear    []int               `toml:"round_year"`    // index into VP arrays by round
+	Economy      Economy             `toml:"economy"`
+	Watch        PocketWatch         `toml:"pocket_watch"`
 }
 
 // Content is a complete set of Crystal Palace game content.
@@ -353,8 +366,12 @@ type Content struct {
 
 	entryLines map[string][]int // file → line of each top-level [[table]] header
 	patentByID map[string]int
-	charByID   map[string]int
-	loanVP     []int // one entry per loan tile
+	// names[key][lang] are the items' names (see ItemName); "en" is the
+	// content's own name
+	names    map[string]map[string]string
+	keys     itemKeys // the item keys, made once
+	charByID map[string]int
+	loanVP   []int // one entry per loan tile
 }
 
 // DefaultContent parses the embedded content files.

@@ -79,7 +79,7 @@ func TestContentNumbersAreBounded(t *testing.T) {
 		{"pounds gain of MaxInt64", "patents.toml", `effect = [{ gain = "pounds", n = 8 }]`,
 			`effect = [{ gain = "pounds", n = 9223372036854775807 }]`, `patents.toml: patent "audiobook" (line 10): effect[0].n: 9223372036854775807 is out of range`},
 		{"action space cost of -1e9", "locations.toml", "actions = [{}, { pounds = -2 }]",
-			"actions = [{}, { pounds = -1000000000 }]", `location "museum" (line 38): side[0].actions.pounds: -1000000000 is out of range`},
+			"actions = [{}, { pounds = -1000000000 }]", `location "museum" (line 40): side[0].actions.pounds: -1000000000 is out of range`},
 		{"loan count of 1e9", "loans.toml", "count = 10", "count = 1000000000", `loans.toml: loan "-8" (line 2): count: 1000000000 is out of range`},
 		{"display of MaxInt64", "locations.toml", "display = 4", "display = 9223372036854775807", `location "patent" (line 19): side[0].display: 9223372036854775807 is out of range`},
 		{"a seventh die", "tracks.toml", "max_dice = 6", "max_dice = 7", "tracks.toml: economy: max_dice: 7 is out of range (want 1 to 6)"},

@@ -28,11 +28,18 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case vDice:
 		return "costs " + pounds(sum(a.Vals)) + " at the reveal"
 	case vPlace:
-		return s.describePlace(a)
+		return joinWords(s.describePlace(a), s.describeTail(who, a))
 	case vPass:
+		if a.Always {
+			return "pass now, and pass without being asked whenever passing is all you can do (ask pass undoes it)"
+		}
 		return s.describePass(who)
 	case vTake, vAdvance, vPublish, vUse:
-		return joinWords(s.describeBonus(), s.describeAction(who, a))
+		text := joinWords(s.describeBonus(), s.describeAction(who, a))
+		if a.Always {
+			text += " · from now on a die of yours with only this action takes it without asking (ask act undoes it)"
+		}
+		return text
 	case vBuild:
 		i := s.c.patentByID[a.Key]
 		pt := &s.c.Patents[i]
@@ -42,10 +49,14 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 				vp += e.LinkVP
 			}
 		}
-		return joinWords(pt.Prototype, s.costFor(who, pt.Cost), strconv.Itoa(vp)+" VP", effectText(pt.Effect))
+		effect := effectText(pt.Effect)
+		if a.Tail {
+			effect = s.describeTarget(a.Then[0].Vals[0]-1, pt.Effect)
+		}
+		return joinWords(pt.Prototype+" (patent "+pt.Name+")", s.costFor(who, pt.Cost), strconv.Itoa(vp)+" VP", effect)
 	case vTarget:
 		if t := p.Q[0]; t.K == dTarget {
-			return seatName(a.Vals[0]-1) + ": " + effectText(s.c.Patents[t.X].Effect)
+			return s.describeTarget(a.Vals[0]-1, s.c.Patents[t.X].Effect)
 		}
 	case vObjective:
 		mat := &s.c.Mats[p.Mat]
@@ -62,6 +73,21 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case vMoveAsst:
 		to := s.marketFreeAbove(a.Vals[0])
 		return s.describeTier(to, s.market().Spaces[to].Cost)
+	case vSkip:
+		if a.Always {
+			return "move no assistant down, now or after later placements (ask down undoes it)"
+		}
+		return ""
+	case vAsk:
+		switch a.Key {
+		case "down":
+			return "be asked again, after each placement, whether to move an assistant down"
+		case "pass":
+			return "be asked again to place or build when passing is all you can do"
+		case "bonus":
+			return "be asked again to choose your poster bonuses"
+		}
+		return "be asked again about each of your dice in phase 3"
 	case vDown:
 		to := "to tier " + strconv.Itoa(s.marketFreeBelow(a.Vals[0]-1)+1)
 		if s.marketFreeBelow(a.Vals[0]-1) < 0 {
@@ -73,7 +99,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return to
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return "discards " + s.c.Research[sl.ID].Name
+			return "discards " + s.tileName(sl.ID) + " from research space " + strconv.Itoa(a.Vals[0])
 		}
 	case vGreen:
 		return s.describeGreen(who, a)
@@ -86,6 +112,9 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		}
 		for _, eff := range alts {
 			if eff.gain.String() == a.Key {
+				if a.Always {
+					return oneEffectText(eff) + " now and in every phase 6, without being asked (ask bonus undoes it)"
+				}
 				return oneEffectText(eff)
 			}
 		}
@@ -104,7 +133,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		text := "+" + pounds(e.LoanPounds) + " now; the loan tile costs VP at the end unless repaid"
 		if len(a.Vals) > 0 {
 			if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-				text += " · replaces " + s.c.Research[sl.ID].Name
+				text += " · replaces " + s.tileName(sl.ID)
 			}
 		}
 		return text
@@ -124,6 +153,65 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return "1 energy → " + pounds(e.SellEnergy)
 	}
 	return ""
+}
+
+// describeTarget says what a prototype's effects do to target, and whether
+// that is good or bad for them: "P2 gets +3 £, -1 VP (mixed for P2)".
+func (s *State) describeTarget(target int, effs []Effect) string {
+	if len(effs) == 0 {
+		return seatName(target) + " gets nothing"
+	}
+	good, bad := false, false
+	for _, e := range effs {
+		switch {
+		case e.N >= 0: // a gain without an amount (a green bonus, the Pocket Watch) is a benefit
+			good = true
+		case e.N < 0:
+			bad = true
+		}
+	}
+	verdict := "good for "
+	switch {
+	case good && bad:
+		verdict = "mixed for "
+	case bad:
+		verdict = "bad for "
+	}
+	return seatName(target) + " gets " + effectText(effs) + " (" + verdict + seatName(target) + ")"
+}
+
+// describeTail says what the answer a placement carries does: "then an
+// assistant on Black Market tier 3 (fee 1 £)", "no assistant action".
+func (s *State) describeTail(seat int, a Action) string {
+	if !a.Tail {
+		return ""
+	}
+	if len(a.Then) == 0 {
+		return "no assistant action"
+	}
+	f := a.Then[0]
+	switch f.Verb {
+	case vObjective:
+		mat := &s.c.Mats[s.P[seat].Mat]
+		return "then objective level " + strconv.Itoa(s.P[seat].Obj+1) + " (" + strconv.Itoa(mat.Objective[s.P[seat].Obj].VP) + " VP at the end)"
+	case vPlaceAsst:
+		tier := s.marketFreeAbove(0)
+		return "then an assistant on " + s.describeTier(tier, s.market().Spaces[tier].Cost)
+	case vMoveAsst:
+		to := s.marketFreeAbove(f.Vals[0])
+		return "then your assistant up from tier " + strconv.Itoa(f.Vals[0]) + " to " + s.describeTier(to, s.market().Spaces[to].Cost)
+	}
+	return ""
+}
+
+// tileName names research tile id for a player: its name, and what it
+// does when another tile bears the same name ("Publicity (phase 6: +1
+// Buzz)"), so that two tiles are never told apart by their space alone.
+func (s *State) tileName(id int) string {
+	if !s.r.sharedName[id] {
+		return s.c.Research[id].Name
+	}
+	return s.c.Research[id].Name + " (" + s.researchView(id).Effect + ")"
 }
 
 // costFor is cost c as seat would pay it: "2 gear, 1 energy", with
@@ -203,7 +291,7 @@ func (s *State) describeAction(seat int, a Action) string {
 		switch l {
 		case locPatent:
 			pt := &s.c.Patents[id]
-			return joinWords(pt.Name, "builds for "+costText(pt.Cost), strconv.Itoa(pt.VP[s.year()])+" VP now")
+			return joinWords(pt.Name+" → builds the "+pt.Prototype+" (build "+pt.ID+")", "costs "+costText(pt.Cost), strconv.Itoa(pt.VP[s.year()])+" VP this round", effectText(pt.Effect))
 		case locMuseum:
 			return joinWords(s.c.Research[id].Name, s.researchView(id).Effect)
 		case locBank:
@@ -245,7 +333,7 @@ func (s *State) describeAction(seat int, a Action) string {
 
 // describeTier: the Black Market tier an assistant would go to.
 func (s *State) describeTier(tier, fee int) string {
-	text := "tier " + strconv.Itoa(tier+1)
+	text := "Black Market tier " + strconv.Itoa(tier+1)
 	if fee > 0 {
 		text += " · fee " + pounds(fee)
 	}
@@ -259,7 +347,8 @@ func (s *State) describeTier(tier, fee int) string {
 func (s *State) describeGreen(seat int, a Action) string {
 	switch a.Key {
 	case srcResearch:
-		return effectText(s.c.Research[s.P[seat].Slots[a.Vals[0]-1].ID].Phase6)
+		id := s.P[seat].Slots[a.Vals[0]-1].ID
+		return s.c.Research[id].Name + " on space " + strconv.Itoa(a.Vals[0]) + ": " + effectText(s.c.Research[id].Phase6)
 	case srcMarket:
 		return effectText(s.market().Spaces[a.Vals[0]-1].Effect)
 	}

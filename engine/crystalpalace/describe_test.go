@@ -121,7 +121,63 @@ func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "P1 builds the Audiobook prototype, buys 1 energy for 4 £"; ev[0].Text != want {
-		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	if want := "P1 builds the Audiobook prototype, buys 1 energy for 4 £ — "; !strings.HasPrefix(say(ev[0].Text), want) {
+		t.Errorf("log line %q, want %q", say(ev[0].Text), want)
+	}
+}
+
+// Every choice says what it gives and costs: a prototype's target is told
+// whether the effect is good or bad for them, a patent names the prototype
+// it builds and a build the patent it comes from, a placement carrying an
+// assistant action says what that does, "always" answers say they last.
+func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
+	s := fixture(t, "build")
+	s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
+	pt := &s.c.Patents[patentIdx(t, s, "audiobook")]
+	got := s.Describe(0, "build audiobook target 2")
+	for _, want := range []string{pt.Prototype + " (patent " + pt.Name + ")", "P2 gets " + effectText(pt.Effect), " for P2)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("build audiobook target 2: %q lacks %q", got, want)
+		}
+	}
+	play(t, s, "P1: build audiobook")
+	for seat := 1; seat <= 2; seat++ {
+		got := s.Describe(0, "target "+itoa(seat))
+		verdict := "good for"
+		for _, e := range pt.Effect {
+			if e.N < 0 {
+				verdict = "for" // bad or mixed
+			}
+		}
+		if !strings.Contains(got, "P"+itoa(seat)+" gets ") || !strings.Contains(got, verdict+" P"+itoa(seat)) {
+			t.Errorf("target %d: %q", seat, got)
+		}
+	}
+
+	s = fixture(t, "phase2")
+	for _, a := range s.Prompts()[0].Actions {
+		if strings.HasSuffix(a, " market place") {
+			if got := s.Describe(0, a); !strings.Contains(got, "then an assistant on Black Market tier") {
+				t.Errorf("%s: %q", a, got)
+			}
+		}
+		if strings.HasSuffix(a, " only") {
+			if got := s.Describe(0, a); !strings.Contains(got, "no assistant action") {
+				t.Errorf("%s: %q", a, got)
+			}
+		}
+	}
+	play(t, s, "P1: place 6 patent 1\nP2: pass\nP3: pass\nP1: pass")
+	for s.Ph == 2 {
+		play(t, s, seatName(int(s.Prompts()[0].Seat))+": pass")
+	}
+	if s.Ph != 3 || s.Loc != int(locPatent) {
+		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase())
+	}
+	{
+		patent := &s.c.Patents[s.PatentDisp[0]]
+		if got := s.Describe(0, "take 1"); !strings.Contains(got, patent.Name+" → builds the "+patent.Prototype+" (build "+patent.ID+")") {
+			t.Errorf("take 1 at the Patent Office: %q does not link the patent to its prototype", got)
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package crystalpalace
 
 import (
-	"strconv"
-
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -155,11 +153,11 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		s.Loans = s.Loans[:n-1]
 	}
 	p.Pounds += s.c.Tracks.Economy.LoanPounds
-	text := seatName(seat) + " takes a loan (" + strconv.Itoa(vp) + " VP)"
+	id := "cp.log.loan"
 	if forced {
-		text += " to pay"
+		id = "cp.log.loan_forced"
 	}
-	s.emit(engine.EventAction, seat, text, true)
+	s.emit(engine.EventAction, seat, engine.Say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
 	loan := Slot{K: slotLoan, ID: vp}
 	if i := freeSlot(p); i >= 0 {
 		p.Slots[i] = loan
@@ -303,12 +301,12 @@ func (s *State) occupy(seat, t int) {
 	if s.marketFreeAbove(0) >= 0 {
 		return
 	}
-	s.emit(engine.EventAction, seat, "the Black Market bursts: every other assistant goes home", false)
+	s.emit(engine.EventAction, seat, engine.Say("cp.log.market.burst"), false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
 			s.P[o].Asst++
 			s.Market[i] = -1
-			s.emit(EventChange, o, seatName(o)+"'s assistant on tier "+strconv.Itoa(i+1)+" goes back to "+seatName(o)+" (the Black Market bursts)", false)
+			s.emit(EventChange, o, engine.Say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
 		}
 	}
 }
@@ -451,6 +449,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
 				p.Asst--
+				s.emit(EventChange, seat, engine.Say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
 				s.occupy(seat, tier)
 			}
 		}
@@ -472,7 +471,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if len(*deck) > 0 && canReceiveResearch(p) {
 			tile := (*deck)[0]
 			*deck = (*deck)[1:]
-			s.emit(engine.EventAction, seat, seatName(seat)+" draws research tile "+s.c.Research[tile].Name, true)
+			s.emit(engine.EventAction, seat, engine.Say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:
@@ -488,9 +487,11 @@ func (s *State) applyEffect(seat int, t Task) {
 // seat must decide t.
 func (s *State) autoResolve(seat int, t Task) (done bool) {
 	switch t.K {
-	case dAssistant, dDown:
+	case dAssistant:
 		var buf [8]Action
 		return len(s.appendDecisionActions(buf[:0], seat, t)) <= 1 // only "skip"
+	case dDown:
+		return s.P[seat].NoDown || !s.hasOwnAssistant(seat)
 	case dForcedDown, dGreen:
 		var buf [8]Action
 		opts := s.appendDecisionActions(buf[:0], seat, t)
@@ -501,6 +502,14 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dPoster:
 		p := &s.P[seat]
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+	case dBonus:
+		for _, pk := range s.P[seat].Picks {
+			if pk.Poster == t.X {
+				s.emit(engine.EventAction, seat, engine.Say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
+				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
+				return true
+			}
+		}
 	case dPay:
 		if p := &s.P[seat]; p.Pounds >= t.N {
 			s.report(seat, "") // the money raised has causes of its own
@@ -520,16 +529,17 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 }
 
 // settle applies every immediate task of every seat until each queue is
-// empty or waits for a decision.
-func (s *State) settle() {
+// empty or waits for a decision; it reports whether it did anything.
+func (s *State) settle() (did bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, seat := range s.Order {
 			if s.settleSeat(seat) {
-				changed = true
+				changed, did = true, true
 			}
 		}
 	}
+	return did
 }
 
 // settleSeat works through seat's queue; it reports whether it did anything.

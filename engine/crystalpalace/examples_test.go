@@ -113,7 +113,7 @@ func TestExampleFirstPlayerTiebreak(t *testing.T) {
 	}
 	reveal := false
 	for _, e := range ev {
-		if e.Kind == engine.EventReveal && e.Reveals && strings.Contains(e.Text, "P1: 6 5 2 1") {
+		if e.Kind == engine.EventReveal && e.Reveals && strings.Contains(say(e.Text), "P1: 6 5 2 1") {
 			reveal = true
 		}
 	}
@@ -367,7 +367,7 @@ func TestExampleSalaryHolmes(t *testing.T) {
 	vp := p.VP
 	mustApply(t, s, blue, "pass") // phase 3 ends; phase 4 salaries: 3 for Holmes, 3 for Brontë
 	pr := s.Prompts()
-	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 pounds (salaries); you have 5") {
+	if s.Ph != 4 || pr[0].Seat != blue || pr[0].Kind != "pay" || !strings.Contains(pr[0].Label, "pay 6 £ (salaries), holding 5 £") {
 		t.Fatalf("Blue owes 6 with 5 in hand: %+v", pr)
 	}
 	mustApply(t, s, blue, "exchange pound") // paid with the last 5 pounds and 1 newspaper
@@ -534,7 +534,7 @@ func TestExampleBuzzTrack(t *testing.T) {
 	if s.P[blue].VP != bvp+2 {
 		t.Errorf("Blue gets %d VP for poster 7, want 2", s.P[blue].VP-bvp)
 	}
-	if pr := s.Prompts(); len(pr) != 1 || pr[0].Seat != red || strings.Join(pr[0].Actions, ",") != "bonus pounds,bonus buzz" {
+	if pr := s.Prompts(); len(pr) != 1 || pr[0].Seat != red || strings.Join(pr[0].Actions, ",") != "bonus pounds,bonus buzz,bonus pounds always,bonus buzz always" {
 		t.Fatalf("Red chooses 2 pounds or 2 Buzz: %+v", pr)
 	}
 	mustApply(t, s, red, "bonus buzz")

@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
@@ -11,8 +10,9 @@ import (
 // run settles tasks and moves the game on until it waits for someone.
 func (s *State) run() {
 	for guard := 0; guard < 10000; guard++ {
-		s.settle()
-		s.reportAll("")
+		if s.settle() {
+			s.reportAll("") // what came before was reported already
+		}
 		if s.Done || s.waiting() {
 			return
 		}
@@ -29,7 +29,7 @@ func (s *State) run() {
 
 func (s *State) setPhase(ph int) {
 	s.Ph = ph
-	s.emit(engine.EventPhase, -1, s.Phase(), false)
+	s.emit(engine.EventPhase, -1, s.phaseText(), false)
 }
 
 // step advances the phase machine by one automatic step; false means the
@@ -52,6 +52,11 @@ func (s *State) step() bool {
 		for k := 0; k < s.N; k++ {
 			seat := s.Order[(s.Turn+k)%s.N]
 			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
+				if p.AutoPass && !s.canPlace(seat) {
+					p.Passed = true
+					s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.dice", engine.Who("Who", engine.Seat(seat))), false)
+					continue
+				}
 				s.Turn = (s.Turn + k) % s.N
 				return false
 			}
@@ -94,7 +99,11 @@ func (s *State) step() bool {
 			return true
 		}
 		if !p.Passed && p.Built < s.c.Tracks.Economy.PrototypesPerRound && len(p.Patents) > 0 {
-			return false
+			if !p.AutoPass || s.canBuild(seat) {
+				return false
+			}
+			p.Passed = true
+			s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.build", engine.Who("Who", engine.Seat(seat))), false)
 		}
 		s.Turn++
 		return true
@@ -153,7 +162,7 @@ func (s *State) reveal() {
 		}
 		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
 	}
-	s.emit(engine.EventReveal, -1, "dice revealed: "+b.String(), true)
+	s.emit(engine.EventReveal, -1, engine.Say("cp.log.reveal", engine.Code("Dice", b.String())), true)
 	for seat := range s.P {
 		s.pay(seat, totals[seat])
 	}
@@ -173,7 +182,7 @@ func (s *State) reveal() {
 		}
 	}
 	s.reportAll("dice paid")
-	s.emit(engine.EventAction, s.First, seatName(s.First)+" is first player", false)
+	s.emit(engine.EventAction, s.First, engine.Say("cp.log.first", engine.Who("Who", engine.Seat(s.First))), false)
 	s.Turn = 0
 	s.Moved = false
 	for i := range s.P {
@@ -234,13 +243,34 @@ func (s *State) step3() bool {
 			d := &b.Dice[i]
 			d.Done = true
 			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
-			s.emit(engine.EventAction, d.O, seatName(d.O)+"'s die finds no action space left "+s.at(locKind(s.Loc)), false)
+			s.emit(engine.EventAction, d.O, engine.Say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
 			continue
+		}
+		if seat := b.Dice[i].O; s.P[seat].AutoAct && len(s.P[seat].Q) == 0 {
+			if list := s.phaseActions(seat); len(list) == 3 {
+				s.autoAct(seat, list[0])
+				return true
+			}
 		}
 		return false
 	}
 	s.setPhase(4)
 	return true
+}
+
+// autoAct takes action text for seat's die, which has no other possible
+// action, without asking (see Player.AutoAct), its changes reported as the
+// action's own.
+func (s *State) autoAct(seat int, text string) {
+	a, _ := ParseAction(text)
+	s.reportAll(s.cause)
+	outer := s.cause
+	s.cause = ""
+	s.emitDoing(seat, engine.Say("cp.log.as_always", engine.Nested("Doing", s.narrate(seat, a))))
+	s.doAction(seat, a)
+	s.settle()
+	s.reportAll("")
+	s.cause = outer
 }
 
 // nextDie is the dice space of the unresolved die at the current location
@@ -287,7 +317,7 @@ func (s *State) phase4(seat int) {
 func (s *State) phase7() {
 	m := s.market()
 	if s.MarketGears != m.Gears {
-		s.emit(engine.EventAction, -1, "Black Market: the yellow banner is refilled to "+strconv.Itoa(m.Gears)+" "+plural(m.Gears, "gear", "gears")+" (phase 7)", false)
+		s.emit(engine.EventAction, -1, engine.Say("cp.log.banner", engine.Num("Count", m.Gears)), false)
 	}
 	s.MarketGears = m.Gears
 	s.stepMarketDown()
@@ -315,7 +345,7 @@ func (s *State) phase7() {
 	}
 	s.Round++
 	s.fillDisplays()
-	s.emit(engine.EventAction, -1, "new patents, research tiles, shares and characters are laid out", true)
+	s.emit(engine.EventAction, -1, engine.Say("cp.log.refill"), true)
 	for i := range s.P {
 		p := &s.P[i]
 		p.Dice += p.New
@@ -335,11 +365,11 @@ func (s *State) stepMarketDown() {
 		if o < 0 {
 			continue
 		}
-		text := seatName(o) + "'s assistant steps off the Black Market, back to " + seatName(o) + " (phase 7)"
+		text := engine.Say("cp.log.market.step_off", engine.Who("Who", engine.Seat(o)))
 		if t == 0 {
 			s.P[o].Asst++
 		} else {
-			text = seatName(o) + "'s assistant steps down the Black Market, tier " + strconv.Itoa(t+1) + " → " + strconv.Itoa(t) + " (phase 7)"
+			text = engine.Say("cp.log.market.step_down", engine.Who("Who", engine.Seat(o)), engine.Num("From", t+1), engine.Num("To", t))
 		}
 		s.emit(EventChange, o, text, false)
 	}
@@ -358,21 +388,7 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 	p := &s.P[seat]
 	switch t.K {
 	case dAssistant:
-		if s.objectiveMet(seat) {
-			out = append(out, Action{Verb: vObjective})
-		}
-		if tier := s.marketFreeAbove(0); tier >= 0 && p.Asst > 0 && (t.F || p.Pounds >= s.market().Spaces[tier].Cost) {
-			out = append(out, Action{Verb: vPlaceAsst})
-		}
-		for tier, o := range s.Market {
-			if o != seat {
-				continue
-			}
-			if to := s.marketFreeAbove(tier + 1); to >= 0 && p.Pounds >= s.market().Spaces[to].Cost {
-				out = append(out, Action{Verb: vMoveAsst, Vals: s.num(tier + 1)})
-			}
-		}
-		out = append(out, Action{Verb: vSkip})
+		out = s.appendAssistantAnswers(out, seat, p.Pounds, t.F)
 	case dDown, dForcedDown:
 		for tier, o := range s.Market {
 			if o == seat {
@@ -380,7 +396,7 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 			}
 		}
 		if t.K == dDown {
-			out = append(out, Action{Verb: vSkip})
+			out = append(out, Action{Verb: vSkip}, Action{Verb: vSkip, Always: true})
 		}
 	case dGreen:
 		out = s.appendGreenSources(out, seat)
@@ -400,6 +416,11 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 		for _, e := range alts {
 			out = append(out, Action{Verb: vBonus, Key: e.gain.String()})
 		}
+		if t.X >= 0 { // a poster's bonus comes back every phase 6: it may be chosen for good
+			for _, e := range alts {
+				out = append(out, Action{Verb: vBonus, Key: e.gain.String(), Always: true})
+			}
+		}
 	case dTarget:
 		for i := 0; i < s.N; i++ {
 			out = append(out, Action{Verb: vTarget, Vals: s.num(i + 1)})
@@ -414,6 +435,86 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 	return out
 }
 
+// appendAssistantAnswers appends the answers to an assistant action of
+// seat holding pounds, the first placement free when free.
+func (s *State) appendAssistantAnswers(out []Action, seat, pounds int, free bool) []Action {
+	var o assistantOptions
+	s.assistantOptions(&o, seat)
+	return o.appendAnswers(out, s, pounds, free)
+}
+
+// assistantOptions are the assistant actions open to seat before pounds
+// are counted: whether its objective is met, what placing an assistant
+// costs (-1: impossible), and each of its assistants that can move up with
+// what the move costs.
+type assistantOptions struct {
+	objective bool
+	place     int
+	moves     [maxTiers]struct{ tier, cost int32 }
+	n         int
+}
+
+// assistantOptions fills o with seat's assistant options.
+func (s *State) assistantOptions(o *assistantOptions, seat int) {
+	o.objective, o.place, o.n = s.objectiveMet(seat), -1, 0
+	if tier := s.marketFreeAbove(0); tier >= 0 && s.P[seat].Asst > 0 {
+		o.place = s.market().Spaces[tier].Cost
+	}
+	for tier, owner := range s.Market {
+		if owner != seat || o.n == len(o.moves) {
+			continue
+		}
+		if to := s.marketFreeAbove(tier + 1); to >= 0 {
+			o.moves[o.n].tier, o.moves[o.n].cost = int32(tier), int32(s.market().Spaces[to].Cost)
+			o.n++
+		}
+	}
+}
+
+// appendAnswers appends the answers to an assistant action of a seat with
+// these options holding pounds (the first placement free when free), skip
+// last.
+func (o *assistantOptions) appendAnswers(out []Action, s *State, pounds int, free bool) []Action {
+	if o.objective {
+		out = append(out, Action{Verb: vObjective})
+	}
+	if o.place >= 0 && (free || pounds >= o.place) {
+		out = append(out, Action{Verb: vPlaceAsst})
+	}
+	for _, m := range o.moves[:o.n] {
+		if pounds >= int(m.cost) {
+			out = append(out, Action{Verb: vMoveAsst, Vals: s.num(int(m.tier) + 1)})
+		}
+	}
+	return append(out, Action{Verb: vSkip})
+}
+
+// appendKinds appends the kinds of the answers (tailOnly first, then
+// tailObjective, tailMarket, tailMove+tier) a placement costing fee may
+// carry for a seat with these options holding pounds; nothing when the
+// assistant action could only be skipped. It lists what appendAnswers
+// lists.
+func (o *assistantOptions) appendKinds(out []int, pounds, fee int) []int {
+	pounds -= fee
+	start := len(out)
+	out = append(out, tailOnly)
+	if o.objective {
+		out = append(out, tailObjective)
+	}
+	if o.place >= 0 && pounds >= o.place {
+		out = append(out, tailMarket)
+	}
+	for _, m := range o.moves[:o.n] {
+		if pounds >= int(m.cost) {
+			out = append(out, tailMove+int(m.tier))
+		}
+	}
+	if len(out) == start+1 {
+		return out[:start]
+	}
+	return out
+}
+
 // answer performs decision t of seat with a (already checked against
 // decisionActions). The caller removes t from the queue first.
 func (s *State) answer(seat int, t Task, a Action) {
@@ -421,7 +522,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 	switch a.Verb {
 	case vObjective:
 		p.Obj++
-		s.emit(engine.EventAction, seat, seatName(seat)+" reaches objective level "+strconv.Itoa(p.Obj), false)
+		s.emit(engine.EventAction, seat, engine.Say("cp.log.objective", engine.Who("Who", engine.Seat(seat)), engine.Num("Level", p.Obj)), false)
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		if !t.F {
@@ -437,6 +538,10 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.occupy(seat, to)
 	case vDown:
 		s.moveDown(seat, a.Vals[0]-1, t.K == dDown)
+	case vSkip:
+		if a.Always {
+			p.NoDown = true
+		}
 	case vGreen:
 		s.applyGreen(seat, a)
 	case vReplace:
@@ -466,9 +571,12 @@ func (s *State) answer(seat int, t Task, a Action) {
 				break
 			}
 		}
+		if a.Always {
+			p.Picks = append(p.Picks, Pick{Poster: t.X, Key: a.Key})
+		}
 	case vTarget:
 		target := a.Vals[0] - 1
-		s.emit(engine.EventAction, seat, seatName(seat)+" plays "+s.c.Patents[t.X].Prototype+" on "+seatName(target), false)
+		s.emit(engine.EventAction, seat, engine.Say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
 	case vPay:
 		s.payWithLoans(seat, t.N)

@@ -1,9 +1,13 @@
 package crystalpalace
 
-import "strconv"
+import (
+	"github.com/meeplegames/meeple/engine"
+)
 
 // EventChange is the kind of the events that report a change of a seat's
-// pounds, VP, goods, income, Buzz or track positions, with its cause.
+// pounds, VP, goods, income, Buzz or track positions, with its cause: "P3:
+// +9 £ (income)", or the line of the action that made it, "P2 places a 1 on
+// space 4 at Westminster — -2 £ (fee)".
 const EventChange = "change"
 
 // tally is what the log reports changes of for one seat.
@@ -34,7 +38,11 @@ func (s *State) startLedger() {
 // report emits what changed for seat since it was last reported, with
 // cause ("income", "salaries", …; "" when the change is the action's own).
 // States without a ledger (copies made to look ahead) report nothing.
-func (s *State) report(seat int, cause string) {
+func (s *State) report(seat int, cause string) { s.reportN(seat, cause, 0) }
+
+// reportN is report with a cause that counts something (n: "end:
+// objective level 3").
+func (s *State) reportN(seat int, cause string, n int) {
 	if len(s.seen) <= seat {
 		return
 	}
@@ -43,62 +51,131 @@ func (s *State) report(seat int, cause string) {
 		return
 	}
 	s.seen[seat] = now
-	var buf [128]byte
-	b := append(buf[:0], seatName(seat)...)
-	b = append(b, ':')
-	first := true
-	sep := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		b = append(b, ' ')
-		first = false
+	fold := s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own)
+	// One slice holds the line's arguments: the line it joins or the seat,
+	// the changes (parts), the cause.
+	var args []engine.Arg
+	var line *engine.Event
+	if fold {
+		// The action's own changes join the line that says what it does.
+		line = &s.ev[s.fold-1]
+		args = make([]engine.Arg, 0, len(line.Text.Args)+2+changes(was, now))
+		args = append(args, line.Text.Args...)
+		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int16(len(line.Text.Args))})
+	} else {
+		args = make([]engine.Arg, 0, 2+changes(was, now))
+		args = append(args, engine.Who("Who", engine.Seat(seat)))
 	}
 	amount := func(d int, unit string) {
 		if d != 0 {
-			sep()
-			if d > 0 {
-				b = append(b, '+')
-			}
-			b = strconv.AppendInt(b, int64(d), 10)
-			b = append(b, ' ')
-			b = append(b, unit...)
+			args = append(args, engine.Amount(unit, d))
 		}
 	}
-	move := func(what, from, to string) {
-		sep()
-		b = append(b, what...)
-		b = append(b, ' ')
-		b = append(b, from...)
-		b = append(b, " → "...)
-		b = append(b, to...)
-	}
-	amount(now.pounds-was.pounds, "£")
-	amount(now.vp-was.vp, "VP")
-	amount(now.gears-was.gears, plural(now.gears-was.gears, "gear", "gears"))
-	amount(now.energy-was.energy, "energy")
-	amount(now.news-was.news, plural(now.news-was.news, "newspaper", "newspapers"))
-	amount(now.dice-was.dice, plural(now.dice-was.dice, "die", "dice"))
+	amount(now.pounds-was.pounds, "unit.pounds")
+	amount(now.vp-was.vp, "unit.vp")
+	amount(now.gears-was.gears, "unit.gears")
+	amount(now.energy-was.energy, "unit.energy")
+	amount(now.news-was.news, "unit.newspapers")
+	amount(now.dice-was.dice, "unit.dice")
 	if inc := s.c.Tracks.Income; now.income != was.income {
-		move("income", strconv.Itoa(inc[was.income].Income), strconv.Itoa(inc[now.income].Income))
+		args = append(args, engine.Change("move.income", inc[was.income].Income, inc[now.income].Income))
 	}
 	if now.buzz != was.buzz {
-		move("Buzz", strconv.Itoa(was.buzz), strconv.Itoa(now.buzz))
+		args = append(args, engine.Change("move.buzz", was.buzz, now.buzz))
 	}
-	if w := s.c.Tracks.Westminster; now.west != was.west {
-		move("Westminster", w[was.west].Name, w[now.west].Name)
+	if now.west != was.west {
+		args = append(args, engine.Part(engine.Nested("", engine.Say("cp.move.westminster",
+			engine.Item("From", s.c.keys.west[was.west]), engine.Item("To", s.c.keys.west[now.west])))))
 	}
 	if now.obj != was.obj {
-		sep()
-		b = append(b, "objective level "...)
-		b = strconv.AppendInt(b, int64(now.obj), 10)
+		args = append(args, engine.Part(engine.Msg("", "cp.objective.level", now.obj)))
 	}
 	if cause != "" {
-		b = append(b, " ("...)
-		b = append(b, cause...)
-		b = append(b, ')')
+		args = append(args, engine.Msg("Cause", causeID(cause), n))
 	}
-	s.emit(EventChange, seat, string(b), false)
+	if fold {
+		id := "log.then"
+		switch {
+		case line.Kind == EventChange && cause != "":
+			id = "log.more_cause"
+		case line.Kind == EventChange:
+			id = "log.more"
+		case cause != "":
+			id = "log.then_cause"
+		}
+		line.Kind, line.Text = EventChange, engine.Text{ID: id, Args: args}
+		return
+	}
+	id := "log.change"
+	if cause != "" {
+		id = "log.change_cause"
+	}
+	s.emit(EventChange, seat, engine.Text{ID: id, Args: args}, false)
+}
+
+// changes counts the figures that differ between was and now.
+func changes(was, now tally) int {
+	n := 0
+	for _, d := range [...]bool{was.pounds != now.pounds, was.vp != now.vp, was.gears != now.gears, was.energy != now.energy,
+		was.news != now.news, was.dice != now.dice, was.income != now.income, was.buzz != now.buzz, was.west != now.west, was.obj != now.obj} {
+		if d {
+			n++
+		}
+	}
+	return n
+}
+
+// causeID is the message of a cause of changes.
+func causeID(cause string) string {
+	switch cause {
+	case "special expenses":
+		return "cp.cause.expenses"
+	case "lowest dice total":
+		return "cp.cause.lowest_dice"
+	case "green bonuses":
+		return "cp.cause.green"
+	case "Pocket Watch":
+		return "cp.cause.watch"
+	case "dice paid":
+		return "cp.cause.dice_paid"
+	case "end of the game":
+		return "cp.cause.end"
+	case "action space":
+		return "cp.cause.action_space"
+	case "end: loans paid back":
+		return "cp.cause.end_repaid"
+	case "end: leftover goods sold":
+		return "cp.cause.end_goods"
+	case "end: 10 £ notes on free research spaces":
+		return "cp.cause.end_notes"
+	case "end: Buzz ranking":
+		return "cp.cause.end_buzz"
+	case "end: Black Market ranking":
+		return "cp.cause.end_market"
+	case "end: objective level":
+		return "cp.cause.end_objective"
+	case "end: loans":
+		return "cp.cause.end_loans"
+	case "end: empty research spaces":
+		return "cp.cause.end_empty"
+	case "income":
+		return "cp.cause.income"
+	case "posters":
+		return "cp.cause.posters"
+	case "flyer":
+		return "cp.cause.flyer"
+	case "character":
+		return "cp.cause.character"
+	case "poster":
+		return "cp.cause.poster"
+	case "compensation":
+		return "cp.cause.compensation"
+	case "salaries":
+		return "cp.cause.salaries"
+	case "fee":
+		return "cp.cause.fee"
+	}
+	return "cp.cause.unknown"
 }
 
 // reportAll reports every seat's changes with cause.

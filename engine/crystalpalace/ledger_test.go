@@ -9,7 +9,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 )
 
-var changePart = regexp.MustCompile(`([+-]\d+) (£|VP|gears?|energy|newspapers?)(?:[ ,)]|$)`)
+var changePart = regexp.MustCompile(`([+-]\d+) (£|VP|gears?|energy|newspapers?)(?:[ ,;)]|$)`)
 
 // reported adds up the change events' amounts by seat and unit.
 func reported(events []engine.Event) map[int]map[string]int {
@@ -22,7 +22,11 @@ func reported(events []engine.Event) map[int]map[string]int {
 		if out[seat] == nil {
 			out[seat] = map[string]int{}
 		}
-		for _, m := range changePart.FindAllStringSubmatch(e.Text, -1) {
+		text := say(e.Text)
+		if i := strings.LastIndex(text, " — "); i >= 0 {
+			text = text[i:] // an action's line: its changes follow the dash
+		}
+		for _, m := range changePart.FindAllStringSubmatch(text, -1) {
 			n, _ := strconv.Atoi(m[1])
 			unit := m[2]
 			for _, stem := range []string{"gear", "newspaper"} {
@@ -96,7 +100,7 @@ func marketOf(s *State, seat int) string {
 // mentions reports whether one event's text holds both who and what.
 func mentions(events []engine.Event, who, what string) bool {
 	for _, e := range events {
-		if strings.Contains(e.Text, who) && strings.Contains(e.Text, what) {
+		if strings.Contains(say(e.Text), who) && strings.Contains(say(e.Text), what) {
 			return true
 		}
 	}
@@ -127,7 +131,7 @@ func TestLogExplainsPhase6(t *testing.T) {
 	}
 	var text []string
 	for _, e := range all {
-		text = append(text, e.Text)
+		text = append(text, say(e.Text))
 	}
 	joined := strings.Join(text, "\n")
 	for _, want := range []string{"P1: -5 £ (dice paid)", "(income)", "(special expenses)", "P2: +1 newspaper (lowest dice total)"} {
@@ -153,8 +157,8 @@ func TestLogNamesCardAndLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "P1 takes the " + s.c.Patents[crane].Name + " at the Patent Office"
-	if ev[0].Text != want {
-		t.Errorf("first event %q, want %q", ev[0].Text, want)
+	if !strings.HasPrefix(say(ev[0].Text), want) {
+		t.Errorf("first event %q, want %q", say(ev[0].Text), want)
 	}
 }
 
@@ -168,13 +172,13 @@ func TestLogSaysWhatASkipDeclines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "P2 moves no assistant down"; ev[0].Text != want {
-		t.Errorf("log line %q, want %q", ev[0].Text, want)
+	if want := "P2 moves no assistant down"; say(ev[0].Text) != want {
+		t.Errorf("log line %q, want %q", say(ev[0].Text), want)
 	}
 }
 
-// Black Market lines say where the assistant goes, a placement names its
-// fee, and effects count a single gear or newspaper in the singular.
+// Black Market lines say where the assistant goes, a placement's line
+// names its fee, and effects count a single gear or newspaper in the singular.
 func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 	s := newGame(t, 2, 42)
 	s.Market[0], s.Market[1], s.Market[3] = 1, 1, 0
@@ -187,11 +191,13 @@ func TestLogSaysWhereAndForHowMuch(t *testing.T) {
 		{Action{Verb: vDown, Vals: []int{4}}, "P1 moves their assistant down the Black Market, tier 4 → 3"},
 		{Action{Verb: vDown, Vals: []int{2}}, "P1 moves their assistant off the Black Market (tier 2), back to their supply"},
 	} {
-		if got := s.narrate(0, tc.a); got != tc.want {
+		if got := say(s.narrate(0, tc.a)); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.a, got, tc.want)
 		}
 	}
-	if got, want := s.narrate(0, Action{Verb: vPlace, Key: "patent", Vals: []int{1, 4}}), "P1 places a 1 on space 4 at the Patent Office, paying its fee of 2 £"; got != want {
+	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
+	ev := mustApply(t, s, 0, "place 1 patent 4")
+	if got, want := say(ev[0].Text), "P1 places a 1 on space 4 at the Patent Office — -2 £ (fee)"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if got := effectText([]Effect{{gain: gainNewspapers, N: 1}, {gain: gainGears, N: 1}, {gain: gainGears, N: 2}}); got != "+1 newspaper, +1 gear, +2 gears" {
@@ -209,7 +215,7 @@ func TestLogNamesTheAssistantsABurstSendsHome(t *testing.T) {
 	s.occupy(0, len(s.Market)-1)
 	var text []string
 	for _, e := range s.ev {
-		text = append(text, e.Text)
+		text = append(text, say(e.Text))
 	}
 	joined := strings.Join(text, "\n")
 	for _, want := range []string{"P1's assistant on tier 1 goes back to P1 (the Black Market bursts)",
@@ -233,7 +239,7 @@ func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
 		t.Errorf("salaries paid after an exchange: %v", ev)
 	}
 	s = fixture(t, "salary")
-	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 pounds (salaries); you have 5") {
+	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 £ (salaries), holding 5 £") {
 		t.Errorf("pay prompt %q does not say what the debt is for", pr.Label)
 	}
 	ev, err = s.Apply(0, "pay")

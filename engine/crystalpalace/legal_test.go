@@ -232,7 +232,7 @@ var actionTable = []actionCase{
 	{"salary", 1, "pay", nil, ""},
 	{"salary", 1, "exchange pound", nil, ""},
 	{"salary", 1, "buy energy", nil, "a decision is one's turn"},
-	{"salary", 1, "pass", engine.ErrIllegalAction, "first pay 6 pounds"},
+	{"salary", 1, "pass", engine.ErrIllegalAction, "first pay 6 £"},
 	{"salary", 1, "build telegraph", engine.ErrIllegalAction, "first pay"},
 	{"salary", 2, "pass", engine.ErrNotYourTurn, "waiting for P1"},
 	{"salary", 2, "pay", engine.ErrNotYourTurn, "waiting for P1"},

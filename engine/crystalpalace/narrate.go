@@ -1,132 +1,205 @@
 package crystalpalace
 
-import "strconv"
+import (
+	"github.com/meeplegames/meeple/engine"
+)
 
 // narrate is the log line of seat taking action a, said as what happens
-// ("P3 takes the Hydraulic Crane at the Patent Office"). It is called
-// before the action is performed, while the cards it names are still on
-// display. What the action changes follows in EventChange lines.
-func (s *State) narrate(seat int, a Action) string {
-	who := seatName(seat)
+// ("P3 takes the Hydraulic Crane at the Patent Office"), as data for the
+// wording layer. It is called before the action is performed, while the
+// cards it names are still on display. What the action changes follows in
+// EventChange lines.
+func (s *State) narrate(seat int, a Action) engine.Text {
+	who := engine.Who("Who", engine.Seat(seat))
 	p := &s.P[seat]
 	e := s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
-		return who + " has chosen their dice"
+		return engine.Say("cp.log.dice", who)
 	case vPlace:
 		l := locKind(locIndex(a.Key))
-		text := who + " places a " + strconv.Itoa(a.Vals[0]) + " on space " + strconv.Itoa(a.Vals[1]) + " " + s.at(l)
-		if fee := s.side(l).Dice[a.Vals[1]-1].Fee; fee > 0 {
-			text += ", paying its fee of " + pounds(fee)
-		}
-		return text
+		return engine.Say("cp.log.place", who, engine.Num("Die", a.Vals[0]), engine.Num("Space", a.Vals[1]), s.at(l))
 	case vPass:
 		switch {
 		case len(p.Q) > 0:
 		case s.Ph == 2:
-			return who + " passes: no more dice this round"
+			return engine.Say("cp.log.pass.dice", who)
 		case s.Ph == 3:
-			return who + " passes " + s.at(locKind(s.Loc)) + " (the die takes no action)"
+			return engine.Say("cp.log.pass.action", who, s.at(locKind(s.Loc)))
 		case s.Ph == 5:
-			return who + " passes: no more prototypes this round"
+			return engine.Say("cp.log.pass.build", who)
 		}
 	case vTake:
 		l := locKind(s.Loc)
 		id := s.display(l)[a.Vals[0]-1]
 		switch l {
 		case locPatent:
-			return who + " takes the " + s.c.Patents[id].Name + " " + s.at(l)
+			return engine.Say("cp.log.take.patent", who, engine.Item("Patent", s.c.keys.patent[id]), s.at(l))
 		case locMuseum:
-			return who + " takes the research tile " + s.c.Research[id].Name + " " + s.at(l)
+			return engine.Say("cp.log.take.research", who, s.tileArg("Tile", id), s.at(l))
 		case locBank:
-			return who + " takes share " + s.c.Shares[id].ID + " " + s.at(l)
+			return engine.Say("cp.log.take.share", who, engine.Code("Share", s.c.Shares[id].ID), s.at(l))
 		case locClub:
 			ch := &s.c.Characters[id]
-			return joinParts(", ", who+" recruits "+ch.Name+" "+s.at(l), s.buys(seat, ch.Cost))
+			if buys := s.buysText(seat, ch.Cost); !buys.IsZero() {
+				return engine.Say("cp.log.recruit_buying", who, engine.Item("Character", s.c.keys.char[id]), s.at(l), engine.Nested("Buys", buys))
+			}
+			return engine.Say("cp.log.recruit", who, engine.Item("Character", s.c.keys.char[id]), s.at(l))
 		}
 	case vAdvance:
-		return who + " advances " + s.at(locWestminster)
+		return engine.Say("cp.log.advance", who, s.at(locWestminster))
 	case vPublish:
-		return who + " publishes " + s.at(locTimes)
+		return engine.Say("cp.log.publish", who, s.at(locTimes))
 	case vUse:
 		l := locKind(s.Loc)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				return who + " uses “" + po.Key + "” " + s.at(l) + ": " + po.Text
+				return engine.Say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Code("What", po.Text))
 			}
 		}
 	case vBuild:
-		pt := &s.c.Patents[s.c.patentByID[a.Key]]
-		return joinParts(", ", who+" builds the "+pt.Prototype+" prototype", s.buys(seat, pt.Cost))
+		i := s.c.patentByID[a.Key]
+		if buys := s.buysText(seat, s.c.Patents[i].Cost); !buys.IsZero() {
+			return engine.Say("cp.log.build_buying", who, engine.Item("Prototype", s.c.keys.proto[i]), engine.Nested("Buys", buys))
+		}
+		return engine.Say("cp.log.build", who, engine.Item("Prototype", s.c.keys.proto[i]))
 	case vObjective, vTarget, vLoan:
-		return "" // their own events say what happens
+		return engine.Text{} // their own events say what happens
 	case vPlaceAsst:
-		return who + " places an assistant on the Black Market, tier " + strconv.Itoa(s.marketFreeAbove(0)+1)
+		return engine.Say("cp.log.market.place", who, engine.Num("Tier", s.marketFreeAbove(0)+1))
 	case vMoveAsst:
-		return who + " moves their assistant up the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(s.marketFreeAbove(a.Vals[0])+1)
+		return engine.Say("cp.log.market.up", who, engine.Num("From", a.Vals[0]), engine.Num("To", s.marketFreeAbove(a.Vals[0])+1))
 	case vDown:
 		if to := s.marketFreeBelow(a.Vals[0] - 1); to >= 0 {
-			return who + " moves their assistant down the Black Market, tier " + strconv.Itoa(a.Vals[0]) + " → " + strconv.Itoa(to+1)
+			return engine.Say("cp.log.market.down", who, engine.Num("From", a.Vals[0]), engine.Num("To", to+1))
 		}
-		return who + " moves their assistant off the Black Market (tier " + strconv.Itoa(a.Vals[0]) + "), back to their supply"
+		return engine.Say("cp.log.market.off", who, engine.Num("From", a.Vals[0]))
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return who + " discards the research tile " + s.c.Research[sl.ID].Name
+			return engine.Say("cp.log.discard", who, s.tileArg("Tile", sl.ID))
 		}
 	case vGreen:
-		return who + " uses a green bonus: " + s.describeGreen(seat, a)
+		return engine.Say("cp.log.green", who, engine.Nested("What", s.greenText(seat, a)))
 	case vPoster:
-		return who + " places a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[p.Q[0].X].Space)
+		return engine.Say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Q[0].X].Space))
 	case vBonus:
-		return who + " chooses " + a.Key
+		if a.Always {
+			return engine.Say("cp.log.bonus_always", who, engine.Code("Bonus", a.Key))
+		}
+		return engine.Say("cp.log.bonus", who, engine.Code("Bonus", a.Key))
 	case vWatch:
-		return who + " takes the Pocket Watch, " + a.Key + " side"
+		return engine.Say("cp.log.watch", who, engine.Code("Side", a.Key))
 	case vPay:
 		if why := p.Q[0].Why; why != "" {
-			return who + " pays " + pounds(p.Q[0].N) + " (" + why + "), with loans for what is missing"
+			return engine.Say("cp.log.pay_why", who, engine.Num("Pounds", p.Q[0].N), engine.Msg("Why", causeID(why), 0))
 		}
-		return who + " pays " + pounds(p.Q[0].N) + ", with loans for what is missing"
+		return engine.Say("cp.log.pay", who, engine.Num("Pounds", p.Q[0].N))
 	case vAccept:
-		return who + " takes " + s.c.Characters[p.Q[0].X].Name + "'s instant bonus"
+		return engine.Say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Q[0].X]))
 	case vSkip:
 		if len(p.Q) == 0 {
 			break
 		}
 		switch t := p.Q[0]; t.K {
 		case dAssistant:
-			return who + " takes no assistant action"
+			return engine.Say("cp.log.skip.assistant", who)
 		case dDown:
-			return who + " moves no assistant down"
+			if a.Always {
+				return engine.Say("cp.log.skip.down_always", who)
+			}
+			return engine.Say("cp.log.skip.down", who)
 		case dPoster:
-			return who + " places no Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space)
+			return engine.Say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.X].Space))
 		case dInstant:
-			return who + " declines " + s.c.Characters[t.X].Name + "'s instant bonus"
+			return engine.Say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.X]))
 		}
+	case vAsk:
+		switch a.Key {
+		case "down":
+			return engine.Say("cp.log.ask.down", who)
+		case "pass":
+			return engine.Say("cp.log.ask.pass", who)
+		}
+		return engine.Say("cp.log.ask.bonus", who)
 	case vRepay:
-		return who + " pays back the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan"
+		return engine.Say("cp.log.repay", who, engine.Num("VP", s.loanAt(p, a.Vals[0]-1)))
 	case vExchange:
-		return who + " exchanges " + s.describeExchange(a.Key)
+		return engine.Say("cp.log.exchange", who, engine.Nested("What", s.exchangeText(a.Key)))
 	case vBuy:
-		price := e.EnergyPounds
 		if a.Key == "gear" {
-			price = e.GearPounds
+			return engine.Say("cp.log.buy.gear", who, engine.Num("Pounds", e.GearPounds))
 		}
-		return who + " buys 1 " + a.Key + " for " + pounds(price)
+		return engine.Say("cp.log.buy.energy", who, engine.Num("Pounds", e.EnergyPounds))
 	case vSell:
-		price := e.SellEnergy
 		if a.Key == "gear" {
-			price = e.SellGear
+			return engine.Say("cp.log.sell.gear", who, engine.Num("Pounds", e.SellGear))
 		}
-		return who + " sells 1 " + a.Key + " for " + pounds(price)
+		return engine.Say("cp.log.sell.energy", who, engine.Num("Pounds", e.SellEnergy))
 	}
-	return who + ": " + a.String()
+	return engine.Say("cp.log.action", who, engine.Code("Action", a.String()))
 }
 
-// at is "at the Patent Office", "at Westminster".
-func (s *State) at(l locKind) string {
-	switch l {
-	case locWestminster, locWaterloo:
-		return "at " + s.c.Locations[l].Name
+// at is "at the Patent Office", "at Westminster", as argument "At".
+func (s *State) at(l locKind) engine.Arg {
+	return engine.Item("At", s.c.keys.at[l])
+}
+
+// tileArg names research tile id as argument name: its name, and what it
+// does when another tile bears the same name (see tileName).
+func (s *State) tileArg(name string, id int) engine.Arg {
+	if !s.r.sharedName[id] {
+		return engine.Item(name, s.c.keys.research[id])
 	}
-	return "at the " + s.c.Locations[l].Name
+	return engine.Nested(name, engine.Say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
+		engine.Nested("Effect", s.r.texts.research[id])))
+}
+
+// buysText is what paying c buys for seat ("buys 1 energy for 4 £"), or
+// the zero Text.
+func (s *State) buysText(seat int, c Cost) engine.Text {
+	p := &s.P[seat]
+	e := s.c.Tracks.Economy
+	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
+	if gears == 0 && energy == 0 {
+		return engine.Text{}
+	}
+	args := make([]engine.Arg, 0, 3)
+	if gears > 0 {
+		args = append(args, engine.Amount("goods.gears", gears))
+	}
+	if energy > 0 {
+		args = append(args, engine.Amount("goods.energy", energy))
+	}
+	args = append(args, engine.Num("Pounds", gears*e.GearPounds+energy*e.EnergyPounds))
+	return engine.Text{ID: "cp.buys", Args: args}
+}
+
+// greenText: the effect of the green bonus a names.
+func (s *State) greenText(seat int, a Action) engine.Text {
+	switch a.Key {
+	case srcResearch:
+		id := s.P[seat].Slots[a.Vals[0]-1].ID
+		return engine.Say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
+			engine.Nested("Effect", effectsText(s.c.Research[id].Phase6)))
+	case srcMarket:
+		return effectsText(s.market().Spaces[a.Vals[0]-1].Effect)
+	}
+	return engine.Say("cp.green.watch", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds)) // srcWatch
+}
+
+// exchangeText: what a newspaper exchange costs and gives.
+func (s *State) exchangeText(key string) engine.Text {
+	e := s.c.Tracks.Economy
+	switch key {
+	case "die":
+		if s.Ph == 1 && !s.Revealed {
+			return engine.Say("cp.exchange.die.now", engine.Num("Count", e.DieNewspapers))
+		}
+		return engine.Say("cp.exchange.die.next", engine.Num("Count", e.DieNewspapers))
+	case "income":
+		return engine.Say("cp.exchange.income", engine.Num("Count", e.IncomeNewspapers))
+	case "gear":
+		return engine.Say("cp.exchange.gear", engine.Num("Count", e.GearNewspapers))
+	}
+	return engine.Say("cp.exchange.pound", engine.Num("Count", e.PoundNewspapers))
 }

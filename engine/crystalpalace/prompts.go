@@ -2,6 +2,7 @@ package crystalpalace
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -21,7 +22,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		t := p.Q[0]
 		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
-			Label: s.decisionLabel(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
+			Label: s.decisionLabel(seat, t), Text: s.decisionText(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
 	}
 	if len(out) > 0 {
 		return out
@@ -32,7 +33,7 @@ func (s *State) Prompts() []engine.Prompt {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: s.r.diceLabel[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
+					Label: s.r.diceLabel[p.Dice], Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out
@@ -45,7 +46,7 @@ func (s *State) Prompts() []engine.Prompt {
 }
 
 func (s *State) phasePrompt(seat int) engine.Prompt {
-	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat)}
+	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat), Text: s.phaseLabel(s.Ph)}
 	switch s.Ph {
 	case 2:
 		pr.Kind, pr.Label = "place", "place a die or pass"
@@ -64,7 +65,11 @@ func (s *State) phaseActions(seat int) []string {
 		return s.placeActions(seat)
 	}
 	p := &s.P[seat]
-	out := make([]string, 0, 8)
+	size := 8
+	if s.Ph == 5 {
+		size = 1 + len(p.Patents)*s.N // each build with each target
+	}
+	out := make([]string, 0, size)
 	after := new(*State)
 	keep := func(a Action, text string) {
 		if s.checkWith(seat, a, after) == nil {
@@ -93,9 +98,19 @@ func (s *State) phaseActions(seat int) []string {
 	case 5:
 		for _, i := range p.Patents {
 			if s.buildable(seat, i) {
-				out = append(out, s.r.build[i])
+				out = s.appendBuilds(out, i)
 			}
 		}
+		if len(out) == 0 {
+			return passOnly
+		}
+	}
+	if s.Ph == 3 && len(out) == 1 { // one action only: it may be taken for good
+		always, ok := s.r.always[out[0]]
+		if !ok {
+			always = out[0] + " always"
+		}
+		return append(out, always, "pass")
 	}
 	return append(out, "pass")
 }
@@ -121,6 +136,7 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 	for _, k := range []string{"energy", "gear"} {
 		cands = append(cands, Action{Verb: vBuy, Key: k}, Action{Verb: vSell, Key: k})
 	}
+	cands = append(cands, Action{Verb: vAsk, Key: "down"}, Action{Verb: vAsk, Key: "pass"}, Action{Verb: vAsk, Key: "bonus"}, Action{Verb: vAsk, Key: "act"})
 	var out []string
 	for _, a := range cands {
 		if s.checkFree(who, a) == nil {
@@ -129,6 +145,11 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 	}
 	return out
 }
+
+// passOnly is the phase 2 or 5 prompt of a seat that can only pass; it
+// may pass from now on without being asked (see Player.AutoPass). Shared:
+// callers must not modify it.
+var passOnly = []string{"pass", "pass always"}
 
 func actionStrings(as []Action) []string {
 	out := make([]string, len(as))
@@ -164,46 +185,87 @@ func decisionKind(k taskKind) string {
 	return "decide"
 }
 
+// decisionLabel says what decision t asks of seat, in words every player
+// may read (no "you"): it is public, and the refusal of an answer out of
+// turn quotes it to other players.
 func (s *State) decisionLabel(seat int, t Task) string {
 	switch t.K {
 	case dAssistant:
 		return "take an assistant action (objective, market place, market move <tier>) or skip"
 	case dDown:
-		label := "move one of your Black Market assistants down (down <tier>) or skip"
 		if s.MarketGears > 0 {
-			label += "; from tier " + strconv.Itoa(s.market().BannerTier) + " up it takes a gear from the banner (" + strconv.Itoa(s.MarketGears) + " left)"
+			return downLabel + "; from tier " + strconv.Itoa(s.market().BannerTier) + " up, +1 gear (" + strconv.Itoa(s.MarketGears) + " left)"
 		}
-		return label
+		return downLabel
 	case dForcedDown:
-		return "move one of your Black Market assistants down (down <tier>)"
+		return "move a Black Market assistant down, as the card says (down <tier>)"
 	case dGreen:
-		return "choose a green bonus to use (green …)"
+		return "choose a green bonus to use once more now (green …)"
 	case dReplace:
-		return "choose the research tile " + s.c.Research[t.X].Name + " replaces (replace <space>)"
+		return "choose the research tile that " + s.tileName(t.X) + " replaces (replace <space>)"
 	case dLoanSlot:
-		return "choose the research tile your loan replaces (replace <space>)"
+		return "choose the research tile the new loan replaces (replace <space>)"
 	case dPoster:
-		return "place a Buzz token on poster " + strconv.Itoa(s.c.Tracks.Buzz.Posters[t.X].Space) + " (poster) or skip"
+		return s.r.labels.poster[t.X]
 	case dBonus:
-		if t.X < 0 {
-			return "choose your Westminster bonus (bonus energy or bonus buzz)"
-		}
-		return "choose your poster bonus (bonus …)"
+		return s.r.labels.bonus[t.X+1]
 	case dTarget:
-		return "choose who gets the effect of " + s.c.Patents[t.X].Prototype + " (target <player>)"
+		return s.r.labels.target[t.X]
 	case dWatch:
-		return "choose the Pocket Watch side (watch vp or watch pounds)"
+		return s.r.labels.watch
 	case dInstant:
-		ch := &s.c.Characters[t.X]
-		return "take " + ch.Name + "'s instant bonus, " + oneEffectText(ch.Instant[t.N]) + " (accept), or skip"
+		return s.r.labels.instant[t.X][t.N]
 	case dPay:
-		what := "pay " + strconv.Itoa(t.N) + " pounds"
+		what := "pay " + pounds(t.N)
 		if t.Why != "" {
 			what += " (" + t.Why + ")"
 		}
-		return what + "; you have " + strconv.Itoa(s.P[seat].Pounds) + ": raise money first (exchange, sell) or pay, taking loans for the rest"
+		return what + ", holding " + pounds(s.P[seat].Pounds) + ": raise money, or pay with loans"
 	}
 	return "decide"
+}
+
+// downLabel asks about moving an assistant down after a placement.
+const downLabel = "move an assistant down the Black Market (down <tier>), skip, or skip always"
+
+// decisionLabels are the labels of the decisions that depend only on the
+// content, written once: poster[i] for a Buzz token on poster i, bonus[0]
+// Westminster V's choice and bonus[i+1] poster i's, target[i] the target
+// of patent i's prototype, instant[c][k] character c's k-th instant bonus.
+type decisionLabels struct {
+	poster, bonus, target []string
+	watch                 string
+	instant               [][]string
+}
+
+func newDecisionLabels(c *Content) decisionLabels {
+	var l decisionLabels
+	choose := func(what string, alts []Effect) string {
+		parts := make([]string, len(alts))
+		for i, e := range alts {
+			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
+		}
+		return what + ": " + strings.Join(parts, " or ")
+	}
+	l.bonus = append(l.bonus, choose("Westminster V's bonus", c.Tracks.WestminsterV))
+	for _, po := range c.Tracks.Buzz.Posters {
+		sp := strconv.Itoa(po.Space)
+		l.poster = append(l.poster, "Buzz token on poster "+sp+", paying "+posterText(po)+" each phase 6 (poster), or skip")
+		l.bonus = append(l.bonus, choose("poster "+sp+"'s bonus", po.Choice)+"; add always to keep it")
+	}
+	for _, pt := range c.Patents {
+		l.target = append(l.target, "who gets "+pt.Prototype+"'s effect, "+effectText(pt.Effect)+" (target <player>)")
+	}
+	w := c.Tracks.Watch
+	l.watch = "Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " each phase 6 (watch pounds)"
+	for _, ch := range c.Characters {
+		var each []string
+		for _, e := range ch.Instant {
+			each = append(each, ch.Name+"'s instant bonus, "+oneEffectText(e)+": accept or skip")
+		}
+		l.instant = append(l.instant, each)
+	}
+	return l
 }
 
 // placeActions lists the legal placements of phase 2 and pass, sized
@@ -213,16 +275,34 @@ func (s *State) decisionLabel(seat int, t Task) string {
 // meets, in the order placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	type openSpace struct{ l, sp, min int }
-	var buf [64]openSpace
+	type openSpace struct {
+		l, sp, min int
+		// tails are the kinds of answer a placement here carries (see
+		// checkPlaceTail), kinds[from:to]; none when it leads to no question
+		from, to int
+	}
+	var buf [40]openSpace
 	open := buf[:0]
+	var kindBuf [32]int
+	kinds := kindBuf[:0]
+	var asst assistantOptions
+	haveAsst := false
 	for l := range s.Boards {
 		side := s.side(locKind(l))
 		for sp := range s.Boards[l].Dice {
 			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
 				continue
 			}
-			open = append(open, openSpace{l, sp, side.Dice[sp].Min})
+			o := openSpace{l: l, sp: sp, min: side.Dice[sp].Min, from: len(kinds)}
+			if side.Dice[sp].Assistant {
+				if !haveAsst {
+					s.assistantOptions(&asst, seat)
+					haveAsst = true
+				}
+				kinds = asst.appendKinds(kinds, p.Pounds, side.Dice[sp].Fee)
+			}
+			o.to = len(kinds)
+			open = append(open, o)
 		}
 	}
 	var distinct [8]int
@@ -239,14 +319,25 @@ func (s *State) placeActions(seat int) []string {
 		nv++
 		for _, o := range open {
 			if v >= o.min {
-				n++
+				n += max(o.to-o.from, 1)
 			}
 		}
 	}
+	if n == 1 {
+		return passOnly
+	}
+	// A placement on a space with an assistant action is listed with each
+	// answer it may carry, in ready-made texts.
 	out := make([]string, 0, n)
 	for _, v := range distinct[:min(nv, len(distinct))] {
 		for _, o := range open {
-			if v >= o.min {
+			switch {
+			case v < o.min:
+			case o.to > o.from:
+				for _, k := range kinds[o.from:o.to] {
+					out = append(out, s.r.placeWith[v][o.l][o.sp][k])
+				}
+			default:
 				out = append(out, s.r.place[v][o.l][o.sp])
 			}
 		}
@@ -264,6 +355,6 @@ func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of your " + strconv.Itoa(p.Dice) + " dice",
+	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen", Text: &s.r.texts.revise[p.Dice],
 		Actions: s.r.dice[p.Dice], Secret: true}, true
 }

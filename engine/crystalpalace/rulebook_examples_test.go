@@ -610,7 +610,9 @@ func TestWorkedExamplePhase6Posters(t *testing.T) {
 		P1: pass
 		P2: pass`)
 	pr := wantPrompt(t, s, red, "bonus")
-	if want := []string{"bonus pounds", "bonus buzz"}; !equalStrings(pr.Actions, want) {
+	// The same two, each also offered for good ("always"): the poster's
+	// bonus comes back every phase 6.
+	if want := []string{"bonus pounds", "bonus buzz", "bonus pounds always", "bonus buzz always"}; !equalStrings(pr.Actions, want) {
 		t.Fatalf("poster 4 choices %v, want %v", pr.Actions, want)
 	}
 	eq(t, "Blue poster VP", s.P[blue].VPBy[vpPosters], 2)

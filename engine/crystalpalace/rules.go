@@ -21,7 +21,22 @@ type Rules struct {
 	place [7][][]string
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
-	build []string   // build[i] is "build <patent i>"
+	// always[text] is "<text> always" for every phase 3 action text.
+	always map[string]string
+	build  []string // build[i] is "build <patent i>"
+	// buildAt[i][t] is "build <patent i> target t+1".
+	buildAt [][]string
+	// labels are the decisions' labels that depend only on the content.
+	labels decisionLabels
+	texts  labelTexts // the labels as data
+	// sharedName[id] reports that another research tile has tile id's name.
+	sharedName []bool
+	// moveText[t] is "market move t+1".
+	moveText []string
+	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
+	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
+	// move 4".
+	placeWith [7][][][]string
 	// acts[l] labels the phase 3 prompt at location l.
 	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
@@ -50,29 +65,68 @@ func NewRules(c *Content) *Rules {
 			}
 		}
 	}
+	r.always = map[string]string{"advance": "advance always", "publish": "publish always"}
+	for _, t := range r.take {
+		r.always[t] = t + " always"
+	}
+	for _, texts := range r.use {
+		for _, t := range texts {
+			r.always[t] = t + " always"
+		}
+	}
 	r.nums = make([][]int, 64)
 	for k := range r.nums {
 		r.nums[k] = []int{k}
 	}
 	for k := range r.diceLabel {
-		r.diceLabel[k] = "choose the values of your " + strconv.Itoa(k) + " dice"
+		r.diceLabel[k] = "choose the values of " + strconv.Itoa(k) + " dice, each costing its value in pounds at the reveal"
 	}
 	for l := range c.Locations {
-		r.acts = append(r.acts, "your die at "+c.Locations[l].Name+" acts")
+		r.acts = append(r.acts, "act with the die at "+c.Locations[l].Name+", or pass")
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
+		var at []string
+		for t := 1; t <= 5; t++ {
+			at = append(at, "build "+pt.ID+" target "+strconv.Itoa(t))
+		}
+		r.buildAt = append(r.buildAt, at)
+	}
+	r.moveText = moveTexts()
+	r.labels = newDecisionLabels(c)
+	r.texts = newLabelTexts(c)
+	for n, m := range r.markets {
+		if m == nil {
+			continue
+		}
+		for g := 0; g <= m.Gears; g++ {
+			r.texts.downGear[n] = append(r.texts.downGear[n], engine.Say("cp.label.down_gear", engine.Num("Tier", m.BannerTier), engine.Num("Count", g)))
+		}
+	}
+	names := map[string]int{}
+	for _, rt := range c.Research {
+		names[rt.Name]++
+	}
+	for _, rt := range c.Research {
+		r.sharedName = append(r.sharedName, names[rt.Name] > 1)
 	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)
+		r.placeWith[k] = make([][][]string, locCount)
 		for l := locPatent; l < locCount; l++ {
 			spaces := 0
 			for _, side := range c.Locations[l].Sides {
 				spaces = max(spaces, len(side.Dice))
 			}
 			for sp := 0; sp < spaces; sp++ {
-				r.place[k][l] = append(r.place[k][l], Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String())
+				text := Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
+				r.place[k][l] = append(r.place[k][l], text)
+				with := []string{text + " only", text + " objective", text + " market place"}
+				for _, m := range r.moveText {
+					with = append(with, text+" "+m)
+				}
+				r.placeWith[k][l] = append(r.placeWith[k][l], with)
 			}
 		}
 	}
@@ -323,7 +377,7 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	for i := range s.Order {
 		s.Order[i] = i
 	}
-	s.emit(engine.EventPhase, -1, s.Phase(), false)
+	s.emit(engine.EventPhase, -1, s.phaseText(), false)
 	s.ev = nil
 	return s, nil
 }

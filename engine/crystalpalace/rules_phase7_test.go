@@ -67,7 +67,7 @@ func TestRulePhase7MarketStepLogged(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range ev {
-			all = append(all, e.Text)
+			all = append(all, say(e.Text))
 		}
 	}
 	joined := strings.Join(all, "\n")

@@ -142,8 +142,8 @@ func TestPromptsAreNeverEmptyAndDiceSecret(t *testing.T) {
 	}
 	ev := mustApply(t, s, red, "dice 6 5 4 3")
 	for _, e := range ev {
-		if strings.Contains(e.Text, "6 5 4 3") {
-			t.Errorf("event %q leaks the secret dice", e.Text)
+		if strings.Contains(say(e.Text), "6 5 4 3") {
+			t.Errorf("event %q leaks the secret dice", say(e.Text))
 		}
 	}
 	for _, viewer := range []engine.Seat{engine.Spectator, blue, yellow} {
@@ -214,7 +214,7 @@ func TestMalformedContentIsRefused(t *testing.T) {
 		{"research.toml", `back = "green"`, `back = "purple"`, `research.toml: tile "g01" (line 5): back:`},
 		{"mats.toml", `metric = "westminster", min = 2`, `metric = "luck", min = 2`, `mats.toml: mat "1a" (line 6): objective[0].metric: unknown metric "luck"`},
 		{"tracks.toml", "start_dice = 4", "start_dices = 4", "tracks.toml: economy.start_dices: unknown field"},
-		{"locations.toml", `key = "museum"`, `key = "zoo"`, `locations.toml: location "zoo" (line 38): key: location 2 must be "museum"`},
+		{"locations.toml", `key = "museum"`, `key = "zoo"`, `locations.toml: location "zoo" (line 40): key: location 2 must be "museum"`},
 		{"shares.toml", "vp = 1\nincome = 5", "vp = 0\nincome = 0", `shares.toml: share "r1a" (line 3): vp: a share needs vp or income`},
 		{"flyers.toml", `color = "blue"`, `color = "red"`, `flyers.toml: flyer "b1" (line 3): color:`},
 		{"patents.toml", `vp = [4, 3, 2]`, `vp = [4, 3]`, `patents.toml: patent "audiobook" (line 10): vp: want 3 values`},

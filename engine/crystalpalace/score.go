@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -22,8 +21,10 @@ func (s *State) endScoring() {
 			sl.Repaid = true
 			p.Pounds -= e.RepayPounds
 		}
+		s.report(seat, "end: loans paid back")
 		p.Pounds += p.Energy + p.Gears + p.News
 		p.Energy, p.Gears, p.News = 0, 0, 0
+		s.report(seat, "end: leftover goods sold")
 		// 10-pound notes cover free research spaces.
 		for p.Pounds >= e.NotePounds {
 			i := freeSlot(p)
@@ -33,8 +34,10 @@ func (s *State) endScoring() {
 			p.Slots[i] = Slot{K: slotNote}
 			p.Pounds -= e.NotePounds
 		}
+		s.report(seat, "end: 10 £ notes on free research spaces")
 	}
 	s.scoreBuzz()
+	s.reportAll("end: Buzz ranking")
 	// Black Market: the highest assistants score 3, 2, 1.
 	k := 0
 	for t := len(s.Market) - 1; t >= 0 && k < len(e.MarketVP); t-- {
@@ -43,38 +46,49 @@ func (s *State) endScoring() {
 			k++
 		}
 	}
+	s.reportAll("end: Black Market ranking")
 	for seat := range s.P {
 		p := &s.P[seat]
 		if p.Obj > 0 {
 			s.addVP(seat, s.c.Mats[p.Mat].Objective[p.Obj-1].VP, vpObjective)
 		}
+		s.reportN(seat, "end: objective level", p.Obj)
 		for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
 			switch {
 			case sl.K == slotLoan && sl.Repaid:
 				s.addVP(seat, e.RepaidVP, vpLoans)
 			case sl.K == slotLoan:
 				s.addVP(seat, sl.ID, vpLoans)
-			case sl.K == slotEmpty:
+			}
+		}
+		s.report(seat, "end: loans")
+		for _, sl := range p.Slots {
+			if sl.K == slotEmpty {
 				s.addVP(seat, e.EmptySpaceVP, vpResearchSpaces)
 			}
 		}
+		s.report(seat, "end: empty research spaces")
 	}
 	s.reportAll("end of the game")
 	s.Done = true
 	winners := s.winners()
-	text := "game over: "
-	for i, w := range winners {
-		if i > 0 {
-			text += " and "
-		}
-		text += seatName(int(w))
+	scores := make([]engine.Arg, 0, s.N+2)
+	scores = append(scores, engine.Seats("Winners", winners...), engine.Num("VP", s.P[winners[0]].VP), engine.Num("Count", len(winners)))
+	for _, seat := range s.byScore() {
+		scores = append(scores, engine.Part(engine.Nested("", engine.Say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.P[seat].VP)))))
 	}
-	verb := " wins with "
-	if len(winners) > 1 {
-		verb = " win with "
+	s.emit(engine.EventEnd, -1, engine.Text{ID: "cp.log.end", Args: scores}, false)
+}
+
+// byScore lists the seats from the most VP to the fewest, in seat order on
+// ties.
+func (s *State) byScore() []int {
+	seats := make([]int, s.N)
+	for i := range seats {
+		seats[i] = i
 	}
-	text += verb + strconv.Itoa(s.P[winners[0]].VP) + " VP"
-	s.emit(engine.EventEnd, -1, text, false)
+	slices.SortStableFunc(seats, func(a, b int) int { return s.P[b].VP - s.P[a].VP })
+	return seats
 }
 
 func costliestLoan(p *Player) *Slot {

@@ -54,6 +54,14 @@ type State struct {
 	// cause names what the changes being made come from ("salaries"), for
 	// a debt that waits for its payer (Task.Why); "" within an action.
 	cause string
+	// fold is 1 + the index in ev of the line saying what foldSeat just
+	// did, while it is the last event: the changes that action makes are
+	// told in that line ("P2 places a 1 on space 4 at Westminster — -2 £
+	// (fee)") rather than in one of their own. 0: none.
+	fold, foldSeat int
+	// own is the cause of the changes the action at hand makes itself
+	// ("fee", "action space"), which join its line too.
+	own string
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -121,7 +129,28 @@ type Player struct {
 	Built      int    `json:"built,omitempty"`
 	Ability5   bool   `json:"ab5,omitempty"`
 	PosterStep bool   `json:"pstep,omitempty"`
-	Q          []Task `json:"q,omitempty"`
+	// NoDown: the player answered "skip always" and is no longer asked to
+	// move an assistant down after a placement, until "ask down".
+	NoDown bool `json:"nodown,omitempty"`
+	// AutoPass: the player answered "pass always" and passes without being
+	// asked whenever passing is all the phase 2 or 5 prompt would offer,
+	// until "ask pass".
+	AutoPass bool `json:"autopass,omitempty"`
+	// Picks are the poster bonuses the player chose "always": they are
+	// taken every time without asking, until "ask bonus".
+	Picks []Pick `json:"picks,omitempty"`
+	// AutoAct: the player answered "… always" to a phase 3 prompt with one
+	// possible action: a die of theirs whose only possible action is one
+	// takes it without asking, until "ask act".
+	AutoAct bool   `json:"autoact,omitempty"`
+	Q       []Task `json:"q,omitempty"`
+}
+
+// Pick is a bonus chosen for good on the poster at index Poster of the
+// Buzz track (see Player.Picks).
+type Pick struct {
+	Poster int    `json:"p"`
+	Key    string `json:"k"`
 }
 
 // Task is a pending piece of work for one seat: an effect to apply or a
@@ -236,6 +265,7 @@ func (p Player) clone() Player {
 	q.Extra = append([]Slot(nil), p.Extra...)
 	q.Patents, q.Protos, q.Chars, q.Shares = cloneInts(p.Patents), cloneInts(p.Protos), cloneInts(p.Chars), cloneInts(p.Shares)
 	q.Q = append([]Task(nil), p.Q...)
+	q.Picks = append([]Pick(nil), p.Picks...)
 	return q
 }
 
@@ -270,8 +300,16 @@ func (s *State) num(k int) []int {
 	return []int{k}
 }
 
-func (s *State) emit(kind string, seat int, text string, reveals bool) {
+func (s *State) emit(kind string, seat int, text engine.Text, reveals bool) {
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
+	s.fold = 0
+}
+
+// emitDoing emits the line saying what seat does, which the changes the
+// action makes then join (see State.fold).
+func (s *State) emitDoing(seat int, text engine.Text) {
+	s.emit(engine.EventAction, seat, text, false)
+	s.fold, s.foldSeat = len(s.ev), seat
 }
 
 // Phase implements engine.State: "Spring 1849: phase 2, place dice".
@@ -280,6 +318,33 @@ func (s *State) Phase() string {
 		return "game over"
 	}
 	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(s.Ph) + ", " + phaseName(s.Ph)
+}
+
+// phaseText is Phase as data: "1849: phase 2, place dice".
+func (s *State) phaseText() engine.Text {
+	if s.Done {
+		return engine.Say("cp.phase.over")
+	}
+	return engine.Say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
+}
+
+// phaseID is the message of phase ph's name.
+func phaseID(ph int) string {
+	switch ph {
+	case 1:
+		return "cp.phase.1"
+	case 2:
+		return "cp.phase.2"
+	case 3:
+		return "cp.phase.3"
+	case 4:
+		return "cp.phase.4"
+	case 5:
+		return "cp.phase.5"
+	case 6:
+		return "cp.phase.6"
+	}
+	return "cp.phase.7"
 }
 
 func phaseName(ph int) string {

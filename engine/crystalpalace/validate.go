@@ -447,6 +447,7 @@ func (c *Content) validate() error {
 	}
 	c.validateBoards(v)
 	c.validateTracks(v)
+	c.nameItems(v)
 	return v.err
 }
 

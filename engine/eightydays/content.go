@@ -41,27 +41,31 @@ const (
 
 // Space is one space of the track, as read from the track file.
 type Space struct {
-	Number        int    `toml:"number"`
-	Kind          string `toml:"kind"`
-	City          string `toml:"city"`
-	Bets          []int  `toml:"bets"`
-	Red           bool   `toml:"red"`
-	Source        string `toml:"source"`
-	Reconstructed bool   `toml:"reconstructed"`
+	Number int    `toml:"number"`
+	Kind   string `toml:"kind"`
+	City   string `toml:"city"`
+	// Names is the city's name in other languages, by code ("de", "fr");
+	// a language not given reads the city's own name.
+	Names         map[string]string `toml:"names"`
+	Bets          []int             `toml:"bets"`
+	Red           bool              `toml:"red"`
+	Source        string            `toml:"source"`
+	Reconstructed bool              `toml:"reconstructed"`
 }
 
 // Card is one kind of Passepartout card, as read from the cards file.
 type Card struct {
-	ID            string `toml:"id"`
-	Name          string `toml:"name"`
-	Kind          string `toml:"kind"`
-	Copies        int    `toml:"copies"`
-	Pounds        int    `toml:"pounds"`
-	Rumors        int    `toml:"rumors"`
-	Discount      int    `toml:"discount"`
-	Reshuffle     bool   `toml:"reshuffle"`
-	Source        string `toml:"source"`
-	Reconstructed bool   `toml:"reconstructed"`
+	ID            string            `toml:"id"`
+	Name          string            `toml:"name"`
+	Names         map[string]string `toml:"names"` // in other languages, as Space.Names
+	Kind          string            `toml:"kind"`
+	Copies        int               `toml:"copies"`
+	Pounds        int               `toml:"pounds"`
+	Rumors        int               `toml:"rumors"`
+	Discount      int               `toml:"discount"`
+	Reshuffle     bool              `toml:"reshuffle"`
+	Source        string            `toml:"source"`
+	Reconstructed bool              `toml:"reconstructed"`
 }
 
 // Effect says what the card does, in a few words.
@@ -245,6 +249,11 @@ func spaceMistake(sp Space) (field, msg string) {
 		return "red", "only a Layover is red"
 	case len([]rune(sp.City)) > maxCityLen:
 		return "city", fmt.Sprintf("%d characters: at most %d", len([]rune(sp.City)), maxCityLen)
+	case len(sp.Names) > 0 && sp.City == "":
+		return "names", "only a city has names"
+	}
+	if field, msg := namesMistake(sp.Names, maxCityLen); field != "" {
+		return field, msg
 	}
 	return provenanceMistake(sp.Source, sp.Reconstructed)
 }
@@ -292,6 +301,22 @@ func validateCards(f *contentFile, cards []Card) ([]int, error) {
 	return deck, nil
 }
 
+// namesMistake checks names in other languages: German and French only,
+// none empty, none longer than max characters.
+func namesMistake(names map[string]string, max int) (field, msg string) {
+	for lang, name := range names {
+		switch {
+		case lang != "de" && lang != "fr":
+			return "names." + clipWords(lang), "unknown language (want de or fr)"
+		case name == "":
+			return "names." + lang, "missing"
+		case len([]rune(name)) > max:
+			return "names." + lang, fmt.Sprintf("%d characters: at most %d", len([]rune(name)), max)
+		}
+	}
+	return "", ""
+}
+
 // Bounds of a card's numbers: a card moves at most a long journey's worth
 // of pounds, and a discount beyond the dearest move is meaningless.
 const (
@@ -302,6 +327,9 @@ const (
 // cardMistake is the field of c at fault and what is wrong with it, or ""
 // and "" when the card is right.
 func cardMistake(c Card) (field, msg string) {
+	if field, msg := namesMistake(c.Names, maxNameLen); field != "" {
+		return field, msg
+	}
 	switch {
 	case c.Name == "":
 		return "name", "missing"

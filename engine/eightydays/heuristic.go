@@ -116,7 +116,7 @@ func (s *State) score(pl *planner, seat int, a Action) int {
 // is played when the best next action after it beats the best one without.
 func (s *State) playScore(pl *planner, seat int, id string) int {
 	c := s.clone()
-	c.play(seat, id, func(bool, string) {})
+	c.play(seat, id, func(bool, engine.Text) {})
 	with := c.bestScore(pl, seat)
 	without := s.bestScore(pl, seat)
 	if with <= without {

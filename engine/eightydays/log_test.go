@@ -32,7 +32,7 @@ func TestEveryChangeIsTold(t *testing.T) {
 					var told []string
 					for _, e := range ev {
 						if e.Seat == engine.Seat(seat) {
-							told = append(told, e.Text)
+							told = append(told, say(e.Text))
 						}
 					}
 					all := strings.Join(told, "\n")
@@ -43,15 +43,15 @@ func TestEveryChangeIsTold(t *testing.T) {
 					if was.Pounds != now.Pounds && !strings.Contains(all, pounds(now.Pounds)+" ") && !strings.HasSuffix(all, pounds(now.Pounds)) {
 						fail("pounds", pounds(now.Pounds))
 					}
-					if was.Rumors != now.Rumors && !strings.Contains(all, (&teller{}).rumors(now.Rumors).String()) {
-						fail("Rumors", (&teller{}).rumors(now.Rumors).String())
+					if was.Rumors != now.Rumors && !strings.Contains(all, say(engine.Say("ed.effects", engine.Part(rumorsArg("", now.Rumors))))) {
+						fail("Rumors", say(engine.Say("ed.effects", engine.Part(rumorsArg("", now.Rumors)))))
 					}
 					if len(was.Characters) != len(now.Characters) && !strings.Contains(all, " keeps ") && !strings.Contains(all, " plays ") {
 						fail("characters", "keeps or plays")
 					}
 					for i := range now.Pawns {
-						if n := now.Pawns[i].Space; n != was.Pawns[i].Space && !strings.Contains(all, s.rules.events.places[n]) {
-							fail("pawn", s.rules.events.places[n])
+						if n := now.Pawns[i].Space; n != was.Pawns[i].Space && !strings.Contains(all, say(s.rules.events.places[n])) {
+							fail("pawn", say(s.rules.events.places[n]))
 						}
 					}
 				}

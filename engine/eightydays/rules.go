@@ -60,7 +60,12 @@ type Rules struct {
 	// keys are the counter names per card index; effects the cards' effects in words.
 	keys    struct{ card, played []string }
 	effects []string
-	events  eventTexts // the words of frequent events
+	events  eventTexts // the texts of frequent events
+	// labels are the prompts' labels as data, shared by every prompt
+	labels struct{ keep, police, turn, turnPawns engine.Text }
+	// names[key][lang] name the content items (see ItemName); "en" is the
+	// content's own name
+	names map[string]map[string]string
 
 	plan     sync.Once
 	planning *planner // the heuristic's tables, built on first use
@@ -119,12 +124,32 @@ func NewRules(c *Content) *Rules {
 	add(Action{Verb: VerbPass})
 	for _, card := range c.Cards {
 		r.texts.play = append(r.texts.play, add(Action{Verb: VerbPlay, ID: card.ID}))
-		r.keys.card = append(r.keys.card, "card:"+card.ID)
+		r.keys.card = append(r.keys.card, keyCard+card.ID)
 		r.keys.played = append(r.keys.played, "played:"+card.ID)
 		r.effects = append(r.effects, card.Effect())
 	}
+	r.names = map[string]map[string]string{}
+	for _, card := range c.Cards {
+		r.names[keyCard+card.ID] = withEnglish(card.Name, card.Names)
+	}
+	for n, sp := range c.Track {
+		if sp.City != "" {
+			r.names[keyCity+itoa(n)] = withEnglish(sp.City, sp.Names)
+		}
+	}
 	r.buildEventTexts()
+	r.labels.keep, r.labels.police = engine.Say("ed.label.keep"), engine.Say("ed.label.police")
+	r.labels.turn, r.labels.turnPawns = engine.Say("ed.label.turn"), engine.Say("ed.label.turn_pawns")
 	return r
+}
+
+// withEnglish is names with english added as "en".
+func withEnglish(english string, names map[string]string) map[string]string {
+	out := map[string]string{"en": english}
+	for lang, n := range names {
+		out[lang] = n
+	}
+	return out
 }
 
 // Content returns the rules' content; callers must not modify it.

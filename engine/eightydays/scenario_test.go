@@ -113,8 +113,8 @@ func TestVictoriaMovesBackFrom42ToCalcuttaFor40Pounds(t *testing.T) {
 	if p := s.Seats[0].Pawns[0]; p.Space != 38 || s.Seats[0].Pounds != 120 {
 		t.Fatalf("pawn on %d with %d£, want Calcutta (38) with 120£", p.Space, s.Seats[0].Pounds)
 	}
-	if ev[0].Text != "P1 moves back from 42 to 38 (Calcutta, a Layover) and takes 40£: 120£ now" {
-		t.Fatalf("first event %q", ev[0].Text)
+	if say(ev[0].Text) != "P1 moves back from 42 to 38 (Calcutta, a Layover) and takes 40£: 120£ now" {
+		t.Fatalf("first event %q", say(ev[0].Text))
 	}
 	// and from one Layover back to the next
 	s.Turn = 0
@@ -269,7 +269,7 @@ func TestPassepartoutBehindDrawsTwoAndKeepsOne(t *testing.T) {
 	// one line says what was kept, one what was discarded
 	var texts []string
 	for _, e := range ev {
-		texts = append(texts, e.Text)
+		texts = append(texts, say(e.Text))
 	}
 	kept, other := s.rules.content.Cards[second], s.rules.content.Cards[first]
 	want := []string{"P1 keeps " + kept.Name + " to play on a later turn (" + s.rules.effects[second] + ")", "P1 discards " + other.Name + ", the card not kept"}
@@ -537,7 +537,7 @@ func cardIndex(t *testing.T, id string) int {
 
 func hasEvent(ev []engine.Event, text string) bool {
 	for _, e := range ev {
-		if e.Text == text {
+		if say(e.Text) == text {
 			return true
 		}
 	}

@@ -56,7 +56,6 @@ type State struct {
 	// out, and a clone starts its own.
 	scratch       []string
 	scratchEvents []engine.Event
-	text          teller // builds event texts
 }
 
 // Traveller is one player's belongings.
@@ -120,13 +119,13 @@ func (s *State) Prompts() []engine.Prompt {
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
 	switch kind {
 	case PromptKeep:
-		p.Label = "choose the Passepartout card to apply"
+		p.Label, p.Text = "choose the Passepartout card to apply", &s.rules.labels.keep
 	case PromptPolice:
-		p.Label = "discard a Rumor card at the Police"
+		p.Label, p.Text = "discard a Rumor card at the Police", &s.rules.labels.police
 	case PromptTurn:
-		p.Label = "move your pawn"
+		p.Label, p.Text = "move your pawn", &s.rules.labels.turn
 		if s.Variant == VariantTwoPawns {
-			p.Label = "move one of your pawns (a or b)"
+			p.Label, p.Text = "move one of your pawns (a or b)", &s.rules.labels.turnPawns
 		}
 	}
 	return prompts
@@ -651,7 +650,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 		return nil, err
 	}
 	if err := s.refusal(int(seat), &a).err(); err != nil {
-		return nil, err
+		return nil, s.teach(seat, err)
 	}
 	// the events are gathered in the state's scratch list, then returned
 	// in a slice of their size
@@ -659,11 +658,26 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	return append(make([]engine.Event, 0, len(s.scratchEvents)), s.scratchEvents...), nil
 }
 
+// teach adds to the refusal of an answer to a pending question (which
+// Passepartout card to keep, what to discard at the Police) the answers
+// that are valid; an ordinary turn's refusal already says what is wrong
+// and /play lists the moves.
+func (s *State) teach(seat engine.Seat, err error) error {
+	var rule *engine.RuleError
+	if s.Over() || int(seat) != s.Turn || !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
+		return err
+	}
+	kind := s.promptKind()
+	if kind == PromptTurn {
+		return err
+	}
+	return engine.RefuseAnswer(rule.Kind, rule.Reason, s.legal(kind, nil))
+}
+
 // perform carries out a legal action, appending its events to ev.
 func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 	me := &s.Seats[seat]
-	name := seatName(seat)
-	say := func(reveals bool, text string) {
+	say := func(reveals bool, text engine.Text) {
 		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	}
 	switch a.Verb {
@@ -689,7 +703,7 @@ func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 		say(false, s.policeText(seat, rank, gain))
 	case VerbPass:
 		s.Counters["passes"]++
-		say(false, name+" can neither pay for a move nor move back, and passes")
+		say(false, engine.Say("ed.log.pass", who(seat)))
 	case VerbRestart:
 		p := s.pawn(seat, a.Pawn)
 		from := p.Space
@@ -731,7 +745,7 @@ func pounds(n int) string { return strconv.Itoa(n) + "£" }
 
 // arrive applies the effect of the space pawn pw of seat just moved to. It
 // reports whether the turn waits for a choice between two drawn cards.
-func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
+func (s *State) arrive(seat, pw int, say func(bool, engine.Text)) bool {
 	p := s.pawn(seat, pw)
 	switch s.rules.kinds[p.Space] {
 	case spaceLondon:
@@ -773,15 +787,15 @@ func (s *State) arrive(seat, pw int, say func(bool, string)) bool {
 // draw takes up to n cards from the deck, shuffling the discard pile into
 // a new deck when the deck runs out (and saying so), and appends them to
 // drawn.
-func (s *State) draw(n int, drawn []int, say func(bool, string)) []int {
+func (s *State) draw(n int, drawn []int, say func(bool, engine.Text)) []int {
 	for len(drawn) < n {
 		if len(s.Deck) == 0 {
 			if len(s.Discard) == 0 {
-				say(false, "the Passepartout deck and discard pile are both empty: no card to draw")
+				say(false, engine.Say("ed.log.deck_empty"))
 				break
 			}
 			s.reshuffle()
-			say(true, "the Passepartout deck ran out: the discard pile is shuffled into a new deck")
+			say(true, engine.Say("ed.log.deck_ran_out"))
 		}
 		c := s.Deck[len(s.Deck)-1]
 		s.Deck = s.Deck[:len(s.Deck)-1]
@@ -803,21 +817,21 @@ func (s *State) reshuffle() {
 }
 
 // applyCard applies a drawn card: an event at once, a character kept.
-func (s *State) applyCard(seat, c int, say func(bool, string)) {
+func (s *State) applyCard(seat, c int, say func(bool, engine.Text)) {
 	card := &s.rules.content.Cards[c]
 	s.Counters[s.rules.keys.card[c]]++
 	if card.Kind == CardCharacter {
 		s.Seats[seat].Characters = append(s.Seats[seat].Characters, c)
-		say(false, seatName(seat)+" keeps "+card.Name+" to play on a later turn ("+s.rules.effects[c]+")")
+		say(false, s.rules.events.keeps[seat][c])
 		return
 	}
 	paid, rumors := s.effect(seat, card)
 	s.Discard = append(s.Discard, c)
-	say(false, s.cardText(seat, paid, rumors, card, false))
+	say(false, s.cardText(seat, paid, rumors, c, false))
 }
 
 // play plays a kept character.
-func (s *State) play(seat int, id string, say func(bool, string)) {
+func (s *State) play(seat int, id string, say func(bool, engine.Text)) {
 	me := &s.Seats[seat]
 	for i, c := range me.Characters {
 		card := &s.rules.content.Cards[c]
@@ -829,7 +843,7 @@ func (s *State) play(seat int, id string, say func(bool, string)) {
 		s.Discount += card.Discount
 		s.Discard = append(s.Discard, c)
 		s.Counters[s.rules.keys.played[c]]++
-		say(false, s.cardText(seat, paid, rumors, card, true))
+		say(false, s.cardText(seat, paid, rumors, c, true))
 		return
 	}
 }
@@ -872,12 +886,12 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	if s.Reshuffle {
 		s.Reshuffle = false
 		s.reshuffle()
-		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: ReshuffleMark + " the Passepartout deck and discard pile are shuffled together", Reveals: true})
+		ev = append(ev, engine.Event{Kind: engine.EventAction, Seat: engine.Spectator, Text: engine.Say("ed.log.reshuffle"), Reveals: true})
 	}
 	s.Turn = (s.Turn + 1) % len(s.Seats)
 	if s.Turn == s.First {
 		s.Round++
-		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: s.rules.events.roundLabel(s.Round)})
+		ev = append(ev, engine.Event{Kind: engine.EventPhase, Seat: engine.Spectator, Text: s.rules.events.roundText(s.Round)})
 	}
 	me := &s.Seats[s.Turn]
 	for i := range me.Pawns {
@@ -956,7 +970,7 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.scratch, c.scratchEvents, c.text = nil, nil, teller{}
+	c.scratch, c.scratchEvents = nil, nil
 	c.Seats = make([]Traveller, len(s.Seats))
 	for i, t := range s.Seats {
 		t.Characters = append([]int{}, t.Characters...)

@@ -609,14 +609,17 @@ func (s *Store) readGame(tx *bolt.Tx, id uint64, withLog bool) (*storage.Game, e
 	return g, nil
 }
 
-// putGame writes g's record and moves its index entries from old's (nil
-// for a new game).
+// putGame writes g's record and moves its index entries and its count in
+// the tally from old's (nil for a new game).
 func (s *Store) putGame(tx *bolt.Tx, old, g *storage.Game) error {
 	data, err := s.codec.EncodeGame(g)
 	if err != nil {
 		return err
 	}
 	if err := bucket(tx, bktGames).Put(idKey(g.ID), data); err != nil {
+		return err
+	}
+	if err := tallyGame(tx, old, g); err != nil {
 		return err
 	}
 	var before []indexEntry

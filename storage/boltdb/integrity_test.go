@@ -44,7 +44,7 @@ func fillStore(t testing.TB, games, actions int) string {
 }
 
 // rawUpdate edits a closed store's file with bbolt directly.
-func rawUpdate(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
+func rawUpdate(t testing.TB, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -194,7 +194,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	s.Close()
 
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 3))
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 4))
 	})
 	if _, err := boltdb.Open(path, registry(), boltdb.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)

@@ -260,7 +260,7 @@ func (s *Store) useLayout() error {
 		return err
 	}
 	if layout < layoutVersion && !s.readOnly {
-		if err := s.upgrade(); err != nil {
+		if err := s.upgrade(layout); err != nil {
 			return err
 		}
 		layout = layoutVersion
@@ -294,7 +294,7 @@ func (s *Store) checkLayout(tx *bolt.Tx) (fresh bool, err error) {
 		return false, &storage.SchemaError{Record: "layout", Key: keyLayout, Got: v, Max: layoutVersion}
 	}
 	for _, name := range allBuckets() {
-		if bucket(tx, name) == nil && (name != bktCommits || v >= 2) {
+		if bucket(tx, name) == nil && v >= bucketSince(name) {
 			return false, fmt.Errorf("%w: bucket %q is missing", storage.ErrCorrupt, name)
 		}
 	}

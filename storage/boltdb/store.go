@@ -115,18 +115,31 @@ const (
 	bktGuilds       = "guilds"        // guild → guild settings record
 	bktUsers        = "users"         // user → user preferences record
 	bktCommits      = "commits"       // interaction key → id(8) revision(8) kept(8, Unix ns) CRC-32C(4); before pruning: id(8) revision(8)
+	bktTally        = "tally"         // kind 0 status → games(8), none for 0
 )
 
 func allBuckets() []string {
 	return []string{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
-		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers, bktCommits}
+		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers, bktCommits, bktTally}
 }
 
 // layoutVersion is the version of the bucket layout above, kept in the
 // meta bucket. A file with a newer layout is refused. Layout 2 added the
 // commits bucket, and every record of a layout 2 file carries a checksum;
-// Open upgrades a layout 1 file once, after a backup (see upgrade).
-const layoutVersion = 2
+// layout 3 added the tally (games by kind and status). Open upgrades a
+// file of an older layout once (see upgrade).
+const layoutVersion = 3
+
+// bucketSince is the layout that added a bucket.
+func bucketSince(name string) uint64 {
+	switch name {
+	case bktCommits:
+		return 2
+	case bktTally:
+		return 3
+	}
+	return 1
+}
 
 const keyLayout = "layout"
 

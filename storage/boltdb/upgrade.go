@@ -8,8 +8,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// UpgradeBackup is where Open keeps the copy of a file it upgrades to the
-// current layout, beside the file: path + UpgradeBackup.
+// UpgradeBackup is where Open keeps the copy of a layout 1 file it
+// upgrades, beside the file: path + UpgradeBackup.
 const UpgradeBackup = ".before-layout-2.bak"
 
 // fileLayout reads the layout version of tx's file.
@@ -18,38 +18,72 @@ func fileLayout(tx *bolt.Tx) uint64 {
 	return v
 }
 
-// upgrade brings a file of layout 1 to layout 2, once: it first writes a
-// checked backup beside the file (path + UpgradeBackup), then, in one
-// transaction, re-encodes every record with its checksum, creates the
-// commits bucket and records layout 2. A record that does not read stops
-// the upgrade, which then changes nothing: the error names it.
-func (s *Store) upgrade() error {
-	if _, err := s.BackupFile(s.path + UpgradeBackup); err != nil {
-		return fmt.Errorf("upgrading the file to layout %d needs a backup first, and it failed: %w", layoutVersion, err)
+// upgrade brings a file of an older layout to the current one, once, in
+// one transaction. From layout 1 it first writes a checked backup beside
+// the file (path + UpgradeBackup), re-encodes every record with its
+// checksum and creates the commits bucket; from layout 1 or 2 it counts
+// the games into the tally (which only adds a bucket, so needs no
+// backup). A record that does not read stops the upgrade, which then
+// changes nothing: the error names it.
+func (s *Store) upgrade(from uint64) error {
+	backup := ""
+	if from < 2 {
+		backup = s.path + UpgradeBackup
+		if _, err := s.BackupFile(backup); err != nil {
+			return fmt.Errorf("upgrading the file to layout %d needs a backup first, and it failed: %w", layoutVersion, err)
+		}
 	}
-	old := storage.NewCodec() // reads both layouts' records
+	old := storage.NewCodec() // reads both record encodings
 	err := s.guard(func() error {
 		return s.db.Update(func(tx *bolt.Tx) error {
-			kinds := []struct{ bucket, kind string }{
-				{bktGames, storage.RecGame}, {bktLog, storage.RecEntry}, {bktSnapshots, storage.RecSnapshot},
-				{bktStats, storage.RecStats}, {bktGuilds, storage.RecGuild}, {bktUsers, storage.RecUser},
-			}
-			for _, k := range kinds {
-				if err := s.reseal(tx, old, k.bucket, k.kind); err != nil {
+			if from < 2 {
+				if err := s.resealAll(tx, old); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.CreateBucketIfNotExists([]byte(bktCommits)); err != nil {
+			if bucket(tx, bktTally) != nil { // counted afresh below
+				if err := tx.DeleteBucket([]byte(bktTally)); err != nil {
+					return err
+				}
+			}
+			for _, name := range allBuckets() {
+				if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+					return err
+				}
+			}
+			counts, err := s.countGames(tx)
+			if err != nil {
+				return err
+			}
+			if err := fillTally(tx, counts); err != nil {
 				return err
 			}
 			return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
 		})
 	})
-	if err != nil {
-		return fmt.Errorf("upgrading the file to layout %d (nothing was changed; a copy is in %s): %w", layoutVersion, s.path+UpgradeBackup, err)
+	if err != nil && backup != "" {
+		return fmt.Errorf("upgrading the file to layout %d (nothing was changed; a copy is in %s): %w", layoutVersion, backup, err)
 	}
-	s.log.Info("storage: upgraded the database to the current layout: every record now carries a checksum",
-		"path", s.path, "layout", layoutVersion, "backup", s.path+UpgradeBackup)
+	if err != nil {
+		return fmt.Errorf("upgrading the file to layout %d (nothing was changed): %w", layoutVersion, err)
+	}
+	s.log.Info("storage: upgraded the database to the current layout: every record carries a checksum, and games are counted by kind",
+		"path", s.path, "from", from, "layout", layoutVersion, "backup", backup)
+	return nil
+}
+
+// resealAll re-encodes the records of every bucket that holds them in the
+// current schema, with their checksums (layout 1 to 2).
+func (s *Store) resealAll(tx *bolt.Tx, c storage.Codec) error {
+	kinds := []struct{ bucket, kind string }{
+		{bktGames, storage.RecGame}, {bktLog, storage.RecEntry}, {bktSnapshots, storage.RecSnapshot},
+		{bktStats, storage.RecStats}, {bktGuilds, storage.RecGuild}, {bktUsers, storage.RecUser},
+	}
+	for _, k := range kinds {
+		if err := s.reseal(tx, c, k.bucket, k.kind); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -16,7 +16,7 @@ import (
 // a running game's snapshot of its log's length, intact); no log entry
 // or snapshot belongs to no game; the indexes (active, due, by guild and
 // user) hold exactly the keys the games make; the statistics are those
-// the archived games count; and every kept interaction's record is intact
+// the archived games count; the tally holds the games' kinds and statuses; and every kept interaction's record is intact
 // and names a game of the file. The error names the game, the record and
 // what disagrees.
 func (s *Store) verifyGames(tx *bolt.Tx) error {
@@ -25,6 +25,7 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 		index[name] = map[string][]byte{}
 	}
 	stats := map[string]*storage.Stats{}
+	tally := map[string]int{}
 	entries, snapshots := 0, 0
 	err := bucket(tx, bktGames).ForEach(func(k, _ []byte) error {
 		if len(k) != 8 {
@@ -36,6 +37,7 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 			return fmt.Errorf("game %d: %w", id, err)
 		}
 		entries += g.Version
+		tally[string(tallyKey(g.Kind, g.Status))]++
 		if data := bucket(tx, bktSnapshots).Get(k); data != nil {
 			snapshots++
 			snap, err := s.codec.DecodeSnapshot(idString(k), data)
@@ -93,6 +95,9 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 		if found != len(want) {
 			return fmt.Errorf("%w: the %s index lacks %d of the games' entries", storage.ErrCorrupt, name, len(want)-found)
 		}
+	}
+	if err := verifyTally(tx, tally); err != nil {
+		return err
 	}
 	found := 0
 	err = bucket(tx, bktStats).ForEach(func(k, v []byte) error {

@@ -85,7 +85,7 @@ func (s *Store) create(rec *storage.Game) error {
 	return err
 }
 
-// insertGame writes a new game, its log and its users.
+// insertGame writes a new game, its log, its users and its count.
 func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) error {
 	data, err := storage.EncodeGame(g)
 	if err != nil {
@@ -107,6 +107,9 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 		return err
 	}
 	if err := insertLog(ctx, tx, g.ID, 0, g.Log); err != nil {
+		return err
+	}
+	if err := countNew(ctx, tx, g); err != nil {
 		return err
 	}
 	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u",
@@ -132,8 +135,8 @@ func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []st
 	return err
 }
 
-// writeGame stores g's record, index columns and users after a change
-// from old. The log, version and snapshot are the caller's.
+// writeGame stores g's record, index columns, users and count after a
+// change from old. The log, version and snapshot are the caller's.
 func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	data, err := storage.EncodeGame(g)
 	if err != nil {
@@ -151,6 +154,7 @@ func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 		b.Queue(`INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u
 			ON CONFLICT (user_id, game_id) DO UPDATE SET active = EXCLUDED.active`, int64(g.ID), g.Status.Active(), users)
 	}
+	countMove(b, old, g)
 	return tx.SendBatch(ctx, b).Close()
 }
 
@@ -258,6 +262,7 @@ func notFound(ctx context.Context, q querier, where string, arg any) error {
 // querier is what reads need of a pool or a transaction.
 type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 // snapshotInfo is what readFull found of a game's snapshot column.

@@ -270,8 +270,8 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 4 {
-		t.Fatalf("schema version %d, %v; want 4", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 5 {
+		t.Fatalf("schema version %d, %v; want 5", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)

@@ -95,6 +95,15 @@ func migrations() []step {
 		ALTER TABLE commits ADD COLUMN at bigint;
 		CREATE INDEX commits_at ON commits (at);
 		CREATE INDEX games_channel ON games (channel, id);`, fill: sumRows},
+
+		// Games by kind and status (see counts.go), counted from the
+		// games already there by fillCounts.
+		{sql: `CREATE TABLE game_counts (
+			kind   text NOT NULL,
+			status text NOT NULL,
+			games  bigint NOT NULL,
+			PRIMARY KEY (kind, status)
+		);`, fill: fillCounts},
 	}
 }
 

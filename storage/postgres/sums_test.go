@@ -16,10 +16,13 @@ import (
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
-// undoStep4 takes a database of schema 4 back to schema 3, as an older
+// undoStep5 takes a database of schema 5 back to schema 4: no game_counts.
+const undoStep5 = `DROP TABLE game_counts; UPDATE meeple_schema SET version = 4;`
+
+// undoStep4 takes a database of schema 5 back to schema 3, as an older
 // Meeple left it: no checksums, settings and preferences in jsonb, keys
 // without times.
-const undoStep4 = `DROP INDEX commits_at; DROP INDEX games_channel; ALTER TABLE commits DROP COLUMN at;
+const undoStep4 = undoStep5 + `DROP INDEX commits_at; DROP INDEX games_channel; ALTER TABLE commits DROP COLUMN at;
 	ALTER TABLE game_log DROP COLUMN sum; ALTER TABLE games DROP COLUMN snapshot_sum; ALTER TABLE stats DROP COLUMN sum;
 	ALTER TABLE guild_settings DROP COLUMN sum, ALTER COLUMN settings TYPE jsonb USING convert_from(settings, 'UTF8')::jsonb;
 	ALTER TABLE user_prefs DROP COLUMN sum, ALTER COLUMN prefs TYPE jsonb USING convert_from(prefs, 'UTF8')::jsonb;

@@ -20,7 +20,8 @@ const verifyTimeout = 10 * time.Minute
 // changing nothing: every game reads whole (its record, each log entry,
 // its columns agreeing with its record, a running game's snapshot intact
 // and of its log's length), every game's players are listed under it
-// alone, the statistics are those the archived games count, and every
+// alone, the statistics are those the archived games count, game_counts
+// holds the games' kinds and statuses, and every
 // guild's settings and user's preferences read. The first damage found is
 // a storage.ErrCorrupt that names the game and the entry (or the record).
 func (s *Store) Verify() error {
@@ -55,6 +56,7 @@ func verify(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	stats := map[[2]string]*storage.Stats{}
+	counts := map[countKey]int{}
 	for _, id := range ids {
 		g, snap, err := readFull(ctx, tx, "g.id = $1", id)
 		if err != nil {
@@ -64,6 +66,7 @@ func verify(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("%w: game %d: %s", storage.ErrCorrupt, id, err)
 		}
 		delete(users, id)
+		counts[countKey{g.Kind, g.Status}]++
 		if !g.Status.Active() {
 			for _, user := range storage.StatsUsers(g) {
 				key := [2]string{user, g.Kind}
@@ -75,6 +78,9 @@ func verify(ctx context.Context, tx pgx.Tx) error {
 		}
 	}
 	if err := verifyStats(ctx, tx, stats); err != nil {
+		return err
+	}
+	if err := verifyCounts(ctx, tx, counts); err != nil {
 		return err
 	}
 	for _, table := range []struct{ sql, kind string }{

@@ -113,7 +113,7 @@ func (s *raceState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 	s.Scores[s.Turn] += add
 	s.Moves++
 	s.Turn = (s.Turn + 1) % len(s.Scores)
-	return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: fmt.Sprintf("P%d %s (+%d)", seat+1, action, add)}}, nil
+	return []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: engine.Plain(fmt.Sprintf("P%d %s (+%d)", seat+1, action, add))}}, nil
 }
 
 func (s *raceState) View(engine.Seat) any { return s }

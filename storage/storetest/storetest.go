@@ -65,6 +65,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"StaleWritesToAReplacedGameAreRefused", testReplacedGame},
 		{"StaleWritesToAnUndoneHistoryAreRefused", testUndoneHistory},
 		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
+		{"GameCountsFollowEveryMove", testGameCounts},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
@@ -653,6 +654,22 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: "smoke signals"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("bad secrets choice: %v", err)
 	}
+	// the locale of the user's last interaction, the language of their DMs
+	want.Locale = "de"
+	if err := s.PutUserPrefs("u1", want); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("preferences with a locale %+v, want %+v", p, want)
+	}
+	for _, bad := range []string{"de\x00", "fr FR", strings.Repeat("x", 17)} {
+		if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: bad}); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("locale %q: %v", bad, err)
+		}
+	}
+	if p, _ := s.UserPrefs("u1"); p != want {
+		t.Fatalf("refused preferences changed u1's: %+v", p)
+	}
 	if _, err := s.UserPrefs(""); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("empty user id: %v", err)
 	}
@@ -691,7 +708,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if err := s.PutGuildSettings("g1", storage.GuildSettings{ReminderEvery: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+	if err := s.PutUserPrefs("u2", storage.UserPrefs{Secrets: storage.SecretsDM, Locale: "fr"}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := s.Get("c1")
@@ -727,7 +744,7 @@ func testDurability(t *testing.T, opener Opener) {
 	if gs, _ := s.GuildSettings("g1"); gs.ReminderEvery != time.Minute || gs.TurnDeadline != 0 {
 		t.Fatalf("guild settings after reopening: %+v", gs)
 	}
-	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn {
+	if p, _ := s.UserPrefs("u2"); p.Secrets != storage.SecretsDM || p.PingOnTurn || p.Locale != "fr" {
 		t.Fatalf("preferences after reopening: %+v", p)
 	}
 	lobby2 := &storage.Game{Kind: "race", Guild: "g1", Channel: "c4"}
@@ -806,6 +823,13 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	}
 	if got, _ := dst.GameIDs(0, 0); !reflect.DeepEqual(got, ids) {
 		t.Fatalf("copied ids %v, want %v", got, ids)
+	}
+	want, err := src.GameCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dst.GameCounts(); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the copy's GameCounts = %v, %v; the original's %v", got, err, want)
 	}
 	if got, _ := src.GameIDs(ids[1], 1); !reflect.DeepEqual(got, ids[2:3]) {
 		t.Fatalf("one id after %d: %v, want %v", ids[1], got, ids[2:3])
@@ -1229,4 +1253,85 @@ func testHandovers(t *testing.T, opener Opener) {
 	if page, _ := s.Archive(all[1].ID, 0); len(page) != 0 {
 		t.Fatalf("past the last game: %v", Channels(page))
 	}
+}
+
+// testGameCounts follows the games by kind and status through every write
+// that moves one (create, start, commit, finish, import), the writes that
+// do not (actions, edits, undo), and a reopening.
+func testGameCounts(t *testing.T, opener Opener) {
+	s, err := opener()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(step, counts string) {
+		t.Helper()
+		got, err := s.GameCounts()
+		if err != nil {
+			t.Fatalf("%s: GameCounts: %v", step, err)
+		}
+		var parts []string
+		for _, c := range got {
+			parts = append(parts, fmt.Sprintf("%s %s %d", c.Kind, c.Status, c.Games))
+		}
+		if strings.Join(parts, ", ") != counts {
+			t.Fatalf("%s: GameCounts = %q, want %q", step, strings.Join(parts, ", "), counts)
+		}
+	}
+	want("empty", "")
+	lobby := func(channel string) {
+		t.Helper()
+		g := &storage.Game{Kind: "race", Guild: "g1", Channel: channel, Creator: "u1", Status: storage.StatusLobby,
+			Setup: engine.Setup{Seed: 42, Options: map[string]string{"goal": "1000000"}}, Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+		if err := s.Create(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lobby("c1")
+	lobby("c2")
+	lobby("c3")
+	NewRace(t, s, "g1", "c4", 2, "1000000")
+	want("created", "race lobby 3, race running 1")
+	if _, _, err := s.Start("c1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit("c2", GuardAt(t, s, "c2", 0), storage.Outcome{Start: true}); err != nil {
+		t.Fatal(err)
+	}
+	want("started", "race lobby 1, race running 3")
+	Play(t, s, "c1")
+	Play(t, s, "c1")
+	if _, err := s.Update("c1", GameIn(t, s, "c1"), func(g *storage.Game) error { g.Messages = map[string]string{"board": "m1"}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Undo("c1", GuardAt(t, s, "c1", 2), 1); err != nil {
+		t.Fatal(err)
+	}
+	want("played, edited, undone", "race lobby 1, race running 3")
+	if _, err := s.Finish("c3", GuardAt(t, s, "c3", 0), storage.StatusAbandoned, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, &engine.Result{Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit("c4", GuardAt(t, s, "c4", 0), storage.Outcome{Finish: &storage.Ending{Status: storage.StatusAbandoned}}); err != nil {
+		t.Fatal(err)
+	}
+	want("ended", "race abandoned 2, race finished 1, race running 1")
+	if _, err := s.Finish("c1", GuardAt(t, s, "c1", 1), storage.StatusFinished, nil); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("finishing an archived game again: %v", err)
+	}
+	lobby("c3") // a refused create changes nothing
+	if err := s.Create(&storage.Game{Kind: "race", Guild: "g1", Channel: "c3", Creator: "u1", Status: storage.StatusLobby,
+		Seats: []storage.Seat{{User: "u1"}}}); !errors.Is(err, storage.ErrChannelBusy) {
+		t.Fatalf("a second game in c3: %v", err)
+	}
+	imported := &storage.Game{Kind: "race", Guild: "g1", Channel: "c9", Status: storage.StatusAbandoned, Setup: RaceSetup(2),
+		Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+	if err := s.Import(imported); err != nil {
+		t.Fatal(err)
+	}
+	want("imported", "race abandoned 3, race finished 1, race lobby 1, race running 1")
+	s.Close()
+	s = open(t, opener)
+	want("reopened", "race abandoned 3, race finished 1, race lobby 1, race running 1")
 }

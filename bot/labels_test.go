@@ -1,0 +1,63 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/picker"
+)
+
+// Every choice says what it does where it is chosen: /play's autocomplete
+// names what each action gives and costs (and sends the action alone), the
+// board's buttons and menu options carry the same words.
+func TestChoicesSayWhatTheyDo(t *testing.T) {
+	h := newHarness(t, realRegistry(t), Config{}, nil, plainText)
+	ch := "8101"
+	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
+	h.command(bob, ch, cmdLobby, subJoin, nil)
+	if res := h.command(bob, ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
+	g := h.game(ch)
+	users := seatUser(t, g, []tester{alice, bob})
+	// the dice choices say what they cost
+	if got := h.autocomplete(users[0], ch, cmdPlay, "", map[string]any{optAction: "dice 6 6"}, optAction); len(got) == 0 || !strings.Contains(got[0], " — costs ") {
+		t.Fatalf("dice suggestions: %v", got)
+	}
+	for seat, u := range users {
+		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: []string{"dice 6 5 2 1", "dice 1 1 1 1"}[seat]}); !strings.Contains(res.text(), "you played") {
+			t.Fatalf("dice: %s", res.text())
+		}
+	}
+	_, st, err := h.store.Load(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := st.Prompts()[0]
+	got := h.autocomplete(users[p.Seat], ch, cmdPlay, "", map[string]any{optAction: "place 6 west"}, optAction)
+	if len(got) == 0 || !strings.Contains(got[0], "place 6 westminster 1 — Westminster · ") {
+		t.Fatalf("placement suggestions: %v", got)
+	}
+	// the picker's menus describe the actions they end in: walk down to a
+	// menu of whole actions
+	board := h.board(ch)
+	res := h.click(users[p.Seat], ch, board.ID, mustComponent(t, board, ": choose"))
+	msgID, ok := h.privateMessage(res)
+	if !ok {
+		t.Fatal("no private picker message")
+	}
+	for step := 0; step < picker.MaxTaps; step++ {
+		m, _ := h.fake.Message(msgID)
+		menu := treeMenuOn(t, m)
+		for _, o := range menu.Options {
+			if !strings.HasSuffix(o.Label, " …") {
+				if o.Description == "" {
+					t.Fatalf("picker option %q says nothing of what it does", o.Label)
+				}
+				return
+			}
+		}
+		h.click(users[p.Seat], ch, msgID, menu.CustomID, "0")
+	}
+	t.Fatal("no menu of whole actions within the picker's taps")
+}

@@ -1,0 +1,71 @@
+package crystalpalace
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// A question answered "always" is not asked again, and the matching "ask …"
+// free action is listed until it is taken, after which the question comes
+// back: over whole heuristic games, no seat that said "skip always" is asked
+// to move an assistant down, no seat that said "pass always" is asked when
+// it can only pass, and so on; a seat that asks again is asked again.
+func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
+	r := testRules(t)
+	seen := map[string]int{}
+	for g := 0; g < 12; g++ {
+		st, err := r.New(engine.Setup{Players: 2 + g%4, Seed: uint64(300 + g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		rng := engine.NewRNG(uint64(g))
+		for step := 0; !s.Done && step < 3000; step++ {
+			for _, pr := range s.Prompts() {
+				p := &s.P[pr.Seat]
+				switch {
+				case pr.Kind == "down" && p.NoDown && slices.Contains(pr.Actions, "skip"): // a card event's move down is no question
+					t.Fatalf("game %d: %s said skip always, asked %q", g, seatName(int(pr.Seat)), pr.Label)
+				case (pr.Kind == "place" || pr.Kind == "build") && p.AutoPass && equalStrings(pr.Actions, passOnly):
+					t.Fatalf("game %d: %s said pass always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
+				case pr.Kind == "action" && p.AutoAct && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always"):
+					t.Fatalf("game %d: %s said always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
+				case pr.Kind == "bonus" && p.Q[0].X >= 0 && slices.ContainsFunc(p.Picks, func(k Pick) bool { return k.Poster == p.Q[0].X }):
+					t.Fatalf("game %d: %s chose this poster's bonus always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
+				}
+			}
+			// Every preference set lists its "ask" free action; now and then a
+			// seat takes it, and the preference is gone.
+			for seat := range s.P {
+				p := &s.P[seat]
+				for key, on := range map[string]bool{"down": p.NoDown, "pass": p.AutoPass, "bonus": len(p.Picks) > 0, "act": p.AutoAct} {
+					listed := slices.Contains(s.FreeActions(engine.Seat(seat)), "ask "+key)
+					if listed != on {
+						t.Fatalf("game %d: %s preference %s is %v but ask %s listed %v", g, seatName(seat), key, on, key, listed)
+					}
+					if on {
+						seen[key]++
+						if rng.Intn(40) == 0 {
+							mustApply(t, s, seat, "ask "+key)
+						}
+					}
+				}
+			}
+			if s.Done {
+				break
+			}
+			pr := s.Prompts()[0]
+			if _, err := s.Apply(pr.Seat, Heuristic{}.Choose(s, pr, &rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, key := range []string{"down", "pass", "bonus", "act"} {
+		if seen[key] == 0 {
+			t.Errorf("no seat ever answered %s always", key)
+		}
+	}
+}
