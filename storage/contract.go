@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"fmt"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -124,6 +126,24 @@ func OutcomeSnapshot(g *Game, o Outcome) []byte { return outcomeSnapshot(g, o) }
 
 // Replay builds g's state from its setup and log.
 func (c Contract) Replay(g *Game) (engine.State, error) { return c.replay(g, g.Log) }
+
+// SnapshotMatchesLog reports whether g's stored snapshot equals its seed
+// and log replayed, byte for byte (a lobby has no snapshot). It replays the
+// whole log.
+func (c Contract) SnapshotMatchesLog(g *Game) (bool, error) {
+	if g.Status == StatusLobby {
+		return g.Snapshot == nil, nil
+	}
+	state, err := c.Replay(g)
+	if err != nil {
+		return false, fmt.Errorf("storage: verify game in channel %s: %w", g.Channel, err)
+	}
+	data, err := state.Encode()
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(data, g.Snapshot), nil
+}
 
 // Decode decodes a snapshot of g's state.
 func (c Contract) Decode(g *Game, snapshot []byte) (engine.State, error) {

@@ -445,18 +445,7 @@ func (s *Store) Verified(channel string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if g.Status == storage.StatusLobby {
-		return g.Snapshot == nil, nil
-	}
-	state, err := s.rules.Replay(g)
-	if err != nil {
-		return false, fmt.Errorf("storage: verify game in channel %s: %w", channel, err)
-	}
-	data, err := state.Encode()
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(data, g.Snapshot), nil
+	return s.rules.SnapshotMatchesLog(g)
 }
 
 // Finish ends channel's game and moves it to the archive with status

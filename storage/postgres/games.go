@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -673,18 +672,7 @@ func (s *Store) Verified(channel string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if g.Status == storage.StatusLobby {
-		return g.Snapshot == nil, nil
-	}
-	state, err := s.contract.Replay(g)
-	if err != nil {
-		return false, fmt.Errorf("postgres: verify game in channel %s: %w", channel, err)
-	}
-	data, err := state.Encode()
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(data, g.Snapshot), nil
+	return s.contract.SnapshotMatchesLog(g)
 }
 
 // Finish ends channel's game and archives it, counting it in its users'
