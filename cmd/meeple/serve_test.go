@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,15 +8,7 @@ import (
 const testPublicKey = "a7bb3bb0a3f0b5b5e1b1ff2f2ab7d5ef4b7c4d6e3f1a2b3c4d5e6f708192a3b4"
 
 func TestHTTPConfig(t *testing.T) {
-	dir := t.TempDir()
-	load := func(text string) (config, error) {
-		t.Helper()
-		path := filepath.Join(dir, "config.toml")
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return loadConfig(path)
-	}
+	load := configLoader(t)
 	for text, want := range map[string]string{
 		"[http]\nlisten = \"8080\"\n":                                                                       "public_key is not",
 		"[http]\nlisten = \"8080\"\npublic_key = \"abc\"\n":                                                 "64 hexadecimal digits",

@@ -10,15 +10,7 @@ import (
 )
 
 func TestShardConfig(t *testing.T) {
-	dir := t.TempDir()
-	load := func(text string) (config, error) {
-		t.Helper()
-		path := filepath.Join(dir, "config.toml")
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return loadConfig(path)
-	}
+	load := configLoader(t)
 	for text, want := range map[string]string{
 		"[discord]\nshards = \"0-4\"\nshard_count = 4\n": "shard 4 is outside 0-3",
 		"[discord]\nshards = \"two\"\n":                  `"two" is not a shard`,
@@ -58,5 +50,19 @@ func TestShardConfig(t *testing.T) {
 	}
 	if set, err := (discordConfig{}).shardSet(recommend(2, nil)); err != nil || set.String() != "0-1 of 2" {
 		t.Errorf("nothing set, 2 recommended: %v %v", set, err)
+	}
+}
+
+// configLoader returns a function that loads a config file holding text,
+// written in a folder of the test's own.
+func configLoader(t *testing.T) func(text string) (config, error) {
+	dir := t.TempDir()
+	return func(text string) (config, error) {
+		t.Helper()
+		path := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return loadConfig(path)
 	}
 }
