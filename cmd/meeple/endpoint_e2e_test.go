@@ -81,16 +81,7 @@ metrics = "127.0.0.1:0"
 		time.Sleep(20 * time.Millisecond)
 	}
 	const channel = "3001"
-	play := func(raw map[string]any, want string) {
-		t.Helper()
-		token, err := fake.PostInteraction(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := answer(t, fake, token); !strings.Contains(got, want) {
-			t.Fatalf("answer %q lacks %q", got, want)
-		}
-	}
+	play := player(t, fake, fake.PostInteraction)
 	play(slash("101", channel, "lobby", "new", map[string]string{"game": "crystalpalace"}), "lobby")
 	play(slash("102", channel, "lobby", "join", nil), "joined")
 	play(slash("102", channel, "lobby", "start", nil), "has started")

@@ -83,6 +83,21 @@ func slash(user, channel, name, sub string, opts map[string]string) map[string]a
 		"member": map[string]any{"user": map[string]any{"id": user, "username": "user" + user}, "permissions": "0"}}
 }
 
+// player returns a function that delivers an interaction with send and
+// fails the test unless its answer holds want.
+func player(t *testing.T, fake *discordtest.Server, send func(map[string]any) (string, error)) func(raw map[string]any, want string) {
+	return func(raw map[string]any, want string) {
+		t.Helper()
+		token, err := send(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := answer(t, fake, token); !strings.Contains(got, want) {
+			t.Fatalf("answer %q lacks %q", got, want)
+		}
+	}
+}
+
 // answer waits for the bot's answer to the interaction with token and
 // returns what the user reads in it.
 func answer(t *testing.T, fake *discordtest.Server, token string) string {
@@ -157,16 +172,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 	}
 
 	const channel = "3001"
-	play := func(raw map[string]any, want string) {
-		t.Helper()
-		token, err := fake.SendInteraction(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := answer(t, fake, token); !strings.Contains(got, want) {
-			t.Fatalf("answer %q lacks %q", got, want)
-		}
-	}
+	play := player(t, fake, fake.SendInteraction)
 	play(slash("101", channel, "lobby", "new", map[string]string{"game": "crystalpalace"}), "lobby")
 	play(slash("102", channel, "lobby", "join", nil), "joined")
 	play(slash("103", channel, "lobby", "join", nil), "joined")
