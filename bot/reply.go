@@ -136,7 +136,11 @@ func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, 
 		after = realAfterFunc
 	}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
+		// held while the timer is set: one that fires at once waits
+		// here until r.stop is there to be read
+		r.mu.Lock()
 		r.stop = after(ackBudget, r.autoDefer)
+		r.mu.Unlock()
 	}
 	return r
 }
@@ -181,10 +185,10 @@ func (r *reply) doneWords() string {
 
 // done stops the automatic defer; it returns the first send error.
 func (r *reply) done() error {
-	r.stopTimer()
-	r.settle()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.stopTimer()
+	r.settle()
 	return r.err
 }
 
@@ -209,7 +213,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	return r.note(err)
 }
 
-// stopTimer stops the automatic defer, if one was set.
+// stopTimer stops the automatic defer, if one was set; r.mu is held.
 func (r *reply) stopTimer() {
 	if r.stop != nil {
 		r.stop()
