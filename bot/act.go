@@ -49,6 +49,7 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
+	words := gameWords(in.tr, b.ref.games, g.Kind) // what each action does, in the reader's language
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
 		var actions []string
@@ -58,7 +59,7 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 			}
 		}
 		for _, a := range append(actions, st.FreeActions(seat)...) {
-			out = append(out, suggestion(st, seat, a))
+			out = append(out, suggestion(words, st, seat, a))
 		}
 	}
 	return choiceList{texts: out, value: func(action string) string { return listValue(g.Guard(), action) }}

@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // How the board uses Discord's room.
@@ -75,7 +76,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
-	rows := promptComponents(p, g, st)
+	rows := promptComponents(p, words, g, st)
 	if b.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
@@ -148,7 +149,7 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+func promptComponents(words *locale.Printer, say *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -166,14 +167,14 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(g, st, public[0])
+		rows = actionButtons(say, g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, st, p); ok {
+			if sel, ok := actionSelect(say, g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -196,7 +197,7 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 	return rows
 }
 
-func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
+func actionButtons(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
@@ -204,7 +205,7 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
-		row = append(row, discordgo.Button{Label: buttonLabel(st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: buttonLabel(say, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
 		if len(row) == 5 {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil
@@ -219,7 +220,7 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
 // the way).
-func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func actionSelect(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -229,7 +230,7 @@ func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, p.Seat, a)})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(say, st, p.Seat, a)})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pendingTTL is how long a DM waits for its user to say which game it is for.
@@ -399,7 +400,7 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	if b.menusOnly {
 		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label)
 	}
-	m.Components = choiceMenu(g, st, p, "")
+	m.Components = choiceMenu(gameWords(words, b.games, g.Kind), g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
 }
@@ -409,11 +410,11 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // their next word ("dice 6 …"), so that a choice among hundreds is made in
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
-func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(st, p.Seat, p.Actions, prefix)
+func choiceMenu(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+	opts := menuOptions(say, st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(st, p.Seat, p.Actions, prefix)
+		opts = menuOptions(say, st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
@@ -430,7 +431,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(say *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -440,7 +441,7 @@ func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix str
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, seat, a)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(say, st, seat, a)})
 		}
 		return opts
 	}
@@ -526,7 +527,7 @@ func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	menu := choiceMenu(full, st, p, value)
+	menu := choiceMenu(gameWords(words, b.games, full.Kind), full, st, p, value)
 	if menu == nil {
 		return false, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // A page of /game log shows at most logPageSize actions in at most
@@ -77,9 +78,12 @@ func (b *gameHandler) suggest(in *interaction) []string {
 	if !ok {
 		return nil
 	}
+	// the typed name, shown with its title in the reader's language: a
+	// reader finds "loans" by typing "Kredite"
+	words := wording.ForRules(in.tr, rules, nil)
 	var list []string
 	for _, t := range book.Topics() {
-		list = append(list, t.Name)
+		list = append(list, t.Name+"\t"+t.Name+" — "+words.Say(t.Title))
 	}
 	return list
 }
@@ -339,16 +343,12 @@ func (b *gameHandler) rulesText(r *reply, in *interaction, topic string) error {
 		}
 		return r.message(msg{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
 	}
-	key := strings.ToLower(topic)
-	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
-	if at < 0 {
-		at = slices.IndexFunc(topics, func(t engine.Topic) bool { return strings.Contains(t.Name, key) })
-	}
-	if at < 0 {
+	words := wording.ForRules(p, rules, nil)
+	t, ok := words.Topic(topics, topic)
+	if !ok {
 		return refuseWith("rules.no_topic", "Topic", clip(topic, 40), "Game", gameTitle(p, rules))
 	}
-	t := topics[at]
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + t.Title, Description: t.Text}}})
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + words.Say(t.Title), Description: words.Say(t.Text)}}})
 }
 
 // channelRules returns the rules of the channel's game.

@@ -53,7 +53,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 	for _, pr := range st.Prompts() {
 		v.add(pr.Label)
 		for _, a := range append(slices.Clone(pr.Actions), st.FreeActions(pr.Seat)...) {
-			v.add(a, describe(st, pr.Seat, a))
+			v.add(a, describe(v.en, st, pr.Seat, a))
 		}
 	}
 	for seat := engine.Seat(0); int(seat) < st.Players(); seat++ {

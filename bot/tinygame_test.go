@@ -84,7 +84,7 @@ func (r tinyRules) New(setup engine.Setup) (engine.State, error) {
 }
 
 func (tinyRules) Topics() []engine.Topic {
-	return []engine.Topic{{Name: "picks", Title: "Picks", Text: "Everyone picks 1 to 3 in secret."}}
+	return []engine.Topic{{Name: "picks", Title: engine.Plain("Picks"), Text: engine.Plain("Everyone picks 1 to 3 in secret.")}}
 }
 
 type tinyState struct {

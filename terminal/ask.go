@@ -179,7 +179,7 @@ func (s *Session) listActions(p engine.Prompt) {
 		s.describedLines(p, actions, entries)
 		return
 	}
-	if d, describes := s.state.(describer); describes {
+	if d, describes := s.state.(engine.Describer); describes {
 		// a long list that says what each choice does: as many of its
 		// first choices as fit maxRows lines, each with its description,
 		// and every one-word choice (pass), then the free actions
@@ -231,15 +231,9 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 }
 
-// describer is a game state that says what an action would do
-// (*eightydays.State).
-type describer interface {
-	Describe(seat engine.Seat, action string) string
-}
-
 // describedLines writes one action a line, each followed by its description.
 func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
-	d, describes := s.state.(describer)
+	d, describes := s.state.(engine.Describer)
 	_, pad := s.fit(entries)
 	for i, a := range actions {
 		if i == len(p.Actions) {
@@ -255,8 +249,8 @@ func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
 
 // described is entry followed by what action does, in a column of its own
 // from pad on, wrapped under itself to the screen's width.
-func (s *Session) described(d describer, seat engine.Seat, action, entry string, pad int) string {
-	what := d.Describe(seat, action)
+func (s *Session) described(d engine.Describer, seat engine.Seat, action, entry string, pad int) string {
+	what := s.w.Say(d.Describe(seat, action))
 	if what == "" {
 		return entry
 	}
@@ -349,38 +343,48 @@ func (s *Session) example() string {
 	return s.cfg.Words.T("terminal.example")
 }
 
+// rules shows the rules topic typed (by name, or by title in the
+// session's language), or lists the topics: all of them, or those whose
+// words mention what was typed.
 func (s *Session) rules(topic string) {
+	p, game := s.cfg.Words, s.title()
 	book, ok := s.cfg.Rules.(engine.Rulebook)
 	if !ok {
-		s.printf("%s has no rules summary\n", s.cfg.Rules.Title())
+		s.printf("%s\n", p.T("topics.none", "Game", game))
 		return
 	}
 	topics := book.Topics()
+	if t, ok := s.w.Topic(topics, topic); ok {
+		s.printf("%s\n%s\n", s.st.Bold(s.w.Say(t.Title)), wrap(s.w.Say(t.Text), s.width()-4))
+		return
+	}
 	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
 	var names, mentions []string
 	for _, t := range topics {
 		names = append(names, t.Name)
-		if topic == "" {
-			continue
-		}
-		if t.Name == topic || strings.ToLower(t.Title) == topic {
-			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, s.width()-4))
-			return
-		}
-		if strings.Contains(strings.ToLower(t.Title+" "+t.Text), topic) {
+		if topic != "" && strings.Contains(strings.ToLower(s.w.Say(t.Title)+" "+s.w.Say(t.Text)), topic) {
 			mentions = append(mentions, t.Name)
 		}
 	}
 	// the games have topics of their own: a miss lists this game's
-	all := fmt.Sprintf("%s's topics: %s", s.cfg.Rules.Title(), strings.Join(names, ", "))
+	all := p.T("topics.all", "Game", game, "Topics", strings.Join(names, ", "))
 	switch {
 	case topic == "":
-		s.printf("%s\n", wrap("Topics: "+strings.Join(names, ", "), s.width()-4))
+		s.printf("%s\n", wrap(p.T("topics.list", "Topics", strings.Join(names, ", ")), s.width()-4))
 	case len(mentions) > 0:
-		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s. %s", topic, strings.Join(mentions, ", "), all), s.width()-4))
+		s.printf("%s\n", wrap(p.T("topics.mentions", "Topic", topic, "Mentions", strings.Join(mentions, ", "), "All", all), s.width()-4))
 	default:
-		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. %s", topic, all), s.width()-6))
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(p.T("topics.missing", "Topic", topic, "All", all), s.width()-6))
 	}
+}
+
+// title is the game's title in the session's language (the catalogue's
+// game.<name>.title), else the rules' own.
+func (s *Session) title() string {
+	if key := "game." + s.cfg.Rules.Name() + ".title"; s.cfg.Words.Has(key) {
+		return s.cfg.Words.T(key)
+	}
+	return s.cfg.Rules.Title()
 }
 
 // width is the screen's width in characters.

@@ -109,7 +109,7 @@ func TestFullEightyDaysGameWithBadInputInTheMiddle(t *testing.T) {
 		"P1 (you)",             // the view, from P1's side
 		"1. move",              // numbered actions
 		"save FILE",            // help
-		"Topics: goal, moving", // rules without a topic
+		"Topics: overview, goal, moving", // rules without a topic
 		"Bet spaces (1, 2, 3, 4/5/6)",
 		`no topic "casino"`,
 		`"fly" is not an action`, // the engine's reasons
@@ -685,7 +685,8 @@ func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
 		ask   string
 		want  []string
 	}{
-		{eightyDays(t), "overview", []string{`no topic "overview" and none mentions it. Around the World in 80 Days's topics: goal, moving,`}},
+		{eightyDays(t), "westminster", []string{`no topic "westminster" and none mentions it. Around the World in 80 Days's topics: overview, goal, moving,`}},
+		{eightyDays(t), "overview", []string{"Around the World in 80 Days in brief"}},
 		{crystalPalace(t), "london", []string{`No topic "london"; these mention it:`, "Crystal Palace's topics: overview, phases,"}},
 		{crystalPalace(t), "overview", []string{"Crystal Palace"}},
 		{eightyDays(t), "goal", []string{"The goal"}},
@@ -724,6 +725,28 @@ func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 		for _, english := range []string{"Commands:", "End of input.", "there is no action"} {
 			if strings.Contains(out, english) {
 				t.Errorf("%s: the session says %q", tc.lang, english)
+			}
+		}
+	}
+}
+
+// TestRulesOverviewInEveryLanguage: `rules overview` shows each game's
+// overview in the session's language, found by its typed name; the topic's
+// title in that language finds it too.
+func TestRulesOverviewInEveryLanguage(t *testing.T) {
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []engine.Rules{crystalPalace(t), eightyDays(t)} {
+		prefix := map[string]string{"crystalpalace": "cp", "eightydays": "ed"}[rules.Name()]
+		for _, lang := range words.Languages() {
+			p := words.For(lang)
+			title, text := p.T(prefix+".topic.overview.title"), p.T(prefix+".topic.overview.text")
+			_, out := play(t, terminal.Config{Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []string{terminal.Human, "random"},
+				Words: p, Width: 1000}, "rules overview\nrules "+strings.ToUpper(title)+"\nquit\n")
+			if strings.Count(out, title) != 2 || strings.Count(out, text) != 2 {
+				t.Errorf("%s %s: rules overview and rules %q do not both show the overview:\n%s", rules.Name(), lang, title, out)
 			}
 		}
 	}
