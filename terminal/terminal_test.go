@@ -106,9 +106,9 @@ func TestFullEightyDaysGameWithBadInputInTheMiddle(t *testing.T) {
 		Seats: []string{terminal.Human, "heuristic", "random"},
 	}, input)
 	for _, want := range []string{
-		"P1 (you)",             // the view, from P1's side
-		"1. move",              // numbered actions
-		"save FILE",            // help
+		"P1 (you)",                       // the view, from P1's side
+		"1. move",                        // numbered actions
+		"save FILE",                      // help
 		"Topics: overview, goal, moving", // rules without a topic
 		"Bet spaces (1, 2, 3, 4/5/6)",
 		`no topic "casino"`,
