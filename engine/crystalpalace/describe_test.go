@@ -181,3 +181,30 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 		}
 	}
 }
+
+// Descriptions that whole games seldom reach read in every language: a
+// move down the Black Market with its gear and a repayment.
+func TestDescribeReadsInEveryLanguage(t *testing.T) {
+	all, err := testWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newGame(t, 3, 6)
+	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: 1, 7: 2})
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
+	down := s.Describe(1, "down 6")
+	loan := fixture(t, "loan")
+	repay := loan.Describe(0, "repay 1")
+	for lang, want := range map[string][2]string{
+		"en": {"to tier 4 · +1 gear from the banner", "10 £ → the -8 VP loan scores -5 VP"},
+		"de": {"auf Stufe 4 · +1 Zahnrad vom Banner", "10 £ → der -8-SP-Kredit zählt -5 SP"},
+		"fr": {"au niveau 4 · +1 engrenage de la bannière", "10 £ → le prêt de -8 PV compte -5 PV"},
+	} {
+		if got := all[lang].Say(down); got != want[0] {
+			t.Errorf("%s: down 6 reads %q, want %q", lang, got, want[0])
+		}
+		if got := all[lang].Say(repay); got != want[1] {
+			t.Errorf("%s: repay 1 reads %q, want %q", lang, got, want[1])
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package eightydays
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
+)
 
 func TestDescribeSaysWhatEachLegalActionCostsAndWhereItLeads(t *testing.T) {
 	s := fixture(t, 3, func(s *State) { at(s, 0, 42); at(s, 1, 30); at(s, 2, 1) })
@@ -43,6 +48,31 @@ func TestDescribeSaysWhatEachLegalActionCostsAndWhereItLeads(t *testing.T) {
 		}
 		if _, err := g.Apply(p.Seat, Heuristic{}.Choose(g, p, &g.RNG)); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// A description reads in the reader's language, content names included:
+// going back to London, which whole games seldom reach, and a card.
+func TestDescribeReadsInEveryLanguage(t *testing.T) {
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fixture(t, 2, func(s *State) { at(s, 0, 4); s.Seats[0].Pounds = 0 })
+	k := fixture(t, 2, nil)
+	k.Drawn = []int{cardIndex(t, "aouda"), cardIndex(t, "whist")}
+	for lang, want := range map[string][2]string{
+		"en": {"back to London with at least 80£", "Aouda (character, played later): discard 1 Rumor"},
+		"de": {"zurück nach London mit mindestens 80£", "Aouda (Person, später gespielt): 1 Gerücht abwerfen"},
+		"fr": {"retour à Londres avec au moins 80£", "Aouda (personnage, joué plus tard) : défausser 1 Rumeur"},
+	} {
+		w := wording.New(cat.For(lang), s.rules, nil)
+		if got := w.Say(s.Describe(0, "restart")); got != want[0] {
+			t.Errorf("%s: restart reads %q, want %q", lang, got, want[0])
+		}
+		if got := w.Say(k.Describe(0, "keep 1")); got != want[1] {
+			t.Errorf("%s: keep 1 reads %q, want %q", lang, got, want[1])
 		}
 	}
 }
