@@ -208,3 +208,28 @@ func TestDescribeReadsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDescribeWritten is what a reader pays for one description: the
+// text made and written in German (a placement: location, fee, assistant
+// action and what the assistant's tier pays, nested).
+func BenchmarkDescribeWritten(b *testing.B) {
+	all, err := testWords()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newGame(b, 3, 41) // the "phase2" fixture: P1 holds 6 5 3 1
+	play(b, s, "P1: dice 6 5 3 1\nP2: dice 4 4 2 2\nP3: dice 2 2 1 1")
+	var action string
+	for _, a := range s.Prompts()[0].Actions {
+		if strings.HasSuffix(a, " market place") {
+			action = a
+		}
+	}
+	if action == "" {
+		b.Fatal("no placement with an assistant action")
+	}
+	de := all["de"]
+	for b.Loop() {
+		de.Say(s.Describe(0, action))
+	}
+}
