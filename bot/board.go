@@ -149,7 +149,8 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(words *locale.Printer, say *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+// words writes the bot's words, game the game's.
+func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -167,14 +168,14 @@ func promptComponents(words *locale.Printer, say *wording.Words, g *storage.Game
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(say, g, st, public[0])
+		rows = actionButtons(game, g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(say, g, st, p); ok {
+			if sel, ok := actionSelect(game, g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -197,7 +198,7 @@ func promptComponents(words *locale.Printer, say *wording.Words, g *storage.Game
 	return rows
 }
 
-func actionButtons(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
+func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
@@ -205,7 +206,7 @@ func actionButtons(say *wording.Words, g *storage.Game, st engine.State, p engin
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
-		row = append(row, discordgo.Button{Label: buttonLabel(say, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: buttonLabel(words, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
 		if len(row) == 5 {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil
@@ -220,7 +221,7 @@ func actionButtons(say *wording.Words, g *storage.Game, st engine.State, p engin
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
 // the way).
-func actionSelect(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -230,7 +231,7 @@ func actionSelect(say *wording.Words, g *storage.Game, st engine.State, p engine
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(say, st, p.Seat, a)})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(words, st, p.Seat, a)})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {

@@ -410,11 +410,12 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // their next word ("dice 6 …"), so that a choice among hundreds is made in
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
-func choiceMenu(say *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(say, st, p.Seat, p.Actions, prefix)
+// game writes what each action does, in the user's language.
+func choiceMenu(game *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+	opts := menuOptions(game, st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(say, st, p.Seat, p.Actions, prefix)
+		opts = menuOptions(game, st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
@@ -431,7 +432,7 @@ func choiceMenu(say *wording.Words, g *storage.Game, st engine.State, p engine.P
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(say *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(game *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -441,7 +442,7 @@ func menuOptions(say *wording.Words, st engine.State, seat engine.Seat, actions 
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(say, st, seat, a)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(game, st, seat, a)})
 		}
 		return opts
 	}

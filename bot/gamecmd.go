@@ -336,14 +336,14 @@ func (b *gameHandler) rulesText(r *reply, in *interaction, topic string) error {
 		return refuseWith("rules.none", "Game", gameTitle(p, rules))
 	}
 	topics := book.Topics()
+	words := wording.ForRules(p, rules, nil)
 	if topic == "" {
 		var names []string
 		for _, t := range topics {
-			names = append(names, "`"+t.Name+"`")
+			names = append(names, "`"+t.Name+"` ("+words.Say(t.Title)+")")
 		}
 		return r.message(msg{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
 	}
-	words := wording.ForRules(p, rules, nil)
 	t, ok := words.Topic(topics, topic)
 	if !ok {
 		return refuseWith("rules.no_topic", "Topic", clip(topic, 40), "Game", gameTitle(p, rules))

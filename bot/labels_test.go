@@ -98,6 +98,9 @@ func TestDescriptionsAndRulesInTheReadersLanguage(t *testing.T) {
 		if res := h.command(alice, ch, cmdGame, subRules, map[string]any{optTopic: strings.ToLower(tc.loansTitle)}); !strings.Contains(res.text(), "Crystal Palace: "+tc.loansTitle) {
 			t.Errorf("%s: /game rules by the title %q: %s", tc.lang, tc.loansTitle, res.text())
 		}
+		if res := h.command(alice, ch, cmdGame, subRules, nil); !strings.Contains(res.text(), "`loans` ("+tc.loansTitle+")") || strings.Contains(res.text(), "…") {
+			t.Errorf("%s: the list of topics, whole and with their titles: %s", tc.lang, res.text())
+		}
 		if got := h.autocomplete(alice, ch, cmdGame, subRules, map[string]any{optTopic: tc.loansTitle}, optTopic); len(got) != 1 || got[0] != "loans — "+tc.loansTitle {
 			t.Errorf("%s: topic suggestions for %q: %v", tc.lang, tc.loansTitle, got)
 		}

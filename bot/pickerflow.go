@@ -224,8 +224,9 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 }
 
 // treeMessage is one step of the picker: what is chosen so far, a menu of
-// the next choices and, below the top, a back button.
-func treeMessage(words *locale.Printer, say *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+// the next choices and, below the top, a back button. words writes the
+// bot's words, game what each action does.
+func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
 	label := promptLabel(st, seat)
 	if secret {
 		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
@@ -250,7 +251,7 @@ func treeMessage(words *locale.Printer, say *wording.Words, g *storage.Game, st 
 		}
 		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
 		if c.Action != "" {
-			opts[i].Description = optionDescription(say, st, seat, c.Action)
+			opts[i].Description = optionDescription(game, st, seat, c.Action)
 		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
