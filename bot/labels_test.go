@@ -106,3 +106,20 @@ func TestDescriptionsAndRulesInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAutocompleteDescribed is /play's autocomplete in phase 1 of
+// Crystal Palace for a German reader: every dice choice is described and
+// written before the list is matched against what was typed.
+func BenchmarkAutocompleteDescribed(b *testing.B) {
+	h := newHarness(b, realRegistry(b), Config{}, nil, nil)
+	h.locale, h.guildLocale = "de", "de"
+	ch := "8103"
+	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
+	h.command(bob, ch, cmdLobby, subJoin, nil)
+	h.command(bob, ch, cmdLobby, subStart, nil)
+	for b.Loop() { // both players choose their dice in phase 1
+		if got := h.autocomplete(alice, ch, cmdPlay, "", map[string]any{optAction: "dice 6"}, optAction); len(got) == 0 {
+			b.Fatal("no suggestions")
+		}
+	}
+}
