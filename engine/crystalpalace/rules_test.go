@@ -115,7 +115,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 	}
 	refused(t, s, red, "place 1 westminster 4", engine.ErrNotYourTurn, "P1's turn")
 	s.P[blue].Pounds = 1
-	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 pounds")
+	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 £")
 	mustApply(t, s, blue, "place 6 westminster 1")
 	refused(t, s, red, "place 1 westminster 1", engine.ErrIllegalAction, "space 1 is taken")
 	// Prompt lists hold exactly the actions Apply accepts.

@@ -424,7 +424,7 @@ func (m *mover) refusal(to int) why {
 	}
 	kind := m.s.rules.kinds[to]
 	if kind == spaceLayover {
-		return why{code: whyLayover, a: to, text: m.s.rules.content.Track[to].City}
+		return why{code: whyLayover, a: to}
 	}
 	if m.taken[to/64]&(1<<(to%64)) != 0 {
 		return why{code: whyTaken, a: to}
@@ -468,7 +468,7 @@ func (s *State) backRefusal(seat, pw int) why {
 		return why{code: whyNoLayoverBehind, a: from}
 	}
 	if s.occupied(to) {
-		return why{code: whyLayoverTaken, a: to, text: s.rules.content.Track[to].City}
+		return why{code: whyLayoverTaken, a: to}
 	}
 	return why{}
 }
@@ -476,7 +476,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.articles[p.Space]}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, b: int(s.rules.kinds[p.Space])}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -671,7 +671,7 @@ func (s *State) teach(seat engine.Seat, err error) error {
 	if kind == PromptTurn {
 		return err
 	}
-	return engine.RefuseAnswer(rule.Kind, rule.Reason, s.legal(kind, nil))
+	return engine.RefuseAnswer(rule.Kind, rule.Say, s.legal(kind, nil))
 }
 
 // perform carries out a legal action, appending its events to ev.
