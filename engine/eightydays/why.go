@@ -114,7 +114,7 @@ func (w why) err() error {
 	case whyLayoverTaken:
 		reason = say("ed.refuse.layover_taken", engine.Item("City", keyCity+itoa(w.a)), space)
 	case whyNotPound:
-		reason = say("ed.refuse.not_pound", pawn, space, engine.Msg("Kind", spaceKindIDs[w.b], 0), engine.Item("City", keyCity+itoa(w.a)))
+		reason = say("ed.refuse.not_pound", pawn, space, engine.Nested("Kind", say(spaceKindIDs[w.b], engine.Item("City", keyCity+itoa(w.a)))))
 	case whyCannotGive:
 		reason = say("ed.refuse.cannot_give", engine.Num("Pounds", w.a))
 	case whyRestartCanMove:
