@@ -236,14 +236,6 @@ func (s *State) pawn(seat, id int) *Pawn {
 	return &s.Seats[seat].Pawns[id-1]
 }
 
-// pawnLabel names a pawn in messages: "your pawn" or "pawn a".
-func pawnLabel(id int) string {
-	if id == 0 {
-		return "your pawn"
-	}
-	return "pawn " + string(rune('a'+id-1))
-}
-
 // occupied reports whether a pawn stands on space n. London holds any
 // number of pawns.
 func (s *State) occupied(n int) bool {
