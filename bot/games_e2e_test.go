@@ -157,12 +157,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				// the player sees their own dice; a spectator does not
 				me := h.command(u, ch, cmdGame, subMe, nil)
 				_, values, _ := strings.Cut(action, " ")
-				// "(submitted)" is present's word, English until the
-				// engines' wording is in the catalogues
-				if !me.private() || !strings.Contains(me.text(), values+" (submitted)") {
+				// present's words, in the reader's language
+				submitted := h.say("cp.view.dice_submitted", "Dice", values)
+				if !me.private() || !strings.Contains(me.text(), submitted) {
 					t.Errorf("/game me after submitting %q: %s", action, me.text())
 				}
-				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), "(submitted)") || !strings.Contains(spec.text(), h.say("me.watching")) {
+				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), submitted) || !strings.Contains(spec.text(), h.say("me.watching")) {
 					t.Errorf("a spectator's /game me shows a secret: %s", spec.text())
 				}
 			}
