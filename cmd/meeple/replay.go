@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // replayOutput is what "meeple replay" prints.
@@ -55,9 +57,13 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cat, err := locale.New()
+	if err != nil {
+		return err
+	}
 	out := replayOutput{
 		Game: rules.Name(), Players: setup.Players, Seed: setup.Seed, Actions: len(moves),
-		Phase: state.Phase(), Over: state.Over(), Result: state.Result(), State: data,
+		Phase: wording.ForRules(cat.For(locale.English), rules, nil).Say(state.Phase()), Over: state.Over(), Result: state.Result(), State: data,
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

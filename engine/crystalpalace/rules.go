@@ -29,6 +29,7 @@ type Rules struct {
 	// labels are the decisions' labels that depend only on the content.
 	labels decisionLabels
 	texts  labelTexts // the labels as data
+	view   viewTexts  // the views' words as data
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
@@ -95,6 +96,7 @@ func NewRules(c *Content) *Rules {
 	r.moveText = moveTexts()
 	r.labels = newDecisionLabels(c)
 	r.texts = newLabelTexts(c)
+	r.view = newViewTexts(c, r)
 	for n, m := range r.markets {
 		if m == nil {
 			continue

@@ -80,11 +80,11 @@ func (s *State) Over() bool { return s.Winner >= 0 }
 
 // Phase implements engine.State: the round, which changes when everyone has
 // had a turn.
-func (s *State) Phase() string {
+func (s *State) Phase() engine.Text {
 	if s.Over() {
-		return "game over"
+		return engine.Say("ed.view.over")
 	}
-	return s.rules.events.roundLabel(s.Round)
+	return s.rules.events.roundText(s.Round)
 }
 
 // FreeActions implements engine.State. Characters are played on one's own
