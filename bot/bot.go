@@ -41,6 +41,7 @@ import (
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // gameStore is what the bot needs of the games in storage.
@@ -93,9 +94,9 @@ type Renderer interface {
 }
 
 // Presenter writes an engine view as plain text for people (the private
-// view of /game me, and the board when images are off). names are the
-// seats' display names.
-type Presenter func(view any, names []string) (string, error)
+// view of /game me, and the board when images are off), in the language
+// of words, which names the seats.
+type Presenter func(view any, words *wording.Words) (string, error)
 
 // Parts are what a bot is made of. Session, Store and Games are required.
 type Parts struct {

@@ -215,21 +215,6 @@ func (s *State) costFor(seat int, c Cost) engine.Text {
 	return costSay(c)
 }
 
-// costSay is cost c: "2 gears, 1 energy", "12 £".
-func costSay(c Cost) engine.Text {
-	args := make([]engine.Arg, 0, 3)
-	if c.Gears > 0 {
-		args = append(args, engine.Amount("goods.gears", c.Gears))
-	}
-	if c.Energy > 0 {
-		args = append(args, engine.Amount("goods.energy", c.Energy))
-	}
-	if c.Pounds > 0 || len(args) == 0 {
-		args = append(args, engine.Amount("cp.describe.pounds", c.Pounds))
-	}
-	return engine.Text{ID: "cp.effects", Args: args}
-}
-
 // describePlace: the location, the dice space's fee and assistant action.
 func (s *State) describePlace(a Action) engine.Text {
 	l := locIndex(a.Key)
