@@ -236,24 +236,6 @@ func (s *State) payCost(seat int, c Cost) {
 	s.pay(seat, pounds)
 }
 
-func costText(c Cost) string {
-	var parts []string
-	if c.Gears > 0 {
-		parts = append(parts, strconv.Itoa(c.Gears)+" "+plural(c.Gears, "gear", "gears"))
-	}
-	if c.Energy > 0 {
-		parts = append(parts, strconv.Itoa(c.Energy)+" energy")
-	}
-	if c.Pounds > 0 || len(parts) == 0 {
-		parts = append(parts, strconv.Itoa(c.Pounds)+" "+plural(c.Pounds, "pound", "pounds"))
-	}
-	out := parts[0]
-	for _, x := range parts[1:] {
-		out += ", " + x
-	}
-	return out
-}
-
 // display is the row of cards or tiles on offer at l (nil elsewhere).
 func (s *State) display(l locKind) []int {
 	switch l {

@@ -314,9 +314,9 @@ func (s *State) describeAction(seat int, a Action) engine.Text {
 			case po.Key != a.Key:
 			case po.ticket:
 				vp := side.TicketVP[s.year()] + s.Boards[s.Loc].Dice[s.nextDie()].V
-				return engine.Say("cp.describe.ticket", engine.Num("VP", vp))
+				return engine.Say("cp.describe.ticket", engine.Item("What", po.item), engine.Num("VP", vp))
 			default:
-				return effectsText(po.Effect)
+				return engine.Say("cp.describe.name", engine.Item("Name", po.item))
 			}
 		}
 	}
