@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // How the board uses Discord's room.
@@ -75,7 +76,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
-	rows := promptComponents(p, g, st)
+	rows := promptComponents(p, words, g, st)
 	if b.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
@@ -148,7 +149,8 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+// words writes the bot's words, game the game's.
+func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -173,7 +175,7 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, st, p); ok {
+			if sel, ok := actionSelect(game, g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -218,8 +220,8 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
-// the way).
-func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
+// the way). Its placeholder says what is asked, written by words.
+func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -236,7 +238,7 @@ func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + p.Label, Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + words.Label(p), Options: opts},
 	}}, true
 }
 

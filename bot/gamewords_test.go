@@ -51,7 +51,7 @@ func (v *engineVocabulary) add(texts ...string) {
 func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string) {
 	v.add(st.Phase())
 	for _, pr := range st.Prompts() {
-		v.add(pr.Label)
+		v.add(v.en.Label(pr))
 		for _, a := range append(slices.Clone(pr.Actions), st.FreeActions(pr.Seat)...) {
 			v.add(a, describe(st, pr.Seat, a))
 		}

@@ -345,6 +345,11 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	}
 }
 
+// decisionName names an open decision in an image. The images have no
+// language yet: they name it by its kind ("dice", "place", "pay"), not by
+// its text (w.Text), which only package wording writes.
+func decisionName(w cp.WaitingView) string { return w.Kind }
+
 // cpWaiting lists the open decisions: who, and what for (never the
 // secret content).
 func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
@@ -367,7 +372,7 @@ func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
 			x += miniSize + 6
 			x += c.textFit(names[w.Seat], x, y, 140, style{size: sizeSmall, bold: true, color: colInk}) + 8
 		}
-		c.textFit(w.Label, x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
+		c.textFit(decisionName(w), x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
 		y += cpLineH
 	}
 }

@@ -19,7 +19,7 @@ func crystalPalace(v *cp.View, names []string, st Style) string {
 	if len(v.Waiting) > 0 {
 		var w []string
 		for _, x := range v.Waiting {
-			w = append(w, st.Seat(x.Seat, Name(names, x.Seat))+" ("+x.Label+")")
+			w = append(w, st.Seat(x.Seat, Name(names, x.Seat))+" ("+st.say(x.Text, x.Kind)+")")
 		}
 		b.WriteString(st.Dim("waiting for: ") + strings.Join(w, ", ") + "\n")
 	}

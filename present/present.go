@@ -3,8 +3,8 @@
 // as a text summary. It colours the text with ANSI codes when asked (a
 // terminal) and writes it plain otherwise (a pipe, NO_COLOR, a chat message).
 //
-// It imports only engine packages, reads nothing but the views it is given,
-// does no I/O, and is safe for concurrent use.
+// It imports only engine packages and wording, reads nothing but the views
+// it is given, does no I/O, and is safe for concurrent use.
 package present
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // ErrUnknownView means the view is of no game this package knows.
@@ -26,6 +27,17 @@ var ErrUnknownView = errors.New("present: unknown view")
 type Style struct {
 	// Color turns on ANSI colours and bold.
 	Color bool
+	// Words writes what the games say as data (the decisions a game waits
+	// for) in the reader's language; nil names a decision by its kind.
+	Words *wording.Words
+}
+
+// say writes t with st.Words, or returns fallback without them.
+func (st Style) say(t engine.Text, fallback string) string {
+	if st.Words == nil {
+		return fallback
+	}
+	return st.Words.Say(t)
 }
 
 // ANSI codes used by Style.

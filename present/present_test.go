@@ -10,7 +10,9 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // eightyDaysGame is a new 3-player game and its content.
@@ -100,7 +102,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	public := &cp.View{
 		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, Round: 1, Label: "Spring 1849 · phase 1 (choose dice)",
 		First: engine.Spectator, Turn: engine.Spectator,
-		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Label: "choose your dice values"}},
+		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Text: engine.Say("cp.label.dice", engine.Num("Count", 4))}},
 		Seats: []cp.PlayerView{
 			{Seat: 0, Nation: "United Kingdom", Pounds: 40, Dice: 4, DiceLeft: 4, Submitted: true},
 			{Seat: 1, Nation: "Japan", Pounds: 40, Dice: 4, DiceLeft: 4},
@@ -109,11 +111,18 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
 		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 1},
 	}
-	text, err := present.View(public, nil, present.Style{})
+	cat, err := locale.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
+	if text, _ := present.View(public, nil, present.Style{}); !strings.Contains(text, "waiting for: P1 (dice)") {
+		t.Errorf("without words, a decision is not named by its kind:\n%s", text)
+	}
+	text, err := present.View(public, nil, present.Style{Words: wording.New(cat.For(locale.English), nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose the values of 4 dice, each costing",
 		"1 gear on the banner; moving an assistant down from tier 3 or higher takes one"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)

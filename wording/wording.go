@@ -171,10 +171,11 @@ func (w *Words) join(id string, items []string) string {
 	return w.p.T(id, "List", strings.Join(items[:len(items)-1], w.p.T("list.sep")), "Last", items[len(items)-1])
 }
 
-// Label writes what prompt p asks: its Text, else its English Label.
+// Label writes what prompt p asks, its Text ("" for a prompt without one,
+// which the engine contract forbids).
 func (w *Words) Label(p engine.Prompt) string {
-	if p.Text == nil || p.Text.IsZero() {
-		return p.Label
+	if p.Text == nil {
+		return ""
 	}
 	return w.Say(*p.Text)
 }
