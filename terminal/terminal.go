@@ -147,6 +147,7 @@ func New(cfg Config) (*Session, error) {
 		shown: engine.Spectator, phase: state.Phase(),
 		w: wording.ForRules(cfg.Words, cfg.Rules, nil),
 	}
+	s.st.Words = s.w // the views' decisions in the session's language
 	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
 	for i, kind := range cfg.Seats {
 		kind = strings.TrimSpace(kind)
