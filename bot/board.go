@@ -55,7 +55,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		if int(pr.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(pr)))
+		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
 		{Name: p.T("board.players"), Value: orNone(seats.String())},
@@ -238,7 +238,7 @@ func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engi
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + words.Label(p), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: words.Printer().T("botgame.waiting", "Who", who, "Label", words.Label(p)), Options: opts},
 	}}, true
 }
 
@@ -274,7 +274,7 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		if n < len(res.Breakdown) && len(res.Breakdown[n]) > 0 {
 			var parts []string
 			for k, v := range res.Breakdown[n] {
-				parts = append(parts, fmt.Sprintf("%s %d", k, v))
+				parts = append(parts, fmt.Sprintf("%s %d", scoreSource(p, k), v))
 			}
 			slices.Sort(parts)
 			sb.WriteString(" (" + strings.Join(parts, ", ") + ")")
@@ -284,6 +284,15 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", st.Phase())}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// scoreSource names a source of points in a game's breakdown (see
+// engine.Result) in p's language, or as the game names it.
+func scoreSource(p *locale.Printer, key string) string {
+	if id := "botgame.score." + key; p.Has(id) {
+		return p.T(id)
+	}
+	return key
 }
 
 // describe writes a view as text, or "" when no presenter is set or it

@@ -437,7 +437,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 	if prefix == "" {
 		prefix = tr.T("board.your_move")
 	}
-	return mention{text: prefix + ": " + strings.Join(parts, ", "), users: users}
+	return mention{text: tr.T("botgame.ping", "Prefix", prefix, "Names", strings.Join(parts, ", ")), users: users}
 }
 
 // promptLabel says what seat must decide, written by words: its prompts'
