@@ -345,11 +345,6 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	}
 }
 
-// decisionName names an open decision in an image. The images have no
-// language yet: they name it by its kind ("dice", "place", "pay"), not by
-// its text (w.Text), which only package wording writes.
-func decisionName(w cp.WaitingView) string { return w.Kind }
-
 // cpWaiting lists the open decisions: who, and what for (never the
 // secret content).
 func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
