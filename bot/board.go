@@ -55,7 +55,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		if int(pr.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(pr)))
+		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
 		{Name: p.T("board.players"), Value: orNone(seats.String())},
@@ -220,7 +220,8 @@ func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p eng
 
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
-// the way).
+// the way). Its placeholder says what is asked and its options what each
+// action does, written by words.
 func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
@@ -238,7 +239,7 @@ func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engi
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + p.Label, Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: words.Printer().T("botgame.waiting", "Who", who, "Label", words.Label(p)), Options: opts},
 	}}, true
 }
 
@@ -274,7 +275,7 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		if n < len(res.Breakdown) && len(res.Breakdown[n]) > 0 {
 			var parts []string
 			for k, v := range res.Breakdown[n] {
-				parts = append(parts, fmt.Sprintf("%s %d", k, v))
+				parts = append(parts, fmt.Sprintf("%s %d", scoreSource(p, k), v))
 			}
 			slices.Sort(parts)
 			sb.WriteString(" (" + strings.Join(parts, ", ") + ")")
@@ -284,6 +285,15 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// scoreSource names a source of points in a game's breakdown (see
+// engine.Result) in p's language, or as the game names it.
+func scoreSource(p *locale.Printer, key string) string {
+	if id := "botgame.score." + key; p.Has(id) {
+		return p.T(id)
+	}
+	return key
 }
 
 // describe writes a view as text, or "" when no presenter is set or it

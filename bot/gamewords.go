@@ -15,3 +15,8 @@ func gameWords(p *locale.Printer, games *engine.Registry, kind string) *wording.
 	}
 	return wording.ForRules(p, rules, nil)
 }
+
+// words writes the engine texts of a game of kind with p (see gameWords).
+func (b *views) words(p *locale.Printer, kind string) *wording.Words {
+	return gameWords(p, b.games, kind)
+}

@@ -367,7 +367,7 @@ func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
 			x += miniSize + 6
 			x += c.textFit(names[w.Seat], x, y, 140, style{size: sizeSmall, bold: true, color: colInk}) + 8
 		}
-		c.textFit(w.Label, x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
+		c.textFit(decisionName(w), x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
 		y += cpLineH
 	}
 }

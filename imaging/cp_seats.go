@@ -44,7 +44,7 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 	waiting := map[int]string{}
 	for _, w := range v.Waiting {
 		if seatIn(w.Seat, v.Players) {
-			waiting[int(w.Seat)] = w.Label
+			waiting[int(w.Seat)] = decisionName(w)
 		}
 	}
 	big := style{size: sizeLarge, bold: true, color: colInk}

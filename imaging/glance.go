@@ -86,7 +86,7 @@ func cpGlance(v *cp.View) Glance {
 			continue
 		}
 		waiting[w.Seat] = true
-		g.Decisions = addDecision(g.Decisions, w.Seat, w.Label)
+		g.Decisions = addDecision(g.Decisions, w.Seat, decisionName(w))
 	}
 	var winners []engine.Seat
 	if v.Result != nil {
