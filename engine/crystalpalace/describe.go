@@ -335,16 +335,6 @@ func (s *State) describeTier(tier, fee int) engine.Text {
 	return text
 }
 
-// tileName names research tile id for a player: its name, and what it
-// does when another tile bears the same name ("Publicity (phase 6: +1
-// Buzz)"), so that two tiles are never told apart by their space alone.
-func (s *State) tileName(id int) string {
-	if !s.r.sharedName[id] {
-		return s.c.Research[id].Name
-	}
-	return s.c.Research[id].Name + " (" + s.researchView(id).Effect + ")"
-}
-
 // loanAt is the VP value of the loan on research space k (from 0, the
 // spaces beside the mat following the mat's).
 func (s *State) loanAt(p *Player, k int) int {

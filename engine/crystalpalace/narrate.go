@@ -145,7 +145,8 @@ func (s *State) at(l locKind) engine.Arg {
 }
 
 // tileArg names research tile id as argument name: its name, and what it
-// does when another tile bears the same name (see tileName).
+// does when another tile bears the same name ("Publicity (phase 6: +1
+// Buzz)"), so that two tiles are never told apart by their space alone.
 func (s *State) tileArg(name string, id int) engine.Arg {
 	if !s.r.sharedName[id] {
 		return engine.Item(name, s.c.keys.research[id])
