@@ -118,4 +118,3 @@ func answersVerb(actions []string, a Action) bool {
 	}
 	return false
 }
-
