@@ -61,7 +61,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 			v.add(text)
 		}
 	}
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), v.en); err == nil {
 		v.add(gl.Stage)
 		for _, s := range gl.Seats {
 			for _, f := range s.Figures {

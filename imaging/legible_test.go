@@ -149,12 +149,12 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range positions {
 		view := p.state.View(engine.Spectator)
-		g, err := GlanceOf(view)
+		g, err := GlanceOf(view, en(legibleNames))
 		if err != nil {
 			t.Fatal(err)
 		}
 		names := legibleNames[:len(g.Seats)]
-		img, err := r.Glance(view, names)
+		img, err := r.Glance(view, en(names))
 		if err != nil {
 			t.Fatal(err)
 		}
