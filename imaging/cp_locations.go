@@ -358,7 +358,11 @@ func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) 
 	}
 	if len(loc.TicketVP) > 0 {
 		tx := x + c.fs.width(c.cpTicketText(loc), st) + 24
-		tx += c.text(c.say("cp.image.tickets_left", "N", loc.TicketsLeft), tx, ly, style{size: sizeSmall, bold: true, color: colInk}) + 10
+		left := c.say("cp.image.tickets_left", "N", loc.TicketsLeft)
+		if lw := c.fs.width(left, style{size: sizeSmall, bold: true}); tx+lw > x+w {
+			c.noteCut(c.cpTicketText(loc)) // the count would run past the panel
+		}
+		tx += c.text(left, tx, ly, style{size: sizeSmall, bold: true, color: colInk}) + 10
 		for _, d := range loc.TicketDice {
 			if seatIn(d.Owner, v.Players) && tx+dieSmallSize < x+w {
 				c.spriteCentered(c.r.sprites.die(int(d.Owner), d.Value, true), tx+dieSmallSize/2, ly)

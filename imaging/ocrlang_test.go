@@ -19,25 +19,20 @@ import (
 // tessLanguages are tesseract's names of the catalogues' languages.
 var tessLanguages = map[string]string{"de": "deu", "fr": "fra"}
 
+// tessReading is what tesseract reads a language with: its own model, and
+// the English one beside it, which reads the figures' zeros (the Go
+// fonts' dotted 0) that the German model takes for letters.
+var tessReading = map[string]string{"de": "deu+eng", "fr": "fra+eng"}
+
 // TestGermanAndFrenchHeadersReadBack draws a board of each game in German
 // and French at full size and has tesseract, in that language, read back
 // the headers: the administration board's panels of Crystal Palace and the
 // travellers' table of 80 Days, each word whole (none cut, none covered).
 func TestGermanAndFrenchHeadersReadBack(t *testing.T) {
-	tess, err := exec.LookPath("tesseract")
-	if err != nil {
-		t.Skip("tesseract is not installed (Debian: apt-get install tesseract-ocr tesseract-ocr-deu tesseract-ocr-fra); .ci/run installs them")
-	}
-	langs, err := exec.Command(tess, "--list-langs").CombinedOutput()
-	if err != nil {
-		t.Fatalf("tesseract --list-langs: %v", err)
-	}
+	tess := tesseract(t, "deu", "fra")
 	r := testRenderer(t)
 	dir := t.TempDir()
 	for lang, tl := range tessLanguages {
-		if !strings.Contains(string(langs), tl) {
-			t.Skipf("tesseract lacks %s (Debian: tesseract-ocr-%s); .ci/run installs it", tl, tl)
-		}
 		cpp, edp := findPosition(t, "cp4-midgame"), findPosition(t, "ed4-midgame")
 		// Crystal Palace: each panel's header band on the right.
 		cw := wordsIn(t, lang, cpp.rules, legibleNames)
@@ -70,6 +65,27 @@ func TestGermanAndFrenchHeadersReadBack(t *testing.T) {
 			readBack(t, tess, tl, filepath.Join(dir, lang+"-"+col.id+".png"), board, band, say(ew, col.id))
 		}
 	}
+}
+
+// tesseract is the path of the tesseract command, which must read the
+// languages named (tesseract's codes: "deu", "fra"; English always);
+// the test is skipped, saying why, when it is missing or lacks one.
+func tesseract(t *testing.T, langs ...string) string {
+	t.Helper()
+	tess, err := exec.LookPath("tesseract")
+	if err != nil {
+		t.Skip("tesseract is not installed (Debian: apt-get install tesseract-ocr tesseract-ocr-deu tesseract-ocr-fra); .ci/run installs it")
+	}
+	have, err := exec.Command(tess, "--list-langs").CombinedOutput()
+	if err != nil {
+		t.Fatalf("tesseract --list-langs: %v", err)
+	}
+	for _, l := range langs {
+		if !strings.Contains(string(have), l) {
+			t.Skipf("tesseract lacks %s (Debian: tesseract-ocr-%s); .ci/run installs it", l, l)
+		}
+	}
+	return tess
 }
 
 // readBack crops band out of the PNG board, as dark text on light grey
