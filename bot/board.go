@@ -72,7 +72,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       title,
-		Description: st.Phase(),
+		Description: words.Say(st.Phase()),
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
@@ -281,17 +281,17 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		sb.WriteString("\n")
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
-		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", st.Phase())}}
+		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 
 // describe writes a view as text, or "" when no presenter is set or it
 // cannot.
-func (b *views) describe(view any, names []string) string {
+func (b *views) describe(view any, words *wording.Words) string {
 	if b.text == nil {
 		return ""
 	}
-	s, err := b.text(view, names)
+	s, err := b.text(view, words)
 	if err != nil {
 		return ""
 	}

@@ -467,7 +467,7 @@ const dmArg = "dm-"
 // change the state's version) leave it usable.
 func roundTag(st engine.State) string {
 	h := fnv.New32a()
-	h.Write([]byte(st.Phase()))
+	h.Write([]byte(st.Phase().Key()))
 	return strconv.FormatUint(uint64(h.Sum32()), 36)
 }
 

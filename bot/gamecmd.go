@@ -145,7 +145,7 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		}
 	}
 	m := msg{Content: sb.String(), Private: true}
-	if text := b.look.describe(st.View(seat), seatNames(g)); text != "" {
+	if text := b.look.describe(st.View(seat), gameWords(p, b.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
 	}
 	m.Image = b.look.matImage(p, g, st, seat)

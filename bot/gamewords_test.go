@@ -49,7 +49,7 @@ func (v *engineVocabulary) add(texts ...string) {
 // it: the phase, every open prompt's label, actions and what each does,
 // the events of action, the text views and the glance's figures.
 func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string) {
-	v.add(st.Phase())
+	v.add(v.en.Say(st.Phase()))
 	for _, pr := range st.Prompts() {
 		v.add(pr.Label)
 		for _, a := range append(slices.Clone(pr.Actions), st.FreeActions(pr.Seat)...) {
@@ -57,7 +57,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 		}
 	}
 	for seat := engine.Seat(0); int(seat) < st.Players(); seat++ {
-		if text, err := plainText(st.View(seat), nil); err == nil {
+		if text, err := plainText(st.View(seat), v.en); err == nil {
 			v.add(text)
 		}
 	}
@@ -75,7 +75,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 		for _, e := range events {
 			v.add(v.en.Event(e))
 		}
-		v.add(next.Phase()) // the last one, "game over", is no state's before a move
+		v.add(v.en.Say(next.Phase())) // the last one, "game over", is no state's before a move
 		for k := range next.Result().Breakdown { // the final scores' sources, known only after the last move
 			for part := range next.Result().Breakdown[k] {
 				v.add(part)

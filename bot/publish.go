@@ -315,7 +315,7 @@ type mention struct {
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
 	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
-	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
+	if old != "" && !newPhase && g.Messages[rolePhase] == roundTag(st) {
 		err := p.editBoard(g, old, board, clicks)
 		if err == nil || !isUnknownMessage(err) {
 			if err != nil {
@@ -345,7 +345,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 	if via != nil {
 		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
 	}
-	phase := st.Phase()
+	phase := roundTag(st) // a short tag: the store keeps ids of at most 64 bytes
 	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)

@@ -98,14 +98,14 @@ type tinyState struct {
 
 func (s *tinyState) Players() int { return s.N }
 func (s *tinyState) Over() bool   { return s.Round > s.Rounds }
-func (s *tinyState) Phase() string {
+func (s *tinyState) Phase() engine.Text {
 	if s.Over() {
-		return "game over"
+		return engine.Plain("game over")
 	}
 	if s.Turn < 0 {
-		return fmt.Sprintf("round %d · picks", s.Round)
+		return engine.Plain(fmt.Sprintf("round %d · picks", s.Round))
 	}
-	return fmt.Sprintf("round %d · moves", s.Round)
+	return engine.Plain(fmt.Sprintf("round %d · moves", s.Round))
 }
 
 func (s *tinyState) Prompts() []engine.Prompt {

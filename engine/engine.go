@@ -72,10 +72,11 @@ type State interface {
 	// View is what seat may see, as a game-specific JSON-serialisable value
 	// (for example *crystalpalace.View). View(Spectator) hides every secret.
 	View(seat Seat) any
-	// Phase is a short public label of where the game stands, e.g.
-	// "Spring 1849 · phase 2 (place dice)". It changes when a board image is
-	// worth posting again.
-	Phase() string
+	// Phase says in a few public words where the game stands, as data for
+	// the wording layer: "Spring 1849: phase 2, place dice". It changes
+	// when a board image is worth posting again; its Key tells two phases
+	// apart in any language.
+	Phase() Text
 	// Over reports whether the game has ended.
 	Over() bool
 	// Result is the outcome so far; final once Over is true.

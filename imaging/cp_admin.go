@@ -22,26 +22,33 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 		for i, sp := range v.Westminster.Spaces {
 			ly := y + i*cpLineH
 			c.text(c.cpWestminsterName(v, i), x, ly, bold)
-			bonus := sp.Bonus
+			bonus := sayOr(c.w, sp.BonusSay, sp.Bonus)
 			if bonus == "" {
 				bonus = "–"
 			}
-			c.richText(bonus, x+60, ly, w/2-70, body)
-			c.textFit(c.say("cp.image.salary_col", "N", sp.Salary+1), x+w/2, ly, w/2-30, style{size: sizeSmall, color: colInkSoft})
+			// the salary column right of the bonus, left of up to three
+			// markers (cpWestminster)
+			salary := c.say("cp.image.salary_col", "N", sp.Salary+1)
+			soft := style{size: sizeSmall, color: colInkSoft}
+			sx := x + w - 60 - c.fs.width(salary, soft)
+			c.richText(bonus, x+60, ly, sx-8-x-60, body)
+			c.text(salary, sx, ly, soft)
 		}
 		if v.Westminster.Choice != "" {
 			ly := y + len(v.Westminster.Spaces)*cpLineH
-			c.richText(c.say("cp.image.again_on_v", "Choice", v.Westminster.Choice), x, ly, w, body)
+			c.richText(c.say("cp.image.again_on_v", "Choice", sayOr(c.w, v.Westminster.ChoiceSay, v.Westminster.Choice)), x, ly, w, body)
 		}
 	case loc.Key == "times":
-		for i, r := range v.Publisher.Rounds {
-			ly := y + i*cpLineH
+		ly := y
+		for i, lines := range c.cpTimesLines(v) {
 			c.text(fmt.Sprintf("R%d", i+1), x, ly, bold)
-			levels := make([]string, len(r.Levels))
-			for j, l := range r.Levels {
-				levels[j] = fmt.Sprintf("%d+: %d", l.Min, l.Buzz)
+			for _, line := range lines {
+				c.drawRichLine(line, x+36, ly, body)
+				ly += cpLineH
 			}
-			c.textFit(c.say("cp.image.times_line", "Condition", r.Text, "Levels", strings.Join(levels, ", ")), x+36, ly, w-40, body)
+			if len(lines) == 0 {
+				ly += cpLineH
+			}
 		}
 	default:
 		ly := y
@@ -63,6 +70,25 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			c.text(c.cpTicketText(loc), x, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 	}
+}
+
+// cpTimesLines wraps the London Times' condition of each round over two
+// lines at most.
+func (c *canvas) cpTimesLines(v *cp.View) [][]richLine {
+	w := cpLocW - 20 - 40
+	out := make([][]richLine, len(v.Publisher.Rounds))
+	for i, r := range v.Publisher.Rounds {
+		levels := make([]string, len(r.Levels))
+		for j, l := range r.Levels {
+			levels[j] = fmt.Sprintf("%d+:\u00a0%d", l.Min, l.Buzz)
+		}
+		text := c.say("cp.image.times_line", "Condition", sayOr(c.w, r.TextSay, r.Text), "Levels", strings.Join(levels, ", "))
+		var cut bool
+		if out[i], cut = c.wrapRich(text, w, w, 2, style{size: sizeSmall}); cut {
+			c.noteCut(text)
+		}
+	}
+	return out
 }
 
 // cpBackgroundAdmin draws the fixed parts of the administration board.
@@ -132,7 +158,7 @@ func (c *canvas) cpMarketEffects(v *cp.View, rect image.Rectangle) {
 	for i := range spaces {
 		sp := spaces[len(spaces)-1-i] // top tier first
 		ly := rect.Min.Y + cpHeadH + 6 + i*cpLineH + cpLineH/2
-		c.richText(c.say("cp.image.market_effect", "Effect", sp.Effect), rect.Min.X+84, ly, rect.Dx()-84-50, style{size: sizeSmall, color: colInk})
+		c.richText(c.say("cp.image.market_effect", "Effect", sayOr(c.w, sp.EffectSay, sp.Effect)), rect.Min.X+84, ly, rect.Dx()-84-50, style{size: sizeSmall, color: colInk})
 	}
 }
 
@@ -310,8 +336,8 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 			watch += " (" + v.PocketWatch.Side + ")"
 		}
 	}
-	if v.PocketWatch.Text != "" {
-		watch += ": " + v.PocketWatch.Text
+	if text := sayOr(c.w, v.PocketWatch.TextSay, v.PocketWatch.Text); text != "" {
+		watch += ": " + text
 	}
 	y += (c.richLines(watch, x, rect.Max.X-x-10, rect.Min.X+10, rect.Dx()-20, y, cpLineH, 2, body) - 1) * cpLineH
 	y += cpLineH
@@ -360,9 +386,9 @@ func (c *canvas) cpWaitingLines(v *cp.View, names []string) [][]richLine {
 		if seatIn(wv.Seat, v.Players) && int(wv.Seat) < len(names) {
 			first -= min(c.fs.width(names[wv.Seat], style{size: sizeSmall, bold: true}), cpWaitingNameW) + 8
 		}
-		lines, cut := c.wrapRich(cpWaitingLabel(wv), first, w, 3, st)
+		lines, cut := c.wrapRich(cpWaitingLabel(c.w, wv), first, w, 3, st)
 		if cut {
-			c.noteCut(cpWaitingLabel(wv))
+			c.noteCut(cpWaitingLabel(c.w, wv))
 		}
 		out = append(out, lines)
 	}

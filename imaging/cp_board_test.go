@@ -61,11 +61,10 @@ func testCrystalPalaceBoardTextFits(t *testing.T, lang string) {
 	for _, mat := range content.Mats {
 		for _, role := range []bool{false, true} {
 			v := &cp.View{First: 0, Over: false}
-			pv := &cp.PlayerView{Nation: mat.Nation, Objective: 3, Passed: role}
-			for _, line := range c.cpSeatNotes(v, pv, 0, role) {
-				if w := c.fs.width(line, small); w > cpSeatNameW {
-					t.Errorf("%q is %d pixels wide; the player column holds %d", line, w, cpSeatNameW)
-				}
+			pv := &cp.PlayerView{Nation: mat.Nation, NationKey: "nation:" + mat.Nation, Objective: 3, Passed: role}
+			notes := c.cpSeatNotes(v, pv, 0, role)
+			if _, cut := c.wrapRich(notes, cpSeatNameW, cpSeatNameW, 2, small); cut {
+				t.Errorf("%q does not fit the player column's two lines of %d pixels", notes, cpSeatNameW)
 			}
 		}
 	}

@@ -120,6 +120,9 @@ func cpCardName(w *wording.Words, card *cp.CardView) string {
 	case "research":
 		prefix = "research:"
 	}
+	if card.NameKey != "" {
+		return itemOr(w, card.NameKey, card.Name)
+	}
 	if prefix == "" || card.ID == "" {
 		return card.Name
 	}
@@ -208,13 +211,14 @@ func (c *canvas) layoutCard(card *cp.CardView, w, salaryCol int) cardLine {
 		l.headW += c.fs.width(l.vp, cardVPStyle()) + 8
 	}
 	var parts []string
-	if e := cardEffect(card); e != "" {
+	if e := cardEffect(c.w, card); e != "" {
 		parts = append(parts, e)
 	} else if card.Kind == "share" && card.Income != 0 {
 		parts = append(parts, c.say("cp.image.card_income", "N", fmt.Sprintf("%+d", card.Income)))
 	}
 	if card.Link != "" {
-		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(card.Link, " ", "\u00a0")) // never broken
+		link := itemOr(c.w, card.LinkKey, card.Link)
+		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(link, " ", "\u00a0")) // never broken
 	}
 	if len(card.Salary) > 0 {
 		salary := c.say("cp.image.salary", "Salaries", joinInts(card.Salary, "/"))
@@ -266,13 +270,13 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol, n int) {
 	}
 }
 
-// cardEffect says what a card does: its instant and recurring effects, or
-// its effect text when it has neither.
-func cardEffect(card *cp.CardView) string {
-	if parts := nonEmpty(card.Instant, card.Ability); len(parts) > 0 {
+// cardEffect says what a card does in w's language: its instant and
+// recurring effects, or its effect text when it has neither.
+func cardEffect(w *wording.Words, card *cp.CardView) string {
+	if parts := nonEmpty(sayOr(w, card.InstantSay, card.Instant), sayOr(w, card.AbilitySay, card.Ability)); len(parts) > 0 {
 		return strings.Join(parts, "; ")
 	}
-	return strings.Trim(card.Effect, "; ")
+	return strings.Trim(sayOr(w, card.EffectSay, card.Effect), "; ")
 }
 
 // costText writes a cost as words the icons replace: "4£ 2 gears 1 energy".
@@ -308,11 +312,13 @@ func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
 
 // cpTimes marks the current round's publisher condition.
 func (c *canvas) cpTimes(v *cp.View, x, y, w int) {
-	for i, r := range v.Publisher.Rounds {
-		if r.Current {
-			ly := y + i*cpLineH
-			c.outline(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly+cpLineH/2), 2, colInk)
+	ly := y
+	for i, lines := range c.cpTimesLines(v) {
+		n := max(len(lines), 1)
+		if v.Publisher.Rounds[i].Current {
+			c.outline(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly-cpLineH/2+n*cpLineH), 2, colInk)
 		}
+		ly += n * cpLineH
 	}
 }
 
@@ -326,7 +332,7 @@ func (c *canvas) cpPossibilityLines(loc *cp.LocationView) [][]richLine {
 	out := make([][]richLine, len(loc.Possibilities))
 	st := style{size: sizeSmall}
 	for i, p := range loc.Possibilities {
-		text := p.Text
+		text := itemOr(c.w, p.TextKey, p.Text)
 		if !p.Available {
 			text += " " + c.say("cp.image.unavailable")
 		}

@@ -34,7 +34,15 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, w *wording.Words) ([]byte, error
 	names := r.seatNames(w, v.Players)
 
 	slotRows := (len(pv.Research) + len(pv.ExtraLoans) + matSlotsPR - 1) / matSlotsPR
-	objH := cpHeadH + 8 + max(len(pv.Objective), 1)*cpLineH + 8
+	half := (matW - 2*matMargin - cpGap) / 2
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
+	objLines := measure.matObjectiveLines(pv, half)
+	r.faces.Put(measure.fs)
+	n := 0
+	for _, lines := range objLines {
+		n += max(len(lines), 1)
+	}
+	objH := cpHeadH + 8 + max(n, 1)*cpLineH + 8
 	researchH := cpHeadH + 8 + max(slotRows, 1)*(matSlotH+matSlotGap) + 4
 	listH := func(n int) int { return cpHeadH + 8 + max(n, 1)*cpLineH + 8 }
 	top := max(objH, listH(1+matFreeLines))
@@ -47,10 +55,9 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, w *wording.Words) ([]byte, error
 	c.matResources(v, pv, pub, seat, y)
 	y += matResH + cpRowGap
 
-	half := (matW - 2*matMargin - cpGap) / 2
 	left := image.Rect(matMargin, y, matMargin+half, y+top)
 	right := image.Rect(left.Max.X+cpGap, y, matW-matMargin, y+top)
-	c.matObjective(pv, left)
+	c.matObjective(pv, objLines, left)
 	c.matDuties(pv, right)
 	y += top + cpRowGap
 
@@ -180,11 +187,10 @@ func (c *canvas) matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (di
 }
 
 // matObjective lists the nation's objective levels.
-func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
-	c.panel(rect, c.say("cp.image.mat.objective", "Nation", pv.Nation))
-	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
+func (c *canvas) matObjective(pv *cp.PrivateView, wrapped [][]richLine, rect image.Rectangle) {
+	c.panel(rect, c.say("cp.image.mat.objective", "Nation", itemOr(c.w, pv.NationKey, pv.Nation)))
+	ly := rect.Min.Y + cpHeadH + 8 + cpLineH/2
 	for i, o := range pv.Objective {
-		ly := y + i*cpLineH
 		mark, col := "○", colInkSoft
 		switch {
 		case o.Reached:
@@ -197,16 +203,43 @@ func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
 		}
 		c.text(mark, rect.Min.X+12, ly, style{size: sizeBody, bold: true, color: col})
 		c.text(fmt.Sprintf("%d", i+1), rect.Min.X+34, ly, style{size: sizeSmall, bold: true, color: colInk})
-		w := c.text(c.say("cp.image.vp", "N", o.VP), rect.Max.X-12, ly, style{size: sizeSmall, bold: true, color: colVP, align: alignRight})
-		text := o.Text
+		c.text(c.say("cp.image.vp", "N", o.VP), rect.Max.X-12, ly, style{size: sizeSmall, bold: true, color: colVP, align: alignRight})
+		var lines []richLine
+		if i < len(wrapped) {
+			lines = wrapped[i]
+		}
+		for _, line := range lines {
+			c.drawRichLine(line, rect.Min.X+54, ly, style{size: sizeSmall, color: colInk})
+			ly += cpLineH
+		}
+		if len(lines) == 0 {
+			ly += cpLineH
+		}
+	}
+}
+
+// matObjectiveVPW is the room an objective level's VP takes on the right.
+const matObjectiveVPW = 60
+
+// matObjectiveLines wraps each objective level's condition, and whether
+// it is reached or met, over two lines at most of a panel w pixels wide.
+func (c *canvas) matObjectiveLines(pv *cp.PrivateView, w int) [][]richLine {
+	room := w - 74 - matObjectiveVPW
+	out := make([][]richLine, len(pv.Objective))
+	for i, o := range pv.Objective {
+		text := sayOr(c.w, o.TextSay, o.Text)
 		switch {
 		case o.Reached:
 			text += " · " + c.say("cp.image.mat.reached")
 		case o.Met:
 			text += " · " + c.say("cp.image.mat.met")
 		}
-		c.textFit(text, rect.Min.X+54, ly, rect.Dx()-74-w, style{size: sizeSmall, color: colInk})
+		var cut bool
+		if out[i], cut = c.wrapRich(text, room, room, 2, style{size: sizeSmall}); cut {
+			c.noteCut(text)
+		}
 	}
+	return out
 }
 
 // matFreeLines is how many lines the free actions may take.
@@ -316,7 +349,7 @@ func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
 		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
 		if s.Tile != nil {
 			c.textFit(cpCardName(c.w, s.Tile), x, l1, w, bold)
-			c.richLines(cardEffect(s.Tile), x, w, x, w, l2, l3-l2, 2, body)
+			c.richLines(cardEffect(c.w, s.Tile), x, w, x, w, l2, l3-l2, 2, body)
 		}
 		return
 	}

@@ -84,8 +84,8 @@ func testMatSlotTextFits(t *testing.T, lang string) {
 			}
 			for _, tile := range tiles {
 				effects++
-				if lines, cut := c.wrapRich(cardEffect(tile), w, w, 2, bold); cut {
-					t.Errorf("%s: effect %q does not fit two lines: %v", tile.Name, cardEffect(tile), lines)
+				if lines, cut := c.wrapRich(cardEffect(c.w, tile), w, w, 2, bold); cut {
+					t.Errorf("%s: effect %q does not fit two lines: %v", tile.Name, cardEffect(c.w, tile), lines)
 				}
 			}
 		}

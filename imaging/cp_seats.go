@@ -44,7 +44,7 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 	waiting := map[int]string{}
 	for _, w := range v.Waiting {
 		if seatIn(w.Seat, v.Players) {
-			waiting[int(w.Seat)] = cpWaitingLabel(w)
+			waiting[int(w.Seat)] = cpWaitingLabel(c.w, w)
 		}
 	}
 	big := style{size: sizeLarge, bold: true, color: colInk}
@@ -64,9 +64,7 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		if colour := c.seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
 			c.text(colour, cpColName+42+w+8, l1, small)
 		}
-		for i, line := range c.cpSeatNotes(v, p, seat, won) {
-			c.textFit(line, cpColName+42, l2+i*(l3-l2), nameW, small)
-		}
+		c.richLines(c.cpSeatNotes(v, p, seat, won), cpColName+42, nameW, cpColName+42, nameW, l2, l3-l2, 2, small)
 
 		c.text(strconv.Itoa(p.Pounds), cpColPounds, l1, big)
 		c.cpCount(p.Gears, c.r.sprites.gear, cpColGears, l1)
@@ -119,10 +117,10 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 // cpSeatNameW is the width of a player's name and the notes under it.
 const cpSeatNameW = cpColPounds - cpColName - 52
 
-// cpSeatNotes are the two lines under a player's name: nation and
+// cpSeatNotes is what the two lines under a player's name say: nation and
 // objective level, then their role this round (winner, first player,
 // passed), if any.
-func (c *canvas) cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) []string {
+func (c *canvas) cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) string {
 	var role []string
 	switch {
 	case won:
@@ -133,7 +131,12 @@ func (c *canvas) cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) [
 	if p.Passed && !v.Over {
 		role = append(role, c.say("image.passed"))
 	}
-	return []string{c.say("cp.image.objective_short", "Nation", p.Nation, "N", p.Objective), strings.Join(role, " · ")}
+	nation := c.say("cp.image.objective_short", "Nation", itemOr(c.w, p.NationKey, p.Nation), "N", p.Objective)
+	if len(role) == 0 {
+		return nation
+	}
+	// a role is never broken across the lines
+	return nation + " · " + strings.ReplaceAll(strings.Join(role, " · "), " ", "\u00a0")
 }
 
 // cpCount draws a resource count with its icon.
@@ -200,6 +203,9 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 func (c *canvas) cardGroup(title string, cards []cp.CardView, w int, st style) string {
 	if len(cards) == 0 {
 		return c.say("cp.image.group_none", "Title", title)
+	}
+	if cards[0].Kind == "share" { // shares have no names: their count
+		return c.say("cp.image.group", "Title", title, "N", len(cards))
 	}
 	names := make([]string, len(cards))
 	for i := range cards {

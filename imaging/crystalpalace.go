@@ -51,7 +51,7 @@ type cpLayout struct {
 
 // cpCardLines is how many list lines a card on display may take: its
 // name, cost and VP, with its effect flowing on to the second.
-const cpCardLines = 2
+const cpCardLines = 3
 
 // cpBodyLines is how many list lines a location's panel needs, given the
 // lines of each card on display.
@@ -69,7 +69,11 @@ func (c *canvas) cpBodyLines(v *cp.View, loc *cp.LocationView, cardLines []int) 
 		}
 		return len(v.Westminster.Spaces)
 	case loc.Key == "times":
-		return len(v.Publisher.Rounds)
+		n := 0
+		for _, lines := range c.cpTimesLines(v) {
+			n += max(len(lines), 1)
+		}
+		return n
 	case len(loc.Possibilities) > 0:
 		n := 0
 		for _, lines := range c.cpPossibilityLines(loc) {
@@ -242,12 +246,15 @@ func cpPhaseLabel(v *cp.View, w *wording.Words) string {
 	if v.Phase < 1 || v.Phase > 7 || v.Over {
 		return ""
 	}
+	if !v.LabelSay.IsZero() {
+		return w.Say(v.LabelSay)
+	}
 	return w.Say(engine.Say("cp.phase.label", engine.Code("Year", cpRoundName(v, w)), engine.Num("Phase", v.Phase),
 		engine.Msg("Name", "cp.phase."+strconv.Itoa(v.Phase), 0)))
 }
 
 // cpWaitingLabel is what an open decision waits for, as the view gives it.
-func cpWaitingLabel(wv cp.WaitingView) string { return wv.Label }
+func cpWaitingLabel(w *wording.Words, wv cp.WaitingView) string { return sayOr(w, wv.LabelSay, wv.Label) }
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
 
@@ -360,7 +367,7 @@ func (c *canvas) cpActionText(a *cp.ActionSpaceView, box image.Rectangle) {
 	x, y := box.Min.X+8, box.Min.Y+cpActH/2
 	st := style{size: sizeSmall, bold: true, color: colInk}
 	if a.Pounds == 0 && a.Newspapers == 0 && a.Buzz == 0 {
-		text := a.Text
+		text := sayOr(c.w, a.TextSay, a.Text)
 		if text == "" {
 			text = c.say("cp.image.free")
 			st = style{size: sizeSmall, color: colInkSoft}
@@ -435,7 +442,7 @@ func (c *canvas) fitNotes(notes []string, room int, st style) string {
 // cpLocTitle is a location panel's title: "3  Bank of England", named
 // in w's language.
 func cpLocTitle(w *wording.Words, loc *cp.LocationView) string {
-	return fmt.Sprintf("%d  %s", loc.Number, item(w, "loc:"+loc.Key, loc.Name))
+	return fmt.Sprintf("%d  %s", loc.Number, itemOr(w, loc.NameKey, item(w, "loc:"+loc.Key, loc.Name)))
 }
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).

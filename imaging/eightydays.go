@@ -137,7 +137,7 @@ func edLabel(w *wording.Words, sp eightydays.SpaceView) string {
 		}
 		return say(w, "ed.image.space.start")
 	case edKindLayover:
-		return item(w, "city:"+strconv.Itoa(sp.Number), sp.City)
+		return itemOr(w, sp.CityKey, item(w, "city:"+strconv.Itoa(sp.Number), sp.City))
 	case edKindPassepartout:
 		return say(w, "ed.image.space.passepartout")
 	case edKindBet:
@@ -482,8 +482,8 @@ func edCharacters(w *wording.Words, cards []eightydays.CardView) []string {
 	lines := make([]string, 0, len(cards))
 	for _, card := range cards {
 		line := edCardName(w, card)
-		if card.Effect != "" {
-			line += ": " + card.Effect
+		if effect := sayOr(w, card.EffectSay, card.Effect); effect != "" {
+			line += ": " + effect
 		}
 		lines = append(lines, line)
 	}
@@ -537,7 +537,7 @@ func (c *canvas) edFooter(v *eightydays.View, rows travellerRows) {
 		x += c.text(c.say("ed.image.drawn")+" ", x, y, bold)
 		drawn := make([]string, len(v.Drawn))
 		for i, card := range v.Drawn {
-			drawn[i] = edCardName(c.w, card) + " (" + card.Effect + ")"
+			drawn[i] = edCardName(c.w, card) + " (" + sayOr(c.w, card.EffectSay, card.Effect) + ")"
 		}
 		c.textFit(strings.Join(drawn, " / "), x, y, edW-edTrackX-x, body)
 	}
@@ -553,6 +553,9 @@ func (c *canvas) edFooter(v *eightydays.View, rows travellerRows) {
 
 // edCardName names a Passepartout card in w's language.
 func edCardName(w *wording.Words, card eightydays.CardView) string {
+	if card.NameKey != "" {
+		return itemOr(w, card.NameKey, card.Name)
+	}
 	if card.ID == "" {
 		return card.Name
 	}

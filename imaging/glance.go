@@ -88,7 +88,7 @@ func cpGlance(v *cp.View, w *wording.Words) Glance {
 			continue
 		}
 		waiting[wv.Seat] = true
-		g.Decisions = addDecision(g.Decisions, wv.Seat, cpWaitingLabel(wv))
+		g.Decisions = addDecision(g.Decisions, wv.Seat, cpWaitingLabel(w, wv))
 	}
 	var winners []engine.Seat
 	if v.Result != nil {

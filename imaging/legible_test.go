@@ -71,7 +71,7 @@ func legiblePositions(t *testing.T) []legiblePosition {
 		}
 		if n == 3 || n == 5 {
 			end := position{fmt.Sprintf("cp%d-legible-end", n), cpr, engine.Setup{Players: n, Seed: uint64(300 + n)}, -1}.play(t)
-			out = append(out, legiblePosition{end.Phase(), end})
+			out = append(out, legiblePosition{end.Phase().Key(), end})
 			out[len(out)-1].name = fmt.Sprintf("cp%d-end", n)
 		}
 	}

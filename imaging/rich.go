@@ -38,14 +38,15 @@ func (c *canvas) richAtoms(s string) []atom {
 	return out
 }
 
-// resourceIcon is the icon of a resource word, or nil.
+// resourceIcon is the icon of a resource word in English, German or
+// French (as the games' catalogues write them), or nil.
 func (s *sprites) resourceIcon(word string) *image.RGBA {
 	switch word {
-	case "gear", "gears":
+	case "gear", "gears", "Zahnrad", "Zahnräder", "engrenage", "engrenages":
 		return s.gear
-	case "energy":
+	case "energy", "Energie", "énergie", "énergies":
 		return s.energy
-	case "newspaper", "newspapers":
+	case "newspaper", "newspapers", "Zeitung", "Zeitungen", "journal", "journaux":
 		return s.paper
 	}
 	return nil

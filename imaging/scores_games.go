@@ -32,7 +32,7 @@ func (r *Renderer) crystalPalaceScores(v *cp.View, w *wording.Words) ([]byte, er
 	sheet := &scoreSheet{title: say(w, "image.final_scores", "Game", game), total: say(w, "cp.image.total"), sources: keys, labels: labels, signed: true,
 		names: r.seatNames(w, v.Players), w: w}
 	for _, p := range v.Seats {
-		sheet.notes = append(sheet.notes, p.Nation)
+		sheet.notes = append(sheet.notes, itemOr(w, p.NationKey, p.Nation))
 	}
 	if v.Result != nil {
 		sheet.result = engine.Result{Over: v.Over, Scores: v.Result.Scores, Winners: v.Result.Winners, Breakdown: v.Result.Breakdown}

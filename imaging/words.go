@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/wording"
 )
 
@@ -25,6 +26,27 @@ func item(w *wording.Words, key, fallback string) string {
 		return n
 	}
 	return fallback
+}
+
+// sayOr writes t in w's language, or fallback (a view's English text)
+// when t says nothing.
+func sayOr(w *wording.Words, t engine.Text, fallback string) string {
+	if t.IsZero() {
+		return fallback
+	}
+	if s := w.Say(t); s != t.ID { // the id: a text the catalogue cannot write (an empty list)
+		return s
+	}
+	return fallback
+}
+
+// itemOr names the content item key in w's language, or fallback when
+// there is no key or w's game does not name it.
+func itemOr(w *wording.Words, key, fallback string) string {
+	if key == "" {
+		return fallback
+	}
+	return item(w, key, fallback)
 }
 
 // and joins names as "a, b and c" in w's language.

@@ -156,7 +156,7 @@ func (s *Session) recap() {
 
 // show writes seat's view of the game.
 func (s *Session) show(seat engine.Seat) {
-	text, err := present.View(s.state.View(seat), s.names, s.st)
+	text, err := present.View(s.state.View(seat), s.w.WithSeats(s.names), s.st)
 	if err != nil {
 		text = fmt.Sprintf("(%v)\n", err)
 	}
@@ -444,7 +444,7 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.moves = s.moves[:last.moves]
 	s.hidden = slices.DeleteFunc(s.hidden, func(i int) bool { return i >= last.moves })
 	s.log = s.log[:last.log]
-	s.phase = s.state.Phase()
+	s.phase = s.state.Phase().Key()
 	s.version++
 	s.handed = min(s.handed, len(s.log))
 	s.printf("%s\n", s.cfg.Words.T("terminal.undone"))

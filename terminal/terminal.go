@@ -146,7 +146,7 @@ func New(cfg Config) (*Session, error) {
 	s := &Session{
 		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
-		shown: engine.Spectator, phase: state.Phase(),
+		shown: engine.Spectator, phase: state.Phase().Key(),
 		w: wording.ForRules(cfg.Words, cfg.Rules, nil),
 	}
 	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -288,8 +288,8 @@ func (s *Session) apply(seat engine.Seat, action string) error {
 		s.hidden = nil
 		s.reveal()
 	}
-	if s.state.Phase() != s.phase || hasKind(events, engine.EventPhase) {
-		s.phase = s.state.Phase()
+	if s.state.Phase().Key() != s.phase || hasKind(events, engine.EventPhase) {
+		s.phase = s.state.Phase().Key()
 		s.pictures()
 	}
 	return nil

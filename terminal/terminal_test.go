@@ -113,7 +113,7 @@ func TestFullEightyDaysGameWithBadInputInTheMiddle(t *testing.T) {
 		"Topics: goal, moving", // rules without a topic
 		"Bet spaces (1, 2, 3, 4/5/6)",
 		`no topic "casino"`,
-		`"fly" is not an action`, // the engine's reasons
+		"“fly” is not an action", // the engine's reasons
 		"spaces costs",
 		"there is no action 99",
 		"Script saved to " + script,
@@ -344,7 +344,7 @@ func TestActionsSayWhatTheyCostAndTyposPointToHelp(t *testing.T) {
 		t.Fatalf("move 3 not described:\n%s", out)
 	}
 	_, after, _ := strings.Cut(out, "P1> hlep\n")
-	if !strings.HasPrefix(after, `✗ "hlep" is not an action`) || !strings.Contains(after, "help lists the commands") {
+	if !strings.HasPrefix(after, "✗ “hlep” is not an action") || !strings.Contains(after, "help lists the commands") {
 		t.Fatalf("after a typo:\n%s", after)
 	}
 	if strings.Count(after, "1. move") != 0 {
@@ -702,7 +702,8 @@ func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
 }
 
 // TestTheSessionSpeaksTheChosenLanguage plays a few commands in German and
-// in French: the session's own words change, the commands typed do not.
+// in French: the session's own words change, refusals' reasons too, the
+// commands typed do not.
 func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 	words, err := locale.New()
 	if err != nil {
@@ -712,17 +713,17 @@ func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 		lang string
 		want []string
 	}{
-		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "Ende der Eingabe."}},
-		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "Fin de l'entrée."}},
+		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "79 Felder weit zu ziehen kostet", "Ende der Eingabe."}},
+		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "avancer de 79 cases coûte", "Fin de l'entrée."}},
 	} {
 		_, out := play(t, terminal.Config{Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 7}, Seats: []string{terminal.Human, "random"},
-			Words: words.For(tc.lang)}, "help\n999\n")
+			Words: words.For(tc.lang)}, "help\n999\nmove 79\n")
 		for _, w := range tc.want {
 			if !strings.Contains(out, w) {
 				t.Errorf("%s: the session never says %q:\n%s", tc.lang, w, out)
 			}
 		}
-		for _, english := range []string{"Commands:", "End of input.", "there is no action"} {
+		for _, english := range []string{"Commands:", "End of input.", "there is no action", "spaces costs"} {
 			if strings.Contains(out, english) {
 				t.Errorf("%s: the session says %q", tc.lang, english)
 			}

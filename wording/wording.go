@@ -250,3 +250,11 @@ func EnglishOnly(cat *locale.Catalogue) map[string]bool {
 	}
 	return out
 }
+
+// WithSeats returns words that name seat i as seats[i] (see New).
+func (w *Words) WithSeats(seats []string) *Words {
+	return &Words{p: w.p, names: w.names, seats: seats}
+}
+
+// Seats is how many seats the words name by a name of their own.
+func (w *Words) Seats() int { return len(w.seats) }

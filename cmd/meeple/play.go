@@ -71,7 +71,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	// a setup the game refuses (a bad option) stops here, before any folder is made
 	if _, err := rules.New(setup); err != nil {
-		return err
+		return worded(printer, rules, err)
 	}
 	dir := *images
 	if dir == "" {

@@ -46,9 +46,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	state, err := rules.New(setup)
 	if err != nil {
-		return err
+		return worded(nil, rules, err)
 	}
-	if err := applyMoves(state, sf.moves); err != nil {
+	if err := applyMoves(rules, state, sf.moves); err != nil {
 		return err
 	}
 	cat, err := locale.New()

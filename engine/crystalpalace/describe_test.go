@@ -172,7 +172,7 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 		play(t, s, seatName(int(s.Prompts()[0].Seat))+": pass")
 	}
 	if s.Ph != 3 || s.Loc != int(locPatent) {
-		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase())
+		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase().Key())
 	}
 	{
 		patent := &s.c.Patents[s.PatentDisp[0]]

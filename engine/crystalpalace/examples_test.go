@@ -42,8 +42,8 @@ func refused(t *testing.T, s *State, seat int, action string, kind error, reason
 	if err == nil {
 		t.Fatalf("P%d %q accepted, want refusal", seat+1, action)
 	}
-	if !errors.Is(err, kind) || !strings.Contains(err.Error(), reason) {
-		t.Fatalf("P%d %q: got %q (%v), want %v containing %q", seat+1, action, err, errors.Unwrap(err), kind, reason)
+	if !errors.Is(err, kind) || !strings.Contains(refusal(err), reason) {
+		t.Fatalf("P%d %q: got %q (%v), want %v containing %q", seat+1, action, refusal(err), errors.Unwrap(err), kind, reason)
 	}
 	after, _ := s.Encode()
 	if string(before) != string(after) {

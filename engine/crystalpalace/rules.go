@@ -29,6 +29,7 @@ type Rules struct {
 	// labels are the decisions' labels that depend only on the content.
 	labels decisionLabels
 	texts  labelTexts // the labels as data
+	view   viewTexts  // the views' words as data
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
@@ -95,6 +96,7 @@ func NewRules(c *Content) *Rules {
 	r.moveText = moveTexts()
 	r.labels = newDecisionLabels(c)
 	r.texts = newLabelTexts(c)
+	r.view = newViewTexts(c, r)
 	for n, m := range r.markets {
 		if m == nil {
 			continue
@@ -273,10 +275,10 @@ func (r *Rules) New(setup engine.Setup) (engine.State, error) {
 
 func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	if setup.Players < 2 || setup.Players > 5 {
-		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace is for 2 to 5 players, not %d", setup.Players)
+		return nil, engine.RefuseWith(engine.ErrBadSetup, engine.Say("cp.refuse.setup.players", engine.Num("Min", 2), engine.Num("Max", 5), engine.Num("N", setup.Players)))
 	}
 	for k := range setup.Options {
-		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace has no option %q", k)
+		return nil, engine.RefuseWith(engine.ErrBadSetup, engine.Say("cp.refuse.setup.option", engine.Code("Name", k)))
 	}
 	c := r.c
 	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}

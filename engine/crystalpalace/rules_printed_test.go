@@ -32,8 +32,8 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		err := wantRefusal(t, s, blue, "build telegraph", errIllegal)
-		if !strings.Contains(err.Error(), "2 prototypes") {
-			t.Errorf("%s: refusal %q does not give the 2-prototype limit", when, err)
+		if !strings.Contains(refusal(err), "2 prototypes") {
+			t.Errorf("%s: refusal %q does not give the 2-prototype limit", when, refusal(err))
 		}
 	}
 	wantPrompt(t, s, red, "build")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 )
 
 // wrongAnswers are answers of every kind to try at a pending question of a
@@ -67,12 +68,12 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					if !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
 						t.Fatalf("%q: %v is not an illegal-action refusal", wrong, err)
 					}
-					msg := err.Error()
+					msg := refusal(err)
 					if !strings.Contains(msg, "Valid answers: "+pr.Actions[0]) || !slices.Equal(rule.Valid, pr.Actions) {
 						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, pr.Label, msg, pr.Actions)
 					}
 					reason, _, _ := strings.Cut(msg, ". Valid answers:")
-					if reason == pr.Label || reason == "first "+pr.Label {
+					if label := englishLabel(pr); reason == label || reason == "first "+label {
 						t.Fatalf("%q: the refusal only repeats the question: %q", wrong, msg)
 					}
 					if answersVerb(pr.Actions, a) && len(a.Vals) > 0 && !strings.Contains(reason, strconv.Itoa(a.Vals[0])) {
@@ -87,7 +88,7 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					if err == nil {
 						continue // a free action open to all (none answers a question)
 					}
-					msg := " " + err.Error() + " "
+					msg := " " + refusal(err) + " "
 					if !strings.Contains(msg, seatName(int(pr.Seat))) {
 						t.Fatalf("%s trying %q while %s decides: %q does not name %s", seatName(other), pr.Actions[0], seatName(int(pr.Seat)), msg, seatName(int(pr.Seat)))
 					}
@@ -117,4 +118,13 @@ func answersVerb(actions []string, a Action) bool {
 		}
 	}
 	return false
+}
+
+// englishLabel is what prompt pr asks, in English, as a refusal quotes it.
+func englishLabel(pr engine.Prompt) string {
+	all, err := testWords()
+	if err != nil {
+		panic(err)
+	}
+	return all[locale.English].Label(pr)
 }

@@ -60,25 +60,6 @@ func (s *State) cardWords(c int) string {
 	return s.rules.content.Cards[c].Name + ": " + s.rules.effects[c]
 }
 
-// spaceArticle names the kind of space n after "on 12,": "London", "a
-// Pound space, but …", "a Bet space", "Turin, a Layover"; NewRules keeps
-// them in articles.
-func (r *Rules) spaceArticle(n int) string {
-	switch r.kinds[n] {
-	case spaceLondon:
-		return "London"
-	case spaceLayover:
-		return r.content.Track[n].City + ", a Layover"
-	case spacePound:
-		return "a Pound space, but not since your last turn"
-	case spaceBet:
-		return "a Bet space"
-	case spacePolice:
-		return "a Police space"
-	}
-	return "a Passepartout space"
-}
-
 // spaceWords names space n for a player: "Bet 4/5/6", "Calcutta (Layover)";
 // NewRules keeps them in words.
 func (r *Rules) spaceWords(n int) string {

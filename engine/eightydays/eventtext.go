@@ -156,9 +156,6 @@ func (e *eventTexts) roundText(n int) engine.Text {
 	return engine.Say("ed.round", engine.Num("N", n))
 }
 
-// roundLabel is "round n" in English, for Phase.
-func (e *eventTexts) roundLabel(n int) string { return "round " + itoa(n) }
-
 // who is seat as argument "Who".
 func who(seat int) engine.Arg { return engine.Who("Who", engine.Seat(seat)) }
 

@@ -80,11 +80,11 @@ func (s *State) Over() bool { return s.Winner >= 0 }
 
 // Phase implements engine.State: the round, which changes when everyone has
 // had a turn.
-func (s *State) Phase() string {
+func (s *State) Phase() engine.Text {
 	if s.Over() {
-		return "game over"
+		return engine.Say("ed.view.over")
 	}
-	return s.rules.events.roundLabel(s.Round)
+	return s.rules.events.roundText(s.Round)
 }
 
 // FreeActions implements engine.State. Characters are played on one's own
@@ -234,14 +234,6 @@ func (s *State) pawn(seat, id int) *Pawn {
 		return &s.Seats[seat].Pawns[0]
 	}
 	return &s.Seats[seat].Pawns[id-1]
-}
-
-// pawnLabel names a pawn in messages: "your pawn" or "pawn a".
-func pawnLabel(id int) string {
-	if id == 0 {
-		return "your pawn"
-	}
-	return "pawn " + string(rune('a'+id-1))
 }
 
 // occupied reports whether a pawn stands on space n. London holds any
@@ -424,7 +416,7 @@ func (m *mover) refusal(to int) why {
 	}
 	kind := m.s.rules.kinds[to]
 	if kind == spaceLayover {
-		return why{code: whyLayover, a: to, text: m.s.rules.content.Track[to].City}
+		return why{code: whyLayover, a: to}
 	}
 	if m.taken[to/64]&(1<<(to%64)) != 0 {
 		return why{code: whyTaken, a: to}
@@ -468,7 +460,7 @@ func (s *State) backRefusal(seat, pw int) why {
 		return why{code: whyNoLayoverBehind, a: from}
 	}
 	if s.occupied(to) {
-		return why{code: whyLayoverTaken, a: to, text: s.rules.content.Track[to].City}
+		return why{code: whyLayoverTaken, a: to}
 	}
 	return why{}
 }
@@ -476,7 +468,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.articles[p.Space]}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, b: int(s.rules.kinds[p.Space])}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -671,7 +663,7 @@ func (s *State) teach(seat engine.Seat, err error) error {
 	if kind == PromptTurn {
 		return err
 	}
-	return engine.RefuseAnswer(rule.Kind, rule.Reason, s.legal(kind, nil))
+	return engine.RefuseAnswer(rule.Kind, rule.Say, s.legal(kind, nil))
 }
 
 // perform carries out a legal action, appending its events to ev.

@@ -69,7 +69,7 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 			if allowStall {
 				break
 			}
-			return fmt.Errorf("no end after %d actions (phase %q)", steps, s.Phase())
+			return fmt.Errorf("no end after %d actions (phase %q)", steps, s.Phase().Key())
 		}
 		prompts := s.Prompts()
 		if len(prompts) == 0 {

@@ -117,7 +117,7 @@ func (s *raceState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 }
 
 func (s *raceState) View(engine.Seat) any { return s }
-func (s *raceState) Phase() string        { return fmt.Sprintf("move %d", s.Moves) }
+func (s *raceState) Phase() engine.Text   { return engine.Plain(fmt.Sprintf("move %d", s.Moves)) }
 func (s *raceState) Result() engine.Result {
 	r := engine.Result{Over: s.Over(), Scores: append([]int(nil), s.Scores...)}
 	best := 0
