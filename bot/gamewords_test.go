@@ -76,7 +76,8 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 			v.add(v.en.Event(e))
 		}
 		v.add(v.en.Say(next.Phase())) // the last one, "game over", is no state's before a move
-		for k := range next.Result().Breakdown { // the final scores' sources, known only after the last move
+		// the final scores' sources, known only after the last move
+		for k := range next.Result().Breakdown {
 			for part := range next.Result().Breakdown[k] {
 				v.add(part)
 			}

@@ -253,8 +253,10 @@ func cpPhaseLabel(v *cp.View, w *wording.Words) string {
 		engine.Msg("Name", "cp.phase."+strconv.Itoa(v.Phase), 0)))
 }
 
-// cpWaitingLabel is what an open decision waits for, as the view gives it.
-func cpWaitingLabel(w *wording.Words, wv cp.WaitingView) string { return sayOr(w, wv.LabelSay, wv.Label) }
+// cpWaitingLabel is what an open decision waits for, in w's language.
+func cpWaitingLabel(w *wording.Words, wv cp.WaitingView) string {
+	return sayOr(w, wv.LabelSay, wv.Label)
+}
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
 
