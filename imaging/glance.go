@@ -291,7 +291,16 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 	head := style{size: glanceSmall, bold: true, color: colInkSoft}
 	c.text(c.say("image.player"), glanceNameX, top+glanceHeadH/2, head)
 	for i, col := range columns {
-		c.text(col, xs[i], top+glanceHeadH/2, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
+		// centred in its column: as far as the nearer of its edges
+		left, right := 440, GlanceWidth-glanceMargin
+		if i > 0 {
+			left = (xs[i-1] + xs[i]) / 2
+		}
+		if i+1 < len(xs) {
+			right = (xs[i] + xs[i+1]) / 2
+		}
+		room := 2*min(xs[i]-left, right-xs[i]) - 8
+		c.textShrink(col, xs[i], top+glanceHeadH/2, room, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
 	}
 	for seat, s := range g.Seats {
 		c.glanceSeat(seat, s, nameLines[seat], xs, top+glanceHeadH+seat*glanceRowH)
