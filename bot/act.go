@@ -250,7 +250,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		CustomID: mid,
 		Title:    in.tr.T("play.form_title", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: modalInput, Label: p.Label, Style: discordgo.TextInputShort,
+			discordgo.TextInput{CustomID: modalInput, Label: b.pub.look.words(in.tr, g.Kind).Label(p), Style: discordgo.TextInputShort,
 				Placeholder: example, Required: true, MaxLength: 200},
 		}}},
 	})

@@ -55,7 +55,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		if int(pr.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(pr)))
+		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
 		{Name: p.T("board.players"), Value: orNone(seats.String())},
@@ -76,7 +76,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
-	rows := promptComponents(p, g, st)
+	rows := promptComponents(p, words, g, st)
 	if b.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
@@ -149,7 +149,8 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+// words writes the bot's words, game the game's.
+func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -174,7 +175,7 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, st, p); ok {
+			if sel, ok := actionSelect(game, g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -219,8 +220,8 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
-// the way).
-func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
+// the way). Its placeholder says what is asked, written by words.
+func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -237,7 +238,7 @@ func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + p.Label, Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: words.Printer().T("botgame.waiting", "Who", who, "Label", words.Label(p)), Options: opts},
 	}}, true
 }
 
@@ -273,7 +274,7 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		if n < len(res.Breakdown) && len(res.Breakdown[n]) > 0 {
 			var parts []string
 			for k, v := range res.Breakdown[n] {
-				parts = append(parts, fmt.Sprintf("%s %d", k, v))
+				parts = append(parts, fmt.Sprintf("%s %d", scoreSource(p, k), v))
 			}
 			slices.Sort(parts)
 			sb.WriteString(" (" + strings.Join(parts, ", ") + ")")
@@ -283,6 +284,15 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// scoreSource names a source of points in a game's breakdown (see
+// engine.Result) in p's language, or as the game names it.
+func scoreSource(p *locale.Printer, key string) string {
+	if id := "botgame.score." + key; p.Has(id) {
+		return p.T(id)
+	}
+	return key
 }
 
 // describe writes a view as text, or "" when no presenter is set or it

@@ -273,7 +273,7 @@ func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGam
 		title := kindTitle(words, b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label: words.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
-			Description: w.prompt.Label,
+			Description: gameWords(words, b.games, w.game.Kind).Label(w.prompt),
 		})
 	}
 	return msg{Content: words.T("dm.which"),
@@ -395,11 +395,12 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label, "Example", example)}
+	label := gameWords(words, b.games, g.Kind).Label(p)
+	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
 	if b.menusOnly {
-		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label)
+		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
 	}
-	m.Components = choiceMenu(g, st, p, "")
+	m.Components = choiceMenu(label, g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
 }
@@ -409,7 +410,8 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // their next word ("dice 6 …"), so that a choice among hundreds is made in
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
-func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+// label, what p asks in the user's language, is the placeholder of the top menu.
+func choiceMenu(label string, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
 	opts := menuOptions(st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
@@ -419,7 +421,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 		return nil
 	}
 	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
-	placeholder := p.Label
+	placeholder := label
 	if prefix != "" {
 		placeholder = prefix + " …"
 	}
@@ -526,9 +528,10 @@ func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	menu := choiceMenu(full, st, p, value)
+	label := gameWords(words, b.games, full.Kind).Label(p)
+	menu := choiceMenu(label, full, st, p, value)
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", p.Label, "Value", value), Components: menu})
+	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
 }

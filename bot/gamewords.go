@@ -26,3 +26,8 @@ func imageWords(p *locale.Printer, games *engine.Registry, g *storage.Game) *wor
 	}
 	return wording.New(p, nil, names)
 }
+
+// words writes the engine texts of a game of kind with p (see gameWords).
+func (b *views) words(p *locale.Printer, kind string) *wording.Words {
+	return gameWords(p, b.games, kind)
+}

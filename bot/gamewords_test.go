@@ -14,9 +14,9 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-// engineWordsTranslated says whether the games' own wording (prompt
-// labels, phases, events, what an action does, present's text views,
-// content names) is in the catalogues yet. Until it is, the words the
+// engineWordsTranslated says whether the games' own wording (phases, what
+// an action does, present's text views, content names) is in the
+// catalogues yet. Until it is, the words the
 // engines write in English are left out of the word-list check below,
 // here and only here (engineVocabulary); once the engines emit their
 // wording as data for the catalogues, set it to true and the check covers
@@ -25,22 +25,49 @@ const engineWordsTranslated = false
 
 // engineVocabulary collects the words of everything the engines wrote
 // during a game, from the states it went through: the words the word-list
-// check forgives while engineWordsTranslated is false.
+// check forgives while engineWordsTranslated is false. It also collects
+// the words that stay as they are in every language, which the check
+// always forgives: the actions' notation, the notation inside texts, and
+// the English names of content items (a name a language does not give
+// reads in English).
 type engineVocabulary struct {
-	mu    sync.Mutex
-	words map[string]bool
-	en    *wording.Words // writes the engines' texts in English
+	mu       sync.Mutex
+	words    map[string]bool
+	notation map[string]bool
+	en       *wording.Words // writes the engines' texts in English
+	names    engine.Namer   // names the game's content items
 }
 
-func (v *engineVocabulary) add(texts ...string) {
+func (v *engineVocabulary) add(texts ...string) { v.addTo(&v.words, texts...) }
+
+// addNotation adds texts that read the same in every language.
+func (v *engineVocabulary) addNotation(texts ...string) { v.addTo(&v.notation, texts...) }
+
+func (v *engineVocabulary) addTo(set *map[string]bool, texts ...string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.words == nil {
-		v.words = map[string]bool{}
+	if *set == nil {
+		*set = map[string]bool{}
 	}
 	for _, text := range texts {
 		for _, w := range wordsOf(text) {
-			v.words[w] = true
+			(*set)[w] = true
+		}
+	}
+}
+
+// addVerbatim adds the notation t carries and the English names of the
+// content items it names.
+func (v *engineVocabulary) addVerbatim(t engine.Text, names engine.Namer) {
+	for _, a := range t.Args {
+		switch {
+		case a.Kind == engine.ArgCode:
+			v.addNotation(a.S)
+		case a.Kind == engine.ArgItem && names != nil:
+			v.addNotation(names.ItemName(a.S, locale.English))
+		}
+		if a.Sub != nil {
+			v.addVerbatim(*a.Sub, names)
 		}
 	}
 }
@@ -51,9 +78,10 @@ func (v *engineVocabulary) add(texts ...string) {
 func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string) {
 	v.add(v.en.Say(st.Phase()))
 	for _, pr := range st.Prompts() {
-		v.add(pr.Label)
+		v.addVerbatim(*pr.Text, v.names)
 		for _, a := range append(slices.Clone(pr.Actions), st.FreeActions(pr.Seat)...) {
-			v.add(a, describe(st, pr.Seat, a))
+			v.addNotation(a)
+			v.add(describe(st, pr.Seat, a))
 		}
 	}
 	for seat := engine.Seat(0); int(seat) < st.Players(); seat++ {
@@ -74,6 +102,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 	if events, err := next.Apply(p.Seat, action); err == nil {
 		for _, e := range events {
 			v.add(v.en.Event(e))
+			v.addVerbatim(e.Text, v.names)
 		}
 		v.add(v.en.Say(next.Phase())) // the last one, "game over", is no state's before a move
 		// the final scores' sources, known only after the last move
@@ -119,13 +148,18 @@ func TestWholeGamesSpeakGermanAndFrench(t *testing.T) {
 					h = newHarness(t, realRegistry(t), Config{}, nil, plainText)
 				}
 				h.locale, h.guildLocale = lang, lang
-				engineWords := engineVocabulary{en: gameWords(words.For(locale.English), h.reg, kind)}
+				rules, err := h.reg.Lookup(kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				names, _ := rules.(engine.Namer)
+				engineWords := engineVocabulary{en: gameWords(words.For(locale.English), h.reg, kind), names: names}
 				h.step = engineWords.step
 				playWholeGame(t, h, "8100", kind, []tester{alice, bob, carol, dave})
 				h.bot.Wait()
 				forgiven := map[string]bool{}
 				for w := range english {
-					if !engineWordsTranslated && engineWords.words[w] {
+					if engineWords.notation[w] || !engineWordsTranslated && engineWords.words[w] {
 						forgiven[w] = true
 					}
 				}
@@ -214,5 +248,25 @@ func TestSkillAndPermissionsInTheReadersLanguage(t *testing.T) {
 				t.Errorf("%s: %s reads %q", lang, perm.Name, name)
 			}
 		}
+	}
+}
+
+// TestScoresAndPingsInTheReadersLanguage: the sources of points in the
+// final scores are named in the reader's language (a source without a
+// message as the game names it), and a turn ping's punctuation is the
+// language's ("À vous de jouer : …").
+func TestScoresAndPingsInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	words := testWords(t)
+	for lang, want := range map[string]string{locale.English: "Port tickets", locale.German: "Fahrkarten", locale.French: "billets du port"} {
+		if got := scoreSource(words.For(lang), "port-tickets"); got != want {
+			t.Errorf("%s: port-tickets reads %q, want %q", lang, got, want)
+		}
+		if got := scoreSource(words.For(lang), "spaces"); got != "spaces" {
+			t.Errorf("%s: a source without a message reads %q", lang, got)
+		}
+	}
+	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer : <@1>" {
+		t.Errorf("a French ping reads %q", got)
 	}
 }

@@ -108,17 +108,24 @@ func (s *tinyState) Phase() engine.Text {
 	return engine.Plain(fmt.Sprintf("round %d · moves", s.Round))
 }
 
+// The tiny game's prompt texts: plain words, the same in every language.
+var (
+	tinyMoveText   = engine.Plain("move 1 or 2")
+	tinyPickText   = engine.Plain("pick a number in secret")
+	tinyRepickText = engine.Plain("change your secret pick")
+)
+
 func (s *tinyState) Prompts() []engine.Prompt {
 	if s.Over() {
 		return nil
 	}
 	if s.Turn >= 0 {
-		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Label: "move 1 or 2", Actions: []string{"move 1", "move 2"}}}
+		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Text: &tinyMoveText, Actions: []string{"move 1", "move 2"}}}
 	}
 	var out []engine.Prompt
 	for seat, p := range s.Picks {
 		if p == 0 {
-			out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "pick", Label: "pick a number in secret",
+			out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "pick", Text: &tinyPickText,
 				Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true})
 		}
 	}
@@ -130,7 +137,7 @@ func (s *tinyState) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if s.Over() || s.Turn >= 0 || seat < 0 || int(seat) >= s.N || s.Picks[seat] == 0 {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "pick", Label: "change your secret pick",
+	return engine.Prompt{Seat: seat, Kind: "pick", Text: &tinyRepickText,
 		Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true}, true
 }
 

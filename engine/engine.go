@@ -94,14 +94,11 @@ type Prompt struct {
 	// Kind names the decision for user interfaces ("dice", "place", "take",
 	// "move", …); stable per game.
 	Kind string
-	// Label says in a few words what is being decided, the same for every
-	// player (it is public): "choose the values of 4 dice", in English.
-	// Text is the same as data, for the wording layer to write in the
-	// reader's language (nil when the game gives none); games fill both
-	// while readers move to Text. A game may share one Text among its
-	// prompts: it is never changed.
-	Label string
-	Text  *Text
+	// Text says in a few words what is being decided, the same for every
+	// player (it is public), as data for the wording layer to write in the
+	// reader's language: "choose the values of 4 dice". Never nil nor zero.
+	// A game may share one Text among its prompts: it is never changed.
+	Text *Text
 	// Actions lists every legal action in canonical notation; never empty.
 	// For very large choices (secret dice) it may list them all anyway; a UI
 	// may also accept any text that Apply accepts.

@@ -188,3 +188,9 @@ const PlainID = "plain"
 type Namer interface {
 	ItemName(key, lang string) string
 }
+
+// ItemLister is a Namer that lists the keys it names, so that every name
+// in every language can be read (the word-list checks of translations).
+type ItemLister interface {
+	ItemKeys() []string
+}

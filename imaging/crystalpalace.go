@@ -255,7 +255,7 @@ func cpPhaseLabel(v *cp.View, w *wording.Words) string {
 
 // cpWaitingLabel is what an open decision waits for, in w's language.
 func cpWaitingLabel(w *wording.Words, wv cp.WaitingView) string {
-	return sayOr(w, wv.LabelSay, wv.Label)
+	return sayOr(w, wv.Text, wv.Kind)
 }
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }

@@ -25,7 +25,7 @@ func TestOutOfRangeViewsDoNotPanic(t *testing.T) {
 		func(v *cp.View) { v.Westminster.Positions[0] = 40 },
 		func(v *cp.View) { v.Buzz.Positions[1], v.Income.Positions[1] = -5, 99 },
 		func(v *cp.View) { v.Buzz.Tickets = odd; v.Buzz.Posters[0].Tokens = odd },
-		func(v *cp.View) { v.Waiting = []cp.WaitingView{{Seat: 11, Label: "x"}, {Seat: -2}} },
+		func(v *cp.View) { v.Waiting = []cp.WaitingView{{Seat: 11, Kind: "x"}, {Seat: -2}} },
 		func(v *cp.View) { v.Order = odd; v.PocketWatch.Holder = 30 },
 		func(v *cp.View) { v.Seats[0].DiceValues = []int{-1, 0, 9, 6, 6, 6, 6, 6} },
 		func(v *cp.View) { v.Locations[6].NextDie = &cp.DieView{Owner: 14, Value: 3} },

@@ -19,7 +19,7 @@ func (w writer) crystalPalace(v *cp.View) string {
 	if len(v.Waiting) > 0 {
 		var wait []string
 		for _, x := range v.Waiting {
-			wait = append(wait, st.Seat(x.Seat, w.words.Seat(x.Seat))+" ("+w.say(x.LabelSay, x.Label)+")")
+			wait = append(wait, st.Seat(x.Seat, w.words.Seat(x.Seat))+" ("+w.words.Say(x.Text)+")")
 		}
 		b.WriteString(st.Dim(w.t("view.waiting")+" ") + strings.Join(wait, ", ") + "\n")
 	}

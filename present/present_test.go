@@ -118,7 +118,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	public := &cp.View{
 		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, Round: 1, Label: "Spring 1849 · phase 1 (choose dice)",
 		First: engine.Spectator, Turn: engine.Spectator,
-		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Label: "choose your dice values"}},
+		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Text: engine.Say("cp.label.dice", engine.Num("Count", 4))}},
 		Seats: []cp.PlayerView{
 			{Seat: 0, Nation: "United Kingdom", Pounds: 40, Dice: 4, DiceLeft: 4, Submitted: true},
 			{Seat: 1, Nation: "Japan", Pounds: 40, Dice: 4, DiceLeft: 4},
@@ -131,7 +131,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose the values of 4 dice, each costing",
 		"1 gear on the banner; moving an assistant down from tier 3 or higher takes one"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)

@@ -144,9 +144,9 @@ func (s *Session) recap() {
 	if len(lines) == 0 {
 		return
 	}
-	s.printf("%s\n", s.st.Dim("Since the last hand-over:"))
+	s.printf("%s\n", s.st.Dim(s.cfg.Words.T("term.recap")))
 	if len(lines) > maxRecap {
-		s.printf("  … (log all shows everything)\n")
+		s.printf("  %s\n", s.cfg.Words.T("term.recap_more"))
 		lines = lines[len(lines)-maxRecap:]
 	}
 	for _, l := range lines {
@@ -203,7 +203,7 @@ func (s *Session) listActions(p engine.Prompt) {
 			s.printf("  %s\n", line)
 		}
 		if hidden > 0 {
-			s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, example)
+			s.printf("  %s\n", s.cfg.Words.T("term.more_actions", "Count", hidden, "Example", example))
 		}
 		if free := entries[len(p.Actions):]; len(free) > 0 {
 			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
@@ -223,7 +223,7 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 	s.grid(turn)
 	if hidden := len(p.Actions) - len(turn); hidden > 0 {
-		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
+		s.printf("  %s\n", s.cfg.Words.T("term.more_actions", "Count", hidden, "Example", actions[maxRows*cols]))
 	}
 	if len(free) > 0 {
 		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
@@ -316,7 +316,7 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 		return "", s.takeBack(p.Seat), nil
 	case "save":
 		if rest == "" {
-			s.printf("%s write the file name: save game.txt\n", s.st.Bad("✗"))
+			s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.save_name"))
 			break
 		}
 		if err := s.save(rest); err != nil {
@@ -430,13 +430,16 @@ func (s *Session) showLog(arg string) {
 func (s *Session) takeBack(seat engine.Seat) bool {
 	if len(s.undo) == 0 {
 		acted := slices.ContainsFunc(s.moves, func(m engine.Move) bool { return m.Seat == seat })
-		s.printf("%s nothing to undo: %s\n", s.st.Bad("✗"),
-			ifAny("something hidden was revealed since your last action", acted)+ifAny("you have not played yet", !acted))
+		why := "term.undo_none"
+		if acted {
+			why = "term.undo_revealed"
+		}
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T(why))
 		return false
 	}
 	last := s.undo[len(s.undo)-1]
 	if last.seat != seat {
-		s.printf("%s %s has played since your last action\n", s.st.Bad("✗"), s.names[last.seat])
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.undo_other", "Name", s.names[last.seat]))
 		return false
 	}
 	s.undo = s.undo[:len(s.undo)-1]
@@ -476,13 +479,13 @@ func (s *Session) save(path string) error {
 	if left > 0 && !s.ending {
 		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
 	}
-	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(moves), plural(len(moves), "action", "actions"), s.replayCommand(path))
+	s.printf("%s\n  %s\n", s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.replayCommand(path))
 	if left > 0 {
-		when := "until the reveal, when the file is written again in full"
+		id := "term.left_out"
 		if s.ending {
-			when = "(secret: the game ends before their reveal)"
+			id = "term.left_out_end"
 		}
-		s.printf("  %s\n", s.st.Dim(fmt.Sprintf("%d %s by %s left out %s", left, plural(left, "action", "actions"), strings.Join(seats, ", "), when)))
+		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T(id, "Count", left, "Seats", strings.Join(seats, ", "))))
 	}
 	return nil
 }

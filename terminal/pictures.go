@@ -20,7 +20,7 @@ func (s *Session) pictures() {
 	s.images++
 	s.pictured = s.version
 	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.pictureWords())
-	path, ok := s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err)
+	path, ok := s.writePicture("term.picture_board", fmt.Sprintf("board-%03d.png", s.images), board, err)
 	if !ok {
 		return
 	}
@@ -35,7 +35,7 @@ func (s *Session) pictures() {
 		s.noMats = true // this game has no private mats
 		return
 	}
-	if path, ok := s.writePicture("your mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil); ok {
+	if path, ok := s.writePicture("term.picture_mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil); ok {
 		s.drawn[len(s.drawn)-1] = append(s.drawn[len(s.drawn)-1], path)
 	}
 }
@@ -70,12 +70,13 @@ func (s *Session) scoresPicture() {
 		return
 	}
 	data, err := r.Scores(s.state.View(engine.Spectator), s.pictureWords())
-	s.writePicture("scores", "scores.png", data, err)
+	s.writePicture("term.picture_scores", "scores.png", data, err)
 }
 
 // writePicture writes a drawn picture to the images folder and names the
-// file, or reports the drawing or writing error. It returns the file's
-// path and whether it was written.
+// file, or reports the drawing or writing error; what is the id of the
+// picture's name in the catalogue. It returns the file's path and whether
+// it was written.
 func (s *Session) writePicture(what, name string, data []byte, drawErr error) (string, bool) {
 	path := filepath.Join(s.cfg.Images, name)
 	err := drawErr
@@ -83,10 +84,10 @@ func (s *Session) writePicture(what, name string, data []byte, drawErr error) (s
 		err = os.WriteFile(path, data, 0o644)
 	}
 	if err != nil {
-		s.printf("%s %s picture: %v\n", s.st.Bad("✗"), what, err)
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.picture_failed", "What", s.cfg.Words.T(what), "Err", err.Error()))
 		return "", false
 	}
-	s.printf("  %s %s\n", s.st.Dim(what+":"), path)
+	s.printf("  %s %s\n", s.st.Dim(s.cfg.Words.T(what)+":"), path)
 	return path, true
 }
 

@@ -567,7 +567,7 @@ func TestHotSeatSaveLeavesOutTheOtherSeatsSecretDice(t *testing.T) {
 			t.Fatalf("%s replays to %v", path, ps)
 		}
 	}
-	if !strings.Contains(out, "1 action by P1 left out (secret: the game ends before their reveal)") {
+	if !strings.Contains(out, "1 action by P1 left out (secret: the game ends before its reveal)") {
 		t.Fatalf("the quit save does not say what it left out:\n%s", out)
 	}
 }

@@ -40,9 +40,14 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
 		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
 	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
-	lang := fs.String("lang", posixLocale(os.Getenv), "language of the session's words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
+	// no default value shown: the environment's (often "C" or "C.UTF-8")
+	// says nothing to a reader of -h
+	lang := fs.String("lang", "", "language of the session's words: en, de or fr (default: from $LC_ALL, $LC_MESSAGES or $LANG, else en)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if !flagSet(fs, "lang") {
+		*lang = posixLocale(os.Getenv)
 	}
 	if err := inRange("keep", *keep, 0, maxKeep); err != nil {
 		return err

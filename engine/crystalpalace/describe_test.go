@@ -98,8 +98,8 @@ func TestDescribeDownGear(t *testing.T) {
 	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: blue, 7: 2})
 	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
 	pr := wantPrompt(t, s, blue, "down")
-	if !strings.Contains(pr.Label, "gear") {
-		t.Errorf("down prompt %q does not mention the gear", pr.Label)
+	if !strings.Contains(say(*pr.Text), "gear") {
+		t.Errorf("down prompt %q does not mention the gear", say(*pr.Text))
 	}
 	if got, want := s.Describe(blue, "down 6"), "to tier 4 · +1 gear from the banner"; got != want {
 		t.Errorf("down 6: %q, want %q", got, want)

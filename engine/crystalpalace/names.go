@@ -47,6 +47,13 @@ func (c *Content) ItemName(key, lang string) string {
 	return names["en"]
 }
 
+// ItemKeys lists the keys ItemName names, sorted. It implements
+// engine.ItemLister.
+func (c *Content) ItemKeys() []string { return slices.Sorted(maps.Keys(c.names)) }
+
+// ItemKeys lists the keys the content names (see Content.ItemKeys).
+func (r *Rules) ItemKeys() []string { return r.c.ItemKeys() }
+
 // ItemName names content items for the wording layer (see Content.ItemName).
 func (r *Rules) ItemName(key, lang string) string { return r.c.ItemName(key, lang) }
 

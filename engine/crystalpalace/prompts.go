@@ -22,7 +22,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		t := p.Q[0]
 		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
-			Label: s.decisionLabel(seat, t), Text: s.decisionText(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
+			Text: s.decisionText(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
 	}
 	if len(out) > 0 {
 		return out
@@ -33,7 +33,7 @@ func (s *State) Prompts() []engine.Prompt {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: s.r.diceLabel[p.Dice], Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
+					Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out
@@ -49,11 +49,11 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat), Text: s.phaseLabel(s.Ph)}
 	switch s.Ph {
 	case 2:
-		pr.Kind, pr.Label = "place", "place a die or pass"
+		pr.Kind = "place"
 	case 3:
-		pr.Kind, pr.Label = "action", s.r.acts[s.Loc]
+		pr.Kind = "action"
 	case 5:
-		pr.Kind, pr.Label = "build", "build a prototype or pass"
+		pr.Kind = "build"
 	}
 	return pr
 }
@@ -355,6 +355,6 @@ func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen", Text: &s.r.texts.revise[p.Dice],
+	return engine.Prompt{Seat: seat, Kind: "dice", Text: &s.r.texts.revise[p.Dice],
 		Actions: s.r.dice[p.Dice], Secret: true}, true
 }

@@ -13,10 +13,8 @@ import (
 // concurrent use (it is never modified after NewRules).
 type Rules struct {
 	c *Content
-	// dice[k] lists every "dice …" action for k dice, values descending;
-	// diceLabel[k] labels the prompt that offers them.
-	dice      [7][]string
-	diceLabel [7]string
+	// dice[k] lists every "dice …" action for k dice, values descending.
+	dice [7][]string
 	// place[v][l][sp] is "place v <location l> sp+1".
 	place [7][][]string
 	take  []string   // take[k] is "take k+1"
@@ -38,8 +36,6 @@ type Rules struct {
 	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
 	// move 4".
 	placeWith [7][][][]string
-	// acts[l] labels the phase 3 prompt at location l.
-	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
 	nums [][]int
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
@@ -78,12 +74,6 @@ func NewRules(c *Content) *Rules {
 	r.nums = make([][]int, 64)
 	for k := range r.nums {
 		r.nums[k] = []int{k}
-	}
-	for k := range r.diceLabel {
-		r.diceLabel[k] = "choose the values of " + strconv.Itoa(k) + " dice, each costing its value in pounds at the reveal"
-	}
-	for l := range c.Locations {
-		r.acts = append(r.acts, "act with the die at "+c.Locations[l].Name+", or pass")
 	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)

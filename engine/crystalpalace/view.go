@@ -54,11 +54,11 @@ type View struct {
 
 // WaitingView is one open decision, without its secret content.
 type WaitingView struct {
-	Seat  engine.Seat `json:"seat"`
-	Kind  string      `json:"kind"`
-	Label string      `json:"label"`
-	// LabelSay is the prompt's Text, or its Label when it has none.
-	LabelSay engine.Text `json:"label_say"`
+	Seat engine.Seat `json:"seat"`
+	Kind string      `json:"kind"`
+	// Text is what the decision is about, the prompt's text: package
+	// wording writes it in the reader's language.
+	Text engine.Text `json:"text"`
 }
 
 // PublisherView is the publisher tile on the London Times.

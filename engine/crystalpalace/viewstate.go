@@ -25,7 +25,7 @@ func (s *State) view(viewer engine.Seat) *View {
 		v.Resolving = locKind(s.Loc).String()
 	}
 	for _, pr := range s.Prompts() {
-		v.Waiting = append(v.Waiting, WaitingView{Seat: pr.Seat, Kind: pr.Kind, Label: pr.Label, LabelSay: waitingSay(pr)})
+		v.Waiting = append(v.Waiting, WaitingView{Seat: pr.Seat, Kind: pr.Kind, Text: *pr.Text})
 	}
 	pub := &c.Publishers[s.Publisher]
 	v.Publisher = PublisherView{ID: pub.ID, Side: pub.Side}

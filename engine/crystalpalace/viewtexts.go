@@ -120,12 +120,3 @@ func actionSpaceSay(a ActionSpace) engine.Text {
 	}
 	return engine.Text{ID: "cp.effects", Args: args}
 }
-
-// waitingSay is what prompt pr asks, as data: its Text, else its English
-// Label as it stands.
-func waitingSay(pr engine.Prompt) engine.Text {
-	if pr.Text != nil && !pr.Text.IsZero() {
-		return *pr.Text
-	}
-	return engine.Plain(pr.Label)
-}

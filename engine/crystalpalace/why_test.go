@@ -55,7 +55,7 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					a, perr := ParseAction(wrong)
 					_, err := s.Apply(pr.Seat, wrong)
 					if err == nil {
-						t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), pr.Label, wrong)
+						t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), say(*pr.Text), wrong)
 					}
 					if after, _ := s.Encode(); !bytes.Equal(before, after) {
 						t.Fatalf("%q refused but the state changed", wrong)
@@ -70,14 +70,14 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					}
 					msg := refusal(err)
 					if !strings.Contains(msg, "Valid answers: "+pr.Actions[0]) || !slices.Equal(rule.Valid, pr.Actions) {
-						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, pr.Label, msg, pr.Actions)
+						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, say(*pr.Text), msg, pr.Actions)
 					}
 					reason, _, _ := strings.Cut(msg, ". Valid answers:")
-					if label := englishLabel(pr); reason == label || reason == "first "+label {
+					if reason == say(*pr.Text) || reason == "first "+say(*pr.Text) {
 						t.Fatalf("%q: the refusal only repeats the question: %q", wrong, msg)
 					}
 					if answersVerb(pr.Actions, a) && len(a.Vals) > 0 && !strings.Contains(reason, strconv.Itoa(a.Vals[0])) {
-						t.Fatalf("%q at %q: reason %q does not name %d", wrong, pr.Label, reason, a.Vals[0])
+						t.Fatalf("%q at %q: reason %q does not name %d", wrong, say(*pr.Text), reason, a.Vals[0])
 					}
 				}
 				for other := 0; other < s.N; other++ {

@@ -1,6 +1,9 @@
 package eightydays
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -147,6 +150,10 @@ func (r *Rules) ItemName(key, lang string) string {
 	}
 	return names["en"]
 }
+
+// ItemKeys lists the keys ItemName names, sorted. It implements
+// engine.ItemLister.
+func (r *Rules) ItemKeys() []string { return slices.Sorted(maps.Keys(r.names)) }
 
 // roundText is "round n".
 func (e *eventTexts) roundText(n int) engine.Text {

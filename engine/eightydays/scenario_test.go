@@ -379,7 +379,7 @@ func TestTwoPawnsVariant(t *testing.T) {
 	if s.Seats[0].Pounds != 110 || s.Seats[0].Rumors != 5 || len(s.Seats[0].Pawns) != 2 {
 		t.Fatalf("variant setup %+v", s.Seats[0])
 	}
-	if label := s.Prompts()[0].Label; label != "move one of your pawns (a or b)" {
+	if label := say(*s.Prompts()[0].Text); label != "move one of your pawns (a or b)" {
 		t.Fatalf("prompt %q", label)
 	}
 	refused(t, s, 0, "move 3", engine.ErrIllegalAction, "you have two pawns: say which one, e.g. move a 3")

@@ -117,16 +117,15 @@ func (s *State) Prompts() []engine.Prompt {
 	copy(actions, s.scratch)
 	p := &prompts[0]
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
-	switch kind {
-	case PromptKeep:
-		p.Label, p.Text = "choose the Passepartout card to apply", &s.rules.labels.keep
-	case PromptPolice:
-		p.Label, p.Text = "discard a Rumor card at the Police", &s.rules.labels.police
-	case PromptTurn:
-		p.Label, p.Text = "move your pawn", &s.rules.labels.turn
-		if s.Variant == VariantTwoPawns {
-			p.Label, p.Text = "move one of your pawns (a or b)", &s.rules.labels.turnPawns
-		}
+	switch {
+	case kind == PromptKeep:
+		p.Text = &s.rules.labels.keep
+	case kind == PromptPolice:
+		p.Text = &s.rules.labels.police
+	case s.Variant == VariantTwoPawns:
+		p.Text = &s.rules.labels.turnPawns
+	default:
+		p.Text = &s.rules.labels.turn
 	}
 	return prompts
 }
