@@ -185,49 +185,6 @@ func decisionKind(k taskKind) string {
 	return "decide"
 }
 
-// decisionLabel says what decision t asks of seat, in words every player
-// may read (no "you"): it is public, and the refusal of an answer out of
-// turn quotes it to other players.
-func (s *State) decisionLabel(seat int, t Task) string {
-	switch t.K {
-	case dAssistant:
-		return "take an assistant action (objective, market place, market move <tier>) or skip"
-	case dDown:
-		if s.MarketGears > 0 {
-			return downLabel + "; from tier " + strconv.Itoa(s.market().BannerTier) + " up, +1 gear (" + strconv.Itoa(s.MarketGears) + " left)"
-		}
-		return downLabel
-	case dForcedDown:
-		return "move a Black Market assistant down, as the card says (down <tier>)"
-	case dGreen:
-		return "choose a green bonus to use once more now (green …)"
-	case dReplace:
-		return "choose the research tile that " + s.tileName(t.X) + " replaces (replace <space>)"
-	case dLoanSlot:
-		return "choose the research tile the new loan replaces (replace <space>)"
-	case dPoster:
-		return s.r.labels.poster[t.X]
-	case dBonus:
-		return s.r.labels.bonus[t.X+1]
-	case dTarget:
-		return s.r.labels.target[t.X]
-	case dWatch:
-		return s.r.labels.watch
-	case dInstant:
-		return s.r.labels.instant[t.X][t.N]
-	case dPay:
-		what := "pay " + pounds(t.N)
-		if t.Why != "" {
-			what += " (" + t.Why + ")"
-		}
-		return what + ", holding " + pounds(s.P[seat].Pounds) + ": raise money, or pay with loans"
-	}
-	return "decide"
-}
-
-// downLabel asks about moving an assistant down after a placement.
-const downLabel = "move an assistant down the Black Market (down <tier>), skip, or skip always"
-
 // decisionLabels are the labels of the decisions that depend only on the
 // content, written once: poster[i] for a Buzz token on poster i, bonus[0]
 // Westminster V's choice and bonus[i+1] poster i's, target[i] the target

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
-	"github.com/meeplegames/meeple/locale"
 )
 
 // wrongAnswers are answers of every kind to try at a pending question of a
@@ -120,11 +119,3 @@ func answersVerb(actions []string, a Action) bool {
 	return false
 }
 
-// englishLabel is what prompt pr asks, in English, as a refusal quotes it.
-func englishLabel(pr engine.Prompt) string {
-	all, err := testWords()
-	if err != nil {
-		panic(err)
-	}
-	return all[locale.English].Label(pr)
-}
