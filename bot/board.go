@@ -44,7 +44,7 @@ type views struct {
 func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
 	title := kindTitle(p, b.games, g.Kind)
 	var seats strings.Builder
-	figures := seatFigures(p, st, len(g.Seats))
+	figures := seatFigures(p, imageWords(p, b.games, g), st, len(g.Seats))
 	for n, s := range g.Seats {
 		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
 	}
@@ -86,14 +86,14 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 // seatFigures are each of seats' headline figures for the Players field,
 // each named in p's language: " — Pounds 12 · VP 30 · Buzz 4 · Income 5"
 // as the glance shows them, or " — score 5" for a game without a glance.
-func seatFigures(p *locale.Printer, st engine.State, seats int) []string {
+func seatFigures(p *locale.Printer, w *wording.Words, st engine.State, seats int) []string {
 	out := make([]string, seats)
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), w); err == nil {
 		for n := range out {
 			if n < len(gl.Seats) && len(gl.Seats[n].Figures) > 0 {
 				parts := make([]string, len(gl.Seats[n].Figures))
 				for i, f := range gl.Seats[n].Figures {
-					parts[i] = figureLabel(p, f.Label) + " " + f.Value
+					parts[i] = figureLabel(p, f) + " " + f.Value
 				}
 				out[n] = " — " + strings.Join(parts, " · ")
 			}
@@ -111,11 +111,11 @@ func seatFigures(p *locale.Printer, st engine.State, seats int) []string {
 
 // figureLabel is a glance figure's label in p's language (board.figure.*),
 // or as the glance names it when the catalogue lacks it.
-func figureLabel(p *locale.Printer, label string) string {
-	if id := "board.figure." + strings.ToLower(label); p.Has(id) {
+func figureLabel(p *locale.Printer, f imaging.Figure) string {
+	if id := "board.figure." + f.Key; p.Has(id) {
 		return p.T(id)
 	}
-	return label
+	return f.Label
 }
 
 // withFullBoardButton adds the button that shows the full board: to the
@@ -312,11 +312,11 @@ func (b *views) describe(view any, words *wording.Words) string {
 // boardImage renders the glance posted with the board message, or
 // returns nil (images off, or the render failed: the text board still goes
 // out).
-func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
+func (b *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.glance(g, st)
+	png, err := b.images.glance(g, st, imageWords(p, b.games, g))
 	if err != nil {
 		b.log.Warn("rendering the glance failed", "game", g.ID, "err", err)
 		return nil
@@ -329,16 +329,16 @@ func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
 // image).
 func (b *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
 	m := b.boardMessage(p, g, st)
-	m.Image, m.Loose = b.boardImage(g, st), true
+	m.Image, m.Loose = b.boardImage(p, g, st), true
 	return m
 }
 
-// fullBoard is the full board image, or nil.
-func (b *views) fullBoard(g *storage.Game, st engine.State) []byte {
+// fullBoard is the full board image in p's language, or nil.
+func (b *views) fullBoard(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.board(g, st)
+	png, err := b.images.board(g, st, imageWords(p, b.games, g))
 	if err != nil {
 		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
 		return nil
@@ -346,24 +346,27 @@ func (b *views) fullBoard(g *storage.Game, st engine.State) []byte {
 	return png
 }
 
-// scoresImage renders the score sheet, or returns nil.
-func (b *views) scoresImage(g *storage.Game, st engine.State) []byte {
+// scoresImage renders the score sheet in p's language, or returns nil.
+func (b *views) scoresImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), seatNames(g)) })
+	w := imageWords(p, b.games, g)
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), w) })
 	if err != nil {
 		b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
 	}
 	return png
 }
 
-// matImage renders seat's private mat, or returns nil.
-func (b *views) matImage(g *storage.Game, st engine.State, seat engine.Seat) []byte {
+// matImage renders seat's private mat in p's language (its reader's), or
+// returns nil.
+func (b *views) matImage(p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
+	w := imageWords(p, b.games, g)
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), w) })
 	if err != nil {
 		b.log.Debug("no private mat", "game", g.ID, "err", err)
 		return nil

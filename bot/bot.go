@@ -84,13 +84,13 @@ type timerStore interface {
 
 // Renderer draws the public board, its glance (what the board message
 // shows), a player's private mat and the score sheet as PNG bytes from
-// engine views. names are the seats' display names.
-// *imaging.Renderer implements it.
+// engine views, in the words of w: its language, the game's content names
+// and the seats' display names. *imaging.Renderer implements it.
 type Renderer interface {
-	Board(view any, names []string) ([]byte, error)
-	Glance(view any, names []string) ([]byte, error)
-	Mat(view any, names []string) ([]byte, error)
-	Scores(view any, names []string) ([]byte, error)
+	Board(view any, w *wording.Words) ([]byte, error)
+	Glance(view any, w *wording.Words) ([]byte, error)
+	Mat(view any, w *wording.Words) ([]byte, error)
+	Scores(view any, w *wording.Words) ([]byte, error)
 }
 
 // Presenter writes an engine view as plain text for people (the private

@@ -59,7 +59,7 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 	}
 	r.deferMessage(true) // rendering may take a moment
 	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
-	if m.Image = b.look.fullBoard(g, st); m.Image == nil {
+	if m.Image = b.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
 	return r.message(m)
@@ -113,7 +113,7 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
 		m := b.look.boardMessage(in.pub(), g, st)
-		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
+		m.Image, m.Loose = b.look.fullBoard(in.pub(), g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
 		return r.message(b.look.scoresMessage(p, g, st, false).private())
@@ -152,7 +152,7 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 	if text := b.look.describe(st.View(seat), gameWords(p, b.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
 	}
-	m.Image = b.look.matImage(g, st, seat)
+	m.Image = b.look.matImage(p, g, st, seat)
 	return r.message(m)
 }
 

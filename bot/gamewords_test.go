@@ -92,7 +92,7 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 			v.add(text)
 		}
 	}
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), v.en); err == nil {
 		v.add(gl.Stage)
 		for _, s := range gl.Seats {
 			for _, f := range s.Figures {
@@ -108,6 +108,12 @@ func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string)
 			v.addVerbatim(e.Text, v.names)
 		}
 		v.add(v.en.Say(next.Phase())) // the last one, "game over", is no state's before a move
+		// the final scores' sources, known only after the last move
+		for k := range next.Result().Breakdown {
+			for part := range next.Result().Breakdown[k] {
+				v.add(part)
+			}
+		}
 	}
 	for k := range st.Result().Breakdown {
 		for part := range st.Result().Breakdown[k] {

@@ -464,7 +464,7 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 		}
 	}
 	m := p.look.scoresMessage(words, g, st, true)
-	m.Image = p.look.scoresImage(g, st)
+	m.Image = p.look.scoresImage(words, g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {
 			m.Mentions = append(m.Mentions, s.User)

@@ -1,34 +1,70 @@
 package imaging
 
 import (
-	"sync"
+	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
-	cp "github.com/meeplegames/meeple/engine/crystalpalace"
-	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/wording"
 )
 
-// english writes the games' texts drawn in images in English, naming
-// content items from Crystal Palace's embedded content: the images have no
-// reader's language yet. Nil when the catalogues do not load.
-var english = sync.OnceValue(func() *wording.Words {
-	cat, err := locale.New()
-	if err != nil {
-		return nil
-	}
-	var names engine.Namer
-	if c, err := cp.DefaultContent(); err == nil {
-		names = cp.NewRules(c)
-	}
-	return wording.New(cat.For(locale.English), names, nil)
-})
+// Every word an image draws comes from the reader's *wording.Words: the
+// image's own labels from the catalogue files image.<lang>.toml (ids
+// image.*, cp.image.*, ed.image.*), content items (locations, cities,
+// rounds) by their names in the content files, and the seats by the
+// names the Words were made with. The texts a view carries as plain
+// strings (card effects, prompt labels) are drawn as the view gives them.
 
-// decisionName says what an open decision asks, from its text (the
-// prompt's), or names it by its kind without the catalogues.
-func decisionName(w cp.WaitingView) string {
-	if words := english(); words != nil && !w.Text.IsZero() {
-		return words.Say(w.Text)
+// say writes the catalogue message id in w's language, args given as
+// name, value pairs.
+func say(w *wording.Words, id string, args ...any) string { return w.Printer().T(id, args...) }
+
+// item names the content item key in w's language, or fallback (the
+// view's English name) when w's game does not name it.
+func item(w *wording.Words, key, fallback string) string {
+	if n := w.Item(key); n != "" && n != key {
+		return n
 	}
-	return w.Kind
+	return fallback
 }
+
+// sayOr writes t in w's language, or fallback (a view's English text)
+// when t says nothing.
+func sayOr(w *wording.Words, t engine.Text, fallback string) string {
+	if t.IsZero() {
+		return fallback
+	}
+	if s := w.Say(t); s != t.ID { // the id: a text the catalogue cannot write (an empty list)
+		return s
+	}
+	return fallback
+}
+
+// itemOr names the content item key in w's language, or fallback when
+// there is no key or w's game does not name it.
+func itemOr(w *wording.Words, key, fallback string) string {
+	if key == "" {
+		return fallback
+	}
+	return item(w, key, fallback)
+}
+
+// and joins names as "a, b and c" in w's language.
+func and(w *wording.Words, names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return say(w, "list.and", "List", strings.Join(names[:len(names)-1], say(w, "list.sep")), "Last", names[len(names)-1])
+}
+
+// ordinal is a place, 1 to 6, in w's language: "2nd", "2.", "2e".
+func ordinal(w *wording.Words, n int) string {
+	if n < 1 || n > maxSeats {
+		return strconv.Itoa(n)
+	}
+	return say(w, "image.ordinal."+strconv.Itoa(n))
+}
+
+// langKey is what a cached layer drawn with w's words depends on besides
+// its layout: the language.
+func langKey(w *wording.Words) string { return w.Lang() }

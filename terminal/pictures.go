@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pictures writes the board as everyone sees it and the mat of the person
@@ -18,7 +19,7 @@ func (s *Session) pictures() {
 	}
 	s.images++
 	s.pictured = s.version
-	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
+	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.pictureWords())
 	path, ok := s.writePicture("term.picture_board", fmt.Sprintf("board-%03d.png", s.images), board, err)
 	if !ok {
 		return
@@ -29,7 +30,7 @@ func (s *Session) pictures() {
 	if s.noMats || seat < 0 {
 		return
 	}
-	mat, err := s.cfg.Renderer.Mat(s.state.View(seat), s.names)
+	mat, err := s.cfg.Renderer.Mat(s.state.View(seat), s.pictureWords())
 	if err != nil {
 		s.noMats = true // this game has no private mats
 		return
@@ -53,7 +54,13 @@ func (s *Session) prune() {
 
 // scorer is a Renderer that also draws the final scores (*imaging.Renderer).
 type scorer interface {
-	Scores(view any, names []string) ([]byte, error)
+	Scores(view any, w *wording.Words) ([]byte, error)
+}
+
+// pictureWords are the pictures' words: the session's language, the
+// game's names and the seats' names.
+func (s *Session) pictureWords() *wording.Words {
+	return wording.ForRules(s.cfg.Words, s.cfg.Rules, s.names)
 }
 
 // scoresPicture writes the final scores picture, when the renderer draws one.
@@ -62,7 +69,7 @@ func (s *Session) scoresPicture() {
 	if !ok || s.cfg.Images == "" {
 		return
 	}
-	data, err := r.Scores(s.state.View(engine.Spectator), s.names)
+	data, err := r.Scores(s.state.View(engine.Spectator), s.pictureWords())
 	s.writePicture("term.picture_scores", "scores.png", data, err)
 }
 

@@ -29,10 +29,12 @@ import (
 // names a computer player ("random", "heuristic").
 const Human = "human"
 
-// Renderer draws a game's pictures; *imaging.Renderer is one.
+// Renderer draws a game's pictures in the words of w (the session's
+// language, the game's names, the seats' names); *imaging.Renderer is
+// one.
 type Renderer interface {
-	Board(view any, names []string) ([]byte, error)
-	Mat(view any, names []string) ([]byte, error)
+	Board(view any, w *wording.Words) ([]byte, error)
+	Mat(view any, w *wording.Words) ([]byte, error)
 }
 
 // Config is one terminal game.

@@ -18,6 +18,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pictures is the real renderer the bot uses.
@@ -426,7 +427,7 @@ func TestPicturesShowTheGameAsThePersonDecides(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"P1", "P2 heuristic", "P3 heuristic"}
-	now, err := r.Board(s.State().View(engine.Spectator), names)
+	now, err := r.Board(s.State().View(engine.Spectator), englishWords(t, rules, names))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -751,4 +752,14 @@ func TestRulesOverviewInEveryLanguage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// englishWords are English words for pictures of a game of rules.
+func englishWords(t *testing.T, rules engine.Rules, names []string) *wording.Words {
+	t.Helper()
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wording.ForRules(words.For(locale.English), rules, names)
 }

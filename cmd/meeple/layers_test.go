@@ -9,9 +9,8 @@ import (
 // TestImportsPointOneWay checks the project's layering: cmd wires
 // everything; bot reaches the engine, images and storage; images and
 // storage reach only the engine (images also their text layer,
-// imaging/typeset, which reaches nothing of ours, the game words,
-// wording, which reaches the engine and locale, and locale itself); rating
-// and picker are
+// imaging/typeset, which reaches nothing of ours, and the game words,
+// wording, which reaches the engine and locale); rating and picker are
 // libraries that reach nothing of ours but the engine; the engine reaches nothing but
 // itself (engine's own purity test checks its other imports). Each
 // package of the module is held to the rule of the longest path below
@@ -33,7 +32,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"locale":            nil,
 		"present":           {"engine", "wording"},
 		"wording":           {"engine", "locale"},
-		"imaging":           {"engine", "imaging/typeset", "locale", "wording"},
+		"imaging":           {"engine", "imaging/typeset", "wording"},
 		"imaging/typeset":   nil,
 		"storage":           {"engine"},
 		"storage/boltdb":    {"engine", "=storage"},

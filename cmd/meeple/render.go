@@ -10,6 +10,8 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
 )
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -18,6 +20,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")
 	out := fs.String("out", "", "folder to write the images to (created if missing)")
 	names := fs.String("names", "", "players' display names for the legends, separated by commas")
+	lang := fs.String("lang", posixLocale(os.Getenv), "language of the images' words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -48,11 +51,19 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := applyMoves(rules, state, sf.moves); err != nil {
 		return err
 	}
+	cat, err := locale.New()
+	if err != nil {
+		return err
+	}
+	printer := cat.For(*lang)
+	if flagSet(fs, "lang") && !strings.HasPrefix(strings.ToLower(*lang), printer.Lang()) {
+		return badFlag("lang", *lang, "give one of "+strings.Join(cat.Languages(), ", "))
+	}
 	r, err := imaging.New()
 	if err != nil {
 		return err
 	}
-	images, err := renderState(r, state, seatNames)
+	images, err := renderState(r, state, wording.ForRules(printer, rules, seatNames))
 	if err != nil {
 		return err
 	}
@@ -105,19 +116,19 @@ type namedImage struct {
 // renderState draws the public board and its glance (from the spectator's
 // view), every seat's private mat where the game has them, and the scores
 // once the game is over.
-func renderState(r *imaging.Renderer, state engine.State, names []string) ([]namedImage, error) {
+func renderState(r *imaging.Renderer, state engine.State, w *wording.Words) ([]namedImage, error) {
 	public := state.View(engine.Spectator)
-	board, err := r.Board(public, names)
+	board, err := r.Board(public, w)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
-	glance, err := r.Glance(public, names)
+	glance, err := r.Glance(public, w)
 	if err != nil {
 		return nil, fmt.Errorf("glance: %w", err)
 	}
 	images := []namedImage{{"board.png", board}, {"glance.png", glance}}
 	for seat := 0; seat < state.Players(); seat++ {
-		mat, err := r.Mat(state.View(engine.Seat(seat)), names)
+		mat, err := r.Mat(state.View(engine.Seat(seat)), w)
 		if errors.Is(err, imaging.ErrNoMat) {
 			break
 		}
@@ -127,7 +138,7 @@ func renderState(r *imaging.Renderer, state engine.State, names []string) ([]nam
 		images = append(images, namedImage{fmt.Sprintf("mat-p%d.png", seat+1), mat})
 	}
 	if state.Over() {
-		scores, err := r.Scores(public, names)
+		scores, err := r.Scores(public, w)
 		if err != nil {
 			return nil, fmt.Errorf("scores: %w", err)
 		}
