@@ -10,7 +10,6 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
-	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/wording"
 )
 
@@ -20,7 +19,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")
 	out := fs.String("out", "", "folder to write the images to (created if missing)")
 	names := fs.String("names", "", "players' display names for the legends, separated by commas")
-	lang := fs.String("lang", posixLocale(os.Getenv), "language of the images' words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
+	lang := addLangFlag(fs, "the images' words")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,13 +50,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := applyMoves(rules, state, sf.moves); err != nil {
 		return err
 	}
-	cat, err := locale.New()
+	printer, err := lang.printer(fs)
 	if err != nil {
 		return err
-	}
-	printer := cat.For(*lang)
-	if flagSet(fs, "lang") && !strings.HasPrefix(strings.ToLower(*lang), printer.Lang()) {
-		return badFlag("lang", *lang, "give one of "+strings.Join(cat.Languages(), ", "))
 	}
 	r, err := imaging.New()
 	if err != nil {
