@@ -326,6 +326,7 @@ func goPackages(words []string) []string {
 }
 
 func TestDocCommandsParse(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Fatalf("bash is needed to parse the docs' shell lines: %v", err)

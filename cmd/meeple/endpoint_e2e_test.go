@@ -25,6 +25,7 @@ import (
 // interactions through it; /healthz, /readyz and /metrics answer while
 // the bot runs; SIGTERM stops it cleanly.
 func TestMeepleRunServesTheEndpointAndMetrics(t *testing.T) {
+	t.Parallel()
 	bin := buildMeeple(t)
 	fake := discordtest.NewServer(discordtest.Options{})
 	defer fake.Close()

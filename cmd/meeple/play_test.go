@@ -10,6 +10,7 @@ import (
 )
 
 func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var out, errs bytes.Buffer
 	input := strings.NewReader("rules police\nmove 99\n" + strings.Repeat("1\n", 3000))

@@ -60,6 +60,7 @@ func TestVersionCommandPrintsGoVersion(t *testing.T) {
 // checked-out commit; where the go command finds no repository (a git
 // worktree, an unpacked archive) it is "unknown".
 func TestVersionOfBuiltBinaryMatchesItsBuildInfo(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("go is needed to build the binary: %v", err)
