@@ -25,7 +25,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 4)
+	s.ev = s.ev[:0] // the buffer of earlier actions, reused
 	if text := s.narrate(who, a); !text.IsZero() {
 		s.emitDoing(who, text)
 	}
@@ -33,8 +33,11 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	s.do(who, a)
 	s.reportAll("")
 	s.run()
-	ev := s.ev
-	s.ev, s.seen = nil, s.seen[:0]
+	// The events leave in a slice of their own, exactly sized; the
+	// buffer forgets their texts.
+	ev := append([]engine.Event(nil), s.ev...)
+	clear(s.ev)
+	s.ev, s.seen = s.ev[:0], s.seen[:0]
 	return ev, nil
 }
 

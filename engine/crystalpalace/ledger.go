@@ -16,6 +16,12 @@ type tally struct {
 	income, buzz, west, obj               int
 }
 
+// same reports whether p's figures are still those t holds.
+func (t *tally) same(p *Player) bool {
+	return t.pounds == p.Pounds && t.vp == p.VP && t.gears == p.Gears && t.energy == p.Energy && t.news == p.News &&
+		t.dice == p.Dice+p.New+p.Tick && t.income == p.Income && t.buzz == p.Buzz && t.west == p.West && t.obj == p.Obj
+}
+
 func (s *State) tally(seat int) tally {
 	p := &s.P[seat]
 	return tally{pounds: p.Pounds, vp: p.VP, gears: p.Gears, energy: p.Energy, news: p.News,
@@ -46,11 +52,12 @@ func (s *State) reportN(seat int, cause string, n int) {
 	if len(s.seen) <= seat {
 		return
 	}
-	was, now := s.seen[seat], s.tally(seat)
-	if was == now {
+	seen := &s.seen[seat]
+	if seen.same(&s.P[seat]) { // the common case, checked without copying
 		return
 	}
-	s.seen[seat] = now
+	was, now := *seen, s.tally(seat)
+	*seen = now
 	fold := s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own)
 	// One slice holds the line's arguments: the line it joins or the seat,
 	// the changes (parts), the cause.
