@@ -33,9 +33,9 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	s.do(who, a)
 	s.reportAll("")
 	s.run()
-	// The events leave in a slice of their own, exactly sized; the
-	// buffer forgets their texts.
-	ev := append([]engine.Event(nil), s.ev...)
+	// The events leave in a slice of their own; the buffer forgets their
+	// texts.
+	ev := s.events(s.ev)
 	clear(s.ev)
 	s.ev, s.seen = s.ev[:0], s.seen[:0]
 	return ev, nil

@@ -157,7 +157,7 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 	if forced {
 		id = "cp.log.loan_forced"
 	}
-	s.emit(engine.EventAction, seat, engine.Say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
+	s.emit(engine.EventAction, seat, s.say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
 	loan := Slot{K: slotLoan, ID: vp}
 	if i := freeSlot(p); i >= 0 {
 		p.Slots[i] = loan
@@ -301,12 +301,12 @@ func (s *State) occupy(seat, t int) {
 	if s.marketFreeAbove(0) >= 0 {
 		return
 	}
-	s.emit(engine.EventAction, seat, engine.Say("cp.log.market.burst"), false)
+	s.emit(engine.EventAction, seat, s.say("cp.log.market.burst"), false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
 			s.P[o].Asst++
 			s.Market[i] = -1
-			s.emit(EventChange, o, engine.Say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
+			s.emit(EventChange, o, s.say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
 		}
 	}
 }
@@ -449,7 +449,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
 				p.Asst--
-				s.emit(EventChange, seat, engine.Say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
+				s.emit(EventChange, seat, s.say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
 				s.occupy(seat, tier)
 			}
 		}
@@ -471,7 +471,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if len(*deck) > 0 && canReceiveResearch(p) {
 			tile := (*deck)[0]
 			*deck = (*deck)[1:]
-			s.emit(engine.EventAction, seat, engine.Say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
+			s.emit(engine.EventAction, seat, s.say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:
@@ -505,7 +505,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dBonus:
 		for _, pk := range s.P[seat].Picks {
 			if pk.Poster == t.X {
-				s.emit(engine.EventAction, seat, engine.Say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
+				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
 				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
 				return true
 			}

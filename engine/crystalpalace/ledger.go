@@ -66,11 +66,10 @@ func (s *State) reportN(seat int, cause string, n int) {
 	if fold {
 		// The action's own changes join the line that says what it does.
 		line = &s.ev[s.fold-1]
-		args = make([]engine.Arg, 0, len(line.Text.Args)+2+changes(was, now))
-		args = append(args, line.Text.Args...)
+		args = s.grow(line.Text.Args, 1+changes(was, now)+causes(cause))
 		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int16(len(line.Text.Args))})
 	} else {
-		args = make([]engine.Arg, 0, 2+changes(was, now))
+		args = s.room(1 + changes(was, now) + causes(cause))
 		args = append(args, engine.Who("Who", engine.Seat(seat)))
 	}
 	amount := func(d int, unit string) {
@@ -91,7 +90,7 @@ func (s *State) reportN(seat int, cause string, n int) {
 		args = append(args, engine.Change("move.buzz", was.buzz, now.buzz))
 	}
 	if now.west != was.west {
-		args = append(args, engine.Part(engine.Nested("", engine.Say("cp.move.westminster",
+		args = append(args, engine.Part(engine.Nested("", s.say("cp.move.westminster",
 			engine.Item("From", s.c.keys.west[was.west]), engine.Item("To", s.c.keys.west[now.west])))))
 	}
 	if now.obj != was.obj {
@@ -130,6 +129,14 @@ func changes(was, now tally) int {
 		}
 	}
 	return n
+}
+
+// causes is the number of arguments cause takes: none or one.
+func causes(cause string) int {
+	if cause == "" {
+		return 0
+	}
+	return 1
 }
 
 // causeID is the message of a cause of changes.
