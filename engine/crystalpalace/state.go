@@ -346,7 +346,7 @@ func (s *State) room(n int) []engine.Arg {
 	}
 	start := len(s.args)
 	s.args = s.args[:start+n]
-	return s.args[start:start:start+n]
+	return s.args[start : start : start+n]
 }
 
 // argBlock is the number of arguments room allocates at a time: a few
