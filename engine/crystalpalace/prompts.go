@@ -268,11 +268,11 @@ func newDecisionLabels(c *Content) decisionLabels {
 	return l
 }
 
-// placeActions lists the legal placements of phase 2 and pass, sized
-// exactly (this runs once per placement, so it avoids waste). It applies
-// placeProblem's rule space by space: the open spaces seat can pay for are
-// found once, then each distinct die value keeps those whose minimum it
-// meets, in the order placeProblem's callers expect (value, location, space).
+// placeActions lists the legal placements of phase 2 and pass (this runs
+// once per placement, so it avoids waste). It applies placeProblem's rule
+// space by space: the open spaces seat can pay for are found once, then
+// each distinct die value keeps those whose minimum it meets, in the order
+// placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
 	type openSpace struct {
@@ -283,66 +283,60 @@ func (s *State) placeActions(seat int) []string {
 	}
 	var buf [40]openSpace
 	open := buf[:0]
-	var kindBuf [32]int
+	var kindBuf [64]int
 	kinds := kindBuf[:0]
 	var asst assistantOptions
 	haveAsst := false
 	for l := range s.Boards {
-		side := s.side(locKind(l))
-		for sp := range s.Boards[l].Dice {
-			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
+		dice, spaces := s.Boards[l].Dice, s.side(locKind(l)).Dice
+		for sp := range dice[:min(len(dice), len(spaces))] {
+			if dice[sp].O >= 0 {
 				continue
 			}
-			o := openSpace{l: l, sp: sp, min: side.Dice[sp].Min, from: len(kinds)}
-			if side.Dice[sp].Assistant {
+			ds := &spaces[sp]
+			if p.Pounds < ds.Fee {
+				continue
+			}
+			from := len(kinds)
+			if ds.Assistant {
 				if !haveAsst {
 					s.assistantOptions(&asst, seat)
 					haveAsst = true
 				}
-				kinds = asst.appendKinds(kinds, p.Pounds, side.Dice[sp].Fee)
+				kinds = asst.appendKinds(kinds, p.Pounds, ds.Fee)
 			}
-			o.to = len(kinds)
-			open = append(open, o)
+			open = append(open, openSpace{l: l, sp: sp, min: ds.Min, from: from, to: len(kinds)})
 		}
 	}
-	var distinct [8]int
-	nv, seen := 0, 0
-	n := 1 // pass
+	// A placement on a space with an assistant action is listed with each
+	// answer it may carry, in ready-made texts; the list is made on the
+	// stack and leaves in one exact copy.
+	var outBuf [128]string
+	out := outBuf[:0]
+	seen := 0
 	for _, v := range p.Vals {
-		if seen&(1<<v) != 0 {
+		if v < 0 || v >= len(s.r.place) || seen&(1<<v) != 0 {
 			continue
 		}
 		seen |= 1 << v
-		if nv < len(distinct) {
-			distinct[nv] = v
-		}
-		nv++
-		for _, o := range open {
-			if v >= o.min {
-				n += max(o.to-o.from, 1)
-			}
-		}
-	}
-	if n == 1 {
-		return passOnly
-	}
-	// A placement on a space with an assistant action is listed with each
-	// answer it may carry, in ready-made texts.
-	out := make([]string, 0, n)
-	for _, v := range distinct[:min(nv, len(distinct))] {
+		place, with := s.r.place[v], s.r.placeWith[v]
 		for _, o := range open {
 			switch {
 			case v < o.min:
 			case o.to > o.from:
+				texts := with[o.l][o.sp]
 				for _, k := range kinds[o.from:o.to] {
-					out = append(out, s.r.placeWith[v][o.l][o.sp][k])
+					out = append(out, texts[k])
 				}
 			default:
-				out = append(out, s.r.place[v][o.l][o.sp])
+				out = append(out, place[o.l][o.sp])
 			}
 		}
 	}
-	return append(out, "pass")
+	if len(out) == 0 {
+		return passOnly
+	}
+	return append(append(make([]string, 0, len(out)+1), out...), "pass")
 }
 
 // Revisable implements engine.Revisable: in phase 1, before the reveal, a

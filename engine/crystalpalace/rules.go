@@ -35,7 +35,7 @@ type Rules struct {
 	moveText []string
 	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
 	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
-	// move 4".
+	// move 4"; nil for a space that offers no assistant action.
 	placeWith [7][][][]string
 	// acts[l] labels the phase 3 prompt at location l.
 	acts []string
@@ -122,6 +122,12 @@ func NewRules(c *Content) *Rules {
 			for sp := 0; sp < spaces; sp++ {
 				text := Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
 				r.place[k][l] = append(r.place[k][l], text)
+				if !assistantSpace(&c.Locations[l], sp) {
+					// no answer to carry: nothing kept for it (the
+					// texts would be most of the rules' memory)
+					r.placeWith[k][l] = append(r.placeWith[k][l], nil)
+					continue
+				}
 				with := []string{text + " only", text + " objective", text + " market place"}
 				for _, m := range r.moveText {
 					with = append(with, text+" "+m)
@@ -131,6 +137,17 @@ func NewRules(c *Content) *Rules {
 		}
 	}
 	return r
+}
+
+// assistantSpace reports whether dice space sp of location l offers an
+// assistant action on any side of its board.
+func assistantSpace(l *Location, sp int) bool {
+	for _, side := range l.Sides {
+		if sp < len(side.Dice) && side.Dice[sp].Assistant {
+			return true
+		}
+	}
+	return false
 }
 
 // extendTake makes sure take holds "take 1" … "take n".
