@@ -44,7 +44,11 @@ func (s *State) startLedger() {
 // report emits what changed for seat since it was last reported, with
 // cause ("income", "salaries", …; "" when the change is the action's own).
 // States without a ledger (copies made to look ahead) report nothing.
-func (s *State) report(seat int, cause string) { s.reportN(seat, cause, 0) }
+func (s *State) report(seat int, cause string) {
+	if seat < len(s.seen) && !s.seen[seat].same(&s.P[seat]) { // most often nothing changed
+		s.reportN(seat, cause, 0)
+	}
+}
 
 // reportN is report with a cause that counts something (n: "end:
 // objective level 3").
@@ -194,8 +198,10 @@ func causeID(cause string) string {
 
 // reportAll reports every seat's changes with cause.
 func (s *State) reportAll(cause string) {
-	for seat := range s.P {
-		s.report(seat, cause)
+	for seat := range s.seen { // none in copies
+		if !s.seen[seat].same(&s.P[seat]) {
+			s.reportN(seat, cause, 0)
+		}
 	}
 }
 

@@ -287,6 +287,7 @@ func (s *State) placeActions(seat int) []string {
 	kinds := kindBuf[:0]
 	var asst assistantOptions
 	haveAsst := false
+	var atMin [8]int // texts of the open spaces by minimum die value (7: above 6)
 	for l := range s.Boards {
 		dice, spaces := s.Boards[l].Dice, s.side(locKind(l)).Dice
 		for sp := range dice[:min(len(dice), len(spaces))] {
@@ -306,13 +307,27 @@ func (s *State) placeActions(seat int) []string {
 				kinds = asst.appendKinds(kinds, p.Pounds, ds.Fee)
 			}
 			open = append(open, openSpace{l: l, sp: sp, min: ds.Min, from: from, to: len(kinds)})
+			// a die of value v lists this space's texts when v >= its minimum
+			atMin[min(max(ds.Min, 0), len(atMin)-1)] += max(len(kinds)-from, 1)
 		}
 	}
+	// The list is sized exactly: a value lists the texts of every space
+	// whose minimum it meets.
+	n, distinct := 1, 0 // pass
+	for _, v := range p.Vals {
+		if v >= 0 && v < len(s.r.place) && distinct&(1<<v) == 0 {
+			distinct |= 1 << v
+			for m := range atMin[:v+1] {
+				n += atMin[m]
+			}
+		}
+	}
+	if n == 1 {
+		return passOnly
+	}
 	// A placement on a space with an assistant action is listed with each
-	// answer it may carry, in ready-made texts; the list is made on the
-	// stack and leaves in one exact copy.
-	var outBuf [128]string
-	out := outBuf[:0]
+	// answer it may carry, in ready-made texts.
+	out := make([]string, 0, n)
 	seen := 0
 	for _, v := range p.Vals {
 		if v < 0 || v >= len(s.r.place) || seen&(1<<v) != 0 {
@@ -333,10 +348,7 @@ func (s *State) placeActions(seat int) []string {
 			}
 		}
 	}
-	if len(out) == 0 {
-		return passOnly
-	}
-	return append(append(make([]string, 0, len(out)+1), out...), "pass")
+	return append(out, "pass")
 }
 
 // Revisable implements engine.Revisable: in phase 1, before the reveal, a
