@@ -275,11 +275,12 @@ func newDecisionLabels(c *Content) decisionLabels {
 // placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	type openSpace struct {
-		l, sp, min int
+	type openSpace struct { // small numbers, packed: this list is walked often
+		l, sp uint8
+		min   int8
 		// tails are the kinds of answer a placement here carries (see
 		// checkPlaceTail), kinds[from:to]; none when it leads to no question
-		from, to int
+		from, to uint8
 	}
 	var buf [40]openSpace
 	open := buf[:0]
@@ -306,7 +307,7 @@ func (s *State) placeActions(seat int) []string {
 				}
 				kinds = asst.appendKinds(kinds, p.Pounds, ds.Fee)
 			}
-			open = append(open, openSpace{l: l, sp: sp, min: ds.Min, from: from, to: len(kinds)})
+			open = append(open, openSpace{l: uint8(l), sp: uint8(sp), min: int8(min(ds.Min, 7)), from: uint8(from), to: uint8(len(kinds))})
 			// a die of value v lists this space's texts when v >= its minimum
 			atMin[min(max(ds.Min, 0), len(atMin)-1)] += max(len(kinds)-from, 1)
 		}
@@ -337,7 +338,7 @@ func (s *State) placeActions(seat int) []string {
 		place, with := s.r.place[v], s.r.placeWith[v]
 		for _, o := range open {
 			switch {
-			case v < o.min:
+			case v < int(o.min):
 			case o.to > o.from:
 				texts := with[o.l][o.sp]
 				for _, k := range kinds[o.from:o.to] {
