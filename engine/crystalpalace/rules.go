@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -110,6 +111,12 @@ func NewRules(c *Content) *Rules {
 	for _, rt := range c.Research {
 		r.sharedName = append(r.sharedName, names[rt.Name] > 1)
 	}
+	tiers := 0 // an assistant moves up from a tier below the top one
+	for _, m := range r.markets {
+		if m != nil {
+			tiers = max(tiers, len(m.Spaces)-1)
+		}
+	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
 		r.place[k] = make([][]string, locCount)
@@ -128,15 +135,36 @@ func NewRules(c *Content) *Rules {
 					r.placeWith[k][l] = append(r.placeWith[k][l], nil)
 					continue
 				}
-				with := []string{text + " only", text + " objective", text + " market place"}
-				for _, m := range r.moveText {
-					with = append(with, text+" "+m)
-				}
-				r.placeWith[k][l] = append(r.placeWith[k][l], with)
+				r.placeWith[k][l] = append(r.placeWith[k][l], withAnswers(text, r.moveText[:min(tiers, len(r.moveText))]))
 			}
 		}
 	}
 	return r
+}
+
+// withAnswers is placement text carrying each kind of answer (see
+// Rules.placeWith), the moves up from tiers 1 to len(moves): the texts
+// share one string.
+func withAnswers(text string, moves []string) []string {
+	answers := append([]string{"only", "objective", "market place"}, moves...)
+	var b strings.Builder
+	for _, a := range answers {
+		b.Grow(len(text) + 1 + len(a))
+	}
+	ends := make([]int, len(answers))
+	for i, a := range answers {
+		b.WriteString(text)
+		b.WriteByte(' ')
+		b.WriteString(a)
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	with := make([]string, len(answers))
+	start := 0
+	for i, end := range ends {
+		with[i], start = all[start:end], end
+	}
+	return with
 }
 
 // assistantSpace reports whether dice space sp of location l offers an

@@ -368,11 +368,13 @@ func (s *State) grow(args []engine.Arg, n int) []engine.Arg {
 // does for arguments), never written again.
 func (s *State) events(events []engine.Event) []engine.Event {
 	n := len(events)
-	if n == 0 {
+	switch {
+	case n == 0:
 		return nil
-	}
-	if cap(s.out)-len(s.out) < n {
-		s.out = make([]engine.Event, 0, max(n, eventBlock))
+	case n > eventBlock/4: // a long run of events (a phase's end): on its own
+		return append([]engine.Event(nil), events...)
+	case cap(s.out)-len(s.out) < n:
+		s.out = make([]engine.Event, 0, eventBlock)
 	}
 	start := len(s.out)
 	s.out = append(s.out, events...)
