@@ -653,7 +653,7 @@ func (s *State) offerInstant(seat, ci int) {
 	tasks := make([]Task, 0, len(inst))
 	for k, e := range inst {
 		if e.gain == gainAssistant {
-			tasks = append(tasks, effectTasks(inst[k:k+1], vpCharacters)...)
+			tasks = append(tasks, effectTask(e, vpCharacters))
 			continue
 		}
 		tasks = append(tasks, Task{K: dInstant, X: ci, N: k})

@@ -113,7 +113,7 @@ func (s *State) step() bool {
 		// so step 3 uses the green effects a seat has after step 2.
 		if s.Turn < phase6Steps {
 			for _, seat := range s.Order {
-				s.P[seat].Q = append(s.P[seat].Q, s.phase6Tasks(seat, s.Turn)...)
+				s.P[seat].Q = s.appendPhase6Tasks(s.P[seat].Q, seat, s.Turn)
 			}
 			s.Turn++
 			return true
@@ -132,18 +132,18 @@ func (s *State) step() bool {
 // phase6Steps is the number of steps of phase 6.
 const phase6Steps = 4
 
-// phase6Tasks are seat's tasks for step (from 0) of phase 6: income,
-// special expenses, green effects, Buzz posters.
-func (s *State) phase6Tasks(seat, step int) []Task {
+// appendPhase6Tasks appends to q seat's tasks for step (from 0) of phase
+// 6: income, special expenses, green effects, Buzz posters.
+func (s *State) appendPhase6Tasks(q []Task, seat, step int) []Task {
 	switch step {
 	case 0:
-		return []Task{{K: tIncome}}
+		return append(q, Task{K: tIncome})
 	case 1:
-		return []Task{{K: tExpense}}
+		return append(q, Task{K: tExpense})
 	case 2:
-		return s.greenEffects(seat)
+		return s.appendGreenEffects(q, seat)
 	}
-	return []Task{{K: tPosters}}
+	return append(q, Task{K: tPosters})
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
@@ -308,7 +308,7 @@ func (s *State) phase4(seat int) {
 	}
 	for _, ch := range p.Chars {
 		if a := s.c.Characters[ch].Ability; a.Phase == 4 {
-			s.P[seat].Q = append(s.P[seat].Q, effectTasks(a.Effect, vpCharacters)...)
+			s.P[seat].Q = appendEffectTasks(s.P[seat].Q, a.Effect, vpCharacters)
 		}
 	}
 }
