@@ -365,27 +365,52 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		return want()
 	}
 	side := s.side(l)
-	for _, po := range side.Possibilities {
+	for i, po := range side.Possibilities {
 		if po.Key != a.Key {
 			continue
 		}
-		if po.MinPlayers > s.N {
+		switch problem, j := s.useProblem(l, i); problem {
+		case useFewPlayers:
 			return illegal("“" + po.Key + "” is only offered with " + strconv.Itoa(po.MinPlayers) + " or more players")
-		}
-		for j, other := range side.Possibilities {
-			if by := s.Boards[l].Poss[j]; other.Group == po.Group && by >= 0 {
-				if other.Key == po.Key {
-					return illegal("“" + po.Key + "” was already used this round, by " + seatName(by))
-				}
-				return illegal("“" + po.Key + "” shares its box with “" + other.Key + "”, which " + seatName(by) + " already used this round")
+		case useTaken:
+			by := seatName(s.Boards[l].Poss[j])
+			if other := side.Possibilities[j]; other.Key != po.Key {
+				return illegal("“" + po.Key + "” shares its box with “" + other.Key + "”, which " + by + " already used this round")
 			}
-		}
-		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
+			return illegal("“" + po.Key + "” was already used this round, by " + by)
+		case useNoTicket:
 			return illegal("every dice space below the ticket is taken")
 		}
 		return nil
 	}
 	return illegal(loc.Name + " has no possibility “" + a.Key + "”")
+}
+
+// Reasons using a possibility is refused; useOK when it is allowed.
+const (
+	useOK = iota
+	useFewPlayers
+	useTaken
+	useNoTicket
+)
+
+// useProblem is the rule for using possibility i of location l (Port or
+// Waterloo) in phase 3; j is the possibility of its box already used.
+func (s *State) useProblem(l locKind, i int) (problem, j int) {
+	side := s.side(l)
+	po := &side.Possibilities[i]
+	if po.MinPlayers > s.N {
+		return useFewPlayers, 0
+	}
+	for j, other := range side.Possibilities {
+		if other.Group == po.Group && s.Boards[l].Poss[j] >= 0 {
+			return useTaken, j
+		}
+	}
+	if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
+		return useNoTicket, 0
+	}
+	return useOK, 0
 }
 
 func (s *State) checkBuild(seat int, a Action) error {

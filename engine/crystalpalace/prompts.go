@@ -22,7 +22,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		t := p.Q[0]
 		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
-			Label: s.decisionLabel(seat, t), Text: s.decisionText(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
+			Label: s.decisionLabel(seat, t), Text: s.decisionText(seat, t), Actions: actionTexts(s.decisionActions(seat, t), s.r.actionText)})
 	}
 	if len(out) > 0 {
 		return out
@@ -85,8 +85,10 @@ func (s *State) phaseActions(seat int) []string {
 		case locTimes:
 			keep(Action{Verb: vPublish}, "publish")
 		case locPort, locWaterloo:
-			for i, po := range s.side(l).Possibilities {
-				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
+			for i := range s.side(l).Possibilities { // checkAction's use rule
+				if problem, _ := s.useProblem(l, i); problem == useOK {
+					out = append(out, s.r.use[l][i])
+				}
 			}
 		default:
 			for k := range s.display(l) { // checkAction's take rule
@@ -151,10 +153,13 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 // callers must not modify it.
 var passOnly = []string{"pass", "pass always"}
 
-func actionStrings(as []Action) []string {
+func actionStrings(as []Action) []string { return actionTexts(as, Action.String) }
+
+// actionTexts writes each action with text.
+func actionTexts(as []Action, text func(Action) string) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
-		out[i] = a.String()
+		out[i] = text(a)
 	}
 	return out
 }

@@ -42,6 +42,9 @@ type Rules struct {
 	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
 	nums [][]int
+	// numbered[v][k] is the text of verb v's action with the one number
+	// k ("down 3"), for the verbs that take one.
+	numbered [vAsk + 1][]string
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
 	sides   [6][]*BoardSide
 	markets [6]*Market
@@ -73,6 +76,12 @@ func NewRules(c *Content) *Rules {
 	for _, texts := range r.use {
 		for _, t := range texts {
 			r.always[t] = t + " always"
+		}
+	}
+	for _, v := range []verb{vTake, vMoveAsst, vDown, vReplace, vTarget, vRepay, vLoan} {
+		r.numbered[v] = make([]string, maxTiers+1)
+		for k := range r.numbered[v] {
+			r.numbered[v][k] = Action{Verb: v, Vals: []int{k}}.String()
 		}
 	}
 	r.nums = make([][]int, 64)
@@ -165,6 +174,16 @@ func withAnswers(text string, moves []string) []string {
 		with[i], start = all[start:end], end
 	}
 	return with
+}
+
+// actionText is a.String(), ready-made for the actions with one number.
+func (r *Rules) actionText(a Action) string {
+	if len(a.Vals) == 1 && a.Key == "" && !a.Always && !a.Tail && int(a.Verb) < len(r.numbered) {
+		if texts, k := r.numbered[a.Verb], a.Vals[0]; k >= 0 && k < len(texts) {
+			return texts[k]
+		}
+	}
+	return a.String()
 }
 
 // assistantSpace reports whether dice space sp of location l offers an
