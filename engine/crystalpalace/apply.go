@@ -25,19 +25,16 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = s.ev[:0] // the buffer of earlier actions, reused
+	s.startLedger()
+	s.ev = s.out[len(s.out):] // written straight into the events' block (see emit)
 	if text := s.narrate(who, a); !text.IsZero() {
 		s.emitDoing(who, text)
 	}
-	s.startLedger()
 	s.do(who, a)
 	s.reportAll("")
 	s.run()
-	// The events leave in a slice of their own; the buffer forgets their
-	// texts.
-	ev := s.events(s.ev)
-	clear(s.ev)
-	s.ev, s.seen = s.ev[:0], s.seen[:0]
+	ev := s.events()
+	s.seen = s.seen[:0]
 	return ev, nil
 }
 

@@ -65,8 +65,9 @@ type State struct {
 	// args is where the arguments of the log's texts are made, many texts
 	// to one allocation (see room); nil in copies.
 	args []engine.Arg
-	// out is where Apply's returned events are made, many actions' to
-	// one allocation, like args; nil in copies.
+	// out is where Apply's events are written, many actions' to one
+	// allocation, like args: ev is its free end while an action is
+	// applied; nil in copies.
 	out []engine.Event
 }
 
@@ -364,24 +365,30 @@ func (s *State) grow(args []engine.Arg, n int) []engine.Arg {
 	return append(s.room(len(args)+n), args...)
 }
 
-// events returns a copy of events cut from a block of its own (as room
-// does for arguments), never written again.
-func (s *State) events(events []engine.Event) []engine.Event {
-	n := len(events)
-	switch {
-	case n == 0:
+// events ends the action's events, written in out's block from its
+// length on, and returns them; that part of the block is never written
+// again (as room does for arguments).
+func (s *State) events() []engine.Event {
+	ev := s.ev
+	s.ev = nil
+	if len(ev) == 0 {
 		return nil
-	case n > eventBlock/4: // a long run of events (a phase's end): on its own
-		return append([]engine.Event(nil), events...)
-	case cap(s.out)-len(s.out) < n:
-		s.out = make([]engine.Event, 0, eventBlock)
 	}
-	start := len(s.out)
-	s.out = append(s.out, events...)
-	return s.out[start : start+n : start+n]
+	s.out = s.out[:len(s.out)+len(ev)]
+	return ev[:len(ev):len(ev)]
 }
 
-// eventBlock is the number of events events allocates at a time.
+// moreEvents moves the action's events to a new block with room for
+// more. Copies made to look ahead (no ledger) let append grow theirs.
+func (s *State) moreEvents() {
+	if s.seen == nil {
+		return
+	}
+	s.out = make([]engine.Event, 0, max(eventBlock, 2*len(s.ev)))
+	s.ev = append(s.out, s.ev...)
+}
+
+// eventBlock is the number of events a block of out holds.
 const eventBlock = 32
 
 // say is engine.Say with the arguments in room's blocks.
@@ -390,6 +397,9 @@ func (s *State) say(id string, args ...engine.Arg) engine.Text {
 }
 
 func (s *State) emit(kind string, seat int, text engine.Text, reveals bool) {
+	if len(s.ev) == cap(s.ev) {
+		s.moreEvents()
+	}
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	s.fold = 0
 }
