@@ -230,7 +230,7 @@ func (s *State) placeProblem(seat, v, l, sp int) int {
 // energy with pounds, and what that costs in pounds.
 func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	pounds = c.Pounds + max(c.Gears-p.Gears, 0)*e.GearPounds + max(c.Energy-p.Energy, 0)*e.EnergyPounds
 	return pounds, pounds <= p.Pounds
 }
@@ -462,7 +462,7 @@ func (s *State) buildable(seat, patent int) bool {
 
 func (s *State) checkFree(seat int, a Action) error {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vLoan:
 		if len(a.Vals) == 0 {
@@ -561,7 +561,7 @@ func firstResearch(p *Player) int {
 // do performs a checked action.
 func (s *State) do(seat int, a Action) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	if isFree(a.Verb) {
 		switch a.Verb {
 		case vLoan:
@@ -761,7 +761,7 @@ func (s *State) doAction(seat int, a Action) {
 func (s *State) act(seat int, t Task) {
 	l := locKind(s.Loc)
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch l {
 	case locPatent:
 		p.Patents = append(p.Patents, s.PatentDisp[t.X])

@@ -440,7 +440,7 @@ func (s *State) applyGreen(seat int, a Action) {
 // applyEffect performs one immediate task for seat.
 func (s *State) applyEffect(seat int, t Task) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	n := s.amount(seat, t)
 	switch t.G {
 	case gainPounds:

@@ -12,7 +12,7 @@ import (
 func (s *State) narrate(seat int, a Action) engine.Text {
 	who := engine.Who("Who", engine.Seat(seat))
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
 		return s.say("cp.log.dice", who)
@@ -158,7 +158,7 @@ func (s *State) tileArg(name string, id int) engine.Arg {
 // the zero Text.
 func (s *State) buysText(seat int, c Cost) engine.Text {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
 	if gears == 0 && energy == 0 {
 		return engine.Text{}
@@ -189,7 +189,7 @@ func (s *State) greenText(seat int, a Action) engine.Text {
 
 // exchangeText: what a newspaper exchange costs and gives.
 func (s *State) exchangeText(key string) engine.Text {
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch key {
 	case "die":
 		if s.Ph == 1 && !s.Revealed {

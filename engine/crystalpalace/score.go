@@ -8,7 +8,7 @@ import (
 
 // endScoring is the end of the game after phase 6 of round 5.
 func (s *State) endScoring() {
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	for seat := range s.P {
 		p := &s.P[seat]
 		// In the printed order: loans are paid back (the costliest first),
