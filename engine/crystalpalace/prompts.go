@@ -280,8 +280,8 @@ func newDecisionLabels(c *Content) decisionLabels {
 // placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	type openSpace struct { // small numbers, packed: this list is walked often
-		l, sp uint8
+	type openSpace struct { // packed: this list is walked often
+		texts *placeTexts
 		min   int8
 		// tails are the kinds of answer a placement here carries (see
 		// checkPlaceTail), kinds[from:to]; none when it leads to no question
@@ -295,8 +295,8 @@ func (s *State) placeActions(seat int) []string {
 	haveAsst := false
 	var atMin [8]int // texts of the open spaces by minimum die value (7: above 6)
 	for l := range s.Boards {
-		dice, spaces := s.Boards[l].Dice, s.side(locKind(l)).Dice
-		for sp := range dice[:min(len(dice), len(spaces))] {
+		dice, spaces, texts := s.Boards[l].Dice, s.side(locKind(l)).Dice, s.r.placeAt[l]
+		for sp := range dice[:min(len(dice), len(spaces), len(texts))] {
 			if dice[sp].O >= 0 {
 				continue
 			}
@@ -312,7 +312,7 @@ func (s *State) placeActions(seat int) []string {
 				}
 				kinds = asst.appendKinds(kinds, p.Pounds, ds.Fee)
 			}
-			open = append(open, openSpace{l: uint8(l), sp: uint8(sp), min: int8(min(ds.Min, 7)), from: uint8(from), to: uint8(len(kinds))})
+			open = append(open, openSpace{texts: &texts[sp], min: int8(min(ds.Min, 7)), from: uint8(from), to: uint8(len(kinds))})
 			// a die of value v lists this space's texts when v >= its minimum
 			atMin[min(max(ds.Min, 0), len(atMin)-1)] += max(len(kinds)-from, 1)
 		}
@@ -321,7 +321,7 @@ func (s *State) placeActions(seat int) []string {
 	// whose minimum it meets.
 	n, distinct := 1, 0 // pass
 	for _, v := range p.Vals {
-		if v >= 0 && v < len(s.r.place) && distinct&(1<<v) == 0 {
+		if v >= 0 && v <= 6 && distinct&(1<<v) == 0 {
 			distinct |= 1 << v
 			for m := range atMin[:v+1] {
 				n += atMin[m]
@@ -336,21 +336,20 @@ func (s *State) placeActions(seat int) []string {
 	out := make([]string, 0, n)
 	seen := 0
 	for _, v := range p.Vals {
-		if v < 0 || v >= len(s.r.place) || seen&(1<<v) != 0 {
+		if v < 0 || v > 6 || seen&(1<<v) != 0 {
 			continue
 		}
 		seen |= 1 << v
-		place, with := s.r.place[v], s.r.placeWith[v]
 		for _, o := range open {
 			switch {
 			case v < int(o.min):
 			case o.to > o.from:
-				texts := with[o.l][o.sp]
+				texts := o.texts.with[v]
 				for _, k := range kinds[o.from:o.to] {
 					out = append(out, texts[k])
 				}
 			default:
-				out = append(out, place[o.l][o.sp])
+				out = append(out, o.texts.plain[v])
 			}
 		}
 	}

@@ -18,8 +18,9 @@ type Rules struct {
 	// diceLabel[k] labels the prompt that offers them.
 	dice      [7][]string
 	diceLabel [7]string
-	// place[v][l][sp] is "place v <location l> sp+1".
-	place [7][][]string
+	// placeAt[l][sp] are the texts of placing a die on space sp+1 of
+	// location l.
+	placeAt [locCount][]placeTexts
 	take  []string   // take[k] is "take k+1"
 	use   [][]string // use[l][i] is "use <possibility i of location l>"
 	// always[text] is "<text> always" for every phase 3 action text.
@@ -34,10 +35,6 @@ type Rules struct {
 	sharedName []bool
 	// moveText[t] is "market move t+1".
 	moveText []string
-	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
-	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
-	// move 4"; nil for a space that offers no assistant action.
-	placeWith [7][][][]string
 	// acts[l] labels the phase 3 prompt at location l.
 	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
@@ -128,27 +125,36 @@ func NewRules(c *Content) *Rules {
 	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
-		r.place[k] = make([][]string, locCount)
-		r.placeWith[k] = make([][][]string, locCount)
-		for l := locPatent; l < locCount; l++ {
-			spaces := 0
-			for _, side := range c.Locations[l].Sides {
-				spaces = max(spaces, len(side.Dice))
-			}
-			for sp := 0; sp < spaces; sp++ {
-				text := Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
-				r.place[k][l] = append(r.place[k][l], text)
-				if !assistantSpace(&c.Locations[l], sp) {
-					// no answer to carry: nothing kept for it (the
-					// texts would be most of the rules' memory)
-					r.placeWith[k][l] = append(r.placeWith[k][l], nil)
-					continue
+	}
+	for l := locPatent; l < locCount; l++ {
+		spaces := 0
+		for _, side := range c.Locations[l].Sides {
+			spaces = max(spaces, len(side.Dice))
+		}
+		r.placeAt[l] = make([]placeTexts, spaces)
+		for sp := range r.placeAt[l] {
+			at := &r.placeAt[l][sp]
+			for k := 1; k <= 6; k++ {
+				at.plain[k] = Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
+				// only a space that offers an assistant action keeps
+				// texts with answers (they would be most of the rules'
+				// memory)
+				if assistantSpace(&c.Locations[l], sp) {
+					at.with[k] = withAnswers(at.plain[k], r.moveText[:min(tiers, len(r.moveText))])
 				}
-				r.placeWith[k][l] = append(r.placeWith[k][l], withAnswers(text, r.moveText[:min(tiers, len(r.moveText))]))
 			}
 		}
 	}
 	return r
+}
+
+// placeTexts are the texts of placing a die of value v on one space:
+// plain[v] is "place v patent 2"; with[v][k] is that carrying the answer
+// of kind k (tailOnly, …): "place 3 patent 2 only", "… market place", "…
+// market move 4"; nil for a space that offers no assistant action.
+type placeTexts struct {
+	plain [7]string
+	with  [7][]string
 }
 
 // withAnswers is placement text carrying each kind of answer (see
