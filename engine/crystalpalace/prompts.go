@@ -294,27 +294,29 @@ func (s *State) placeActions(seat int) []string {
 	var asst assistantOptions
 	haveAsst := false
 	var atMin [8]int // texts of the open spaces by minimum die value (7: above 6)
+	pounds := p.Pounds
+	sides := s.r.sides[s.N]
 	for l := range s.Boards {
-		dice, spaces, texts := s.Boards[l].Dice, s.side(locKind(l)).Dice, s.r.placeAt[l]
-		for sp := range dice[:min(len(dice), len(spaces), len(texts))] {
-			if dice[sp].O >= 0 {
-				continue
-			}
+		dice, spaces, texts := s.Boards[l].Dice, sides[l].Dice, s.r.placeAt[l]
+		n := min(len(dice), len(spaces), len(texts))
+		dice, spaces, texts = dice[:n], spaces[:n], texts[:n]
+		for sp := range dice {
 			ds := &spaces[sp]
-			if p.Pounds < ds.Fee {
+			if dice[sp].O >= 0 || pounds < ds.Fee {
 				continue
 			}
+			m, w := min(max(ds.Min, 0), 7), 1
 			from := len(kinds)
 			if ds.Assistant {
 				if !haveAsst {
 					s.assistantOptions(&asst, seat)
 					haveAsst = true
 				}
-				kinds = asst.appendKinds(kinds, p.Pounds, ds.Fee)
+				kinds = asst.appendKinds(kinds, pounds, ds.Fee)
+				w = max(len(kinds)-from, 1)
 			}
-			open = append(open, openSpace{texts: &texts[sp], min: int8(min(ds.Min, 7)), from: uint8(from), to: uint8(len(kinds))})
-			// a die of value v lists this space's texts when v >= its minimum
-			atMin[min(max(ds.Min, 0), len(atMin)-1)] += max(len(kinds)-from, 1)
+			open = append(open, openSpace{texts: &texts[sp], min: int8(m), from: uint8(from), to: uint8(len(kinds))})
+			atMin[m] += w // a die of value v lists this space's texts when v >= its minimum
 		}
 	}
 	// The list is sized exactly: a value lists the texts of every space
