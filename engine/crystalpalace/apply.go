@@ -33,9 +33,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	s.do(who, a)
 	s.reportAll("")
 	s.run()
-	ev := s.events()
-	s.seen = s.seen[:0]
-	return ev, nil
+	return s.events(), nil
 }
 
 func isFree(v verb) bool {

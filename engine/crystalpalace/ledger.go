@@ -29,13 +29,14 @@ func (s *State) tally(seat int) tally {
 }
 
 // startLedger records every seat's tally as reported; Apply calls it before
-// an action, so that report finds what changed since.
+// an action, so that report finds what changed since. After an action
+// every change has been reported, so the tallies kept from it still hold
+// (a copy or a decoded state starts without).
 func (s *State) startLedger() {
-	if cap(s.seen) >= s.N {
-		s.seen = s.seen[:s.N]
-	} else {
-		s.seen = make([]tally, s.N)
+	if len(s.seen) == s.N {
+		return
 	}
+	s.seen = make([]tally, s.N)
 	for seat := range s.seen {
 		s.seen[seat] = s.tally(seat)
 	}
