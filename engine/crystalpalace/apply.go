@@ -688,10 +688,12 @@ func linked(c *Content, pt, ch int) bool {
 	return c.Patents[pt].link == ch || c.Characters[ch].link == pt
 }
 
+// removeInt removes the first v from a, in place: a seat's lists are its
+// own (clones and views copy them).
 func removeInt(a []int, v int) []int {
 	for i, x := range a {
 		if x == v {
-			return append(a[:i:i], a[i+1:]...)
+			return append(a[:i], a[i+1:]...)
 		}
 	}
 	return a

@@ -628,7 +628,7 @@ func (s *State) popTask(seat int, t Task) {
 	p := &s.P[seat]
 	for i := range p.Q {
 		if p.Q[i] == t {
-			p.Q = append(p.Q[:i:i], p.Q[i+1:]...)
+			p.Q = append(p.Q[:i], p.Q[i+1:]...) // in place, as pop
 			return
 		}
 	}

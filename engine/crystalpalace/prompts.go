@@ -65,11 +65,8 @@ func (s *State) phaseActions(seat int) []string {
 		return s.placeActions(seat)
 	}
 	p := &s.P[seat]
-	size := 8
-	if s.Ph == 5 {
-		size = 1 + len(p.Patents)*s.N // each build with each target
-	}
-	out := make([]string, 0, size)
+	var buf [32]string // the list is made here and leaves in an exact copy
+	out := buf[:0]
 	after := new(*State)
 	keep := func(a Action, text string) {
 		if s.checkWith(seat, a, after) == nil {
@@ -112,9 +109,9 @@ func (s *State) phaseActions(seat int) []string {
 		if !ok {
 			always = out[0] + " always"
 		}
-		return append(out, always, "pass")
+		return []string{out[0], always, "pass"}
 	}
-	return append(out, "pass")
+	return append(append(make([]string, 0, len(out)+1), out...), "pass")
 }
 
 // FreeActions implements engine.State: loans, repayments, newspaper
