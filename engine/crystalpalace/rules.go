@@ -352,7 +352,19 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}
 	rng := &s.RNG
 	shuffled := func(n int, keep func(i int) bool) []int {
-		var d []int
+		size := n
+		if keep != nil {
+			size = 0
+			for i := 0; i < n; i++ {
+				if keep(i) {
+					size++
+				}
+			}
+		}
+		if size == 0 {
+			return nil // as encoded before: no empty list
+		}
+		d := make([]int, 0, size)
 		for i := 0; i < n; i++ {
 			if keep == nil || keep(i) {
 				d = append(d, i)
