@@ -384,12 +384,12 @@ func (s *State) moreEvents() {
 	if s.seen == nil {
 		return
 	}
-	s.out = make([]engine.Event, 0, max(eventBlock, 2*len(s.ev)))
+	s.out = make([]engine.Event, 0, len(s.ev)+eventBlock)
 	s.ev = append(s.out, s.ev...)
 }
 
 // eventBlock is the number of events a block of out holds.
-const eventBlock = 32
+const eventBlock = 64
 
 // say is engine.Say with the arguments in room's blocks.
 func (s *State) say(id string, args ...engine.Arg) engine.Text {
