@@ -829,9 +829,10 @@ func (s *State) receiveBonus(seat int, as ActionSpace) {
 }
 
 // affordableAfterBonus is affordable once seat has received the bonus of
-// the next free action space. Only a space that costs, or Buzz that reaches
-// a flyer, needs the bonus played out on a copy; otherwise the bonus's
-// pounds simply count.
+// the next free action space. Only a space that costs more than seat
+// holds, or Buzz that reaches a flyer, needs the bonus played out on a
+// copy; otherwise the bonus's pounds (or the cost, paid outright) simply
+// count.
 func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds int, ok bool) {
 	pounds, ok = s.affordable(seat, c)
 	k := freeAct(&s.Boards[s.Loc])
@@ -839,7 +840,7 @@ func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds in
 		return pounds, ok
 	}
 	as := s.side(locKind(s.Loc)).Actions[k]
-	if as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
+	if s.P[seat].Pounds+as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
 		return pounds, pounds <= s.P[seat].Pounds+as.Pounds
 	}
 	if *after == nil {
