@@ -184,7 +184,7 @@ func withAnswers(text string, moves []string) []string {
 
 // actionText is a.String(), ready-made for the actions with one number.
 func (r *Rules) actionText(a Action) string {
-	if len(a.Vals) == 1 && a.Key == "" && !a.Always && !a.Tail && int(a.Verb) < len(r.numbered) {
+	if len(a.Vals) == 1 && a.Key == "" && !a.Always && !a.Tail && len(a.Then) == 0 && int(a.Verb) < len(r.numbered) {
 		if texts, k := r.numbered[a.Verb], a.Vals[0]; k >= 0 && k < len(texts) {
 			return texts[k]
 		}
