@@ -49,6 +49,7 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
+	words := gameWords(in.tr, b.ref.games, g.Kind) // what each action does, in the reader's language
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
 		var actions []string
@@ -58,7 +59,7 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 			}
 		}
 		for _, a := range append(actions, st.FreeActions(seat)...) {
-			out = append(out, suggestion(st, seat, a))
+			out = append(out, suggestion(words, st, seat, a))
 		}
 	}
 	return choiceList{texts: out, value: func(action string) string { return listValue(g.Guard(), action) }}
@@ -250,7 +251,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		CustomID: mid,
 		Title:    in.tr.T("play.form_title", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: modalInput, Label: p.Label, Style: discordgo.TextInputShort,
+			discordgo.TextInput{CustomID: modalInput, Label: b.pub.look.words(in.tr, g.Kind).Label(p), Style: discordgo.TextInputShort,
 				Placeholder: example, Required: true, MaxLength: 200},
 		}}},
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // How the board uses Discord's room.
@@ -43,7 +44,7 @@ type views struct {
 func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
 	title := kindTitle(p, b.games, g.Kind)
 	var seats strings.Builder
-	figures := seatFigures(p, st, len(g.Seats))
+	figures := seatFigures(p, imageWords(p, b.games, g), st, len(g.Seats))
 	for n, s := range g.Seats {
 		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
 	}
@@ -54,7 +55,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		if int(pr.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, fmt.Sprintf("%s: %s", who, words.Label(pr)))
+		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
 		{Name: p.T("board.players"), Value: orNone(seats.String())},
@@ -71,11 +72,11 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       title,
-		Description: st.Phase(),
+		Description: words.Say(st.Phase()),
 		Fields:      fields,
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
-	rows := promptComponents(p, g, st)
+	rows := promptComponents(p, words, g, st)
 	if b.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
@@ -85,14 +86,14 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 // seatFigures are each of seats' headline figures for the Players field,
 // each named in p's language: " — Pounds 12 · VP 30 · Buzz 4 · Income 5"
 // as the glance shows them, or " — score 5" for a game without a glance.
-func seatFigures(p *locale.Printer, st engine.State, seats int) []string {
+func seatFigures(p *locale.Printer, w *wording.Words, st engine.State, seats int) []string {
 	out := make([]string, seats)
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), w); err == nil {
 		for n := range out {
 			if n < len(gl.Seats) && len(gl.Seats[n].Figures) > 0 {
 				parts := make([]string, len(gl.Seats[n].Figures))
 				for i, f := range gl.Seats[n].Figures {
-					parts[i] = figureLabel(p, f.Label) + " " + f.Value
+					parts[i] = figureLabel(p, f) + " " + f.Value
 				}
 				out[n] = " — " + strings.Join(parts, " · ")
 			}
@@ -110,11 +111,11 @@ func seatFigures(p *locale.Printer, st engine.State, seats int) []string {
 
 // figureLabel is a glance figure's label in p's language (board.figure.*),
 // or as the glance names it when the catalogue lacks it.
-func figureLabel(p *locale.Printer, label string) string {
-	if id := "board.figure." + strings.ToLower(label); p.Has(id) {
+func figureLabel(p *locale.Printer, f imaging.Figure) string {
+	if id := "board.figure." + f.Key; p.Has(id) {
 		return p.T(id)
 	}
-	return label
+	return f.Label
 }
 
 // withFullBoardButton adds the button that shows the full board: to the
@@ -148,7 +149,8 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // promptComponents are the buttons and select menus for the open prompts:
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
-func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+// words writes the bot's words, game the game's.
+func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -166,14 +168,14 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(g, st, public[0])
+		rows = actionButtons(game, g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(g, st, p); ok {
+			if sel, ok := actionSelect(game, g, st, p); ok {
 				rows = append(rows, sel)
 			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
@@ -196,7 +198,7 @@ func promptComponents(words *locale.Printer, g *storage.Game, st engine.State) [
 	return rows
 }
 
-func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
+func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
@@ -204,7 +206,7 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 		if !ok || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
-		row = append(row, discordgo.Button{Label: buttonLabel(st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: buttonLabel(words, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
 		if len(row) == 5 {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil
@@ -218,8 +220,9 @@ func actionButtons(g *storage.Game, st engine.State, p engine.Prompt) []discordg
 
 // actionSelect is a select menu of a prompt's actions; false when the
 // prompt has more actions than a menu holds (then /play's autocomplete is
-// the way).
-func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
+// the way). Its placeholder says what is asked and its options what each
+// action does, written by words.
+func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
@@ -229,14 +232,14 @@ func actionSelect(g *storage.Game, st engine.State, p engine.Prompt) (discordgo.
 		if utf8.RuneCountInString(a) > 100 {
 			return nil, false
 		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, p.Seat, a)})
+		opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(words, st, p.Seat, a)})
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
 	if s := g.Seats[p.Seat]; s.Name != "" {
 		who = s.Name
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: who + ": " + p.Label, Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: words.Printer().T("botgame.waiting", "Who", who, "Label", words.Label(p)), Options: opts},
 	}}, true
 }
 
@@ -272,7 +275,7 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		if n < len(res.Breakdown) && len(res.Breakdown[n]) > 0 {
 			var parts []string
 			for k, v := range res.Breakdown[n] {
-				parts = append(parts, fmt.Sprintf("%s %d", k, v))
+				parts = append(parts, fmt.Sprintf("%s %d", scoreSource(p, k), v))
 			}
 			slices.Sort(parts)
 			sb.WriteString(" (" + strings.Join(parts, ", ") + ")")
@@ -280,17 +283,26 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		sb.WriteString("\n")
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
-		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", st.Phase())}}
+		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// scoreSource names a source of points in a game's breakdown (see
+// engine.Result) in p's language, or as the game names it.
+func scoreSource(p *locale.Printer, key string) string {
+	if id := "botgame.score." + key; p.Has(id) {
+		return p.T(id)
+	}
+	return key
 }
 
 // describe writes a view as text, or "" when no presenter is set or it
 // cannot.
-func (b *views) describe(view any, names []string) string {
+func (b *views) describe(view any, words *wording.Words) string {
 	if b.text == nil {
 		return ""
 	}
-	s, err := b.text(view, names)
+	s, err := b.text(view, words)
 	if err != nil {
 		return ""
 	}
@@ -300,11 +312,11 @@ func (b *views) describe(view any, names []string) string {
 // boardImage renders the glance posted with the board message, or
 // returns nil (images off, or the render failed: the text board still goes
 // out).
-func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
+func (b *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.glance(g, st)
+	png, err := b.images.glance(g, st, imageWords(p, b.games, g))
 	if err != nil {
 		b.log.Warn("rendering the glance failed", "game", g.ID, "err", err)
 		return nil
@@ -317,16 +329,16 @@ func (b *views) boardImage(g *storage.Game, st engine.State) []byte {
 // image).
 func (b *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
 	m := b.boardMessage(p, g, st)
-	m.Image, m.Loose = b.boardImage(g, st), true
+	m.Image, m.Loose = b.boardImage(p, g, st), true
 	return m
 }
 
-// fullBoard is the full board image, or nil.
-func (b *views) fullBoard(g *storage.Game, st engine.State) []byte {
+// fullBoard is the full board image in p's language, or nil.
+func (b *views) fullBoard(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.board(g, st)
+	png, err := b.images.board(g, st, imageWords(p, b.games, g))
 	if err != nil {
 		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
 		return nil
@@ -334,24 +346,27 @@ func (b *views) fullBoard(g *storage.Game, st engine.State) []byte {
 	return png
 }
 
-// scoresImage renders the score sheet, or returns nil.
-func (b *views) scoresImage(g *storage.Game, st engine.State) []byte {
+// scoresImage renders the score sheet in p's language, or returns nil.
+func (b *views) scoresImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), seatNames(g)) })
+	w := imageWords(p, b.games, g)
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), w) })
 	if err != nil {
 		b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
 	}
 	return png
 }
 
-// matImage renders seat's private mat, or returns nil.
-func (b *views) matImage(g *storage.Game, st engine.State, seat engine.Seat) []byte {
+// matImage renders seat's private mat in p's language (its reader's), or
+// returns nil.
+func (b *views) matImage(p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) []byte {
 	if !b.imagesOn {
 		return nil
 	}
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), seatNames(g)) })
+	w := imageWords(p, b.games, g)
+	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), w) })
 	if err != nil {
 		b.log.Debug("no private mat", "game", g.ID, "err", err)
 		return nil

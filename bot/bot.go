@@ -41,6 +41,7 @@ import (
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // gameStore is what the bot needs of the games in storage.
@@ -83,19 +84,19 @@ type timerStore interface {
 
 // Renderer draws the public board, its glance (what the board message
 // shows), a player's private mat and the score sheet as PNG bytes from
-// engine views. names are the seats' display names.
-// *imaging.Renderer implements it.
+// engine views, in the words of w: its language, the game's content names
+// and the seats' display names. *imaging.Renderer implements it.
 type Renderer interface {
-	Board(view any, names []string) ([]byte, error)
-	Glance(view any, names []string) ([]byte, error)
-	Mat(view any, names []string) ([]byte, error)
-	Scores(view any, names []string) ([]byte, error)
+	Board(view any, w *wording.Words) ([]byte, error)
+	Glance(view any, w *wording.Words) ([]byte, error)
+	Mat(view any, w *wording.Words) ([]byte, error)
+	Scores(view any, w *wording.Words) ([]byte, error)
 }
 
 // Presenter writes an engine view as plain text for people (the private
-// view of /game me, and the board when images are off). names are the
-// seats' display names.
-type Presenter func(view any, names []string) (string, error)
+// view of /game me, and the board when images are off), in the language
+// of words, which names the seats.
+type Presenter func(view any, words *wording.Words) (string, error)
 
 // Parts are what a bot is made of. Session, Store and Games are required.
 type Parts struct {
@@ -148,8 +149,8 @@ type Config struct {
 	// AfterFunc runs f in its own goroutine once d has passed on the
 	// clock of Now, and returns what stops it (reporting whether it did):
 	// the automatic defer of a slow answer, the pauses between retries of
-	// a commit and between batches of shards' IDENTIFYs wait on it (the
-	// deadline ticker still runs on real time). Nil means time.AfterFunc;
+	// a commit, between batches of shards' IDENTIFYs and between the
+	// deadline ticker's checks wait on it. Nil means time.AfterFunc;
 	// tests give the clock they move by hand (discordtest.Clock), so that
 	// no test waits for real time to pass.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
@@ -466,14 +467,22 @@ func (b *Bot) StartTicker() {
 	b.stopTick, b.tickDone = make(chan struct{}), make(chan struct{})
 	go func(stop, done chan struct{}) {
 		defer close(done)
-		t := time.NewTicker(b.cfg.TickEvery)
-		defer t.Stop()
+		// one timer after another on the bot's clock (Config.AfterFunc),
+		// so a test's fake clock drives the ticks too
+		tick := make(chan struct{}, 1)
 		for {
 			b.CheckDeadlines(b.cfg.Now())
+			cancel := b.cfg.AfterFunc(b.cfg.TickEvery, func() {
+				select {
+				case tick <- struct{}{}:
+				default:
+				}
+			})
 			select {
 			case <-stop:
+				cancel()
 				return
-			case <-t.C:
+			case <-tick:
 			}
 		}
 	}(b.stopTick, b.tickDone)

@@ -15,6 +15,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pendingTTL is how long a DM waits for its user to say which game it is for.
@@ -273,7 +274,7 @@ func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGam
 		title := kindTitle(words, b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label: words.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
-			Description: w.prompt.Label,
+			Description: gameWords(words, b.games, w.game.Kind).Label(w.prompt),
 		})
 	}
 	return msg{Content: words.T("dm.which"),
@@ -395,11 +396,13 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label, "Example", example)}
+	game := gameWords(words, b.games, g.Kind)
+	label := game.Label(p)
+	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
 	if b.menusOnly {
-		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", p.Label)
+		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
 	}
-	m.Components = choiceMenu(g, st, p, "")
+	m.Components = choiceMenu(label, game, g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
 }
@@ -409,17 +412,19 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // their next word ("dice 6 …"), so that a choice among hundreds is made in
 // a few picks. The menu's custom_id names only the game and the version;
 // the partial choice travels in the option values, which only the user sees.
-func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(st, p.Seat, p.Actions, prefix)
+// label, what p asks in the user's language, is the placeholder of the top
+// menu; game writes what each action does.
+func choiceMenu(label string, game *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+	opts := menuOptions(game, st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(st, p.Seat, p.Actions, prefix)
+		opts = menuOptions(game, st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
 	}
 	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
-	placeholder := p.Label
+	placeholder := label
 	if prefix != "" {
 		placeholder = prefix + " …"
 	}
@@ -430,7 +435,7 @@ func choiceMenu(g *storage.Game, st engine.State, p engine.Prompt, prefix string
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(game *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -440,7 +445,7 @@ func menuOptions(st engine.State, seat engine.Seat, actions []string, prefix str
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(st, seat, a)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(game, st, seat, a)})
 		}
 		return opts
 	}
@@ -467,7 +472,7 @@ const dmArg = "dm-"
 // change the state's version) leave it usable.
 func roundTag(st engine.State) string {
 	h := fnv.New32a()
-	h.Write([]byte(st.Phase()))
+	h.Write([]byte(st.Phase().Key()))
 	return strconv.FormatUint(uint64(h.Sum32()), 36)
 }
 
@@ -526,9 +531,11 @@ func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	menu := choiceMenu(full, st, p, value)
+	game := gameWords(words, b.games, full.Kind)
+	label := game.Label(p)
+	menu := choiceMenu(label, game, full, st, p, value)
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", p.Label, "Value", value), Components: menu})
+	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // refusal is a request the bot turns down, with the words the user sees:
@@ -114,7 +115,7 @@ const genericFailure = "refuse.failure"
 
 // userMessage returns the words to show for err in p's language, and
 // whether err is unexpected (a failure to log rather than a refusal to
-// explain). Engine refusals reach the player in the engine's words.
+// explain). Engine refusals reach the player in p's language.
 func userMessage(p *locale.Printer, err error) (string, bool) {
 	words, unexpected := explain(err)
 	return words(p), unexpected
@@ -136,7 +137,11 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
-		return func(*locale.Printer) string { return rule.Reason }, false
+		var rules engine.Rules // names the items the reason mentions
+		if in := (*gameRefusal)(nil); errors.As(err, &in) {
+			rules = in.rules
+		}
+		return func(p *locale.Printer) string { return wording.ForRules(p, rules, nil).Refusal(rule) }, false
 	}
 	switch {
 	case errors.Is(err, storage.ErrStale):
@@ -158,6 +163,17 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	}
 	return message(genericFailure), true
 }
+
+// gameRefusal is a game's refusal of an action with the game's rules,
+// whose content names the items its reason mentions (a patent, a city)
+// in the reader's language.
+type gameRefusal struct {
+	err   error
+	rules engine.Rules
+}
+
+func (g *gameRefusal) Error() string { return g.err.Error() }
+func (g *gameRefusal) Unwrap() error { return g.err }
 
 // errClosingDown: the bot is shutting down and takes no new work.
 var errClosingDown = errors.New("bot closing")

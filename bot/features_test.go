@@ -598,3 +598,31 @@ func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 		t.Errorf("version %d after Close, want 2: the action in flight is kept, the later one refused", g.Version)
 	}
 }
+
+// TestTheTickerRunsOnTheBotsClock: the deadline ticker waits on the bot's
+// clock (Config.AfterFunc), so a deadline passes when that clock says so,
+// with no real time waited for. The ticker sets its next timer only after
+// a check is done, so a pending timer marks the end of each check.
+func TestTheTickerRunsOnTheBotsClock(t *testing.T) {
+	t.Parallel()
+	const tick = time.Minute
+	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour, TickEvery: tick}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.bot.StartTicker()
+	h.clock.WaitForTimer(tick)
+	for range 59 {
+		h.clock.Advance(tick)
+		h.clock.WaitForTimer(tick)
+	}
+	if h.game(chTiny).Deadline.IsZero() {
+		t.Fatal("the game paused before its deadline")
+	}
+	for range 2 {
+		h.clock.Advance(tick)
+		h.clock.WaitForTimer(tick)
+	}
+	h.bot.Wait()
+	if g := h.game(chTiny); !g.Deadline.IsZero() || g.Version != 1 {
+		t.Errorf("an hour and a minute on the bot's clock: deadline %v, version %d; want the game paused", g.Deadline, g.Version)
+	}
+}

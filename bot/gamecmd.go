@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // A page of /game log shows at most logPageSize actions in at most
@@ -58,7 +59,7 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 	}
 	r.deferMessage(true) // rendering may take a moment
 	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
-	if m.Image = b.look.fullBoard(g, st); m.Image == nil {
+	if m.Image = b.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
 	return r.message(m)
@@ -77,9 +78,12 @@ func (b *gameHandler) suggest(in *interaction) []string {
 	if !ok {
 		return nil
 	}
+	// the typed name, shown with its title in the reader's language: a
+	// reader finds "loans" by typing "Kredite"
+	words := wording.ForRules(in.tr, rules, nil)
 	var list []string
 	for _, t := range book.Topics() {
-		list = append(list, t.Name)
+		list = append(list, t.Name+"\t"+t.Name+" — "+words.Say(t.Title))
 	}
 	return list
 }
@@ -109,7 +113,7 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
 		m := b.look.boardMessage(in.pub(), g, st)
-		m.Image, m.Loose = b.look.fullBoard(g, st), true // the whole board, where the button may lack room
+		m.Image, m.Loose = b.look.fullBoard(in.pub(), g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
 		return r.message(b.look.scoresMessage(p, g, st, false).private())
@@ -145,10 +149,10 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		}
 	}
 	m := msg{Content: sb.String(), Private: true}
-	if text := b.look.describe(st.View(seat), seatNames(g)); text != "" {
+	if text := b.look.describe(st.View(seat), gameWords(p, b.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
 	}
-	m.Image = b.look.matImage(g, st, seat)
+	m.Image = b.look.matImage(p, g, st, seat)
 	return r.message(m)
 }
 
@@ -332,23 +336,19 @@ func (b *gameHandler) rulesText(r *reply, in *interaction, topic string) error {
 		return refuseWith("rules.none", "Game", gameTitle(p, rules))
 	}
 	topics := book.Topics()
+	words := wording.ForRules(p, rules, nil)
 	if topic == "" {
 		var names []string
 		for _, t := range topics {
-			names = append(names, "`"+t.Name+"`")
+			names = append(names, "`"+t.Name+"` ("+words.Say(t.Title)+")")
 		}
 		return r.message(msg{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
 	}
-	key := strings.ToLower(topic)
-	at := slices.IndexFunc(topics, func(t engine.Topic) bool { return t.Name == key })
-	if at < 0 {
-		at = slices.IndexFunc(topics, func(t engine.Topic) bool { return strings.Contains(t.Name, key) })
-	}
-	if at < 0 {
+	t, ok := words.Topic(topics, topic)
+	if !ok {
 		return refuseWith("rules.no_topic", "Topic", clip(topic, 40), "Game", gameTitle(p, rules))
 	}
-	t := topics[at]
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + t.Title, Description: t.Text}}})
+	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + words.Say(t.Title), Description: words.Say(t.Text)}}})
 }
 
 // channelRules returns the rules of the channel's game.

@@ -18,6 +18,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // realRegistry holds both real games with their embedded content.
@@ -35,8 +36,8 @@ func realRegistry(t testing.TB) *engine.Registry {
 }
 
 // plainText is the presenter meeple run uses.
-func plainText(view any, names []string) (string, error) {
-	return present.View(view, names, present.Style{})
+func plainText(view any, words *wording.Words) (string, error) {
+	return present.View(view, words, present.Style{})
 }
 
 func realRenderer(t testing.TB) *imaging.Renderer {
@@ -106,13 +107,13 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 		}
 		prompts := st.Prompts()
 		if len(prompts) == 0 {
-			t.Fatalf("running game with no prompt at %q", st.Phase())
+			t.Fatalf("running game with no prompt at %q", st.Phase().Key())
 		}
 		p := prompts[0]
 		u := who[p.Seat]
 		action := player.Choose(st, p, &rng)
 		if debugSteps && steps < 400 {
-			t.Logf("step %d v%d P%d %s %q secret=%v", steps, g.Version, p.Seat+1, st.Phase(), action, p.Secret)
+			t.Logf("step %d v%d P%d %s %q secret=%v", steps, g.Version, p.Seat+1, st.Phase().Key(), action, p.Secret)
 		}
 		if h.step != nil {
 			h.step(st, p, action)
@@ -156,12 +157,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				// the player sees their own dice; a spectator does not
 				me := h.command(u, ch, cmdGame, subMe, nil)
 				_, values, _ := strings.Cut(action, " ")
-				// "(submitted)" is present's word, English until the
-				// engines' wording is in the catalogues
-				if !me.private() || !strings.Contains(me.text(), values+" (submitted)") {
+				// present's words, in the reader's language
+				submitted := h.say("cp.view.dice_submitted", "Dice", values)
+				if !me.private() || !strings.Contains(me.text(), submitted) {
 					t.Errorf("/game me after submitting %q: %s", action, me.text())
 				}
-				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), "(submitted)") || !strings.Contains(spec.text(), h.say("me.watching")) {
+				if spec := h.command(eve, ch, cmdGame, subMe, nil); strings.Contains(spec.text(), submitted) || !strings.Contains(spec.text(), h.say("me.watching")) {
 					t.Errorf("a spectator's /game me shows a secret: %s", spec.text())
 				}
 			}
@@ -185,7 +186,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 			}
 		}
 		if g2, err := h.store.Get(ch); err == nil && g2.Version == g.Version {
-			t.Fatalf("step %d: P%d's %q was not applied (phase %q)", steps, p.Seat+1, action, st.Phase())
+			t.Fatalf("step %d: P%d's %q was not applied (phase %q)", steps, p.Seat+1, action, st.Phase().Key())
 		}
 	}
 	h.bot.Wait()

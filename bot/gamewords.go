@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/wording"
 )
 
@@ -14,4 +15,19 @@ func gameWords(p *locale.Printer, games *engine.Registry, kind string) *wording.
 		return wording.New(p, nil, nil)
 	}
 	return wording.ForRules(p, rules, nil)
+}
+
+// imageWords are the words of g's images in p's language: the game's
+// content names and the seats' display names.
+func imageWords(p *locale.Printer, games *engine.Registry, g *storage.Game) *wording.Words {
+	names := seatNames(g)
+	if rules, _ := games.Lookup(g.Kind); rules != nil {
+		return wording.ForRules(p, rules, names)
+	}
+	return wording.New(p, nil, names)
+}
+
+// words writes the engine texts of a game of kind with p (see gameWords).
+func (b *views) words(p *locale.Printer, kind string) *wording.Words {
+	return gameWords(p, b.games, kind)
 }

@@ -9,30 +9,21 @@ import (
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
-	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
-	"github.com/meeplegames/meeple/wording"
 )
 
-// engineWordsTranslated says whether the games' own wording (prompt
-// labels, phases, events, what an action does, present's text views,
-// content names) is in the catalogues yet. Until it is, the words the
-// engines write in English are left out of the word-list check below,
-// here and only here (engineVocabulary); once the engines emit their
-// wording as data for the catalogues, set it to true and the check covers
-// every word a game shows.
-const engineWordsTranslated = false
-
-// engineVocabulary collects the words of everything the engines wrote
-// during a game, from the states it went through: the words the word-list
-// check forgives while engineWordsTranslated is false.
-type engineVocabulary struct {
+// sameEverywhere collects, during a game, the words that stand as they
+// are in every language, which the word-list check forgives: the actions'
+// notation, the notation inside the engines' texts, and the English names
+// of content items (a name a language does not give yet reads in
+// English). Everything else a game shows must be in the reader's language.
+type sameEverywhere struct {
 	mu    sync.Mutex
 	words map[string]bool
-	en    *wording.Words // writes the engines' texts in English
+	names engine.Namer // names the game's content items
 }
 
-func (v *engineVocabulary) add(texts ...string) {
+func (v *sameEverywhere) add(texts ...string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.words == nil {
@@ -45,41 +36,39 @@ func (v *engineVocabulary) add(texts ...string) {
 	}
 }
 
-// step takes in what the engine writes about st and the decision made in
-// it: the phase, every open prompt's label, actions and what each does,
-// the events of action, the text views and the glance's figures.
-func (v *engineVocabulary) step(st engine.State, p engine.Prompt, action string) {
-	v.add(st.Phase())
+// addVerbatim adds the notation t carries and the English names of the
+// content items it names.
+func (v *sameEverywhere) addVerbatim(t engine.Text) {
+	for _, a := range t.Args {
+		switch {
+		case a.Kind == engine.ArgCode:
+			v.add(a.S)
+		case a.Kind == engine.ArgItem && v.names != nil:
+			v.add(v.names.ItemName(a.S, locale.English))
+		}
+		if a.Sub != nil {
+			v.addVerbatim(*a.Sub)
+		}
+	}
+}
+
+// step takes in the notation of st and of the decision made in it: every
+// open prompt's text and actions, what each action does, and the events
+// of action.
+func (v *sameEverywhere) step(st engine.State, p engine.Prompt, action string) {
+	d, _ := st.(engine.Describer)
 	for _, pr := range st.Prompts() {
-		v.add(pr.Label)
+		v.addVerbatim(*pr.Text)
 		for _, a := range append(slices.Clone(pr.Actions), st.FreeActions(pr.Seat)...) {
-			v.add(a, describe(st, pr.Seat, a))
-		}
-	}
-	for seat := engine.Seat(0); int(seat) < st.Players(); seat++ {
-		if text, err := plainText(st.View(seat), nil); err == nil {
-			v.add(text)
-		}
-	}
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator)); err == nil {
-		v.add(gl.Stage)
-		for _, s := range gl.Seats {
-			for _, f := range s.Figures {
-				v.add(f.Value)
+			v.add(a)
+			if d != nil {
+				v.addVerbatim(d.Describe(pr.Seat, a))
 			}
-			v.add(s.Notes...)
 		}
 	}
-	next := st.Clone()
-	if events, err := next.Apply(p.Seat, action); err == nil {
+	if events, err := st.Clone().Apply(p.Seat, action); err == nil {
 		for _, e := range events {
-			v.add(v.en.Event(e))
-		}
-		v.add(next.Phase()) // the last one, "game over", is no state's before a move
-	}
-	for k := range st.Result().Breakdown {
-		for part := range st.Result().Breakdown[k] {
-			v.add(part)
+			v.addVerbatim(e.Text)
 		}
 	}
 }
@@ -113,13 +102,18 @@ func TestWholeGamesSpeakGermanAndFrench(t *testing.T) {
 					h = newHarness(t, realRegistry(t), Config{}, nil, plainText)
 				}
 				h.locale, h.guildLocale = lang, lang
-				engineWords := engineVocabulary{en: gameWords(words.For(locale.English), h.reg, kind)}
-				h.step = engineWords.step
+				rules, err := h.reg.Lookup(kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				names, _ := rules.(engine.Namer)
+				notation := sameEverywhere{names: names}
+				h.step = notation.step
 				playWholeGame(t, h, "8100", kind, []tester{alice, bob, carol, dave})
 				h.bot.Wait()
 				forgiven := map[string]bool{}
 				for w := range english {
-					if !engineWordsTranslated && engineWords.words[w] {
+					if notation.words[w] {
 						forgiven[w] = true
 					}
 				}
@@ -150,7 +144,7 @@ func TestWholeGamesSpeakGermanAndFrench(t *testing.T) {
 				if sent < 50 {
 					t.Fatalf("only %d messages read", sent)
 				}
-				t.Logf("%d messages read; English words the engines use, forgiven until their wording is translated: %d of %d", sent, len(forgiven), len(english))
+				t.Logf("%d messages read; English-only words forgiven as notation or untranslated names: %d of %d", sent, len(forgiven), len(english))
 			})
 		}
 	}
@@ -208,5 +202,25 @@ func TestSkillAndPermissionsInTheReadersLanguage(t *testing.T) {
 				t.Errorf("%s: %s reads %q", lang, perm.Name, name)
 			}
 		}
+	}
+}
+
+// TestScoresAndPingsInTheReadersLanguage: the sources of points in the
+// final scores are named in the reader's language (a source without a
+// message as the game names it), and a turn ping's punctuation is the
+// language's ("À vous de jouer : …").
+func TestScoresAndPingsInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	words := testWords(t)
+	for lang, want := range map[string]string{locale.English: "Port tickets", locale.German: "Fahrkarten", locale.French: "billets du port"} {
+		if got := scoreSource(words.For(lang), "port-tickets"); got != want {
+			t.Errorf("%s: port-tickets reads %q, want %q", lang, got, want)
+		}
+		if got := scoreSource(words.For(lang), "spaces"); got != "spaces" {
+			t.Errorf("%s: a source without a message reads %q", lang, got)
+		}
+	}
+	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer : <@1>" {
+		t.Errorf("a French ping reads %q", got)
 	}
 }

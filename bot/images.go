@@ -7,6 +7,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // images renders board images with bounded concurrency (one CPU is left
@@ -26,10 +27,12 @@ type images struct {
 	uses   uint64 // a clock for the least recently used
 }
 
-// imageKey names a game's cached image: its glance or its full board.
+// imageKey names a game's cached image: its glance or its full board, in
+// a language.
 type imageKey struct {
 	game uint64
 	full bool
+	lang string
 }
 
 type cachedImage struct {
@@ -48,17 +51,18 @@ func newImages(r Renderer) *images {
 	return &images{r: r, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)), boards: map[imageKey]*cachedImage{}, limit: maxCachedImageBytes}
 }
 
-// board returns the full public board image of g at its current version.
-func (im *images) board(g *storage.Game, st engine.State) ([]byte, error) {
-	return im.cached(imageKey{g.ID, true}, g.Version, func() ([]byte, error) {
-		return im.r.Board(st.View(engine.Spectator), seatNames(g))
+// board returns the full public board image of g at its current version,
+// in w's words.
+func (im *images) board(g *storage.Game, st engine.State, w *wording.Words) ([]byte, error) {
+	return im.cached(imageKey{g.ID, true, w.Lang()}, g.Version, func() ([]byte, error) {
+		return im.r.Board(st.View(engine.Spectator), w)
 	})
 }
 
-// glance returns the glance of g at its current version.
-func (im *images) glance(g *storage.Game, st engine.State) ([]byte, error) {
-	return im.cached(imageKey{g.ID, false}, g.Version, func() ([]byte, error) {
-		return im.r.Glance(st.View(engine.Spectator), seatNames(g))
+// glance returns the glance of g at its current version, in w's words.
+func (im *images) glance(g *storage.Game, st engine.State, w *wording.Words) ([]byte, error) {
+	return im.cached(imageKey{g.ID, false, w.Lang()}, g.Version, func() ([]byte, error) {
+		return im.r.Glance(st.View(engine.Spectator), w)
 	})
 }
 
@@ -130,10 +134,13 @@ func (im *images) render(draw func() ([]byte, error)) ([]byte, error) {
 	return draw()
 }
 
-// forget drops a game's cached images.
+// forget drops a game's cached images, in every language.
 func (im *images) forget(id uint64) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
-	im.drop(imageKey{id, false})
-	im.drop(imageKey{id, true})
+	for k := range im.boards {
+		if k.game == id {
+			im.drop(k)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/meeplegames/meeple/picker"
 )
@@ -60,4 +61,65 @@ func TestChoicesSayWhatTheyDo(t *testing.T) {
 		h.click(users[p.Seat], ch, msgID, menu.CustomID, "0")
 	}
 	t.Fatal("no menu of whole actions within the picker's taps")
+}
+
+// What an action does and the rules topics read in the reader's language:
+// /play's autocomplete beside the typed notation, /game rules by the
+// topic's typed name or its title in that language, and the topics'
+// autocomplete with their titles.
+func TestDescriptionsAndRulesInTheReadersLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		lang, dice, overview, loansTitle string
+	}{
+		{"de", " — kostet beim Aufdecken ", "Crystal Palace im Überblick", "Kredite"},
+		{"fr", " — coûte ", "Crystal Palace en bref", "Prêts"},
+	} {
+		h := newHarness(t, realRegistry(t), Config{}, nil, plainText)
+		h.locale, h.guildLocale = tc.lang, tc.lang
+		ch := "8102"
+		h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
+		h.command(bob, ch, cmdLobby, subJoin, nil)
+		h.command(bob, ch, cmdLobby, subStart, nil)
+		users := seatUser(t, h.game(ch), []tester{alice, bob})
+		got := h.autocomplete(users[0], ch, cmdPlay, "", map[string]any{optAction: "dice 6 6"}, optAction)
+		if len(got) == 0 || !strings.Contains(got[0], tc.dice) || !strings.HasPrefix(got[0], "dice 6 6") {
+			t.Errorf("%s: dice suggestions %v", tc.lang, got)
+		}
+		for _, c := range got {
+			if utf8.RuneCountInString(c) > 100 {
+				t.Errorf("%s: choice name of %d characters", tc.lang, utf8.RuneCountInString(c))
+			}
+		}
+		for _, typed := range []string{"overview", "  OVERVIEW "} {
+			if res := h.command(alice, ch, cmdGame, subRules, map[string]any{optTopic: typed}); !strings.Contains(res.text(), tc.overview) {
+				t.Errorf("%s: /game rules %q: %s", tc.lang, typed, res.text())
+			}
+		}
+		if res := h.command(alice, ch, cmdGame, subRules, map[string]any{optTopic: strings.ToLower(tc.loansTitle)}); !strings.Contains(res.text(), "Crystal Palace: "+tc.loansTitle) {
+			t.Errorf("%s: /game rules by the title %q: %s", tc.lang, tc.loansTitle, res.text())
+		}
+		if res := h.command(alice, ch, cmdGame, subRules, nil); !strings.Contains(res.text(), "`loans` ("+tc.loansTitle+")") || strings.Contains(res.text(), "…") {
+			t.Errorf("%s: the list of topics, whole and with their titles: %s", tc.lang, res.text())
+		}
+		if got := h.autocomplete(alice, ch, cmdGame, subRules, map[string]any{optTopic: tc.loansTitle}, optTopic); len(got) != 1 || got[0] != "loans — "+tc.loansTitle {
+			t.Errorf("%s: topic suggestions for %q: %v", tc.lang, tc.loansTitle, got)
+		}
+	}
+}
+
+// BenchmarkAutocompleteDescribed is /play's autocomplete in phase 1 of
+// Crystal Palace for a German reader: every dice choice is described and
+// written before the list is matched against what was typed.
+func BenchmarkAutocompleteDescribed(b *testing.B) {
+	h := newHarness(b, realRegistry(b), Config{}, nil, nil)
+	h.locale, h.guildLocale = "de", "de"
+	ch := "8103"
+	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
+	h.command(bob, ch, cmdLobby, subJoin, nil)
+	h.command(bob, ch, cmdLobby, subStart, nil)
+	for b.Loop() { // both players choose their dice in phase 1
+		if got := h.autocomplete(alice, ch, cmdPlay, "", map[string]any{optAction: "dice 6"}, optAction); len(got) == 0 {
+			b.Fatal("no suggestions")
+		}
+	}
 }

@@ -22,7 +22,7 @@ import (
 const (
 	roleLobby = "lobby" // the lobby message
 	roleBoard = "board" // the public board message, edited after every action
-	rolePhase = "phase" // the phase label the board image was last posted for
+	rolePhase = "phase" // the tag of the phase the board image was last posted for (roundTag)
 )
 
 // setMessage keeps id under role in g's messages.

@@ -12,6 +12,7 @@ import (
 	"github.com/meeplegames/meeple/metrics"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
+	"github.com/meeplegames/meeple/wording"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -20,10 +21,10 @@ var stubPNG = []byte("\x89PNG\r\n\x1a\n-a-board-")
 
 type stubRenderer struct{}
 
-func (stubRenderer) Board(any, []string) ([]byte, error)  { return stubPNG, nil }
-func (stubRenderer) Glance(any, []string) ([]byte, error) { return stubPNG, nil }
-func (stubRenderer) Mat(any, []string) ([]byte, error)    { return stubPNG, nil }
-func (stubRenderer) Scores(any, []string) ([]byte, error) { return stubPNG, nil }
+func (stubRenderer) Board(any, *wording.Words) ([]byte, error)  { return stubPNG, nil }
+func (stubRenderer) Glance(any, *wording.Words) ([]byte, error) { return stubPNG, nil }
+func (stubRenderer) Mat(any, *wording.Words) ([]byte, error)    { return stubPNG, nil }
+func (stubRenderer) Scores(any, *wording.Words) ([]byte, error) { return stubPNG, nil }
 
 // value sums the registry's samples of a series written as /metrics shows
 // it, with the labels to match: `meeple_games_started_total{game="tiny"}`.

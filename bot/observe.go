@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Observer is told what the bot does, for an operator's metrics; package
@@ -236,20 +237,20 @@ func (o observedRenderer) draw(image string, fn func() ([]byte, error)) ([]byte,
 	return png, err
 }
 
-func (o observedRenderer) Board(view any, names []string) ([]byte, error) {
-	return o.draw("board", func() ([]byte, error) { return o.r.Board(view, names) })
+func (o observedRenderer) Board(view any, w *wording.Words) ([]byte, error) {
+	return o.draw("board", func() ([]byte, error) { return o.r.Board(view, w) })
 }
 
-func (o observedRenderer) Glance(view any, names []string) ([]byte, error) {
-	return o.draw("glance", func() ([]byte, error) { return o.r.Glance(view, names) })
+func (o observedRenderer) Glance(view any, w *wording.Words) ([]byte, error) {
+	return o.draw("glance", func() ([]byte, error) { return o.r.Glance(view, w) })
 }
 
-func (o observedRenderer) Mat(view any, names []string) ([]byte, error) {
-	return o.draw("mat", func() ([]byte, error) { return o.r.Mat(view, names) })
+func (o observedRenderer) Mat(view any, w *wording.Words) ([]byte, error) {
+	return o.draw("mat", func() ([]byte, error) { return o.r.Mat(view, w) })
 }
 
-func (o observedRenderer) Scores(view any, names []string) ([]byte, error) {
-	return o.draw("scores", func() ([]byte, error) { return o.r.Scores(view, names) })
+func (o observedRenderer) Scores(view any, w *wording.Words) ([]byte, error) {
+	return o.draw("scores", func() ([]byte, error) { return o.r.Scores(view, w) })
 }
 
 // gatewayState is which of the bot's gateway shards are connected.

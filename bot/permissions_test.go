@@ -11,15 +11,16 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pngRenderer draws every picture of any game as the same small PNG.
 type pngRenderer struct{}
 
-func (pngRenderer) Board(any, []string) ([]byte, error)  { return tinyPNG() }
-func (pngRenderer) Mat(any, []string) ([]byte, error)    { return tinyPNG() }
-func (pngRenderer) Scores(any, []string) ([]byte, error) { return tinyPNG() }
-func (pngRenderer) Glance(any, []string) ([]byte, error) { return tinyPNG() }
+func (pngRenderer) Board(any, *wording.Words) ([]byte, error)  { return tinyPNG() }
+func (pngRenderer) Mat(any, *wording.Words) ([]byte, error)    { return tinyPNG() }
+func (pngRenderer) Scores(any, *wording.Words) ([]byte, error) { return tinyPNG() }
+func (pngRenderer) Glance(any, *wording.Words) ([]byte, error) { return tinyPNG() }
 
 func tinyPNG() ([]byte, error) {
 	var b bytes.Buffer

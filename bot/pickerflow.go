@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/picker"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pickerHandler walks a player through the actions of a prompt too large
@@ -196,7 +197,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 	if err != nil {
 		return errStaleClick
 	}
-	m := treeMessage(in.tr, g, st, secret, seat, path, menu)
+	m := treeMessage(in.tr, b.pub.look.words(in.tr, g.Kind), g, st, secret, seat, path, menu)
 	if fromBoard {
 		return r.message(m)
 	}
@@ -224,11 +225,12 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 
 // treeMessage is one step of the picker: what is chosen so far, a menu of
 // the next choices and, below the top, a back button.
-func treeMessage(words *locale.Printer, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
-	label := promptLabel(st, seat)
+// It is written in words' language; game writes the game's texts.
+func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+	label := promptLabel(game, st, seat)
 	if secret {
 		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
-			label = p.Label
+			label = game.Label(p)
 		}
 	}
 	var sb strings.Builder
@@ -249,7 +251,7 @@ func treeMessage(words *locale.Printer, g *storage.Game, st engine.State, secret
 		}
 		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
 		if c.Action != "" {
-			opts[i].Description = optionDescription(st, seat, c.Action)
+			opts[i].Description = optionDescription(game, st, seat, c.Action)
 		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

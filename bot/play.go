@@ -146,7 +146,7 @@ func (ref *referee) play(req request) (*outcome, error) {
 	decided := answers(st, seat, action)
 	events, err := st.Apply(seat, action)
 	if err != nil {
-		return nil, err
+		return nil, &gameRefusal{err: err, rules: rules}
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided, key: req.key}
 	out.add(events)

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // boardStore is what the publisher needs of the games in storage.
@@ -315,7 +316,7 @@ type mention struct {
 func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
 	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
-	if old != "" && !newPhase && g.Messages[rolePhase] == st.Phase() {
+	if old != "" && !newPhase && g.Messages[rolePhase] == roundTag(st) {
 		err := p.editBoard(g, old, board, clicks)
 		if err == nil || !isUnknownMessage(err) {
 			if err != nil {
@@ -345,7 +346,7 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 	if via != nil {
 		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
 	}
-	phase := st.Phase()
+	phase := roundTag(st) // a short tag: the store keeps ids of at most 64 bytes
 	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
@@ -412,6 +413,8 @@ func (p *publisher) postPing(g *storage.Game, m mention) {
 // decide; it is empty when none does.
 func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) mention {
 	var users, parts []string
+	tr := p.langs.server(g.Guild) // a public message
+	words := p.look.words(tr, g.Kind)
 	for _, s := range seats {
 		u := g.Seats[s].User
 		if u == "" || slices.Contains(users, u) {
@@ -426,22 +429,24 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 			continue
 		}
 		users = append(users, u)
-		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, promptLabel(st, s)))
+		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, promptLabel(words, st, s)))
 	}
 	if len(users) == 0 {
 		return mention{}
 	}
 	if prefix == "" {
-		prefix = p.langs.server(g.Guild).T("board.your_move")
+		prefix = tr.T("board.your_move")
 	}
-	return mention{text: prefix + ": " + strings.Join(parts, ", "), users: users}
+	return mention{text: tr.T("botgame.ping", "Prefix", prefix, "Names", strings.Join(parts, ", ")), users: users}
 }
 
-func promptLabel(st engine.State, seat engine.Seat) string {
+// promptLabel says what seat must decide, written by words: its prompts'
+// labels, each once.
+func promptLabel(words *wording.Words, st engine.State, seat engine.Seat) string {
 	var labels []string
 	for _, p := range promptsOf(st, seat) {
-		if !slices.Contains(labels, p.Label) {
-			labels = append(labels, p.Label)
+		if label := words.Label(p); !slices.Contains(labels, label) {
+			labels = append(labels, label)
 		}
 	}
 	return strings.Join(labels, "; ")
@@ -459,7 +464,7 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 		}
 	}
 	m := p.look.scoresMessage(words, g, st, true)
-	m.Image = p.look.scoresImage(g, st)
+	m.Image = p.look.scoresImage(words, g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {
 			m.Mentions = append(m.Mentions, s.User)

@@ -13,6 +13,7 @@ import (
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // leaderboardSize is how many players /game leaderboard lists.
@@ -27,7 +28,7 @@ type archiveStore interface {
 
 // leaderboardRenderer draws leaderboard images; *imaging.Renderer does.
 type leaderboardRenderer interface {
-	Leaderboard(title string, rows []imaging.Standing) ([]byte, error)
+	Leaderboard(title string, rows []imaging.Standing, w *wording.Words) ([]byte, error)
 }
 
 // boardsOf returns the renderer's leaderboard drawing when images are on
@@ -249,7 +250,7 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 	}
 	m := msg{Content: sb.String(), Mentions: []string{}}
 	if b.render != nil {
-		if img, err := b.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows); err == nil {
+		if img, err := b.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows, wording.New(p, nil, nil)); err == nil {
 			m.Image = img
 		}
 	}

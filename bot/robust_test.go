@@ -11,6 +11,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // checkFits fails when a message the fake received exceeds a Discord limit
@@ -170,7 +171,9 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 func TestPanicsAreRecovered(t *testing.T) {
 	t.Parallel()
 	// a presenter that panics: /game me is answered privately and logged
-	boom := func(any, []string) (string, error) { panic(fmt.Errorf("presenter bug holding %s", "secret 6 6 5 1")) }
+	boom := func(any, *wording.Words) (string, error) {
+		panic(fmt.Errorf("presenter bug holding %s", "secret 6 6 5 1"))
+	}
 	h := newHarness(t, engine.NewRegistry(tinyRules{clumsy: true}), Config{Deadline: time.Hour, Computer: "panicky"}, nil, boom)
 	openTinyTable(t, h, chTiny, alice, bob)
 	res := h.command(alice, chTiny, cmdGame, subMe, nil)

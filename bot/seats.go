@@ -84,13 +84,14 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 	}
 	var users []string
 	var names []string
+	p := in.pub()
+	words := b.pub.look.words(p, g.Kind)
 	for _, s := range waiting {
 		if u := g.Seats[s].User; u != user && !slices.Contains(users, u) {
 			users = append(users, u)
-			names = append(names, fmt.Sprintf("<@%s> (%s)", u, promptLabel(st, s)))
+			names = append(names, fmt.Sprintf("<@%s> (%s)", u, promptLabel(words, st, s)))
 		}
 	}
-	p := in.pub()
 	return r.message(msg{Content: p.T("nudge.done", "User", user, "Names", joinNames(p, names), "ID", g.ID), Mentions: users})
 }
 

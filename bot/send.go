@@ -385,12 +385,14 @@ const (
 	invalidHoldBack = 5000
 )
 
-// Discord accepts 50 bot-token requests a second from a bot. The guard
-// sends at most paceBurst at once and paceRate a second after that, which
-// keeps any one second well under 50, scheduling jitter included
-// (interaction answers are not counted).
+// Discord accepts 50 bot-token requests a second from a bot, counted as
+// they arrive. The guard sends at most paceBurst at once and paceRate a
+// second after that: at most 40 in any second as they leave, and under
+// 50 as they arrive even when some are delayed on the way by up to about
+// a quarter of a second (a busy machine, a slow connection) and bunch up
+// with later ones (interaction answers are not counted).
 const (
-	paceRate     = 40
+	paceRate     = 35
 	paceBurst    = 5
 	paceInterval = time.Second / paceRate
 )

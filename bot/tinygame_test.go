@@ -84,7 +84,7 @@ func (r tinyRules) New(setup engine.Setup) (engine.State, error) {
 }
 
 func (tinyRules) Topics() []engine.Topic {
-	return []engine.Topic{{Name: "picks", Title: "Picks", Text: "Everyone picks 1 to 3 in secret."}}
+	return []engine.Topic{{Name: "picks", Title: engine.Plain("Picks"), Text: engine.Plain("Everyone picks 1 to 3 in secret.")}}
 }
 
 type tinyState struct {
@@ -98,27 +98,34 @@ type tinyState struct {
 
 func (s *tinyState) Players() int { return s.N }
 func (s *tinyState) Over() bool   { return s.Round > s.Rounds }
-func (s *tinyState) Phase() string {
+func (s *tinyState) Phase() engine.Text {
 	if s.Over() {
-		return "game over"
+		return engine.Plain("game over")
 	}
 	if s.Turn < 0 {
-		return fmt.Sprintf("round %d · picks", s.Round)
+		return engine.Plain(fmt.Sprintf("round %d · picks", s.Round))
 	}
-	return fmt.Sprintf("round %d · moves", s.Round)
+	return engine.Plain(fmt.Sprintf("round %d · moves", s.Round))
 }
+
+// The tiny game's prompt texts: plain words, the same in every language.
+var (
+	tinyMoveText   = engine.Plain("move 1 or 2")
+	tinyPickText   = engine.Plain("pick a number in secret")
+	tinyRepickText = engine.Plain("change your secret pick")
+)
 
 func (s *tinyState) Prompts() []engine.Prompt {
 	if s.Over() {
 		return nil
 	}
 	if s.Turn >= 0 {
-		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Label: "move 1 or 2", Actions: []string{"move 1", "move 2"}}}
+		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Text: &tinyMoveText, Actions: []string{"move 1", "move 2"}}}
 	}
 	var out []engine.Prompt
 	for seat, p := range s.Picks {
 		if p == 0 {
-			out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "pick", Label: "pick a number in secret",
+			out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "pick", Text: &tinyPickText,
 				Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true})
 		}
 	}
@@ -130,7 +137,7 @@ func (s *tinyState) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if s.Over() || s.Turn >= 0 || seat < 0 || int(seat) >= s.N || s.Picks[seat] == 0 {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "pick", Label: "change your secret pick",
+	return engine.Prompt{Seat: seat, Kind: "pick", Text: &tinyRepickText,
 		Actions: []string{"pick 1", "pick 2", "pick 3"}, Secret: true}, true
 }
 

@@ -72,10 +72,11 @@ type State interface {
 	// View is what seat may see, as a game-specific JSON-serialisable value
 	// (for example *crystalpalace.View). View(Spectator) hides every secret.
 	View(seat Seat) any
-	// Phase is a short public label of where the game stands, e.g.
-	// "Spring 1849 · phase 2 (place dice)". It changes when a board image is
-	// worth posting again.
-	Phase() string
+	// Phase says in a few public words where the game stands, as data for
+	// the wording layer: "Spring 1849: phase 2, place dice". It changes
+	// when a board image is worth posting again; its Key tells two phases
+	// apart in any language.
+	Phase() Text
 	// Over reports whether the game has ended.
 	Over() bool
 	// Result is the outcome so far; final once Over is true.
@@ -93,14 +94,11 @@ type Prompt struct {
 	// Kind names the decision for user interfaces ("dice", "place", "take",
 	// "move", …); stable per game.
 	Kind string
-	// Label says in a few words what is being decided, the same for every
-	// player (it is public): "choose the values of 4 dice", in English.
-	// Text is the same as data, for the wording layer to write in the
-	// reader's language (nil when the game gives none); games fill both
-	// while readers move to Text. A game may share one Text among its
-	// prompts: it is never changed.
-	Label string
-	Text  *Text
+	// Text says in a few words what is being decided, the same for every
+	// player (it is public), as data for the wording layer to write in the
+	// reader's language: "choose the values of 4 dice". Never nil nor zero.
+	// A game may share one Text among its prompts: it is never changed.
+	Text *Text
 	// Actions lists every legal action in canonical notation; never empty.
 	// For very large choices (secret dice) it may list them all anyway; a UI
 	// may also accept any text that Apply accepts.

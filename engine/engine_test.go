@@ -71,6 +71,40 @@ func TestRuleErrorWrapsItsKind(t *testing.T) {
 	if err.Error() != "space 14 is taken" {
 		t.Fatalf("message %q", err)
 	}
+	said := engine.RefuseWith(engine.ErrNotYourTurn, engine.Say("x.turn", engine.Who("Who", 1), engine.Num("N", 3), engine.Nested("Sub", engine.Say("x.sub", engine.Code("A", "place 5 bank 2")))))
+	if !errors.Is(said, engine.ErrNotYourTurn) {
+		t.Fatalf("errors.Is mismatch for %v", said)
+	}
+	if want := `not your turn: x.turn(Who=P2, N=3, Sub=x.sub(A="place 5 bank 2"))`; said.Error() != want {
+		t.Fatalf("message %q, want %q", said, want)
+	}
+}
+
+// A refused answer carries its reason and the valid answers as data: the
+// first eight as notation, and how many more.
+func TestRefuseAnswerListsValidAnswers(t *testing.T) {
+	why := engine.Say("x.why")
+	var rule *engine.RuleError
+	few := engine.RefuseAnswer(engine.ErrIllegalAction, why, []string{"skip", "down 2"})
+	if !errors.As(few, &rule) || rule.Say.ID != "engine.refuse.answers" || len(rule.Valid) != 2 {
+		t.Fatalf("%v", few)
+	}
+	if a, _ := rule.Say.Arg("Valid"); a.S != "skip, down 2" {
+		t.Fatalf("valid %q", a.S)
+	}
+	many := engine.RefuseAnswer(engine.ErrIllegalAction, why, []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"})
+	if !errors.As(many, &rule) || rule.Say.ID != "engine.refuse.answers_more" {
+		t.Fatalf("%v", many)
+	}
+	if a, _ := rule.Say.Arg("Count"); a.N != 2 {
+		t.Fatalf("%d more, want 2", a.N)
+	}
+	if a, _ := rule.Say.Arg("Valid"); a.S != "a, b, c, d, e, f, g, h" {
+		t.Fatalf("valid %q", a.S)
+	}
+	if none := engine.RefuseAnswer(engine.ErrIllegalAction, why, nil); !errors.As(none, &rule) || rule.Say.ID != "x.why" {
+		t.Fatalf("%v", none)
+	}
 }
 
 func FuzzParseMove(f *testing.F) {
@@ -101,6 +135,8 @@ func TestDescribeRefusalKeepsSecretsOut(t *testing.T) {
 		{"dice 6 6 6 6 6", true, reason, `P2 "dice …", a secret choice: illegal action`},
 		{"6 6 6 6 6", true, reason, `P2 "…", a secret choice: illegal action`},
 		{"dice 6 6 6 6 6", true, errors.New("dice 6 6 6 6 6 broke"), `P2 "dice …", a secret choice: refused`},
+		{"dice 6 6 6 6 6", true, engine.RefuseWith(engine.ErrIllegalAction, engine.Say("x.dice", engine.Code("Action", "dice 6 6 6 6 6"))), `P2 "dice …", a secret choice: illegal action`},
+		{"place 5 bank 2", false, engine.RefuseWith(engine.ErrIllegalAction, engine.Say("x.taken", engine.Num("Space", 2))), `P2 "place 5 bank 2": illegal action: x.taken(Space=2)`},
 	}
 	for _, c := range cases {
 		if got := engine.DescribeRefusal(1, c.action, c.secret, c.err); got != c.want {

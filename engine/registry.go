@@ -62,11 +62,26 @@ func sortedKeys(m map[string]string) []string {
 
 // Topic is a short summary of one part of a game's rules, looked up by name
 // ("loans", "phase 3", "police"): the text of /game rules and the terminal's
-// rules command.
+// rules command. Its title and text are data for the wording layer, so a
+// topic reads in each reader's language; its name is typed, the same in
+// every language.
 type Topic struct {
-	Name  string // lookup key, lower case
-	Title string
-	Text  string // a few sentences in Meeple's own words
+	Name  string // lookup key, lower case, the same in every language
+	Title Text
+	Text  Text // a few sentences in Meeple's own words
+}
+
+// TopicsOf are the topics named names whose titles and texts are the
+// messages prefix+key+".title" and prefix+key+".text", key being the name
+// with "_" for spaces: TopicsOf("cp.topic.", "phase 3") reads
+// "cp.topic.phase_3.title".
+func TopicsOf(prefix string, names ...string) []Topic {
+	out := make([]Topic, len(names))
+	for i, name := range names {
+		key := prefix + strings.ReplaceAll(name, " ", "_")
+		out[i] = Topic{Name: name, Title: Say(key + ".title"), Text: Say(key + ".text")}
+	}
+	return out
 }
 
 // Rulebook is implemented by Rules that offer rules summaries.

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Text is words as data: the id of a message in the wording catalogues and
 // its arguments, typed (numbers, seats, content items by key, notation,
 // nested texts). The engines say what happened and what is asked with
@@ -143,6 +148,37 @@ func Plain(s string) Text {
 	return Text{ID: PlainID, Args: []Arg{Code("Text", s)}}
 }
 
+// Key is t written as one language-free string: its id and its
+// arguments as data, nested texts included. Equal texts have equal keys,
+// so a key tells whether something said changed (a game's phase) without
+// writing it in any language.
+func (t Text) Key() string {
+	var b strings.Builder
+	t.key(&b)
+	return b.String()
+}
+
+func (t Text) key(b *strings.Builder) {
+	b.WriteString(t.ID)
+	for _, a := range t.Args {
+		b.WriteByte('|')
+		b.WriteString(a.Name)
+		b.WriteByte('=')
+		b.WriteString(strconv.Itoa(int(a.Kind)))
+		b.WriteByte(':')
+		b.WriteString(a.S)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(int(a.N)))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(int(a.M)))
+		if a.Sub != nil {
+			b.WriteByte('(')
+			a.Sub.key(b)
+			b.WriteByte(')')
+		}
+	}
+}
+
 // PlainID is the id of Plain texts.
 const PlainID = "plain"
 
@@ -151,4 +187,10 @@ const PlainID = "plain"
 // it returns "" for a key it does not know. A game's Rules implement it.
 type Namer interface {
 	ItemName(key, lang string) string
+}
+
+// ItemLister is a Namer that lists the keys it names, so that every name
+// in every language can be read (the word-list checks of translations).
+type ItemLister interface {
+	ItemKeys() []string
 }

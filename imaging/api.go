@@ -5,29 +5,34 @@ import (
 
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Board draws the public board of a game as a PNG: *eightydays.View or
-// *crystalpalace.View (a value or a pointer). names[i] is seat i's display
-// name for the legend; missing or empty names show as "P1", "P2", …. The
-// board shows only public information whichever seat the view is for.
-func (r *Renderer) Board(view any, names []string) ([]byte, error) {
+// *crystalpalace.View (a value or a pointer), in the words of w: its
+// language (the image's labels), the game's content names in it, and the
+// seats' display names (w.Seat; a seat without one shows as "P1", "P2",
+// …). Build w with wording.ForRules for the game, the reader's printer
+// and the seats' names. The board shows only public information
+// whichever seat the view is for.
+func (r *Renderer) Board(view any, w *wording.Words) ([]byte, error) {
 	switch v := pointerView(view).(type) {
 	case *eightydays.View:
-		return r.eightyDaysBoard(v, names)
+		return r.eightyDaysBoard(v, w)
 	case *cp.View:
-		return r.crystalPalaceBoard(v, names)
+		return r.crystalPalaceBoard(v, w)
 	}
 	return nil, unsupported(view)
 }
 
 // Mat draws the private player mat of the seat the view belongs to, for
-// that player's eyes only: a *crystalpalace.View of a seated player.
-// Spectators' views and games without mats give ErrNoMat.
-func (r *Renderer) Mat(view any, names []string) ([]byte, error) {
+// that player's eyes only: a *crystalpalace.View of a seated player, in
+// the words of w (see Board): the reader's language. Spectators' views
+// and games without mats give ErrNoMat.
+func (r *Renderer) Mat(view any, w *wording.Words) ([]byte, error) {
 	switch v := pointerView(view).(type) {
 	case *cp.View:
-		return r.crystalPalaceMat(v, names)
+		return r.crystalPalaceMat(v, w)
 	case *eightydays.View:
 		return nil, fmt.Errorf("%w: Around the World in 80 Days has no private mats", ErrNoMat)
 	}
@@ -36,13 +41,14 @@ func (r *Renderer) Mat(view any, names []string) ([]byte, error) {
 
 // Scores draws a game's final scores, broken down by source where the game
 // scores by sources (Crystal Palace) and by what each player still holds in
-// 80 Days; before the end it draws the standings so far.
-func (r *Renderer) Scores(view any, names []string) ([]byte, error) {
+// 80 Days; before the end it draws the standings so far. w gives the
+// words, as for Board.
+func (r *Renderer) Scores(view any, w *wording.Words) ([]byte, error) {
 	switch v := pointerView(view).(type) {
 	case *cp.View:
-		return r.crystalPalaceScores(v, names)
+		return r.crystalPalaceScores(v, w)
 	case *eightydays.View:
-		return r.eightyDaysScores(v, names)
+		return r.eightyDaysScores(v, w)
 	}
 	return nil, unsupported(view)
 }

@@ -23,24 +23,24 @@ func TestRefusesWhatItCannotDraw(t *testing.T) {
 		call func() ([]byte, error)
 		want error
 	}{
-		{"board of a string", func() ([]byte, error) { return r.Board("board", nil) }, ErrUnsupportedView},
-		{"board of nil", func() ([]byte, error) { return r.Board(nil, nil) }, ErrUnsupportedView},
-		{"nil 80 Days view", func() ([]byte, error) { return r.Board((*eightydays.View)(nil), nil) }, ErrUnsupportedView},
-		{"nil Crystal Palace view", func() ([]byte, error) { return r.Board((*cp.View)(nil), nil) }, ErrUnsupportedView},
+		{"board of a string", func() ([]byte, error) { return r.Board("board", en(nil)) }, ErrUnsupportedView},
+		{"board of nil", func() ([]byte, error) { return r.Board(nil, en(nil)) }, ErrUnsupportedView},
+		{"nil 80 Days view", func() ([]byte, error) { return r.Board((*eightydays.View)(nil), en(nil)) }, ErrUnsupportedView},
+		{"nil Crystal Palace view", func() ([]byte, error) { return r.Board((*cp.View)(nil), en(nil)) }, ErrUnsupportedView},
 		{"80 Days without a track", func() ([]byte, error) {
-			return r.Board(&eightydays.View{Players: []eightydays.PlayerView{{}, {}}}, nil)
+			return r.Board(&eightydays.View{Players: []eightydays.PlayerView{{}, {}}}, en(nil))
 		}, ErrUnsupportedView},
 		{"80 Days with seven players", func() ([]byte, error) {
-			return r.Board(&eightydays.View{Players: make([]eightydays.PlayerView, 7), Track: fakeTrack()}, nil)
+			return r.Board(&eightydays.View{Players: make([]eightydays.PlayerView, 7), Track: fakeTrack()}, en(nil))
 		}, ErrUnsupportedView},
 		{"Crystal Palace seats disagree", func() ([]byte, error) {
 			v := *cpView
 			v.Players = 4
-			return r.Board(&v, nil)
+			return r.Board(&v, en(nil))
 		}, ErrUnsupportedView},
-		{"mat of a spectator", func() ([]byte, error) { return r.Mat(&spectator, nil) }, ErrNoMat},
-		{"mat in 80 Days", func() ([]byte, error) { return r.Mat(fakeEightyDays(4), nil) }, ErrNoMat},
-		{"scores of an int", func() ([]byte, error) { return r.Scores(42, nil) }, ErrUnsupportedView},
+		{"mat of a spectator", func() ([]byte, error) { return r.Mat(&spectator, en(nil)) }, ErrNoMat},
+		{"mat in 80 Days", func() ([]byte, error) { return r.Mat(fakeEightyDays(4), en(nil)) }, ErrNoMat},
+		{"scores of an int", func() ([]byte, error) { return r.Scores(42, en(nil)) }, ErrUnsupportedView},
 	} {
 		got, err := tc.call()
 		if !errors.Is(err, tc.want) || got != nil {
@@ -60,11 +60,11 @@ func TestBoardShowsNoSecret(t *testing.T) {
 	spectator := *own
 	spectator.Private = nil
 	spectator.Viewer = engine.Spectator
-	a, err := r.Board(own, nil)
+	a, err := r.Board(own, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Board(&spectator, nil)
+	b, err := r.Board(&spectator, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestConcurrentRendersAgree(t *testing.T) {
 	want := make([][]byte, len(views))
 	for i, v := range views {
 		var err error
-		if want[i], err = r.Board(v, nil); err != nil {
+		if want[i], err = r.Board(v, en(nil)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +91,7 @@ func TestConcurrentRendersAgree(t *testing.T) {
 			defer wg.Done()
 			for k := 0; k < 3; k++ {
 				i := (g + k) % len(views)
-				got, err := r.Board(views[i], nil)
+				got, err := r.Board(views[i], en(nil))
 				if err != nil {
 					errs <- err
 					return
@@ -113,7 +113,7 @@ func TestConcurrentRendersAgree(t *testing.T) {
 func TestImagesAreSmallPNGs(t *testing.T) {
 	r := testRenderer(t)
 	for name, v := range map[string]any{"cp5": fakeCPView(t, 5, 3), "ed6": fakeEightyDays(6)} {
-		b, err := r.Board(v, nil)
+		b, err := r.Board(v, en(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,8 +132,8 @@ func TestImagesAreSmallPNGs(t *testing.T) {
 
 func TestSeatNames(t *testing.T) {
 	r := testRenderer(t)
-	got := r.seatNames([]string{"alice", "", "\x07bob\u2603", "a very long display name indeed",
-		"🎲🎲🎲🎲🎲🎲🎲🎲👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧", "e\u0301lodie", "\u202eמשה", ""}, 9)
+	got := r.seatNames(en([]string{"alice", "", "\x07bob\u2603", "a very long display name indeed",
+		"🎲🎲🎲🎲🎲🎲🎲🎲👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧", "e\u0301lodie", "\u202eמשה", ""}), 9)
 	want := []string{"alice", "P2", "bob☃", "a very long disp…", "🎲🎲🎲🎲🎲🎲🎲🎲👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧…",
 		"élodie", "\u2068משה\u2069", "P8", "P9"}
 	for i := range want {
@@ -148,16 +148,16 @@ func TestSeatNames(t *testing.T) {
 func TestReusedFramesForgetEarlierRenders(t *testing.T) {
 	r := testRenderer(t)
 	busy, quiet := fakeCPView(t, 3, 3), fakeCPView(t, 3, 1)
-	first, err := r.Board(quiet, nil)
+	first, err := r.Board(quiet, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		if _, err := r.Board(busy, nil); err != nil {
+		if _, err := r.Board(busy, en(nil)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	again, err := r.Board(quiet, nil)
+	again, err := r.Board(quiet, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := fakeEightyDays(3)
-	want, err := r.Board(first, nil)
+	want, err := r.Board(first, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 		v := fakeEightyDays(3)
 		v.Track[6].City = fmt.Sprintf("Paris %d", i) // a layout of its own
 		for range 2 {
-			if _, err := r.Board(v, nil); err != nil {
+			if _, err := r.Board(v, en(nil)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -194,7 +194,7 @@ func TestBackgroundCacheIsBounded(t *testing.T) {
 			t.Fatalf("after %d layouts: %d backgrounds cached in %d bytes, want at least one and at most %d bytes", i+1, n, held, 32<<20)
 		}
 	}
-	got, err := r.Board(first, nil)
+	got, err := r.Board(first, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +219,11 @@ func TestBoardsAreTheSameWithoutTheCache(t *testing.T) {
 	for _, v := range []any{fakeEightyDays(3), fakeEightyDays(6), fakeCPView(t, 4, 3)} {
 		var want []byte
 		for range 3 { // the first draws from scratch, the second caches, the third reuses
-			if want, err = cached.Board(v, nil); err != nil {
+			if want, err = cached.Board(v, en(nil)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := bare.Board(v, nil)
+		got, err := bare.Board(v, en(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,11 +240,11 @@ func TestViewsByValueDrawLikePointers(t *testing.T) {
 	r := testRenderer(t)
 	ed, cpv := fakeEightyDays(3), fakeCPView(t, 3, 3)
 	for _, pair := range [][2]any{{ed, *ed}, {cpv, *cpv}} {
-		byPointer, err := r.Board(pair[0], nil)
+		byPointer, err := r.Board(pair[0], en(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		byValue, err := r.Board(pair[1], nil)
+		byValue, err := r.Board(pair[1], en(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,10 +252,10 @@ func TestViewsByValueDrawLikePointers(t *testing.T) {
 			t.Errorf("%T: the board of the value differs from the pointer's", pair[1])
 		}
 	}
-	if _, err := r.Mat(*cpv, nil); err != nil {
+	if _, err := r.Mat(*cpv, en(nil)); err != nil {
 		t.Errorf("Mat of a view value: %v", err)
 	}
-	if _, err := r.Scores(*ed, nil); err != nil {
+	if _, err := r.Scores(*ed, en(nil)); err != nil {
 		t.Errorf("Scores of a view value: %v", err)
 	}
 }

@@ -32,12 +32,12 @@ func TestCrystalPalaceGamesShareBackgrounds(t *testing.T) {
 		for seed := uint64(1); seed <= 20; seed++ {
 			p := position{fmt.Sprintf("share-%d-%d", n, seed), rules, engine.Setup{Players: n, Seed: seed}, int(seed % 4 * 8)}
 			v := p.playOut(t).View(engine.Spectator).(*cp.View)
-			if _, err := r.Board(v, nil); err != nil {
+			if _, err := r.Board(v, en(nil)); err != nil {
 				t.Fatal(err)
 			}
-			m := &canvas{r: r, fs: newFaceSet(r.fonts)}
-			l := m.newCPLayout(v)
-			layout := fmt.Sprint(l.height, l.locRect)
+			m := &canvas{r: r, fs: newFaceSet(r.fonts), w: en(nil)}
+			l := m.newCPLayout(v, r.seatNames(en(nil), v.Players))
+			layout := fmt.Sprint(l.height, l.locRect, l.rightBox)
 			layouts[layout] = true
 			games[layout]++
 			for i, rect := range l.locRect {
@@ -71,7 +71,7 @@ func TestEightyDaysGamesShareBackgrounds(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		for seed := uint64(1); seed <= 10; seed++ {
 			p := position{fmt.Sprintf("share-ed-%d-%d", n, seed), rules, engine.Setup{Players: n, Seed: seed}, int(seed % 3 * 5)}
-			if _, err := r.Board(p.playOut(t).View(engine.Spectator), nil); err != nil {
+			if _, err := r.Board(p.playOut(t).View(engine.Spectator), en(nil)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -98,6 +98,6 @@ func BenchmarkCrystalPalaceBoardManyGames(b *testing.B) {
 	i := 0
 	benchImage(b, func() ([]byte, error) {
 		i++
-		return r.Board(views[i%len(views)], nil)
+		return r.Board(views[i%len(views)], en(nil))
 	})
 }

@@ -40,5 +40,5 @@ func benchImage(b *testing.B, draw func() ([]byte, error)) {
 // benchBoard benchmarks the public board of view.
 func benchBoard(b *testing.B, view any) {
 	r := testRenderer(b)
-	benchImage(b, func() ([]byte, error) { return r.Board(view, nil) })
+	benchImage(b, func() ([]byte, error) { return r.Board(view, en(nil)) })
 }

@@ -44,7 +44,49 @@ func (c *canvas) text(s string, x, y int, st style) int {
 
 // textFit draws s shortened to at most max pixels.
 func (c *canvas) textFit(s string, x, y, max int, st style) int {
-	return c.text(c.fs.fit(s, max, st), x, y, st)
+	t := c.fs.fit(s, max, st)
+	if t != s {
+		c.noteCut(s)
+	}
+	return c.text(t, x, y, st)
+}
+
+// textShrink draws s in at most room pixels: in its style when it fits,
+// else a size smaller (never under sizeSmall), then regular rather than
+// bold, shortened only when even that is too wide. Labels in German and
+// French run longer than in English; they shrink before they are cut.
+func (c *canvas) textShrink(s string, x, y, room int, st style) int {
+	for st.size > sizeSmall && c.fs.width(s, st) > room {
+		st.size = max(sizeSmall, st.size-3)
+	}
+	if st.bold && c.fs.width(s, st) > room {
+		st.bold = false
+	}
+	return c.textFit(s, x, y, room, st)
+}
+
+// textTwoLines draws s centred on y in at most room pixels: on one line
+// when it fits, else wrapped over two lines 18 pixels apart (an action
+// space's label: "+1" over "renom").
+func (c *canvas) textTwoLines(s string, x, y, room int, st style) {
+	if c.fs.width(s, st) <= room {
+		c.text(s, x, y, st)
+		return
+	}
+	lines, cut := c.wrapRich(s, room, room, 2, st)
+	if cut {
+		c.noteCut(s)
+	}
+	for i, line := range lines {
+		c.drawRichLine(line, x, y-(len(lines)-1)*9+18*i, st)
+	}
+}
+
+// noteCut tells the renderer's listener, if any, that s was cut.
+func (c *canvas) noteCut(s string) {
+	if c.r.cut != nil {
+		c.r.cut(s)
+	}
 }
 
 // sprite draws img with its top-left corner at (x, y).

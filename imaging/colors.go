@@ -56,8 +56,11 @@ func seatColor(seat int) rgb {
 	return colCovered
 }
 
-// seatColorName names seat's colour for legends.
-func seatColorName(seat int) string {
+// seatColorName names seat's colour for legends, in the canvas's language.
+func (c *canvas) seatColorName(seat int) string { return c.say("image.color." + seatColorKey(seat)) }
+
+// seatColorKey names seat's colour in every language: "blue".
+func seatColorKey(seat int) string {
 	switch seatColor(seat) {
 	case seatBlue:
 		return "blue"

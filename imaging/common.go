@@ -3,28 +3,26 @@ package imaging
 import (
 	"fmt"
 	"image"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging/typeset"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // maxNameClusters is the most characters of a display name an image
 // shows, counted as grapheme clusters (an emoji sequence is one).
 const maxNameClusters = 16
 
-// seatNames resolves the names a legend shows: names[i] for seat i when
-// given (cleaned of control and formatting characters, shortened, and
+// seatNames resolves the names a legend shows: seat i's name as w writes
+// it (cleaned of control and formatting characters, shortened, and
 // isolated when right to left so a sentence around it keeps its order),
-// "P<i+1>" otherwise.
-func (r *Renderer) seatNames(names []string, players int) []string {
+// "P<i+1>" when w has none.
+func (r *Renderer) seatNames(w *wording.Words, players int) []string {
 	out := make([]string, players)
 	for i := range out {
 		out[i] = fmt.Sprintf("P%d", i+1)
-		if i < len(names) {
-			if n := r.fonts.clean(names[i], maxNameClusters); n != "" {
-				out[i] = typeset.Isolate(n)
-			}
+		if n := r.fonts.clean(w.Seat(engine.Seat(i)), maxNameClusters); n != "" {
+			out[i] = typeset.Isolate(n)
 		}
 	}
 	return out
@@ -54,15 +52,15 @@ func (c *canvas) titleBarStatic(title string) {
 }
 
 // gameOverNote is the title note of a finished game: "Game over · Ada won".
-func gameOverNote(winners []engine.Seat, names []string) string {
+func gameOverNote(w *wording.Words, winners []engine.Seat, names []string) string {
 	var won []string
-	for _, w := range winners {
-		if seatIn(w, len(names)) {
-			won = append(won, names[w])
+	for _, s := range winners {
+		if seatIn(s, len(names)) {
+			won = append(won, names[s])
 		}
 	}
 	if len(won) == 0 {
-		return "Game over"
+		return say(w, "image.game_over")
 	}
-	return "Game over · " + strings.Join(won, " and ") + " won"
+	return say(w, "image.game_over_won", "Names", and(w, won), "Count", len(won))
 }

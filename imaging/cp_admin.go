@@ -21,31 +21,34 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 	case loc.Key == "westminster":
 		for i, sp := range v.Westminster.Spaces {
 			ly := y + i*cpLineH
-			name := sp.Name
-			if name == "star" || name == "" {
-				name = "start"
-			}
-			c.text(name, x, ly, bold)
-			bonus := sp.Bonus
+			c.text(c.cpWestminsterName(v, i), x, ly, bold)
+			bonus := sayOr(c.w, sp.BonusSay, sp.Bonus)
 			if bonus == "" {
 				bonus = "–"
 			}
-			c.richText(bonus, x+60, ly, w/2-70, body)
-			c.text(fmt.Sprintf("salary col. %d", sp.Salary+1), x+w/2, ly, style{size: sizeSmall, color: colInkSoft})
+			// the salary column right of the bonus, left of up to three
+			// markers (cpWestminster)
+			salary := c.say("cp.image.salary_col", "N", sp.Salary+1)
+			soft := style{size: sizeSmall, color: colInkSoft}
+			sx := x + w - 60 - c.fs.width(salary, soft)
+			c.richText(bonus, x+60, ly, sx-8-x-60, body)
+			c.text(salary, sx, ly, soft)
 		}
 		if v.Westminster.Choice != "" {
 			ly := y + len(v.Westminster.Spaces)*cpLineH
-			c.richText("already on V: "+v.Westminster.Choice, x, ly, w, body)
+			c.richText(c.say("cp.image.again_on_v", "Choice", sayOr(c.w, v.Westminster.ChoiceSay, v.Westminster.Choice)), x, ly, w, body)
 		}
 	case loc.Key == "times":
-		for i, r := range v.Publisher.Rounds {
-			ly := y + i*cpLineH
+		ly := y
+		for i, lines := range c.cpTimesLines(v) {
 			c.text(fmt.Sprintf("R%d", i+1), x, ly, bold)
-			levels := make([]string, len(r.Levels))
-			for j, l := range r.Levels {
-				levels[j] = fmt.Sprintf("%d+: %d", l.Min, l.Buzz)
+			for _, line := range lines {
+				c.drawRichLine(line, x+36, ly, body)
+				ly += cpLineH
 			}
-			c.textFit(r.Text+" → buzz "+strings.Join(levels, ", "), x+36, ly, w-40, body)
+			if len(lines) == 0 {
+				ly += cpLineH
+			}
 		}
 	default:
 		ly := y
@@ -64,9 +67,28 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			}
 		}
 		if len(loc.TicketVP) > 0 {
-			c.text(cpTicketText(loc), x, ly, style{size: sizeSmall, color: colInkSoft})
+			c.text(c.cpTicketText(loc), x, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 	}
+}
+
+// cpTimesLines wraps the London Times' condition of each round over two
+// lines at most.
+func (c *canvas) cpTimesLines(v *cp.View) [][]richLine {
+	w := cpLocW - 20 - 40
+	out := make([][]richLine, len(v.Publisher.Rounds))
+	for i, r := range v.Publisher.Rounds {
+		levels := make([]string, len(r.Levels))
+		for j, l := range r.Levels {
+			levels[j] = fmt.Sprintf("%d+:\u00a0%d", l.Min, l.Buzz)
+		}
+		text := c.say("cp.image.times_line", "Condition", sayOr(c.w, r.TextSay, r.Text), "Levels", strings.Join(levels, ", "))
+		var cut bool
+		if out[i], cut = c.wrapRich(text, w, w, 2, style{size: sizeSmall}); cut {
+			c.noteCut(text)
+		}
+	}
+	return out
 }
 
 // cpBackgroundAdmin draws the fixed parts of the administration board.
@@ -75,7 +97,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 
 	rect := l.rightBox["market"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, "Black Market")
+	c.panelHead(rect, c.say("cp.image.black_market"))
 	spaces := v.BlackMarket.Spaces
 	for i := range spaces {
 		sp := spaces[len(spaces)-1-i] // top tier first
@@ -88,29 +110,28 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	}
 	ly := rect.Min.Y + cpHeadH + 6 + len(spaces)*cpLineH + cpLineH/2
 	c.fill(image.Rect(rect.Min.X+6, ly-8, rect.Min.X+12, ly+8), colEnergy)
-	c.text(fmt.Sprintf("moving down from tier %d+ takes a gear; banner holds", v.BlackMarket.BannerTier), rect.Min.X+18, ly, soft)
+	c.textFit(c.say("cp.image.market_rule", "N", v.BlackMarket.BannerTier), rect.Min.X+18, ly, rect.Dx()-18-70, soft)
 
 	rect = l.rightBox["buzz"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, "Buzz track")
+	c.panelHead(rect, c.say("cp.image.buzz_track"))
 	for n := 0; n <= v.Buzz.Length; n++ {
 		c.cpBuzzCell(cpBuzzRect(rect, n), n, false, "", false)
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly = rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH/2
-	c.text("flyers", rect.Min.X+24, ly, soft)
-	x := rect.Min.X + 80
+	x := rect.Min.X + 24 + c.text(c.say("cp.image.flyers"), rect.Min.X+24, ly, soft) + 10
 	for _, col := range []string{"blue", "green", "violet"} {
 		c.fill(image.Rect(x, ly-3, x+16, ly+3), flyerColor(col))
 		x += 22
 	}
 	c.fill(image.Rect(x+8, ly-8, x+24, ly+8), colHighlight)
 	c.outline(image.Rect(x+8, ly-8, x+24, ly+8), 1, colRule)
-	c.text("posters", x+30, ly, soft)
+	c.text(c.say("cp.image.posters"), x+30, ly, soft)
 
 	rect = l.rightBox["income"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, "Income track")
+	c.panelHead(rect, c.say("cp.image.income_track"))
 	for i, sp := range v.Income.Spaces {
 		cell := cpIncomeRect(rect, i)
 		fillCol := colPanelAlt
@@ -124,11 +145,11 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 
 	rect = l.rightBox["supply"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, "Supply and rounds")
+	c.panelHead(rect, c.say("cp.image.supply"))
 
 	rect = l.rightBox["waiting"]
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, "Waiting for")
+	c.panelHead(rect, c.say("cp.image.waiting"))
 }
 
 // cpMarketEffects writes what each Black Market space does in phase 6.
@@ -137,7 +158,7 @@ func (c *canvas) cpMarketEffects(v *cp.View, rect image.Rectangle) {
 	for i := range spaces {
 		sp := spaces[len(spaces)-1-i] // top tier first
 		ly := rect.Min.Y + cpHeadH + 6 + i*cpLineH + cpLineH/2
-		c.richText("phase 6: "+sp.Effect, rect.Min.X+84, ly, rect.Dx()-84-50, style{size: sizeSmall, color: colInk})
+		c.richText(c.say("cp.image.market_effect", "Effect", sayOr(c.w, sp.EffectSay, sp.Effect)), rect.Min.X+84, ly, rect.Dx()-84-50, style{size: sizeSmall, color: colInk})
 	}
 }
 
@@ -159,8 +180,9 @@ func (c *canvas) cpBuzzSpaces(v *cp.View, rect image.Rectangle) {
 	}
 	rows := (v.Buzz.Length + 10) / 10
 	ly := rect.Min.Y + cpHeadH + 6 + rows*cpBuzzCell + 8 + cpLineH/2
-	x := rect.Min.X + 80 + 3*22 // past the legend's flyers
-	c.textFit(fmt.Sprintf("end: %s VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-x-120, style{size: sizeSmall, color: colInkSoft, align: alignRight})
+	soft := style{size: sizeSmall, color: colInkSoft}
+	x := rect.Min.X + 24 + c.fs.width(c.say("cp.image.flyers"), soft) + 10 + 3*22 + 30 + c.fs.width(c.say("cp.image.posters"), soft) // past the legend
+	c.textFit(c.say("cp.image.buzz_end", "VP", joinInts(v.Buzz.RankVP, "/")), rect.Max.X-10, ly, rect.Max.X-10-x-12, style{size: sizeSmall, color: colInkSoft, align: alignRight})
 }
 
 // cpBuzzCell draws Buzz track space n: highlighted when it holds a poster,
@@ -244,7 +266,7 @@ func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
 		if len(p.Tokens) == 0 {
 			continue
 		}
-		x += c.text(fmt.Sprintf("poster %d:", p.Space), x, ly, bold) + 4
+		x += c.text(c.say("cp.image.poster", "N", p.Space), x, ly, bold) + 4
 		for _, seat := range p.Tokens {
 			if seatIn(seat, v.Players) {
 				c.marker(int(seat), x+miniSize/2, ly, markMini)
@@ -254,11 +276,11 @@ func (c *canvas) cpBuzz(v *cp.View, rect image.Rectangle) {
 		x += 10
 	}
 	if x == rect.Min.X+10 {
-		c.text("no Buzz tokens on posters yet", x, ly, soft)
+		c.textFit(c.say("cp.image.no_posters"), x, ly, rect.Dx()-20, soft)
 	}
 	ly += cpLineH
 	x = rect.Min.X + 10
-	x += c.text("entry tickets:", x, ly, bold) + 6
+	x += c.text(c.say("cp.image.tickets"), x, ly, bold) + 6
 	names := []string{"I", "II", "III"}
 	for i, name := range names {
 		x += c.text(name, x, ly, soft) + 3
@@ -288,11 +310,12 @@ func (c *canvas) cpIncome(v *cp.View, rect image.Rectangle) {
 // cpSupply lists the round tracker, the Pocket Watch, the decks and who
 // the game waits for.
 func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
+	w := c.w
 	x := rect.Min.X + 10
 	y := rect.Min.Y + cpHeadH + 6 + cpLineH/2
 	bold := style{size: sizeSmall, bold: true, color: colInk}
 	body := style{size: sizeSmall, color: colInk}
-	x += c.text("round", x, y, bold) + 8
+	x += c.text(c.say("cp.image.round"), x, y, bold) + 8
 	for r := 1; r <= 5; r++ {
 		cell := image.Rect(x, y-10, x+24, y+10)
 		if r == v.Round {
@@ -302,33 +325,33 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 		c.text(strconv.Itoa(r), x+12, y, style{size: sizeSmall, bold: r == v.Round, color: colInk, align: alignCenter})
 		x += 28
 	}
-	c.textFit(cpRoundNote(v, names), x+10, y, rect.Max.X-x-20, body)
+	c.textFit(cpRoundNote(v, w, names), x+10, y, rect.Max.X-x-20, body)
 	y += cpLineH
 	x = rect.Min.X + 10
-	x += c.text("Pocket Watch", x, y, bold) + 8
-	watch := "in the supply"
+	x += c.text(c.say("cp.image.watch"), x, y, bold) + 8
+	watch := c.say("cp.image.watch_supply")
 	if seatIn(v.PocketWatch.Holder, v.Players) {
 		watch = names[v.PocketWatch.Holder]
 		if v.PocketWatch.Side != "" {
 			watch += " (" + v.PocketWatch.Side + ")"
 		}
 	}
-	if v.PocketWatch.Text != "" {
-		watch += ": " + v.PocketWatch.Text
+	if text := sayOr(c.w, v.PocketWatch.TextSay, v.PocketWatch.Text); text != "" {
+		watch += ": " + text
 	}
 	y += (c.richLines(watch, x, rect.Max.X-x-10, rect.Min.X+10, rect.Dx()-20, y, cpLineH, 2, body) - 1) * cpLineH
 	y += cpLineH
 	d := v.Decks
-	c.textFit(fmt.Sprintf("Decks: patents %d · characters %d · research %d", d.Patents, d.Characters, d.Research),
+	c.textFit(c.say("cp.image.decks", "Patents", d.Patents, "Characters", d.Characters, "Research", d.Research),
 		rect.Min.X+10, y, rect.Dx()-20, body)
 	y += cpLineH
-	c.textFit(fmt.Sprintf("violet tiles %d blue, %d orange · loans %d", d.VioletBlue, d.VioletOrange, d.Loans),
+	c.textFit(c.say("cp.image.violet", "Blue", d.VioletBlue, "Orange", d.VioletOrange, "Loans", d.Loans),
 		rect.Min.X+10, y, rect.Dx()-20, body)
 	y += cpLineH
 	x = rect.Min.X + 10
-	x += c.text("Turn order", x, y, bold) + 8
+	x += c.text(c.say("cp.image.turn_order"), x, y, bold) + 8
 	if len(v.Order) == 0 {
-		c.text("set by the dice reveal", x, y, style{size: sizeSmall, color: colInkSoft})
+		c.textFit(c.say("cp.image.turn_order_unset"), x, y, rect.Max.X-10-x, style{size: sizeSmall, color: colInkSoft})
 	}
 	for i, seat := range v.Order {
 		if !seatIn(seat, v.Players) {
@@ -345,29 +368,75 @@ func (c *canvas) cpSupply(v *cp.View, names []string, rect image.Rectangle) {
 	}
 }
 
+// cpWaitingNameW is the most a name takes on the waiting list.
+const cpWaitingNameW = 140
+
+// cpWaitingLines wraps what each open decision waits for, after its
+// seat's marker and name, on up to three lines (one per seat at most).
+func (c *canvas) cpWaitingLines(v *cp.View, names []string) [][]richLine {
+	var out [][]richLine
+	st := style{size: sizeSmall}
+	indent := 10 + miniSize + 6
+	w := cpRightW - indent - 10
+	for i, wv := range v.Waiting {
+		if i == v.Players {
+			break
+		}
+		first := w
+		if seatIn(wv.Seat, v.Players) && int(wv.Seat) < len(names) {
+			first -= min(c.fs.width(names[wv.Seat], style{size: sizeSmall, bold: true}), cpWaitingNameW) + 8
+		}
+		lines, cut := c.wrapRich(cpWaitingLabel(c.w, wv), first, w, 3, st)
+		if cut {
+			c.noteCut(cpWaitingLabel(c.w, wv))
+		}
+		out = append(out, lines)
+	}
+	return out
+}
+
 // cpWaiting lists the open decisions: who, and what for (never the
-// secret content).
-func (c *canvas) cpWaiting(v *cp.View, names []string, rect image.Rectangle) {
+// secret content), each over the lines wrapped by cpWaitingLines.
+func (c *canvas) cpWaiting(v *cp.View, names []string, wrapped [][]richLine, rect image.Rectangle) {
 	y := rect.Min.Y + cpHeadH + 6 + cpLineH/2
 	if len(v.Waiting) == 0 {
-		text := "nobody"
+		text := c.say("cp.image.nobody")
 		if v.Over {
-			text = "nobody: the game is over"
+			text = c.say("cp.image.nobody_over")
 		}
 		c.text(text, rect.Min.X+10, y, style{size: sizeSmall, color: colInkSoft})
 		return
 	}
-	for i, w := range v.Waiting {
-		if i == v.Players {
+	for i, wv := range v.Waiting {
+		if i == v.Players || i >= len(wrapped) {
 			break
 		}
 		x := rect.Min.X + 10
-		if seatIn(w.Seat, v.Players) {
-			c.marker(int(w.Seat), x+miniSize/2, y, markMini)
+		if seatIn(wv.Seat, v.Players) {
+			c.marker(int(wv.Seat), x+miniSize/2, y, markMini)
 			x += miniSize + 6
-			x += c.textFit(names[w.Seat], x, y, 140, style{size: sizeSmall, bold: true, color: colInk}) + 8
+			x += c.textFit(names[wv.Seat], x, y, cpWaitingNameW, style{size: sizeSmall, bold: true, color: colInk}) + 8
 		}
-		c.textFit(w.Label, x, y, rect.Max.X-x-10, style{size: sizeSmall, color: colInk})
-		y += cpLineH
+		if len(wrapped[i]) == 0 {
+			y += cpLineH
+		}
+		for j, line := range wrapped[i] {
+			lx := x
+			if j > 0 {
+				lx = rect.Min.X + 10 + miniSize + 6
+			}
+			c.drawRichLine(line, lx, y, style{size: sizeSmall, color: colInk})
+			y += cpLineH
+		}
 	}
+}
+
+// cpWestminsterName names Westminster space i: "start" for the starting
+// star, else its numeral, in the canvas's language.
+func (c *canvas) cpWestminsterName(v *cp.View, i int) string {
+	ws := v.Westminster.Spaces
+	if i <= 0 || i >= len(ws) || ws[i].Name == "star" || ws[i].Name == "" {
+		return c.say("cp.image.start")
+	}
+	return item(c.w, "west:"+strconv.Itoa(i), ws[i].Name)
 }

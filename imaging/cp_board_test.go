@@ -11,10 +11,17 @@ import (
 // The board's important text shows whole: every card on display in the
 // golden games (Patent Office, British Museum, Bank of England, Reform
 // Club) within its lines, every Port and Waterloo possibility of the
-// content, and every nation's line and role under a player's name.
+// content, and every nation's line and role under a player's name, in
+// every language.
 func TestCrystalPalaceBoardTextFits(t *testing.T) {
+	for _, lang := range catalogue(t).Languages() {
+		t.Run(lang, func(t *testing.T) { testCrystalPalaceBoardTextFits(t, lang) })
+	}
+}
+
+func testCrystalPalaceBoardTextFits(t *testing.T, lang string) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: wordsIn(t, lang, cpRules(t), nil)}
 	content, err := cp.DefaultContent()
 	if err != nil {
 		t.Fatal(err)
@@ -26,13 +33,12 @@ func TestCrystalPalaceBoardTextFits(t *testing.T) {
 		}
 		v := p.play(t).View(engine.Spectator).(*cp.View)
 		for _, loc := range v.Locations {
-			for i := range loc.Display {
-				card := &loc.Display[i]
+			for _, card := range c.cpListedCards(&loc) {
 				if card.Kind == "" {
 					continue
 				}
 				cards++
-				l := c.layoutCard(card, cpLocW-20, -1)
+				l := c.layoutCard(&card, cpLocW-20, -1)
 				if l.name != card.Name && card.Kind != "share" {
 					t.Errorf("%s: name drawn as %q", card.Name, l.name)
 				}
@@ -55,11 +61,10 @@ func TestCrystalPalaceBoardTextFits(t *testing.T) {
 	for _, mat := range content.Mats {
 		for _, role := range []bool{false, true} {
 			v := &cp.View{First: 0, Over: false}
-			pv := &cp.PlayerView{Nation: mat.Nation, Objective: 3, Passed: role}
-			for _, line := range cpSeatNotes(v, pv, 0, role) {
-				if w := c.fs.width(line, small); w > cpSeatNameW {
-					t.Errorf("%q is %d pixels wide; the player column holds %d", line, w, cpSeatNameW)
-				}
+			pv := &cp.PlayerView{Nation: mat.Nation, NationKey: "nation:" + mat.Nation, Objective: 3, Passed: role}
+			notes := c.cpSeatNotes(v, pv, 0, role)
+			if _, cut := c.wrapRich(notes, cpSeatNameW, cpSeatNameW, 2, small); cut {
+				t.Errorf("%q does not fit the player column's two lines of %d pixels", notes, cpSeatNameW)
 			}
 		}
 	}
@@ -69,7 +74,7 @@ func TestCrystalPalaceBoardTextFits(t *testing.T) {
 // rather than cutting a name.
 func TestCardGroupFits(t *testing.T) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: en(nil)}
 	st := style{size: sizeSmall}
 	cards := []cp.CardView{{Name: "Electric Telegraph"}, {Name: "Difference Engine"}, {Name: "Submarine Boat"}, {Name: "Velocipede"}}
 	for _, tc := range []struct {
@@ -93,8 +98,14 @@ func TestCardGroupFits(t *testing.T) {
 // A location's header notes show whole: a note that does not fit is left
 // out, never cut ("on V: +1…"), and RESOLVING always shows.
 func TestCrystalPalaceHeaderNotesFit(t *testing.T) {
+	for _, lang := range catalogue(t).Languages() {
+		t.Run(lang, func(t *testing.T) { testCrystalPalaceHeaderNotesFit(t, lang) })
+	}
+}
+
+func testCrystalPalaceHeaderNotesFit(t *testing.T, lang string) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: wordsIn(t, lang, cpRules(t), nil)}
 	names := []string{"Ada Lovelace", "Isambard Brunel", "Cole ?", "P4", "P5"}
 	v := &cp.View{Players: 5, Resolving: "westminster", Westminster: cp.WestminsterView{Choice: "+1 energy or +2 buzz"}}
 	st := style{size: sizeSmall, bold: true}
@@ -102,18 +113,18 @@ func TestCrystalPalaceHeaderNotesFit(t *testing.T) {
 		loc := &cp.LocationView{Key: key, Number: 8, Name: "Waterloo Station", Resolving: true,
 			NextDie:     &cp.DieView{Owner: 1, Value: 6},
 			Compensated: []engine.Seat{0, 1, 2, 3, 4}}
-		notes := cpLocNotes(v, names, loc)
-		room := c.headRoom(cpLocW, cpLocTitle(loc))
-		note := c.fitNotes(append(notes, cpDeckNote(v, key)), room, st)
+		notes := c.cpLocNotes(v, names, loc)
+		room := c.headRoom(cpLocW, cpLocTitle(c.w, loc))
+		note := c.fitNotes(append(notes, c.cpDeckNote(v, key)), room, st)
 		if w := c.fs.width(note, st); w > room {
 			t.Errorf("%s: header note %q is %d pixels wide; the header has %d", key, note, w, room)
 		}
-		if !strings.HasPrefix(note, "RESOLVING") {
-			t.Errorf("%s: header note %q leaves out RESOLVING", key, note)
+		if resolving := c.say("cp.image.resolving"); !strings.HasPrefix(note, resolving) {
+			t.Errorf("%s: header note %q leaves out %s", key, note, resolving)
 		}
 		for _, part := range strings.Split(note, " · ") {
 			found := false
-			for _, n := range append(notes, cpDeckNote(v, key)) {
+			for _, n := range append(notes, c.cpDeckNote(v, key)) {
 				found = found || n == part
 			}
 			if !found {
@@ -127,7 +138,9 @@ func TestCrystalPalaceHeaderNotesFit(t *testing.T) {
 func TestCrystalPalaceListsStackTop(t *testing.T) {
 	loc := &cp.LocationView{Key: "patent", Display: []cp.CardView{{Kind: "patent", Name: "Audiobook"}},
 		StackTop: &cp.CardView{Kind: "patent", Name: "Hydraulic Crane"}}
-	cards := cpListedCards(loc)
+	r := testRenderer(t)
+	c := &canvas{r: r, w: en(nil)}
+	cards := c.cpListedCards(loc)
 	if len(cards) != 2 || cards[1].Name != "Stack: Hydraulic Crane" || loc.StackTop.Name != "Hydraulic Crane" {
 		t.Errorf("listed %+v", cards)
 	}
@@ -138,7 +151,9 @@ func TestCrystalPalaceMatDiceShowPlaced(t *testing.T) {
 	v := &cp.View{Phase: 5}
 	pv := &cp.PrivateView{Dice: []int{6, 6, 5, 1}, Unplaced: []int{5}, Placed: []int{6, 6, 1}}
 	pub := &cp.PlayerView{DiceValues: []int{6, 6, 5, 1}, Unplaced: []int{5}, Placed: []int{6, 6, 1}}
-	dice, _, note := matDice(v, pv, pub)
+	r := testRenderer(t)
+	c := &canvas{r: r, w: en(nil)}
+	dice, _, note := c.matDice(v, pv, pub)
 	if len(dice) != 4 || dice[0] != 5 || note != "3 placed (white)" {
 		t.Errorf("mat dice %v %q, want 5 first and 3 placed", dice, note)
 	}

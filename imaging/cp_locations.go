@@ -8,6 +8,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // cpLocation draws what changes on a location panel: the dice, the used
@@ -17,7 +18,7 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	if cpResolving(v, loc) {
 		c.fill(image.Rect(rect.Min.X+2, rect.Min.Y+2, rect.Min.X+10, rect.Min.Y+cpHeadH), colHighlight)
 	}
-	c.headNote(rect, cpLocTitle(loc), cpLocNotes(v, names, loc), cpDeckNote(v, loc.Key), colHighlight)
+	c.headNote(rect, cpLocTitle(c.w, loc), c.cpLocNotes(v, names, loc), c.cpDeckNote(v, loc.Key), colHighlight)
 	y := rect.Min.Y + cpHeadH + 6
 	next := loc.NextDie != nil
 	for j, d := range loc.Dice {
@@ -49,7 +50,7 @@ func (c *canvas) cpLocation(v *cp.View, names []string, loc *cp.LocationView, re
 	x0, w := rect.Min.X+10, rect.Dx()-20
 	switch {
 	case len(loc.Display) > 0:
-		for i, card := range cpListedCards(loc) {
+		for i, card := range c.cpListedCards(loc) {
 			n := 1
 			if i < len(cardLines) {
 				n = cardLines[i]
@@ -74,43 +75,72 @@ func cpResolving(v *cp.View, loc *cp.LocationView) bool {
 // cpLocNotes are the notes of a location's header: whether it resolves,
 // whose die acts next, who was compensated. (What Westminster's V offers
 // is a line of the panel's list, where it has room.)
-func cpLocNotes(v *cp.View, names []string, loc *cp.LocationView) []string {
+func (c *canvas) cpLocNotes(v *cp.View, names []string, loc *cp.LocationView) []string {
 	var notes []string
 	if cpResolving(v, loc) {
-		notes = append(notes, "RESOLVING")
+		notes = append(notes, c.say("cp.image.resolving"))
 	}
 	if loc.NextDie != nil && seatIn(loc.NextDie.Owner, v.Players) && int(loc.NextDie.Owner) < len(names) {
-		notes = append(notes, fmt.Sprintf("next: %s (%d)", names[loc.NextDie.Owner], loc.NextDie.Value))
+		notes = append(notes, c.say("cp.image.next_die", "Who", names[loc.NextDie.Owner], "N", loc.NextDie.Value))
 	}
 	if len(loc.Compensated) > 0 {
-		notes = append(notes, "+1£: "+seatList(loc.Compensated))
+		notes = append(notes, c.say("cp.image.compensated", "Who", seatList(loc.Compensated)))
 	}
 	return notes
 }
 
 // cpListedCards are the cards a location's list shows: its display, then
 // the top card of its face-up stack, named as such.
-func cpListedCards(loc *cp.LocationView) []cp.CardView {
+func (c *canvas) cpListedCards(loc *cp.LocationView) []cp.CardView {
+	cards := make([]cp.CardView, len(loc.Display), len(loc.Display)+1)
+	for i := range loc.Display {
+		cards[i] = loc.Display[i]
+		cards[i].Name = cpCardName(c.w, &cards[i])
+	}
 	if loc.StackTop == nil {
-		return loc.Display
+		return cards
 	}
 	top := *loc.StackTop
-	top.Name = "Stack: " + top.Name
-	return append(append([]cp.CardView(nil), loc.Display...), top)
+	top.Name = c.say("cp.image.stack", "Name", cpCardName(c.w, &top))
+	return append(cards, top)
+}
+
+// cpCardName names a card in w's language: a patent, prototype,
+// character or research tile by the content's name of it, else as the
+// view names it.
+func cpCardName(w *wording.Words, card *cp.CardView) string {
+	prefix := ""
+	switch card.Kind {
+	case "patent":
+		prefix = "patent:"
+	case "prototype":
+		prefix = "proto:"
+	case "character":
+		prefix = "char:"
+	case "research":
+		prefix = "research:"
+	}
+	if card.NameKey != "" {
+		return itemOr(w, card.NameKey, card.Name)
+	}
+	if prefix == "" || card.ID == "" {
+		return card.Name
+	}
+	return item(w, prefix+card.ID, card.Name)
 }
 
 // cpDeckNote says how many cards are left to refill a display.
-func cpDeckNote(v *cp.View, key string) string {
+func (c *canvas) cpDeckNote(v *cp.View, key string) string {
 	switch key {
 	case "patent":
-		return fmt.Sprintf("deck %d", v.Decks.Patents)
+		return c.say("cp.image.deck", "N", v.Decks.Patents)
 	case "museum":
-		return fmt.Sprintf("tiles %d", v.Decks.Research)
+		return c.say("cp.image.tiles", "N", v.Decks.Research)
 	case "club":
-		return fmt.Sprintf("deck %d", v.Decks.Characters)
+		return c.say("cp.image.deck", "N", v.Decks.Characters)
 	case "bank":
 		if r := v.Round; r >= 1 && r <= len(v.Decks.SharesByRound) {
-			return fmt.Sprintf("shares %d", v.Decks.SharesByRound[r-1])
+			return c.say("cp.image.shares_left", "N", v.Decks.SharesByRound[r-1])
 		}
 	}
 	return ""
@@ -168,31 +198,32 @@ func (c *canvas) layoutCard(card *cp.CardView, w, salaryCol int) cardLine {
 	}
 	name := card.Name
 	if card.Kind == "share" {
-		name = "Share"
+		name = c.say("cp.image.share")
 	}
-	l := cardLine{name: c.fs.fit(name, w/2-20, cardNameStyle())}
+	l := cardLine{name: c.fs.fit(name, w*3/5, cardNameStyle())}
 	l.cost, _ = c.wrapRich(costText(card.Cost), w, w, 1, cardNameStyle())
 	l.headW = 14 + c.fs.width(l.name, cardNameStyle()) + 8
 	if len(l.cost) > 0 {
 		l.headW += l.cost[0].width + 10
 	}
 	if card.VP != 0 {
-		l.vp = strconv.Itoa(card.VP) + "VP"
+		l.vp = c.say("cp.image.vp", "N", card.VP)
 		l.headW += c.fs.width(l.vp, cardVPStyle()) + 8
 	}
 	var parts []string
-	if e := cardEffect(card); e != "" {
+	if e := cardEffect(c.w, card); e != "" {
 		parts = append(parts, e)
 	} else if card.Kind == "share" && card.Income != 0 {
-		parts = append(parts, fmt.Sprintf("income %+d", card.Income))
+		parts = append(parts, c.say("cp.image.card_income", "N", fmt.Sprintf("%+d", card.Income)))
 	}
 	if card.Link != "" {
-		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(card.Link, " ", "\u00a0")) // never broken
+		link := itemOr(c.w, card.LinkKey, card.Link)
+		parts = append(parts, "↔\u00a0"+strings.ReplaceAll(link, " ", "\u00a0")) // never broken
 	}
 	if len(card.Salary) > 0 {
-		salary := "salary " + joinInts(card.Salary, "/")
+		salary := c.say("cp.image.salary", "Salaries", joinInts(card.Salary, "/"))
 		if salaryCol >= 0 && salaryCol < len(card.Salary) {
-			salary = fmt.Sprintf("salary now %d£ (%s)", card.Salary[salaryCol], joinInts(card.Salary, "/"))
+			salary = c.say("cp.image.salary_now", "N", card.Salary[salaryCol], "Salaries", joinInts(card.Salary, "/"))
 		}
 		parts = append([]string{salary}, parts...)
 	}
@@ -218,7 +249,7 @@ func (c *canvas) cardLines(card *cp.CardView, w, n int) int {
 func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol, n int) {
 	l := c.layoutCard(card, w, salaryCol)
 	if l.empty {
-		c.text("— empty —", x+14, y, style{size: sizeSmall, color: colInkSoft})
+		c.text(c.say("cp.image.card_empty"), x+14, y, style{size: sizeSmall, color: colInkSoft})
 		return
 	}
 	c.fill(image.Rect(x, y-9, x+8, y+9), cardColor(card))
@@ -239,13 +270,13 @@ func (c *canvas) cpCardLine(card *cp.CardView, x, y, w, salaryCol, n int) {
 	}
 }
 
-// cardEffect says what a card does: its instant and recurring effects, or
-// its effect text when it has neither.
-func cardEffect(card *cp.CardView) string {
-	if parts := nonEmpty(card.Instant, card.Ability); len(parts) > 0 {
+// cardEffect says what a card does in w's language: its instant and
+// recurring effects, or its effect text when it has neither.
+func cardEffect(w *wording.Words, card *cp.CardView) string {
+	if parts := nonEmpty(sayOr(w, card.InstantSay, card.Instant), sayOr(w, card.AbilitySay, card.Ability)); len(parts) > 0 {
 		return strings.Join(parts, "; ")
 	}
-	return strings.Trim(card.Effect, "; ")
+	return strings.Trim(sayOr(w, card.EffectSay, card.Effect), "; ")
 }
 
 // costText writes a cost as words the icons replace: "4£ 2 gears 1 energy".
@@ -281,11 +312,13 @@ func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
 
 // cpTimes marks the current round's publisher condition.
 func (c *canvas) cpTimes(v *cp.View, x, y, w int) {
-	for i, r := range v.Publisher.Rounds {
-		if r.Current {
-			ly := y + i*cpLineH
-			c.outline(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly+cpLineH/2), 2, colInk)
+	ly := y
+	for i, lines := range c.cpTimesLines(v) {
+		n := max(len(lines), 1)
+		if v.Publisher.Rounds[i].Current {
+			c.outline(image.Rect(x-4, ly-cpLineH/2, x+w+4, ly-cpLineH/2+n*cpLineH), 2, colInk)
 		}
+		ly += n * cpLineH
 	}
 }
 
@@ -299,9 +332,9 @@ func (c *canvas) cpPossibilityLines(loc *cp.LocationView) [][]richLine {
 	out := make([][]richLine, len(loc.Possibilities))
 	st := style{size: sizeSmall}
 	for i, p := range loc.Possibilities {
-		text := p.Text
+		text := itemOr(c.w, p.TextKey, p.Text)
 		if !p.Available {
-			text += " (not at this player count)"
+			text += " " + c.say("cp.image.unavailable")
 		}
 		out[i], _ = c.wrapRich(text, cpPossibilityW, cpPossibilityW, 2, st)
 	}
@@ -317,7 +350,7 @@ func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) 
 		p := &loc.Possibilities[i]
 		if p.Used && seatIn(p.By, v.Players) {
 			c.marker(int(p.By), x+w-10, ly, markMini)
-			c.text("used", x+w-22, ly, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
+			c.text(c.say("cp.image.used"), x+w-22, ly, style{size: sizeSmall, bold: true, color: colInk, align: alignRight})
 		}
 		for _, line := range lines {
 			if p.Used {
@@ -330,9 +363,12 @@ func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) 
 		}
 	}
 	if len(loc.TicketVP) > 0 {
-		tx := x + c.fs.width(cpTicketText(loc), st) + 24
-		c.text(fmt.Sprintf("%d left", loc.TicketsLeft), tx, ly, style{size: sizeSmall, bold: true, color: colInk})
-		tx += 60
+		tx := x + c.fs.width(c.cpTicketText(loc), st) + 24
+		left := c.say("cp.image.tickets_left", "N", loc.TicketsLeft)
+		if lw := c.fs.width(left, style{size: sizeSmall, bold: true}); tx+lw > x+w {
+			c.noteCut(c.cpTicketText(loc)) // the count would run past the panel
+		}
+		tx += c.text(left, tx, ly, style{size: sizeSmall, bold: true, color: colInk}) + 10
 		for _, d := range loc.TicketDice {
 			if seatIn(d.Owner, v.Players) && tx+dieSmallSize < x+w {
 				c.spriteCentered(c.r.sprites.die(int(d.Owner), d.Value, true), tx+dieSmallSize/2, ly)
@@ -342,6 +378,6 @@ func (c *canvas) cpPossibilities(v *cp.View, loc *cp.LocationView, x, y, w int) 
 	}
 }
 
-func cpTicketText(loc *cp.LocationView) string {
-	return "Ticket: waive a die for " + joinInts(loc.TicketVP, "/") + " VP by year + pips"
+func (c *canvas) cpTicketText(loc *cp.LocationView) string {
+	return c.say("cp.image.ticket", "VP", joinInts(loc.TicketVP, "/"))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Geometry of a Crystal Palace player mat.
@@ -20,7 +21,7 @@ const (
 
 // crystalPalaceMat draws the private mat of the view's own seat. It is for
 // that player's eyes only (a DM or an ephemeral reply).
-func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) {
+func (r *Renderer) crystalPalaceMat(v *cp.View, w *wording.Words) ([]byte, error) {
 	if err := cpCheck(v); err != nil {
 		return nil, err
 	}
@@ -30,26 +31,33 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 	}
 	seat := int(pv.Seat)
 	pub := &v.Seats[seat]
-	names = r.seatNames(names, v.Players)
+	names := r.seatNames(w, v.Players)
 
 	slotRows := (len(pv.Research) + len(pv.ExtraLoans) + matSlotsPR - 1) / matSlotsPR
-	objH := cpHeadH + 8 + max(len(pv.Objective), 1)*cpLineH + 8
+	half := (matW - 2*matMargin - cpGap) / 2
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
+	objLines := measure.matObjectiveLines(pv, half)
+	r.faces.Put(measure.fs)
+	n := 0
+	for _, lines := range objLines {
+		n += max(len(lines), 1)
+	}
+	objH := cpHeadH + 8 + max(n, 1)*cpLineH + 8
 	researchH := cpHeadH + 8 + max(slotRows, 1)*(matSlotH+matSlotGap) + 4
 	listH := func(n int) int { return cpHeadH + 8 + max(n, 1)*cpLineH + 8 }
 	top := max(objH, listH(1+matFreeLines))
 	h := titleHeight + 12 + matResH + cpRowGap + top + cpRowGap + researchH + cpRowGap +
 		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
-	c := r.begin(matW, h, "", nil)
-	c.titleBar("Crystal Palace · "+names[seat], "private · "+cpRoundNote(v, names))
+	c := r.begin(w, matW, h, "", nil)
+	c.titleBar(c.cpTitle()+" · "+names[seat], c.say("cp.image.private", "Note", cpRoundNote(v, w, names)))
 
 	y := titleHeight + 12
 	c.matResources(v, pv, pub, seat, y)
 	y += matResH + cpRowGap
 
-	half := (matW - 2*matMargin - cpGap) / 2
 	left := image.Rect(matMargin, y, matMargin+half, y+top)
 	right := image.Rect(left.Max.X+cpGap, y, matW-matMargin, y+top)
-	c.matObjective(pv, left)
+	c.matObjective(pv, objLines, left)
 	c.matDuties(pv, right)
 	y += top + cpRowGap
 
@@ -64,9 +72,9 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 		cards []cp.CardView
 		empty string
 	}{
-		{"Patents (build in phase 5)", pv.Patents, "no patents"},
-		{"Characters", pv.Characters, "no characters"},
-		{"Prototypes built", pv.Prototypes, "no prototypes yet"},
+		{c.say("cp.image.mat.patents"), pv.Patents, c.say("cp.image.mat.no_patents")},
+		{c.say("cp.image.mat.characters"), pv.Characters, c.say("cp.image.mat.no_characters")},
+		{c.say("cp.image.mat.prototypes"), pv.Prototypes, c.say("cp.image.mat.no_prototypes")},
 	} {
 		rect := image.Rect(matMargin, y, matW-matMargin, y+listH(len(group.cards)))
 		c.panel(rect, group.title)
@@ -75,7 +83,9 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, names []string) ([]byte, error) 
 			c.text(group.empty, rect.Min.X+10, ly, style{size: sizeSmall, color: colInkSoft})
 		}
 		for i := range group.cards {
-			c.cpCardLine(&group.cards[i], rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol, 1)
+			card := group.cards[i]
+			card.Name = cpCardName(w, &card)
+			c.cpCardLine(&card, rect.Min.X+10, ly+i*cpLineH, rect.Dx()-20, salaryCol, 1)
 		}
 		y = rect.Max.Y + cpRowGap
 	}
@@ -98,17 +108,18 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 	big := style{size: sizeHuge, bold: true, color: colInk}
 	x := rect.Min.X + 64
 	for _, item := range []struct {
-		label string
-		n     int
-		icon  *image.RGBA
-		col   rgb
+		label  string
+		n      int
+		icon   *image.RGBA
+		col    rgb
+		pounds bool
 	}{
-		{"pounds", pub.Pounds, nil, colInk},
-		{"gears", pub.Gears, c.r.sprites.gear, colInk},
-		{"energy", pub.Energy, c.r.sprites.energy, colInk},
-		{"newspapers", pub.Newspapers, c.r.sprites.paper, colInk},
-		{"VP", pub.VP, nil, colVP},
-		{"unpaid loans", pub.Loans, nil, colBad},
+		{c.say("cp.image.mat.pounds"), pub.Pounds, nil, colInk, true},
+		{c.say("cp.image.mat.gears"), pub.Gears, c.r.sprites.gear, colInk, false},
+		{c.say("cp.image.mat.energy"), pub.Energy, c.r.sprites.energy, colInk, false},
+		{c.say("cp.image.mat.newspapers"), pub.Newspapers, c.r.sprites.paper, colInk, false},
+		{c.say("cp.image.mat.vp"), pub.VP, nil, colVP, false},
+		{c.say("cp.image.mat.loans"), pub.Loans, nil, colBad, false},
 	} {
 		c.text(item.label, x, y+18, label)
 		st := big
@@ -118,14 +129,14 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 		w := c.text(strconv.Itoa(item.n), x, y+52, st)
 		if item.icon != nil {
 			c.sprite(item.icon, x+w+4, y+52-iconSize/2)
-		} else if item.label == "pounds" {
+		} else if item.pounds {
 			c.text("£", x+w+2, y+52, style{size: sizeLarge, bold: true, color: colInk})
 		}
-		x += 96
+		x += max(matResW, c.fs.width(item.label, label)+12)
 	}
-	c.text("your dice this round", x+8, y+18, label)
+	c.textFit(c.say("cp.image.mat.dice"), x+8, y+18, rect.Max.X-x-16, label)
 	dx := x + 8
-	dice, blank, note := matDice(v, pv, pub)
+	dice, blank, note := c.matDice(v, pv, pub)
 	placed := 0
 	if pub.DiceValues != nil {
 		placed = len(pv.Placed)
@@ -142,37 +153,44 @@ func (c *canvas) matResources(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView
 		c.sprite(c.r.sprites.die(seat, 0, false), dx, y+32)
 		dx += dieSize + 5
 	}
-	c.text(note, dx+6, y+52, label)
+	room := rect.Max.X - dx - 16
+	if lines, _ := c.wrapRich(note, room, room, 2, label); len(lines) > 1 {
+		c.richLines(note, dx+6, room, dx+6, room, y+42, 20, 2, label)
+	} else {
+		c.textFit(note, dx+6, y+52, room, label)
+	}
 }
+
+// matResW is the width of a count on the mat's strip of resources.
+const matResW = 100
 
 // matDice is what the mat shows of this round's dice: their values, how
 // many blank dice stand for dice still to choose, and a note. Dice are
 // "not chosen yet" only in phase 1; later the round's dice show as they
 // are (or none once all are spent), and a finished game says so.
-func matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, blank int, note string) {
+func (c *canvas) matDice(v *cp.View, pv *cp.PrivateView, pub *cp.PlayerView) (dice []int, blank int, note string) {
 	switch {
 	case v.Over:
-		return nil, 0, "none: the game is over"
+		return nil, 0, c.say("cp.image.mat.dice_over")
 	case len(pv.Dice) > 0 && pub.DiceValues == nil:
-		return pv.Dice, 0, "hidden from others"
+		return pv.Dice, 0, c.say("cp.image.mat.dice_hidden")
 	case len(pv.Placed) > 0:
-		return append(append([]int(nil), pv.Unplaced...), pv.Placed...), 0, fmt.Sprintf("%d placed (white)", len(pv.Placed))
+		return append(append([]int(nil), pv.Unplaced...), pv.Placed...), 0, c.say("cp.image.mat.dice_placed", "N", len(pv.Placed))
 	case len(pv.Dice) > 0:
-		return pv.Dice, 0, "revealed"
+		return pv.Dice, 0, c.say("cp.image.mat.dice_revealed")
 	case len(pub.DiceValues) > 0:
-		return pub.DiceValues, 0, "revealed"
+		return pub.DiceValues, 0, c.say("cp.image.mat.dice_revealed")
 	case v.Phase == 1:
-		return nil, pub.Dice, "not chosen yet"
+		return nil, pub.Dice, c.say("cp.image.mat.dice_unchosen")
 	}
-	return nil, 0, "none left this round"
+	return nil, 0, c.say("cp.image.mat.dice_none")
 }
 
 // matObjective lists the nation's objective levels.
-func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
-	c.panel(rect, "Objective · "+pv.Nation)
-	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
+func (c *canvas) matObjective(pv *cp.PrivateView, wrapped [][]richLine, rect image.Rectangle) {
+	c.panel(rect, c.say("cp.image.mat.objective", "Nation", itemOr(c.w, pv.NationKey, pv.Nation)))
+	ly := rect.Min.Y + cpHeadH + 8 + cpLineH/2
 	for i, o := range pv.Objective {
-		ly := y + i*cpLineH
 		mark, col := "○", colInkSoft
 		switch {
 		case o.Reached:
@@ -185,16 +203,43 @@ func (c *canvas) matObjective(pv *cp.PrivateView, rect image.Rectangle) {
 		}
 		c.text(mark, rect.Min.X+12, ly, style{size: sizeBody, bold: true, color: col})
 		c.text(fmt.Sprintf("%d", i+1), rect.Min.X+34, ly, style{size: sizeSmall, bold: true, color: colInk})
-		w := c.text(strconv.Itoa(o.VP)+"VP", rect.Max.X-12, ly, style{size: sizeSmall, bold: true, color: colVP, align: alignRight})
-		text := o.Text
+		c.text(c.say("cp.image.vp", "N", o.VP), rect.Max.X-12, ly, style{size: sizeSmall, bold: true, color: colVP, align: alignRight})
+		var lines []richLine
+		if i < len(wrapped) {
+			lines = wrapped[i]
+		}
+		for _, line := range lines {
+			c.drawRichLine(line, rect.Min.X+54, ly, style{size: sizeSmall, color: colInk})
+			ly += cpLineH
+		}
+		if len(lines) == 0 {
+			ly += cpLineH
+		}
+	}
+}
+
+// matObjectiveVPW is the room an objective level's VP takes on the right.
+const matObjectiveVPW = 60
+
+// matObjectiveLines wraps each objective level's condition, and whether
+// it is reached or met, over two lines at most of a panel w pixels wide.
+func (c *canvas) matObjectiveLines(pv *cp.PrivateView, w int) [][]richLine {
+	room := w - 74 - matObjectiveVPW
+	out := make([][]richLine, len(pv.Objective))
+	for i, o := range pv.Objective {
+		text := sayOr(c.w, o.TextSay, o.Text)
 		switch {
 		case o.Reached:
-			text += " · reached"
+			text += " · " + c.say("cp.image.mat.reached")
 		case o.Met:
-			text += " · met: take it with an assistant action"
+			text += " · " + c.say("cp.image.mat.met")
 		}
-		c.textFit(text, rect.Min.X+54, ly, rect.Dx()-74-w, style{size: sizeSmall, color: colInk})
+		var cut bool
+		if out[i], cut = c.wrapRich(text, room, room, 2, style{size: sizeSmall}); cut {
+			c.noteCut(text)
+		}
 	}
+	return out
 }
 
 // matFreeLines is how many lines the free actions may take.
@@ -203,12 +248,12 @@ const matFreeLines = 3
 // matDuties shows the salary due and the free actions open now, flowed
 // over a few lines.
 func (c *canvas) matDuties(pv *cp.PrivateView, rect image.Rectangle) {
-	c.panel(rect, "Salary and free actions")
+	c.panel(rect, c.say("cp.image.mat.duties"))
 	y := rect.Min.Y + cpHeadH + 8 + cpLineH/2
-	c.text(fmt.Sprintf("Salary due in phase 4: %d£", pv.SalaryDue), rect.Min.X+12, y, style{size: sizeSmall, bold: true, color: colInk})
+	c.textFit(c.say("cp.image.mat.salary_due", "N", pv.SalaryDue), rect.Min.X+12, y, rect.Dx()-24, style{size: sizeSmall, bold: true, color: colInk})
 	st := style{size: sizeSmall, color: colInk}
 	if len(pv.FreeActions) == 0 {
-		c.text("no free actions now", rect.Min.X+12, y+cpLineH, style{size: sizeSmall, color: colInkSoft})
+		c.text(c.say("cp.image.mat.no_free"), rect.Min.X+12, y+cpLineH, style{size: sizeSmall, color: colInkSoft})
 		return
 	}
 	left, right := rect.Min.X+12, rect.Max.X-12
@@ -239,7 +284,7 @@ func (c *canvas) matResearch(pv *cp.PrivateView, rect image.Rectangle) {
 			empty++
 		}
 	}
-	c.panel(rect, fmt.Sprintf("Research spaces · %d empty", empty))
+	c.panel(rect, c.say("cp.image.mat.research", "N", empty))
 	slots := append([]cp.SlotView(nil), pv.Research...)
 	for _, vp := range pv.ExtraLoans {
 		slots = append(slots, cp.SlotView{Kind: "loan", LoanVP: vp})
@@ -270,21 +315,21 @@ const (
 
 // matSlotLines are the three lines of a research space without a tile:
 // a title, a status and the cost at the end.
-func matSlotLines(s *cp.SlotView, beside bool) [3]string {
+func (c *canvas) matSlotLines(s *cp.SlotView, beside bool) [3]string {
 	switch s.Kind {
 	case "loan":
-		title := "Loan"
+		title := c.say("cp.image.mat.loan")
 		if beside {
-			title = "Loan beside the mat"
+			title = c.say("cp.image.mat.loan_beside")
 		}
 		if s.Repaid {
-			return [3]string{title, "repaid", fmt.Sprintf("%d VP at the end", matRepaidVP)}
+			return [3]string{title, c.say("cp.image.mat.loan_repaid"), c.say("cp.image.mat.at_end", "N", matRepaidVP)}
 		}
-		return [3]string{title, "unpaid", fmt.Sprintf("%d VP at the end", s.LoanVP)}
+		return [3]string{title, c.say("cp.image.mat.loan_unpaid"), c.say("cp.image.mat.at_end", "N", s.LoanVP)}
 	case "note":
-		return [3]string{fmt.Sprintf("%d£ note", matNotePounds), "covers the space", ""}
+		return [3]string{c.say("cp.image.mat.note", "N", matNotePounds), c.say("cp.image.mat.note_covers"), ""}
 	}
-	return [3]string{"empty", fmt.Sprintf("%d VP at the end", matEmptyVP), ""}
+	return [3]string{c.say("image.empty"), c.say("cp.image.mat.at_end", "N", matEmptyVP), ""}
 }
 
 // matSlot draws one research space. Every line is fitted to the space; a
@@ -303,12 +348,12 @@ func (c *canvas) matSlot(s *cp.SlotView, box image.Rectangle, beside bool) {
 		c.box(box, tint(fill))
 		c.fill(image.Rect(box.Min.X+1, box.Min.Y+1, box.Min.X+6, box.Max.Y-1), fill)
 		if s.Tile != nil {
-			c.textFit(s.Tile.Name, x, l1, w, bold)
-			c.richLines(cardEffect(s.Tile), x, w, x, w, l2, l3-l2, 2, body)
+			c.textFit(cpCardName(c.w, s.Tile), x, l1, w, bold)
+			c.richLines(cardEffect(c.w, s.Tile), x, w, x, w, l2, l3-l2, 2, body)
 		}
 		return
 	}
-	lines := matSlotLines(s, beside)
+	lines := c.matSlotLines(s, beside)
 	styles := [3]style{bold, body, bad}
 	switch s.Kind {
 	case "loan":

@@ -23,10 +23,16 @@ func TestMatNumbersMatchContent(t *testing.T) {
 // Every line a research space can show fits inside the space whole: every
 // loan of the content, unpaid or repaid, on or beside the mat; notes;
 // empty spaces; every research tile's name; and the effects of the tiles
-// the golden games show, on their two lines.
+// the golden games show, on their two lines; in every language.
 func TestMatSlotTextFits(t *testing.T) {
+	for _, lang := range catalogue(t).Languages() {
+		t.Run(lang, func(t *testing.T) { testMatSlotTextFits(t, lang) })
+	}
+}
+
+func testMatSlotTextFits(t *testing.T, lang string) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: wordsIn(t, lang, cpRules(t), nil)}
 	content, err := cp.DefaultContent()
 	if err != nil {
 		t.Fatal(err)
@@ -49,13 +55,13 @@ func TestMatSlotTextFits(t *testing.T) {
 	slots = append(slots, cp.SlotView{Kind: "note"}, cp.SlotView{Kind: "empty"})
 	for _, s := range slots {
 		for _, beside := range []bool{false, true} {
-			for _, line := range matSlotLines(&s, beside) {
+			for _, line := range c.matSlotLines(&s, beside) {
 				fits(line)
 			}
 		}
 	}
 	for _, tile := range content.Research {
-		fits(tile.Name)
+		fits(cpCardName(c.w, &cp.CardView{Kind: "research", ID: tile.ID, Name: tile.Name}))
 	}
 	effects := 0
 	for _, p := range positions(t) {
@@ -78,8 +84,8 @@ func TestMatSlotTextFits(t *testing.T) {
 			}
 			for _, tile := range tiles {
 				effects++
-				if lines, cut := c.wrapRich(cardEffect(tile), w, w, 2, bold); cut {
-					t.Errorf("%s: effect %q does not fit two lines: %v", tile.Name, cardEffect(tile), lines)
+				if lines, cut := c.wrapRich(cardEffect(c.w, tile), w, w, 2, bold); cut {
+					t.Errorf("%s: effect %q does not fit two lines: %v", tile.Name, cardEffect(c.w, tile), lines)
 				}
 			}
 		}

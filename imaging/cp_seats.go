@@ -1,7 +1,6 @@
 package imaging
 
 import (
-	"fmt"
 	"image"
 	"slices"
 	"strconv"
@@ -27,15 +26,16 @@ const (
 	cpColVP     = 546
 	cpColDice   = 610
 	cpColLoans  = 806
-	cpColTracks = 876
-	cpColCards  = 1086
+	cpColTracks = 872
+	cpColCards  = 1104
 )
 
-func cpSeatColumns() []cpColumn {
+func (c *canvas) cpSeatColumns() []cpColumn {
 	return []cpColumn{
-		{"Player", cpColName}, {"£", cpColPounds}, {"Gears", cpColGears}, {"Energy", cpColEnergy},
-		{"News", cpColNews}, {"VP", cpColVP}, {"Dice", cpColDice}, {"Loans", cpColLoans},
-		{"Tracks", cpColTracks}, {"Cards", cpColCards},
+		{c.say("image.player"), cpColName}, {c.say("cp.image.col.pounds"), cpColPounds}, {c.say("cp.image.col.gears"), cpColGears},
+		{c.say("cp.image.col.energy"), cpColEnergy}, {c.say("cp.image.col.news"), cpColNews}, {c.say("cp.image.col.vp"), cpColVP},
+		{c.say("cp.image.col.dice"), cpColDice}, {c.say("cp.image.col.loans"), cpColLoans},
+		{c.say("cp.image.col.tracks"), cpColTracks}, {c.say("cp.image.col.cards"), cpColCards},
 	}
 }
 
@@ -44,7 +44,7 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 	waiting := map[int]string{}
 	for _, w := range v.Waiting {
 		if seatIn(w.Seat, v.Players) {
-			waiting[int(w.Seat)] = w.Label
+			waiting[int(w.Seat)] = cpWaitingLabel(c.w, w)
 		}
 	}
 	big := style{size: sizeLarge, bold: true, color: colInk}
@@ -61,12 +61,10 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		c.marker(seat, cpColName+18, y+cpSeatH/2, markPawn)
 		nameW := cpSeatNameW
 		w := c.textFit(names[seat], cpColName+42, l1, nameW, style{size: sizeBody, bold: true, color: colInk})
-		if colour := seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
+		if colour := c.seatColorName(seat); w+8+c.fs.width(colour, small) <= nameW {
 			c.text(colour, cpColName+42+w+8, l1, small)
 		}
-		for i, line := range cpSeatNotes(v, p, seat, won) {
-			c.textFit(line, cpColName+42, l2+i*(l3-l2), nameW, small)
-		}
+		c.richLines(c.cpSeatNotes(v, p, seat, won), cpColName+42, nameW, cpColName+42, nameW, l2, l3-l2, 2, small)
 
 		c.text(strconv.Itoa(p.Pounds), cpColPounds, l1, big)
 		c.cpCount(p.Gears, c.r.sprites.gear, cpColGears, l1)
@@ -74,9 +72,9 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		c.cpCount(p.Newspapers, c.r.sprites.paper, cpColNews, l1)
 		c.text(strconv.Itoa(p.VP), cpColVP, l1, style{size: sizeLarge, bold: true, color: colVP})
 		if p.Watch {
-			c.text("watch", cpColPounds, l2, small)
+			c.textFit(c.say("cp.image.watch_short"), cpColPounds, l2, cpColGears-cpColPounds-6, small)
 		}
-		c.text(fmt.Sprintf("%d assistants · %d in market", p.Assistants, p.Market), cpColGears, l2, small)
+		c.textFit(c.say("cp.image.assistants", "N", p.Assistants, "Market", p.Market), cpColGears, l2, cpColDice-cpColGears-10, small)
 
 		c.cpSeatDice(v, p, seat, l1, l2, waiting[seat])
 
@@ -86,31 +84,29 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 		}
 		c.text(strconv.Itoa(p.Loans), cpColLoans, l1, style{size: sizeLarge, bold: true, color: loanCol})
 		if p.Repaid > 0 {
-			c.text(fmt.Sprintf("%d repaid", p.Repaid), cpColLoans, l2, small)
+			c.textFit(c.say("cp.image.repaid", "N", p.Repaid), cpColLoans, l2, cpColTracks-cpColLoans-6, small)
 		}
 
-		west := "start"
-		if ws := v.Westminster.Spaces; p.Westminster > 0 && p.Westminster < len(ws) {
-			west = ws[p.Westminster].Name
-		}
+		west := c.cpWestminsterName(v, p.Westminster)
 		tw := cpColCards - cpColTracks - 10
-		c.textFit(fmt.Sprintf("Buzz %d · Income %d", p.Buzz, p.Income), cpColTracks, l1, tw, style{size: sizeBody, bold: true, color: colInk})
+		c.textShrink(c.say("cp.image.tracks", "Buzz", p.Buzz, "Income", p.Income), cpColTracks, l1, tw, style{size: sizeBody, bold: true, color: colInk})
 		filled := 0
 		for _, r := range p.Research {
 			if r.Kind != "empty" && r.Kind != "" {
 				filled++
 			}
 		}
-		c.textFit(fmt.Sprintf("Westm. %s · research %d/%d", west, filled, len(p.Research)), cpColTracks, l2, tw, small)
+		c.textFit(c.say("cp.image.westminster", "Space", west, "Filled", filled, "Spaces", len(p.Research)), cpColTracks, l2, tw, small)
 
 		right := cpW - cpMargin - 8 - cpColCards
 		cards := style{size: sizeSmall, color: colInk}
 		// Characters before shares: shares keep at least their count.
-		chars := c.cardGroup("Characters", p.Characters, right-c.fs.width(" · "+c.cardGroup("Shares", p.Shares, 0, cards), cards), cards)
-		chars += " · " + c.cardGroup("Shares", p.Shares, right-c.fs.width(chars+" · ", cards), cards)
+		charsT, sharesT := c.say("cp.image.cards.characters"), c.say("cp.image.cards.shares")
+		chars := c.cardGroup(charsT, p.Characters, right-c.fs.width(" · "+c.cardGroup(sharesT, p.Shares, 0, cards), cards), cards)
+		chars += " · " + c.cardGroup(sharesT, p.Shares, right-c.fs.width(chars+" · ", cards), cards)
 		for i, line := range []string{
-			c.cardGroup("Patents", p.Patents, right, cards),
-			c.cardGroup("Prototypes", p.Prototypes, right, cards),
+			c.cardGroup(c.say("cp.image.cards.patents"), p.Patents, right, cards),
+			c.cardGroup(c.say("cp.image.cards.prototypes"), p.Prototypes, right, cards),
 			chars,
 		} {
 			c.textFit(line, cpColCards, y+14+i*21, right, cards)
@@ -121,21 +117,26 @@ func (c *canvas) cpSeats(v *cp.View, names []string, tableY int) {
 // cpSeatNameW is the width of a player's name and the notes under it.
 const cpSeatNameW = cpColPounds - cpColName - 52
 
-// cpSeatNotes are the two lines under a player's name: nation and
+// cpSeatNotes is what the two lines under a player's name say: nation and
 // objective level, then their role this round (winner, first player,
 // passed), if any.
-func cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) []string {
+func (c *canvas) cpSeatNotes(v *cp.View, p *cp.PlayerView, seat int, won bool) string {
 	var role []string
 	switch {
 	case won:
-		role = append(role, "WINNER")
+		role = append(role, strings.ToUpper(c.say("image.winner")))
 	case v.First == engine.Seat(seat) && !v.Over:
-		role = append(role, "1st player")
+		role = append(role, c.say("image.first_player"))
 	}
 	if p.Passed && !v.Over {
-		role = append(role, "passed")
+		role = append(role, c.say("image.passed"))
 	}
-	return []string{fmt.Sprintf("%s · obj. %d", p.Nation, p.Objective), strings.Join(role, " · ")}
+	nation := c.say("cp.image.objective_short", "Nation", itemOr(c.w, p.NationKey, p.Nation), "N", p.Objective)
+	if len(role) == 0 {
+		return nation
+	}
+	// a role is never broken across the lines
+	return nation + " · " + strings.ReplaceAll(strings.Join(role, " · "), " ", "\u00a0")
 }
 
 // cpCount draws a resource count with its icon.
@@ -164,34 +165,35 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 			x += step
 		}
 		if p.DiceLeft > 0 && v.Phase == 2 && !v.Over {
-			note = append(note, fmt.Sprintf("%d to place", p.DiceLeft))
+			note = append(note, c.say("cp.image.to_place", "N", p.DiceLeft))
 		}
 		if len(placed) > 0 {
-			note = append(note, fmt.Sprintf("%d placed", len(placed)))
+			note = append(note, c.say("cp.image.placed", "N", len(placed)))
 		}
 	case p.Submitted:
 		for i := 0; i < p.Dice; i++ {
 			c.spriteCentered(c.r.sprites.coveredDie(seat, true), x+dieSmallSize/2, l1)
 			x += step
 		}
-		note = append(note, "chosen, hidden")
+		note = append(note, c.say("cp.image.chosen"))
 	default:
 		for i := 0; i < p.Dice; i++ {
 			c.spriteCentered(c.r.sprites.die(seat, 0, true), x+dieSmallSize/2, l1)
 			x += step
 		}
 		if waitingFor != "" {
-			note = append(note, "choosing…")
+			note = append(note, c.say("cp.image.choosing"))
 		}
 	}
 	if p.NewDice > 0 {
-		note = append(note, fmt.Sprintf("+%d next round", p.NewDice))
+		note = append(note, c.say("cp.image.next_round", "N", p.NewDice))
 	}
 	if p.TicketDice > 0 {
-		note = append(note, fmt.Sprintf("%d on tickets", p.TicketDice))
+		note = append(note, c.say("cp.image.on_tickets", "N", p.TicketDice))
 	}
 	if len(note) > 0 {
-		c.textFit(strings.Join(note, " · "), cpColDice, l2, cpColLoans-cpColDice-10, small)
+		w := cpColLoans - cpColDice - 10
+		c.richLines(strings.Join(note, " · "), cpColDice, w, cpColDice, w, l2, 18, 2, small)
 	}
 }
 
@@ -200,20 +202,23 @@ func (c *canvas) cpSeatDice(v *cp.View, p *cp.PlayerView, seat, l1, l2 int, wait
 // (5): Telegraph, Crane +3 more"), or only the count.
 func (c *canvas) cardGroup(title string, cards []cp.CardView, w int, st style) string {
 	if len(cards) == 0 {
-		return title + ": –"
+		return c.say("cp.image.group_none", "Title", title)
+	}
+	if cards[0].Kind == "share" { // shares have no names: their count
+		return c.say("cp.image.group", "Title", title, "N", len(cards))
 	}
 	names := make([]string, len(cards))
-	for i, card := range cards {
-		names[i] = card.Name
+	for i := range cards {
+		names[i] = cpCardName(c.w, &cards[i])
 		if names[i] == "" {
-			names[i] = fmt.Sprintf("%d VP", card.VP)
+			names[i] = c.say("cp.image.vp", "N", cards[i].VP)
 		}
 	}
-	head := fmt.Sprintf("%s (%d)", title, len(cards))
+	head := c.say("cp.image.group", "Title", title, "N", len(cards))
 	for n := len(names); n > 0; n-- {
 		text := head + ": " + strings.Join(names[:n], ", ")
 		if n < len(names) {
-			text += fmt.Sprintf(" +%d more", len(names)-n)
+			text += " " + c.say("cp.image.group_more", "N", len(names)-n)
 		}
 		if c.fs.width(text, st) <= w {
 			return text

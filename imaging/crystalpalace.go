@@ -11,6 +11,7 @@ import (
 	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Geometry of the Crystal Palace board: the eight locations in two columns
@@ -34,8 +35,8 @@ const (
 	cpTableH  = 30 // the player table's header
 )
 
-// cpTitle is the board's title.
-const cpTitle = "Crystal Palace"
+// cpTitle is the board's title in the canvas's language.
+func (c *canvas) cpTitle() string { return c.say("game.crystalpalace.title") }
 
 // cpLayout is where things go on a board; it depends only on the view's
 // static parts (player count and content), like the background.
@@ -45,11 +46,12 @@ type cpLayout struct {
 	tableY    int
 	height    int
 	rightBox  map[string]image.Rectangle
+	waiting   [][]richLine // the open decisions' labels, wrapped
 }
 
 // cpCardLines is how many list lines a card on display may take: its
 // name, cost and VP, with its effect flowing on to the second.
-const cpCardLines = 2
+const cpCardLines = 3
 
 // cpBodyLines is how many list lines a location's panel needs, given the
 // lines of each card on display.
@@ -67,7 +69,11 @@ func (c *canvas) cpBodyLines(v *cp.View, loc *cp.LocationView, cardLines []int) 
 		}
 		return len(v.Westminster.Spaces)
 	case loc.Key == "times":
-		return len(v.Publisher.Rounds)
+		n := 0
+		for _, lines := range c.cpTimesLines(v) {
+			n += max(len(lines), 1)
+		}
+		return n
 	case len(loc.Possibilities) > 0:
 		n := 0
 		for _, lines := range c.cpPossibilityLines(loc) {
@@ -85,11 +91,17 @@ func cpLocHeight(lines int) int {
 	return cpHeadH + 6 + cpSlot + cpSlotCap + 6 + cpActH + 8 + lines*cpLineH + 8
 }
 
-// newCPLayout places the panels; c measures the text that wraps.
-func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
+// newCPLayout places the panels; c measures the text that wraps, names
+// are the seats' names (the waiting list wraps after them).
+func (c *canvas) newCPLayout(v *cp.View, names []string) *cpLayout {
 	l := &cpLayout{rightBox: map[string]image.Rectangle{}}
+	l.waiting = c.cpWaitingLines(v, names)
+	waitingLines := 0
+	for _, lines := range l.waiting {
+		waitingLines += max(len(lines), 1)
+	}
 	for _, loc := range v.Locations {
-		cards := cpListedCards(&loc)
+		cards := c.cpListedCards(&loc)
 		lines := make([]int, len(cards))
 		for j := range cards {
 			lines[j] = c.cardLines(&cards[j], cpLocW-20, cpCardLines)
@@ -121,7 +133,7 @@ func (c *canvas) newCPLayout(v *cp.View) *cpLayout {
 	add("buzz", cpHeadH+6+buzzRows*cpBuzzCell+8+3*cpLineH+8)
 	add("income", cpHeadH+6+cpIncomeCell+8+3*miniSize+8)
 	add("supply", cpHeadH+6+6*cpLineH+8) // the Pocket Watch may take two lines
-	add("waiting", cpHeadH+6+v.Players*cpLineH+8)
+	add("waiting", cpHeadH+6+max(waitingLines, v.Players)*cpLineH+8)
 	l.tableY = max(leftBottom, ry) + 4
 	l.height = l.tableY + cpTableH + v.Players*cpSeatH + cpMargin
 	return l
@@ -137,11 +149,11 @@ const (
 // the panels' geometry and the fixed parts of the spaces drawn in it. What
 // varies between games with the same geometry (texts, conditions, effects,
 // flyers and posters) is drawn over it by cpGameLayer, so games share it.
-func cpLayoutKey(v *cp.View, l *cpLayout) string {
+func cpLayoutKey(v *cp.View, w *wording.Words, l *cpLayout) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d|%d|%d|%v|%v|", v.Players, l.height, l.tableY, l.locRect, l.rightBox)
 	for _, loc := range v.Locations {
-		fmt.Fprintf(h, "%d|%s|%d|%s;", loc.Number, loc.Name, len(loc.Actions), cpDiceKey(loc.Dice))
+		fmt.Fprintf(h, "%s|%d|%s;", cpLocTitle(w, &loc), len(loc.Actions), cpDiceKey(loc.Dice))
 	}
 	for _, s := range v.BlackMarket.Spaces {
 		fmt.Fprintf(h, "%d,%d;", s.Tier, s.Cost)
@@ -169,17 +181,17 @@ func cpCheck(v *cp.View) error {
 // crystalPalaceBoard draws the public board. It never reads v.Private, and
 // shows dice values only where the view makes them public (placed dice,
 // revealed values), so every seat's view draws the same picture.
-func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error) {
+func (r *Renderer) crystalPalaceBoard(v *cp.View, w *wording.Words) ([]byte, error) {
 	if err := cpCheck(v); err != nil {
 		return nil, err
 	}
-	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
-	l := measure.newCPLayout(v)
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
+	names := r.seatNames(w, v.Players)
+	l := measure.newCPLayout(v, names)
 	r.faces.Put(measure.fs)
-	c := r.begin(cpW, l.height, cpLayoutKey(v, l), func(c *canvas) { c.cpBackground(v, l) })
-	names = r.seatNames(names, v.Players)
+	c := r.begin(w, cpW, l.height, cpLayoutKey(v, w, l), func(c *canvas) { c.cpBackground(v, l) })
 	c.cpGameLayer(v, l)
-	c.titleBar(cpTitle, cpNote(v, names))
+	c.titleBar(c.cpTitle(), cpNote(v, w, names))
 	for i := range v.Locations {
 		c.cpLocation(v, names, &v.Locations[i], l.locRect[i], l.cardLines[i])
 	}
@@ -187,38 +199,63 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, names []string) ([]byte, error
 	c.cpBuzz(v, l.rightBox["buzz"])
 	c.cpIncome(v, l.rightBox["income"])
 	c.cpSupply(v, names, l.rightBox["supply"])
-	c.cpWaiting(v, names, l.rightBox["waiting"])
+	c.cpWaiting(v, names, l.waiting, l.rightBox["waiting"])
 	c.cpSeats(v, names, l.tableY)
 	return c.finish()
 }
 
 // cpNote is the title bar's note: round, phase and who is awaited, or the
 // winners once the game is over.
-func cpNote(v *cp.View, names []string) string {
+func cpNote(v *cp.View, w *wording.Words, names []string) string {
 	if v.Over {
-		return cpRoundNote(v, names)
+		return cpRoundNote(v, w, names)
 	}
-	note := v.Label
+	note := cpPhaseLabel(v, w)
 	if note == "" {
-		note = cpRoundNote(v, names)
+		note = cpRoundNote(v, w, names)
 	}
 	if t := int(v.Turn); t >= 0 && t < len(names) {
-		note += " · " + names[t] + " to play"
+		note += " · " + say(w, "cp.image.to_play", "Who", names[t])
 	}
 	return note
 }
 
 // cpRoundNote is where the game stands: "Spring 1851 · phase 6 of 7", or
 // "Game over · Ada won" once it has ended.
-func cpRoundNote(v *cp.View, names []string) string {
+func cpRoundNote(v *cp.View, w *wording.Words, names []string) string {
 	if v.Over {
 		var winners []engine.Seat
 		if v.Result != nil {
 			winners = v.Result.Winners
 		}
-		return gameOverNote(winners, names)
+		return gameOverNote(w, winners, names)
 	}
-	return fmt.Sprintf("%s · phase %d of 7", v.RoundName, v.Phase)
+	return say(w, "cp.image.phase", "Round", cpRoundName(v, w), "N", v.Phase)
+}
+
+// cpRoundName names the view's round ("Spring 1849") by the content's
+// name of it in w's language.
+func cpRoundName(v *cp.View, w *wording.Words) string {
+	return item(w, "year:"+strconv.Itoa(v.Round-1), v.RoundName)
+}
+
+// cpPhaseLabel says where the game stands as the game's log does: "Spring
+// 1849: phase 2, place dice", written from the view's round and phase in
+// w's language; "" for a phase the game does not name.
+func cpPhaseLabel(v *cp.View, w *wording.Words) string {
+	if v.Phase < 1 || v.Phase > 7 || v.Over {
+		return ""
+	}
+	if !v.LabelSay.IsZero() {
+		return w.Say(v.LabelSay)
+	}
+	return w.Say(engine.Say("cp.phase.label", engine.Code("Year", cpRoundName(v, w)), engine.Num("Phase", v.Phase),
+		engine.Msg("Name", "cp.phase."+strconv.Itoa(v.Phase), 0)))
+}
+
+// cpWaitingLabel is what an open decision waits for, in w's language.
+func cpWaitingLabel(w *wording.Words, wv cp.WaitingView) string {
+	return sayOr(w, wv.Text, wv.Kind)
 }
 
 func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) < n }
@@ -226,7 +263,7 @@ func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) <
 // cpBackground draws the static layer: panels, headers, empty dice and
 // action spaces, track cells and the player table's frame.
 func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
-	c.titleBarStatic(cpTitle)
+	c.titleBarStatic(c.cpTitle())
 	dc := c.gg()
 	for i := range v.Locations {
 		rect := l.locRect[i]
@@ -238,8 +275,13 @@ func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 	y := l.tableY
 	c.fill(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH), colPanelAlt)
 	head := style{size: sizeSmall, bold: true, color: colInkSoft}
-	for _, h := range cpSeatColumns() {
-		c.text(h.title, h.x, y+cpTableH/2, head)
+	cols := c.cpSeatColumns()
+	for i, h := range cols {
+		room := cpW - cpMargin - 8 - h.x
+		if i+1 < len(cols) {
+			room = cols[i+1].x - h.x - 6
+		}
+		c.textFit(h.title, h.x, y+cpTableH/2, room, head)
 	}
 	for i := 0; i < v.Players; i++ {
 		ry := y + cpTableH + i*cpSeatH
@@ -257,8 +299,8 @@ const cpPiecePad = 2
 // cpPiecePad of paper around it. Boards whose rows differ in height share
 // the panels, so a board of a new geometry only assembles its background.
 func (c *canvas) cpPanelPiece(loc *cp.LocationView, h int) *image.RGBA {
-	key := fmt.Sprintf("cp-panel/%d/%d/%s/%d/%v", h, loc.Number, loc.Name, len(loc.Actions), cpDiceKey(loc.Dice))
-	return c.r.piece(key, cpLocW+2*cpPiecePad, h+2*cpPiecePad, func(pc *canvas) {
+	key := fmt.Sprintf("cp-panel/%d/%s/%d/%v", h, cpLocTitle(c.w, loc), len(loc.Actions), cpDiceKey(loc.Dice))
+	return c.r.piece(c.w, key, cpLocW+2*cpPiecePad, h+2*cpPiecePad, func(pc *canvas) {
 		pc.cpPanelStatic(loc, image.Rect(cpPiecePad, cpPiecePad, cpPiecePad+cpLocW, cpPiecePad+h))
 	})
 }
@@ -277,7 +319,7 @@ func cpDiceKey(dice []cp.DiceSpaceView) string {
 func (c *canvas) cpPanelStatic(loc *cp.LocationView, rect image.Rectangle) {
 	dc := c.gg()
 	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
-	c.panelHead(rect, cpLocTitle(loc))
+	c.panelHead(rect, cpLocTitle(c.w, loc))
 	y := rect.Min.Y + cpHeadH + 6
 	for j, d := range loc.Dice {
 		x := rect.Min.X + 10 + j*(cpSlot+8)
@@ -327,12 +369,12 @@ func (c *canvas) cpActionText(a *cp.ActionSpaceView, box image.Rectangle) {
 	x, y := box.Min.X+8, box.Min.Y+cpActH/2
 	st := style{size: sizeSmall, bold: true, color: colInk}
 	if a.Pounds == 0 && a.Newspapers == 0 && a.Buzz == 0 {
-		text := a.Text
+		text := sayOr(c.w, a.TextSay, a.Text)
 		if text == "" {
-			text = "free"
+			text = c.say("cp.image.free")
 			st = style{size: sizeSmall, color: colInkSoft}
 		}
-		c.textFit(text, x, y, box.Dx()-dieSmallSize-14, st)
+		c.textTwoLines(text, x, y, box.Dx()-dieSmallSize-14, st)
 		return
 	}
 	if a.Pounds != 0 {
@@ -348,7 +390,7 @@ func (c *canvas) cpActionText(a *cp.ActionSpaceView, box image.Rectangle) {
 		x += iconSize + 6
 	}
 	if a.Buzz != 0 {
-		c.text(fmt.Sprintf("%+d buzz", a.Buzz), x, y, st)
+		c.textTwoLines(c.say("cp.image.buzz_space", "N", fmt.Sprintf("%+d", a.Buzz)), x, y, box.Max.X-dieSmallSize-8-x, st)
 	}
 }
 
@@ -399,8 +441,11 @@ func (c *canvas) fitNotes(notes []string, room int, st style) string {
 	return out
 }
 
-// cpLocTitle is a location panel's title: "3  Bank of England".
-func cpLocTitle(loc *cp.LocationView) string { return fmt.Sprintf("%d  %s", loc.Number, loc.Name) }
+// cpLocTitle is a location panel's title: "3  Bank of England", named
+// in w's language.
+func cpLocTitle(w *wording.Words, loc *cp.LocationView) string {
+	return fmt.Sprintf("%d  %s", loc.Number, itemOr(w, loc.NameKey, item(w, "loc:"+loc.Key, loc.Name)))
+}
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
 func (c *canvas) assistantIcon(dc *gg.Context, x, y int) {

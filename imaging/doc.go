@@ -13,6 +13,11 @@
 // Sans for every other script, Twemoji), so an image draws a display name
 // in any script and depends on nothing of the machine it is drawn on.
 //
-// Imports: the engine packages and drawing libraries only; never bot or
-// storage.
+// Every word an image draws is in the reader's language: each render is
+// given a *wording.Words, which writes the image's labels from the
+// catalogue image.<lang>.toml, names the game's content items in that
+// language and knows the seats' display names (see words.go).
+//
+// Imports: the engine packages, wording and drawing libraries only; never
+// bot or storage.
 package imaging

@@ -10,6 +10,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // The space kinds and the finish, as eightydays.SpaceView documents them.
@@ -47,7 +48,7 @@ const (
 // Columns of the travellers' table, as x offsets from the track's left.
 const (
 	edColName   = 0
-	edColSpace  = 250
+	edColSpace  = 272
 	edColPounds = 400
 	edColRumors = 490
 	edColNext   = 610
@@ -74,7 +75,7 @@ func (c *canvas) edRowHeights(v *eightydays.View) travellerRows {
 	rows := make(travellerRows, len(v.Players))
 	for i, p := range v.Players {
 		n := 0
-		for _, line := range edCharacters(p.Characters) {
+		for _, line := range edCharacters(c.w, p.Characters) {
 			l, _ := c.wrapRich(line, edCharsW, edCharsW-12, 8, style{size: sizeSmall})
 			n += len(l)
 		}
@@ -92,8 +93,8 @@ func (rows travellerRows) top(i int) int {
 	return y
 }
 
-// edTitle is the board's title.
-const edTitle = "Around the World in 80 Days"
+// edTitle is the board's title in the canvas's language.
+func (c *canvas) edTitle() string { return c.say("game.eightydays.title") }
 
 // edCell returns the rectangle of the cell showing space n: London the
 // start at 0 and the finish at 80 have a cell each.
@@ -127,24 +128,24 @@ func edKindColor(sp eightydays.SpaceView) rgb {
 	return colPlain
 }
 
-// edLabel is the text in a space's band.
-func edLabel(sp eightydays.SpaceView) string {
+// edLabel is the text in a space's band, in w's language.
+func edLabel(w *wording.Words, sp eightydays.SpaceView) string {
 	switch sp.Kind {
 	case edKindLondon:
 		if sp.Number == edLondonEnd {
-			return "London finish"
+			return say(w, "ed.image.space.finish")
 		}
-		return "London start"
+		return say(w, "ed.image.space.start")
 	case edKindLayover:
-		return sp.City
+		return itemOr(w, sp.CityKey, item(w, "city:"+strconv.Itoa(sp.Number), sp.City))
 	case edKindPassepartout:
-		return "Passepartout"
+		return say(w, "ed.image.space.passepartout")
 	case edKindBet:
-		return "Bet " + joinInts(sp.Bets, "·")
+		return say(w, "ed.image.space.bet", "Bets", joinInts(sp.Bets, "·"))
 	case edKindPound:
-		return "£ ±10"
+		return say(w, "ed.image.space.pound")
 	case edKindPolice:
-		return "Police"
+		return say(w, "ed.image.space.police")
 	}
 	return sp.Kind
 }
@@ -159,40 +160,50 @@ func joinInts(v []int, sep string) string {
 
 // edLayoutKey names the static layer: the track's content and the number of
 // travellers' rows.
-func edLayoutKey(v *eightydays.View, rows travellerRows) string {
+func edLayoutKey(v *eightydays.View, w *wording.Words, rows travellerRows) string {
 	h := fnv.New64a()
 	for _, sp := range v.Track {
-		fmt.Fprintf(h, "%d|%s|%s|%v|%t;", sp.Number, sp.Kind, sp.City, sp.Bets, sp.Red)
+		fmt.Fprintf(h, "%d|%s|%s|%v|%t;", sp.Number, sp.Kind, edLabel(w, sp), sp.Bets, sp.Red)
 	}
 	return fmt.Sprintf("80days/%v/%x", rows, h.Sum64())
 }
 
 // eightyDaysBoard draws the public board of an 80 Days view.
-func (r *Renderer) eightyDaysBoard(v *eightydays.View, names []string) ([]byte, error) {
+func (r *Renderer) eightyDaysBoard(v *eightydays.View, w *wording.Words) ([]byte, error) {
 	if err := edCheck(v); err != nil {
 		return nil, err
 	}
 	players := len(v.Players)
-	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
 	rows := measure.edRowHeights(v)
 	r.faces.Put(measure.fs)
 	height := rows.top(players) + edFooterH
-	c := r.begin(edW, height, edLayoutKey(v, rows), func(c *canvas) { c.edBackground(v, rows) })
-	names = r.seatNames(names, players)
-	note := fmt.Sprintf("Round %d", v.Round)
-	if v.Variant != "" && v.Variant != "standard" {
-		note += " · " + v.Variant
-	}
+	c := r.begin(w, edW, height, edLayoutKey(v, w, rows), func(c *canvas) { c.edBackground(v, rows) })
+	names := r.seatNames(w, players)
+	note := edRoundNote(v, w)
 	if v.Over {
-		note = gameOverNote(v.Winners, names)
+		note = gameOverNote(w, v.Winners, names)
 	} else if int(v.Turn) >= 0 && int(v.Turn) < players {
-		note += " · " + names[v.Turn] + " to move"
+		note += " · " + c.say("ed.image.to_move", "Who", names[v.Turn])
 	}
-	c.titleBar(edTitle, note)
+	c.titleBar(c.edTitle(), note)
 	c.edPawns(v)
 	c.edTravellers(v, names, rows)
 	c.edFooter(v, rows)
 	return c.finish()
+}
+
+// edRoundNote is the round and the variant: "Round 4 · two pawns".
+func edRoundNote(v *eightydays.View, w *wording.Words) string {
+	note := say(w, "ed.image.round", "N", v.Round)
+	switch v.Variant {
+	case "", "standard":
+	case "two-pawns":
+		note += " · " + say(w, "ed.image.two_pawns")
+	default:
+		note += " · " + v.Variant
+	}
+	return note
 }
 
 // edCheck refuses views the board cannot draw faithfully.
@@ -212,7 +223,7 @@ func edCheck(v *eightydays.View) error {
 // edBackground draws what does not change during a game: the track, the
 // key to the spaces and the travellers' table without its contents.
 func (c *canvas) edBackground(v *eightydays.View, rows travellerRows) {
-	c.titleBarStatic(edTitle)
+	c.titleBarStatic(c.edTitle())
 	dc := c.gg()
 	for _, sp := range v.Track {
 		rect := edCell(sp.Number)
@@ -221,7 +232,7 @@ func (c *canvas) edBackground(v *eightydays.View, rows travellerRows) {
 		band := image.Rect(rect.Min.X+1, rect.Max.Y-edBandH, rect.Max.X-1, rect.Max.Y-1)
 		c.fill(band, kind)
 		label := style{size: sizeSmall, bold: sp.Kind == edKindLayover || sp.Kind == edKindLondon, color: inkOn(kind), align: alignCenter}
-		text := edLabel(sp)
+		text := edLabel(c.w, sp)
 		if c.fs.width(text, label) > band.Dx()-2 {
 			label.bold = false // a long city name: regular is narrower
 		}
@@ -235,11 +246,17 @@ func (c *canvas) edBackground(v *eightydays.View, rows travellerRows) {
 	right := edW - edTrackX
 	c.fill(image.Rect(x0, y, right, y+edHeadH), colPanelAlt)
 	head := style{size: sizeSmall, bold: true, color: colInkSoft}
-	for _, h := range []struct {
+	cols := []struct {
 		x    int
 		text string
-	}{{edColName, "Traveller"}, {edColSpace, "Space (place)"}, {edColPounds, "Pounds"}, {edColRumors, "Rumors"}, {edColNext, "Next turn"}, {edColChars, "Characters kept"}} {
-		c.text(h.text, x0+h.x+10, y+edHeadH/2, head)
+	}{{edColName, c.say("ed.image.col.traveller")}, {edColSpace, c.say("ed.image.col.space")}, {edColPounds, c.say("ed.image.col.pounds")},
+		{edColRumors, c.say("ed.image.col.rumors")}, {edColNext, c.say("ed.image.col.next")}, {edColChars, c.say("ed.image.col.characters")}}
+	for i, h := range cols {
+		room := right - x0 - h.x - 16
+		if i+1 < len(cols) {
+			room = cols[i+1].x - h.x - 14
+		}
+		c.textFit(h.text, x0+h.x+10, y+edHeadH/2, room, head)
 	}
 	for i := range v.Players {
 		ry := rows.top(i)
@@ -257,17 +274,17 @@ func (c *canvas) edKey() {
 		does  string
 		width int // share of the row, in twentieths
 	}{
-		{eightydays.SpaceView{Kind: edKindLayover}, "Layover", "back only: +10£/space", 4},
-		{eightydays.SpaceView{Kind: edKindPassepartout}, "Passepartout", "draw 1, or 2 if behind", 4},
-		{eightydays.SpaceView{Kind: edKindBet}, "Bet: if your place is printed", "next turn: place × 10£", 5},
-		{eightydays.SpaceView{Kind: edKindPound}, "£", "stay: take or give 10£", 4},
-		{eightydays.SpaceView{Kind: edKindPolice}, "Police", "only with a Rumor", 3},
+		{eightydays.SpaceView{Kind: edKindLayover}, c.say("ed.image.key.layover"), c.say("ed.image.key.layover_does"), 4},
+		{eightydays.SpaceView{Kind: edKindPassepartout}, c.say("ed.image.key.passepartout"), c.say("ed.image.key.passepartout_does"), 4},
+		{eightydays.SpaceView{Kind: edKindBet}, c.say("ed.image.key.bet"), c.say("ed.image.key.bet_does"), 5},
+		{eightydays.SpaceView{Kind: edKindPound}, c.say("ed.image.key.pound"), c.say("ed.image.key.pound_does"), 4},
+		{eightydays.SpaceView{Kind: edKindPolice}, c.say("ed.image.key.police"), c.say("ed.image.key.police_does"), 3},
 	}
 	x := edTrackX
 	for _, k := range keys {
 		w := (edW - 2*edTrackX) * k.width / 20
 		c.fill(image.Rect(x, edKeyY+6, x+18, edKeyY+edKeyH-6), edKindColor(k.kind))
-		c.text(k.name, x+26, edKeyY+15, style{size: sizeSmall, bold: true, color: colInk})
+		c.textFit(k.name, x+26, edKeyY+15, w-32, style{size: sizeSmall, bold: true, color: colInk})
 		c.textFit(k.does, x+26, edKeyY+39, w-32, style{size: sizeSmall, color: colInkSoft})
 		x += w
 	}
@@ -336,19 +353,19 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string, rows traveller
 		c.marker(seat, x0+30, mid, markPawn)
 		nameSt := style{size: sizeBody, bold: true, color: colInk}
 		c.textFit(names[seat], x0+54, mid-9, edColSpace-64, nameSt)
-		sub := seatColorName(seat)
+		sub := c.seatColorName(seat)
 		if v.First == engine.Seat(seat) {
-			sub += " · began"
+			sub += " · " + c.say("ed.image.began")
 		}
 		switch {
 		case won:
-			sub = "WINNER"
+			sub = strings.ToUpper(c.say("image.winner"))
 		case !v.Over && int(v.Turn) == seat:
-			sub += " · to move"
+			sub += " · " + c.say("image.to_play")
 		}
-		c.text(sub, x0+54, mid+13, style{size: sizeSmall, bold: won, color: colInkSoft})
+		c.textFit(sub, x0+54, mid+13, edColSpace-64, style{size: sizeSmall, bold: won, color: colInkSoft})
 
-		where := edWhere(p)
+		where := edWhere(c.w, p)
 		for i, w := range where {
 			ly := mid
 			if len(where) > 1 {
@@ -358,9 +375,23 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string, rows traveller
 		}
 		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
 		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
-		c.textFit(edPending(v, p), x0+edColNext+10, mid, edColChars-edColNext-16, style{size: sizeSmall, color: colInk})
+		c.edPendingLines(edPending(v, c.w, p), x0+edColNext+10, mid)
 		c.edCharacterLines(p.Characters, x0+edColChars+10, y, rows[seat])
 
+	}
+}
+
+// edPendingLines draws what a traveller's next turn holds centred on y,
+// over two lines when it needs them.
+func (c *canvas) edPendingLines(s string, x, y int) {
+	st := style{size: sizeSmall, color: colInk}
+	w := edColChars - edColNext - 16
+	lines, cut := c.wrapRich(s, w, w, 2, st)
+	if cut {
+		c.noteCut(s)
+	}
+	for i, line := range lines {
+		c.drawRichLine(line, x, y-(len(lines)-1)*10+20*i, st)
 	}
 }
 
@@ -379,20 +410,20 @@ func (c *canvas) edRumors(n, x, y int) {
 
 // edWhere says where each of a traveller's pawns stands: "47 (2nd)",
 // "home"; "a 12 (3rd)" when there are two.
-func edWhere(p eightydays.PlayerView) []string {
+func edWhere(w *wording.Words, p eightydays.PlayerView) []string {
 	parts := make([]string, 0, len(p.Pawns))
 	for _, pawn := range p.Pawns {
 		var s string
 		switch {
 		case pawn.Home:
-			s = "home"
+			s = say(w, "ed.image.home")
 		case pawn.Space <= 0:
-			s = "London"
+			s = say(w, "ed.image.london")
 		default:
-			s = fmt.Sprintf("%d (%s)", pawn.Space, engine.Ordinal(pawn.Rank))
+			s = say(w, "ed.image.where", "Space", pawn.Space, "Place", ordinal(w, pawn.Rank))
 		}
 		if pawn.Name != "" {
-			s = pawn.Name + " " + s
+			s = say(w, "ed.image.pawn_where", "Pawn", pawn.Name, "Where", s)
 		}
 		parts = append(parts, s)
 	}
@@ -400,7 +431,7 @@ func edWhere(p eightydays.PlayerView) []string {
 }
 
 // edPending says what each pawn's space does on the owner's next turn.
-func edPending(v *eightydays.View, p eightydays.PlayerView) string {
+func edPending(v *eightydays.View, w *wording.Words, p eightydays.PlayerView) string {
 	var parts []string
 	for _, pawn := range p.Pawns {
 		var s string
@@ -412,27 +443,27 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 			}
 			switch {
 			case pawn.BetDead:
-				s = fmt.Sprintf("bet %s pays nothing with %d", joinInts(bets, "·"), len(v.Players))
+				s = say(w, "ed.image.bet_dead", "Bets", joinInts(bets, "·"), "N", len(v.Players))
 			case pawn.BetPays > 0:
-				s = fmt.Sprintf("bet pays %d£", pawn.BetPays)
+				s = say(w, "ed.image.bet_pays", "N", pawn.BetPays)
 			case len(bets) > 0:
-				s = "bet on " + joinInts(bets, "·") + ": no pay yet"
+				s = say(w, "ed.image.bet_later", "Bets", joinInts(bets, "·"))
 			default:
-				s = "bet"
+				s = say(w, "ed.image.bet")
 			}
 		case "pound":
-			s = "£: stay ±10£ or move"
+			s = say(w, "ed.image.pound")
 		case "police":
-			s = "police: drop a Rumor"
+			s = say(w, "ed.image.police")
 		case "leave":
-			s = "must leave Police"
+			s = say(w, "ed.image.leave")
 		case "":
 			continue
 		default:
 			s = pawn.Pending
 		}
 		if pawn.Name != "" {
-			s = pawn.Name + ": " + s
+			s = say(w, "ed.image.pawn_pending", "Pawn", pawn.Name, "Pending", s)
 		}
 		parts = append(parts, s)
 	}
@@ -444,15 +475,15 @@ func edPending(v *eightydays.View, p eightydays.PlayerView) string {
 
 // edCharacters describes kept characters, one each: "Aouda: move 5£
 // cheaper"; "–" for none.
-func edCharacters(cards []eightydays.CardView) []string {
+func edCharacters(w *wording.Words, cards []eightydays.CardView) []string {
 	if len(cards) == 0 {
 		return []string{"–"}
 	}
 	lines := make([]string, 0, len(cards))
 	for _, card := range cards {
-		line := card.Name
-		if card.Effect != "" {
-			line += ": " + card.Effect
+		line := edCardName(w, card)
+		if effect := sayOr(w, card.EffectSay, card.Effect); effect != "" {
+			line += ": " + effect
 		}
 		lines = append(lines, line)
 	}
@@ -466,7 +497,7 @@ func (c *canvas) edCharacterLines(cards []eightydays.CardView, x, y, h int) {
 	st := style{size: sizeSmall, color: colInk}
 	var all [][]richLine
 	n := 0
-	for _, line := range edCharacters(cards) {
+	for _, line := range edCharacters(c.w, cards) {
 		l, _ := c.wrapRich(line, edCharsW, edCharsW-12, 8, st)
 		all = append(all, l)
 		n += len(l)
@@ -491,31 +522,42 @@ func (c *canvas) edFooter(v *eightydays.View, rows travellerRows) {
 	x := edTrackX
 	body := style{size: sizeBody, color: colInk}
 	bold := style{size: sizeBody, bold: true, color: colInk}
-	x += c.text("Deck ", x, y, bold)
-	x += c.text(fmt.Sprintf("%d cards", v.DeckSize), x, y, body)
+	x += c.text(c.say("ed.image.deck")+" ", x, y, bold)
+	x += c.text(c.say("ed.image.deck_cards", "Count", v.DeckSize), x, y, body)
 	x += 30
-	x += c.text("Discard ", x, y, bold)
-	discard := fmt.Sprintf("%d", len(v.Discard))
+	x += c.text(c.say("ed.image.discard")+" ", x, y, bold)
+	discard := strconv.Itoa(len(v.Discard))
 	if n := len(v.Discard); n > 0 {
-		discard += " · top: " + v.Discard[n-1].Name
+		discard += " · " + c.say("ed.image.top", "Name", edCardName(c.w, v.Discard[n-1]))
 	}
 	c.textFit(discard, x, y, edW-edTrackX-x, body)
 	if len(v.Drawn) > 0 {
 		y += 30
 		x = edTrackX
-		x += c.text("Drawn, to choose from ", x, y, bold)
+		x += c.text(c.say("ed.image.drawn")+" ", x, y, bold)
 		drawn := make([]string, len(v.Drawn))
 		for i, card := range v.Drawn {
-			drawn[i] = card.Name + " (" + card.Effect + ")"
+			drawn[i] = edCardName(c.w, card) + " (" + sayOr(c.w, card.EffectSay, card.Effect) + ")"
 		}
 		c.textFit(strings.Join(drawn, " / "), x, y, edW-edTrackX-x, body)
 	}
 	y += 30
 	x = edTrackX
-	x += c.text("Forward cost ", x, y, style{size: sizeSmall, bold: true, color: colInkSoft})
+	x += c.text(c.say("ed.image.forward_cost")+" ", x, y, style{size: sizeSmall, bold: true, color: colInkSoft})
 	cost := make([]string, 0, 12)
 	for n := 1; n <= 12; n++ {
 		cost = append(cost, fmt.Sprintf("%d:%d£", n, n*(n+1)/2))
 	}
 	c.text(strings.Join(cost, "  "), x, y, style{size: sizeSmall, color: colInkSoft})
+}
+
+// edCardName names a Passepartout card in w's language.
+func edCardName(w *wording.Words, card eightydays.CardView) string {
+	if card.NameKey != "" {
+		return itemOr(w, card.NameKey, card.Name)
+	}
+	if card.ID == "" {
+		return card.Name
+	}
+	return item(w, "card:"+card.ID, card.Name)
 }

@@ -9,10 +9,16 @@ import (
 )
 
 // Every space of the route, the finish included, has a cell of its own
-// inside the board, and every band label shows whole.
+// inside the board, and every band label shows whole, in every language.
 func TestEightyDaysCells(t *testing.T) {
+	for _, lang := range catalogue(t).Languages() {
+		t.Run(lang, func(t *testing.T) { testEightyDaysCells(t, lang) })
+	}
+}
+
+func testEightyDaysCells(t *testing.T, lang string) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: wordsIn(t, lang, edRules(t), nil)}
 	v := findPosition(t, "ed4-end").play(t).View(engine.Spectator).(*eightydays.View)
 	board := image.Rect(0, 0, edW, edKeyY)
 	seen := map[image.Rectangle]int{}
@@ -25,7 +31,7 @@ func TestEightyDaysCells(t *testing.T) {
 			t.Errorf("spaces %d and %d share a cell", other, sp.Number)
 		}
 		seen[cell] = sp.Number
-		label := edLabel(sp)
+		label := edLabel(c.w, sp)
 		if w := c.fs.width(label, style{size: sizeSmall}); w > edCellW-4 {
 			t.Errorf("space %d: label %q is %d pixels wide", sp.Number, label, w)
 		}
@@ -57,10 +63,10 @@ func TestEightyDaysPendingBet(t *testing.T) {
 		want string
 	}{
 		{eightydays.PawnView{Space: 3, Rank: 3, Pending: "bet", BetDead: true}, "bet 4·5·6 pays nothing with 3"},
-		{eightydays.PawnView{Space: 4, Rank: 2, Pending: "bet", BetPays: 20}, "bet pays 20£"},
+		{eightydays.PawnView{Space: 4, Rank: 2, Pending: "bet", BetPays: 20}, "bet pays 20 £"},
 		{eightydays.PawnView{Space: 4, Rank: 3, Pending: "bet"}, "bet on 2: no pay yet"},
 	} {
-		if got := edPending(v, eightydays.PlayerView{Pawns: []eightydays.PawnView{tc.pawn}}); got != tc.want {
+		if got := edPending(v, en(nil), eightydays.PlayerView{Pawns: []eightydays.PawnView{tc.pawn}}); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.pawn, got, tc.want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
 )
 
 func ExampleRenderer_Board() {
@@ -16,7 +18,8 @@ func ExampleRenderer_Board() {
 		fmt.Println(err)
 		return
 	}
-	state, err := eightydays.NewRules(content).New(engine.Setup{Players: 4, Seed: 1})
+	rules := eightydays.NewRules(content)
+	state, err := rules.New(engine.Setup{Players: 4, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -26,7 +29,15 @@ func ExampleRenderer_Board() {
 		fmt.Println(err)
 		return
 	}
-	board, err := r.Board(state.View(engine.Spectator), []string{"Ada", "Brunel", "Cole", "Dickens"})
+	cat, err := locale.New() // the message catalogues, once per program
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The board in German, the game's names from its content, the seats'
+	// display names in the legend.
+	words := wording.ForRules(cat.For("de"), rules, []string{"Ada", "Brunel", "Cole", "Dickens"})
+	board, err := r.Board(state.View(engine.Spectator), words)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -18,7 +18,8 @@ func TestCrystalPalaceGameOverNotes(t *testing.T) {
 			t.Fatal("cp3-end is not over")
 		}
 		names := []string{"Ada", "Brunel", "Cole"}
-		for _, note := range []string{cpNote(v, names), cpRoundNote(v, names)} {
+		w := en(names)
+		for _, note := range []string{cpNote(v, w, names), cpRoundNote(v, w, names)} {
 			if strings.Contains(note, "phase") || !strings.HasPrefix(note, "Game over · ") || !strings.HasSuffix(note, " won") {
 				t.Errorf("P%d: note %q, want the winners", seat+1, note)
 			}
@@ -28,7 +29,8 @@ func TestCrystalPalaceGameOverNotes(t *testing.T) {
 				}
 			}
 		}
-		dice, blank, note := matDice(v, v.Private, &v.Seats[seat])
+		c := &canvas{r: testRenderer(t), w: w}
+		dice, blank, note := c.matDice(v, v.Private, &v.Seats[seat])
 		if len(dice) != 0 || blank != 0 || strings.Contains(note, "not chosen") {
 			t.Errorf("P%d: mat dice %v, %d blank, %q after the game", seat+1, dice, blank, note)
 		}
@@ -39,6 +41,7 @@ func TestCrystalPalaceGameOverNotes(t *testing.T) {
 // round's dice as they are, the placed ones told apart, until phase 7.
 func TestMatDiceByPhase(t *testing.T) {
 	pub := &cp.PlayerView{Dice: 4}
+	c := &canvas{r: testRenderer(t), w: en(nil)}
 	for _, tc := range []struct {
 		phase     int
 		private   []int
@@ -59,7 +62,7 @@ func TestMatDiceByPhase(t *testing.T) {
 		v := &cp.View{Phase: tc.phase}
 		p := *pub
 		p.DiceValues, p.Unplaced, p.Placed = tc.revealed, tc.unplaced, tc.placed
-		dice, blank, note := matDice(v, &cp.PrivateView{Dice: tc.private, Unplaced: tc.unplaced, Placed: tc.placed}, &p)
+		dice, blank, note := c.matDice(v, &cp.PrivateView{Dice: tc.private, Unplaced: tc.unplaced, Placed: tc.placed}, &p)
 		if len(dice) != tc.wantDice || blank != tc.wantBlank || note != tc.wantNote {
 			t.Errorf("phase %d: %v, %d blank, %q; want %d dice, %d blank, %q", tc.phase, dice, blank, note, tc.wantDice, tc.wantBlank, tc.wantNote)
 		}

@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // position is a fixed game state for golden images: a seeded game played by
@@ -116,26 +118,26 @@ func TestGoldenImages(t *testing.T) {
 	for _, p := range positions(t) {
 		t.Run(p.name, func(t *testing.T) {
 			s := p.play(t)
-			board, err := r.Board(s.View(engine.Spectator), goldenNames)
+			board, err := r.Board(s.View(engine.Spectator), en(goldenNames))
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, p.name+"-board", board)
-			glance, err := r.Glance(s.View(engine.Spectator), goldenNames)
+			glance, err := r.Glance(s.View(engine.Spectator), en(goldenNames))
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, p.name+"-glance", glance)
 			mats := map[string]int{"cp4-midgame": 2, "cp4-secret-dice": 2, "cp3-end": 1}[p.name]
 			for seat := 0; seat < mats; seat++ {
-				mat, err := r.Mat(s.View(engine.Seat(seat)), goldenNames)
+				mat, err := r.Mat(s.View(engine.Seat(seat)), en(goldenNames))
 				if err != nil {
 					t.Fatal(err)
 				}
 				checkGolden(t, fmt.Sprintf("%s-mat-p%d", p.name, seat+1), mat)
 			}
 			if s.Over() {
-				scores, err := r.Scores(s.View(engine.Spectator), goldenNames)
+				scores, err := r.Scores(s.View(engine.Spectator), en(goldenNames))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +170,7 @@ func BenchmarkCrystalPalaceMat(b *testing.B) {
 	s := findPosition(b, "cp4-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(0)
-	benchImage(b, func() ([]byte, error) { return r.Mat(v, nil) })
+	benchImage(b, func() ([]byte, error) { return r.Mat(v, en(nil)) })
 }
 
 // BenchmarkCrystalPalaceScores renders and encodes the final scores.
@@ -176,7 +178,7 @@ func BenchmarkCrystalPalaceScores(b *testing.B) {
 	s := findPosition(b, "cp3-end").play(b)
 	r := testRenderer(b)
 	v := s.View(engine.Spectator)
-	benchImage(b, func() ([]byte, error) { return r.Scores(v, nil) })
+	benchImage(b, func() ([]byte, error) { return r.Scores(v, en(nil)) })
 }
 
 // BenchmarkEightyDaysBoard renders and encodes a 6-player board (target:
@@ -193,7 +195,7 @@ func BenchmarkCrystalPalaceGlance(b *testing.B) {
 	s := findPosition(b, "cp5-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(engine.Spectator)
-	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, en(goldenNames)) })
 }
 
 // BenchmarkEightyDaysGlance renders and encodes the glance of a 6-player
@@ -202,7 +204,7 @@ func BenchmarkEightyDaysGlance(b *testing.B) {
 	s := findPosition(b, "ed6-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(engine.Spectator)
-	benchImage(b, func() ([]byte, error) { return r.Glance(v, goldenNames) })
+	benchImage(b, func() ([]byte, error) { return r.Glance(v, en(goldenNames)) })
 }
 
 // Every seat's own view, secrets included, draws the spectator's board:
@@ -211,12 +213,12 @@ func TestBoardsAreTheSameForEverySeat(t *testing.T) {
 	r := testRenderer(t)
 	for _, name := range []string{"cp4-secret-dice", "cp4-midgame", "ed4-midgame"} {
 		s := findPosition(t, name).play(t)
-		want, err := r.Board(s.View(engine.Spectator), goldenNames)
+		want, err := r.Board(s.View(engine.Spectator), en(goldenNames))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for seat := 0; seat < s.Players(); seat++ {
-			got, err := r.Board(s.View(engine.Seat(seat)), goldenNames)
+			got, err := r.Board(s.View(engine.Seat(seat)), en(goldenNames))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -225,4 +227,63 @@ func TestBoardsAreTheSameForEverySeat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// goldenLanguages are the positions drawn in German and French too: a
+// board of each game with its glance, a private mat and score sheets.
+var goldenLanguages = []string{"cp4-midgame", "cp3-end", "ed4-midgame", "ed4-end"}
+
+// The goldens in German and French: every label from the catalogues, the
+// content's names in the language.
+func TestGoldenImagesInGermanAndFrench(t *testing.T) {
+	r := testRenderer(t)
+	for _, lang := range []string{"de", "fr"} {
+		for _, name := range goldenLanguages {
+			p := findPosition(t, name)
+			t.Run(lang+"/"+name, func(t *testing.T) {
+				s := p.play(t)
+				w := wordsIn(t, lang, p.rules, goldenNames)
+				for _, img := range languageImages(t, r, s, w) {
+					checkGolden(t, lang+"-"+name+"-"+img.name, img.png)
+				}
+			})
+		}
+	}
+}
+
+// namedPNG is an image drawn for a test and what it shows.
+type namedPNG struct {
+	name string
+	png  []byte
+}
+
+// languageImages draws every image of a state in w's words: the board,
+// the glance, the first seat's mat where the game has mats, and the
+// scores once the game is over.
+func languageImages(t *testing.T, r *Renderer, s engine.State, w *wording.Words) []namedPNG {
+	t.Helper()
+	public := s.View(engine.Spectator)
+	var out []namedPNG
+	for _, draw := range []struct {
+		name string
+		fn   func() ([]byte, error)
+	}{
+		{"board", func() ([]byte, error) { return r.Board(public, w) }},
+		{"glance", func() ([]byte, error) { return r.Glance(public, w) }},
+		{"mat", func() ([]byte, error) { return r.Mat(s.View(0), w) }},
+		{"scores", func() ([]byte, error) { return r.Scores(public, w) }},
+	} {
+		if draw.name == "scores" && !s.Over() {
+			continue
+		}
+		png, err := draw.fn()
+		if errors.Is(err, ErrNoMat) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", draw.name, err)
+		}
+		out = append(out, namedPNG{draw.name, png})
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package imaging
 
 import (
-	"fmt"
 	"image"
 	"slices"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // A glance is the picture posted with every board message: what a player
@@ -25,7 +25,8 @@ const (
 
 // Figure is one headline number of a seat and what it counts: "VP" 12.
 type Figure struct {
-	Label string // what the number counts: "Pounds", "VP", "Space", …
+	Key   string // what the number counts, in every language: "pounds", "vp", "buzz", "income", "space", "rumors"
+	Label string // the same in the glance's language: "Pounds", "SP", "Feld", …
 	Value string // the number as shown: "12", "30 (2nd)"
 }
 
@@ -57,36 +58,37 @@ type GlanceSeat struct {
 }
 
 // GlanceOf reads the glance of a public view: *crystalpalace.View or
-// *eightydays.View (a value or a pointer). It reads nothing private.
-func GlanceOf(view any) (Glance, error) {
+// *eightydays.View (a value or a pointer), written in w's language (see
+// Renderer.Board). It reads nothing private.
+func GlanceOf(view any, w *wording.Words) (Glance, error) {
 	switch v := pointerView(view).(type) {
 	case *cp.View:
 		if err := cpCheck(v); err != nil {
 			return Glance{}, err
 		}
-		return cpGlance(v), nil
+		return cpGlance(v, w), nil
 	case *eightydays.View:
 		if err := edCheck(v); err != nil {
 			return Glance{}, err
 		}
-		return edGlance(v), nil
+		return edGlance(v, w), nil
 	}
 	return Glance{}, unsupported(view)
 }
 
 // cpGlance: pounds, VP, Buzz and income; the waiting seats and what for.
-func cpGlance(v *cp.View) Glance {
-	g := Glance{Stage: v.Label, Over: v.Over}
+func cpGlance(v *cp.View, w *wording.Words) Glance {
+	g := Glance{Stage: cpPhaseLabel(v, w), Over: v.Over}
 	if g.Stage == "" || v.Over {
-		g.Stage = cpRoundNote(v, nil)
+		g.Stage = cpRoundNote(v, w, nil)
 	}
 	waiting := map[engine.Seat]bool{}
-	for _, w := range v.Waiting {
-		if !seatIn(w.Seat, v.Players) {
+	for _, wv := range v.Waiting {
+		if !seatIn(wv.Seat, v.Players) {
 			continue
 		}
-		waiting[w.Seat] = true
-		g.Decisions = addDecision(g.Decisions, w.Seat, w.Label)
+		waiting[wv.Seat] = true
+		g.Decisions = addDecision(g.Decisions, wv.Seat, cpWaitingLabel(w, wv))
 	}
 	var winners []engine.Seat
 	if v.Result != nil {
@@ -94,20 +96,20 @@ func cpGlance(v *cp.View) Glance {
 	}
 	for seat, p := range v.Seats {
 		s := GlanceSeat{Figures: []Figure{
-			{"Pounds", strconv.Itoa(p.Pounds)},
-			{"VP", strconv.Itoa(p.VP)},
-			{"Buzz", strconv.Itoa(p.Buzz)},
-			{"Income", strconv.Itoa(p.Income)},
+			figure(w, "cp", "pounds", p.Pounds),
+			figure(w, "cp", "vp", p.VP),
+			figure(w, "cp", "buzz", p.Buzz),
+			figure(w, "cp", "income", p.Income),
 		}, Active: waiting[engine.Seat(seat)]}
 		if v.Over {
 			s.Active = slices.Contains(winners, engine.Seat(seat))
 		}
-		s.Notes = activeNote(s.Active, v.Over)
+		s.Notes = activeNote(w, s.Active, v.Over)
 		if v.First == engine.Seat(seat) {
-			s.Notes = append(s.Notes, "1st player")
+			s.Notes = append(s.Notes, say(w, "image.first_player"))
 		}
 		if p.Passed {
-			s.Notes = append(s.Notes, "passed")
+			s.Notes = append(s.Notes, say(w, "image.passed"))
 		}
 		g.Seats = append(g.Seats, s)
 	}
@@ -116,53 +118,58 @@ func cpGlance(v *cp.View) Glance {
 
 // edGlance: where each pawn stands, pounds and Rumors; the traveller on
 // turn and what their turn holds.
-func edGlance(v *eightydays.View) Glance {
-	g := Glance{Stage: fmt.Sprintf("Round %d", v.Round), Over: v.Over}
-	if v.Variant != "" && v.Variant != "standard" {
-		g.Stage += " · " + v.Variant
-	}
+func edGlance(v *eightydays.View, w *wording.Words) Glance {
+	g := Glance{Stage: edRoundNote(v, w), Over: v.Over}
 	if v.Over {
-		g.Stage = "Game over"
+		g.Stage = say(w, "image.game_over")
 	}
 	turn := engine.Spectator
 	if !v.Over && int(v.Turn) >= 0 && int(v.Turn) < len(v.Players) {
 		turn = v.Turn
-		g.Decisions = addDecision(nil, turn, edDecision(v))
+		g.Decisions = addDecision(nil, turn, edDecision(v, w))
 	}
 	for seat, p := range v.Players {
+		space := figure(w, "ed", "space", 0)
+		space.Value = strings.Join(edWhere(w, p), ", ")
 		s := GlanceSeat{Figures: []Figure{
-			{"Space", strings.Join(edWhere(p), ", ")},
-			{"Pounds", strconv.Itoa(p.Pounds)},
-			{"Rumors", strconv.Itoa(p.Rumors)},
+			space,
+			figure(w, "ed", "pounds", p.Pounds),
+			figure(w, "ed", "rumors", p.Rumors),
 		}, Active: engine.Seat(seat) == turn || (v.Over && slices.Contains(v.Winners, engine.Seat(seat)))}
-		s.Notes = activeNote(s.Active, v.Over)
+		s.Notes = activeNote(w, s.Active, v.Over)
 		if v.First == engine.Seat(seat) {
-			s.Notes = append(s.Notes, "began")
+			s.Notes = append(s.Notes, say(w, "ed.image.began"))
 		}
 		g.Seats = append(g.Seats, s)
 	}
 	return g
 }
 
+// figure is the headline number n, counting key in game's words ("cp" or
+// "ed").
+func figure(w *wording.Words, game, key string, n int) Figure {
+	return Figure{Key: key, Label: say(w, game+".image.glance."+key), Value: strconv.Itoa(n)}
+}
+
 // edDecision is what the traveller on turn must do.
-func edDecision(v *eightydays.View) string {
+func edDecision(v *eightydays.View, w *wording.Words) string {
 	if len(v.Drawn) > 0 {
-		return "choose a Passepartout card to keep"
+		return say(w, "ed.image.keep")
 	}
-	if pending := edPending(v, v.Players[v.Turn]); pending != "–" {
-		return "to move · " + pending
+	if pending := edPending(v, w, v.Players[v.Turn]); pending != "–" {
+		return say(w, "ed.image.move_pending", "Pending", pending)
 	}
-	return "to move"
+	return say(w, "ed.image.move")
 }
 
 // activeNote is the note of a seat the game waits for ("to play") or of
 // a winner.
-func activeNote(active, over bool) []string {
+func activeNote(w *wording.Words, active, over bool) []string {
 	switch {
 	case active && over:
-		return []string{"winner"}
+		return []string{say(w, "image.winner")}
 	case active:
-		return []string{"to play"}
+		return []string{say(w, "image.to_play")}
 	}
 	return nil
 }
@@ -178,21 +185,21 @@ func addDecision(ds []Decision, seat engine.Seat, what string) []Decision {
 	return append(ds, Decision{Seats: []engine.Seat{seat}, What: what})
 }
 
-// Glance draws the glance of a public view (see GlanceOf) as a PNG.
-// names[i] is seat i's display name; missing names show as "P1", "P2", ….
-func (r *Renderer) Glance(view any, names []string) ([]byte, error) {
-	g, err := GlanceOf(view)
+// Glance draws the glance of a public view (see GlanceOf) as a PNG, in
+// the words of w (see Board).
+func (r *Renderer) Glance(view any, w *wording.Words) ([]byte, error) {
+	g, err := GlanceOf(view, w)
 	if err != nil {
 		return nil, err
 	}
 	var columns []string
 	switch pointerView(view).(type) {
 	case *cp.View:
-		columns = []string{"Pounds", "VP", "Buzz", "Income"}
+		columns = []string{say(w, "cp.image.glance.pounds"), say(w, "cp.image.glance.vp"), say(w, "cp.image.glance.buzz"), say(w, "cp.image.glance.income")}
 	default:
-		columns = []string{"Space (place)", "Pounds", "Rumors"}
+		columns = []string{say(w, "ed.image.col.space"), say(w, "ed.image.glance.pounds"), say(w, "ed.image.glance.rumors")}
 	}
-	return r.drawGlance(g, columns, r.seatNames(names, len(g.Seats)))
+	return r.drawGlance(w, g, columns, r.seatNames(w, len(g.Seats)))
 }
 
 // Sizes and geometry of a glance, in its pixels (twice the shown size).
@@ -234,11 +241,11 @@ func glanceColumnsX(n int) []int {
 
 // drawGlance lays a glance out: the stage on a title band, the decisions
 // under it, then a table of the seats, the awaited ones highlighted.
-func (r *Renderer) drawGlance(g Glance, columns []string, names []string) ([]byte, error) {
-	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, names []string) ([]byte, error) {
+	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
 	textW := GlanceWidth - 2*glanceMargin
 	stage, _ := measure.wrapRich(g.Stage, textW, textW, 2, style{size: glanceStage, bold: true})
-	decisions := glanceDecisions(g, names)
+	decisions := glanceDecisions(w, g, names)
 	var decided [][]richLine
 	lines := 0
 	for _, d := range decisions {
@@ -257,7 +264,7 @@ func (r *Renderer) drawGlance(g Glance, columns []string, names []string) ([]byt
 	decideH := lines*glanceDecideH + 20
 	h := stageH + decideH + glanceHeadH + len(g.Seats)*glanceRowH + glanceMargin
 	h = min(h, GlanceMaxHeight)
-	c := r.begin(GlanceWidth, h, "", nil)
+	c := r.begin(w, GlanceWidth, h, "", nil)
 
 	// The stage.
 	c.fill(image.Rect(0, 0, GlanceWidth, stageH), colPanelAlt)
@@ -282,9 +289,18 @@ func (r *Renderer) drawGlance(g Glance, columns []string, names []string) ([]byt
 	xs := glanceColumnsX(len(columns))
 	c.fill(image.Rect(glanceMargin, top, GlanceWidth-glanceMargin, top+glanceHeadH), colPanelAlt)
 	head := style{size: glanceSmall, bold: true, color: colInkSoft}
-	c.text("Player", glanceNameX, top+glanceHeadH/2, head)
+	c.text(c.say("image.player"), glanceNameX, top+glanceHeadH/2, head)
 	for i, col := range columns {
-		c.text(col, xs[i], top+glanceHeadH/2, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
+		// centred in its column: as far as the nearer of its edges
+		left, right := 440, GlanceWidth-glanceMargin
+		if i > 0 {
+			left = (xs[i-1] + xs[i]) / 2
+		}
+		if i+1 < len(xs) {
+			right = (xs[i] + xs[i+1]) / 2
+		}
+		room := 2*min(xs[i]-left, right-xs[i]) - 8
+		c.textShrink(col, xs[i], top+glanceHeadH/2, room, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
 	}
 	for seat, s := range g.Seats {
 		c.glanceSeat(seat, s, nameLines[seat], xs, top+glanceHeadH+seat*glanceRowH)
@@ -315,7 +331,7 @@ func (c *canvas) glanceSeat(seat int, s GlanceSeat, name []richLine, xs []int, y
 	for i, line := range name {
 		c.drawRichLine(line, glanceNameX, nameY+i*34, style{size: glanceName, bold: true, color: colInk})
 	}
-	notes := append([]string{seatColorName(seat)}, s.Notes...)
+	notes := append([]string{c.seatColorName(seat)}, s.Notes...)
 	if len(name) < 2 {
 		c.text(strings.Join(notes, " · "), glanceNameX, mid+25, style{size: glanceSmall, color: colInkSoft})
 	}
@@ -324,7 +340,7 @@ func (c *canvas) glanceSeat(seat int, s GlanceSeat, name []richLine, xs []int, y
 			break
 		}
 		st := style{size: glanceFigure, bold: true, color: colInk, align: alignCenter}
-		if f.Label == "VP" {
+		if f.Key == "vp" {
 			st.color = colVP
 		}
 		parts := strings.Split(f.Value, ", ")
@@ -344,12 +360,12 @@ func (c *canvas) glanceSeat(seat int, s GlanceSeat, name []richLine, xs []int, y
 
 // glanceDecisions are the decisions' lines: "Brunel: your die at Bank of
 // England acts", "Ada, Cole: choose dice".
-func glanceDecisions(g Glance, names []string) []string {
+func glanceDecisions(w *wording.Words, g Glance, names []string) []string {
 	if len(g.Decisions) == 0 {
 		if g.Over {
-			return []string{"The game is over."}
+			return []string{say(w, "image.glance.over")}
 		}
-		return []string{"Waiting for nobody."}
+		return []string{say(w, "image.glance.nobody")}
 	}
 	out := make([]string, 0, len(g.Decisions))
 	for _, d := range g.Decisions {
@@ -359,13 +375,7 @@ func glanceDecisions(g Glance, names []string) []string {
 				who = append(who, names[s])
 			}
 		}
-		line := strings.Join(who, ", ")
-		if strings.HasPrefix(d.What, "to ") {
-			line += " " + d.What
-		} else {
-			line += ": " + d.What
-		}
-		out = append(out, line)
+		out = append(out, say(w, "image.glance.decision", "Who", and(w, who), "What", d.What))
 	}
 	return out
 }

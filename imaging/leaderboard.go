@@ -1,9 +1,10 @@
 package imaging
 
 import (
-	"fmt"
 	"image"
 	"strconv"
+
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Standing is one row of a leaderboard image.
@@ -29,29 +30,30 @@ const (
 
 // Leaderboard draws a server's best players of a game as a table: place,
 // name, skill, games and wins, best first as given; title names the game
-// ("Crystal Palace · leaderboard"). Rows past MaxStandings are left out.
-func (r *Renderer) Leaderboard(title string, rows []Standing) ([]byte, error) {
+// ("Crystal Palace · leaderboard"), in w's language (the skill with its
+// decimal separator). Rows past MaxStandings are left out.
+func (r *Renderer) Leaderboard(title string, rows []Standing, w *wording.Words) ([]byte, error) {
 	rows = rows[:min(len(rows), MaxStandings)]
 	h := titleHeight + 2*boardMargin + boardHeadH + max(len(rows), 1)*boardRowH
-	c := r.begin(boardWidth, h, "", nil)
-	c.titleBar(title, fmt.Sprintf("top %d", len(rows)))
+	c := r.begin(w, boardWidth, h, "", nil)
+	c.titleBar(title, c.say("image.leaderboard.top", "N", len(rows)))
 	top := titleHeight + boardMargin
 	left, right := boardMargin, boardWidth-boardMargin
 	nameX := left + boardRankW
 	cols := []struct {
 		label string
 		x     int
-	}{{"Skill", right - 2*boardNumberW - boardNumberW/2}, {"Games", right - boardNumberW - boardNumberW/2}, {"Wins", right - boardNumberW/2}}
+	}{{c.say("image.leaderboard.skill"), right - 2*boardNumberW - boardNumberW/2}, {c.say("image.leaderboard.games"), right - boardNumberW - boardNumberW/2}, {c.say("image.leaderboard.wins"), right - boardNumberW/2}}
 	head := style{size: sizeBody, bold: true, color: colInkSoft}
 	c.text("#", left+boardRankW/2, top+boardHeadH/2, style{size: sizeBody, bold: true, color: colInkSoft, align: alignCenter})
-	c.text("Player", nameX, top+boardHeadH/2, head)
+	c.text(c.say("image.player"), nameX, top+boardHeadH/2, head)
 	for _, col := range cols {
-		c.text(col.label, col.x, top+boardHeadH/2, style{size: sizeBody, bold: true, color: colInkSoft, align: alignCenter})
+		c.textFit(col.label, col.x, top+boardHeadH/2, boardNumberW-8, style{size: sizeBody, bold: true, color: colInkSoft, align: alignCenter})
 	}
 	y := top + boardHeadH
 	c.fill(image.Rect(left, y-2, right, y), colInk)
 	if len(rows) == 0 {
-		c.text("No rated games yet.", nameX, y+boardRowH/2, style{size: sizeBody, color: colInkSoft})
+		c.text(c.say("image.leaderboard.none"), nameX, y+boardRowH/2, style{size: sizeBody, color: colInkSoft})
 	}
 	for i, s := range rows {
 		band := image.Rect(left, y, right, y+boardRowH)
@@ -68,7 +70,7 @@ func (r *Renderer) Leaderboard(title string, rows []Standing) ([]byte, error) {
 			name = "?"
 		}
 		c.textFit(name, nameX, mid, cols[0].x-boardNumberW/2-nameX-8, style{size: sizeLarge, color: colInk})
-		values := []string{fmt.Sprintf("%.1f", s.Skill), strconv.Itoa(s.Games), strconv.Itoa(s.Wins)}
+		values := []string{w.Printer().Decimal(s.Skill, 1), strconv.Itoa(s.Games), strconv.Itoa(s.Wins)}
 		for j, v := range values {
 			c.text(v, cols[j].x, mid, style{size: sizeLarge, bold: j == 0, color: colInk, align: alignCenter})
 		}

@@ -22,7 +22,7 @@ func TestLeaderboardImage(t *testing.T) {
 	for i := range 30 {
 		rows = append(rows, Standing{Name: fmt.Sprintf("Player %d", i), Skill: -3 - float64(i)})
 	}
-	got, err := r.Leaderboard("Crystal Palace · leaderboard", rows)
+	got, err := r.Leaderboard("Crystal Palace · leaderboard", rows, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestLeaderboardImage(t *testing.T) {
 	if os.Getenv("MEEPLE_WRITE_IMAGES") != "" {
 		_ = os.WriteFile("testdata/leaderboard.png", got, 0o644)
 	}
-	empty, err := r.Leaderboard("Around the World in 80 Days · leaderboard", nil)
+	empty, err := r.Leaderboard("Around the World in 80 Days · leaderboard", nil, en(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func legiblePositions(t *testing.T) []legiblePosition {
 		}
 		if n == 3 || n == 5 {
 			end := position{fmt.Sprintf("cp%d-legible-end", n), cpr, engine.Setup{Players: n, Seed: uint64(300 + n)}, -1}.play(t)
-			out = append(out, legiblePosition{end.Phase(), end})
+			out = append(out, legiblePosition{end.Phase().Key(), end})
 			out[len(out)-1].name = fmt.Sprintf("cp%d-end", n)
 		}
 	}
@@ -118,11 +118,7 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads dozens of images with tesseract")
 	}
-	tess, err := exec.LookPath("tesseract")
-	if err != nil {
-		t.Skip("tesseract is not installed (Debian: apt-get install tesseract-ocr); .ci/run installs it")
-	}
-	r := testRenderer(t)
+	tess := tesseract(t)
 	positions := legiblePositions(t)
 	cps, eds := 0, 0
 	for _, p := range positions {
@@ -135,6 +131,32 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 	if cps < 20 || eds < 20 {
 		t.Fatalf("%d Crystal Palace and %d 80 Days positions; want at least 20 of each", cps, eds)
 	}
+	checkGlancesLegible(t, tess, "en", positions)
+}
+
+// TestGermanAndFrenchGlancesAreLegible does the same in German and
+// French for the golden positions, read by tesseract in the language
+// (its Debian packages tesseract-ocr-deu and tesseract-ocr-fra).
+func TestGermanAndFrenchGlancesAreLegible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads images with tesseract")
+	}
+	tess := tesseract(t, "deu", "fra")
+	var states []legiblePosition
+	for _, p := range positions(t) {
+		states = append(states, legiblePosition{p.name, p.play(t)})
+	}
+	for _, lang := range []string{"de", "fr"} {
+		checkGlancesLegible(t, tess, lang, states)
+	}
+}
+
+// checkGlancesLegible draws the glances of positions in lang, shrinks
+// each to the size Discord shows it and checks that at least 95% of the
+// headline facts read back.
+func checkGlancesLegible(t *testing.T, tess, lang string, positions []legiblePosition) {
+	r := testRenderer(t)
+	cpr, edr := cpRules(t), edRules(t)
 	// MEEPLE_LEGIBLE_DIR keeps the shrunk glances to look at.
 	dir := os.Getenv("MEEPLE_LEGIBLE_DIR")
 	if dir == "" {
@@ -149,16 +171,21 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range positions {
 		view := p.state.View(engine.Spectator)
-		g, err := GlanceOf(view)
+		rules := edr
+		if strings.HasPrefix(p.name, "cp") {
+			rules = cpr
+		}
+		w := wordsIn(t, lang, rules, legibleNames)
+		g, err := GlanceOf(view, w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		names := legibleNames[:len(g.Seats)]
-		img, err := r.Glance(view, names)
+		img, err := r.Glance(view, w)
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(dir, p.name+".png")
+		path := filepath.Join(dir, lang+"-"+p.name+".png")
 		if err := writeShown(path, img); err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +194,7 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			text, err := ocr(tess, path)
+			text, err := ocr(tess, path, lang)
 			if err != nil {
 				t.Errorf("%s: %v", p.name, err)
 				return
@@ -196,9 +223,9 @@ func TestGlancesAreLegibleAtDiscordsSize(t *testing.T) {
 			t.Logf("%s: missed %s", positions[i].name, strings.Join(res.missed, "; "))
 		}
 	}
-	t.Logf("%d of %d headline facts read back from %d glances shrunk to fit %d×%d", read, facts, len(positions), shownW, shownH)
+	t.Logf("%s: %d of %d headline facts read back from %d glances shrunk to fit %d×%d", lang, read, facts, len(positions), shownW, shownH)
 	if float64(read) < 0.95*float64(facts) {
-		t.Errorf("only %d of %d headline facts (%.1f%%) read back; want at least 95%%", read, facts, 100*float64(read)/float64(facts))
+		t.Errorf("%s: only %d of %d headline facts (%.1f%%) read back; want at least 95%%", lang, read, facts, 100*float64(read)/float64(facts))
 	}
 }
 
@@ -224,12 +251,16 @@ func writeShown(path string, img []byte) error {
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// ocr reads an image with tesseract, one thread a process (the test runs
-// several at once).
-func ocr(tess, path string) (string, error) {
+// ocr reads an image with tesseract in lang ("en", "de", "fr"), one
+// thread a process (the test runs several at once).
+func ocr(tess, path, lang string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tess, path, "-", "--psm", "6")
+	tl := "eng"
+	if l, ok := tessReading[lang]; ok {
+		tl = l
+	}
+	cmd := exec.CommandContext(ctx, tess, path, "-", "-l", tl, "--psm", "6")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	out, err := cmd.Output()
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/meeplegames/meeple/wording"
 )
 
 // ErrUnsupportedView means the value given is not a view this package draws.
@@ -43,6 +45,10 @@ type Renderer struct {
 	pieces     map[string]*image.RGBA // parts of static backgrounds by key
 	pieceBytes int                    // the pixels of pieces
 	pieceLimit int                    // the most pieceBytes may reach
+
+	// cut, when set (by tests), hears of every text drawn shortened:
+	// cut with an ellipsis to fit its room.
+	cut func(text string)
 }
 
 // background is a cached static layer, and the same quantised to the
@@ -113,12 +119,17 @@ func NewWith(o Options) (*Renderer, error) {
 	return r, nil
 }
 
-// canvas is one render in progress: its frame, its faces and the renderer.
+// canvas is one render in progress: its frame, its faces, the words it
+// draws with and the renderer.
 type canvas struct {
 	r  *Renderer
 	fs *faceSet
+	w  *wording.Words
 	*frame
 }
+
+// say writes the catalogue message id in the canvas's language.
+func (c *canvas) say(id string, args ...any) string { return say(c.w, id, args...) }
 
 // frame is an image being drawn and its quantised copy. A frame drawn over
 // a cached background starts as a copy of it and remembers the tiles it
@@ -130,14 +141,14 @@ type frame struct {
 	dirty dirtyMap    // tiles changed since the background (bg != nil)
 }
 
-// begin starts a frame of the given size, filled from the cached background
-// with the key, or drawn by paint when that layout is not cached; with
-// paper when key is "".
-func (r *Renderer) begin(w, h int, key string, paint func(c *canvas)) *canvas {
-	c := &canvas{r: r, fs: r.faces.Get().(*faceSet)}
+// begin starts a frame of the given size drawn with words ws, filled
+// from the cached background with the key (in ws's language), or drawn by
+// paint when that layout is not cached; with paper when key is "".
+func (r *Renderer) begin(ws *wording.Words, w, h int, key string, paint func(c *canvas)) *canvas {
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws}
 	var bg *background
 	if key != "" {
-		bg = r.background(w, h, key, paint)
+		bg = r.background(ws, w, h, langKey(ws)+"/"+key, paint)
 	}
 	if bg == nil {
 		c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
@@ -171,7 +182,7 @@ func (c *canvas) finish() ([]byte, error) {
 // cached: the first time, or when it alone is over the cache's bound. Two
 // goroutines may both draw a missing layer; the first stored wins, which is
 // harmless since they are equal.
-func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *background {
+func (r *Renderer) background(ws *wording.Words, w, h int, key string, paint func(c *canvas)) *background {
 	key = fmt.Sprintf("%dx%d/%s", w, h, key)
 	r.bgMu.Lock()
 	bg, ok := r.bgs[key]
@@ -190,7 +201,7 @@ func (r *Renderer) background(w, h int, key string, paint func(c *canvas)) *back
 	if ok || !cache {
 		return bg
 	}
-	img := r.paintLayer(w, h, paint)
+	img := r.paintLayer(ws, w, h, paint)
 	bg = &background{rgba: img, pal: image.NewPaletted(img.Bounds(), r.pal.colors)}
 	r.pal.quantise(bg.pal, bg.rgba, bg.rgba.Bounds())
 	r.bgMu.Lock()
@@ -221,9 +232,9 @@ func (r *Renderer) dropLeastRecent() {
 	delete(r.bgs, oldest)
 }
 
-// paintLayer draws a w×h static layer on paper with paint.
-func (r *Renderer) paintLayer(w, h int, paint func(c *canvas)) *image.RGBA {
-	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), frame: &frame{img: image.NewRGBA(image.Rect(0, 0, w, h))}}
+// paintLayer draws a w×h static layer on paper with paint, in ws's words.
+func (r *Renderer) paintLayer(ws *wording.Words, w, h int, paint func(c *canvas)) *image.RGBA {
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws, frame: &frame{img: image.NewRGBA(image.Rect(0, 0, w, h))}}
 	c.fill(c.img.Bounds(), colPaper)
 	paint(c)
 	r.faces.Put(c.fs)
@@ -231,16 +242,17 @@ func (r *Renderer) paintLayer(w, h int, paint func(c *canvas)) *image.RGBA {
 }
 
 // piece returns the cached part of a static layer for key, a w×h image on
-// paper drawn with paint the first time; callers only read it. Past
-// maxPieceBytes arbitrary parts go.
-func (r *Renderer) piece(key string, w, h int, paint func(c *canvas)) *image.RGBA {
+// paper drawn with paint in ws's words the first time; callers only read
+// it. Past maxPieceBytes arbitrary parts go.
+func (r *Renderer) piece(ws *wording.Words, key string, w, h int, paint func(c *canvas)) *image.RGBA {
+	key = langKey(ws) + "/" + key
 	r.bgMu.Lock()
 	img, ok := r.pieces[key]
 	r.bgMu.Unlock()
 	if ok {
 		return img
 	}
-	img = r.paintLayer(w, h, paint)
+	img = r.paintLayer(ws, w, h, paint)
 	r.bgMu.Lock()
 	defer r.bgMu.Unlock()
 	if old, ok := r.pieces[key]; ok {

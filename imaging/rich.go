@@ -38,14 +38,15 @@ func (c *canvas) richAtoms(s string) []atom {
 	return out
 }
 
-// resourceIcon is the icon of a resource word, or nil.
+// resourceIcon is the icon of a resource word in English, German or
+// French (as the games' catalogues write them), or nil.
 func (s *sprites) resourceIcon(word string) *image.RGBA {
 	switch word {
-	case "gear", "gears":
+	case "gear", "gears", "Zahnrad", "Zahnräder", "engrenage", "engrenages":
 		return s.gear
-	case "energy":
+	case "energy", "Energie", "énergie", "énergies":
 		return s.energy
-	case "newspaper", "newspapers":
+	case "newspaper", "newspapers", "Zeitung", "Zeitungen", "journal", "journaux":
 		return s.paper
 	}
 	return nil
@@ -240,7 +241,10 @@ func (c *canvas) drawRichLine(line richLine, x, y int, st style) int {
 // richText draws s on one line with resource icons in place of resource
 // words, cut with an ellipsis at max pixels, and returns the width drawn.
 func (c *canvas) richText(s string, x, y, max int, st style) int {
-	lines, _ := c.wrapRich(s, max, max, 1, st)
+	lines, cut := c.wrapRich(s, max, max, 1, st)
+	if cut {
+		c.noteCut(s)
+	}
 	if len(lines) == 0 {
 		return 0
 	}
@@ -251,7 +255,10 @@ func (c *canvas) richText(s string, x, y, max int, st style) int {
 // x1 with width w1, the others at x with width w, at most n lines in all.
 // It returns how many lines it drew.
 func (c *canvas) richLines(s string, x1, w1, x, w, y, lineH, n int, st style) int {
-	lines, _ := c.wrapRich(s, w1, w, n, st)
+	lines, cut := c.wrapRich(s, w1, w, n, st)
+	if cut {
+		c.noteCut(s)
+	}
 	for i, line := range lines {
 		lx := x
 		if i == 0 {

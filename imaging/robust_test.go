@@ -10,6 +10,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // Views with seats, positions and values out of range draw something or
@@ -24,7 +25,7 @@ func TestOutOfRangeViewsDoNotPanic(t *testing.T) {
 		func(v *cp.View) { v.Westminster.Positions[0] = 40 },
 		func(v *cp.View) { v.Buzz.Positions[1], v.Income.Positions[1] = -5, 99 },
 		func(v *cp.View) { v.Buzz.Tickets = odd; v.Buzz.Posters[0].Tokens = odd },
-		func(v *cp.View) { v.Waiting = []cp.WaitingView{{Seat: 11, Label: "x"}, {Seat: -2}} },
+		func(v *cp.View) { v.Waiting = []cp.WaitingView{{Seat: 11, Kind: "x"}, {Seat: -2}} },
 		func(v *cp.View) { v.Order = odd; v.PocketWatch.Holder = 30 },
 		func(v *cp.View) { v.Seats[0].DiceValues = []int{-1, 0, 9, 6, 6, 6, 6, 6} },
 		func(v *cp.View) { v.Locations[6].NextDie = &cp.DieView{Owner: 14, Value: 3} },
@@ -35,14 +36,14 @@ func TestOutOfRangeViewsDoNotPanic(t *testing.T) {
 	for i, mutate := range cpCases {
 		v := fakeCPView(t, 3, 3)
 		mutate(v)
-		for _, draw := range []func(any, []string) ([]byte, error){r.Board, r.Mat, r.Scores} {
+		for _, draw := range []func(any, *wording.Words) ([]byte, error){r.Board, r.Mat, r.Scores} {
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
 						t.Errorf("Crystal Palace case %d: panic %v", i, p)
 					}
 				}()
-				_, _ = draw(v, nil)
+				_, _ = draw(v, en(nil))
 			}()
 		}
 	}
@@ -57,14 +58,14 @@ func TestOutOfRangeViewsDoNotPanic(t *testing.T) {
 	for i, mutate := range edCases {
 		v := fakeEightyDays(4)
 		mutate(v)
-		for _, draw := range []func(any, []string) ([]byte, error){r.Board, r.Scores} {
+		for _, draw := range []func(any, *wording.Words) ([]byte, error){r.Board, r.Scores} {
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
 						t.Errorf("80 Days case %d: panic %v", i, p)
 					}
 				}()
-				_, _ = draw(v, nil)
+				_, _ = draw(v, en(nil))
 			}()
 		}
 	}
@@ -77,7 +78,7 @@ func FuzzSeatNames(f *testing.F) {
 	f.Add("محمد\u2069 (3)")
 	r := testRenderer(f)
 	f.Fuzz(func(t *testing.T, name string) {
-		got := r.seatNames([]string{name}, 1)[0]
+		got := r.seatNames(en([]string{name}), 1)[0]
 		if got == "" || !utf8.ValidString(got) {
 			t.Fatalf("seatNames(%q) = %q", name, got)
 		}

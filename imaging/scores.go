@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // scoreSheet is what a final-scores image shows, whatever the game.
@@ -20,6 +21,7 @@ type scoreSheet struct {
 	signed  bool     // the rows add up to the total: show +N and – for zero
 	result  engine.Result
 	names   []string
+	w       *wording.Words
 }
 
 // Score-sheet geometry.
@@ -87,10 +89,10 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 	keys := s.sourceOrder()
 	w := max(scoreLabelW+players*scoreColW+2*scoreMargin, 900)
 	h := titleHeight + scoreMargin + scoreHeadH + (len(keys)+2)*scoreRowH + scoreMargin + 8
-	c := r.begin(w, h, "", nil)
-	note := "game over"
+	c := r.begin(s.w, w, h, "", nil)
+	note := c.say("image.scores_over")
 	if !s.result.Over {
-		note = "game not finished"
+		note = c.say("image.scores_running")
 	}
 	c.titleBar(s.title, note)
 
@@ -142,18 +144,18 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 		y += scoreRowH
 	}
 	c.fill(image.Rect(scoreMargin, y, x0+players*scoreColW, y+3), colInk)
-	c.text(s.total, scoreMargin+10, y+scoreRowH/2+2, style{size: sizeLarge, bold: true, color: colInk})
+	c.textFit(s.total, scoreMargin+10, y+scoreRowH/2+2, scoreLabelW-20, style{size: sizeLarge, bold: true, color: colInk})
 	for seat := 0; seat < players; seat++ {
 		cx := x0 + seat*scoreColW + scoreColW/2
 		c.text(strconv.Itoa(s.result.Scores[seat]), cx, y+scoreRowH/2+2, style{size: sizeHuge, bold: true, color: colInk, align: alignCenter})
 		st := style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter}
-		text := engine.Ordinal(place[seat])
+		text := ordinal(s.w, place[seat])
 		if slices.Contains(s.result.Winners, engine.Seat(seat)) {
-			st.color, text = colGood, "WINNER"
+			st.color, text = colGood, strings.ToUpper(c.say("image.winner"))
 		}
-		c.text(text, cx, y+scoreRowH+scoreRowH/2, st)
+		c.textFit(text, cx, y+scoreRowH+scoreRowH/2, scoreColW-10, st)
 	}
-	c.text("Place", scoreMargin+10, y+scoreRowH+scoreRowH/2, style{size: sizeBody, color: colInkSoft})
+	c.text(c.say("image.place"), scoreMargin+10, y+scoreRowH+scoreRowH/2, style{size: sizeBody, color: colInkSoft})
 	c.outline(image.Rect(scoreMargin, top, x0+players*scoreColW, tableBottom), 2, colInk)
 	return c.finish()
 }

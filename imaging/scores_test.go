@@ -15,7 +15,8 @@ func TestScoreSheetGolden(t *testing.T) {
 		sources: []string{"prototypes", "characters", "loans"},
 		labels:  map[string]string{"loans": "Loans (paid/unpaid)"},
 		notes:   []string{"Japan", "Spain", "Italy"},
-		names:   r.seatNames([]string{"alice", "Bob the Builder of Everything", "🙂carol"}, 3),
+		names:   r.seatNames(en([]string{"alice", "Bob the Builder of Everything", "🙂carol"}), 3),
+		w:       en(nil),
 		result: engine.Result{
 			Over:    true,
 			Scores:  []int{41, 57, 57},

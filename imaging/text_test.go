@@ -48,7 +48,7 @@ func TestFitShortensToWidth(t *testing.T) {
 
 func TestRichAtoms(t *testing.T) {
 	r := testRenderer(t)
-	c := &canvas{r: r}
+	c := &canvas{r: r, w: en(nil)}
 	sp := r.sprites
 	for _, tc := range []struct {
 		in   string
@@ -78,7 +78,7 @@ func TestRichAtoms(t *testing.T) {
 // the lines suffice, and says when it had to cut.
 func TestWrapRich(t *testing.T) {
 	r := testRenderer(t)
-	c := &canvas{r: r, fs: newFaceSet(r.fonts)}
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: en(nil)}
 	st := style{size: sizeSmall}
 	text := "a violet research tile (blue box); +2 gears, +1 energy; Supercalifragilisticexpialidocious"
 	for _, tc := range []struct{ first, rest, n int }{

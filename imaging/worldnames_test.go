@@ -20,18 +20,18 @@ var worldNames = []string{"Ada 🎲", "李雷", "e\u0301lodie", "محمد", "ש�
 func TestBoardsWithWorldNames(t *testing.T) {
 	r := testRenderer(t)
 	fs := newFaceSet(r.fonts)
-	for _, n := range r.seatNames(worldNames, len(worldNames)) {
+	for _, n := range r.seatNames(en(worldNames), len(worldNames)) {
 		if m := fs.set.Missing(n); len(m) > 0 {
 			t.Errorf("%q: missing glyphs for %q", n, m)
 		}
 	}
 	for _, name := range []string{"cp4-midgame", "cp5-midgame", "ed6-midgame", "cp3-end"} {
 		s := findPosition(t, name).play(t)
-		board, err := r.Board(s.View(engine.Spectator), worldNames)
+		board, err := r.Board(s.View(engine.Spectator), en(worldNames))
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := r.Board(s.View(engine.Spectator), nil)
+		plain, err := r.Board(s.View(engine.Spectator), en(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,12 +51,12 @@ func BenchmarkCrystalPalaceBoardWorldNames(b *testing.B) {
 	s := findPosition(b, "cp4-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(engine.Spectator)
-	benchImage(b, func() ([]byte, error) { return r.Board(v, worldNames) })
+	benchImage(b, func() ([]byte, error) { return r.Board(v, en(worldNames)) })
 }
 
 func BenchmarkEightyDaysBoardWorldNames(b *testing.B) {
 	s := findPosition(b, "ed6-midgame").play(b)
 	r := testRenderer(b)
 	v := s.View(engine.Spectator)
-	benchImage(b, func() ([]byte, error) { return r.Board(v, worldNames) })
+	benchImage(b, func() ([]byte, error) { return r.Board(v, en(worldNames)) })
 }

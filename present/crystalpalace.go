@@ -1,7 +1,6 @@
 package present
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,35 +8,36 @@ import (
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 )
 
-func crystalPalace(v *cp.View, names []string, st Style) string {
+func (w writer) crystalPalace(v *cp.View) string {
+	st := w.st
 	var b strings.Builder
-	head := joinNonEmpty(" · ", st.Bold("Crystal Palace"), v.Label)
+	head := joinNonEmpty(" · ", st.Bold(w.t("cp.view.title")), w.say(v.LabelSay, v.Label))
 	if v.First >= 0 {
-		head += " · first: " + Name(names, v.First)
+		head += " · " + w.t("cp.view.first", "Who", w.words.Seat(v.First))
 	}
 	b.WriteString(head + "\n")
 	if len(v.Waiting) > 0 {
-		var w []string
+		var wait []string
 		for _, x := range v.Waiting {
-			w = append(w, st.Seat(x.Seat, Name(names, x.Seat))+" ("+x.Label+")")
+			wait = append(wait, st.Seat(x.Seat, w.words.Seat(x.Seat))+" ("+w.words.Say(x.Text)+")")
 		}
-		b.WriteString(st.Dim("waiting for: ") + strings.Join(w, ", ") + "\n")
+		b.WriteString(st.Dim(w.t("view.waiting")+" ") + strings.Join(wait, ", ") + "\n")
 	}
-	cpSeats(&b, v, names, st)
-	cpLocations(&b, v, names, st)
-	cpTracks(&b, v, names, st)
+	w.cpSeats(&b, v)
+	w.cpLocations(&b, v)
+	w.cpTracks(&b, v)
 	if v.Private != nil {
-		cpPrivate(&b, v.Private, st)
+		w.cpPrivate(&b, v.Private)
 	}
 	if v.Result != nil {
-		b.WriteString(st.Bold("Final scores:"))
+		b.WriteString(st.Bold(w.t("view.final")))
 		for seat, score := range v.Result.Scores {
 			s := engine.Seat(seat)
 			mark := ""
 			if contains(v.Result.Winners, s) {
 				mark = " ★"
 			}
-			fmt.Fprintf(&b, " %s %d%s", st.Seat(s, Name(names, s)), score, mark)
+			b.WriteString(" " + st.Seat(s, w.words.Seat(s)) + " " + strconv.Itoa(score) + mark)
 		}
 		b.WriteString("\n")
 	}
@@ -46,10 +46,14 @@ func crystalPalace(v *cp.View, names []string, st Style) string {
 
 // cpSeats writes the players' numbers as a table, then, under it, each
 // player's revealed dice and cards, which would make the table too wide.
-func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
+func (w writer) cpSeats(b *strings.Builder, v *cp.View) {
+	st := w.st
 	t, more := &table{}, &table{}
-	t.add(" ", st.Dim("player"), st.Dim("nation"), st.Dim("VP"), st.Dim("£"), st.Dim("gears"), st.Dim("energy"),
-		st.Dim("news"), st.Dim("dice"), st.Dim("buzz"), st.Dim("westm."), st.Dim("income"), st.Dim("loans"))
+	head := []string{" "}
+	for _, id := range []string{"player", "nation", "vp", "pounds", "gears", "energy", "news", "dice", "buzz", "westminster", "income", "loans"} {
+		head = append(head, st.Dim(w.t("cp.view.col."+id)))
+	}
+	t.add(head...)
 	for _, p := range v.Seats {
 		mark := " "
 		if p.Seat == v.Turn {
@@ -58,33 +62,30 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 		if p.Passed {
 			mark = "–"
 		}
-		name := Name(names, p.Seat)
-		if p.Seat == v.Viewer {
-			name += " (you)"
-		}
-		dice := fmt.Sprintf("%d/%d", p.DiceLeft, p.Dice)
+		name := w.name(p.Seat, p.Seat == v.Viewer)
+		dice := strconv.Itoa(p.DiceLeft) + "/" + strconv.Itoa(p.Dice)
 		if p.Submitted && len(p.DiceValues) == 0 {
 			dice += " ✓"
 		}
 		loans := strconv.Itoa(p.Loans)
 		if p.Repaid > 0 {
-			loans += fmt.Sprintf(" (%d repaid)", p.Repaid)
+			loans = w.t("cp.view.repaid", "Loans", p.Loans, "Count", p.Repaid)
 		}
 		cards := joinNonEmpty(" ",
-			countOf(len(p.Patents), "pat"), countOf(len(p.Prototypes), "proto"),
-			countOf(len(p.Characters), "char"), countOf(len(p.Shares), "share"))
+			w.countOf(len(p.Patents), "cp.view.count.patents"), w.countOf(len(p.Prototypes), "cp.view.count.prototypes"),
+			w.countOf(len(p.Characters), "cp.view.count.characters"), w.countOf(len(p.Shares), "cp.view.count.shares"))
 		if p.Watch {
 			cards = joinNonEmpty(" ", cards, "⌚")
 		}
-		t.add(mark, st.Seat(p.Seat, name), p.Nation, strconv.Itoa(p.VP), strconv.Itoa(p.Pounds), strconv.Itoa(p.Gears),
+		t.add(mark, st.Seat(p.Seat, name), w.item(p.NationKey, p.Nation), strconv.Itoa(p.VP), strconv.Itoa(p.Pounds), strconv.Itoa(p.Gears),
 			strconv.Itoa(p.Energy), strconv.Itoa(p.Newspapers), dice, strconv.Itoa(p.Buzz), strconv.Itoa(p.Westminster),
 			strconv.Itoa(p.Income), loans)
 		var detail []string
 		if len(p.DiceValues) > 0 {
-			detail = append(detail, st.Dim("dice ")+diceText(p.Unplaced, p.Placed, st))
+			detail = append(detail, st.Dim(w.t("cp.view.dice")+" ")+w.diceText(p.Unplaced, p.Placed))
 		}
 		if cards != "" {
-			detail = append(detail, st.Dim("cards ")+cards)
+			detail = append(detail, st.Dim(w.t("cp.view.cards")+" ")+cards)
 		}
 		if len(detail) > 0 {
 			more.add(" ", st.Seat(p.Seat, name), strings.Join(detail, " · "))
@@ -96,25 +97,27 @@ func cpSeats(b *strings.Builder, v *cp.View, names []string, st Style) {
 
 // diceText is a seat's revealed dice: those still to place, then the
 // placed ones dimmed, "to place 5 1 · placed 6 6".
-func diceText(unplaced, placed []int, st Style) string {
+func (w writer) diceText(unplaced, placed []int) string {
 	var parts []string
 	if len(unplaced) > 0 {
-		parts = append(parts, "to place "+ints(unplaced))
+		parts = append(parts, w.t("cp.view.to_place", "Dice", ints(unplaced)))
 	}
 	if len(placed) > 0 {
-		parts = append(parts, st.Dim("placed "+ints(placed)))
+		parts = append(parts, w.st.Dim(w.t("cp.view.placed", "Dice", ints(placed))))
 	}
 	return strings.Join(parts, " · ")
 }
 
-func countOf(n int, what string) string {
+// countOf is n cards written by message id ("2 pat."), or "" for none.
+func (w writer) countOf(n int, id string) string {
 	if n == 0 {
 		return ""
 	}
-	return strconv.Itoa(n) + " " + what
+	return w.t(id, "Count", n)
 }
 
-func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
+func (w writer) cpLocations(b *strings.Builder, v *cp.View) {
+	st := w.st
 	t := &table{}
 	for _, loc := range v.Locations {
 		var dice []string
@@ -123,9 +126,9 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 			case d.Owner < 0:
 				dice = append(dice, st.Dim(freeSpace(d)))
 			case d.Value > 0:
-				dice = append(dice, st.Seat(d.Owner, fmt.Sprintf("%s:%d", ShortName(names, d.Owner), d.Value)))
+				dice = append(dice, st.Seat(d.Owner, ShortName(w.words, len(v.Seats), d.Owner)+":"+strconv.Itoa(d.Value)))
 			default:
-				dice = append(dice, st.Seat(d.Owner, ShortName(names, d.Owner)))
+				dice = append(dice, st.Seat(d.Owner, ShortName(w.words, len(v.Seats), d.Owner)))
 			}
 		}
 		var offer []string
@@ -134,28 +137,28 @@ func cpLocations(b *strings.Builder, v *cp.View, names []string, st Style) {
 				offer = append(offer, st.Dim("—"))
 				continue
 			}
-			offer = append(offer, cardShort(c))
+			offer = append(offer, w.cardShort(c))
 		}
 		if loc.StackTop != nil {
-			offer = append(offer, st.Dim("stack top (not on offer): "+cardShort(*loc.StackTop)))
+			offer = append(offer, st.Dim(w.t("cp.view.stack_top", "Card", w.cardShort(*loc.StackTop))))
 		}
 		for _, p := range loc.Possibilities {
 			if p.Available && !p.Used {
-				offer = append(offer, p.Key+": "+p.Text)
+				offer = append(offer, p.Key+": "+w.item(p.TextKey, p.Text))
 			}
 		}
 		if loc.TicketsLeft > 0 {
-			offer = append(offer, plural(loc.TicketsLeft, "ticket", "tickets"))
+			offer = append(offer, w.t("cp.view.tickets", "Count", loc.TicketsLeft))
 		}
 		mark := " "
 		if loc.Resolving {
 			mark = "▶"
 		}
-		t.add(mark, strconv.Itoa(loc.Number), st.Bold(loc.Name), strings.Join(dice, " "), strings.Join(offer, ", "))
+		t.add(mark, strconv.Itoa(loc.Number), st.Bold(w.item(loc.NameKey, loc.Name)), strings.Join(dice, " "), strings.Join(offer, ", "))
 	}
 	if len(t.rows) > 0 {
 		t.writeWithin(b, textWidth)
-		b.WriteString(st.Dim("  dice spaces 1, 2, … from the left; ·N free for a die of N+ (a: assistant action, £N: fee)") + "\n")
+		b.WriteString(st.Dim("  "+w.t("cp.view.spaces_legend")) + "\n")
 	}
 }
 
@@ -171,40 +174,44 @@ func freeSpace(d cp.DiceSpaceView) string {
 	return s
 }
 
-func cardShort(c cp.CardView) string {
-	s := c.Name
+func (w writer) cardShort(c cp.CardView) string {
+	s := w.item(c.NameKey, c.Name)
+	if c.Kind == "share" && c.ID != "" {
+		s = w.t("cp.view.share", "ID", c.ID)
+	}
 	if s == "" {
 		s = c.ID
 	}
-	if cost := costText(c.Cost); cost != "" {
+	if cost := w.costText(c.Cost); cost != "" {
 		s += " [" + cost + "]"
 	}
-	if (c.Kind == "share" || c.Kind == "research") && c.Effect != "" {
-		s += " (" + c.Effect + ")" // what a share or tile gives is all there is to it
+	if effect := w.say(c.EffectSay, c.Effect); (c.Kind == "share" || c.Kind == "research") && effect != "" {
+		s += " (" + effect + ")" // what a share or tile gives is all there is to it
 	}
 	return s
 }
 
-func costText(c cp.Cost) string {
-	return joinNonEmpty(" ", amount(c.Pounds, "£"), amount(c.Gears, "g"), amount(c.Energy, "e"))
+func (w writer) costText(c cp.Cost) string {
+	return joinNonEmpty(" ", w.amount(c.Pounds, "cp.view.cost.pounds"), w.amount(c.Gears, "cp.view.cost.gears"), w.amount(c.Energy, "cp.view.cost.energy"))
 }
 
-func amount(n int, unit string) string {
+func (w writer) amount(n int, id string) string {
 	if n == 0 {
 		return ""
 	}
-	return strconv.Itoa(n) + unit
+	return w.t(id, "N", n)
 }
 
-func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
+func (w writer) cpTracks(b *strings.Builder, v *cp.View) {
+	st := w.st
 	var market []string
 	for _, sp := range v.BlackMarket.Spaces {
 		if sp.Owner >= 0 {
-			market = append(market, fmt.Sprintf("tier %d %s (phase 6: %s)", sp.Tier, st.Seat(sp.Owner, ShortName(names, sp.Owner)), sp.Effect))
+			market = append(market, w.t("cp.view.tier", "Tier", sp.Tier, "Who", st.Seat(sp.Owner, ShortName(w.words, len(v.Seats), sp.Owner)),
+				"Effect", w.say(sp.EffectSay, sp.Effect)))
 		}
 	}
-	line := fmt.Sprintf("%s %s on the banner; moving an assistant down from tier %d or higher takes one", st.Dim("Black Market:"),
-		plural(v.BlackMarket.Gears, "gear", "gears"), v.BlackMarket.BannerTier)
+	line := st.Dim(w.t("cp.view.market")) + " " + w.t("cp.view.banner", "Count", v.BlackMarket.Gears, "Tier", v.BlackMarket.BannerTier)
 	if len(market) > 0 {
 		tiers := strings.Join(market, ", ")
 		if visibleLen(line)+2+visibleLen(tiers) > textWidth {
@@ -214,36 +221,34 @@ func cpTracks(b *strings.Builder, v *cp.View, names []string, st Style) {
 		}
 	}
 	b.WriteString(line + "\n")
-	if v.PocketWatch.Text != "" || v.PocketWatch.Holder >= 0 {
-		holder := "supply"
+	if text := w.say(v.PocketWatch.TextSay, v.PocketWatch.Text); text != "" || v.PocketWatch.Holder >= 0 {
+		holder := w.t("cp.view.supply")
 		if v.PocketWatch.Holder >= 0 {
-			holder = Name(names, v.PocketWatch.Holder)
+			holder = w.words.Seat(v.PocketWatch.Holder)
 		}
-		b.WriteString(st.Dim("Pocket Watch: ") + holder + joinNonEmpty("", ifText(v.PocketWatch.Text != "", " ("+v.PocketWatch.Text+")")) + "\n")
+		if text != "" {
+			holder += " (" + text + ")"
+		}
+		b.WriteString(st.Dim(w.t("cp.view.watch")+" ") + holder + "\n")
 	}
 	d := v.Decks
-	fmt.Fprintf(b, "%s patents %d, characters %d, research %d, loans %d\n", st.Dim("Decks:"), d.Patents, d.Characters, d.Research, d.Loans)
+	b.WriteString(st.Dim(w.t("cp.view.decks")) + " " + w.t("cp.view.decks_count", "Patents", d.Patents, "Characters", d.Characters,
+		"Research", d.Research, "Loans", d.Loans) + "\n")
 }
 
-func ifText(ok bool, s string) string {
-	if ok {
-		return s
-	}
-	return ""
-}
-
-func cpPrivate(b *strings.Builder, p *cp.PrivateView, st Style) {
-	b.WriteString(st.Bold("Your mat") + st.Dim(" (only you see this)") + "\n")
-	dice := "none yet"
+func (w writer) cpPrivate(b *strings.Builder, p *cp.PrivateView) {
+	st := w.st
+	b.WriteString(st.Bold(w.t("cp.view.mat")) + st.Dim(" "+w.t("cp.view.mat_private")) + "\n")
+	dice := w.t("cp.view.dice_none")
 	switch {
 	case len(p.Dice) > 0 && p.Submitted:
-		dice = ints(p.Dice) + " (submitted)"
+		dice = w.t("cp.view.dice_submitted", "Dice", ints(p.Dice))
 	case len(p.Dice) > 0 && len(p.Unplaced) > 0:
-		dice = ints(p.Dice) + " · to place " + ints(p.Unplaced)
+		dice = ints(p.Dice) + " · " + w.t("cp.view.to_place", "Dice", ints(p.Unplaced))
 	case len(p.Dice) > 0:
 		dice = ints(p.Dice)
 	}
-	fmt.Fprintf(b, "  dice: %s · salary due: %d£\n", dice, p.SalaryDue)
+	b.WriteString("  " + w.t("cp.view.own_dice", "Dice", dice, "Salary", p.SalaryDue) + "\n")
 	for i, o := range p.Objective {
 		mark := "○"
 		switch {
@@ -252,41 +257,41 @@ func cpPrivate(b *strings.Builder, p *cp.PrivateView, st Style) {
 		case o.Met:
 			mark = st.Good("◐")
 		}
-		fmt.Fprintf(b, "  objective %d %s %s (%d VP)\n", i+1, mark, o.Text, o.VP)
+		b.WriteString("  " + w.t("cp.view.objective_line", "N", i+1, "Mark", mark, "Text", w.say(o.TextSay, o.Text), "VP", o.VP) + "\n")
 	}
-	cardList(b, "patents", p.Patents)
-	cardList(b, "prototypes", p.Prototypes)
-	cardList(b, "characters", p.Characters)
+	w.cardList(b, "cp.view.list.patents", p.Patents)
+	w.cardList(b, "cp.view.list.prototypes", p.Prototypes)
+	w.cardList(b, "cp.view.list.characters", p.Characters)
 	var slots []string
 	for _, s := range p.Research {
 		switch {
 		case s.Tile != nil:
-			slots = append(slots, cardShort(*s.Tile))
+			slots = append(slots, w.cardShort(*s.Tile))
 		case s.Kind == "loan" && s.Repaid:
-			slots = append(slots, "loan (repaid)")
+			slots = append(slots, w.t("cp.view.loan_repaid"))
 		case s.Kind == "loan":
-			slots = append(slots, fmt.Sprintf("loan %d VP", s.LoanVP))
+			slots = append(slots, w.t("cp.view.loan", "VP", s.LoanVP))
 		default:
-			slots = append(slots, st.Dim("empty"))
+			slots = append(slots, st.Dim(w.t("view.empty")))
 		}
 	}
 	if len(slots) > 0 {
-		b.WriteString("  research: " + strings.Join(slots, ", ") + "\n")
+		b.WriteString("  " + w.t("cp.view.list.research", "List", strings.Join(slots, ", ")) + "\n")
 	}
 	if len(p.ExtraLoans) > 0 {
-		b.WriteString("  loans beside the mat: " + ints(p.ExtraLoans) + "\n")
+		b.WriteString("  " + w.t("cp.view.extra_loans", "List", ints(p.ExtraLoans)) + "\n")
 	}
 }
 
-func cardList(b *strings.Builder, label string, cards []cp.CardView) {
+func (w writer) cardList(b *strings.Builder, id string, cards []cp.CardView) {
 	if len(cards) == 0 {
 		return
 	}
 	var names []string
 	for _, c := range cards {
-		names = append(names, joinNonEmpty(": ", cardShort(c), c.Effect))
+		names = append(names, joinNonEmpty(": ", w.cardShort(c), w.say(c.EffectSay, c.Effect)))
 	}
-	b.WriteString("  " + label + ": " + strings.Join(names, "; ") + "\n")
+	b.WriteString("  " + w.t(id, "List", strings.Join(names, "; ")) + "\n")
 }
 
 func ints(xs []int) string {

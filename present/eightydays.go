@@ -1,12 +1,12 @@
 package present
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // trackSymbol is the one-character symbol of a space kind on the text track.
@@ -33,76 +33,88 @@ func trackSymbol(sp eightydays.SpaceView) string {
 	return "?"
 }
 
-// SpaceName describes a space in a few words: "38 Calcutta (Layover)",
-// "24 Police", "3 Bet 4/5/6".
-func SpaceName(sp eightydays.SpaceView) string {
-	n := strconv.Itoa(sp.Number)
-	switch sp.Kind {
-	case eightydays.KindLondon:
-		return n + " London"
+// SpaceName describes a space in a few words, in the language of words:
+// "38 Calcutta (Layover)", "24 Police", "3 Bet 4/5/6".
+func SpaceName(words *wording.Words, sp eightydays.SpaceView) string {
+	return strconv.Itoa(sp.Number) + " " + spaceWords(words, sp)
+}
+
+// spaceWords names a space without its number: "Bet 4/5/6".
+func spaceWords(words *wording.Words, sp eightydays.SpaceView) string {
+	if !sp.NameSay.IsZero() {
+		return words.Say(sp.NameSay)
+	}
+	switch sp.Kind { // a view made by hand: its English words
 	case eightydays.KindLayover:
-		return n + " " + sp.City + " (Layover)"
+		return sp.City + " (Layover)"
 	case eightydays.KindBet:
 		bets := make([]string, len(sp.Bets))
 		for i, b := range sp.Bets {
 			bets[i] = strconv.Itoa(b)
 		}
-		return n + " Bet " + strings.Join(bets, "/")
-	case eightydays.KindPound:
-		return n + " Pound"
-	case eightydays.KindPolice:
-		return n + " Police"
-	case eightydays.KindPassepartout:
-		return n + " Passepartout"
+		return "Bet " + strings.Join(bets, "/")
 	}
-	return n
+	return sp.Kind
 }
 
 var superscripts = [...]string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
 
+// ordinal is race position rank in the reader's language: "2nd".
+func (w writer) ordinal(rank int) string {
+	if rank >= 1 && rank <= 6 {
+		return w.t("ed.ordinal." + strconv.Itoa(rank))
+	}
+	return engine.Ordinal(rank)
+}
+
 // pendingWords says what a pawn's space does on its owner's next turn, or
 // this turn when it is theirs.
-func pendingWords(v *eightydays.View, seat engine.Seat, pw eightydays.PawnView) string {
-	when := "next turn"
+func (w writer) pendingWords(v *eightydays.View, seat engine.Seat, pw eightydays.PawnView) string {
+	when := w.t("ed.view.next_turn")
 	if seat == v.Turn && !v.Over {
-		when = "this turn"
+		when = w.t("ed.view.this_turn")
 	}
 	switch pw.Pending {
 	case eightydays.PendingBet:
-		bet := "Bet"
+		bet := w.t("ed.view.bet")
 		if pw.Space >= 0 && pw.Space < len(v.Track) {
-			bet = strings.TrimPrefix(SpaceName(v.Track[pw.Space]), strconv.Itoa(pw.Space)+" ")
+			bet = spaceWords(w.words, v.Track[pw.Space])
 		}
 		switch {
 		case pw.BetDead:
-			return fmt.Sprintf("%s: pays nothing with %d players", bet, len(v.Players))
+			return w.t("ed.view.bet_dead", "Bet", bet, "Count", len(v.Players))
 		case pw.BetPays > 0:
-			return fmt.Sprintf("%s: %d£ next turn if still %s", bet, pw.BetPays, engine.Ordinal(pw.Rank))
+			return w.t("ed.view.bet_pays", "Bet", bet, "Pounds", pw.BetPays, "Rank", w.ordinal(pw.Rank))
 		}
-		return fmt.Sprintf("%s: now %s, no pay", bet, engine.Ordinal(pw.Rank))
+		return w.t("ed.view.bet_nothing", "Bet", bet, "Rank", w.ordinal(pw.Rank))
 	case eightydays.PendingPound:
-		return "may stay: take or give 10£"
+		return w.t("ed.view.pound")
 	case eightydays.PendingPolice:
-		return "hat over: discards a Rumor " + when
+		return w.t("ed.view.police", "When", when)
 	case eightydays.PendingLeave:
-		return "must leave the Police " + when
+		return w.t("ed.view.leave", "When", when)
 	}
 	return ""
 }
 
-func eightyDays(v *eightydays.View, names []string, st Style) string {
+func (w writer) eightyDays(v *eightydays.View) string {
+	st := w.st
 	var b strings.Builder
-	status := fmt.Sprintf("round %d · %s to play", v.Round, Name(names, v.Turn))
+	status := w.t("ed.view.status", "N", v.Round, "Who", w.words.Seat(v.Turn))
 	if v.Over {
-		status = "game over"
+		status = w.t("ed.view.over")
 	}
-	b.WriteString(st.Bold("Around the World in 80 Days") + " · " + status + "\n")
-	writeTrack(&b, v, st)
+	b.WriteString(st.Bold(w.t("ed.view.title")) + " · " + status + "\n")
+	w.writeTrack(&b, v)
 
 	t := &table{}
 	// characters and what the space does share the last column, which
 	// wraps under itself on a narrow screen
-	t.add(st.Dim(" "), st.Dim("player"), st.Dim("space"), st.Dim("£"), st.Dim("rumors"), st.Dim("characters · next turn"))
+	head := []string{st.Dim(" ")}
+	for _, id := range []string{"player", "space", "pounds", "rumors", "characters"} {
+		head = append(head, st.Dim(w.t("ed.view.col."+id)))
+	}
+	t.add(head...)
 	for _, p := range v.Players {
 		mark := " "
 		if p.Seat == v.Turn && !v.Over {
@@ -113,58 +125,59 @@ func eightyDays(v *eightydays.View, names []string, st Style) string {
 		}
 		var spaces, pending []string
 		for _, pw := range p.Pawns {
-			label := SpaceName(v.Track[pw.Space])
+			label := SpaceName(w.words, v.Track[pw.Space])
 			if pw.Name != "" {
 				label = pw.Name + ": " + label
 			}
 			spaces = append(spaces, label)
-			if w := pendingWords(v, p.Seat, pw); w != "" {
-				pending = append(pending, strings.TrimPrefix(pw.Name+" ", " ")+w)
+			if text := w.pendingWords(v, p.Seat, pw); text != "" {
+				pending = append(pending, strings.TrimPrefix(pw.Name+" ", " ")+text)
 			}
 		}
 		var chars []string
 		for _, c := range p.Characters {
-			chars = append(chars, c.Name)
+			chars = append(chars, w.item(c.NameKey, c.Name))
 		}
 		rumors := strings.Repeat("●", p.Rumors)
 		if p.Rumors == 0 {
-			rumors = st.Good("none")
+			rumors = st.Good(w.t("view.none"))
 		}
-		name := Name(names, p.Seat)
-		if p.Seat == v.Seat {
-			name += " (you)"
-		}
-		t.add(mark, st.Seat(p.Seat, name), strings.Join(spaces, ", "), strconv.Itoa(p.Pounds), rumors,
+		t.add(mark, st.Seat(p.Seat, w.name(p.Seat, p.Seat == v.Seat)), strings.Join(spaces, ", "), strconv.Itoa(p.Pounds), rumors,
 			joinNonEmpty(" · ", strings.Join(chars, ", "), strings.Join(pending, "; ")))
 	}
 	t.writeWithin(&b, textWidth)
 
 	if len(v.Drawn) > 0 {
-		b.WriteString("Drawn, keep one:\n")
+		b.WriteString(w.t("ed.view.drawn") + "\n")
 		for i, c := range v.Drawn {
-			fmt.Fprintf(&b, "  %d. %s\n", i+1, cardLine(c))
+			b.WriteString("  " + strconv.Itoa(i+1) + ". " + w.cardLine(c) + "\n")
 		}
 	}
 	if me := seatOf(v); me != nil && len(me.Characters) > 0 {
-		b.WriteString("Your characters:\n")
+		b.WriteString(w.t("ed.view.yours") + "\n")
 		for _, c := range me.Characters {
-			fmt.Fprintf(&b, "  play %s: %s\n", c.ID, cardLine(c))
+			b.WriteString("  play " + c.ID + ": " + w.cardLine(c) + "\n")
 		}
 	}
-	top := "empty"
+	top := w.t("view.empty")
 	if n := len(v.Discard); n > 0 {
-		top = v.Discard[n-1].Name
+		top = w.item(v.Discard[n-1].NameKey, v.Discard[n-1].Name)
 	}
-	fmt.Fprintf(&b, "%s %d in the deck · discard pile %d (top: %s)\n", st.Dim("Passepartout:"), v.DeckSize, len(v.Discard), top)
+	b.WriteString(st.Dim(w.t("ed.view.deck")) + " " + w.t("ed.view.piles", "Deck", v.DeckSize, "Discard", len(v.Discard), "Top", top) + "\n")
 	return fitLines(b.String(), textWidth)
 }
 
-func cardLine(c eightydays.CardView) string {
-	line := c.Name + " (" + c.Kind + ": " + c.Effect + ")"
-	if c.Reshuffle {
-		line += " " + eightydays.ReshuffleMark
+// cardLine is a card, its kind and what it does: "Aouda (character ↻:
+// take 10£)".
+func (w writer) cardLine(c eightydays.CardView) string {
+	if c.KindSay.IsZero() {
+		line := c.Name + " (" + c.Kind + ": " + c.Effect + ")"
+		if c.Reshuffle {
+			line += " " + eightydays.ReshuffleMark
+		}
+		return line
 	}
-	return line
+	return w.t("ed.view.card", "Name", w.item(c.NameKey, c.Name), "Kind", w.words.Say(c.KindSay), "Effect", w.say(c.EffectSay, c.Effect))
 }
 
 func seatOf(v *eightydays.View) *eightydays.PlayerView {
@@ -178,7 +191,8 @@ func seatOf(v *eightydays.View) *eightydays.PlayerView {
 
 // writeTrack draws the track in two rows of 40 spaces, a symbol per space
 // and the seats' numbers under the spaces their pawns stand on.
-func writeTrack(b *strings.Builder, v *eightydays.View, st Style) {
+func (w writer) writeTrack(b *strings.Builder, v *eightydays.View) {
+	st := w.st
 	const row = 41
 	for start := 0; start < len(v.Track); start += row - 1 {
 		end := min(start+row, len(v.Track))
@@ -205,7 +219,7 @@ func writeTrack(b *strings.Builder, v *eightydays.View, st Style) {
 			b.WriteString("  " + strings.TrimRight(pawns.String(), " ") + "\n")
 		}
 	}
-	b.WriteString(st.Dim("  H London  L Layover  p Passepartout  £ Pound  ! Police  ¹ ² ³ x Bet (x: 4/5/6)  1…6 pawns of P1…P6") + "\n")
+	b.WriteString(st.Dim("  "+w.t("ed.view.legend")) + "\n")
 }
 
 // pawnMark is the seat number of the pawn on space n, "+" for several

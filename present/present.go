@@ -3,8 +3,13 @@
 // as a text summary. It colours the text with ANSI codes when asked (a
 // terminal) and writes it plain otherwise (a pipe, NO_COLOR, a chat message).
 //
-// It imports only engine packages, reads nothing but the views it is given,
-// does no I/O, and is safe for concurrent use.
+// It writes in the reader's language: every label through the catalogue
+// messages view.<lang>.toml (ids view.*, cp.view.*, ed.view.*), and the
+// views' texts and content names, which the views hold as data, through
+// package wording.
+//
+// It imports only engine packages and wording, reads nothing but the
+// views it is given, does no I/O, and is safe for concurrent use.
 package present
 
 import (
@@ -17,6 +22,7 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // ErrUnknownView means the view is of no game this package knows.
@@ -70,50 +76,76 @@ func (st Style) Seat(seat engine.Seat, s string) string {
 	return st.paint("\x1b["+colors[seat]+"m", s)
 }
 
-// Name is seat's display name: names[seat] when given, else "P1", "P2", ….
-func Name(names []string, seat engine.Seat) string {
-	if seat >= 0 && int(seat) < len(names) && names[seat] != "" {
-		return names[seat]
-	}
-	if seat < 0 {
-		return "spectator"
-	}
-	return fmt.Sprintf("P%d", seat+1)
-}
-
-// ShortName is seat's name cut to its first word ("P3" for "P3
-// heuristic", "Ada" for "Ada Lovelace") for tight spaces, or the whole name
-// when another seat's name begins with the same word.
-func ShortName(names []string, seat engine.Seat) string {
-	name := Name(names, seat)
+// ShortName is seat's name as words name it, cut to its first word ("P3"
+// for "P3 heuristic", "Ada" for "Ada Lovelace") for tight spaces, or the
+// whole name when another of the players seats' names begins with the
+// same word.
+func ShortName(words *wording.Words, players int, seat engine.Seat) string {
+	name := words.Seat(seat)
 	first, _, cut := strings.Cut(name, " ")
 	if !cut {
 		return name
 	}
-	for i := range names {
-		if other, _, _ := strings.Cut(Name(names, engine.Seat(i)), " "); engine.Seat(i) != seat && other == first {
+	for i := range players {
+		if other, _, _ := strings.Cut(words.Seat(engine.Seat(i)), " "); engine.Seat(i) != seat && other == first {
 			return name
 		}
 	}
 	return first
 }
 
-// View writes a game's view as text: *eightydays.View or
-// *crystalpalace.View (or the values). names[i] is seat i's display name.
-// It shows exactly what the view holds, so a seat's private part appears
-// only in that seat's own view.
-func View(view any, names []string, st Style) (string, error) {
+// View writes a game's view as text, in the language of words (which
+// also names the seats): *eightydays.View or *crystalpalace.View (or the
+// values). It shows exactly what the view holds, so a seat's private
+// part appears only in that seat's own view.
+func View(view any, words *wording.Words, st Style) (string, error) {
+	w := writer{words: words, st: st}
 	switch v := view.(type) {
 	case *eightydays.View:
-		return eightyDays(v, names, st), nil
+		return w.eightyDays(v), nil
 	case eightydays.View:
-		return eightyDays(&v, names, st), nil
+		return w.eightyDays(&v), nil
 	case *cp.View:
-		return crystalPalace(v, names, st), nil
+		return w.crystalPalace(v), nil
 	case cp.View:
-		return crystalPalace(&v, names, st), nil
+		return w.crystalPalace(&v), nil
 	}
 	return "", fmt.Errorf("%w: %T", ErrUnknownView, view)
+}
+
+// writer writes one view in one language and style.
+type writer struct {
+	words *wording.Words
+	st    Style
+}
+
+// t writes catalogue message id with args (name, value pairs).
+func (w writer) t(id string, args ...any) string { return w.words.Printer().T(id, args...) }
+
+// say writes the view's text t, or english when the view gives no text
+// (a view made by hand).
+func (w writer) say(t engine.Text, english string) string {
+	if t.IsZero() {
+		return english
+	}
+	return w.words.Say(t)
+}
+
+// item names content item key in the reader's language, or english when
+// the view gives no key.
+func (w writer) item(key, english string) string {
+	if key == "" {
+		return english
+	}
+	return w.words.Item(key)
+}
+
+// name is seat's name; with you, marked as the reader's own.
+func (w writer) name(seat engine.Seat, you bool) string {
+	if you {
+		return w.t("view.you", "Name", w.words.Seat(seat))
+	}
+	return w.words.Seat(seat)
 }
 
 // table lays out rows in aligned columns. Cells may hold ANSI codes: widths
@@ -144,13 +176,6 @@ func StripANSI(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -10,8 +10,24 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/wording"
 )
+
+// english writes in English, naming seats as names (nil: "P1", "P2", …)
+// and content items from rules (nil: by their keys).
+func english(t testing.TB, rules engine.Rules, names []string) *wording.Words {
+	t.Helper()
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rules == nil {
+		return wording.New(cat.For(locale.English), nil, names)
+	}
+	return wording.ForRules(cat.For(locale.English), rules, names)
+}
 
 // eightyDaysGame is a new 3-player game and its content.
 func eightyDaysGame(t *testing.T) (*eightydays.State, *eightydays.Content) {
@@ -42,7 +58,9 @@ func eightyDaysView(t *testing.T, seat engine.Seat) *eightydays.View {
 func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
 	v := eightyDaysView(t, 1)
 	names := []string{"Ann", "Bob", "Cy"}
-	plain, err := present.View(v, names, present.Style{})
+	_, c := eightyDaysGame(t)
+	words := english(t, eightydays.NewRules(c), names)
+	plain, err := present.View(v, words, present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +76,7 @@ func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
 				row = line
 			}
 		}
-		sp := present.SpaceName(v.Track[p.Pawns[0].Space])
+		sp := present.SpaceName(words, v.Track[p.Pawns[0].Space])
 		if !strings.Contains(row, sp) || !strings.Contains(row, " "+strconv.Itoa(p.Pounds)+" ") {
 			t.Errorf("row of %s %q lacks %q or %d£", names[p.Seat], row, sp, p.Pounds)
 		}
@@ -66,7 +84,7 @@ func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
 	if strings.Contains(plain, "\x1b") {
 		t.Error("plain text has escape codes")
 	}
-	colored, _ := present.View(*v, names, present.Style{Color: true})
+	colored, _ := present.View(*v, words, present.Style{Color: true})
 	if !strings.Contains(colored, "\x1b[") || present.StripANSI(colored) != plain {
 		t.Error("coloured text must be the plain text plus colour codes")
 	}
@@ -75,7 +93,7 @@ func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
 	for _, line := range strings.Split(plain, "\n") {
 		for _, n := range names {
 			if strings.HasPrefix(strings.TrimLeft(line, " ▶★"), n) {
-				at := strings.Index(line, present.SpaceName(v.Track[spaceOf(v, n, names)]))
+				at := strings.Index(line, present.SpaceName(words, v.Track[spaceOf(v, n, names)]))
 				cols = append(cols, utf8.RuneCountInString(line[:at]))
 			}
 		}
@@ -100,7 +118,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	public := &cp.View{
 		Game: "crystalpalace", Viewer: engine.Spectator, Players: 2, Round: 1, Label: "Spring 1849 · phase 1 (choose dice)",
 		First: engine.Spectator, Turn: engine.Spectator,
-		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Label: "choose your dice values"}},
+		Waiting: []cp.WaitingView{{Seat: 0, Kind: "dice", Text: engine.Say("cp.label.dice", engine.Num("Count", 4))}},
 		Seats: []cp.PlayerView{
 			{Seat: 0, Nation: "United Kingdom", Pounds: 40, Dice: 4, DiceLeft: 4, Submitted: true},
 			{Seat: 1, Nation: "Japan", Pounds: 40, Dice: 4, DiceLeft: 4},
@@ -109,11 +127,11 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
 		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 1},
 	}
-	text, err := present.View(public, nil, present.Style{})
+	text, err := present.View(public, english(t, nil, nil), present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose your dice values)",
+	for _, want := range []string{"Crystal Palace", "Spring 1849", "United Kingdom", "Westminster", "waiting for: P1 (choose the values of 4 dice, each costing",
 		"1 gear on the banner; moving an assistant down from tier 3 or higher takes one"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
@@ -125,7 +143,7 @@ func TestCrystalPalaceTextShowsThePrivatePartOnlyToItsSeat(t *testing.T) {
 	own := *public
 	own.Viewer = 0
 	own.Private = &cp.PrivateView{Seat: 0, Dice: []int{6, 5, 3, 1}, Submitted: true, SalaryDue: 3}
-	text, _ = present.View(&own, nil, present.Style{})
+	text, _ = present.View(&own, english(t, nil, nil), present.Style{})
 	if !strings.Contains(text, "Your mat") || !strings.Contains(text, "dice: 6 5 3 1 (submitted)") || !strings.Contains(text, "P1 (you)") {
 		t.Fatalf("own view:\n%s", text)
 	}
@@ -144,7 +162,7 @@ func TestCrystalPalaceTextShowsPlacedDiceAndStackTop(t *testing.T) {
 		BlackMarket: cp.MarketView{BannerTier: 3, Gears: 2, Spaces: []cp.MarketSpaceView{{Tier: 1, Owner: 1, Effect: "+1 £"}, {Tier: 2, Owner: engine.Spectator}}},
 		Private:     &cp.PrivateView{Seat: 0, Dice: []int{6, 6, 5, 1}, Unplaced: []int{5, 1}},
 	}
-	text, err := present.View(v, nil, present.Style{})
+	text, err := present.View(v, english(t, nil, nil), present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +187,7 @@ func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
 		BlackMarket: cp.MarketView{BannerTier: 3},
 	}
-	text, err := present.View(v, nil, present.Style{})
+	text, err := present.View(v, english(t, nil, nil), present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,18 +197,15 @@ func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
 }
 
 func TestUnknownViewAndNames(t *testing.T) {
-	if _, err := present.View(42, nil, present.Style{}); !errors.Is(err, present.ErrUnknownView) {
+	if _, err := present.View(42, english(t, nil, nil), present.Style{}); !errors.Is(err, present.ErrUnknownView) {
 		t.Fatalf("err %v", err)
-	}
-	if present.Name([]string{"Ann"}, 0) != "Ann" || present.Name(nil, 2) != "P3" || present.Name(nil, engine.Spectator) != "spectator" {
-		t.Fatal("names")
 	}
 }
 
 func TestShortNamesInTightSpaces(t *testing.T) {
 	names := []string{"P1", "P2 heuristic", "Ada Lovelace", "Ada Byron"}
 	for seat, want := range []string{"P1", "P2", "Ada Lovelace", "Ada Byron"} {
-		if got := present.ShortName(names, engine.Seat(seat)); got != want {
+		if got := present.ShortName(english(t, nil, names), len(names), engine.Seat(seat)); got != want {
 			t.Errorf("seat %d: %q, want %q", seat, got, want)
 		}
 	}
@@ -203,7 +218,7 @@ func TestShortNamesInTightSpaces(t *testing.T) {
 				{Min: 2, Owner: engine.Spectator, Assistant: true}, {Min: 1, Owner: engine.Spectator, Fee: 2}}}},
 		PocketWatch: cp.WatchView{Holder: engine.Spectator},
 	}
-	text, err := present.View(v, names[:2], present.Style{})
+	text, err := present.View(v, english(t, nil, names[:2]), present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +247,8 @@ func TestEightyDaysTextSaysWhatIsPending(t *testing.T) {
 	if c.Track[20].Bets[0] != 3 {
 		state.Seats[2].Pawns[0].Space = 8
 	}
-	plain, err := present.View(state.ViewFor(0), nil, present.Style{})
+	words := english(t, eightydays.NewRules(c), nil)
+	plain, err := present.View(state.ViewFor(0), words, present.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +267,7 @@ func TestEightyDaysTextSaysWhatIsPending(t *testing.T) {
 		}
 	}
 	state.Turn = 1
-	if plain, _ = present.View(state.ViewFor(0), nil, present.Style{}); !strings.Contains(plain, "hat over: discards a Rumor next turn") {
+	if plain, _ = present.View(state.ViewFor(0), words, present.Style{}); !strings.Contains(plain, "hat over: discards a Rumor next turn") {
 		t.Errorf("not on turn, the Police visit is next turn:\n%s", plain)
 	}
 }

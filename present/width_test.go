@@ -8,7 +8,9 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // maxColumns is the terminal width the text views must fit.
@@ -16,8 +18,8 @@ const maxColumns = 100
 
 // TestTextFitsAHundredColumns plays whole games of each game with 2 to
 // its most computer players and checks every line of every seat's view,
-// and the spectator's, after every action, named as meeple play names
-// seats.
+// and the spectator's, after every action, in English, German (which
+// runs longest) and French, named as meeple play names seats.
 func TestTextFitsAHundredColumns(t *testing.T) {
 	c, err := cp.DefaultContent()
 	if err != nil {
@@ -27,12 +29,16 @@ func TestTextFitsAHundredColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, rules := range []engine.Rules{cp.NewRules(c), eightydays.NewRules(d)} {
-		fitsAHundredColumns(t, rules)
+		fitsAHundredColumns(t, cat, rules)
 	}
 }
 
-func fitsAHundredColumns(t *testing.T, rules engine.Rules) {
+func fitsAHundredColumns(t *testing.T, cat *locale.Catalogue, rules engine.Rules) {
 	widest, where := 0, ""
 	for players := rules.MinPlayers(); players <= rules.MaxPlayers(); players++ {
 		setup := engine.Setup{Players: players, Seed: uint64(40 + players)}
@@ -55,13 +61,16 @@ func fitsAHundredColumns(t *testing.T, rules engine.Rules) {
 				t.Fatal(err)
 			}
 			for seat := engine.Spectator; int(seat) < players; seat++ {
-				text, err := present.View(s.View(seat), names, present.Style{Color: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, line := range strings.Split(text, "\n") {
-					if n := len([]rune(present.StripANSI(line))); n > widest {
-						widest, where = n, line
+				view := s.View(seat)
+				for _, lang := range cat.Languages() {
+					text, err := present.View(view, wording.ForRules(cat.For(lang), rules, names), present.Style{Color: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, line := range strings.Split(text, "\n") {
+						if n := len([]rune(present.StripANSI(line))); n > widest {
+							widest, where = n, line
+						}
 					}
 				}
 			}

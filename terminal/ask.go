@@ -144,9 +144,9 @@ func (s *Session) recap() {
 	if len(lines) == 0 {
 		return
 	}
-	s.printf("%s\n", s.st.Dim("Since the last hand-over:"))
+	s.printf("%s\n", s.st.Dim(s.cfg.Words.T("term.recap")))
 	if len(lines) > maxRecap {
-		s.printf("  … (log all shows everything)\n")
+		s.printf("  %s\n", s.cfg.Words.T("term.recap_more"))
 		lines = lines[len(lines)-maxRecap:]
 	}
 	for _, l := range lines {
@@ -156,7 +156,7 @@ func (s *Session) recap() {
 
 // show writes seat's view of the game.
 func (s *Session) show(seat engine.Seat) {
-	text, err := present.View(s.state.View(seat), s.names, s.st)
+	text, err := present.View(s.state.View(seat), s.w.WithSeats(s.names), s.st)
 	if err != nil {
 		text = fmt.Sprintf("(%v)\n", err)
 	}
@@ -179,7 +179,7 @@ func (s *Session) listActions(p engine.Prompt) {
 		s.describedLines(p, actions, entries)
 		return
 	}
-	if d, describes := s.state.(describer); describes {
+	if d, describes := s.state.(engine.Describer); describes {
 		// a long list that says what each choice does: as many of its
 		// first choices as fit maxRows lines, each with its description,
 		// and every one-word choice (pass), then the free actions
@@ -203,7 +203,7 @@ func (s *Session) listActions(p engine.Prompt) {
 			s.printf("  %s\n", line)
 		}
 		if hidden > 0 {
-			s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, example)
+			s.printf("  %s\n", s.cfg.Words.T("term.more_actions", "Count", hidden, "Example", example))
 		}
 		if free := entries[len(p.Actions):]; len(free) > 0 {
 			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
@@ -223,7 +223,7 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 	s.grid(turn)
 	if hidden := len(p.Actions) - len(turn); hidden > 0 {
-		s.printf("  … and %d more: type the action itself, e.g. %s\n", hidden, actions[maxRows*cols])
+		s.printf("  %s\n", s.cfg.Words.T("term.more_actions", "Count", hidden, "Example", actions[maxRows*cols]))
 	}
 	if len(free) > 0 {
 		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("terminal.any_time")))
@@ -231,15 +231,9 @@ func (s *Session) listActions(p engine.Prompt) {
 	}
 }
 
-// describer is a game state that says what an action would do
-// (*eightydays.State).
-type describer interface {
-	Describe(seat engine.Seat, action string) string
-}
-
 // describedLines writes one action a line, each followed by its description.
 func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
-	d, describes := s.state.(describer)
+	d, describes := s.state.(engine.Describer)
 	_, pad := s.fit(entries)
 	for i, a := range actions {
 		if i == len(p.Actions) {
@@ -255,8 +249,8 @@ func (s *Session) describedLines(p engine.Prompt, actions, entries []string) {
 
 // described is entry followed by what action does, in a column of its own
 // from pad on, wrapped under itself to the screen's width.
-func (s *Session) described(d describer, seat engine.Seat, action, entry string, pad int) string {
-	what := d.Describe(seat, action)
+func (s *Session) described(d engine.Describer, seat engine.Seat, action, entry string, pad int) string {
+	what := s.w.Say(d.Describe(seat, action))
 	if what == "" {
 		return entry
 	}
@@ -316,7 +310,7 @@ func (s *Session) command(p engine.Prompt, line string) (action string, done boo
 		return "", s.takeBack(p.Seat), nil
 	case "save":
 		if rest == "" {
-			s.printf("%s write the file name: save game.txt\n", s.st.Bad("✗"))
+			s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.save_name"))
 			break
 		}
 		if err := s.save(rest); err != nil {
@@ -349,37 +343,38 @@ func (s *Session) example() string {
 	return s.cfg.Words.T("terminal.example")
 }
 
+// rules shows the rules topic typed (by name, or by title in the
+// session's language), or lists the topics: all of them, or those whose
+// words mention what was typed.
 func (s *Session) rules(topic string) {
+	p, game := s.cfg.Words, s.title()
 	book, ok := s.cfg.Rules.(engine.Rulebook)
 	if !ok {
-		s.printf("%s has no rules summary\n", s.cfg.Rules.Title())
+		s.printf("%s\n", p.T("topics.none", "Game", game))
 		return
 	}
 	topics := book.Topics()
+	if t, ok := s.w.Topic(topics, topic); ok {
+		s.printf("%s\n%s\n", s.st.Bold(s.w.Say(t.Title)), wrap(s.w.Say(t.Text), s.width()-4))
+		return
+	}
 	topic = strings.ToLower(strings.Join(strings.Fields(topic), " "))
 	var names, mentions []string
 	for _, t := range topics {
 		names = append(names, t.Name)
-		if topic == "" {
-			continue
-		}
-		if t.Name == topic || strings.ToLower(t.Title) == topic {
-			s.printf("%s\n%s\n", s.st.Bold(t.Title), wrap(t.Text, s.width()-4))
-			return
-		}
-		if strings.Contains(strings.ToLower(t.Title+" "+t.Text), topic) {
+		if topic != "" && strings.Contains(strings.ToLower(s.w.Say(t.Title)+" "+s.w.Say(t.Text)), topic) {
 			mentions = append(mentions, t.Name)
 		}
 	}
 	// the games have topics of their own: a miss lists this game's
-	all := fmt.Sprintf("%s's topics: %s", s.cfg.Rules.Title(), strings.Join(names, ", "))
+	all := p.T("topics.all", "Game", game, "Topics", strings.Join(names, ", "))
 	switch {
 	case topic == "":
-		s.printf("%s\n", wrap("Topics: "+strings.Join(names, ", "), s.width()-4))
+		s.printf("%s\n", wrap(p.T("topics.list", "Topics", strings.Join(names, ", ")), s.width()-4))
 	case len(mentions) > 0:
-		s.printf("%s\n", wrap(fmt.Sprintf("No topic %q; these mention it: %s. %s", topic, strings.Join(mentions, ", "), all), s.width()-4))
+		s.printf("%s\n", wrap(p.T("topics.mentions", "Topic", topic, "Mentions", strings.Join(mentions, ", "), "All", all), s.width()-4))
 	default:
-		s.printf("%s %s\n", s.st.Bad("✗"), wrap(fmt.Sprintf("no topic %q and none mentions it. %s", topic, all), s.width()-6))
+		s.printf("%s %s\n", s.st.Bad("✗"), wrap(p.T("topics.missing", "Topic", topic, "All", all), s.width()-6))
 	}
 }
 
@@ -430,13 +425,16 @@ func (s *Session) showLog(arg string) {
 func (s *Session) takeBack(seat engine.Seat) bool {
 	if len(s.undo) == 0 {
 		acted := slices.ContainsFunc(s.moves, func(m engine.Move) bool { return m.Seat == seat })
-		s.printf("%s nothing to undo: %s\n", s.st.Bad("✗"),
-			ifAny("something hidden was revealed since your last action", acted)+ifAny("you have not played yet", !acted))
+		why := "term.undo_none"
+		if acted {
+			why = "term.undo_revealed"
+		}
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T(why))
 		return false
 	}
 	last := s.undo[len(s.undo)-1]
 	if last.seat != seat {
-		s.printf("%s %s has played since your last action\n", s.st.Bad("✗"), s.names[last.seat])
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.undo_other", "Name", s.names[last.seat]))
 		return false
 	}
 	s.undo = s.undo[:len(s.undo)-1]
@@ -444,7 +442,7 @@ func (s *Session) takeBack(seat engine.Seat) bool {
 	s.moves = s.moves[:last.moves]
 	s.hidden = slices.DeleteFunc(s.hidden, func(i int) bool { return i >= last.moves })
 	s.log = s.log[:last.log]
-	s.phase = s.state.Phase()
+	s.phase = s.state.Phase().Key()
 	s.version++
 	s.handed = min(s.handed, len(s.log))
 	s.printf("%s\n", s.cfg.Words.T("terminal.undone"))
@@ -476,13 +474,13 @@ func (s *Session) save(path string) error {
 	if left > 0 && !s.ending {
 		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
 	}
-	s.printf("Script saved to %s (%d %s); to replay it:\n  %s\n", path, len(moves), plural(len(moves), "action", "actions"), s.replayCommand(path))
+	s.printf("%s\n  %s\n", s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.replayCommand(path))
 	if left > 0 {
-		when := "until the reveal, when the file is written again in full"
+		id := "term.left_out"
 		if s.ending {
-			when = "(secret: the game ends before their reveal)"
+			id = "term.left_out_end"
 		}
-		s.printf("  %s\n", s.st.Dim(fmt.Sprintf("%d %s by %s left out %s", left, plural(left, "action", "actions"), strings.Join(seats, ", "), when)))
+		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T(id, "Count", left, "Seats", strings.Join(seats, ", "))))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pictures writes the board as everyone sees it and the mat of the person
@@ -18,8 +19,8 @@ func (s *Session) pictures() {
 	}
 	s.images++
 	s.pictured = s.version
-	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.names)
-	path, ok := s.writePicture("board", fmt.Sprintf("board-%03d.png", s.images), board, err)
+	board, err := s.cfg.Renderer.Board(s.state.View(engine.Spectator), s.pictureWords())
+	path, ok := s.writePicture("term.picture_board", fmt.Sprintf("board-%03d.png", s.images), board, err)
 	if !ok {
 		return
 	}
@@ -29,12 +30,12 @@ func (s *Session) pictures() {
 	if s.noMats || seat < 0 {
 		return
 	}
-	mat, err := s.cfg.Renderer.Mat(s.state.View(seat), s.names)
+	mat, err := s.cfg.Renderer.Mat(s.state.View(seat), s.pictureWords())
 	if err != nil {
 		s.noMats = true // this game has no private mats
 		return
 	}
-	if path, ok := s.writePicture("your mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil); ok {
+	if path, ok := s.writePicture("term.picture_mat", fmt.Sprintf("mat-P%d-%03d.png", seat+1, s.images), mat, nil); ok {
 		s.drawn[len(s.drawn)-1] = append(s.drawn[len(s.drawn)-1], path)
 	}
 }
@@ -53,7 +54,13 @@ func (s *Session) prune() {
 
 // scorer is a Renderer that also draws the final scores (*imaging.Renderer).
 type scorer interface {
-	Scores(view any, names []string) ([]byte, error)
+	Scores(view any, w *wording.Words) ([]byte, error)
+}
+
+// pictureWords are the pictures' words: the session's language, the
+// game's names and the seats' names.
+func (s *Session) pictureWords() *wording.Words {
+	return wording.ForRules(s.cfg.Words, s.cfg.Rules, s.names)
 }
 
 // scoresPicture writes the final scores picture, when the renderer draws one.
@@ -62,13 +69,14 @@ func (s *Session) scoresPicture() {
 	if !ok || s.cfg.Images == "" {
 		return
 	}
-	data, err := r.Scores(s.state.View(engine.Spectator), s.names)
-	s.writePicture("scores", "scores.png", data, err)
+	data, err := r.Scores(s.state.View(engine.Spectator), s.pictureWords())
+	s.writePicture("term.picture_scores", "scores.png", data, err)
 }
 
 // writePicture writes a drawn picture to the images folder and names the
-// file, or reports the drawing or writing error. It returns the file's
-// path and whether it was written.
+// file, or reports the drawing or writing error; what is the id of the
+// picture's name in the catalogue. It returns the file's path and whether
+// it was written.
 func (s *Session) writePicture(what, name string, data []byte, drawErr error) (string, bool) {
 	path := filepath.Join(s.cfg.Images, name)
 	err := drawErr
@@ -76,10 +84,10 @@ func (s *Session) writePicture(what, name string, data []byte, drawErr error) (s
 		err = os.WriteFile(path, data, 0o644)
 	}
 	if err != nil {
-		s.printf("%s %s picture: %v\n", s.st.Bad("✗"), what, err)
+		s.printf("%s %s\n", s.st.Bad("✗"), s.cfg.Words.T("term.picture_failed", "What", s.cfg.Words.T(what), "Err", err.Error()))
 		return "", false
 	}
-	s.printf("  %s %s\n", s.st.Dim(what+":"), path)
+	s.printf("  %s %s\n", s.st.Dim(s.cfg.Words.T(what)+":"), path)
 	return path, true
 }
 

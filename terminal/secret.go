@@ -89,14 +89,14 @@ func plural(n int, one, many string) string {
 func (s *Session) reveal() {
 	for _, sv := range s.sealed {
 		if len(sv.moves) > len(s.moves) || !slices.Equal(sv.moves, s.moves[:len(sv.moves)]) {
-			s.printf("  %s\n", s.st.Dim(sv.path+" keeps its choices left out: one of them was changed before the reveal"))
+			s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("term.sealed_kept", "Path", sv.path)))
 			continue
 		}
 		if err := s.writeScript(sv.path, sv.moves, ""); err != nil {
 			s.printf("%s %s: %v\n", s.st.Bad("✗"), sv.path, err)
 			continue
 		}
-		s.printf("  %s\n", s.st.Dim(sv.path+" now holds the revealed choices too"))
+		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T("term.sealed_written", "Path", sv.path)))
 	}
 	s.sealed = nil
 }

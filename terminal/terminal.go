@@ -29,10 +29,12 @@ import (
 // names a computer player ("random", "heuristic").
 const Human = "human"
 
-// Renderer draws a game's pictures; *imaging.Renderer is one.
+// Renderer draws a game's pictures in the words of w (the session's
+// language, the game's names, the seats' names); *imaging.Renderer is
+// one.
 type Renderer interface {
-	Board(view any, names []string) ([]byte, error)
-	Mat(view any, names []string) ([]byte, error)
+	Board(view any, w *wording.Words) ([]byte, error)
+	Mat(view any, w *wording.Words) ([]byte, error)
 }
 
 // Config is one terminal game.
@@ -144,7 +146,7 @@ func New(cfg Config) (*Session, error) {
 	s := &Session{
 		cfg: cfg, state: state,
 		in: bufio.NewScanner(cfg.In), out: cfg.Out, st: present.Style{Color: cfg.Color},
-		shown: engine.Spectator, phase: state.Phase(),
+		shown: engine.Spectator, phase: state.Phase().Key(),
 		w: wording.ForRules(cfg.Words, cfg.Rules, nil),
 	}
 	s.in.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -203,7 +205,7 @@ func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format
 
 func (s *Session) intro() {
 	opts := options(s.cfg.Setup)
-	s.printf("%s: %d players, seed %d%s\n", s.st.Bold(s.cfg.Rules.Title()), s.cfg.Setup.Players, s.cfg.Setup.Seed,
+	s.printf("%s%s\n", s.cfg.Words.T("term.game", "Game", s.st.Bold(s.title()), "Count", s.cfg.Setup.Players, "Seed", s.cfg.Setup.Seed),
 		ifAny(" ("+strings.Join(opts, ", ")+")", len(opts) > 0))
 	for i, name := range s.names {
 		who := s.cfg.Words.T("terminal.you")
@@ -218,8 +220,20 @@ func (s *Session) intro() {
 		s.printf("%s\n", s.cfg.Words.T("terminal.intro"))
 	}
 	if s.cfg.Images != "" && s.cfg.Renderer != nil {
-		s.printf("Pictures go to %s%s\n", s.cfg.Images, ifAny(fmt.Sprintf(" (the latest %d kept)", s.cfg.Keep), s.cfg.Keep > 0))
+		if s.cfg.Keep > 0 {
+			s.printf("%s\n", s.cfg.Words.T("term.pictures_kept", "Dir", s.cfg.Images, "Count", s.cfg.Keep))
+		} else {
+			s.printf("%s\n", s.cfg.Words.T("term.pictures", "Dir", s.cfg.Images))
+		}
 	}
+}
+
+// title is the game's title in the session's language.
+func (s *Session) title() string {
+	if id := "game." + s.cfg.Rules.Name() + ".title"; s.cfg.Words.Has(id) {
+		return s.cfg.Words.T(id)
+	}
+	return s.cfg.Rules.Title()
 }
 
 // options are the setup's options as sorted name=value pairs.
@@ -286,8 +300,8 @@ func (s *Session) apply(seat engine.Seat, action string) error {
 		s.hidden = nil
 		s.reveal()
 	}
-	if s.state.Phase() != s.phase || hasKind(events, engine.EventPhase) {
-		s.phase = s.state.Phase()
+	if s.state.Phase().Key() != s.phase || hasKind(events, engine.EventPhase) {
+		s.phase = s.state.Phase().Key()
 		s.pictures()
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/terminal"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // pictures is the real renderer the bot uses.
@@ -106,13 +107,13 @@ func TestFullEightyDaysGameWithBadInputInTheMiddle(t *testing.T) {
 		Seats: []string{terminal.Human, "heuristic", "random"},
 	}, input)
 	for _, want := range []string{
-		"P1 (you)",             // the view, from P1's side
-		"1. move",              // numbered actions
-		"save FILE",            // help
-		"Topics: goal, moving", // rules without a topic
+		"P1 (you)",                       // the view, from P1's side
+		"1. move",                        // numbered actions
+		"save FILE",                      // help
+		"Topics: overview, goal, moving", // rules without a topic
 		"Bet spaces (1, 2, 3, 4/5/6)",
 		`no topic "casino"`,
-		`"fly" is not an action`, // the engine's reasons
+		"“fly” is not an action", // the engine's reasons
 		"spaces costs",
 		"there is no action 99",
 		"Script saved to " + script,
@@ -343,7 +344,7 @@ func TestActionsSayWhatTheyCostAndTyposPointToHelp(t *testing.T) {
 		t.Fatalf("move 3 not described:\n%s", out)
 	}
 	_, after, _ := strings.Cut(out, "P1> hlep\n")
-	if !strings.HasPrefix(after, `✗ "hlep" is not an action`) || !strings.Contains(after, "help lists the commands") {
+	if !strings.HasPrefix(after, "✗ “hlep” is not an action") || !strings.Contains(after, "help lists the commands") {
 		t.Fatalf("after a typo:\n%s", after)
 	}
 	if strings.Count(after, "1. move") != 0 {
@@ -426,7 +427,7 @@ func TestPicturesShowTheGameAsThePersonDecides(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"P1", "P2 heuristic", "P3 heuristic"}
-	now, err := r.Board(s.State().View(engine.Spectator), names)
+	now, err := r.Board(s.State().View(engine.Spectator), englishWords(t, rules, names))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +567,7 @@ func TestHotSeatSaveLeavesOutTheOtherSeatsSecretDice(t *testing.T) {
 			t.Fatalf("%s replays to %v", path, ps)
 		}
 	}
-	if !strings.Contains(out, "1 action by P1 left out (secret: the game ends before their reveal)") {
+	if !strings.Contains(out, "1 action by P1 left out (secret: the game ends before its reveal)") {
 		t.Fatalf("the quit save does not say what it left out:\n%s", out)
 	}
 }
@@ -685,7 +686,8 @@ func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
 		ask   string
 		want  []string
 	}{
-		{eightyDays(t), "overview", []string{`no topic "overview" and none mentions it. Around the World in 80 Days's topics: goal, moving,`}},
+		{eightyDays(t), "westminster", []string{`no topic "westminster" and none mentions it. Around the World in 80 Days's topics: overview, goal, moving,`}},
+		{eightyDays(t), "overview", []string{"Around the World in 80 Days in brief"}},
 		{crystalPalace(t), "london", []string{`No topic "london"; these mention it:`, "Crystal Palace's topics: overview, phases,"}},
 		{crystalPalace(t), "overview", []string{"Crystal Palace"}},
 		{eightyDays(t), "goal", []string{"The goal"}},
@@ -701,7 +703,8 @@ func TestAMissedRulesTopicListsTheGamesTopics(t *testing.T) {
 }
 
 // TestTheSessionSpeaksTheChosenLanguage plays a few commands in German and
-// in French: the session's own words change, the commands typed do not.
+// in French: the session's own words change, refusals' reasons too, the
+// commands typed do not.
 func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 	words, err := locale.New()
 	if err != nil {
@@ -711,20 +714,52 @@ func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 		lang string
 		want []string
 	}{
-		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "Ende der Eingabe."}},
-		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "Fin de l'entrée."}},
+		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "79 Felder weit zu ziehen kostet", "Ende der Eingabe."}},
+		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "avancer de 79 cases coûte", "Fin de l'entrée."}},
 	} {
 		_, out := play(t, terminal.Config{Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 7}, Seats: []string{terminal.Human, "random"},
-			Words: words.For(tc.lang)}, "help\n999\n")
+			Words: words.For(tc.lang)}, "help\n999\nmove 79\n")
 		for _, w := range tc.want {
 			if !strings.Contains(out, w) {
 				t.Errorf("%s: the session never says %q:\n%s", tc.lang, w, out)
 			}
 		}
-		for _, english := range []string{"Commands:", "End of input.", "there is no action"} {
+		for _, english := range []string{"Commands:", "End of input.", "there is no action", "spaces costs"} {
 			if strings.Contains(out, english) {
 				t.Errorf("%s: the session says %q", tc.lang, english)
 			}
 		}
 	}
+}
+
+// TestRulesOverviewInEveryLanguage: `rules overview` shows each game's
+// overview in the session's language, found by its typed name; the topic's
+// title in that language finds it too.
+func TestRulesOverviewInEveryLanguage(t *testing.T) {
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []engine.Rules{crystalPalace(t), eightyDays(t)} {
+		prefix := map[string]string{"crystalpalace": "cp", "eightydays": "ed"}[rules.Name()]
+		for _, lang := range words.Languages() {
+			p := words.For(lang)
+			title, text := p.T(prefix+".topic.overview.title"), p.T(prefix+".topic.overview.text")
+			_, out := play(t, terminal.Config{Rules: rules, Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []string{terminal.Human, "random"},
+				Words: p, Width: 1000}, "rules overview\nrules "+strings.ToUpper(title)+"\nquit\n")
+			if strings.Count(out, title) != 2 || strings.Count(out, text) != 2 {
+				t.Errorf("%s %s: rules overview and rules %q do not both show the overview:\n%s", rules.Name(), lang, title, out)
+			}
+		}
+	}
+}
+
+// englishWords are English words for pictures of a game of rules.
+func englishWords(t *testing.T, rules engine.Rules, names []string) *wording.Words {
+	t.Helper()
+	words, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wording.ForRules(words.For(locale.English), rules, names)
 }

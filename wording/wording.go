@@ -171,10 +171,11 @@ func (w *Words) join(id string, items []string) string {
 	return w.p.T(id, "List", strings.Join(items[:len(items)-1], w.p.T("list.sep")), "Last", items[len(items)-1])
 }
 
-// Label writes what prompt p asks: its Text, else its English Label.
+// Label writes what prompt p asks, its Text ("" for a prompt without one,
+// which the engine contract forbids).
 func (w *Words) Label(p engine.Prompt) string {
-	if p.Text == nil || p.Text.IsZero() {
-		return p.Label
+	if p.Text == nil {
+		return ""
 	}
 	return w.Say(*p.Text)
 }
@@ -233,8 +234,10 @@ var (
 // language's messages use (placeholders left out): a text for a German or
 // French reader that holds one of them shows English. Words every
 // language shares (Westminster, Passepartout, the typed notation) are not
-// among them.
-func EnglishOnly(cat *locale.Catalogue) map[string]bool {
+// among them, nor the words of the content names other languages give
+// (the French "Pays-Bas" holds "pays") when a game's content lists its
+// items (engine.Namer and engine.ItemLister).
+func EnglishOnly(cat *locale.Catalogue, games ...engine.Rules) map[string]bool {
 	out := map[string]bool{}
 	for _, text := range cat.Texts(locale.English) {
 		for _, w := range Tokens(placeholderRE.ReplaceAllString(text, " ")) {
@@ -247,6 +250,26 @@ func EnglishOnly(cat *locale.Catalogue) map[string]bool {
 				delete(out, w)
 			}
 		}
+		for _, rules := range games {
+			names, named := rules.(engine.Namer)
+			list, listed := rules.(engine.ItemLister)
+			if !named || !listed {
+				continue
+			}
+			for _, key := range list.ItemKeys() {
+				for _, w := range Tokens(names.ItemName(key, lang)) {
+					delete(out, w)
+				}
+			}
+		}
 	}
 	return out
 }
+
+// WithSeats returns words that name seat i as seats[i] (see New).
+func (w *Words) WithSeats(seats []string) *Words {
+	return &Words{p: w.p, names: w.names, seats: seats}
+}
+
+// Seats is how many seats the words name by a name of their own.
+func (w *Words) Seats() int { return len(w.seats) }

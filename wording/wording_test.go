@@ -2,6 +2,7 @@ package wording_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -37,6 +38,7 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 				text = *p.Text
 			}
 			all = append(all, engine.Event{Kind: "prompt", Seat: p.Seat, Text: text})
+			all = append(all, descriptions(st, p)...)
 		}
 		p := ps[step%len(ps)]
 		ev, err := st.Apply(p.Seat, ai.Decide(player, st, p, seed, step))
@@ -46,6 +48,28 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 		all = append(all, ev...)
 	}
 	return all
+}
+
+// descriptions are what the actions open to p's seat do (engine.Describer),
+// as events of kind "describe": the first few of each verb, so that a list
+// of hundreds of dice values does not make the game crawl.
+func descriptions(st engine.State, p engine.Prompt) []engine.Event {
+	d, ok := st.(engine.Describer)
+	if !ok {
+		return nil
+	}
+	var out []engine.Event
+	seen := map[string]int{}
+	for _, a := range append(append([]string(nil), p.Actions...), st.FreeActions(p.Seat)...) {
+		verb, _, _ := strings.Cut(a, " ")
+		if seen[verb]++; seen[verb] > 3 {
+			continue
+		}
+		if text := d.Describe(p.Seat, a); !text.IsZero() {
+			out = append(out, engine.Event{Kind: "describe", Seat: p.Seat, Text: text})
+		}
+	}
+	return out
 }
 
 func games(t *testing.T) []engine.Rules {
@@ -100,9 +124,10 @@ func verbatim(t engine.Text, names engine.Namer, out map[string]bool) {
 }
 
 // unwritten finds a message id in a written line: the message failed.
-var unwritten = regexp.MustCompile(`\b(cp|ed|log|unit|goods|move|list|recent)\.[a-z_.0-9]+`)
+var unwritten = regexp.MustCompile(`\b(cp|ed|log|unit|goods|move|list|recent|describe|topics)\.[a-z_.0-9]+`)
 
-// Every text the engines say in whole games (events and prompts) has its message in the
+// Every text the engines say in whole games (events, prompts and what each
+// kind of action would do) has its message in the
 // catalogues, and reads in German and French without a word that only
 // English uses (names of content items, notation, numbers and content
 // texts given verbatim aside).

@@ -91,7 +91,9 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 		return http.StatusTooManyRequests, body, h
 	}
 	if !s.relax[CheckRateLimits] {
-		lim := s.limits.admit(req, r.Header.Get("Authorization"), time.Now())
+		// counted when it arrived, as Discord counts, not after the
+		// fake's own checks and its lock
+		lim := s.limits.admit(req, r.Header.Get("Authorization"), req.At)
 		headers = lim.headers
 		if lim.over != nil {
 			scope := "route " + lim.headers.Get("X-RateLimit-Bucket")

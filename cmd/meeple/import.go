@@ -62,7 +62,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	// the whole script is checked before the database is opened, so that
 	// a refused import neither creates nor changes it
 	if _, err := storage.NewContract(reg, nil).Import(g); err != nil {
-		return scriptError(*script, lines, err)
+		return scriptError(*script, lines, rules, err)
 	}
 	s, err := openStore(path, reg, writeFile, boltdb.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stdout)
 	if err != nil {
@@ -131,13 +131,13 @@ func scriptGame(data []byte, name string) (*storage.Game, []int, error) {
 }
 
 // scriptError names the script line of an action the rules refuse, with
-// their reason; other errors pass unchanged.
-func scriptError(name string, lines []int, err error) error {
+// their reason in English; other errors pass unchanged.
+func scriptError(name string, lines []int, rules engine.Rules, err error) error {
 	var replay *storage.ReplayError
 	if !errors.As(err, &replay) || replay.Index >= len(lines) {
 		return err
 	}
-	return fmt.Errorf("%s: line %d: P%d %q is refused: %w", name, lines[replay.Index], replay.Seat+1, replay.Action, replay.Err)
+	return fmt.Errorf("%s: line %d: P%d %q is refused: %w", name, lines[replay.Index], replay.Seat+1, replay.Action, worded(nil, rules, replay.Err))
 }
 
 // checkDiscordID refuses what cannot be a Discord id (a snowflake): one

@@ -31,7 +31,7 @@ func TestImportRefusesBadIdsAndNamesTheIllegalLine(t *testing.T) {
 		{[]string{"-channel", channel, "-script", good, "-seats", "bob,2,ai:random"}, `-seats: seat 1 is "bob", not a Discord id`},
 		{[]string{"-channel", channel, "-script", good, "-seats", ann + ",2,ai:random"}, `-seats: seat 2 is "2", not a Discord id`},
 		{[]string{"-channel", channel, "-script", good, "-seats", ann + "," + ann + ",ai:random"}, "user " + ann + " is in seats 1 and 2"},
-		{[]string{"-channel", channel, "-script", illegal, "-seats", ann + "," + bob}, `illegal.txt: line 4: P2 "fly to the moon" is refused: "fly" is not an action`},
+		{[]string{"-channel", channel, "-script", illegal, "-seats", ann + "," + bob}, `illegal.txt: line 4: P2 "fly to the moon" is refused: “fly” is not an action`},
 	}
 	for _, c := range cases {
 		code, _, stderr := meeple(append([]string{"import", "-db", db}, c.args...)...)

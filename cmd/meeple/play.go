@@ -40,7 +40,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
 		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
 	script := fs.String("script", "", "file the game's script is saved to (default: game.txt in the images folder)")
-	lang := fs.String("lang", posixLocale(os.Getenv), "language of the session's words: en, de or fr (default: from LC_ALL, LC_MESSAGES or LANG)")
+	lang := addLangFlag(fs, "the session's words")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,13 +50,9 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *images != "" && !flagSet(fs, "keep") {
 		*keep = 0 // a folder the player named keeps every picture
 	}
-	words, err := locale.New()
+	printer, err := lang.printer(fs)
 	if err != nil {
 		return err
-	}
-	printer := words.For(*lang)
-	if flagSet(fs, "lang") && !strings.HasPrefix(strings.ToLower(*lang), printer.Lang()) {
-		return badFlag("lang", *lang, "give one of "+strings.Join(words.Languages(), ", "))
 	}
 	rules, setup, err := gf.setup()
 	if err != nil {
@@ -71,7 +67,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	// a setup the game refuses (a bad option) stops here, before any folder is made
 	if _, err := rules.New(setup); err != nil {
-		return err
+		return worded(printer, rules, err)
 	}
 	dir := *images
 	if dir == "" {
@@ -105,6 +101,34 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
 		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer,
 	})
+}
+
+// langFlag is a command's -lang: the language of what it writes.
+type langFlag struct{ value *string }
+
+// addLangFlag adds -lang to fs for the language of what. Its help shows
+// no default value: the environment's (often "C" or "C.UTF-8") says
+// nothing to a reader of -h.
+func addLangFlag(fs *flag.FlagSet, what string) langFlag {
+	return langFlag{fs.String("lang", "", "language of "+what+": en, de or fr (default: from $LC_ALL, $LC_MESSAGES or $LANG, else en)")}
+}
+
+// printer is the catalogue printer of the language given, else of the
+// environment's locale (English for any other); a -lang Meeple does not
+// speak is refused.
+func (l langFlag) printer(fs *flag.FlagSet) (*locale.Printer, error) {
+	words, err := locale.New()
+	if err != nil {
+		return nil, err
+	}
+	if !flagSet(fs, "lang") {
+		return words.For(posixLocale(os.Getenv)), nil
+	}
+	printer := words.For(*l.value)
+	if !strings.HasPrefix(strings.ToLower(*l.value), printer.Lang()) {
+		return nil, badFlag("lang", *l.value, "give one of "+strings.Join(words.Languages(), ", "))
+	}
+	return printer, nil
 }
 
 // posixLocale is the locale POSIX gives messages: LC_ALL, else

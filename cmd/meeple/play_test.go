@@ -120,6 +120,13 @@ func TestPlayTakesALanguage(t *testing.T) {
 		!strings.Contains(out.String(), "help zeigt die Befehle") {
 		t.Fatalf("LANG=de_DE.UTF-8: %v\n%s", err, out.String())
 	}
+	// -h names where the default comes from, not the environment's value
+	t.Setenv("LANG", "C.UTF-8")
+	var help strings.Builder
+	if code := run([]string{"play", "-h"}, &help, &help); code != 2 || !strings.Contains(help.String(), "(default: from $LC_ALL, $LC_MESSAGES or $LANG, else en)") ||
+		strings.Contains(help.String(), "C.UTF-8") {
+		t.Errorf("play -h: exit %d\n%s", code, help.String())
+	}
 	for _, bad := range []string{"es", "klingon", "x"} {
 		var flagErr *flagError
 		if err := playGame([]string{"-game", "eightydays", "-images", t.TempDir(), "-lang", bad}, strings.NewReader(""), &out, &errs); !errors.As(err, &flagErr) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/imaging"
+	"github.com/meeplegames/meeple/wording"
 )
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -18,6 +19,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")
 	out := fs.String("out", "", "folder to write the images to (created if missing)")
 	names := fs.String("names", "", "players' display names for the legends, separated by commas")
+	lang := addLangFlag(fs, "the images' words")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,16 +45,20 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	state, err := rules.New(setup)
 	if err != nil {
+		return worded(nil, rules, err)
+	}
+	if err := applyMoves(rules, state, sf.moves); err != nil {
 		return err
 	}
-	if err := applyMoves(state, sf.moves); err != nil {
+	printer, err := lang.printer(fs)
+	if err != nil {
 		return err
 	}
 	r, err := imaging.New()
 	if err != nil {
 		return err
 	}
-	images, err := renderState(r, state, seatNames)
+	images, err := renderState(r, state, wording.ForRules(printer, rules, seatNames))
 	if err != nil {
 		return err
 	}
@@ -105,19 +111,19 @@ type namedImage struct {
 // renderState draws the public board and its glance (from the spectator's
 // view), every seat's private mat where the game has them, and the scores
 // once the game is over.
-func renderState(r *imaging.Renderer, state engine.State, names []string) ([]namedImage, error) {
+func renderState(r *imaging.Renderer, state engine.State, w *wording.Words) ([]namedImage, error) {
 	public := state.View(engine.Spectator)
-	board, err := r.Board(public, names)
+	board, err := r.Board(public, w)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
-	glance, err := r.Glance(public, names)
+	glance, err := r.Glance(public, w)
 	if err != nil {
 		return nil, fmt.Errorf("glance: %w", err)
 	}
 	images := []namedImage{{"board.png", board}, {"glance.png", glance}}
 	for seat := 0; seat < state.Players(); seat++ {
-		mat, err := r.Mat(state.View(engine.Seat(seat)), names)
+		mat, err := r.Mat(state.View(engine.Seat(seat)), w)
 		if errors.Is(err, imaging.ErrNoMat) {
 			break
 		}
@@ -127,7 +133,7 @@ func renderState(r *imaging.Renderer, state engine.State, names []string) ([]nam
 		images = append(images, namedImage{fmt.Sprintf("mat-p%d.png", seat+1), mat})
 	}
 	if state.Over() {
-		scores, err := r.Scores(public, names)
+		scores, err := r.Scores(public, w)
 		if err != nil {
 			return nil, fmt.Errorf("scores: %w", err)
 		}

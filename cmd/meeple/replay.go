@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/wording"
 )
 
 // replayOutput is what "meeple replay" prints.
@@ -47,18 +48,22 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	moves := sf.moves
 	state, err := rules.New(setup)
 	if err != nil {
-		return err
+		return worded(nil, rules, err)
 	}
-	if err := applyMoves(state, moves); err != nil {
+	if err := applyMoves(rules, state, moves); err != nil {
 		return err
 	}
 	data, err := state.Encode()
 	if err != nil {
 		return err
 	}
+	cat, err := locale.New()
+	if err != nil {
+		return err
+	}
 	out := replayOutput{
 		Game: rules.Name(), Players: setup.Players, Seed: setup.Seed, Actions: len(moves),
-		Phase: state.Phase(), Over: state.Over(), Result: state.Result(), State: data,
+		Phase: wording.ForRules(cat.For(locale.English), rules, nil).Say(state.Phase()), Over: state.Over(), Result: state.Result(), State: data,
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
@@ -97,18 +102,15 @@ func readScriptFile(path string) (scriptFile, error) {
 	return sf, nil
 }
 
-// applyMoves applies moves in order and names the line of the first refused one.
-func applyMoves(state engine.State, moves []engine.Move) error {
+// applyMoves applies moves to state, a game of rules, in order and names
+// the line of the first refused one and why, in English.
+func applyMoves(rules engine.Rules, state engine.State, moves []engine.Move) error {
 	for _, m := range moves {
 		if int(m.Seat) >= state.Players() {
 			return fmt.Errorf("line %d: P%d is not seated (%d players)", m.Line, m.Seat+1, state.Players())
 		}
 		if _, err := state.Apply(m.Seat, m.Action); err != nil {
-			var rule *engine.RuleError
-			if errors.As(err, &rule) {
-				return fmt.Errorf("line %d: %q: %s", m.Line, m.Action, rule.Reason)
-			}
-			return fmt.Errorf("line %d: %q: %w", m.Line, m.Action, err)
+			return fmt.Errorf("line %d: %q: %w", m.Line, m.Action, worded(nil, rules, err))
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/storage/boltdb"
+	"github.com/meeplegames/meeple/wording"
 )
 
 func runRun(args []string, stdout, stderr io.Writer) error {
@@ -153,6 +154,6 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // plainText writes a view as text without terminal colours, for Discord.
-func plainText(view any, names []string) (string, error) {
-	return present.View(view, names, present.Style{})
+func plainText(view any, words *wording.Words) (string, error) {
+	return present.View(view, words, present.Style{})
 }

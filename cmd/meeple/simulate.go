@@ -107,7 +107,7 @@ func simulate(rules engine.Rules, setup engine.Setup, players []engine.Player, n
 		s.Seed = setup.Seed + uint64(g)
 		state, err := rules.New(s)
 		if err != nil {
-			return sum, err
+			return sum, worded(nil, rules, err)
 		}
 		out, err := playOut(state, players, s.Seed, limit)
 		if err != nil {

@@ -194,7 +194,7 @@ func (a Action) appendText(b []byte) []byte {
 }
 
 func unknown(text string) error {
-	return engine.Refusef(engine.ErrUnknownAction, "%q is not a Crystal Palace action; try dice, place, take, pass, loan, exchange, buy, …", text)
+	return unknownAction("cp.refuse.parse.unknown", engine.Code("Text", text))
 }
 
 // ParseAction reads an action in canonical notation. Extra spaces and upper
@@ -230,32 +230,32 @@ func parseWords(f []string, text string) (Action, error) {
 		if len(f) == 2 && slices.Contains(allowed, f[1]) {
 			return Action{Verb: v, Key: f[1]}, nil
 		}
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%s takes one of: %s", f[0], strings.Join(allowed, ", "))
+		return Action{}, unknownAction("cp.refuse.parse.one_of", engine.Code("Verb", f[0]), engine.Code("Words", strings.Join(allowed, ", ")))
 	}
-	oneNum := func(v verb, what string) (Action, error) {
+	oneNum := func(v verb, id string) (Action, error) {
 		if vals, ok := ints(1, 1); ok {
 			return Action{Verb: v, Vals: vals}, nil
 		}
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "write %s followed by %s", f[0], what)
+		return Action{}, unknownAction(id)
 	}
 	bare := func(v verb) (Action, error) {
 		if len(f) == 1 {
 			return Action{Verb: v}, nil
 		}
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q takes no arguments", f[0])
+		return Action{}, unknownAction("cp.refuse.parse.bare", engine.Code("Verb", f[0]))
 	}
 	switch f[0] {
 	case "dice":
 		if len(f) < 2 || len(f) > 7 {
-			return Action{}, engine.Refuse(engine.ErrUnknownAction, "write dice followed by one value 1-6 per die, e.g. dice 6 5 3 1")
+			return Action{}, unknownAction("cp.refuse.parse.dice")
 		}
 		vals, ok := ints(1, len(f)-1)
 		if !ok {
-			return Action{}, engine.Refuse(engine.ErrUnknownAction, "dice values are numbers 1-6")
+			return Action{}, unknownAction("cp.refuse.parse.dice_values")
 		}
 		for _, v := range vals {
 			if v < 1 || v > 6 {
-				return Action{}, engine.Refuse(engine.ErrUnknownAction, "dice values are numbers 1-6")
+				return Action{}, unknownAction("cp.refuse.parse.dice_values")
 			}
 		}
 		slices.SortFunc(vals, func(a, b int) int { return b - a })
@@ -275,7 +275,7 @@ func parseWords(f []string, text string) (Action, error) {
 				return Action{Verb: vPlace, Vals: []int{v, sp}, Key: f[2]}, nil
 			}
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write place <die value> <location> <space>, e.g. place 5 westminster 2 (locations: patent, museum, bank, westminster, club, times, port, waterloo)")
+		return Action{}, unknownAction("cp.refuse.parse.place")
 	case "pass":
 		if len(f) == 2 && f[1] == "always" {
 			return Action{Verb: vPass, Always: true}, nil
@@ -298,7 +298,7 @@ func parseWords(f []string, text string) (Action, error) {
 			a.Always = err == nil
 			return a, err
 		}
-		return oneNum(vTake, "the slot number, e.g. take 2")
+		return oneNum(vTake, "cp.refuse.parse.take")
 	case "advance":
 		if len(f) == 2 && f[1] == "always" {
 			return Action{Verb: vAdvance, Always: true}, nil
@@ -316,7 +316,7 @@ func parseWords(f []string, text string) (Action, error) {
 		if len(f) == 3 && isWord(f[1]) && f[2] == "always" {
 			return Action{Verb: vUse, Key: f[1], Always: true}, nil
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write use followed by a possibility, e.g. use gears")
+		return Action{}, unknownAction("cp.refuse.parse.use")
 	case "objective":
 		return bare(vObjective)
 	case "market":
@@ -328,11 +328,11 @@ func parseWords(f []string, text string) (Action, error) {
 				return Action{Verb: vMoveAsst, Vals: []int{v}}, nil
 			}
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write market place, or market move <tier>")
+		return Action{}, unknownAction("cp.refuse.parse.market")
 	case "down":
-		return oneNum(vDown, "the tier of your assistant, e.g. down 4")
+		return oneNum(vDown, "cp.refuse.parse.down")
 	case "replace":
-		return oneNum(vReplace, "the research space, e.g. replace 3")
+		return oneNum(vReplace, "cp.refuse.parse.replace")
 	case "green":
 		switch {
 		case len(f) == 2 && f[1] == srcWatch:
@@ -342,7 +342,7 @@ func parseWords(f []string, text string) (Action, error) {
 				return Action{Verb: vGreen, Key: f[1], Vals: []int{v}}, nil
 			}
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write green research <space>, green market <tier> or green watch")
+		return Action{}, unknownAction("cp.refuse.parse.green")
 	case "poster":
 		return bare(vPoster)
 	case "bonus":
@@ -352,7 +352,7 @@ func parseWords(f []string, text string) (Action, error) {
 		if len(f) == 3 && isWord(f[1]) && f[2] == "always" {
 			return Action{Verb: vBonus, Key: f[1], Always: true}, nil
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write bonus followed by the bonus you choose, e.g. bonus pounds")
+		return Action{}, unknownAction("cp.refuse.parse.bonus")
 	case "build":
 		if len(f) > 2 && isWord(f[1]) {
 			return withTail(Action{Verb: vBuild, Key: f[1]}, f[2:])
@@ -360,18 +360,18 @@ func parseWords(f []string, text string) (Action, error) {
 		if len(f) == 2 && isWord(f[1]) {
 			return Action{Verb: vBuild, Key: f[1]}, nil
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "write build followed by the patent, e.g. build audiobook")
+		return Action{}, unknownAction("cp.refuse.parse.build")
 	case "target":
-		return oneNum(vTarget, "the player number, e.g. target 2")
+		return oneNum(vTarget, "cp.refuse.parse.target")
 	case "watch":
 		return oneWord(vWatch, "vp", "pounds")
 	case "loan":
 		if len(f) == 1 {
 			return Action{Verb: vLoan}, nil
 		}
-		return oneNum(vLoan, "nothing, or the research space the loan replaces")
+		return oneNum(vLoan, "cp.refuse.parse.loan")
 	case "repay":
-		return oneNum(vRepay, "the space of the loan, e.g. repay 3")
+		return oneNum(vRepay, "cp.refuse.parse.repay")
 	case "exchange":
 		return oneWord(vExchange, "die", "income", "gear", "pound")
 	case "buy":
@@ -395,9 +395,9 @@ func withTail(a Action, words []string) (Action, error) {
 	}
 	bad := func() (Action, error) {
 		if a.Verb == vBuild {
-			return Action{}, engine.Refuse(engine.ErrUnknownAction, "write build <patent>, or build <patent> target <player>, e.g. build crane target 2")
+			return Action{}, unknownAction("cp.refuse.parse.build_target")
 		}
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "after place <value> <location> <space> write only, or an assistant action (objective, market place, market move <tier>), e.g. place 3 patent 2 market place")
+		return Action{}, unknownAction("cp.refuse.parse.tail")
 	}
 	for len(words) > 0 {
 		n := 1

@@ -28,7 +28,7 @@ func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
 				p := &s.P[pr.Seat]
 				switch {
 				case pr.Kind == "down" && p.NoDown && slices.Contains(pr.Actions, "skip"): // a card event's move down is no question
-					t.Fatalf("game %d: %s said skip always, asked %q", g, seatName(int(pr.Seat)), pr.Label)
+					t.Fatalf("game %d: %s said skip always, asked %q", g, seatName(int(pr.Seat)), say(*pr.Text))
 				case (pr.Kind == "place" || pr.Kind == "build") && p.AutoPass && equalStrings(pr.Actions, passOnly):
 					t.Fatalf("game %d: %s said pass always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
 				case pr.Kind == "action" && p.AutoAct && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always"):

@@ -12,10 +12,10 @@ import (
 // it waits for someone. On error the state is unchanged.
 func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if s.Done {
-		return nil, engine.Refuse(engine.ErrGameOver, "the game is over")
+		return nil, engine.RefuseWith(engine.ErrGameOver, engine.Say("cp.refuse.game_over"))
 	}
 	if seat < 0 || int(seat) >= s.N {
-		return nil, engine.Refuse(engine.ErrNotYourTurn, "only seated players act")
+		return nil, notYourTurn("cp.refuse.not_seated")
 	}
 	a, err := ParseAction(text)
 	if err != nil {
@@ -39,8 +39,6 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 func isFree(v verb) bool {
 	return v == vLoan || v == vRepay || v == vExchange || v == vBuy || v == vSell || v == vAsk
 }
-
-func illegal(reason string) error { return engine.Refuse(engine.ErrIllegalAction, reason) }
 
 func sameAction(a, b Action) bool {
 	if a.Verb != b.Verb || a.Key != b.Key || len(a.Vals) != len(b.Vals) || a.Tail != b.Tail || a.Always != b.Always || len(a.Then) != len(b.Then) {
@@ -122,32 +120,26 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 		}
 	}
 	if s.waiting() {
-		var waits []string
-		for _, i := range s.Order {
-			if len(s.P[i].Q) > 0 {
-				waits = append(waits, seatName(i)+" to "+s.decisionLabel(i, s.P[i].Q[0]))
-			}
-		}
-		return engine.Refuse(engine.ErrNotYourTurn, "waiting for "+strings.Join(waits, "; and for "))
+		return s.waitingFor()
 	}
 	switch s.Ph {
 	case 1:
 		if a.Verb != vDice {
-			return illegal("phase 1: choose your dice values first, e.g. " + s.r.dice[max(p.Dice, 1)][0])
+			return illegal("cp.refuse.dice_first", engine.Code("Example", s.r.dice[max(p.Dice, 1)][0]))
 		}
 		if len(a.Vals) != p.Dice {
-			return illegal("you have " + strconv.Itoa(p.Dice) + " dice: give exactly " + strconv.Itoa(p.Dice) + " values")
+			return illegal("cp.refuse.dice_count", engine.Num("Count", p.Dice))
 		}
 		return nil
 	case 2, 3, 5:
 		if cur := s.current(); cur != seat {
 			if cur < 0 {
-				return engine.Refuse(engine.ErrNotYourTurn, "nobody can act now")
+				return notYourTurn("cp.refuse.nobody")
 			}
-			return engine.Refuse(engine.ErrNotYourTurn, "it is "+seatName(cur)+"'s turn")
+			return notYourTurn("cp.refuse.turn_of", engine.Who("Who", engine.Seat(cur)))
 		}
 	default:
-		return engine.Refuse(engine.ErrNotYourTurn, "nothing to decide now")
+		return notYourTurn("cp.refuse.nothing_now")
 	}
 	switch s.Ph {
 	case 2:
@@ -162,12 +154,12 @@ func (s *State) checkPlace(seat int, a Action) error {
 	switch a.Verb {
 	case vPass:
 		if a.Always && s.canPlace(seat) {
-			return illegal("pass always is for when passing is all you can do; you can still place a die")
+			return illegal("cp.refuse.pass_always_place")
 		}
 		return nil
 	case vPlace:
 	default:
-		return illegal("phase 2: place a die (place <value> <location> <space>) or pass")
+		return illegal("cp.refuse.want_place")
 	}
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
 	problem := s.placeProblem(seat, v, l, sp)
@@ -177,20 +169,19 @@ func (s *State) checkPlace(seat int, a Action) error {
 		}
 		return s.checkPlaceTail(seat, l, sp, a)
 	}
-	loc := &s.c.Locations[l]
 	side := s.side(locKind(l))
-	where := loc.Name + "'s space " + strconv.Itoa(sp+1)
+	loc, space := s.loc(locKind(l)), engine.Num("Space", sp+1)
 	switch problem {
 	case placeNoDie:
-		return illegal("you have no unplaced die showing " + strconv.Itoa(v))
+		return illegal("cp.refuse.no_die", engine.Num("Value", v))
 	case placeNoSpace:
-		return illegal(loc.Name + " has " + strconv.Itoa(len(side.Dice)) + " dice spaces")
+		return illegal("cp.refuse.no_dice_space", loc, engine.Num("Count", len(side.Dice)))
 	case placeTaken:
-		return illegal(where + " is taken")
+		return illegal("cp.refuse.space_taken", loc, space)
 	case placeTooLow:
-		return illegal(where + " needs a die of at least " + strconv.Itoa(side.Dice[sp].Min))
+		return illegal("cp.refuse.die_too_low", loc, space, engine.Num("Min", side.Dice[sp].Min))
 	}
-	return illegal(where + " costs a fee of " + strconv.Itoa(side.Dice[sp].Fee) + " pounds; you have " + strconv.Itoa(s.P[seat].Pounds))
+	return illegal("cp.refuse.fee", loc, space, engine.Num("Fee", side.Dice[sp].Fee), engine.Num("Pounds", s.P[seat].Pounds))
 }
 
 // Reasons a placement is refused; placeOK when it is legal.
@@ -241,24 +232,6 @@ func (s *State) payCost(seat int, c Cost) {
 	p.Gears = max(p.Gears-c.Gears, 0)
 	p.Energy = max(p.Energy-c.Energy, 0)
 	s.pay(seat, pounds)
-}
-
-func costText(c Cost) string {
-	var parts []string
-	if c.Gears > 0 {
-		parts = append(parts, strconv.Itoa(c.Gears)+" "+plural(c.Gears, "gear", "gears"))
-	}
-	if c.Energy > 0 {
-		parts = append(parts, strconv.Itoa(c.Energy)+" energy")
-	}
-	if c.Pounds > 0 || len(parts) == 0 {
-		parts = append(parts, strconv.Itoa(c.Pounds)+" "+plural(c.Pounds, "pound", "pounds"))
-	}
-	out := parts[0]
-	for _, x := range parts[1:] {
-		out += ", " + x
-	}
-	return out
 }
 
 // display is the row of cards or tiles on offer at l (nil elsewhere).
@@ -312,22 +285,21 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Always {
 		list := s.phaseActions(seat)
 		if len(list) != 3 || list[1] != a.String() {
-			return illegal("“always” is for a die whose only possible action is the one you name; here you choose among: " + strings.Join(list, ", "))
+			return illegal("cp.refuse.act_always", engine.Code("Actions", strings.Join(list, ", ")))
 		}
 		return nil
 	}
 	l := locKind(s.Loc)
-	loc := &s.c.Locations[l]
 	want := func() error {
 		switch l {
 		case locWestminster:
-			return illegal("at Westminster: advance, or pass")
+			return illegal("cp.refuse.want_advance", s.at(l))
 		case locTimes:
-			return illegal("at the London Times: publish, or pass")
+			return illegal("cp.refuse.want_publish", s.at(l))
 		case locPort, locWaterloo:
-			return illegal("at " + loc.Name + ": use <possibility>, or pass")
+			return illegal("cp.refuse.want_use", s.at(l))
 		}
-		return illegal("at " + loc.Name + ": take <slot>, or pass")
+		return illegal("cp.refuse.want_take", s.at(l))
 	}
 	switch l {
 	case locPatent, locMuseum, locBank, locClub:
@@ -337,12 +309,12 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		k := a.Vals[0] - 1
 		switch problem, need := s.takeProblem(seat, l, k, after); problem {
 		case takeEmpty:
-			return illegal(loc.Name + " has nothing in slot " + strconv.Itoa(a.Vals[0]))
+			return illegal("cp.refuse.slot_empty", s.loc(l), engine.Num("Slot", a.Vals[0]))
 		case takeNoResearch:
-			return illegal("every research space holds a loan: you can no longer receive research tiles")
+			return illegal("cp.refuse.no_research")
 		case takeCost:
-			ch := &s.c.Characters[s.display(l)[k]]
-			return illegal(ch.Name + " costs " + costText(ch.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+			ch := s.display(l)[k]
+			return illegal("cp.refuse.cost", engine.Item("Item", s.c.keys.char[ch]), engine.Nested("Cost", costSay(s.c.Characters[ch].Cost)), engine.Num("Need", need))
 		}
 		return nil
 	case locWestminster:
@@ -366,19 +338,19 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		}
 		switch problem, j := s.useProblem(l, i); problem {
 		case useFewPlayers:
-			return illegal("“" + po.Key + "” is only offered with " + strconv.Itoa(po.MinPlayers) + " or more players")
+			return illegal("cp.refuse.min_players", engine.Code("Key", po.Key), engine.Num("Count", po.MinPlayers))
 		case useTaken:
-			by := seatName(s.Boards[l].Poss[j])
+			by := engine.Who("Who", engine.Seat(s.Boards[l].Poss[j]))
 			if other := side.Possibilities[j]; other.Key != po.Key {
-				return illegal("“" + po.Key + "” shares its box with “" + other.Key + "”, which " + by + " already used this round")
+				return illegal("cp.refuse.used_box", engine.Code("Key", po.Key), engine.Code("Other", other.Key), by)
 			}
-			return illegal("“" + po.Key + "” was already used this round, by " + by)
+			return illegal("cp.refuse.used", engine.Code("Key", po.Key), by)
 		case useNoTicket:
-			return illegal("every dice space below the ticket is taken")
+			return illegal("cp.refuse.ticket_full")
 		}
 		return nil
 	}
-	return illegal(loc.Name + " has no possibility “" + a.Key + "”")
+	return illegal("cp.refuse.no_possibility", s.loc(l), engine.Code("Key", a.Key))
 }
 
 // Reasons using a possibility is refused; useOK when it is allowed.
@@ -412,29 +384,28 @@ func (s *State) checkBuild(seat int, a Action) error {
 	p := &s.P[seat]
 	if a.Verb == vPass {
 		if a.Always && s.canBuild(seat) {
-			return illegal("pass always is for when passing is all you can do; you can still build a prototype")
+			return illegal("cp.refuse.pass_always_build")
 		}
 		return nil
 	}
 	if a.Verb != vBuild {
-		return illegal("phase 5: build <patent>, or pass")
+		return illegal("cp.refuse.want_build")
 	}
 	i, ok := s.c.patentByID[a.Key]
 	if !ok || !hasInt(p.Patents, i) {
-		return illegal("you hold no patent “" + a.Key + "”")
+		return illegal("cp.refuse.no_patent", engine.Code("Key", a.Key))
 	}
 	if s.buildable(seat, i) {
 		if a.Tail && (a.Then[0].Vals[0] < 1 || a.Then[0].Vals[0] > s.N) {
-			return illegal(s.c.Patents[i].Prototype + " is played on a player: target 1 to " + strconv.Itoa(s.N))
+			return illegal("cp.refuse.target_range", engine.Item("Prototype", s.c.keys.proto[i]), engine.Num("N", s.N))
 		}
 		return nil
 	}
 	if p.Built >= s.c.Tracks.Economy.PrototypesPerRound {
-		return illegal("you may build only " + strconv.Itoa(s.c.Tracks.Economy.PrototypesPerRound) + " prototypes a round")
+		return illegal("cp.refuse.build_most", engine.Num("Count", s.c.Tracks.Economy.PrototypesPerRound))
 	}
-	pt := &s.c.Patents[i]
-	need, _ := s.affordable(seat, pt.Cost)
-	return illegal(pt.Prototype + " costs " + costText(pt.Cost) + " (" + strconv.Itoa(need) + " pounds for you); take a loan first")
+	need, _ := s.affordable(seat, s.c.Patents[i].Cost)
+	return illegal("cp.refuse.cost", engine.Item("Item", s.c.keys.proto[i]), engine.Nested("Cost", costSay(s.c.Patents[i].Cost)), engine.Num("Need", need))
 }
 
 // prototypeLimit refuses a build once seat has built the most prototypes a
@@ -446,9 +417,9 @@ func (s *State) prototypeLimit(seat int) error {
 		return nil
 	}
 	if s.Ph >= 5 {
-		return illegal("you have built " + strconv.Itoa(most) + " prototypes this round, the most a round allows")
+		return illegal("cp.refuse.built_this_round", engine.Num("Count", most))
 	}
-	return illegal("you built " + strconv.Itoa(most) + " prototypes last round, the most a round allows; you build again in phase 5")
+	return illegal("cp.refuse.built_last_round", engine.Num("Count", most))
 }
 
 // buildable is the phase 5 rule for a patent seat holds: fewer than two
@@ -465,21 +436,21 @@ func (s *State) checkFree(seat int, a Action) error {
 	case vLoan:
 		if len(a.Vals) == 0 {
 			if freeSlot(p) < 0 && researchSlots(p) > 0 {
-				return illegal("your research spaces are full: say which research tile the loan replaces, e.g. loan " + strconv.Itoa(firstResearch(p)+1))
+				return illegal("cp.refuse.loan_which", engine.Code("Example", "loan "+strconv.Itoa(firstResearch(p)+1)))
 			}
 			return nil
 		}
 		k := a.Vals[0] - 1
 		if freeSlot(p) >= 0 {
-			return illegal("you have a free research space: just write loan")
+			return illegal("cp.refuse.loan_free_space")
 		}
 		if k < 0 || k >= len(p.Slots) || p.Slots[k].K != slotResearch {
-			return illegal("a loan can only replace a research tile")
+			return illegal("cp.refuse.loan_replaces_tile")
 		}
 		return nil
 	case vRepay:
 		if !s.hasPrompt(seat) {
-			return engine.Refuse(engine.ErrNotYourTurn, "you pay loans back during your turn")
+			return notYourTurn("cp.refuse.repay_turn")
 		}
 		k := a.Vals[0] - 1
 		var sl *Slot
@@ -489,10 +460,10 @@ func (s *State) checkFree(seat int, a Action) error {
 			sl = &p.Extra[k-len(p.Slots)]
 		}
 		if sl == nil || sl.K != slotLoan || sl.Repaid {
-			return illegal("there is no open loan on space " + strconv.Itoa(a.Vals[0]))
+			return illegal("cp.refuse.no_loan", engine.Num("Space", a.Vals[0]))
 		}
 		if p.Pounds < e.RepayPounds {
-			return illegal("paying a loan back costs " + strconv.Itoa(e.RepayPounds) + " pounds")
+			return illegal("cp.refuse.repay_cost", engine.Num("Pounds", e.RepayPounds), engine.Num("Have", p.Pounds))
 		}
 		return nil
 	case vExchange:
@@ -506,45 +477,48 @@ func (s *State) checkFree(seat int, a Action) error {
 			need = e.GearNewspapers
 		}
 		if p.News < need {
-			return illegal("exchange " + a.Key + " costs " + strconv.Itoa(need) + " newspapers; you have " + strconv.Itoa(p.News))
+			return illegal("cp.refuse.exchange_cost", engine.Code("Key", a.Key), engine.Num("Count", need), engine.Num("Have", p.News))
 		}
 		if a.Key == "die" && p.Dice+p.New+p.Tick >= e.MaxDice {
-			return illegal("you already have all " + strconv.Itoa(e.MaxDice) + " dice")
+			return illegal("cp.refuse.all_dice", engine.Num("Count", e.MaxDice))
 		}
 		return nil
 	case vBuy:
 		if !s.hasPrompt(seat) {
-			return engine.Refuse(engine.ErrNotYourTurn, "you buy gears and energy with pounds during your turn; newspapers buy a gear at any time")
+			return notYourTurn("cp.refuse.buy_turn")
 		}
-		price := e.EnergyPounds
+		price, id := e.EnergyPounds, "cp.refuse.buy_energy"
 		if a.Key == "gear" {
-			price = e.GearPounds
+			price, id = e.GearPounds, "cp.refuse.buy_gear"
 		}
 		if p.Pounds < price {
-			return illegal("1 " + a.Key + " costs " + strconv.Itoa(price) + " pounds; you have " + strconv.Itoa(p.Pounds))
+			return illegal(id, engine.Num("Price", price), engine.Num("Pounds", p.Pounds))
 		}
 		return nil
 	case vSell:
-		if (a.Key == "gear" && p.Gears == 0) || (a.Key == "energy" && p.Energy == 0) {
-			return illegal("you have no " + a.Key + " to sell")
+		if a.Key == "gear" && p.Gears == 0 {
+			return illegal("cp.refuse.sell_gear")
+		}
+		if a.Key == "energy" && p.Energy == 0 {
+			return illegal("cp.refuse.sell_energy")
 		}
 		return nil
 	case vAsk:
 		if a.Key == "down" && !p.NoDown {
-			return illegal("you are already asked, after each placement, whether to move an assistant down")
+			return illegal("cp.refuse.ask_down")
 		}
 		if a.Key == "pass" && !p.AutoPass {
-			return illegal("you are already asked to place or build even when you can only pass")
+			return illegal("cp.refuse.ask_pass")
 		}
 		if a.Key == "bonus" && len(p.Picks) == 0 {
-			return illegal("you have no poster bonus chosen for always")
+			return illegal("cp.refuse.ask_bonus")
 		}
 		if a.Key == "act" && !p.AutoAct {
-			return illegal("you are already asked about each die in phase 3")
+			return illegal("cp.refuse.ask_act")
 		}
 		return nil
 	}
-	return illegal("not a free action")
+	return illegal("cp.refuse.not_free")
 }
 
 func firstResearch(p *Player) int {

@@ -167,14 +167,16 @@ type ObjectiveLevel struct {
 
 // Mat is one side of a player mat: a nation and its objective.
 type Mat struct {
-	ID             string           `toml:"id"`
-	Side           string           `toml:"side"`
-	Nation         string           `toml:"nation"`
-	Landmark       string           `toml:"landmark"`
-	ResearchSpaces int              `toml:"research_spaces"`
-	Objective      []ObjectiveLevel `toml:"objective"`
-	Source         string           `toml:"source"`
-	Reconstructed  bool             `toml:"reconstructed"`
+	ID     string `toml:"id"`
+	Side   string `toml:"side"`
+	Nation string `toml:"nation"`
+	// NationNames is Nation in other languages, as Patent.Names.
+	NationNames    map[string]string `toml:"nation_names"`
+	Landmark       string            `toml:"landmark"`
+	ResearchSpaces int               `toml:"research_spaces"`
+	Objective      []ObjectiveLevel  `toml:"objective"`
+	Source         string            `toml:"source"`
+	Reconstructed  bool              `toml:"reconstructed"`
 }
 
 // Flyer is a flyer tile of the Buzz track.
@@ -216,7 +218,10 @@ type Possibility struct {
 	MinPlayers int      `toml:"min_players" json:"min_players,omitempty"`
 	Effect     []Effect `toml:"effect" json:"effect"`
 	Text       string   `toml:"text" json:"text"`
-	ticket     bool
+	// Texts is Text in other languages, as Patent.Names.
+	Texts  map[string]string `toml:"texts" json:"texts,omitempty"`
+	ticket bool
+	item   string // Text's item key (see ItemName)
 }
 
 // BoardSide is a location board side used for some player counts.

@@ -126,12 +126,12 @@ func TestContentTextsAreBounded(t *testing.T) {
 // entry's.
 func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {
 	_, err := LoadContent(contentWith(t, "patents.toml", "vp = [4, 3, 2]", `vp = [4, "three", 2]`))
-	want := `patents.toml: patent "audiobook" (line 15): vp:`
+	want := `patents.toml: patent "audiobook" (line 17): vp:`
 	if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error beginning %q", err, want)
 	}
 	_, err = LoadContent(contentWith(t, "patents.toml", "cost = { gears = 1, energy = 1, pounds = 0 }", `cost = { gears = "one", energy = 1, pounds = 0 }`))
-	want = `patents.toml: patent "audiobook" (line 14): cost.gears:`
+	want = `patents.toml: patent "audiobook" (line 16): cost.gears:`
 	if !errors.Is(err, ErrContent) || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error beginning %q", err, want)
 	}

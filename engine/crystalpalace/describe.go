@@ -2,42 +2,42 @@ package crystalpalace
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
 
 // Describe says in a few words what action would do for seat, for a player
-// choosing from a list: "Charlotte Bronte · 2 gear, 1 energy · 10 VP" for
+// choosing from a list: "Charlotte Bronte · 2 gears, 1 energy · 10 VP" for
 // "take 4" at the Reform Club, "fee 2 £ · assistant action" for a
-// placement, "4 newspapers → a die" for an exchange. It is "" when the
-// action is not legal for seat now or the words would add nothing. It only
-// uses what seat may see.
-func (s *State) Describe(seat engine.Seat, action string) string {
+// placement, "4 newspapers → a die" for an exchange, as data for the
+// wording layer (engine.Describer). It is the zero Text when the action is
+// not legal for seat now or the words would add nothing. It only uses what
+// seat may see.
+func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 	if s.Done || seat < 0 || int(seat) >= s.N {
-		return ""
+		return engine.Text{}
 	}
 	a, err := ParseAction(action)
 	if err != nil || s.check(int(seat), a) != nil {
-		return ""
+		return engine.Text{}
 	}
 	who := int(seat)
 	p := &s.P[who]
 	e := s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
-		return "costs " + pounds(sum(a.Vals)) + " at the reveal"
+		return engine.Say("cp.describe.dice", engine.Num("Pounds", sum(a.Vals)))
 	case vPlace:
-		return joinWords(s.describePlace(a), s.describeTail(who, a))
+		return engine.Dotted(s.describePlace(a), s.describeTail(who, a))
 	case vPass:
 		if a.Always {
-			return "pass now, and pass without being asked whenever passing is all you can do (ask pass undoes it)"
+			return engine.Say("cp.describe.pass_always")
 		}
 		return s.describePass(who)
 	case vTake, vAdvance, vPublish, vUse:
-		text := joinWords(s.describeBonus(), s.describeAction(who, a))
+		text := engine.Dotted(s.describeBonus(), s.describeAction(who, a))
 		if a.Always {
-			text += " · from now on a die of yours with only this action takes it without asking (ask act undoes it)"
+			text = engine.Dotted(text, engine.Say("cp.describe.act_always"))
 		}
 		return text
 	case vBuild:
@@ -49,11 +49,12 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 				vp += e.LinkVP
 			}
 		}
-		effect := effectText(pt.Effect)
+		effect := effectsText(pt.Effect)
 		if a.Tail {
 			effect = s.describeTarget(a.Then[0].Vals[0]-1, pt.Effect)
 		}
-		return joinWords(pt.Prototype+" (patent "+pt.Name+")", s.costFor(who, pt.Cost), strconv.Itoa(vp)+" VP", effect)
+		return engine.Dotted(engine.Say("cp.describe.build", engine.Item("Prototype", s.c.keys.proto[i]), engine.Item("Patent", s.c.keys.patent[i])),
+			s.costFor(who, pt.Cost), engine.Say("cp.describe.vp", engine.Num("VP", vp)), effect)
 	case vTarget:
 		if t := p.Q[0]; t.K == dTarget {
 			return s.describeTarget(a.Vals[0]-1, s.c.Patents[t.X].Effect)
@@ -61,7 +62,7 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 	case vObjective:
 		mat := &s.c.Mats[p.Mat]
 		if p.Obj < len(mat.Objective) {
-			return "objective level " + strconv.Itoa(p.Obj+1) + " · " + strconv.Itoa(mat.Objective[p.Obj].VP) + " VP at the end"
+			return engine.Say("cp.describe.objective", engine.Num("Level", p.Obj+1), engine.Num("VP", mat.Objective[p.Obj].VP))
 		}
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
@@ -75,36 +76,31 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		return s.describeTier(to, s.market().Spaces[to].Cost)
 	case vSkip:
 		if a.Always {
-			return "move no assistant down, now or after later placements (ask down undoes it)"
+			return engine.Say("cp.describe.skip_always")
 		}
-		return ""
 	case vAsk:
 		switch a.Key {
-		case "down":
-			return "be asked again, after each placement, whether to move an assistant down"
-		case "pass":
-			return "be asked again to place or build when passing is all you can do"
-		case "bonus":
-			return "be asked again to choose your poster bonuses"
+		case "down", "pass", "bonus":
+			return engine.Say("cp.describe.ask." + a.Key)
 		}
-		return "be asked again about each of your dice in phase 3"
+		return engine.Say("cp.describe.ask.act")
 	case vDown:
-		to := "to tier " + strconv.Itoa(s.marketFreeBelow(a.Vals[0]-1)+1)
+		to := engine.Say("cp.describe.down", engine.Num("Tier", s.marketFreeBelow(a.Vals[0]-1)+1))
 		if s.marketFreeBelow(a.Vals[0]-1) < 0 {
-			to = "off the Black Market, back to your supply"
+			to = engine.Say("cp.describe.down_off")
 		}
 		if p.Q[0].K == dDown && s.downGear(a.Vals[0]-1) {
-			return to + " · +1 gear from the banner"
+			return engine.Dotted(to, engine.Say("cp.describe.down_gear"))
 		}
 		return to
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return "discards " + s.tileName(sl.ID) + " from research space " + strconv.Itoa(a.Vals[0])
+			return engine.Say("cp.describe.replace", s.tileArg("Tile", sl.ID), engine.Num("Space", a.Vals[0]))
 		}
 	case vGreen:
-		return s.describeGreen(who, a)
+		return s.greenText(who, a)
 	case vPoster:
-		return "every phase 6: " + posterText(s.c.Tracks.Buzz.Posters[p.Q[0].X])
+		return engine.Say("cp.describe.phase6", engine.Nested("What", posterSay(s.c.Tracks.Buzz.Posters[p.Q[0].X])))
 	case vBonus:
 		alts := s.c.Tracks.WestminsterV
 		if t := p.Q[0]; t.X >= 0 {
@@ -113,53 +109,59 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 		for _, eff := range alts {
 			if eff.gain.String() == a.Key {
 				if a.Always {
-					return oneEffectText(eff) + " now and in every phase 6, without being asked (ask bonus undoes it)"
+					return engine.Say("cp.describe.bonus_always", engine.Nested("What", oneEffect(eff)))
 				}
-				return oneEffectText(eff)
+				return oneEffect(eff)
 			}
 		}
 	case vWatch:
 		if a.Key == "vp" {
-			return strconv.Itoa(s.c.Tracks.Watch.TakeVP) + " VP now"
+			return engine.Say("cp.describe.watch.vp", engine.Num("VP", s.c.Tracks.Watch.TakeVP))
 		}
-		return pounds(s.c.Tracks.Watch.Phase6Pounds) + " every phase 6"
+		return engine.Say("cp.describe.watch.pounds", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds))
 	case vAccept:
 		if t := p.Q[0]; t.K == dInstant {
-			return oneEffectText(s.c.Characters[t.X].Instant[t.N])
+			return oneEffect(s.c.Characters[t.X].Instant[t.N])
 		}
 	case vPay:
-		return "pay " + pounds(p.Q[0].N) + ", loans for what is missing"
+		return engine.Say("cp.describe.pay", engine.Num("Pounds", p.Q[0].N))
 	case vLoan:
-		text := "+" + pounds(e.LoanPounds) + " now; the loan tile costs VP at the end unless repaid"
+		text := engine.Say("cp.describe.loan", engine.Num("Pounds", e.LoanPounds))
 		if len(a.Vals) > 0 {
 			if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-				text += " · replaces " + s.tileName(sl.ID)
+				text = engine.Dotted(text, engine.Say("cp.describe.loan_replaces", s.tileArg("Tile", sl.ID)))
 			}
 		}
 		return text
 	case vRepay:
-		return pounds(e.RepayPounds) + " → the " + strconv.Itoa(s.loanAt(p, a.Vals[0]-1)) + " VP loan scores " + signed(e.RepaidVP) + " VP"
+		return engine.Say("cp.describe.repay", engine.Num("Pounds", e.RepayPounds), engine.Num("VP", s.loanAt(p, a.Vals[0]-1)), engine.Signed("Repaid", e.RepaidVP))
 	case vExchange:
-		return s.describeExchange(a.Key)
+		return s.exchangeText(a.Key)
 	case vBuy:
 		if a.Key == "gear" {
-			return pounds(e.GearPounds) + " → 1 gear"
+			return engine.Say("cp.describe.buy.gear", engine.Num("Pounds", e.GearPounds))
 		}
-		return pounds(e.EnergyPounds) + " → 1 energy"
+		return engine.Say("cp.describe.buy.energy", engine.Num("Pounds", e.EnergyPounds))
 	case vSell:
 		if a.Key == "gear" {
-			return "1 gear → " + pounds(e.SellGear)
+			return engine.Say("cp.describe.sell.gear", engine.Num("Pounds", e.SellGear))
 		}
-		return "1 energy → " + pounds(e.SellEnergy)
+		return engine.Say("cp.describe.sell.energy", engine.Num("Pounds", e.SellEnergy))
 	}
-	return ""
+	return engine.Text{}
+}
+
+// oneEffect is effect e alone as a text: "+1 energy".
+func oneEffect(e Effect) engine.Text {
+	return engine.Text{ID: "cp.effects", Args: []engine.Arg{effectPart(e)}}
 }
 
 // describeTarget says what a prototype's effects do to target, and whether
 // that is good or bad for them: "P2 gets +3 £, -1 VP (mixed for P2)".
-func (s *State) describeTarget(target int, effs []Effect) string {
+func (s *State) describeTarget(target int, effs []Effect) engine.Text {
+	who := engine.Who("Who", engine.Seat(target))
 	if len(effs) == 0 {
-		return seatName(target) + " gets nothing"
+		return engine.Say("cp.describe.target.nothing", who)
 	}
 	good, bad := false, false
 	for _, e := range effs {
@@ -170,120 +172,107 @@ func (s *State) describeTarget(target int, effs []Effect) string {
 			bad = true
 		}
 	}
-	verdict := "good for "
+	id := "cp.describe.target.good"
 	switch {
 	case good && bad:
-		verdict = "mixed for "
+		id = "cp.describe.target.mixed"
 	case bad:
-		verdict = "bad for "
+		id = "cp.describe.target.bad"
 	}
-	return seatName(target) + " gets " + effectText(effs) + " (" + verdict + seatName(target) + ")"
+	return engine.Say(id, who, engine.Nested("Effect", effectsText(effs)))
 }
 
 // describeTail says what the answer a placement carries does: "then an
 // assistant on Black Market tier 3 (fee 1 £)", "no assistant action".
-func (s *State) describeTail(seat int, a Action) string {
+func (s *State) describeTail(seat int, a Action) engine.Text {
 	if !a.Tail {
-		return ""
+		return engine.Text{}
 	}
 	if len(a.Then) == 0 {
-		return "no assistant action"
+		return engine.Say("cp.describe.tail.none")
 	}
 	f := a.Then[0]
 	switch f.Verb {
 	case vObjective:
 		mat := &s.c.Mats[s.P[seat].Mat]
-		return "then objective level " + strconv.Itoa(s.P[seat].Obj+1) + " (" + strconv.Itoa(mat.Objective[s.P[seat].Obj].VP) + " VP at the end)"
+		return engine.Say("cp.describe.tail.objective", engine.Num("Level", s.P[seat].Obj+1), engine.Num("VP", mat.Objective[s.P[seat].Obj].VP))
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
-		return "then an assistant on " + s.describeTier(tier, s.market().Spaces[tier].Cost)
+		return engine.Say("cp.describe.tail.market_place", engine.Nested("Tier", s.describeTier(tier, s.market().Spaces[tier].Cost)))
 	case vMoveAsst:
 		to := s.marketFreeAbove(f.Vals[0])
-		return "then your assistant up from tier " + strconv.Itoa(f.Vals[0]) + " to " + s.describeTier(to, s.market().Spaces[to].Cost)
+		return engine.Say("cp.describe.tail.market_move", engine.Num("From", f.Vals[0]), engine.Nested("Tier", s.describeTier(to, s.market().Spaces[to].Cost)))
 	}
-	return ""
+	return engine.Text{}
 }
 
-// tileName names research tile id for a player: its name, and what it
-// does when another tile bears the same name ("Publicity (phase 6: +1
-// Buzz)"), so that two tiles are never told apart by their space alone.
-func (s *State) tileName(id int) string {
-	if !s.r.sharedName[id] {
-		return s.c.Research[id].Name
-	}
-	return s.c.Research[id].Name + " (" + s.researchView(id).Effect + ")"
-}
-
-// costFor is cost c as seat would pay it: "2 gear, 1 energy", with
+// costFor is cost c as seat would pay it: "2 gears, 1 energy", with
 // "(buys 1 energy for 4 £)" when seat lacks goods that the payment buys.
-func (s *State) costFor(seat int, c Cost) string {
-	if buys := s.buys(seat, c); buys != "" {
-		return costText(c) + " (" + buys + ")"
+func (s *State) costFor(seat int, c Cost) engine.Text {
+	if buys := s.buysText(seat, c); !buys.IsZero() {
+		return engine.Say("cp.describe.cost_buying", engine.Nested("Cost", costSay(c)), engine.Nested("Buys", buys))
 	}
-	return costText(c)
+	return costSay(c)
 }
 
-// buys is what paying c buys for seat, "buys 1 energy for 4 £", or "".
-func (s *State) buys(seat int, c Cost) string {
-	p := &s.P[seat]
-	e := s.c.Tracks.Economy
-	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
-	var goods []string
-	if gears > 0 {
-		goods = append(goods, strconv.Itoa(gears)+" "+plural(gears, "gear", "gears"))
-	}
-	if energy > 0 {
-		goods = append(goods, strconv.Itoa(energy)+" energy")
-	}
-	if len(goods) == 0 {
-		return ""
-	}
-	return "buys " + strings.Join(goods, " and ") + " for " + pounds(gears*e.GearPounds+energy*e.EnergyPounds)
-}
-
-// describePlace: the dice space's fee and assistant action.
-func (s *State) describePlace(a Action) string {
+// describePlace: the location, the dice space's fee and assistant action.
+func (s *State) describePlace(a Action) engine.Text {
 	l := locIndex(a.Key)
 	ds := s.side(locKind(l)).Dice[a.Vals[1]-1]
-	fee := "no fee"
+	fee := engine.Say("cp.describe.no_fee")
 	if ds.Fee > 0 {
-		fee = "fee " + pounds(ds.Fee)
+		fee = engine.Say("cp.describe.fee", engine.Num("Pounds", ds.Fee))
 	}
+	where := engine.Say("cp.describe.name", engine.Item("Name", keyLoc+s.c.Locations[l].Key))
 	if ds.Assistant {
-		return s.c.Locations[l].Name + " · " + fee + " · assistant action"
+		return engine.Dotted(where, fee, engine.Say("cp.effect.assistant"))
 	}
-	return s.c.Locations[l].Name + " · " + fee
+	return engine.Dotted(where, fee)
 }
 
 // describePass: what passing gives up in the phase at hand.
-func (s *State) describePass(seat int) string {
+func (s *State) describePass(seat int) engine.Text {
 	if len(s.P[seat].Q) > 0 {
-		return ""
+		return engine.Text{}
 	}
 	switch s.Ph {
 	case 2:
-		return "place no more dice this round"
+		return engine.Say("cp.describe.pass.dice")
 	case 3:
-		return "no action for this die; the space stays free"
+		return engine.Say("cp.describe.pass.action")
 	case 5:
-		return "build no more prototypes this round"
+		return engine.Say("cp.describe.pass.build")
 	}
-	return ""
+	return engine.Text{}
 }
 
 // describeBonus is the bonus or cost of the action space a phase 3 action
-// would take, received before the action.
-func (s *State) describeBonus() string {
+// would take, received before the action: "+1 Buzz", "-2 £".
+func (s *State) describeBonus() engine.Text {
 	k := freeAct(&s.Boards[s.Loc])
 	if k < 0 {
-		return ""
+		return engine.Text{}
 	}
-	return actionSpaceText(s.side(locKind(s.Loc)).Actions[k])
+	a := s.side(locKind(s.Loc)).Actions[k]
+	var args []engine.Arg
+	if a.Pounds != 0 {
+		args = append(args, engine.Amount("unit.pounds", a.Pounds))
+	}
+	if a.Newspapers != 0 {
+		args = append(args, engine.Amount("unit.newspapers", a.Newspapers))
+	}
+	if a.Buzz != 0 {
+		args = append(args, engine.Amount("unit.buzz", a.Buzz))
+	}
+	if args == nil {
+		return engine.Text{}
+	}
+	return engine.Text{ID: "cp.effects", Args: args}
 }
 
 // describeAction: the card, tile, share or possibility a phase 3 action
 // takes.
-func (s *State) describeAction(seat int, a Action) string {
+func (s *State) describeAction(seat int, a Action) engine.Text {
 	l := locKind(s.Loc)
 	switch a.Verb {
 	case vTake:
@@ -291,12 +280,14 @@ func (s *State) describeAction(seat int, a Action) string {
 		switch l {
 		case locPatent:
 			pt := &s.c.Patents[id]
-			return joinWords(pt.Name+" → builds the "+pt.Prototype+" (build "+pt.ID+")", "costs "+costText(pt.Cost), strconv.Itoa(pt.VP[s.year()])+" VP this round", effectText(pt.Effect))
+			return engine.Dotted(engine.Say("cp.describe.patent", engine.Item("Patent", s.c.keys.patent[id]), engine.Item("Prototype", s.c.keys.proto[id]), engine.Code("ID", pt.ID)),
+				engine.Say("cp.describe.costs", engine.Nested("Cost", costSay(pt.Cost))), engine.Say("cp.describe.vp_round", engine.Num("VP", pt.VP[s.year()])), effectsText(pt.Effect))
 		case locMuseum:
-			return joinWords(s.c.Research[id].Name, s.researchView(id).Effect)
+			return engine.Dotted(engine.Say("cp.describe.name", engine.Item("Name", s.c.keys.research[id])), s.r.texts.research[id])
 		case locBank:
-			cv := s.cardView(l, id)
-			return cv.Name + ": " + cv.Effect
+			sh := &s.c.Shares[id]
+			return engine.Say("cp.describe.share", engine.Code("Share", sh.ID), engine.Nested("Effect", engine.Text{ID: "cp.effects",
+				Args: []engine.Arg{engine.Amount("unit.vp", sh.VP), engine.Amount("unit.income", sh.Income)}}))
 		case locClub:
 			ch := &s.c.Characters[id]
 			vp := ch.VP[s.year()]
@@ -305,16 +296,17 @@ func (s *State) describeAction(seat int, a Action) string {
 					vp += s.c.Tracks.Economy.LinkVP
 				}
 			}
-			return joinWords(ch.Name, s.costFor(seat, ch.Cost), strconv.Itoa(vp)+" VP", effectText(ch.Instant))
+			return engine.Dotted(engine.Say("cp.describe.name", engine.Item("Name", s.c.keys.char[id])), s.costFor(seat, ch.Cost),
+				engine.Say("cp.describe.vp", engine.Num("VP", vp)), effectsText(ch.Instant))
 		}
 	case vAdvance:
 		w := s.c.Tracks.Westminster
 		if p := &s.P[seat]; p.West < len(w)-1 {
-			return joinWords("to "+w[p.West+1].Name, effectText(w[p.West+1].Bonus))
+			return engine.Dotted(engine.Say("cp.describe.advance", engine.Item("Space", s.c.keys.west[p.West+1])), effectsText(w[p.West+1].Bonus))
 		}
-		return choiceText(s.c.Tracks.WestminsterV)
+		return choicesText(s.c.Tracks.WestminsterV)
 	case vPublish:
-		return "+" + strconv.Itoa(s.publisherBuzz(seat)) + " Buzz"
+		return engine.Text{ID: "cp.effects", Args: []engine.Arg{engine.Amount("unit.buzz", s.publisherBuzz(seat))}}
 	case vUse:
 		side := s.side(l)
 		for _, po := range side.Possibilities {
@@ -322,54 +314,25 @@ func (s *State) describeAction(seat int, a Action) string {
 			case po.Key != a.Key:
 			case po.ticket:
 				vp := side.TicketVP[s.year()] + s.Boards[s.Loc].Dice[s.nextDie()].V
-				return po.Text + ": " + strconv.Itoa(vp) + " VP"
+				return engine.Say("cp.describe.ticket", engine.Item("What", po.item), engine.Num("VP", vp))
 			default:
-				return po.Text
+				return engine.Say("cp.describe.name", engine.Item("Name", po.item))
 			}
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // describeTier: the Black Market tier an assistant would go to.
-func (s *State) describeTier(tier, fee int) string {
-	text := "Black Market tier " + strconv.Itoa(tier+1)
+func (s *State) describeTier(tier, fee int) engine.Text {
+	text := engine.Say("cp.describe.tier", engine.Num("Tier", tier+1))
 	if fee > 0 {
-		text += " · fee " + pounds(fee)
+		text = engine.Dotted(text, engine.Say("cp.describe.fee", engine.Num("Pounds", fee)))
 	}
 	if eff := s.market().Spaces[tier].Effect; len(eff) > 0 {
-		text += " · every phase 6: " + effectText(eff)
+		text = engine.Dotted(text, engine.Say("cp.describe.phase6", engine.Nested("What", effectsText(eff))))
 	}
 	return text
-}
-
-// describeGreen: the effect of the green bonus a names.
-func (s *State) describeGreen(seat int, a Action) string {
-	switch a.Key {
-	case srcResearch:
-		id := s.P[seat].Slots[a.Vals[0]-1].ID
-		return s.c.Research[id].Name + " on space " + strconv.Itoa(a.Vals[0]) + ": " + effectText(s.c.Research[id].Phase6)
-	case srcMarket:
-		return effectText(s.market().Spaces[a.Vals[0]-1].Effect)
-	}
-	return "+" + pounds(s.c.Tracks.Watch.Phase6Pounds) // srcWatch
-}
-
-// describeExchange: what a newspaper exchange costs and gives.
-func (s *State) describeExchange(key string) string {
-	e := s.c.Tracks.Economy
-	switch key {
-	case "die":
-		if s.Ph == 1 && !s.Revealed {
-			return strconv.Itoa(e.DieNewspapers) + " newspapers → a die this round"
-		}
-		return strconv.Itoa(e.DieNewspapers) + " newspapers → a die from next round"
-	case "income":
-		return strconv.Itoa(e.IncomeNewspapers) + " newspapers → +1 income"
-	case "gear":
-		return strconv.Itoa(e.GearNewspapers) + " newspapers → 1 gear"
-	}
-	return strconv.Itoa(e.PoundNewspapers) + " newspaper → " + pounds(1)
 }
 
 // loanAt is the VP value of the loan on research space k (from 0, the
@@ -397,6 +360,3 @@ func sum(vals []int) int {
 	}
 	return n
 }
-
-// joinWords joins the non-empty parts with " · ".
-func joinWords(parts ...string) string { return joinParts(" · ", parts...) }

@@ -16,7 +16,7 @@ func TestDescribe(t *testing.T) {
 	club := s.side(locClub).Dice[0]
 	fee := "no fee"
 	if club.Fee > 0 {
-		fee = "fee " + pounds(club.Fee)
+		fee = "fee " + itoa(club.Fee) + " £"
 	}
 	if club.Assistant {
 		fee += " · assistant action"
@@ -32,23 +32,23 @@ func TestDescribe(t *testing.T) {
 		{"P1", "nonsense", ""},
 	}
 	for _, c := range phase1 {
-		if got := s.Describe(seatOf(t, c.seat), c.action); got != c.want {
+		if got := say(s.Describe(seatOf(t, c.seat), c.action)); got != c.want {
 			t.Errorf("phase 1, %s %q: %q, want %q", c.seat, c.action, got, c.want)
 		}
 	}
 	play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1")
-	if got, want := s.Describe(0, "place 6 club 1"), "Reform Club · "+fee; got != want {
+	if got, want := say(s.Describe(0, "place 6 club 1")), "Reform Club · "+fee; got != want {
 		t.Errorf("place 6 club 1: %q, want %q", got, want)
 	}
-	if got := s.Describe(1, "place 6 club 1"); got != "" {
+	if got := say(s.Describe(1, "place 6 club 1")); got != "" {
 		t.Errorf("P2 place out of turn: %q, want \"\"", got)
 	}
 	play(t, s, "P1: place 6 club 1\nP2: pass\nP1: pass")
 	want := "+1 Buzz · Charlotte Bronte · 2 gears, 1 energy · 12 VP · assistant action (Black Market placement free)"
-	if got := s.Describe(0, "take 4"); got != want {
+	if got := say(s.Describe(0, "take 4")); got != want {
 		t.Errorf("take 4 at the Club: %q, want %q", got, want)
 	}
-	if got := s.Describe(0, "pass"); got != "no action for this die; the space stays free" {
+	if got := say(s.Describe(0, "pass")); got != "no action for this die; the space stays free" {
 		t.Errorf("pass in phase 3: %q", got)
 	}
 }
@@ -63,7 +63,7 @@ func TestDescribeEveryLegalAction(t *testing.T) {
 		prs := s.Prompts()
 		pr := prs[rng.Intn(len(prs))]
 		for _, a := range append(append([]string(nil), pr.Actions...), s.FreeActions(pr.Seat)...) {
-			got := s.Describe(pr.Seat, a)
+			got := say(s.Describe(pr.Seat, a))
 			a0, _ := ParseAction(a)
 			switch a0.Verb {
 			case vPlace, vTake, vBuild, vExchange, vBuy, vSell, vLoan, vRepay, vUse, vPublish, vAdvance:
@@ -98,10 +98,10 @@ func TestDescribeDownGear(t *testing.T) {
 	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: blue, 7: 2})
 	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
 	pr := wantPrompt(t, s, blue, "down")
-	if !strings.Contains(pr.Label, "gear") {
-		t.Errorf("down prompt %q does not mention the gear", pr.Label)
+	if !strings.Contains(say(*pr.Text), "gear") {
+		t.Errorf("down prompt %q does not mention the gear", say(*pr.Text))
 	}
-	if got, want := s.Describe(blue, "down 6"), "to tier 4 · +1 gear from the banner"; got != want {
+	if got, want := say(s.Describe(blue, "down 6")), "to tier 4 · +1 gear from the banner"; got != want {
 		t.Errorf("down 6: %q, want %q", got, want)
 	}
 }
@@ -113,7 +113,7 @@ func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 	s.P[blue].Patents = []int{patentIdx(t, s, "audiobook")} // 1 gear, 1 energy
 	s.P[blue].Gears, s.P[blue].Energy = 1, 0
 	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
-	got := s.Describe(blue, "build audiobook")
+	got := say(s.Describe(blue, "build audiobook"))
 	if want := "(buys 1 energy for 4 £)"; !strings.Contains(got, want) {
 		t.Errorf("build audiobook: %q, want it to contain %q", got, want)
 	}
@@ -134,15 +134,15 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 	s := fixture(t, "build")
 	s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
 	pt := &s.c.Patents[patentIdx(t, s, "audiobook")]
-	got := s.Describe(0, "build audiobook target 2")
-	for _, want := range []string{pt.Prototype + " (patent " + pt.Name + ")", "P2 gets " + effectText(pt.Effect), " for P2)"} {
+	got := say(s.Describe(0, "build audiobook target 2"))
+	for _, want := range []string{pt.Prototype + " (patent " + pt.Name + ")", "P2 gets " + say(effectsText(pt.Effect)), " for P2)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("build audiobook target 2: %q lacks %q", got, want)
 		}
 	}
 	play(t, s, "P1: build audiobook")
 	for seat := 1; seat <= 2; seat++ {
-		got := s.Describe(0, "target "+itoa(seat))
+		got := say(s.Describe(0, "target "+itoa(seat)))
 		verdict := "good for"
 		for _, e := range pt.Effect {
 			if e.N < 0 {
@@ -157,12 +157,12 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 	s = fixture(t, "phase2")
 	for _, a := range s.Prompts()[0].Actions {
 		if strings.HasSuffix(a, " market place") {
-			if got := s.Describe(0, a); !strings.Contains(got, "then an assistant on Black Market tier") {
+			if got := say(s.Describe(0, a)); !strings.Contains(got, "then an assistant on Black Market tier") {
 				t.Errorf("%s: %q", a, got)
 			}
 		}
 		if strings.HasSuffix(a, " only") {
-			if got := s.Describe(0, a); !strings.Contains(got, "no assistant action") {
+			if got := say(s.Describe(0, a)); !strings.Contains(got, "no assistant action") {
 				t.Errorf("%s: %q", a, got)
 			}
 		}
@@ -172,12 +172,64 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 		play(t, s, seatName(int(s.Prompts()[0].Seat))+": pass")
 	}
 	if s.Ph != 3 || s.Loc != int(locPatent) {
-		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase())
+		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase().Key())
 	}
 	{
 		patent := &s.c.Patents[s.PatentDisp[0]]
-		if got := s.Describe(0, "take 1"); !strings.Contains(got, patent.Name+" → builds the "+patent.Prototype+" (build "+patent.ID+")") {
+		if got := say(s.Describe(0, "take 1")); !strings.Contains(got, patent.Name+" → builds the "+patent.Prototype+" (build "+patent.ID+")") {
 			t.Errorf("take 1 at the Patent Office: %q does not link the patent to its prototype", got)
 		}
+	}
+}
+
+// Descriptions that whole games seldom reach read in every language: a
+// move down the Black Market with its gear and a repayment.
+func TestDescribeReadsInEveryLanguage(t *testing.T) {
+	all, err := testWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newGame(t, 3, 6)
+	setMarket(s, map[int]int{1: 0, 2: 2, 3: 0, 5: 0, 6: 1, 7: 2})
+	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1\nP2: place 6 patent 1")
+	down := s.Describe(1, "down 6")
+	loan := fixture(t, "loan")
+	repay := loan.Describe(0, "repay 1")
+	for lang, want := range map[string][2]string{
+		"en": {"to tier 4 · +1 gear from the banner", "10 £ → the -8 VP loan scores -5 VP"},
+		"de": {"auf Stufe 4 · +1 Zahnrad vom Banner", "10 £ → der -8-SP-Kredit zählt -5 SP"},
+		"fr": {"au niveau 4 · +1 engrenage de la bannière", "10 £ → le prêt de -8 PV compte -5 PV"},
+	} {
+		if got := all[lang].Say(down); got != want[0] {
+			t.Errorf("%s: down 6 reads %q, want %q", lang, got, want[0])
+		}
+		if got := all[lang].Say(repay); got != want[1] {
+			t.Errorf("%s: repay 1 reads %q, want %q", lang, got, want[1])
+		}
+	}
+}
+
+// BenchmarkDescribeWritten is what a reader pays for one description: the
+// text made and written in German (a placement: location, fee, assistant
+// action and what the assistant's tier pays, nested).
+func BenchmarkDescribeWritten(b *testing.B) {
+	all, err := testWords()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newGame(b, 3, 41) // the "phase2" fixture: P1 holds 6 5 3 1
+	play(b, s, "P1: dice 6 5 3 1\nP2: dice 4 4 2 2\nP3: dice 2 2 1 1")
+	var action string
+	for _, a := range s.Prompts()[0].Actions {
+		if strings.HasSuffix(a, " market place") {
+			action = a
+		}
+	}
+	if action == "" {
+		b.Fatal("no placement with an assistant action")
+	}
+	de := all["de"]
+	for b.Loop() {
+		de.Say(s.Describe(0, action))
 	}
 }

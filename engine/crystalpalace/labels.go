@@ -43,8 +43,12 @@ func effectPart(e Effect) engine.Arg {
 		engine.Msg("Metric", "cp.metric."+e.metric.String(), 0))))
 }
 
-// effectsText is effects effs as one text: "+3 £, +1 newspaper".
+// effectsText is effects effs as one text: "+3 £, +1 newspaper"; the zero
+// Text for no effects.
 func effectsText(effs []Effect) engine.Text {
+	if len(effs) == 0 {
+		return engine.Text{}
+	}
 	args := make([]engine.Arg, len(effs))
 	for i, e := range effs {
 		args[i] = effectPart(e)

@@ -239,8 +239,8 @@ func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
 		t.Errorf("salaries paid after an exchange: %v", ev)
 	}
 	s = fixture(t, "salary")
-	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(pr.Label, "pay 6 £ (salaries), holding 5 £") {
-		t.Errorf("pay prompt %q does not say what the debt is for", pr.Label)
+	if pr := wantPrompt(t, s, 0, "pay"); !strings.Contains(say(*pr.Text), "pay 6 £ (salaries), holding 5 £") {
+		t.Errorf("pay prompt %q does not say what the debt is for", say(*pr.Text))
 	}
 	ev, err = s.Apply(0, "pay")
 	if err != nil {

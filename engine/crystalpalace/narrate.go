@@ -54,7 +54,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		l := locKind(s.Loc)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				return s.say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Code("What", po.Text))
+				return s.say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Item("What", po.item))
 			}
 		}
 	case vBuild:
@@ -145,7 +145,8 @@ func (s *State) at(l locKind) engine.Arg {
 }
 
 // tileArg names research tile id as argument name: its name, and what it
-// does when another tile bears the same name (see tileName).
+// does when another tile bears the same name ("Publicity (phase 6: +1
+// Buzz)"), so that two tiles are never told apart by their space alone.
 func (s *State) tileArg(name string, id int) engine.Arg {
 	if !s.r.sharedName[id] {
 		return engine.Item(name, s.c.keys.research[id])

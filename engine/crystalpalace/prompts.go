@@ -22,7 +22,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		t := p.Q[0]
 		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
-			Label: s.decisionLabel(seat, t), Text: s.decisionText(seat, t), Actions: actionTexts(s.decisionActions(seat, t), s.r.actionText)})
+			Text: s.decisionText(seat, t), Actions: actionTexts(s.decisionActions(seat, t), s.r.actionText)})
 	}
 	if len(out) > 0 {
 		return out
@@ -33,7 +33,7 @@ func (s *State) Prompts() []engine.Prompt {
 			p := &s.P[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
-					Label: s.r.diceLabel[p.Dice], Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
+					Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
 			}
 		}
 		return out
@@ -49,11 +49,11 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat), Text: s.phaseLabel(s.Ph)}
 	switch s.Ph {
 	case 2:
-		pr.Kind, pr.Label = "place", "place a die or pass"
+		pr.Kind = "place"
 	case 3:
-		pr.Kind, pr.Label = "action", s.r.acts[s.Loc]
+		pr.Kind = "action"
 	case 5:
-		pr.Kind, pr.Label = "build", "build a prototype or pass"
+		pr.Kind = "build"
 	}
 	return pr
 }
@@ -186,49 +186,6 @@ func decisionKind(k taskKind) string {
 	}
 	return "decide"
 }
-
-// decisionLabel says what decision t asks of seat, in words every player
-// may read (no "you"): it is public, and the refusal of an answer out of
-// turn quotes it to other players.
-func (s *State) decisionLabel(seat int, t Task) string {
-	switch t.K {
-	case dAssistant:
-		return "take an assistant action (objective, market place, market move <tier>) or skip"
-	case dDown:
-		if s.MarketGears > 0 {
-			return downLabel + "; from tier " + strconv.Itoa(s.market().BannerTier) + " up, +1 gear (" + strconv.Itoa(s.MarketGears) + " left)"
-		}
-		return downLabel
-	case dForcedDown:
-		return "move a Black Market assistant down, as the card says (down <tier>)"
-	case dGreen:
-		return "choose a green bonus to use once more now (green …)"
-	case dReplace:
-		return "choose the research tile that " + s.tileName(t.X) + " replaces (replace <space>)"
-	case dLoanSlot:
-		return "choose the research tile the new loan replaces (replace <space>)"
-	case dPoster:
-		return s.r.labels.poster[t.X]
-	case dBonus:
-		return s.r.labels.bonus[t.X+1]
-	case dTarget:
-		return s.r.labels.target[t.X]
-	case dWatch:
-		return s.r.labels.watch
-	case dInstant:
-		return s.r.labels.instant[t.X][t.N]
-	case dPay:
-		what := "pay " + pounds(t.N)
-		if t.Why != "" {
-			what += " (" + t.Why + ")"
-		}
-		return what + ", holding " + pounds(s.P[seat].Pounds) + ": raise money, or pay with loans"
-	}
-	return "decide"
-}
-
-// downLabel asks about moving an assistant down after a placement.
-const downLabel = "move an assistant down the Black Market (down <tier>), skip, or skip always"
 
 // decisionLabels are the labels of the decisions that depend only on the
 // content, written once: poster[i] for a Buzz token on poster i, bonus[0]
@@ -365,6 +322,6 @@ func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}
-	return engine.Prompt{Seat: seat, Kind: "dice", Label: "change the values of the " + strconv.Itoa(p.Dice) + " dice chosen", Text: &s.r.texts.revise[p.Dice],
+	return engine.Prompt{Seat: seat, Kind: "dice", Text: &s.r.texts.revise[p.Dice],
 		Actions: s.r.dice[p.Dice], Secret: true}, true
 }

@@ -14,10 +14,8 @@ import (
 // concurrent use (it is never modified after NewRules).
 type Rules struct {
 	c *Content
-	// dice[k] lists every "dice …" action for k dice, values descending;
-	// diceLabel[k] labels the prompt that offers them.
-	dice      [7][]string
-	diceLabel [7]string
+	// dice[k] lists every "dice …" action for k dice, values descending.
+	dice [7][]string
 	// placeAt[l][sp] are the texts of placing a die on space sp+1 of
 	// location l.
 	placeAt [locCount][]placeTexts
@@ -31,12 +29,11 @@ type Rules struct {
 	// labels are the decisions' labels that depend only on the content.
 	labels decisionLabels
 	texts  labelTexts // the labels as data
+	view   viewTexts  // the views' words as data
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
 	moveText []string
-	// acts[l] labels the phase 3 prompt at location l.
-	acts []string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
 	nums [][]int
 	// numbered[v][k] is the text of verb v's action with the one number
@@ -85,12 +82,6 @@ func NewRules(c *Content) *Rules {
 	for k := range r.nums {
 		r.nums[k] = []int{k}
 	}
-	for k := range r.diceLabel {
-		r.diceLabel[k] = "choose the values of " + strconv.Itoa(k) + " dice, each costing its value in pounds at the reveal"
-	}
-	for l := range c.Locations {
-		r.acts = append(r.acts, "act with the die at "+c.Locations[l].Name+", or pass")
-	}
 	for _, pt := range c.Patents {
 		r.build = append(r.build, "build "+pt.ID)
 		var at []string
@@ -102,6 +93,7 @@ func NewRules(c *Content) *Rules {
 	r.moveText = moveTexts()
 	r.labels = newDecisionLabels(c)
 	r.texts = newLabelTexts(c)
+	r.view = newViewTexts(c, r)
 	for n, m := range r.markets {
 		if m == nil {
 			continue
@@ -158,7 +150,7 @@ type placeTexts struct {
 }
 
 // withAnswers is placement text carrying each kind of answer (see
-// Rules.placeWith), the moves up from tiers 1 to len(moves): the texts
+// placeTexts), the moves up from tiers 1 to len(moves): the texts
 // share one string.
 func withAnswers(text string, moves []string) []string {
 	answers := append([]string{"only", "objective", "market place"}, moves...)
@@ -343,10 +335,10 @@ func (r *Rules) New(setup engine.Setup) (engine.State, error) {
 
 func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	if setup.Players < 2 || setup.Players > 5 {
-		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace is for 2 to 5 players, not %d", setup.Players)
+		return nil, engine.RefuseWith(engine.ErrBadSetup, engine.Say("cp.refuse.setup.players", engine.Num("Min", 2), engine.Num("Max", 5), engine.Num("N", setup.Players)))
 	}
 	for k := range setup.Options {
-		return nil, engine.Refusef(engine.ErrBadSetup, "Crystal Palace has no option %q", k)
+		return nil, engine.RefuseWith(engine.ErrBadSetup, engine.Say("cp.refuse.setup.option", engine.Code("Name", k)))
 	}
 	c := r.c
 	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}

@@ -32,8 +32,8 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		err := wantRefusal(t, s, blue, "build telegraph", errIllegal)
-		if !strings.Contains(err.Error(), "2 prototypes") {
-			t.Errorf("%s: refusal %q does not give the 2-prototype limit", when, err)
+		if !strings.Contains(refusal(err), "2 prototypes") {
+			t.Errorf("%s: refusal %q does not give the 2-prototype limit", when, refusal(err))
 		}
 	}
 	wantPrompt(t, s, red, "build")
@@ -113,8 +113,8 @@ func TestRuleInstantBonusMayBeDeclined(t *testing.T) {
 			P1: pass`)
 		play(t, s, "P1: take 1")
 		pr := wantPrompt(t, s, blue, "instant")
-		if !strings.Contains(pr.Label, "4 £") {
-			t.Errorf("instant prompt %q does not say what the bonus is", pr.Label)
+		if !strings.Contains(say(*pr.Text), "4 £") {
+			t.Errorf("instant prompt %q does not say what the bonus is", say(*pr.Text))
 		}
 		play(t, s, "P1: "+answer)
 		end[answer] = s.P[blue].Pounds

@@ -115,7 +115,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 	}
 	refused(t, s, red, "place 1 westminster 4", engine.ErrNotYourTurn, "P1's turn")
 	s.P[blue].Pounds = 1
-	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 pounds")
+	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 £")
 	mustApply(t, s, blue, "place 6 westminster 1")
 	refused(t, s, red, "place 1 westminster 1", engine.ErrIllegalAction, "space 1 is taken")
 	// Prompt lists hold exactly the actions Apply accepts.
@@ -208,7 +208,7 @@ func TestMalformedContentIsRefused(t *testing.T) {
 	cases := []struct {
 		file, from, to, want string
 	}{
-		{"characters.toml", "salary = [4, 3, 2]\nsource = \"rulebook, phase 4", "source = \"rulebook, phase 4", `characters.toml: character "holmes" (line 27): salary: missing`},
+		{"characters.toml", "salary = [4, 3, 2]\nsource = \"rulebook, phase 4", "source = \"rulebook, phase 4", `characters.toml: character "holmes" (line 28): salary: missing`},
 		{"patents.toml", `gain = "pounds", n = 8`, `gain = "gold", n = 8`, `patents.toml: patent "audiobook" (line 10): effect[0].gain: unknown gain "gold"`},
 		{"patents.toml", `link = "bronte"`, `link = "nobody"`, `patents.toml: patent "audiobook" (line 10): link: no character "nobody"`},
 		{"research.toml", `back = "green"`, `back = "purple"`, `research.toml: tile "g01" (line 5): back:`},
@@ -220,6 +220,12 @@ func TestMalformedContentIsRefused(t *testing.T) {
 		{"patents.toml", `vp = [4, 3, 2]`, `vp = [4, 3]`, `patents.toml: patent "audiobook" (line 10): vp: want 3 values`},
 		{"market.toml", "banner_tier = 3", "banner_tier = 30", `market.toml: market #1 (line 3): space:`},
 		{"loans.toml", "vp = -8", "vp = 8", `loans.toml: loan "8" (line 2): vp:`},
+		// names and texts in other languages are checked like the English ones
+		{"patents.toml", `de = "Hörbuch"`, `de = ""`, `patents.toml: patent "audiobook" (line 10): names.de: empty name`},
+		{"characters.toml", `fr = "Charlotte Brontë"`, `it = "Charlotte Brontë"`, `characters.toml: character "bronte" (line 16): names.it: unknown language`},
+		{"mats.toml", `de = "Vereinigtes Königreich"`, `de = "` + strings.Repeat("Königreich ", 7) + `"`, `mats.toml: mat "1a" (line 6): nation_names.de: 77 characters is too long (at most 60)`},
+		{"locations.toml", `de = "2 Zahnräder"`, `de = ""`, `locations.toml: location "port" (line 181): side 1 possibility gears texts.de: empty name`},
+		{"research.toml", `fr = "Presse & Publicité"`, `fr = ""`, `research.toml: tile "g01" (line 5): names.fr: empty name`},
 	}
 	for _, c := range cases {
 		fsys := fstest.MapFS{}
@@ -269,12 +275,12 @@ func TestRulesContract(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, tp := range r.Topics() {
-		if tp.Text == "" || names[tp.Name] {
+		if tp.Text.IsZero() || tp.Title.IsZero() || names[tp.Name] {
 			t.Errorf("topic %q empty or duplicate", tp.Name)
 		}
 		names[tp.Name] = true
 	}
-	for _, want := range []string{"phases", "loans", "newspapers", "black market", "buzz", "income", "end scoring", "westminster", "port of london"} {
+	for _, want := range []string{"overview", "phases", "loans", "newspapers", "black market", "buzz", "income", "end scoring", "westminster", "port of london"} {
 		if !names[want] {
 			t.Errorf("no topic %q", want)
 		}

@@ -412,14 +412,18 @@ func (s *State) emitDoing(seat int, text engine.Text) {
 }
 
 // Phase implements engine.State: "Spring 1849: phase 2, place dice".
-func (s *State) Phase() string {
+func (s *State) Phase() engine.Text { return s.phaseText() }
+
+// englishPhase is Phase in English, for the view's Label that the images
+// still read.
+func (s *State) englishPhase() string {
 	if s.Done {
 		return "game over"
 	}
 	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(s.Ph) + ", " + phaseName(s.Ph)
 }
 
-// phaseText is Phase as data: "1849: phase 2, place dice".
+// phaseText is Phase as data: "Spring 1849: phase 2, place dice".
 func (s *State) phaseText() engine.Text {
 	if s.Done {
 		return s.say("cp.phase.over")

@@ -3,6 +3,8 @@ package crystalpalace
 import (
 	"strconv"
 	"strings"
+
+	"github.com/meeplegames/meeple/engine"
 )
 
 // Answers given with the action that leads to the decision (Action.Then):
@@ -36,7 +38,7 @@ func (s *State) checkPlaceTail(seat, l, sp int, a Action) error {
 		answers = answers[:len(answers)-1] // the last is "skip", which "only" says
 	}
 	if len(answers) == 0 {
-		return illegal("this placement asks nothing to answer: write it without “" + tailText(a.Then) + "”")
+		return illegal("cp.refuse.tail_none", engine.Code("Tail", tailText(a.Then)))
 	}
 	if len(a.Then) == 0 {
 		return nil
@@ -50,7 +52,7 @@ func (s *State) checkPlaceTail(seat, l, sp int, a Action) error {
 	for _, b := range answers {
 		valid = append(valid, b.String())
 	}
-	return illegal("“" + tailText(a.Then) + "” is not an assistant action you can take here; after this placement write one of: " + strings.Join(valid, ", "))
+	return illegal("cp.refuse.tail_wrong", engine.Code("Tail", tailText(a.Then)), engine.Code("Valid", strings.Join(valid, ", ")))
 }
 
 // tailText is the text of answers as written after an action: "only" for

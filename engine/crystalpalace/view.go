@@ -5,6 +5,12 @@ import "github.com/meeplegames/meeple/engine"
 // View is what one seat may see of a game: the public board and, for a
 // seated player, their private part. It is plain data, safe to serialise
 // as JSON, and the board images are drawn from exactly these values.
+//
+// What a reader sees is there as data for the wording layer: a field
+// <Name>Say is field <Name>'s words as an engine.Text, and a field
+// <Name>Key is the content item key that names <Name> in every language
+// (wording.Words.Item). The English strings beside them are what the
+// images still draw until they write the data.
 // View(engine.Spectator) and other seats never see dice values before the
 // phase 1 reveal.
 type View struct {
@@ -13,9 +19,11 @@ type View struct {
 	Players   int         `json:"players"`
 	Round     int         `json:"round"`      // 1..5
 	RoundName string      `json:"round_name"` // "Spring 1849"
+	RoundKey  string      `json:"round_key"`  // RoundName's item key
 	Year      int         `json:"year"`       // 1849, 1850 or 1851
 	Phase     int         `json:"phase"`      // 1..7
-	Label     string      `json:"label"`      // State.Phase()
+	Label     string      `json:"label"`      // State.Phase() in English
+	LabelSay  engine.Text `json:"label_say"`  // State.Phase()
 	Over      bool        `json:"over"`
 	// First is this round's first player (Spectator before the phase 1 reveal
 	// of round 1); Order is the turn order starting with First.
@@ -46,9 +54,11 @@ type View struct {
 
 // WaitingView is one open decision, without its secret content.
 type WaitingView struct {
-	Seat  engine.Seat `json:"seat"`
-	Kind  string      `json:"kind"`
-	Label string      `json:"label"`
+	Seat engine.Seat `json:"seat"`
+	Kind string      `json:"kind"`
+	// Text is what the decision is about, the prompt's text: package
+	// wording writes it in the reader's language.
+	Text engine.Text `json:"text"`
 }
 
 // PublisherView is the publisher tile on the London Times.
@@ -61,16 +71,18 @@ type PublisherView struct {
 // PublisherRoundView is one round's condition on the publisher tile.
 type PublisherRoundView struct {
 	Text    string           `json:"text"` // "characters + prototypes"
+	TextSay engine.Text      `json:"text_say"`
 	Levels  []PublisherLevel `json:"levels"`
 	Current bool             `json:"current"`
 }
 
 // LocationView is one location board.
 type LocationView struct {
-	Key    string          `json:"key"` // as in actions: "westminster"
-	Number int             `json:"number"`
-	Name   string          `json:"name"`
-	Dice   []DiceSpaceView `json:"dice"`
+	Key     string          `json:"key"` // as in actions: "westminster"
+	Number  int             `json:"number"`
+	Name    string          `json:"name"`
+	NameKey string          `json:"name_key"`
+	Dice    []DiceSpaceView `json:"dice"`
 	// Actions are the brown action spaces, left to right.
 	Actions []ActionSpaceView `json:"actions"`
 	// Display holds the cards or tiles on offer (Patent Office, British
@@ -119,12 +131,14 @@ type ActionSpaceView struct {
 	Owner      engine.Seat `json:"owner"` // Spectator when unused
 	Value      int         `json:"value,omitempty"`
 	Text       string      `json:"text"` // "+1 £", "-2 £", "+1 newspaper"
+	TextSay    engine.Text `json:"text_say"`
 }
 
 // PossibilityView is a Port or Waterloo action possibility.
 type PossibilityView struct {
 	Key       string      `json:"key"` // as in "use gears"
 	Text      string      `json:"text"`
+	TextKey   string      `json:"text_key"`  // Text's item key: the content gives it in each language
 	Available bool        `json:"available"` // offered at this player count
 	Used      bool        `json:"used"`
 	By        engine.Seat `json:"by"` // Spectator when unused
@@ -136,10 +150,12 @@ type CardView struct {
 	Kind     string `json:"kind"` // patent, prototype, character, research, share; "" for an empty slot
 	ID       string `json:"id,omitempty"`
 	Name     string `json:"name,omitempty"`
+	NameKey  string `json:"name_key,omitempty"`
 	Cost     Cost   `json:"cost,omitempty"`
 	VP       int    `json:"vp,omitempty"` // in the current year
 	VPByYear []int  `json:"vp_by_year,omitempty"`
-	Link     string `json:"link,omitempty"`   // name of the linked card
+	Link     string `json:"link,omitempty"` // name of the linked card
+	LinkKey  string `json:"link_key,omitempty"`
 	Effect   string `json:"effect,omitempty"` // short effect text
 	Instant  string `json:"instant,omitempty"`
 	Ability  string `json:"ability,omitempty"` // "phase 4: …"
@@ -147,6 +163,11 @@ type CardView struct {
 	Income   int    `json:"income,omitempty"`  // shares
 	Color    string `json:"color,omitempty"`   // research back, flyer colour
 	Box      string `json:"box,omitempty"`
+	// EffectSay, InstantSay and AbilitySay are Effect, Instant and
+	// Ability as data.
+	EffectSay  engine.Text `json:"effect_say,omitempty"`
+	InstantSay engine.Text `json:"instant_say,omitempty"`
+	AbilitySay engine.Text `json:"ability_say,omitempty"`
 }
 
 // MarketView is the Black Market.
@@ -159,10 +180,11 @@ type MarketView struct {
 
 // MarketSpaceView is one Black Market space.
 type MarketSpaceView struct {
-	Tier   int         `json:"tier"`
-	Cost   int         `json:"cost"`
-	Effect string      `json:"effect"`
-	Owner  engine.Seat `json:"owner"` // Spectator when free
+	Tier      int         `json:"tier"`
+	Cost      int         `json:"cost"`
+	Effect    string      `json:"effect"`
+	EffectSay engine.Text `json:"effect_say"`
+	Owner     engine.Seat `json:"owner"` // Spectator when free
 }
 
 // BuzzView is the Buzz track.
@@ -178,17 +200,19 @@ type BuzzView struct {
 
 // FlyerView is a flyer on its Buzz track space.
 type FlyerView struct {
-	Space  int    `json:"space"`
-	ID     string `json:"id"`
-	Color  string `json:"color"`
-	Effect string `json:"effect"`
+	Space     int         `json:"space"`
+	ID        string      `json:"id"`
+	Color     string      `json:"color"`
+	Effect    string      `json:"effect"`
+	EffectSay engine.Text `json:"effect_say"`
 }
 
 // PosterView is a poster space and the Buzz tokens on it.
 type PosterView struct {
-	Space  int           `json:"space"`
-	Effect string        `json:"effect"`
-	Tokens []engine.Seat `json:"tokens"`
+	Space     int           `json:"space"`
+	Effect    string        `json:"effect"`
+	EffectSay engine.Text   `json:"effect_say"`
+	Tokens    []engine.Seat `json:"tokens"`
 }
 
 // IncomeView is the income track.
@@ -202,20 +226,24 @@ type WestminsterView struct {
 	Spaces    []WestminsterSpaceView `json:"spaces"`    // the starting star first, then I..V
 	Positions []int                  `json:"positions"` // space index by seat
 	Choice    string                 `json:"choice"`    // the bonus choice when already on V
+	ChoiceSay engine.Text            `json:"choice_say"`
 }
 
 // WestminsterSpaceView is one Westminster space.
 type WestminsterSpaceView struct {
-	Name   string `json:"name"`
-	Bonus  string `json:"bonus"`
-	Salary int    `json:"salary"` // salary colour index
+	Name     string      `json:"name"`
+	NameKey  string      `json:"name_key"`
+	Bonus    string      `json:"bonus"`
+	BonusSay engine.Text `json:"bonus_say"`
+	Salary   int         `json:"salary"` // salary colour index
 }
 
 // WatchView is the Pocket Watch.
 type WatchView struct {
-	Holder engine.Seat `json:"holder"` // Spectator when in the supply
-	Side   string      `json:"side,omitempty"`
-	Text   string      `json:"text"`
+	Holder  engine.Seat `json:"holder"` // Spectator when in the supply
+	Side    string      `json:"side,omitempty"`
+	Text    string      `json:"text"`
+	TextSay engine.Text `json:"text_say"`
 }
 
 // DecksView counts the face-down or stacked supplies.
@@ -233,6 +261,7 @@ type DecksView struct {
 type PlayerView struct {
 	Seat       engine.Seat `json:"seat"`
 	Nation     string      `json:"nation"`
+	NationKey  string      `json:"nation_key"`
 	Landmark   string      `json:"landmark"`
 	Mat        string      `json:"mat"` // mat id and side, "3b"
 	Pounds     int         `json:"pounds"`
@@ -283,6 +312,7 @@ type SlotView struct {
 type PrivateView struct {
 	Seat       engine.Seat     `json:"seat"`
 	Nation     string          `json:"nation"`
+	NationKey  string          `json:"nation_key"`
 	Objective  []ObjectiveView `json:"objective"`
 	Level      int             `json:"level"`
 	Research   []SlotView      `json:"research"`
@@ -303,10 +333,11 @@ type PrivateView struct {
 
 // ObjectiveView is one level of the seat's objective.
 type ObjectiveView struct {
-	Text    string `json:"text"`
-	VP      int    `json:"vp"`
-	Reached bool   `json:"reached"`
-	Met     bool   `json:"met"` // the condition holds now
+	Text    string      `json:"text"`
+	TextSay engine.Text `json:"text_say"`
+	VP      int         `json:"vp"`
+	Reached bool        `json:"reached"`
+	Met     bool        `json:"met"` // the condition holds now
 }
 
 // ResultView is the final outcome.

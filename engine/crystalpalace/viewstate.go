@@ -15,7 +15,7 @@ func (s *State) view(viewer engine.Seat) *View {
 	c := s.c
 	v := &View{
 		Game: "crystalpalace", Viewer: viewer, Players: s.N, Round: s.Round,
-		RoundName: c.Tracks.Years[s.Round-1], Year: 1849 + s.year(), Phase: s.Ph, Label: s.Phase(),
+		RoundName: c.Tracks.Years[s.Round-1], RoundKey: c.keys.year[s.Round-1], Year: 1849 + s.year(), Phase: s.Ph, Label: s.englishPhase(), LabelSay: s.phaseText(),
 		Over: s.Done, First: engine.Seat(s.First), Turn: engine.Seat(s.current()),
 	}
 	for _, o := range s.Order {
@@ -25,12 +25,14 @@ func (s *State) view(viewer engine.Seat) *View {
 		v.Resolving = locKind(s.Loc).String()
 	}
 	for _, pr := range s.Prompts() {
-		v.Waiting = append(v.Waiting, WaitingView{Seat: pr.Seat, Kind: pr.Kind, Label: pr.Label})
+		v.Waiting = append(v.Waiting, WaitingView{Seat: pr.Seat, Kind: pr.Kind, Text: *pr.Text})
 	}
 	pub := &c.Publishers[s.Publisher]
 	v.Publisher = PublisherView{ID: pub.ID, Side: pub.Side}
+	vt := &s.r.view
 	for i, r := range pub.Rounds {
-		v.Publisher.Rounds = append(v.Publisher.Rounds, PublisherRoundView{Text: strings.Join(r.Metrics, " + "), Levels: r.Levels, Current: i == s.Round-1})
+		v.Publisher.Rounds = append(v.Publisher.Rounds, PublisherRoundView{Text: strings.Join(r.Metrics, " + "), TextSay: vt.publisher[s.Publisher][i],
+			Levels: r.Levels, Current: i == s.Round-1})
 	}
 	for l := locPatent; l < locCount; l++ {
 		v.Locations = append(v.Locations, s.locationView(l))
@@ -38,16 +40,17 @@ func (s *State) view(viewer engine.Seat) *View {
 	m := s.market()
 	v.BlackMarket = MarketView{BannerTier: m.BannerTier, Gears: s.MarketGears, GearSpaces: m.Gears}
 	for t, o := range s.Market {
-		v.BlackMarket.Spaces = append(v.BlackMarket.Spaces, MarketSpaceView{Tier: t + 1, Cost: m.Spaces[t].Cost, Effect: effectText(m.Spaces[t].Effect), Owner: engine.Seat(o)})
+		v.BlackMarket.Spaces = append(v.BlackMarket.Spaces, MarketSpaceView{Tier: t + 1, Cost: m.Spaces[t].Cost, Effect: effectText(m.Spaces[t].Effect),
+			EffectSay: vt.market[s.N][t], Owner: engine.Seat(o)})
 	}
 	bt := &c.Tracks.Buzz
 	v.Buzz = BuzzView{Length: bt.Length, RankVP: bt.RankVP}
 	for _, f := range s.FlyerAt {
 		fl := &c.Flyers[f.Flyer]
-		v.Buzz.Flyers = append(v.Buzz.Flyers, FlyerView{Space: f.Space, ID: fl.ID, Color: fl.Color, Effect: effectText(fl.Effect)})
+		v.Buzz.Flyers = append(v.Buzz.Flyers, FlyerView{Space: f.Space, ID: fl.ID, Color: fl.Color, Effect: effectText(fl.Effect), EffectSay: vt.flyer[f.Flyer]})
 	}
-	for _, po := range bt.Posters {
-		pv := PosterView{Space: po.Space, Effect: effectText(po.Effect), Tokens: []engine.Seat{}}
+	for i, po := range bt.Posters {
+		pv := PosterView{Space: po.Space, Effect: effectText(po.Effect), EffectSay: vt.poster[i], Tokens: []engine.Seat{}}
 		if len(po.Choice) > 0 {
 			pv.Effect = choiceText(po.Choice)
 		}
@@ -63,11 +66,13 @@ func (s *State) view(viewer engine.Seat) *View {
 		v.Buzz.Tickets = append(v.Buzz.Tickets, engine.Seat(t))
 	}
 	v.Income.Spaces = c.Tracks.Income
-	for _, w := range c.Tracks.Westminster {
-		v.Westminster.Spaces = append(v.Westminster.Spaces, WestminsterSpaceView{Name: w.Name, Bonus: effectText(w.Bonus), Salary: w.Salary})
+	for i, w := range c.Tracks.Westminster {
+		v.Westminster.Spaces = append(v.Westminster.Spaces, WestminsterSpaceView{Name: w.Name, NameKey: c.keys.west[i],
+			Bonus: effectText(w.Bonus), BonusSay: vt.westBonus[i], Salary: w.Salary})
 	}
-	v.Westminster.Choice = choiceText(c.Tracks.WestminsterV)
-	v.PocketWatch = WatchView{Holder: engine.Seat(s.Watch), Text: "side VP: " + strconv.Itoa(c.Tracks.Watch.TakeVP) + " VP when taken; side pounds: " + strconv.Itoa(c.Tracks.Watch.Phase6Pounds) + " pounds each phase 6"}
+	v.Westminster.Choice, v.Westminster.ChoiceSay = choiceText(c.Tracks.WestminsterV), vt.westV
+	v.PocketWatch = WatchView{Holder: engine.Seat(s.Watch), TextSay: vt.watch,
+		Text: "side VP: " + strconv.Itoa(c.Tracks.Watch.TakeVP) + " VP when taken; side pounds: " + strconv.Itoa(c.Tracks.Watch.Phase6Pounds) + " pounds each phase 6"}
 	if s.Watch >= 0 {
 		v.PocketWatch.Side = "vp"
 		if s.WatchPounds {
@@ -114,14 +119,14 @@ func (s *State) locationView(l locKind) LocationView {
 	loc := &s.c.Locations[l]
 	side := s.side(l)
 	b := &s.Boards[l]
-	lv := LocationView{Key: l.String(), Number: loc.Number, Name: loc.Name, Resolving: s.Ph == 3 && s.Loc == int(l)}
+	lv := LocationView{Key: l.String(), Number: loc.Number, Name: loc.Name, NameKey: s.c.keys.loc[l], Resolving: s.Ph == 3 && s.Loc == int(l)}
 	for i, d := range side.Dice {
 		dv := DiceSpaceView{Min: d.Min, Fee: d.Fee, Assistant: d.Assistant, Owner: engine.Seat(b.Dice[i].O), Value: b.Dice[i].V, Moved: b.Dice[i].Done}
 		lv.Dice = append(lv.Dice, dv)
 	}
 	for i, a := range side.Actions {
 		lv.Actions = append(lv.Actions, ActionSpaceView{Pounds: a.Pounds, Newspapers: a.Newspapers, Buzz: a.Buzz,
-			Owner: engine.Seat(b.Acts[i].O), Value: b.Acts[i].V, Text: actionSpaceText(a)})
+			Owner: engine.Seat(b.Acts[i].O), Value: b.Acts[i].V, Text: actionSpaceText(a), TextSay: actionSpaceSay(a)})
 	}
 	for _, id := range s.display(l) {
 		lv.Display = append(lv.Display, s.cardView(l, id))
@@ -131,7 +136,7 @@ func (s *State) locationView(l locKind) LocationView {
 		lv.StackTop = &top
 	}
 	for i, po := range side.Possibilities {
-		lv.Possibilities = append(lv.Possibilities, PossibilityView{Key: po.Key, Text: po.Text, Available: po.MinPlayers <= s.N, Used: b.Poss[i] >= 0, By: engine.Seat(b.Poss[i])})
+		lv.Possibilities = append(lv.Possibilities, PossibilityView{Key: po.Key, Text: po.Text, TextKey: po.item, Available: po.MinPlayers <= s.N, Used: b.Poss[i] >= 0, By: engine.Seat(b.Poss[i])})
 	}
 	if l == locPort {
 		lv.TicketVP = side.TicketVP
@@ -181,40 +186,44 @@ func (s *State) cardView(l locKind, id int) CardView {
 		return s.researchView(id)
 	case locBank:
 		sh := &s.c.Shares[id]
-		return CardView{Kind: "share", ID: sh.ID, Name: "Share " + sh.ID, VP: sh.VP, Income: sh.Income, Effect: "+" + strconv.Itoa(sh.VP) + " VP, +" + strconv.Itoa(sh.Income) + " income"}
+		return CardView{Kind: "share", ID: sh.ID, Name: "Share " + sh.ID, VP: sh.VP, Income: sh.Income,
+			Effect: "+" + strconv.Itoa(sh.VP) + " VP, +" + strconv.Itoa(sh.Income) + " income", EffectSay: s.r.view.share[id]}
 	}
 	return s.characterView(id)
 }
 
 func (s *State) patentView(id int, kind string) CardView {
 	pt := &s.c.Patents[id]
-	cv := CardView{Kind: kind, ID: pt.ID, Name: pt.Name, Cost: pt.Cost, VP: pt.VP[s.year()], VPByYear: pt.VP, Effect: effectText(pt.Effect)}
+	cv := CardView{Kind: kind, ID: pt.ID, Name: pt.Name, NameKey: s.c.keys.patent[id], Cost: pt.Cost, VP: pt.VP[s.year()], VPByYear: pt.VP,
+		Effect: effectText(pt.Effect), EffectSay: s.r.view.patent[id]}
 	if kind == "prototype" {
-		cv.Name = pt.Prototype
+		cv.Name, cv.NameKey = pt.Prototype, s.c.keys.proto[id]
 	}
 	if pt.link >= 0 {
-		cv.Link = s.c.Characters[pt.link].Name
+		cv.Link, cv.LinkKey = s.c.Characters[pt.link].Name, s.c.keys.char[pt.link]
 	}
 	return cv
 }
 
 func (s *State) characterView(id int) CardView {
 	ch := &s.c.Characters[id]
-	cv := CardView{Kind: "character", ID: ch.ID, Name: ch.Name, Cost: ch.Cost, VP: ch.VP[s.year()], VPByYear: ch.VP,
-		Instant: effectText(ch.Instant), Salary: ch.Salary}
+	vt := &s.r.view
+	cv := CardView{Kind: "character", ID: ch.ID, Name: ch.Name, NameKey: s.c.keys.char[id], Cost: ch.Cost, VP: ch.VP[s.year()], VPByYear: ch.VP,
+		Instant: effectText(ch.Instant), Salary: ch.Salary, InstantSay: vt.instant[id], AbilitySay: vt.ability[id], EffectSay: vt.character[id]}
 	if len(ch.Ability.Effect) > 0 {
 		cv.Ability = "phase " + strconv.Itoa(ch.Ability.Phase) + ": " + effectText(ch.Ability.Effect)
 	}
 	cv.Effect = joinParts("; ", cv.Instant, cv.Ability)
 	if ch.link >= 0 {
-		cv.Link = s.c.Patents[ch.link].Name
+		cv.Link, cv.LinkKey = s.c.Patents[ch.link].Name, s.c.keys.patent[ch.link]
 	}
 	return cv
 }
 
 func (s *State) researchView(id int) CardView {
 	r := &s.c.Research[id]
-	cv := CardView{Kind: "research", ID: r.ID, Name: r.Name, Color: r.Back, Box: r.Box, Instant: effectText(r.Instant)}
+	cv := CardView{Kind: "research", ID: r.ID, Name: r.Name, NameKey: s.c.keys.research[id], Color: r.Back, Box: r.Box, Instant: effectText(r.Instant),
+		EffectSay: s.r.texts.research[id], InstantSay: s.r.view.researchInstant[id], AbilitySay: s.r.view.researchPhase6[id]}
 	if len(r.Phase6) > 0 {
 		cv.Ability = "phase 6: " + effectText(r.Phase6)
 	}
@@ -242,7 +251,7 @@ func (s *State) playerView(seat int) PlayerView {
 	p := &s.P[seat]
 	mat := &s.c.Mats[p.Mat]
 	pv := PlayerView{
-		Seat: engine.Seat(seat), Nation: mat.Nation, Landmark: mat.Landmark, Mat: mat.ID + mat.Side,
+		Seat: engine.Seat(seat), Nation: mat.Nation, NationKey: s.c.keys.nation[p.Mat], Landmark: mat.Landmark, Mat: mat.ID + mat.Side,
 		Pounds: p.Pounds, Gears: p.Gears, Energy: p.Energy, Newspapers: p.News, VP: p.VP,
 		Dice: p.Dice, NewDice: p.New, TicketDice: p.Tick, Submitted: p.Sub, Passed: p.Passed,
 		Income: s.c.Tracks.Income[p.Income].Income, Buzz: p.Buzz, Westminster: p.West, Objective: p.Obj,
@@ -281,13 +290,13 @@ func (s *State) playerView(seat int) PlayerView {
 func (s *State) privateView(seat int) *PrivateView {
 	p := &s.P[seat]
 	mat := &s.c.Mats[p.Mat]
-	pv := &PrivateView{Seat: engine.Seat(seat), Nation: mat.Nation, Level: p.Obj, Research: s.slotViews(p),
+	pv := &PrivateView{Seat: engine.Seat(seat), Nation: mat.Nation, NationKey: s.c.keys.nation[p.Mat], Level: p.Obj, Research: s.slotViews(p),
 		Dice: cloneInts(p.Vals), Submitted: p.Sub, FreeActions: s.FreeActions(engine.Seat(seat))}
 	if s.Ph >= 2 {
 		pv.Dice, pv.Unplaced, pv.Placed = cloneInts(p.Shown), cloneInts(p.Vals), placedDice(p)
 	}
 	for i, o := range mat.Objective {
-		pv.Objective = append(pv.Objective, ObjectiveView{Text: o.Metric + " at least " + strconv.Itoa(o.Min), VP: o.VP,
+		pv.Objective = append(pv.Objective, ObjectiveView{Text: o.Metric + " at least " + strconv.Itoa(o.Min), TextSay: s.r.view.objective[p.Mat][i], VP: o.VP,
 			Reached: p.Obj > i, Met: s.count(seat, o.metric) >= o.Min})
 	}
 	pub := s.playerView(seat)

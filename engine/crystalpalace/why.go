@@ -1,11 +1,48 @@
 package crystalpalace
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/meeplegames/meeple/engine"
 )
+
+// Refusals say why as data (engine.Text, ids cp.refuse.*, worded in the
+// catalogues refuse.<lang>.toml), never as sentences: the player reads
+// them in their own language.
+
+// illegal refuses an action the rules forbid now, for the reason id with
+// its arguments.
+func illegal(id string, args ...engine.Arg) error {
+	return engine.RefuseWith(engine.ErrIllegalAction, engine.Say(id, args...))
+}
+
+// notYourTurn refuses an action seat may not take now, for the reason id.
+func notYourTurn(id string, args ...engine.Arg) error {
+	return engine.RefuseWith(engine.ErrNotYourTurn, engine.Say(id, args...))
+}
+
+// unknownAction refuses a text that is not an action, for the reason id.
+func unknownAction(id string, args ...engine.Arg) error {
+	return engine.RefuseWith(engine.ErrUnknownAction, engine.Say(id, args...))
+}
+
+// loc names location l as argument "Location".
+func (s *State) loc(l locKind) engine.Arg {
+	return engine.Item("Location", keyLoc+s.c.Locations[l].Key)
+}
+
+// costSay is cost c as data: "2 gears, 1 energy, 3 pounds".
+func costSay(c Cost) engine.Text {
+	args := make([]engine.Arg, 0, 3)
+	if c.Gears > 0 {
+		args = append(args, engine.Amount("goods.gears", c.Gears))
+	}
+	if c.Energy > 0 {
+		args = append(args, engine.Amount("goods.energy", c.Energy))
+	}
+	if c.Pounds > 0 || len(args) == 0 {
+		args = append(args, engine.Amount("cp.refuse.pounds", c.Pounds))
+	}
+	return engine.Text{ID: "cp.effects", Args: args}
+}
 
 // wrongAnswer is the refusal of a, which does not answer seat's pending
 // decision t: why this answer is wrong, then the answers that are valid.
@@ -16,117 +53,134 @@ func (s *State) wrongAnswer(seat int, t Task, a Action) error {
 }
 
 // whyWrong says why a does not answer decision t of seat.
-func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) string {
+func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Text {
 	p := &s.P[seat]
-	quoted := "“" + a.String() + "”"
 	answersVerb := false
 	for _, b := range answers {
 		answersVerb = answersVerb || b.Verb == a.Verb
 	}
+	who := engine.Who("Who", engine.Seat(seat))
 	if !answersVerb {
+		label := engine.Ref("Label", s.decisionText(seat, t))
 		if a.Verb == vSkip {
-			return "this cannot be skipped: " + s.decisionLabel(seat, t)
+			return engine.Say("cp.refuse.no_skip", label)
 		}
-		return quoted + " does not answer the question asked now; first " + s.decisionLabel(seat, t)
+		return engine.Say("cp.refuse.not_the_question", engine.Code("Action", a.String()), label)
 	}
 	switch a.Verb {
 	case vSkip:
-		return "always only applies to moving assistants down after a placement"
+		return engine.Say("cp.refuse.skip_always")
 	case vGreen:
 		return s.whyNotGreen(seat, a)
 	case vReplace:
 		k := a.Vals[0]
 		switch {
 		case k < 1 || k > len(p.Slots):
-			return "there is no research space " + strconv.Itoa(k) + ": the mat has spaces 1 to " + strconv.Itoa(len(p.Slots))
+			return engine.Say("cp.refuse.no_research_space", engine.Num("Space", k), engine.Num("N", len(p.Slots)))
 		case p.Slots[k-1].K == slotLoan:
-			return "research space " + strconv.Itoa(k) + " holds a loan: only a research tile can be replaced"
+			return engine.Say("cp.refuse.replace_loan", engine.Num("Space", k))
 		}
-		return "research space " + strconv.Itoa(k) + " is empty: nothing to replace there"
+		return engine.Say("cp.refuse.replace_empty", engine.Num("Space", k))
 	case vDown:
-		return "no assistant of " + seatName(seat) + " stands on Black Market tier " + strconv.Itoa(a.Vals[0]) + s.ownTiers(seat)
+		return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
 	case vTarget:
-		return "there is no player " + strconv.Itoa(a.Vals[0]) + ": " + strconv.Itoa(s.N) + " players play, target 1 to " + strconv.Itoa(s.N)
+		return engine.Say("cp.refuse.no_player", engine.Num("Target", a.Vals[0]), engine.Num("N", s.N))
 	case vBonus:
-		return "“" + a.Key + "” is not one of the bonuses offered here"
+		return engine.Say("cp.refuse.no_bonus", engine.Code("Key", a.Key))
 	case vObjective:
 		mat := &s.c.Mats[p.Mat]
 		if p.Obj >= len(mat.Objective) {
-			return "the objective track is already at its top"
+			return engine.Say("cp.refuse.objective_top")
 		}
-		return "objective level " + strconv.Itoa(p.Obj+1) + " is not met yet"
+		return engine.Say("cp.refuse.objective_unmet", engine.Num("Level", p.Obj+1))
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		switch {
 		case p.Asst == 0:
-			return "no assistant is left in " + seatName(seat) + "'s supply"
+			return engine.Say("cp.refuse.no_assistant_left", who)
 		case tier < 0:
-			return "the Black Market has no free space"
+			return engine.Say("cp.refuse.market_full")
 		}
-		return "the lowest free Black Market space, tier " + strconv.Itoa(tier+1) + ", costs " + pounds(s.market().Spaces[tier].Cost) + "; " + seatName(seat) + " has " + pounds(p.Pounds)
+		return engine.Say("cp.refuse.market_place_cost", engine.Num("Tier", tier+1), engine.Num("Cost", s.market().Spaces[tier].Cost), who, engine.Num("Pounds", p.Pounds))
 	case vMoveAsst:
 		from := a.Vals[0] - 1
 		if from < 0 || from >= len(s.Market) || s.Market[from] != seat {
-			return "no assistant of " + seatName(seat) + " stands on Black Market tier " + strconv.Itoa(a.Vals[0]) + s.ownTiers(seat)
+			return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
 		}
 		to := s.marketFreeAbove(from + 1)
 		if to < 0 {
-			return "there is no free Black Market space above tier " + strconv.Itoa(a.Vals[0])
+			return engine.Say("cp.refuse.market_full_above", engine.Num("Tier", a.Vals[0]))
 		}
-		return "the next free space above, tier " + strconv.Itoa(to+1) + ", costs " + pounds(s.market().Spaces[to].Cost) + "; " + seatName(seat) + " has " + pounds(p.Pounds)
+		return engine.Say("cp.refuse.market_move_cost", engine.Num("Tier", to+1), engine.Num("Cost", s.market().Spaces[to].Cost), who, engine.Num("Pounds", p.Pounds))
 	}
-	return quoted + " is not one of the answers open now"
+	return engine.Say("cp.refuse.not_an_answer", engine.Code("Action", a.String()))
 }
 
 // whyNotGreen says why green bonus a cannot be used by seat.
-func (s *State) whyNotGreen(seat int, a Action) string {
+func (s *State) whyNotGreen(seat int, a Action) engine.Text {
 	p := &s.P[seat]
+	who := engine.Who("Who", engine.Seat(seat))
 	switch a.Key {
 	case srcResearch:
 		k := a.Vals[0]
 		if k < 1 || k > len(p.Slots) {
-			return "there is no research space " + strconv.Itoa(k) + ": the mat has spaces 1 to " + strconv.Itoa(len(p.Slots))
+			return engine.Say("cp.refuse.no_research_space", engine.Num("Space", k), engine.Num("N", len(p.Slots)))
 		}
 		sl := p.Slots[k-1]
 		switch {
 		case sl.K == slotLoan:
-			return "research space " + strconv.Itoa(k) + " holds a loan, not a research tile"
+			return engine.Say("cp.refuse.green_loan", engine.Num("Space", k))
 		case sl.K != slotResearch:
-			return "research space " + strconv.Itoa(k) + " is empty"
+			return engine.Say("cp.refuse.green_empty", engine.Num("Space", k))
 		case len(s.c.Research[sl.ID].Phase6) == 0:
-			return "the research tile on space " + strconv.Itoa(k) + ", " + s.tileName(sl.ID) + ", has no green bonus"
+			return engine.Say("cp.refuse.green_none", engine.Num("Space", k), s.tileArg("Tile", sl.ID))
 		}
-		return "the green bonus of " + s.tileName(sl.ID) + " is itself a green bonus: it cannot be the one used"
+		return engine.Say("cp.refuse.green_itself", s.tileArg("Tile", sl.ID))
 	case srcMarket:
 		k := a.Vals[0]
 		if k < 1 || k > len(s.Market) || s.Market[k-1] != seat {
-			return "no assistant of " + seatName(seat) + " stands on Black Market tier " + strconv.Itoa(k) + s.ownTiers(seat)
+			return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", k), s.ownTiers(seat))
 		}
 		if len(s.market().Spaces[k-1].Effect) == 0 {
-			return "Black Market tier " + strconv.Itoa(k) + " has no bonus"
+			return engine.Say("cp.refuse.market_no_bonus", engine.Num("Tier", k))
 		}
-		return "the bonus of Black Market tier " + strconv.Itoa(k) + " is itself a green bonus: it cannot be the one used"
+		return engine.Say("cp.refuse.market_green_itself", engine.Num("Tier", k))
 	}
 	if s.Watch != seat {
-		return seatName(seat) + " does not hold the Pocket Watch"
+		return engine.Say("cp.refuse.no_watch", who)
 	}
-	return "the Pocket Watch lies on its VP side: it pays nothing in phase 6"
+	return engine.Say("cp.refuse.watch_vp_side")
 }
 
-// ownTiers is ", whose assistants stand on tiers 2 and 5" (or ", who has
-// no assistant on the Black Market") for seat.
-func (s *State) ownTiers(seat int) string {
-	var tiers []string
+// ownTiers is " (P2's assistants are on tiers 2 and 5)" (or " (P2 has no
+// assistant on the Black Market)") for seat, as argument "Own".
+func (s *State) ownTiers(seat int) engine.Arg {
+	args := []engine.Arg{engine.Who("Who", engine.Seat(seat))}
 	for t, o := range s.Market {
 		if o == seat {
-			tiers = append(tiers, strconv.Itoa(t+1))
+			args = append(args, engine.Part(engine.Num("", t+1)))
 		}
 	}
-	switch len(tiers) {
-	case 0:
-		return " (" + seatName(seat) + " has no assistant on the Black Market)"
-	case 1:
-		return " (" + seatName(seat) + "'s assistant is on tier " + tiers[0] + ")"
+	if len(args) == 1 {
+		return engine.Nested("Own", engine.Say("cp.refuse.own_none", args...))
 	}
-	return " (" + seatName(seat) + "'s assistants are on tiers " + strings.Join(tiers, ", ") + ")"
+	return engine.Nested("Own", engine.Say("cp.refuse.own_tiers", append(args, engine.Num("Count", len(args)-1))...))
+}
+
+// waitingFor refuses an action while the players in s.Order with a
+// pending decision decide: "waiting for P2 to …; and for P3 to …".
+func (s *State) waitingFor() error {
+	var say engine.Text
+	for _, i := range s.Order {
+		if len(s.P[i].Q) == 0 {
+			continue
+		}
+		who, label := engine.Who("Who", engine.Seat(i)), engine.Ref("Label", s.decisionText(i, s.P[i].Q[0]))
+		if say.IsZero() {
+			say = engine.Say("cp.refuse.waiting", who, label)
+		} else {
+			say = engine.Say("cp.refuse.waiting_more", engine.Nested("Before", say), who, label)
+		}
+	}
+	return engine.RefuseWith(engine.ErrNotYourTurn, say)
 }

@@ -54,7 +54,7 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					a, perr := ParseAction(wrong)
 					_, err := s.Apply(pr.Seat, wrong)
 					if err == nil {
-						t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), pr.Label, wrong)
+						t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), say(*pr.Text), wrong)
 					}
 					if after, _ := s.Encode(); !bytes.Equal(before, after) {
 						t.Fatalf("%q refused but the state changed", wrong)
@@ -67,16 +67,16 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					if !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
 						t.Fatalf("%q: %v is not an illegal-action refusal", wrong, err)
 					}
-					msg := err.Error()
+					msg := refusal(err)
 					if !strings.Contains(msg, "Valid answers: "+pr.Actions[0]) || !slices.Equal(rule.Valid, pr.Actions) {
-						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, pr.Label, msg, pr.Actions)
+						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, say(*pr.Text), msg, pr.Actions)
 					}
 					reason, _, _ := strings.Cut(msg, ". Valid answers:")
-					if reason == pr.Label || reason == "first "+pr.Label {
+					if reason == say(*pr.Text) || reason == "first "+say(*pr.Text) {
 						t.Fatalf("%q: the refusal only repeats the question: %q", wrong, msg)
 					}
 					if answersVerb(pr.Actions, a) && len(a.Vals) > 0 && !strings.Contains(reason, strconv.Itoa(a.Vals[0])) {
-						t.Fatalf("%q at %q: reason %q does not name %d", wrong, pr.Label, reason, a.Vals[0])
+						t.Fatalf("%q at %q: reason %q does not name %d", wrong, say(*pr.Text), reason, a.Vals[0])
 					}
 				}
 				for other := 0; other < s.N; other++ {
@@ -87,7 +87,7 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					if err == nil {
 						continue // a free action open to all (none answers a question)
 					}
-					msg := " " + err.Error() + " "
+					msg := " " + refusal(err) + " "
 					if !strings.Contains(msg, seatName(int(pr.Seat))) {
 						t.Fatalf("%s trying %q while %s decides: %q does not name %s", seatName(other), pr.Actions[0], seatName(int(pr.Seat)), msg, seatName(int(pr.Seat)))
 					}

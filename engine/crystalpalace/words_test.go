@@ -34,3 +34,13 @@ func say(text engine.Text) string {
 	}
 	return all[locale.English].Say(text)
 }
+
+// refusal writes why err refused an action in English, as a player reads
+// it.
+func refusal(err error) string {
+	all, werr := testWords()
+	if werr != nil {
+		panic(werr)
+	}
+	return all[locale.English].Refusal(err)
+}

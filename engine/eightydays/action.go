@@ -83,7 +83,7 @@ func ParseAction(text string) (Action, error) { return parseAction(text, true) }
 func parseAction(text string, pawns bool) (Action, error) {
 	f := strings.Fields(strings.ToLower(text))
 	if len(f) == 0 {
-		return Action{}, engine.Refuse(engine.ErrUnknownAction, "no action given")
+		return Action{}, engine.RefuseWith(engine.ErrUnknownAction, engine.Say("ed.refuse.parse.empty"))
 	}
 	var a Action
 	for v := VerbMove; int(v) < len(verbNames); v++ {
@@ -92,7 +92,7 @@ func parseAction(text string, pawns bool) (Action, error) {
 		}
 	}
 	if a.Verb == 0 {
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q is not an action: try move <space>, back, pass, restart, stay take, stay give, discard, keep 1|2 or play <character>", f[0])
+		return Action{}, engine.RefuseWith(engine.ErrUnknownAction, engine.Say("ed.refuse.parse.unknown", engine.Code("Verb", f[0])))
 	}
 	args := f[1:]
 	if a.Verb.pawned() && len(args) > 0 && (args[0] == "a" || args[0] == "b") {
@@ -101,10 +101,10 @@ func parseAction(text string, pawns bool) (Action, error) {
 	}
 	usage := func() (Action, error) {
 		hint := usages[a.Verb]
-		if !pawns {
-			hint, _, _ = strings.Cut(hint, " (")
+		if pawns && a.Verb.pawned() {
+			hint += "_pawns"
 		}
-		return Action{}, engine.Refusef(engine.ErrUnknownAction, "%q: %s", strings.Join(f, " "), hint)
+		return Action{}, engine.RefuseWith(engine.ErrUnknownAction, engine.Say("ed.refuse.parse.usage", engine.Code("Text", strings.Join(f, " ")), engine.Msg("Hint", hint, 0)))
 	}
 	switch a.Verb {
 	case VerbMove, VerbKeep:
@@ -139,12 +139,12 @@ func parseAction(text string, pawns bool) (Action, error) {
 }
 
 var usages = [...]string{
-	VerbMove:    "write move and the space to move to, e.g. move 14 (move a 14 for pawn a)",
-	VerbBack:    "write back on its own (back a for pawn a)",
-	VerbPass:    "write pass on its own",
-	VerbRestart: "write restart on its own (restart a for pawn a)",
-	VerbStay:    "write stay take or stay give (stay a take for pawn a)",
-	VerbDiscard: "write discard on its own (discard a for pawn a)",
-	VerbKeep:    "write keep 1 or keep 2",
-	VerbPlay:    "write play and the character's id, e.g. play aouda",
+	VerbMove:    "ed.refuse.usage.move",
+	VerbBack:    "ed.refuse.usage.back",
+	VerbPass:    "ed.refuse.usage.pass",
+	VerbRestart: "ed.refuse.usage.restart",
+	VerbStay:    "ed.refuse.usage.stay",
+	VerbDiscard: "ed.refuse.usage.discard",
+	VerbKeep:    "ed.refuse.usage.keep",
+	VerbPlay:    "ed.refuse.usage.play",
 }

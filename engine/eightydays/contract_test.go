@@ -416,11 +416,11 @@ func TestRulebookTopics(t *testing.T) {
 	names := map[string]bool{}
 	for _, topic := range book.Topics() {
 		names[topic.Name] = true
-		if topic.Title == "" || len(topic.Text) < 80 {
-			t.Errorf("topic %q is too thin", topic.Name)
+		if topic.Title.IsZero() || topic.Text.IsZero() {
+			t.Errorf("topic %q has no words", topic.Name) // their languages: wording's TestTopicsReadInEveryLanguage
 		}
 	}
-	for _, want := range []string{"moving", "backwards", "layover", "bet", "pound", "police", "passepartout", "london", "variant"} {
+	for _, want := range []string{"overview", "moving", "backwards", "layover", "bet", "pound", "police", "passepartout", "london", "variant"} {
 		if !names[want] {
 			t.Errorf("no topic %q", want)
 		}

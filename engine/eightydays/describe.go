@@ -8,38 +8,39 @@ import (
 
 // Describe says in a few words what a legal action of seat would do now,
 // for menus that list actions: "pay 6£ · Bet 2", "take 40£ · Calcutta
-// (Layover)", "Kiouni the Elephant: this turn's move costs 15£ less". It
-// returns "" for an action it cannot read or that is not legal now; it
-// changes nothing.
-func (s *State) Describe(seat engine.Seat, action string) string {
+// (Layover)", "Kiouni the Elephant: this turn's move costs 15£ less", as
+// data for the wording layer (engine.Describer). It is the zero Text for
+// an action it cannot read or that is not legal now; it changes nothing.
+func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 	a, err := s.parse(action)
 	if err != nil || !s.refusal(int(seat), &a).ok() {
-		return ""
+		return engine.Text{}
 	}
 	me := &s.Seats[seat]
+	ev := &s.rules.events
 	switch a.Verb {
 	case VerbMove:
 		p := s.pawn(int(seat), a.Pawn)
-		return "pay " + pounds(s.price(p.Space, a.To)) + " · " + s.rules.words[a.To]
+		return engine.Dotted(engine.Say("ed.describe.pay", engine.Num("Pounds", s.price(p.Space, a.To))), ev.spaces[a.To])
 	case VerbBack:
 		p := s.pawn(int(seat), a.Pawn)
 		to := s.rules.behind[p.Space]
-		return "take " + pounds((p.Space-to)*BackPayPerSpace) + " · " + s.rules.words[to]
+		return engine.Dotted(engine.Say("ed.describe.take", engine.Num("Pounds", (p.Space-to)*BackPayPerSpace)), ev.spaces[to])
 	case VerbStay:
 		if a.Take {
-			return "take " + pounds(PoundStep) + ", stay here"
+			return engine.Say("ed.describe.stay_take", engine.Num("Pounds", PoundStep))
 		}
-		return "give " + pounds(PoundStep) + ", stay here"
+		return engine.Say("ed.describe.stay_give", engine.Num("Pounds", PoundStep))
 	case VerbDiscard:
-		return "take " + pounds(s.Rank(s.pawn(int(seat), a.Pawn).Space)*PositionPayPerRank)
+		return engine.Say("ed.describe.take", engine.Num("Pounds", s.Rank(s.pawn(int(seat), a.Pawn).Space)*PositionPayPerRank))
 	case VerbRestart:
-		return "back to London with at least " + pounds(RestartPounds)
+		return engine.Say("ed.describe.restart", engine.Num("Pounds", RestartPounds))
 	case VerbPass:
-		return "no move this turn"
+		return engine.Say("ed.describe.pass")
 	case VerbKeep:
 		c := s.Drawn[a.Card-1]
 		if s.rules.content.Cards[c].Kind == CardCharacter {
-			return s.rules.content.Cards[c].Name + " (character, played later): " + s.rules.effects[c]
+			return engine.Say("ed.describe.keep_character", engine.Item("Card", s.rules.keys.card[c]), engine.Ref("Effect", &ev.effects[c]))
 		}
 		return s.cardWords(c)
 	case VerbPlay:
@@ -49,34 +50,16 @@ func (s *State) Describe(seat engine.Seat, action string) string {
 			}
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // price is what moving a pawn forward from space from to space to costs
 // this turn, after the characters played.
 func (s *State) price(from, to int) int { return max(0, cost(to-from)-s.Discount) }
 
-func (s *State) cardWords(c int) string {
-	return s.rules.content.Cards[c].Name + ": " + s.rules.effects[c]
-}
-
-// spaceArticle names the kind of space n after "on 12,": "London", "a
-// Pound space, but …", "a Bet space", "Turin, a Layover"; NewRules keeps
-// them in articles.
-func (r *Rules) spaceArticle(n int) string {
-	switch r.kinds[n] {
-	case spaceLondon:
-		return "London"
-	case spaceLayover:
-		return r.content.Track[n].City + ", a Layover"
-	case spacePound:
-		return "a Pound space, but not since your last turn"
-	case spaceBet:
-		return "a Bet space"
-	case spacePolice:
-		return "a Police space"
-	}
-	return "a Passepartout space"
+// cardWords is card c and what it does: "Aouda: discard 1 Rumor".
+func (s *State) cardWords(c int) engine.Text {
+	return engine.Say("ed.describe.card", engine.Item("Card", s.rules.keys.card[c]), engine.Ref("Effect", &s.rules.events.effects[c]))
 }
 
 // spaceWords names space n for a player: "Bet 4/5/6", "Calcutta (Layover)";

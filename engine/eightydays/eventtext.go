@@ -1,6 +1,9 @@
 package eightydays
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -148,6 +151,10 @@ func (r *Rules) ItemName(key, lang string) string {
 	return names["en"]
 }
 
+// ItemKeys lists the keys ItemName names, sorted. It implements
+// engine.ItemLister.
+func (r *Rules) ItemKeys() []string { return slices.Sorted(maps.Keys(r.names)) }
+
 // roundText is "round n".
 func (e *eventTexts) roundText(n int) engine.Text {
 	if n >= 0 && n < len(e.rounds) {
@@ -155,9 +162,6 @@ func (e *eventTexts) roundText(n int) engine.Text {
 	}
 	return engine.Say("ed.round", engine.Num("N", n))
 }
-
-// roundLabel is "round n" in English, for Phase.
-func (e *eventTexts) roundLabel(n int) string { return "round " + itoa(n) }
 
 // who is seat as argument "Who".
 func who(seat int) engine.Arg { return engine.Who("Who", engine.Seat(seat)) }

@@ -47,10 +47,8 @@ type Rules struct {
 	content *Content
 	kinds   []spaceKind // kinds[n]: the kind of space n, for quick comparisons
 	words   []string    // words[n]: space n for a player, "Bet 4/5/6" (see spaceWords)
-	// articles[n]: space n's kind with its article, for reasons (see spaceArticle)
-	articles []string
-	paris    int   // the first Layover
-	behind   []int // behind[n]: the nearest Layover before space n, or -1
+	paris   int         // the first Layover
+	behind  []int       // behind[n]: the nearest Layover before space n, or -1
 	// texts and canon cache the canonical text of every action, so prompts
 	// and Apply do not build or parse strings in the hot path.
 	texts texts
@@ -92,7 +90,6 @@ func NewRules(c *Content) *Rules {
 	}
 	for n := range c.Track {
 		r.words = append(r.words, r.spaceWords(n))
-		r.articles = append(r.articles, r.spaceArticle(n))
 	}
 	for n, sp := range c.Track {
 		r.behind[n] = last
@@ -183,23 +180,28 @@ func (r *Rules) New(setup engine.Setup) (engine.State, error) {
 	return r.NewState(setup)
 }
 
+// setupRefusal refuses a setup for the reason id.
+func setupRefusal(id string, args ...engine.Arg) error {
+	return engine.RefuseWith(engine.ErrBadSetup, engine.Say(id, args...))
+}
+
 // NewState is New returning the concrete type.
 func (r *Rules) NewState(setup engine.Setup) (*State, error) {
 	if setup.Players < r.MinPlayers() || setup.Players > r.MaxPlayers() {
-		return nil, engine.Refusef(engine.ErrBadSetup, "Around the World in 80 Days is for 2 to 6 players, not %d", setup.Players)
+		return nil, setupRefusal("ed.refuse.setup.players", engine.Num("Min", r.MinPlayers()), engine.Num("Max", r.MaxPlayers()), engine.Num("N", setup.Players))
 	}
 	variant := VariantStandard
 	for k, v := range setup.Options {
 		if k != "variant" {
-			return nil, engine.Refusef(engine.ErrBadSetup, "unknown option %q (the only option is variant)", k)
+			return nil, setupRefusal("ed.refuse.setup.option", engine.Code("Name", k))
 		}
 		if v != VariantStandard && v != VariantTwoPawns {
-			return nil, engine.Refusef(engine.ErrBadSetup, "variant %q: want standard or two-pawns", v)
+			return nil, setupRefusal("ed.refuse.setup.variant", engine.Code("Value", v))
 		}
 		variant = v
 	}
 	if variant == VariantTwoPawns && setup.Players != 2 {
-		return nil, engine.Refusef(engine.ErrBadSetup, "the two-pawns variant is for 2 players, not %d", setup.Players)
+		return nil, setupRefusal("ed.refuse.setup.two_pawns", engine.Num("N", setup.Players))
 	}
 	s := &State{rules: r, Variant: variant, Round: 1, Winner: -1, RNG: engine.NewRNG(setup.Seed), Counters: map[string]int{},
 		scratch: make([]string, 0, 32), scratchEvents: make([]engine.Event, 0, 8)}

@@ -309,7 +309,7 @@ func TestEventsApplyAndCharactersPlayLater(t *testing.T) {
 	if !hasEvent(ev, "P1 plays Aouda and discards a Rumor: 2 Rumors left") {
 		t.Fatalf("events %v", ev)
 	}
-	refused(t, s, 0, "play aouda", engine.ErrIllegalAction, `you hold no character "aouda"`)
+	refused(t, s, 0, "play aouda", engine.ErrIllegalAction, "you hold no character “aouda”")
 	// Kiouni makes this turn's move cheaper
 	s.Seats[0].Characters = []int{idx("kiouni")}
 	apply(t, s, 0, "play kiouni")
@@ -379,7 +379,7 @@ func TestTwoPawnsVariant(t *testing.T) {
 	if s.Seats[0].Pounds != 110 || s.Seats[0].Rumors != 5 || len(s.Seats[0].Pawns) != 2 {
 		t.Fatalf("variant setup %+v", s.Seats[0])
 	}
-	if label := s.Prompts()[0].Label; label != "move one of your pawns (a or b)" {
+	if label := say(*s.Prompts()[0].Text); label != "move one of your pawns (a or b)" {
 		t.Fatalf("prompt %q", label)
 	}
 	refused(t, s, 0, "move 3", engine.ErrIllegalAction, "you have two pawns: say which one, e.g. move a 3")
@@ -424,7 +424,7 @@ func TestTwoPawnsPoliceTakesTheNextTurnThenThatPawnLeaves(t *testing.T) {
 func TestUsageHintsNamePawnsOnlyWithTwo(t *testing.T) {
 	s := fixture(t, 3, nil)
 	refused(t, s, 0, "move -1", engine.ErrUnknownAction, "write move and the space to move to, e.g. move 14")
-	if _, err := s.Apply(0, "move -1"); strings.Contains(err.Error(), "pawn a") {
+	if _, err := s.Apply(0, "move -1"); strings.Contains(refusal(err), "pawn a") {
 		t.Fatalf("one pawn, but the hint names pawns: %v", err)
 	}
 	refused(t, variantFixture(t, nil), 0, "move -1", engine.ErrUnknownAction, "e.g. move 14 (move a 14 for pawn a)")
@@ -434,7 +434,7 @@ func TestNotYourTurnAndUnknownActions(t *testing.T) {
 	s := fixture(t, 3, nil)
 	refused(t, s, 1, "move 3", engine.ErrNotYourTurn, "it is P1's turn")
 	refused(t, s, 7, "move 3", engine.ErrNotYourTurn, "not at the table")
-	refused(t, s, 0, "fly 3", engine.ErrUnknownAction, `"fly" is not an action`)
+	refused(t, s, 0, "fly 3", engine.ErrUnknownAction, "“fly” is not an action")
 	refused(t, s, 0, "move", engine.ErrUnknownAction, "move 14")
 	refused(t, s, 0, "", engine.ErrUnknownAction, "no action")
 }
@@ -488,7 +488,7 @@ func TestIllegalMoves(t *testing.T) {
 		{"a pawn letter with one pawn", nil, "move a 3",
 			"you have one pawn: leave out the letter, e.g. move 3"},
 		{"a character not held", nil, "play fix",
-			`you hold no character "fix" to play`},
+			"you hold no character “fix” to play"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -515,8 +515,8 @@ func refused(t *testing.T, s *State, seat int, action string, kind error, want s
 	if !errors.As(err, &rule) {
 		t.Fatalf("%q: %T is not a *engine.RuleError", action, err)
 	}
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("%q: reason %q, want it to contain %q", action, err, want)
+	if !strings.Contains(refusal(err), want) {
+		t.Fatalf("%q: reason %q, want it to contain %q", action, refusal(err), want)
 	}
 }
 

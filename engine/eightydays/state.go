@@ -80,11 +80,11 @@ func (s *State) Over() bool { return s.Winner >= 0 }
 
 // Phase implements engine.State: the round, which changes when everyone has
 // had a turn.
-func (s *State) Phase() string {
+func (s *State) Phase() engine.Text {
 	if s.Over() {
-		return "game over"
+		return engine.Say("ed.view.over")
 	}
-	return s.rules.events.roundLabel(s.Round)
+	return s.rules.events.roundText(s.Round)
 }
 
 // FreeActions implements engine.State. Characters are played on one's own
@@ -117,16 +117,15 @@ func (s *State) Prompts() []engine.Prompt {
 	copy(actions, s.scratch)
 	p := &prompts[0]
 	*p = engine.Prompt{Seat: engine.Seat(s.Turn), Kind: kind, Actions: actions}
-	switch kind {
-	case PromptKeep:
-		p.Label, p.Text = "choose the Passepartout card to apply", &s.rules.labels.keep
-	case PromptPolice:
-		p.Label, p.Text = "discard a Rumor card at the Police", &s.rules.labels.police
-	case PromptTurn:
-		p.Label, p.Text = "move your pawn", &s.rules.labels.turn
-		if s.Variant == VariantTwoPawns {
-			p.Label, p.Text = "move one of your pawns (a or b)", &s.rules.labels.turnPawns
-		}
+	switch {
+	case kind == PromptKeep:
+		p.Text = &s.rules.labels.keep
+	case kind == PromptPolice:
+		p.Text = &s.rules.labels.police
+	case s.Variant == VariantTwoPawns:
+		p.Text = &s.rules.labels.turnPawns
+	default:
+		p.Text = &s.rules.labels.turn
 	}
 	return prompts
 }
@@ -234,14 +233,6 @@ func (s *State) pawn(seat, id int) *Pawn {
 		return &s.Seats[seat].Pawns[0]
 	}
 	return &s.Seats[seat].Pawns[id-1]
-}
-
-// pawnLabel names a pawn in messages: "your pawn" or "pawn a".
-func pawnLabel(id int) string {
-	if id == 0 {
-		return "your pawn"
-	}
-	return "pawn " + string(rune('a'+id-1))
 }
 
 // occupied reports whether a pawn stands on space n. London holds any
@@ -424,7 +415,7 @@ func (m *mover) refusal(to int) why {
 	}
 	kind := m.s.rules.kinds[to]
 	if kind == spaceLayover {
-		return why{code: whyLayover, a: to, text: m.s.rules.content.Track[to].City}
+		return why{code: whyLayover, a: to}
 	}
 	if m.taken[to/64]&(1<<(to%64)) != 0 {
 		return why{code: whyTaken, a: to}
@@ -468,7 +459,7 @@ func (s *State) backRefusal(seat, pw int) why {
 		return why{code: whyNoLayoverBehind, a: from}
 	}
 	if s.occupied(to) {
-		return why{code: whyLayoverTaken, a: to, text: s.rules.content.Track[to].City}
+		return why{code: whyLayoverTaken, a: to}
 	}
 	return why{}
 }
@@ -476,7 +467,7 @@ func (s *State) backRefusal(seat, pw int) why {
 func (s *State) stayRefusal(seat, pw int, take bool) why {
 	p := s.pawn(seat, pw)
 	if p.Pending != PendingPound {
-		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, text: s.rules.articles[p.Space]}
+		return why{code: whyNotPound, pawn: int8(pw), a: p.Space, b: int(s.rules.kinds[p.Space])}
 	}
 	if !take && s.Seats[seat].Pounds < PoundStep {
 		return why{code: whyCannotGive, a: s.Seats[seat].Pounds}
@@ -671,7 +662,7 @@ func (s *State) teach(seat engine.Seat, err error) error {
 	if kind == PromptTurn {
 		return err
 	}
-	return engine.RefuseAnswer(rule.Kind, rule.Reason, s.legal(kind, nil))
+	return engine.RefuseAnswer(rule.Kind, rule.Say, s.legal(kind, nil))
 }
 
 // perform carries out a legal action, appending its events to ev.

@@ -113,7 +113,8 @@ func readLimited(fsys fs.FS, name string) ([]byte, error) {
 }
 
 // setField stores a decoded TOML value in a struct field of type int,
-// string, bool or []int; it returns what is wrong when the types differ.
+// string, bool, []int or map[string]string (names by language); it
+// returns what is wrong when the types differ.
 func setField(dst reflect.Value, v any) string {
 	switch dst.Kind() {
 	case reflect.Int:
@@ -151,6 +152,20 @@ func setField(dst reflect.Value, v any) string {
 			ints[i] = int(n)
 		}
 		dst.Set(reflect.ValueOf(ints))
+	case reflect.Map:
+		table, ok := v.(map[string]any)
+		if !ok {
+			return `want a table of texts such as { de = "…", fr = "…" }, not ` + tomlWords(v)
+		}
+		texts := make(map[string]string, len(table))
+		for k, x := range table {
+			s, ok := x.(string)
+			if !ok {
+				return fmt.Sprintf("want text in quotes for %s, not %s", clipWords(k), tomlWords(x))
+			}
+			texts[k] = s
+		}
+		dst.Set(reflect.ValueOf(texts))
 	}
 	return ""
 }

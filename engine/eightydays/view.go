@@ -6,6 +6,12 @@ import "github.com/meeplegames/meeple/engine"
 // everything but the order of the Passepartout deck. It is plain data, ready
 // for JSON, text presentation and images; the game has no other secrets, so
 // every seat's view differs from the spectator's only in Seat.
+//
+// What a reader sees is there as data for the wording layer: a field
+// <Name>Say is field <Name>'s words as an engine.Text, and a field
+// <Name>Key the content item key that names <Name> in every language
+// (wording.Words.Item). The English strings beside them are what the
+// images still draw until they write the data.
 type View struct {
 	Seat    engine.Seat  `json:"seat"`    // the seat this view is for, or engine.Spectator
 	Variant string       `json:"variant"` // "standard" or "two-pawns"
@@ -58,6 +64,10 @@ type SpaceView struct {
 	City   string `json:"city,omitempty"` // Layovers and London: the city on Fogg's route
 	Bets   []int  `json:"bets,omitempty"` // Bet spaces: the race positions that pay (1, 2, 3 or 4, 5, 6)
 	Red    bool   `json:"red,omitempty"`  // the last Layover before London is printed red
+	// CityKey is City's item key; NameSay names the space for a player:
+	// "Bet 4/5/6", "Calcutta (Layover)".
+	CityKey string      `json:"city_key,omitempty"`
+	NameSay engine.Text `json:"name_say"`
 }
 
 // CardView is one Passepartout card.
@@ -67,6 +77,10 @@ type CardView struct {
 	Kind      string `json:"kind"`      // "event" (applies when drawn) or "character" (kept, played later)
 	Effect    string `json:"effect"`    // what it does, in a few words
 	Reshuffle bool   `json:"reshuffle"` // carries the reshuffle symbol
+	NameKey   string `json:"name_key"`
+	// KindSay is the kind with the reshuffle mark: "character ↻".
+	KindSay   engine.Text `json:"kind_say"`
+	EffectSay engine.Text `json:"effect_say"`
 }
 
 // View implements engine.State. The game's only secret is the order of the
@@ -111,7 +125,10 @@ func (s *State) ViewFor(seat engine.Seat) *View {
 func (r *Rules) TrackView() []SpaceView {
 	track := make([]SpaceView, len(r.content.Track))
 	for n, sp := range r.content.Track {
-		track[n] = SpaceView{Number: n, Kind: sp.Kind, City: sp.City, Bets: append([]int(nil), sp.Bets...), Red: sp.Red}
+		track[n] = SpaceView{Number: n, Kind: sp.Kind, City: sp.City, Bets: append([]int(nil), sp.Bets...), Red: sp.Red, NameSay: r.events.spaces[n]}
+		if sp.City != "" {
+			track[n].CityKey = keyCity + itoa(n)
+		}
 	}
 	return track
 }
@@ -119,7 +136,8 @@ func (r *Rules) TrackView() []SpaceView {
 // CardView describes the card at index c of the content.
 func (r *Rules) CardView(c int) CardView {
 	card := r.content.Cards[c]
-	return CardView{ID: card.ID, Name: card.Name, Kind: card.Kind, Effect: card.Effect(), Reshuffle: card.Reshuffle}
+	return CardView{ID: card.ID, Name: card.Name, Kind: card.Kind, Effect: card.Effect(), Reshuffle: card.Reshuffle,
+		NameKey: r.keys.card[c], KindSay: engine.Say(cardKindID(&card)), EffectSay: r.events.effects[c]}
 }
 
 func (s *State) cardViews(cards []int) []CardView {

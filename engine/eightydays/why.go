@@ -1,8 +1,6 @@
 package eightydays
 
 import (
-	"fmt"
-
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -55,78 +53,105 @@ const (
 
 func (w why) ok() bool { return w.code == allowed }
 
-// err returns the refusal as an *engine.RuleError, or nil when allowed.
+// err returns the refusal as an *engine.RuleError, its reason as data
+// (ids ed.refuse.*, worded in the catalogues refuse.<lang>.toml), or nil
+// when allowed.
 func (w why) err() error {
 	kind := engine.ErrIllegalAction
-	var reason string
-	pawn := pawnLabel(int(w.pawn))
+	say := func(id string, args ...engine.Arg) engine.Text { return engine.Say(id, args...) }
+	pawn := pawnRefArg(int(w.pawn))
+	space := engine.Num("Space", w.a)
+	var reason engine.Text
 	switch w.code {
 	case allowed:
 		return nil
 	case whyGameOver:
-		kind, reason = engine.ErrGameOver, "the game is over"
+		kind, reason = engine.ErrGameOver, say("ed.refuse.game_over")
 	case whyNotSeated:
-		kind, reason = engine.ErrNotYourTurn, fmt.Sprintf("seat %d is not at the table", w.a+1)
+		kind, reason = engine.ErrNotYourTurn, say("ed.refuse.not_seated", engine.Num("Seat", w.a+1))
 	case whyNotYourTurn:
-		kind, reason = engine.ErrNotYourTurn, fmt.Sprintf("it is %s's turn", seatName(w.a))
+		kind, reason = engine.ErrNotYourTurn, say("ed.refuse.turn_of", engine.Who("Who", engine.Seat(w.a)))
 	case whyKeepFirst:
-		reason = "first choose which Passepartout card to apply: keep 1 or keep 2"
+		reason = say("ed.refuse.keep_first")
 	case whyNothingDrawn:
-		reason = "you have no Passepartout cards to choose between"
+		reason = say("ed.refuse.nothing_drawn")
 	case whyPoliceTurn:
-		reason = "your hat is turned over at the Police: this turn you discard a Rumor card (discard)"
+		reason = say("ed.refuse.police_turn")
 	case whyKeepRange:
-		reason = fmt.Sprintf("you drew %d cards: keep 1 or keep 2", w.a)
+		reason = say("ed.refuse.keep_range", engine.Num("Count", w.a))
 	case whyCanMove:
-		reason = "you can still move: pass only when you can neither pay for a move nor move back"
+		reason = say("ed.refuse.can_move")
 	case whyRestartInstead:
-		reason = fmt.Sprintf("you have not passed Paris: instead of passing, go back to London and draw up to %d£ (restart)", RestartPounds)
+		reason = say("ed.refuse.restart_instead", engine.Num("Pounds", RestartPounds))
 	case whyNotAtPolice:
-		reason = pawn + " is not waiting at the Police"
+		reason = say("ed.refuse.not_at_police", pawn)
 	case whyTwoPawns:
-		reason = "you have two pawns: say which one, e.g. " + w.example(1)
+		reason = say("ed.refuse.two_pawns", engine.Code("Example", w.example(1)))
 	case whyOnePawn:
-		reason = "you have one pawn: leave out the letter, e.g. " + w.example(0)
+		reason = say("ed.refuse.one_pawn", engine.Code("Example", w.example(0)))
 	case whyPawnHome:
-		reason = pawn + " is already home in London"
+		reason = say("ed.refuse.pawn_home", pawn)
 	case whyMustLeave:
-		reason = pawn + " must leave the Police space this turn"
+		reason = say("ed.refuse.must_leave", pawn)
 	case whyForwardOnly:
-		reason = fmt.Sprintf("%s is on space %d: move forward to a space after it, or use back to move back", pawn, w.a)
+		reason = say("ed.refuse.forward_only", pawn, space)
 	case whyTrackEnds:
-		reason = fmt.Sprintf("the track ends in London, space %d", LondonEnd)
+		reason = say("ed.refuse.track_ends", engine.Num("Space", LondonEnd))
 	case whyLayover:
-		reason = fmt.Sprintf("space %d is a Layover (%s): you can only reach it by moving back", w.a, w.text)
+		reason = say("ed.refuse.layover", space, engine.Item("City", keyCity+itoa(w.a)))
 	case whyTaken:
-		reason = fmt.Sprintf("space %d is taken: move to an unoccupied space", w.a)
+		reason = say("ed.refuse.taken", space)
 	case whyTooDear:
-		reason = fmt.Sprintf("moving %s costs %d£ and you have %d£", spaces(w.a), w.b, w.c)
+		reason = say("ed.refuse.too_dear", engine.Num("Count", w.a), engine.Num("Price", w.b), engine.Num("Pounds", w.c))
 	case whyPoliceNeedsRumor:
-		reason = fmt.Sprintf("space %d is a Police space: you can only stop there with a Rumor card in hand", w.a)
+		reason = say("ed.refuse.police_needs_rumor", space)
 	case whyLondonRumors:
-		reason = fmt.Sprintf("you cannot come home to London with Rumor cards in hand (you hold %d)", w.a)
+		reason = say("ed.refuse.london_rumors", engine.Num("Count", w.a))
 	case whyLondonPounds:
-		reason = fmt.Sprintf("you would arrive in London with %d£ in hand: you must have %d£ or less", w.a, w.b)
+		reason = say("ed.refuse.london_pounds", engine.Num("Pounds", w.a), engine.Num("Limit", w.b))
 	case whyNoLayoverBehind:
-		reason = fmt.Sprintf("there is no Layover behind space %d to move back to (London is not a Layover)", w.a)
+		reason = say("ed.refuse.no_layover_behind", space)
 	case whyLayoverTaken:
-		reason = fmt.Sprintf("the nearest Layover behind you, %s at %d, is taken: you can only move back to the nearest one", w.text, w.a)
+		reason = say("ed.refuse.layover_taken", engine.Item("City", keyCity+itoa(w.a)), space)
 	case whyNotPound:
-		reason = fmt.Sprintf("you can only stay and take or give 10£ on a Pound space (%s is on %d, %s)", pawn, w.a, w.text)
+		reason = say("ed.refuse.not_pound", pawn, space, engine.Nested("Kind", say(spaceKindIDs[w.b], engine.Item("City", keyCity+itoa(w.a)))))
 	case whyCannotGive:
-		reason = fmt.Sprintf("you have %d£: you cannot give 10£ to the bank", w.a)
+		reason = say("ed.refuse.cannot_give", engine.Num("Pounds", w.a))
 	case whyRestartCanMove:
-		reason = "you can still move: going back to London is only for when you cannot pay for any move"
+		reason = say("ed.refuse.restart_can_move")
 	case whyPassedParis:
-		reason = fmt.Sprintf("%s has passed Paris (space %d): with no move left you can only pass", pawn, w.a)
+		reason = say("ed.refuse.passed_paris", pawn, space)
 	case whyCharacterPays:
-		reason = fmt.Sprintf("your characters can pay for a move: play %s, then move", w.text)
+		reason = say("ed.refuse.character_pays", engine.Code("Play", Action{Verb: VerbPlay, ID: w.text}.String()))
 	case whyNoCharacter:
-		reason = fmt.Sprintf("you hold no character %q to play", w.text)
+		reason = say("ed.refuse.no_character", engine.Code("Card", w.text))
 	default:
-		kind, reason = engine.ErrUnknownAction, "unknown action"
+		kind, reason = engine.ErrUnknownAction, say("ed.refuse.unknown")
 	}
-	return engine.Refuse(kind, reason)
+	return engine.RefuseWith(kind, reason)
+}
+
+// pawnRefArg names pawn pw (0: a traveller's only pawn) as argument
+// "Pawn" of a refusal: "your pawn", "pawn a".
+func pawnRefArg(pw int) engine.Arg {
+	switch pw {
+	case 1:
+		return engine.Msg("Pawn", "ed.refuse.pawn.a", 0)
+	case 2:
+		return engine.Msg("Pawn", "ed.refuse.pawn.b", 0)
+	}
+	return engine.Msg("Pawn", "ed.refuse.pawn.yours", 0)
+}
+
+// spaceKindIDs word each kind of space after "on 12," in a refusal: "a
+// Bet space"; a Layover's reads its city as "City".
+var spaceKindIDs = [...]string{
+	spaceLondon:       "ed.refuse.kind.london",
+	spaceLayover:      "ed.refuse.kind.layover",
+	spacePound:        "ed.refuse.kind.pound",
+	spaceBet:          "ed.refuse.kind.bet",
+	spacePolice:       "ed.refuse.kind.police",
+	spacePassepartout: "ed.refuse.kind.passepartout",
 }
 
 // refusedAction keeps the refused action's verb, destination and choice in
@@ -142,12 +167,4 @@ func refusedAction(code whyCode, a *Action) why {
 // example is the refused action written for the given pawn.
 func (w why) example(pawn int) string {
 	return Action{Verb: Verb(w.a), Pawn: pawn, To: w.b, Take: w.c == 1}.String()
-}
-
-// spaces is "1 space", "4 spaces".
-func spaces(n int) string {
-	if n == 1 {
-		return "1 space"
-	}
-	return fmt.Sprintf("%d spaces", n)
 }

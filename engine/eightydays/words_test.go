@@ -29,3 +29,13 @@ func say(text engine.Text) string {
 	}
 	return w.Say(text)
 }
+
+// refusal writes why err refused an action in English, as a player reads
+// it.
+func refusal(err error) string {
+	w, werr := englishWords()
+	if werr != nil {
+		panic(werr)
+	}
+	return w.Refusal(err)
+}

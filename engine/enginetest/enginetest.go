@@ -69,15 +69,15 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 			if allowStall {
 				break
 			}
-			return fmt.Errorf("no end after %d actions (phase %q)", steps, s.Phase())
+			return fmt.Errorf("no end after %d actions (phase %q)", steps, s.Phase().Key())
 		}
 		prompts := s.Prompts()
 		if len(prompts) == 0 {
 			return fmt.Errorf("after %d actions: not over but no prompt", steps)
 		}
 		for _, p := range prompts {
-			if len(p.Actions) == 0 {
-				return fmt.Errorf("after %d actions: prompt %q for seat %d has no legal action", steps, p.Kind, p.Seat)
+			if err := checkPrompt(p); err != nil {
+				return fmt.Errorf("after %d actions: %v", steps, err)
 			}
 		}
 		p := prompts[rng.Intn(len(prompts))]
@@ -122,6 +122,19 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 	return nil
 }
 
+// checkPrompt checks what every prompt must have: a legal action, and a
+// Text saying what it asks (readers write it in their language; there is
+// no other label).
+func checkPrompt(p engine.Prompt) error {
+	if len(p.Actions) == 0 {
+		return fmt.Errorf("prompt %q for seat %d has no legal action", p.Kind, p.Seat)
+	}
+	if p.Text == nil || p.Text.IsZero() {
+		return fmt.Errorf("prompt %q for seat %d has no Text saying what it asks", p.Kind, p.Seat)
+	}
+	return nil
+}
+
 // checkRevisions returns the secret choices seats may still change in s
 // (engine.Revisable), checking that each is secret, lists actions and that
 // a clone accepts the first of them.
@@ -132,8 +145,11 @@ func checkRevisions(s engine.State) ([]engine.Prompt, error) {
 		if !ok {
 			continue
 		}
-		if p.Seat != seat || !p.Secret || len(p.Actions) == 0 {
-			return nil, fmt.Errorf("revisable choice %q of seat %d: want its seat, secret, with actions", p.Kind, seat)
+		if p.Seat != seat || !p.Secret {
+			return nil, fmt.Errorf("revisable choice %q of seat %d: want its seat, secret", p.Kind, seat)
+		}
+		if err := checkPrompt(p); err != nil {
+			return nil, fmt.Errorf("revisable choice: %v", err)
 		}
 		if _, err := s.Clone().Apply(seat, p.Actions[0]); err != nil {
 			return nil, fmt.Errorf("revision %q of seat %d refused: %v", p.Actions[0], seat, err)

@@ -81,11 +81,14 @@ func (s *raceState) Over() bool {
 	return false
 }
 
+// raceText is the race's one prompt text, plain words.
+var raceText = engine.Plain("roll or step")
+
 func (s *raceState) Prompts() []engine.Prompt {
 	if s.Over() {
 		return nil
 	}
-	return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Label: "roll or step", Actions: []string{"roll", "step 1", "step 2", "step 3"}}}
+	return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Text: &raceText, Actions: []string{"roll", "step 1", "step 2", "step 3"}}}
 }
 
 func (s *raceState) FreeActions(engine.Seat) []string { return nil }
@@ -117,7 +120,7 @@ func (s *raceState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 }
 
 func (s *raceState) View(engine.Seat) any { return s }
-func (s *raceState) Phase() string        { return fmt.Sprintf("move %d", s.Moves) }
+func (s *raceState) Phase() engine.Text   { return engine.Plain(fmt.Sprintf("move %d", s.Moves)) }
 func (s *raceState) Result() engine.Result {
 	r := engine.Result{Over: s.Over(), Scores: append([]int(nil), s.Scores...)}
 	best := 0
