@@ -19,8 +19,8 @@ type Rules struct {
 	// placeAt[l][sp] are the texts of placing a die on space sp+1 of
 	// location l.
 	placeAt [locCount][]placeTexts
-	take  []string   // take[k] is "take k+1"
-	use   [][]string // use[l][i] is "use <possibility i of location l>"
+	take    []string   // take[k] is "take k+1"
+	use     [][]string // use[l][i] is "use <possibility i of location l>"
 	// always[text] is "<text> always" for every phase 3 action text.
 	always map[string]string
 	build  []string // build[i] is "build <patent i>"
