@@ -201,7 +201,7 @@ func unknown(text string) error {
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
 	var buf [10]string
-	f, ok := fields(lower(text), buf[:0])
+	f, ok := fields(text, buf[:0], false)
 	if !ok || len(f) == 0 {
 		return Action{}, unknown(text)
 	}
@@ -466,24 +466,23 @@ func locIndex(key string) int {
 	return -1
 }
 
-// lower is strings.ToLower without a copy for text already in lower case.
-func lower(text string) string {
-	for i := 0; i < len(text); i++ {
-		if c := text[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return strings.ToLower(text)
-		}
-	}
-	return text
-}
-
-// fields splits text at spaces into dst (without allocating); ok is false
-// when there are more words than dst can hold.
-func fields(text string, dst []string) ([]string, bool) {
+// fields splits text at spaces into dst, in lower case (without
+// allocating when text is lower case already); ok is false when there are
+// more words than dst can hold. lowered says text is lower case already.
+func fields(text string, dst []string, lowered bool) ([]string, bool) {
 	start := -1
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		space := c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-		switch {
+		if c > ' ' { // the common case: a letter, a digit
+			if !lowered && (c >= 'A' && c <= 'Z' || c >= 0x80) {
+				return fields(strings.ToLower(text), dst[:0], true)
+			}
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		switch space := c == ' ' || c == '\t' || c == '\n' || c == '\r'; {
 		case space && start >= 0:
 			if len(dst) == cap(dst) {
 				return dst, false
