@@ -343,16 +343,23 @@ func (s *State) num(k int) []int {
 // values that may be shared.
 func (s *State) room(n int) []engine.Arg {
 	if cap(s.args)-len(s.args) < n {
-		s.args = make([]engine.Arg, 0, max(n, argBlock))
+		s.args = make([]engine.Arg, 0, max(n, nextBlock(cap(s.args), argBlock)))
 	}
 	start := len(s.args)
 	s.args = s.args[:start+n]
 	return s.args[start : start : start+n]
 }
 
-// argBlock is the number of arguments room allocates at a time: a few
+// argBlock is the most arguments room allocates at a time: a few
 // actions' worth of log lines.
 const argBlock = 64
+
+// nextBlock is the size of the block after one of size last, up to most:
+// a state decoded for one action (as the bot does) starts with small
+// blocks, a state that plays on reaches full ones after a few actions.
+func nextBlock(last, most int) int {
+	return min(max(2*last, most/8), most)
+}
 
 // grow returns args, made by room as the last arguments handed out, with
 // room for n more: in place when the block has it, else copied.
@@ -384,11 +391,12 @@ func (s *State) moreEvents() {
 	if s.seen == nil {
 		return
 	}
-	s.out = make([]engine.Event, 0, len(s.ev)+eventBlock)
+	s.out = make([]engine.Event, 0, len(s.ev)+nextBlock(cap(s.out), eventBlock))
 	s.ev = append(s.out, s.ev...)
 }
 
-// eventBlock is the number of events a block of out holds.
+// eventBlock is the most events a block of out holds besides the
+// action's own (see nextBlock).
 const eventBlock = 64
 
 // say is engine.Say with the arguments in room's blocks.
