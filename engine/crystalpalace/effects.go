@@ -556,7 +556,7 @@ func (s *State) settle() (did bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, seat := range s.Order {
-			if s.settleSeat(seat) {
+			if len(s.P[seat].Q) > 0 && s.settleSeat(seat) { // most queues are empty
 				changed, did = true, true
 			}
 		}
