@@ -275,10 +275,13 @@ func (s *State) placeActions(seat int) []string {
 	}
 	// The list is sized exactly: a value lists the texts of every space
 	// whose minimum it meets.
-	n, distinct := 1, 0 // pass
+	n, seen := 1, 0 // pass
+	var distinct [7]int
+	values := distinct[:0] // in the order of the seat's dice
 	for _, v := range p.Vals {
-		if v >= 0 && v <= 6 && distinct&(1<<v) == 0 {
-			distinct |= 1 << v
+		if v >= 0 && v <= 6 && seen&(1<<v) == 0 {
+			seen |= 1 << v
+			values = append(values, v)
 			for m := range atMin[:v+1] {
 				n += atMin[m]
 			}
@@ -290,12 +293,7 @@ func (s *State) placeActions(seat int) []string {
 	// A placement on a space with an assistant action is listed with each
 	// answer it may carry, in ready-made texts.
 	out := make([]string, 0, n)
-	seen := 0
-	for _, v := range p.Vals {
-		if v < 0 || v > 6 || seen&(1<<v) != 0 {
-			continue
-		}
-		seen |= 1 << v
+	for _, v := range values {
 		for _, o := range open {
 			switch {
 			case v < int(o.min):
