@@ -201,10 +201,17 @@ func unknown(text string) error {
 // case are accepted; dice values may come in any order.
 func ParseAction(text string) (Action, error) {
 	var buf [10]string
-	f, ok := fields(lower(text), buf[:0])
+	f, ok := fields(text, buf[:0], false)
 	if !ok || len(f) == 0 {
 		return Action{}, unknown(text)
 	}
+	return parseWords(f, text)
+}
+
+// parseWords reads the action written as words f, lower case: text, or
+// when text is "" a part of one (a placement without its answer, an
+// answer), read without joining its words again.
+func parseWords(f []string, text string) (Action, error) {
 	ints := func(from, n int) ([]int, bool) {
 		if len(f)-from != n {
 			return nil, false
@@ -255,7 +262,7 @@ func ParseAction(text string) (Action, error) {
 		return Action{Verb: vDice, Vals: vals}, nil
 	case "place":
 		if len(f) > 4 {
-			base, err := ParseAction(strings.Join(f[:4], " "))
+			base, err := parseWords(f[:4], "")
 			if err != nil {
 				return base, err
 			}
@@ -287,7 +294,7 @@ func ParseAction(text string) (Action, error) {
 		return bare(vAccept)
 	case "take":
 		if len(f) == 3 && f[2] == "always" {
-			a, err := ParseAction(f[0] + " " + f[1])
+			a, err := parseWords(f[:2], "")
 			a.Always = err == nil
 			return a, err
 		}
@@ -372,6 +379,9 @@ func ParseAction(text string) (Action, error) {
 	case "sell":
 		return oneWord(vSell, "energy", "gear")
 	}
+	if text == "" {
+		text = strings.Join(f, " ")
+	}
 	return Action{}, unknown(text)
 }
 
@@ -400,7 +410,7 @@ func withTail(a Action, words []string) (Action, error) {
 		if n > len(words) {
 			return bad()
 		}
-		f, err := ParseAction(strings.Join(words[:n], " "))
+		f, err := parseWords(words[:n], "")
 		if err != nil {
 			return bad()
 		}
@@ -456,23 +466,23 @@ func locIndex(key string) int {
 	return -1
 }
 
-// lower is strings.ToLower without a copy for text already in lower case.
-func lower(text string) string {
-	for i := 0; i < len(text); i++ {
-		if c := text[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return strings.ToLower(text)
-		}
-	}
-	return text
-}
-
-// fields splits text at spaces into dst (without allocating); ok is false
-// when there are more words than dst can hold.
-func fields(text string, dst []string) ([]string, bool) {
+// fields splits text at spaces into dst, in lower case (without
+// allocating when text is lower case already); ok is false when there are
+// more words than dst can hold. lowered says text is lower case already.
+func fields(text string, dst []string, lowered bool) ([]string, bool) {
 	start := -1
-	for i := 0; i <= len(text); i++ {
-		space := i == len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'
-		switch {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c > ' ' { // the common case: a letter, a digit
+			if !lowered && (c >= 'A' && c <= 'Z' || c >= 0x80) {
+				return fields(strings.ToLower(text), dst[:0], true)
+			}
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		switch space := c == ' ' || c == '\t' || c == '\n' || c == '\r'; {
 		case space && start >= 0:
 			if len(dst) == cap(dst) {
 				return dst, false
@@ -482,6 +492,12 @@ func fields(text string, dst []string) ([]string, bool) {
 		case !space && start < 0:
 			start = i
 		}
+	}
+	if start >= 0 {
+		if len(dst) == cap(dst) {
+			return dst, false
+		}
+		dst = append(dst, text[start:])
 	}
 	return dst, true
 }

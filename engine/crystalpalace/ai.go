@@ -170,7 +170,7 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 		if err != nil || a.Verb != vPlace {
 			continue
 		}
-		if i > 0 && strings.HasPrefix(actions[i-1], s.r.place[a.Vals[0]][locIndex(a.Key)][a.Vals[1]-1]+" ") {
+		if i > 0 && strings.HasPrefix(actions[i-1], s.r.placeAt[locIndex(a.Key)][a.Vals[1]-1].plain[a.Vals[0]]+" ") {
 			continue // the same placement with other answers, already judged
 		}
 		l := locIndex(a.Key)
@@ -210,7 +210,7 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 	if !bestBase.Tail {
 		return best
 	}
-	return s.aiLookahead(seat, engine.Seat(seat), withBase(actions, s.r.place[bestBase.Vals[0]][locIndex(bestBase.Key)][bestBase.Vals[1]-1]+" "), rng)
+	return s.aiLookahead(seat, engine.Seat(seat), withBase(actions, s.r.placeAt[locIndex(bestBase.Key)][bestBase.Vals[1]-1].plain[bestBase.Vals[0]]+" "), rng)
 }
 
 // withBase keeps the actions that begin with prefix.

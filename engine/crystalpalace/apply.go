@@ -25,17 +25,15 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if err := s.check(who, a); err != nil {
 		return nil, err
 	}
-	s.ev = make([]engine.Event, 0, 4)
+	s.startLedger()
+	s.ev = s.out[len(s.out):] // written straight into the events' block (see emit)
 	if text := s.narrate(who, a); !text.IsZero() {
 		s.emitDoing(who, text)
 	}
-	s.startLedger()
 	s.do(who, a)
 	s.reportAll("")
 	s.run()
-	ev := s.ev
-	s.ev, s.seen = nil, s.seen[:0]
-	return ev, nil
+	return s.events(), nil
 }
 
 func isFree(v verb) bool {
@@ -221,7 +219,7 @@ func (s *State) placeProblem(seat, v, l, sp int) int {
 // energy with pounds, and what that costs in pounds.
 func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	pounds = c.Pounds + max(c.Gears-p.Gears, 0)*e.GearPounds + max(c.Energy-p.Energy, 0)*e.EnergyPounds
 	return pounds, pounds <= p.Pounds
 }
@@ -334,27 +332,52 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		return want()
 	}
 	side := s.side(l)
-	for _, po := range side.Possibilities {
+	for i, po := range side.Possibilities {
 		if po.Key != a.Key {
 			continue
 		}
-		if po.MinPlayers > s.N {
+		switch problem, j := s.useProblem(l, i); problem {
+		case useFewPlayers:
 			return illegal("cp.refuse.min_players", engine.Code("Key", po.Key), engine.Num("Count", po.MinPlayers))
-		}
-		for j, other := range side.Possibilities {
-			if by := s.Boards[l].Poss[j]; other.Group == po.Group && by >= 0 {
-				if other.Key == po.Key {
-					return illegal("cp.refuse.used", engine.Code("Key", po.Key), engine.Who("Who", engine.Seat(by)))
-				}
-				return illegal("cp.refuse.used_box", engine.Code("Key", po.Key), engine.Code("Other", other.Key), engine.Who("Who", engine.Seat(by)))
+		case useTaken:
+			by := engine.Who("Who", engine.Seat(s.Boards[l].Poss[j]))
+			if other := side.Possibilities[j]; other.Key != po.Key {
+				return illegal("cp.refuse.used_box", engine.Code("Key", po.Key), engine.Code("Other", other.Key), by)
 			}
-		}
-		if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
+			return illegal("cp.refuse.used", engine.Code("Key", po.Key), by)
+		case useNoTicket:
 			return illegal("cp.refuse.ticket_full")
 		}
 		return nil
 	}
 	return illegal("cp.refuse.no_possibility", s.loc(l), engine.Code("Key", a.Key))
+}
+
+// Reasons using a possibility is refused; useOK when it is allowed.
+const (
+	useOK = iota
+	useFewPlayers
+	useTaken
+	useNoTicket
+)
+
+// useProblem is the rule for using possibility i of location l (Port or
+// Waterloo) in phase 3; j is the possibility of its box already used.
+func (s *State) useProblem(l locKind, i int) (problem, j int) {
+	side := s.side(l)
+	po := &side.Possibilities[i]
+	if po.MinPlayers > s.N {
+		return useFewPlayers, 0
+	}
+	for j, other := range side.Possibilities {
+		if other.Group == po.Group && s.Boards[l].Poss[j] >= 0 {
+			return useTaken, j
+		}
+	}
+	if po.ticket && len(s.TicketDice) >= side.TicketSpaces {
+		return useNoTicket, 0
+	}
+	return useOK, 0
 }
 
 func (s *State) checkBuild(seat int, a Action) error {
@@ -408,7 +431,7 @@ func (s *State) buildable(seat, patent int) bool {
 
 func (s *State) checkFree(seat int, a Action) error {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vLoan:
 		if len(a.Vals) == 0 {
@@ -510,7 +533,7 @@ func firstResearch(p *Player) int {
 // do performs a checked action.
 func (s *State) do(seat int, a Action) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	if isFree(a.Verb) {
 		switch a.Verb {
 		case vLoan:
@@ -624,7 +647,7 @@ func (s *State) offerInstant(seat, ci int) {
 	tasks := make([]Task, 0, len(inst))
 	for k, e := range inst {
 		if e.gain == gainAssistant {
-			tasks = append(tasks, effectTasks(inst[k:k+1], vpCharacters)...)
+			tasks = append(tasks, effectTask(e, vpCharacters))
 			continue
 		}
 		tasks = append(tasks, Task{K: dInstant, X: ci, N: k})
@@ -639,10 +662,12 @@ func linked(c *Content, pt, ch int) bool {
 	return c.Patents[pt].link == ch || c.Characters[ch].link == pt
 }
 
+// removeInt removes the first v from a, in place: a seat's lists are its
+// own (clones and views copy them).
 func removeInt(a []int, v int) []int {
 	for i, x := range a {
 		if x == v {
-			return append(a[:i:i], a[i+1:]...)
+			return append(a[:i], a[i+1:]...)
 		}
 	}
 	return a
@@ -710,7 +735,7 @@ func (s *State) doAction(seat int, a Action) {
 func (s *State) act(seat int, t Task) {
 	l := locKind(s.Loc)
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch l {
 	case locPatent:
 		p.Patents = append(p.Patents, s.PatentDisp[t.X])
@@ -778,9 +803,10 @@ func (s *State) receiveBonus(seat int, as ActionSpace) {
 }
 
 // affordableAfterBonus is affordable once seat has received the bonus of
-// the next free action space. Only a space that costs, or Buzz that reaches
-// a flyer, needs the bonus played out on a copy; otherwise the bonus's
-// pounds simply count.
+// the next free action space. Only a space that costs more than seat
+// holds, or Buzz that reaches a flyer, needs the bonus played out on a
+// copy; otherwise the bonus's pounds (or the cost, paid outright) simply
+// count.
 func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds int, ok bool) {
 	pounds, ok = s.affordable(seat, c)
 	k := freeAct(&s.Boards[s.Loc])
@@ -788,7 +814,7 @@ func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds in
 		return pounds, ok
 	}
 	as := s.side(locKind(s.Loc)).Actions[k]
-	if as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
+	if s.P[seat].Pounds+as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
 		return pounds, pounds <= s.P[seat].Pounds+as.Pounds
 	}
 	if *after == nil {

@@ -1,16 +1,28 @@
 package crystalpalace
 
 import (
+	"slices"
+
 	"github.com/meeplegames/meeple/engine"
 )
 
 // push puts tasks at the front of seat's queue, keeping their order.
 func (s *State) push(seat int, tasks ...Task) {
-	p := &s.P[seat]
-	n, old := len(tasks), len(p.Q)
-	p.Q = append(p.Q, tasks...)
-	copy(p.Q[n:], p.Q[:old])
+	p := s.makeRoom(seat, len(tasks))
 	copy(p.Q, tasks)
+}
+
+// makeRoom moves seat's queue up by n tasks, for n new ones in front,
+// and returns the seat's player.
+func (s *State) makeRoom(seat, n int) *Player {
+	p := &s.P[seat]
+	old := len(p.Q)
+	if cap(p.Q)-old < n {
+		p.Q = slices.Grow(p.Q, max(n, 4)) // a queue holds a few tasks
+	}
+	p.Q = p.Q[:old+n]
+	copy(p.Q[n:], p.Q[:old])
+	return p
 }
 
 // pop removes the first task of seat's queue, keeping the queue's array for
@@ -20,11 +32,15 @@ func (s *State) pop(seat int) {
 	p.Q = p.Q[:copy(p.Q, p.Q[1:])]
 }
 
-// effectTasks turns effects into tasks attributing VP to src.
-func effectTasks(effs []Effect, src int) []Task {
-	out := make([]Task, 0, len(effs))
+// effectTask is effect e as a task attributing VP to src.
+func effectTask(e Effect, src int) Task {
+	return Task{K: tEffect, G: e.gain, N: e.N, M: e.metric, D: e.Div, F: e.Free, Src: src}
+}
+
+// appendEffectTasks appends effects as tasks attributing VP to src.
+func appendEffectTasks(out []Task, effs []Effect, src int) []Task {
 	for _, e := range effs {
-		out = append(out, Task{K: tEffect, G: e.gain, N: e.N, M: e.metric, D: e.Div, F: e.Free, Src: src})
+		out = append(out, effectTask(e, src))
 	}
 	return out
 }
@@ -32,7 +48,10 @@ func effectTasks(effs []Effect, src int) []Task {
 // pushEffects queues effects for seat before its other tasks.
 func (s *State) pushEffects(seat int, effs []Effect, src int) {
 	if len(effs) > 0 {
-		s.push(seat, effectTasks(effs, src)...)
+		p := s.makeRoom(seat, len(effs))
+		for i, e := range effs {
+			p.Q[i] = effectTask(e, src)
+		}
 	}
 }
 
@@ -157,7 +176,7 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 	if forced {
 		id = "cp.log.loan_forced"
 	}
-	s.emit(engine.EventAction, seat, engine.Say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
+	s.emit(engine.EventAction, seat, s.say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
 	loan := Slot{K: slotLoan, ID: vp}
 	if i := freeSlot(p); i >= 0 {
 		p.Slots[i] = loan
@@ -242,7 +261,8 @@ func (s *State) moveBuzz(seat, n int) {
 	for sp := from + 1; sp <= to; sp++ {
 		for _, f := range s.FlyerAt {
 			if f.Space == sp {
-				for _, t := range effectTasks(s.c.Flyers[f.Flyer].Effect, vpEffects) {
+				for _, e := range s.c.Flyers[f.Flyer].Effect {
+					t := effectTask(e, vpEffects)
 					t.X = causeFlyer
 					tasks = append(tasks, t)
 				}
@@ -301,12 +321,12 @@ func (s *State) occupy(seat, t int) {
 	if s.marketFreeAbove(0) >= 0 {
 		return
 	}
-	s.emit(engine.EventAction, seat, engine.Say("cp.log.market.burst"), false)
+	s.emit(engine.EventAction, seat, s.say("cp.log.market.burst"), false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
 			s.P[o].Asst++
 			s.Market[i] = -1
-			s.emit(EventChange, o, engine.Say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
+			s.emit(EventChange, o, s.say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
 		}
 	}
 }
@@ -378,22 +398,24 @@ func (s *State) appendGreenSources(out []Action, seat int) []Action {
 }
 
 // greenEffects queues every green bonus of seat (phase 6 step 3).
-func (s *State) greenEffects(seat int) []Task {
-	var tasks []Task
+func (s *State) greenEffects(seat int) []Task { return s.appendGreenEffects(nil, seat) }
+
+// appendGreenEffects appends seat's green bonuses to tasks.
+func (s *State) appendGreenEffects(tasks []Task, seat int) []Task {
 	p := &s.P[seat]
 	for _, sl := range p.Slots {
 		if sl.K == slotResearch {
-			tasks = append(tasks, effectTasks(s.c.Research[sl.ID].Phase6, vpEffects)...)
+			tasks = appendEffectTasks(tasks, s.c.Research[sl.ID].Phase6, vpEffects)
 		}
 	}
 	for t, o := range s.Market {
 		if o == seat {
-			tasks = append(tasks, effectTasks(s.market().Spaces[t].Effect, vpEffects)...)
+			tasks = appendEffectTasks(tasks, s.market().Spaces[t].Effect, vpEffects)
 		}
 	}
 	for _, ch := range p.Chars {
 		if a := s.c.Characters[ch].Ability; a.Phase == 6 {
-			tasks = append(tasks, effectTasks(a.Effect, vpCharacters)...)
+			tasks = appendEffectTasks(tasks, a.Effect, vpCharacters)
 		}
 	}
 	if s.Watch == seat && s.WatchPounds {
@@ -418,7 +440,7 @@ func (s *State) applyGreen(seat int, a Action) {
 // applyEffect performs one immediate task for seat.
 func (s *State) applyEffect(seat int, t Task) {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	n := s.amount(seat, t)
 	switch t.G {
 	case gainPounds:
@@ -449,7 +471,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
 				p.Asst--
-				s.emit(EventChange, seat, engine.Say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
+				s.emit(EventChange, seat, s.say("cp.log.market.place", engine.Who("Who", engine.Seat(seat)), engine.Num("Tier", tier+1)), false)
 				s.occupy(seat, tier)
 			}
 		}
@@ -471,7 +493,7 @@ func (s *State) applyEffect(seat int, t Task) {
 		if len(*deck) > 0 && canReceiveResearch(p) {
 			tile := (*deck)[0]
 			*deck = (*deck)[1:]
-			s.emit(engine.EventAction, seat, engine.Say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
+			s.emit(engine.EventAction, seat, s.say("cp.log.draw", engine.Who("Who", engine.Seat(seat)), s.tileArg("Tile", tile)), true)
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:
@@ -505,7 +527,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dBonus:
 		for _, pk := range s.P[seat].Picks {
 			if pk.Poster == t.X {
-				s.emit(engine.EventAction, seat, engine.Say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
+				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
 				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
 				return true
 			}
@@ -534,7 +556,7 @@ func (s *State) settle() (did bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, seat := range s.Order {
-			if s.settleSeat(seat) {
+			if len(s.P[seat].Q) > 0 && s.settleSeat(seat) { // most queues are empty
 				changed, did = true, true
 			}
 		}
@@ -606,7 +628,7 @@ func (s *State) popTask(seat int, t Task) {
 	p := &s.P[seat]
 	for i := range p.Q {
 		if p.Q[i] == t {
-			p.Q = append(p.Q[:i:i], p.Q[i+1:]...)
+			p.Q = append(p.Q[:i], p.Q[i+1:]...) // in place, as pop
 			return
 		}
 	}

@@ -54,7 +54,7 @@ func (s *State) step() bool {
 			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
 				if p.AutoPass && !s.canPlace(seat) {
 					p.Passed = true
-					s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.dice", engine.Who("Who", engine.Seat(seat))), false)
+					s.emit(engine.EventAction, seat, s.say("cp.log.pass.auto.dice", engine.Who("Who", engine.Seat(seat))), false)
 					continue
 				}
 				s.Turn = (s.Turn + k) % s.N
@@ -103,7 +103,7 @@ func (s *State) step() bool {
 				return false
 			}
 			p.Passed = true
-			s.emit(engine.EventAction, seat, engine.Say("cp.log.pass.auto.build", engine.Who("Who", engine.Seat(seat))), false)
+			s.emit(engine.EventAction, seat, s.say("cp.log.pass.auto.build", engine.Who("Who", engine.Seat(seat))), false)
 		}
 		s.Turn++
 		return true
@@ -113,7 +113,7 @@ func (s *State) step() bool {
 		// so step 3 uses the green effects a seat has after step 2.
 		if s.Turn < phase6Steps {
 			for _, seat := range s.Order {
-				s.P[seat].Q = append(s.P[seat].Q, s.phase6Tasks(seat, s.Turn)...)
+				s.P[seat].Q = s.appendPhase6Tasks(s.P[seat].Q, seat, s.Turn)
 			}
 			s.Turn++
 			return true
@@ -132,18 +132,18 @@ func (s *State) step() bool {
 // phase6Steps is the number of steps of phase 6.
 const phase6Steps = 4
 
-// phase6Tasks are seat's tasks for step (from 0) of phase 6: income,
-// special expenses, green effects, Buzz posters.
-func (s *State) phase6Tasks(seat, step int) []Task {
+// appendPhase6Tasks appends to q seat's tasks for step (from 0) of phase
+// 6: income, special expenses, green effects, Buzz posters.
+func (s *State) appendPhase6Tasks(q []Task, seat, step int) []Task {
 	switch step {
 	case 0:
-		return []Task{{K: tIncome}}
+		return append(q, Task{K: tIncome})
 	case 1:
-		return []Task{{K: tExpense}}
+		return append(q, Task{K: tExpense})
 	case 2:
-		return s.greenEffects(seat)
+		return s.appendGreenEffects(q, seat)
 	}
-	return []Task{{K: tPosters}}
+	return append(q, Task{K: tPosters})
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
@@ -162,7 +162,7 @@ func (s *State) reveal() {
 		}
 		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
 	}
-	s.emit(engine.EventReveal, -1, engine.Say("cp.log.reveal", engine.Code("Dice", b.String())), true)
+	s.emit(engine.EventReveal, -1, s.say("cp.log.reveal", engine.Code("Dice", b.String())), true)
 	for seat := range s.P {
 		s.pay(seat, totals[seat])
 	}
@@ -182,7 +182,7 @@ func (s *State) reveal() {
 		}
 	}
 	s.reportAll("dice paid")
-	s.emit(engine.EventAction, s.First, engine.Say("cp.log.first", engine.Who("Who", engine.Seat(s.First))), false)
+	s.emit(engine.EventAction, s.First, s.say("cp.log.first", engine.Who("Who", engine.Seat(s.First))), false)
 	s.Turn = 0
 	s.Moved = false
 	for i := range s.P {
@@ -243,7 +243,7 @@ func (s *State) step3() bool {
 			d := &b.Dice[i]
 			d.Done = true
 			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
-			s.emit(engine.EventAction, d.O, engine.Say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
+			s.emit(engine.EventAction, d.O, s.say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
 			continue
 		}
 		if seat := b.Dice[i].O; s.P[seat].AutoAct && len(s.P[seat].Q) == 0 {
@@ -266,7 +266,7 @@ func (s *State) autoAct(seat int, text string) {
 	s.reportAll(s.cause)
 	outer := s.cause
 	s.cause = ""
-	s.emitDoing(seat, engine.Say("cp.log.as_always", engine.Nested("Doing", s.narrate(seat, a))))
+	s.emitDoing(seat, s.say("cp.log.as_always", engine.Nested("Doing", s.narrate(seat, a))))
 	s.doAction(seat, a)
 	s.settle()
 	s.reportAll("")
@@ -308,7 +308,7 @@ func (s *State) phase4(seat int) {
 	}
 	for _, ch := range p.Chars {
 		if a := s.c.Characters[ch].Ability; a.Phase == 4 {
-			s.P[seat].Q = append(s.P[seat].Q, effectTasks(a.Effect, vpCharacters)...)
+			s.P[seat].Q = appendEffectTasks(s.P[seat].Q, a.Effect, vpCharacters)
 		}
 	}
 }
@@ -317,7 +317,7 @@ func (s *State) phase4(seat int) {
 func (s *State) phase7() {
 	m := s.market()
 	if s.MarketGears != m.Gears {
-		s.emit(engine.EventAction, -1, engine.Say("cp.log.banner", engine.Num("Count", m.Gears)), false)
+		s.emit(engine.EventAction, -1, s.say("cp.log.banner", engine.Num("Count", m.Gears)), false)
 	}
 	s.MarketGears = m.Gears
 	s.stepMarketDown()
@@ -345,7 +345,7 @@ func (s *State) phase7() {
 	}
 	s.Round++
 	s.fillDisplays()
-	s.emit(engine.EventAction, -1, engine.Say("cp.log.refill"), true)
+	s.emit(engine.EventAction, -1, s.say("cp.log.refill"), true)
 	for i := range s.P {
 		p := &s.P[i]
 		p.Dice += p.New
@@ -365,11 +365,11 @@ func (s *State) stepMarketDown() {
 		if o < 0 {
 			continue
 		}
-		text := engine.Say("cp.log.market.step_off", engine.Who("Who", engine.Seat(o)))
+		text := s.say("cp.log.market.step_off", engine.Who("Who", engine.Seat(o)))
 		if t == 0 {
 			s.P[o].Asst++
 		} else {
-			text = engine.Say("cp.log.market.step_down", engine.Who("Who", engine.Seat(o)), engine.Num("From", t+1), engine.Num("To", t))
+			text = s.say("cp.log.market.step_down", engine.Who("Who", engine.Seat(o)), engine.Num("From", t+1), engine.Num("To", t))
 		}
 		s.emit(EventChange, o, text, false)
 	}
@@ -522,7 +522,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 	switch a.Verb {
 	case vObjective:
 		p.Obj++
-		s.emit(engine.EventAction, seat, engine.Say("cp.log.objective", engine.Who("Who", engine.Seat(seat)), engine.Num("Level", p.Obj)), false)
+		s.emit(engine.EventAction, seat, s.say("cp.log.objective", engine.Who("Who", engine.Seat(seat)), engine.Num("Level", p.Obj)), false)
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		if !t.F {
@@ -576,7 +576,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		}
 	case vTarget:
 		target := a.Vals[0] - 1
-		s.emit(engine.EventAction, seat, engine.Say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
+		s.emit(engine.EventAction, seat, s.say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
 	case vPay:
 		s.payWithLoans(seat, t.N)

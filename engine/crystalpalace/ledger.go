@@ -16,6 +16,12 @@ type tally struct {
 	income, buzz, west, obj               int
 }
 
+// same reports whether p's figures are still those t holds.
+func (t *tally) same(p *Player) bool {
+	return t.pounds == p.Pounds && t.vp == p.VP && t.gears == p.Gears && t.energy == p.Energy && t.news == p.News &&
+		t.dice == p.Dice+p.New+p.Tick && t.income == p.Income && t.buzz == p.Buzz && t.west == p.West && t.obj == p.Obj
+}
+
 func (s *State) tally(seat int) tally {
 	p := &s.P[seat]
 	return tally{pounds: p.Pounds, vp: p.VP, gears: p.Gears, energy: p.Energy, news: p.News,
@@ -23,13 +29,14 @@ func (s *State) tally(seat int) tally {
 }
 
 // startLedger records every seat's tally as reported; Apply calls it before
-// an action, so that report finds what changed since.
+// an action, so that report finds what changed since. After an action
+// every change has been reported, so the tallies kept from it still hold
+// (a copy or a decoded state starts without).
 func (s *State) startLedger() {
-	if cap(s.seen) >= s.N {
-		s.seen = s.seen[:s.N]
-	} else {
-		s.seen = make([]tally, s.N)
+	if len(s.seen) == s.N {
+		return
 	}
+	s.seen = make([]tally, s.N)
 	for seat := range s.seen {
 		s.seen[seat] = s.tally(seat)
 	}
@@ -38,7 +45,11 @@ func (s *State) startLedger() {
 // report emits what changed for seat since it was last reported, with
 // cause ("income", "salaries", …; "" when the change is the action's own).
 // States without a ledger (copies made to look ahead) report nothing.
-func (s *State) report(seat int, cause string) { s.reportN(seat, cause, 0) }
+func (s *State) report(seat int, cause string) {
+	if seat < len(s.seen) && !s.seen[seat].same(&s.P[seat]) { // most often nothing changed
+		s.reportN(seat, cause, 0)
+	}
+}
 
 // reportN is report with a cause that counts something (n: "end:
 // objective level 3").
@@ -46,11 +57,12 @@ func (s *State) reportN(seat int, cause string, n int) {
 	if len(s.seen) <= seat {
 		return
 	}
-	was, now := s.seen[seat], s.tally(seat)
-	if was == now {
+	seen := &s.seen[seat]
+	if seen.same(&s.P[seat]) { // the common case, checked without copying
 		return
 	}
-	s.seen[seat] = now
+	was, now := *seen, s.tally(seat)
+	*seen = now
 	fold := s.fold == len(s.ev) && s.fold > 0 && s.foldSeat == seat && (cause == "" || cause == s.own)
 	// One slice holds the line's arguments: the line it joins or the seat,
 	// the changes (parts), the cause.
@@ -59,11 +71,10 @@ func (s *State) reportN(seat int, cause string, n int) {
 	if fold {
 		// The action's own changes join the line that says what it does.
 		line = &s.ev[s.fold-1]
-		args = make([]engine.Arg, 0, len(line.Text.Args)+2+changes(was, now))
-		args = append(args, line.Text.Args...)
+		args = s.grow(line.Text.Args, 1+changes(was, now)+causes(cause))
 		args = append(args, engine.Arg{Name: "Before", Kind: engine.ArgInline, S: line.Text.ID, M: int16(len(line.Text.Args))})
 	} else {
-		args = make([]engine.Arg, 0, 2+changes(was, now))
+		args = s.room(1 + changes(was, now) + causes(cause))
 		args = append(args, engine.Who("Who", engine.Seat(seat)))
 	}
 	amount := func(d int, unit string) {
@@ -84,7 +95,7 @@ func (s *State) reportN(seat int, cause string, n int) {
 		args = append(args, engine.Change("move.buzz", was.buzz, now.buzz))
 	}
 	if now.west != was.west {
-		args = append(args, engine.Part(engine.Nested("", engine.Say("cp.move.westminster",
+		args = append(args, engine.Part(engine.Nested("", s.say("cp.move.westminster",
 			engine.Item("From", s.c.keys.west[was.west]), engine.Item("To", s.c.keys.west[now.west])))))
 	}
 	if now.obj != was.obj {
@@ -123,6 +134,14 @@ func changes(was, now tally) int {
 		}
 	}
 	return n
+}
+
+// causes is the number of arguments cause takes: none or one.
+func causes(cause string) int {
+	if cause == "" {
+		return 0
+	}
+	return 1
 }
 
 // causeID is the message of a cause of changes.
@@ -180,8 +199,10 @@ func causeID(cause string) string {
 
 // reportAll reports every seat's changes with cause.
 func (s *State) reportAll(cause string) {
-	for seat := range s.P {
-		s.report(seat, cause)
+	for seat := range s.seen { // none in copies
+		if !s.seen[seat].same(&s.P[seat]) {
+			s.reportN(seat, cause, 0)
+		}
 	}
 }
 

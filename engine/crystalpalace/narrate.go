@@ -12,131 +12,131 @@ import (
 func (s *State) narrate(seat int, a Action) engine.Text {
 	who := engine.Who("Who", engine.Seat(seat))
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
-		return engine.Say("cp.log.dice", who)
+		return s.say("cp.log.dice", who)
 	case vPlace:
 		l := locKind(locIndex(a.Key))
-		return engine.Say("cp.log.place", who, engine.Num("Die", a.Vals[0]), engine.Num("Space", a.Vals[1]), s.at(l))
+		return s.say("cp.log.place", who, engine.Num("Die", a.Vals[0]), engine.Num("Space", a.Vals[1]), s.at(l))
 	case vPass:
 		switch {
 		case len(p.Q) > 0:
 		case s.Ph == 2:
-			return engine.Say("cp.log.pass.dice", who)
+			return s.say("cp.log.pass.dice", who)
 		case s.Ph == 3:
-			return engine.Say("cp.log.pass.action", who, s.at(locKind(s.Loc)))
+			return s.say("cp.log.pass.action", who, s.at(locKind(s.Loc)))
 		case s.Ph == 5:
-			return engine.Say("cp.log.pass.build", who)
+			return s.say("cp.log.pass.build", who)
 		}
 	case vTake:
 		l := locKind(s.Loc)
 		id := s.display(l)[a.Vals[0]-1]
 		switch l {
 		case locPatent:
-			return engine.Say("cp.log.take.patent", who, engine.Item("Patent", s.c.keys.patent[id]), s.at(l))
+			return s.say("cp.log.take.patent", who, engine.Item("Patent", s.c.keys.patent[id]), s.at(l))
 		case locMuseum:
-			return engine.Say("cp.log.take.research", who, s.tileArg("Tile", id), s.at(l))
+			return s.say("cp.log.take.research", who, s.tileArg("Tile", id), s.at(l))
 		case locBank:
-			return engine.Say("cp.log.take.share", who, engine.Code("Share", s.c.Shares[id].ID), s.at(l))
+			return s.say("cp.log.take.share", who, engine.Code("Share", s.c.Shares[id].ID), s.at(l))
 		case locClub:
 			ch := &s.c.Characters[id]
 			if buys := s.buysText(seat, ch.Cost); !buys.IsZero() {
-				return engine.Say("cp.log.recruit_buying", who, engine.Item("Character", s.c.keys.char[id]), s.at(l), engine.Nested("Buys", buys))
+				return s.say("cp.log.recruit_buying", who, engine.Item("Character", s.c.keys.char[id]), s.at(l), engine.Nested("Buys", buys))
 			}
-			return engine.Say("cp.log.recruit", who, engine.Item("Character", s.c.keys.char[id]), s.at(l))
+			return s.say("cp.log.recruit", who, engine.Item("Character", s.c.keys.char[id]), s.at(l))
 		}
 	case vAdvance:
-		return engine.Say("cp.log.advance", who, s.at(locWestminster))
+		return s.say("cp.log.advance", who, s.at(locWestminster))
 	case vPublish:
-		return engine.Say("cp.log.publish", who, s.at(locTimes))
+		return s.say("cp.log.publish", who, s.at(locTimes))
 	case vUse:
 		l := locKind(s.Loc)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				return engine.Say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Item("What", po.item))
+				return s.say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Item("What", po.item))
 			}
 		}
 	case vBuild:
 		i := s.c.patentByID[a.Key]
 		if buys := s.buysText(seat, s.c.Patents[i].Cost); !buys.IsZero() {
-			return engine.Say("cp.log.build_buying", who, engine.Item("Prototype", s.c.keys.proto[i]), engine.Nested("Buys", buys))
+			return s.say("cp.log.build_buying", who, engine.Item("Prototype", s.c.keys.proto[i]), engine.Nested("Buys", buys))
 		}
-		return engine.Say("cp.log.build", who, engine.Item("Prototype", s.c.keys.proto[i]))
+		return s.say("cp.log.build", who, engine.Item("Prototype", s.c.keys.proto[i]))
 	case vObjective, vTarget, vLoan:
 		return engine.Text{} // their own events say what happens
 	case vPlaceAsst:
-		return engine.Say("cp.log.market.place", who, engine.Num("Tier", s.marketFreeAbove(0)+1))
+		return s.say("cp.log.market.place", who, engine.Num("Tier", s.marketFreeAbove(0)+1))
 	case vMoveAsst:
-		return engine.Say("cp.log.market.up", who, engine.Num("From", a.Vals[0]), engine.Num("To", s.marketFreeAbove(a.Vals[0])+1))
+		return s.say("cp.log.market.up", who, engine.Num("From", a.Vals[0]), engine.Num("To", s.marketFreeAbove(a.Vals[0])+1))
 	case vDown:
 		if to := s.marketFreeBelow(a.Vals[0] - 1); to >= 0 {
-			return engine.Say("cp.log.market.down", who, engine.Num("From", a.Vals[0]), engine.Num("To", to+1))
+			return s.say("cp.log.market.down", who, engine.Num("From", a.Vals[0]), engine.Num("To", to+1))
 		}
-		return engine.Say("cp.log.market.off", who, engine.Num("From", a.Vals[0]))
+		return s.say("cp.log.market.off", who, engine.Num("From", a.Vals[0]))
 	case vReplace:
 		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
-			return engine.Say("cp.log.discard", who, s.tileArg("Tile", sl.ID))
+			return s.say("cp.log.discard", who, s.tileArg("Tile", sl.ID))
 		}
 	case vGreen:
-		return engine.Say("cp.log.green", who, engine.Nested("What", s.greenText(seat, a)))
+		return s.say("cp.log.green", who, engine.Nested("What", s.greenText(seat, a)))
 	case vPoster:
-		return engine.Say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Q[0].X].Space))
+		return s.say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Q[0].X].Space))
 	case vBonus:
 		if a.Always {
-			return engine.Say("cp.log.bonus_always", who, engine.Code("Bonus", a.Key))
+			return s.say("cp.log.bonus_always", who, engine.Code("Bonus", a.Key))
 		}
-		return engine.Say("cp.log.bonus", who, engine.Code("Bonus", a.Key))
+		return s.say("cp.log.bonus", who, engine.Code("Bonus", a.Key))
 	case vWatch:
-		return engine.Say("cp.log.watch", who, engine.Code("Side", a.Key))
+		return s.say("cp.log.watch", who, engine.Code("Side", a.Key))
 	case vPay:
 		if why := p.Q[0].Why; why != "" {
-			return engine.Say("cp.log.pay_why", who, engine.Num("Pounds", p.Q[0].N), engine.Msg("Why", causeID(why), 0))
+			return s.say("cp.log.pay_why", who, engine.Num("Pounds", p.Q[0].N), engine.Msg("Why", causeID(why), 0))
 		}
-		return engine.Say("cp.log.pay", who, engine.Num("Pounds", p.Q[0].N))
+		return s.say("cp.log.pay", who, engine.Num("Pounds", p.Q[0].N))
 	case vAccept:
-		return engine.Say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Q[0].X]))
+		return s.say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Q[0].X]))
 	case vSkip:
 		if len(p.Q) == 0 {
 			break
 		}
 		switch t := p.Q[0]; t.K {
 		case dAssistant:
-			return engine.Say("cp.log.skip.assistant", who)
+			return s.say("cp.log.skip.assistant", who)
 		case dDown:
 			if a.Always {
-				return engine.Say("cp.log.skip.down_always", who)
+				return s.say("cp.log.skip.down_always", who)
 			}
-			return engine.Say("cp.log.skip.down", who)
+			return s.say("cp.log.skip.down", who)
 		case dPoster:
-			return engine.Say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.X].Space))
+			return s.say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.X].Space))
 		case dInstant:
-			return engine.Say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.X]))
+			return s.say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.X]))
 		}
 	case vAsk:
 		switch a.Key {
 		case "down":
-			return engine.Say("cp.log.ask.down", who)
+			return s.say("cp.log.ask.down", who)
 		case "pass":
-			return engine.Say("cp.log.ask.pass", who)
+			return s.say("cp.log.ask.pass", who)
 		}
-		return engine.Say("cp.log.ask.bonus", who)
+		return s.say("cp.log.ask.bonus", who)
 	case vRepay:
-		return engine.Say("cp.log.repay", who, engine.Num("VP", s.loanAt(p, a.Vals[0]-1)))
+		return s.say("cp.log.repay", who, engine.Num("VP", s.loanAt(p, a.Vals[0]-1)))
 	case vExchange:
-		return engine.Say("cp.log.exchange", who, engine.Nested("What", s.exchangeText(a.Key)))
+		return s.say("cp.log.exchange", who, engine.Nested("What", s.exchangeText(a.Key)))
 	case vBuy:
 		if a.Key == "gear" {
-			return engine.Say("cp.log.buy.gear", who, engine.Num("Pounds", e.GearPounds))
+			return s.say("cp.log.buy.gear", who, engine.Num("Pounds", e.GearPounds))
 		}
-		return engine.Say("cp.log.buy.energy", who, engine.Num("Pounds", e.EnergyPounds))
+		return s.say("cp.log.buy.energy", who, engine.Num("Pounds", e.EnergyPounds))
 	case vSell:
 		if a.Key == "gear" {
-			return engine.Say("cp.log.sell.gear", who, engine.Num("Pounds", e.SellGear))
+			return s.say("cp.log.sell.gear", who, engine.Num("Pounds", e.SellGear))
 		}
-		return engine.Say("cp.log.sell.energy", who, engine.Num("Pounds", e.SellEnergy))
+		return s.say("cp.log.sell.energy", who, engine.Num("Pounds", e.SellEnergy))
 	}
-	return engine.Say("cp.log.action", who, engine.Code("Action", a.String()))
+	return s.say("cp.log.action", who, engine.Code("Action", a.String()))
 }
 
 // at is "at the Patent Office", "at Westminster", as argument "At".
@@ -151,7 +151,7 @@ func (s *State) tileArg(name string, id int) engine.Arg {
 	if !s.r.sharedName[id] {
 		return engine.Item(name, s.c.keys.research[id])
 	}
-	return engine.Nested(name, engine.Say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
+	return engine.Nested(name, s.say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
 		engine.Nested("Effect", s.r.texts.research[id])))
 }
 
@@ -159,12 +159,12 @@ func (s *State) tileArg(name string, id int) engine.Arg {
 // the zero Text.
 func (s *State) buysText(seat int, c Cost) engine.Text {
 	p := &s.P[seat]
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
 	if gears == 0 && energy == 0 {
 		return engine.Text{}
 	}
-	args := make([]engine.Arg, 0, 3)
+	args := s.room(3)
 	if gears > 0 {
 		args = append(args, engine.Amount("goods.gears", gears))
 	}
@@ -180,27 +180,27 @@ func (s *State) greenText(seat int, a Action) engine.Text {
 	switch a.Key {
 	case srcResearch:
 		id := s.P[seat].Slots[a.Vals[0]-1].ID
-		return engine.Say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
+		return s.say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
 			engine.Nested("Effect", effectsText(s.c.Research[id].Phase6)))
 	case srcMarket:
 		return effectsText(s.market().Spaces[a.Vals[0]-1].Effect)
 	}
-	return engine.Say("cp.green.watch", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds)) // srcWatch
+	return s.say("cp.green.watch", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds)) // srcWatch
 }
 
 // exchangeText: what a newspaper exchange costs and gives.
 func (s *State) exchangeText(key string) engine.Text {
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	switch key {
 	case "die":
 		if s.Ph == 1 && !s.Revealed {
-			return engine.Say("cp.exchange.die.now", engine.Num("Count", e.DieNewspapers))
+			return s.say("cp.exchange.die.now", engine.Num("Count", e.DieNewspapers))
 		}
-		return engine.Say("cp.exchange.die.next", engine.Num("Count", e.DieNewspapers))
+		return s.say("cp.exchange.die.next", engine.Num("Count", e.DieNewspapers))
 	case "income":
-		return engine.Say("cp.exchange.income", engine.Num("Count", e.IncomeNewspapers))
+		return s.say("cp.exchange.income", engine.Num("Count", e.IncomeNewspapers))
 	case "gear":
-		return engine.Say("cp.exchange.gear", engine.Num("Count", e.GearNewspapers))
+		return s.say("cp.exchange.gear", engine.Num("Count", e.GearNewspapers))
 	}
-	return engine.Say("cp.exchange.pound", engine.Num("Count", e.PoundNewspapers))
+	return s.say("cp.exchange.pound", engine.Num("Count", e.PoundNewspapers))
 }

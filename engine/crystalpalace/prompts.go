@@ -22,7 +22,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		t := p.Q[0]
 		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
-			Text: s.decisionText(seat, t), Actions: actionStrings(s.decisionActions(seat, t))})
+			Text: s.decisionText(seat, t), Actions: actionTexts(s.decisionActions(seat, t), s.r.actionText)})
 	}
 	if len(out) > 0 {
 		return out
@@ -65,11 +65,8 @@ func (s *State) phaseActions(seat int) []string {
 		return s.placeActions(seat)
 	}
 	p := &s.P[seat]
-	size := 8
-	if s.Ph == 5 {
-		size = 1 + len(p.Patents)*s.N // each build with each target
-	}
-	out := make([]string, 0, size)
+	var buf [32]string // the list is made here and leaves in an exact copy
+	out := buf[:0]
 	after := new(*State)
 	keep := func(a Action, text string) {
 		if s.checkWith(seat, a, after) == nil {
@@ -85,8 +82,10 @@ func (s *State) phaseActions(seat int) []string {
 		case locTimes:
 			keep(Action{Verb: vPublish}, "publish")
 		case locPort, locWaterloo:
-			for i, po := range s.side(l).Possibilities {
-				keep(Action{Verb: vUse, Key: po.Key}, s.r.use[l][i])
+			for i := range s.side(l).Possibilities { // checkAction's use rule
+				if problem, _ := s.useProblem(l, i); problem == useOK {
+					out = append(out, s.r.use[l][i])
+				}
 			}
 		default:
 			for k := range s.display(l) { // checkAction's take rule
@@ -110,9 +109,9 @@ func (s *State) phaseActions(seat int) []string {
 		if !ok {
 			always = out[0] + " always"
 		}
-		return append(out, always, "pass")
+		return []string{out[0], always, "pass"}
 	}
-	return append(out, "pass")
+	return append(append(make([]string, 0, len(out)+1), out...), "pass")
 }
 
 // FreeActions implements engine.State: loans, repayments, newspaper
@@ -151,10 +150,13 @@ func (s *State) FreeActions(seat engine.Seat) []string {
 // callers must not modify it.
 var passOnly = []string{"pass", "pass always"}
 
-func actionStrings(as []Action) []string {
+func actionStrings(as []Action) []string { return actionTexts(as, Action.String) }
+
+// actionTexts writes each action with text.
+func actionTexts(as []Action, text func(Action) string) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
-		out[i] = a.String()
+		out[i] = text(a)
 	}
 	return out
 }
@@ -225,58 +227,63 @@ func newDecisionLabels(c *Content) decisionLabels {
 	return l
 }
 
-// placeActions lists the legal placements of phase 2 and pass, sized
-// exactly (this runs once per placement, so it avoids waste). It applies
-// placeProblem's rule space by space: the open spaces seat can pay for are
-// found once, then each distinct die value keeps those whose minimum it
-// meets, in the order placeProblem's callers expect (value, location, space).
+// placeActions lists the legal placements of phase 2 and pass (this runs
+// once per placement, so it avoids waste). It applies placeProblem's rule
+// space by space: the open spaces seat can pay for are found once, then
+// each distinct die value keeps those whose minimum it meets, in the order
+// placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
 	p := &s.P[seat]
-	type openSpace struct {
-		l, sp, min int
+	type openSpace struct { // packed: this list is walked often
+		texts *placeTexts
+		min   int8
 		// tails are the kinds of answer a placement here carries (see
 		// checkPlaceTail), kinds[from:to]; none when it leads to no question
-		from, to int
+		from, to uint8
 	}
 	var buf [40]openSpace
 	open := buf[:0]
-	var kindBuf [32]int
+	var kindBuf [64]int
 	kinds := kindBuf[:0]
 	var asst assistantOptions
 	haveAsst := false
+	var atMin [8]int // texts of the open spaces by minimum die value (7: above 6)
+	pounds := p.Pounds
+	sides := s.r.sides[s.N]
 	for l := range s.Boards {
-		side := s.side(locKind(l))
-		for sp := range s.Boards[l].Dice {
-			if sp >= len(side.Dice) || s.Boards[l].Dice[sp].O >= 0 || p.Pounds < side.Dice[sp].Fee {
+		dice, spaces, texts := s.Boards[l].Dice, sides[l].Dice, s.r.placeAt[l]
+		n := min(len(dice), len(spaces), len(texts))
+		dice, spaces, texts = dice[:n], spaces[:n], texts[:n]
+		for sp := range dice {
+			ds := &spaces[sp]
+			if dice[sp].O >= 0 || pounds < ds.Fee {
 				continue
 			}
-			o := openSpace{l: l, sp: sp, min: side.Dice[sp].Min, from: len(kinds)}
-			if side.Dice[sp].Assistant {
+			m, w := min(max(ds.Min, 0), 7), 1
+			from := len(kinds)
+			if ds.Assistant {
 				if !haveAsst {
 					s.assistantOptions(&asst, seat)
 					haveAsst = true
 				}
-				kinds = asst.appendKinds(kinds, p.Pounds, side.Dice[sp].Fee)
+				kinds = asst.appendKinds(kinds, pounds, ds.Fee)
+				w = max(len(kinds)-from, 1)
 			}
-			o.to = len(kinds)
-			open = append(open, o)
+			open = append(open, openSpace{texts: &texts[sp], min: int8(m), from: uint8(from), to: uint8(len(kinds))})
+			atMin[m] += w // a die of value v lists this space's texts when v >= its minimum
 		}
 	}
-	var distinct [8]int
-	nv, seen := 0, 0
-	n := 1 // pass
+	// The list is sized exactly: a value lists the texts of every space
+	// whose minimum it meets.
+	n, seen := 1, 0 // pass
+	var distinct [7]int
+	values := distinct[:0] // in the order of the seat's dice
 	for _, v := range p.Vals {
-		if seen&(1<<v) != 0 {
-			continue
-		}
-		seen |= 1 << v
-		if nv < len(distinct) {
-			distinct[nv] = v
-		}
-		nv++
-		for _, o := range open {
-			if v >= o.min {
-				n += max(o.to-o.from, 1)
+		if v >= 0 && v <= 6 && seen&(1<<v) == 0 {
+			seen |= 1 << v
+			values = append(values, v)
+			for m := range atMin[:v+1] {
+				n += atMin[m]
 			}
 		}
 	}
@@ -286,16 +293,17 @@ func (s *State) placeActions(seat int) []string {
 	// A placement on a space with an assistant action is listed with each
 	// answer it may carry, in ready-made texts.
 	out := make([]string, 0, n)
-	for _, v := range distinct[:min(nv, len(distinct))] {
+	for _, v := range values {
 		for _, o := range open {
 			switch {
-			case v < o.min:
+			case v < int(o.min):
 			case o.to > o.from:
+				texts := o.texts.with[v]
 				for _, k := range kinds[o.from:o.to] {
-					out = append(out, s.r.placeWith[v][o.l][o.sp][k])
+					out = append(out, texts[k])
 				}
 			default:
-				out = append(out, s.r.place[v][o.l][o.sp])
+				out = append(out, o.texts.plain[v])
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -15,10 +16,11 @@ type Rules struct {
 	c *Content
 	// dice[k] lists every "dice …" action for k dice, values descending.
 	dice [7][]string
-	// place[v][l][sp] is "place v <location l> sp+1".
-	place [7][][]string
-	take  []string   // take[k] is "take k+1"
-	use   [][]string // use[l][i] is "use <possibility i of location l>"
+	// placeAt[l][sp] are the texts of placing a die on space sp+1 of
+	// location l.
+	placeAt [locCount][]placeTexts
+	take    []string   // take[k] is "take k+1"
+	use     [][]string // use[l][i] is "use <possibility i of location l>"
 	// always[text] is "<text> always" for every phase 3 action text.
 	always map[string]string
 	build  []string // build[i] is "build <patent i>"
@@ -32,12 +34,11 @@ type Rules struct {
 	sharedName []bool
 	// moveText[t] is "market move t+1".
 	moveText []string
-	// placeWith[v][l][sp][k] is place[v][l][sp] carrying the answer of kind
-	// k (tailOnly, …): "place 3 patent 2 only", "… market place", "… market
-	// move 4".
-	placeWith [7][][][]string
 	// nums[k] is []int{k}: shared, read-only Vals of one-number actions.
 	nums [][]int
+	// numbered[v][k] is the text of verb v's action with the one number
+	// k ("down 3"), for the verbs that take one.
+	numbered [vAsk + 1][]string
 	// sides[n][l] is location l's board side with n players; markets[n] the Black Market side.
 	sides   [6][]*BoardSide
 	markets [6]*Market
@@ -71,6 +72,12 @@ func NewRules(c *Content) *Rules {
 			r.always[t] = t + " always"
 		}
 	}
+	for _, v := range []verb{vTake, vMoveAsst, vDown, vReplace, vTarget, vRepay, vLoan} {
+		r.numbered[v] = make([]string, maxTiers+1)
+		for k := range r.numbered[v] {
+			r.numbered[v][k] = Action{Verb: v, Vals: []int{k}}.String()
+		}
+	}
 	r.nums = make([][]int, 64)
 	for k := range r.nums {
 		r.nums[k] = []int{k}
@@ -102,27 +109,90 @@ func NewRules(c *Content) *Rules {
 	for _, rt := range c.Research {
 		r.sharedName = append(r.sharedName, names[rt.Name] > 1)
 	}
+	tiers := 0 // an assistant moves up from a tier below the top one
+	for _, m := range r.markets {
+		if m != nil {
+			tiers = max(tiers, len(m.Spaces)-1)
+		}
+	}
 	for k := 1; k <= 6; k++ {
 		r.dice[k] = diceActions(k)
-		r.place[k] = make([][]string, locCount)
-		r.placeWith[k] = make([][][]string, locCount)
-		for l := locPatent; l < locCount; l++ {
-			spaces := 0
-			for _, side := range c.Locations[l].Sides {
-				spaces = max(spaces, len(side.Dice))
-			}
-			for sp := 0; sp < spaces; sp++ {
-				text := Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
-				r.place[k][l] = append(r.place[k][l], text)
-				with := []string{text + " only", text + " objective", text + " market place"}
-				for _, m := range r.moveText {
-					with = append(with, text+" "+m)
+	}
+	for l := locPatent; l < locCount; l++ {
+		spaces := 0
+		for _, side := range c.Locations[l].Sides {
+			spaces = max(spaces, len(side.Dice))
+		}
+		r.placeAt[l] = make([]placeTexts, spaces)
+		for sp := range r.placeAt[l] {
+			at := &r.placeAt[l][sp]
+			for k := 1; k <= 6; k++ {
+				at.plain[k] = Action{Verb: vPlace, Vals: []int{k, sp + 1}, Key: l.String()}.String()
+				// only a space that offers an assistant action keeps
+				// texts with answers (they would be most of the rules'
+				// memory)
+				if assistantSpace(&c.Locations[l], sp) {
+					at.with[k] = withAnswers(at.plain[k], r.moveText[:min(tiers, len(r.moveText))])
 				}
-				r.placeWith[k][l] = append(r.placeWith[k][l], with)
 			}
 		}
 	}
 	return r
+}
+
+// placeTexts are the texts of placing a die of value v on one space:
+// plain[v] is "place v patent 2"; with[v][k] is that carrying the answer
+// of kind k (tailOnly, …): "place 3 patent 2 only", "… market place", "…
+// market move 4"; nil for a space that offers no assistant action.
+type placeTexts struct {
+	plain [7]string
+	with  [7][]string
+}
+
+// withAnswers is placement text carrying each kind of answer (see
+// placeTexts), the moves up from tiers 1 to len(moves): the texts
+// share one string.
+func withAnswers(text string, moves []string) []string {
+	answers := append([]string{"only", "objective", "market place"}, moves...)
+	var b strings.Builder
+	for _, a := range answers {
+		b.Grow(len(text) + 1 + len(a))
+	}
+	ends := make([]int, len(answers))
+	for i, a := range answers {
+		b.WriteString(text)
+		b.WriteByte(' ')
+		b.WriteString(a)
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	with := make([]string, len(answers))
+	start := 0
+	for i, end := range ends {
+		with[i], start = all[start:end], end
+	}
+	return with
+}
+
+// actionText is a.String(), ready-made for the actions with one number.
+func (r *Rules) actionText(a Action) string {
+	if len(a.Vals) == 1 && a.Key == "" && !a.Always && !a.Tail && len(a.Then) == 0 && int(a.Verb) < len(r.numbered) {
+		if texts, k := r.numbered[a.Verb], a.Vals[0]; k >= 0 && k < len(texts) {
+			return texts[k]
+		}
+	}
+	return a.String()
+}
+
+// assistantSpace reports whether dice space sp of location l offers an
+// assistant action on any side of its board.
+func assistantSpace(l *Location, sp int) bool {
+	for _, side := range l.Sides {
+		if sp < len(side.Dice) && side.Dice[sp].Assistant {
+			return true
+		}
+	}
+	return false
 }
 
 // extendTake makes sure take holds "take 1" … "take n".
@@ -274,7 +344,19 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}
 	rng := &s.RNG
 	shuffled := func(n int, keep func(i int) bool) []int {
-		var d []int
+		size := n
+		if keep != nil {
+			size = 0
+			for i := 0; i < n; i++ {
+				if keep(i) {
+					size++
+				}
+			}
+		}
+		if size == 0 {
+			return nil // as encoded before: no empty list
+		}
+		d := make([]int, 0, size)
 		for i := 0; i < n; i++ {
 			if keep == nil || keep(i) {
 				d = append(d, i)

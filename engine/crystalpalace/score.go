@@ -8,7 +8,7 @@ import (
 
 // endScoring is the end of the game after phase 6 of round 5.
 func (s *State) endScoring() {
-	e := s.c.Tracks.Economy
+	e := &s.c.Tracks.Economy
 	for seat := range s.P {
 		p := &s.P[seat]
 		// In the printed order: loans are paid back (the costliest first),
@@ -75,7 +75,7 @@ func (s *State) endScoring() {
 	scores := make([]engine.Arg, 0, s.N+2)
 	scores = append(scores, engine.Seats("Winners", winners...), engine.Num("VP", s.P[winners[0]].VP), engine.Num("Count", len(winners)))
 	for _, seat := range s.byScore() {
-		scores = append(scores, engine.Part(engine.Nested("", engine.Say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.P[seat].VP)))))
+		scores = append(scores, engine.Part(engine.Nested("", s.say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.P[seat].VP)))))
 	}
 	s.emit(engine.EventEnd, -1, engine.Text{ID: "cp.log.end", Args: scores}, false)
 }

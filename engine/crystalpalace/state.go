@@ -62,6 +62,13 @@ type State struct {
 	// own is the cause of the changes the action at hand makes itself
 	// ("fee", "action space"), which join its line too.
 	own string
+	// args is where the arguments of the log's texts are made, many texts
+	// to one allocation (see room); nil in copies.
+	args []engine.Arg
+	// out is where Apply's events are written, many actions' to one
+	// allocation, like args: ev is its free end while an action is
+	// applied; nil in copies.
+	out []engine.Event
 }
 
 // Flyers is a flyer lying on a Buzz track space.
@@ -231,42 +238,71 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	t := *s
-	t.ev, t.seen = nil, nil
-	t.Order = cloneInts(s.Order)
+	t.ev, t.seen, t.args, t.out = nil, nil, nil, nil
+	// The copies are cut from a few blocks, one per element type, sized
+	// to hold them all: a clone costs a handful of allocations.
+	nInts, nDice, nSlots, nTasks, nPicks := len(s.Order)+len(s.PatentDeck)+len(s.PatentDisp)+len(s.CharDeck)+len(s.CharDisp)+
+		len(s.GreenDeck)+len(s.MuseumDisp)+len(s.VioletBlue)+len(s.VioletOrange)+len(s.BankDisp)+len(s.Loans)+len(s.Market)+
+		len(s.Tickets)+len(s.Discarded), len(s.TicketDice), 0, 0, 0
+	for _, d := range s.ShareDecks {
+		nInts += len(d)
+	}
+	for _, b := range s.Boards {
+		nInts += len(b.Poss)
+		nDice += len(b.Dice) + len(b.Acts)
+	}
+	for i := range s.P {
+		p := &s.P[i]
+		nInts += len(p.VPBy) + len(p.Vals) + len(p.Shown) + len(p.Tokens) + len(p.Patents) + len(p.Protos) + len(p.Chars) + len(p.Shares)
+		nSlots += len(p.Slots) + len(p.Extra)
+		nTasks += len(p.Q)
+		nPicks += len(p.Picks)
+	}
+	ints, dice := make([]int, 0, nInts), make([]Die, 0, nDice)
+	slots, tasks, picks := make([]Slot, 0, nSlots), make([]Task, 0, nTasks), make([]Pick, 0, nPicks)
+
+	t.Order = carve(&ints, s.Order)
 	t.P = make([]Player, len(s.P))
 	for i := range s.P {
-		t.P[i] = s.P[i].clone()
+		p, q := &s.P[i], &t.P[i]
+		*q = *p
+		q.VPBy = carve(&ints, p.VPBy)
+		q.Vals, q.Shown, q.Tokens = carve(&ints, p.Vals), carve(&ints, p.Shown), carve(&ints, p.Tokens)
+		q.Slots, q.Extra = carve(&slots, p.Slots), carve(&slots, p.Extra)
+		q.Patents, q.Protos, q.Chars, q.Shares = carve(&ints, p.Patents), carve(&ints, p.Protos), carve(&ints, p.Chars), carve(&ints, p.Shares)
+		q.Q = carve(&tasks, p.Q)
+		q.Picks = carve(&picks, p.Picks)
 	}
 	t.Boards = make([]Board, len(s.Boards))
 	for i, b := range s.Boards {
-		t.Boards[i] = Board{Dice: append([]Die(nil), b.Dice...), Acts: append([]Die(nil), b.Acts...), Poss: cloneInts(b.Poss)}
+		t.Boards[i] = Board{Dice: carve(&dice, b.Dice), Acts: carve(&dice, b.Acts), Poss: carve(&ints, b.Poss)}
 	}
-	t.PatentDeck, t.PatentDisp = cloneInts(s.PatentDeck), cloneInts(s.PatentDisp)
-	t.CharDeck, t.CharDisp = cloneInts(s.CharDeck), cloneInts(s.CharDisp)
-	t.GreenDeck, t.MuseumDisp = cloneInts(s.GreenDeck), cloneInts(s.MuseumDisp)
-	t.VioletBlue, t.VioletOrange = cloneInts(s.VioletBlue), cloneInts(s.VioletOrange)
+	t.PatentDeck, t.PatentDisp = carve(&ints, s.PatentDeck), carve(&ints, s.PatentDisp)
+	t.CharDeck, t.CharDisp = carve(&ints, s.CharDeck), carve(&ints, s.CharDisp)
+	t.GreenDeck, t.MuseumDisp = carve(&ints, s.GreenDeck), carve(&ints, s.MuseumDisp)
+	t.VioletBlue, t.VioletOrange = carve(&ints, s.VioletBlue), carve(&ints, s.VioletOrange)
 	t.ShareDecks = make([][]int, len(s.ShareDecks))
 	for i, d := range s.ShareDecks {
-		t.ShareDecks[i] = cloneInts(d)
+		t.ShareDecks[i] = carve(&ints, d)
 	}
-	t.BankDisp, t.Loans, t.Market = cloneInts(s.BankDisp), cloneInts(s.Loans), cloneInts(s.Market)
+	t.BankDisp, t.Loans, t.Market = carve(&ints, s.BankDisp), carve(&ints, s.Loans), carve(&ints, s.Market)
 	t.FlyerAt = append([]Flyers(nil), s.FlyerAt...)
-	t.Tickets = cloneInts(s.Tickets)
-	t.TicketDice = append([]Die(nil), s.TicketDice...)
-	t.Discarded = cloneInts(s.Discarded)
+	t.Tickets = carve(&ints, s.Tickets)
+	t.TicketDice = carve(&dice, s.TicketDice)
+	t.Discarded = carve(&ints, s.Discarded)
 	return &t
 }
 
-func (p Player) clone() Player {
-	q := p
-	q.VPBy = cloneInts(p.VPBy)
-	q.Vals, q.Shown, q.Tokens = cloneInts(p.Vals), cloneInts(p.Shown), cloneInts(p.Tokens)
-	q.Slots = append([]Slot(nil), p.Slots...)
-	q.Extra = append([]Slot(nil), p.Extra...)
-	q.Patents, q.Protos, q.Chars, q.Shares = cloneInts(p.Patents), cloneInts(p.Protos), cloneInts(p.Chars), cloneInts(p.Shares)
-	q.Q = append([]Task(nil), p.Q...)
-	q.Picks = append([]Pick(nil), p.Picks...)
-	return q
+// carve copies a into the block *b, which has room for it, with no room
+// to grow: appending to the copy moves it out of the block, so the copies
+// cut from one block stay apart. Like cloneInts, an empty a copies to nil.
+func carve[T any](b *[]T, a []T) []T {
+	if len(a) == 0 {
+		return nil
+	}
+	start := len(*b)
+	*b = append(*b, a...)
+	return (*b)[start:len(*b):len(*b)]
 }
 
 func cloneInts(a []int) []int {
@@ -300,7 +336,78 @@ func (s *State) num(k int) []int {
 	return []int{k}
 }
 
+// room returns an empty slice with room for n arguments of a text, cut
+// from a block shared with the texts made before it: the log's texts cost
+// one allocation for many. Room once handed out is never written again
+// (its capacity ends where the next room begins), so the texts stay
+// values that may be shared.
+func (s *State) room(n int) []engine.Arg {
+	if cap(s.args)-len(s.args) < n {
+		s.args = make([]engine.Arg, 0, max(n, nextBlock(cap(s.args), argBlock)))
+	}
+	start := len(s.args)
+	s.args = s.args[:start+n]
+	return s.args[start : start : start+n]
+}
+
+// argBlock is the most arguments room allocates at a time: a few
+// actions' worth of log lines.
+const argBlock = 64
+
+// nextBlock is the size of the block after one of size last, up to most:
+// a state decoded for one action (as the bot does) starts with small
+// blocks, a state that plays on reaches full ones after a few actions.
+func nextBlock(last, most int) int {
+	return min(max(2*last, most/8), most)
+}
+
+// grow returns args, made by room as the last arguments handed out, with
+// room for n more: in place when the block has it, else copied.
+func (s *State) grow(args []engine.Arg, n int) []engine.Arg {
+	if k := len(args); k > 0 && len(s.args) > 0 && &args[k-1] == &s.args[len(s.args)-1] && cap(s.args)-len(s.args) >= n {
+		start := len(s.args) - k
+		s.args = s.args[:len(s.args)+n]
+		return s.args[start : start+k : start+k+n]
+	}
+	return append(s.room(len(args)+n), args...)
+}
+
+// events ends the action's events, written in out's block from its
+// length on, and returns them; that part of the block is never written
+// again (as room does for arguments).
+func (s *State) events() []engine.Event {
+	ev := s.ev
+	s.ev = nil
+	if len(ev) == 0 {
+		return nil
+	}
+	s.out = s.out[:len(s.out)+len(ev)]
+	return ev[:len(ev):len(ev)]
+}
+
+// moreEvents moves the action's events to a new block with room for
+// more. Copies made to look ahead (no ledger) let append grow theirs.
+func (s *State) moreEvents() {
+	if s.seen == nil {
+		return
+	}
+	s.out = make([]engine.Event, 0, len(s.ev)+nextBlock(cap(s.out), eventBlock))
+	s.ev = append(s.out, s.ev...)
+}
+
+// eventBlock is the most events a block of out holds besides the
+// action's own (see nextBlock).
+const eventBlock = 64
+
+// say is engine.Say with the arguments in room's blocks.
+func (s *State) say(id string, args ...engine.Arg) engine.Text {
+	return engine.Text{ID: id, Args: append(s.room(len(args)), args...)}
+}
+
 func (s *State) emit(kind string, seat int, text engine.Text, reveals bool) {
+	if len(s.ev) == cap(s.ev) {
+		s.moreEvents()
+	}
 	s.ev = append(s.ev, engine.Event{Kind: kind, Seat: engine.Seat(seat), Text: text, Reveals: reveals})
 	s.fold = 0
 }
@@ -327,9 +434,9 @@ func (s *State) englishPhase() string {
 // phaseText is Phase as data: "Spring 1849: phase 2, place dice".
 func (s *State) phaseText() engine.Text {
 	if s.Done {
-		return engine.Say("cp.phase.over")
+		return s.say("cp.phase.over")
 	}
-	return engine.Say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
+	return s.say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
 }
 
 // phaseID is the message of phase ph's name.
