@@ -78,6 +78,9 @@ type memoryEnv struct {
 	load   *memoryLoad
 	games  []*loadGame
 	setup  rss // resident memory once every game had started
+
+	killOnce sync.Once
+	dead     atomic.Bool // killed: nothing left to stop
 }
 
 // loadGame is one channel of the load and what its person does next.
@@ -274,6 +277,9 @@ func (env *memoryEnv) measure(b *testing.B) {
 // stopped cleanly without logging an error. The heap profile meeple
 // writes as it stops (MEEPLE_HEAP_PROFILE) is logged with its summary.
 func (env *memoryEnv) stop(b *testing.B) {
+	if env.dead.Load() {
+		return
+	}
 	defer env.fake.Close()
 	if err := env.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		b.Error(err)
@@ -298,11 +304,14 @@ func (env *memoryEnv) stop(b *testing.B) {
 	}
 }
 
-// kill ends meeple at once.
+// kill ends meeple at once; stop does nothing after it.
 func (env *memoryEnv) kill() {
-	_ = env.cmd.Process.Kill()
-	<-env.exited
-	env.fake.Close()
+	env.killOnce.Do(func() {
+		env.dead.Store(true)
+		_ = env.cmd.Process.Kill()
+		<-env.exited
+		env.fake.Close()
+	})
 }
 
 // openGame lists the interactions that open a game in g's channel: a

@@ -151,7 +151,12 @@ func (a *answers) interact(fake *discordtest.Server, raw map[string]any) (out []
 		select {
 		case q := <-ch:
 			out = append(out, q)
-			if q.Kind != discordtest.Callback || (q.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource && q.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+			deferred := q.Kind == discordtest.Callback && (q.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || q.Type == discordgo.InteractionResponseDeferredMessageUpdate)
+			// a command slow enough to be deferred privately, whose answer
+			// is public: "Done." in its private "thinking…", then the
+			// answer as a public follow-up
+			doneOnly := q.Kind == discordtest.OriginalEdit && q.Text() == "Done."
+			if !deferred && !doneOnly {
 				return out, true
 			}
 		case <-timeout:
