@@ -52,6 +52,7 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 			}
 			s.Language = lang
 		}
+		s.LocaleOnly = false // saved by the admins now
 		if err := b.settings.PutGuildSettings(i.GuildID, s); err != nil {
 			return err
 		}

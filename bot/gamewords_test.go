@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
@@ -222,5 +223,29 @@ func TestScoresAndPingsInTheReadersLanguage(t *testing.T) {
 	}
 	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer : <@1>" {
 		t.Errorf("a French ping reads %q", got)
+	}
+}
+
+// TestTheServersLocaleOutlivesARestart: what the bot posts with no
+// interaction at hand (a deadline's notice) reads in the server's own
+// locale as its interactions carried it, after a restart too; keeping it
+// saves none of the admins' settings.
+func TestTheServersLocaleOutlivesARestart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{OnDeadline: onDeadlinePause, Deadline: time.Hour}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.guildLocale = locale.German
+	h.command(alice, chTiny, cmdGame, subStats, nil)
+	if s, err := h.store.GuildSettings(h.guildID()); err != nil || s.Locale != locale.German || s.Saved {
+		t.Fatalf("the server's settings after German interactions: %+v, %v", s, err)
+	}
+	h.restart()
+	h.clock.Advance(2 * time.Hour)
+	mark := h.mark()
+	h.bot.CheckDeadlines(h.clock.Now())
+	h.locale = locale.German
+	want, _, _ := strings.Cut(h.say("deadline.paused", "ID", 1, "Names", "x", "Count", 1), "#")
+	if got := h.publicSince(mark); !strings.Contains(got, want) {
+		t.Errorf("the deadline's notice after a restart: %q, want German %q", got, want)
 	}
 }

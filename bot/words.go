@@ -25,6 +25,7 @@ type languages struct {
 	words    *locale.Catalogue
 	settings interface {
 		GuildSettings(guild string) (storage.GuildSettings, error)
+		PutGuildSettings(guild string, s storage.GuildSettings) error
 		UserPrefs(user string) (storage.UserPrefs, error)
 		PutUserPrefs(user string, p storage.UserPrefs) error
 	}
@@ -41,15 +42,19 @@ func (l *languages) person(loc string) *locale.Printer { return l.words.For(loc)
 
 // guild is the language of a public message in guild, whose own locale
 // is guildLocale ("" when unknown, as at a deadline: then the locale the
-// server's interactions last carried).
+// server's interactions last carried, kept in its settings).
 func (l *languages) guild(guild, guildLocale string) *locale.Printer {
-	if s, err := l.settings.GuildSettings(guild); err == nil && s.Language != "" {
+	s, err := l.settings.GuildSettings(guild)
+	if err == nil && s.Language != "" {
 		return l.words.For(s.Language)
 	}
 	if guildLocale == "" {
 		l.mu.Lock()
 		guildLocale = l.guilds[guild]
 		l.mu.Unlock()
+	}
+	if guildLocale == "" && err == nil {
+		guildLocale = s.Locale
 	}
 	return l.words.For(guildLocale)
 }
@@ -75,18 +80,15 @@ func (l *languages) user(user string) *locale.Printer {
 	return l.words.For(loc)
 }
 
-// seen remembers the locales an interaction carries: its server's, and
-// its user's (saved in their preferences when it changed, so that DMs
-// follow it). It costs a store read the first time a user is seen by this
-// process and a write when their locale changed.
+// seen remembers the locales an interaction carries: its server's (kept
+// in the server's settings when it changed, so that what the bot posts
+// with no interaction at hand follows it after a restart too), and its
+// user's (saved in their preferences when it changed, so that DMs follow
+// it). Each costs a store read the first time this process sees the
+// server or user, and a write when their locale changed.
 func (l *languages) seen(guild, guildLocale, user, userLocale string) {
-	if guild != "" && guildLocale != "" {
-		l.mu.Lock()
-		if l.guilds == nil {
-			l.guilds = map[string]string{}
-		}
-		l.guilds[guild] = guildLocale
-		l.mu.Unlock()
+	if guild != "" && guildLocale != "" && storage.CheckLocale(guildLocale) == nil {
+		l.seenGuild(guild, guildLocale)
 	}
 	if user == "" || userLocale == "" || storage.CheckLocale(userLocale) != nil {
 		return
@@ -109,6 +111,28 @@ func (l *languages) seen(guild, guildLocale, user, userLocale string) {
 		return
 	}
 	l.remember(user, userLocale)
+}
+
+// seenGuild keeps guild's own locale, loc, in memory and in its settings.
+func (l *languages) seenGuild(guild, loc string) {
+	l.mu.Lock()
+	known := l.guilds[guild] == loc
+	if l.guilds == nil {
+		l.guilds = map[string]string{}
+	}
+	l.guilds[guild] = loc
+	l.mu.Unlock()
+	if known {
+		return
+	}
+	s, err := l.settings.GuildSettings(guild)
+	if err == nil && s.Locale != loc {
+		s.Locale, s.LocaleOnly = loc, !s.Saved
+		err = l.settings.PutGuildSettings(guild, s)
+	}
+	if err != nil && l.log != nil {
+		l.log.Warn("remembering a server's language failed", "err", err)
+	}
 }
 
 func (l *languages) remember(user, loc string) {

@@ -167,6 +167,20 @@ func CheckID(what, id string) error { return checkID(what, id) }
 // CheckGuildSettings refuses settings PutGuildSettings would refuse.
 func CheckGuildSettings(s GuildSettings) error { return checkGuildSettings(s) }
 
+// ReadGuildSettings finishes the settings a store read, s, when found
+// says a record was there: Saved is set for settings the admins saved,
+// and a record kept only for the server's Locale reads as the defaults
+// with that locale.
+func ReadGuildSettings(s GuildSettings, found bool) GuildSettings {
+	if found && s.LocaleOnly {
+		out := DefaultGuildSettings()
+		out.Locale, out.LocaleOnly = s.Locale, true
+		return out
+	}
+	s.Saved = found
+	return s
+}
+
 // CheckUserPrefs refuses preferences PutUserPrefs would refuse.
 func CheckUserPrefs(p UserPrefs) error { return checkUserPrefs(p) }
 

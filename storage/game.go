@@ -219,8 +219,16 @@ type GuildSettings struct {
 	// Language is the language of the bot's public messages, as a code
 	// ("de", "fr"); empty means the server's own locale.
 	Language string `json:"language,omitempty"`
+	// Locale is the server's own locale as Discord last reported it
+	// (guild_locale), kept so that what the bot posts with no interaction
+	// at hand (a deadline's notice after a restart) reads in it.
+	Locale string `json:"locale,omitempty"`
+	// LocaleOnly marks settings stored only to keep Locale: the admins
+	// saved none, and GuildSettings reports Saved false.
+	LocaleOnly bool `json:"locale_only,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
-	// equal to the defaults; set by GuildSettings, not stored.
+	// equal to the defaults (not a record kept only for Locale); set by
+	// GuildSettings, not stored.
 	Saved bool `json:"-"`
 }
 

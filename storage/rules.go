@@ -591,6 +591,11 @@ func checkGuildSettings(settings GuildSettings) error {
 	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
 		return fmt.Errorf("%w: negative duration", ErrInvalid)
 	}
+	if settings.Locale != "" {
+		if err := CheckLocale(settings.Locale); err != nil {
+			return err
+		}
+	}
 	if settings.GamesChannel != "" {
 		return checkID("channel", settings.GamesChannel)
 	}

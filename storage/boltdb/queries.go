@@ -214,8 +214,7 @@ func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
-	out.Saved = found
-	return out, nil
+	return storage.ReadGuildSettings(out, found), nil
 }
 
 // PutGuildSettings saves guild's settings.

@@ -627,9 +627,17 @@ func testSettings(t *testing.T, opener Opener) {
 	if got, _ := s.GuildSettings("g3"); got.Saved {
 		t.Fatal("a guild that saved nothing reads as saved")
 	}
+	// a record kept only for the server's locale is no saved settings
+	if err := s.PutGuildSettings("g4", storage.GuildSettings{Locale: "de", LocaleOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GuildSettings("g4"); got.Saved || got.Locale != "de" || got.TurnDeadline != storage.DefaultGuildSettings().TurnDeadline {
+		t.Fatalf("settings kept only for the locale: %+v", got)
+	}
 	for name, bad := range map[string]storage.GuildSettings{
 		"negative deadline": {TurnDeadline: -1},
 		"bad games channel": {GamesChannel: "c\x01"},
+		"bad locale":        {Locale: "de DE"},
 	} {
 		if err := s.PutGuildSettings("g1", bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
