@@ -36,7 +36,7 @@ func serveOverGateway(t *testing.T, h *harness) *gatewayRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &gatewayRun{cancel: cancel, done: make(chan error, 1)}
 	go func() { r.done <- h.bot.Run(ctx) }()
-	if _, err := h.fake.WaitConnected(10 * time.Second); err != nil {
+	if _, err := h.fake.WaitConnected(30 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	// the commands are registered before Run serves
@@ -184,7 +184,7 @@ func TestRunResumesAndLosesNothing(t *testing.T) {
 	// the connection drops; an interaction sent meanwhile waits in the
 	// session and arrives when the bot resumes
 	h.fake.DropConnection()
-	if _, err := h.fake.WaitDisconnected(5 * time.Second); err != nil {
+	if _, err := h.fake.WaitDisconnected(30 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played `pick 2`") {
@@ -277,7 +277,7 @@ func TestRunStopFinishesWorkInFlight(t *testing.T) {
 	if g := h.game(chTiny); g.Version != 2 || g.Log[1].Action != "pick 2" { // after the computer's pick
 		t.Errorf("the action in flight: version %d", g.Version)
 	}
-	if _, err := h.fake.WaitDisconnected(5 * time.Second); err != nil {
+	if _, err := h.fake.WaitDisconnected(30 * time.Second); err != nil {
 		t.Error("the gateway connection stayed open after Run returned")
 	}
 }

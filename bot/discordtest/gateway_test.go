@@ -32,7 +32,7 @@ func (r *received) wait(t *testing.T, n int) {
 	for i := 0; i < n; i++ {
 		select {
 		case <-r.got:
-		case <-time.After(10 * time.Second):
+		case <-time.After(gatewayWait):
 			t.Fatalf("event %d of %d never arrived", i+1, n)
 		}
 	}
@@ -80,7 +80,7 @@ func TestGatewayAcknowledgesHeartbeats(t *testing.T) {
 	defer srv.Close()
 	s, _ := openSession(t, srv)
 	defer s.Close()
-	if _, err := srv.WaitConnected(5 * time.Second); err != nil {
+	if _, err := srv.WaitConnected(gatewayWait); err != nil {
 		t.Fatal(err)
 	}
 	// the session stays up over many intervals: every heartbeat was acknowledged
@@ -101,7 +101,7 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 	defer srv.Close()
 	s, got := openSession(t, srv)
 	defer s.Close()
-	stats, err := srv.WaitConnected(5 * time.Second)
+	stats, err := srv.WaitConnected(gatewayWait)
 	if err != nil || stats.Identifies != 1 || stats.Intents != discordgo.IntentsGuilds|discordgo.IntentsDirectMessages {
 		t.Fatalf("after Open: %+v %v", stats, err)
 	}
@@ -120,7 +120,7 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 
 	// a dropped connection: what is sent meanwhile arrives after the resume
 	srv.DropConnection()
-	if _, err := srv.WaitDisconnected(5 * time.Second); err != nil {
+	if _, err := srv.WaitDisconnected(gatewayWait); err != nil {
 		t.Fatal(err)
 	}
 	missed, err := srv.SendInteraction(command("lobby"))
@@ -143,7 +143,7 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return srv.Gateway().Identifies == 2 })
-	if _, err := srv.WaitConnected(5 * time.Second); err != nil {
+	if _, err := srv.WaitConnected(gatewayWait); err != nil {
 		t.Fatal(err)
 	}
 	// what the new session is sent counts once the bot has handled its READY
@@ -181,9 +181,14 @@ func TestGatewayRefusesAWrongToken(t *testing.T) {
 	}
 }
 
+// gatewayWait bounds every wait on the gateway: a guard against a hang,
+// not a measure of speed (on a busy machine discordgo's reconnects, each
+// after its own pause, take seconds).
+const gatewayWait = 30 * time.Second
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(gatewayWait)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")

@@ -167,7 +167,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 			<-exited
 		}
 	}()
-	if _, err := fake.WaitConnected(20 * time.Second); err != nil {
+	if _, err := fake.WaitConnected(60 * time.Second); err != nil {
 		t.Fatalf("meeple never connected: %v\n%s", err, stderr.String())
 	}
 
