@@ -91,6 +91,7 @@ func (w writer) cpSeats(b *strings.Builder, v *cp.View) {
 			more.add(" ", st.Seat(p.Seat, name), strings.Join(detail, " · "))
 		}
 	}
+	t.narrow(2, textWidth) // the nation's name gives way first
 	t.writeWithin(b, textWidth)
 	more.writeWithin(b, textWidth)
 }

@@ -2,6 +2,8 @@ package present
 
 import (
 	"strings"
+
+	"github.com/rivo/uniseg"
 )
 
 // textWidth is the width in columns the text views fit: a terminal of
@@ -43,6 +45,55 @@ func (t *table) writeWithin(b *strings.Builder, width int) {
 			b.WriteString(strings.Repeat(" ", indent) + p + "\n")
 		}
 	}
+}
+
+// narrow shortens the cells of column col below the header row, with
+// "…", as far as needed for the table's rows to fit width columns (never
+// below the header's width): a long name in a language that runs long
+// ("Großbritannien" beside long headers) then costs its end, not a broken row.
+func (t *table) narrow(col, width int) {
+	var widths []int
+	for _, row := range t.rows {
+		for i, c := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], visibleLen(c))
+		}
+	}
+	if col >= len(widths) || len(t.rows) == 0 || col >= len(t.rows[0]) {
+		return
+	}
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	room := max(widths[col]-(total-width), visibleLen(t.rows[0][col]), 1)
+	if total <= width || room >= widths[col] {
+		return
+	}
+	for _, row := range t.rows[1:] {
+		if col < len(row) && visibleLen(row[col]) > room {
+			row[col] = clipTo(row[col], room)
+		}
+	}
+}
+
+// clipTo shortens plain text s to width columns, the last one "…",
+// never splitting a grapheme cluster.
+func clipTo(s string, width int) string {
+	var b strings.Builder
+	used := 0
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		w := g.Width()
+		if used+w > width-1 {
+			break
+		}
+		b.WriteString(g.Str())
+		used += w
+	}
+	return strings.TrimRight(b.String(), " ") + "…"
 }
 
 // fitLines breaks each line of text longer than width columns at its

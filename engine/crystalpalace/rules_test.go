@@ -223,7 +223,7 @@ func TestMalformedContentIsRefused(t *testing.T) {
 		// names and texts in other languages are checked like the English ones
 		{"patents.toml", `de = "Hörbuch"`, `de = ""`, `patents.toml: patent "audiobook" (line 10): names.de: empty name`},
 		{"characters.toml", `fr = "Charlotte Brontë"`, `it = "Charlotte Brontë"`, `characters.toml: character "bronte" (line 16): names.it: unknown language`},
-		{"mats.toml", `de = "Vereinigtes Königreich"`, `de = "` + strings.Repeat("Königreich ", 7) + `"`, `mats.toml: mat "1a" (line 6): nation_names.de: 77 characters is too long (at most 60)`},
+		{"mats.toml", `de = "Großbritannien"`, `de = "` + strings.Repeat("Königreich ", 7) + `"`, `mats.toml: mat "1a" (line 6): nation_names.de: 77 characters is too long (at most 60)`},
 		{"locations.toml", `de = "2 Zahnräder"`, `de = ""`, `locations.toml: location "port" (line 181): side 1 possibility gears texts.de: empty name`},
 		{"research.toml", `fr = "Presse & Publicité"`, `fr = ""`, `research.toml: tile "g01" (line 5): names.fr: empty name`},
 	}
