@@ -15,15 +15,7 @@ const textWidth = 100
 // of a longer row is broken at its spaces onto lines of its own, under
 // its column.
 func (t *table) writeWithin(b *strings.Builder, width int) {
-	var widths []int
-	for _, row := range t.rows {
-		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], visibleLen(c))
-		}
-	}
+	widths := t.widths()
 	for _, row := range t.rows {
 		var line strings.Builder
 		for i, c := range row[:max(len(row)-1, 0)] {
@@ -47,11 +39,8 @@ func (t *table) writeWithin(b *strings.Builder, width int) {
 	}
 }
 
-// narrow shortens the cells of column col below the header row, with
-// "…", as far as needed for the table's rows to fit width columns (never
-// below the header's width): a long name in a language that runs long
-// ("Großbritannien" beside long headers) then costs its end, not a broken row.
-func (t *table) narrow(col, width int) {
+// widths are the table's columns' widths: each its widest cell.
+func (t *table) widths() []int {
 	var widths []int
 	for _, row := range t.rows {
 		for i, c := range row {
@@ -61,6 +50,15 @@ func (t *table) narrow(col, width int) {
 			widths[i] = max(widths[i], visibleLen(c))
 		}
 	}
+	return widths
+}
+
+// narrow shortens the cells of column col below the header row, with
+// "…", as far as needed for the table's rows to fit width columns (never
+// below the header's width): a long name in a language that runs long
+// ("Großbritannien" beside long headers) then costs its end, not a broken row.
+func (t *table) narrow(col, width int) {
+	widths := t.widths()
 	if col >= len(widths) || len(t.rows) == 0 || col >= len(t.rows[0]) {
 		return
 	}
