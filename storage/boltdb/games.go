@@ -183,11 +183,7 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		state engine.State
 	)
 	err := s.update(func(tx *bolt.Tx) error {
-		id, err := activeID(tx, channel)
-		if err != nil {
-			return refuse(err)
-		}
-		old, err := s.readGame(tx, id, false)
+		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
 		}
@@ -198,7 +194,7 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 		if err := s.revise(tx, old, g); err != nil {
 			return err
 		}
-		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(0, g.Revision, g.Snapshot))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(old.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(0, g.Revision, g.Snapshot))); err != nil {
 			return err
 		}
 		out = g
@@ -311,11 +307,7 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 		state engine.State
 	)
 	err := s.update(func(tx *bolt.Tx) error {
-		id, err := activeID(tx, channel)
-		if err != nil {
-			return refuse(err)
-		}
-		old, err := s.readGame(tx, id, true)
+		old, err := s.activeGame(tx, channel, true)
 		if err != nil {
 			return refuse(err)
 		}
@@ -327,11 +319,11 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 			return err
 		}
 		for i := g.Version; i < old.Version; i++ {
-			if err := bucket(tx, bktLog).Delete(logKey(id, i)); err != nil {
+			if err := bucket(tx, bktLog).Delete(logKey(old.ID, i)); err != nil {
 				return err
 			}
 		}
-		if err := bucket(tx, bktSnapshots).Put(idKey(id), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, g.Revision, g.Snapshot))); err != nil {
+		if err := bucket(tx, bktSnapshots).Put(idKey(old.ID), s.codec.EncodeSnapshot(storage.NewSnapshot(g.Version, g.Revision, g.Snapshot))); err != nil {
 			return err
 		}
 		out = g
