@@ -344,13 +344,6 @@ func (s *State) loanAt(p *Player, k int) int {
 	return p.Extra[k-len(p.Slots)].ID
 }
 
-func posterText(po Poster) string {
-	if len(po.Choice) > 0 {
-		return choiceText(po.Choice)
-	}
-	return effectText(po.Effect)
-}
-
 func pounds(n int) string { return strconv.Itoa(n) + " £" }
 
 func sum(vals []int) int {

@@ -2,9 +2,7 @@ package crystalpalace
 
 import "github.com/meeplegames/meeple/engine"
 
-// Effects and prompt labels as data (engine.Text) for the wording layer,
-// beside the English strings of effectText and decisionLabel that views,
-// descriptions and refusals still use.
+// Effects and prompt labels as data (engine.Text) for the wording layer.
 
 // effectPart is effect e as a part of a list (see engine.Arg): "+3 £",
 // "+1 VP per prototype", "a new die".

@@ -1,9 +1,6 @@
 package crystalpalace
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/meeplegames/meeple/engine"
 )
 
@@ -185,46 +182,6 @@ func decisionKind(k taskKind) string {
 		return "instant"
 	}
 	return "decide"
-}
-
-// decisionLabels are the labels of the decisions that depend only on the
-// content, written once: poster[i] for a Buzz token on poster i, bonus[0]
-// Westminster V's choice and bonus[i+1] poster i's, target[i] the target
-// of patent i's prototype, instant[c][k] character c's k-th instant bonus.
-type decisionLabels struct {
-	poster, bonus, target []string
-	watch                 string
-	instant               [][]string
-}
-
-func newDecisionLabels(c *Content) decisionLabels {
-	var l decisionLabels
-	choose := func(what string, alts []Effect) string {
-		parts := make([]string, len(alts))
-		for i, e := range alts {
-			parts[i] = oneEffectText(e) + " (bonus " + e.gain.String() + ")"
-		}
-		return what + ": " + strings.Join(parts, " or ")
-	}
-	l.bonus = append(l.bonus, choose("Westminster V's bonus", c.Tracks.WestminsterV))
-	for _, po := range c.Tracks.Buzz.Posters {
-		sp := strconv.Itoa(po.Space)
-		l.poster = append(l.poster, "Buzz token on poster "+sp+", paying "+posterText(po)+" each phase 6 (poster), or skip")
-		l.bonus = append(l.bonus, choose("poster "+sp+"'s bonus", po.Choice)+"; add always to keep it")
-	}
-	for _, pt := range c.Patents {
-		l.target = append(l.target, "who gets "+pt.Prototype+"'s effect, "+effectText(pt.Effect)+" (target <player>)")
-	}
-	w := c.Tracks.Watch
-	l.watch = "Pocket Watch side: " + strconv.Itoa(w.TakeVP) + " VP now (watch vp) or " + pounds(w.Phase6Pounds) + " each phase 6 (watch pounds)"
-	for _, ch := range c.Characters {
-		var each []string
-		for _, e := range ch.Instant {
-			each = append(each, ch.Name+"'s instant bonus, "+oneEffectText(e)+": accept or skip")
-		}
-		l.instant = append(l.instant, each)
-	}
-	return l
 }
 
 // placeActions lists the legal placements of phase 2 and pass (this runs

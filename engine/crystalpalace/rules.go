@@ -26,10 +26,8 @@ type Rules struct {
 	build  []string // build[i] is "build <patent i>"
 	// buildAt[i][t] is "build <patent i> target t+1".
 	buildAt [][]string
-	// labels are the decisions' labels that depend only on the content.
-	labels decisionLabels
-	texts  labelTexts // the labels as data
-	view   viewTexts  // the views' words as data
+	texts   labelTexts // the labels as data
+	view    viewTexts  // the views' words as data
 	// sharedName[id] reports that another research tile has tile id's name.
 	sharedName []bool
 	// moveText[t] is "market move t+1".
@@ -91,7 +89,6 @@ func NewRules(c *Content) *Rules {
 		r.buildAt = append(r.buildAt, at)
 	}
 	r.moveText = moveTexts()
-	r.labels = newDecisionLabels(c)
 	r.texts = newLabelTexts(c)
 	r.view = newViewTexts(c, r)
 	for n, m := range r.markets {
