@@ -517,15 +517,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	var remove []func()
 	for _, s := range sessions {
 		s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+		// Handlers run in the order discordgo emits the events, so a late
+		// Disconnect cannot mark a resumed shard down; the slow ones take
+		// a goroutine of their own so the gateway reads on.
+		s.SyncEvents = true
 		remove = append(remove,
 			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-				b.HandleInteraction(ctx, ic.Interaction)
+				go b.HandleInteraction(ctx, ic.Interaction)
 			}),
 			s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
-				b.HandleDM(ctx, mc.Message)
+				go b.HandleDM(ctx, mc.Message)
 			}),
 			s.AddHandler(func(_ *discordgo.Session, td *discordgo.ThreadDelete) {
-				b.HandleThreadDelete(td.ID, td.ParentID)
+				go b.HandleThreadDelete(td.ID, td.ParentID)
 			}),
 			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
 				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),
