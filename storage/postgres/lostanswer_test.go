@@ -151,3 +151,57 @@ func TestLostAnswersNeverApplyTwice(t *testing.T) {
 		t.Fatalf("%d applied twice, %d reported kept but missing, %d recorded but reported failed", twice, missing, reportedFailed)
 	}
 }
+
+// TestAServerRestartFailsNoCall: after the server crashed and came back,
+// every pooled connection is dead, and the pool hands out one used within
+// the last second without checking it. Reads and commits made at once
+// still succeed at the first call, on several connections at a time.
+func TestAServerRestartFailsNoCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops and starts a PostgreSQL server")
+	}
+	var srv pgtest.Server
+	t.Cleanup(func() { srv.Stop() })
+	s, err := postgres.Open(srv.Database(t), storetest.Games(), postgres.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const games = 4
+	for i := range games {
+		storetest.NewRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
+	}
+	readAll := func(when string) {
+		var wg sync.WaitGroup
+		for i := range games {
+			wg.Go(func() {
+				if _, err := s.Get(fmt.Sprintf("c%d", i)); err != nil {
+					t.Errorf("%s: %v", when, err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	readAll("before the crash") // the pool now holds live connections
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	readAll("after the restart")
+	g, state, err := s.Load("c0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := state.Prompts()[0]
+	action := storetest.NextAction(g.Version)
+	if _, err := state.Apply(p.Seat, action); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := state.Encode()
+	o := storage.Outcome{Key: "after-restart", Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: time.Now()}}, Snapshot: snap}
+	if _, err := s.Commit("c0", g.Guard(), o); err != nil {
+		t.Fatalf("the first commit after the restart: %v", err)
+	}
+}

@@ -64,6 +64,7 @@ type Store struct {
 	contract storage.Contract
 	log      *slog.Logger
 	timeout  time.Duration
+	retries  int // how often call runs a function again: the pool's size
 	now      func() time.Time
 	closed   atomic.Bool
 	pruned   atomic.Int64 // when keys were last pruned, Unix ns
@@ -131,7 +132,7 @@ func open(dsn string, games *engine.Registry, opts Options, upgrade bool) (*Stor
 	}
 	s := &Store{
 		pool: pool, dsn: Redact(dsn), games: games, contract: storage.NewContract(games, now),
-		log: opts.Logger, timeout: timeout, now: now,
+		log: opts.Logger, timeout: timeout, retries: int(cfg.MaxConns), now: now,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -152,14 +153,23 @@ func (s *Store) Close() error {
 }
 
 // call runs fn with a context bounded by the store's timeout, failing with
-// storage.ErrClosed after Close.
+// storage.ErrClosed after Close. A failure before anything reached the
+// server (pgconn.SafeToRetry) runs fn again: after the server restarted,
+// every pooled connection is dead until used, and a pool hands out one
+// used within the last second without checking it. Every fn is a read, a
+// transaction, or writes that a retry cannot apply twice.
 func (s *Store) call(fn func(ctx context.Context) error) error {
 	if s.closed.Load() {
 		return storage.ErrClosed
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
-	return fn(ctx)
+	for attempt := 0; ; attempt++ {
+		err := fn(ctx)
+		if !pgconn.SafeToRetry(err) || attempt >= s.retries || ctx.Err() != nil {
+			return err
+		}
+	}
 }
 
 // inTx runs fn in a transaction, committed when fn returns nil. A
