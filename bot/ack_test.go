@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -69,6 +70,55 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	wg.Wait()
 	if !posted() {
 		t.Errorf("the rate-limited notice was not sent again after the wait:\n%s", h.log())
+	}
+}
+
+// The session's HTTP timeout bounds each exchange with Discord from when
+// the guard lets it go, never the wait for its turn: a call held back by
+// a global 429 for many times the timeout still goes out, and a call that
+// Discord leaves unanswered still fails once its exchange has taken the
+// timeout.
+func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	g := h.bot.send.guard
+	if g.exchange != 10*time.Second || h.bot.send.s.Client.Timeout != 0 {
+		t.Fatalf("the guard bounds exchanges by %v and the client by %v; want the fake's 10s, taken over by the guard",
+			g.exchange, h.bot.send.s.Client.Timeout)
+	}
+	const timeout = 200 * time.Millisecond
+	g.exchange = timeout
+	over := make(chan struct{})
+	g.limits.wall = heldWall{at: time.Now(), over: over}
+	const held, stalled = "7001", "7002"
+	h.fake.Fail(func(q discordtest.Request) bool {
+		return q.Kind == discordtest.ChannelSend && q.Channel == held
+	}, discordtest.GloballyRateLimited(50*time.Millisecond, 1))
+	sent := make(chan error, 1)
+	go func() {
+		_, err := h.bot.send.post(held, msg{Content: "held back"})
+		sent <- err
+	}()
+	select {
+	case err := <-sent:
+		t.Fatalf("the call ended while the global limit held: %v", err)
+	case <-time.After(5 * timeout):
+	}
+	close(over)
+	if err := <-sent; err != nil {
+		t.Fatalf("the call held back for 5 times the timeout: %v", err)
+	}
+
+	caught, release := h.fake.Hold(func(q discordtest.Request) bool { return q.Channel == stalled })
+	defer release()
+	start := time.Now()
+	_, err := h.bot.send.post(stalled, msg{Content: "never answered"})
+	<-caught
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call Discord never answers: %v, want a deadline error", err)
+	}
+	if took := time.Since(start); took > 20*timeout {
+		t.Errorf("a call Discord never answers failed after %v, its exchange bound is %v", took, timeout)
 	}
 }
 

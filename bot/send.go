@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -61,6 +62,10 @@ func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
 	if s.Client != nil {
 		client = *s.Client
 	}
+	// the client's Timeout bounds each exchange from when its turn comes,
+	// not the wait for Discord's limits: a call queued behind the pace or
+	// a global 429 must not fail for having waited its turn
+	g.exchange, client.Timeout = client.Timeout, 0
 	g.next = client.Transport
 	if g.next == nil {
 		// Go's default keeps 2 idle connections a host; a busy bot talks to
@@ -414,6 +419,9 @@ type guard struct {
 	now    func() time.Time // the bot's clock, for the invalid-request window
 	limit  int
 	limits *rateLimits
+	// exchange bounds one request's exchange with Discord, from when the
+	// limits let it go to its body's close (0: unbounded)
+	exchange time.Duration
 	// obs hears of every call (observe.go); queued counts the bot-token
 	// calls waiting for Discord's limits
 	obs    Observer
@@ -436,10 +444,12 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := g.next.RoundTrip(r)
+	send, bound := g.bounded(r)
+	resp, err := g.next.RoundTrip(send)
 	if err != nil {
 		resp = nil
 	}
+	bound(resp)
 	resp = g.limits.settle(t, r, resp)
 	g.seen(r, resp, err)
 	g.mu.Lock()
@@ -456,6 +466,36 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		g.count(r, resp)
 	}
 	return resp, nil
+}
+
+// bounded returns r with the guard's exchange time running from now, and
+// the function that ends that time with the response's body (at once
+// without a response).
+func (g *guard) bounded(r *http.Request) (*http.Request, func(*http.Response)) {
+	if g.exchange <= 0 {
+		return r, func(*http.Response) {}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), g.exchange)
+	return r.WithContext(ctx), func(resp *http.Response) {
+		if resp == nil {
+			cancel()
+			return
+		}
+		resp.Body = cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	}
+}
+
+// cancelOnClose is a response body whose request's context ends when it
+// is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // resetMargin is added to a bucket's X-RateLimit-Reset-After before
