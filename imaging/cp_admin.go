@@ -26,11 +26,11 @@ func (c *canvas) cpLocationStatic(v *cp.View, loc *cp.LocationView, rect image.R
 			if bonus == "" {
 				bonus = "–"
 			}
-			// the salary column right of the bonus, left of up to three
-			// markers (cpWestminster)
+			// the salary column right of the bonus, left of room for every
+			// player's marker (cpWestminster)
 			salary := c.say("cp.image.salary_col", "N", sp.Salary+1)
 			soft := style{size: sizeSmall, color: colInkSoft}
-			sx := x + w - 60 - c.fs.width(salary, soft)
+			sx := x + w - cpWestminsterRoom(len(v.Westminster.Positions)) - c.fs.width(salary, soft)
 			c.richText(bonus, x+60, ly, sx-8-x-60, body)
 			c.text(salary, sx, ly, soft)
 		}

@@ -294,6 +294,17 @@ func costText(cost cp.Cost) string {
 	return strings.Join(parts, " ")
 }
 
+// cpWestminsterMarks is how far apart the markers on a Westminster line
+// stand (a mini marker is 16 pixels wide).
+const cpWestminsterMarks = 18
+
+// cpWestminsterRoom is the room a Westminster line keeps right of its
+// salary column for the markers of players players, all on one space,
+// with a gap before them; at least three's.
+func cpWestminsterRoom(players int) int {
+	return 10 + (max(players, 3)-1)*cpWestminsterMarks + miniSize/2 + 8
+}
+
 // cpWestminster lists the Westminster track with the players on each space.
 func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
 	for i := range v.Westminster.Spaces {
@@ -305,7 +316,7 @@ func (c *canvas) cpWestminster(v *cp.View, x, y, w int) {
 			}
 		}
 		for k, seat := range on {
-			c.marker(seat, x+w-10-k*20, ly, markMini)
+			c.marker(seat, x+w-10-k*cpWestminsterMarks, ly, markMini)
 		}
 	}
 }
