@@ -2,6 +2,8 @@ package locale_test
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -189,5 +191,37 @@ func TestDecimalFollowsTheLanguage(t *testing.T) {
 	}
 	if got := c.For(locale.German).Decimal(3, 1); got != "3,0" {
 		t.Errorf("German 3: %q", got)
+	}
+}
+
+// TestCountsAreWrittenAsGiven: a message that takes a count never writes
+// another number in its place: a plural form that does not write the count
+// (English "only the latest kept") holds no number of its own, as French
+// "one", which also covers 0, once wrote "(1 action)" for none.
+func TestCountsAreWrittenAsGiven(t *testing.T) {
+	c := catalogue(t)
+	for _, lang := range c.Languages() {
+		p := c.For(lang)
+		for _, id := range c.IDs() {
+			names := c.Placeholders(lang, id)
+			if !slices.Contains(names, "Count") {
+				continue
+			}
+			for _, n := range []int{0, 1, 7} {
+				var args []any
+				for _, name := range names {
+					v := 3
+					if name == "Count" {
+						v = n
+					}
+					args = append(args, name, v)
+				}
+				text := p.T(id, args...)
+				others := strings.ReplaceAll(text, "3", "") // the other placeholders' value
+				if !strings.Contains(text, strconv.Itoa(n)) && strings.ContainsAny(others, "0123456789") {
+					t.Errorf("%s %s with a count of %d: %q", lang, id, n, text)
+				}
+			}
+		}
 	}
 }

@@ -474,13 +474,14 @@ func (s *Session) save(path string) error {
 	if left > 0 && !s.ending {
 		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
 	}
-	s.printf("%s\n  %s\n", s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.replayCommand(path))
+	s.printf("%s\n  %s\n", wrap(s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.width()), s.replayCommand(path))
 	if left > 0 {
 		id := "term.left_out"
 		if s.ending {
 			id = "term.left_out_end"
 		}
-		s.printf("  %s\n", s.st.Dim(s.cfg.Words.T(id, "Count", left, "Seats", strings.Join(seats, ", "))))
+		note := wrap(s.cfg.Words.T(id, "Count", left, "Seats", strings.Join(seats, ", ")), s.width()-2)
+		s.printf("  %s\n", s.st.Dim(strings.ReplaceAll(note, "\n", "\n  ")))
 	}
 	return nil
 }
