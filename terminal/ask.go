@@ -474,7 +474,8 @@ func (s *Session) save(path string) error {
 	if left > 0 && !s.ending {
 		s.sealed = append(s.sealed, sealed{path: path, moves: slices.Clone(s.moves)})
 	}
-	s.printf("%s\n  %s\n", wrap(s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.width()), s.replayCommand(path))
+	// the path and the command stay whole on their lines, to be copied
+	s.printf("%s\n  %s\n", s.cfg.Words.T("term.saved", "Path", path, "Count", len(moves)), s.replayCommand(path))
 	if left > 0 {
 		id := "term.left_out"
 		if s.ending {
