@@ -651,7 +651,7 @@ func TestSaveNotesFitTheScreen(t *testing.T) {
 		_, out := play(t, terminal.Config{
 			Rules: crystalPalace(t), Setup: engine.Setup{Players: 3, Seed: 5}, Words: words.For(lang), Width: width,
 			Script: filepath.Join(dir, "game.txt"),
-			Seats: []string{terminal.Human, "heuristic", "random"},
+			Seats:  []string{terminal.Human, "heuristic", "random"},
 		}, "save "+saved+"\nquit\n")
 		_, notes, _ := strings.Cut(out, "save "+saved+"\n")
 		if notes == "" {
