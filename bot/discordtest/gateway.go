@@ -102,6 +102,9 @@ type event struct {
 type gwConn struct {
 	ws  *websocket.Conn
 	wmu sync.Mutex // one writer at a time
+	// beat is closed at the connection's first heartbeat
+	beat     chan struct{}
+	beatOnce sync.Once
 }
 
 // refuse closes the connection with a gateway close code.
@@ -159,7 +162,7 @@ func (g *gateway) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	c := &gwConn{ws: ws}
+	c := &gwConn{ws: ws, beat: make(chan struct{})}
 	g.mu.Lock()
 	g.conns[c] = true
 	g.stats.Connections++
@@ -192,6 +195,7 @@ func (g *gateway) serve(w http.ResponseWriter, r *http.Request) {
 		switch p.Op {
 		case opHeartbeat:
 			g.count(func(s *GatewayStats) { s.Heartbeats++ })
+			c.beatOnce.Do(func() { close(c.beat) })
 			if c.send(map[string]any{"op": opHeartbeatACK}) != nil {
 				return
 			}
@@ -423,9 +427,11 @@ func (s *Server) SendDM(user, text string) (string, error) {
 }
 
 // DropConnection cuts the gateway connection without a close frame, as a
-// network failure does. The session stays resumable.
+// network failure does, once it has sent its first heartbeat (firstBeat).
+// The session stays resumable.
 func (s *Server) DropConnection() {
 	for _, c := range s.gw.live() {
+		_ = c.firstBeat() // cut it anyway
 		_ = c.ws.UnderlyingConn().Close()
 	}
 }
@@ -443,14 +449,34 @@ func (s *Server) SetGatewayDown(down bool) {
 }
 
 // RequestReconnect sends RECONNECT (opcode 7): the bot must reconnect and
-// resume.
+// resume. It waits for the connection's first heartbeat first (see
+// firstBeat).
 func (s *Server) RequestReconnect() error {
 	for _, c := range s.gw.live() {
+		if err := c.firstBeat(); err != nil {
+			return err
+		}
 		if err := c.send(map[string]any{"op": opReconnect, "d": nil}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// firstBeat waits, 30 s at most, for the connection's first heartbeat.
+// discordgo sends it from a goroutine of its own once connected; a beat
+// that fails because the connection was just dropped or is closing after
+// a RECONNECT starts a second reconnect loop, and the two loops then close
+// each other's new connections for good (a discordgo race). The tests cut
+// or recycle a connection once it runs, as Discord does, never within its
+// first milliseconds.
+func (c *gwConn) firstBeat() error {
+	select {
+	case <-c.beat:
+		return nil
+	case <-time.After(30 * time.Second):
+		return errors.New("discordtest: no heartbeat on the gateway connection")
+	}
 }
 
 // InvalidateSession ends the session and sends INVALID_SESSION (opcode 9,
