@@ -253,21 +253,11 @@ func (s *State) describeBonus() engine.Text {
 	if k < 0 {
 		return engine.Text{}
 	}
-	a := s.side(locKind(s.Loc)).Actions[k]
-	var args []engine.Arg
-	if a.Pounds != 0 {
-		args = append(args, engine.Amount("unit.pounds", a.Pounds))
-	}
-	if a.Newspapers != 0 {
-		args = append(args, engine.Amount("unit.newspapers", a.Newspapers))
-	}
-	if a.Buzz != 0 {
-		args = append(args, engine.Amount("unit.buzz", a.Buzz))
-	}
-	if args == nil {
+	t := actionSpaceSay(s.side(locKind(s.Loc)).Actions[k])
+	if len(t.Args) == 0 {
 		return engine.Text{}
 	}
-	return engine.Text{ID: "cp.effects", Args: args}
+	return t
 }
 
 // describeAction: the card, tile, share or possibility a phase 3 action
