@@ -21,6 +21,18 @@ const maxColumns = 100
 // and the spectator's, after every action, in English, German (which
 // runs longest) and French, named as meeple play names seats.
 func TestTextFitsAHundredColumns(t *testing.T) {
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range bothGames(t) {
+		fitsAHundredColumns(t, cat, rules)
+	}
+}
+
+// bothGames returns the rules of each game, with its default content.
+func bothGames(t *testing.T) []engine.Rules {
+	t.Helper()
 	c, err := cp.DefaultContent()
 	if err != nil {
 		t.Fatal(err)
@@ -29,13 +41,7 @@ func TestTextFitsAHundredColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := locale.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rules := range []engine.Rules{cp.NewRules(c), eightydays.NewRules(d)} {
-		fitsAHundredColumns(t, cat, rules)
-	}
+	return []engine.Rules{cp.NewRules(c), eightydays.NewRules(d)}
 }
 
 func fitsAHundredColumns(t *testing.T, cat *locale.Catalogue, rules engine.Rules) {

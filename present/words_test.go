@@ -8,7 +8,6 @@ import (
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
-	"github.com/meeplegames/meeple/engine/eightydays"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/present"
 	"github.com/meeplegames/meeple/wording"
@@ -31,15 +30,7 @@ func TestTextViewsReadInGermanAndFrench(t *testing.T) {
 		t.Fatal(err)
 	}
 	english := wording.EnglishOnly(cat)
-	c, err := cp.DefaultContent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := eightydays.DefaultContent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rules := range []engine.Rules{cp.NewRules(c), eightydays.NewRules(d)} {
+	for _, rules := range bothGames(t) {
 		players := 3
 		setup := engine.Setup{Players: players, Seed: 7}
 		s, err := rules.New(setup)
