@@ -167,6 +167,9 @@ func checkToken(cfg config, getenv func(string) string) checkResult {
 // Its errors never quote the token.
 func tokenForm(token string) (string, error) {
 	parts := strings.Split(strings.TrimPrefix(token, "Bot "), ".")
+	if len(parts) == 1 {
+		return "", errors.New("has no dots; a bot token is 3 parts separated by dots")
+	}
 	if len(parts) != 3 {
 		return "", fmt.Errorf("has %d parts separated by dots; a bot token has 3", len(parts))
 	}

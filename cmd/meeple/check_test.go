@@ -179,7 +179,7 @@ func TestCheckReportsBadTokens(t *testing.T) {
 		"bad char":    {"", "abc.def." + tokenSecret + "!", "a character other than"},
 		"empty part":  {"", "abc.." + tokenSecret, "empty part 2"},
 		"file":        {"token_file = " + tomlString(filepath.Join(dir, "missing")) + "\n", "", "reading token_file"},
-		"config form": {"token = \"" + tokenSecret + "\"\n", "", "from the config's token key has 1 parts"},
+		"config form": {"token = \"" + tokenSecret + "\"\n", "", "from the config's token key has no dots"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, lines := checkRun(t, c.config, c.env)

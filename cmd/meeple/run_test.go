@@ -171,6 +171,7 @@ func TestRunChecksTheTokensFormFirst(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for token, want := range map[string]string{
 		"abc.def":         "the token from MEEPLE_DISCORD_TOKEN has 2 parts separated by dots; a bot token has 3",
+		"abc":             "the token from MEEPLE_DISCORD_TOKEN has no dots; a bot token is 3 parts separated by dots",
 		"abc.d ef.ghi":    "has a character other than letters, digits, - and _ in part 2",
 		"\"abc.def.ghi\"": "has a character other than letters, digits, - and _ in part 1",
 		"abc..ghi":        "has an empty part 2",
