@@ -76,7 +76,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		disconnects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_gateway_disconnects_total",
 			Help: "Gateway connections lost, by shard."}, []string{"shard"}),
 		endpointCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_endpoint_requests_total",
-			Help: "Requests to the HTTP interactions endpoint, by result (interaction, ping, unsigned, forged, stale, replayed, too_large, bad_request, method, no_answer)."},
+			Help: "Requests to the HTTP interactions endpoint, by result (interaction, ping, unsigned, forged, stale, replayed, too_large, bad_request, method, busy, no_answer)."},
 			[]string{"result"}),
 	}
 	for _, c := range m.collectors() {

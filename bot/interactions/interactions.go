@@ -6,7 +6,12 @@
 // over X-Signature-Timestamp followed by the raw body) verifies with the
 // application's public key, its timestamp is recent, its interaction has
 // not been seen before, and its body is small; anything else gets 401 (or
-// 413 for a body too large) before the body is decoded. A PING is answered
+// 413 for a body too large) before the body is decoded. The bytes held for
+// bodies not yet verified are bounded as a whole (Options.MaxUnverified): a
+// request whose declared length is over the limit is refused before its
+// body is read, and one that finds the budget spent waits a moment and
+// then gets 503, so a flood of forged bodies costs a bounded amount of
+// memory. A PING is answered
 // with a PONG here; every other interaction goes to the Handler, whose
 // initial response (through Answer) becomes the reply to Discord's request.
 //
@@ -15,13 +20,13 @@
 package interactions
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -29,6 +34,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"golang.org/x/sync/semaphore"
 )
 
 // Handler answers one interaction. It sends the initial response through
@@ -51,6 +57,11 @@ type Options struct {
 	MaxAge time.Duration
 	// MaxBody is the largest body taken, in bytes; 0 means DefaultMaxBody.
 	MaxBody int64
+	// MaxUnverified is how many bytes of bodies whose signature has not
+	// been checked yet may be held at once, over all requests; 0 means
+	// DefaultMaxUnverified. A request reserves its Content-Length (MaxBody
+	// when it declares none) before its body is read.
+	MaxUnverified int64
 	// Wait is how long a request waits for the Handler's initial response
 	// before it is answered 503; 0 means DefaultWait. Discord itself gives
 	// up after 3 seconds.
@@ -60,7 +71,7 @@ type Options struct {
 	Timeouts Timeouts
 	// Count is told the outcome of every request ("interaction", "ping",
 	// "unsigned", "forged", "stale", "replayed", "too_large", "bad_request",
-	// "method", "no_answer"); nil means nobody listens.
+	// "method", "busy", "no_answer"); nil means nobody listens.
 	Count func(result string)
 	// Now is the clock that timestamps are checked against; nil means
 	// time.Now.
@@ -91,6 +102,13 @@ const (
 	// component is on (a few kilobytes of text, embeds and components) and
 	// the resolved users and channels of a command.
 	DefaultMaxBody = 1 << 20
+	// DefaultMaxUnverified: eight bodies of the largest size, or a few
+	// thousand of the size Discord sends, at once.
+	DefaultMaxUnverified = 8 * DefaultMaxBody
+	// bodyWait is how long a request waits for room among the unverified
+	// bodies before it gets 503: verifying a body takes well under a
+	// millisecond, so room comes soon unless the endpoint is flooded.
+	bodyWait = time.Second
 	// DefaultWait: the bot answers or defers within 1.5 s; past Discord's
 	// 3 s an answer is worthless.
 	DefaultWait = 3 * time.Second
@@ -106,6 +124,8 @@ type Endpoint struct {
 	ctx  context.Context // handed to the Handler; ended by Close
 	stop context.CancelFunc
 	log  *slog.Logger
+
+	bodies *semaphore.Weighted // bytes of unverified bodies held
 
 	mu     sync.Mutex
 	seen   map[string]time.Time // interaction ids taken, with when
@@ -136,6 +156,12 @@ func New(o Options) (*Endpoint, error) {
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
 	}
+	if o.MaxUnverified <= 0 {
+		o.MaxUnverified = DefaultMaxUnverified
+	}
+	if o.MaxUnverified < o.MaxBody {
+		o.MaxUnverified = o.MaxBody
+	}
 	if o.Wait <= 0 {
 		o.Wait = DefaultWait
 	}
@@ -152,7 +178,7 @@ func New(o Options) (*Endpoint, error) {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	return &Endpoint{opts: o, ctx: ctx, stop: stop, log: o.Logger, seen: map[string]time.Time{}}, nil
+	return &Endpoint{opts: o, ctx: ctx, stop: stop, log: o.Logger, bodies: semaphore.NewWeighted(o.MaxUnverified), seen: map[string]time.Time{}}, nil
 }
 
 // Server returns an http.Server that serves the endpoint on addr with the
@@ -185,6 +211,9 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if errors.As(err, &refused) {
 		e.log.Debug("interactions endpoint refused a request", "status", refused.status, "reason", refused.reason, "remote", r.RemoteAddr)
 		e.opts.Count(refused.result)
+		if refused.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", http.MethodPost)
+		}
 		http.Error(w, http.StatusText(refused.status), refused.status)
 		return
 	}
@@ -207,17 +236,9 @@ func (e *Endpoint) read(w http.ResponseWriter, r *http.Request) (*discordgo.Inte
 	if err != nil || len(sig) != ed25519.SignatureSize || stamp == "" {
 		return nil, errRefused{http.StatusUnauthorized, "unsigned", "no signature or no timestamp"}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, e.opts.MaxBody))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, errRefused{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body over %d bytes", e.opts.MaxBody)}
-	}
+	body, err := e.verified(w, r, stamp, sig)
 	if err != nil {
-		return nil, errRefused{http.StatusBadRequest, "bad_request", "reading the body: " + err.Error()}
-	}
-	signed := make([]byte, 0, len(stamp)+len(body))
-	if !ed25519.Verify(e.opts.PublicKey, append(append(signed, stamp...), body...), sig) {
-		return nil, errRefused{http.StatusUnauthorized, "forged", "the signature does not verify"}
+		return nil, err
 	}
 	at, err := strconv.ParseInt(stamp, 10, 64)
 	now := e.opts.Now()
@@ -232,6 +253,42 @@ func (e *Endpoint) read(w http.ResponseWriter, r *http.Request) (*discordgo.Inte
 		return nil, errRefused{http.StatusUnauthorized, "replayed", "interaction " + i.ID + " was delivered before"}
 	}
 	return &i, nil
+}
+
+// verified reads r's body and checks its signature, holding room for the
+// body among the unverified ones while it does. The signed message is
+// built in the one buffer the body is read into.
+func (e *Endpoint) verified(w http.ResponseWriter, r *http.Request, stamp string, sig []byte) ([]byte, error) {
+	tooLarge := errRefused{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body over %d bytes", e.opts.MaxBody)}
+	size := r.ContentLength
+	if size > e.opts.MaxBody {
+		return nil, tooLarge
+	}
+	if size < 0 { // not declared: room for the largest
+		size = e.opts.MaxBody
+	}
+	room := int64(len(stamp)) + size
+	wait, cancel := context.WithTimeout(r.Context(), bodyWait)
+	err := e.bodies.Acquire(wait, room)
+	cancel()
+	if err != nil {
+		return nil, errRefused{http.StatusServiceUnavailable, "busy", "too many bodies waiting for their signature to be checked"}
+	}
+	defer e.bodies.Release(room)
+	buf := bytes.NewBuffer(make([]byte, 0, room+bytes.MinRead))
+	buf.WriteString(stamp)
+	_, err = buf.ReadFrom(http.MaxBytesReader(w, r.Body, e.opts.MaxBody))
+	var over *http.MaxBytesError
+	if errors.As(err, &over) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, errRefused{http.StatusBadRequest, "bad_request", "reading the body: " + err.Error()}
+	}
+	if !ed25519.Verify(e.opts.PublicKey, buf.Bytes(), sig) {
+		return nil, errRefused{http.StatusUnauthorized, "forged", "the signature does not verify"}
+	}
+	return buf.Bytes()[len(stamp):], nil
 }
 
 // firstTime records an interaction id and reports whether it is new. Ids

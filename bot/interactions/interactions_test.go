@@ -1,6 +1,7 @@
 package interactions
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -12,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,8 +207,16 @@ func TestRequestsThatAreNotDiscordsAreRefused(t *testing.T) {
 		}, 405, "method"},
 	}
 	for _, c := range cases {
-		if status, _ := f.do(c.req()); status != c.status {
-			t.Errorf("%s: status %d, want %d", c.name, status, c.status)
+		resp, err := f.srv.Client().Do(c.req())
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, resp.StatusCode, c.status)
+		}
+		if allow := resp.Header.Get("Allow"); c.status == http.StatusMethodNotAllowed && allow != http.MethodPost {
+			t.Errorf("%s: Allow %q, want POST", c.name, allow)
 		}
 	}
 	if n := f.handlerCalls(); n != 0 {
@@ -216,6 +226,79 @@ func TestRequestsThatAreNotDiscordsAreRefused(t *testing.T) {
 		if f.counts[c.count] == 0 {
 			t.Errorf("%s: not counted as %q (%v)", c.name, c.count, f.counts)
 		}
+	}
+}
+
+// TestATooLargeLengthIsRefusedBeforeTheBody declares a body over the
+// limit and sends none of it: the answer comes at once, not after the
+// body was read.
+func TestATooLargeLengthIsRefusedBeforeTheBody(t *testing.T) {
+	f := newFixture(t, answerWith("x"), func(o *Options) { o.MaxBody = 4096 })
+	conn, err := net.Dial("tcp", f.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	head := "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\nX-Signature-Timestamp: 1\r\nX-Signature-Ed25519: " + strings.Repeat("ab", ed25519.SignatureSize) + "\r\n\r\n"
+	if _, err := conn.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	// a bound so that a server that waits for the body fails the test
+	// rather than hang it (its read timeout is 10 s)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer before the body: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d, want 413", resp.StatusCode)
+	}
+}
+
+// TestUnverifiedBodiesHaveABudget holds two half-sent bodies that take the
+// whole budget of unverified bytes: a third request gets 503 rather than
+// more memory, and once the two are gone requests are taken again.
+func TestUnverifiedBodiesHaveABudget(t *testing.T) {
+	const size = 4096
+	stamp := strconv.FormatInt(testNow.Unix(), 10)
+	f := newFixture(t, answerWith("x"), func(o *Options) {
+		o.MaxBody = size
+		o.MaxUnverified = 2 * (size + int64(len(stamp)))
+	})
+	var holders []net.Conn
+	for range 2 {
+		conn, err := net.Dial("tcp", f.srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		head := fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nX-Signature-Timestamp: %s\r\nX-Signature-Ed25519: %s\r\n\r\n%s",
+			size, stamp, strings.Repeat("ab", ed25519.SignatureSize), strings.Repeat("x", size/2))
+		if _, err := conn.Write([]byte(head)); err != nil {
+			t.Fatal(err)
+		}
+		holders = append(holders, conn)
+	}
+	for f.ep.bodies.TryAcquire(1) { // until both hold their room
+		f.ep.bodies.Release(1)
+		runtime.Gosched()
+	}
+	if status, _ := f.do(f.signed(testKey, testNow, command("25"))); status != http.StatusServiceUnavailable {
+		t.Errorf("a request past the budget: status %d, want 503", status)
+	}
+	if f.counts["busy"] != 1 {
+		t.Errorf("counts %v, want one busy", f.counts)
+	}
+	for _, c := range holders {
+		c.Close()
+	}
+	for !f.ep.bodies.TryAcquire(f.ep.opts.MaxUnverified) { // until both let go
+		runtime.Gosched()
+	}
+	f.ep.bodies.Release(f.ep.opts.MaxUnverified)
+	if status, _ := f.do(f.signed(testKey, testNow, command("26"))); status != http.StatusOK {
+		t.Errorf("once the budget is free again: status %d, want 200", status)
 	}
 }
 

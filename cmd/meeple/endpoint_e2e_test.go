@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,45 +29,12 @@ import (
 // the bot runs; SIGTERM stops it cleanly.
 func TestMeepleRunServesTheEndpointAndMetrics(t *testing.T) {
 	t.Parallel()
-	bin := buildMeeple(t)
 	fake := discordtest.NewServer(discordtest.Options{})
 	defer fake.Close()
 	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{5}, ed25519.SeedSize))
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.toml")
-	text := fmt.Sprintf(`database = %q
-log_level = "debug"
-application_id = %q
-[render]
-images = false
-[discord]
-rest_base_url = %q
-gateway = false
-[http]
-listen = "127.0.0.1:0"
-public_key = %q
-metrics = "127.0.0.1:0"
-`, filepath.Join(dir, "meeple.db"), discordtest.BotID, fake.URL(), hex.EncodeToString(key.Public().(ed25519.PublicKey)))
-	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "run", "-config", config)
-	cmd.Env = append(os.Environ(), tokenEnv+"="+discordtest.Token)
-	var stdout, stderr lockedBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	stopped := false
-	defer func() {
-		if !stopped {
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
-	endpoint, ops := logAddress(t, &stderr, "serving the interactions endpoint"), logAddress(t, &stderr, "serving metrics and health")
+	run := startEndpointOnly(t, fake, key)
+	cmd, stderr, exited := run.cmd, run.stderr, run.exited
+	endpoint, ops := logAddress(t, stderr, "serving the interactions endpoint"), logAddress(t, stderr, "serving metrics and health")
 	fake.SetInteractionsEndpoint("http://"+endpoint+"/interactions", key)
 	if err := fake.CheckEndpoint(); err != nil {
 		t.Fatal(err)
@@ -105,7 +75,6 @@ metrics = "127.0.0.1:0"
 	}
 	select {
 	case err := <-exited:
-		stopped = true
 		if err != nil {
 			t.Fatalf("meeple run exited with %v\n%s", err, stderr.String())
 		}
@@ -121,6 +90,97 @@ metrics = "127.0.0.1:0"
 	}
 	if fake.Gateway().Identifies != 0 {
 		t.Errorf("meeple connected to the gateway though [discord] gateway = false")
+	}
+}
+
+// startEndpointOnly starts "meeple run" without the gateway, with the
+// interactions endpoint (checked with key) and metrics on, against fake.
+func startEndpointOnly(t *testing.T, fake *discordtest.Server, key ed25519.PrivateKey) *meepleProcess {
+	t.Helper()
+	bin := buildMeeple(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.toml")
+	text := fmt.Sprintf(`database = %q
+log_level = "debug"
+application_id = %q
+[render]
+images = false
+[discord]
+rest_base_url = %q
+gateway = false
+[http]
+listen = "127.0.0.1:0"
+public_key = %q
+metrics = "127.0.0.1:0"
+`, filepath.Join(dir, "meeple.db"), discordtest.BotID, fake.URL(), hex.EncodeToString(key.Public().(ed25519.PublicKey)))
+	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startMeeple(t, []string{bin, "run", "-config", config}, nil, &lockedBuffer{})
+}
+
+// TestForgedBodiesCostBoundedMemory sends 300 forged bodies of 1 MiB at
+// once to the interactions endpoint of the real binary: its resident
+// memory at its peak stays under 150 MB, and it stays up.
+func TestForgedBodiesCostBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 300 MiB to the endpoint")
+	}
+	fake := discordtest.NewServer(discordtest.Options{})
+	defer fake.Close()
+	forger := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{6}, ed25519.SeedSize))
+	run := startEndpointOnly(t, fake, ed25519.NewKeyFromSeed(bytes.Repeat([]byte{5}, ed25519.SeedSize)))
+	endpoint := logAddress(t, run.stderr, "serving the interactions endpoint")
+	body := bytes.Repeat([]byte("x"), 1<<20)
+	stamp := strconv.FormatInt(time.Now().Unix(), 10)
+	head := fmt.Sprintf("POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nX-Signature-Timestamp: %s\r\nX-Signature-Ed25519: %s\r\n\r\n",
+		len(body), stamp, hex.EncodeToString(ed25519.Sign(forger, append([]byte(stamp), body...))))
+	// every request sends all of its body but the last byte, and only
+	// when all of them have (or were refused), the last bytes go: a
+	// server that buffers every body holds all 300 at once
+	const n = 300
+	var sent, done sync.WaitGroup
+	sent.Add(n)
+	release := make(chan struct{})
+	answers := make(chan string, n)
+	for range n {
+		done.Go(func() {
+			conn, err := net.Dial("tcp", endpoint)
+			if err != nil {
+				sent.Done()
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			_, err = conn.Write(append([]byte(head), body[:len(body)-1]...))
+			sent.Done()
+			<-release
+			if err == nil {
+				_, err = conn.Write(body[len(body)-1:])
+			}
+			line, _ := bufio.NewReader(conn).ReadString('\n')
+			answers <- strings.TrimSpace(line)
+		})
+	}
+	sent.Wait()
+	close(release)
+	done.Wait()
+	close(answers)
+	for a := range answers {
+		if strings.Contains(a, " 200 ") {
+			t.Errorf("a forged body was taken: %s", a)
+		}
+	}
+	mem, ok := residentMB(run.cmd.Process.Pid)
+	if !ok {
+		t.Fatal("no resident memory in /proc")
+	}
+	t.Logf("resident memory at its peak: %.0f MB", mem.peak)
+	if mem.peak >= 150 {
+		t.Errorf("resident memory reached %.0f MB under forged bodies, want under 150 MB", mem.peak)
+	}
+	if code, _ := httpGet(t, "http://"+logAddress(t, run.stderr, "serving metrics and health")+"/healthz"); code != 200 {
+		t.Errorf("/healthz after the flood: %d", code)
 	}
 }
 
