@@ -85,6 +85,41 @@ func (h httpConfig) endpointPath() string {
 	return h.Path
 }
 
+// endpointPattern is the ServeMux pattern that matches the endpoint's
+// path and nothing else: a path ending in / would otherwise take every
+// path below it.
+func (h httpConfig) endpointPattern() string {
+	if p := h.endpointPath(); strings.HasSuffix(p, "/") {
+		return p + "{$}"
+	}
+	return h.endpointPath()
+}
+
+// literalPath reports why p is not a URL path to be matched as written:
+// it starts with /, has no empty, "." or ".." segment (Go's router would
+// redirect those), and holds only the characters a path carries without
+// escaping, which leaves out spaces, "%" and the router's "{" and "}".
+func literalPath(p string) error {
+	if !strings.HasPrefix(p, "/") {
+		return errors.New("it starts with /")
+	}
+	for _, r := range p {
+		if !strings.ContainsRune(pathChars, r) {
+			return fmt.Errorf("%q has no place in a path written as is (letters, digits and - . _ ~ ! $ & ' ( ) * + , ; = : @ /)", r)
+		}
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(p[1:], "/"), "/") {
+		if (seg == "" && p != "/") || seg == "." || seg == ".." {
+			return errors.New(`it has an empty, "." or ".." part between slashes`)
+		}
+	}
+	return nil
+}
+
+// pathChars are the characters of a URL path that need no escaping
+// (RFC 3986, pchar and /), without "%".
+const pathChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/"
+
 // listenAddress reads an address as [http] writes it: a port alone, or
 // an address with no host, means localhost.
 func listenAddress(s string) (string, error) {
@@ -135,8 +170,10 @@ func (h httpConfig) problems(gatewayOff bool) []string {
 			out = append(out, "[http] public_key: "+err.Error())
 		}
 	}
-	if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
-		out = append(out, fmt.Sprintf("[http] path is %q; it starts with /", h.Path))
+	if h.Path != "" {
+		if err := literalPath(h.Path); err != nil {
+			out = append(out, fmt.Sprintf("[http] path is %q: %v", h.Path, err))
+		}
 	}
 	if gatewayOff && h.Listen == "" {
 		out = append(out, "[discord] gateway = false needs the interactions endpoint ([http] listen and public_key): nothing else would bring the bot its interactions")

@@ -90,7 +90,7 @@ func (hs *httpServers) startEndpoint(ctx context.Context, cfg httpConfig, b *bot
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(cfg.endpointPath(), ep)
+	mux.Handle(cfg.endpointPattern(), ep)
 	addr, _ := listenAddress(cfg.Listen) // checked with the config
 	srv := ep.Server(addr)
 	srv.Handler = mux

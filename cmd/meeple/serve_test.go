@@ -1,6 +1,10 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +35,42 @@ func TestHTTPConfig(t *testing.T) {
 	for in, want := range map[string]string{"8080": "127.0.0.1:8080", ":8080": "127.0.0.1:8080", "0.0.0.0:9464": "0.0.0.0:9464", "[::1]:80": "[::1]:80"} {
 		if got, err := listenAddress(in); err != nil || got != want {
 			t.Errorf("listenAddress(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// TestTheEndpointPathIsLiteral gives [http] path values Go's router would
+// read as patterns or refuse: meeple check and meeple run both say what
+// is wrong (neither panics), and a good path matches only itself.
+func TestTheEndpointPathIsLiteral(t *testing.T) {
+	for path, want := range map[string]string{
+		"/a b": `' '`, "/x/{": `'{'`, "/x/{id}": `'{'`, "/x/%7B": `'%'`, "/a//b": "empty", "/a/../b": `".."`, "/a/./b": `"."`, "//": "empty",
+	} {
+		config := "[http]\nlisten = \"8080\"\npath = " + tomlString(path) + "\npublic_key = \"" + testPublicKey + "\"\n"
+		code, lines := checkRun(t, config, goodToken)
+		if got := strings.Join(lines["config"], "\n"); code == 0 || !strings.Contains(got, "[http] path") || !strings.Contains(got, want) {
+			t.Errorf("check with path %q: exit %d, %q; want a FAIL naming %s", path, code, got, want)
+		}
+		file := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := meeple("run", "-config", file)
+		if code != 1 || !strings.Contains(stderr, "[http] path") || !strings.Contains(stderr, want) {
+			t.Errorf("run with path %q: exit %d, %q", path, code, stderr)
+		}
+	}
+	for path, other := range map[string]string{"/": "/x", "/hooks/": "/hooks/x", "/discord/interactions": "/discord/interactions/x", "/a:b@c": "/a:b@c/d"} {
+		if err := literalPath(path); err != nil {
+			t.Errorf("%q refused: %v", path, err)
+			continue
+		}
+		mux := http.NewServeMux()
+		mux.Handle(httpConfig{Path: path}.endpointPattern(), http.NotFoundHandler())
+		for p, want := range map[string]bool{path: true, other: false} {
+			if _, pattern := mux.Handler(httptest.NewRequest(http.MethodPost, p, nil)); (pattern != "") != want {
+				t.Errorf("path %q: %q matched %v", path, p, pattern != "")
+			}
 		}
 	}
 }
