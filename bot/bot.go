@@ -33,6 +33,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -174,7 +175,16 @@ type Config struct {
 	NoGateway bool
 	// Observer is told what the bot does, for metrics; nil means nobody.
 	Observer Observer
+	// ShutdownWait bounds how long Run, once its context is done, waits
+	// for the work in flight (interactions, DMs, deadline checks and the
+	// board updates they caused); past it Run logs what it cut short and
+	// returns. 0 means DefaultShutdownWait.
+	ShutdownWait time.Duration
 }
+
+// DefaultShutdownWait leaves a service manager's usual 30 s stop timeout
+// room for closing the gateway and the store after the bot's work.
+const DefaultShutdownWait = 15 * time.Second
 
 func (c *Config) defaults() {
 	if c.Deadline == 0 && !c.NoDeadline {
@@ -193,6 +203,9 @@ func (c *Config) defaults() {
 	}
 	if c.TickEvery == 0 {
 		c.TickEvery = 30 * time.Second
+	}
+	if c.ShutdownWait <= 0 {
+		c.ShutdownWait = DefaultShutdownWait
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -236,6 +249,7 @@ type Bot struct {
 	// flight, and exclusively by Close, which sets closing.
 	gate     sync.RWMutex
 	closing  bool
+	inFlight atomic.Int64 // work that entered the gate and has not left
 	stopTick chan struct{}
 	tickDone chan struct{}
 }
@@ -420,10 +434,14 @@ func (b *Bot) enter() bool {
 		b.gate.RUnlock()
 		return false
 	}
+	b.inFlight.Add(1)
 	return true
 }
 
-func (b *Bot) leave() { b.gate.RUnlock() }
+func (b *Bot) leave() {
+	b.inFlight.Add(-1)
+	b.gate.RUnlock()
+}
 
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
@@ -444,16 +462,18 @@ func (b *Bot) Wait() { b.pub.wait() }
 
 // Close stops taking interactions, lets those in flight finish, sends the
 // board updates they caused and stops the deadline ticker. It does not
-// close the store or the session, which the caller owns.
+// close the store or the session, which the caller owns. It is safe to
+// call again, also while another Close waits.
 func (b *Bot) Close() {
 	b.gate.Lock() // waits for the work in flight
 	b.closing = true
+	stop, done := b.stopTick, b.tickDone // taken by one Close only
+	b.stopTick = nil
 	b.gate.Unlock()
 	b.pub.wait()
-	if b.stopTick != nil {
-		close(b.stopTick)
-		<-b.tickDone
-		b.stopTick = nil
+	if stop != nil {
+		close(stop)
+		<-done
 	}
 }
 
@@ -575,8 +595,26 @@ func (b *Bot) serve(ctx context.Context) error {
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")
-	b.Close()
+	b.closeWithin(b.cfg.ShutdownWait)
 	return nil
+}
+
+// closeWithin is Close bounded by d: once d has passed, it logs what is
+// still under way, which the process's exit will cut short, and returns.
+func (b *Bot) closeWithin(d time.Duration) {
+	closed, expired := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(closed)
+		b.Close()
+	}()
+	stop := b.cfg.AfterFunc(d, func() { close(expired) })
+	defer stop()
+	select {
+	case <-closed:
+	case <-expired:
+		b.log.Warn("shutting down: the work in flight did not finish in time and is cut short", "waited", d.String(),
+			"in_flight", b.inFlight.Load(), "board_updates", b.pub.busy())
+	}
 }
 
 // runWithoutGateway is Run for a bot whose interactions come from an HTTP

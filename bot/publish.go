@@ -170,6 +170,19 @@ func (p *publisher) run(channel string) {
 
 // wait returns once no channel has work under way (safe while others
 // queue more).
+// busy is how many channels have board updates under way or waiting.
+func (p *publisher) busy() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.running)
+	for ch := range p.pending {
+		if !p.running[ch] {
+			n++
+		}
+	}
+	return n
+}
+
 func (p *publisher) wait() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot"
@@ -114,6 +117,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		botCfg.Observer = m
 	}
 	cfg.Deadlines.apply(&botCfg)
+	botCfg.ShutdownWait = botShutdownWait
 	if cfg.Render.Images != nil {
 		botCfg.Images = *cfg.Render.Images
 	}
@@ -129,6 +133,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var closing stage
+	defer shutdownDeadline(ctx, &closing, log, time.After, func() { os.Exit(1) })()
 	if onFile {
 		go backupLoop(ctx, file, cfg.Backup, log)
 	}
@@ -138,6 +144,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	servers := &httpServers{log: log}
 	defer func() {
 		cancel()
+		closing.set("the HTTP servers")
 		servers.wait()
 	}()
 	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m); err != nil {
@@ -147,10 +154,53 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
+	closing.set("the bot's work in flight and its gateway connections")
 	stopped := b.Run(ctx)
 	writeHeapProfile(os.Getenv, log) // the bot's caches are still held here
 	runtime.KeepAlive(b)
 	return stopped
+}
+
+// shutdownLimit bounds how long "meeple run" takes to stop once told to,
+// well inside systemd's TimeoutStopSec=30; the bot's work in flight has
+// botShutdownWait of it, the rest is for the gateway connections and the
+// HTTP servers (which stop meanwhile).
+const (
+	shutdownLimit   = 20 * time.Second
+	botShutdownWait = 15 * time.Second
+)
+
+// stage names what a stopping "meeple run" is closing.
+type stage struct{ what atomic.Pointer[string] }
+
+func (s *stage) set(what string) { s.what.Store(&what) }
+
+func (s *stage) String() string {
+	if p := s.what.Load(); p != nil {
+		return *p
+	}
+	return "start-up"
+}
+
+// shutdownDeadline ends the process through exit when it is still
+// stopping shutdownLimit after ctx ended (after(shutdownLimit) fires),
+// saying what it was closing. Call what it returns once stopped.
+func shutdownDeadline(ctx context.Context, closing *stage, log *slog.Logger, after func(time.Duration) <-chan time.Time, exit func()) (stopped func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-done:
+		case <-after(shutdownLimit):
+			log.Error("stopping took too long: exiting with work cut short", "limit", shutdownLimit.String(), "closing", closing.String())
+			exit()
+		}
+	}()
+	return func() { close(done) }
 }
 
 // plainText writes a view as text without terminal colours, for Discord.

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +192,33 @@ func TestRunChecksTheTokensFormFirst(t *testing.T) {
 		if _, err := os.Stat(defaultDatabase); err == nil {
 			t.Fatal("a database was created for a malformed token")
 		}
+	}
+}
+
+// TestAStuckShutdownEndsTheProcess: a shutdown still going when the
+// limit has passed since the context ended ends the process, and the log
+// says what it was closing.
+func TestAStuckShutdownEndsTheProcess(t *testing.T) {
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	var closing stage
+	closing.set("the bot's work in flight")
+	limit, asked, exited := make(chan time.Time), make(chan time.Duration, 1), make(chan struct{})
+	stopped := shutdownDeadline(ctx, &closing, log, func(d time.Duration) <-chan time.Time { asked <- d; return limit }, func() { close(exited) })
+	defer stopped()
+	select {
+	case <-asked:
+		t.Fatal("the limit started before the context ended")
+	default:
+	}
+	cancel()
+	if d := <-asked; d != shutdownLimit {
+		t.Errorf("the limit is %v, want %v", d, shutdownLimit)
+	}
+	limit <- time.Time{}
+	<-exited
+	if !strings.Contains(logs.String(), `closing="the bot's work in flight"`) {
+		t.Errorf("the log does not say what was cut short: %s", logs.String())
 	}
 }
