@@ -11,8 +11,10 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-// pictures writes the board as everyone sees it and the mat of the person
-// about to play, numbered in the order they were drawn.
+// pictures writes the board as everyone sees it, the glance a board
+// message on Discord carries beside it (when the renderer draws one) and
+// the mat of the person about to play, numbered in the order they were
+// drawn.
 func (s *Session) pictures() {
 	if s.cfg.Renderer == nil || s.cfg.Images == "" {
 		return
@@ -26,6 +28,12 @@ func (s *Session) pictures() {
 	}
 	defer s.prune()
 	s.drawn = append(s.drawn, []string{path})
+	if g, ok := s.cfg.Renderer.(glancer); ok {
+		glance, err := g.Glance(s.state.View(engine.Spectator), s.pictureWords())
+		if path, ok := s.writePicture("term.picture_glance", fmt.Sprintf("glance-%03d.png", s.images), glance, err); ok {
+			s.drawn[len(s.drawn)-1] = append(s.drawn[len(s.drawn)-1], path)
+		}
+	}
 	seat := s.nextHuman()
 	if s.noMats || seat < 0 {
 		return
@@ -50,6 +58,12 @@ func (s *Session) prune() {
 		}
 		s.drawn = s.drawn[1:]
 	}
+}
+
+// glancer is a Renderer that also draws the glance, the small picture of a
+// board message (*imaging.Renderer).
+type glancer interface {
+	Glance(view any, w *wording.Words) ([]byte, error)
 }
 
 // scorer is a Renderer that also draws the final scores (*imaging.Renderer).

@@ -267,10 +267,14 @@ func TestFullCrystalPalaceGameAgainstComputers(t *testing.T) {
 	sameState(t, replay(t, rules, s.Config().Script), s.State())
 	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
 	mats, _ := filepath.Glob(filepath.Join(dir, "mat-P1-*.png"))
-	if len(boards) < 3*5 || len(mats) != len(boards) {
-		t.Fatalf("%d boards and %d mats for a 5-round game; want one at the start and after every phase", len(boards), len(mats))
+	glances, _ := filepath.Glob(filepath.Join(dir, "glance-*.png"))
+	if len(boards) < 3*5 || len(mats) != len(boards) || len(glances) != len(boards) {
+		t.Fatalf("%d boards, %d glances and %d mats for a 5-round game; want one of each at the start and after every phase", len(boards), len(glances), len(mats))
 	}
-	for _, path := range []string{boards[0], mats[len(mats)-1], filepath.Join(dir, "scores.png")} {
+	if !strings.Contains(out, "glance: "+glances[0]) {
+		t.Errorf("the output does not name the glance %s", glances[0])
+	}
+	for _, path := range []string{boards[0], glances[len(glances)-1], mats[len(mats)-1], filepath.Join(dir, "scores.png")} {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -695,7 +699,8 @@ func TestOnlyTheLatestPicturesAreKept(t *testing.T) {
 	}
 	boards, _ := filepath.Glob(filepath.Join(dir, "board-*.png"))
 	mats, _ := filepath.Glob(filepath.Join(dir, "mat-*.png"))
-	if strings.Count(out, "board: ") < 10 || len(boards) != 2 || len(mats) != 2 {
+	glances, _ := filepath.Glob(filepath.Join(dir, "glance-*.png"))
+	if strings.Count(out, "board: ") < 10 || len(boards) != 2 || len(mats) != 2 || len(glances) != 2 {
 		t.Fatalf("%d boards drawn; %v and %v kept", strings.Count(out, "board: "), boards, mats)
 	}
 	// the kept ones are the latest, each board with its mat
