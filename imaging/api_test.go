@@ -259,3 +259,27 @@ func TestViewsByValueDrawLikePointers(t *testing.T) {
 		t.Errorf("Scores of a view value: %v", err)
 	}
 }
+
+// Drawn again, a Crystal Palace board of any player count paints none of
+// its location panels: the panel cache holds a whole board's, however tall
+// its rows.
+func TestBoardPanelsStayCached(t *testing.T) {
+	for _, name := range []string{"cp2-midgame", "cp4-midgame", "cp5-midgame"} {
+		r, err := New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := findPosition(t, name).play(t).View(engine.Spectator)
+		for range 2 {
+			if _, err := r.Board(v, en(nil)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.bgMu.Lock()
+		n, held := len(r.pieces), r.pieceBytes
+		r.bgMu.Unlock()
+		if want := len(v.(*cp.View).Locations); n != want {
+			t.Errorf("%s: %d panels cached (%d bytes), want all %d", name, n, held, want)
+		}
+	}
+}

@@ -42,3 +42,18 @@ func benchBoard(b *testing.B, view any) {
 	r := testRenderer(b)
 	benchImage(b, func() ([]byte, error) { return r.Board(view, en(nil)) })
 }
+
+// benchLayered benchmarks the public board of view drawn over a cached
+// static layer: a renderer with room for its layout.
+func benchLayered(b *testing.B, view any) {
+	r, err := NewWith(Options{LayerCache: 64 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 2 { // the second draw caches the layout
+		if _, err := r.Board(view, en(nil)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchImage(b, func() ([]byte, error) { return r.Board(view, en(nil)) })
+}

@@ -3,8 +3,9 @@ package imaging
 import (
 	"image"
 	"image/draw"
+	"math"
 
-	"github.com/fogleman/gg"
+	"golang.org/x/image/vector"
 )
 
 // touch records that rect of the frame changed since the background.
@@ -16,7 +17,20 @@ func (c *canvas) touch(rect image.Rectangle) {
 
 // fill paints rect with a flat colour.
 func (c *canvas) fill(rect image.Rectangle, col rgb) {
-	draw.Draw(c.img, rect, image.NewUniform(col), image.Point{}, draw.Src)
+	rect = rect.Intersect(c.img.Rect)
+	if rect.Empty() {
+		return
+	}
+	px := [4]uint8{col.r(), col.g(), col.b(), 0xFF}
+	row := c.img.Pix[c.img.PixOffset(rect.Min.X, rect.Min.Y):]
+	first := row[:4*rect.Dx()]
+	for i := 0; i < len(first); i += 4 {
+		copy(first[i:i+4], px[:])
+	}
+	for y := rect.Min.Y + 1; y < rect.Max.Y; y++ {
+		row = row[c.img.Stride:]
+		copy(row[:len(first)], first)
+	}
 	c.touch(rect)
 }
 
@@ -103,29 +117,73 @@ func (c *canvas) spriteCentered(img *image.RGBA, x, y int) {
 	c.sprite(img, x-b.Dx()/2, y-b.Dy()/2)
 }
 
-// gg returns a gg context drawing on the frame, for shapes that are not
-// axis-aligned rectangles. Backgrounds use it; on a frame over a cached
-// background it marks the whole frame as changed.
-func (c *canvas) gg() *gg.Context {
-	c.touch(c.img.Bounds())
-	return gg.NewContextForRGBA(c.img)
-}
-
-// roundBox fills a rounded rectangle and outlines it.
-func (c *canvas) roundBox(dc *gg.Context, rect image.Rectangle, radius float64, fillCol, lineCol rgb, line float64) {
-	x, y := float64(rect.Min.X)+line/2, float64(rect.Min.Y)+line/2
-	w, h := float64(rect.Dx())-line, float64(rect.Dy())-line
-	dc.DrawRoundedRectangle(x, y, w, h, radius)
-	dc.SetColor(fillCol)
-	if line <= 0 {
-		dc.Fill()
+// roundBox fills a rounded rectangle and outlines it with a line of the
+// given width inside its edge; the corners' radius is that of the line's
+// middle. Only its rim is rasterised; the inside is a flat fill.
+func (c *canvas) roundBox(rect image.Rectangle, radius float64, fillCol, lineCol rgb, line float64) {
+	rim := int(math.Ceil(radius+line)) + 1
+	inner := rect.Inset(rim)
+	if inner.Empty() {
+		c.roundBoxPart(rect, rect, radius, fillCol, lineCol, line)
 		return
 	}
-	dc.FillPreserve()
-	dc.SetColor(lineCol)
-	dc.SetLineWidth(line)
-	dc.Stroke()
+	for _, part := range [4]image.Rectangle{
+		image.Rect(rect.Min.X, rect.Min.Y, rect.Max.X, inner.Min.Y),
+		image.Rect(rect.Min.X, inner.Max.Y, rect.Max.X, rect.Max.Y),
+		image.Rect(rect.Min.X, inner.Min.Y, inner.Min.X, inner.Max.Y),
+		image.Rect(inner.Max.X, inner.Min.Y, rect.Max.X, inner.Max.Y),
+	} {
+		c.roundBoxPart(rect, part, radius, fillCol, lineCol, line)
+	}
+	c.fill(inner, fillCol)
 }
+
+// roundBoxPart draws the part within area of roundBox's rect.
+func (c *canvas) roundBoxPart(rect, area image.Rectangle, radius float64, fillCol, lineCol rgb, line float64) {
+	r, l := float32(radius), float32(line)
+	x0, y0, x1, y1 := float32(rect.Min.X), float32(rect.Min.Y), float32(rect.Max.X), float32(rect.Max.Y)
+	if line > 0 {
+		c.fillRounded(area, x0, y0, x1, y1, r+l/2, lineCol)
+	}
+	c.fillRounded(area, x0+l, y0+l, x1-l, y1-l, max(0, r-l/2), fillCol)
+}
+
+// fillRounded fills, in colour col, the part within area of the rectangle
+// from (x0, y0) to (x1, y1) with corners of radius r. The render's
+// rasteriser keeps its buffers, so shapes allocate nothing.
+func (c *canvas) fillRounded(area image.Rectangle, x0, y0, x1, y1, r float32, col rgb) {
+	area = area.Intersect(c.img.Rect)
+	if area.Empty() {
+		return
+	}
+	z := &c.fs.shapes
+	z.Reset(area.Dx(), area.Dy())
+	dx, dy := float32(area.Min.X), float32(area.Min.Y)
+	roundedRect(z, x0-dx, y0-dy, x1-dx, y1-dy, r)
+	z.Draw(c.img, area, c.fs.ink(col), image.Point{})
+	c.touch(area)
+}
+
+// roundedRect adds a rectangle from (x0, y0) to (x1, y1) with corners of
+// radius r to z.
+func roundedRect(z *vector.Rasterizer, x0, y0, x1, y1, r float32) {
+	r = max(0, min(r, (x1-x0)/2, (y1-y0)/2))
+	k := r * (1 - arcHandle) // a quarter circle's control points lie k from its corner
+	z.MoveTo(x0+r, y0)
+	z.LineTo(x1-r, y0)
+	z.CubeTo(x1-k, y0, x1, y0+k, x1, y0+r)
+	z.LineTo(x1, y1-r)
+	z.CubeTo(x1, y1-k, x1-k, y1, x1-r, y1)
+	z.LineTo(x0+r, y1)
+	z.CubeTo(x0+k, y1, x0, y1-k, x0, y1-r)
+	z.LineTo(x0, y0+r)
+	z.CubeTo(x0, y0+k, x0+k, y0, x0+r, y0)
+	z.ClosePath()
+}
+
+// arcHandle is the length of a cubic Bézier's handles, as a share of the
+// radius, that best draws a quarter circle.
+const arcHandle = 0.5523
 
 // markerSize picks a marker sprite.
 type markerSize int

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fogleman/gg"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 )
 
@@ -92,11 +91,11 @@ func (c *canvas) cpTimesLines(v *cp.View) [][]richLine {
 }
 
 // cpBackgroundAdmin draws the fixed parts of the administration board.
-func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
+func (c *canvas) cpBackgroundAdmin(v *cp.View, l *cpLayout) {
 	soft := style{size: sizeSmall, color: colInkSoft}
 
 	rect := l.rightBox["market"]
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, c.say("cp.image.black_market"))
 	spaces := v.BlackMarket.Spaces
 	for i := range spaces {
@@ -113,7 +112,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	c.textFit(c.say("cp.image.market_rule", "N", v.BlackMarket.BannerTier), rect.Min.X+18, ly, rect.Dx()-18-70, soft)
 
 	rect = l.rightBox["buzz"]
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, c.say("cp.image.buzz_track"))
 	for n := 0; n <= v.Buzz.Length; n++ {
 		c.cpBuzzCell(cpBuzzRect(rect, n), n, false, "", false)
@@ -130,7 +129,7 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	c.text(c.say("cp.image.posters"), x+30, ly, soft)
 
 	rect = l.rightBox["income"]
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, c.say("cp.image.income_track"))
 	for i, sp := range v.Income.Spaces {
 		cell := cpIncomeRect(rect, i)
@@ -144,11 +143,11 @@ func (c *canvas) cpBackgroundAdmin(dc *gg.Context, v *cp.View, l *cpLayout) {
 	}
 
 	rect = l.rightBox["supply"]
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, c.say("cp.image.supply"))
 
 	rect = l.rightBox["waiting"]
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, c.say("cp.image.waiting"))
 }
 

@@ -158,3 +158,19 @@ func TestCrystalPalaceMatDiceShowPlaced(t *testing.T) {
 		t.Errorf("mat dice %v %q, want 5 first and 3 placed", dice, note)
 	}
 }
+
+// A card laid out once is not taken for another that differs only in
+// what it says: the kept layouts are keyed by all of a card's text.
+func TestCardLayoutsKeptAreTheCardsOwn(t *testing.T) {
+	r := testRenderer(t)
+	c := &canvas{r: r, fs: newFaceSet(r.fonts), w: en(nil)}
+	a := cp.CardView{Kind: "research", ID: "r1", Name: "Finance", Effect: "+6 £"}
+	b := a
+	b.Effect = "phase 6: +1 £ per character"
+	if la, lb := c.layoutCard(&a, cpLocW-20, -1), c.layoutCard(&b, cpLocW-20, -1); la.effect == lb.effect {
+		t.Errorf("two cards with one id and different effects both read %q", la.effect)
+	}
+	if again := c.layoutCard(&a, cpLocW-20, -1); again.effect != "+6 £" {
+		t.Errorf("the first card reads %q when laid out again", again.effect)
+	}
+}

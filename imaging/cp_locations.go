@@ -5,6 +5,7 @@ import (
 	"image"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
@@ -184,6 +185,61 @@ type cardLine struct {
 	headW  int // the head's width with its gaps
 }
 
+// cardKey is what a card's laid-out line depends on: everything the view
+// says of the card (hashed), the language, the width and the salary
+// column shown.
+type cardKey struct {
+	lang         string
+	card         layoutHash
+	w, salaryCol int
+}
+
+// cardHash hashes every field of card that its line may show.
+func cardHash(card *cp.CardView) layoutHash {
+	h := newLayoutHash()
+	for _, s := range []string{card.Kind, card.ID, card.Name, card.NameKey, card.Link, card.LinkKey, card.Effect, card.Instant, card.Ability, card.Color, card.Box} {
+		h.str(s)
+	}
+	for _, n := range []int{card.Cost.Pounds, card.Cost.Gears, card.Cost.Energy, card.VP, card.Income, len(card.Salary)} {
+		h.int(n)
+	}
+	for _, n := range card.Salary {
+		h.int(n)
+	}
+	h.ints(card.VPByYear)
+	h.text(card.EffectSay)
+	h.text(card.InstantSay)
+	h.text(card.AbilitySay)
+	return h
+}
+
+// maxCards bounds a cardMemo; past it, it starts again empty.
+const maxCards = 4096
+
+// cardMemo keeps laid-out card lines across renders; it is safe for
+// concurrent use. A board lays out some forty cards, each through the
+// catalogue's templates, the same way on every render.
+type cardMemo struct {
+	mu sync.RWMutex
+	m  map[cardKey]cardLine
+}
+
+func (m *cardMemo) get(k cardKey) (cardLine, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	l, ok := m.m[k]
+	return l, ok
+}
+
+func (m *cardMemo) put(k cardKey, l cardLine) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxCards {
+		m.m = make(map[cardKey]cardLine)
+	}
+	m.m[k] = l
+}
+
 // Styles of a card line: the name and cost, the VP, the effect.
 func cardNameStyle() style   { return style{size: sizeSmall, bold: true, color: colInk} }
 func cardVPStyle() style     { return style{size: sizeSmall, bold: true, color: colVP} }
@@ -191,11 +247,23 @@ func cardEffectStyle() style { return style{size: sizeSmall, color: colInkSoft} 
 
 // layoutCard lays a card out on lines w pixels wide. salaryCol, when not
 // -1, is the salary colour the owner pays now, named after a character's
-// salaries.
+// salaries. A card's text is the same on every render, so its layout is
+// kept (see cardMemo).
 func (c *canvas) layoutCard(card *cp.CardView, w, salaryCol int) cardLine {
 	if card.Kind == "" {
 		return cardLine{empty: true}
 	}
+	k := cardKey{lang: langKey(c.w), card: cardHash(card), w: w, salaryCol: salaryCol}
+	if l, ok := c.r.cards.get(k); ok {
+		return l
+	}
+	l := c.layoutCardText(card, w, salaryCol)
+	c.r.cards.put(k, l)
+	return l
+}
+
+// layoutCardText works out layoutCard's line.
+func (c *canvas) layoutCardText(card *cp.CardView, w, salaryCol int) cardLine {
 	name := card.Name
 	if card.Kind == "share" {
 		name = c.say("cp.image.share")

@@ -48,7 +48,7 @@ func (r *Renderer) crystalPalaceMat(v *cp.View, w *wording.Words) ([]byte, error
 	top := max(objH, listH(1+matFreeLines))
 	h := titleHeight + 12 + matResH + cpRowGap + top + cpRowGap + researchH + cpRowGap +
 		listH(len(pv.Patents)) + cpRowGap + listH(len(pv.Characters)) + cpRowGap + listH(len(pv.Prototypes)) + matMargin
-	c := r.begin(w, matW, h, "", nil)
+	c := r.begin(w, matW, h, nil, nil)
 	c.titleBar(c.cpTitle()+" · "+names[seat], c.say("cp.image.private", "Note", cpRoundNote(v, w, names)))
 
 	y := titleHeight + 12

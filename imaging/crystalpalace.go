@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fogleman/gg"
 	"github.com/meeplegames/meeple/engine"
 	cp "github.com/meeplegames/meeple/engine/crystalpalace"
 	"github.com/meeplegames/meeple/wording"
@@ -189,7 +188,7 @@ func (r *Renderer) crystalPalaceBoard(v *cp.View, w *wording.Words) ([]byte, err
 	names := r.seatNames(w, v.Players)
 	l := measure.newCPLayout(v, names)
 	r.faces.Put(measure.fs)
-	c := r.begin(w, cpW, l.height, cpLayoutKey(v, w, l), func(c *canvas) { c.cpBackground(v, l) })
+	c := r.begin(w, cpW, l.height, func() string { return cpLayoutKey(v, w, l) }, func(c *canvas) { c.cpBackground(v, l) })
 	c.cpGameLayer(v, l)
 	c.titleBar(c.cpTitle(), cpNote(v, w, names))
 	for i := range v.Locations {
@@ -264,13 +263,12 @@ func seatIn(seat engine.Seat, n int) bool { return int(seat) >= 0 && int(seat) <
 // action spaces, track cells and the player table's frame.
 func (c *canvas) cpBackground(v *cp.View, l *cpLayout) {
 	c.titleBarStatic(c.cpTitle())
-	dc := c.gg()
 	for i := range v.Locations {
 		rect := l.locRect[i]
 		piece := c.cpPanelPiece(&v.Locations[i], rect.Dy())
 		draw.Draw(c.img, rect.Inset(-cpPiecePad), piece, image.Point{}, draw.Src)
 	}
-	c.cpBackgroundAdmin(dc, v, l)
+	c.cpBackgroundAdmin(v, l)
 	// The player table.
 	y := l.tableY
 	c.fill(image.Rect(cpMargin, y, cpW-cpMargin, y+cpTableH), colPanelAlt)
@@ -317,14 +315,13 @@ func cpDiceKey(dice []cp.DiceSpaceView) string {
 // cpPanelStatic draws a location panel's frame, header, empty dice spaces
 // with their minimum, fee and assistant, and empty action spaces.
 func (c *canvas) cpPanelStatic(loc *cp.LocationView, rect image.Rectangle) {
-	dc := c.gg()
-	c.roundBox(dc, rect, 10, colPanel, colInk, 1.5)
+	c.roundBox(rect, 10, colPanel, colInk, 1.5)
 	c.panelHead(rect, cpLocTitle(c.w, loc))
 	y := rect.Min.Y + cpHeadH + 6
 	for j, d := range loc.Dice {
 		x := rect.Min.X + 10 + j*(cpSlot+8)
 		slot := image.Rect(x, y, x+cpSlot, y+cpSlot)
-		c.roundBox(dc, slot, 7, colPanelAlt, colRule, 1.5)
+		c.roundBox(slot, 7, colPanelAlt, colRule, 1.5)
 		c.text(strconv.Itoa(d.Min), x+cpSlot/2, y+cpSlot/2, style{size: sizeLarge, bold: true, color: colInkSoft, align: alignCenter})
 		cap := ""
 		if d.Fee > 0 {
@@ -336,12 +333,12 @@ func (c *canvas) cpPanelStatic(loc *cp.LocationView, rect image.Rectangle) {
 			cx += c.text(cap, cx, cy, style{size: sizeSmall, bold: true, color: colBad}) + 4
 		}
 		if d.Assistant {
-			c.assistantIcon(dc, cx+7, cy)
+			c.assistantIcon(cx+7, cy)
 		}
 	}
 	ay := y + cpSlot + cpSlotCap + 6
 	for j := range loc.Actions {
-		c.roundBox(dc, cpActionRect(rect, len(loc.Actions), j, ay), 6, colPanelAlt, colRule, 1.5)
+		c.roundBox(cpActionRect(rect, len(loc.Actions), j, ay), 6, colPanelAlt, colRule, 1.5)
 	}
 }
 
@@ -448,11 +445,8 @@ func cpLocTitle(w *wording.Words, loc *cp.LocationView) string {
 }
 
 // assistantIcon draws the assistant symbol (a little figure) centred on (x, y).
-func (c *canvas) assistantIcon(dc *gg.Context, x, y int) {
-	fx, fy := float64(x), float64(y)
-	dc.SetColor(colInk)
-	dc.DrawCircle(fx, fy-5, 3.5)
-	dc.Fill()
-	dc.DrawRoundedRectangle(fx-5.5, fy-0.5, 11, 8, 3)
-	dc.Fill()
+func (c *canvas) assistantIcon(x, y int) {
+	fx, fy := float32(x), float32(y)
+	c.fillRounded(image.Rect(x-4, y-9, x+4, y-1), fx-3.5, fy-8.5, fx+3.5, fy-1.5, 3.5, colInk) // the head
+	c.fillRounded(image.Rect(x-6, y-1, x+6, y+8), fx-5.5, fy-0.5, fx+5.5, fy+7.5, 3, colInk)   // the body
 }

@@ -2,7 +2,6 @@ package imaging
 
 import (
 	"fmt"
-	"hash/fnv"
 	"image"
 	"slices"
 	"strconv"
@@ -161,11 +160,21 @@ func joinInts(v []int, sep string) string {
 // edLayoutKey names the static layer: the track's content and the number of
 // travellers' rows.
 func edLayoutKey(v *eightydays.View, w *wording.Words, rows travellerRows) string {
-	h := fnv.New64a()
+	h := newLayoutHash()
 	for _, sp := range v.Track {
-		fmt.Fprintf(h, "%d|%s|%s|%v|%t;", sp.Number, sp.Kind, edLabel(w, sp), sp.Bets, sp.Red)
+		h.int(sp.Number)
+		h.str(sp.Kind)
+		h.str(edLabel(w, sp))
+		h.int(len(sp.Bets))
+		for _, b := range sp.Bets {
+			h.int(b)
+		}
+		h.bool(sp.Red)
 	}
-	return fmt.Sprintf("80days/%v/%x", rows, h.Sum64())
+	for _, r := range rows {
+		h.int(r)
+	}
+	return "80days/" + strconv.FormatUint(uint64(h), 16)
 }
 
 // eightyDaysBoard draws the public board of an 80 Days view.
@@ -178,7 +187,7 @@ func (r *Renderer) eightyDaysBoard(v *eightydays.View, w *wording.Words) ([]byte
 	rows := measure.edRowHeights(v)
 	r.faces.Put(measure.fs)
 	height := rows.top(players) + edFooterH
-	c := r.begin(w, edW, height, edLayoutKey(v, w, rows), func(c *canvas) { c.edBackground(v, rows) })
+	c := r.begin(w, edW, height, func() string { return edLayoutKey(v, w, rows) }, func(c *canvas) { c.edBackground(v, rows) })
 	names := r.seatNames(w, players)
 	note := edRoundNote(v, w)
 	if v.Over {
@@ -224,11 +233,10 @@ func edCheck(v *eightydays.View) error {
 // key to the spaces and the travellers' table without its contents.
 func (c *canvas) edBackground(v *eightydays.View, rows travellerRows) {
 	c.titleBarStatic(c.edTitle())
-	dc := c.gg()
 	for _, sp := range v.Track {
 		rect := edCell(sp.Number)
 		kind := edKindColor(sp)
-		c.roundBox(dc, rect, 8, colPanel, colInk, 1.5)
+		c.roundBox(rect, 8, colPanel, colInk, 1.5)
 		band := image.Rect(rect.Min.X+1, rect.Max.Y-edBandH, rect.Max.X-1, rect.Max.Y-1)
 		c.fill(band, kind)
 		label := style{size: sizeSmall, bold: sp.Kind == edKindLayover || sp.Kind == edKindLondon, color: inkOn(kind), align: alignCenter}

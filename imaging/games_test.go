@@ -165,6 +165,13 @@ func BenchmarkCrystalPalaceBoard(b *testing.B) {
 	benchBoard(b, s.View(engine.Spectator))
 }
 
+// BenchmarkCrystalPalaceBoardLayered renders the same board over a cached
+// static layer, as a renderer with Options.LayerCache does.
+func BenchmarkCrystalPalaceBoardLayered(b *testing.B) {
+	s := findPosition(b, "cp4-midgame").play(b)
+	benchLayered(b, s.View(engine.Spectator))
+}
+
 // BenchmarkCrystalPalaceMat renders and encodes a player's private mat.
 func BenchmarkCrystalPalaceMat(b *testing.B) {
 	s := findPosition(b, "cp4-midgame").play(b)
@@ -186,6 +193,13 @@ func BenchmarkCrystalPalaceScores(b *testing.B) {
 func BenchmarkEightyDaysBoard(b *testing.B) {
 	s := findPosition(b, "ed6-midgame").play(b)
 	benchBoard(b, s.View(engine.Spectator))
+}
+
+// BenchmarkEightyDaysBoardLayered renders the same board over a cached
+// static layer.
+func BenchmarkEightyDaysBoardLayered(b *testing.B) {
+	s := findPosition(b, "ed6-midgame").play(b)
+	benchLayered(b, s.View(engine.Spectator))
 }
 
 // BenchmarkCrystalPalaceGlance renders and encodes the glance posted with

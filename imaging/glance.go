@@ -264,7 +264,7 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 	decideH := lines*glanceDecideH + 20
 	h := stageH + decideH + glanceHeadH + len(g.Seats)*glanceRowH + glanceMargin
 	h = min(h, GlanceMaxHeight)
-	c := r.begin(w, GlanceWidth, h, "", nil)
+	c := r.begin(w, GlanceWidth, h, nil, nil)
 
 	// The stage.
 	c.fill(image.Rect(0, 0, GlanceWidth, stageH), colPanelAlt)

@@ -35,7 +35,7 @@ const (
 func (r *Renderer) Leaderboard(title string, rows []Standing, w *wording.Words) ([]byte, error) {
 	rows = rows[:min(len(rows), MaxStandings)]
 	h := titleHeight + 2*boardMargin + boardHeadH + max(len(rows), 1)*boardRowH
-	c := r.begin(w, boardWidth, h, "", nil)
+	c := r.begin(w, boardWidth, h, nil, nil)
 	c.titleBar(title, c.say("image.leaderboard.top", "N", len(rows)))
 	top := titleHeight + boardMargin
 	left, right := boardMargin, boardWidth-boardMargin

@@ -8,7 +8,7 @@ import (
 // BenchmarkQuantise maps a whole 80 Days board frame to the palette.
 func BenchmarkQuantise(b *testing.B) {
 	r := testRenderer(b)
-	c := r.begin(en(nil), edW, edHeight(6), "", nil)
+	c := r.begin(en(nil), edW, edHeight(6), nil, nil)
 	for y := 0; y < c.img.Bounds().Dy(); y++ {
 		for x := 0; x < c.img.Bounds().Dx(); x++ {
 			o := c.img.PixOffset(x, y)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/wording"
 )
 
@@ -45,6 +46,7 @@ type Renderer struct {
 	pieces     map[string]*image.RGBA // parts of static backgrounds by key
 	pieceBytes int                    // the pixels of pieces
 	pieceLimit int                    // the most pieceBytes may reach
+	cards      cardMemo               // Crystal Palace cards laid out
 
 	// cut, when set (by tests), hears of every text drawn shortened:
 	// cut with an ellipsis to fit its room.
@@ -88,9 +90,11 @@ type Options struct {
 const maxSeenLayouts = 8
 
 // maxPieceBytes bounds the cache of background parts: a Crystal Palace
-// location's panel is 0.2-1 MB, and the panels of one player count take
-// 3.4-4 MB (of every count, 15 MB). Past the bound an arbitrary part goes.
-const maxPieceBytes = 4 << 20
+// location's panel is 0.6-0.9 MB, and the eight panels of one board take
+// 5-7 MB, which must fit or every render paints some again (4 MB did not:
+// a 4-player board repainted three panels a render). Past the bound an
+// arbitrary part goes.
+const maxPieceBytes = 8 << 20
 
 // New builds a Renderer with the default options: it parses the embedded
 // fonts, builds the palette and draws the sprites, which takes a few
@@ -142,13 +146,14 @@ type frame struct {
 }
 
 // begin starts a frame of the given size drawn with words ws, filled
-// from the cached background with the key (in ws's language), or drawn by
-// paint when that layout is not cached; with paper when key is "".
-func (r *Renderer) begin(ws *wording.Words, w, h int, key string, paint func(c *canvas)) *canvas {
+// from the cached background whose key the function key gives (in ws's
+// language), or drawn by paint when that layout is not cached; with paper
+// when key is nil. The key is worked out only when layers are cached.
+func (r *Renderer) begin(ws *wording.Words, w, h int, key func() string, paint func(c *canvas)) *canvas {
 	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws}
 	var bg *background
-	if key != "" {
-		bg = r.background(ws, w, h, langKey(ws)+"/"+key, paint)
+	if key != nil && r.bgLimit > 0 {
+		bg = r.background(ws, w, h, langKey(ws)+"/"+key(), paint)
 	}
 	if bg == nil {
 		c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
@@ -239,6 +244,60 @@ func (r *Renderer) paintLayer(ws *wording.Words, w, h int, paint func(c *canvas)
 	paint(c)
 	r.faces.Put(c.fs)
 	return c.img
+}
+
+// layoutHash is an FNV-1a hash of what a layout depends on, written
+// without allocating: a layer's key is worked out on every render.
+type layoutHash uint64
+
+func newLayoutHash() layoutHash { return 14695981039346656037 }
+
+func (h *layoutHash) byte(b byte) { *h = (*h ^ layoutHash(b)) * 1099511628211 }
+
+// str adds s and a separator, so that "ab","c" and "a","bc" differ.
+func (h *layoutHash) str(s string) {
+	for i := 0; i < len(s); i++ {
+		h.byte(s[i])
+	}
+	h.byte(0xFF)
+}
+
+func (h *layoutHash) int(n int) {
+	for i := 0; i < 8; i++ {
+		h.byte(byte(n >> (8 * i)))
+	}
+}
+
+func (h *layoutHash) ints(ns []int) {
+	h.int(len(ns))
+	for _, n := range ns {
+		h.int(n)
+	}
+}
+
+// text adds an engine text: its id and every argument, nested texts too.
+func (h *layoutHash) text(t engine.Text) {
+	h.str(t.ID)
+	h.int(len(t.Args))
+	for _, a := range t.Args {
+		h.str(a.Name)
+		h.str(a.S)
+		h.int(int(a.N))
+		h.int(int(a.M))
+		h.int(int(a.Kind))
+		h.bool(a.Sub != nil)
+		if a.Sub != nil {
+			h.text(*a.Sub)
+		}
+	}
+}
+
+func (h *layoutHash) bool(b bool) {
+	if b {
+		h.byte(1)
+	} else {
+		h.byte(0)
+	}
 }
 
 // piece returns the cached part of a static layer for key, a w×h image on

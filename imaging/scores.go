@@ -89,7 +89,7 @@ func (r *Renderer) drawScores(s *scoreSheet) ([]byte, error) {
 	keys := s.sourceOrder()
 	w := max(scoreLabelW+players*scoreColW+2*scoreMargin, 900)
 	h := titleHeight + scoreMargin + scoreHeadH + (len(keys)+2)*scoreRowH + scoreMargin + 8
-	c := r.begin(s.w, w, h, "", nil)
+	c := r.begin(s.w, w, h, nil, nil)
 	note := c.say("image.scores_over")
 	if !s.result.Over {
 		note = c.say("image.scores_running")

@@ -5,6 +5,7 @@ import (
 	"image"
 
 	"github.com/meeplegames/meeple/imaging/typeset"
+	"golang.org/x/image/vector"
 )
 
 // fonts draws text in every script: the Go fonts for Latin, Greek and
@@ -83,13 +84,15 @@ const maxWidths = 4096
 // within a byte budget; it memoises shortened and wrapped texts on top. It
 // is not safe for concurrent use; Renderer pools them.
 type faceSet struct {
-	set   *typeset.Setter
-	fits  map[fitKey]string // shortened texts, by text and width
-	wraps map[wrapKey]wrapped
+	set    *typeset.Setter
+	shapes vector.Rasterizer      // fills the render's rounded boxes
+	inks   map[rgb]*image.Uniform // their colours
+	fits   map[fitKey]string      // shortened texts, by text and width
+	wraps  map[wrapKey]wrapped
 }
 
 func newFaceSet(f fonts) *faceSet {
-	return &faceSet{set: f.lib.NewSetter(), fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}}
+	return &faceSet{set: f.lib.NewSetter(), fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}, inks: map[rgb]*image.Uniform{}}
 }
 
 func (st style) typeset() typeset.Style { return typeset.Style{Size: int(st.size), Bold: st.bold} }
@@ -112,7 +115,7 @@ func (fs *faceSet) draw(dst *image.RGBA, s string, x, y int, st style) (int, ima
 	case alignRight:
 		x -= w
 	}
-	_, drawn := fs.set.Draw(dst, s, x, y+capHeight(st.size)/2, st.typeset(), st.color)
+	_, drawn := fs.set.Draw(dst, s, x, y+capHeight(st.size)/2, st.typeset(), fs.ink(st.color))
 	return w, image.Rect(x-2, y-int(st.size), x+w+2, y+int(st.size)).Union(drawn)
 }
 
@@ -133,4 +136,14 @@ func (fs *faceSet) fit(s string, max int, st style) string {
 	t := fs.set.Fit(s, max, st.typeset())
 	fs.fits[k] = t
 	return t
+}
+
+// ink is colour col as an image to draw with, kept for the next shapes.
+func (fs *faceSet) ink(col rgb) *image.Uniform {
+	u, ok := fs.inks[col]
+	if !ok {
+		u = image.NewUniform(col)
+		fs.inks[col] = u
+	}
+	return u
 }

@@ -16,7 +16,8 @@
 //
 // The package knows no Discord, no game and no storage; it imports nothing
 // of Meeple's. A Catalogue and its Printers are safe for concurrent use:
-// they are not changed after New.
+// they are not changed after New, but for the memo of written messages,
+// which is behind a lock.
 package locale
 
 import (
@@ -60,6 +61,7 @@ type Catalogue struct {
 	messages map[string]map[string]map[string]string
 	// parser executes templates; a missing placeholder is an error
 	parser gotemplate.Parser
+	said   memo // messages written with plain arguments
 }
 
 // New reads and checks the embedded catalogues.
@@ -272,6 +274,21 @@ func (p *Printer) Lang() string { return p.lang }
 // chooses the plural form. A message the catalogue lacks is written as its
 // id, so that the mistake shows (the package's tests catch it first).
 func (p *Printer) T(id string, args ...any) string {
+	k, plain := memoKeyOf(p.lang, id, args)
+	if plain {
+		if s, ok := p.c.said.get(k); ok {
+			return s
+		}
+	}
+	s := p.write(id, args)
+	if plain {
+		p.c.said.put(k, s)
+	}
+	return s
+}
+
+// write executes message id's template with args.
+func (p *Printer) write(id string, args []any) string {
 	data := make(map[string]any, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
 		if k, ok := args[i].(string); ok {

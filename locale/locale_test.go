@@ -225,3 +225,4 @@ func TestCountsAreWrittenAsGiven(t *testing.T) {
 		}
 	}
 }
+
