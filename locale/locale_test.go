@@ -225,4 +225,3 @@ func TestCountsAreWrittenAsGiven(t *testing.T) {
 		}
 	}
 }
-
