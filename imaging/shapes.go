@@ -16,7 +16,7 @@ const (
 	shapeTriangle
 	shapeDiamond
 	shapeStar
-	shapeHexagon
+	shapeCross
 )
 
 func seatShape(seat int) shape { return shape(((seat % maxSeats) + maxSeats) % maxSeats) }
@@ -36,8 +36,13 @@ func pathShape(dc *gg.Context, sh shape, x, y, r float64) {
 			dc.LineTo(x+r*1.05*math.Cos(a), y+r*0.15+r*1.05*math.Sin(a))
 		}
 		dc.ClosePath()
-	case shapeDiamond:
-		dc.DrawRegularPolygon(4, x, y, r, 0)
+	case shapeDiamond: // a square on its corner, narrower than it is tall
+		dc.NewSubPath()
+		dc.LineTo(x, y-r)
+		dc.LineTo(x+r*0.72, y)
+		dc.LineTo(x, y+r)
+		dc.LineTo(x-r*0.72, y)
+		dc.ClosePath()
 	case shapeStar:
 		dc.NewSubPath()
 		for i := 0; i < 10; i++ {
@@ -49,7 +54,12 @@ func pathShape(dc *gg.Context, sh shape, x, y, r float64) {
 			dc.LineTo(x+rr*math.Cos(a), y+rr*math.Sin(a))
 		}
 		dc.ClosePath()
-	case shapeHexagon:
-		dc.DrawRegularPolygon(6, x, y, r*0.92, 0)
+	case shapeCross: // a plus: a hexagon read as a disc when small
+		a, e := r*0.34, r*0.98
+		dc.NewSubPath()
+		for _, p := range [][2]float64{{-a, -e}, {a, -e}, {a, -a}, {e, -a}, {e, a}, {a, a}, {a, e}, {-a, e}, {-a, a}, {-e, a}, {-e, -a}, {-a, -a}} {
+			dc.LineTo(x+p[0], y+p[1])
+		}
+		dc.ClosePath()
 	}
 }

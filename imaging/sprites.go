@@ -94,11 +94,11 @@ func newSprites(f fonts) *sprites {
 			body = colWhite
 		}
 		for v := 0; v <= 6; v++ {
-			s.dice[seat][v] = drawDie(dieSize, body, v)
-			s.diceSmall[seat][v] = drawDie(dieSmallSize, body, v)
+			s.dice[seat][v] = drawDie(dieSize, body, seat, v)
+			s.diceSmall[seat][v] = drawDie(dieSmallSize, body, seat, v)
 		}
-		s.covered[seat] = drawCovered(fs, dieSize, body)
-		s.coveredSm[seat] = drawCovered(fs, dieSmallSize, body)
+		s.covered[seat] = drawCovered(fs, dieSize, body, seat)
+		s.coveredSm[seat] = drawCovered(fs, dieSmallSize, body, seat)
 		s.pawn[seat] = drawMarker(pawnSize, body, seat)
 		s.token[seat] = drawMarker(tokenSize, body, seat)
 		s.mini[seat] = drawMarker(miniSize, body, seat)
@@ -133,7 +133,10 @@ func newSpriteContext(w, h int) (*gg.Context, *image.RGBA) {
 	return gg.NewContextForRGBA(img), img
 }
 
-func drawDie(px int, body rgb, value int) *image.RGBA {
+// drawDie draws seat's die showing value: its pips are the seat's shape,
+// so whose die it is reads without its colour; a blank die (value 0)
+// shows the shape once, large. The neutral die has round pips.
+func drawDie(px int, body rgb, seat, value int) *image.RGBA {
 	dc, img := newSpriteContext(px, px)
 	p := float64(px)
 	dc.DrawRoundedRectangle(1.5, 1.5, p-3, p-3, p*0.18)
@@ -143,9 +146,19 @@ func drawDie(px int, body rgb, value int) *image.RGBA {
 	dc.SetLineWidth(2)
 	dc.Stroke()
 	dc.SetColor(inkOn(body))
-	r := p * 0.085
 	lo, mid, hi := p*0.28, p*0.5, p*0.72
-	pip := func(x, y float64) { dc.DrawCircle(x, y, r); dc.Fill() }
+	pip := func(x, y float64) {
+		if seat >= maxSeats {
+			dc.DrawCircle(x, y, p*0.085)
+		} else {
+			pathShape(dc, seatShape(seat), x, y, p*0.105)
+		}
+		dc.Fill()
+	}
+	if value == 0 && seat < maxSeats {
+		pathShape(dc, seatShape(seat), mid, mid, p*0.24)
+		dc.Fill()
+	}
 	if value%2 == 1 {
 		pip(mid, mid)
 	}
@@ -165,8 +178,8 @@ func drawDie(px int, body rgb, value int) *image.RGBA {
 }
 
 // drawCovered draws a die hidden under its owner's chest: dark, with the
-// owner's colour as a thick rim and a question mark.
-func drawCovered(fs *faceSet, px int, rim rgb) *image.RGBA {
+// owner's colour as a thick rim, a question mark and the owner's shape.
+func drawCovered(fs *faceSet, px int, rim rgb, seat int) *image.RGBA {
 	dc, img := newSpriteContext(px, px)
 	p := float64(px)
 	line := p / 9
@@ -180,7 +193,14 @@ func drawCovered(fs *faceSet, px int, rim rgb) *image.RGBA {
 	if px < dieSize {
 		sz = sizeSmall
 	}
-	_, _ = fs.draw(img, "?", px/2, px/2, style{size: sz, bold: true, color: colWhite, align: alignCenter})
+	qx := px / 2
+	if seat < maxSeats {
+		qx = px * 35 / 100
+		pathShape(dc, seatShape(seat), p*0.68, p*0.5, p*0.15)
+		dc.SetColor(colWhite)
+		dc.Fill()
+	}
+	_, _ = fs.draw(img, "?", qx, px/2, style{size: sz, bold: true, color: colWhite, align: alignCenter})
 	return img
 }
 
