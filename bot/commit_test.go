@@ -33,7 +33,15 @@ type writeCounter struct {
 	// lose is how many commits from now are kept but answered with
 	// storage.ErrUnknownOutcome, as when the database's answer is lost.
 	lose int
+	// script answers the next commits in order, before lose: each error
+	// is returned without committing, but errKeptLost commits and answers
+	// as lose does.
+	script []error
 }
+
+// errKeptLost in a writeCounter's script is a commit kept whose answer
+// was lost.
+var errKeptLost = errors.New("kept, answer lost")
 
 func countWrites(h *harness) *writeCounter {
 	w := &writeCounter{calls: map[string]int{}}
@@ -79,9 +87,21 @@ func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcom
 	if err := w.count("Commit"); err != nil {
 		return nil, err
 	}
+	w.mu.Lock()
+	var next error
+	if len(w.script) > 0 {
+		next, w.script = w.script[0], w.script[1:]
+	}
+	w.mu.Unlock()
+	if next != nil && next != errKeptLost {
+		return nil, next
+	}
 	g, err := w.st.Commit(channel, at, o)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if err == nil && next == errKeptLost {
+		return nil, fmt.Errorf("postgres: commit to channel %s: %w: unexpected EOF", channel, storage.ErrUnknownOutcome)
+	}
 	if err == nil && w.lose > 0 {
 		w.lose--
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w: unexpected EOF", channel, storage.ErrUnknownOutcome)

@@ -100,6 +100,10 @@ var (
 	// errUnknownOutcome: the store's answer to a commit was lost, and
 	// retries could not tell whether it was kept.
 	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
+	// errNotRecorded: the store could not keep a move (its database was
+	// out of reach, or its answer lost and a retry found the move not
+	// kept): the player should play it again.
+	errNotRecorded = &refusal{id: "refuse.not_recorded"}
 )
 
 // recordedNote tells a player that their move was recorded, when the

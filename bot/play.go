@@ -261,25 +261,44 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	return nil
 }
 
-// commitRetries are the pauses before each retry of a commit whose
-// outcome is unknown: the connection to the database was lost, or the
-// answer timed out. Only a commit with a key is retried, and the store
-// answers a retry of one it kept with ErrApplied.
-var commitRetries = []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, 2 * time.Second, 5 * time.Second}
+// commitRetries are the pauses before each retry of a commit with a key
+// whose outcome is unknown (the connection to the database was lost, or
+// the answer timed out) or whose database could not serve it (starting
+// up after a crash, shutting down): about half a minute in all, time for
+// a database server to restart and recover. The store answers a retry of
+// a commit it kept with ErrApplied, so a retry never applies twice.
+var commitRetries = []time.Duration{
+	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second,
+	2 * time.Second, 3 * time.Second, 5 * time.Second, 5 * time.Second, 5 * time.Second, 5 * time.Second,
+}
 
-// commit is Store.Commit, retried while its outcome is unknown (see
-// commitRetries). When the outcome stays unknown, the error wraps
-// errUnknownOutcome, so that the player is not told the action failed.
+// commit is Store.Commit, retried while its outcome is unknown or the
+// database unavailable (see commitRetries), until a known answer. The
+// error then tells the player the truth: errUnknownOutcome when a lost
+// answer was never settled (the move may be recorded), errNotRecorded
+// when the move is known not to be kept though the store failed rather
+// than refused it, or the store's refusal itself.
 func (ref *referee) commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	g, err := ref.store.Commit(channel, at, o)
-	for i := 0; o.Key != "" && outcomeUnknown(err) && i < len(commitRetries); i++ {
+	if o.Key == "" {
+		return g, err
+	}
+	lost := outcomeUnknown(err)
+	for i := 0; (outcomeUnknown(err) || errors.Is(err, storage.ErrUnavailable)) && i < len(commitRetries); i++ {
 		pause(ref.after, commitRetries[i])
 		g, err = ref.store.Commit(channel, at, o)
+		lost = lost || outcomeUnknown(err)
 	}
-	if o.Key != "" && outcomeUnknown(err) {
+	switch {
+	case err == nil || errors.Is(err, storage.ErrApplied):
+		return g, err
+	case outcomeUnknown(err) || lost && errors.Is(err, storage.ErrUnavailable):
 		return nil, fmt.Errorf("%w: %w", errUnknownOutcome, err)
+	case lost || errors.Is(err, storage.ErrUnavailable):
+		// the store answered at last, and had not kept the move
+		return nil, fmt.Errorf("%w: %w", errNotRecorded, err)
 	}
-	return g, err
+	return nil, err
 }
 
 // pause waits d on the clock of after (real time when nil).

@@ -108,3 +108,72 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 		})
 	}
 }
+
+// startingUp is the error a store gives while its database restarts.
+var startingUp = fmt.Errorf("postgres: commit to channel %s: %w: FATAL: the database system is starting up (SQLSTATE 57P03)", chTiny, storage.ErrUnavailable)
+
+// After a lost answer, the retries go on through a database that is still
+// starting up, until it answers: the move was kept, and the player is told
+// it was recorded, not that something went wrong.
+func TestARetryThroughARestartFindsTheMoveRecorded(t *testing.T) {
+	t.Parallel()
+	h, w := moveBeforeTheComputer(t)
+	before := h.game(chTiny)
+	board := h.board(chTiny)
+	w.reset(nil)
+	w.script = []error{errKeptLost, startingUp, startingUp, startingUp}
+	retried := h.advanceThrough(commitRetries[:4]...)
+	told := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1")).text()
+	h.bot.Wait()
+	retried()
+	if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) {
+		t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
+	}
+	g, _ := load(t, h)
+	if n := countOf(g.Log[before.Version:], 0); n != 1 {
+		t.Fatalf("alice's action is stored %d times: %+v", n, g.Log[before.Version:])
+	}
+	if calls := w.snapshot(); calls["Commit"] != 5 {
+		t.Fatalf("%d commits; want the first, three that met the restart and the one that found it kept", calls["Commit"])
+	}
+}
+
+// A move the store did not keep is told as not recorded, with what to
+// do, when the retries settle it: after a lost answer the game turned out
+// to have moved on without it, or the database never came back.
+func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
+	t.Parallel()
+	lost := fmt.Errorf("postgres: commit to channel %s: %w: conn closed", chTiny, storage.ErrUnknownOutcome)
+	stale := fmt.Errorf("postgres: commit to channel %s: %w", chTiny, &storage.VersionError{Channel: chTiny})
+	for name, tc := range map[string]struct {
+		script  []error
+		always  error
+		commits int
+	}{
+		"lost, then stale":       {script: []error{lost, startingUp, stale}, commits: 3},
+		"unavailable throughout": {always: startingUp, commits: 1 + len(commitRetries)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h, w := moveBeforeTheComputer(t)
+			before := h.game(chTiny)
+			w.reset(tc.always)
+			w.script = tc.script
+			retried := h.advanceThrough(commitRetries[:tc.commits-1]...)
+			res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"})
+			h.bot.Wait()
+			retried()
+			told := res.text()
+			if !res.privately(errNotRecorded.words(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+				t.Fatalf("alice was told %q; want that the move was not recorded", told)
+			}
+			if calls := w.snapshot(); calls["Commit"] != tc.commits {
+				t.Fatalf("%d commits; want %d", calls["Commit"], tc.commits)
+			}
+			w.reset(nil)
+			if g := h.game(chTiny); g.Version != before.Version {
+				t.Fatalf("version %d, want %d: nothing was kept", g.Version, before.Version)
+			}
+		})
+	}
+}

@@ -55,6 +55,10 @@ var (
 	// with its Outcome.Key: the store keeps it once, and answers a retry
 	// of one it kept with ErrApplied.
 	ErrUnknownOutcome = errors.New("the database's answer was lost: the write may or may not have been kept")
+	// ErrUnavailable: the database could not serve the request at all (it
+	// is starting up, shutting down or out of reach), so nothing was
+	// written; the same request may be made again later.
+	ErrUnavailable = errors.New("the database is not available")
 	// ErrClosed: the store was closed.
 	ErrClosed = errors.New("store closed")
 )

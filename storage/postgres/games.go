@@ -491,6 +491,9 @@ func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapsh
 					next = storage.Guard{Game: at.Game, Revision: uint64(rev)}
 					return nil
 				}
+				if !errors.Is(err, pgx.ErrNoRows) {
+					return committed(err) // the statement commits itself
+				}
 			}
 			if !errors.Is(err, pgx.ErrNoRows) {
 				return err
@@ -498,7 +501,6 @@ func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapsh
 		}
 		return s.whyNotAppended(ctx, channel, at, e, snapshot)
 	})
-	err = outcome(err)
 	if err != nil {
 		return storage.Guard{}, fmt.Errorf("postgres: append to channel %s: %w", channel, err)
 	}

@@ -29,18 +29,7 @@ func TestLostAnswersNeverApplyTwice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops and starts a PostgreSQL server")
 	}
-	crashes := 3
-	if n, err := strconv.Atoi(os.Getenv("MEEPLE_LOSTANSWER_CRASHES")); err == nil {
-		crashes = n
-	}
-	var srv pgtest.Server
-	t.Cleanup(func() { srv.Stop() })
-	dsn := srv.Database(t)
-	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: 3 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	srv, s, crashes := crashable(t, 3)
 	const games, actions = 6, 40
 	for i := range games {
 		storetest.NewRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
@@ -204,4 +193,162 @@ func TestAServerRestartFailsNoCall(t *testing.T) {
 	if _, err := s.Commit("c0", g.Guard(), o); err != nil {
 		t.Fatalf("the first commit after the restart: %v", err)
 	}
+}
+
+// TestADefiniteFailureWasNeverKept commits, undoes, updates and creates
+// games without interaction keys from several goroutines while the
+// server is stopped at once (as `pg_ctl stop -m immediate` does) in the
+// middle of their COMMITs, and started again. Whenever a write fails with
+// an error other than storage.ErrUnknownOutcome, the database, once back,
+// must not hold it: 0 writes kept but reported failed. (pgx can lose the
+// answer to a COMMIT and call the next read's error safe to retry; a retry
+// then meets the restarting server, or the write it repeats, and its
+// definite refusal would hide that the first attempt was kept.)
+// MEEPLE_LOSTANSWER_CRASHES sets how many crashes (default 4).
+func TestADefiniteFailureWasNeverKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops and starts a PostgreSQL server")
+	}
+	srv, s, crashes := crashable(t, 4)
+	const writers = 6
+	for i := range writers {
+		storetest.NewRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
+	}
+	// reread retries a read until the server answers.
+	reread := func(channel string) (*storage.Game, error) {
+		for {
+			g, err := s.Get(channel)
+			if err == nil || errors.Is(err, storage.ErrNotFound) {
+				return g, err
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var (
+		mu                      sync.Mutex
+		writes, unknown, failed int
+		keptButFailed           []string
+	)
+	note := func(kind string, n int, err error, kept bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		writes++
+		switch {
+		case errors.Is(err, storage.ErrUnknownOutcome):
+			unknown++
+		case err != nil:
+			failed++
+			if kept {
+				keptButFailed = append(keptButFailed, fmt.Sprintf("%s %d: %v", kind, n, err))
+			}
+		}
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Go(func() {
+			ch := fmt.Sprintf("c%d", i)
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				g, state, err := s.Load(ch)
+				if err != nil {
+					time.Sleep(20 * time.Millisecond) // the server is down
+					continue
+				}
+				switch {
+				case i%3 == 0: // updates
+					mark := base.Add(time.Duration(i*100000+n) * time.Second)
+					_, err := s.Update(ch, g.ID, func(r *storage.Game) error { r.Deadline = mark; return nil })
+					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
+						now, rerr := reread(ch)
+						note("update", n, err, rerr == nil && now.Deadline.Equal(mark))
+						continue
+					}
+					note("update", n, err, false)
+				case i%3 == 1 && n%3 == 2 && g.Version > 0: // an undo now and then
+					_, _, err := s.Undo(ch, g.Guard(), 1)
+					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
+						now, rerr := reread(ch)
+						note("undo", n, err, rerr == nil && now.Version != g.Version)
+						continue
+					}
+					note("undo", n, err, false)
+				case i%3 == 1: // commits without a key
+					p := state.Prompts()[0]
+					action := storetest.NextAction(g.Version)
+					if _, err := state.Apply(p.Seat, action); err != nil {
+						t.Error(err)
+						return
+					}
+					snap, _ := state.Encode()
+					at := base.Add(time.Duration(i*100000+n) * time.Microsecond)
+					_, err := s.Commit(ch, g.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap})
+					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
+						now, rerr := reread(ch)
+						kept := false
+						if rerr == nil {
+							if full, ferr := s.GetByID(now.ID); ferr == nil {
+								for _, e := range full.Log {
+									kept = kept || e.At.Equal(at)
+								}
+							}
+						}
+						note("commit", n, err, kept)
+						continue
+					}
+					note("commit", n, err, false)
+				default: // creates, each in a channel of its own
+					fresh := fmt.Sprintf("c%d-%d", i, n)
+					lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: fresh, Creator: "u1", Status: storage.StatusLobby,
+						Setup: storetest.RaceSetup(2), Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
+					err := s.Create(lobby)
+					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
+						_, rerr := reread(fresh)
+						note("create", n, err, rerr == nil)
+						continue
+					}
+					note("create", n, err, false)
+				}
+			}
+		})
+	}
+	for range crashes {
+		time.Sleep(time.Duration(150+rand.IntN(250)) * time.Millisecond)
+		if err := srv.Crash(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rand.IntN(200)) * time.Millisecond)
+		if err := srv.Restart(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	t.Logf("%d crashes, %d writes: %d of unknown outcome, %d failed", crashes, writes, unknown, failed)
+	if len(keptButFailed) > 0 {
+		t.Fatalf("%d writes were kept but reported failed: %v", len(keptButFailed), keptButFailed)
+	}
+}
+
+// crashable starts a server of the test's own (to be crashed), opens a
+// store on a database in it, and returns them with how many crashes to
+// make: MEEPLE_LOSTANSWER_CRASHES, or crashes.
+func crashable(t *testing.T, crashes int) (*pgtest.Server, *postgres.Store, int) {
+	if n, err := strconv.Atoi(os.Getenv("MEEPLE_LOSTANSWER_CRASHES")); err == nil {
+		crashes = n
+	}
+	srv := &pgtest.Server{}
+	t.Cleanup(func() { srv.Stop() })
+	s, err := postgres.Open(srv.Database(t), storetest.Games(), postgres.Options{Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return srv, s, crashes
 }

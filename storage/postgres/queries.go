@@ -316,7 +316,7 @@ func (s *Store) putRecord(sql, kind, key string, v any) error {
 	}
 	return s.call(func(ctx context.Context) error {
 		_, err := s.pool.Exec(ctx, sql, key, data, recordSum(key, data))
-		return err
+		return committed(err) // the statement commits itself
 	})
 }
 

@@ -22,13 +22,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -156,8 +153,13 @@ func (s *Store) Close() error {
 // storage.ErrClosed after Close. A failure before anything reached the
 // server (pgconn.SafeToRetry) runs fn again: after the server restarted,
 // every pooled connection is dead until used, and a pool hands out one
-// used within the last second without checking it. Every fn is a read, a
-// transaction, or writes that a retry cannot apply twice.
+// used within the last second without checking it. A failure while a
+// write was being committed is never run again, whatever the driver says
+// (see committed): pgx can lose the answer to a COMMIT and then report
+// the next read's "conn closed" as safe to retry. Every fn is a read, a
+// transaction, or writes that a retry cannot apply twice. A server that
+// cannot serve (starting up, shutting down, unreachable) is
+// storage.ErrUnavailable.
 func (s *Store) call(fn func(ctx context.Context) error) error {
 	if s.closed.Load() {
 		return storage.ErrClosed
@@ -167,46 +169,88 @@ func (s *Store) call(fn func(ctx context.Context) error) error {
 	for attempt := 0; ; attempt++ {
 		err := fn(ctx)
 		if !pgconn.SafeToRetry(err) || attempt >= s.retries || ctx.Err() != nil {
-			return err
+			return unavailable(err)
 		}
 	}
 }
 
 // inTx runs fn in a transaction, committed when fn returns nil. A
-// serialisation failure or deadlock between processes is retried.
+// serialisation failure or deadlock between processes is retried. A
+// failure before COMMIT was sent leaves nothing written; one while
+// committing leaves the outcome unknown (see committed).
 func (s *Store) inTx(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	return s.call(func(ctx context.Context) error {
 		for attempt := 0; ; attempt++ {
-			err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+			err := runTx(ctx, s.pool, fn)
 			if attempt < 5 && retryable(err) {
 				continue
 			}
-			return outcome(err)
+			return err
 		}
 	})
 }
 
-// outcome marks err with storage.ErrUnknownOutcome when it leaves open
-// whether the write was kept: the connection failed, or the call timed
-// out, after the request may have reached the server. Every other error
-// (a refusal, an error the server reported, a failure before anything was
-// sent) means the transaction was not kept.
-func outcome(err error) error {
-	if err == nil || pgconn.SafeToRetry(err) {
+// runTx begins a transaction, runs fn in it and commits it, rolling it
+// back when fn fails.
+func runTx(ctx context.Context, pool *pgxpool.Pool, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(ctx, tx); err != nil {
+		tx.Rollback(ctx) // a connection that failed is closed by pgx; the server rolls back
+		return err
+	}
+	return committed(tx.Commit(ctx))
+}
+
+// committed classifies the error of a statement that commits a write (a
+// COMMIT, or a write outside a transaction). Only the server's own
+// refusal of the transaction (a serialisation failure, a deadlock, a
+// constraint checked at commit, a transaction that had already failed)
+// means it was not kept. Anything else, whether the connection broke, the
+// call timed out or the server announced it is shutting down, may have
+// come after the server made the transaction durable: the outcome is
+// unknown, and the error is never safe to retry.
+func committed(err error) error {
+	if err == nil || errors.Is(err, pgx.ErrTxCommitRollback) {
 		return err
 	}
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) && pe.Severity == "ERROR" && (strings.HasPrefix(pe.Code, "40") || strings.HasPrefix(pe.Code, "23")) {
 		return err
 	}
-	var ne net.Error
-	lost := errors.As(err, &ne) || pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		strings.Contains(err.Error(), "conn closed")
-	if !lost {
+	return unknownOutcome{err}
+}
+
+// unknownOutcome is a failure while a write was committed: it wraps
+// storage.ErrUnknownOutcome and the driver's error, and is never safe to
+// retry (pgconn.SafeToRetry finds it first).
+type unknownOutcome struct{ err error }
+
+func (u unknownOutcome) Error() string {
+	return storage.ErrUnknownOutcome.Error() + ": " + u.err.Error()
+}
+
+func (u unknownOutcome) Unwrap() []error { return []error{storage.ErrUnknownOutcome, u.err} }
+
+// SafeToRetry is false: the write may have been kept.
+func (u unknownOutcome) SafeToRetry() bool { return false }
+
+// unavailable marks err with storage.ErrUnavailable when it says the
+// server could not serve the request at all (it is starting up, shutting
+// down or in recovery, or could not be connected to), so nothing was
+// written. An unknown outcome stays unknown.
+func unavailable(err error) error {
+	if err == nil || errors.Is(err, storage.ErrUnknownOutcome) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", storage.ErrUnknownOutcome, err)
+	var pe *pgconn.PgError
+	var ce *pgconn.ConnectError
+	if (errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08"))) || errors.As(err, &ce) {
+		return fmt.Errorf("%w: %w", storage.ErrUnavailable, err)
+	}
+	return err
 }
 
 // retryable reports whether err is a conflict between transactions that
