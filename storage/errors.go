@@ -99,28 +99,51 @@ func (e *AppliedError) Unwrap() error { return ErrApplied }
 func (e *VersionError) Unwrap() error { return ErrStale }
 
 // SchemaError is a record this build cannot read because a newer build
-// wrote it (or it is damaged). It wraps ErrNewerSchema or ErrCorrupt.
+// wrote it, or because it is damaged. It wraps ErrNewerSchema or
+// ErrCorrupt (see Damaged).
 type SchemaError struct {
 	Record string // kind of record: "game", "entry", …
 	Key    string // its key, printable
 	Got    uint64 // schema version found
 	Max    uint64 // newest schema version this build reads
+	// SumFails is set when the record carries a checksum (as every later
+	// schema of its kind does) and the checksum does not hold.
+	SumFails bool
 }
 
-// Error names the record and the schema versions.
+// SchemaLeap is how far beyond this build's schema a record's may be and
+// still be taken for a newer Meeple's: a release adds a step or two to a
+// record's schema, so a number further ahead is damage.
+const SchemaLeap = 32
+
+// Damaged reports whether the record is damaged rather than newer: its
+// schema number is beyond any Meeple's (further ahead than SchemaLeap),
+// or its checksum fails; or it is older than any schema this build reads.
+func (e *SchemaError) Damaged() bool {
+	return e.Got <= e.Max || e.SumFails || e.Got-e.Max > SchemaLeap
+}
+
+// Error names the record and the schema versions, and whether to upgrade
+// Meeple or restore a backup.
 func (e *SchemaError) Error() string {
-	if e.Got > e.Max {
-		return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple (if no newer Meeple wrote the file, the record is damaged)", e.Record, e.Key, e.Got, e.Max)
+	switch {
+	case e.Got <= e.Max:
+		return fmt.Sprintf("%s record %s has unknown schema %d", e.Record, e.Key, e.Got)
+	case e.SumFails:
+		return fmt.Sprintf("%s record %s has schema %d, above this build's %d, and fails its checksum: the record is damaged, not from a newer Meeple", e.Record, e.Key, e.Got, e.Max)
+	case e.Damaged():
+		return fmt.Sprintf("%s record %s has schema %d, far beyond this build's %d and any Meeple's: the record is damaged, not from a newer Meeple", e.Record, e.Key, e.Got, e.Max)
 	}
-	return fmt.Sprintf("%s record %s has unknown schema %d", e.Record, e.Key, e.Got)
+	return fmt.Sprintf("%s record %s has schema %d, newer than this build reads (%d): upgrade Meeple (if no newer Meeple wrote the file, the record is damaged)", e.Record, e.Key, e.Got, e.Max)
 }
 
-// Unwrap returns ErrNewerSchema for a newer record, ErrCorrupt otherwise.
+// Unwrap returns ErrNewerSchema for a newer record, ErrCorrupt for a
+// damaged one.
 func (e *SchemaError) Unwrap() error {
-	if e.Got > e.Max {
-		return ErrNewerSchema
+	if e.Damaged() {
+		return ErrCorrupt
 	}
-	return ErrCorrupt
+	return ErrNewerSchema
 }
 
 // ReplayError is an action in a stored log that the game's rules refuse on

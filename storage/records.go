@@ -192,7 +192,7 @@ func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 	}
 	cur := c.Current(kind)
 	if v > cur {
-		return nil, &SchemaError{Record: kind, Key: key, Got: v, Max: cur}
+		return nil, c.ahead(kind, key, data, v)
 	}
 	payload := data[n:]
 	if first, ok := c.summed[kind]; ok && v >= first {
@@ -223,9 +223,22 @@ func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 // the error and is called only then.
 func (c Codec) NotNewer(kind string, key func() string, data []byte) error {
 	if v, n := binary.Uvarint(data); n > 0 && v > c.Current(kind) {
-		return &SchemaError{Record: kind, Key: key(), Got: v, Max: c.Current(kind)}
+		return c.ahead(kind, key(), data, v)
 	}
 	return nil
+}
+
+// ahead is the error for a record of kind whose schema v is newer than
+// this build's: written by a newer Meeple, or damaged. A record of a kind
+// that carries a checksum keeps it in every later schema, so one whose
+// checksum fails is damaged whatever its schema number says.
+func (c Codec) ahead(kind, key string, data []byte, v uint64) *SchemaError {
+	e := &SchemaError{Record: kind, Key: key, Got: v, Max: c.Current(kind)}
+	if c.Summed(kind) {
+		body := len(data) - sumSize
+		e.SumFails = body < 1 || c.sum(data[:body]) != binary.BigEndian.Uint32(data[body:])
+	}
+	return e
 }
 
 // sealJSON seals the JSON encoding of v.

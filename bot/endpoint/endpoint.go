@@ -15,7 +15,7 @@ package endpoint
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -43,14 +43,14 @@ func (c Config) parse() (*url.URL, error) {
 	if c.REST != "" {
 		u, err := url.Parse(c.REST)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
-			return nil, fmt.Errorf("REST base URL %q: want http(s)://host[:port][/path]", c.REST)
+			return nil, errors.New("the REST base URL is not of the form http(s)://host[:port][/path] (it is not shown: a token pasted there would be)")
 		}
 		rest = u
 	}
 	if c.Gateway != "" {
 		u, err := url.Parse(c.Gateway)
 		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-			return nil, fmt.Errorf("gateway URL %q: want ws(s)://host[:port][/path]", c.Gateway)
+			return nil, errors.New("the gateway URL is not of the form ws(s)://host[:port][/path] (it is not shown: a token pasted there would be)")
 		}
 	}
 	return rest, nil

@@ -70,7 +70,7 @@ func preflight(path string, getenv func(string) string) []checkResult {
 	if err != nil { // the embedded content is tested; this is a broken build
 		return []checkResult{{name: "content", detail: err.Error(), fix: "rebuild meeple from a clean checkout"}}
 	}
-	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv), checkDatabase(cfg.database(getenv), games)}
+	out := []checkResult{checkConfig(path, cfg, games), checkToken(cfg, getenv, true), checkDatabase(cfg.database(getenv), games)}
 	out = append(out, checkContent(cfg.Content)...)
 	return append(out, checkBackupDir(cfg.Backup.Dir), inviteLine(cfg, getenv))
 }
@@ -80,9 +80,12 @@ func preflight(path string, getenv func(string) string) []checkResult {
 // in application_id, else the one the token names.
 func inviteLine(cfg config, getenv func(string) string) checkResult {
 	app := cfg.ApplicationID
+	if !isSnowflake(app) {
+		app = ""
+	}
 	if app == "" {
 		if token, err := cfg.token(getenv); err == nil {
-			app, _ = tokenForm(token)
+			app = tokenID(token)
 		}
 	}
 	if app == "" {
@@ -100,7 +103,7 @@ func checkConfig(path string, cfg config, games *engine.Registry) checkResult {
 	problems := cfg.problems()
 	if name := cfg.Deadlines.Computer; name != "" {
 		if known := commonComputerPlayers(games); !slices.Contains(known, name) {
-			problems = append(problems, fmt.Sprintf("deadlines.computer is %q (every game knows: %s)", name, strings.Join(known, ", ")))
+			problems = append(problems, fmt.Sprintf("deadlines.computer is %s (every game knows: %s)", shown(name), strings.Join(known, ", ")))
 		}
 	}
 	if len(problems) > 0 {
@@ -128,9 +131,12 @@ func commonComputerPlayers(games *engine.Registry) []string {
 	return common
 }
 
-// checkToken finds the token as "meeple run" would and checks its form. It
-// never prints the token.
-func checkToken(cfg config, getenv func(string) string) checkResult {
+// checkToken finds the token as "meeple run" would and checks its form
+// and, when shape is set, its shape as Discord makes tokens (see
+// tokenShape: meeple check asks for it; meeple run asks only for the form,
+// so that a change to Discord's tokens cannot keep the bot from
+// starting). It never prints the token.
+func checkToken(cfg config, getenv func(string) string, shape bool) checkResult {
 	r := checkResult{name: "token"}
 	source := "the config's token key"
 	switch {
@@ -148,7 +154,11 @@ func checkToken(cfg config, getenv func(string) string) checkResult {
 		r.fix = "set " + tokenEnv + ", or name a file holding only the token with token_file (readable by the bot's user)"
 		return r
 	}
-	id, err := tokenForm(token)
+	parts, err := tokenForm(token)
+	id := ""
+	if err == nil && shape {
+		id, err = tokenShape(parts)
+	}
 	if err != nil {
 		r.detail = "the token from " + source + " " + err.Error()
 		r.fix = "copy the token again from the Developer Portal (Bot → Reset Token), alone on its line, without quotes"
@@ -161,31 +171,56 @@ func checkToken(cfg config, getenv func(string) string) checkResult {
 	return r
 }
 
-// tokenForm checks that token looks like a Discord bot token: three parts
-// of base64url characters separated by dots, with an optional "Bot "
-// prefix. It returns the bot's user id when the first part encodes one.
-// Its errors never quote the token.
-func tokenForm(token string) (string, error) {
+// tokenForm checks that token has a bot token's form, with an optional
+// "Bot " prefix: three parts of base64url characters separated by dots.
+// It returns the parts. Its errors never quote the token.
+func tokenForm(token string) ([]string, error) {
 	parts := strings.Split(strings.TrimPrefix(token, "Bot "), ".")
 	if len(parts) == 1 {
-		return "", errors.New("has no dots; a bot token is 3 parts separated by dots")
+		return nil, errors.New("has no dots; a bot token is 3 parts separated by dots")
 	}
 	if len(parts) != 3 {
-		return "", fmt.Errorf("has %d parts separated by dots; a bot token has 3", len(parts))
+		return nil, fmt.Errorf("has %d parts separated by dots; a bot token has 3", len(parts))
 	}
 	for i, p := range parts {
 		if p == "" {
-			return "", fmt.Errorf("has an empty part %d", i+1)
+			return nil, fmt.Errorf("has an empty part %d", i+1)
 		}
 		if strings.IndexFunc(p, func(r rune) bool { return !isBase64URL(r) }) >= 0 {
-			return "", fmt.Errorf("has a character other than letters, digits, - and _ in part %d", i+1)
+			return nil, fmt.Errorf("has a character other than letters, digits, - and _ in part %d", i+1)
 		}
 	}
+	return parts, nil
+}
+
+// tokenShape checks the parts of a token of the right form against the
+// shape of the tokens Discord makes: the first the bot's user id (a
+// snowflake) encoded, the second a timestamp (4 bytes, 6 characters), the
+// third an HMAC (27 to 38 characters). It returns the bot's user id. Its
+// errors never quote the token.
+func tokenShape(parts []string) (string, error) {
 	id, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
-	if err != nil || !isSnowflake(string(id)) {
-		return "", nil
+	if err != nil || !isSnowflake(string(id)) || len(id) < 15 {
+		return "", errors.New("does not start with a bot's user id (part 1 encodes a Discord id of 15 to 20 digits)")
+	}
+	if stamp, err := base64.RawURLEncoding.DecodeString(parts[1]); err != nil || len(stamp) != 4 {
+		return "", fmt.Errorf("has a part 2 of %d characters; a bot token's timestamp is 6", len(parts[1]))
+	}
+	if n := len(parts[2]); n < 27 || n > 38 {
+		return "", fmt.Errorf("has a part 3 of %d characters; a bot token's signature is 27 to 38", n)
 	}
 	return string(id), nil
+}
+
+// tokenID is the bot user id token encodes, or "" when it has not the
+// shape of a bot token.
+func tokenID(token string) string {
+	parts, err := tokenForm(token)
+	if err != nil {
+		return ""
+	}
+	id, _ := tokenShape(parts)
+	return id
 }
 
 func isBase64URL(r rune) bool {
@@ -217,8 +252,15 @@ func checkDatabase(path string, games *engine.Registry) checkResult {
 		r.detail, r.fix = err.Error(), databaseAdvice(path, err)
 		return r
 	}
-	r.ok = true
 	r.detail = fmt.Sprintf("%s: layout %d, every page and record verified, %d games (%d active)", path, sum.Layout, sum.Total, sum.Active)
+	// The check reads; the bot opens the file for reading and writing.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		r.detail += ", but this user may not write it, which meeple run, import and migrate need: " + err.Error()
+		r.fix = "run the check as the bot's user, and give that user the file (chown meeple " + path + "; chmod 600 " + path + ")"
+		return r
+	}
+	r.ok = f.Close() == nil
 	return r
 }
 
@@ -260,6 +302,9 @@ func checkContent(dirs map[string]string) []checkResult {
 	for _, game := range slices.Sorted(maps.Keys(dirs)) {
 		dir := dirs[game]
 		r := checkResult{name: "content", ok: true, detail: game + " from " + dir + ": every file loads and validates"}
+		if !slices.Contains(gameNames(), game) {
+			game = "for " + shown(game)
+		}
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			r.ok, r.detail = false, fmt.Sprintf("%s: %s is not a folder", game, dir)
 			r.fix = "copy the game's content folder there, or remove the [content] " + game + " line to use the embedded content"

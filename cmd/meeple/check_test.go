@@ -205,7 +205,7 @@ func TestCheckReportsDatabaseProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 99))
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 9))
 	})
 	if err = errors.Join(err, db.Close()); err != nil {
 		t.Fatal(err)
@@ -277,17 +277,35 @@ func TestCheckReportsBackupFolderProblems(t *testing.T) {
 }
 
 func TestTokenForm(t *testing.T) {
-	if id, err := tokenForm("Bot " + goodToken); err != nil || id != "123456789012345678" {
-		t.Errorf("tokenForm(Bot …) = %q, %v", id, err)
-	}
-	if id, err := tokenForm("abc.def.ghi"); err != nil || id != "" {
-		t.Errorf("a well-formed token without an id: %q, %v", id, err)
+	if id := tokenID("Bot " + goodToken); id != "123456789012345678" {
+		t.Errorf("tokenID(Bot …) = %q", id)
 	}
 	for _, bad := range []string{"", "a.b", "a.b.c.d", "a b.c.d", "a.b.c=", "a.+.c"} {
 		if _, err := tokenForm(bad); err == nil {
 			t.Errorf("tokenForm(%q) accepted", bad)
 		} else if bad != "" && strings.Contains(err.Error(), bad) {
 			t.Errorf("tokenForm(%q): the error %q quotes the token", bad, err)
+		}
+	}
+	for _, bad := range []string{
+		"abc.def.ghi",                                            // no user id
+		"MTIzNDU2Nzg5MDEyMzQ1Njc4.def.ghi",                       // no timestamp, no signature
+		"MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.ghi",                    // a signature too short
+		"MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe." + tokenSecret + "xyz", // too long
+		"MTIz.GaBcDe." + tokenSecret,                             // "123" is no bot's id
+		"YWJjZGVmZ2hpams.GaBcDe." + tokenSecret,                  // "abcdefghijk" is no id
+	} {
+		parts, err := tokenForm(bad)
+		if err != nil {
+			t.Fatalf("tokenForm(%q): %v", bad, err)
+		}
+		if _, err := tokenShape(parts); err == nil {
+			t.Errorf("tokenShape(%q) accepted", bad)
+		} else if strings.Contains(err.Error(), parts[0]) || strings.Contains(err.Error(), parts[2]) {
+			t.Errorf("tokenShape(%q): the error %q quotes the token", bad, err)
+		}
+		if _, lines := checkRun(t, "", bad); !strings.HasPrefix(lines["token"][0], "FAIL") {
+			t.Errorf("meeple check took %q: %s", bad, lines["token"])
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,7 +132,7 @@ func listenAddress(s string) (string, error) {
 		return "", err
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return "", fmt.Errorf("%q has no port number", s)
+		return "", fmt.Errorf("%s has no port number", shown(s))
 	}
 	if host == "" {
 		host = "127.0.0.1"
@@ -156,7 +157,7 @@ func (h httpConfig) problems(gatewayOff bool) []string {
 			continue
 		}
 		if _, err := listenAddress(a[1]); err != nil {
-			out = append(out, fmt.Sprintf("[http] %s is %q, not an address to listen on (write \"8080\", \"127.0.0.1:8080\" or \"0.0.0.0:8080\")", a[0], a[1]))
+			out = append(out, fmt.Sprintf("[http] %s is %s, not an address to listen on (write \"8080\", \"127.0.0.1:8080\" or \"0.0.0.0:8080\")", a[0], shown(a[1])))
 		}
 	}
 	if l, m := orNone(listenAddress(h.Listen)), orNone(listenAddress(h.Metrics)); l != "" && l == m && !strings.HasSuffix(l, ":0") {
@@ -219,10 +220,10 @@ type duration struct{ time.Duration }
 func (d *duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(strings.TrimSpace(string(b)))
 	if err != nil {
-		return fmt.Errorf("%q is not a duration (write it like \"48h\" or \"30m\")", b)
+		return fmt.Errorf("%s is not a duration (write it like \"48h\" or \"30m\")", shown(string(b)))
 	}
 	if v < 0 {
-		return fmt.Errorf("%q: a duration cannot be negative", b)
+		return fmt.Errorf("%s: a duration cannot be negative", shown(string(b)))
 	}
 	d.Duration = v
 	return nil
@@ -301,13 +302,13 @@ func (c config) problems() []string {
 	}
 	for _, id := range [][2]string{{"application_id", c.ApplicationID}, {"dev_guild_id", c.DevGuildID}} {
 		if id[1] != "" && !isSnowflake(id[1]) {
-			add("%s is %q, not a Discord id (digits only: Developer Portal, or Copy ID in Discord)", id[0], id[1])
+			add("%s is %s, not a Discord id (digits only: Developer Portal, or Copy ID in Discord)", id[0], shown(id[1]))
 		}
 	}
 	switch c.Deadlines.OnDeadline {
 	case "", "computer", "pause":
 	default:
-		add("deadlines.on_deadline is %q (want \"computer\" or \"pause\")", c.Deadlines.OnDeadline)
+		add("deadlines.on_deadline is %s (want \"computer\" or \"pause\")", shown(c.Deadlines.OnDeadline))
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		add("%v", err)
@@ -315,14 +316,19 @@ func (c config) problems() []string {
 	if err := c.Discord.endpoints().Check(); err != nil {
 		add("[discord] %v", err)
 	}
+	for _, u := range [][2]string{{"rest_base_url", c.Discord.RESTBaseURL}, {"gateway_url", c.Discord.GatewayURL}} {
+		if tokenInText.MatchString(u[1]) {
+			add("[discord] %s holds what looks like a bot token (not shown); the token belongs in %s or token_file", u[0], tokenEnv)
+		}
+	}
 	out = append(out, c.Discord.shardProblems()...)
 	out = append(out, c.HTTP.problems(c.Discord.gatewayOff())...)
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
-		add("log_format is %q (want \"text\" or \"json\")", c.LogFormat)
+		add("log_format is %s (want \"text\" or \"json\")", shown(c.LogFormat))
 	}
 	for _, game := range slices.Sorted(maps.Keys(c.Content)) {
 		if !slices.Contains(gameNames(), game) {
-			add("[content] names the game %q (want one of %s)", game, strings.Join(gameNames(), ", "))
+			add("[content] names the game %s (want one of %s)", shown(game), strings.Join(gameNames(), ", "))
 		}
 	}
 	if c.Backup.Keep < 0 {
@@ -332,6 +338,30 @@ func (c config) problems() []string {
 		add("backup.every is \"0\" while backup.dir is set, so no copy would be written (give an interval such as \"24h\")")
 	}
 	return out
+}
+
+// tokenInText finds a Discord bot token inside a longer text.
+var tokenInText = regexp.MustCompile(`[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}`)
+
+// shown quotes a configured value for a message, unless it may be a
+// secret pasted under the wrong key (a token, or a URL's password): a
+// value with a run of 24 or more letters, digits, - and _ (a token's
+// parts are that long) or with a URL's user information is only
+// described by its length.
+func shown(v string) string {
+	run, longest := 0, 0
+	for _, r := range v {
+		if isBase64URL(r) {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	if longest < 24 && !strings.Contains(v, "@") {
+		return strconv.Quote(v)
+	}
+	return fmt.Sprintf("a value of %d characters (not shown: it may be a secret)", len(v))
 }
 
 // isSnowflake reports whether s is a Discord id: up to 20 digits.
@@ -383,7 +413,7 @@ func parseLevel(s string) (slog.Level, error) {
 	case "error":
 		return slog.LevelError, nil
 	}
-	return 0, fmt.Errorf("log_level is %q (want debug, info, warn or error)", s)
+	return 0, fmt.Errorf("log_level is %s (want debug, info, warn or error)", shown(s))
 }
 
 // logger builds the configured logger writing to w.

@@ -21,7 +21,7 @@ func gameNames() []string { return []string{"crystalpalace", "eightydays"} }
 func buildRegistry(contentDirs map[string]string) (*engine.Registry, error) {
 	for name := range contentDirs {
 		if !slices.Contains(gameNames(), name) {
-			return nil, fmt.Errorf("content override for unknown game %q", name)
+			return nil, fmt.Errorf("content override for unknown game %s", shown(name))
 		}
 	}
 	cp, err := loadContent("crystalpalace", contentDirs, crystalpalace.DefaultContent, crystalpalace.LoadContent)

@@ -36,7 +36,7 @@ func (b *byteSize) UnmarshalText(text []byte) error {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 || n > (1<<62)>>shift {
-		return fmt.Errorf("%q is not an amount of memory (write it like \"120MiB\" or \"1GiB\", or \"0\" for no limit)", text)
+		return fmt.Errorf("%s is not an amount of memory (write it like \"120MiB\" or \"1GiB\", or \"0\" for no limit)", shown(string(text)))
 	}
 	b.n = n << shift
 	return nil

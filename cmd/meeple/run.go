@@ -45,7 +45,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	// the same check as meeple check, before the database is touched: a
 	// token pasted wrong is told as such, not as a refusal by Discord
-	if r := checkToken(cfg, os.Getenv); !r.ok {
+	if r := checkToken(cfg, os.Getenv, false); !r.ok {
 		return fmt.Errorf("%s → fix: %s", r.detail, r.fix)
 	}
 	log := cfg.logger(stderr)

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +172,46 @@ func writeGameScript(t *testing.T, path string, moves int) {
 	}
 	if err := os.WriteFile(path, []byte(buf.String()), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A token pasted under the wrong key is never printed back: not by check,
+// nor by run, whichever key holds it.
+func TestATokenUnderAnotherKeyIsNotEchoed(t *testing.T) {
+	t.Setenv(databaseEnv, "")
+	t.Setenv(tokenEnv, goodToken)
+	q := strconv.Quote(goodToken)
+	for _, config := range []string{
+		"application_id = " + q,
+		"dev_guild_id = " + q,
+		"log_level = " + q,
+		"log_format = " + q,
+		"memory_limit = " + q,
+		"[deadlines]\non_deadline = " + q,
+		"[deadlines]\ncomputer = " + q,
+		"[deadlines]\nturn = " + q,
+		"[discord]\nrest_base_url = " + q,
+		"[discord]\ngateway_url = " + q,
+		"[discord]\nrest_base_url = \"http://" + goodToken + "\"",
+		"[http]\nlisten = " + q + "\npublic_key = \"" + strings.Repeat("ab", 32) + "\"",
+		"[http]\nmetrics = " + q,
+		"[content]\n" + strconv.Quote(goodToken) + " = \"/tmp\"",
+	} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(config+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{"check", "run"} {
+			code, out, errs := meeple(cmd, "-config", path)
+			if code == 0 {
+				t.Errorf("%s took %q", cmd, config)
+			}
+			for _, part := range strings.Split(goodToken, ".") {
+				if strings.Contains(out+errs, part) {
+					t.Errorf("%s with %q printed part of the token:\n%s%s", cmd, config, out, errs)
+					break
+				}
+			}
+		}
 	}
 }

@@ -182,8 +182,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte("games"))
 		k, v := b.Cursor().First()
-		_, n := binary.Uvarint(v)
-		return b.Put(k, append(binary.AppendUvarint(nil, 7), v[n:]...))
+		return b.Put(k, newerRecord(v, 7))
 	})
 	s := openStore(t, path, boltdb.Options{ReadOnly: true})
 	_, err := s.Get("c0")
@@ -450,8 +449,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 				k = append(binary.BigEndian.AppendUint64(nil, 2), 0, 0, 0, 3)
 				v = b.Get(k)
 			}
-			_, n := binary.Uvarint(v)
-			return b.Put(k, append(binary.AppendUvarint(nil, 9), v[n:]...))
+			return b.Put(k, newerRecord(v, 9))
 		})
 		before, _ := os.ReadFile(path)
 		_, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true})
@@ -528,5 +526,40 @@ func TestAnUnknownGameKindIsDamage(t *testing.T) {
 	_, _, err = other.Load("c1")
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "game record 1") || !strings.Contains(err.Error(), `unknown game "race"`) {
 		t.Fatalf("load of a game the program does not offer: %v", err)
+	}
+}
+
+// newerRecord is rec (of a kind with a checksum, not bound to its key) as
+// a newer Meeple would seal it: at schema v, with its checksum computed
+// anew.
+func newerRecord(rec []byte, v uint64) []byte {
+	_, n := binary.Uvarint(rec)
+	out := append(binary.AppendUvarint(nil, v), rec[n:len(rec)-4]...)
+	return binary.BigEndian.AppendUint32(out, storage.Checksum(out))
+}
+
+// TestADamagedSchemaNumberIsDamageNotANewerMeeple: a game record whose
+// schema number is far beyond any Meeple's, or is above this build's but
+// fails its checksum (a byte of the number changed), is reported as
+// damage (ErrCorrupt), and the advice is not to look for a newer Meeple.
+func TestADamagedSchemaNumberIsDamageNotANewerMeeple(t *testing.T) {
+	for name, damage := range map[string]func(rec []byte) []byte{
+		"far beyond": func(rec []byte) []byte { return newerRecord(rec, 8045) },
+		"checksum fails": func(rec []byte) []byte {
+			_, n := binary.Uvarint(rec)
+			return append(binary.AppendUvarint(nil, 5), rec[n:]...)
+		},
+	} {
+		path := fillStore(t, 2, 6)
+		rawUpdate(t, path, func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("games"))
+			k, v := b.Cursor().First()
+			return b.Put(k, damage(v))
+		})
+		_, err := boltdb.Open(path, registry(), boltdb.Options{Verify: true})
+		var se *storage.SchemaError
+		if !errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || strings.Contains(err.Error(), "upgrade") || !strings.Contains(err.Error(), "damaged") {
+			t.Errorf("%s: %v, want damage, not a newer schema", name, err)
+		}
 	}
 }

@@ -31,13 +31,13 @@ func Inspect(dsn string, timeout time.Duration) (Status, error) {
 
 func inspect(dsn string, timeout time.Duration) (Status, error) {
 	st := Status{Current: len(migrations())}
-	cfg, err := pgx.ParseConfig(dsn)
+	cfg, err := parseConfig(dsn)
 	if err != nil {
-		return st, fmt.Errorf("%w: the connection string does not parse", storage.ErrInvalid)
+		return st, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg)
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
 		return st, err
 	}

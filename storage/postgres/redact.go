@@ -175,6 +175,14 @@ func secrets(dsn string) []string {
 		if u, err := url.Parse(dsn); err == nil {
 			if p, has := u.User.Password(); has {
 				add(p)
+				// A driver may cut the password elsewhere (pgx at its
+				// first @, naming the rest as the host): every piece of
+				// it between such characters is a secret too.
+				for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return strings.ContainsRune("@:/?#&=", r) }) {
+					if len(piece) >= 3 {
+						add(piece)
+					}
+				}
 			}
 			q := u.Query()
 			for _, k := range secretParams {
@@ -212,3 +220,18 @@ type scrubbed struct {
 
 func (e scrubbed) Error() string { return e.msg }
 func (e scrubbed) Unwrap() error { return e.err }
+
+// ambiguous reports whether dsn is a URL whose user information holds an
+// @ that was not escaped: parsers disagree on where its password ends
+// (Go's net/url at the last @, pgx at the first), so pgx would take part
+// of the password for the host.
+func ambiguous(dsn string) bool {
+	if !isURL(dsn) {
+		return false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(dsn, "postgresql://"), "postgres://")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Count(rest, "@") > 1
+}

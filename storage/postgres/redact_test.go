@@ -2,9 +2,11 @@ package postgres_test
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/storage/storetest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/storage/postgres"
 )
@@ -85,5 +87,25 @@ func TestRedactLeavesNoPasswordBehind(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A password with an @ that was not escaped is cut by pgx at its first @
+// (the rest taken for the host) and by Go's net/url at its last: no part
+// of it shows in an error, whichever way the driver read it.
+func TestAPasswordWithAnUnescapedAtLeavesNoPiece(t *testing.T) {
+	dsn := "postgres://meeple:Pw9@Secret@127.0.0.1:1/db?connect_timeout=1"
+	_, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: time.Second})
+	_, inspected := postgres.Inspect(dsn, time.Second)
+	for _, err := range []error{err, inspected} {
+		if err == nil {
+			t.Fatal("a connection string no parser agrees on was taken")
+		}
+		if msg := err.Error(); strings.Contains(msg, "Secret") || strings.Contains(msg, "Pw9") || !strings.Contains(msg, "%40") {
+			t.Errorf("the error %q shows part of the password, or does not say how to write it", msg)
+		}
+	}
+	if got := postgres.Redact(dsn); strings.Contains(got, "Secret") || strings.Contains(got, "Pw9") {
+		t.Errorf("Redact(%q) = %q", dsn, got)
 	}
 }

@@ -90,9 +90,9 @@ func open(dsn string, games *engine.Registry, opts Options, upgrade bool) (*Stor
 	if games == nil {
 		return nil, errors.New("no game registry")
 	}
-	cfg, err := pgxpool.ParseConfig(dsn)
+	cfg, err := parseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the connection string does not parse", storage.ErrInvalid)
+		return nil, err
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = 16
@@ -135,6 +135,20 @@ func open(dsn string, games *engine.Registry, opts Options, upgrade bool) (*Stor
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	return s, nil
+}
+
+// parseConfig reads a connection string, refusing one whose password
+// parsers would cut in different places (see ambiguous). Its errors quote
+// nothing of dsn.
+func parseConfig(dsn string) (*pgxpool.Config, error) {
+	if ambiguous(dsn) {
+		return nil, fmt.Errorf("%w: the connection URL's password holds an @ that is not escaped; write it as %%40", storage.ErrInvalid)
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the connection string does not parse", storage.ErrInvalid)
+	}
+	return cfg, nil
 }
 
 // String names the database, without its password.
