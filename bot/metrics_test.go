@@ -128,10 +128,10 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 		{`meeple_store_write_errors_total{op="commit"}`, 0, 0},
 		{`meeple_render_bytes_count`, 1, 1000}, // boards and glances
 		// the new boards after the phases go out as the acting interaction's follow-ups
-		{`meeple_discord_requests_total{route="POST /webhooks/:id/:token",token="interaction",status="200"}`, 1, 1000},
+		{`meeple_discord_requests_total{route="POST /webhooks/:id/:token",budget="interaction",status="200"}`, 1, 1000},
 		{`meeple_endpoint_requests_total{result="ping"}`, 1, 1},
 		{`meeple_endpoint_requests_total{result="forged"}`, 1, 1},
-		{`meeple_pacer_waiting`, 0, 0},
+		{`meeple_pacer_waiting_requests`, 0, 0},
 	}
 	for _, c := range checks {
 		if got := value(t, reg, c.series); got < c.min || got > c.max {
@@ -189,5 +189,61 @@ func TestReadiness(t *testing.T) {
 	defer b.Close()
 	if err := b.StoreWritable(); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("a read-only store: %v, want ErrReadOnly", err)
+	}
+}
+
+// A player's refusal ("already seated", "not seated") is not a store
+// write error: meeple_store_write_errors_total, which a critical alert
+// watches, stays at 0.
+func TestARefusalIsNotAStoreWriteError(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, tinyRegistry(), Config{Observer: m}, nil, nil)
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
+	for _, c := range []struct {
+		who  tester
+		sub  string
+		want string
+	}{{alice, subJoin, "already"}, {bob, subLeave, "not"}} {
+		if res := h.command(c.who, chTiny, cmdLobby, c.sub, nil); !res.private() || !strings.Contains(res.text(), c.want) {
+			t.Fatalf("/lobby %s: %s", c.sub, res.text())
+		}
+	}
+	h.bot.Wait()
+	if n := value(t, reg, `meeple_store_write_seconds_count{op="update"}`); n < 2 {
+		t.Fatalf("%v updates timed; want the two refused", n)
+	}
+	if n := value(t, reg, `meeple_store_write_errors_total`); n != 0 {
+		t.Errorf("%v store write errors counted for two refusals", n)
+	}
+}
+
+// fullStore is a store whose own write probe fails, as a bbolt store's
+// does on a full disk, while a transaction that writes nothing passes.
+type fullStore struct{ Store }
+
+func (fullStore) Writable() error {
+	return errors.New("no room for 1048576 bytes beside the file: no space left on device")
+}
+
+// The readiness probe asks the store's own write probe when it has one:
+// a store that cannot write (a full disk) is not ready.
+func TestReadinessAsksTheStoresWriteProbe(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	if err := h.bot.StoreWritable(); err != nil {
+		t.Fatalf("the bbolt store with room: %v", err)
+	}
+	b, err := New(Parts{Session: h.fake.NewSession(), Store: fullStore{h.store}, Games: h.reg}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.StoreWritable(); err == nil || !strings.Contains(err.Error(), "no space") {
+		t.Errorf("a store on a full disk: %v, want its probe's failure", err)
 	}
 }

@@ -168,10 +168,36 @@ func (o observedStore) timed(op string, start time.Time, err error) {
 	o.obs.StoreWrite(op, time.Since(start), storeFailure(err))
 }
 
+// caller remembers the error the caller's own function (an Update's fn,
+// an Outcome's Edit) returned, which the store hands back: a refusal of
+// the bot's ("already seated"), not a failure of the store.
+type caller struct{ err error }
+
+// wrap returns fn reporting its error to c; nil stays nil.
+func (c *caller) wrap(fn func(*storage.Game) error) func(*storage.Game) error {
+	if fn == nil {
+		return nil
+	}
+	return func(g *storage.Game) error {
+		c.err = fn(g)
+		return c.err
+	}
+}
+
+// failure is err unless it is the caller's own error.
+func (c *caller) failure(err error) error {
+	if c.err != nil && errors.Is(err, c.err) {
+		return nil
+	}
+	return err
+}
+
 func (o observedStore) Commit(channel string, at storage.Guard, out storage.Outcome) (*storage.Game, error) {
 	start := time.Now()
+	var own caller
+	out.Edit = own.wrap(out.Edit)
 	g, err := o.Store.Commit(channel, at, out)
-	o.timed("commit", start, err)
+	o.timed("commit", start, own.failure(err))
 	if err == nil && g != nil {
 		if out.Start {
 			o.obs.GameStarted(g.Kind)
@@ -192,8 +218,9 @@ func (o observedStore) Create(g *storage.Game) error {
 
 func (o observedStore) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	start := time.Now()
-	g, err := o.Store.Update(channel, game, fn)
-	o.timed("update", start, err)
+	var own caller
+	g, err := o.Store.Update(channel, game, own.wrap(fn))
+	o.timed("update", start, own.failure(err))
 	return g, err
 }
 
@@ -324,13 +351,20 @@ var errProbe = errors.New("readiness probe: nothing to write")
 // probeChannel is a channel id no game can have (ids are digits).
 const probeChannel = "readiness-probe"
 
-// StoreWritable reports whether the store takes writes now: it opens a
-// write transaction on a channel that holds no game, which ends before
-// writing anything (bbolt: the writer's turn, rolled back, no fsync;
-// PostgreSQL: a SELECT … FOR UPDATE, which a read-only server or
-// transaction refuses). A store opened read-only, closed or unreachable
-// fails it.
+// writeProber is a store that can show that it takes writes by making
+// one (boltdb.Store.Writable: a committed write, and room on the disk).
+type writeProber interface{ Writable() error }
+
+// StoreWritable reports whether the store takes writes now: the store's
+// own probe when it has one (bbolt: a full disk fails it), else a write
+// transaction on a channel that holds no game, which ends before writing
+// anything (PostgreSQL: a SELECT … FOR UPDATE, which a read-only server
+// or transaction refuses). A store opened read-only, closed or
+// unreachable fails it.
 func (b *Bot) StoreWritable() error {
+	if p, ok := b.probe.(writeProber); ok {
+		return p.Writable()
+	}
 	_, err := b.probe.Update(probeChannel, 0, func(*storage.Game) error { return errProbe })
 	if err == nil || errors.Is(err, storage.ErrNotFound) || errors.Is(err, errProbe) {
 		return nil

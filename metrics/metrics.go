@@ -14,6 +14,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,17 +46,17 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	seconds := []float64{.01, .025, .05, .1, .25, .5, 1, 1.5, 2, 2.5, 3, 5, 10, 30}
 	m := &Metrics{
 		interactions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_interactions_total",
-			Help: "Interactions handled, by kind (command, autocomplete, component, form) and result (ok, refused, failed, panic, closing)."}, []string{"kind", "result"}),
+			Help: "Interactions handled, by kind (command, autocomplete, component, form, other: a type Meeple does not know) and result (ok, refused, failed, panic, closing)."}, []string{"kind", "result"}),
 		answer: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "meeple_interaction_answer_seconds",
 			Help: "Time from an interaction's arrival to its initial response going out; Discord drops answers after 3 s.", Buckets: seconds}, []string{"kind"}),
 		handling: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "meeple_interaction_seconds",
 			Help: "Time an interaction's handling took in all, follow-ups included.", Buckets: seconds}, []string{"kind"}),
 		rest: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_discord_requests_total",
-			Help: "REST calls to Discord, by route, by who pays (bot: the bot token's global budget; interaction: answers and webhooks) and HTTP status (error: no response)."},
-			[]string{"route", "token", "status"}),
+			Help: "REST calls to Discord, by route, by the budget they count against (bot: the bot's global 50 a second; interaction: answers and webhooks) and HTTP status (error: no response)."},
+			[]string{"route", "budget", "status"}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_discord_rate_limited_total",
 			Help: "429 answers from Discord, by route and X-RateLimit-Scope (user, global, shared)."}, []string{"route", "scope"}),
-		pacer: prometheus.NewGauge(prometheus.GaugeOpts{Name: "meeple_pacer_waiting",
+		pacer: prometheus.NewGauge(prometheus.GaugeOpts{Name: "meeple_pacer_waiting_requests",
 			Help: "Bot-token REST calls waiting for the pacer, which keeps the bot under Discord's 50 a second."}),
 		storeWrite: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "meeple_store_write_seconds",
 			Help: "Time a write to the store took (commit, create, update, undo, finish), durable on return.", Buckets: seconds}, []string{"op"}),
@@ -76,7 +77,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		disconnects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_gateway_disconnects_total",
 			Help: "Gateway connections lost, by shard."}, []string{"shard"}),
 		endpointCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "meeple_endpoint_requests_total",
-			Help: "Requests to the HTTP interactions endpoint, by result (interaction, ping, unsigned, forged, stale, replayed, too_large, bad_request, method, busy, no_answer)."},
+			Help: "Requests to the HTTP interactions endpoint, by result (" + strings.Join(EndpointResults, ", ") + ")."},
 			[]string{"result"}),
 	}
 	for _, c := range m.collectors() {
@@ -84,7 +85,53 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			return nil, err
 		}
 	}
+	m.zero()
 	return m, nil
+}
+
+// The label values Meeple's counters know in advance, created at 0 when
+// the instruments are made: a series that first appears at 1 hides its
+// first increase from rate() and increase().
+var (
+	InteractionKinds   = []string{"command", "autocomplete", "component", "form", "other"}
+	InteractionResults = []string{"ok", "refused", "failed", "panic", "closing"}
+	StoreOps           = []string{"commit", "create", "update", "undo", "finish"}
+	EndpointResults    = []string{"interaction", "ping", "unsigned", "forged", "stale", "replayed", "too_large", "bad_request", "incomplete", "method", "busy", "no_answer"}
+)
+
+// zero creates the counters' known series at 0.
+func (m *Metrics) zero() {
+	for _, kind := range InteractionKinds {
+		for _, result := range InteractionResults {
+			m.interactions.WithLabelValues(kind, result)
+		}
+	}
+	for _, op := range StoreOps {
+		m.storeErrors.WithLabelValues(op)
+	}
+	for _, result := range EndpointResults {
+		m.endpointCalls.WithLabelValues(result)
+	}
+}
+
+// Games creates the games' counters at 0 for every game of games.
+func (m *Metrics) Games(games []string) {
+	for _, game := range games {
+		m.started.WithLabelValues(game)
+		for _, status := range []string{"finished", "abandoned"} {
+			m.ended.WithLabelValues(game, status)
+		}
+	}
+}
+
+// Shards creates the gateway's counters at 0 for every shard of shards.
+func (m *Metrics) Shards(shards []int) {
+	for _, shard := range shards {
+		s := strconv.Itoa(shard)
+		m.resumes.WithLabelValues(s)
+		m.disconnects.WithLabelValues(s)
+		m.gatewayUp.WithLabelValues(s)
+	}
 }
 
 // collectors are m's instruments, one metric each.
@@ -104,14 +151,14 @@ func (m *Metrics) Interaction(kind, result string, answer, took time.Duration) {
 
 // REST counts one REST call to Discord.
 func (m *Metrics) REST(route string, botToken bool, status int, scope string) {
-	token, code := "interaction", "error"
+	budget, code := "interaction", "error"
 	if botToken {
-		token = "bot"
+		budget = "bot"
 	}
 	if status != 0 {
 		code = strconv.Itoa(status)
 	}
-	m.rest.WithLabelValues(route, token, code).Inc()
+	m.rest.WithLabelValues(route, budget, code).Inc()
 	if status == http.StatusTooManyRequests {
 		m.rateLimited.WithLabelValues(route, scope).Inc()
 	}
@@ -176,19 +223,30 @@ func CountGames(reg prometheus.Registerer, games, statuses []string, count func(
 		"Games in the store, by game and status (lobby, running, finished, abandoned).", []string{"game", "status"}, nil)})
 }
 
+// collectorUp says whether a collector that reads the store when scraped
+// could read it: when it cannot, its metrics are left out of the scrape
+// and the rest are served.
+var collectorUp = prometheus.NewDesc("meeple_collector_up",
+	"1 when a collector that reads when scraped (games: meeple_games from the store) read what it serves, 0 when it failed and its metrics are missing from this scrape.",
+	[]string{"collector"}, nil)
+
 type gamesCollector struct {
 	count           func() ([]GameCount, error)
 	games, statuses []string
 	desc            *prometheus.Desc
 }
 
-func (c gamesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+func (c gamesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc; ch <- collectorUp }
 
 func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
 	counts, err := c.count()
+	up := 1.0
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(c.desc, err)
-		return
+		up = 0
+	}
+	ch <- prometheus.MustNewConstMetric(collectorUp, prometheus.GaugeValue, up, "games")
+	if err != nil {
+		return // the scrape serves every other metric
 	}
 	n := map[[2]string]int{}
 	for _, game := range c.games {
@@ -209,7 +267,9 @@ func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
 // when ready returns nil, else 503 with its reason).
 func Handler(g prometheus.Gatherer, ready func() error) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+	// What can be gathered is served: a failing collector leaves its own
+	// metrics out (and says so in meeple_collector_up), not all of them.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	})

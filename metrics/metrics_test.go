@@ -142,7 +142,7 @@ func served(t *testing.T) (map[string]*dto.MetricFamily, *prometheus.Registry) {
 	for _, f := range families {
 		out[f.GetName()] = f
 	}
-	if want := len(m.collectors()) + 1; len(out) != want { // + meeple_games
+	if want := len(m.collectors()) + 2; len(out) != want { // + meeple_games, meeple_collector_up
 		t.Fatalf("served %d metrics, want %d: touch every instrument in served()", len(out), want)
 	}
 	return out, reg
@@ -240,16 +240,17 @@ func TestMetricsFollowPrometheusConventions(t *testing.T) {
 		t.Errorf("%s: %s", p.Metric, p.Text)
 	}
 	bounded := map[string]string{
-		"kind":   "the interaction's type",
-		"result": "a fixed list per metric",
-		"route":  "REST routes with every id and token replaced",
-		"token":  "bot or interaction",
-		"status": "HTTP status codes, or a game's four statuses",
-		"scope":  "Discord's three 429 scopes",
-		"op":     "the store's five writes",
-		"game":   "the games this build plays",
-		"image":  "the four images",
-		"shard":  "the shards of one process",
+		"kind":      "the interaction's type",
+		"result":    "a fixed list per metric",
+		"route":     "REST routes with every id and token replaced",
+		"budget":    "bot or interaction",
+		"collector": "the collectors that read when scraped",
+		"status":    "HTTP status codes, or a game's four statuses",
+		"scope":     "Discord's three 429 scopes",
+		"op":        "the store's five writes",
+		"game":      "the games this build plays",
+		"image":     "the four images",
+		"shard":     "the shards of one process",
 	}
 	for name, f := range families {
 		for _, m := range f.GetMetric() {
@@ -258,6 +259,45 @@ func TestMetricsFollowPrometheusConventions(t *testing.T) {
 					t.Errorf("%s has label %s, not one of the labels known to take few values", name, l.GetName())
 				}
 			}
+		}
+	}
+}
+
+// A collector that fails (the store is down) leaves its own metrics out
+// of the scrape and says so in meeple_collector_up; every other metric is
+// still served, with 200.
+func TestAFailingCollectorLeavesTheRestServed(t *testing.T) {
+	m, reg := newTest(t)
+	m.GameStarted("tiny")
+	down := errors.New("postgres: count games: connection refused")
+	if err := CountGames(reg, []string{"tiny"}, []string{"running"}, func() ([]GameCount, error) { return nil, down }); err != nil {
+		t.Fatal(err)
+	}
+	code, body := get(t, Handler(reg, func() error { return nil }), "/metrics")
+	if code != 200 || !strings.Contains(body, `meeple_games_started_total{game="tiny"} 1`) || !strings.Contains(body, `meeple_collector_up{collector="games"} 0`) {
+		t.Fatalf("/metrics with the store down: %d\n%s", code, body)
+	}
+	if strings.Contains(body, "meeple_games{") {
+		t.Error("/metrics serves game counts it could not read")
+	}
+}
+
+// The counters' known series exist at 0 from the start, so that
+// increase() sees their first errors.
+func TestKnownSeriesStartAtZero(t *testing.T) {
+	m, reg := newTest(t)
+	m.Games([]string{"tiny"})
+	m.Shards([]int{0, 1})
+	_, body := get(t, Handler(reg, func() error { return nil }), "/metrics")
+	for _, want := range []string{
+		`meeple_store_write_errors_total{op="commit"} 0`, `meeple_store_write_errors_total{op="update"} 0`,
+		`meeple_interactions_total{kind="command",result="failed"} 0`, `meeple_interactions_total{kind="other",result="ok"} 0`,
+		`meeple_endpoint_requests_total{result="forged"} 0`, `meeple_endpoint_requests_total{result="incomplete"} 0`,
+		`meeple_games_started_total{game="tiny"} 0`, `meeple_games_ended_total{game="tiny",status="abandoned"} 0`,
+		`meeple_gateway_disconnects_total{shard="1"} 0`, `meeple_gateway_resumes_total{shard="0"} 0`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics at the start lacks %s", want)
 		}
 	}
 }

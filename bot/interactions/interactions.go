@@ -71,7 +71,8 @@ type Options struct {
 	Timeouts Timeouts
 	// Count is told the outcome of every request ("interaction", "ping",
 	// "unsigned", "forged", "stale", "replayed", "too_large", "bad_request",
-	// "method", "busy", "no_answer"); nil means nobody listens.
+	// "incomplete" (the body was cut short or too slow), "method", "busy",
+	// "no_answer"); nil means nobody listens.
 	Count func(result string)
 	// Now is the clock that timestamps are checked against; nil means
 	// time.Now.
@@ -282,8 +283,8 @@ func (e *Endpoint) verified(w http.ResponseWriter, r *http.Request, stamp string
 	if errors.As(err, &over) {
 		return nil, tooLarge
 	}
-	if err != nil {
-		return nil, errRefused{http.StatusBadRequest, "bad_request", "reading the body: " + err.Error()}
+	if err != nil { // cut short, or too slow (a slowloris): not a malformed request
+		return nil, errRefused{http.StatusBadRequest, "incomplete", "the body did not arrive whole: " + err.Error()}
 	}
 	if !ed25519.Verify(e.opts.PublicKey, buf.Bytes(), sig) {
 		return nil, errRefused{http.StatusUnauthorized, "forged", "the signature does not verify"}

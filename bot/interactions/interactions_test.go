@@ -384,8 +384,27 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 		}
 		conn.Close()
 	}
+	// a body half sent, then the client's side of the connection closed
+	conn, err := net.Dial("tcp", f.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte(head + string(body[:len(body)/2]))); err != nil {
+		t.Fatal(err)
+	}
+	conn.(*net.TCPConn).CloseWrite()
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if got, _ := io.ReadAll(conn); !strings.Contains(string(got), "400") {
+		t.Errorf("a half-sent request was answered %q", got)
+	}
 	if f.handlerCalls() != 0 {
 		t.Error("a slow request reached the handler")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.counts["incomplete"] != 2 || f.counts["bad_request"] != 0 {
+		t.Errorf("a slow and a half-sent body counted as %v; want 2 incomplete, apart from bad requests", f.counts)
 	}
 }
 

@@ -147,10 +147,10 @@ metrics = "127.0.0.1:0"
 	if n, _ := series(body, "meeple_store_write_errors_total"); n != 0 {
 		t.Errorf("%v failed store writes", n)
 	}
-	if n, _ := series(body, "meeple_discord_requests_total", `token="interaction"`); n < 5 {
+	if n, _ := series(body, "meeple_discord_requests_total", `budget="interaction"`); n < 5 {
 		t.Errorf("%v interaction calls counted, want at least the 5 answers", n)
 	}
-	if n, _ := series(body, "meeple_discord_requests_total", `token="bot"`); n < 1 {
+	if n, _ := series(body, "meeple_discord_requests_total", `budget="bot"`); n < 1 {
 		t.Errorf("no bot-token call counted (the commands' registration is one)")
 	}
 	route := regexp.MustCompile(`route="([^"]*)"`)

@@ -115,6 +115,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if m != nil {
 		botCfg.Observer = m
+		if !botCfg.NoGateway {
+			m.Shards(shards.Normal().IDs)
+		}
 	}
 	cfg.Deadlines.apply(&botCfg)
 	botCfg.ShutdownWait = botShutdownWait

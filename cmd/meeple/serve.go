@@ -42,6 +42,7 @@ func operatorMetrics(cfg httpConfig, games []string, counts func() ([]storage.Ga
 	if err != nil {
 		return nil, nil, fmt.Errorf("metrics: %w", err)
 	}
+	m.Games(games)
 	statuses := []string{string(storage.StatusLobby), string(storage.StatusRunning), string(storage.StatusFinished), string(storage.StatusAbandoned)}
 	count := func() ([]metrics.GameCount, error) {
 		counts, err := counts()
