@@ -109,8 +109,8 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 	}
 }
 
-// startingUp is the error a store gives while its database restarts.
-var startingUp = fmt.Errorf("postgres: commit to channel %s: %w: FATAL: the database system is starting up (SQLSTATE 57P03)", chTiny, storage.ErrUnavailable)
+// errStartingUp is the error a store gives while its database restarts.
+var errStartingUp = fmt.Errorf("postgres: commit to channel %s: %w: FATAL: the database system is starting up (SQLSTATE 57P03)", chTiny, storage.ErrUnavailable)
 
 // After a lost answer, the retries go on through a database that is still
 // starting up, until it answers: the move was kept, and the player is told
@@ -121,7 +121,7 @@ func TestARetryThroughARestartFindsTheMoveRecorded(t *testing.T) {
 	before := h.game(chTiny)
 	board := h.board(chTiny)
 	w.reset(nil)
-	w.script = []error{errKeptLost, startingUp, startingUp, startingUp}
+	w.script = []error{errKeptLost, errStartingUp, errStartingUp, errStartingUp}
 	retried := h.advanceThrough(commitRetries[:4]...)
 	told := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1")).text()
 	h.bot.Wait()
@@ -150,8 +150,8 @@ func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
 		always  error
 		commits int
 	}{
-		"lost, then stale":       {script: []error{lost, startingUp, stale}, commits: 3},
-		"unavailable throughout": {always: startingUp, commits: 1 + len(commitRetries)},
+		"lost, then stale":       {script: []error{lost, errStartingUp, stale}, commits: 3},
+		"unavailable throughout": {always: errStartingUp, commits: 1 + len(commitRetries)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
