@@ -1,8 +1,9 @@
 // Package typeset lays out and draws one line of text in any script, for
 // the game images: a player's display name may hold emoji (with skin
 // tones, flags, keycaps and joined sequences), Chinese, Japanese, Korean,
-// Arabic or Hebrew (right to left, Arabic letters joined), Indic scripts,
-// Thai, Georgian, Armenian or letters with combining accents.
+// Arabic or Hebrew (right to left, Arabic letters joined), Indic scripts
+// (Odia and Sinhala too), Thai, Lao, Khmer, Burmese, Ethiopic, Mongolian,
+// runic letters, Georgian, Armenian or letters with combining accents.
 //
 // A line is split into grapheme clusters (what a reader sees as one
 // character); each cluster is drawn as an emoji picture or in the first

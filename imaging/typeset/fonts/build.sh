@@ -21,7 +21,8 @@ sub() { # sub OUT IN UNICODES [more pyftsubset options]
 sub NotoSans-Regular.ttf $core/NotoSans-Regular.ttf \
 	'0000-058F,1AB0-1AFF,1C80-1C8F,1D00-1DFF,1E00-1FFF,2000-218F,2C60-2C7F,2DE0-2DFF,A640-A69F,A720-A7FF,AB30-AB6F,FB00-FB06'
 sub NotoSansArabic-Regular.ttf $core/NotoSansArabic-Regular.ttf '0020-0040,005B-0060,007B-007E,00A0,00AB,00BB,2010-2027,0600-06FF,0750-077F,0870-08FF,200C-200F,25CC,FB50-FDFF,FE70-FEFF'
-for f in Hebrew Armenian Georgian Thai Lao Khmer Devanagari Bengali Gurmukhi Gujarati Tamil Telugu Kannada Malayalam; do
+for f in Hebrew Armenian Georgian Thai Lao Khmer Myanmar Ethiopic Oriya Sinhala Mongolian Runic \
+	Devanagari Bengali Gurmukhi Gujarati Tamil Telugu Kannada Malayalam; do
 	sub NotoSans$f-Regular.ttf $core/NotoSans$f-Regular.ttf '*'
 done
 # Symbols: arrows, technical, geometric shapes, miscellaneous symbols,
