@@ -73,6 +73,31 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	}
 }
 
+// A global 429 that carries X-RateLimit-Reset-After (some of Discord's
+// do) would make discordgo hold every call of its session until the
+// reset, interaction answers too: the guard keeps that limit itself, for
+// bot-token calls, and discordgo's own limiter never hears of it.
+func TestAGlobal429LeavesDiscordgosLimiterOpen(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	over := make(chan struct{})
+	defer close(over)
+	h.bot.send.guard.limits.wall = heldWall{at: time.Now(), over: over}
+	const dmChannel = "7778"
+	h.fake.Fail(func(q discordtest.Request) bool { return q.Channel == dmChannel }, discordtest.GloballyRateLimited(30*time.Second, 1))
+	s := h.bot.send.s
+	if _, err := s.ChannelMessageSend(dmChannel, "a ping", discordgo.WithRetryOnRatelimit(false)); err == nil {
+		t.Fatal("the global 429 did not reach the bot")
+	}
+	webhook := s.Ratelimiter.GetBucket(discordgo.EndpointWebhookToken(testApp, "tok1"))
+	if wait := s.Ratelimiter.GetWaitTime(webhook, 1); wait > 0 {
+		t.Errorf("discordgo holds an interaction's webhook %v behind the global 429", wait)
+	}
+	if res := h.command(alice, chTiny, cmdGame, subRules, nil); res.Requests[0].Kind != discordtest.Callback {
+		t.Errorf("the answer's first request: %s", res.Requests[0].Path)
+	}
+}
+
 // The session's HTTP timeout bounds each exchange with Discord from when
 // the guard lets it go, never the wait for its turn: a call held back by
 // a global 429 for many times the timeout still goes out, and a call that

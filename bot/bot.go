@@ -210,6 +210,7 @@ func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	c.Logger = slog.New(WithoutTokens(c.Logger.Handler()))
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -356,8 +357,10 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	result := "panic" // unless the handling below returns
 	defer func() {
 		r.finish()
-		if err := r.done(); err != nil {
-			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", i.Type.String(), "err", describeSendError(err))
+		if err := r.done(); expired(err) {
+			b.log.Info("an interaction expired before it was answered", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", describeSendError(err))
+		} else if err != nil {
+			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", describeSendError(err))
 		}
 		b.obs.Interaction(interactionKind(i.Type), result, r.answerTime(start), time.Since(start))
 		if u := userOf(i); u != nil && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
@@ -376,7 +379,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 		return
 	}
 	defer b.leave()
-	defer b.recover("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", i.Type.String())
+	defer b.recover("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", interactionKind(i.Type))
 	err := b.router.route(ctx, r, i)
 	if err != nil {
 		b.fail(r, i, err)
@@ -446,9 +449,12 @@ func (b *Bot) leave() {
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
 func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
+	if expired(err) {
+		return // nothing reaches the user; handleInteraction logs it
+	}
 	text, unexpected := userMessage(b.langs.person(string(i.Locale)), err)
 	if unexpected {
-		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", i.Type.String(), "err", err)
+		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", interactionKind(i.Type), "err", err)
 	}
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		_ = r.choices(nil)

@@ -3,7 +3,9 @@ package bot
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/storage"
@@ -81,4 +83,46 @@ func TestPlayersPromptedByDMAreNotPingedForIt(t *testing.T) {
 	if dms != 1 {
 		t.Errorf("carol got %d DM prompts, want 1", dms)
 	}
+}
+
+// A secret prompt's DM is a bot-token call, which a global 429 can hold
+// for seconds: the channel's next board goes out while it waits. Here the
+// DM that opens round 2 for carol is held, and alice's pick in round 2
+// still reaches the board.
+func TestABoardDoesNotWaitForADM(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
+	h.command(bob, chTiny, cmdLobby, subJoin, nil)
+	h.command(carol, chTiny, cmdLobby, subJoin, nil)
+	if res := h.command(alice, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+		t.Fatalf("start: %s", res.text())
+	}
+	play := func(u tester, action string) { h.command(u, chTiny, cmdPlay, "", map[string]any{optAction: action}) }
+	play(alice, "pick 2")
+	play(bob, "pick 1")
+	h.dm(carol, "1")
+	play(alice, "move 1")
+	play(bob, "move 1")
+	h.bot.send.guard.exchange = time.Hour // the held DM waits as long as the test
+	caught, release := h.fake.Hold(func(q discordtest.Request) bool {
+		return q.Kind == discordtest.DirectMessage && q.User == carol.ID && strings.Contains(q.Text(), "a number")
+	})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer release()
+	wg.Go(func() { play(carol, "move 1") }) // ends round 1: round 2's prompt is DMed
+	<-caught
+	version := h.game(chTiny).Version
+	wg.Go(func() { play(alice, "pick 3") })
+	waitUntil(t, "alice's pick on the board while carol's DM waits", func() bool {
+		want := fmt.Sprintf("version %d ", version+1)
+		for _, q := range h.fake.Requests() {
+			if q.Kind != discordtest.DirectMessage && strings.Contains(q.Text(), want) {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -90,6 +90,9 @@ var (
 	errStaleClick  = &refusal{id: "refuse.stale_click"}
 	errForeign     = &refusal{id: "refuse.foreign"}
 	errUnknownComp = &refusal{id: "refuse.unknown_component"}
+	// errMisplaced: a button of this Meeple on a message it never put
+	// it on (a forged click)
+	errMisplaced   = &refusal{id: "refuse.misplaced_button"}
 	errBusyChannel = &refusal{id: "refuse.busy_channel"}
 	errGuildOnly   = &refusal{id: "refuse.guild_only"}
 	errClosing     = &refusal{id: "refuse.closing"}

@@ -645,7 +645,7 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 		return b.confirmAbandon(r, in, g)
 	}
 	if !ephemeral(in.message) {
-		return errUnknownComp // a confirmation is only ever on its private question
+		return errMisplaced // a confirmation is only ever on its private question
 	}
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuseWith("lobby.abandon_who")

@@ -92,7 +92,7 @@ func outcomeOf(err error) string {
 // interaction and webhook tokens and every id replaced, so that one
 // route is one label however many channels the bot talks to.
 func routeOf(method, path string) string {
-	path = redactRoute(path)
+	path = redactTokens(path)
 	if _, rest, ok := strings.Cut(path, "/api/v"); ok {
 		if _, after, ok := strings.Cut(rest, "/"); ok {
 			path = "/" + after

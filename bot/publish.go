@@ -65,9 +65,10 @@ type publisher struct {
 	shared bool
 
 	mu      sync.Mutex
-	pending map[string]*pubJob // work not yet started, by channel
-	running map[string]bool    // channels with a worker
-	idle    *sync.Cond         // on mu: broadcast when no channel has a worker
+	pending map[string]*pubJob  // work not yet started, by channel
+	asides  map[string][]func() // work set aside (aside), by key
+	running map[string]bool     // channels (and aside keys) with a worker
+	idle    *sync.Cond          // on mu: broadcast when no channel has a worker
 }
 
 // pubJob is the work waiting for one channel.
@@ -92,7 +93,7 @@ type boardClick struct {
 
 func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
 	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log,
-		pending: map[string]*pubJob{}, running: map[string]bool{}}
+		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
 }
@@ -156,10 +157,7 @@ func (p *publisher) run(channel string) {
 		j := p.pending[channel]
 		delete(p.pending, channel)
 		if j == nil {
-			delete(p.running, channel)
-			if len(p.running) == 0 {
-				p.idle.Broadcast()
-			}
+			p.stopped(channel)
 			p.mu.Unlock()
 			return
 		}
@@ -168,9 +166,54 @@ func (p *publisher) run(channel string) {
 	}
 }
 
-// wait returns once no channel has work under way (safe while others
-// queue more).
-// busy is how many channels have board updates under way or waiting.
+// aside runs f after the work set aside before it under key, on a worker
+// of its own: the channel's board work goes on meanwhile.
+func (p *publisher) aside(key string, f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asides[key] = append(p.asides[key], f)
+	if p.running[key] {
+		return
+	}
+	p.running[key] = true
+	go func() {
+		for {
+			p.mu.Lock()
+			fs := p.asides[key]
+			delete(p.asides, key)
+			if len(fs) == 0 {
+				p.stopped(key)
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+			for _, f := range fs {
+				p.safely(key, f)
+			}
+		}
+	}()
+}
+
+// safely runs f, logging a panic.
+func (p *publisher) safely(key string, f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.log.Error("recovered from a panic while publishing", "work", key, "panic", panicText(v), "stack", string(debug.Stack()))
+		}
+	}()
+	f()
+}
+
+// stopped records that key's worker ended; p.mu is held.
+func (p *publisher) stopped(key string) {
+	delete(p.running, key)
+	if len(p.running) == 0 {
+		p.idle.Broadcast()
+	}
+}
+
+// busy is how many channels have board updates (or DMs) under way or
+// waiting.
 func (p *publisher) busy() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -183,6 +226,8 @@ func (p *publisher) busy() int {
 	return n
 }
 
+// wait returns once no channel has work under way (safe while others
+// queue more).
 func (p *publisher) wait() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -259,7 +304,12 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		}
 	}
 	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
-	p.dms.sendSecretPrompts(g, st, dms)
+	if len(dms) > 0 {
+		// DMs are bot-token calls, which a global 429 holds: they go on a
+		// worker of their own so that the channel's next board never
+		// waits for them
+		p.aside("dm "+channel, func() { p.dms.sendSecretPrompts(g, st, dms) })
+	}
 	if p.shared {
 		p.redrawIfMoved(g)
 	}

@@ -128,6 +128,17 @@ type reply struct {
 // too late, so neither it nor its webhook can be used any more.
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
+// expired reports whether err says that an interaction can no longer be
+// answered: Discord no longer knows it (its 3 seconds passed before the
+// first answer, or its token's 15 minutes before a later one).
+func expired(err error) bool {
+	switch restCode(err) {
+	case discordgo.ErrCodeUnknownInteraction, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeInvalidWebhookTokenProvided:
+		return true
+	}
+	return errors.Is(err, errInteractionLost)
+}
+
 // newReply answers i through s; after is the clock of its automatic
 // defer (real time when nil).
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after afterFunc) *reply {

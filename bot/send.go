@@ -57,6 +57,10 @@ func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
 			return g
 		}
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = slog.New(WithoutTokens(log.Handler()))
 	g := &guard{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(realWall{})}
 	client := http.Client{}
 	if s.Client != nil {
@@ -462,6 +466,10 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	padResetAfter(resp.Header)
+	// The guard keeps the global limit itself, for bot-token calls only;
+	// discordgo would hold every call of the session behind it,
+	// interaction answers too, which Discord's global limit does not bind.
+	resp.Header.Del("X-RateLimit-Global")
 	if invalidResponse(resp) {
 		g.count(r, resp)
 	}
@@ -548,7 +556,7 @@ func (g *guard) count(r *http.Request, resp *http.Response) {
 	if total%100 == 1 {
 		level = slog.LevelWarn
 	}
-	route := r.Method + " " + redactRoute(r.URL.Path)
+	route := r.Method + " " + redactTokens(r.URL.Path)
 	if startHolding {
 		g.log.Warn("holding back: Discord refused too many requests in the last ten minutes; no bot-token request goes out until the count falls (interaction answers still do)",
 			"status", resp.StatusCode, "route", route, "invalid_last_10m", total, "limit", g.limit, "discord_bans_at", 10000, "holding_back", true)
@@ -608,18 +616,6 @@ func isInteractionCall(path string) bool {
 	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
 }
 
-// redactRoute returns a REST path with interaction and webhook tokens
-// replaced, so that it can be logged.
-func redactRoute(path string) string {
-	seg := strings.Split(path, "/")
-	for n := range seg {
-		if n >= 2 && (seg[n-2] == "interactions" || seg[n-2] == "webhooks") {
-			seg[n] = ":token"
-		}
-	}
-	return strings.Join(seg, "/")
-}
-
 // restCode returns the Discord error code of a REST error, or 0.
 func restCode(err error) int {
 	var rest *discordgo.RESTError
@@ -647,7 +643,7 @@ func describeSendError(err error) string {
 		if u, perr := url.Parse(ue.URL); perr == nil {
 			path = u.Path
 		}
-		return ue.Op + " " + redactRoute(path) + ": " + ue.Err.Error()
+		return ue.Op + " " + redactTokens(path) + ": " + redactTokens(ue.Err.Error())
 	}
 	return err.Error()
 }

@@ -109,8 +109,8 @@ func TestTokensStayOutOfLoggedRoutes(t *testing.T) {
 		"/api/v9/webhooks/9000/secret-token/messages/@original": "/api/v9/webhooks/9000/:token/messages/@original",
 		"/api/v9/channels/1/messages":                           "/api/v9/channels/1/messages",
 	} {
-		if got := redactRoute(path); got != want {
-			t.Errorf("redactRoute(%q) = %q", path, got)
+		if got := redactTokens(path); got != want {
+			t.Errorf("redactTokens(%q) = %q", path, got)
 		}
 	}
 	err := &url.Error{Op: "Post", URL: "https://discord.com/api/v9/webhooks/9000/secret-token", Err: errors.New("connection reset")}

@@ -339,8 +339,17 @@ func (e *Endpoint) answer(w http.ResponseWriter, i *discordgo.Interaction) {
 
 func (e *Endpoint) noAnswer(w http.ResponseWriter, i *discordgo.Interaction, why string) {
 	e.opts.Count("no_answer")
-	e.log.Warn("interactions endpoint: "+why, "channel", i.ChannelID, "kind", i.Type.String())
+	e.log.Warn("interactions endpoint: "+why, "channel", i.ChannelID, "kind", kindName(i.Type))
 	http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
+}
+
+// kindName names an interaction's type for the log; discordgo's String
+// knows no autocomplete.
+func kindName(t discordgo.InteractionType) string {
+	if t == discordgo.InteractionApplicationCommandAutocomplete {
+		return "ApplicationCommandAutocomplete"
+	}
+	return t.String()
 }
 
 // writeJSON writes body as the request's 200 reply and flushes it.

@@ -420,8 +420,9 @@ func parseLevel(s string) (slog.Level, error) {
 func (c config) logger(w io.Writer) *slog.Logger {
 	level, _ := parseLevel(c.LogLevel)
 	opts := &slog.HandlerOptions{Level: level}
+	// no interaction or webhook token reaches the log, whoever logs
 	if c.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(bot.WithoutTokens(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(bot.WithoutTokens(slog.NewTextHandler(w, opts)))
 }
