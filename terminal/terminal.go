@@ -198,7 +198,22 @@ func (s *Session) Run() error {
 		}
 	}
 	s.finish()
-	return s.save("")
+	err := s.save("")
+	s.waitToLeave()
+	return err
+}
+
+// waitToLeave tells the people at the keyboard that the game is over and
+// waits for Enter (or quit), so that a line typed next goes to nobody's
+// shell by mistake.
+func (s *Session) waitToLeave() {
+	if s.humans == 0 {
+		return
+	}
+	s.printf("%s\n", s.cfg.Words.T("terminal.leave"))
+	if s.in.Scan() && s.cfg.Echo {
+		s.printf("%s\n", strings.TrimSpace(s.in.Text()))
+	}
 }
 
 func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }

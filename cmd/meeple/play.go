@@ -144,7 +144,7 @@ func posixLocale(getenv func(string) string) string {
 
 // screenWidth is the width of the terminal w is, else $COLUMNS, else 0.
 func screenWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && isTerminal(f) {
+	if f, ok := fileOf(w); ok && isTerminal(f) {
 		if n := terminal.ScreenWidth(f); n > 0 {
 			return n
 		}
@@ -190,12 +190,23 @@ func colorful(w io.Writer) bool {
 	return isTerminal(w)
 }
 
-// isTerminal reports whether f is a terminal (a character device).
+// isTerminal reports whether f writes to a terminal (a character
+// device), through the redaction main puts around stdout and stderr.
 func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
+	file, ok := fileOf(f)
 	if !ok {
 		return false
 	}
 	info, err := file.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// fileOf returns the file f is or writes to: main wraps stdout and stderr
+// in redacting, and a terminal is known by the file beneath.
+func fileOf(f any) (*os.File, bool) {
+	if r, ok := f.(redacting); ok {
+		f = r.w
+	}
+	file, ok := f.(*os.File)
+	return file, ok
 }
