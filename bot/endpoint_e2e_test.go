@@ -30,13 +30,24 @@ var appKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{42}, ed25519.SeedSize))
 // Endpoint URL at it, checked as the Developer Portal checks it.
 func serveOverEndpoint(t *testing.T, h *harness) *endpointRun {
 	t.Helper()
-	ep, err := interactions.New(interactions.Options{
+	return serveOverEndpointWith(t, h, nil)
+}
+
+// serveOverEndpointWith is serveOverEndpoint with the endpoint's options
+// changed by tune first (when not nil).
+func serveOverEndpointWith(t *testing.T, h *harness, tune func(*interactions.Options)) *endpointRun {
+	t.Helper()
+	o := interactions.Options{
 		PublicKey: appKey.Public().(ed25519.PublicKey),
 		Now:       h.clock.Now, // the fake signs with the harness's time
 		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) {
 			h.bot.HandleHTTPInteraction(ctx, i, a)
 		},
-	})
+	}
+	if tune != nil {
+		tune(&o)
+	}
+	ep, err := interactions.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ var (
 	InteractionKinds   = []string{"command", "autocomplete", "component", "form", "other"}
 	InteractionResults = []string{"ok", "refused", "failed", "panic", "closing"}
 	StoreOps           = []string{"commit", "create", "update", "undo", "finish"}
-	EndpointResults    = []string{"interaction", "ping", "unsigned", "forged", "stale", "replayed", "too_large", "bad_request", "incomplete", "method", "busy", "no_answer"}
+	EndpointResults    = []string{"interaction", "ping", "unsigned", "forged", "stale", "replayed", "too_large", "bad_request", "incomplete", "method", "busy", "unrecorded", "no_answer"}
 )
 
 // zero creates the counters' known series at 0.

@@ -18,7 +18,23 @@ const PruneEvery = 10 * time.Minute
 
 // KeyPruner is what a store offers to forget interaction keys.
 type KeyPruner interface {
-	// PruneKeys forgets the keys of commits kept before keptBefore and
-	// returns how many it forgot. A key kept at or after keptBefore stays.
+	// PruneKeys forgets the keys of commits kept before keptBefore, and
+	// the interactions delivered before it (see Deliveries), and returns
+	// how many commit keys it forgot. A key kept at or after keptBefore
+	// stays.
 	PruneKeys(keptBefore time.Time) (int, error)
+}
+
+// Deliveries is what a store offers to remember the interactions
+// delivered to the bot, so that one delivered again (a signed request
+// replayed to the HTTP endpoint) is refused whichever process it reaches,
+// before or after a restart: every process asks the same store. A store
+// keeps each id for KeyHorizon, far longer than a request's signature is
+// accepted, and forgets older ones as it prunes keys.
+type Deliveries interface {
+	// FirstDelivery records interaction id as delivered at at and
+	// reports whether this is its first delivery: false when the store
+	// holds it already. Of several callers with one id, at once or not,
+	// one gets true. It is durable when it returns.
+	FirstDelivery(id string, at time.Time) (bool, error)
 }

@@ -62,6 +62,7 @@ type Store interface {
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)
 
 	KeyPruner
+	Deliveries
 	Source
 	Destination
 	Close() error

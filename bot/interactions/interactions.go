@@ -5,7 +5,8 @@
 // A request is taken only when its Ed25519 signature (X-Signature-Ed25519
 // over X-Signature-Timestamp followed by the raw body) verifies with the
 // application's public key, its timestamp is recent, its interaction has
-// not been seen before, and its body is small; anything else gets 401 (or
+// not been seen before (by this endpoint, and by the store every process
+// shares when Options.FirstDelivery is set), and its body is small; anything else gets 401 (or
 // 413 for a body too large) before the body is decoded. The bytes held for
 // bodies not yet verified are bounded as a whole (Options.MaxUnverified): a
 // request whose declared length is over the limit is refused before its
@@ -69,10 +70,18 @@ type Options struct {
 	// Timeouts bound reading and writing a request on the Server's
 	// connections; the zero value means DefaultTimeouts.
 	Timeouts Timeouts
+	// FirstDelivery, when set, records an interaction's id in the store
+	// every process shares (storage.Deliveries) and reports whether it is
+	// its first delivery, so that a replayed request is refused after a
+	// restart and at another process too, not only at this one while it
+	// runs (a PING, which changes nothing, is not recorded). A failure
+	// refuses the request with 503.
+	FirstDelivery func(id string, at time.Time) (bool, error)
 	// Count is told the outcome of every request ("interaction", "ping",
 	// "unsigned", "forged", "stale", "replayed", "too_large", "bad_request",
 	// "incomplete" (the body was cut short or too slow), "method", "busy",
-	// "no_answer"); nil means nobody listens.
+	// "unrecorded" (FirstDelivery failed), "no_answer"); nil means nobody
+	// listens.
 	Count func(result string)
 	// Now is the clock that timestamps are checked against; nil means
 	// time.Now.
@@ -252,6 +261,16 @@ func (e *Endpoint) read(w http.ResponseWriter, r *http.Request) (*discordgo.Inte
 	}
 	if !e.firstTime(i.ID, now) {
 		return nil, errRefused{http.StatusUnauthorized, "replayed", "interaction " + i.ID + " was delivered before"}
+	}
+	if e.opts.FirstDelivery != nil && i.Type != discordgo.InteractionPing { // a PING changes nothing
+		first, err := e.opts.FirstDelivery(i.ID, now)
+		if err != nil {
+			e.log.Warn("interactions endpoint: the store could not record a delivery; the request is refused", "err", err)
+			return nil, errRefused{http.StatusServiceUnavailable, "unrecorded", "the store could not record the delivery"}
+		}
+		if !first {
+			return nil, errRefused{http.StatusUnauthorized, "replayed", "interaction " + i.ID + " was delivered before (the store knows it)"}
+		}
 	}
 	return &i, nil
 }

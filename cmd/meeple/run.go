@@ -150,7 +150,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		closing.set("the HTTP servers")
 		servers.wait()
 	}()
-	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m); err != nil {
+	if err := servers.startEndpoint(ctx, cfg.HTTP, b, m, store); err != nil {
 		return err
 	}
 	if err := servers.startMetrics(ctx, cfg.HTTP, promReg, readiness(b, &servers.endpointUp)); err != nil {

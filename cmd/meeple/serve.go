@@ -69,7 +69,7 @@ type httpServers struct {
 
 // startEndpoint listens on [http] listen and serves the interactions
 // endpoint there, feeding b, until ctx is done.
-func (hs *httpServers) startEndpoint(ctx context.Context, cfg httpConfig, b *bot.Bot, m *metrics.Metrics) error {
+func (hs *httpServers) startEndpoint(ctx context.Context, cfg httpConfig, b *bot.Bot, m *metrics.Metrics, deliveries storage.Deliveries) error {
 	if cfg.Listen == "" {
 		return nil
 	}
@@ -82,6 +82,7 @@ func (hs *httpServers) startEndpoint(ctx context.Context, cfg httpConfig, b *bot
 		Handler: func(ctx context.Context, i *discordgo.Interaction, a *interactions.Answer) {
 			b.HandleHTTPInteraction(ctx, i, a)
 		},
+		FirstDelivery: deliveries.FirstDelivery, // a replay is refused at every process, and after a restart
 	}
 	if m != nil {
 		o.Count = m.EndpointRequest

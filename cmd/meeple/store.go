@@ -30,6 +30,7 @@ type store interface {
 	GameCounts() ([]storage.GameCount, error)
 	storage.Source
 	storage.Destination
+	storage.Deliveries
 	Close() error
 	String() string // the file's path, or the connection string without its password
 }

@@ -194,5 +194,5 @@ func (s *Store) prune(tx *bolt.Tx, keptBefore, now time.Time) (int, error) {
 			return 0, err
 		}
 	}
-	return len(drop), nil
+	return len(drop), forgetDeliveries(tx, keptBefore)
 }

@@ -104,6 +104,9 @@ func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
 	err := s.call(func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx, "DELETE FROM commits WHERE at < $1", keptBefore.UnixNano())
 		n = tag.RowsAffected()
+		if err == nil {
+			_, err = s.pool.Exec(ctx, "DELETE FROM deliveries WHERE at < $1", keptBefore.UnixNano())
+		}
 		return err
 	})
 	if err != nil {
@@ -131,4 +134,27 @@ func applied(ctx context.Context, q querier, key string) error {
 		return err
 	}
 	return &storage.AppliedError{Key: key, Game: g}
+}
+
+// FirstDelivery records interaction id as delivered at at and reports
+// whether it is its first delivery, as storage.Deliveries: of several
+// processes delivered the same id, the one whose row goes in gets true.
+func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
+	if err := storage.CheckID("interaction", id); err != nil {
+		return false, fmt.Errorf("postgres: delivery: %w", err)
+	}
+	var first bool
+	err := s.call(func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, "INSERT INTO deliveries (id, at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", id, at.UnixNano())
+		if err != nil {
+			return committed(err) // the statement commits itself
+		}
+		first = tag.RowsAffected() == 1
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("postgres: record delivery of interaction %.40s: %w", id, err)
+	}
+	s.pruneDue()
+	return first, nil
 }

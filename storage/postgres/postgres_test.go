@@ -270,8 +270,8 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 5 {
-		t.Fatalf("schema version %d, %v; want 5", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 6 {
+		t.Fatalf("schema version %d, %v; want 6", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
@@ -365,4 +365,10 @@ func TestConcurrentFinishesCountEveryGame(t *testing.T) {
 			t.Fatalf("%s's stats: %+v, %v; want %d played, %d won", user, st, err, games, games/2)
 		}
 	}
+}
+
+// Three processes on one database, each delivered the same interactions
+// at once from several goroutines, take each one once.
+func TestProcessesShareTheDeliveries(t *testing.T) {
+	storetest.DeliveredOnce(t, processes(t, 3), 4, 30)
 }

@@ -104,6 +104,15 @@ func migrations() []step {
 			games  bigint NOT NULL,
 			PRIMARY KEY (kind, status)
 		);`, fill: fillCounts},
+
+		// The interactions delivered lately (see FirstDelivery), shared
+		// by every process, so that a replayed request is refused at
+		// any of them.
+		{sql: `CREATE TABLE deliveries (
+			id text PRIMARY KEY,
+			at bigint NOT NULL
+		);
+		CREATE INDEX deliveries_at ON deliveries (at);`},
 	}
 }
 

@@ -16,10 +16,13 @@ import (
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
-// undoStep5 takes a database of schema 5 back to schema 4: no game_counts.
-const undoStep5 = `DROP TABLE game_counts; UPDATE meeple_schema SET version = 4;`
+// undoStep6 takes a database of schema 6 back to schema 5: no deliveries.
+const undoStep6 = `DROP TABLE deliveries; UPDATE meeple_schema SET version = 5;`
 
-// undoStep4 takes a database of schema 5 back to schema 3, as an older
+// undoStep5 takes a database of schema 6 back to schema 4: no game_counts.
+const undoStep5 = undoStep6 + `DROP TABLE game_counts; UPDATE meeple_schema SET version = 4;`
+
+// undoStep4 takes a database of schema 6 back to schema 3, as an older
 // Meeple left it: no checksums, settings and preferences in jsonb, keys
 // without times.
 const undoStep4 = undoStep5 + `DROP INDEX commits_at; DROP INDEX games_channel; ALTER TABLE commits DROP COLUMN at;

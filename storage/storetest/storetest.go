@@ -66,6 +66,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"StaleWritesToAnUndoneHistoryAreRefused", testUndoneHistory},
 		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
 		{"GameCountsFollowEveryMove", testGameCounts},
+		{"DeliveriesAreTakenOnceThroughRestarts", testDeliveries},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
