@@ -82,6 +82,9 @@ func cpGlance(v *cp.View, w *wording.Words) Glance {
 	if g.Stage == "" || v.Over {
 		g.Stage = cpRoundNote(v, w, nil)
 	}
+	if !v.Over && v.Round >= 1 && v.Round <= cpRounds {
+		g.Stage = say(w, "cp.image.glance.round", "N", v.Round, "Of", cpRounds) + " · " + g.Stage
+	}
 	waiting := map[engine.Seat]bool{}
 	for _, wv := range v.Waiting {
 		if !seatIn(wv.Seat, v.Players) {
@@ -115,6 +118,9 @@ func cpGlance(v *cp.View, w *wording.Words) Glance {
 	}
 	return g
 }
+
+// cpRounds is how many rounds a game of Crystal Palace has.
+const cpRounds = 5
 
 // edGlance: where each pawn stands, pounds and Rumors; the traveller on
 // turn and what their turn holds.
@@ -253,10 +259,15 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 		decided = append(decided, l)
 		lines += len(l)
 	}
-	nameLines := make([][]richLine, len(g.Seats))
-	nameW := glanceColumnsX(len(columns))[0] - 80 - glanceNameX
+	// A name has one line: a long one is shortened, so that the notes
+	// under it ("to play") and the figures beside it always show.
+	fitted := make([]string, len(g.Seats))
+	nameW := glanceColumnsX(len(columns))[0] - 70 - glanceNameX
 	for i := range g.Seats {
-		nameLines[i], _ = measure.wrapRich(names[i], nameW, nameW, 2, style{size: glanceName, bold: true})
+		fitted[i] = measure.fs.fit(names[i], nameW, style{size: glanceName, bold: true})
+		if fitted[i] != names[i] {
+			measure.noteCut(names[i])
+		}
 	}
 	r.faces.Put(measure.fs)
 
@@ -303,7 +314,7 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 		c.textShrink(col, xs[i], top+glanceHeadH/2, room, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
 	}
 	for seat, s := range g.Seats {
-		c.glanceSeat(seat, s, nameLines[seat], xs, top+glanceHeadH+seat*glanceRowH)
+		c.glanceSeat(seat, s, fitted[seat], xs, top+glanceHeadH+seat*glanceRowH)
 	}
 	bottom := top + glanceHeadH + len(g.Seats)*glanceRowH
 	c.fill(image.Rect(glanceMargin, bottom-2, GlanceWidth-glanceMargin, bottom), colRule)
@@ -311,9 +322,9 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 }
 
 // glanceSeat draws one seat's row from y: its colour and shape, its name
-// (wrapped, never cut) with its colour's name and notes under it, and its
-// figures.
-func (c *canvas) glanceSeat(seat int, s GlanceSeat, name []richLine, xs []int, y int) {
+// (shortened to one line) with its colour's name and notes under it, and
+// its figures.
+func (c *canvas) glanceSeat(seat int, s GlanceSeat, name string, xs []int, y int) {
 	row := image.Rect(glanceMargin, y, GlanceWidth-glanceMargin, y+glanceRowH)
 	bg := colPanel
 	if s.Active {
@@ -324,17 +335,9 @@ func (c *canvas) glanceSeat(seat int, s GlanceSeat, name []richLine, xs []int, y
 	c.fill(image.Rect(row.Min.X, y, row.Min.X+14, row.Max.Y), seatColor(seat))
 	mid := y + glanceRowH/2
 	c.spriteCentered(c.r.sprites.glance[spriteSeat(seat)], glanceMargin+14+38, mid)
-	nameY := mid - 15
-	if len(name) > 1 {
-		nameY = mid - 19
-	}
-	for i, line := range name {
-		c.drawRichLine(line, glanceNameX, nameY+i*34, style{size: glanceName, bold: true, color: colInk})
-	}
+	c.text(name, glanceNameX, mid-15, style{size: glanceName, bold: true, color: colInk})
 	notes := append([]string{c.seatColorName(seat)}, s.Notes...)
-	if len(name) < 2 {
-		c.text(strings.Join(notes, " · "), glanceNameX, mid+25, style{size: glanceSmall, color: colInkSoft})
-	}
+	c.textFit(strings.Join(notes, " · "), glanceNameX, mid+25, GlanceWidth-glanceMargin-8-glanceNameX, style{size: glanceSmall, color: colInkSoft})
 	for i, f := range s.Figures {
 		if i >= len(xs) {
 			break
