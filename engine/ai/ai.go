@@ -4,6 +4,7 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -34,12 +35,30 @@ func RNGAt(seed uint64, applied int) engine.RNG {
 }
 
 // Decide asks player to answer prompt p of state s, the game started with
-// seed after applied actions, with randomness from RNGAt. Every caller that
-// lets a computer act on a game people play (the bot, the terminal) goes
-// through it.
+// seed after applied actions, with randomness from RNGAt. The player sees
+// only p's seat's observation of s (engine.Observe), never s itself. Every
+// caller that lets a computer act on a game people play (the bot, the
+// terminal) goes through it or through DecideWithin.
 func Decide(player engine.Player, s engine.State, p engine.Prompt, seed uint64, applied int) string {
+	return DecideWithin(context.Background(), player, s, p, seed, applied)
+}
+
+// DecideWithin is Decide for a caller with a deadline: when ctx ends, a
+// searching player answers from what it has searched so far.
+func DecideWithin(ctx context.Context, player engine.Player, s engine.State, p engine.Prompt, seed uint64, applied int) string {
 	rng := RNGAt(seed, applied)
-	return player.Choose(s, p, &rng)
+	return choose(ctx, player, s, p, &rng)
+}
+
+// choose hands player p's seat's observation of s.
+func choose(ctx context.Context, player engine.Player, s engine.State, p engine.Prompt, rng *engine.RNG) string {
+	switch pl := player.(type) {
+	case Random:
+		return pl.Choose(s, p, rng) // it reads nothing but the prompt
+	case Search:
+		return pl.Best(ctx, engine.Observe(s, p.Seat), p, rng).Action
+	}
+	return player.Choose(engine.Observe(s, p.Seat), p, rng)
 }
 
 // Lookup returns the computer player called name for the game: "random" for
@@ -79,7 +98,7 @@ type Outcome struct {
 // the game refused, which is a bug in that player.
 func PlayOut(s engine.State, players []engine.Player, rng *engine.RNG, maxSteps int) (Outcome, error) {
 	return playOut(s, players, maxSteps, func(player engine.Player, p engine.Prompt, _ int) string {
-		return player.Choose(s, p, rng)
+		return choose(context.Background(), player, s, p, rng)
 	})
 }
 

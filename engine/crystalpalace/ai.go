@@ -128,43 +128,52 @@ func loansFor(short, loan int) int {
 
 // aiDice spends a budget on dice values, highest first.
 func (s *State) aiDice(seat int) string {
-	p := &s.P[seat]
-	colour := s.c.Tracks.Westminster[p.West].Salary
-	salary := 0
-	for _, ch := range p.Chars {
-		salary += s.c.Characters[ch].Salary[colour]
-	}
-	budget := p.Pounds - salary - 4
-	if s.Round == 5 {
-		budget = p.Pounds - salary
-	}
-	budget = min(max(budget, p.Dice), 4*p.Dice+2)
-	vals := make([]int, p.Dice)
-	for i := range vals {
-		rest := p.Dice - i - 1
-		v := min(6, budget-rest)
-		v = max(v, 1)
-		if i == 0 {
-			v = min(v, 6)
-		} else {
-			v = min(v, vals[i-1])
-		}
-		vals[i] = v
-		budget -= v
-	}
-	return Action{Verb: vDice, Vals: vals}.String()
+	n := s.P[seat].Dice
+	return s.diceWithin(seat, min(max(s.diceBudget(seat), n), 4*n+2))
 }
 
 // aiPlace picks the placement with the best expected worth, or passes;
 // a placement listed with answers to the decisions it leads to (assistant
 // action, move down) is judged once, then its answers by looking ahead.
 func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
-	worth := make([]float64, locCount)
+	best, ok := bestPlacement(s.placeWorths(seat, actions, rng))
+	if !ok {
+		return "pass"
+	}
+	if !best.base.Tail {
+		return best.text
+	}
+	return s.aiLookahead(seat, engine.Seat(seat), s.answersOf(actions, best.base), rng)
+}
+
+// placeWorth is a placement's text and estimated worth; base is the
+// placement without its answers.
+type placeWorth struct {
+	text string
+	base Action
+	v    float64
+}
+
+// bestPlacement is the placement of ws worth most, if one is worth more
+// than passing.
+func bestPlacement(ws []placeWorth) (placeWorth, bool) {
+	best, bestV := placeWorth{}, 0.5
+	for _, w := range ws {
+		if w.v > bestV {
+			best, bestV = w, w.v
+		}
+	}
+	return best, bestV > 0.5
+}
+
+// placeWorths estimates each placement among actions: a placement listed
+// with several answers appears once, under its first text.
+func (s *State) placeWorths(seat int, actions []string, rng *engine.RNG) []placeWorth {
+	var worth [locCount]float64
 	for l := locPatent; l < locCount; l++ {
 		worth[l] = s.locationWorth(seat, l)
 	}
-	best, bestV := "pass", 0.5
-	var bestBase Action
+	out := make([]placeWorth, 0, len(actions)/2)
 	for i, text := range actions {
 		a, err := ParseAction(text)
 		if err != nil || a.Verb != vPlace {
@@ -176,21 +185,18 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 		l := locIndex(a.Key)
 		side := s.side(locKind(l))
 		b := &s.Boards[l]
-		ahead := 0
+		ahead, own := 0, 0
 		for i, d := range b.Dice {
 			if d.O >= 0 && (d.V > a.Vals[0] || (d.V == a.Vals[0] && i < a.Vals[1]-1)) {
 				ahead++
+			}
+			if d.O == seat {
+				own++
 			}
 		}
 		chance := 1.0
 		if ahead >= len(side.Actions) {
 			chance = 0.05
-		}
-		own := 0
-		for _, d := range b.Dice {
-			if d.O == seat {
-				own++
-			}
 		}
 		ds := side.Dice[a.Vals[1]-1]
 		w := worth[l]
@@ -203,14 +209,14 @@ func (s *State) aiPlace(seat int, actions []string, rng *engine.RNG) string {
 		}
 		// Keep high dice for contested places: a small cost for spending a high die.
 		v -= 0.05 * float64(a.Vals[0])
-		if v > bestV {
-			best, bestV, bestBase = text, v, a
-		}
+		out = append(out, placeWorth{text: text, base: a, v: v})
 	}
-	if !bestBase.Tail {
-		return best
-	}
-	return s.aiLookahead(seat, engine.Seat(seat), withBase(actions, s.r.placeAt[locIndex(bestBase.Key)][bestBase.Vals[1]-1].plain[bestBase.Vals[0]]+" "), rng)
+	return out
+}
+
+// answersOf is the placement base with each of the answers actions list.
+func (s *State) answersOf(actions []string, base Action) []string {
+	return withBase(actions, s.r.placeAt[locIndex(base.Key)][base.Vals[1]-1].plain[base.Vals[0]]+" ")
 }
 
 // withBase keeps the actions that begin with prefix.
@@ -226,52 +232,30 @@ func withBase(actions []string, prefix string) []string {
 
 // locationWorth estimates what an action at l is worth to seat now.
 func (s *State) locationWorth(seat int, l locKind) float64 {
-	p := &s.P[seat]
-	left := float64(5 - s.Round)
 	switch l {
-	case locPatent:
+	case locPatent, locBank, locClub:
 		best := 0.0
-		for _, id := range s.PatentDisp {
-			if id >= 0 {
-				best = max(best, s.patentWorth(seat, id))
+		for _, id := range s.display(l) {
+			if w, ok := s.itemWorth(seat, l, id); ok {
+				best = max(best, w)
 			}
 		}
-		return best + 0.5
+		if l == locPatent {
+			best += 0.5
+		}
+		return best
 	case locMuseum:
+		p := &s.P[seat]
 		if !canReceiveResearch(p) {
 			return 0
 		}
-		v := 2.0 + left*0.5
+		v := 2.0 + float64(5-s.Round)*0.5
 		if freeSlot(p) >= 0 {
 			v += 4 // and no empty space to pay for at the end
 		}
 		return v
-	case locBank:
-		best := 0.0
-		for _, id := range s.BankDisp {
-			if id >= 0 {
-				sh := &s.c.Shares[id]
-				best = max(best, float64(sh.VP)+float64(sh.Income)*(left+1)*0.3)
-			}
-		}
-		return best
 	case locWestminster:
 		return 4
-	case locClub:
-		best := 0.0
-		for _, id := range s.CharDisp {
-			if id < 0 {
-				continue
-			}
-			ch := &s.c.Characters[id]
-			need, ok := s.affordable(seat, ch.Cost)
-			if !ok {
-				continue
-			}
-			sal := float64(ch.Salary[s.c.Tracks.Westminster[p.West].Salary])
-			best = max(best, float64(ch.VP[s.year()])-0.3*float64(need)-0.8*float64(ch.Cost.Gears+ch.Cost.Energy)-sal*0.3*(left+1)+1)
-		}
-		return best
 	case locTimes:
 		return float64(s.publisherBuzz(seat))*0.6 + 0.5
 	case locPort:
@@ -280,6 +264,33 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		return 2.5
 	}
 	return 0
+}
+
+// itemWorth estimates what taking card id from l's display is worth to
+// seat now; false when seat cannot take it or the slot is empty.
+func (s *State) itemWorth(seat int, l locKind, id int) (float64, bool) {
+	if id < 0 {
+		return 0, false
+	}
+	left := float64(5 - s.Round)
+	switch l {
+	case locPatent:
+		return s.patentWorth(seat, id), true
+	case locBank:
+		sh := &s.c.Shares[id]
+		return float64(sh.VP) + float64(sh.Income)*(left+1)*0.3, true
+	case locClub:
+		ch := &s.c.Characters[id]
+		need, ok := s.affordable(seat, ch.Cost)
+		if !ok {
+			return 0, false
+		}
+		sal := float64(ch.Salary[s.c.Tracks.Westminster[s.P[seat].West].Salary])
+		return float64(ch.VP[s.year()]) - 0.3*float64(need) - 0.8*float64(ch.Cost.Gears+ch.Cost.Energy) - sal*0.3*(left+1) + 1, true
+	case locMuseum:
+		return 2, canReceiveResearch(&s.P[seat])
+	}
+	return 0, false
 }
 
 // ticketWorth is what a Port ticket taken with a die of value v is worth

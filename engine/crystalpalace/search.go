@@ -1,0 +1,374 @@
+package crystalpalace
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+)
+
+// The search's budgets: iterations per decision of the normal and strong
+// players, and how many one core of the reference machine (2 cores, the
+// project's CI machine) runs in a second, which turns a thinking time into
+// iterations (ai.Search.Think).
+const (
+	normalIterations = 150
+	strongIterations = 1500
+	perSecond        = 1500
+)
+
+// searchPlayer is the computer player of level name ("normal", "strong").
+func searchPlayer(iterations int) ai.Search {
+	return ai.Search{Knowledge: knowledge{}, Iterations: iterations, PerSecond: perSecond}
+}
+
+// knowledge teaches engine/ai's search about Crystal Palace (ai.Knowledge).
+type knowledge struct{}
+
+// Observe implements engine.Observable: decks sorted, the generator zeroed,
+// and in phase 1 the other seats' dice withdrawn, their prompts open again.
+func (s *State) Observe(seat engine.Seat) engine.State {
+	o := s.clone()
+	for _, d := range o.decks() {
+		slices.Sort(d)
+	}
+	o.RNG = engine.RNG{}
+	if o.Ph == 1 {
+		for i := range o.P {
+			if i != int(seat) {
+				o.P[i].Vals, o.P[i].Sub = nil, false
+			}
+		}
+	}
+	return o
+}
+
+// decks are the face-down piles, whose order nobody knows.
+func (s *State) decks() [][]int {
+	return append([][]int{s.PatentDeck, s.CharDeck, s.GreenDeck, s.VioletBlue, s.VioletOrange, s.Loans}, s.ShareDecks...)
+}
+
+// Determinize implements ai.Knowledge: every pile shuffled, a new generator.
+// The other seats' dice, withdrawn by Observe, are chosen again in the
+// search by the rollout policy.
+func (knowledge) Determinize(view engine.State, _ engine.Seat, rng *engine.RNG) engine.State {
+	s := view.(*State).clone()
+	for _, d := range s.decks() {
+		rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	}
+	s.RNG = engine.NewRNG(rng.Uint64())
+	return s
+}
+
+// Progress implements ai.Knowledge: the round and phase.
+func (knowledge) Progress(st engine.State) int {
+	s := st.(*State)
+	return s.Round*8 + s.Ph
+}
+
+// Horizon implements ai.Knowledge: a rollout plays to the start of the next
+// round, where every seat's position is judged at the same point of the
+// cycle; in the last round, to the end.
+func (knowledge) Horizon(st engine.State) int {
+	s := st.(*State)
+	if s.Round == 5 {
+		return math.MaxInt
+	}
+	return (s.Round+1)*8 + 1
+}
+
+// Evaluate implements ai.Knowledge. A finished game is worth mostly its
+// win, a little its margin; an unfinished one is judged by the margin of
+// estimate over the best opponent's.
+func (knowledge) Evaluate(st engine.State, v []float64) {
+	s := st.(*State)
+	var worth [8]float64
+	if s.Done {
+		res := s.Result()
+		for i := range s.P {
+			worth[i] = float64(s.P[i].VP)
+		}
+		for i := range s.P {
+			v[i] = 0.3 * sigmoid((worth[i]-bestOther(worth[:s.N], i))/10)
+		}
+		for _, w := range res.Winners {
+			v[w] += 0.7 / float64(len(res.Winners))
+		}
+		return
+	}
+	for i := range s.P {
+		worth[i] = s.estimate(i)
+	}
+	for i := range s.P {
+		v[i] = sigmoid((worth[i] - bestOther(worth[:s.N], i)) / 8)
+	}
+}
+
+// bestOther is the highest of worth but worth[i].
+func bestOther(worth []float64, i int) float64 {
+	best := math.Inf(-1)
+	for j, w := range worth {
+		if j != i {
+			best = max(best, w)
+		}
+	}
+	return best
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// Rollout implements ai.Knowledge: the heuristic's rules of thumb without
+// its look-ahead, which would cost a copy of the state per action.
+func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) string {
+	s := st.(*State)
+	seat := int(p.Seat)
+	if free := s.aiFree(seat, p.Kind); free != "" {
+		return free
+	}
+	if len(p.Actions) == 1 {
+		return p.Actions[0]
+	}
+	switch p.Kind {
+	case "dice":
+		return s.diceWithin(seat, s.diceBudget(seat)+rng.Intn(5)-2)
+	case "place":
+		best, ok := bestPlacement(s.placeWorths(seat, p.Actions, rng))
+		if !ok {
+			return passOf(p.Actions)
+		}
+		if !best.base.Tail {
+			return best.text
+		}
+		return preferredAnswer(s.answersOf(p.Actions, best.base))
+	case "action":
+		return s.orderTakes(seat, p.Actions)[0]
+	case "down":
+		return "skip"
+	}
+	return firstDoing(p.Actions)
+}
+
+// Candidates implements ai.Knowledge: the heuristic's free action first,
+// then the prompt's actions in the heuristic's order of preference, without
+// the "always" forms (a computer is never asked twice for nothing) and, for
+// dice and placements, only the likelier ones.
+func (knowledge) Candidates(st engine.State, p engine.Prompt) []string {
+	s := st.(*State)
+	seat := int(p.Seat)
+	var out []string
+	if free := s.aiFree(seat, p.Kind); free != "" {
+		out = append(out, free)
+	}
+	switch p.Kind {
+	case "dice":
+		return append(out, s.diceCandidates(seat, p.Actions)...)
+	case "place":
+		return append(out, s.placeCandidates(seat, p.Actions)...)
+	case "action":
+		return append(out, s.orderTakes(seat, p.Actions)...)
+	case "down":
+		out = append(out, "skip")
+	}
+	for _, a := range p.Actions {
+		if !strings.HasSuffix(a, " always") && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// diceBudget is what the heuristic would spend on its dice.
+func (s *State) diceBudget(seat int) int {
+	p := &s.P[seat]
+	colour := s.c.Tracks.Westminster[p.West].Salary
+	salary := 0
+	for _, ch := range p.Chars {
+		salary += s.c.Characters[ch].Salary[colour]
+	}
+	if s.Round == 5 {
+		return p.Pounds - salary
+	}
+	return p.Pounds - salary - 4
+}
+
+// diceWithin spends budget on seat's dice, highest first, each die at most
+// the one before.
+func (s *State) diceWithin(seat, budget int) string {
+	n := s.P[seat].Dice
+	budget = min(max(budget, n), 6*n)
+	vals := make([]int, n)
+	for i := range vals {
+		v := max(1, min(6, budget-(n-i-1)))
+		if i > 0 {
+			v = min(v, vals[i-1])
+		}
+		vals[i] = v
+		budget -= v
+	}
+	return Action{Verb: vDice, Vals: vals}.String()
+}
+
+// evenDice spends total on n dice as evenly as it can.
+func evenDice(n, total int) string {
+	vals := make([]int, n)
+	for i := range vals {
+		vals[i] = total / n
+		if i < total%n {
+			vals[i]++
+		}
+	}
+	return Action{Verb: vDice, Vals: vals}.String()
+}
+
+// diceCandidates are dice choices around the heuristic's budget: for each
+// total, the greedy shape (high dice first) and the even one, nearest
+// totals first.
+func (s *State) diceCandidates(seat int, actions []string) []string {
+	n := s.P[seat].Dice
+	if n == 0 {
+		return actions
+	}
+	centre := min(max(s.diceBudget(seat), n), 4*n+2)
+	var out []string
+	add := func(a string) {
+		if slices.Contains(actions, a) && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for d := 0; d <= 6*n; d++ {
+		for _, total := range []int{centre - d, centre + d} {
+			if total < n || total > 6*n {
+				continue
+			}
+			add(s.diceWithin(seat, total))
+			add(evenDice(n, total))
+		}
+		if len(out) >= 16 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return actions
+	}
+	return out
+}
+
+// placeCandidates are the placements best first by the heuristic's
+// estimate, each with its preferred answer and with none, then passing.
+func (s *State) placeCandidates(seat int, actions []string) []string {
+	rng := engine.NewRNG(0)
+	ws := s.placeWorths(seat, actions, &rng)
+	slices.SortStableFunc(ws, func(a, b placeWorth) int {
+		switch {
+		case a.v > b.v:
+			return -1
+		case a.v < b.v:
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, 0, 2*len(ws)+1)
+	for _, w := range ws {
+		if !w.base.Tail {
+			out = append(out, w.text)
+			continue
+		}
+		answers := s.answersOf(actions, w.base)
+		out = append(out, preferredAnswer(answers))
+		if only := answers[0]; only != out[len(out)-1] && strings.HasSuffix(only, " only") {
+			out = append(out, only)
+		}
+	}
+	if pass := passOf(actions); pass != "" && slices.Contains(actions, pass) {
+		out = append(out, pass)
+	}
+	return out
+}
+
+// preferredAnswer picks a placement's assistant action without looking
+// ahead: reaching the objective, else a new assistant at the market, else
+// the highest move up, else none.
+func preferredAnswer(answers []string) string {
+	best, rank := answers[0], 0
+	for _, a := range answers {
+		r := 1
+		switch {
+		case strings.HasSuffix(a, " objective"):
+			r = 4
+		case strings.HasSuffix(a, " market place"):
+			r = 3
+		case strings.Contains(a, " market move "):
+			r = 2
+		}
+		if r > rank || r == 2 && rank == 2 && a > best {
+			best, rank = a, r
+		}
+	}
+	return best
+}
+
+// orderTakes orders a phase 3 prompt's actions: cards by their worth to
+// seat, any other action before passing, "always" forms left out.
+func (s *State) orderTakes(seat int, actions []string) []string {
+	type worth struct {
+		text string
+		v    float64
+	}
+	l := locKind(s.Loc)
+	disp := s.display(l)
+	ws := make([]worth, 0, len(actions))
+	for _, a := range actions {
+		if strings.HasSuffix(a, " always") {
+			continue
+		}
+		v := 0.0
+		switch {
+		case a == "pass":
+			v = -100
+		case strings.HasPrefix(a, "take "):
+			k := int(a[len(a)-1] - '1')
+			if k >= 0 && k < len(disp) {
+				v, _ = s.itemWorth(seat, l, disp[k])
+			}
+		}
+		ws = append(ws, worth{a, v})
+	}
+	slices.SortStableFunc(ws, func(a, b worth) int {
+		switch {
+		case a.v > b.v:
+			return -1
+		case a.v < b.v:
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.text
+	}
+	if len(out) == 0 {
+		return actions
+	}
+	return out
+}
+
+// passOf is the plain "pass" when actions offer it, else the first action.
+func passOf(actions []string) string {
+	if slices.Contains(actions, "pass") {
+		return "pass"
+	}
+	return actions[0]
+}
+
+// firstDoing is the first action that does something: not a pass or skip,
+// unless nothing else is offered.
+func firstDoing(actions []string) string {
+	for _, a := range actions {
+		if a != "pass" && a != "skip" && !strings.HasSuffix(a, " always") {
+			return a
+		}
+	}
+	return actions[0]
+}
