@@ -234,14 +234,21 @@ func (r *Rules) Decode(data []byte) (engine.State, error) {
 
 // ComputerPlayer implements engine.ComputerPlayers.
 func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
-	if name == "heuristic" {
+	switch name {
+	case "heuristic", "easy":
 		return Heuristic{}, true
+	case "normal":
+		return searchPlayer(normalIterations), true
+	case "strong":
+		return searchPlayer(strongIterations), true
 	}
 	return nil, false
 }
 
 // ComputerPlayerNames implements engine.ComputerPlayers.
-func (r *Rules) ComputerPlayerNames() []string { return []string{"heuristic"} }
+func (r *Rules) ComputerPlayerNames() []string {
+	return []string{"easy", "heuristic", "normal", "strong"}
+}
 
 // spaceKind is a space kind as a small number.
 type spaceKind uint8
