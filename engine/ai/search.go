@@ -46,14 +46,20 @@ type Knowledge interface {
 // could not have seen.
 type Search struct {
 	Knowledge Knowledge
-	// Iterations is the number of guesses searched per decision. A decision
-	// depends only on it, the position and the random generator: never on
-	// the clock.
-	Iterations int
-	// PerSecond is how many iterations one core of the reference machine
-	// runs in a second, to turn a thinking time into Iterations (Think).
+	// Work is the budget of one decision: the actions the search may apply
+	// in all its iterations, each guess dealt counting as dealCost more.
+	// Work measures thinking time without a clock, whatever the position:
+	// a decision depends only on Work, the position and the random
+	// generator, so it is the same on every machine and every run.
+	Work int
+	// PerSecond is the Work one core of the reference machine does in a
+	// second, to turn a thinking time into Work (Think).
 	PerSecond int
 }
+
+// dealCost is the Work of dealing one guess (a copy of the state, its
+// piles shuffled), in actions applied.
+const dealCost = 20
 
 // Choose implements engine.Player: it searches s for p's best answer.
 func (m Search) Choose(s engine.State, p engine.Prompt, rng *engine.RNG) string {
@@ -64,7 +70,7 @@ func (m Search) Choose(s engine.State, p engine.Prompt, rng *engine.RNG) string 
 // the reference machine, or m unchanged when ms <= 0.
 func (m Search) Think(ms int) Search {
 	if ms > 0 && m.PerSecond > 0 {
-		m.Iterations = max(1, m.PerSecond*ms/1000)
+		m.Work = max(1, m.PerSecond/1000*ms)
 	}
 	return m
 }
@@ -117,26 +123,27 @@ func (m Search) Best(ctx context.Context, s engine.State, p engine.Prompt, rng *
 	}
 	root := &node{seat: engine.Spectator, visits: 1}
 	worth := make([]float64, s.Players())
-	done := 0
-	for ; done < max(1, m.Iterations); done++ {
+	done, work := 0, 0
+	for ; work < m.Work || done == 0; done++ {
 		if done%16 == 15 && ctx.Err() != nil {
 			break
 		}
 		d := m.Knowledge.Determinize(s, p.Seat, rng)
-		m.iterate(root, d, p.Seat, worth, rng)
+		work += dealCost + m.iterate(root, d, p.Seat, worth, rng)
 	}
 	return root.choice(done, p)
 }
 
 // iterate runs one iteration on the guess d: down the tree, a rollout, and
-// the worths back up the path.
-func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []float64, rng *engine.RNG) {
+// the worths back up the path. It returns the number of actions applied.
+func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []float64, rng *engine.RNG) int {
 	k := m.Knowledge
 	path := make([]*node, 1, 32)
 	path[0] = root
 	n := root
 	horizon := -1 // the rollout's end, once it has begun
-	for steps := 0; !d.Over() && steps < maxRollout; steps++ {
+	steps := 0
+	for ; !d.Over() && steps < maxRollout; steps++ {
 		prompts := d.Prompts()
 		p := prompts[0]
 		if len(prompts) > 1 {
@@ -187,6 +194,7 @@ func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []floa
 			c.reward += worth[c.seat]
 		}
 	}
+	return steps
 }
 
 // descend picks the child of n to follow for prompt p of guess d, creating

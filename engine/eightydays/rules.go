@@ -238,9 +238,9 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 	case "heuristic", "easy":
 		return Heuristic{}, true
 	case "normal":
-		return searchPlayer(normalIterations), true
+		return searchPlayer(normalWork), true
 	case "strong":
-		return searchPlayer(strongIterations), true
+		return searchPlayer(strongWork), true
 	}
 	return nil, false
 }

@@ -8,18 +8,18 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 )
 
-// The search's budgets: iterations per decision of the normal and strong
-// players, and how many one core of the reference machine (2 cores, the
-// project's CI machine) runs in a second (see ai.Search.Think).
+// The search's budgets (ai.Search.Work): per decision of the normal and
+// strong players, and what one core of the reference machine (the
+// project's 2-core CI machine) does in a second.
 const (
-	normalIterations = 150
-	strongIterations = 1500
-	perSecond        = 1500
+	perSecond  = 250_000
+	normalWork = perSecond / 10 // 100 ms
+	strongWork = perSecond      // 1 s
 )
 
 // searchPlayer is a searching computer player with the given budget.
-func searchPlayer(iterations int) ai.Search {
-	return ai.Search{Knowledge: knowledge{}, Iterations: iterations, PerSecond: perSecond}
+func searchPlayer(work int) ai.Search {
+	return ai.Search{Knowledge: knowledge{}, Work: work, PerSecond: perSecond}
 }
 
 // knowledge teaches engine/ai's search about 80 Days (ai.Knowledge).

@@ -1,0 +1,145 @@
+package crystalpalace
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+)
+
+// searchPositions are positions of heuristic games, every stride-th
+// decision of games with players seats, each with its first prompt.
+func searchPositions(tb testing.TB, players, games, stride int) []*State {
+	r := testRules(tb)
+	var out []*State
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		st, err := r.New(engine.Setup{Players: players, Seed: seed})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for n := 0; !st.Over(); n++ {
+			p := st.Prompts()[0]
+			if n%stride == 0 {
+				out = append(out, st.(*State).clone())
+			}
+			if _, err := st.Apply(p.Seat, ai.Decide(Heuristic{}, st, p, seed, n)); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return out
+}
+
+// disguised is s with everything seat cannot see changed: the piles in
+// another order, a new generator, and in phase 1 the other seats' chosen
+// dice changed to other values.
+func disguised(s *State, seat engine.Seat, rng *engine.RNG) *State {
+	t := s.clone()
+	for _, d := range t.decks() {
+		rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	}
+	t.RNG = engine.NewRNG(rng.Uint64())
+	if t.Ph == 1 {
+		for i := range t.P {
+			if p := &t.P[i]; i != int(seat) && p.Sub {
+				for k := range p.Vals {
+					p.Vals[k] = 1 + rng.Intn(6)
+				}
+				slices.Sort(p.Vals)
+				slices.Reverse(p.Vals)
+			}
+		}
+	}
+	return t
+}
+
+// TestTheSearchNeverPeeks checks, over many positions, that what a seat
+// cannot see changes neither its observation nor the decision of any
+// computer player at any level: decks in another order, another random
+// generator, and other seats' secret dice.
+func TestTheSearchNeverPeeks(t *testing.T) {
+	r := testRules(t)
+	rng := engine.NewRNG(7)
+	players := map[string]engine.Player{"easy": Heuristic{}, "normal": searchPlayer(2000)}
+	positions := searchPositions(t, 4, 3, 9)
+	changed, secretDice := 0, 0
+	for i, s := range positions {
+		for _, p := range s.Prompts() {
+			other := disguised(s, p.Seat, &rng)
+			full1, _ := s.Encode()
+			full2, _ := other.Encode()
+			if !bytes.Equal(full1, full2) {
+				changed++
+			}
+			for o := range s.P {
+				if o != int(p.Seat) && s.Ph == 1 && s.P[o].Sub && !slices.Equal(s.P[o].Vals, other.P[o].Vals) {
+					secretDice++
+				}
+			}
+			seen1, _ := s.Observe(p.Seat).Encode()
+			seen2, _ := other.Observe(p.Seat).Encode()
+			if !bytes.Equal(seen1, seen2) {
+				t.Fatalf("position %d: P%d's observation depends on what it cannot see", i, p.Seat+1)
+			}
+			for name, pl := range players {
+				a := ai.Decide(pl, s, p, 99, i)
+				b := ai.Decide(pl, other, p, 99, i)
+				if a != b {
+					t.Errorf("position %d, %s P%d: %q, but %q when only hidden things differ", i, name, p.Seat+1, a, b)
+				}
+				if _, err := s.clone().Apply(p.Seat, a); err != nil {
+					t.Errorf("position %d, %s P%d chose %q: %v", i, name, p.Seat+1, a, err)
+				}
+			}
+		}
+	}
+	_ = r
+	if changed < len(positions) || secretDice == 0 {
+		t.Fatalf("the disguise changed %d of %d positions and %d secret dice: the test proves nothing", changed, len(positions), secretDice)
+	}
+}
+
+// TestASearchDecisionIsRepeatable checks that the same position and seed
+// bring the same choice: an undo cannot fish for a better computer move.
+func TestASearchDecisionIsRepeatable(t *testing.T) {
+	player := searchPlayer(3000)
+	for i, s := range searchPositions(t, 3, 1, 13) {
+		p := s.Prompts()[0]
+		if a, b := ai.Decide(player, s, p, 5, i), ai.Decide(player, s.clone(), p, 5, i); a != b {
+			t.Fatalf("position %d: %q then %q", i, a, b)
+		}
+	}
+}
+
+// TestAnEndedBudgetStillAnswers checks that a search whose context has
+// ended answers at once with a legal action.
+func TestAnEndedBudgetStillAnswers(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	player := searchPlayer(1 << 40) // would never end by itself
+	for i, s := range searchPositions(t, 2, 1, 17) {
+		p := s.Prompts()[0]
+		a := ai.DecideWithin(ctx, player, s, p, 1, i)
+		if _, err := s.clone().Apply(p.Seat, a); err != nil {
+			t.Fatalf("position %d: %q: %v", i, a, err)
+		}
+	}
+}
+
+// BenchmarkStrongDecision is the strong player's decision at its default
+// budget over positions of 4-player games; work/s is the rate that
+// perSecond assumes.
+func BenchmarkStrongDecision(b *testing.B) {
+	positions := searchPositions(b, 4, 2, 11)
+	player := searchPlayer(strongWork)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := positions[i%len(positions)]
+		p := s.Prompts()[0]
+		ai.Decide(player, s, p, 1, i)
+	}
+	b.ReportMetric(float64(strongWork)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+}
