@@ -70,6 +70,9 @@ type Config struct {
 	// nil means English. Commands and actions are typed the same in every
 	// language.
 	Words *locale.Printer
+	// ThinkMS is the thinking budget per decision of the searching computer
+	// players, in milliseconds; 0 keeps each level's own.
+	ThinkMS int
 }
 
 // How actions are listed: up to maxLines one a line, more in columns
@@ -157,7 +160,7 @@ func New(cfg Config) (*Session, error) {
 			s.humans++
 			s.players = append(s.players, nil)
 		} else {
-			p, err := ai.Lookup(cfg.Rules, kind)
+			p, err := ai.LookupThinking(cfg.Rules, kind, cfg.ThinkMS)
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,8 +35,9 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	gf := addGameFlags(fs)
 	seed := fs.Lookup("seed")
 	seed.Usage, seed.DefValue = "random seed; without it every game is new (its seed is printed at the start)", "0"
-	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (heuristic, random); "+
-		"missing seats are heuristic; default: human then heuristic")
+	seats := fs.String("seats", "", "who plays each seat, comma-separated: human or a computer player (easy, normal, strong, random); "+
+		"missing seats are normal; default: human then normal")
+	think := fs.Duration("think", 0, "thinking budget per decision of the normal and strong computer players; 0 for each level's own (normal 100ms, strong 1s)")
 	images := fs.String("images", "", "folder for the board and mat pictures (default: a new temporary folder)")
 	keep := fs.Int("keep", defaultKeep, fmt.Sprintf("how many of the latest boards (with their mats) to keep, 0 for all; "+
 		"default %d in the temporary folder, all in a folder named with -images", defaultKeep))
@@ -44,7 +46,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := inRange("keep", *keep, 0, maxKeep); err != nil {
+	if err := errors.Join(inRange("keep", *keep, 0, maxKeep), thinkInRange(*think)); err != nil {
 		return err
 	}
 	if *images != "" && !flagSet(fs, "keep") {
@@ -99,7 +101,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
 		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
-		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer,
+		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer, ThinkMS: int(think.Milliseconds()),
 	})
 }
 
@@ -154,7 +156,7 @@ func screenWidth(w io.Writer) int {
 }
 
 // seatKinds reads -seats: one entry per seat, each human or one of the
-// computer players named in computers, the missing ones heuristic.
+// computer players named in computers, the missing ones normal.
 func seatKinds(list string, players int, computers []string) ([]string, error) {
 	kinds := []string{terminal.Human}
 	if strings.TrimSpace(list) != "" {
@@ -166,11 +168,11 @@ func seatKinds(list string, players int, computers []string) ([]string, error) {
 	for i := range kinds {
 		kinds[i] = strings.ToLower(strings.TrimSpace(kinds[i]))
 		if kinds[i] != terminal.Human && !slices.Contains(computers, kinds[i]) {
-			return nil, fmt.Errorf("-seats: seat %d is %q; each seat is %s or %s", i+1, kinds[i], terminal.Human, strings.Join(computers, " or "))
+			return nil, fmt.Errorf("-seats: seat %d is %q; each seat is %s or a computer player: %s", i+1, kinds[i], terminal.Human, strings.Join(computers, ", "))
 		}
 	}
 	for len(kinds) < players {
-		kinds = append(kinds, "heuristic")
+		kinds = append(kinds, "normal")
 	}
 	return kinds, nil
 }

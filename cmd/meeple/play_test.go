@@ -63,7 +63,7 @@ func TestPlayCommandRefusesBadSeats(t *testing.T) {
 	}
 	// the error names the seat and the choices
 	err := playGame([]string{"-game", "eightydays", "-players", "3", "-seats", "human,,heurstic", "-images", t.TempDir()}, strings.NewReader(""), &out, &errs)
-	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or heuristic or random` {
+	if err == nil || err.Error() != `-seats: seat 2 is ""; each seat is human or a computer player: easy, heuristic, normal, random, strong` {
 		t.Errorf("empty seat: %v", err)
 	}
 	// a refused setup leaves no folder behind

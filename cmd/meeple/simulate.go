@@ -104,7 +104,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	players := make([]engine.Player, len(names))
 	for i, name := range names {
 		names[i] = strings.TrimSpace(name)
-		if players[i], err = computerPlayer(rules, names[i], *think); err != nil {
+		if players[i], err = ai.LookupThinking(rules, names[i], int(think.Milliseconds())); err != nil {
 			return err
 		}
 	}
@@ -120,40 +120,12 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	return enc.Encode(sum)
 }
 
-// maxThink bounds -think: a minute a decision is already days a game.
-const maxThink = time.Minute
-
 // thinkInRange refuses a negative or absurd -think.
 func thinkInRange(d time.Duration) error {
-	if d < 0 || d > maxThink {
-		return fmt.Errorf("-think is %v; want from 0 to %v", d, maxThink)
+	if d < 0 || d > ai.MaxThinkMS*time.Millisecond {
+		return fmt.Errorf("-think is %v; want from 0 to %v", d, ai.MaxThinkMS*time.Millisecond)
 	}
 	return nil
-}
-
-// computerPlayer is the named computer player of rules, with a searching
-// player's budget set to think when think is not 0. A name may carry its
-// own budget after a colon: "strong:200ms".
-func computerPlayer(rules engine.Rules, name string, think time.Duration) (engine.Player, error) {
-	name, own, ok := strings.Cut(name, ":")
-	if ok {
-		d, err := time.ParseDuration(own)
-		if err == nil {
-			err = thinkInRange(d)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: the budget after the colon is %q; want a duration such as 200ms", name, own)
-		}
-		think = d
-	}
-	p, err := ai.Lookup(rules, name)
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := p.(ai.Search); ok && think > 0 {
-		return s.Think(int(think.Milliseconds())), nil
-	}
-	return p, nil
 }
 
 // simulation is one run of simulate: games with seeds setup.Seed,

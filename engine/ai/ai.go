@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
@@ -74,6 +75,37 @@ func Lookup(rules engine.Rules, name string) (engine.Player, error) {
 	}
 	return nil, fmt.Errorf("%s has no computer player %q (known: %s)", rules.Name(), name, strings.Join(Names(rules), ", "))
 }
+
+// LookupThinking is Lookup with a searching player's budget set to thinkMS
+// milliseconds of one core of the reference machine (Search.Think); 0
+// keeps the level's own. A name may carry its own budget after a colon,
+// in milliseconds: "strong:200".
+func LookupThinking(rules engine.Rules, name string, thinkMS int) (engine.Player, error) {
+	name, own, ok := strings.Cut(name, ":")
+	if ok {
+		ms, err := strconv.Atoi(strings.TrimSuffix(own, "ms"))
+		if err != nil || ms < 1 || ms > MaxThinkMS {
+			return nil, fmt.Errorf("%s: the budget after the colon is %q; want milliseconds from 1 to %d, such as 200ms", name, own, MaxThinkMS)
+		}
+		thinkMS = ms
+	}
+	p, err := Lookup(rules, name)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := p.(Search); ok && thinkMS > 0 {
+		return s.Think(thinkMS), nil
+	}
+	return p, nil
+}
+
+// MaxThinkMS bounds a thinking budget: a minute a decision is already days
+// a game.
+const MaxThinkMS = 60_000
+
+// Levels are the names of the computer players a game offers by strength,
+// weakest first: the ones a lobby offers.
+var Levels = []string{"easy", "normal", "strong"}
 
 // Names lists the computer players available for the game.
 func Names(rules engine.Rules) []string {

@@ -37,7 +37,7 @@ func TestLookup(t *testing.T) {
 		t.Errorf("heuristic: %v", err)
 	}
 	_, err := ai.Lookup(rules, "genius")
-	if err == nil || !strings.Contains(err.Error(), `no computer player "genius" (known: heuristic, random)`) {
+	if err == nil || !strings.Contains(err.Error(), `no computer player "genius" (known: easy, heuristic, normal, random, strong)`) {
 		t.Errorf("unknown player: err = %v", err)
 	}
 }
