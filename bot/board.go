@@ -64,7 +64,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 	if recent := b.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.last"), Value: strings.Join(recent, "\n")})
 	}
-	if !g.Deadline.IsZero() {
+	if !g.Deadline.IsZero() && len(humanWaiting(g, st)) > 0 { // else it is a computer's timer (computerDue)
 		// a Discord timestamp (which a footer would not show as one): each
 		// reader sees it in their own language and time zone
 		at := g.Deadline.Unix()

@@ -137,8 +137,15 @@ type Config struct {
 	// computer player acts for the absent player; the default) or "pause".
 	OnDeadline string
 	// Computer is the computer player that stands in at deadlines; "" means
-	// the game's first named player, or "random".
+	// "strong", or the game's first named player when it has no strong one.
 	Computer string
+	// Think is the searching computer players' (normal, strong) budget per
+	// decision, in time of one core of the reference machine; 0 means each
+	// level's own (normal 100 ms, strong 1 s).
+	Think time.Duration
+	// Thinkers is how many computer decisions are thought out at once; 0
+	// or more than the machine's cores means one per core.
+	Thinkers int
 	// Images turns board images on (when a Renderer is given).
 	Images bool
 	// TickEvery is how often deadlines and reminders are checked; 0 means 30 s.
@@ -240,6 +247,7 @@ type Bot struct {
 	router *router
 	dms    *dmHandler
 	timers *deadlines
+	think  *thinker
 	obs    Observer
 	// gateway is which shards Run has connected; probe is the store
 	// StoreWritable tries (observe.go)
@@ -293,15 +301,18 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	send := newSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc)
 	send.guard.obs = cfg.Observer
 	locks := newLockPool()
-	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer}
+	think := newThinker(thinkers(cfg.Thinkers), int(cfg.Think.Milliseconds()), cfg.Logger)
+	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
+		think: think.budget, wake: think.wake}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
 	dms := &dmHandler{store: store, lists: store, settings: store, games: reg, ref: ref, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), menusOnly: cfg.NoGateway, langs: langs}
 	pub := newPublisher(store, store, look, send, dms, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
 	pub.langs = langs
 	dms.pub = pub
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger}
+	think.store, think.ref, think.pub = store, ref, pub
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
@@ -464,7 +475,10 @@ func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
 }
 
 // Wait blocks until every board update, ping and DM under way is sent.
-func (b *Bot) Wait() { b.pub.wait() }
+func (b *Bot) Wait() {
+	b.think.wait()
+	b.pub.wait()
+}
 
 // Close stops taking interactions, lets those in flight finish, sends the
 // board updates they caused and stops the deadline ticker. It does not
@@ -476,6 +490,7 @@ func (b *Bot) Close() {
 	stop, done := b.stopTick, b.tickDone // taken by one Close only
 	b.stopTick = nil
 	b.gate.Unlock()
+	b.think.close()
 	b.pub.wait()
 	if stop != nil {
 		close(stop)

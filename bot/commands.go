@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -45,6 +46,7 @@ const (
 	optOptions  = "options"
 	optDeadline = "deadline-hours"
 	optOrder    = "order"
+	optLevel    = "level"
 	optName     = "name"
 	optAction   = "action"
 	optPage     = "page"
@@ -128,7 +130,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 				),
 				sub(subJoin),
 				sub(subLeave),
-				sub(subAddAI, str(optName, false, true)),
+				sub(subAddAI, choices(optLevel, ai.Levels...), str(optName, false, true)),
 				sub(subDropAI),
 				sub(subStart, choices(optOrder, orderShuffle, orderJoin)),
 				sub(subAbandon, integer(optGame, &minPlayers, 0)),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -24,6 +25,8 @@ type deadlines struct {
 	pub    *publisher
 	langs  *languages
 	log    *slog.Logger
+	// think decides for searching stand-ins outside the game's lock.
+	think *thinker
 }
 
 // errTimerTaken refuses the write of a timer's handling when the timer
@@ -136,38 +139,65 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	var st engine.State
 	var waiting []engine.Seat
 	var out *outcome
-	err := b.locks.with(d.Channel, func() error {
-		var err error
-		g, st, err = b.store.Load(d.Channel)
-		if err != nil {
+	// A searching stand-in (normal, strong) thinks outside the lock, on the
+	// game as the first look found it; its choices apply if the second
+	// look finds the game unmoved.
+	var thought map[engine.Seat]string
+	var at storage.Guard
+	for look := 0; look < 2; look++ {
+		think := false
+		err := b.locks.with(d.Channel, func() error {
+			var err error
+			g, st, err = b.store.Load(d.Channel)
+			if err != nil {
+				return err
+			}
+			if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
+				g = nil
+				return nil
+			}
+			waiting = humanWaiting(g, st)
+			if len(waiting) == 0 && b.ref.wake != nil {
+				if _, _, due := b.ref.thinkingPrompt(g, st, b.ref.think); due {
+					// a searching computer's move a stopped process left undone
+					b.ref.wake(g.Channel)
+					g = nil
+					return nil
+				}
+			}
+			if _, _, policy := gameDeadline(g); policy == onDeadlinePause || len(waiting) == 0 {
+				return b.ref.armDeadline(g, false, stillDue(d))
+			}
+			rules, err := b.ref.games.Lookup(g.Kind)
+			if err != nil {
+				return err
+			}
+			if look == 0 && b.searchingStandIn(rules) != nil {
+				think = true
+				return nil
+			}
+			standIn := map[engine.Seat]string{}
+			for _, s := range waiting {
+				standIn[s] = ""
+				if g.Guard() == at {
+					standIn[s] = thought[s]
+				}
+			}
+			// the stand-in's moves and the new deadline: one commit, refused
+			// when another process handled the deadline first
+			out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
 			return err
+		})
+		if err != nil || !think {
+			if out != nil {
+				b.pub.notify(out)
+			}
+			if err != nil || g == nil {
+				return err
+			}
+			break
 		}
-		if g.ID != d.GameID || g.Status != storage.StatusRunning || g.Deadline.IsZero() || g.Deadline.After(now) {
-			g = nil
-			return nil
-		}
-		waiting = humanWaiting(g, st)
-		if _, _, policy := gameDeadline(g); policy == onDeadlinePause || len(waiting) == 0 {
-			return b.ref.armDeadline(g, false, stillDue(d))
-		}
-		rules, err := b.ref.games.Lookup(g.Kind)
-		if err != nil {
-			return err
-		}
-		standIn := map[engine.Seat]bool{}
-		for _, s := range waiting {
-			standIn[s] = true
-		}
-		// the stand-in's moves and the new deadline: one commit, refused
-		// when another process handled the deadline first
-		out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
-		return err
-	})
-	if out != nil {
-		b.pub.notify(out)
-	}
-	if err != nil || g == nil {
-		return err
+		thought, at = b.standInChoices(g, st, waiting), g.Guard()
 	}
 	var names, users []string
 	for _, s := range waiting {
@@ -185,8 +215,42 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	}
 	// the absent players are notified whatever their ping preference: a
 	// computer decided in their name
-	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", b.ref.standInName(out.rules), "Names", joinNames(p, names)), Mentions: users}, g.ID)
+	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: users}, g.ID)
 	return nil
+}
+
+// searchingStandIn is the stand-in of rules when it searches (normal,
+// strong), else nil: a stand-in that decides in an instant decides under
+// the lock.
+func (b *deadlines) searchingStandIn(rules engine.Rules) engine.Player {
+	if b.think == nil {
+		return nil
+	}
+	player, err := ai.LookupThinking(rules, b.ref.standInName(rules), b.ref.think)
+	if err != nil || !ai.Searching(player) {
+		return nil
+	}
+	return player
+}
+
+// standInChoices thinks, outside the game's lock, for each waiting seat of
+// g (in state st): the searching stand-in's choice for its first prompt.
+func (b *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
+	rules, err := b.ref.games.Lookup(g.Kind)
+	if err != nil {
+		return nil
+	}
+	player := b.searchingStandIn(rules)
+	if player == nil {
+		return nil
+	}
+	thought := map[engine.Seat]string{}
+	for _, s := range waiting {
+		if ps := promptsOf(st, s); len(ps) > 0 {
+			thought[s] = b.think.decide(player, st, ps[0], g)
+		}
+	}
+	return thought
 }
 
 // joinNames lists names in p's language: "A, B and C".

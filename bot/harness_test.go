@@ -107,6 +107,9 @@ func newHarness(t testing.TB, reg *engine.Registry, cfg Config, render Renderer,
 	// time, so there the fake's windows and the bot's timers run on it
 	clock := discordtest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	_, bench := t.(*testing.B)
+	if cfg.Think == 0 {
+		cfg.Think = 20 * time.Millisecond // searching computers think briefly in tests
+	}
 	opts := discordtest.Options{Now: clock.Now}
 	if bench {
 		opts.Now = nil

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -107,7 +108,7 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	case subLeave:
 		v = verbLeave
 	case subAddAI:
-		v, arg = verbAddAI, opts.str(optName)
+		v, arg = verbAddAI, cmp.Or(opts.str(optName), opts.str(optLevel))
 	case subDropAI:
 		v = verbDropAI
 	case subStart:
@@ -374,7 +375,10 @@ func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string
 				return refuseWith("lobby.table_full", "Count", limit)
 			}
 			if arg == "" {
-				arg = "random"
+				arg = "random" // for a game without levels
+				if _, err := ai.Lookup(rules, defaultComputer); err == nil {
+					arg = defaultComputer
+				}
 			}
 			if _, err := ai.Lookup(rules, arg); err != nil {
 				return refuseWith("lobby.no_such_ai", "Game", gameTitle(in.tr, rules), "Name", clip(arg, 40), "Names", strings.Join(ai.Names(rules), ", "))
@@ -385,8 +389,9 @@ func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string
 					n++
 				}
 			}
-			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.pub().T("lobby.computer_name", "N", n, "Kind", arg)})
-			note = say("lobby.ai_added", "Name", name, "Kind", arg)
+			kind := levelName(in.pub(), arg)
+			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.pub().T("lobby.computer_name", "N", n, "Kind", kind)})
+			note = say("lobby.ai_added", "Name", name, "Kind", kind)
 		case verbDropAI:
 			last := -1
 			for n, s := range g.Seats {
@@ -447,6 +452,19 @@ func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rul
 		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
 	}
 	return res.game, say("lobby.started", "Game", gameTitle(in.pub(), rules), "Seats", strings.Join(names, ", ")), nil
+}
+
+// defaultComputer is the computer player /lobby add-computer and the lobby's
+// button seat when asked for none, in a game that has it.
+const defaultComputer = "strong"
+
+// levelName is a computer player's name in p's words: a level's
+// translated name ("stark"), any other name as it is ("random").
+func levelName(p *locale.Printer, computer string) string {
+	if slices.Contains(ai.Levels, computer) {
+		return p.T("computer.level." + computer)
+	}
+	return computer
 }
 
 // seatLabel names a seat in public text: a mention for a user.

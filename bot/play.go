@@ -102,6 +102,12 @@ type referee struct {
 	now      func() time.Time
 	after    afterFunc // the clock of the pauses between commit retries; nil means real time
 	computer string    // the configured stand-in, or ""
+	// think is the searching computers' budget per decision in
+	// milliseconds (0: each level's own); wake hands a game whose
+	// searching computer must move to the thinker, which decides outside
+	// the game's lock (nil: nobody thinks, as in a referee of a test).
+	think int
+	wake  func(channel string)
 }
 
 // play applies req under the game's lock, lets computer players answer the
@@ -184,7 +190,7 @@ func (ref *referee) start(lobby *storage.Game, order func(g *storage.Game) error
 // when nothing was: then the game is as it was loaded. When a computer
 // player fails, the actions before its failure are stored, the deadline
 // is left alone, and out comes back with the failure.
-func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]bool) (*outcome, error) {
+func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]string) (*outcome, error) {
 	moved := ref.computerMoves(out, standIn)
 	var edit func(*storage.Game) error
 	var ending *storage.Ending
@@ -201,6 +207,11 @@ func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engin
 		return nil, errors.Join(err, moved)
 	}
 	out.over = ending != nil
+	if ref.wake != nil && ending == nil && moved == nil {
+		if _, _, due := ref.thinkingPrompt(out.game, out.state, ref.think); due {
+			ref.wake(out.game.Channel)
+		}
+	}
 	return out, moved
 }
 
@@ -217,10 +228,14 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	// The deadline is per decision: it is armed afresh when someone starts
 	// waiting, and when the player who just decided has a next decision.
 	again := out.decided && slices.Contains(now, out.seat)
-	if len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
+	computer := false
+	if len(now) == 0 && ref.wake != nil {
+		_, _, computer = ref.thinkingPrompt(out.game, out.state, ref.think)
+	}
+	if !computer && len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
-	return ref.deadlineEdit(out.game, len(now) > 0)
+	return ref.deadlineEdit(out.game, len(now) > 0, computer)
 }
 
 // save stores out's pending actions and change, edit and ending in one
@@ -322,7 +337,7 @@ func outcomeUnknown(err error) bool { return errors.Is(err, storage.ErrUnknownOu
 // commit of its own from g's version, when check (run first on the stored
 // game) lets it.
 func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*storage.Game) error) error {
-	arm := ref.deadlineEdit(g, waiting)
+	arm := ref.deadlineEdit(g, waiting, false)
 	updated, err := ref.store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
 		if err := check(r); err != nil {
 			return err
@@ -337,12 +352,19 @@ func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*stora
 }
 
 // deadlineEdit returns the edit that sets g's deadline and reminder from
-// now when a human is waiting, and clears them otherwise.
-func (ref *referee) deadlineEdit(g *storage.Game, waiting bool) func(*storage.Game) error {
+// now when a human is waiting, and clears them otherwise. While a
+// searching computer must move (computer), a timer stays armed
+// (computerDue) that the ticker turns into a wake of the thinker, should
+// the process stop before the computer moved.
+func (ref *referee) deadlineEdit(g *storage.Game, waiting, computer bool) func(*storage.Game) error {
 	deadline, reminder, _ := gameDeadline(g)
 	now := ref.now()
 	return func(r *storage.Game) error {
 		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
+		if computer {
+			r.Deadline = now.Add(computerDue)
+			return nil
+		}
 		if waiting && deadline > 0 {
 			r.Deadline = now.Add(deadline)
 			if reminder > 0 && reminder < deadline {
@@ -353,19 +375,29 @@ func (ref *referee) deadlineEdit(g *storage.Game, waiting bool) func(*storage.Ga
 	}
 }
 
+// computerDue is how long after a searching computer's turn began its
+// game's timer passes: long enough that a running bot has moved by then,
+// so that the ticker wakes the thinker only for a move a stopped process
+// left undone.
+const computerDue = 2 * time.Minute
+
 // computerMoves answers, one at a time, every prompt that belongs to a
-// computer seat or to a seat in standIn.
-func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]bool) error {
+// computer seat or to a seat in standIn, except the searching computers'
+// (normal, strong): the thinker decides those outside the lock.
+func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) error {
 	for n := 0; n < maxComputerMoves && !out.state.Over(); n++ {
-		p, name, ok := ref.computerPrompt(out, standIn)
+		p, name, thought, ok := ref.computerPrompt(out, standIn)
 		if !ok {
 			return nil
 		}
-		player, err := ai.Lookup(out.rules, name)
+		player, err := ai.LookupThinking(out.rules, name, ref.think)
 		if err != nil {
 			return err
 		}
-		action := ai.Decide(player, out.state, p, out.game.Setup.Seed, out.game.Version)
+		action := thought
+		if action == "" || !slices.Contains(p.Actions, action) {
+			action = ai.Decide(player, out.state, p, out.game.Setup.Seed, out.game.Version)
+		}
 		secret := engine.IsSecret(out.state, p.Seat, action)
 		events, err := out.state.Apply(p.Seat, action)
 		if err != nil {
@@ -377,35 +409,42 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]bool) er
 		ref.record(out, p.Seat, action)
 	}
 	if !out.state.Over() {
-		if _, _, ok := ref.computerPrompt(out, standIn); ok {
+		if _, _, _, ok := ref.computerPrompt(out, standIn); ok {
 			return fmt.Errorf("computer players made %d moves without handing over", maxComputerMoves)
 		}
 	}
 	return nil
 }
 
-// computerPrompt finds a prompt a computer must answer, and which computer.
-func (ref *referee) computerPrompt(out *outcome, standIn map[engine.Seat]bool) (engine.Prompt, string, bool) {
+// computerPrompt finds a prompt a computer must answer, which computer, and
+// for a stand-in the choice thought out for it beforehand, if any.
+func (ref *referee) computerPrompt(out *outcome, standIn map[engine.Seat]string) (engine.Prompt, string, string, bool) {
 	for _, p := range out.state.Prompts() {
 		if int(p.Seat) >= len(out.game.Seats) {
 			continue
 		}
 		if c := out.game.Seats[p.Seat].Computer; c != "" {
-			return p, c, true
+			if player, err := ai.Lookup(out.rules, c); err == nil && ai.Searching(player) {
+				continue // the thinker's
+			}
+			return p, c, "", true
 		}
-		if standIn[p.Seat] {
+		if thought, ok := standIn[p.Seat]; ok {
 			delete(standIn, p.Seat) // one decision per passed deadline
-			return p, ref.standInName(out.rules), true
+			return p, ref.standInName(out.rules), thought, true
 		}
 	}
-	return engine.Prompt{}, "", false
+	return engine.Prompt{}, "", "", false
 }
+
+// defaultStandIn is the stand-in when none is configured.
+const defaultStandIn = "strong"
 
 // standInName is the computer player that acts for an absent player.
 func (ref *referee) standInName(rules engine.Rules) string {
-	if ref.computer != "" {
-		if _, err := ai.Lookup(rules, ref.computer); err == nil {
-			return ref.computer
+	for _, name := range []string{ref.computer, defaultStandIn} {
+		if _, err := ai.Lookup(rules, name); name != "" && err == nil {
+			return name
 		}
 	}
 	if cp, ok := rules.(engine.ComputerPlayers); ok {

@@ -18,6 +18,7 @@ import (
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/bot/interactions"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 // tokenEnv is the environment variable that holds the bot token.
@@ -36,6 +37,7 @@ type config struct {
 	MemoryLimit   *byteSize         `toml:"memory_limit"`
 	Content       map[string]string `toml:"content"`
 	Deadlines     deadlineConfig    `toml:"deadlines"`
+	Computers     computerConfig    `toml:"computers"`
 	Render        renderConfig      `toml:"render"`
 	Backup        backupConfig      `toml:"backup"`
 	Discord       discordConfig     `toml:"discord"`
@@ -209,6 +211,32 @@ func (d deadlineConfig) apply(c *bot.Config) {
 	}
 }
 
+// computerConfig is how the searching computer players think.
+type computerConfig struct {
+	Think    *duration `toml:"think"`
+	Thinkers int       `toml:"thinkers"`
+}
+
+// apply sets the bot's thinking budget and slots.
+func (cc computerConfig) apply(c *bot.Config) {
+	if cc.Think != nil {
+		c.Think = cc.Think.Duration
+	}
+	c.Thinkers = cc.Thinkers
+}
+
+// problems are what is wrong with [computers].
+func (cc computerConfig) problems() []string {
+	var out []string
+	if cc.Think != nil && (cc.Think.Duration < 0 || cc.Think.Duration > ai.MaxThinkMS*time.Millisecond) {
+		out = append(out, fmt.Sprintf("computers.think is %v (want from 0 to %v)", cc.Think.Duration, ai.MaxThinkMS*time.Millisecond))
+	}
+	if cc.Thinkers < 0 {
+		out = append(out, fmt.Sprintf("computers.thinkers is %d (want 0 for one per core, or more)", cc.Thinkers))
+	}
+	return out
+}
+
 type renderConfig struct {
 	Images     *bool    `toml:"images"`
 	LayerCache byteSize `toml:"layer_cache"`
@@ -322,6 +350,7 @@ func (c config) problems() []string {
 		}
 	}
 	out = append(out, c.Discord.shardProblems()...)
+	out = append(out, c.Computers.problems()...)
 	out = append(out, c.HTTP.problems(c.Discord.gatewayOff())...)
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		add("log_format is %s (want \"text\" or \"json\")", shown(c.LogFormat))

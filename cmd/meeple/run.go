@@ -120,6 +120,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	cfg.Deadlines.apply(&botCfg)
+	cfg.Computers.apply(&botCfg)
 	botCfg.ShutdownWait = botShutdownWait
 	if cfg.Render.Images != nil {
 		botCfg.Images = *cfg.Render.Images

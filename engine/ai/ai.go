@@ -99,6 +99,13 @@ func LookupThinking(rules engine.Rules, name string, thinkMS int) (engine.Player
 	return p, nil
 }
 
+// Searching reports whether p is a searching player, whose decisions take
+// their budget's time (normal, strong) rather than an instant.
+func Searching(p engine.Player) bool {
+	_, ok := p.(Search)
+	return ok
+}
+
 // MaxThinkMS bounds a thinking budget: a minute a decision is already days
 // a game.
 const MaxThinkMS = 60_000

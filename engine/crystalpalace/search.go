@@ -78,9 +78,11 @@ func (knowledge) Horizon(st engine.State) int {
 	return (s.Round+1)*8 + 1
 }
 
-// Evaluate implements ai.Knowledge. A finished game is worth mostly its
-// win, a little its margin; an unfinished one is judged by the margin of
-// estimate over the best opponent's.
+// Evaluate implements ai.Knowledge. A position is worth its chance of a
+// win, judged by the margin over the best opponent, and a little its own
+// points, so that a player who cannot win still plays for a good score
+// rather than gamble it away on loans. A finished game counts its win and
+// final points; an unfinished one its estimate (see estimate).
 func (knowledge) Evaluate(st engine.State, v []float64) {
 	s := st.(*State)
 	var worth [8]float64
@@ -90,10 +92,10 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 			worth[i] = float64(s.P[i].VP)
 		}
 		for i := range s.P {
-			v[i] = 0.3 * sigmoid((worth[i]-bestOther(worth[:s.N], i))/10)
+			v[i] = 0.25*sigmoid((worth[i]-bestOther(worth[:s.N], i))/10) + 0.25*sigmoid((worth[i]-goodScore)/15)
 		}
 		for _, w := range res.Winners {
-			v[w] += 0.7 / float64(len(res.Winners))
+			v[w] += 0.5 / float64(len(res.Winners))
 		}
 		return
 	}
@@ -101,9 +103,12 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 		worth[i] = s.estimate(i)
 	}
 	for i := range s.P {
-		v[i] = sigmoid((worth[i] - bestOther(worth[:s.N], i)) / 8)
+		v[i] = 0.75*sigmoid((worth[i]-bestOther(worth[:s.N], i))/8) + 0.25*sigmoid((worth[i]-goodScore)/15)
 	}
 }
+
+// goodScore is the points a good player ends a game with.
+const goodScore = 60
 
 // bestOther is the highest of worth but worth[i].
 func bestOther(worth []float64, i int) float64 {
@@ -131,7 +136,8 @@ func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) stri
 	}
 	switch p.Kind {
 	case "dice":
-		return s.diceWithin(seat, s.diceBudget(seat)+rng.Intn(5)-2)
+		n := s.P[seat].Dice
+		return s.diceWithin(seat, min(s.diceBudget(seat), 3*n)+rng.Intn(7)-3)
 	case "place":
 		best, ok := bestPlacement(s.placeWorths(seat, p.Actions, rng))
 		if !ok {
@@ -221,32 +227,25 @@ func evenDice(n, total int) string {
 	return Action{Verb: vDice, Vals: vals}.String()
 }
 
-// diceCandidates are dice choices around the heuristic's budget: for each
-// total, the greedy shape (high dice first) and the even one, nearest
-// totals first.
+// diceCandidates are dice choices of totals from all ones to the
+// heuristic's budget and a little over, the cheaper half first, each in
+// the greedy shape (high dice first) and the even one.
 func (s *State) diceCandidates(seat int, actions []string) []string {
 	n := s.P[seat].Dice
 	if n == 0 {
 		return actions
 	}
-	centre := min(max(s.diceBudget(seat), n), 4*n+2)
+	top := min(max(s.diceBudget(seat), n), 4*n+2)
 	var out []string
 	add := func(a string) {
 		if slices.Contains(actions, a) && !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
-	for d := 0; d <= 6*n; d++ {
-		for _, total := range []int{centre - d, centre + d} {
-			if total < n || total > 6*n {
-				continue
-			}
-			add(s.diceWithin(seat, total))
-			add(evenDice(n, total))
-		}
-		if len(out) >= 16 {
-			break
-		}
+	for _, total := range []int{(n + top) / 2, 2 * n, top, n + 5, (n + 3*top) / 4, (3*n + top) / 4, n, top + 3, 3 * n} {
+		total = min(max(total, n), 6*n)
+		add(s.diceWithin(seat, total))
+		add(evenDice(n, total))
 	}
 	if len(out) == 0 {
 		return actions
