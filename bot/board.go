@@ -282,6 +282,17 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		}
 		sb.WriteString("\n")
 	}
+	if g.Hints {
+		var taken []string
+		for n := range g.Seats {
+			count := 0
+			if n < len(g.HintsTaken) {
+				count = g.HintsTaken[n]
+			}
+			taken = append(taken, p.T("hint.taken_by", "Seat", n+1, "Count", count))
+		}
+		sb.WriteString(p.T("hint.taken", "List", strings.Join(taken, ", ")) + "\n")
+	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}

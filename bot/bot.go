@@ -317,7 +317,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
-		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, pub: pub, look: look, ratings: book},
+		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, think: think, pub: pub, look: look, ratings: book},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg, words: words},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},

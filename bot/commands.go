@@ -40,6 +40,7 @@ const (
 	subPrefs    = "prefs"
 	subSettings = "settings"
 	subShow     = "show"
+	subHint     = "hint"
 
 	optGame     = "game"
 	optPlayers  = "players"
@@ -47,6 +48,7 @@ const (
 	optDeadline = "deadline-hours"
 	optOrder    = "order"
 	optLevel    = "level"
+	optHints    = "hints"
 	optName     = "name"
 	optAction   = "action"
 	optPage     = "page"
@@ -127,6 +129,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 					integer(optDeadline, &minZero, 24*14),
 					choices(optDefault, onDeadlineComputer, onDeadlinePause),
 					boolean(optThread),
+					boolean(optHints),
 				),
 				sub(subJoin),
 				sub(subLeave),
@@ -155,6 +158,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 				sub(subEnd),
 				sub(subBoardTop, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Choices: games}),
 				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral)),
+				sub(subHint),
 			},
 		},
 		{

@@ -34,6 +34,7 @@ type gameHandler struct {
 	settings settingsStore
 	games    *engine.Registry
 	ref      *referee // takes actions back
+	think    *thinker // thinks out hints
 	pub      *publisher
 	look     *views
 	ratings  *ratingBook
@@ -120,6 +121,8 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	case subLog:
 		page, _ := opts.integer(optPage)
 		return b.showLog(r, p, g, max(page, 1), false)
+	case subHint:
+		return b.hint(r, in, g, st)
 	}
 	return refuseWith("refuse.unknown_subcommand", "Name", sub)
 }

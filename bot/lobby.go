@@ -222,6 +222,7 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 		Seats:  []storage.Seat{{User: user.ID, Name: displayName(i)}},
 		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
 	}
+	g.Hints, _ = opts.boolean(optHints)
 	inThread, set := opts.boolean(optThread)
 	if !set {
 		inThread = settings.Threads
@@ -495,6 +496,9 @@ func (b *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 		{Name: p.T("lobby.seated", "Count", len(g.Seats)), Value: orNone(seats.String())},
 		{Name: p.T("lobby.table"), Value: target, Inline: true},
 		{Name: p.T("lobby.deadline"), Value: deadlineText(p, g), Inline: true},
+	}
+	if g.Hints {
+		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("lobby.hints"), Value: p.T("lobby.hints_on"), Inline: true})
 	}
 	if len(g.Setup.Options) > 0 {
 		var o []string

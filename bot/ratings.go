@@ -125,9 +125,10 @@ func (rb *ratingBook) replay() (*rating.Ladder, map[string]string, error) {
 
 // ratedResult reads a finished game as the ladder needs it: each seat's
 // place (winners first; then by score, equal scores tying) and everyone
-// who held it, from its handovers. Abandoned games are not rated.
+// who held it, from its handovers. Abandoned games and games that allowed
+// hints are not rated.
 func ratedResult(g *storage.Game) (rating.Result, bool) {
-	if g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Scores) != len(g.Seats) {
+	if g.Status != storage.StatusFinished || g.Result == nil || len(g.Result.Scores) != len(g.Seats) || g.Hints {
 		return rating.Result{}, false
 	}
 	res := rating.Result{Kind: g.Kind, Guild: g.Guild, ByVote: g.EndedByVote, Seats: make([]rating.Seat, len(g.Seats))}

@@ -1,10 +1,13 @@
 package bot
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
 )
@@ -105,5 +108,47 @@ func TestAComputerDueAtARestartMoves(t *testing.T) {
 	h.bot.Wait()
 	if got := h.game("5003"); got.Version == g.Version {
 		t.Fatal("after the restart the computer did not move")
+	}
+}
+
+// TestAHintIsPrivateCountedAndOnlyWhereAllowed asks /game hint at a table
+// that allowed hints and at one that did not.
+func TestAHintIsPrivateCountedAndOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, realRegistry(t), Config{}, nil, nil)
+	openWithStrongComputer(t, h, "5004")
+	if res := h.command(alice, "5004", cmdGame, subHint, nil); !res.privately(h.say("hint.off")) {
+		t.Errorf("a hint where none are allowed: %s", res.text())
+	}
+	h.command(alice, "5005", cmdLobby, subNew, map[string]any{optGame: "eightydays", optHints: true})
+	lobby, _ := h.fake.Message(h.game("5005").Messages[roleLobby])
+	if data, _ := json.Marshal(lobby); !strings.Contains(string(data), h.say("lobby.hints_on")) {
+		t.Errorf("the lobby does not say hints are on: %s", data)
+	}
+	h.command(alice, "5005", cmdLobby, subAddAI, map[string]any{optLevel: "easy"})
+	h.command(alice, "5005", cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	g, st, err := h.store.Load("5005")
+	if err != nil || !g.Hints {
+		t.Fatalf("hints not kept: %v %+v", err, g)
+	}
+	res := h.command(alice, "5005", cmdGame, subHint, nil)
+	answer, _, _ := strings.Cut(h.say("hint.answer", "Action", "x", "What", "y", "Worth", 1), "`")
+	if !res.private() || !strings.Contains(res.text(), answer) {
+		t.Fatalf("hint: %s", res.text())
+	}
+	_, suggested, _ := strings.Cut(res.text(), "`")
+	suggested, _, _ = strings.Cut(suggested, "`")
+	if !slices.Contains(st.Prompts()[0].Actions, suggested) {
+		t.Errorf("the hint %q is not one of alice's actions", suggested)
+	}
+	if g := h.game("5005"); len(g.HintsTaken) < 1 || g.HintsTaken[0] != 1 {
+		t.Errorf("hints taken %v, want alice's one counted", g.HintsTaken)
+	}
+	if res := h.command(bob, "5005", cmdGame, subHint, nil); !res.privately(h.say("hint.no_decision")) {
+		t.Errorf("a hint for someone not seated: %s", res.text())
+	}
+	finished := &storage.Game{Status: storage.StatusFinished, Hints: true, Seats: g.Seats, Result: &engine.Result{Scores: []int{1, 2}}}
+	if _, rated := ratedResult(finished); rated {
+		t.Error("a game that allowed hints is rated")
 	}
 }

@@ -90,6 +90,11 @@ type Game struct {
 	// EndedByVote reports that the players voted the game to an end: it
 	// finished with the scores of that moment and no winner.
 	EndedByVote bool
+	// Hints reports that the table allows /game hint, chosen in its lobby;
+	// such a game is not rated. HintsTaken counts the hints each seat
+	// took (nil until the first).
+	Hints      bool
+	HintsTaken []int
 }
 
 // Guard names the game a write is based on: the game's ID and its

@@ -292,6 +292,8 @@ type gameRecord struct {
 	EndedVote bool       `json:"ended_by_vote,omitempty"`
 	Revision  uint64     `json:"revision,omitempty"`
 	Rewound   uint64     `json:"rewound,omitempty"`
+	Hints     bool       `json:"hints,omitempty"`
+	HintsUsed []int      `json:"hints_taken,omitempty"`
 }
 
 type resultRecord struct {
@@ -308,6 +310,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
 		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
+		Hints: g.Hints, HintsUsed: g.HintsTaken,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -347,6 +350,10 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
 		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
+		Hints: r.Hints, HintsTaken: r.HintsUsed,
+	}
+	if len(r.HintsUsed) > len(r.Seats) {
+		return nil, bad(fmt.Sprintf("hints counted for %d seats", len(r.HintsUsed)))
 	}
 	for _, h := range r.Handovers {
 		if h.Seat < 0 || int(h.Seat) >= len(r.Seats) {

@@ -429,6 +429,7 @@ func (g *Game) clone() *Game {
 	c.Messages = maps.Clone(g.Messages)
 	c.Handovers = slices.Clone(g.Handovers)
 	c.EndVotes = slices.Clone(g.EndVotes)
+	c.HintsTaken = slices.Clone(g.HintsTaken)
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r

@@ -51,6 +51,15 @@ func DecideWithin(ctx context.Context, player engine.Player, s engine.State, p e
 	return choose(ctx, player, s, p, &rng)
 }
 
+// Suggest is what player m would answer to prompt p of s in the game
+// started with seed after applied actions, with what its search learnt
+// of it: the hint a learner asks for. Like Decide, it searches only p's
+// seat's observation.
+func Suggest(ctx context.Context, m Search, s engine.State, p engine.Prompt, seed uint64, applied int) Choice {
+	rng := RNGAt(seed, applied)
+	return m.Best(ctx, engine.Observe(s, p.Seat), p, &rng)
+}
+
 // choose hands player p's seat's observation of s.
 func choose(ctx context.Context, player engine.Player, s engine.State, p engine.Prompt, rng *engine.RNG) string {
 	switch pl := player.(type) {

@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"context"
+	"math"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// hintPlayer is the computer player whose suggestion /game hint gives.
+const hintPlayer = "strong"
+
+// hint answers /game hint: privately, the strong computer's suggestion for
+// the asker's current decision, what it does and how it fared in the
+// search against the next best. Only a table that allowed hints in its
+// lobby may ask (such games are not rated); each hint is counted for the
+// final scores. The search sees only the asker's seat's observation.
+func (b *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine.State) error {
+	if !g.Hints {
+		return refuseWith("hint.off")
+	}
+	var prompt engine.Prompt
+	found := false
+	for _, s := range seatsOf(g, userOf(in.Interaction).ID) {
+		if ps := promptsOf(st, s); len(ps) > 0 {
+			prompt, found = ps[0], true
+			break
+		}
+	}
+	if !found {
+		return refuseWith("hint.no_decision")
+	}
+	rules, err := b.games.Lookup(g.Kind)
+	if err != nil {
+		return err
+	}
+	player, err := ai.LookupThinking(rules, hintPlayer, b.ref.think)
+	search, ok := player.(ai.Search)
+	if err != nil || !ok {
+		return refuseWith("hint.none")
+	}
+	r.deferMessage(true) // thinking takes up to a second
+	choice, ok := b.think.suggest(search, st, prompt, g)
+	if !ok {
+		return errClosing
+	}
+	if _, err := b.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+		for len(r.HintsTaken) < len(r.Seats) {
+			r.HintsTaken = append(r.HintsTaken, 0)
+		}
+		r.HintsTaken[prompt.Seat]++
+		return nil
+	}); err != nil {
+		return err
+	}
+	words := gameWords(in.tr, b.games, g.Kind)
+	text := in.tr.T("hint.answer", "Action", choice.Action, "What", orNone(describe(words, st, prompt.Seat, choice.Action)), "Worth", percent(choice.Worth))
+	if choice.RunnerUp != "" {
+		text += "\n" + in.tr.T("hint.next", "Action", choice.RunnerUp, "Worth", percent(choice.Runner))
+	}
+	return r.message(msg{Content: text, Private: true})
+}
+
+// percent writes a worth from 0 to 1 as a whole percentage.
+func percent(w float64) int {
+	if math.IsNaN(w) {
+		return 100 // the only answer
+	}
+	return int(math.Round(100 * w))
+}
+
+// suggest thinks out a hint in a slot, like a computer's decision; false
+// when the bot closed first.
+func (t *thinker) suggest(m ai.Search, st engine.State, p engine.Prompt, g *storage.Game) (ai.Choice, bool) {
+	select {
+	case t.slots <- struct{}{}:
+	case <-t.stop.Done():
+		return ai.Choice{}, false
+	}
+	defer func() { <-t.slots }()
+	ctx, cancel := context.WithTimeout(t.stop, maxThinkWait)
+	defer cancel()
+	return ai.Suggest(ctx, m, st, p, g.Setup.Seed, g.Version), true
+}
