@@ -79,7 +79,7 @@ func (knowledge) Horizon(st engine.State) int {
 }
 
 // Evaluate implements ai.Knowledge. A position is worth its chance of a
-// win, judged by the margin over the best opponent, and a little its own
+// win, judged by the margin over the best opponent, and as much its own
 // points, so that a player who cannot win still plays for a good score
 // rather than gamble it away on loans. A finished game counts its win and
 // final points; an unfinished one its estimate (see estimate).
@@ -92,10 +92,10 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 			worth[i] = float64(s.P[i].VP)
 		}
 		for i := range s.P {
-			v[i] = 0.25*sigmoid((worth[i]-bestOther(worth[:s.N], i))/10) + 0.25*sigmoid((worth[i]-goodScore)/15)
+			v[i] = 0.15*sigmoid((worth[i]-bestOther(worth[:s.N], i))/10) + 0.45*sigmoid((worth[i]-goodScore)/15)
 		}
 		for _, w := range res.Winners {
-			v[w] += 0.5 / float64(len(res.Winners))
+			v[w] += 0.4 / float64(len(res.Winners))
 		}
 		return
 	}
@@ -103,7 +103,7 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 		worth[i] = s.estimate(i)
 	}
 	for i := range s.P {
-		v[i] = 0.75*sigmoid((worth[i]-bestOther(worth[:s.N], i))/8) + 0.25*sigmoid((worth[i]-goodScore)/15)
+		v[i] = 0.5*sigmoid((worth[i]-bestOther(worth[:s.N], i))/8) + 0.5*sigmoid((worth[i]-goodScore)/15)
 	}
 }
 
