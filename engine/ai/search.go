@@ -61,6 +61,27 @@ type Search struct {
 // piles shuffled), in actions applied.
 const dealCost = 20
 
+// The searching levels' budgets, in milliseconds of one core of the
+// reference machine.
+const (
+	normalMS = 100
+	strongMS = 1000
+)
+
+// Level is the searching player of level name ("normal" or "strong") for a
+// game whose knowledge k does perSecond work a second on the reference
+// machine; false for any other name.
+func Level(k Knowledge, perSecond int, name string) (Search, bool) {
+	m := Search{Knowledge: k, PerSecond: perSecond}
+	switch name {
+	case "normal":
+		return m.Think(normalMS), true
+	case "strong":
+		return m.Think(strongMS), true
+	}
+	return Search{}, false
+}
+
 // Choose implements engine.Player: it searches s for p's best answer.
 func (m Search) Choose(s engine.State, p engine.Prompt, rng *engine.RNG) string {
 	return m.Best(context.Background(), s, p, rng).Action

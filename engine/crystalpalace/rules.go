@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 // Rules is Crystal Palace with one set of content. It implements
@@ -485,10 +486,9 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 	switch name {
 	case "heuristic", "easy":
 		return Heuristic{}, true
-	case "normal":
-		return searchPlayer(normalWork), true
-	case "strong":
-		return searchPlayer(strongWork), true
+	}
+	if s, ok := ai.Level(knowledge{}, perSecond, name); ok {
+		return s, true
 	}
 	return nil, false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/engine/enginetest"
 )
 
 // searchPositions are positions of heuristic games, every stride-th
@@ -133,13 +134,9 @@ func TestAnEndedBudgetStillAnswers(t *testing.T) {
 // budget over positions of 4-player games; work/s is the rate that
 // perSecond assumes.
 func BenchmarkStrongDecision(b *testing.B) {
-	positions := searchPositions(b, 4, 2, 11)
-	player := searchPlayer(strongWork)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s := positions[i%len(positions)]
-		p := s.Prompts()[0]
-		ai.Decide(player, s, p, 1, i)
+	var positions []engine.State
+	for _, s := range searchPositions(b, 4, 2, 11) {
+		positions = append(positions, s)
 	}
-	b.ReportMetric(float64(strongWork)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+	enginetest.StrongDecisions(b, testRules(b), positions)
 }

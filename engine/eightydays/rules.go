@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/engine/ai"
 )
 
 // Numbers the rulebook sets.
@@ -237,10 +238,9 @@ func (r *Rules) ComputerPlayer(name string) (engine.Player, bool) {
 	switch name {
 	case "heuristic", "easy":
 		return Heuristic{}, true
-	case "normal":
-		return searchPlayer(normalWork), true
-	case "strong":
-		return searchPlayer(strongWork), true
+	}
+	if s, ok := ai.Level(knowledge{}, perSecond, name); ok {
+		return s, true
 	}
 	return nil, false
 }

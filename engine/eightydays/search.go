@@ -8,14 +8,10 @@ import (
 	"github.com/meeplegames/meeple/engine/ai"
 )
 
-// The search's budgets (ai.Search.Work): per decision of the normal and
-// strong players, and what one core of the reference machine (the
-// project's 2-core CI machine) does in a second.
-const (
-	perSecond  = 250_000
-	normalWork = perSecond / 10 // 100 ms
-	strongWork = perSecond      // 1 s
-)
+// perSecond is the search's work (ai.Search.Work) one core of the
+// reference machine (the project's 2-core CI machine) does in a second, as
+// BenchmarkStrongDecision measures it.
+const perSecond = 250_000
 
 // searchPlayer is a searching computer player with the given budget.
 func searchPlayer(work int) ai.Search {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/engine/enginetest"
 )
 
 // searchPositions are positions of heuristic games, every stride-th
@@ -92,12 +93,13 @@ func TestASearchDecisionIsRepeatable(t *testing.T) {
 // budget over positions of 4-player games; work/s is the rate that
 // perSecond assumes.
 func BenchmarkStrongDecision(b *testing.B) {
-	positions := searchPositions(b, 4, 2, 9)
-	player := searchPlayer(strongWork)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s := positions[i%len(positions)]
-		ai.Decide(player, s, s.Prompts()[0], 1, i)
+	var positions []engine.State
+	for _, s := range searchPositions(b, 4, 2, 9) {
+		positions = append(positions, s)
 	}
-	b.ReportMetric(float64(strongWork)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+	c, err := DefaultContent()
+	if err != nil {
+		b.Fatal(err)
+	}
+	enginetest.StrongDecisions(b, NewRules(c), positions)
 }

@@ -227,3 +227,24 @@ func FuzzApply(t *testing.T, rules engine.Rules, players int, seed uint64, steps
 		}
 	}
 }
+
+// StrongDecisions benchmarks the rules' strong computer player at its
+// default budget over positions, each answered at its first prompt, and
+// reports the work it does a second (work/s): the rate its game's
+// perSecond assumes.
+func StrongDecisions(b *testing.B, rules engine.Rules, positions []engine.State) {
+	player, err := ai.Lookup(rules, "strong")
+	if err != nil {
+		b.Fatal(err)
+	}
+	strong, ok := player.(ai.Search)
+	if !ok {
+		b.Fatalf("%s's strong player does not search", rules.Name())
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := positions[i%len(positions)]
+		ai.Decide(strong, s, s.Prompts()[0], 1, i)
+	}
+	b.ReportMetric(float64(strong.Work)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+}
