@@ -144,7 +144,7 @@ keep = -1
 		t.Errorf("exit %d, want 1", code)
 	}
 	wantLine(t, lines, "config", "FAIL", "unknown keys: databse", `application_id is "my-bot"`, `log_level is "loud"`,
-		`on_deadline is "skip"`, `deadlines.computer is "genius" (every game knows: heuristic, random)`, "backup.every", "backup.keep is -1")
+		`on_deadline is "skip"`, `deadlines.computer is "genius" (every game knows: easy, heuristic, normal, random, strong)`, "backup.every", "backup.keep is -1")
 	wantLine(t, lines, "token", "ok") // the other checks still run
 }
 
