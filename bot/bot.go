@@ -144,7 +144,8 @@ type Config struct {
 	// level's own (normal 100 ms, strong 1 s).
 	Think time.Duration
 	// Thinkers is how many computer decisions are thought out at once; 0
-	// or more than the machine's cores means one per core.
+	// means one per core but one (at least one), more than the machine's
+	// cores one per core.
 	Thinkers int
 	// Images turns board images on (when a Renderer is given).
 	Images bool

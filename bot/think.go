@@ -59,9 +59,14 @@ func newThinker(workers, budget int, log *slog.Logger) *thinker {
 }
 
 // thinkers is the number of thinking slots for a configured n: one per
-// core at most.
+// core at most, and by default one core fewer, which keeps a core for
+// answering interactions while computers think.
 func thinkers(n int) int {
-	if cores := runtime.NumCPU(); n <= 0 || n > cores {
+	cores := runtime.NumCPU()
+	switch {
+	case n <= 0:
+		return max(1, cores-1)
+	case n > cores:
 		return cores
 	}
 	return n
