@@ -175,7 +175,7 @@ func (h httpConfig) problems(gatewayOff bool) []string {
 	}
 	if h.Path != "" {
 		if err := literalPath(h.Path); err != nil {
-			out = append(out, fmt.Sprintf("[http] path is %q: %v", h.Path, err))
+			out = append(out, fmt.Sprintf("[http] path is %s: %v", shown(h.Path), err))
 		}
 	}
 	if gatewayOff && h.Listen == "" {

@@ -195,6 +195,7 @@ func TestATokenUnderAnotherKeyIsNotEchoed(t *testing.T) {
 		"[discord]\nrest_base_url = \"http://" + goodToken + "\"",
 		"[http]\nlisten = " + q + "\npublic_key = \"" + strings.Repeat("ab", 32) + "\"",
 		"[http]\nmetrics = " + q,
+		"[http]\npath = " + q,
 		"[content]\n" + strconv.Quote(goodToken) + " = \"/tmp\"",
 	} {
 		path := filepath.Join(t.TempDir(), "config.toml")
