@@ -321,14 +321,19 @@ func (g *gatewayState) connected() bool {
 }
 
 // watchGateway follows a shard's connection: up once it is ready or has
-// resumed, down when it drops. It returns the handlers' removers.
+// resumed, down when it drops; and it watches its heartbeats' answers
+// (ackWatch). It returns the handlers' removers and the watch's stop.
 func (b *Bot) watchGateway(s *discordgo.Session) []func() {
+	acks, stop := b.watchAcks(s)
 	return []func(){
+		stop,
 		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Ready) {
+			acks.connected()
 			b.gateway.set(s.ShardID, true)
 			b.obs.Gateway(s.ShardID, true)
 		}),
 		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Resumed) {
+			acks.connected()
 			b.gateway.set(s.ShardID, true)
 			b.obs.Gateway(s.ShardID, true)
 			b.obs.Resumed(s.ShardID)

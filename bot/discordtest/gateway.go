@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -45,6 +46,9 @@ const defaultHeartbeat = 41250 * time.Millisecond
 // GatewayStats counts what the gateway saw.
 type GatewayStats struct {
 	Connections, Identifies, Resumes, Heartbeats int
+	// Unanswered is the most heartbeats one muted connection received
+	// and left unanswered (MuteHeartbeats).
+	Unanswered int
 	// Intents are those of the last IDENTIFY.
 	Intents discordgo.Intent
 	// Identified is when each shard last identified.
@@ -105,6 +109,10 @@ type gwConn struct {
 	// beat is closed at the connection's first heartbeat
 	beat     chan struct{}
 	beatOnce sync.Once
+	// mute: the connection no longer acknowledges heartbeats
+	// (MuteHeartbeats); unanswered counts those it left unanswered
+	mute       atomic.Bool
+	unanswered atomic.Int64
 }
 
 // refuse closes the connection with a gateway close code.
@@ -196,6 +204,10 @@ func (g *gateway) serve(w http.ResponseWriter, r *http.Request) {
 		case opHeartbeat:
 			g.count(func(s *GatewayStats) { s.Heartbeats++ })
 			c.beatOnce.Do(func() { close(c.beat) })
+			if c.mute.Load() {
+				g.count(func(s *GatewayStats) { s.Unanswered = max(s.Unanswered, int(c.unanswered.Add(1))) })
+				continue
+			}
 			if c.send(map[string]any{"op": opHeartbeatACK}) != nil {
 				return
 			}
@@ -433,6 +445,15 @@ func (s *Server) DropConnection() {
 	for _, c := range s.gw.live() {
 		_ = c.firstBeat() // cut it anyway
 		_ = c.ws.UnderlyingConn().Close()
+	}
+}
+
+// MuteHeartbeats makes the live connections stop acknowledging
+// heartbeats while they stay open, as a connection that died somewhere
+// on the way ("zombied") does; new connections answer as before.
+func (s *Server) MuteHeartbeats() {
+	for _, c := range s.gw.live() {
+		c.mute.Store(true)
 	}
 }
 
