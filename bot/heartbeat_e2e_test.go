@@ -13,12 +13,12 @@ import (
 // dropped for a missing acknowledgement.
 func TestRunHeartbeatsKeepTheConnection(t *testing.T) {
 	t.Parallel()
-	// a fake whose HELLO asks for a heartbeat every 200 ms: short, yet
+	// a fake whose HELLO asks for a heartbeat every second: short, yet
 	// the bot gives a connection up only when an acknowledgement is half
 	// an interval late, which a busy machine running the race detector
 	// can come near at shorter intervals
-	h := servedWithHeartbeats(t, 200*time.Millisecond)
-	waitUntil(t, "ten heartbeats", func() bool { return h.fake.Gateway().Heartbeats >= 10 })
+	h := servedWithHeartbeats(t, time.Second)
+	waitUntil(t, "six heartbeats", func() bool { return h.fake.Gateway().Heartbeats >= 6 })
 	if st := h.fake.Gateway(); st.Connections != 1 || st.Identifies != 1 || st.Resumes != 0 {
 		t.Errorf("the connection did not last through its heartbeats: %+v", st)
 	}
@@ -33,8 +33,10 @@ func TestRunHeartbeatsKeepTheConnection(t *testing.T) {
 // its session, and interactions reach it again.
 func TestAZombieConnectionIsReplacedAfterOneMissedAck(t *testing.T) {
 	t.Parallel()
-	h := servedWithHeartbeats(t, 500*time.Millisecond)
-	waitUntil(t, "four heartbeats", func() bool { return h.fake.Gateway().Heartbeats >= 4 })
+	// an interval long enough that a busy machine does not make an
+	// acknowledgement a second late
+	h := servedWithHeartbeats(t, 2*time.Second)
+	waitUntil(t, "three heartbeats", func() bool { return h.fake.Gateway().Heartbeats >= 3 })
 	h.fake.MuteHeartbeats()
 	waitUntil(t, "the session resumed on a new connection", func() bool { return h.fake.Gateway().Resumes >= 1 })
 	// one beat goes unanswered before the bot gives up; a second may be
