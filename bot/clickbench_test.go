@@ -16,6 +16,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // BenchmarkClicks plays 100 concurrent 4-player Crystal Palace games with
@@ -38,19 +39,26 @@ import (
 // four players act within the same 40 ms in one channel (where secret
 // choices are simultaneous, each player makes theirs; otherwise all but
 // one are refused as out of date, as when four people click at once).
+// "thinking" is "spread" while 20 more games, each of two strong computers
+// at their default budget, keep the thinker busy from start to end.
 func BenchmarkClicks(b *testing.B) {
 	for _, mode := range []struct {
-		name  string
-		burst int
-	}{{"spread", 1}, {"burst", 4}} {
-		b.Run(mode.name, func(b *testing.B) { benchmarkClicks(b, mode.burst) })
+		name            string
+		burst, thinking int
+	}{{"spread", 1, 0}, {"burst", 4, 0}, {"thinking", 1, 20}} {
+		b.Run(mode.name, func(b *testing.B) { benchmarkClicks(b, mode.burst, mode.thinking) })
 	}
 }
 
-func benchmarkClicks(b *testing.B, burst int) {
+func benchmarkClicks(b *testing.B, burst, thinking int) {
 	reg := realRegistry(b)
-	h := newHarness(b, reg, Config{Images: true}, realRenderer(b), nil)
+	cfg := Config{Images: true}
+	if thinking > 0 {
+		cfg.Think = time.Second
+	}
+	h := newHarness(b, reg, cfg, realRenderer(b), nil)
 	chans := benchTables(b, h, "crystalpalace", 4)
+	computerTables(b, h, thinking)
 	rules, _ := reg.Lookup("crystalpalace")
 	player, _ := ai.Lookup(rules, "heuristic")
 	users := map[string]tester{alice.ID: alice, bob.ID: bob, carol.ID: carol, dave.ID: dave}
@@ -96,8 +104,9 @@ func benchmarkClicks(b *testing.B, burst int) {
 		}()
 	}
 	wg.Wait()
-	h.bot.Wait()
 	b.StopTimer()
+	h.bot.think.close() // the computers' games would keep it busy for ever
+	h.bot.Wait()
 	cl.report(b)
 	decisions := 0
 	for _, ch := range chans {
@@ -285,4 +294,29 @@ func reportRESTCalls(b *testing.B, h *harness, began time.Time, decisions int) {
 		b.ReportMetric(float64(n)/float64(decisions), string(k)+"/decision")
 	}
 	b.ReportMetric(float64(decisions), "decisions")
+}
+
+// computerTables starts n 80 Days games of two strong computers each: they
+// play on by themselves, one decision after another, in the thinker.
+func computerTables(b *testing.B, h *harness, n int) {
+	for k := range n {
+		ch := fmt.Sprint(70000 + k)
+		lobby := &storage.Game{Kind: "eightydays", Guild: testGuild, Channel: ch, Creator: alice.ID, Status: storage.StatusLobby,
+			Setup: engine.Setup{Players: 2, Seed: uint64(k + 1)},
+			Seats: []storage.Seat{{Computer: "strong", Name: "Computer 1"}, {Computer: "strong", Name: "Computer 2"}}}
+		if err := h.store.Create(lobby); err != nil {
+			b.Fatal(err)
+		}
+		lobby, err := h.store.Get(ch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ref := h.bot.timers.ref
+		if err := ref.locks.with(ch, func() error {
+			_, err := ref.start(lobby, nil)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
