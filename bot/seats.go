@@ -203,7 +203,7 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 	}
 	if to.User == "" {
 		name := b.ref.standInName(rules)
-		to = storage.Seat{Computer: name, Name: in.pub().T("seats.computer_name", "Kind", name)}
+		to = storage.Seat{Computer: name, Name: in.pub().T("seats.computer_name", "Kind", levelName(in.pub(), name))}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}
