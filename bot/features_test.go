@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -578,7 +579,9 @@ func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	unlock := h.bot.timers.locks.lock(chTiny) // an action in flight holds the game
 	done := make(chan result)
 	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
-	time.Sleep(50 * time.Millisecond)
+	for h.bot.inFlight.Load() == 0 { // the interaction has entered the bot: Close must wait for it
+		runtime.Gosched()
+	}
 	closed := make(chan struct{})
 	go func() { h.bot.Close(); close(closed) }()
 	select {
