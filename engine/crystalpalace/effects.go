@@ -518,7 +518,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 		var buf [8]Action
 		opts := s.appendDecisionActions(buf[:0], seat, t)
 		if len(opts) == 1 {
-			s.answer(seat, t, opts[0])
+			s.answerOnly(seat, t, opts[0])
 		}
 		return len(opts) <= 1
 	case dPoster:
@@ -548,6 +548,15 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 		}
 	}
 	return false
+}
+
+// answerOnly gives a, the one answer decision t of seat has, without
+// asking; the log says so.
+func (s *State) answerOnly(seat int, t Task, a Action) {
+	if text := s.narrate(seat, a); !text.IsZero() {
+		s.emitDoing(seat, s.say("cp.log.only_answer", engine.Nested("Doing", text)))
+	}
+	s.answer(seat, t, a)
 }
 
 // settle applies every immediate task of every seat until each queue is

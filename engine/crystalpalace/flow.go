@@ -52,9 +52,15 @@ func (s *State) step() bool {
 		for k := 0; k < s.N; k++ {
 			seat := s.Order[(s.Turn+k)%s.N]
 			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
-				if p.AutoPass && !s.canPlace(seat) {
+				if !s.canPlace(seat) && (p.AutoPass || s.placesNowhere(seat)) {
+					// "pass always" passes when no space is paid for by the
+					// pounds at hand; without it, only when pass is the one answer
+					id := "cp.log.pass.auto.dice"
+					if !p.AutoPass {
+						id = "cp.log.pass.none.dice"
+					}
 					p.Passed = true
-					s.emit(engine.EventAction, seat, s.say("cp.log.pass.auto.dice", engine.Who("Who", engine.Seat(seat))), false)
+					s.emit(engine.EventAction, seat, s.say(id, engine.Who("Who", engine.Seat(seat))), false)
 					continue
 				}
 				s.Turn = (s.Turn + k) % s.N
@@ -246,9 +252,14 @@ func (s *State) step3() bool {
 			s.emit(engine.EventAction, d.O, s.say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
 			continue
 		}
-		if seat := b.Dice[i].O; s.P[seat].AutoAct && len(s.P[seat].Q) == 0 {
-			if list := s.phaseActions(seat); len(list) == 3 {
-				s.autoAct(seat, list[0])
+		if seat := b.Dice[i].O; len(s.P[seat].Q) == 0 {
+			switch text, ok := s.unaskedAction(seat); {
+			case !ok:
+			case text == "pass":
+				s.autoPass(seat)
+				return true
+			default:
+				s.autoAct(seat, text)
 				return true
 			}
 		}
@@ -271,6 +282,59 @@ func (s *State) autoAct(seat int, text string) {
 	s.settle()
 	s.reportAll("")
 	s.cause = outer
+}
+
+// placesNowhere reports whether none of seat's dice fits an open space in
+// phase 2, whatever money it raises: passing is its one answer.
+func (s *State) placesNowhere(seat int) bool {
+	return !s.withRaisedMoney(seat).canPlace(seat)
+}
+
+// unaskedAction is the action seat's current die takes in phase 3 without
+// asking, if any: pass when it has no possible action, or its one possible
+// action when seat answered "… always" (see Player.AutoAct). Either only
+// when raising money would open no other action.
+func (s *State) unaskedAction(seat int) (string, bool) {
+	list := s.phaseActions(seat)
+	if len(list) == 1 || s.P[seat].AutoAct && oneAction(list) {
+		if slices.Equal(list, s.withRaisedMoney(seat).phaseActions(seat)) {
+			return list[0], true
+		}
+	}
+	return "", false
+}
+
+// oneAction reports whether a phase 3 prompt's answers offer one action:
+// it, the same "always", and pass.
+func oneAction(list []string) bool {
+	if len(list) != 3 {
+		return false
+	}
+	a, err := ParseAction(list[1])
+	return err == nil && a.Always
+}
+
+// autoPass passes the current die of seat, which has no possible action,
+// without asking; the log says why.
+func (s *State) autoPass(seat int) {
+	s.reportAll(s.cause)
+	s.emit(engine.EventAction, seat, s.say("cp.log.pass.none.action", engine.Who("Who", engine.Seat(seat)), s.at(locKind(s.Loc))), false)
+	s.doAction(seat, Action{Verb: vPass})
+}
+
+// raisedPounds is more than any cost the content allows (see maxAmount),
+// gears and energy bought with pounds included: what a seat could raise
+// with loans, which can be taken at any time.
+const raisedPounds = 1 << 20
+
+// withRaisedMoney is a copy of s in which seat has raised every pound it
+// could need. An automatic answer (a pass, a skipped decision, an action
+// taken "always") is given only when this copy would not be offered more:
+// raising money is a choice the player keeps.
+func (s *State) withRaisedMoney(seat int) *State {
+	t := s.clone()
+	t.P[seat].Pounds += raisedPounds
+	return t
 }
 
 // nextDie is the dice space of the unresolved die at the current location
@@ -388,7 +452,7 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 	p := &s.P[seat]
 	switch t.K {
 	case dAssistant:
-		out = s.appendAssistantAnswers(out, seat, p.Pounds, t.F)
+		out = s.appendAssistantAnswers(out, seat)
 	case dDown, dForcedDown:
 		for tier, o := range s.Market {
 			if o == seat {
@@ -436,17 +500,18 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 }
 
 // appendAssistantAnswers appends the answers to an assistant action of
-// seat holding pounds, the first placement free when free.
-func (s *State) appendAssistantAnswers(out []Action, seat, pounds int, free bool) []Action {
+// seat. Each placement and move is offered whatever seat's pounds: a loan
+// can be taken at any time, so raising money makes every one affordable,
+// and a cost the pounds do not cover is settled as any debt is (see pay).
+func (s *State) appendAssistantAnswers(out []Action, seat int) []Action {
 	var o assistantOptions
 	s.assistantOptions(&o, seat)
-	return o.appendAnswers(out, s, pounds, free)
+	return o.appendAnswers(out, s)
 }
 
-// assistantOptions are the assistant actions open to seat before pounds
-// are counted: whether its objective is met, what placing an assistant
-// costs (-1: impossible), and each of its assistants that can move up with
-// what the move costs.
+// assistantOptions are the assistant actions open to seat: whether its
+// objective is met, what placing an assistant costs (-1: impossible), and
+// each of its assistants that can move up with what the move costs.
 type assistantOptions struct {
 	objective bool
 	place     int
@@ -472,42 +537,35 @@ func (s *State) assistantOptions(o *assistantOptions, seat int) {
 }
 
 // appendAnswers appends the answers to an assistant action of a seat with
-// these options holding pounds (the first placement free when free), skip
-// last.
-func (o *assistantOptions) appendAnswers(out []Action, s *State, pounds int, free bool) []Action {
+// these options, skip last.
+func (o *assistantOptions) appendAnswers(out []Action, s *State) []Action {
 	if o.objective {
 		out = append(out, Action{Verb: vObjective})
 	}
-	if o.place >= 0 && (free || pounds >= o.place) {
+	if o.place >= 0 {
 		out = append(out, Action{Verb: vPlaceAsst})
 	}
 	for _, m := range o.moves[:o.n] {
-		if pounds >= int(m.cost) {
-			out = append(out, Action{Verb: vMoveAsst, Vals: s.num(int(m.tier) + 1)})
-		}
+		out = append(out, Action{Verb: vMoveAsst, Vals: s.num(int(m.tier) + 1)})
 	}
 	return append(out, Action{Verb: vSkip})
 }
 
 // appendKinds appends the kinds of the answers (tailOnly first, then
-// tailObjective, tailMarket, tailMove+tier) a placement costing fee may
-// carry for a seat with these options holding pounds; nothing when the
-// assistant action could only be skipped. It lists what appendAnswers
-// lists.
-func (o *assistantOptions) appendKinds(out []int, pounds, fee int) []int {
-	pounds -= fee
+// tailObjective, tailMarket, tailMove+tier) a placement may carry for a
+// seat with these options; nothing when the assistant action could only be
+// skipped. It lists what appendAnswers lists.
+func (o *assistantOptions) appendKinds(out []int) []int {
 	start := len(out)
 	out = append(out, tailOnly)
 	if o.objective {
 		out = append(out, tailObjective)
 	}
-	if o.place >= 0 && pounds >= o.place {
+	if o.place >= 0 {
 		out = append(out, tailMarket)
 	}
 	for _, m := range o.moves[:o.n] {
-		if pounds >= int(m.cost) {
-			out = append(out, tailMove+int(m.tier))
-		}
+		out = append(out, tailMove+int(m.tier))
 	}
 	if len(out) == start+1 {
 		return out[:start]

@@ -223,7 +223,7 @@ func (s *State) placeActions(seat int) []string {
 					s.assistantOptions(&asst, seat)
 					haveAsst = true
 				}
-				kinds = asst.appendKinds(kinds, pounds, ds.Fee)
+				kinds = asst.appendKinds(kinds)
 				w = max(len(kinds)-from, 1)
 			}
 			open = append(open, openSpace{texts: &texts[sp], min: int8(m), from: uint8(from), to: uint8(len(kinds))})

@@ -27,14 +27,14 @@ const (
 
 // checkPlaceTail refuses the answer a placement of seat on space sp of
 // location l carries (see Action.Then) unless the placement's question
-// would accept it: "only", or an assistant action the space allows with
-// the pounds left after its fee, as doPlace's question lists them.
+// would accept it: "only", or an assistant action the space allows, as
+// doPlace's question lists them.
 func (s *State) checkPlaceTail(seat, l, sp int, a Action) error {
 	ds := s.side(locKind(l)).Dice[sp]
 	var buf [8]Action
 	var answers []Action
 	if ds.Assistant {
-		answers = s.appendAssistantAnswers(buf[:0], seat, s.P[seat].Pounds-ds.Fee, false)
+		answers = s.appendAssistantAnswers(buf[:0], seat)
 		answers = answers[:len(answers)-1] // the last is "skip", which "only" says
 	}
 	if len(answers) == 0 {
