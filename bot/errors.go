@@ -97,9 +97,12 @@ var (
 	errGuildOnly   = &refusal{id: "refuse.guild_only"}
 	errClosing     = &refusal{id: "refuse.closing"}
 	errStaleChoice = &refusal{id: "refuse.stale_choice"}
-	errBlankChoice = &refusal{id: "refuse.blank_choice"}
-	errPickOne     = &refusal{id: "play.pick_one"}
-	errNoSecret    = &refusal{id: "play.no_secret"}
+	// errForeignChoice: a form, menu or list choice drawn for a game that
+	// lives in another channel
+	errForeignChoice = &refusal{id: "refuse.foreign_choice"}
+	errBlankChoice   = &refusal{id: "refuse.blank_choice"}
+	errPickOne       = &refusal{id: "play.pick_one"}
+	errNoSecret      = &refusal{id: "play.no_secret"}
 	// errUnknownOutcome: the store's answer to a commit was lost, and
 	// retries could not tell whether it was kept.
 	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}

@@ -110,6 +110,13 @@ type referee struct {
 	wake  func(channel string)
 }
 
+// livesElsewhere reports whether the game req's choice was drawn for is
+// found in another channel than the one the choice was sent in.
+func (ref *referee) livesElsewhere(req request) bool {
+	g, err := ref.store.GetByID(req.game)
+	return err == nil && g.Channel != req.channel
+}
+
 // play applies req under the game's lock, lets computer players answer the
 // prompts that fall to them, finishes the game when it ends and re-arms the
 // deadline, all stored in one commit. Nothing is sent to Discord here. A
@@ -124,8 +131,10 @@ func (ref *referee) play(req request) (*outcome, error) {
 		return nil, err
 	}
 	switch {
+	case req.game != 0 && g.ID != req.game && req.drawn != 0 && ref.livesElsewhere(req):
+		return nil, errForeignChoice
 	case req.game != 0 && g.ID != req.game && req.drawn != 0:
-		return nil, errStaleChoice
+		return nil, errStaleChoice // the channel's earlier game
 	case req.game != 0 && g.ID != req.game:
 		return nil, errForeign
 	case g.Status != storage.StatusRunning:

@@ -168,3 +168,25 @@ func TestATypedDMAnswersThePromptBeforeIt(t *testing.T) {
 		t.Errorf("another game's prompt: revision %d, want 0", got)
 	}
 }
+
+// A choice drawn for a game in another channel and sent in this one is
+// refused as belonging to that game, not as stale: the game it was drawn
+// for has not changed.
+func TestAChoiceForAGameElsewhereIsForeign(t *testing.T) {
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	const other = "3002"
+	openTinyTable(t, h, chTiny, alice, bob)
+	openTinyTable(t, h, other, alice, bob)
+	cheer := h.listValues(alice, other, "che")["cheer"]
+	if cheer == "" {
+		t.Fatal("no list value drawn")
+	}
+	v := h.game(chTiny).Version
+	want := errForeignChoice.words(englishWords(t))
+	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, want) {
+		t.Fatalf("a choice for the game in channel %s sent in %s: %q; want %q", other, chTiny, told, want)
+	}
+	if g := h.game(chTiny); g.Version != v {
+		t.Fatalf("the other game's choice was stored here: version %d, want %d", g.Version, v)
+	}
+}

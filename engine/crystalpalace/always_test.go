@@ -31,7 +31,8 @@ func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
 					t.Fatalf("game %d: %s said skip always, asked %q", g, seatName(int(pr.Seat)), say(*pr.Text))
 				case (pr.Kind == "place" || pr.Kind == "build") && p.AutoPass && equalStrings(pr.Actions, passOnly):
 					t.Fatalf("game %d: %s said pass always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
-				case pr.Kind == "action" && p.AutoAct && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always"):
+				case pr.Kind == "action" && p.AutoAt&(1<<s.Loc) != 0 && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always") &&
+					slices.Equal(pr.Actions, s.withRaisedMoney(int(pr.Seat)).phaseActions(int(pr.Seat))): // raising money would open no other
 					t.Fatalf("game %d: %s said always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
 				case pr.Kind == "bonus" && p.Q[0].X >= 0 && slices.ContainsFunc(p.Picks, func(k Pick) bool { return k.Poster == p.Q[0].X }):
 					t.Fatalf("game %d: %s chose this poster's bonus always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
@@ -41,7 +42,7 @@ func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
 			// seat takes it, and the preference is gone.
 			for seat := range s.P {
 				p := &s.P[seat]
-				for key, on := range map[string]bool{"down": p.NoDown, "pass": p.AutoPass, "bonus": len(p.Picks) > 0, "act": p.AutoAct} {
+				for key, on := range map[string]bool{"down": p.NoDown, "pass": p.AutoPass, "bonus": len(p.Picks) > 0, "act": p.AutoAt != 0} {
 					listed := slices.Contains(s.FreeActions(engine.Seat(seat)), "ask "+key)
 					if listed != on {
 						t.Fatalf("game %d: %s preference %s is %v but ask %s listed %v", g, seatName(seat), key, on, key, listed)
@@ -66,6 +67,55 @@ func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
 	for _, key := range []string{"down", "pass", "bonus", "act"} {
 		if seen[key] == 0 {
 			t.Errorf("no seat ever answered %s always", key)
+		}
+	}
+}
+
+// "… always" holds where it was said: "advance always" at Westminster does
+// not take a die's one possible action at the Bank (nor log it "as
+// always" there). Over whole heuristic games, a seat whose "always" covers
+// every other location is asked at this one.
+func TestAlwaysHoldsWhereItWasSaid(t *testing.T) {
+	met := 0
+	eachHeuristicPrompt(t, 6, 340, func(g int, s *State, pr engine.Prompt) {
+		if pr.Kind != "action" || !oneAction(pr.Actions) {
+			return
+		}
+		met++
+		c := s.clone()
+		c.P[pr.Seat].AutoAt = ^uint16(0) &^ (1 << c.Loc)
+		if text, ok := c.unaskedAction(int(pr.Seat)); ok {
+			t.Fatalf("game %d: %s takes %q unasked at location %d after saying always elsewhere", g, seatName(int(pr.Seat)), text, c.Loc)
+		}
+		c.P[pr.Seat].AutoAt = 1 << c.Loc
+		if _, ok := c.unaskedAction(int(pr.Seat)); !ok && slices.Equal(pr.Actions, c.withRaisedMoney(int(pr.Seat)).phaseActions(int(pr.Seat))) {
+			t.Fatalf("game %d: %s said always here and is still asked %v", g, seatName(int(pr.Seat)), pr.Actions)
+		}
+	})
+	if met < 20 {
+		t.Fatalf("only %d prompts with one possible action met", met)
+	}
+}
+
+// eachHeuristicPrompt plays games whole games of the heuristic (2 to 5
+// players by turns, seeds from seed) and calls fn with each game's state
+// and first prompt before the heuristic answers it.
+func eachHeuristicPrompt(t *testing.T, games int, seed uint64, fn func(g int, s *State, pr engine.Prompt)) {
+	t.Helper()
+	r := testRules(t)
+	for g := range games {
+		st, err := r.New(engine.Setup{Players: 2 + g%4, Seed: seed + uint64(g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		rng := engine.NewRNG(uint64(g))
+		for step := 0; !s.Done && step < 3000; step++ {
+			pr := s.Prompts()[0]
+			fn(g, s, pr)
+			if _, err := s.Apply(pr.Seat, Heuristic{}.Choose(s, pr, &rng)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

@@ -141,6 +141,9 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 	default:
 		return notYourTurn("cp.refuse.nothing_now")
 	}
+	if a.Verb == vDice {
+		return illegal("cp.refuse.dice_phase", engine.Num("Phase", s.Ph))
+	}
 	switch s.Ph {
 	case 2:
 		return s.checkPlace(seat, a)
@@ -309,6 +312,9 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		k := a.Vals[0] - 1
 		switch problem, need := s.takeProblem(seat, l, k, after); problem {
 		case takeEmpty:
+			if n := len(s.display(l)); k == n && len(s.stack(l)) > 0 {
+				return illegal("cp.refuse.stack_top", engine.Num("Slot", a.Vals[0]), s.at(l), engine.Num("Count", n))
+			}
 			return illegal("cp.refuse.slot_empty", s.loc(l), engine.Num("Slot", a.Vals[0]))
 		case takeNoResearch:
 			return illegal("cp.refuse.no_research")
@@ -513,7 +519,7 @@ func (s *State) checkFree(seat int, a Action) error {
 		if a.Key == "bonus" && len(p.Picks) == 0 {
 			return illegal("cp.refuse.ask_bonus")
 		}
-		if a.Key == "act" && !p.AutoAct {
+		if a.Key == "act" && p.AutoAt == 0 {
 			return illegal("cp.refuse.ask_act")
 		}
 		return nil
@@ -585,7 +591,7 @@ func (s *State) do(seat int, a Action) {
 			case "pass":
 				p.AutoPass = false
 			case "act":
-				p.AutoAct = false
+				p.AutoAt = 0
 			default:
 				p.Picks = nil
 			}
@@ -613,7 +619,9 @@ func (s *State) do(seat int, a Action) {
 	case 2:
 		s.doPlace(seat, a)
 	case 3:
-		p.AutoAct = p.AutoAct || a.Always
+		if a.Always {
+			p.AutoAt |= 1 << s.Loc
+		}
 		s.doAction(seat, a)
 	case 5:
 		if a.Verb == vPass {

@@ -396,6 +396,9 @@ func TestExampleAudiobookAndCrane(t *testing.T) {
 	s.P[red].Protos = []int{id(t, s, "patent", "pneumatic")}
 	s.P[red].Patents = []int{id(t, s, "patent", "kaleidoscope")} // keeps phase 5 waiting for Red
 	vp := p.VP
+	if msg := refusal(wantRefusal(t, s, blue, "dice 1 1 1 1", errIllegal)); !strings.Contains(msg, "dice values are chosen in phase 1") {
+		t.Errorf("dice in phase 5 refused with %q, want the phase they are chosen in", msg)
+	}
 	mustApply(t, s, blue, "build audiobook")
 	if p.VP != vp+3+4 || p.Gears != 1 || p.Energy != 0 {
 		t.Fatalf("audiobook: %+d VP, %d gears, %d energy; want 3+4 VP and 1 gear 1 energy paid", p.VP-vp, p.Gears, p.Energy)
@@ -486,6 +489,10 @@ func TestExampleAssistantActions(t *testing.T) {
 	pr := s.Prompts()
 	if strings.Contains(strings.Join(pr[0].Actions, ","), "objective") {
 		t.Error("the next objective level needs at least two characters")
+	}
+	err := wantRefusal(t, s, red, "objective", errIllegal)
+	if msg := refusal(err); !strings.Contains(msg, "objective level 2 is not met yet") {
+		t.Errorf("objective refused with %q, want the level that is not met", msg)
 	}
 	p.Chars = append(p.Chars, id(t, s, "character", "darwin"))
 	pr = s.Prompts()

@@ -270,7 +270,7 @@ func (s *State) step3() bool {
 }
 
 // autoAct takes action text for seat's die, which has no other possible
-// action, without asking (see Player.AutoAct), its changes reported as the
+// action, without asking (see Player.AutoAt), its changes reported as the
 // action's own.
 func (s *State) autoAct(seat int, text string) {
 	a, _ := ParseAction(text)
@@ -292,11 +292,12 @@ func (s *State) placesNowhere(seat int) bool {
 
 // unaskedAction is the action seat's current die takes in phase 3 without
 // asking, if any: pass when it has no possible action, or its one possible
-// action when seat answered "… always" (see Player.AutoAct). Either only
+// action when seat answered "… always" at this location (see
+// Player.AutoAt). Either only
 // when raising money would open no other action.
 func (s *State) unaskedAction(seat int) (string, bool) {
 	list := s.phaseActions(seat)
-	if len(list) == 1 || s.P[seat].AutoAct && oneAction(list) {
+	if len(list) == 1 || s.P[seat].AutoAt&(1<<s.Loc) != 0 && oneAction(list) {
 		if slices.Equal(list, s.withRaisedMoney(seat).phaseActions(seat)) {
 			return list[0], true
 		}
@@ -636,6 +637,9 @@ func (s *State) answer(seat int, t Task, a Action) {
 		target := a.Vals[0] - 1
 		s.emit(engine.EventAction, seat, s.say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
 		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
+		for i := range s.c.Patents[t.X].Effect {
+			s.P[target].Q[i].X = causeTarget
+		}
 	case vPay:
 		s.payWithLoans(seat, t.N)
 	case vAccept:

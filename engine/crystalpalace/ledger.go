@@ -183,6 +183,8 @@ func causeID(cause string) string {
 		return "cp.cause.posters"
 	case "flyer":
 		return "cp.cause.flyer"
+	case "prototype target":
+		return "cp.cause.target"
 	case "character":
 		return "cp.cause.character"
 	case "poster":
@@ -207,10 +209,13 @@ func (s *State) reportAll(cause string) {
 }
 
 // Causes an effect task's X may carry: phase 1's newspaper for the lowest
-// dice total, and a flyer's bonus on the Buzz track.
+// dice total, a flyer's bonus on the Buzz track, and the effect of another
+// player's prototype aimed at the seat (which may wait behind the seat's
+// own decisions, so it must not join the line of the seat's next action).
 const (
 	causeLowestDice = 1
 	causeFlyer      = 2
+	causeTarget     = 3
 )
 
 // taskCause names what a task's changes come from.
@@ -230,6 +235,8 @@ func (s *State) taskCause(t Task) string {
 			return "lowest dice total"
 		case causeFlyer:
 			return "flyer"
+		case causeTarget:
+			return "prototype target"
 		}
 	}
 	if s.Ph == 6 && s.Turn == 3 { // phase 6 step 3 is being settled

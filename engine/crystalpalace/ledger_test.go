@@ -259,3 +259,36 @@ func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
 		t.Errorf("a flyer's bonus: %v", s.ev)
 	}
 }
+
+// A prototype aimed at another player gives its effects that player's
+// cause, even when they wait behind that player's own question: P2's
+// Microphone moves P1 onto a poster and costs P1 2 newspapers, and the
+// line of P1 placing its Buzz token does not carry that cost.
+func TestATargetsChangesKeepTheirCause(t *testing.T) {
+	s := scenario(t, 2)
+	mic := id(t, s, "patent", "microphone")
+	s.Round, s.Ph, s.Revealed, s.Turn = 3, 5, true, 0
+	s.Order = []int{1, 0}
+	s.P[1].Patents = []int{mic}
+	s.P[1].Gears, s.P[1].Energy = 1, 2
+	s.P[0].News, s.P[0].Tokens = 4, nil
+	s.P[0].Buzz = s.c.Tracks.Buzz.Posters[0].Space - 3
+	var lines []string
+	for _, a := range []struct {
+		seat int
+		text string
+	}{{1, "build microphone target 1"}, {0, "poster"}} {
+		for _, e := range mustApply(t, s, a.seat, a.text) {
+			lines = append(lines, say(e.Text))
+		}
+	}
+	log := strings.Join(lines, "\n")
+	if !strings.Contains(log, "-2 newspapers (a prototype aimed at them)") {
+		t.Errorf("P1's -2 newspapers are not blamed on P2's prototype:\n%s", log)
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "places a Buzz token") && strings.Contains(l, "newspaper") {
+			t.Errorf("P1's poster line carries the prototype's cost: %q", l)
+		}
+	}
+}

@@ -191,7 +191,7 @@ var actionTable = []actionCase{
 	// The assistant action after placing on an assistant space.
 	{"assistant", 1, "market place", nil, ""},
 	{"assistant", 1, "skip", nil, ""},
-	{"assistant", 1, "market move 1", engine.ErrIllegalAction, "assistant action"},
+	{"assistant", 1, "market move 1", engine.ErrIllegalAction, "you have no assistant on Black Market tier 1"},
 	{"assistant", 1, "down 1", engine.ErrIllegalAction, "assistant action"},
 	{"assistant", 1, "place 5 patent 1", engine.ErrIllegalAction, "assistant action"},
 	{"assistant", 1, "market jump", engine.ErrUnknownAction, "market place"},

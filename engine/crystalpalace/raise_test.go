@@ -78,7 +78,11 @@ func checkRaising(t *testing.T, short, rich *State, seat int) (settled int) {
 			return settled
 		}
 		for _, always := range []bool{false, true} {
-			short.P[seat].AutoAct, rich.P[seat].AutoAct = always, always
+			var at uint16
+			if always {
+				at = 1 << short.Loc
+			}
+			short.P[seat].AutoAt, rich.P[seat].AutoAt = at, at
 			if text, ok := short.unaskedAction(seat); ok {
 				settled++
 				if list := short.phaseActions(seat); text != "pass" && (len(list) != 3 || list[1] != text+" always") {

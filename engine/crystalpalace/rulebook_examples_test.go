@@ -4,6 +4,7 @@ package crystalpalace
 // numbers. Seats are named after the rulebook's colours in each test.
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -368,6 +369,10 @@ func TestWorkedExampleReformClubBronte(t *testing.T) {
 		P1: place 1 waterloo 4
 		P1: pass`)
 	b := s.P[blue]
+	// The card on top of the stack is face up, but not on offer.
+	if msg := refusal(wantRefusal(t, s, blue, "take 5", errIllegal)); !strings.Contains(msg, "slot 5 shows the top card of the stack at the Reform Club, which the rules do not let you take: take one of slots 1 to 4") {
+		t.Errorf("take 5 refused with %q, want the stack's top card named", msg)
+	}
 	play(t, s, "P1: take 4")
 	wantPrompt(t, s, blue, "assistant")
 	play(t, s, "P1: market place")

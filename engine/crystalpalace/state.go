@@ -146,11 +146,12 @@ type Player struct {
 	// Picks are the poster bonuses the player chose "always": they are
 	// taken every time without asking, until "ask bonus".
 	Picks []Pick `json:"picks,omitempty"`
-	// AutoAct: the player answered "… always" to a phase 3 prompt with one
-	// possible action: a die of theirs whose only possible action is one
-	// takes it without asking, until "ask act".
-	AutoAct bool   `json:"autoact,omitempty"`
-	Q       []Task `json:"q,omitempty"`
+	// AutoAt holds a bit (1 << location) for each location where the
+	// player answered "… always" to a phase 3 prompt with one possible
+	// action: a die of theirs there whose only possible action is one takes
+	// it without asking, until "ask act".
+	AutoAt uint16 `json:"autoat,omitempty"`
+	Q      []Task `json:"q,omitempty"`
 }
 
 // Pick is a bonus chosen for good on the poster at index Poster of the

@@ -59,7 +59,9 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 	for _, b := range answers {
 		answersVerb = answersVerb || b.Verb == a.Verb
 	}
-	who := engine.Who("Who", engine.Seat(seat))
+	if t.K == dAssistant && (a.Verb == vObjective || a.Verb == vPlaceAsst || a.Verb == vMoveAsst) {
+		answersVerb = true // an assistant action, not open now: say which condition fails
+	}
 	if !answersVerb {
 		label := engine.Ref("Label", s.decisionText(seat, t))
 		if a.Verb == vSkip {
@@ -82,7 +84,7 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 		}
 		return engine.Say("cp.refuse.replace_empty", engine.Num("Space", k))
 	case vDown:
-		return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
+		return engine.Say("cp.refuse.no_assistant_on", engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
 	case vTarget:
 		return engine.Say("cp.refuse.no_player", engine.Num("Target", a.Vals[0]), engine.Num("N", s.N))
 	case vBonus:
@@ -97,21 +99,21 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 		tier := s.marketFreeAbove(0)
 		switch {
 		case p.Asst == 0:
-			return engine.Say("cp.refuse.no_assistant_left", who)
+			return engine.Say("cp.refuse.no_assistant_left")
 		case tier < 0:
 			return engine.Say("cp.refuse.market_full")
 		}
-		return engine.Say("cp.refuse.market_place_cost", engine.Num("Tier", tier+1), engine.Num("Cost", s.market().Spaces[tier].Cost), who, engine.Num("Pounds", p.Pounds))
+		return engine.Say("cp.refuse.market_place_cost", engine.Num("Tier", tier+1), engine.Num("Cost", s.market().Spaces[tier].Cost), engine.Num("Pounds", p.Pounds))
 	case vMoveAsst:
 		from := a.Vals[0] - 1
 		if from < 0 || from >= len(s.Market) || s.Market[from] != seat {
-			return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
+			return engine.Say("cp.refuse.no_assistant_on", engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
 		}
 		to := s.marketFreeAbove(from + 1)
 		if to < 0 {
 			return engine.Say("cp.refuse.market_full_above", engine.Num("Tier", a.Vals[0]))
 		}
-		return engine.Say("cp.refuse.market_move_cost", engine.Num("Tier", to+1), engine.Num("Cost", s.market().Spaces[to].Cost), who, engine.Num("Pounds", p.Pounds))
+		return engine.Say("cp.refuse.market_move_cost", engine.Num("Tier", to+1), engine.Num("Cost", s.market().Spaces[to].Cost), engine.Num("Pounds", p.Pounds))
 	}
 	return engine.Say("cp.refuse.not_an_answer", engine.Code("Action", a.String()))
 }
@@ -119,7 +121,6 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 // whyNotGreen says why green bonus a cannot be used by seat.
 func (s *State) whyNotGreen(seat int, a Action) engine.Text {
 	p := &s.P[seat]
-	who := engine.Who("Who", engine.Seat(seat))
 	switch a.Key {
 	case srcResearch:
 		k := a.Vals[0]
@@ -139,7 +140,7 @@ func (s *State) whyNotGreen(seat int, a Action) engine.Text {
 	case srcMarket:
 		k := a.Vals[0]
 		if k < 1 || k > len(s.Market) || s.Market[k-1] != seat {
-			return engine.Say("cp.refuse.no_assistant_on", who, engine.Num("Tier", k), s.ownTiers(seat))
+			return engine.Say("cp.refuse.no_assistant_on", engine.Num("Tier", k), s.ownTiers(seat))
 		}
 		if len(s.market().Spaces[k-1].Effect) == 0 {
 			return engine.Say("cp.refuse.market_no_bonus", engine.Num("Tier", k))
@@ -147,24 +148,25 @@ func (s *State) whyNotGreen(seat int, a Action) engine.Text {
 		return engine.Say("cp.refuse.market_green_itself", engine.Num("Tier", k))
 	}
 	if s.Watch != seat {
-		return engine.Say("cp.refuse.no_watch", who)
+		return engine.Say("cp.refuse.no_watch")
 	}
 	return engine.Say("cp.refuse.watch_vp_side")
 }
 
-// ownTiers is " (P2's assistants are on tiers 2 and 5)" (or " (P2 has no
-// assistant on the Black Market)") for seat, as argument "Own".
+// ownTiers is " (your assistants are on tiers 2 and 5)" (or " (you have
+// no assistant on the Black Market)") for seat, who answers the question,
+// as argument "Own".
 func (s *State) ownTiers(seat int) engine.Arg {
-	args := []engine.Arg{engine.Who("Who", engine.Seat(seat))}
+	var args []engine.Arg
 	for t, o := range s.Market {
 		if o == seat {
 			args = append(args, engine.Part(engine.Num("", t+1)))
 		}
 	}
-	if len(args) == 1 {
-		return engine.Nested("Own", engine.Say("cp.refuse.own_none", args...))
+	if len(args) == 0 {
+		return engine.Nested("Own", engine.Say("cp.refuse.own_none"))
 	}
-	return engine.Nested("Own", engine.Say("cp.refuse.own_tiers", append(args, engine.Num("Count", len(args)-1))...))
+	return engine.Nested("Own", engine.Say("cp.refuse.own_tiers", append(args, engine.Num("Count", len(args)))...))
 }
 
 // waitingFor refuses an action while the players in s.Order with a

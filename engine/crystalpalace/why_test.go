@@ -30,79 +30,69 @@ func wrongAnswers(n int) []string {
 // valid ones: over whole games, at every question, every kind of wrong
 // answer is refused with the state unchanged, a reason that is more than
 // the question again, the number it got wrong (when it has one) and the
-// valid answers; another player answering is told whose question it is,
-// by name, never "you"/"your".
+// valid answers, speaking to the player who answered; another player
+// answering is told whose question it is, by name, never "you"/"your".
 func TestRefusalsOfAnswersTeach(t *testing.T) {
-	r := testRules(t)
 	questions, refusals := 0, 0
-	for g := 0; g < 8; g++ {
-		st, err := r.New(engine.Setup{Players: 2 + g%4, Seed: uint64(500 + g)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := st.(*State)
-		rng := engine.NewRNG(uint64(g))
-		for step := 0; !s.Done && step < 3000; step++ {
-			pr := s.Prompts()[0]
-			if len(s.P[pr.Seat].Q) > 0 {
-				questions++
-				before, _ := s.Encode()
-				for _, wrong := range wrongAnswers(s.N) {
-					if slices.Contains(pr.Actions, wrong) || slices.Contains(s.FreeActions(pr.Seat), wrong) {
-						continue
-					}
-					a, perr := ParseAction(wrong)
-					_, err := s.Apply(pr.Seat, wrong)
-					if err == nil {
-						t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), say(*pr.Text), wrong)
-					}
-					if after, _ := s.Encode(); !bytes.Equal(before, after) {
-						t.Fatalf("%q refused but the state changed", wrong)
-					}
-					if perr != nil {
-						continue // not an action at all: the parser's own message
-					}
-					refusals++
-					var rule *engine.RuleError
-					if !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
-						t.Fatalf("%q: %v is not an illegal-action refusal", wrong, err)
-					}
-					msg := refusal(err)
-					if !strings.Contains(msg, "Valid answers: "+pr.Actions[0]) || !slices.Equal(rule.Valid, pr.Actions) {
-						t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, say(*pr.Text), msg, pr.Actions)
-					}
-					reason, _, _ := strings.Cut(msg, ". Valid answers:")
-					if reason == say(*pr.Text) || reason == "first "+say(*pr.Text) {
-						t.Fatalf("%q: the refusal only repeats the question: %q", wrong, msg)
-					}
-					if answersVerb(pr.Actions, a) && len(a.Vals) > 0 && !strings.Contains(reason, strconv.Itoa(a.Vals[0])) {
-						t.Fatalf("%q at %q: reason %q does not name %d", wrong, say(*pr.Text), reason, a.Vals[0])
-					}
+	eachHeuristicPrompt(t, 8, 500, func(g int, s *State, pr engine.Prompt) {
+		if len(s.P[pr.Seat].Q) > 0 {
+			questions++
+			before, _ := s.Encode()
+			for _, wrong := range wrongAnswers(s.N) {
+				if slices.Contains(pr.Actions, wrong) || slices.Contains(s.FreeActions(pr.Seat), wrong) {
+					continue
 				}
-				for other := 0; other < s.N; other++ {
-					if other == int(pr.Seat) || len(s.P[other].Q) > 0 {
-						continue
-					}
-					_, err := s.Apply(engine.Seat(other), pr.Actions[0])
-					if err == nil {
-						continue // a free action open to all (none answers a question)
-					}
-					msg := " " + refusal(err) + " "
-					if !strings.Contains(msg, seatName(int(pr.Seat))) {
-						t.Fatalf("%s trying %q while %s decides: %q does not name %s", seatName(other), pr.Actions[0], seatName(int(pr.Seat)), msg, seatName(int(pr.Seat)))
-					}
-					for _, second := range []string{" you ", " your ", " you:", " you;", " you,"} {
-						if strings.Contains(strings.ToLower(msg), second) {
-							t.Fatalf("%s is told about %s's question in the second person: %q", seatName(other), seatName(int(pr.Seat)), msg)
-						}
+				a, perr := ParseAction(wrong)
+				_, err := s.Apply(pr.Seat, wrong)
+				if err == nil {
+					t.Fatalf("game %d, %s asked %q: %q accepted", g, seatName(int(pr.Seat)), say(*pr.Text), wrong)
+				}
+				if after, _ := s.Encode(); !bytes.Equal(before, after) {
+					t.Fatalf("%q refused but the state changed", wrong)
+				}
+				if perr != nil {
+					continue // not an action at all: the parser's own message
+				}
+				refusals++
+				var rule *engine.RuleError
+				if !errors.As(err, &rule) || !errors.Is(err, engine.ErrIllegalAction) {
+					t.Fatalf("%q: %v is not an illegal-action refusal", wrong, err)
+				}
+				msg := refusal(err)
+				if !strings.Contains(msg, "Valid answers: "+pr.Actions[0]) || !slices.Equal(rule.Valid, pr.Actions) {
+					t.Fatalf("%q at %q: %q does not list the valid answers %v", wrong, say(*pr.Text), msg, pr.Actions)
+				}
+				reason, _, _ := strings.Cut(msg, ". Valid answers:")
+				if strings.Contains(reason, seatName(int(pr.Seat))) {
+					t.Fatalf("%q at %q: %q speaks of %s, who answered, in the third person", wrong, say(*pr.Text), reason, seatName(int(pr.Seat)))
+				}
+				if reason == say(*pr.Text) || reason == "first "+say(*pr.Text) {
+					t.Fatalf("%q: the refusal only repeats the question: %q", wrong, msg)
+				}
+				if answersVerb(pr.Actions, a) && len(a.Vals) > 0 && !strings.Contains(reason, strconv.Itoa(a.Vals[0])) {
+					t.Fatalf("%q at %q: reason %q does not name %d", wrong, say(*pr.Text), reason, a.Vals[0])
+				}
+			}
+			for other := 0; other < s.N; other++ {
+				if other == int(pr.Seat) || len(s.P[other].Q) > 0 {
+					continue
+				}
+				_, err := s.Apply(engine.Seat(other), pr.Actions[0])
+				if err == nil {
+					continue // a free action open to all (none answers a question)
+				}
+				msg := " " + refusal(err) + " "
+				if !strings.Contains(msg, seatName(int(pr.Seat))) {
+					t.Fatalf("%s trying %q while %s decides: %q does not name %s", seatName(other), pr.Actions[0], seatName(int(pr.Seat)), msg, seatName(int(pr.Seat)))
+				}
+				for _, second := range []string{" you ", " your ", " you:", " you;", " you,"} {
+					if strings.Contains(strings.ToLower(msg), second) {
+						t.Fatalf("%s is told about %s's question in the second person: %q", seatName(other), seatName(int(pr.Seat)), msg)
 					}
 				}
 			}
-			if _, err := s.Apply(pr.Seat, Heuristic{}.Choose(s, pr, &rng)); err != nil {
-				t.Fatal(err)
-			}
 		}
-	}
+	})
 	t.Logf("%d questions, %d wrong answers refused", questions, refusals)
 	if questions < 50 {
 		t.Fatalf("only %d questions met", questions)

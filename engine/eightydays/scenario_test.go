@@ -477,6 +477,16 @@ func TestIllegalMoves(t *testing.T) {
 			"moving 1 space costs 1£ and you have 0£"},
 		{"give with nothing", func(s *State) { s.Seats[0].Pawns[0] = Pawn{Space: 7, Pending: PendingPound}; s.Seats[0].Pounds = 5 }, "stay give",
 			"you have 5£: you cannot give 10£ to the bank"},
+		{"pass on a Pound space with nothing to pay", func(s *State) {
+			s.Seats[0].Pawns[0] = Pawn{Space: 12, Pending: PendingPound}
+			s.Seats[0].Pounds = 0
+			at(s, 1, 11) // Turin, the Layover behind
+		}, "pass", "your pawn is on a Pound space and stays there this turn: take or give 10£ (stay take)"},
+		{"restart on a Pound space with nothing to pay", func(s *State) {
+			s.Seats[0].Pawns[0] = Pawn{Space: 12, Pending: PendingPound}
+			s.Seats[0].Pounds = 0
+			at(s, 1, 11) // Turin, the Layover behind
+		}, "restart", "your pawn is on a Pound space and stays there this turn"},
 		{"pass while able to move", nil, "pass",
 			"you can still move: pass only when you can neither pay for a move nor move back"},
 		{"restart while able to move", nil, "restart",

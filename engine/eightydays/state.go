@@ -503,6 +503,9 @@ func (s *State) stuckRefusal(seat int, code whyCode) why {
 			continue
 		}
 		if s.pawnHasMove(seat, pw) {
+			if s.mustStay(seat, pw) {
+				return why{code: whyMustStay, pawn: int8(pw)}
+			}
 			return why{code: code}
 		}
 		if id := s.payingCharacter(seat, pw); id != "" {
@@ -510,6 +513,18 @@ func (s *State) stuckRefusal(seat int, code whyCode) why {
 		}
 	}
 	return why{}
+}
+
+// mustStay reports whether pawn pw of seat, on a Pound space, has no move
+// forward or back: staying (taking or giving 10£) is all it may do.
+func (s *State) mustStay(seat, pw int) bool {
+	if s.pawn(seat, pw).Pending != PendingPound {
+		return false
+	}
+	var found [1]string
+	first := s.pawnMoves(seat, pw, found[:0], true)
+	t := &s.rules.texts.stay[pw]
+	return len(first) == 1 && (first[0] == t[0] || first[0] == t[1])
 }
 
 // pawnCanMove reports whether pawn pw of seat has a move, a move back or a

@@ -49,6 +49,7 @@ const (
 	whyPassedParis
 	whyNoCharacter
 	whyCharacterPays
+	whyMustStay
 )
 
 func (w why) ok() bool { return w.code == allowed }
@@ -119,6 +120,8 @@ func (w why) err() error {
 		reason = say("ed.refuse.cannot_give", engine.Num("Pounds", w.a))
 	case whyRestartCanMove:
 		reason = say("ed.refuse.restart_can_move")
+	case whyMustStay:
+		reason = say("ed.refuse.must_stay", pawn, engine.Code("Example", w.stayExample()))
 	case whyPassedParis:
 		reason = say("ed.refuse.passed_paris", pawn, space)
 	case whyCharacterPays:
@@ -167,4 +170,9 @@ func refusedAction(code whyCode, a *Action) why {
 // example is the refused action written for the given pawn.
 func (w why) example(pawn int) string {
 	return Action{Verb: Verb(w.a), Pawn: pawn, To: w.b, Take: w.c == 1}.String()
+}
+
+// stayExample is the stay that takes 10£ with the refused pawn.
+func (w why) stayExample() string {
+	return Action{Verb: VerbStay, Pawn: int(w.pawn), Take: true}.String()
 }
