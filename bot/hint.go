@@ -74,13 +74,7 @@ func percent(w float64) int {
 // suggest thinks out a hint in a slot, like a computer's decision; false
 // when the bot closed first.
 func (t *thinker) suggest(m ai.Search, st engine.State, p engine.Prompt, g *storage.Game) (ai.Choice, bool) {
-	select {
-	case t.slots <- struct{}{}:
-	case <-t.stop.Done():
-		return ai.Choice{}, false
-	}
-	defer func() { <-t.slots }()
-	ctx, cancel := context.WithTimeout(t.stop, maxThinkWait)
-	defer cancel()
-	return ai.Suggest(ctx, m, st, p, g.Setup.Seed, g.Version), true
+	var c ai.Choice
+	ok := t.inSlot(func(ctx context.Context) { c = ai.Suggest(ctx, m, st, p, g.Setup.Seed, g.Version) })
+	return c, ok
 }

@@ -145,18 +145,28 @@ func (t *thinker) step(channel string) (moved bool) {
 // decide thinks about p in a slot, outside every lock; "" when the bot
 // closed first.
 func (t *thinker) decide(player engine.Player, st engine.State, p engine.Prompt, g *storage.Game) string {
+	action := ""
+	t.inSlot(func(ctx context.Context) {
+		if t.hold == nil || t.hold(g.Channel) {
+			action = ai.DecideWithin(ctx, player, st, p, g.Setup.Seed, g.Version)
+		}
+	})
+	return action
+}
+
+// inSlot runs think in a slot, with a context that ends at maxThinkWait or
+// when the bot closes; false when the bot closed before a slot was free.
+func (t *thinker) inSlot(think func(ctx context.Context)) bool {
 	select {
 	case t.slots <- struct{}{}:
 	case <-t.stop.Done():
-		return ""
+		return false
 	}
 	defer func() { <-t.slots }()
-	if t.hold != nil && !t.hold(g.Channel) {
-		return ""
-	}
 	ctx, cancel := context.WithTimeout(t.stop, maxThinkWait)
 	defer cancel()
-	return ai.DecideWithin(ctx, player, st, p, g.Setup.Seed, g.Version)
+	think(ctx)
+	return true
 }
 
 // wait returns once no job runs.
