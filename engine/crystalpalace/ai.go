@@ -72,7 +72,7 @@ func (s *State) aiLookahead(seat int, who engine.Seat, actions []string, rng *en
 //     it, 3 into income while that pays back, and 2 into a gear before the
 //     newspapers overflow.
 func (s *State) aiFree(seat int, kind string) string {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := s.c.Tracks.Economy
 	try := func(a Action) string {
 		if s.checkFree(seat, a) == nil {
@@ -81,7 +81,7 @@ func (s *State) aiFree(seat int, kind string) string {
 		return ""
 	}
 	if kind == "pay" {
-		short := p.Q[0].N - p.Pounds
+		short := p.Queue[0].Amount - p.Pounds
 		raisable := p.News/e.PoundNewspapers + p.Energy*e.SellEnergy + p.Gears*e.SellGear
 		if short <= 0 || loansFor(short-raisable, e.LoanPounds) >= loansFor(short, e.LoanPounds) {
 			return ""
@@ -98,7 +98,7 @@ func (s *State) aiFree(seat int, kind string) string {
 	}
 	// A die exchanged before the reveal acts this round; later, from the next.
 	dieRounds := 5 - s.Round
-	if s.Ph == 1 {
+	if s.CurrentPhase == phaseDice {
 		dieRounds++
 	}
 	if p.News >= e.DieNewspapers && dieRounds > 0 {
@@ -128,7 +128,7 @@ func loansFor(short, loan int) int {
 
 // aiDice spends a budget on dice values, highest first.
 func (s *State) aiDice(seat int) string {
-	n := s.P[seat].Dice
+	n := s.Seats[seat].Dice
 	return s.diceWithin(seat, min(max(s.diceBudget(seat), n), 4*n+2))
 }
 
@@ -187,10 +187,10 @@ func (s *State) placeWorths(seat int, actions []string, rng *engine.RNG) []place
 		b := &s.Boards[l]
 		ahead, own := 0, 0
 		for i, d := range b.Dice {
-			if d.O >= 0 && (d.V > a.Vals[0] || (d.V == a.Vals[0] && i < a.Vals[1]-1)) {
+			if d.Owner >= 0 && (d.Value > a.Vals[0] || (d.Value == a.Vals[0] && i < a.Vals[1]-1)) {
 				ahead++
 			}
-			if d.O == seat {
+			if d.Owner == seat {
 				own++
 			}
 		}
@@ -245,7 +245,7 @@ func (s *State) locationWorth(seat int, l locKind) float64 {
 		}
 		return best
 	case locMuseum:
-		p := &s.P[seat]
+		p := &s.Seats[seat]
 		if !canReceiveResearch(p) {
 			return 0
 		}
@@ -285,10 +285,10 @@ func (s *State) itemWorth(seat int, l locKind, id int) (float64, bool) {
 		if !ok {
 			return 0, false
 		}
-		sal := float64(ch.Salary[s.c.Tracks.Westminster[s.P[seat].West].Salary])
+		sal := float64(ch.Salary[s.c.Tracks.Westminster[s.Seats[seat].West].Salary])
 		return float64(ch.VP[s.year()]) - 0.3*float64(need) - 0.8*float64(ch.Cost.Gears+ch.Cost.Energy) - sal*0.3*(left+1) + 1, true
 	case locMuseum:
-		return 2, canReceiveResearch(&s.P[seat])
+		return 2, canReceiveResearch(&s.Seats[seat])
 	}
 	return 0, false
 }
@@ -308,7 +308,7 @@ func (s *State) ticketWorth(v int) float64 {
 func (s *State) patentWorth(seat, id int) float64 {
 	pt := &s.c.Patents[id]
 	v := float64(pt.VP[min(s.year()+1, 2)])
-	for _, ch := range s.P[seat].Chars {
+	for _, ch := range s.Seats[seat].Chars {
 		if linked(s.c, id, ch) {
 			v += 4
 		}
@@ -321,7 +321,7 @@ func (s *State) patentWorth(seat, id int) float64 {
 func (s *State) relative(seat int) float64 {
 	mine := s.estimate(seat)
 	best := -1e18
-	for o := range s.P {
+	for o := range s.Seats {
 		if o != seat {
 			best = max(best, s.estimate(o))
 		}
@@ -331,20 +331,20 @@ func (s *State) relative(seat int) float64 {
 
 // estimate is a rough worth of seat's position in VP.
 func (s *State) estimate(seat int) float64 {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if s.Done {
 		return float64(p.VP)
 	}
 	left := float64(5 - s.Round)
-	if s.Ph <= 6 {
+	if s.CurrentPhase <= phaseIncome {
 		left++
 	}
 	// Dice act in phases 2-3; salaries come in phase 4, income in phase 6.
 	diceLeft, salaryLeft := float64(5-s.Round), float64(5-s.Round)
-	if s.Ph <= 2 {
+	if s.CurrentPhase <= phasePlace {
 		diceLeft++
 	}
-	if s.Ph <= 4 {
+	if s.CurrentPhase <= phaseSalaries {
 		salaryLeft++
 	}
 	colour := s.c.Tracks.Westminster[p.West].Salary
@@ -359,7 +359,7 @@ func (s *State) estimate(seat int) float64 {
 	// After the last building phase patents are dead cards and goods are
 	// worth the pound each the end scoring pays for them.
 	gear, energy, news, patent := 1.4, 1.2, 0.45, 0.7
-	if s.Round == 5 && s.Ph > 5 || s.Round == 5 && s.Ph == 5 && p.Passed {
+	if s.Round == 5 && s.CurrentPhase > phaseBuild || s.Round == 5 && s.CurrentPhase == phaseBuild && p.Passed {
 		gear, energy, news, patent = 0.3, 0.3, 0.3, 0
 	}
 	v += 0.3*cash + gear*float64(p.Gears) + energy*float64(p.Energy) + news*float64(p.News)
@@ -372,7 +372,7 @@ func (s *State) estimate(seat int) float64 {
 		v += max(0, s.patentWorth(seat, id)) * patent
 	}
 	for _, sl := range p.Slots {
-		switch sl.K {
+		switch sl.Kind {
 		case slotResearch:
 			v += 2
 			if len(s.c.Research[sl.ID].Phase6) > 0 {

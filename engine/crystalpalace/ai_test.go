@@ -38,7 +38,7 @@ func chooseUntil(t *testing.T, s *State, seat int, kind string) []string {
 func TestHeuristicRaisesMoneyBeforeALoan(t *testing.T) {
 	s := newGame(t, 2, 21)
 	setPurse(s, 0, 3, 2)
-	s.P[0].Gears, s.P[0].Energy = 0, 1
+	s.Seats[0].Gears, s.Seats[0].Energy = 0, 1
 	play(t, s, "P1: dice 2 2 1 1\nP2: dice 1 1 1 1")
 	chose := chooseUntil(t, s, 0, "pay")
 	want := []string{"exchange pound", "exchange pound", "sell energy"} // then the debt is paid
@@ -51,7 +51,7 @@ func TestHeuristicRaisesMoneyBeforeALoan(t *testing.T) {
 		}
 	}
 	eq(t, "P1 loans", metricCountLoans(s, 0), 0)
-	eq(t, "P1 pounds", s.P[0].Pounds, 0)
+	eq(t, "P1 pounds", s.Seats[0].Pounds, 0)
 }
 
 // When raising everything would still leave as many loans to take, the
@@ -59,14 +59,14 @@ func TestHeuristicRaisesMoneyBeforeALoan(t *testing.T) {
 func TestHeuristicKeepsGoodsWhenALoanIsDueAnyway(t *testing.T) {
 	s := newGame(t, 2, 22)
 	setPurse(s, 0, 0, 2)
-	s.P[0].Gears, s.P[0].Energy = 0, 1
+	s.Seats[0].Gears, s.Seats[0].Energy = 0, 1
 	play(t, s, "P1: dice 3 2 2 1\nP2: dice 1 1 1 1") // 8 short, 4 to raise: 1 loan either way
 	if chose := chooseUntil(t, s, 0, "pay"); len(chose) != 1 || chose[0] != "pay" {
 		t.Fatalf("chose %v, want [pay]", chose)
 	}
 	eq(t, "P1 loans", metricCountLoans(s, 0), 1)
-	eq(t, "P1 newspapers", s.P[0].News, 2)
-	eq(t, "P1 energy", s.P[0].Energy, 1)
+	eq(t, "P1 newspapers", s.Seats[0].News, 2)
+	eq(t, "P1 energy", s.Seats[0].Energy, 1)
 }
 
 // With 4 newspapers before the reveal the heuristic buys a fifth die and
@@ -106,7 +106,7 @@ func TestHeuristicFreeActionsAreBounded(t *testing.T) {
 				// The action alone, before the game runs on.
 				after := s.clone()
 				after.do(int(pr.Seat), act)
-				p, q := &s.P[pr.Seat], &after.P[pr.Seat]
+				p, q := &s.Seats[pr.Seat], &after.Seats[pr.Seat]
 				if q.News+q.Gears+q.Energy >= p.News+p.Gears+p.Energy {
 					t.Fatalf("free action %q did not give up goods", a)
 				}
@@ -115,8 +115,8 @@ func TestHeuristicFreeActionsAreBounded(t *testing.T) {
 				t.Fatalf("%q: %v", a, err)
 			}
 		}
-		for seat := range s.P {
-			loanVP += s.P[seat].VPBy[vpLoans]
+		for seat := range s.Seats {
+			loanVP += s.Seats[seat].VPBy[vpLoans]
 			seats++
 		}
 	}

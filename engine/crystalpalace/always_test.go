@@ -25,23 +25,23 @@ func TestAnsweredAlwaysIsNotAskedAgain(t *testing.T) {
 		rng := engine.NewRNG(uint64(g))
 		for step := 0; !s.Done && step < 3000; step++ {
 			for _, pr := range s.Prompts() {
-				p := &s.P[pr.Seat]
+				p := &s.Seats[pr.Seat]
 				switch {
 				case pr.Kind == "down" && p.NoDown && slices.Contains(pr.Actions, "skip"): // a card event's move down is no question
 					t.Fatalf("game %d: %s said skip always, asked %q", g, seatName(int(pr.Seat)), say(*pr.Text))
 				case (pr.Kind == "place" || pr.Kind == "build") && p.AutoPass && equalStrings(pr.Actions, passOnly):
 					t.Fatalf("game %d: %s said pass always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
-				case pr.Kind == "action" && p.AutoAt&(1<<s.Loc) != 0 && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always") &&
+				case pr.Kind == "action" && p.AutoAt&(1<<s.Location) != 0 && len(pr.Actions) == 3 && strings.HasSuffix(pr.Actions[1], " always") &&
 					slices.Equal(pr.Actions, s.withRaisedMoney(int(pr.Seat)).phaseActions(int(pr.Seat))): // raising money would open no other
 					t.Fatalf("game %d: %s said always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
-				case pr.Kind == "bonus" && p.Q[0].X >= 0 && slices.ContainsFunc(p.Picks, func(k Pick) bool { return k.Poster == p.Q[0].X }):
+				case pr.Kind == "bonus" && p.Queue[0].Subject >= 0 && slices.ContainsFunc(p.Picks, func(k Pick) bool { return k.Poster == p.Queue[0].Subject }):
 					t.Fatalf("game %d: %s chose this poster's bonus always, asked %v", g, seatName(int(pr.Seat)), pr.Actions)
 				}
 			}
 			// Every preference set lists its "ask" free action; now and then a
 			// seat takes it, and the preference is gone.
-			for seat := range s.P {
-				p := &s.P[seat]
+			for seat := range s.Seats {
+				p := &s.Seats[seat]
 				for key, on := range map[string]bool{"down": p.NoDown, "pass": p.AutoPass, "bonus": len(p.Picks) > 0, "act": p.AutoAt != 0} {
 					listed := slices.Contains(s.FreeActions(engine.Seat(seat)), "ask "+key)
 					if listed != on {
@@ -83,11 +83,11 @@ func TestAlwaysHoldsWhereItWasSaid(t *testing.T) {
 		}
 		met++
 		c := s.clone()
-		c.P[pr.Seat].AutoAt = ^uint16(0) &^ (1 << c.Loc)
+		c.Seats[pr.Seat].AutoAt = ^uint16(0) &^ (1 << c.Location)
 		if text, ok := c.unaskedAction(int(pr.Seat)); ok {
-			t.Fatalf("game %d: %s takes %q unasked at location %d after saying always elsewhere", g, seatName(int(pr.Seat)), text, c.Loc)
+			t.Fatalf("game %d: %s takes %q unasked at location %d after saying always elsewhere", g, seatName(int(pr.Seat)), text, c.Location)
 		}
-		c.P[pr.Seat].AutoAt = 1 << c.Loc
+		c.Seats[pr.Seat].AutoAt = 1 << c.Location
 		if _, ok := c.unaskedAction(int(pr.Seat)); !ok && slices.Equal(pr.Actions, c.withRaisedMoney(int(pr.Seat)).phaseActions(int(pr.Seat))) {
 			t.Fatalf("game %d: %s said always here and is still asked %v", g, seatName(int(pr.Seat)), pr.Actions)
 		}

@@ -14,7 +14,7 @@ func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if s.Done {
 		return nil, engine.RefuseWith(engine.ErrGameOver, engine.Say("cp.refuse.game_over"))
 	}
-	if seat < 0 || int(seat) >= s.N {
+	if seat < 0 || int(seat) >= s.PlayerCount {
 		return nil, notYourTurn("cp.refuse.not_seated")
 	}
 	a, err := ParseAction(text)
@@ -62,17 +62,17 @@ func (s *State) current() int {
 	if s.Done || s.waiting() {
 		return -1
 	}
-	switch s.Ph {
-	case 2:
+	switch s.CurrentPhase {
+	case phasePlace:
 		return s.Order[s.Turn]
-	case 3:
-		if s.Loc < int(locCount) {
+	case phaseActions:
+		if s.Location < int(locCount) {
 			if i := s.nextDie(); i >= 0 {
-				return s.Boards[s.Loc].Dice[i].O
+				return s.Boards[s.Location].Dice[i].Owner
 			}
 		}
-	case 5:
-		if s.Turn < s.N {
+	case phaseBuild:
+		if s.Turn < s.PlayerCount {
 			return s.Order[s.Turn]
 		}
 	}
@@ -84,10 +84,10 @@ func (s *State) hasPrompt(seat int) bool {
 	if s.Done {
 		return false
 	}
-	if len(s.P[seat].Q) > 0 {
+	if len(s.Seats[seat].Queue) > 0 {
 		return true
 	}
-	if s.Ph == 1 && !s.waiting() {
+	if s.CurrentPhase == phaseDice && !s.waiting() {
 		return true // before the reveal every seat may (re)choose its dice
 	}
 	return s.current() == seat
@@ -103,9 +103,9 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 	if isFree(a.Verb) {
 		return s.checkFree(seat, a)
 	}
-	p := &s.P[seat]
-	if len(p.Q) > 0 {
-		t := p.Q[0]
+	p := &s.Seats[seat]
+	if len(p.Queue) > 0 {
+		t := p.Queue[0]
 		var buf [8]Action
 		for _, b := range s.appendDecisionActions(buf[:0], seat, t) {
 			if sameAction(a, b) {
@@ -122,8 +122,8 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 	if s.waiting() {
 		return s.waitingFor()
 	}
-	switch s.Ph {
-	case 1:
+	switch s.CurrentPhase {
+	case phaseDice:
 		if a.Verb != vDice {
 			return illegal("cp.refuse.dice_first", engine.Code("Example", s.r.dice[max(p.Dice, 1)][0]))
 		}
@@ -131,7 +131,7 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 			return illegal("cp.refuse.dice_count", engine.Num("Count", p.Dice))
 		}
 		return nil
-	case 2, 3, 5:
+	case phasePlace, phaseActions, phaseBuild:
 		if cur := s.current(); cur != seat {
 			if cur < 0 {
 				return notYourTurn("cp.refuse.nobody")
@@ -142,12 +142,12 @@ func (s *State) checkWith(seat int, a Action, after **State) error {
 		return notYourTurn("cp.refuse.nothing_now")
 	}
 	if a.Verb == vDice {
-		return illegal("cp.refuse.dice_phase", engine.Num("Phase", s.Ph))
+		return illegal("cp.refuse.dice_phase", engine.Num("Phase", int(s.CurrentPhase)))
 	}
-	switch s.Ph {
-	case 2:
+	switch s.CurrentPhase {
+	case phasePlace:
 		return s.checkPlace(seat, a)
-	case 3:
+	case phaseActions:
 		return s.checkAction(seat, a, after)
 	}
 	return s.checkBuild(seat, a)
@@ -184,7 +184,7 @@ func (s *State) checkPlace(seat int, a Action) error {
 	case placeTooLow:
 		return illegal("cp.refuse.die_too_low", loc, space, engine.Num("Min", side.Dice[sp].Min))
 	}
-	return illegal("cp.refuse.fee", loc, space, engine.Num("Fee", side.Dice[sp].Fee), engine.Num("Pounds", s.P[seat].Pounds))
+	return illegal("cp.refuse.fee", loc, space, engine.Num("Fee", side.Dice[sp].Fee), engine.Num("Pounds", s.Seats[seat].Pounds))
 }
 
 // Reasons a placement is refused; placeOK when it is legal.
@@ -200,7 +200,7 @@ const (
 // placeProblem is the placement rule of phase 2: seat puts its die showing
 // v on dice space sp of location l.
 func (s *State) placeProblem(seat, v, l, sp int) int {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if !hasInt(p.Vals, v) {
 		return placeNoDie
 	}
@@ -208,7 +208,7 @@ func (s *State) placeProblem(seat, v, l, sp int) int {
 	switch {
 	case sp < 0 || sp >= len(side.Dice):
 		return placeNoSpace
-	case s.Boards[l].Dice[sp].O >= 0:
+	case s.Boards[l].Dice[sp].Owner >= 0:
 		return placeTaken
 	case v < side.Dice[sp].Min:
 		return placeTooLow
@@ -221,7 +221,7 @@ func (s *State) placeProblem(seat, v, l, sp int) int {
 // affordable reports whether seat can pay cost, buying missing gears and
 // energy with pounds, and what that costs in pounds.
 func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	pounds = c.Pounds + max(c.Gears-p.Gears, 0)*e.GearPounds + max(c.Energy-p.Energy, 0)*e.EnergyPounds
 	return pounds, pounds <= p.Pounds
@@ -230,7 +230,7 @@ func (s *State) affordable(seat int, c Cost) (pounds int, ok bool) {
 // payCost pays c, buying missing gears and energy; pounds the seat lacks
 // by now (it spent some since the check) are raised as any debt is.
 func (s *State) payCost(seat int, c Cost) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	pounds, _ := s.affordable(seat, c)
 	p.Gears = max(p.Gears-c.Gears, 0)
 	p.Energy = max(p.Energy-c.Energy, 0)
@@ -270,7 +270,7 @@ func (s *State) takeProblem(seat int, l locKind, k int, after **State) (problem,
 	}
 	switch l {
 	case locMuseum:
-		if !canReceiveResearch(&s.P[seat]) {
+		if !canReceiveResearch(&s.Seats[seat]) {
 			return takeNoResearch, 0
 		}
 	case locClub:
@@ -292,7 +292,7 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 		}
 		return nil
 	}
-	l := locKind(s.Loc)
+	l := locKind(s.Location)
 	want := func() error {
 		switch l {
 		case locWestminster:
@@ -372,7 +372,7 @@ const (
 func (s *State) useProblem(l locKind, i int) (problem, j int) {
 	side := s.side(l)
 	po := &side.Possibilities[i]
-	if po.MinPlayers > s.N {
+	if po.MinPlayers > s.PlayerCount {
 		return useFewPlayers, 0
 	}
 	for j, other := range side.Possibilities {
@@ -387,7 +387,7 @@ func (s *State) useProblem(l locKind, i int) (problem, j int) {
 }
 
 func (s *State) checkBuild(seat int, a Action) error {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if a.Verb == vPass {
 		if a.Always && s.canBuild(seat) {
 			return illegal("cp.refuse.pass_always_build")
@@ -402,8 +402,8 @@ func (s *State) checkBuild(seat int, a Action) error {
 		return illegal("cp.refuse.no_patent", engine.Code("Key", a.Key))
 	}
 	if s.buildable(seat, i) {
-		if a.Tail && (a.Then[0].Vals[0] < 1 || a.Then[0].Vals[0] > s.N) {
-			return illegal("cp.refuse.target_range", engine.Item("Prototype", s.c.keys.proto[i]), engine.Num("N", s.N))
+		if a.Tail && (a.Then[0].Vals[0] < 1 || a.Then[0].Vals[0] > s.PlayerCount) {
+			return illegal("cp.refuse.target_range", engine.Item("Prototype", s.c.keys.proto[i]), engine.Num("N", s.PlayerCount))
 		}
 		return nil
 	}
@@ -419,10 +419,10 @@ func (s *State) checkBuild(seat int, a Action) error {
 // holds after the game has moved on to the next round's first phases.
 func (s *State) prototypeLimit(seat int) error {
 	most := s.c.Tracks.Economy.PrototypesPerRound
-	if s.P[seat].Built < most {
+	if s.Seats[seat].Built < most {
 		return nil
 	}
-	if s.Ph >= 5 {
+	if s.CurrentPhase >= phaseBuild {
 		return illegal("cp.refuse.built_this_round", engine.Num("Count", most))
 	}
 	return illegal("cp.refuse.built_last_round", engine.Num("Count", most))
@@ -432,11 +432,11 @@ func (s *State) prototypeLimit(seat int) error {
 // prototypes built this round and the cost affordable.
 func (s *State) buildable(seat, patent int) bool {
 	_, ok := s.affordable(seat, s.c.Patents[patent].Cost)
-	return ok && s.P[seat].Built < s.c.Tracks.Economy.PrototypesPerRound
+	return ok && s.Seats[seat].Built < s.c.Tracks.Economy.PrototypesPerRound
 }
 
 func (s *State) checkFree(seat int, a Action) error {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vLoan:
@@ -450,7 +450,7 @@ func (s *State) checkFree(seat int, a Action) error {
 		if freeSlot(p) >= 0 {
 			return illegal("cp.refuse.loan_free_space")
 		}
-		if k < 0 || k >= len(p.Slots) || p.Slots[k].K != slotResearch {
+		if k < 0 || k >= len(p.Slots) || p.Slots[k].Kind != slotResearch {
 			return illegal("cp.refuse.loan_replaces_tile")
 		}
 		return nil
@@ -465,7 +465,7 @@ func (s *State) checkFree(seat int, a Action) error {
 		} else if k >= len(p.Slots) && k < len(p.Slots)+len(p.Extra) {
 			sl = &p.Extra[k-len(p.Slots)]
 		}
-		if sl == nil || sl.K != slotLoan || sl.Repaid {
+		if sl == nil || sl.Kind != slotLoan || sl.Repaid {
 			return illegal("cp.refuse.no_loan", engine.Num("Space", a.Vals[0]))
 		}
 		if p.Pounds < e.RepayPounds {
@@ -529,7 +529,7 @@ func (s *State) checkFree(seat int, a Action) error {
 
 func firstResearch(p *Player) int {
 	for i, sl := range p.Slots {
-		if sl.K == slotResearch {
+		if sl.Kind == slotResearch {
 			return i
 		}
 	}
@@ -538,7 +538,7 @@ func firstResearch(p *Player) int {
 
 // do performs a checked action.
 func (s *State) do(seat int, a Action) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	if isFree(a.Verb) {
 		switch a.Verb {
@@ -560,7 +560,7 @@ func (s *State) do(seat int, a Action) {
 			switch a.Key {
 			case "die":
 				p.News -= e.DieNewspapers
-				if s.Ph == 1 && !s.Revealed {
+				if s.CurrentPhase == phaseDice && !s.Revealed {
 					p.Dice++
 					p.Sub, p.Vals = false, nil
 				} else {
@@ -606,24 +606,24 @@ func (s *State) do(seat int, a Action) {
 		}
 		return
 	}
-	if len(p.Q) > 0 {
-		t := p.Q[0]
+	if len(p.Queue) > 0 {
+		t := p.Queue[0]
 		s.pop(seat)
 		s.answer(seat, t, a)
 		return
 	}
-	switch s.Ph {
-	case 1:
+	switch s.CurrentPhase {
+	case phaseDice:
 		p.Vals = cloneInts(a.Vals)
 		p.Sub = true
-	case 2:
+	case phasePlace:
 		s.doPlace(seat, a)
-	case 3:
+	case phaseActions:
 		if a.Always {
-			p.AutoAt |= 1 << s.Loc
+			p.AutoAt |= 1 << s.Location
 		}
 		s.doAction(seat, a)
-	case 5:
+	case phaseBuild:
 		if a.Verb == vPass {
 			p.Passed = true
 			p.AutoPass = p.AutoPass || a.Always
@@ -642,7 +642,7 @@ func (s *State) do(seat int, a Action) {
 			}
 		}
 		s.addVP(seat, vp, vpPrototypes)
-		s.push(seat, Task{K: dTarget, X: i})
+		s.push(seat, Task{Kind: dTarget, Subject: i})
 		s.follow(seat, a)
 	}
 }
@@ -658,7 +658,7 @@ func (s *State) offerInstant(seat, ci int) {
 			tasks = append(tasks, effectTask(e, vpCharacters))
 			continue
 		}
-		tasks = append(tasks, Task{K: dInstant, X: ci, N: k})
+		tasks = append(tasks, Task{Kind: dInstant, Subject: ci, Amount: k})
 	}
 	if len(tasks) > 0 {
 		s.push(seat, tasks...)
@@ -682,7 +682,7 @@ func removeInt(a []int, v int) []int {
 }
 
 func (s *State) doPlace(seat int, a Action) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	s.Moved = true
 	if a.Verb == vPass {
 		p.Passed = true
@@ -691,15 +691,15 @@ func (s *State) doPlace(seat int, a Action) {
 	}
 	v, l, sp := a.Vals[0], locIndex(a.Key), a.Vals[1]-1
 	p.Vals = removeInt(p.Vals, v)
-	s.Boards[l].Dice[sp] = Die{O: seat, V: v}
+	s.Boards[l].Dice[sp] = Die{Owner: seat, Value: v}
 	ds := s.side(locKind(l)).Dice[sp]
 	p.Pounds -= ds.Fee
 	var buf [2]Task
 	tasks := buf[:0]
 	if ds.Assistant {
-		tasks = append(tasks, Task{K: dAssistant})
+		tasks = append(tasks, Task{Kind: dAssistant})
 	}
-	tasks = append(tasks, Task{K: dDown})
+	tasks = append(tasks, Task{Kind: dDown})
 	s.push(seat, tasks...)
 	s.own = "fee"
 	s.report(seat, s.own)
@@ -708,7 +708,7 @@ func (s *State) doPlace(seat int, a Action) {
 }
 
 func (s *State) doAction(seat int, a Action) {
-	l := locKind(s.Loc)
+	l := locKind(s.Location)
 	b := &s.Boards[l]
 	i := s.nextDie()
 	die := &b.Dice[i]
@@ -717,53 +717,53 @@ func (s *State) doAction(seat int, a Action) {
 		return
 	}
 	k := freeAct(b)
-	b.Acts[k] = Die{O: seat, V: die.V}
-	act := Task{K: tAct, N: die.V}
+	b.Acts[k] = Die{Owner: seat, Value: die.Value}
+	act := Task{Kind: tAct, Amount: die.Value}
 	switch l {
 	case locPatent, locMuseum, locBank, locClub:
-		act.X = a.Vals[0] - 1
+		act.Subject = a.Vals[0] - 1
 	case locPort, locWaterloo:
 		for j, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				act.X = j
+				act.Subject = j
 			}
 		}
 	}
 	// The action waits behind the space's bonus or cost: a cost the seat
 	// cannot pay at once is paid (money raised, or loans) before it.
-	s.P[seat].Q = append(s.P[seat].Q, act)
+	s.Seats[seat].Queue = append(s.Seats[seat].Queue, act)
 	outer := s.cause
 	s.cause = "action space" // a cost paid later says what it was for
 	s.receiveBonus(seat, s.side(l).Actions[k])
 	s.cause = outer
 }
 
-// act performs the action of the current location for seat: t.X is the
-// display slot or possibility, t.N the die's value.
+// act performs the action of the current location for seat: t.Subject is the
+// display slot or possibility, t.Amount the die's value.
 func (s *State) act(seat int, t Task) {
-	l := locKind(s.Loc)
-	p := &s.P[seat]
+	l := locKind(s.Location)
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	switch l {
 	case locPatent:
-		p.Patents = append(p.Patents, s.PatentDisp[t.X])
-		s.PatentDisp[t.X] = -1
+		p.Patents = append(p.Patents, s.PatentDisp[t.Subject])
+		s.PatentDisp[t.Subject] = -1
 	case locMuseum:
-		tile := s.MuseumDisp[t.X]
-		s.MuseumDisp[t.X] = -1
+		tile := s.MuseumDisp[t.Subject]
+		s.MuseumDisp[t.Subject] = -1
 		s.giveResearch(seat, tile)
 	case locBank:
-		sh := &s.c.Shares[s.BankDisp[t.X]]
-		p.Shares = append(p.Shares, s.BankDisp[t.X])
-		s.BankDisp[t.X] = -1
+		sh := &s.c.Shares[s.BankDisp[t.Subject]]
+		p.Shares = append(p.Shares, s.BankDisp[t.Subject])
+		s.BankDisp[t.Subject] = -1
 		s.addVP(seat, sh.VP, vpShares)
 		s.moveIncome(seat, sh.Income)
 	case locWestminster:
 		s.advanceWestminster(seat)
 	case locClub:
-		ci := s.CharDisp[t.X]
+		ci := s.CharDisp[t.Subject]
 		ch := &s.c.Characters[ci]
-		s.CharDisp[t.X] = -1
+		s.CharDisp[t.Subject] = -1
 		s.payCost(seat, ch.Cost)
 		p.Chars = append(p.Chars, ci)
 		vp := ch.VP[s.year()]
@@ -778,13 +778,13 @@ func (s *State) act(seat int, t Task) {
 		s.moveBuzz(seat, s.publisherBuzz(seat))
 	case locPort, locWaterloo:
 		side := s.side(l)
-		po := side.Possibilities[t.X]
-		s.Boards[l].Poss[t.X] = seat
+		po := side.Possibilities[t.Subject]
+		s.Boards[l].Poss[t.Subject] = seat
 		if po.ticket {
-			s.TicketDice = append(s.TicketDice, Die{O: seat, V: t.N})
+			s.TicketDice = append(s.TicketDice, Die{Owner: seat, Value: t.Amount})
 			p.Dice--
 			p.Tick++
-			s.addVP(seat, side.TicketVP[s.year()]+t.N, vpTickets)
+			s.addVP(seat, side.TicketVP[s.year()]+t.Amount, vpTickets)
 		}
 		s.pushEffects(seat, po.Effect, vpEffects)
 	}
@@ -794,7 +794,7 @@ func (s *State) act(seat int, t Task) {
 // space's cost, with what that sets off at once (a flyer reached by the Buzz)
 // settled: all of it comes before the action (rulebook, phase 3).
 func (s *State) receiveBonus(seat int, as ActionSpace) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if as.Pounds > 0 {
 		p.Pounds += as.Pounds
 	} else if as.Pounds < 0 {
@@ -817,13 +817,13 @@ func (s *State) receiveBonus(seat int, as ActionSpace) {
 // count.
 func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds int, ok bool) {
 	pounds, ok = s.affordable(seat, c)
-	k := freeAct(&s.Boards[s.Loc])
+	k := freeAct(&s.Boards[s.Location])
 	if k < 0 {
 		return pounds, ok
 	}
-	as := s.side(locKind(s.Loc)).Actions[k]
-	if s.P[seat].Pounds+as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
-		return pounds, pounds <= s.P[seat].Pounds+as.Pounds
+	as := s.side(locKind(s.Location)).Actions[k]
+	if s.Seats[seat].Pounds+as.Pounds >= 0 && !s.flyerWithin(seat, as.Buzz) {
+		return pounds, pounds <= s.Seats[seat].Pounds+as.Pounds
 	}
 	if *after == nil {
 		*after = s.afterBonus(seat)
@@ -833,7 +833,7 @@ func (s *State) affordableAfterBonus(seat int, c Cost, after **State) (pounds in
 
 // flyerWithin reports whether n Buzz steps take seat onto a flyer.
 func (s *State) flyerWithin(seat, n int) bool {
-	from := s.P[seat].Buzz
+	from := s.Seats[seat].Buzz
 	for _, f := range s.FlyerAt {
 		if f.Space > from && f.Space <= from+n {
 			return true
@@ -846,19 +846,19 @@ func (s *State) flyerWithin(seat, n int) bool {
 // of the current location, its bonus received; the action is chosen there.
 // It is s itself when the space has neither bonus nor cost.
 func (s *State) afterBonus(seat int) *State {
-	b := &s.Boards[s.Loc]
+	b := &s.Boards[s.Location]
 	k := freeAct(b)
 	if k < 0 {
 		return s
 	}
-	as := s.side(locKind(s.Loc)).Actions[k]
+	as := s.side(locKind(s.Location)).Actions[k]
 	if as == (ActionSpace{}) {
 		return s
 	}
 	t := s.clone()
 	t.receiveBonus(seat, as)
-	if q := t.P[seat].Q; len(q) > 0 && q[0].K == dPay {
-		t.P[seat].Pounds -= q[0].N // the cost is owed before the action
+	if q := t.Seats[seat].Queue; len(q) > 0 && q[0].Kind == dPay {
+		t.Seats[seat].Pounds -= q[0].Amount // the cost is owed before the action
 	}
 	return t
 }

@@ -26,7 +26,7 @@ func TestNoCardDominates(t *testing.T) {
 		}
 		s := st.(*State)
 		res := s.Result()
-		for seat := range s.P {
+		for seat := range s.Seats {
 			w := false
 			for _, x := range res.Winners {
 				if int(x) == seat {
@@ -34,18 +34,18 @@ func TestNoCardDominates(t *testing.T) {
 				}
 			}
 			keys := []string{}
-			for _, i := range s.P[seat].Protos {
+			for _, i := range s.Seats[seat].Protos {
 				keys = append(keys, "proto:"+s.c.Patents[i].ID)
 			}
-			for _, i := range s.P[seat].Chars {
+			for _, i := range s.Seats[seat].Chars {
 				keys = append(keys, "char:"+s.c.Characters[i].ID)
 			}
-			for _, sl := range s.P[seat].Slots {
-				if sl.K == slotResearch {
+			for _, sl := range s.Seats[seat].Slots {
+				if sl.Kind == slotResearch {
 					keys = append(keys, "res:"+s.c.Research[sl.ID].ID)
 				}
 			}
-			keys = append(keys, "nation:"+s.c.Mats[s.P[seat].Mat].Nation)
+			keys = append(keys, "nation:"+s.c.Mats[s.Seats[seat].Mat].Nation)
 			for _, k := range keys {
 				held[k]++
 				if w {

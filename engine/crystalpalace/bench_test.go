@@ -43,7 +43,7 @@ func TestMidGameStateSize(t *testing.T) {
 		rng := engine.NewRNG(seed)
 		for !st.Over() {
 			s := st.(*State)
-			if s.Round == 3 && s.Ph == 3 {
+			if s.Round == 3 && s.CurrentPhase == phaseActions {
 				break
 			}
 			p := st.Prompts()[0]

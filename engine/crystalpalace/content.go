@@ -90,7 +90,7 @@ type Patent struct {
 
 // Ability is a character's recurring effect in phase 4, 5 or 6.
 type Ability struct {
-	Phase  int      `toml:"phase"`
+	Phase  phase    `toml:"phase"`
 	Effect []Effect `toml:"effect"`
 }
 

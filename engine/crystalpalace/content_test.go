@@ -141,11 +141,11 @@ func TestContentTypeErrorNamesLineAndEntry(t *testing.T) {
 // maxEffect, so a state cannot overflow into a loan loop.
 func TestEffectsPerMetricAreBounded(t *testing.T) {
 	s := newGame(t, 2, 1)
-	s.P[0].Pounds = 1 << 60
-	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: 50, M: metricPounds}); got != maxEffect {
-		t.Errorf("50 pounds per pound with %d pounds: %d, want %d", s.P[0].Pounds, got, maxEffect)
+	s.Seats[0].Pounds = 1 << 60
+	if got := s.amount(0, Task{Kind: tEffect, Gain: gainPounds, Amount: 50, Per: metricPounds}); got != maxEffect {
+		t.Errorf("50 pounds per pound with %d pounds: %d, want %d", s.Seats[0].Pounds, got, maxEffect)
 	}
-	if got := s.amount(0, Task{K: tEffect, G: gainPounds, N: -50, M: metricPounds}); got != -maxEffect {
+	if got := s.amount(0, Task{Kind: tEffect, Gain: gainPounds, Amount: -50, Per: metricPounds}); got != -maxEffect {
 		t.Errorf("-50 pounds per pound: %d, want %d", got, -maxEffect)
 	}
 }

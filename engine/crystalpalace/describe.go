@@ -14,7 +14,7 @@ import (
 // not legal for seat now or the words would add nothing. It only uses what
 // seat may see.
 func (s *State) Describe(seat engine.Seat, action string) engine.Text {
-	if s.Done || seat < 0 || int(seat) >= s.N {
+	if s.Done || seat < 0 || int(seat) >= s.PlayerCount {
 		return engine.Text{}
 	}
 	a, err := ParseAction(action)
@@ -22,7 +22,7 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 		return engine.Text{}
 	}
 	who := int(seat)
-	p := &s.P[who]
+	p := &s.Seats[who]
 	e := s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
@@ -56,8 +56,8 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 		return engine.Dotted(engine.Say("cp.describe.build", engine.Item("Prototype", s.c.keys.proto[i]), engine.Item("Patent", s.c.keys.patent[i])),
 			s.costFor(who, pt.Cost), engine.Say("cp.describe.vp", engine.Num("VP", vp)), effect)
 	case vTarget:
-		if t := p.Q[0]; t.K == dTarget {
-			return s.describeTarget(a.Vals[0]-1, s.c.Patents[t.X].Effect)
+		if t := p.Queue[0]; t.Kind == dTarget {
+			return s.describeTarget(a.Vals[0]-1, s.c.Patents[t.Subject].Effect)
 		}
 	case vObjective:
 		mat := &s.c.Mats[p.Mat]
@@ -67,7 +67,7 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		fee := s.market().Spaces[tier].Cost
-		if p.Q[0].F {
+		if p.Queue[0].Free {
 			fee = 0
 		}
 		return s.describeTier(tier, fee)
@@ -89,22 +89,22 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 		if s.marketFreeBelow(a.Vals[0]-1) < 0 {
 			to = engine.Say("cp.describe.down_off")
 		}
-		if p.Q[0].K == dDown && s.downGear(a.Vals[0]-1) {
+		if p.Queue[0].Kind == dDown && s.downGear(a.Vals[0]-1) {
 			return engine.Dotted(to, engine.Say("cp.describe.down_gear"))
 		}
 		return to
 	case vReplace:
-		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
+		if sl := p.Slots[a.Vals[0]-1]; sl.Kind == slotResearch {
 			return engine.Say("cp.describe.replace", s.tileArg("Tile", sl.ID), engine.Num("Space", a.Vals[0]))
 		}
 	case vGreen:
 		return s.greenText(who, a)
 	case vPoster:
-		return engine.Say("cp.describe.phase6", engine.Nested("What", posterSay(s.c.Tracks.Buzz.Posters[p.Q[0].X])))
+		return engine.Say("cp.describe.phase6", engine.Nested("What", posterSay(s.c.Tracks.Buzz.Posters[p.Queue[0].Subject])))
 	case vBonus:
 		alts := s.c.Tracks.WestminsterV
-		if t := p.Q[0]; t.X >= 0 {
-			alts = s.c.Tracks.Buzz.Posters[t.X].Choice
+		if t := p.Queue[0]; t.Subject >= 0 {
+			alts = s.c.Tracks.Buzz.Posters[t.Subject].Choice
 		}
 		for _, eff := range alts {
 			if eff.gain.String() == a.Key {
@@ -120,15 +120,15 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 		}
 		return engine.Say("cp.describe.watch.pounds", engine.Num("Pounds", s.c.Tracks.Watch.Phase6Pounds))
 	case vAccept:
-		if t := p.Q[0]; t.K == dInstant {
-			return oneEffect(s.c.Characters[t.X].Instant[t.N])
+		if t := p.Queue[0]; t.Kind == dInstant {
+			return oneEffect(s.c.Characters[t.Subject].Instant[t.Amount])
 		}
 	case vPay:
-		return engine.Say("cp.describe.pay", engine.Num("Pounds", p.Q[0].N))
+		return engine.Say("cp.describe.pay", engine.Num("Pounds", p.Queue[0].Amount))
 	case vLoan:
 		text := engine.Say("cp.describe.loan", engine.Num("Pounds", e.LoanPounds))
 		if len(a.Vals) > 0 {
-			if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
+			if sl := p.Slots[a.Vals[0]-1]; sl.Kind == slotResearch {
 				text = engine.Dotted(text, engine.Say("cp.describe.loan_replaces", s.tileArg("Tile", sl.ID)))
 			}
 		}
@@ -194,8 +194,8 @@ func (s *State) describeTail(seat int, a Action) engine.Text {
 	f := a.Then[0]
 	switch f.Verb {
 	case vObjective:
-		mat := &s.c.Mats[s.P[seat].Mat]
-		return engine.Say("cp.describe.tail.objective", engine.Num("Level", s.P[seat].Obj+1), engine.Num("VP", mat.Objective[s.P[seat].Obj].VP))
+		mat := &s.c.Mats[s.Seats[seat].Mat]
+		return engine.Say("cp.describe.tail.objective", engine.Num("Level", s.Seats[seat].Obj+1), engine.Num("VP", mat.Objective[s.Seats[seat].Obj].VP))
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
 		return engine.Say("cp.describe.tail.market_place", engine.Nested("Tier", s.describeTier(tier, s.market().Spaces[tier].Cost)))
@@ -232,15 +232,15 @@ func (s *State) describePlace(a Action) engine.Text {
 
 // describePass: what passing gives up in the phase at hand.
 func (s *State) describePass(seat int) engine.Text {
-	if len(s.P[seat].Q) > 0 {
+	if len(s.Seats[seat].Queue) > 0 {
 		return engine.Text{}
 	}
-	switch s.Ph {
-	case 2:
+	switch s.CurrentPhase {
+	case phasePlace:
 		return engine.Say("cp.describe.pass.dice")
-	case 3:
+	case phaseActions:
 		return engine.Say("cp.describe.pass.action")
-	case 5:
+	case phaseBuild:
 		return engine.Say("cp.describe.pass.build")
 	}
 	return engine.Text{}
@@ -249,11 +249,11 @@ func (s *State) describePass(seat int) engine.Text {
 // describeBonus is the bonus or cost of the action space a phase 3 action
 // would take, received before the action: "+1 Buzz", "-2 £".
 func (s *State) describeBonus() engine.Text {
-	k := freeAct(&s.Boards[s.Loc])
+	k := freeAct(&s.Boards[s.Location])
 	if k < 0 {
 		return engine.Text{}
 	}
-	t := actionSpaceSay(s.side(locKind(s.Loc)).Actions[k])
+	t := actionSpaceSay(s.side(locKind(s.Location)).Actions[k])
 	if len(t.Args) == 0 {
 		return engine.Text{}
 	}
@@ -263,7 +263,7 @@ func (s *State) describeBonus() engine.Text {
 // describeAction: the card, tile, share or possibility a phase 3 action
 // takes.
 func (s *State) describeAction(seat int, a Action) engine.Text {
-	l := locKind(s.Loc)
+	l := locKind(s.Location)
 	switch a.Verb {
 	case vTake:
 		id := s.display(l)[a.Vals[0]-1]
@@ -281,7 +281,7 @@ func (s *State) describeAction(seat int, a Action) engine.Text {
 		case locClub:
 			ch := &s.c.Characters[id]
 			vp := ch.VP[s.year()]
-			for _, pt := range s.P[seat].Protos {
+			for _, pt := range s.Seats[seat].Protos {
 				if linked(s.c, pt, id) {
 					vp += s.c.Tracks.Economy.LinkVP
 				}
@@ -291,7 +291,7 @@ func (s *State) describeAction(seat int, a Action) engine.Text {
 		}
 	case vAdvance:
 		w := s.c.Tracks.Westminster
-		if p := &s.P[seat]; p.West < len(w)-1 {
+		if p := &s.Seats[seat]; p.West < len(w)-1 {
 			return engine.Dotted(engine.Say("cp.describe.advance", engine.Item("Space", s.c.keys.west[p.West+1])), effectsText(w[p.West+1].Bonus))
 		}
 		return choicesText(s.c.Tracks.WestminsterV)
@@ -303,7 +303,7 @@ func (s *State) describeAction(seat int, a Action) engine.Text {
 			switch {
 			case po.Key != a.Key:
 			case po.ticket:
-				vp := side.TicketVP[s.year()] + s.Boards[s.Loc].Dice[s.nextDie()].V
+				vp := side.TicketVP[s.year()] + s.Boards[s.Location].Dice[s.nextDie()].Value
 				return engine.Say("cp.describe.ticket", engine.Item("What", po.item), engine.Num("VP", vp))
 			default:
 				return engine.Say("cp.describe.name", engine.Item("Name", po.item))

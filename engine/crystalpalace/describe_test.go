@@ -11,7 +11,7 @@ func TestDescribe(t *testing.T) {
 	s := newGame(t, 2, 13)
 	setDisplay(s, locClub, 4, charIdx(t, s, "bronte"))
 	setPurse(s, 0, 40, 4)
-	s.P[0].Gears, s.P[0].Energy = 2, 1
+	s.Seats[0].Gears, s.Seats[0].Energy = 2, 1
 	e := s.c.Tracks.Economy
 	club := s.side(locClub).Dice[0]
 	fee := "no fee"
@@ -110,8 +110,8 @@ func TestDescribeDownGear(t *testing.T) {
 func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 18)
-	s.P[blue].Patents = []int{patentIdx(t, s, "audiobook")} // 1 gear, 1 energy
-	s.P[blue].Gears, s.P[blue].Energy = 1, 0
+	s.Seats[blue].Patents = []int{patentIdx(t, s, "audiobook")} // 1 gear, 1 energy
+	s.Seats[blue].Gears, s.Seats[blue].Energy = 1, 0
 	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
 	got := say(s.Describe(blue, "build audiobook"))
 	if want := "(buys 1 energy for 4 £)"; !strings.Contains(got, want) {
@@ -132,7 +132,7 @@ func TestDescribeBuildSaysWhatItBuys(t *testing.T) {
 // assistant action says what that does, "always" answers say they last.
 func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 	s := fixture(t, "build")
-	s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
+	s.Seats[0].Gears, s.Seats[0].Energy, s.Seats[0].Pounds = 2, 2, 40
 	pt := &s.c.Patents[patentIdx(t, s, "audiobook")]
 	got := say(s.Describe(0, "build audiobook target 2"))
 	for _, want := range []string{pt.Prototype + " (patent " + pt.Name + ")", "P2 gets " + say(effectsText(pt.Effect)), " for P2)"} {
@@ -168,10 +168,10 @@ func TestDescribeSaysWhatEachChoiceGivesAndCosts(t *testing.T) {
 		}
 	}
 	play(t, s, "P1: place 6 patent 1\nP2: pass\nP3: pass\nP1: pass")
-	for s.Ph == 2 {
+	for s.CurrentPhase == phasePlace {
 		play(t, s, seatName(int(s.Prompts()[0].Seat))+": pass")
 	}
-	if s.Ph != 3 || s.Loc != int(locPatent) {
+	if s.CurrentPhase != phaseActions || s.Location != int(locPatent) {
 		t.Fatalf("not at the Patent Office in phase 3: %s", s.Phase().Key())
 	}
 	{

@@ -9,32 +9,32 @@ import (
 // push puts tasks at the front of seat's queue, keeping their order.
 func (s *State) push(seat int, tasks ...Task) {
 	p := s.makeRoom(seat, len(tasks))
-	copy(p.Q, tasks)
+	copy(p.Queue, tasks)
 }
 
 // makeRoom moves seat's queue up by n tasks, for n new ones in front,
 // and returns the seat's player.
 func (s *State) makeRoom(seat, n int) *Player {
-	p := &s.P[seat]
-	old := len(p.Q)
-	if cap(p.Q)-old < n {
-		p.Q = slices.Grow(p.Q, max(n, 4)) // a queue holds a few tasks
+	p := &s.Seats[seat]
+	old := len(p.Queue)
+	if cap(p.Queue)-old < n {
+		p.Queue = slices.Grow(p.Queue, max(n, 4)) // a queue holds a few tasks
 	}
-	p.Q = p.Q[:old+n]
-	copy(p.Q[n:], p.Q[:old])
+	p.Queue = p.Queue[:old+n]
+	copy(p.Queue[n:], p.Queue[:old])
 	return p
 }
 
 // pop removes the first task of seat's queue, keeping the queue's array for
 // the tasks pushed later.
 func (s *State) pop(seat int) {
-	p := &s.P[seat]
-	p.Q = p.Q[:copy(p.Q, p.Q[1:])]
+	p := &s.Seats[seat]
+	p.Queue = p.Queue[:copy(p.Queue, p.Queue[1:])]
 }
 
 // effectTask is effect e as a task attributing VP to src.
 func effectTask(e Effect, src int) Task {
-	return Task{K: tEffect, G: e.gain, N: e.N, M: e.metric, D: e.Div, F: e.Free, Src: src}
+	return Task{Kind: tEffect, Gain: e.gain, Amount: e.N, Per: e.metric, Div: e.Div, Free: e.Free, Src: src}
 }
 
 // appendEffectTasks appends effects as tasks attributing VP to src.
@@ -50,14 +50,14 @@ func (s *State) pushEffects(seat int, effs []Effect, src int) {
 	if len(effs) > 0 {
 		p := s.makeRoom(seat, len(effs))
 		for i, e := range effs {
-			p.Q[i] = effectTask(e, src)
+			p.Queue[i] = effectTask(e, src)
 		}
 	}
 }
 
 // count is the value of metric m for seat.
 func (s *State) count(seat int, m metric) int {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	switch m {
 	case metricCharacters:
 		return len(p.Chars)
@@ -68,7 +68,7 @@ func (s *State) count(seat int, m metric) int {
 	case metricResearch, metricInstantResearch, metricGreenResearch:
 		n := 0
 		for _, sl := range p.Slots {
-			if sl.K != slotResearch {
+			if sl.Kind != slotResearch {
 				continue
 			}
 			r := &s.c.Research[sl.ID]
@@ -104,7 +104,7 @@ func (s *State) count(seat int, m metric) int {
 	case metricLoans:
 		n := 0
 		for _, sl := range p.Slots {
-			if sl.K == slotLoan {
+			if sl.Kind == slotLoan {
 				n++
 			}
 		}
@@ -123,16 +123,16 @@ const maxEffect = 1000
 // amount is the size of an effect for seat: N, or N per Div of the metric,
 // within ±maxEffect.
 func (s *State) amount(seat int, t Task) int {
-	if t.M == metricNone {
-		return t.N
+	if t.Per == metricNone {
+		return t.Amount
 	}
-	d := max(t.D, 1)
-	n := min(s.count(seat, t.M)/d, maxEffect)
-	return min(max(t.N*n, -maxEffect), maxEffect)
+	d := max(t.Div, 1)
+	n := min(s.count(seat, t.Per)/d, maxEffect)
+	return min(max(t.Amount*n, -maxEffect), maxEffect)
 }
 
 func (s *State) addVP(seat, n, src int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	p.VP += n
 	p.VPBy[src] += n
 }
@@ -141,12 +141,12 @@ func (s *State) addVP(seat, n, src int) {
 // goods, it first decides: raise the money with free actions (exchanges,
 // selling) or pay with loans. With nothing to raise, loans cover the rest at once.
 func (s *State) pay(seat, n int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	switch {
 	case p.Pounds >= n:
 		p.Pounds -= n
 	case p.News+p.Gears+p.Energy > 0:
-		s.push(seat, Task{K: dPay, N: n, Why: s.cause})
+		s.push(seat, Task{Kind: dPay, Amount: n, Why: s.cause})
 	default:
 		s.payWithLoans(seat, n)
 	}
@@ -154,7 +154,7 @@ func (s *State) pay(seat, n int) {
 
 // payWithLoans pays n pounds, taking loans for what is missing.
 func (s *State) payWithLoans(seat, n int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	for p.Pounds < n {
 		s.takeLoan(seat, -1, true)
 	}
@@ -165,7 +165,7 @@ func (s *State) payWithLoans(seat, n int) {
 // research space the loan replaces when the mat is full (-1: ask, or place
 // it beside the mat when every space holds a loan).
 func (s *State) takeLoan(seat, slot int, forced bool) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	vp := -10 // the pile is empty: a loan still costs the most
 	if n := len(s.Loans); n > 0 {
 		vp = s.Loans[n-1]
@@ -177,7 +177,7 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		id = "cp.log.loan_forced"
 	}
 	s.emit(engine.EventAction, seat, s.say(id, engine.Who("Who", engine.Seat(seat)), engine.Num("VP", vp)), true)
-	loan := Slot{K: slotLoan, ID: vp}
+	loan := Slot{Kind: slotLoan, ID: vp}
 	if i := freeSlot(p); i >= 0 {
 		p.Slots[i] = loan
 		return
@@ -191,12 +191,12 @@ func (s *State) takeLoan(seat, slot int, forced bool) {
 		p.Extra = append(p.Extra, loan)
 		return
 	}
-	s.push(seat, Task{K: dLoanSlot, X: vp})
+	s.push(seat, Task{Kind: dLoanSlot, Subject: vp})
 }
 
 func freeSlot(p *Player) int {
 	for i, sl := range p.Slots {
-		if sl.K == slotEmpty {
+		if sl.Kind == slotEmpty {
 			return i
 		}
 	}
@@ -206,7 +206,7 @@ func freeSlot(p *Player) int {
 func researchSlots(p *Player) int {
 	n := 0
 	for _, sl := range p.Slots {
-		if sl.K == slotResearch {
+		if sl.Kind == slotResearch {
 			n++
 		}
 	}
@@ -218,21 +218,21 @@ func canReceiveResearch(p *Player) bool { return freeSlot(p) >= 0 || researchSlo
 
 // giveResearch puts tile on seat's mat, asking which tile to replace when full.
 func (s *State) giveResearch(seat, tile int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if i := freeSlot(p); i >= 0 {
-		p.Slots[i] = Slot{K: slotResearch, ID: tile}
+		p.Slots[i] = Slot{Kind: slotResearch, ID: tile}
 		s.pushEffects(seat, s.c.Research[tile].Instant, vpEffects)
 		return
 	}
 	if researchSlots(p) > 0 {
-		s.push(seat, Task{K: dReplace, X: tile})
+		s.push(seat, Task{Kind: dReplace, Subject: tile})
 	}
 }
 
 // moveIncome moves seat n steps on the income track: pounds beyond the top,
 // a pound per step below the bottom.
 func (s *State) moveIncome(seat, n int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	top := len(s.c.Tracks.Income) - 1
 	to := p.Income + n
 	switch {
@@ -249,7 +249,7 @@ func (s *State) moveIncome(seat, n int) {
 // moveBuzz advances seat n steps on the Buzz track, with flyers and posters
 // on the way; steps beyond the end are forfeited.
 func (s *State) moveBuzz(seat, n int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	bt := &s.c.Tracks.Buzz
 	from := p.Buzz
 	to := min(from+n, bt.Length)
@@ -263,14 +263,14 @@ func (s *State) moveBuzz(seat, n int) {
 			if f.Space == sp {
 				for _, e := range s.c.Flyers[f.Flyer].Effect {
 					t := effectTask(e, vpEffects)
-					t.X = causeFlyer
+					t.Subject = causeFlyer
 					tasks = append(tasks, t)
 				}
 			}
 		}
 		for i, po := range bt.Posters {
 			if po.Space == sp && len(p.Tokens) < 2 && !hasInt(p.Tokens, sp) {
-				tasks = append(tasks, Task{K: dPoster, X: i})
+				tasks = append(tasks, Task{Kind: dPoster, Subject: i})
 			}
 		}
 	}
@@ -294,10 +294,10 @@ func hasInt(a []int, v int) bool {
 // advanceWestminster moves seat one step with the space's bonus, or offers
 // the choice on the last space.
 func (s *State) advanceWestminster(seat int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	w := s.c.Tracks.Westminster
 	if p.West >= len(w)-1 {
-		s.push(seat, Task{K: dBonus, X: -1})
+		s.push(seat, Task{Kind: dBonus, Subject: -1})
 		return
 	}
 	p.West++
@@ -324,7 +324,7 @@ func (s *State) occupy(seat, t int) {
 	s.emit(engine.EventAction, seat, s.say("cp.log.market.burst"), false)
 	for i, o := range s.Market {
 		if i != t && o >= 0 {
-			s.P[o].Asst++
+			s.Seats[o].Asst++
 			s.Market[i] = -1
 			s.emit(EventChange, o, s.say("cp.log.market.home", engine.Who("Who", engine.Seat(o)), engine.Num("Tier", i+1)), false)
 		}
@@ -349,11 +349,11 @@ func (s *State) moveDown(seat, t int, gear bool) {
 	if to := s.marketFreeBelow(t); to >= 0 {
 		s.Market[to] = seat
 	} else {
-		s.P[seat].Asst++
+		s.Seats[seat].Asst++
 	}
 	if gear && s.downGear(t) {
 		s.MarketGears--
-		s.P[seat].Gears++
+		s.Seats[seat].Gears++
 	}
 }
 
@@ -365,7 +365,7 @@ func (s *State) downGear(t int) bool {
 
 // objectiveMet: the condition of seat's next objective level holds.
 func (s *State) objectiveMet(seat int) bool {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	obj := s.c.Mats[p.Mat].Objective
 	if p.Obj >= len(obj) {
 		return false
@@ -380,9 +380,9 @@ func (s *State) objectiveMet(seat int) bool {
 // and its phase 6 list adds the Pocket Watch. Characters' phase 6 abilities
 // sit on a phase banner, not a green one, so they are no source.
 func (s *State) appendGreenSources(out []Action, seat int) []Action {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	for i, sl := range p.Slots {
-		if sl.K == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 && !hasGreen(s.c.Research[sl.ID].Phase6) {
+		if sl.Kind == slotResearch && len(s.c.Research[sl.ID].Phase6) > 0 && !hasGreen(s.c.Research[sl.ID].Phase6) {
 			out = append(out, Action{Verb: vGreen, Key: srcResearch, Vals: s.num(i + 1)})
 		}
 	}
@@ -402,9 +402,9 @@ func (s *State) greenEffects(seat int) []Task { return s.appendGreenEffects(nil,
 
 // appendGreenEffects appends seat's green bonuses to tasks.
 func (s *State) appendGreenEffects(tasks []Task, seat int) []Task {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	for _, sl := range p.Slots {
-		if sl.K == slotResearch {
+		if sl.Kind == slotResearch {
 			tasks = appendEffectTasks(tasks, s.c.Research[sl.ID].Phase6, vpEffects)
 		}
 	}
@@ -414,35 +414,35 @@ func (s *State) appendGreenEffects(tasks []Task, seat int) []Task {
 		}
 	}
 	for _, ch := range p.Chars {
-		if a := s.c.Characters[ch].Ability; a.Phase == 6 {
+		if a := s.c.Characters[ch].Ability; a.Phase == phaseIncome {
 			tasks = appendEffectTasks(tasks, a.Effect, vpCharacters)
 		}
 	}
 	if s.Watch == seat && s.WatchPounds {
-		tasks = append(tasks, Task{K: tEffect, G: gainPounds, N: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
+		tasks = append(tasks, Task{Kind: tEffect, Gain: gainPounds, Amount: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
 	}
 	return tasks
 }
 
 // applyGreen uses the green bonus named by a (already checked).
 func (s *State) applyGreen(seat int, a Action) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	switch {
 	case a.Key == srcResearch:
 		s.pushEffects(seat, s.c.Research[p.Slots[a.Vals[0]-1].ID].Phase6, vpEffects)
 	case a.Key == srcMarket:
 		s.pushEffects(seat, s.market().Spaces[a.Vals[0]-1].Effect, vpEffects)
 	default: // srcWatch
-		s.push(seat, Task{K: tEffect, G: gainPounds, N: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
+		s.push(seat, Task{Kind: tEffect, Gain: gainPounds, Amount: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
 	}
 }
 
 // applyEffect performs one immediate task for seat.
 func (s *State) applyEffect(seat int, t Task) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	n := s.amount(seat, t)
-	switch t.G {
+	switch t.Gain {
 	case gainPounds:
 		if n >= 0 {
 			p.Pounds += n
@@ -466,7 +466,7 @@ func (s *State) applyEffect(seat int, t Task) {
 			s.advanceWestminster(seat)
 		}
 	case gainAssistant:
-		s.push(seat, Task{K: dAssistant, F: t.F})
+		s.push(seat, Task{Kind: dAssistant, Free: t.Free})
 	case gainMarketPlace:
 		if p.Asst > 0 {
 			if tier := s.marketFreeAbove(0); tier >= 0 {
@@ -476,18 +476,18 @@ func (s *State) applyEffect(seat int, t Task) {
 			}
 		}
 	case gainMarketDown:
-		s.push(seat, Task{K: dForcedDown})
+		s.push(seat, Task{Kind: dForcedDown})
 	case gainDie:
 		if p.Dice+p.New+p.Tick < e.MaxDice {
 			p.New++
 		}
 	case gainGreen:
-		s.push(seat, Task{K: dGreen})
+		s.push(seat, Task{Kind: dGreen})
 	case gainMuseum, gainVioletBlue, gainVioletOrange:
 		deck := &s.GreenDeck
-		if t.G == gainVioletBlue {
+		if t.Gain == gainVioletBlue {
 			deck = &s.VioletBlue
-		} else if t.G == gainVioletOrange {
+		} else if t.Gain == gainVioletOrange {
 			deck = &s.VioletOrange
 		}
 		if len(*deck) > 0 && canReceiveResearch(p) {
@@ -497,7 +497,7 @@ func (s *State) applyEffect(seat int, t Task) {
 			s.giveResearch(seat, tile)
 		}
 	case gainWatch:
-		s.push(seat, Task{K: dWatch})
+		s.push(seat, Task{Kind: dWatch})
 	case gainObjective:
 		if s.objectiveMet(seat) {
 			p.Obj++
@@ -508,12 +508,12 @@ func (s *State) applyEffect(seat int, t Task) {
 // autoResolve settles decisions with no real choice. It returns false when
 // seat must decide t.
 func (s *State) autoResolve(seat int, t Task) (done bool) {
-	switch t.K {
+	switch t.Kind {
 	case dAssistant:
 		var buf [8]Action
 		return len(s.appendDecisionActions(buf[:0], seat, t)) <= 1 // only "skip"
 	case dDown:
-		return s.P[seat].NoDown || !s.hasOwnAssistant(seat)
+		return s.Seats[seat].NoDown || !s.hasOwnAssistant(seat)
 	case dForcedDown, dGreen:
 		var buf [8]Action
 		opts := s.appendDecisionActions(buf[:0], seat, t)
@@ -522,27 +522,27 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 		}
 		return len(opts) <= 1
 	case dPoster:
-		p := &s.P[seat]
-		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.X].Space)
+		p := &s.Seats[seat]
+		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.Subject].Space)
 	case dBonus:
-		for _, pk := range s.P[seat].Picks {
-			if pk.Poster == t.X {
+		for _, pk := range s.Seats[seat].Picks {
+			if pk.Poster == t.Subject {
 				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
 				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
 				return true
 			}
 		}
 	case dPay:
-		if p := &s.P[seat]; p.Pounds >= t.N {
+		if p := &s.Seats[seat]; p.Pounds >= t.Amount {
 			s.report(seat, "") // the money raised has causes of its own
-			p.Pounds -= t.N
+			p.Pounds -= t.Amount
 			s.report(seat, t.Why)
 			return true
 		}
 	case dReplace, dLoanSlot:
-		if researchSlots(&s.P[seat]) == 0 {
-			if t.K == dLoanSlot {
-				s.P[seat].Extra = append(s.P[seat].Extra, Slot{K: slotLoan, ID: t.X})
+		if researchSlots(&s.Seats[seat]) == 0 {
+			if t.Kind == dLoanSlot {
+				s.Seats[seat].Extra = append(s.Seats[seat].Extra, Slot{Kind: slotLoan, ID: t.Subject})
 			}
 			return true
 		}
@@ -565,7 +565,7 @@ func (s *State) settle() (did bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, seat := range s.Order {
-			if len(s.P[seat].Q) > 0 && s.settleSeat(seat) { // most queues are empty
+			if len(s.Seats[seat].Queue) > 0 && s.settleSeat(seat) { // most queues are empty
 				changed, did = true, true
 			}
 		}
@@ -576,12 +576,12 @@ func (s *State) settle() (did bool) {
 // settleSeat works through seat's queue; it reports whether it did anything.
 func (s *State) settleSeat(seat int) (did bool) {
 	for {
-		p := &s.P[seat]
-		if len(p.Q) == 0 {
+		p := &s.Seats[seat]
+		if len(p.Queue) == 0 {
 			return did
 		}
-		t := p.Q[0]
-		if t.K.decision() {
+		t := p.Queue[0]
+		if t.Kind.decision() {
 			if !s.autoResolve(seat, t) {
 				return did
 			}
@@ -599,14 +599,14 @@ func (s *State) settleSeat(seat int) (did bool) {
 // their own (income, salaries, …) are reported to the log at once; the
 // others join the action's changes, reported when the game settles.
 func (s *State) applyTask(seat int, t Task) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	cause := s.taskCause(t)
 	if cause != "" {
 		s.report(seat, "") // what came before has a cause of its own
 	}
 	outer := s.cause
 	s.cause = cause
-	switch t.K {
+	switch t.Kind {
 	case tEffect:
 		s.applyEffect(seat, t)
 	case tIncome:
@@ -634,10 +634,10 @@ func (s *State) applyTask(seat int, t Task) {
 // popTask removes the decision t that autoResolve settled, wherever it went
 // in the queue after new tasks were pushed in front of it.
 func (s *State) popTask(seat int, t Task) {
-	p := &s.P[seat]
-	for i := range p.Q {
-		if p.Q[i] == t {
-			p.Q = append(p.Q[:i], p.Q[i+1:]...) // in place, as pop
+	p := &s.Seats[seat]
+	for i := range p.Queue {
+		if p.Queue[i] == t {
+			p.Queue = append(p.Queue[:i], p.Queue[i+1:]...) // in place, as pop
 			return
 		}
 	}
@@ -650,7 +650,7 @@ func (s *State) posterBonus(seat, sp int) {
 			continue
 		}
 		if len(po.Choice) > 0 {
-			s.push(seat, Task{K: dBonus, X: i})
+			s.push(seat, Task{Kind: dBonus, Subject: i})
 		} else {
 			s.pushEffects(seat, po.Effect, vpPosters)
 		}
@@ -658,8 +658,8 @@ func (s *State) posterBonus(seat, sp int) {
 }
 
 func (s *State) waiting() bool {
-	for i := range s.P {
-		if len(s.P[i].Q) > 0 {
+	for i := range s.Seats {
+		if len(s.Seats[i].Queue) > 0 {
 			return true
 		}
 	}

@@ -203,13 +203,13 @@ func setFlyer(t testing.TB, s *State, sp, flyer int) {
 func setMarket(s *State, owners map[int]int) {
 	for t := range s.Market {
 		if o := s.Market[t]; o >= 0 {
-			s.P[o].Asst++
+			s.Seats[o].Asst++
 		}
 		s.Market[t] = -1
 	}
 	for tier, seat := range owners {
 		s.Market[tier-1] = seat
-		s.P[seat].Asst--
+		s.Seats[seat].Asst--
 	}
 }
 
@@ -230,7 +230,7 @@ func setPublisher(t testing.TB, s *State, id, side string) {
 func setLastRoundOrder(s *State, first int) {
 	s.First = first
 	for i := range s.Order {
-		s.Order[i] = (first + i) % s.N
+		s.Order[i] = (first + i) % s.PlayerCount
 	}
 }
 
@@ -249,7 +249,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // setPurse gives seat exactly these pounds and newspapers.
 func setPurse(s *State, seat, pounds, news int) {
-	s.P[seat].Pounds, s.P[seat].News = pounds, news
+	s.Seats[seat].Pounds, s.Seats[seat].News = pounds, news
 }
 
 // setResearch lays research tiles on seat's research spaces from space 1;
@@ -257,7 +257,7 @@ func setPurse(s *State, seat, pounds, news int) {
 func setResearch(s *State, seat int, tiles ...int) {
 	for i, tile := range tiles {
 		if tile >= 0 {
-			s.P[seat].Slots[i] = Slot{K: slotResearch, ID: tile}
+			s.Seats[seat].Slots[i] = Slot{Kind: slotResearch, ID: tile}
 		}
 	}
 }
@@ -268,14 +268,14 @@ func setResearch(s *State, seat int, tiles ...int) {
 func playLastRound(t testing.TB, s *State) engine.Result {
 	t.Helper()
 	setRound(s, 5)
-	for seat := range s.P {
+	for seat := range s.Seats {
 		dice := "dice 1 1 1 1"
 		if seat == 0 {
 			dice = "dice 2 1 1 1"
 		}
 		play(t, s, seatName(seat)+": "+dice)
 	}
-	for seat := range s.P {
+	for seat := range s.Seats {
 		play(t, s, seatName(s.Order[seat])+": pass")
 	}
 	if !s.Over() {

@@ -7,6 +7,20 @@ import (
 	"github.com/meeplegames/meeple/engine"
 )
 
+// phase is one of the seven phases of a round, by the rulebook's number,
+// which is also what a stored state holds.
+type phase int
+
+const (
+	phaseDice     phase = 1 // choose dice values in secret, then reveal them
+	phasePlace    phase = 2 // place dice, in turn order
+	phaseActions  phase = 3 // resolve the locations one by one
+	phaseSalaries phase = 4 // pay assistants; phase-4 abilities
+	phaseBuild    phase = 5 // build prototypes, in turn order
+	phaseIncome   phase = 6 // income, expenses, green effects, Buzz posters
+	phaseNewRound phase = 7 // set up the next round
+)
+
 // run settles tasks and moves the game on until it waits for someone.
 func (s *State) run() {
 	for guard := 0; guard < 10000; guard++ {
@@ -16,7 +30,7 @@ func (s *State) run() {
 		if s.Done || s.waiting() {
 			return
 		}
-		ph := s.Ph
+		ph := s.CurrentPhase
 		s.cause = stepCause(ph)
 		stepped := s.step()
 		s.cause = ""
@@ -27,31 +41,31 @@ func (s *State) run() {
 	}
 }
 
-func (s *State) setPhase(ph int) {
-	s.Ph = ph
+func (s *State) setPhase(ph phase) {
+	s.CurrentPhase = ph
 	s.emit(engine.EventPhase, -1, s.phaseText(), false)
 }
 
 // step advances the phase machine by one automatic step; false means the
 // game waits for a phase prompt.
 func (s *State) step() bool {
-	switch s.Ph {
-	case 1:
-		for i := range s.P {
-			if !s.P[i].Sub {
+	switch s.CurrentPhase {
+	case phaseDice:
+		for i := range s.Seats {
+			if !s.Seats[i].Sub {
 				return false
 			}
 		}
 		s.reveal()
 		return true
-	case 2:
+	case phasePlace:
 		if s.Moved {
 			s.Moved = false
-			s.Turn = (s.Turn + 1) % s.N
+			s.Turn = (s.Turn + 1) % s.PlayerCount
 		}
-		for k := 0; k < s.N; k++ {
-			seat := s.Order[(s.Turn+k)%s.N]
-			if p := &s.P[seat]; !p.Passed && len(p.Vals) > 0 {
+		for k := 0; k < s.PlayerCount; k++ {
+			seat := s.Order[(s.Turn+k)%s.PlayerCount]
+			if p := &s.Seats[seat]; !p.Passed && len(p.Vals) > 0 {
 				if !s.canPlace(seat) && (p.AutoPass || s.placesNowhere(seat)) {
 					// "pass always" passes when no space is paid for by the
 					// pounds at hand; without it, only when pass is the one answer
@@ -63,16 +77,16 @@ func (s *State) step() bool {
 					s.emit(engine.EventAction, seat, s.say(id, engine.Who("Who", engine.Seat(seat))), false)
 					continue
 				}
-				s.Turn = (s.Turn + k) % s.N
+				s.Turn = (s.Turn + k) % s.PlayerCount
 				return false
 			}
 		}
-		s.Loc = 0
-		s.setPhase(3)
+		s.Location = 0
+		s.setPhase(phaseActions)
 		return true
-	case 3:
+	case phaseActions:
 		return s.step3()
-	case 4:
+	case phaseSalaries:
 		if !s.Queued { // salaries and abilities first, then phase 5
 			s.Queued = true
 			for _, seat := range s.Order {
@@ -82,23 +96,23 @@ func (s *State) step() bool {
 		}
 		s.Queued = false
 		s.Turn = 0
-		for i := range s.P {
-			s.P[i].Built, s.P[i].Ability5, s.P[i].Passed = 0, false, false
+		for i := range s.Seats {
+			s.Seats[i].Built, s.Seats[i].Ability5, s.Seats[i].Passed = 0, false, false
 		}
-		s.setPhase(5)
+		s.setPhase(phaseBuild)
 		return true
-	case 5:
-		if s.Turn >= s.N {
+	case phaseBuild:
+		if s.Turn >= s.PlayerCount {
 			s.Turn = 0
-			s.setPhase(6)
+			s.setPhase(phaseIncome)
 			return true
 		}
 		seat := s.Order[s.Turn]
-		p := &s.P[seat]
+		p := &s.Seats[seat]
 		if !p.Ability5 {
 			p.Ability5 = true
 			for _, ch := range p.Chars {
-				if a := s.c.Characters[ch].Ability; a.Phase == 5 {
+				if a := s.c.Characters[ch].Ability; a.Phase == phaseBuild {
 					s.pushEffects(seat, a.Effect, vpCharacters)
 				}
 			}
@@ -113,13 +127,13 @@ func (s *State) step() bool {
 		}
 		s.Turn++
 		return true
-	case 6:
+	case phaseIncome:
 		// The four steps are played together, step by step, in player
 		// order: a step starts once every seat has finished the one before,
 		// so step 3 uses the green effects a seat has after step 2.
 		if s.Turn < phase6Steps {
 			for _, seat := range s.Order {
-				s.P[seat].Q = s.appendPhase6Tasks(s.P[seat].Q, seat, s.Turn)
+				s.Seats[seat].Queue = s.appendPhase6Tasks(s.Seats[seat].Queue, seat, s.Turn)
 			}
 			s.Turn++
 			return true
@@ -128,7 +142,7 @@ func (s *State) step() bool {
 			s.endScoring()
 			return false
 		}
-		s.setPhase(7)
+		s.setPhase(phaseNewRound)
 		s.phase7()
 		return true
 	}
@@ -143,22 +157,22 @@ const phase6Steps = 4
 func (s *State) appendPhase6Tasks(q []Task, seat, step int) []Task {
 	switch step {
 	case 0:
-		return append(q, Task{K: tIncome})
+		return append(q, Task{Kind: tIncome})
 	case 1:
-		return append(q, Task{K: tExpense})
+		return append(q, Task{Kind: tExpense})
 	case 2:
 		return s.appendGreenEffects(q, seat)
 	}
-	return append(q, Task{K: tPosters})
+	return append(q, Task{Kind: tPosters})
 }
 
 // reveal ends phase 1: dice shown and paid, first player, newspapers.
 func (s *State) reveal() {
 	s.Revealed = true
-	totals := make([]int, s.N)
+	totals := make([]int, s.PlayerCount)
 	var b strings.Builder
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		p.Shown = cloneInts(p.Vals)
 		for _, v := range p.Vals {
 			totals[seat] += v
@@ -169,13 +183,13 @@ func (s *State) reveal() {
 		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
 	}
 	s.emit(engine.EventReveal, -1, s.say("cp.log.reveal", engine.Code("Dice", b.String())), true)
-	for seat := range s.P {
+	for seat := range s.Seats {
 		s.pay(seat, totals[seat])
 	}
 	s.First = s.firstPlayer(totals)
-	s.Order = make([]int, s.N)
+	s.Order = make([]int, s.PlayerCount)
 	for i := range s.Order {
-		s.Order[i] = (s.First + i) % s.N
+		s.Order[i] = (s.First + i) % s.PlayerCount
 	}
 	low, high := totals[0], totals[0]
 	for _, t := range totals {
@@ -184,18 +198,18 @@ func (s *State) reveal() {
 	for seat, t := range totals {
 		if t == low && !(low == high && seat == s.First) {
 			// After the dice are paid for: the newspaper cannot pay for them.
-			s.P[seat].Q = append(s.P[seat].Q, Task{K: tEffect, G: gainNewspapers, N: 1, Src: vpEffects, X: causeLowestDice})
+			s.Seats[seat].Queue = append(s.Seats[seat].Queue, Task{Kind: tEffect, Gain: gainNewspapers, Amount: 1, Src: vpEffects, Subject: causeLowestDice})
 		}
 	}
 	s.reportAll("dice paid")
 	s.emit(engine.EventAction, s.First, s.say("cp.log.first", engine.Who("Who", engine.Seat(s.First))), false)
 	s.Turn = 0
 	s.Moved = false
-	for i := range s.P {
-		s.P[i].Passed = false
-		s.P[i].Sub = false
+	for i := range s.Seats {
+		s.Seats[i].Passed = false
+		s.Seats[i].Sub = false
 	}
-	s.setPhase(2)
+	s.setPhase(phasePlace)
 }
 
 // firstPlayer applies the tiebreak: highest total, then highest single
@@ -205,7 +219,7 @@ func (s *State) firstPlayer(totals []int) int {
 		if totals[a] != totals[b] {
 			return totals[a] - totals[b]
 		}
-		va, vb := s.P[a].Vals, s.P[b].Vals
+		va, vb := s.Seats[a].Vals, s.Seats[b].Vals
 		for i := 0; i < len(va) && i < len(vb); i++ {
 			if va[i] != vb[i] {
 				return va[i] - vb[i]
@@ -214,7 +228,7 @@ func (s *State) firstPlayer(totals []int) int {
 		return len(va) - len(vb)
 	}
 	best := []int{0}
-	for seat := 1; seat < s.N; seat++ {
+	for seat := 1; seat < s.PlayerCount; seat++ {
 		switch c := cmp(seat, best[0]); {
 		case c > 0:
 			best = []int{seat}
@@ -238,21 +252,21 @@ func (s *State) firstPlayer(totals []int) int {
 
 // step3 resolves the next die of phase 3, or moves to the next location.
 func (s *State) step3() bool {
-	for s.Loc < int(locCount) {
+	for s.Location < int(locCount) {
 		i := s.nextDie()
 		if i < 0 {
-			s.Loc++
+			s.Location++
 			continue
 		}
-		b := &s.Boards[s.Loc]
+		b := &s.Boards[s.Location]
 		if freeAct(b) < 0 {
 			d := &b.Dice[i]
 			d.Done = true
-			s.P[d.O].Pounds += s.c.Tracks.Economy.Compensation
-			s.emit(engine.EventAction, d.O, s.say("cp.log.no_space", engine.Who("Who", engine.Seat(d.O)), s.at(locKind(s.Loc))), false)
+			s.Seats[d.Owner].Pounds += s.c.Tracks.Economy.Compensation
+			s.emit(engine.EventAction, d.Owner, s.say("cp.log.no_space", engine.Who("Who", engine.Seat(d.Owner)), s.at(locKind(s.Location))), false)
 			continue
 		}
-		if seat := b.Dice[i].O; len(s.P[seat].Q) == 0 {
+		if seat := b.Dice[i].Owner; len(s.Seats[seat].Queue) == 0 {
 			switch text, ok := s.unaskedAction(seat); {
 			case !ok:
 			case text == "pass":
@@ -265,7 +279,7 @@ func (s *State) step3() bool {
 		}
 		return false
 	}
-	s.setPhase(4)
+	s.setPhase(phaseSalaries)
 	return true
 }
 
@@ -297,7 +311,7 @@ func (s *State) placesNowhere(seat int) bool {
 // when raising money would open no other action.
 func (s *State) unaskedAction(seat int) (string, bool) {
 	list := s.phaseActions(seat)
-	if len(list) == 1 || s.P[seat].AutoAt&(1<<s.Loc) != 0 && oneAction(list) {
+	if len(list) == 1 || s.Seats[seat].AutoAt&(1<<s.Location) != 0 && oneAction(list) {
 		if slices.Equal(list, s.withRaisedMoney(seat).phaseActions(seat)) {
 			return list[0], true
 		}
@@ -319,7 +333,7 @@ func oneAction(list []string) bool {
 // without asking; the log says why.
 func (s *State) autoPass(seat int) {
 	s.reportAll(s.cause)
-	s.emit(engine.EventAction, seat, s.say("cp.log.pass.none.action", engine.Who("Who", engine.Seat(seat)), s.at(locKind(s.Loc))), false)
+	s.emit(engine.EventAction, seat, s.say("cp.log.pass.none.action", engine.Who("Who", engine.Seat(seat)), s.at(locKind(s.Location))), false)
 	s.doAction(seat, Action{Verb: vPass})
 }
 
@@ -334,17 +348,17 @@ const raisedPounds = 1 << 20
 // raising money is a choice the player keeps.
 func (s *State) withRaisedMoney(seat int) *State {
 	t := s.clone()
-	t.P[seat].Pounds += raisedPounds
+	t.Seats[seat].Pounds += raisedPounds
 	return t
 }
 
 // nextDie is the dice space of the unresolved die at the current location
 // with the highest value, leftmost on ties; -1 when none.
 func (s *State) nextDie() int {
-	b := &s.Boards[s.Loc]
+	b := &s.Boards[s.Location]
 	best := -1
 	for i, d := range b.Dice {
-		if d.O >= 0 && !d.Done && (best < 0 || d.V > b.Dice[best].V) {
+		if d.Owner >= 0 && !d.Done && (best < 0 || d.Value > b.Dice[best].Value) {
 			best = i
 		}
 	}
@@ -353,7 +367,7 @@ func (s *State) nextDie() int {
 
 func freeAct(b *Board) int {
 	for i, a := range b.Acts {
-		if a.O < 0 {
+		if a.Owner < 0 {
 			return i
 		}
 	}
@@ -362,7 +376,7 @@ func freeAct(b *Board) int {
 
 // phase4 pays seat's salaries and queues its phase 4 abilities.
 func (s *State) phase4(seat int) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	colour := s.c.Tracks.Westminster[p.West].Salary
 	due := 0
 	for _, ch := range p.Chars {
@@ -372,8 +386,8 @@ func (s *State) phase4(seat int) {
 		s.pay(seat, due)
 	}
 	for _, ch := range p.Chars {
-		if a := s.c.Characters[ch].Ability; a.Phase == 4 {
-			s.P[seat].Q = appendEffectTasks(s.P[seat].Q, a.Effect, vpCharacters)
+		if a := s.c.Characters[ch].Ability; a.Phase == phaseSalaries {
+			s.Seats[seat].Queue = appendEffectTasks(s.Seats[seat].Queue, a.Effect, vpCharacters)
 		}
 	}
 }
@@ -389,10 +403,10 @@ func (s *State) phase7() {
 	for l := range s.Boards {
 		b := &s.Boards[l]
 		for i := range b.Dice {
-			b.Dice[i] = Die{O: -1}
+			b.Dice[i] = Die{Owner: -1}
 		}
 		for i := range b.Acts {
-			b.Acts[i] = Die{O: -1}
+			b.Acts[i] = Die{Owner: -1}
 		}
 		for i := range b.Poss {
 			b.Poss[i] = -1
@@ -411,8 +425,8 @@ func (s *State) phase7() {
 	s.Round++
 	s.fillDisplays()
 	s.emit(engine.EventAction, -1, s.say("cp.log.refill"), true)
-	for i := range s.P {
-		p := &s.P[i]
+	for i := range s.Seats {
+		p := &s.Seats[i]
 		p.Dice += p.New
 		p.New = 0
 		p.Vals, p.Shown = nil, nil
@@ -420,7 +434,7 @@ func (s *State) phase7() {
 		p.Ability5 = false // Built lasts until phase 5: the prototype limit's reason
 	}
 	s.Revealed = false
-	s.setPhase(1)
+	s.setPhase(phaseDice)
 }
 
 // stepMarketDown moves every assistant on the Black Market one tier down,
@@ -432,7 +446,7 @@ func (s *State) stepMarketDown() {
 		}
 		text := s.say("cp.log.market.step_off", engine.Who("Who", engine.Seat(o)))
 		if t == 0 {
-			s.P[o].Asst++
+			s.Seats[o].Asst++
 		} else {
 			text = s.say("cp.log.market.step_down", engine.Who("Who", engine.Seat(o)), engine.Num("From", t+1), engine.Num("To", t))
 		}
@@ -450,8 +464,8 @@ func (s *State) decisionActions(seat int, t Task) []Action {
 // appendDecisionActions appends the answers to decision t of seat to out;
 // callers that only look at them pass a buffer on their stack.
 func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
-	p := &s.P[seat]
-	switch t.K {
+	p := &s.Seats[seat]
+	switch t.Kind {
 	case dAssistant:
 		out = s.appendAssistantAnswers(out, seat)
 	case dDown, dForcedDown:
@@ -460,14 +474,14 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 				out = append(out, Action{Verb: vDown, Vals: s.num(tier + 1)})
 			}
 		}
-		if t.K == dDown {
+		if t.Kind == dDown {
 			out = append(out, Action{Verb: vSkip}, Action{Verb: vSkip, Always: true})
 		}
 	case dGreen:
 		out = s.appendGreenSources(out, seat)
 	case dReplace, dLoanSlot:
 		for i, sl := range p.Slots {
-			if sl.K == slotResearch {
+			if sl.Kind == slotResearch {
 				out = append(out, Action{Verb: vReplace, Vals: s.num(i + 1)})
 			}
 		}
@@ -475,19 +489,19 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 		out = append(out, Action{Verb: vPoster}, Action{Verb: vSkip})
 	case dBonus:
 		alts := s.c.Tracks.WestminsterV
-		if t.X >= 0 {
-			alts = s.c.Tracks.Buzz.Posters[t.X].Choice
+		if t.Subject >= 0 {
+			alts = s.c.Tracks.Buzz.Posters[t.Subject].Choice
 		}
 		for _, e := range alts {
 			out = append(out, Action{Verb: vBonus, Key: e.gain.String()})
 		}
-		if t.X >= 0 { // a poster's bonus comes back every phase 6: it may be chosen for good
+		if t.Subject >= 0 { // a poster's bonus comes back every phase 6: it may be chosen for good
 			for _, e := range alts {
 				out = append(out, Action{Verb: vBonus, Key: e.gain.String(), Always: true})
 			}
 		}
 	case dTarget:
-		for i := 0; i < s.N; i++ {
+		for i := 0; i < s.PlayerCount; i++ {
 			out = append(out, Action{Verb: vTarget, Vals: s.num(i + 1)})
 		}
 	case dWatch:
@@ -523,7 +537,7 @@ type assistantOptions struct {
 // assistantOptions fills o with seat's assistant options.
 func (s *State) assistantOptions(o *assistantOptions, seat int) {
 	o.objective, o.place, o.n = s.objectiveMet(seat), -1, 0
-	if tier := s.marketFreeAbove(0); tier >= 0 && s.P[seat].Asst > 0 {
+	if tier := s.marketFreeAbove(0); tier >= 0 && s.Seats[seat].Asst > 0 {
 		o.place = s.market().Spaces[tier].Cost
 	}
 	for tier, owner := range s.Market {
@@ -577,14 +591,14 @@ func (o *assistantOptions) appendKinds(out []int) []int {
 // answer performs decision t of seat with a (already checked against
 // decisionActions). The caller removes t from the queue first.
 func (s *State) answer(seat int, t Task, a Action) {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	switch a.Verb {
 	case vObjective:
 		p.Obj++
 		s.emit(engine.EventAction, seat, s.say("cp.log.objective", engine.Who("Who", engine.Seat(seat)), engine.Num("Level", p.Obj)), false)
 	case vPlaceAsst:
 		tier := s.marketFreeAbove(0)
-		if !t.F {
+		if !t.Free {
 			s.pay(seat, s.market().Spaces[tier].Cost)
 		}
 		p.Asst--
@@ -596,7 +610,7 @@ func (s *State) answer(seat int, t Task, a Action) {
 		s.Market[from] = -1
 		s.occupy(seat, to)
 	case vDown:
-		s.moveDown(seat, a.Vals[0]-1, t.K == dDown)
+		s.moveDown(seat, a.Vals[0]-1, t.Kind == dDown)
 	case vSkip:
 		if a.Always {
 			p.NoDown = true
@@ -606,23 +620,23 @@ func (s *State) answer(seat int, t Task, a Action) {
 	case vReplace:
 		i := a.Vals[0] - 1
 		s.Discarded = append(s.Discarded, p.Slots[i].ID)
-		if t.K == dLoanSlot {
-			p.Slots[i] = Slot{K: slotLoan, ID: t.X}
+		if t.Kind == dLoanSlot {
+			p.Slots[i] = Slot{Kind: slotLoan, ID: t.Subject}
 		} else {
-			p.Slots[i] = Slot{K: slotResearch, ID: t.X}
-			s.pushEffects(seat, s.c.Research[t.X].Instant, vpEffects)
+			p.Slots[i] = Slot{Kind: slotResearch, ID: t.Subject}
+			s.pushEffects(seat, s.c.Research[t.Subject].Instant, vpEffects)
 		}
 	case vPoster:
-		po := s.c.Tracks.Buzz.Posters[t.X]
+		po := s.c.Tracks.Buzz.Posters[t.Subject]
 		p.Tokens = append(p.Tokens, po.Space)
-		if p.PosterStep && s.Ph == 6 {
+		if p.PosterStep && s.CurrentPhase == phaseIncome {
 			s.posterBonus(seat, po.Space)
 		}
 	case vBonus:
 		alts := s.c.Tracks.WestminsterV
 		src := vpEffects
-		if t.X >= 0 {
-			alts, src = s.c.Tracks.Buzz.Posters[t.X].Choice, vpPosters
+		if t.Subject >= 0 {
+			alts, src = s.c.Tracks.Buzz.Posters[t.Subject].Choice, vpPosters
 		}
 		for _, e := range alts {
 			if e.gain.String() == a.Key {
@@ -631,20 +645,20 @@ func (s *State) answer(seat int, t Task, a Action) {
 			}
 		}
 		if a.Always {
-			p.Picks = append(p.Picks, Pick{Poster: t.X, Key: a.Key})
+			p.Picks = append(p.Picks, Pick{Poster: t.Subject, Key: a.Key})
 		}
 	case vTarget:
 		target := a.Vals[0] - 1
-		s.emit(engine.EventAction, seat, s.say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.X]), engine.Who("Target", engine.Seat(target))), false)
-		s.pushEffects(target, s.c.Patents[t.X].Effect, vpEffects)
-		for i := range s.c.Patents[t.X].Effect {
-			s.P[target].Q[i].X = causeTarget
+		s.emit(engine.EventAction, seat, s.say("cp.log.target", engine.Who("Who", engine.Seat(seat)), engine.Item("Prototype", s.c.keys.proto[t.Subject]), engine.Who("Target", engine.Seat(target))), false)
+		s.pushEffects(target, s.c.Patents[t.Subject].Effect, vpEffects)
+		for i := range s.c.Patents[t.Subject].Effect {
+			s.Seats[target].Queue[i].Subject = causeTarget
 		}
 	case vPay:
-		s.payWithLoans(seat, t.N)
+		s.payWithLoans(seat, t.Amount)
 	case vAccept:
-		inst := s.c.Characters[t.X].Instant
-		s.pushEffects(seat, inst[t.N:t.N+1], vpCharacters)
+		inst := s.c.Characters[t.Subject].Instant
+		s.pushEffects(seat, inst[t.Amount:t.Amount+1], vpCharacters)
 	case vWatch:
 		s.Watch = seat
 		s.WatchPounds = a.Key == "pounds"

@@ -145,33 +145,33 @@ func newLabelTexts(c *Content) labelTexts {
 // decisionText is decisionLabel as data: shared when it never changes.
 func (s *State) decisionText(seat int, t Task) *engine.Text {
 	l := &s.r.texts
-	switch t.K {
+	switch t.Kind {
 	case dAssistant, dForcedDown, dGreen, dLoanSlot:
-		return &l.fixed[t.K]
+		return &l.fixed[t.Kind]
 	case dDown:
 		if g := s.MarketGears; g == 0 {
 			return &l.fixed[dDown]
-		} else if g < len(l.downGear[s.N]) {
-			return &l.downGear[s.N][g]
+		} else if g < len(l.downGear[s.PlayerCount]) {
+			return &l.downGear[s.PlayerCount][g]
 		}
 		return ptr(engine.Say("cp.label.down_gear", engine.Num("Tier", s.market().BannerTier), engine.Num("Count", s.MarketGears)))
 	case dReplace:
-		return ptr(engine.Say("cp.label.replace", s.tileArg("Tile", t.X)))
+		return ptr(engine.Say("cp.label.replace", s.tileArg("Tile", t.Subject)))
 	case dPoster:
-		return &l.poster[t.X]
+		return &l.poster[t.Subject]
 	case dBonus:
-		return &l.bonus[t.X+1]
+		return &l.bonus[t.Subject+1]
 	case dTarget:
-		return &l.target[t.X]
+		return &l.target[t.Subject]
 	case dWatch:
 		return &l.watch
 	case dInstant:
-		return &l.instant[t.X][t.N]
+		return &l.instant[t.Subject][t.Amount]
 	case dPay:
 		if t.Why != "" {
-			return ptr(engine.Say("cp.label.pay_why", engine.Num("Pounds", t.N), engine.Msg("Why", causeID(t.Why), 0), engine.Num("Holding", s.P[seat].Pounds)))
+			return ptr(engine.Say("cp.label.pay_why", engine.Num("Pounds", t.Amount), engine.Msg("Why", causeID(t.Why), 0), engine.Num("Holding", s.Seats[seat].Pounds)))
 		}
-		return ptr(engine.Say("cp.label.pay", engine.Num("Pounds", t.N), engine.Num("Holding", s.P[seat].Pounds)))
+		return ptr(engine.Say("cp.label.pay", engine.Num("Pounds", t.Amount), engine.Num("Holding", s.Seats[seat].Pounds)))
 	}
 	return &l.fixed[0] // "decide"
 }
@@ -180,12 +180,12 @@ func (s *State) decisionText(seat int, t Task) *engine.Text {
 func ptr(t engine.Text) *engine.Text { return &t }
 
 // phaseLabel is the label of phase ph's prompt.
-func (s *State) phaseLabel(ph int) *engine.Text {
+func (s *State) phaseLabel(ph phase) *engine.Text {
 	switch ph {
-	case 2:
+	case phasePlace:
 		return &s.r.texts.place
-	case 3:
-		return &s.r.texts.acts[s.Loc]
+	case phaseActions:
+		return &s.r.texts.acts[s.Location]
 	}
 	return &s.r.texts.build
 }

@@ -23,7 +23,7 @@ func (t *tally) same(p *Player) bool {
 }
 
 func (s *State) tally(seat int) tally {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	return tally{pounds: p.Pounds, vp: p.VP, gears: p.Gears, energy: p.Energy, news: p.News,
 		dice: p.Dice + p.New + p.Tick, income: p.Income, buzz: p.Buzz, west: p.West, obj: p.Obj}
 }
@@ -33,10 +33,10 @@ func (s *State) tally(seat int) tally {
 // every change has been reported, so the tallies kept from it still hold
 // (a copy or a decoded state starts without).
 func (s *State) startLedger() {
-	if len(s.seen) == s.N {
+	if len(s.seen) == s.PlayerCount {
 		return
 	}
-	s.seen = make([]tally, s.N)
+	s.seen = make([]tally, s.PlayerCount)
 	for seat := range s.seen {
 		s.seen[seat] = s.tally(seat)
 	}
@@ -46,7 +46,7 @@ func (s *State) startLedger() {
 // cause ("income", "salaries", …; "" when the change is the action's own).
 // States without a ledger (copies made to look ahead) report nothing.
 func (s *State) report(seat int, cause string) {
-	if seat < len(s.seen) && !s.seen[seat].same(&s.P[seat]) { // most often nothing changed
+	if seat < len(s.seen) && !s.seen[seat].same(&s.Seats[seat]) { // most often nothing changed
 		s.reportN(seat, cause, 0)
 	}
 }
@@ -58,7 +58,7 @@ func (s *State) reportN(seat int, cause string, n int) {
 		return
 	}
 	seen := &s.seen[seat]
-	if seen.same(&s.P[seat]) { // the common case, checked without copying
+	if seen.same(&s.Seats[seat]) { // the common case, checked without copying
 		return
 	}
 	was, now := *seen, s.tally(seat)
@@ -202,13 +202,13 @@ func causeID(cause string) string {
 // reportAll reports every seat's changes with cause.
 func (s *State) reportAll(cause string) {
 	for seat := range s.seen { // none in copies
-		if !s.seen[seat].same(&s.P[seat]) {
+		if !s.seen[seat].same(&s.Seats[seat]) {
 			s.reportN(seat, cause, 0)
 		}
 	}
 }
 
-// Causes an effect task's X may carry: phase 1's newspaper for the lowest
+// Causes an effect task's Subject may carry: phase 1's newspaper for the lowest
 // dice total, a flyer's bonus on the Buzz track, and the effect of another
 // player's prototype aimed at the seat (which may wait behind the seat's
 // own decisions, so it must not join the line of the seat's next action).
@@ -220,7 +220,7 @@ const (
 
 // taskCause names what a task's changes come from.
 func (s *State) taskCause(t Task) string {
-	switch t.K {
+	switch t.Kind {
 	case tIncome:
 		return "income"
 	case tExpense:
@@ -230,7 +230,7 @@ func (s *State) taskCause(t Task) string {
 	case tAct:
 		return ""
 	case tEffect:
-		switch t.X {
+		switch t.Subject {
 		case causeLowestDice:
 			return "lowest dice total"
 		case causeFlyer:
@@ -239,7 +239,7 @@ func (s *State) taskCause(t Task) string {
 			return "prototype target"
 		}
 	}
-	if s.Ph == 6 && s.Turn == 3 { // phase 6 step 3 is being settled
+	if s.CurrentPhase == phaseIncome && s.Turn == 3 { // phase 6 step 3 is being settled
 		return "green bonuses"
 	}
 	switch t.Src {
@@ -254,15 +254,15 @@ func (s *State) taskCause(t Task) string {
 }
 
 // stepCause names what a phase step's own changes come from.
-func stepCause(ph int) string {
+func stepCause(ph phase) string {
 	switch ph {
-	case 1:
+	case phaseDice:
 		return "dice paid"
-	case 3:
+	case phaseActions:
 		return "compensation"
-	case 4:
+	case phaseSalaries:
 		return "salaries"
-	case 6:
+	case phaseIncome:
 		return "end of the game"
 	}
 	return ""

@@ -55,8 +55,8 @@ func TestLogReportsEveryChange(t *testing.T) {
 		for step := 0; !s.Done && step < 3000; step++ {
 			pr := s.Prompts()[0]
 			a := Heuristic{}.Choose(s, pr, &rng)
-			before := make([]tally, s.N)
-			market := make([]string, s.N)
+			before := make([]tally, s.PlayerCount)
+			market := make([]string, s.PlayerCount)
 			for seat := range before {
 				before[seat] = s.tally(seat)
 				market[seat] = marketOf(s, seat)
@@ -267,12 +267,12 @@ func TestLogKeepsTheCauseOfAWaitingDebt(t *testing.T) {
 func TestATargetsChangesKeepTheirCause(t *testing.T) {
 	s := scenario(t, 2)
 	mic := id(t, s, "patent", "microphone")
-	s.Round, s.Ph, s.Revealed, s.Turn = 3, 5, true, 0
+	s.Round, s.CurrentPhase, s.Revealed, s.Turn = 3, phaseBuild, true, 0
 	s.Order = []int{1, 0}
-	s.P[1].Patents = []int{mic}
-	s.P[1].Gears, s.P[1].Energy = 1, 2
-	s.P[0].News, s.P[0].Tokens = 4, nil
-	s.P[0].Buzz = s.c.Tracks.Buzz.Posters[0].Space - 3
+	s.Seats[1].Patents = []int{mic}
+	s.Seats[1].Gears, s.Seats[1].Energy = 1, 2
+	s.Seats[0].News, s.Seats[0].Tokens = 4, nil
+	s.Seats[0].Buzz = s.c.Tracks.Buzz.Posters[0].Space - 3
 	var lines []string
 	for _, a := range []struct {
 		seat int

@@ -38,7 +38,7 @@ func fixture(t *testing.T, name string) *State {
 	case "phase2poor":
 		// Phase 2, P1's turn with only 1 pound (direct edit).
 		s = fixture(t, "phase2")
-		s.P[0].Pounds = 1
+		s.Seats[0].Pounds = 1
 	case "assistant":
 		// Phase 2: P1 placed on an assistant space and must decide.
 		s = fixture(t, "phase2")
@@ -63,8 +63,8 @@ func fixture(t *testing.T, name string) *State {
 		// Phase 3 at the Port of London (2 players), every ticket space taken
 		// (direct edit), P1 to act.
 		s = newGame(t, 2, 43)
-		s.TicketDice = []Die{{O: 1, V: 1}, {O: 1, V: 2}, {O: 1, V: 3}}
-		s.P[1].Dice, s.P[1].Tick = 1, 3
+		s.TicketDice = []Die{{Owner: 1, Value: 1}, {Owner: 1, Value: 2}, {Owner: 1, Value: 3}}
+		s.Seats[1].Dice, s.Seats[1].Tick = 1, 3
 		play(t, s, `
 			P1: dice 6 1 1 1
 			P2: dice 1
@@ -82,27 +82,27 @@ func fixture(t *testing.T, name string) *State {
 			P1: place 6 club 1
 			P2: pass
 			P1: pass`)
-		s.P[0].Pounds, s.P[0].Gears, s.P[0].Energy = 0, 0, 0
+		s.Seats[0].Pounds, s.Seats[0].Gears, s.Seats[0].Energy = 0, 0, 0
 	case "build":
 		// Phase 5, P1 to build, holding the audiobook and crane patents (direct
 		// edit) with 1 gear and 1 energy.
 		s = newGame(t, 2, 45)
-		s.P[0].Patents = []int{patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane"), patentIdx(t, s, "telegraph")}
-		s.P[1].Patents = []int{patentIdx(t, s, "steamhammer")}
+		s.Seats[0].Patents = []int{patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane"), patentIdx(t, s, "telegraph")}
+		s.Seats[1].Patents = []int{patentIdx(t, s, "steamhammer")}
 		play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
 	case "built2":
 		// Phase 5 after P1 built two prototypes.
 		s = fixture(t, "build")
-		s.P[0].Gears, s.P[0].Energy, s.P[0].Pounds = 2, 2, 40
+		s.Seats[0].Gears, s.Seats[0].Energy, s.Seats[0].Pounds = 2, 2, 40
 		play(t, s, "P1: build audiobook\nP1: target 1\nP1: build crane\nP1: target 2")
 	case "salary":
 		// Phase 4: P1 owes 6 pounds of salaries with 5 pounds and 5 newspapers
 		// (direct edits: Holmes and Bronte at Westminster II, a patent to wait
 		// on in phase 5).
 		s = newGame(t, 2, 47)
-		s.P[0].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
-		s.P[0].West = 2
-		s.P[0].Patents = []int{patentIdx(t, s, "telegraph")}
+		s.Seats[0].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
+		s.Seats[0].West = 2
+		s.Seats[0].Patents = []int{patentIdx(t, s, "telegraph")}
 		play(t, s, "P1: dice 6 1 1 1\nP2: dice 1 1 1 1\nP1: place 6 waterloo 1\nP2: pass\nP1: pass")
 		setPurse(s, 0, 5, 5)
 		play(t, s, "P1: pass")
@@ -289,7 +289,7 @@ func TestLegalListsAreAccepted(t *testing.T) {
 					}
 				}
 			}
-			for seat := range s.P {
+			for seat := range s.Seats {
 				for _, a := range s.FreeActions(engine.Seat(seat)) {
 					if _, err := s.clone().Apply(engine.Seat(seat), a); err != nil {
 						t.Errorf("%s: free action %q refused: %v", seatName(seat), a, err)

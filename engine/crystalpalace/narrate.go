@@ -11,7 +11,7 @@ import (
 // EventChange lines.
 func (s *State) narrate(seat int, a Action) engine.Text {
 	who := engine.Who("Who", engine.Seat(seat))
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	switch a.Verb {
 	case vDice:
@@ -21,16 +21,16 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		return s.say("cp.log.place", who, engine.Num("Die", a.Vals[0]), engine.Num("Space", a.Vals[1]), s.at(l))
 	case vPass:
 		switch {
-		case len(p.Q) > 0:
-		case s.Ph == 2:
+		case len(p.Queue) > 0:
+		case s.CurrentPhase == phasePlace:
 			return s.say("cp.log.pass.dice", who)
-		case s.Ph == 3:
-			return s.say("cp.log.pass.action", who, s.at(locKind(s.Loc)))
-		case s.Ph == 5:
+		case s.CurrentPhase == phaseActions:
+			return s.say("cp.log.pass.action", who, s.at(locKind(s.Location)))
+		case s.CurrentPhase == phaseBuild:
 			return s.say("cp.log.pass.build", who)
 		}
 	case vTake:
-		l := locKind(s.Loc)
+		l := locKind(s.Location)
 		id := s.display(l)[a.Vals[0]-1]
 		switch l {
 		case locPatent:
@@ -51,7 +51,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 	case vPublish:
 		return s.say("cp.log.publish", who, s.at(locTimes))
 	case vUse:
-		l := locKind(s.Loc)
+		l := locKind(s.Location)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
 				return s.say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Item("What", po.item))
@@ -75,13 +75,13 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		}
 		return s.say("cp.log.market.off", who, engine.Num("From", a.Vals[0]))
 	case vReplace:
-		if sl := p.Slots[a.Vals[0]-1]; sl.K == slotResearch {
+		if sl := p.Slots[a.Vals[0]-1]; sl.Kind == slotResearch {
 			return s.say("cp.log.discard", who, s.tileArg("Tile", sl.ID))
 		}
 	case vGreen:
 		return s.say("cp.log.green", who, engine.Nested("What", s.greenText(seat, a)))
 	case vPoster:
-		return s.say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Q[0].X].Space))
+		return s.say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Queue[0].Subject].Space))
 	case vBonus:
 		if a.Always {
 			return s.say("cp.log.bonus_always", who, engine.Code("Bonus", a.Key))
@@ -90,17 +90,17 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 	case vWatch:
 		return s.say("cp.log.watch", who, engine.Code("Side", a.Key))
 	case vPay:
-		if why := p.Q[0].Why; why != "" {
-			return s.say("cp.log.pay_why", who, engine.Num("Pounds", p.Q[0].N), engine.Msg("Why", causeID(why), 0))
+		if why := p.Queue[0].Why; why != "" {
+			return s.say("cp.log.pay_why", who, engine.Num("Pounds", p.Queue[0].Amount), engine.Msg("Why", causeID(why), 0))
 		}
-		return s.say("cp.log.pay", who, engine.Num("Pounds", p.Q[0].N))
+		return s.say("cp.log.pay", who, engine.Num("Pounds", p.Queue[0].Amount))
 	case vAccept:
-		return s.say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Q[0].X]))
+		return s.say("cp.log.instant.take", who, engine.Item("Character", s.c.keys.char[p.Queue[0].Subject]))
 	case vSkip:
-		if len(p.Q) == 0 {
+		if len(p.Queue) == 0 {
 			break
 		}
-		switch t := p.Q[0]; t.K {
+		switch t := p.Queue[0]; t.Kind {
 		case dAssistant:
 			return s.say("cp.log.skip.assistant", who)
 		case dDown:
@@ -109,9 +109,9 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 			}
 			return s.say("cp.log.skip.down", who)
 		case dPoster:
-			return s.say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.X].Space))
+			return s.say("cp.log.skip.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.Subject].Space))
 		case dInstant:
-			return s.say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.X]))
+			return s.say("cp.log.instant.decline", who, engine.Item("Character", s.c.keys.char[t.Subject]))
 		}
 	case vAsk:
 		switch a.Key {
@@ -158,7 +158,7 @@ func (s *State) tileArg(name string, id int) engine.Arg {
 // buysText is what paying c buys for seat ("buys 1 energy for 4 £"), or
 // the zero Text.
 func (s *State) buysText(seat int, c Cost) engine.Text {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	e := &s.c.Tracks.Economy
 	gears, energy := max(c.Gears-p.Gears, 0), max(c.Energy-p.Energy, 0)
 	if gears == 0 && energy == 0 {
@@ -179,7 +179,7 @@ func (s *State) buysText(seat int, c Cost) engine.Text {
 func (s *State) greenText(seat int, a Action) engine.Text {
 	switch a.Key {
 	case srcResearch:
-		id := s.P[seat].Slots[a.Vals[0]-1].ID
+		id := s.Seats[seat].Slots[a.Vals[0]-1].ID
 		return s.say("cp.green.research", engine.Item("Tile", s.c.keys.research[id]), engine.Num("Space", a.Vals[0]),
 			engine.Nested("Effect", effectsText(s.c.Research[id].Phase6)))
 	case srcMarket:
@@ -193,7 +193,7 @@ func (s *State) exchangeText(key string) engine.Text {
 	e := &s.c.Tracks.Economy
 	switch key {
 	case "die":
-		if s.Ph == 1 && !s.Revealed {
+		if s.CurrentPhase == phaseDice && !s.Revealed {
 			return s.say("cp.exchange.die.now", engine.Num("Count", e.DieNewspapers))
 		}
 		return s.say("cp.exchange.die.next", engine.Num("Count", e.DieNewspapers))

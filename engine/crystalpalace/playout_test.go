@@ -24,16 +24,16 @@ func invariants(st engine.State) error {
 	if s.Round < 1 || s.Round > 5 {
 		return fmt.Errorf("round %d", s.Round)
 	}
-	placed := make([]int, s.N)
+	placed := make([]int, s.PlayerCount)
 	for l := range s.Boards {
 		for _, d := range s.Boards[l].Dice {
-			if d.O >= 0 {
-				placed[d.O]++
+			if d.Owner >= 0 {
+				placed[d.Owner]++
 			}
 		}
 	}
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		if p.Pounds < 0 {
 			return fmt.Errorf("P%d has %d pounds", seat+1, p.Pounds)
 		}
@@ -46,11 +46,11 @@ func invariants(st engine.State) error {
 		if p.Dice+p.New+p.Tick > e.MaxDice || p.Dice < 1 {
 			return fmt.Errorf("P%d has %d+%d+%d dice", seat+1, p.Dice, p.New, p.Tick)
 		}
-		if s.Ph == 2 || s.Ph == 3 {
+		if s.CurrentPhase == phasePlace || s.CurrentPhase == phaseActions {
 			// a die placed at the Port that went under a ticket counts among Tick
 			onTicket := 0
 			for _, d := range s.TicketDice {
-				if d.O == seat {
+				if d.Owner == seat {
 					onTicket++
 				}
 			}
@@ -74,7 +74,7 @@ func invariants(st engine.State) error {
 			return fmt.Errorf("P%d: %d assistants home + %d on the market", seat+1, p.Asst, onMarket)
 		}
 	}
-	if s.Ph == 1 {
+	if s.CurrentPhase == phaseDice {
 		v := s.view(engine.Spectator)
 		for seat := range v.Seats {
 			if v.Seats[seat].DiceValues != nil || v.Private != nil {
@@ -82,8 +82,8 @@ func invariants(st engine.State) error {
 			}
 		}
 	}
-	if s.Done && (s.Round != 5 || s.Ph != 6) {
-		return fmt.Errorf("game ended in round %d phase %d", s.Round, s.Ph)
+	if s.Done && (s.Round != 5 || s.CurrentPhase != phaseIncome) {
+		return fmt.Errorf("game ended in round %d phase %d", s.Round, s.CurrentPhase)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ func midState(tb testing.TB) *State {
 	rng := engine.NewRNG(3)
 	for !st.Over() {
 		s := st.(*State)
-		if s.Round == 2 && s.Ph == 2 {
+		if s.Round == 2 && s.CurrentPhase == phasePlace {
 			break
 		}
 		p := st.Prompts()[0]

@@ -13,21 +13,21 @@ func (s *State) Prompts() []engine.Prompt {
 	}
 	var out []engine.Prompt
 	for _, seat := range s.Order {
-		p := &s.P[seat]
-		if len(p.Q) == 0 {
+		p := &s.Seats[seat]
+		if len(p.Queue) == 0 {
 			continue
 		}
-		t := p.Q[0]
-		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.K),
+		t := p.Queue[0]
+		out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: decisionKind(t.Kind),
 			Text: s.decisionText(seat, t), Actions: actionTexts(s.decisionActions(seat, t), s.r.actionText)})
 	}
 	if len(out) > 0 {
 		return out
 	}
-	if s.Ph == 1 {
-		out = make([]engine.Prompt, 0, s.N)
-		for seat := range s.P {
-			p := &s.P[seat]
+	if s.CurrentPhase == phaseDice {
+		out = make([]engine.Prompt, 0, s.PlayerCount)
+		for seat := range s.Seats {
+			p := &s.Seats[seat]
 			if !p.Sub {
 				out = append(out, engine.Prompt{Seat: engine.Seat(seat), Kind: "dice",
 					Text: &s.r.texts.dice[p.Dice], Actions: s.r.dice[p.Dice], Secret: true})
@@ -43,13 +43,13 @@ func (s *State) Prompts() []engine.Prompt {
 }
 
 func (s *State) phasePrompt(seat int) engine.Prompt {
-	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat), Text: s.phaseLabel(s.Ph)}
-	switch s.Ph {
-	case 2:
+	pr := engine.Prompt{Seat: engine.Seat(seat), Actions: s.phaseActions(seat), Text: s.phaseLabel(s.CurrentPhase)}
+	switch s.CurrentPhase {
+	case phasePlace:
 		pr.Kind = "place"
-	case 3:
+	case phaseActions:
 		pr.Kind = "action"
-	case 5:
+	case phaseBuild:
 		pr.Kind = "build"
 	}
 	return pr
@@ -58,10 +58,10 @@ func (s *State) phasePrompt(seat int) engine.Prompt {
 // phaseActions enumerates the candidate actions of the phase prompt and
 // keeps those check allows; the strings come ready-made from Rules.
 func (s *State) phaseActions(seat int) []string {
-	if s.Ph == 2 {
+	if s.CurrentPhase == phasePlace {
 		return s.placeActions(seat)
 	}
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	var buf [32]string // the list is made here and leaves in an exact copy
 	out := buf[:0]
 	after := new(*State)
@@ -70,9 +70,9 @@ func (s *State) phaseActions(seat int) []string {
 			out = append(out, text)
 		}
 	}
-	switch s.Ph {
-	case 3:
-		l := locKind(s.Loc)
+	switch s.CurrentPhase {
+	case phaseActions:
+		l := locKind(s.Location)
 		switch l {
 		case locWestminster:
 			keep(Action{Verb: vAdvance}, "advance")
@@ -91,7 +91,7 @@ func (s *State) phaseActions(seat int) []string {
 				}
 			}
 		}
-	case 5:
+	case phaseBuild:
 		for _, i := range p.Patents {
 			if s.buildable(seat, i) {
 				out = s.appendBuilds(out, i)
@@ -101,7 +101,7 @@ func (s *State) phaseActions(seat int) []string {
 			return passOnly
 		}
 	}
-	if s.Ph == 3 && len(out) == 1 { // one action only: it may be taken for good
+	if s.CurrentPhase == phaseActions && len(out) == 1 { // one action only: it may be taken for good
 		always, ok := s.r.always[out[0]]
 		if !ok {
 			always = out[0] + " always"
@@ -114,11 +114,11 @@ func (s *State) phaseActions(seat int) []string {
 // FreeActions implements engine.State: loans, repayments, newspaper
 // exchanges and buying or selling gears and energy, as the rules allow now.
 func (s *State) FreeActions(seat engine.Seat) []string {
-	if s.Done || seat < 0 || int(seat) >= s.N {
+	if s.Done || seat < 0 || int(seat) >= s.PlayerCount {
 		return nil
 	}
 	who := int(seat)
-	p := &s.P[who]
+	p := &s.Seats[who]
 	cands := []Action{{Verb: vLoan}}
 	for i := range p.Slots {
 		cands = append(cands, Action{Verb: vLoan, Vals: []int{i + 1}})
@@ -190,7 +190,7 @@ func decisionKind(k taskKind) string {
 // each distinct die value keeps those whose minimum it meets, in the order
 // placeProblem's callers expect (value, location, space).
 func (s *State) placeActions(seat int) []string {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	type openSpace struct { // packed: this list is walked often
 		texts *placeTexts
 		min   int8
@@ -206,14 +206,14 @@ func (s *State) placeActions(seat int) []string {
 	haveAsst := false
 	var atMin [8]int // texts of the open spaces by minimum die value (7: above 6)
 	pounds := p.Pounds
-	sides := s.r.sides[s.N]
+	sides := s.r.sides[s.PlayerCount]
 	for l := range s.Boards {
 		dice, spaces, texts := s.Boards[l].Dice, sides[l].Dice, s.r.placeAt[l]
 		n := min(len(dice), len(spaces), len(texts))
 		dice, spaces, texts = dice[:n], spaces[:n], texts[:n]
 		for sp := range dice {
 			ds := &spaces[sp]
-			if dice[sp].O >= 0 || pounds < ds.Fee {
+			if dice[sp].Owner >= 0 || pounds < ds.Fee {
 				continue
 			}
 			m, w := min(max(ds.Min, 0), 7), 1
@@ -270,10 +270,10 @@ func (s *State) placeActions(seat int) []string {
 // Revisable implements engine.Revisable: in phase 1, before the reveal, a
 // seat that has chosen its dice may choose them again.
 func (s *State) Revisable(seat engine.Seat) (engine.Prompt, bool) {
-	if s.Done || s.Ph != 1 || s.Revealed || s.waiting() || seat < 0 || int(seat) >= s.N {
+	if s.Done || s.CurrentPhase != phaseDice || s.Revealed || s.waiting() || seat < 0 || int(seat) >= s.PlayerCount {
 		return engine.Prompt{}, false
 	}
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	if !p.Sub {
 		return engine.Prompt{}, false
 	}

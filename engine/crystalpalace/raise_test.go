@@ -23,11 +23,11 @@ func TestRaisingMoneyKeepsChoices(t *testing.T) {
 			t.Fatal(err)
 		}
 		for n := 0; !s.Over() && n < 4000; n++ {
-			for seat := range s.N {
+			for seat := range s.PlayerCount {
 				short := s.clone()
-				short.P[seat].Pounds = rng.IntN(4)
+				short.Seats[seat].Pounds = rng.IntN(4)
 				rich := short.clone()
-				rich.P[seat].Pounds += 1000
+				rich.Seats[seat].Pounds += 1000
 				probes++
 				settled += checkRaising(t, short, rich, seat)
 			}
@@ -50,9 +50,9 @@ func TestRaisingMoneyKeepsChoices(t *testing.T) {
 func checkRaising(t *testing.T, short, rich *State, seat int) (settled int) {
 	t.Helper()
 	for k := dAssistant; k <= dInstant; k++ {
-		for _, task := range []Task{{K: k}, {K: k, F: true}, {K: k, N: 2}} {
-			if k == dBonus && task.F {
-				task.X = -1 // Westminster's choice
+		for _, task := range []Task{{Kind: k}, {Kind: k, Free: true}, {Kind: k, Amount: 2}} {
+			if k == dBonus && task.Free {
+				task.Subject = -1 // Westminster's choice
 			}
 			if !short.clone().autoResolve(seat, task) {
 				continue
@@ -61,28 +61,28 @@ func checkRaising(t *testing.T, short, rich *State, seat int) (settled int) {
 			if !rich.clone().autoResolve(seat, task) {
 				var buf [8]Action
 				t.Fatalf("phase %d: P%d's %s decision (%+v) is settled without asking, but raising money opens %v",
-					short.Ph, seat+1, decisionKind(k), task, rich.appendDecisionActions(buf[:0], seat, task))
+					short.CurrentPhase, seat+1, decisionKind(k), task, rich.appendDecisionActions(buf[:0], seat, task))
 			}
 		}
 	}
 	switch {
-	case short.Ph == 2 && len(short.P[seat].Vals) > 0 && !short.P[seat].Passed:
+	case short.CurrentPhase == phasePlace && len(short.Seats[seat].Vals) > 0 && !short.Seats[seat].Passed:
 		if !short.canPlace(seat) && short.placesNowhere(seat) {
 			settled++
 			if rich.canPlace(seat) {
 				t.Fatalf("P%d passes phase 2 without asking, but raising money opens %v", seat+1, rich.placeActions(seat))
 			}
 		}
-	case short.Ph == 3 && short.Loc < int(locCount) && len(short.P[seat].Q) == 0:
-		if i := short.nextDie(); i < 0 || short.Boards[short.Loc].Dice[i].O != seat {
+	case short.CurrentPhase == phaseActions && short.Location < int(locCount) && len(short.Seats[seat].Queue) == 0:
+		if i := short.nextDie(); i < 0 || short.Boards[short.Location].Dice[i].Owner != seat {
 			return settled
 		}
 		for _, always := range []bool{false, true} {
 			var at uint16
 			if always {
-				at = 1 << short.Loc
+				at = 1 << short.Location
 			}
-			short.P[seat].AutoAt, rich.P[seat].AutoAt = at, at
+			short.Seats[seat].AutoAt, rich.Seats[seat].AutoAt = at, at
 			if text, ok := short.unaskedAction(seat); ok {
 				settled++
 				if list := short.phaseActions(seat); text != "pass" && (len(list) != 3 || list[1] != text+" always") {

@@ -22,12 +22,12 @@ func TestWorkedExamplePhase1FirstPlayerTiebreak(t *testing.T) {
 	if want := []int{blue, yellow, red}; !equalInts(s.Order, want) {
 		t.Errorf("turn order %v, want %v", s.Order, want)
 	}
-	eq(t, "Red pounds", s.P[red].Pounds, 40-14)
-	eq(t, "Blue pounds", s.P[blue].Pounds, 40-14)
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, 40-7)
-	eq(t, "Yellow newspapers (lowest total)", s.P[yellow].News, 1)
-	eq(t, "Red newspapers", s.P[red].News, 0)
-	eq(t, "Blue newspapers", s.P[blue].News, 0)
+	eq(t, "Red pounds", s.Seats[red].Pounds, 40-14)
+	eq(t, "Blue pounds", s.Seats[blue].Pounds, 40-14)
+	eq(t, "Yellow pounds", s.Seats[yellow].Pounds, 40-7)
+	eq(t, "Yellow newspapers (lowest total)", s.Seats[yellow].News, 1)
+	eq(t, "Red newspapers", s.Seats[red].News, 0)
+	eq(t, "Blue newspapers", s.Seats[blue].News, 0)
 	wantPrompt(t, s, blue, "place")
 }
 
@@ -41,7 +41,7 @@ func TestWorkedExamplePhase1NewspaperToEveryLowest(t *testing.T) {
 		P4: dice 1 1 1 1`)
 	eq(t, "first player", s.First, 1)
 	for seat, want := range []int{1, 0, 0, 1} {
-		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+		eq(t, seatName(seat)+" newspapers", s.Seats[seat].News, want)
 	}
 }
 
@@ -53,7 +53,7 @@ func TestWorkedExamplePhase1AllEqual(t *testing.T) {
 	play(t, s, "P1: dice 6 1 1 1\nP2: dice 3 3 2 1\nP3: dice 3 3 2 1")
 	eq(t, "first player (highest single die)", s.First, 0)
 	for seat, want := range []int{0, 1, 1} {
-		eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+		eq(t, seatName(seat)+" newspapers", s.Seats[seat].News, want)
 	}
 
 	firsts := map[int]bool{}
@@ -61,12 +61,12 @@ func TestWorkedExamplePhase1AllEqual(t *testing.T) {
 		s := newGame(t, 3, seed)
 		play(t, s, "P1: dice 2 2 2 2\nP2: dice 2 2 2 2\nP3: dice 2 2 2 2")
 		firsts[s.First] = true
-		for seat := range s.P {
+		for seat := range s.Seats {
 			want := 1
 			if seat == s.First {
 				want = 0
 			}
-			eq(t, seatName(seat)+" newspapers", s.P[seat].News, want)
+			eq(t, seatName(seat)+" newspapers", s.Seats[seat].News, want)
 		}
 	}
 	if len(firsts) != 3 {
@@ -105,15 +105,15 @@ func TestWorkedExamplePhase2Placement(t *testing.T) {
 	if !contains(pr.Actions, "market place") || !contains(pr.Actions, "skip") {
 		t.Fatalf("assistant actions %v, want market place and skip", pr.Actions)
 	}
-	before := s.P[red].Pounds
+	before := s.Seats[red].Pounds
 	play(t, s, "P1: market place")
-	eq(t, "Red pays the bottom tier's cost", s.P[red].Pounds, before-1)
+	eq(t, "Red pays the bottom tier's cost", s.Seats[red].Pounds, before-1)
 	eq(t, "Red on tier 1", s.Market[0], red)
 	play(t, s, "P1: skip") // no move down this time
 	wantRefusal(t, s, blue, "place 1 patent 3", errIllegal)
-	before = s.P[blue].Pounds
+	before = s.Seats[blue].Pounds
 	play(t, s, "P2: place 1 patent 4")
-	eq(t, "Blue pays the 2-pound fee", s.P[blue].Pounds, before-2)
+	eq(t, "Blue pays the 2-pound fee", s.Seats[blue].Pounds, before-2)
 	wantPrompt(t, s, yellow, "place")
 }
 
@@ -125,21 +125,21 @@ func TestWorkedExampleBlackMarketMoveDown(t *testing.T) {
 	s := newGame(t, 3, 6)
 	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
 	play(t, s, "P1: dice 3 1 1 1\nP2: dice 6 6 1 1\nP3: dice 2 1 1 1")
-	gears, yGears, supply := s.P[blue].Gears, s.P[yellow].Gears, s.MarketGears
+	gears, yGears, supply := s.Seats[blue].Gears, s.Seats[yellow].Gears, s.MarketGears
 	play(t, s, "P2: place 6 patent 1")
 	wantPrompt(t, s, blue, "down")
 	play(t, s, "P2: down 6")
 	eq(t, "tier 6", s.Market[5], -1)
 	eq(t, "tier 4", s.Market[3], blue)
-	eq(t, "Blue gears", s.P[blue].Gears, gears+1)
+	eq(t, "Blue gears", s.Seats[blue].Gears, gears+1)
 	eq(t, "gears on the banner", s.MarketGears, supply-1)
 
-	asst := s.P[yellow].Asst
+	asst := s.Seats[yellow].Asst
 	play(t, s, "P3: place 2 patent 3\nP3: down 2")
 	eq(t, "tier 2", s.Market[1], -1)
 	eq(t, "tier 1 (Red stays)", s.Market[0], red)
-	eq(t, "Yellow's assistant back in supply", s.P[yellow].Asst, asst+1)
-	eq(t, "Yellow gears", s.P[yellow].Gears, yGears)
+	eq(t, "Yellow's assistant back in supply", s.Seats[yellow].Asst, asst+1)
+	eq(t, "Yellow gears", s.Seats[yellow].Gears, yGears)
 	eq(t, "gears on the banner", s.MarketGears, supply-1)
 }
 
@@ -150,7 +150,7 @@ func TestWorkedExampleBlackMarketBurst(t *testing.T) {
 	s := newGame(t, 3, 7)
 	setMarket(s, map[int]int{1: red, 2: yellow, 3: red, 5: red, 6: blue, 7: yellow})
 	play(t, s, "P1: dice 6 5 1 1\nP2: dice 1 1 1 1\nP3: dice 2 1 1 1")
-	ra, ba, ya := s.P[red].Asst, s.P[blue].Asst, s.P[yellow].Asst
+	ra, ba, ya := s.Seats[red].Asst, s.Seats[blue].Asst, s.Seats[yellow].Asst
 	play(t, s, "P1: place 5 patent 2\nP1: market place")
 	for tier, o := range s.Market {
 		want := -1
@@ -159,9 +159,9 @@ func TestWorkedExampleBlackMarketBurst(t *testing.T) {
 		}
 		eq(t, "owner of tier "+itoa(tier+1), o, want)
 	}
-	eq(t, "Red's assistants", s.P[red].Asst, ra-1+3)
-	eq(t, "Blue's assistants", s.P[blue].Asst, ba+1)
-	eq(t, "Yellow's assistants", s.P[yellow].Asst, ya+2)
+	eq(t, "Red's assistants", s.Seats[red].Asst, ra-1+3)
+	eq(t, "Blue's assistants", s.Seats[blue].Asst, ba+1)
+	eq(t, "Yellow's assistants", s.Seats[yellow].Asst, ya+2)
 	wantPrompt(t, s, red, "down") // the placed assistant may still move down
 }
 
@@ -172,7 +172,7 @@ func TestWorkedExampleBlackMarketBurst(t *testing.T) {
 func TestWorkedExamplePhase3OrderWestminster(t *testing.T) {
 	const blue, yellow, red = 0, 1, 2
 	s := newGame(t, 3, 8)
-	s.P[yellow].West = 1
+	s.Seats[yellow].West = 1
 	play(t, s, `
 		P1: dice 5 4 1 1
 		P2: dice 5 3 1 1
@@ -186,17 +186,17 @@ func TestWorkedExamplePhase3OrderWestminster(t *testing.T) {
 		P3: place 3 waterloo 3
 		P3: pass`)
 	wantPrompt(t, s, blue, "action")
-	b, y, r := s.P[blue], s.P[yellow], s.P[red]
+	b, y, r := s.Seats[blue], s.Seats[yellow], s.Seats[red]
 	play(t, s, "P1: advance")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+1+2)
-	eq(t, "Blue at Westminster", s.P[blue].West, 1)
+	eq(t, "Blue pounds", s.Seats[blue].Pounds, b.Pounds+1+2)
+	eq(t, "Blue at Westminster", s.Seats[blue].West, 1)
 	wantPrompt(t, s, yellow, "action")
 	play(t, s, "P2: advance")
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds-2)
-	eq(t, "Yellow energy", s.P[yellow].Energy, y.Energy+1)
-	eq(t, "Yellow at Westminster", s.P[yellow].West, 2)
-	eq(t, "Red pounds (compensation)", s.P[red].Pounds, r.Pounds+1)
-	eq(t, "Red at Westminster", s.P[red].West, 0)
+	eq(t, "Yellow pounds", s.Seats[yellow].Pounds, y.Pounds-2)
+	eq(t, "Yellow energy", s.Seats[yellow].Energy, y.Energy+1)
+	eq(t, "Yellow at Westminster", s.Seats[yellow].West, 2)
+	eq(t, "Red pounds (compensation)", s.Seats[red].Pounds, r.Pounds+1)
+	eq(t, "Red at Westminster", s.Seats[red].West, 0)
 	wantPrompt(t, s, red, "action") // Red's die at Waterloo Station
 }
 
@@ -222,15 +222,15 @@ func TestWorkedExamplePatentOffice(t *testing.T) {
 	}
 	top := s.PatentDeck[0]
 	play(t, s, "P1: take 2")
-	eq(t, "Blue newspapers", s.P[blue].News, 1)
-	if !hasInt(s.P[blue].Patents, audiobook) {
-		t.Fatalf("Blue's patents %v lack the audiobook", s.P[blue].Patents)
+	eq(t, "Blue newspapers", s.Seats[blue].News, 1)
+	if !hasInt(s.Seats[blue].Patents, audiobook) {
+		t.Fatalf("Blue's patents %v lack the audiobook", s.Seats[blue].Patents)
 	}
 	eq(t, "slot 2 after taking", s.PatentDisp[1], -1)
 	wantRefusal(t, s, blue, "take 2", errIllegal)
 	wantRefusal(t, s, blue, "take 5", errIllegal)
 	play(t, s, "P1: take 1")
-	eq(t, "Blue newspapers (second of the first two)", s.P[blue].News, 2)
+	eq(t, "Blue newspapers (second of the first two)", s.Seats[blue].News, 2)
 	eq(t, "deck top unchanged", s.PatentDeck[0], top)
 	wantPrompt(t, s, blue, "build") // phase 5: Blue may build what they took
 }
@@ -258,17 +258,17 @@ func TestWorkedExampleBritishMuseum(t *testing.T) {
 		P1: pass
 		P2: pass
 		P1: take 1`)
-	eq(t, "Blue's first research space", s.P[blue].Slots[0].ID, trade)
-	y := s.P[yellow]
+	eq(t, "Blue's first research space", s.Seats[blue].Slots[0].ID, trade)
+	y := s.Seats[yellow]
 	play(t, s, "P2: take 2")
-	eq(t, "Yellow's research tile", s.P[yellow].Slots[0].ID, mechFin)
-	eq(t, "Yellow gears", s.P[yellow].Gears, y.Gears+1)
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, y.Pounds+2)
+	eq(t, "Yellow's research tile", s.Seats[yellow].Slots[0].ID, mechFin)
+	eq(t, "Yellow gears", s.Seats[yellow].Gears, y.Gears+1)
+	eq(t, "Yellow pounds", s.Seats[yellow].Pounds, y.Pounds+2)
 	// Phase 6: both go 3 steps down; Blue's tile adds 1 income.
-	incB, incY := s.P[blue].Income, s.P[yellow].Income
+	incB, incY := s.Seats[blue].Income, s.Seats[yellow].Income
 	play(t, s, "P2: pass")
-	eq(t, "Blue income space", s.P[blue].Income, incB-3+1)
-	eq(t, "Yellow income space", s.P[yellow].Income, incY-3)
+	eq(t, "Blue income space", s.Seats[blue].Income, incB-3+1)
+	eq(t, "Yellow income space", s.Seats[yellow].Income, incY-3)
 }
 
 // Bank of England: Yellow buys the left share (+1 VP, +5 income), then
@@ -290,14 +290,14 @@ func TestWorkedExampleBankOfEngland(t *testing.T) {
 		P2: pass
 		P1: place 1 waterloo 5
 		P1: pass`)
-	y := s.P[yellow]
+	y := s.Seats[yellow]
 	play(t, s, "P2: take 1")
-	eq(t, "Yellow VP", s.P[yellow].VP, y.VP+1)
-	eq(t, "Yellow income space", s.P[yellow].Income, y.Income+5)
+	eq(t, "Yellow VP", s.Seats[yellow].VP, y.VP+1)
+	eq(t, "Yellow income space", s.Seats[yellow].Income, y.Income+5)
 	second := s.BankDisp[1]
 	play(t, s, "P1: take 2")
-	if !hasInt(s.P[blue].Shares, second) {
-		t.Errorf("Blue's shares %v lack the second share", s.P[blue].Shares)
+	if !hasInt(s.Seats[blue].Shares, second) {
+		t.Errorf("Blue's shares %v lack the second share", s.Seats[blue].Shares)
 	}
 }
 
@@ -320,8 +320,8 @@ func TestWorkedExampleWestminsterV(t *testing.T) {
 		t.Run(choice, func(t *testing.T) {
 			const red = 0
 			s := newGame(t, 2, 12)
-			s.P[red].West = 5
-			s.P[red].Buzz = 10 // no flyer or poster on 11 and 12
+			s.Seats[red].West = 5
+			s.Seats[red].Buzz = 10 // no flyer or poster on 11 and 12
 			play(t, s, `
 				P1: dice 6 1 1 1
 				P2: dice 1 1 1 1
@@ -329,21 +329,21 @@ func TestWorkedExampleWestminsterV(t *testing.T) {
 				P2: pass
 				P1: place 1 waterloo 4
 				P1: pass`)
-			r := s.P[red]
+			r := s.Seats[red]
 			play(t, s, "P1: advance")
 			pr := wantPrompt(t, s, red, "bonus")
 			if want := []string{"bonus energy", "bonus buzz"}; !equalStrings(pr.Actions, want) {
 				t.Fatalf("choices %v, want %v", pr.Actions, want)
 			}
-			eq(t, "Red pounds", s.P[red].Pounds, r.Pounds+1)
+			eq(t, "Red pounds", s.Seats[red].Pounds, r.Pounds+1)
 			play(t, s, "P1: "+choice)
-			eq(t, "Red stays on V", s.P[red].West, 5)
+			eq(t, "Red stays on V", s.Seats[red].West, 5)
 			if choice == "bonus energy" {
-				eq(t, "Red energy", s.P[red].Energy, r.Energy+1)
-				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz)
+				eq(t, "Red energy", s.Seats[red].Energy, r.Energy+1)
+				eq(t, "Red Buzz", s.Seats[red].Buzz, r.Buzz)
 			} else {
-				eq(t, "Red energy", s.P[red].Energy, r.Energy)
-				eq(t, "Red Buzz", s.P[red].Buzz, r.Buzz+2)
+				eq(t, "Red energy", s.Seats[red].Energy, r.Energy)
+				eq(t, "Red Buzz", s.Seats[red].Buzz, r.Buzz+2)
 			}
 		})
 	}
@@ -359,8 +359,8 @@ func TestWorkedExampleReformClubBronte(t *testing.T) {
 	setRound(s, 3)
 	bronte := charIdx(t, s, "bronte")
 	setDisplay(s, locClub, 4, bronte)
-	s.P[blue].Protos = []int{patentIdx(t, s, "audiobook")}
-	s.P[blue].Gears, s.P[blue].Energy = 2, 1
+	s.Seats[blue].Protos = []int{patentIdx(t, s, "audiobook")}
+	s.Seats[blue].Gears, s.Seats[blue].Energy = 2, 1
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 1 1 1 1
@@ -368,7 +368,7 @@ func TestWorkedExampleReformClubBronte(t *testing.T) {
 		P2: pass
 		P1: place 1 waterloo 4
 		P1: pass`)
-	b := s.P[blue]
+	b := s.Seats[blue]
 	// The card on top of the stack is face up, but not on offer.
 	if msg := refusal(wantRefusal(t, s, blue, "take 5", errIllegal)); !strings.Contains(msg, "slot 5 shows the top card of the stack at the Reform Club, which the rules do not let you take: take one of slots 1 to 4") {
 		t.Errorf("take 5 refused with %q, want the stack's top card named", msg)
@@ -376,7 +376,7 @@ func TestWorkedExampleReformClubBronte(t *testing.T) {
 	play(t, s, "P1: take 4")
 	wantPrompt(t, s, blue, "assistant")
 	play(t, s, "P1: market place")
-	p := s.P[blue]
+	p := s.Seats[blue]
 	eq(t, "Blue Buzz", p.Buzz, b.Buzz+1)
 	eq(t, "Blue gears", p.Gears, 0)
 	eq(t, "Blue energy", p.Energy, 0)
@@ -396,8 +396,8 @@ func TestWorkedExampleLondonTimes(t *testing.T) {
 	const yellow = 0
 	s := newGame(t, 2, 14)
 	setPublisher(t, s, "1", "a")
-	s.P[yellow].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "armstrong")}
-	s.P[yellow].Protos = []int{patentIdx(t, s, "telegraph")}
+	s.Seats[yellow].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "armstrong")}
+	s.Seats[yellow].Protos = []int{patentIdx(t, s, "telegraph")}
 	setFlyer(t, s, 2, flyerIdx(t, s, "b1")) // 1 gear on the way
 	play(t, s, `
 		P1: dice 6 1 1 1
@@ -405,12 +405,12 @@ func TestWorkedExampleLondonTimes(t *testing.T) {
 		P1: place 6 times 1
 		P2: pass
 		P1: pass`)
-	y := s.P[yellow]
+	y := s.Seats[yellow]
 	play(t, s, "P1: publish")
 	wantPrompt(t, s, yellow, "poster") // space 4
-	eq(t, "Yellow Buzz", s.P[yellow].Buzz, y.Buzz+4)
-	eq(t, "Yellow newspapers", s.P[yellow].News, y.News+1)
-	eq(t, "Yellow gears (flyer on space 2)", s.P[yellow].Gears, y.Gears+1)
+	eq(t, "Yellow Buzz", s.Seats[yellow].Buzz, y.Buzz+4)
+	eq(t, "Yellow newspapers", s.Seats[yellow].News, y.News+1)
+	eq(t, "Yellow gears (flyer on space 2)", s.Seats[yellow].Gears, y.Gears+1)
 }
 
 // Port of London in Autumn 1850: Blue's 6 goes from the first action space
@@ -420,8 +420,8 @@ func TestWorkedExamplePortTicket(t *testing.T) {
 	const blue, red = 0, 1
 	s := newGame(t, 2, 15)
 	setRound(s, 4)
-	s.TicketDice = []Die{{O: red, V: 3}} // a ticket die of an earlier round
-	s.P[red].Dice, s.P[red].Tick = 3, 1
+	s.TicketDice = []Die{{Owner: red, Value: 3}} // a ticket die of an earlier round
+	s.Seats[red].Dice, s.Seats[red].Tick = 3, 1
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 1 1 1
@@ -429,14 +429,14 @@ func TestWorkedExamplePortTicket(t *testing.T) {
 		P2: pass
 		P1: place 1 waterloo 4
 		P1: pass`)
-	b := s.P[blue]
+	b := s.Seats[blue]
 	play(t, s, "P1: use ticket")
-	eq(t, "Blue VP", s.P[blue].VP, b.VP+4+6)
-	eq(t, "ticket VP", s.P[blue].VPBy[vpTickets], 10)
+	eq(t, "Blue VP", s.Seats[blue].VP, b.VP+4+6)
+	eq(t, "ticket VP", s.Seats[blue].VPBy[vpTickets], 10)
 	eq(t, "dice below the ticket", len(s.TicketDice), 2)
-	eq(t, "middle dice space", s.TicketDice[1].V, 6)
-	eq(t, "Blue's dice for the next rounds", s.P[blue].Dice, 3)
-	eq(t, "Blue's ticket dice", s.P[blue].Tick, 1)
+	eq(t, "middle dice space", s.TicketDice[1].Value, 6)
+	eq(t, "Blue's dice for the next rounds", s.Seats[blue].Dice, 3)
+	eq(t, "Blue's ticket dice", s.Seats[blue].Tick, 1)
 	play(t, s, "P1: pass")
 	wantPrompt(t, s, blue, "dice")
 	if pr := wantPrompt(t, s, blue, "dice"); pr.Actions[0] != "dice 6 6 6" {
@@ -449,7 +449,7 @@ func TestWorkedExamplePortTicket(t *testing.T) {
 func TestWorkedExampleWaterloo(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 16)
-	s.P[blue].Buzz = 10 // no flyer or poster on 11 and 12
+	s.Seats[blue].Buzz = 10 // no flyer or poster on 11 and 12
 	play(t, s, `
 		P1: dice 6 5 1 1
 		P2: dice 6 1 1 1
@@ -459,13 +459,13 @@ func TestWorkedExampleWaterloo(t *testing.T) {
 		P2: pass
 		P1: pass
 		P2: pass`)
-	b := s.P[blue]
+	b := s.Seats[blue]
 	play(t, s, "P1: use energy")
-	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+2)
+	eq(t, "Blue energy", s.Seats[blue].Energy, b.Energy+2)
 	wantRefusal(t, s, blue, "use energy", errIllegal)
 	play(t, s, "P1: use energybuzz")
-	eq(t, "Blue energy", s.P[blue].Energy, b.Energy+3)
-	eq(t, "Blue Buzz", s.P[blue].Buzz, b.Buzz+2)
+	eq(t, "Blue energy", s.Seats[blue].Energy, b.Energy+3)
+	eq(t, "Blue Buzz", s.Seats[blue].Buzz, b.Buzz+2)
 }
 
 // Phase 4: Blue on Westminster II owes 3 for Holmes and 3 for Bronte; Blue
@@ -474,9 +474,9 @@ func TestWorkedExampleWaterloo(t *testing.T) {
 func TestWorkedExampleSalaryHolmes(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 17)
-	s.P[blue].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
-	s.P[blue].West = 2
-	s.P[blue].Patents = []int{patentIdx(t, s, "telegraph")} // phase 5 then waits for Blue
+	s.Seats[blue].Chars = []int{charIdx(t, s, "holmes"), charIdx(t, s, "bronte")}
+	s.Seats[blue].West = 2
+	s.Seats[blue].Patents = []int{patentIdx(t, s, "telegraph")} // phase 5 then waits for Blue
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 1 1 1 1
@@ -484,7 +484,7 @@ func TestWorkedExampleSalaryHolmes(t *testing.T) {
 		P2: pass
 		P1: pass`)
 	setPurse(s, blue, 5, 5)
-	vp := s.P[blue].VP
+	vp := s.Seats[blue].VP
 	play(t, s, "P1: pass # the last phase 3 action: phase 4 follows")
 	pr := wantPrompt(t, s, blue, "pay") // 6 due, 5 pounds: Blue may raise money first
 	if !equalStrings(pr.Actions, []string{"pay"}) {
@@ -492,7 +492,7 @@ func TestWorkedExampleSalaryHolmes(t *testing.T) {
 	}
 	play(t, s, "P1: exchange pound") // 6 pounds now: the salaries are paid at once
 	wantPrompt(t, s, blue, "build")
-	p := s.P[blue]
+	p := s.Seats[blue]
 	eq(t, "Blue pounds", p.Pounds, 0)
 	eq(t, "Blue newspapers", p.News, 4)
 	eq(t, "Blue loans", s.count(blue, metricLoans), 0)
@@ -508,35 +508,35 @@ func TestWorkedExamplePrototypesAudiobookCrane(t *testing.T) {
 	s := newGame(t, 2, 18)
 	setRound(s, 3)
 	audiobook, crane := patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane")
-	s.P[blue].Patents = []int{audiobook, crane}
-	s.P[blue].Chars = []int{charIdx(t, s, "bronte")}
-	s.P[blue].Gears, s.P[blue].Energy = 2, 1
-	s.P[red].Protos = []int{patentIdx(t, s, "telegraph")}
-	s.P[red].Patents = []int{patentIdx(t, s, "steamhammer")} // Red's turn then waits
+	s.Seats[blue].Patents = []int{audiobook, crane}
+	s.Seats[blue].Chars = []int{charIdx(t, s, "bronte")}
+	s.Seats[blue].Gears, s.Seats[blue].Energy = 2, 1
+	s.Seats[red].Protos = []int{patentIdx(t, s, "telegraph")}
+	s.Seats[red].Patents = []int{patentIdx(t, s, "steamhammer")} // Red's turn then waits
 	play(t, s, `
 		P1: dice 2 1 1 1
 		P2: dice 1 1 1 1
 		P1: pass
 		P2: pass`)
 	wantPrompt(t, s, blue, "build")
-	b, r := s.P[blue], s.P[red]
+	b, r := s.Seats[blue], s.Seats[red]
 	play(t, s, "P1: build audiobook")
-	eq(t, "Blue gears", s.P[blue].Gears, 1)
-	eq(t, "Blue energy", s.P[blue].Energy, 0)
-	eq(t, "Blue VP", s.P[blue].VP, b.VP+3+4)
+	eq(t, "Blue gears", s.Seats[blue].Gears, 1)
+	eq(t, "Blue energy", s.Seats[blue].Energy, 0)
+	eq(t, "Blue VP", s.Seats[blue].VP, b.VP+3+4)
 	wantPrompt(t, s, blue, "target")
 	play(t, s, "P1: target 1")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8)
+	eq(t, "Blue pounds", s.Seats[blue].Pounds, b.Pounds+8)
 	play(t, s, "P1: buy energy")
-	eq(t, "Blue pounds", s.P[blue].Pounds, b.Pounds+8-4)
+	eq(t, "Blue pounds", s.Seats[blue].Pounds, b.Pounds+8-4)
 	play(t, s, "P1: build crane\nP1: target 2")
-	p := s.P[blue]
+	p := s.Seats[blue]
 	eq(t, "Blue VP", p.VP, b.VP+3+4+4)
 	eq(t, "Blue gears", p.Gears, 0)
 	eq(t, "Blue energy", p.Energy, 0)
 	eq(t, "Blue pounds", p.Pounds, b.Pounds+8-4)
-	eq(t, "Red pounds", s.P[red].Pounds, r.Pounds-2)
-	eq(t, "Red VP", s.P[red].VP, r.VP+1)
+	eq(t, "Red pounds", s.Seats[red].Pounds, r.Pounds-2)
+	eq(t, "Red VP", s.Seats[red].VP, r.VP+1)
 	if len(p.Protos) != 2 || len(p.Patents) != 0 {
 		t.Errorf("Blue's prototypes %v patents %v, want both built", p.Protos, p.Patents)
 	}
@@ -548,11 +548,11 @@ func TestWorkedExamplePrototypesAudiobookCrane(t *testing.T) {
 func TestWorkedExamplePhase6IncomeAndExpenses(t *testing.T) {
 	const blue, yellow, red, black = 0, 1, 2, 3
 	s := newGame(t, 4, 19)
-	s.P[yellow].Income, s.P[black].Income = 5, 5 // income 4
-	s.P[blue].Income = 6                         // income 5
-	s.P[red].Income = 1                          // the upper red space
+	s.Seats[yellow].Income, s.Seats[black].Income = 5, 5 // income 4
+	s.Seats[blue].Income = 6                             // income 5
+	s.Seats[red].Income = 1                              // the upper red space
 	play(t, s, "P1: dice 3 1 1 1\nP2: dice 2 1 1 1\nP3: dice 2 1 1 1")
-	vp := s.P[red].VP
+	vp := s.Seats[red].VP
 	play(t, s, `
 		P4: dice 2 1 1 1
 		P1: pass
@@ -561,14 +561,14 @@ func TestWorkedExamplePhase6IncomeAndExpenses(t *testing.T) {
 		P4: pass # nothing happens in phases 3 to 5: phase 6 follows`)
 	wantPrompt(t, s, blue, "dice") // round 2
 	paid := 40 - 5
-	eq(t, "Yellow pounds", s.P[yellow].Pounds, paid+4)
-	eq(t, "Black pounds", s.P[black].Pounds, paid+4)
-	eq(t, "Blue pounds", s.P[blue].Pounds, 40-6+5)
-	eq(t, "Red pounds", s.P[red].Pounds, paid-2)
-	eq(t, "Red VP", s.P[red].VP, vp-1)
-	eq(t, "Yellow income space", s.P[yellow].Income, 2)
-	eq(t, "Blue income space", s.P[blue].Income, 3)
-	eq(t, "Red income space", s.P[red].Income, 0)
+	eq(t, "Yellow pounds", s.Seats[yellow].Pounds, paid+4)
+	eq(t, "Black pounds", s.Seats[black].Pounds, paid+4)
+	eq(t, "Blue pounds", s.Seats[blue].Pounds, 40-6+5)
+	eq(t, "Red pounds", s.Seats[red].Pounds, paid-2)
+	eq(t, "Red VP", s.Seats[red].VP, vp-1)
+	eq(t, "Yellow income space", s.Seats[yellow].Income, 2)
+	eq(t, "Blue income space", s.Seats[blue].Income, 3)
+	eq(t, "Red income space", s.Seats[red].Income, 0)
 }
 
 // Phase 6, step 3: Blue's assistant on the Black Market gives 1 newspaper
@@ -591,14 +591,14 @@ func TestWorkedExamplePhase6GreenEffects(t *testing.T) {
 		P4: pass`)
 	wantPrompt(t, s, blue, "dice") // round 2
 	// Start space 6, 3 steps down, +1 (market) +1 (research).
-	eq(t, "Blue income space", s.P[blue].Income, 6-3+1+1)
-	eq(t, "Blue newspapers", s.P[blue].News, 1)
-	eq(t, "Red at Westminster", s.P[red].West, 1)
-	eq(t, "Red pounds", s.P[red].Pounds, 40-6+5+2)
+	eq(t, "Blue income space", s.Seats[blue].Income, 6-3+1+1)
+	eq(t, "Blue newspapers", s.Seats[blue].News, 1)
+	eq(t, "Red at Westminster", s.Seats[red].West, 1)
+	eq(t, "Red pounds", s.Seats[red].Pounds, 40-6+5+2)
 	eq(t, "Blue on tier 4", s.Market[3], blue)
 	eq(t, "Red on tier 8", s.Market[7], red)
 	eq(t, "tier 1 empty", s.Market[0], -1)
-	eq(t, "P3's assistant back from the last step", s.P[2].Asst, 5)
+	eq(t, "P3's assistant back from the last step", s.Seats[2].Asst, 5)
 }
 
 // Phase 6, step 4: Blue's token on poster 7 gives 2 VP. Red's token on
@@ -607,8 +607,8 @@ func TestWorkedExamplePhase6GreenEffects(t *testing.T) {
 func TestWorkedExamplePhase6Posters(t *testing.T) {
 	const blue, red = 0, 1
 	s := newGame(t, 2, 21)
-	s.P[blue].Buzz, s.P[blue].Tokens = 8, []int{7}
-	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	s.Seats[blue].Buzz, s.Seats[blue].Tokens = 8, []int{7}
+	s.Seats[red].Buzz, s.Seats[red].Tokens = 5, []int{4}
 	play(t, s, `
 		P1: dice 2 1 1 1
 		P2: dice 1 1 1 1
@@ -620,25 +620,25 @@ func TestWorkedExamplePhase6Posters(t *testing.T) {
 	if want := []string{"bonus pounds", "bonus buzz", "bonus pounds always", "bonus buzz always"}; !equalStrings(pr.Actions, want) {
 		t.Fatalf("poster 4 choices %v, want %v", pr.Actions, want)
 	}
-	eq(t, "Blue poster VP", s.P[blue].VPBy[vpPosters], 2)
-	vp := s.P[red].VP
+	eq(t, "Blue poster VP", s.Seats[blue].VPBy[vpPosters], 2)
+	vp := s.Seats[red].VP
 	play(t, s, "P2: bonus buzz")
-	eq(t, "Red Buzz", s.P[red].Buzz, 7)
+	eq(t, "Red Buzz", s.Seats[red].Buzz, 7)
 	wantPrompt(t, s, red, "poster")
 	play(t, s, "P2: poster")
-	eq(t, "Red VP", s.P[red].VP, vp+2)
-	if !equalInts(s.P[red].Tokens, []int{4, 7}) {
-		t.Errorf("Red's tokens %v, want [4 7]", s.P[red].Tokens)
+	eq(t, "Red VP", s.Seats[red].VP, vp+2)
+	if !equalInts(s.Seats[red].Tokens, []int{4, 7}) {
+		t.Errorf("Red's tokens %v, want [4 7]", s.Seats[red].Tokens)
 	}
 
 	// The other choice: 2 pounds.
 	s = newGame(t, 2, 21)
-	s.P[red].Buzz, s.P[red].Tokens = 5, []int{4}
+	s.Seats[red].Buzz, s.Seats[red].Tokens = 5, []int{4}
 	play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
-	pounds := s.P[red].Pounds
+	pounds := s.Seats[red].Pounds
 	play(t, s, "P2: bonus pounds")
-	eq(t, "Red pounds", s.P[red].Pounds, pounds+2)
-	eq(t, "Red Buzz", s.P[red].Buzz, 5)
+	eq(t, "Red pounds", s.Seats[red].Pounds, pounds+2)
+	eq(t, "Red Buzz", s.Seats[red].Buzz, 5)
 }
 
 // Buzz track: Red gains 3 Buzz from space 3 to 6, may place a Buzz token on
@@ -646,7 +646,7 @@ func TestWorkedExamplePhase6Posters(t *testing.T) {
 func TestWorkedExampleBuzzTrack(t *testing.T) {
 	const red = 0
 	s := newGame(t, 2, 22)
-	s.P[red].Buzz = 3
+	s.Seats[red].Buzz = 3
 	setFlyer(t, s, 5, flyerIdx(t, s, "b1"))
 	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
 	play(t, s, `
@@ -656,14 +656,14 @@ func TestWorkedExampleBuzzTrack(t *testing.T) {
 		P2: pass
 		P1: place 1 waterloo 4
 		P1: pass`)
-	gears := s.P[red].Gears
+	gears := s.Seats[red].Gears
 	play(t, s, "P1: take 1")
 	wantPrompt(t, s, red, "poster")
 	play(t, s, "P1: poster")
-	eq(t, "Red Buzz", s.P[red].Buzz, 6)
-	eq(t, "Red gears (flyer on 5)", s.P[red].Gears, gears+1)
-	if !equalInts(s.P[red].Tokens, []int{4}) {
-		t.Errorf("Red's Buzz tokens %v, want on poster 4", s.P[red].Tokens)
+	eq(t, "Red Buzz", s.Seats[red].Buzz, 6)
+	eq(t, "Red gears (flyer on 5)", s.Seats[red].Gears, gears+1)
+	if !equalInts(s.Seats[red].Tokens, []int{4}) {
+		t.Errorf("Red's Buzz tokens %v, want on poster 4", s.Seats[red].Tokens)
 	}
 }
 
@@ -675,9 +675,9 @@ func TestWorkedExampleBuzzTrackEnd(t *testing.T) {
 	const yellow, blue, red, black = 0, 1, 2, 3
 	s := newGame(t, 4, 23)
 	for seat, b := range []int{38, 39, 38, 39} {
-		s.P[seat].Buzz, s.P[seat].Tokens = b, []int{7, 14} // no poster decisions
+		s.Seats[seat].Buzz, s.Seats[seat].Tokens = b, []int{7, 14} // no poster decisions
 	}
-	s.P[blue].West = 5
+	s.Seats[blue].West = 5
 	setDisplay(s, locMuseum, 1, researchIdx(t, s, "g06")) // instant 3 Buzz
 	play(t, s, `
 		P1: dice 6 1 1 1
@@ -694,12 +694,12 @@ func TestWorkedExampleBuzzTrackEnd(t *testing.T) {
 		P1: pass
 		P2: pass
 		P1: take 1 # 3 Buzz: 38 to 40, one step forfeited`)
-	eq(t, "Yellow Buzz", s.P[yellow].Buzz, 40)
+	eq(t, "Yellow Buzz", s.Seats[yellow].Buzz, 40)
 	play(t, s, "P2: advance\nP2: bonus buzz # 39 to 40, one step forfeited")
-	eq(t, "Blue Buzz", s.P[blue].Buzz, 40)
+	eq(t, "Blue Buzz", s.Seats[blue].Buzz, 40)
 	play(t, s, "P3: use energybuzz\nP4: use buzz")
-	eq(t, "Red Buzz", s.P[red].Buzz, 40)
-	eq(t, "Black Buzz", s.P[black].Buzz, 40)
+	eq(t, "Red Buzz", s.Seats[red].Buzz, 40)
+	eq(t, "Black Buzz", s.Seats[black].Buzz, 40)
 	if !equalInts(s.Tickets, []int{yellow, blue, red}) {
 		t.Fatalf("entry tickets %v, want Yellow, Blue, Red", s.Tickets)
 	}
@@ -727,8 +727,8 @@ func TestWorkedExampleEndScoringBuzz(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newGame(t, len(c.buzz), 24)
 			for seat, b := range c.buzz {
-				s.P[seat].Buzz = b
-				s.P[seat].Tokens = []int{7, 14} // VP posters only: no decisions
+				s.Seats[seat].Buzz = b
+				s.Seats[seat].Tokens = []int{7, 14} // VP posters only: no decisions
 			}
 			res := playLastRound(t, s)
 			for seat, want := range c.want {
@@ -756,10 +756,10 @@ func TestWorkedExampleEndScoringBlackMarket(t *testing.T) {
 func TestWorkedExampleEndScoringPlayerMat(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 26)
-	p := &s.P[blue]
+	p := &s.Seats[blue]
 	p.Obj = 2
 	setResearch(s, blue, -1, researchIdx(t, s, "g03"), researchIdx(t, s, "g04"))
-	p.Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
+	p.Slots[0] = Slot{Kind: slotLoan, ID: -9, Repaid: true}
 	p.Pounds, p.Gears, p.Energy, p.News = 12, 0, 0, 0
 	p.Income = 4 // income 3
 	// Round 5: dice cost 5, income +3: 10 pounds at the end.
@@ -768,14 +768,14 @@ func TestWorkedExampleEndScoringPlayerMat(t *testing.T) {
 	eq(t, "objective", res.Breakdown[blue]["objective"], 4)
 	eq(t, "loans", res.Breakdown[blue]["loans"], -5)
 	eq(t, "research spaces", res.Breakdown[blue]["research-spaces"], -8)
-	eq(t, "pounds left", s.P[blue].Pounds, 0)
-	eq(t, "notes", countSlots(s.P[blue].Slots, slotNote), 1)
+	eq(t, "pounds left", s.Seats[blue].Pounds, 0)
+	eq(t, "notes", countSlots(s.Seats[blue].Slots, slotNote), 1)
 }
 
 func countSlots(slots []Slot, k int) int {
 	n := 0
 	for _, sl := range slots {
-		if sl.K == k {
+		if sl.Kind == k {
 			n++
 		}
 	}
@@ -795,8 +795,8 @@ func TestWorkedExampleLoanOnFreeSpace(t *testing.T) {
 	}
 	top := s.Loans[len(s.Loans)-1]
 	play(t, s, "P1: loan")
-	eq(t, "pounds", s.P[0].Pounds, 50)
-	if sl := s.P[0].Slots[0]; sl.K != slotLoan || sl.ID != top {
+	eq(t, "pounds", s.Seats[0].Pounds, 50)
+	if sl := s.Seats[0].Slots[0]; sl.Kind != slotLoan || sl.ID != top {
 		t.Errorf("research space 1 holds %+v, want the drawn loan %d", sl, top)
 	}
 	eq(t, "loans left", len(s.Loans), 29)
@@ -807,30 +807,30 @@ func TestWorkedExampleLoanOnFreeSpace(t *testing.T) {
 func TestWorkedExampleLoanReplacesResearch(t *testing.T) {
 	s := newGame(t, 2, 28)
 	var tiles []int
-	for i := range s.P[0].Slots {
+	for i := range s.Seats[0].Slots {
 		tiles = append(tiles, s.GreenDeck[i])
 	}
 	setResearch(s, 0, tiles...)
 	err := wantRefusal(t, s, 0, "loan", errIllegal)
 	t.Logf("refusal: %v", err)
 	play(t, s, "P1: loan 3")
-	if sl := s.P[0].Slots[2]; sl.K != slotLoan {
+	if sl := s.Seats[0].Slots[2]; sl.Kind != slotLoan {
 		t.Errorf("research space 3 holds %+v, want the loan", sl)
 	}
-	eq(t, "research tiles left", countSlots(s.P[0].Slots, slotResearch), len(tiles)-1)
-	eq(t, "pounds", s.P[0].Pounds, 50)
+	eq(t, "research tiles left", countSlots(s.Seats[0].Slots, slotResearch), len(tiles)-1)
+	eq(t, "pounds", s.Seats[0].Pounds, 50)
 }
 
 // Loans: when every research space holds a loan, a new loan lies beside
 // the mat and counts too; no research tile can be received any more.
 func TestWorkedExampleLoanBesideMat(t *testing.T) {
 	s := newGame(t, 2, 29)
-	for i := range s.P[0].Slots {
-		s.P[0].Slots[i] = Slot{K: slotLoan, ID: -8, Repaid: i == 0}
+	for i := range s.Seats[0].Slots {
+		s.Seats[0].Slots[i] = Slot{Kind: slotLoan, ID: -8, Repaid: i == 0}
 	}
 	play(t, s, "P1: loan")
-	eq(t, "loans beside the mat", len(s.P[0].Extra), 1)
-	eq(t, "loans", s.count(0, metricLoans), len(s.P[0].Slots)+1)
+	eq(t, "loans beside the mat", len(s.Seats[0].Extra), 1)
+	eq(t, "loans", s.count(0, metricLoans), len(s.Seats[0].Slots)+1)
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 1 1 1 1
@@ -844,8 +844,8 @@ func TestWorkedExampleLoanBesideMat(t *testing.T) {
 			t.Errorf("%v has an action prompt %v, want the museum die passed", pr.Seat, pr.Actions)
 		}
 	}
-	if s.Ph == 3 && s.Loc <= int(locMuseum) {
-		t.Errorf("phase %d at location %d, want the museum done", s.Ph, s.Loc)
+	if s.CurrentPhase == phaseActions && s.Location <= int(locMuseum) {
+		t.Errorf("phase %d at location %d, want the museum done", s.CurrentPhase, s.Location)
 	}
 }
 
@@ -853,28 +853,28 @@ func TestWorkedExampleLoanBesideMat(t *testing.T) {
 // many loans as needed; with a full mat they choose the tile each replaces.
 func TestWorkedExampleForcedLoans(t *testing.T) {
 	s := newGame(t, 2, 30)
-	s.P[0].Pounds = 3
+	s.Seats[0].Pounds = 3
 	play(t, s, "P1: dice 6 6 1 1\nP2: dice 1 1 1 1")
 	wantPrompt(t, s, 0, "pay") // P1 holds a gear and an energy: it may sell them first
 	play(t, s, "P1: pay")
 	eq(t, "loans", s.count(0, metricLoans), 2)
-	eq(t, "pounds", s.P[0].Pounds, 3+20-14)
+	eq(t, "pounds", s.Seats[0].Pounds, 3+20-14)
 
 	s = newGame(t, 2, 31)
 	var tiles []int
-	for i := range s.P[1].Slots {
+	for i := range s.Seats[1].Slots {
 		tiles = append(tiles, s.GreenDeck[i])
 	}
 	setResearch(s, 1, tiles...)
-	s.P[1].Pounds = 2
-	s.P[1].Gears, s.P[1].Energy = 0, 0 // nothing to sell: the loan is forced at once
+	s.Seats[1].Pounds = 2
+	s.Seats[1].Gears, s.Seats[1].Energy = 0, 0 // nothing to sell: the loan is forced at once
 	play(t, s, "P1: dice 1 1 1 1\nP2: dice 2 1 1 1")
 	pr := wantPrompt(t, s, 1, "replace")
 	eq(t, "replace choices", len(pr.Actions), len(tiles))
 	play(t, s, "P2: replace 5")
-	eq(t, "P2 pounds", s.P[1].Pounds, 2+10-5)
-	if s.P[1].Slots[4].K != slotLoan {
-		t.Errorf("space 5 holds %+v, want the loan", s.P[1].Slots[4])
+	eq(t, "P2 pounds", s.Seats[1].Pounds, 2+10-5)
+	if s.Seats[1].Slots[4].Kind != slotLoan {
+		t.Errorf("space 5 holds %+v, want the loan", s.Seats[1].Slots[4])
 	}
 }
 
@@ -883,12 +883,12 @@ func TestWorkedExampleForcedLoans(t *testing.T) {
 func TestWorkedExampleResearchNeverReplacesLoan(t *testing.T) {
 	s := newGame(t, 2, 32)
 	var tiles []int
-	for i := range s.P[0].Slots {
+	for i := range s.Seats[0].Slots {
 		tiles = append(tiles, s.GreenDeck[len(s.GreenDeck)-1-i])
 	}
 	setResearch(s, 0, tiles...)
-	s.P[0].Slots[0] = Slot{K: slotLoan, ID: -9, Repaid: true}
-	s.P[0].Slots[1] = Slot{K: slotLoan, ID: -10}
+	s.Seats[0].Slots[0] = Slot{Kind: slotLoan, ID: -9, Repaid: true}
+	s.Seats[0].Slots[1] = Slot{Kind: slotLoan, ID: -10}
 	play(t, s, `
 		P1: dice 6 1 1 1
 		P2: dice 1 1 1 1
@@ -906,8 +906,8 @@ func TestWorkedExampleResearchNeverReplacesLoan(t *testing.T) {
 	eq(t, "replace choices", len(pr.Actions), len(tiles)-2)
 	wantRefusal(t, s, 0, "replace 1", errIllegal)
 	play(t, s, "P1: replace 3")
-	if s.P[0].Slots[2] != (Slot{K: slotResearch, ID: newTile}) {
-		t.Errorf("space 3 holds %+v, want the new tile", s.P[0].Slots[2])
+	if s.Seats[0].Slots[2] != (Slot{Kind: slotResearch, ID: newTile}) {
+		t.Errorf("space 3 holds %+v, want the new tile", s.Seats[0].Slots[2])
 	}
 }
 
@@ -924,12 +924,12 @@ func TestWorkedExampleBlackMarketAssistantCosts(t *testing.T) {
 		t.Fatalf("assistant actions %v", pr.Actions)
 	}
 	placed, moved := s.clone(), s.clone()
-	pounds := s.P[blue].Pounds
+	pounds := s.Seats[blue].Pounds
 	play(t, placed, "P1: market place")
-	eq(t, "pounds after placing", placed.P[blue].Pounds, pounds-1)
+	eq(t, "pounds after placing", placed.Seats[blue].Pounds, pounds-1)
 	eq(t, "tier 1", placed.Market[0], blue)
 	play(t, moved, "P1: market move 3")
-	eq(t, "pounds after moving", moved.P[blue].Pounds, pounds-3)
+	eq(t, "pounds after moving", moved.Seats[blue].Pounds, pounds-3)
 	eq(t, "tier 3", moved.Market[2], -1)
 	eq(t, "tier 4", moved.Market[3], blue)
 }

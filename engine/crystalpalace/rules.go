@@ -244,7 +244,7 @@ func (r *Rules) Decode(data []byte) (engine.State, error) {
 	if err := json.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("crystalpalace: decode state: %w", err)
 	}
-	if s.N < 2 || s.N > 5 || len(s.P) != s.N || len(s.Boards) != int(locCount) || s.Round < 1 || s.Round > 5 {
+	if s.PlayerCount < 2 || s.PlayerCount > 5 || len(s.Seats) != s.PlayerCount || len(s.Boards) != int(locCount) || s.Round < 1 || s.Round > 5 {
 		return nil, fmt.Errorf("crystalpalace: decode state: inconsistent state")
 	}
 	s.r, s.c = r, r.c
@@ -270,10 +270,10 @@ func (s *State) consistent() error {
 		ok(s.CharDeck, len(c.Characters), false) && ok(s.CharDisp, len(c.Characters), true) &&
 		ok(s.GreenDeck, len(c.Research), false) && ok(s.MuseumDisp, len(c.Research), true) &&
 		ok(s.VioletBlue, len(c.Research), false) && ok(s.VioletOrange, len(c.Research), false) &&
-		ok(s.BankDisp, len(c.Shares), true) && ok(s.Discarded, len(c.Research), false) && ok(s.Market, s.N, true) && ok(s.Order, s.N, false) &&
-		len(s.Order) == s.N && s.Publisher >= 0 && s.Publisher < len(c.Publishers) &&
-		s.Ph >= 1 && s.Ph <= 7 && s.Loc >= 0 && s.Loc <= int(locCount) && s.Turn >= 0 && s.Turn <= max(s.N, phase6Steps) &&
-		len(s.Market) == len(s.market().Spaces) && s.Watch >= -1 && s.Watch < s.N
+		ok(s.BankDisp, len(c.Shares), true) && ok(s.Discarded, len(c.Research), false) && ok(s.Market, s.PlayerCount, true) && ok(s.Order, s.PlayerCount, false) &&
+		len(s.Order) == s.PlayerCount && s.Publisher >= 0 && s.Publisher < len(c.Publishers) &&
+		s.CurrentPhase >= phaseDice && s.CurrentPhase <= phaseNewRound && s.Location >= 0 && s.Location <= int(locCount) && s.Turn >= 0 && s.Turn <= max(s.PlayerCount, phase6Steps) &&
+		len(s.Market) == len(s.market().Spaces) && s.Watch >= -1 && s.Watch < s.PlayerCount
 	if !cards {
 		return fmt.Errorf("a card, tile or seat index is out of range")
 	}
@@ -289,8 +289,8 @@ func (s *State) consistent() error {
 			return fmt.Errorf("flyer index out of range")
 		}
 	}
-	for i := range s.P {
-		p := &s.P[i]
+	for i := range s.Seats {
+		p := &s.Seats[i]
 		if p.Mat < 0 || p.Mat >= len(c.Mats) || len(p.VPBy) != vpCount || p.Income < 0 || p.Income >= len(c.Tracks.Income) ||
 			p.West < 0 || p.West >= len(c.Tracks.Westminster) || p.Obj < 0 || p.Obj > len(c.Mats[p.Mat].Objective) ||
 			!ok(p.Patents, len(c.Patents), false) || !ok(p.Protos, len(c.Patents), false) ||
@@ -298,27 +298,27 @@ func (s *State) consistent() error {
 			return fmt.Errorf("seat %d holds something out of range", i+1)
 		}
 		for _, sl := range p.Slots {
-			if sl.K == slotResearch && (sl.ID < 0 || sl.ID >= len(c.Research)) {
+			if sl.Kind == slotResearch && (sl.ID < 0 || sl.ID >= len(c.Research)) {
 				return fmt.Errorf("seat %d: research tile out of range", i+1)
 			}
 		}
-		for _, t := range p.Q {
+		for _, t := range p.Queue {
 			bad := false
-			switch t.K {
+			switch t.Kind {
 			case dReplace:
-				bad = t.X < 0 || t.X >= len(c.Research)
+				bad = t.Subject < 0 || t.Subject >= len(c.Research)
 			case dTarget:
-				bad = t.X < 0 || t.X >= len(c.Patents)
+				bad = t.Subject < 0 || t.Subject >= len(c.Patents)
 			case dPoster:
-				bad = t.X < 0 || t.X >= len(c.Tracks.Buzz.Posters)
+				bad = t.Subject < 0 || t.Subject >= len(c.Tracks.Buzz.Posters)
 			case dBonus:
-				bad = t.X < -1 || t.X >= len(c.Tracks.Buzz.Posters)
+				bad = t.Subject < -1 || t.Subject >= len(c.Tracks.Buzz.Posters)
 			case dInstant:
-				bad = t.X < 0 || t.X >= len(c.Characters) || t.N < 0 || t.N >= len(c.Characters[t.X].Instant)
+				bad = t.Subject < 0 || t.Subject >= len(c.Characters) || t.Amount < 0 || t.Amount >= len(c.Characters[t.Subject].Instant)
 			case tAct:
-				bad = t.X < 0 || t.X > 99 || t.N < 1 || t.N > 6
+				bad = t.Subject < 0 || t.Subject > 99 || t.Amount < 1 || t.Amount > 6
 			}
-			if bad || t.K < tEffect || t.K > tAct {
+			if bad || t.Kind < tEffect || t.Kind > tAct {
 				return fmt.Errorf("seat %d: a pending decision is out of range", i+1)
 			}
 		}
@@ -339,7 +339,7 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 		return nil, engine.RefuseWith(engine.ErrBadSetup, engine.Say("cp.refuse.setup.option", engine.Code("Name", k)))
 	}
 	c := r.c
-	s := &State{N: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, Ph: 1, First: -1, Watch: -1, r: r, c: c}
+	s := &State{PlayerCount: setup.Players, RNG: engine.NewRNG(setup.Seed), Round: 1, CurrentPhase: phaseDice, First: -1, Watch: -1, r: r, c: c}
 	rng := &s.RNG
 	shuffled := func(n int, keep func(i int) bool) []int {
 		size := n
@@ -398,10 +398,10 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 		side := s.side(l)
 		b := Board{Dice: make([]Die, len(side.Dice)), Acts: make([]Die, len(side.Actions))}
 		for i := range b.Dice {
-			b.Dice[i].O = -1
+			b.Dice[i].Owner = -1
 		}
 		for i := range b.Acts {
-			b.Acts[i].O = -1
+			b.Acts[i].Owner = -1
 		}
 		if len(side.Possibilities) > 0 {
 			b.Poss = make([]int, len(side.Possibilities))
@@ -427,8 +427,8 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 	}
 	rng.Shuffle(len(matIDs), func(i, j int) { matIDs[i], matIDs[j] = matIDs[j], matIDs[i] })
 	e := c.Tracks.Economy
-	s.P = make([]Player, s.N)
-	for seat := range s.P {
+	s.Seats = make([]Player, s.PlayerCount)
+	for seat := range s.Seats {
 		var sides []int
 		for i, mt := range c.Mats {
 			if mt.ID == matIDs[seat%len(matIDs)] {
@@ -443,9 +443,9 @@ func (r *Rules) newState(setup engine.Setup) (*State, error) {
 			Slots: make([]Slot, c.Mats[mat].ResearchSpaces),
 		}
 		p.VPBy[vpStart] = e.StartVP
-		s.P[seat] = p
+		s.Seats[seat] = p
 	}
-	s.Order = make([]int, s.N)
+	s.Order = make([]int, s.PlayerCount)
 	for i := range s.Order {
 		s.Order[i] = i
 	}

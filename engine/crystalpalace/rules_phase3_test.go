@@ -20,7 +20,7 @@ func clubWithBuzz(t *testing.T, buzz int) *State {
 		P1: place 6 club 1
 		P2: pass
 		P1: pass`)
-	p := &s.P[0]
+	p := &s.Seats[0]
 	p.Buzz, p.Gears, p.Energy = buzz, 1, 1
 	setPurse(s, 0, 0, 0)
 	return s
@@ -35,7 +35,7 @@ func TestRuleBonusBeforeAction(t *testing.T) {
 		t.Fatalf("take 4 (Bronte) not offered: %v", pr.Actions)
 	}
 	play(t, s, "P1: take 4")
-	p := &s.P[0]
+	p := &s.Seats[0]
 	eq(t, "Blue Buzz", p.Buzz, 5)
 	eq(t, "Blue gears", p.Gears, 0)
 	eq(t, "Blue energy", p.Energy, 0)

@@ -48,7 +48,7 @@ func TestRulePhase7Refills(t *testing.T) {
 		t.Errorf("spare round 2 shares %v stay out of the box", s.ShareDecks[1])
 	}
 	eq(t, "gears on the Black Market", s.MarketGears, s.market().Gears)
-	eq(t, "P1 dice", s.P[0].Dice, 4)
+	eq(t, "P1 dice", s.Seats[0].Dice, 4)
 }
 
 // The step down of the Black Market in phase 7 reaches the log: each
@@ -56,10 +56,10 @@ func TestRulePhase7Refills(t *testing.T) {
 func TestRulePhase7MarketStepLogged(t *testing.T) {
 	s := newGame(t, 2, 71)
 	s.Market[0], s.Market[2] = 1, 0
-	s.P[0].Asst--
-	s.P[1].Asst--
+	s.Seats[0].Asst--
+	s.Seats[1].Asst--
 	s.MarketGears = 0
-	asst := s.P[1].Asst
+	asst := s.Seats[1].Asst
 	var all []string
 	for _, line := range []string{"P1: dice 2 1 1 1", "P2: dice 1 1 1 1", "P1: pass", "P2: pass"} {
 		ev, err := s.Apply(engine.Seat(line[1]-'1'), line[4:])
@@ -80,6 +80,6 @@ func TestRulePhase7MarketStepLogged(t *testing.T) {
 			t.Errorf("the log lacks %q:\n%s", want, joined)
 		}
 	}
-	eq(t, "P2 assistants", s.P[1].Asst, asst+1)
+	eq(t, "P2 assistants", s.Seats[1].Asst, asst+1)
 	eq(t, "tier 2", s.Market[1], 0)
 }

@@ -15,10 +15,10 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 	const blue, red = 0, 1
 	s := newGame(t, 2, 18)
 	setRound(s, 3)
-	s.P[blue].Patents = []int{patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane"), patentIdx(t, s, "telegraph")}
-	s.P[blue].Pounds = 60
-	s.P[red].Patents = []int{patentIdx(t, s, "steamhammer")}
-	s.P[red].Gears, s.P[red].Energy = 5, 5
+	s.Seats[blue].Patents = []int{patentIdx(t, s, "audiobook"), patentIdx(t, s, "crane"), patentIdx(t, s, "telegraph")}
+	s.Seats[blue].Pounds = 60
+	s.Seats[red].Patents = []int{patentIdx(t, s, "steamhammer")}
+	s.Seats[red].Gears, s.Seats[red].Energy = 5, 5
 	play(t, s, `
 		P1: dice 2 1 1 1
 		P2: dice 1 1 1 1
@@ -28,7 +28,7 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 		P1: target 1
 		P1: build crane
 		P1: target 2`)
-	s.P[red].Pounds = 60 // Red can build, so phase 5 waits for Red
+	s.Seats[red].Pounds = 60 // Red can build, so phase 5 waits for Red
 	check := func(when string) {
 		t.Helper()
 		err := wantRefusal(t, s, blue, "build telegraph", errIllegal)
@@ -39,7 +39,7 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 	wantPrompt(t, s, red, "build")
 	check("during Red's phase 5 turn")
 	play(t, s, "P2: pass")
-	eq(t, "phase after Red passed", s.Ph, 1)
+	eq(t, "phase after Red passed", int(s.CurrentPhase), int(phaseDice))
 	check("in the next round's phase 1")
 }
 
@@ -49,9 +49,9 @@ func TestRuleThirdPrototypeRefusedWithTheLimit(t *testing.T) {
 func TestRuleEndRepaysLoansBeforeConvertingGoods(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 26)
-	p := &s.P[blue]
-	p.Slots[0] = Slot{K: slotLoan, ID: -8}
-	s.Round, s.Ph = 5, 6
+	p := &s.Seats[blue]
+	p.Slots[0] = Slot{Kind: slotLoan, ID: -8}
+	s.Round, s.CurrentPhase = 5, phaseIncome
 	p.Pounds, p.Gears, p.Energy, p.News = 9, 1, 0, 0
 	s.endScoring()
 	if p.Slots[0].Repaid {
@@ -68,7 +68,7 @@ func TestRuleSellingPricesMatchTheEndConversion(t *testing.T) {
 	e := s.c.Tracks.Economy
 	eq(t, "sell gear", e.SellGear, 1)
 	eq(t, "sell energy", e.SellEnergy, 1)
-	p := &s.P[0]
+	p := &s.Seats[0]
 	before := p.Pounds
 	play(t, s, "P1: sell gear")
 	eq(t, "pounds after selling a gear", p.Pounds, before+1)
@@ -80,7 +80,7 @@ func TestRuleSellingPricesMatchTheEndConversion(t *testing.T) {
 func TestRuleGreenBonusSources(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 16)
-	s.P[blue].Chars = []int{charIdx(t, s, "bessemer")}
+	s.Seats[blue].Chars = []int{charIdx(t, s, "bessemer")}
 	setResearch(s, blue, researchIdx(t, s, "g17"), researchIdx(t, s, "g18"))
 	play(t, s, `
 		P1: dice 6 1 1 1
@@ -104,7 +104,7 @@ func TestRuleInstantBonusMayBeDeclined(t *testing.T) {
 		s := newGame(t, 2, 13)
 		singer := charIdx(t, s, "singer")
 		setDisplay(s, locClub, 1, singer)
-		s.P[blue].Gears, s.P[blue].Energy = 1, 1
+		s.Seats[blue].Gears, s.Seats[blue].Energy = 1, 1
 		play(t, s, `
 			P1: dice 6 1 1 1
 			P2: dice 1 1 1 1
@@ -117,7 +117,7 @@ func TestRuleInstantBonusMayBeDeclined(t *testing.T) {
 			t.Errorf("instant prompt %q does not say what the bonus is", say(*pr.Text))
 		}
 		play(t, s, "P1: "+answer)
-		end[answer] = s.P[blue].Pounds
+		end[answer] = s.Seats[blue].Pounds
 	}
 	eq(t, "pounds after accepting", end["accept"], end["skip"]+4)
 }
@@ -138,14 +138,14 @@ func TestRulePayActionSpaceCostFirst(t *testing.T) {
 		P1: place 1 waterloo 4
 		P1: pass
 		P2: advance`)
-	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 1, 1, 0, 0
+	s.Seats[blue].Pounds, s.Seats[blue].Gears, s.Seats[blue].Energy, s.Seats[blue].News = 1, 1, 0, 0
 	play(t, s, "P1: advance")
 	wantPrompt(t, s, blue, "pay")
-	eq(t, "Westminster before paying", s.P[blue].West, 0)
-	eq(t, "pounds before paying", s.P[blue].Pounds, 1)
+	eq(t, "Westminster before paying", s.Seats[blue].West, 0)
+	eq(t, "pounds before paying", s.Seats[blue].Pounds, 1)
 	play(t, s, "P1: sell gear") // 2 pounds: the cost is paid, then the advance
-	eq(t, "Westminster", s.P[blue].West, 1)
-	eq(t, "pounds", s.P[blue].Pounds, 2)
+	eq(t, "Westminster", s.Seats[blue].West, 1)
+	eq(t, "pounds", s.Seats[blue].Pounds, 2)
 	eq(t, "loans", s.count(blue, metricLoans), 0)
 }
 
@@ -154,13 +154,13 @@ func TestRulePayActionSpaceCostFirst(t *testing.T) {
 func TestRuleDiceArePaidBeforeTheLowestTotalsNewspaper(t *testing.T) {
 	const blue = 0
 	s := newGame(t, 2, 31)
-	s.P[blue].Pounds, s.P[blue].Gears, s.P[blue].Energy, s.P[blue].News = 3, 1, 0, 0
+	s.Seats[blue].Pounds, s.Seats[blue].Gears, s.Seats[blue].Energy, s.Seats[blue].News = 3, 1, 0, 0
 	play(t, s, "P1: dice 1 1 1 1\nP2: dice 6 1 1 1")
 	wantPrompt(t, s, blue, "pay")
-	eq(t, "newspapers while paying", s.P[blue].News, 0)
+	eq(t, "newspapers while paying", s.Seats[blue].News, 0)
 	play(t, s, "P1: sell gear")
-	eq(t, "pounds", s.P[blue].Pounds, 0)
-	eq(t, "newspapers after paying", s.P[blue].News, 1)
+	eq(t, "pounds", s.Seats[blue].Pounds, 0)
+	eq(t, "newspapers after paying", s.Seats[blue].News, 1)
 }
 
 // The Patent and Character stacks lie face up: every view, a spectator's
@@ -213,8 +213,8 @@ func TestViewShowsPlacedDice(t *testing.T) {
 	if got := v.Seats[0].Placed; len(got) != 1 || got[0] != 6 {
 		t.Errorf("placed dice %v, want 6", got)
 	}
-	s.P[0].Patents = []int{patentIdx(t, s, "audiobook")} // phase 5 waits for P1
-	s.P[0].Gears, s.P[0].Energy = 1, 1
+	s.Seats[0].Patents = []int{patentIdx(t, s, "audiobook")} // phase 5 waits for P1
+	s.Seats[0].Gears, s.Seats[0].Energy = 1, 1
 	play(t, s, "P2: pass\nP1: pass\nP1: pass")
 	wantPrompt(t, s, 0, "build")
 	if v := s.View(0).(*View); len(v.Private.Dice) != 4 {

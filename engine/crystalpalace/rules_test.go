@@ -114,7 +114,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 		refused(t, s, blue, c.action, c.kind, c.reason)
 	}
 	refused(t, s, red, "place 1 westminster 4", engine.ErrNotYourTurn, "P1's turn")
-	s.P[blue].Pounds = 1
+	s.Seats[blue].Pounds = 1
 	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 £")
 	mustApply(t, s, blue, "place 6 westminster 1")
 	refused(t, s, red, "place 1 westminster 1", engine.ErrIllegalAction, "space 1 is taken")
@@ -172,22 +172,22 @@ func TestPromptsAreNeverEmptyAndDiceSecret(t *testing.T) {
 
 func TestFreeActions(t *testing.T) {
 	s := scenario(t, 2)
-	s.P[blue].News = 4
+	s.Seats[blue].News = 4
 	got := strings.Join(s.FreeActions(blue), ",")
 	want := "loan,exchange die,exchange income,exchange gear,exchange pound,buy energy,sell energy,buy gear,sell gear"
 	if got != want {
 		t.Errorf("free actions %s\nwant %s", got, want)
 	}
 	mustApply(t, s, blue, "exchange die")
-	if s.P[blue].Dice != 5 || s.P[blue].News != 0 {
+	if s.Seats[blue].Dice != 5 || s.Seats[blue].News != 0 {
 		t.Error("before the reveal a die from newspapers is usable at once")
 	}
 	refused(t, s, blue, "dice 6 5 4 3", engine.ErrIllegalAction, "give exactly 5 values")
 	mustApply(t, s, blue, "dice 6 5 4 3 1")
-	s.P[red].News = 4
+	s.Seats[red].News = 4
 	mustApply(t, s, red, "dice 1 1 1 1")
 	mustApply(t, s, red, "exchange die")
-	if s.P[red].Dice != 4 || s.P[red].New != 1 {
+	if s.Seats[red].Dice != 4 || s.Seats[red].New != 1 {
 		t.Error("after the reveal a die from newspapers arrives next round")
 	}
 }

@@ -9,8 +9,8 @@ import (
 // endScoring is the end of the game after phase 6 of round 5.
 func (s *State) endScoring() {
 	e := &s.c.Tracks.Economy
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		// In the printed order: loans are paid back (the costliest first),
 		// then leftover goods turn into a pound each.
 		for p.Pounds >= e.RepayPounds {
@@ -31,7 +31,7 @@ func (s *State) endScoring() {
 			if i < 0 {
 				break
 			}
-			p.Slots[i] = Slot{K: slotNote}
+			p.Slots[i] = Slot{Kind: slotNote}
 			p.Pounds -= e.NotePounds
 		}
 		s.report(seat, "end: 10 £ notes on free research spaces")
@@ -47,23 +47,23 @@ func (s *State) endScoring() {
 		}
 	}
 	s.reportAll("end: Black Market ranking")
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		if p.Obj > 0 {
 			s.addVP(seat, s.c.Mats[p.Mat].Objective[p.Obj-1].VP, vpObjective)
 		}
 		s.reportN(seat, "end: objective level", p.Obj)
 		for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
 			switch {
-			case sl.K == slotLoan && sl.Repaid:
+			case sl.Kind == slotLoan && sl.Repaid:
 				s.addVP(seat, e.RepaidVP, vpLoans)
-			case sl.K == slotLoan:
+			case sl.Kind == slotLoan:
 				s.addVP(seat, sl.ID, vpLoans)
 			}
 		}
 		s.report(seat, "end: loans")
 		for _, sl := range p.Slots {
-			if sl.K == slotEmpty {
+			if sl.Kind == slotEmpty {
 				s.addVP(seat, e.EmptySpaceVP, vpResearchSpaces)
 			}
 		}
@@ -72,10 +72,10 @@ func (s *State) endScoring() {
 	s.reportAll("end of the game")
 	s.Done = true
 	winners := s.winners()
-	scores := make([]engine.Arg, 0, s.N+2)
-	scores = append(scores, engine.Seats("Winners", winners...), engine.Num("VP", s.P[winners[0]].VP), engine.Num("Count", len(winners)))
+	scores := make([]engine.Arg, 0, s.PlayerCount+2)
+	scores = append(scores, engine.Seats("Winners", winners...), engine.Num("VP", s.Seats[winners[0]].VP), engine.Num("Count", len(winners)))
 	for _, seat := range s.byScore() {
-		scores = append(scores, engine.Part(engine.Nested("", s.say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.P[seat].VP)))))
+		scores = append(scores, engine.Part(engine.Nested("", s.say("cp.log.score", engine.Who("Who", engine.Seat(seat)), engine.Num("VP", s.Seats[seat].VP)))))
 	}
 	s.emit(engine.EventEnd, -1, engine.Text{ID: "cp.log.end", Args: scores}, false)
 }
@@ -83,11 +83,11 @@ func (s *State) endScoring() {
 // byScore lists the seats from the most VP to the fewest, in seat order on
 // ties.
 func (s *State) byScore() []int {
-	seats := make([]int, s.N)
+	seats := make([]int, s.PlayerCount)
 	for i := range seats {
 		seats[i] = i
 	}
-	slices.SortStableFunc(seats, func(a, b int) int { return s.P[b].VP - s.P[a].VP })
+	slices.SortStableFunc(seats, func(a, b int) int { return s.Seats[b].VP - s.Seats[a].VP })
 	return seats
 }
 
@@ -96,7 +96,7 @@ func costliestLoan(p *Player) *Slot {
 	for _, list := range [][]Slot{p.Slots, p.Extra} {
 		for i := range list {
 			sl := &list[i]
-			if sl.K == slotLoan && !sl.Repaid && (best == nil || sl.ID < best.ID) {
+			if sl.Kind == slotLoan && !sl.Repaid && (best == nil || sl.ID < best.ID) {
 				best = sl
 			}
 		}
@@ -108,7 +108,7 @@ func costliestLoan(p *Player) *Slot {
 // ticket. Seats in the same group are tied.
 func (s *State) buzzOrder() [][]int {
 	key := func(seat int) int {
-		k := s.P[seat].Buzz * 10
+		k := s.Seats[seat].Buzz * 10
 		for i, t := range s.Tickets {
 			if t == seat {
 				k += 9 - i
@@ -116,7 +116,7 @@ func (s *State) buzzOrder() [][]int {
 		}
 		return k
 	}
-	seats := make([]int, s.N)
+	seats := make([]int, s.PlayerCount)
 	for i := range seats {
 		seats[i] = i
 	}
@@ -154,14 +154,14 @@ func (s *State) scoreBuzz() {
 // winners are the seats with the most VP (all of them win a tie).
 func (s *State) winners() []engine.Seat {
 	best := 0
-	for seat := range s.P {
-		if seat == 0 || s.P[seat].VP > best {
-			best = s.P[seat].VP
+	for seat := range s.Seats {
+		if seat == 0 || s.Seats[seat].VP > best {
+			best = s.Seats[seat].VP
 		}
 	}
 	var out []engine.Seat
-	for seat := range s.P {
-		if s.P[seat].VP == best {
+	for seat := range s.Seats {
+		if s.Seats[seat].VP == best {
 			out = append(out, engine.Seat(seat))
 		}
 	}
@@ -170,10 +170,10 @@ func (s *State) winners() []engine.Seat {
 
 // Result implements engine.State.
 func (s *State) Result() engine.Result {
-	res := engine.Result{Over: s.Done, Scores: make([]int, s.N), Breakdown: make([]map[string]int, s.N), Counters: map[string]int{},
+	res := engine.Result{Over: s.Done, Scores: make([]int, s.PlayerCount), Breakdown: make([]map[string]int, s.PlayerCount), Counters: map[string]int{},
 		Winners: s.winners()}
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		res.Scores[seat] = p.VP
 		bd := map[string]int{}
 		for i, v := range p.VPBy {
@@ -186,8 +186,8 @@ func (s *State) Result() engine.Result {
 	if !s.Done {
 		return res
 	}
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		for _, i := range append(cloneInts(p.Patents), p.Protos...) {
 			res.Counters["taken:patent:"+s.c.Patents[i].ID]++
 		}
@@ -198,7 +198,7 @@ func (s *State) Result() engine.Result {
 			res.Counters["taken:character:"+s.c.Characters[i].ID]++
 		}
 		for _, sl := range p.Slots {
-			if sl.K == slotResearch {
+			if sl.Kind == slotResearch {
 				res.Counters["taken:research:"+s.c.Research[sl.ID].ID]++
 			}
 		}

@@ -31,10 +31,10 @@ func (s *State) Observe(seat engine.Seat) engine.State {
 		slices.Sort(d)
 	}
 	o.RNG = engine.RNG{}
-	if o.Ph == 1 {
-		for i := range o.P {
+	if o.CurrentPhase == phaseDice {
+		for i := range o.Seats {
 			if i != int(seat) {
-				o.P[i].Vals, o.P[i].Sub = nil, false
+				o.Seats[i].Vals, o.Seats[i].Sub = nil, false
 			}
 		}
 	}
@@ -61,7 +61,7 @@ func (knowledge) Determinize(view engine.State, _ engine.Seat, rng *engine.RNG) 
 // Progress implements ai.Knowledge: the round and phase.
 func (knowledge) Progress(st engine.State) int {
 	s := st.(*State)
-	return s.Round*8 + s.Ph
+	return s.Round*8 + int(s.CurrentPhase)
 }
 
 // Horizon implements ai.Knowledge: a rollout plays to the start of the next
@@ -85,22 +85,22 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 	var worth [8]float64
 	if s.Done {
 		res := s.Result()
-		for i := range s.P {
-			worth[i] = float64(s.P[i].VP)
+		for i := range s.Seats {
+			worth[i] = float64(s.Seats[i].VP)
 		}
-		for i := range s.P {
-			v[i] = 0.15*sigmoid((worth[i]-bestOther(worth[:s.N], i))/10) + 0.45*sigmoid((worth[i]-goodScore)/15)
+		for i := range s.Seats {
+			v[i] = 0.15*sigmoid((worth[i]-bestOther(worth[:s.PlayerCount], i))/10) + 0.45*sigmoid((worth[i]-goodScore)/15)
 		}
 		for _, w := range res.Winners {
 			v[w] += 0.4 / float64(len(res.Winners))
 		}
 		return
 	}
-	for i := range s.P {
+	for i := range s.Seats {
 		worth[i] = s.estimate(i)
 	}
-	for i := range s.P {
-		v[i] = 0.5*sigmoid((worth[i]-bestOther(worth[:s.N], i))/8) + 0.5*sigmoid((worth[i]-goodScore)/15)
+	for i := range s.Seats {
+		v[i] = 0.5*sigmoid((worth[i]-bestOther(worth[:s.PlayerCount], i))/8) + 0.5*sigmoid((worth[i]-goodScore)/15)
 	}
 }
 
@@ -133,7 +133,7 @@ func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) stri
 	}
 	switch p.Kind {
 	case "dice":
-		n := s.P[seat].Dice
+		n := s.Seats[seat].Dice
 		return s.diceWithin(seat, min(s.diceBudget(seat), 3*n)+rng.Intn(7)-3)
 	case "place":
 		best, ok := bestPlacement(s.placeWorths(seat, p.Actions, rng))
@@ -183,7 +183,7 @@ func (knowledge) Candidates(st engine.State, p engine.Prompt) []string {
 
 // diceBudget is what the heuristic would spend on its dice.
 func (s *State) diceBudget(seat int) int {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	colour := s.c.Tracks.Westminster[p.West].Salary
 	salary := 0
 	for _, ch := range p.Chars {
@@ -198,7 +198,7 @@ func (s *State) diceBudget(seat int) int {
 // diceWithin spends budget on seat's dice, highest first, each die at most
 // the one before.
 func (s *State) diceWithin(seat, budget int) string {
-	n := s.P[seat].Dice
+	n := s.Seats[seat].Dice
 	budget = min(max(budget, n), 6*n)
 	vals := make([]int, n)
 	for i := range vals {
@@ -228,7 +228,7 @@ func evenDice(n, total int) string {
 // heuristic's budget and a little over, the cheaper half first, each in
 // the greedy shape (high dice first) and the even one.
 func (s *State) diceCandidates(seat int, actions []string) []string {
-	n := s.P[seat].Dice
+	n := s.Seats[seat].Dice
 	if n == 0 {
 		return actions
 	}
@@ -303,7 +303,7 @@ func (s *State) orderTakes(seat int, actions []string) []string {
 		text string
 		v    float64
 	}
-	l := locKind(s.Loc)
+	l := locKind(s.Location)
 	disp := s.display(l)
 	ws := make([]worth, 0, len(actions))
 	for _, a := range actions {

@@ -43,9 +43,9 @@ func disguised(s *State, seat engine.Seat, rng *engine.RNG) *State {
 		rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 	}
 	t.RNG = engine.NewRNG(rng.Uint64())
-	if t.Ph == 1 {
-		for i := range t.P {
-			if p := &t.P[i]; i != int(seat) && p.Sub {
+	if t.CurrentPhase == phaseDice {
+		for i := range t.Seats {
+			if p := &t.Seats[i]; i != int(seat) && p.Sub {
 				for k := range p.Vals {
 					p.Vals[k] = 1 + rng.Intn(6)
 				}
@@ -75,8 +75,8 @@ func TestTheSearchNeverPeeks(t *testing.T) {
 			if !bytes.Equal(full1, full2) {
 				changed++
 			}
-			for o := range s.P {
-				if o != int(p.Seat) && s.Ph == 1 && s.P[o].Sub && !slices.Equal(s.P[o].Vals, other.P[o].Vals) {
+			for o := range s.Seats {
+				if o != int(p.Seat) && s.CurrentPhase == phaseDice && s.Seats[o].Sub && !slices.Equal(s.Seats[o].Vals, other.Seats[o].Vals) {
 					secretDice++
 				}
 			}

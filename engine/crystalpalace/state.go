@@ -11,20 +11,20 @@ import (
 // secret, the shuffled decks and the RNG, so seed plus actions replay it
 // exactly. It implements engine.State; it is not safe for concurrent use.
 type State struct {
-	N        int        `json:"n"`
-	RNG      engine.RNG `json:"rng"`
-	Round    int        `json:"round"` // 1..5
-	Ph       int        `json:"phase"` // 1..7
-	Done     bool       `json:"over,omitempty"`
-	Revealed bool       `json:"revealed,omitempty"` // phase 1 dice are revealed
-	First    int        `json:"first"`              // -1 before the first reveal
-	Order    []int      `json:"order"`              // turn order from First
-	Turn     int        `json:"turn"`               // index into Order (phases 2 and 5); step of phase 6
-	Moved    bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
-	Queued   bool       `json:"queued,omitempty"`   // phase 4: salaries and abilities are queued
-	Loc      int        `json:"loc"`                // phase 3: location being resolved
-	P        []Player   `json:"p"`
-	Boards   []Board    `json:"boards"`
+	PlayerCount  int        `json:"n"`
+	RNG          engine.RNG `json:"rng"`
+	Round        int        `json:"round"` // 1..5
+	CurrentPhase phase      `json:"phase"`
+	Done         bool       `json:"over,omitempty"`
+	Revealed     bool       `json:"revealed,omitempty"` // phase 1 dice are revealed
+	First        int        `json:"first"`              // -1 before the first reveal
+	Order        []int      `json:"order"`              // turn order from First
+	Turn         int        `json:"turn"`               // index into Order (phases 2 and 5); step of phase 6
+	Moved        bool       `json:"moved,omitempty"`    // phase 2: the current seat has placed
+	Queued       bool       `json:"queued,omitempty"`   // phase 4: salaries and abilities are queued
+	Location     int        `json:"loc"`                // phaseActions: the location being resolved
+	Seats        []Player   `json:"p"`                  // by seat; PlayerCount of them
+	Boards       []Board    `json:"boards"`
 
 	PatentDeck   []int    `json:"pdeck"`
 	PatentDisp   []int    `json:"pdisp"`
@@ -77,11 +77,11 @@ type Flyers struct {
 	Flyer int `json:"f"`
 }
 
-// Die is a die on a space. O is the owner seat, -1 when the space is free.
+// Die is a die on a space. Owner is its seat, -1 when the space is free.
 type Die struct {
-	O    int  `json:"o"`
-	V    int  `json:"v,omitempty"`
-	Done bool `json:"x,omitempty"` // resolved in phase 3
+	Owner int  `json:"o"`
+	Value int  `json:"v,omitempty"`
+	Done  bool `json:"x,omitempty"` // resolved in phase 3
 }
 
 // Board is the changing part of a location board.
@@ -93,7 +93,7 @@ type Board struct {
 
 // Slot is a research space of a player mat.
 type Slot struct {
-	K      int  `json:"k,omitempty"` // slotEmpty, slotResearch, slotLoan, slotNote
+	Kind   int  `json:"k,omitempty"` // slotEmpty, slotResearch, slotLoan, slotNote
 	ID     int  `json:"id,omitempty"`
 	Repaid bool `json:"r,omitempty"`
 }
@@ -151,7 +151,7 @@ type Player struct {
 	// action: a die of theirs there whose only possible action is one takes
 	// it without asking, until "ask act".
 	AutoAt uint16 `json:"autoat,omitempty"`
-	Q      []Task `json:"q,omitempty"`
+	Queue  []Task `json:"q,omitempty"`
 }
 
 // Pick is a bonus chosen for good on the poster at index Poster of the
@@ -162,43 +162,58 @@ type Pick struct {
 }
 
 // Task is a pending piece of work for one seat: an effect to apply or a
-// decision to ask.
+// decision to ask. The short JSON keys are the stored form.
 type Task struct {
-	K   taskKind `json:"k"`
-	G   gain     `json:"g,omitempty"`
-	N   int      `json:"n,omitempty"`
-	M   metric   `json:"m,omitempty"`
-	D   int      `json:"d,omitempty"`
-	F   bool     `json:"f,omitempty"`
-	X   int      `json:"x,omitempty"`
-	Src int      `json:"s,omitempty"`   // VP source for breakdowns
-	Why string   `json:"why,omitempty"` // dPay: what the debt is for, as the log says it ("salaries")
+	Kind taskKind `json:"k"`
+	// Gain, Amount, Per, Div and Free are an effect's: gain Amount (per
+	// Div of metric Per, when Per is set). Amount is also the pounds of
+	// dPay, the bonus of dInstant and the die's value of tAct; Free makes
+	// dAssistant's first placement free.
+	Gain   gain   `json:"g,omitempty"`
+	Amount int    `json:"n,omitempty"`
+	Per    metric `json:"m,omitempty"`
+	Div    int    `json:"d,omitempty"`
+	Free   bool   `json:"f,omitempty"`
+	// Subject is what the task is about, as its kind says: a tile, loan,
+	// poster, prototype or character, or tAct's argument; for an effect,
+	// its cause (causeFlyer, …).
+	Subject int    `json:"x,omitempty"`
+	Src     int    `json:"s,omitempty"`   // VP source for breakdowns
+	Why     string `json:"why,omitempty"` // dPay: what the debt is for, as the log says it ("salaries")
 }
 
+// taskKind is what a Task does. The numbers are stored: a new kind takes a
+// new number.
 type taskKind uint8
 
 const (
-	tEffect     taskKind = iota + 1
-	tIncome              // phase 6 step 1
-	tExpense             // phase 6 step 2
-	tPosters             // phase 6 step 4
-	dAssistant           // decision: assistant action (F: first placement free)
-	dDown                // decision: optional move down with gear
-	dForcedDown          // decision: card event move down, no gear
-	dGreen               // decision: use one green bonus
-	dReplace             // decision: research tile X replaces a tile
-	dLoanSlot            // decision: loan of X VP replaces a tile
-	dPoster              // decision: place a Buzz token on poster space X
-	dBonus               // decision: poster X's choice (X = -1: Westminster V)
-	dTarget              // decision: the player a prototype X's effect is played on
-	dWatch               // decision: the Pocket Watch side
-	dPay                 // decision: pay N pounds the seat does not have (raise money first, or loans)
-	dInstant             // decision: take instant bonus N of character X, or not
-	tAct                 // phase 3: the location's action with argument X and die value N, after the space's bonus or cost
+	tEffect     taskKind = 1
+	tIncome     taskKind = 2  // phase 6 step 1
+	tExpense    taskKind = 3  // phase 6 step 2
+	tPosters    taskKind = 4  // phase 6 step 4
+	dAssistant  taskKind = 5  // decision: assistant action
+	dDown       taskKind = 6  // decision: optional move down with gear
+	dForcedDown taskKind = 7  // decision: card event move down, no gear
+	dGreen      taskKind = 8  // decision: use one green bonus
+	dReplace    taskKind = 9  // decision: research tile Subject replaces a tile
+	dLoanSlot   taskKind = 10 // decision: loan of Subject VP replaces a tile
+	dPoster     taskKind = 11 // decision: place a Buzz token on poster space Subject
+	dBonus      taskKind = 12 // decision: poster Subject's choice (-1: Westminster V)
+	dTarget     taskKind = 13 // decision: the player prototype Subject's effect is played on
+	dWatch      taskKind = 14 // decision: the Pocket Watch side
+	dPay        taskKind = 15 // decision: pay Amount pounds the seat does not have (raise money first, or loans)
+	dInstant    taskKind = 16 // decision: take instant bonus Amount of character Subject, or not
+	tAct        taskKind = 17 // phase 3: the location's action with argument Subject and die value Amount, after the space's bonus or cost
 )
 
 // decision reports whether tasks of kind k wait for the seat's answer.
-func (k taskKind) decision() bool { return k >= dAssistant && k <= dInstant }
+func (k taskKind) decision() bool {
+	switch k {
+	case dAssistant, dDown, dForcedDown, dGreen, dReplace, dLoanSlot, dPoster, dBonus, dTarget, dWatch, dPay, dInstant:
+		return true
+	}
+	return false
+}
 
 // VP sources for Result.Breakdown, indexes into Player.VPBy.
 const (
@@ -226,7 +241,7 @@ func sourceName(i int) string {
 }
 
 // Players implements engine.State.
-func (s *State) Players() int { return s.N }
+func (s *State) Players() int { return s.PlayerCount }
 
 // Over implements engine.State.
 func (s *State) Over() bool { return s.Done }
@@ -252,26 +267,26 @@ func (s *State) clone() *State {
 		nInts += len(b.Poss)
 		nDice += len(b.Dice) + len(b.Acts)
 	}
-	for i := range s.P {
-		p := &s.P[i]
+	for i := range s.Seats {
+		p := &s.Seats[i]
 		nInts += len(p.VPBy) + len(p.Vals) + len(p.Shown) + len(p.Tokens) + len(p.Patents) + len(p.Protos) + len(p.Chars) + len(p.Shares)
 		nSlots += len(p.Slots) + len(p.Extra)
-		nTasks += len(p.Q)
+		nTasks += len(p.Queue)
 		nPicks += len(p.Picks)
 	}
 	ints, dice := make([]int, 0, nInts), make([]Die, 0, nDice)
 	slots, tasks, picks := make([]Slot, 0, nSlots), make([]Task, 0, nTasks), make([]Pick, 0, nPicks)
 
 	t.Order = carve(&ints, s.Order)
-	t.P = make([]Player, len(s.P))
-	for i := range s.P {
-		p, q := &s.P[i], &t.P[i]
+	t.Seats = make([]Player, len(s.Seats))
+	for i := range s.Seats {
+		p, q := &s.Seats[i], &t.Seats[i]
 		*q = *p
 		q.VPBy = carve(&ints, p.VPBy)
 		q.Vals, q.Shown, q.Tokens = carve(&ints, p.Vals), carve(&ints, p.Shown), carve(&ints, p.Tokens)
 		q.Slots, q.Extra = carve(&slots, p.Slots), carve(&slots, p.Extra)
 		q.Patents, q.Protos, q.Chars, q.Shares = carve(&ints, p.Patents), carve(&ints, p.Protos), carve(&ints, p.Chars), carve(&ints, p.Shares)
-		q.Q = carve(&tasks, p.Q)
+		q.Queue = carve(&tasks, p.Queue)
 		q.Picks = carve(&picks, p.Picks)
 	}
 	t.Boards = make([]Board, len(s.Boards))
@@ -316,9 +331,9 @@ func cloneInts(a []int) []int {
 // year is the index into VP-by-year arrays for the current round.
 func (s *State) year() int { return s.c.Tracks.RoundYear[s.Round-1] }
 
-func (s *State) side(l locKind) *BoardSide { return s.r.sides[s.N][l] }
+func (s *State) side(l locKind) *BoardSide { return s.r.sides[s.PlayerCount][l] }
 
-func (s *State) market() *Market { return s.r.markets[s.N] }
+func (s *State) market() *Market { return s.r.markets[s.PlayerCount] }
 
 // seatName is "P1" for seat 0.
 func seatName(seat int) string {
@@ -429,7 +444,7 @@ func (s *State) englishPhase() string {
 	if s.Done {
 		return "game over"
 	}
-	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(s.Ph) + ", " + phaseName(s.Ph)
+	return s.c.Tracks.Years[s.Round-1] + ": phase " + strconv.Itoa(int(s.CurrentPhase)) + ", " + phaseName(s.CurrentPhase)
 }
 
 // phaseText is Phase as data: "Spring 1849: phase 2, place dice".
@@ -437,41 +452,42 @@ func (s *State) phaseText() engine.Text {
 	if s.Done {
 		return s.say("cp.phase.over")
 	}
-	return s.say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", s.Ph), engine.Msg("Name", phaseID(s.Ph), 0))
+	return s.say("cp.phase.label", engine.Item("Year", s.c.keys.year[s.Round-1]), engine.Num("Phase", int(s.CurrentPhase)), engine.Msg("Name", phaseID(s.CurrentPhase), 0))
 }
 
 // phaseID is the message of phase ph's name.
-func phaseID(ph int) string {
+func phaseID(ph phase) string {
 	switch ph {
-	case 1:
+	case phaseDice:
 		return "cp.phase.1"
-	case 2:
+	case phasePlace:
 		return "cp.phase.2"
-	case 3:
+	case phaseActions:
 		return "cp.phase.3"
-	case 4:
+	case phaseSalaries:
 		return "cp.phase.4"
-	case 5:
+	case phaseBuild:
 		return "cp.phase.5"
-	case 6:
+	case phaseIncome:
 		return "cp.phase.6"
 	}
 	return "cp.phase.7"
 }
 
-func phaseName(ph int) string {
+// phaseName is phase ph's name in English, for englishPhase.
+func phaseName(ph phase) string {
 	switch ph {
-	case 1:
+	case phaseDice:
 		return "choose dice values"
-	case 2:
+	case phasePlace:
 		return "place dice"
-	case 3:
+	case phaseActions:
 		return "take actions"
-	case 4:
+	case phaseSalaries:
 		return "salaries"
-	case 5:
+	case phaseBuild:
 		return "build prototypes"
-	case 6:
+	case phaseIncome:
 		return "income and buzz"
 	}
 	return "next round"

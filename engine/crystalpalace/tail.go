@@ -70,7 +70,7 @@ func tailText(then []Action) string {
 
 // appendBuilds appends the build of patent i with each target.
 func (s *State) appendBuilds(out []string, i int) []string {
-	return append(out, s.r.buildAt[i][:s.N]...)
+	return append(out, s.r.buildAt[i][:s.PlayerCount]...)
 }
 
 // follow answers the decisions seat's action a led to with a.Then, in
@@ -80,14 +80,14 @@ func (s *State) follow(seat int, a Action) {
 	if !a.Tail {
 		return
 	}
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	s.settle()
-	if len(p.Q) == 0 {
+	if len(p.Queue) == 0 {
 		return
 	}
-	t := p.Q[0]
+	t := p.Queue[0]
 	if len(a.Then) == 0 {
-		if t.K == dAssistant {
+		if t.Kind == dAssistant {
 			s.pop(seat) // "only": no assistant action
 		}
 		return
@@ -125,7 +125,7 @@ func (s *State) hasOwnAssistant(seat int) bool {
 func (s *State) canPlace(seat int) bool {
 	for l := range s.Boards {
 		for sp := range s.Boards[l].Dice {
-			for _, v := range s.P[seat].Vals {
+			for _, v := range s.Seats[seat].Vals {
 				if s.placeProblem(seat, v, l, sp) == placeOK {
 					return true
 				}
@@ -137,7 +137,7 @@ func (s *State) canPlace(seat int) bool {
 
 // canBuild reports whether seat can build a prototype now.
 func (s *State) canBuild(seat int) bool {
-	for _, i := range s.P[seat].Patents {
+	for _, i := range s.Seats[seat].Patents {
 		if s.buildable(seat, i) {
 			return true
 		}

@@ -273,7 +273,7 @@ func (c *Content) validate() error {
 			v.within("salary", n, 0, maxAmount)
 		}
 		v.effects("instant", ch.Instant)
-		if len(ch.Ability.Effect) > 0 && (ch.Ability.Phase < 4 || ch.Ability.Phase > 6) {
+		if len(ch.Ability.Effect) > 0 && (ch.Ability.Phase < phaseSalaries || ch.Ability.Phase > phaseIncome) {
 			v.fail("ability.phase", "must be 4, 5 or 6")
 		}
 		v.effects("ability.effect", ch.Ability.Effect)

@@ -14,15 +14,15 @@ func (s *State) View(seat engine.Seat) any { return s.view(seat) }
 func (s *State) view(viewer engine.Seat) *View {
 	c := s.c
 	v := &View{
-		Game: "crystalpalace", Viewer: viewer, Players: s.N, Round: s.Round,
-		RoundName: c.Tracks.Years[s.Round-1], RoundKey: c.keys.year[s.Round-1], Year: 1849 + s.year(), Phase: s.Ph, Label: s.englishPhase(), LabelSay: s.phaseText(),
+		Game: "crystalpalace", Viewer: viewer, Players: s.PlayerCount, Round: s.Round,
+		RoundName: c.Tracks.Years[s.Round-1], RoundKey: c.keys.year[s.Round-1], Year: 1849 + s.year(), Phase: int(s.CurrentPhase), Label: s.englishPhase(), LabelSay: s.phaseText(),
 		Over: s.Done, First: engine.Seat(s.First), Turn: engine.Seat(s.current()),
 	}
 	for _, o := range s.Order {
 		v.Order = append(v.Order, engine.Seat(o))
 	}
-	if s.Ph == 3 && s.Loc < int(locCount) {
-		v.Resolving = locKind(s.Loc).String()
+	if s.CurrentPhase == phaseActions && s.Location < int(locCount) {
+		v.Resolving = locKind(s.Location).String()
 	}
 	for _, pr := range s.Prompts() {
 		v.Waiting = append(v.Waiting, WaitingView{Seat: pr.Seat, Kind: pr.Kind, Text: *pr.Text})
@@ -41,7 +41,7 @@ func (s *State) view(viewer engine.Seat) *View {
 	v.BlackMarket = MarketView{BannerTier: m.BannerTier, Gears: s.MarketGears, GearSpaces: m.Gears}
 	for t, o := range s.Market {
 		v.BlackMarket.Spaces = append(v.BlackMarket.Spaces, MarketSpaceView{Tier: t + 1, Cost: m.Spaces[t].Cost, Effect: effectText(m.Spaces[t].Effect),
-			EffectSay: vt.market[s.N][t], Owner: engine.Seat(o)})
+			EffectSay: vt.market[s.PlayerCount][t], Owner: engine.Seat(o)})
 	}
 	bt := &c.Tracks.Buzz
 	v.Buzz = BuzzView{Length: bt.Length, RankVP: bt.RankVP}
@@ -54,8 +54,8 @@ func (s *State) view(viewer engine.Seat) *View {
 		if len(po.Choice) > 0 {
 			pv.Effect = choiceText(po.Choice)
 		}
-		for seat := range s.P {
-			if hasInt(s.P[seat].Tokens, po.Space) {
+		for seat := range s.Seats {
+			if hasInt(s.Seats[seat].Tokens, po.Space) {
 				pv.Tokens = append(pv.Tokens, engine.Seat(seat))
 			}
 		}
@@ -84,8 +84,8 @@ func (s *State) view(viewer engine.Seat) *View {
 	for _, d := range s.ShareDecks {
 		v.Decks.SharesByRound = append(v.Decks.SharesByRound, len(d))
 	}
-	for seat := range s.P {
-		p := &s.P[seat]
+	for seat := range s.Seats {
+		p := &s.Seats[seat]
 		v.Scores = append(v.Scores, p.VP)
 		v.Buzz.Positions = append(v.Buzz.Positions, p.Buzz)
 		v.Buzz.TokensLeft = append(v.Buzz.TokensLeft, 2-len(p.Tokens))
@@ -93,7 +93,7 @@ func (s *State) view(viewer engine.Seat) *View {
 		v.Westminster.Positions = append(v.Westminster.Positions, p.West)
 		v.Seats = append(v.Seats, s.playerView(seat))
 	}
-	if viewer >= 0 && int(viewer) < s.N {
+	if viewer >= 0 && int(viewer) < s.PlayerCount {
 		v.Private = s.privateView(int(viewer))
 	}
 	if s.Done {
@@ -119,14 +119,14 @@ func (s *State) locationView(l locKind) LocationView {
 	loc := &s.c.Locations[l]
 	side := s.side(l)
 	b := &s.Boards[l]
-	lv := LocationView{Key: l.String(), Number: loc.Number, Name: loc.Name, NameKey: s.c.keys.loc[l], Resolving: s.Ph == 3 && s.Loc == int(l)}
+	lv := LocationView{Key: l.String(), Number: loc.Number, Name: loc.Name, NameKey: s.c.keys.loc[l], Resolving: s.CurrentPhase == phaseActions && s.Location == int(l)}
 	for i, d := range side.Dice {
-		dv := DiceSpaceView{Min: d.Min, Fee: d.Fee, Assistant: d.Assistant, Owner: engine.Seat(b.Dice[i].O), Value: b.Dice[i].V, Moved: b.Dice[i].Done}
+		dv := DiceSpaceView{Min: d.Min, Fee: d.Fee, Assistant: d.Assistant, Owner: engine.Seat(b.Dice[i].Owner), Value: b.Dice[i].Value, Moved: b.Dice[i].Done}
 		lv.Dice = append(lv.Dice, dv)
 	}
 	for i, a := range side.Actions {
 		lv.Actions = append(lv.Actions, ActionSpaceView{Pounds: a.Pounds, Newspapers: a.Newspapers, Buzz: a.Buzz,
-			Owner: engine.Seat(b.Acts[i].O), Value: b.Acts[i].V, Text: actionSpaceText(a), TextSay: actionSpaceSay(a)})
+			Owner: engine.Seat(b.Acts[i].Owner), Value: b.Acts[i].Value, Text: actionSpaceText(a), TextSay: actionSpaceSay(a)})
 	}
 	for _, id := range s.display(l) {
 		lv.Display = append(lv.Display, s.cardView(l, id))
@@ -136,18 +136,18 @@ func (s *State) locationView(l locKind) LocationView {
 		lv.StackTop = &top
 	}
 	for i, po := range side.Possibilities {
-		lv.Possibilities = append(lv.Possibilities, PossibilityView{Key: po.Key, Text: po.Text, TextKey: po.item, Available: po.MinPlayers <= s.N, Used: b.Poss[i] >= 0, By: engine.Seat(b.Poss[i])})
+		lv.Possibilities = append(lv.Possibilities, PossibilityView{Key: po.Key, Text: po.Text, TextKey: po.item, Available: po.MinPlayers <= s.PlayerCount, Used: b.Poss[i] >= 0, By: engine.Seat(b.Poss[i])})
 	}
 	if l == locPort {
 		lv.TicketVP = side.TicketVP
 		for _, d := range s.TicketDice {
-			lv.TicketDice = append(lv.TicketDice, DieView{Owner: engine.Seat(d.O), Value: d.V})
+			lv.TicketDice = append(lv.TicketDice, DieView{Owner: engine.Seat(d.Owner), Value: d.Value})
 		}
 		lv.TicketsLeft = side.TicketSpaces - len(s.TicketDice)
 	}
 	if lv.Resolving {
 		if i := s.nextDie(); i >= 0 {
-			lv.NextDie = &DieView{Owner: engine.Seat(b.Dice[i].O), Value: b.Dice[i].V}
+			lv.NextDie = &DieView{Owner: engine.Seat(b.Dice[i].Owner), Value: b.Dice[i].Value}
 		}
 	}
 	return lv
@@ -211,7 +211,7 @@ func (s *State) characterView(id int) CardView {
 	cv := CardView{Kind: "character", ID: ch.ID, Name: ch.Name, NameKey: s.c.keys.char[id], Cost: ch.Cost, VP: ch.VP[s.year()], VPByYear: ch.VP,
 		Instant: effectText(ch.Instant), Salary: ch.Salary, InstantSay: vt.instant[id], AbilitySay: vt.ability[id], EffectSay: vt.character[id]}
 	if len(ch.Ability.Effect) > 0 {
-		cv.Ability = "phase " + strconv.Itoa(ch.Ability.Phase) + ": " + effectText(ch.Ability.Effect)
+		cv.Ability = "phase " + strconv.Itoa(int(ch.Ability.Phase)) + ": " + effectText(ch.Ability.Effect)
 	}
 	cv.Effect = joinParts("; ", cv.Instant, cv.Ability)
 	if ch.link >= 0 {
@@ -234,8 +234,8 @@ func (s *State) researchView(id int) CardView {
 func (s *State) slotViews(p *Player) []SlotView {
 	var out []SlotView
 	for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
-		sv := SlotView{Kind: [...]string{"empty", "research", "loan", "note"}[sl.K]}
-		switch sl.K {
+		sv := SlotView{Kind: [...]string{"empty", "research", "loan", "note"}[sl.Kind]}
+		switch sl.Kind {
 		case slotResearch:
 			cv := s.researchView(sl.ID)
 			sv.Tile = &cv
@@ -248,7 +248,7 @@ func (s *State) slotViews(p *Player) []SlotView {
 }
 
 func (s *State) playerView(seat int) PlayerView {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	mat := &s.c.Mats[p.Mat]
 	pv := PlayerView{
 		Seat: engine.Seat(seat), Nation: mat.Nation, NationKey: s.c.keys.nation[p.Mat], Landmark: mat.Landmark, Mat: mat.ID + mat.Side,
@@ -258,13 +258,13 @@ func (s *State) playerView(seat int) PlayerView {
 		Assistants: p.Asst, Market: s.count(seat, metricMarket), Built: s.builtThisRound(seat), Watch: s.Watch == seat,
 		Research: s.slotViews(p), Patents: []CardView{}, Prototypes: []CardView{}, Characters: []CardView{}, Shares: []CardView{},
 	}
-	if s.Ph >= 2 {
+	if s.CurrentPhase >= phasePlace {
 		pv.DiceLeft = len(p.Vals)
 		pv.DiceValues = cloneInts(p.Shown)
 		pv.Unplaced, pv.Placed = cloneInts(p.Vals), placedDice(p)
 	}
 	for _, sl := range append(append([]Slot(nil), p.Slots...), p.Extra...) {
-		if sl.K == slotLoan {
+		if sl.Kind == slotLoan {
 			if sl.Repaid {
 				pv.Repaid++
 			} else {
@@ -288,11 +288,11 @@ func (s *State) playerView(seat int) PlayerView {
 }
 
 func (s *State) privateView(seat int) *PrivateView {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	mat := &s.c.Mats[p.Mat]
 	pv := &PrivateView{Seat: engine.Seat(seat), Nation: mat.Nation, NationKey: s.c.keys.nation[p.Mat], Level: p.Obj, Research: s.slotViews(p),
 		Dice: cloneInts(p.Vals), Submitted: p.Sub, FreeActions: s.FreeActions(engine.Seat(seat))}
-	if s.Ph >= 2 {
+	if s.CurrentPhase >= phasePlace {
 		pv.Dice, pv.Unplaced, pv.Placed = cloneInts(p.Shown), cloneInts(p.Vals), placedDice(p)
 	}
 	for i, o := range mat.Objective {
@@ -382,10 +382,10 @@ func choiceText(effs []Effect) string {
 // builtThisRound is the number of prototypes seat built in this round's
 // phase 5 (none before it).
 func (s *State) builtThisRound(seat int) int {
-	if s.Ph < 5 {
+	if s.CurrentPhase < phaseBuild {
 		return 0
 	}
-	return s.P[seat].Built
+	return s.Seats[seat].Built
 }
 
 // joinParts joins the non-empty parts with sep.

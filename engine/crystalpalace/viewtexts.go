@@ -36,7 +36,7 @@ func newViewTexts(c *Content, r *Rules) viewTexts {
 		}
 		var ability engine.Text
 		if len(ch.Ability.Effect) > 0 {
-			ability = engine.Say("cp.view.ability", engine.Num("Phase", ch.Ability.Phase), engine.Nested("Effect", effectsText(ch.Ability.Effect)))
+			ability = engine.Say("cp.view.ability", engine.Num("Phase", int(ch.Ability.Phase)), engine.Nested("Effect", effectsText(ch.Ability.Effect)))
 		}
 		t.instant, t.ability = append(t.instant, instant), append(t.ability, ability)
 		switch {

@@ -54,12 +54,12 @@ func (s *State) wrongAnswer(seat int, t Task, a Action) error {
 
 // whyWrong says why a does not answer decision t of seat.
 func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Text {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	answersVerb := false
 	for _, b := range answers {
 		answersVerb = answersVerb || b.Verb == a.Verb
 	}
-	if t.K == dAssistant && (a.Verb == vObjective || a.Verb == vPlaceAsst || a.Verb == vMoveAsst) {
+	if t.Kind == dAssistant && (a.Verb == vObjective || a.Verb == vPlaceAsst || a.Verb == vMoveAsst) {
 		answersVerb = true // an assistant action, not open now: say which condition fails
 	}
 	if !answersVerb {
@@ -79,14 +79,14 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 		switch {
 		case k < 1 || k > len(p.Slots):
 			return engine.Say("cp.refuse.no_research_space", engine.Num("Space", k), engine.Num("N", len(p.Slots)))
-		case p.Slots[k-1].K == slotLoan:
+		case p.Slots[k-1].Kind == slotLoan:
 			return engine.Say("cp.refuse.replace_loan", engine.Num("Space", k))
 		}
 		return engine.Say("cp.refuse.replace_empty", engine.Num("Space", k))
 	case vDown:
 		return engine.Say("cp.refuse.no_assistant_on", engine.Num("Tier", a.Vals[0]), s.ownTiers(seat))
 	case vTarget:
-		return engine.Say("cp.refuse.no_player", engine.Num("Target", a.Vals[0]), engine.Num("N", s.N))
+		return engine.Say("cp.refuse.no_player", engine.Num("Target", a.Vals[0]), engine.Num("N", s.PlayerCount))
 	case vBonus:
 		return engine.Say("cp.refuse.no_bonus", engine.Code("Key", a.Key))
 	case vObjective:
@@ -120,7 +120,7 @@ func (s *State) whyWrong(seat int, t Task, a Action, answers []Action) engine.Te
 
 // whyNotGreen says why green bonus a cannot be used by seat.
 func (s *State) whyNotGreen(seat int, a Action) engine.Text {
-	p := &s.P[seat]
+	p := &s.Seats[seat]
 	switch a.Key {
 	case srcResearch:
 		k := a.Vals[0]
@@ -129,9 +129,9 @@ func (s *State) whyNotGreen(seat int, a Action) engine.Text {
 		}
 		sl := p.Slots[k-1]
 		switch {
-		case sl.K == slotLoan:
+		case sl.Kind == slotLoan:
 			return engine.Say("cp.refuse.green_loan", engine.Num("Space", k))
-		case sl.K != slotResearch:
+		case sl.Kind != slotResearch:
 			return engine.Say("cp.refuse.green_empty", engine.Num("Space", k))
 		case len(s.c.Research[sl.ID].Phase6) == 0:
 			return engine.Say("cp.refuse.green_none", engine.Num("Space", k), s.tileArg("Tile", sl.ID))
@@ -174,10 +174,10 @@ func (s *State) ownTiers(seat int) engine.Arg {
 func (s *State) waitingFor() error {
 	var say engine.Text
 	for _, i := range s.Order {
-		if len(s.P[i].Q) == 0 {
+		if len(s.Seats[i].Queue) == 0 {
 			continue
 		}
-		who, label := engine.Who("Who", engine.Seat(i)), engine.Ref("Label", s.decisionText(i, s.P[i].Q[0]))
+		who, label := engine.Who("Who", engine.Seat(i)), engine.Ref("Label", s.decisionText(i, s.Seats[i].Queue[0]))
 		if say.IsZero() {
 			say = engine.Say("cp.refuse.waiting", who, label)
 		} else {

@@ -35,10 +35,10 @@ func wrongAnswers(n int) []string {
 func TestRefusalsOfAnswersTeach(t *testing.T) {
 	questions, refusals := 0, 0
 	eachHeuristicPrompt(t, 8, 500, func(g int, s *State, pr engine.Prompt) {
-		if len(s.P[pr.Seat].Q) > 0 {
+		if len(s.Seats[pr.Seat].Queue) > 0 {
 			questions++
 			before, _ := s.Encode()
-			for _, wrong := range wrongAnswers(s.N) {
+			for _, wrong := range wrongAnswers(s.PlayerCount) {
 				if slices.Contains(pr.Actions, wrong) || slices.Contains(s.FreeActions(pr.Seat), wrong) {
 					continue
 				}
@@ -73,8 +73,8 @@ func TestRefusalsOfAnswersTeach(t *testing.T) {
 					t.Fatalf("%q at %q: reason %q does not name %d", wrong, say(*pr.Text), reason, a.Vals[0])
 				}
 			}
-			for other := 0; other < s.N; other++ {
-				if other == int(pr.Seat) || len(s.P[other].Q) > 0 {
+			for other := 0; other < s.PlayerCount; other++ {
+				if other == int(pr.Seat) || len(s.Seats[other].Queue) > 0 {
 					continue
 				}
 				_, err := s.Apply(engine.Seat(other), pr.Actions[0])
