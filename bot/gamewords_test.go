@@ -221,7 +221,7 @@ func TestScoresAndPingsInTheReadersLanguage(t *testing.T) {
 			t.Errorf("%s: a source without a message reads %q", lang, got)
 		}
 	}
-	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer : <@1>" {
+	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer\u202f: <@1>" {
 		t.Errorf("a French ping reads %q", got)
 	}
 }

@@ -19,7 +19,7 @@ func TestGameRefusalsSpeakTheReadersLanguage(t *testing.T) {
 			kind, action string
 			want         map[string]string // a phrase of the refusal by language
 		}{
-			{"crystalpalace", "dice 6 6", map[string]string{locale.German: "du hast 4 Würfel: gib genau 4 Werte an", locale.French: "vous avez 4 dés : donnez exactement 4 valeurs"}},
+			{"crystalpalace", "dice 6 6", map[string]string{locale.German: "du hast 4 Würfel: gib genau 4 Werte an", locale.French: "vous avez 4 dés\u202f: donnez exactement 4 valeurs"}},
 			{"crystalpalace", "dice 9", map[string]string{locale.German: "Würfelwerte sind Zahlen von 1 bis 6", locale.French: "les valeurs des dés sont des nombres de 1 à 6"}},
 			{"eightydays", "move 38", map[string]string{locale.German: "Feld 38 ist ein Zwischenstopp", locale.French: "la case 38 est une Escale"}},
 			{"eightydays", "move 79", map[string]string{locale.German: "79 Felder weit zu ziehen kostet", locale.French: "avancer de 79 cases coûte"}},

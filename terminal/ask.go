@@ -386,10 +386,11 @@ func (s *Session) width() int {
 	return s.cfg.Width
 }
 
-// wrap breaks text into lines of at most width characters.
+// wrap breaks text into lines of at most width characters, at plain
+// spaces only: a no-break space (French sets one before : ; ! ?) holds.
 func wrap(text string, width int) string {
 	var b, line strings.Builder
-	for _, w := range strings.Fields(text) {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
 		if line.Len() > 0 && utf8.RuneCountInString(line.String())+1+utf8.RuneCountInString(w) > width {
 			b.WriteString(line.String() + "\n")
 			line.Reset()

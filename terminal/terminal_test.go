@@ -755,7 +755,7 @@ func TestTheSessionSpeaksTheChosenLanguage(t *testing.T) {
 		want []string
 	}{
 		{locale.German, []string{"help zeigt die Befehle", "Befehle (werden in jeder Sprache gleich getippt)", "es gibt keine Aktion 999", "79 Felder weit zu ziehen kostet", "Ende der Eingabe."}},
-		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n'y a pas d'action 999", "avancer de 79 cases coûte", "Fin de l'entrée."}},
+		{locale.French, []string{"help liste les commandes", "Commandes (tapées de la même façon", "il n’y a pas d’action 999", "avancer de 79 cases coûte", "Fin de l’entrée."}},
 	} {
 		_, out := play(t, terminal.Config{Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 7}, Seats: []string{terminal.Human, "random"},
 			Words: words.For(tc.lang)}, "help\n999\nmove 79\n")

@@ -13,7 +13,7 @@ import (
 // when nothing was typed, nothing matches, or several topics hold it
 // ("london": the London Times and the Port of London).
 func (w *Words) Topic(topics []engine.Topic, typed string) (engine.Topic, bool) {
-	key := strings.ToLower(strings.Join(strings.Fields(typed), " "))
+	key := spaced(typed)
 	if key == "" {
 		return engine.Topic{}, false
 	}
@@ -24,7 +24,7 @@ func (w *Words) Topic(topics []engine.Topic, typed string) (engine.Topic, bool) 
 	}
 	titles := make([]string, len(topics))
 	for i, t := range topics {
-		if titles[i] = strings.ToLower(w.Say(t.Title)); titles[i] == key {
+		if titles[i] = spaced(w.Say(t.Title)); titles[i] == key {
 			return t, true
 		}
 	}
@@ -42,3 +42,7 @@ func (w *Words) Topic(topics []engine.Topic, typed string) (engine.Topic, bool) 
 	}
 	return topics[found], true
 }
+
+// spaced is text in lower case with every run of spaces (a French narrow
+// no-break space too) one plain space, as topics are compared.
+func spaced(text string) string { return strings.ToLower(strings.Join(strings.Fields(text), " ")) }

@@ -65,7 +65,7 @@ func TestDescribeReadsInEveryLanguage(t *testing.T) {
 	for lang, want := range map[string][2]string{
 		"en": {"back to London with at least 80£", "Aouda (character, played later): discard 1 Rumor"},
 		"de": {"zurück nach London mit mindestens 80£", "Aouda (Person, später gespielt): 1 Gerücht abwerfen"},
-		"fr": {"retour à Londres avec au moins 80£", "Aouda (personnage, joué plus tard) : défausser 1 Rumeur"},
+		"fr": {"retour à Londres avec au moins 80£", "Aouda (personnage, joué plus tard)\u202f: défausser 1 Rumeur"},
 	} {
 		w := wording.New(cat.For(lang), s.rules, nil)
 		if got := w.Say(s.Describe(0, "restart")); got != want[0] {

@@ -1,0 +1,79 @@
+package wording_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine/crystalpalace"
+	"github.com/meeplegames/meeple/engine/eightydays"
+	"github.com/meeplegames/meeple/locale"
+)
+
+// notCommands are the words the bot's catalogues quote that are not
+// typed actions: the fields of a Discord user or a content file.
+var notCommands = map[string]bool{"description": true, "hash": true, "id": true, "one": true, "other": true, "person": true, "personne": true, "user": true}
+
+// A typed action is the same in every language: every action a catalogue
+// quotes (`…`), in any language, parses in one of the games, its
+// placeholders (<Feld>, <case>) standing for a value. Slash commands,
+// options (name=value) and placeholders of the message itself are left
+// out.
+func TestEveryQuotedActionParses(t *testing.T) {
+	c, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := regexp.MustCompile("`([^`]+)`")
+	checked := 0
+	for _, lang := range c.Languages() {
+		for _, text := range c.Texts(lang) {
+			for _, m := range quoted.FindAllStringSubmatch(text, -1) {
+				q := m[1]
+				if strings.HasPrefix(q, "/") || strings.HasPrefix(q, "{{") || strings.Contains(q, "=") || notCommands[q] {
+					continue
+				}
+				checked++
+				if !parsesWithValues(q) {
+					t.Errorf("%s: %q quotes %q, which is no action of either game", lang, text, q)
+				}
+			}
+		}
+	}
+	if checked < 18 {
+		t.Fatalf("only %d quoted actions checked", checked)
+	}
+}
+
+// placeholder is a <…> in an action's usage.
+var placeholder = regexp.MustCompile(`<[^>]+>`)
+
+// parsesWithValues reports whether action parses in either game once each
+// placeholder is given one of a few values.
+func parsesWithValues(action string) bool {
+	values := []string{"1", "6", "westminster", "crane", "gears"}
+	n := len(placeholder.FindAllString(action, -1))
+	for k := 0; k < pow(len(values), n); k++ {
+		i := k
+		text := placeholder.ReplaceAllStringFunc(action, func(string) string {
+			v := values[i%len(values)]
+			i /= len(values)
+			return v
+		})
+		if _, err := crystalpalace.ParseAction(text); err == nil {
+			return true
+		}
+		if _, err := eightydays.ParseAction(text); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func pow(b, e int) int {
+	n := 1
+	for range e {
+		n *= b
+	}
+	return n
+}
