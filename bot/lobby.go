@@ -21,9 +21,9 @@ import (
 
 // Roles of the messages a game keeps in storage.Game.Messages.
 const (
-	roleLobby = "lobby" // the lobby message
-	roleBoard = "board" // the public board message, edited after every action
-	rolePhase = "phase" // the tag of the phase the board image was last posted for (roundTag)
+	roleLobby = "lobby"              // the lobby message
+	roleBoard = storage.BoardMessage // the public board message, edited after every action
+	rolePhase = "phase"              // the tag of the phase the board image was last posted for (roundTag)
 )
 
 // setMessage keeps id under role in g's messages.

@@ -269,6 +269,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 			return fmt.Errorf("encode state of game %d: %w", out.game.ID, err)
 		}
 		o.Snapshot = snap
+		o.Waiting = storage.PromptSeats(out.state)
 	}
 	o.Key = out.key
 	g, err := ref.commit(out.game.Channel, out.game.Guard(), o)

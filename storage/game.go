@@ -95,6 +95,13 @@ type Game struct {
 	// took (nil until the first).
 	Hints      bool
 	HintsTaken []int
+
+	// Waits are the seats the game waits on (their prompts are open),
+	// with since when; nil in the lobby and once archived. The store
+	// keeps them, from the state, whenever the game's history changes
+	// through Create, Import, Start, Undo or Commit (from
+	// Outcome.Waiting); Append, which is given no state, leaves them.
+	Waits []Wait
 }
 
 // Guard names the game a write is based on: the game's ID and its

@@ -68,7 +68,8 @@ func (c Codec) sum(rec []byte) uint32 {
 // NewCodec returns the Codec of the current schemas: game records are at
 // schema 3 (2: the game's timing moved out of its messages; 3: a
 // checksum), snapshots at schema 2 (the game's revision and a checksum),
-// every other kind at schema 2 (a checksum).
+// every other kind at schema 2 (a checksum), but seat index entries,
+// which began at schema 1 with one.
 func NewCodec() Codec {
 	return Codec{
 		steps: map[string][]migration{
@@ -78,8 +79,9 @@ func NewCodec() Codec {
 			RecStats:    {unchanged},
 			RecGuild:    {unchanged},
 			RecUser:     {unchanged},
+			RecSeating:  nil,
 		},
-		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2},
+		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2, RecSeating: 1},
 	}
 }
 
@@ -294,6 +296,7 @@ type gameRecord struct {
 	Rewound   uint64     `json:"rewound,omitempty"`
 	Hints     bool       `json:"hints,omitempty"`
 	HintsUsed []int      `json:"hints_taken,omitempty"`
+	Waits     []Wait     `json:"waits,omitempty"`
 }
 
 type resultRecord struct {
@@ -310,7 +313,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Messages: g.Messages, Timing: g.Timing, Deadline: g.Deadline, RemindAt: g.RemindAt,
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
 		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
-		Hints: g.Hints, HintsUsed: g.HintsTaken,
+		Hints: g.Hints, HintsUsed: g.HintsTaken, Waits: g.Waits,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -350,7 +353,12 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Messages: r.Messages, Timing: r.Timing, Deadline: r.Deadline, RemindAt: r.RemindAt,
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
 		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
-		Hints: r.Hints, HintsTaken: r.HintsUsed,
+		Hints: r.Hints, HintsTaken: r.HintsUsed, Waits: r.Waits,
+	}
+	for _, w := range r.Waits {
+		if w.Seat < 0 || int(w.Seat) >= len(r.Seats) {
+			return nil, bad(fmt.Sprintf("waiting on seat %d", w.Seat+1))
+		}
 	}
 	if len(r.HintsUsed) > len(r.Seats) {
 		return nil, bad(fmt.Sprintf("hints counted for %d seats", len(r.HintsUsed)))

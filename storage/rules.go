@@ -67,13 +67,18 @@ func (s Contract) prepareCreate(g *Game, imported bool) (Game, error) {
 			r := state.Result()
 			result = &r
 		}
+		at := now
+		if n := len(rec.Log); n > 0 {
+			at = rec.Log[n-1].At
+		}
+		rec.Waits = nextWaits(nil, PromptSeats(state), nil, at)
 	}
 	rec.Version, rec.Snapshot, rec.Created, rec.Updated, rec.Finished, rec.Result = len(rec.Log), snap, created, created, time.Time{}, result
 	if n := len(rec.Log); n > 0 && rec.Log[n-1].At.After(rec.Updated) {
 		rec.Updated = rec.Log[n-1].At
 	}
 	if !rec.Status.Active() {
-		rec.Finished, rec.Updated, rec.Deadline, rec.RemindAt = finished, finished, time.Time{}, time.Time{}
+		rec.Finished, rec.Updated, rec.Deadline, rec.RemindAt, rec.Waits = finished, finished, time.Time{}, time.Time{}, nil
 	}
 	return rec, nil
 }
@@ -187,6 +192,7 @@ func (s Contract) checkEdit(old, g *Game) error {
 		fixed("the revision", g.Revision == old.Revision && g.Rewound == old.Rewound),
 		fixed("the creation time", g.Created.Equal(old.Created) && g.Finished.Equal(old.Finished)),
 		fixed("the result", g.Result == nil),
+		fixed("the waits", sameWaits(g.Waits, old.Waits)),
 	} {
 		if err != nil {
 			return err
@@ -271,6 +277,7 @@ func (s Contract) rebuilt(g *Game) (*Game, engine.State, error) {
 		return nil, nil, fmt.Errorf("encode state: %w", err)
 	}
 	g.Updated = s.now().UTC()
+	g.Waits = nextWaits(g.Waits, PromptSeats(state), nil, g.Updated)
 	return g, state, nil
 }
 
@@ -365,7 +372,7 @@ func (s Contract) finishGame(old *Game, at Guard, status Status, result *engine.
 	g.Status = status
 	g.Finished = s.now().UTC()
 	g.Updated = g.Finished
-	g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+	g.Deadline, g.RemindAt, g.Waits = time.Time{}, time.Time{}, nil
 	if result != nil {
 		r := *result
 		g.Result = &r
@@ -430,6 +437,7 @@ func (g *Game) clone() *Game {
 	c.Handovers = slices.Clone(g.Handovers)
 	c.EndVotes = slices.Clone(g.EndVotes)
 	c.HintsTaken = slices.Clone(g.HintsTaken)
+	c.Waits = slices.Clone(g.Waits)
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r
@@ -467,6 +475,10 @@ type Outcome struct {
 	// lobby's (0). Without entries the start's state is kept as the
 	// snapshot.
 	Start bool
+	// Waiting are the seats with an open prompt in the state after the
+	// entries (State.Prompts), each once: the store keeps them in the
+	// game's Waits and its seat index. Read only with entries.
+	Waiting []engine.Seat
 }
 
 // Ending is how a game ends: StatusFinished with a result (one score per
@@ -544,8 +556,14 @@ func (s Contract) outcomeGame(old *Game, at Guard, entries []Entry, o Outcome) (
 	if o.Start && len(entries) > 0 {
 		g.Snapshot = o.Snapshot // the state after the opening moves
 	}
-	if n := len(entries); n > 0 && entries[n-1].At.After(g.Updated) {
-		g.Updated = entries[n-1].At
+	if n := len(entries); n > 0 {
+		if err := checkWaiting(o.Waiting, len(g.Seats)); err != nil {
+			return nil, err
+		}
+		g.Waits = nextWaits(g.Waits, o.Waiting, entries, entries[n-1].At)
+		if entries[n-1].At.After(g.Updated) {
+			g.Updated = entries[n-1].At
+		}
 	}
 	if o.Finish != nil {
 		return s.finishGame(g, g.Guard(), o.Finish.Status, o.Finish.Result)

@@ -46,6 +46,7 @@ type Store interface {
 
 	ListActive(guild string) ([]*Game, error)
 	ActiveForUser(user string) ([]*Game, error)
+	Seatings(user string) ([]Seating, error)
 	ArchiveForGuild(guild string, before uint64, limit int) ([]*Game, error)
 	ArchiveForUser(user string, before uint64, limit int) ([]*Game, error)
 	Archive(after uint64, limit int) ([]*Game, error)

@@ -30,6 +30,10 @@ func BenchmarkAppend(b *testing.B) { storetest.BenchAppend(b, bboltDB) }
 // (target: at least 10,000 appends per second).
 func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, bboltDB, 100) }
 
+// BenchmarkSeatings500Games reads the seat index of a user in 500 games
+// of a file of 2,500 (what /inbox reads first).
+func BenchmarkSeatings500Games(b *testing.B) { storetest.BenchSeatings(b, bboltDB, 500) }
+
 // BenchmarkLoad loads a Crystal Palace game of five players 150 actions in.
 func BenchmarkLoad(b *testing.B) { storetest.BenchLoad(b, bboltDB) }
 

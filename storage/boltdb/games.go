@@ -605,9 +605,14 @@ func (s *Store) putGame(tx *bolt.Tx, old, g *storage.Game) error {
 	}
 	var before []indexEntry
 	if old != nil {
-		before = indexEntries(old)
+		if before, err = indexEntries(old); err != nil {
+			return err
+		}
 	}
-	after := indexEntries(g)
+	after, err := indexEntries(g)
+	if err != nil {
+		return err
+	}
 	for _, e := range before {
 		if !slices.ContainsFunc(after, e.same) {
 			if err := bucket(tx, e.bucket).Delete(e.key); err != nil {
@@ -635,11 +640,20 @@ func (e indexEntry) same(o indexEntry) bool {
 	return e.bucket == o.bucket && bytes.Equal(e.key, o.key) && bytes.Equal(e.value, o.value)
 }
 
-// indexEntries lists the index keys of g: by channel, guild, user and timer
-// while active; by guild and user once archived.
-func indexEntries(g *storage.Game) []indexEntry {
+// indexEntries lists the index keys of g: by channel, guild, user, timer
+// and the seat index while active; by guild and user once archived.
+func indexEntries(g *storage.Game) ([]indexEntry, error) {
 	var out []indexEntry
 	users := g.Users()
+	seats, err := storage.EncodeSeatings(g)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		if data, ok := seats[u]; ok {
+			out = append(out, indexEntry{bktUserSeats, prefixKey(u, g.ID), data})
+		}
+	}
 	if g.Status.Active() {
 		ch := []byte(g.Channel)
 		out = append(out, indexEntry{bktActive, ch, headValue(g)})
@@ -655,7 +669,7 @@ func indexEntries(g *storage.Game) []indexEntry {
 		if !g.RemindAt.IsZero() {
 			out = append(out, indexEntry{bktDue, dueKey(g.RemindAt, g.ID, storage.DueReminder), ch})
 		}
-		return out
+		return out, nil
 	}
 	if g.Guild != "" {
 		out = append(out, indexEntry{bktGuildArchive, prefixKey(g.Guild, g.ID), nil})
@@ -663,5 +677,5 @@ func indexEntries(g *storage.Game) []indexEntry {
 	for _, u := range users {
 		out = append(out, indexEntry{bktUserArchive, prefixKey(u, g.ID), nil})
 	}
-	return out
+	return out, nil
 }

@@ -145,8 +145,12 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		// Schema 1 records live in files of layout 1, which Open upgrades.
+		// Schema 1 records live in files of layout 1, which Open upgrades,
+		// and which have no seat index.
 		if err := tx.Bucket([]byte("meta")).Put([]byte("layout"), []byte{1}); err != nil {
+			return err
+		}
+		if err := tx.DeleteBucket([]byte("user-seats")); err != nil {
 			return err
 		}
 		return b.Put(k, append([]byte{1}, payload...))
@@ -193,7 +197,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	s.Close()
 
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 4))
+		return tx.Bucket([]byte("meta")).Put([]byte("layout"), binary.AppendUvarint(nil, 5))
 	})
 	if _, err := boltdb.Open(path, registry(), boltdb.Options{}); !errors.Is(err, storage.ErrNewerSchema) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer layout: %v, want ErrNewerSchema naming the path", err)

@@ -116,19 +116,21 @@ const (
 	bktUsers        = "users"         // user → user preferences record
 	bktCommits      = "commits"       // interaction key → id(8) revision(8) kept(8, Unix ns) CRC-32C(4); before pruning: id(8) revision(8)
 	bktTally        = "tally"         // kind 0 status → games(8), none for 0
+	bktUserSeats    = "user-seats"    // user 0 id(8) → seat index entry (storage.Seating)
 )
 
 func allBuckets() []string {
 	return []string{bktMeta, bktGames, bktActive, bktLog, bktSnapshots, bktDue, bktGuildActive,
-		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers, bktCommits, bktTally}
+		bktUserActive, bktGuildArchive, bktUserArchive, bktStats, bktGuilds, bktUsers, bktCommits, bktTally, bktUserSeats}
 }
 
 // layoutVersion is the version of the bucket layout above, kept in the
 // meta bucket. A file with a newer layout is refused. Layout 2 added the
 // commits bucket, and every record of a layout 2 file carries a checksum;
-// layout 3 added the tally (games by kind and status). Open upgrades a
-// file of an older layout once (see upgrade).
-const layoutVersion = 3
+// layout 3 added the tally (games by kind and status); layout 4 the seat
+// index (user-seats) and the games' waits it is made from. Open upgrades
+// a file of an older layout once (see upgrade).
+const layoutVersion = 4
 
 // bucketSince is the layout that added a bucket.
 func bucketSince(name string) uint64 {
@@ -137,6 +139,8 @@ func bucketSince(name string) uint64 {
 		return 2
 	case bktTally:
 		return 3
+	case bktUserSeats:
+		return 4
 	}
 	return 1
 }

@@ -46,7 +46,7 @@ func toLayout2(t *testing.T, path string) {
 }
 
 // A file of layout 2 has no tally: read-only, its games are counted from
-// their records; opened for writing, it is upgraded to layout 3 once,
+// their records; opened for writing, it is upgraded to layout 4 once,
 // with the tally built from the games, and no backup (nothing it held is
 // rewritten).
 func TestLayout2FileGetsItsTally(t *testing.T) {
@@ -66,8 +66,8 @@ func TestLayout2FileGetsItsTally(t *testing.T) {
 	ro.Close()
 
 	s = openStore(t, path, boltdb.Options{Verify: true})
-	if file, _, err := s.Layout(); err != nil || file != 3 {
-		t.Fatalf("after the upgrade: layout %d, %v; want 3", file, err)
+	if file, _, err := s.Layout(); err != nil || file != 4 {
+		t.Fatalf("after the upgrade: layout %d, %v; want 4", file, err)
 	}
 	if got := counted(t, s); got != want {
 		t.Errorf("upgraded file: GameCounts = %q, want %q", got, want)

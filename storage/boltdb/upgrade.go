@@ -23,7 +23,8 @@ func fileLayout(tx *bolt.Tx) uint64 {
 // the file (path + UpgradeBackup), re-encodes every record with its
 // checksum and creates the commits bucket; from layout 1 or 2 it counts
 // the games into the tally (which only adds a bucket, so needs no
-// backup). A record that does not read stops the upgrade, which then
+// backup); from layout 3 or older it gives running games their waits and
+// fills the seat index (fillSeats). A record that does not read stops the upgrade, which then
 // changes nothing: the error names it.
 func (s *Store) upgrade(from uint64) error {
 	backup := ""
@@ -58,6 +59,11 @@ func (s *Store) upgrade(from uint64) error {
 			if err := fillTally(tx, counts); err != nil {
 				return err
 			}
+			if from < 4 {
+				if err := s.fillSeats(tx); err != nil {
+					return err
+				}
+			}
 			return bucket(tx, bktMeta).Put([]byte(keyLayout), binary.AppendUvarint(nil, layoutVersion))
 		})
 	})
@@ -67,7 +73,7 @@ func (s *Store) upgrade(from uint64) error {
 	if err != nil {
 		return fmt.Errorf("upgrading the file to layout %d (nothing was changed): %w", layoutVersion, err)
 	}
-	s.log.Info("storage: upgraded the database to the current layout: every record carries a checksum, and games are counted by kind",
+	s.log.Info("storage: upgraded the database to the current layout: every record carries a checksum, games are counted by kind, and each user's seats are indexed",
 		"path", s.path, "from", from, "layout", layoutVersion, "backup", backup)
 	return nil
 }

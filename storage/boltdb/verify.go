@@ -21,7 +21,7 @@ import (
 // what disagrees.
 func (s *Store) verifyGames(tx *bolt.Tx) error {
 	index := map[string]map[string][]byte{}
-	for _, name := range []string{bktActive, bktGuildActive, bktUserActive, bktDue, bktGuildArchive, bktUserArchive} {
+	for _, name := range []string{bktActive, bktGuildActive, bktUserActive, bktDue, bktGuildArchive, bktUserArchive, bktUserSeats} {
 		index[name] = map[string][]byte{}
 	}
 	stats := map[string]*storage.Stats{}
@@ -52,7 +52,11 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 		} else if g.Status == storage.StatusRunning {
 			return fmt.Errorf("game %d: the running game has no snapshot record: %w", id, storage.ErrCorrupt)
 		}
-		for _, e := range indexEntries(g) {
+		made, err := indexEntries(g)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", id, err)
+		}
+		for _, e := range made {
 			if _, dup := index[e.bucket][string(e.key)]; dup {
 				return fmt.Errorf("game %d: %s index key %q is another game's too (two active games in one channel?): %w", id, e.bucket, e.key, storage.ErrCorrupt)
 			}
@@ -77,6 +81,9 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 	}
 	if n := bucket(tx, bktSnapshots).Stats().KeyN; n != snapshots {
 		return fmt.Errorf("%w: %d snapshot records, %d of them of a game: the others belong to no game", storage.ErrCorrupt, n, snapshots)
+	}
+	if bucket(tx, bktUserSeats) == nil {
+		delete(index, bktUserSeats) // a file of layout 3 or older, opened read-only
 	}
 	for _, name := range slices.Sorted(maps.Keys(index)) {
 		want := index[name]

@@ -30,7 +30,7 @@ func Inspect(dsn string, timeout time.Duration) (Status, error) {
 }
 
 func inspect(dsn string, timeout time.Duration) (Status, error) {
-	st := Status{Current: len(migrations())}
+	st := Status{Current: len(migrations(nil))}
 	cfg, err := parseConfig(dsn)
 	if err != nil {
 		return st, err

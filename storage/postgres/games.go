@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -111,9 +112,28 @@ func (s *Store) insertGame(ctx context.Context, tx pgx.Tx, g *storage.Game) erro
 	if err := countNew(ctx, tx, g); err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u",
-		int64(g.ID), g.Status.Active(), g.Users())
+	users, seats, err := seatRows(g)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, "INSERT INTO game_users (user_id, game_id, active, seating) SELECT u, $1, $2, r FROM unnest($3::text[], $4::bytea[]) AS x(u, r)",
+		int64(g.ID), g.Status.Active(), users, seats)
 	return err
+}
+
+// seatRows are g's rows in game_users: its users, and by each the seat
+// index entry (storage.Seating) while g is active, nil once archived.
+func seatRows(g *storage.Game) ([]string, [][]byte, error) {
+	users := g.Users()
+	recs, err := storage.EncodeSeatings(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	seats := make([][]byte, len(users))
+	for i, u := range users {
+		seats[i] = recs[u]
+	}
+	return users, seats, nil
 }
 
 // insertLog writes entries to game id's log from index from on, in one
@@ -134,8 +154,8 @@ func insertLog(ctx context.Context, tx pgx.Tx, id uint64, from int, entries []st
 	return err
 }
 
-// writeGame stores g's record, index columns, users and count after a
-// change from old. The log, version and snapshot are the caller's.
+// writeGame stores g's record, index columns, users with their seat index
+// entries, and count after a change from old. The log, version and snapshot are the caller's.
 func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	data, err := storage.EncodeGame(g)
 	if err != nil {
@@ -148,10 +168,18 @@ func writeGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 			deadline = $5, remind_at = $6
 		WHERE id = $1`,
 		int64(g.ID), g.Status.Active(), g.Status == storage.StatusRunning, len(g.Seats), nanos(g.Deadline), nanos(g.RemindAt), data, int64(g.Revision))
-	if users := g.Users(); old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) {
+	users, seats, err := seatRows(g)
+	if err != nil {
+		return err
+	}
+	_, before, err := seatRows(old)
+	if err != nil {
+		return err
+	}
+	if old.Status.Active() != g.Status.Active() || !slices.Equal(users, old.Users()) || !slices.EqualFunc(seats, before, bytes.Equal) {
 		b.Queue("DELETE FROM game_users WHERE game_id = $1 AND user_id <> ALL ($2::text[])", int64(g.ID), users)
-		b.Queue(`INSERT INTO game_users (user_id, game_id, active) SELECT u, $1, $2 FROM unnest($3::text[]) u
-			ON CONFLICT (user_id, game_id) DO UPDATE SET active = EXCLUDED.active`, int64(g.ID), g.Status.Active(), users)
+		b.Queue(`INSERT INTO game_users (user_id, game_id, active, seating) SELECT u, $1, $2, r FROM unnest($3::text[], $4::bytea[]) AS x(u, r)
+			ON CONFLICT (user_id, game_id) DO UPDATE SET active = EXCLUDED.active, seating = EXCLUDED.seating`, int64(g.ID), g.Status.Active(), users, seats)
 	}
 	countMove(b, old, g)
 	return tx.SendBatch(ctx, b).Close()

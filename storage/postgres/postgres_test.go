@@ -57,6 +57,9 @@ func TestContract(t *testing.T) { storetest.Run(t, database) }
 func BenchmarkAppend(b *testing.B)         { storetest.BenchAppend(b, database) }
 func BenchmarkAppend100Games(b *testing.B) { storetest.BenchAppendGames(b, database, 100) }
 func BenchmarkLoad(b *testing.B)           { storetest.BenchLoad(b, database) }
+func BenchmarkSeatings500Games(b *testing.B) {
+	storetest.BenchSeatings(b, database, 500)
+}
 func BenchmarkInteraction100Games(b *testing.B) {
 	storetest.BenchInteraction(b, database, 100, 0)
 }
@@ -270,8 +273,8 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 6 {
-		t.Fatalf("schema version %d, %v; want 6", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 7 {
+		t.Fatalf("schema version %d, %v; want 7", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/storage"
 )
 
-// migrations returns the schema's steps: migrations()[i] takes the schema from version i to i+1. A change to the
+// migrations returns the schema's steps: migrations(games)[i] takes the schema from version i to i+1. A change to the
 // tables appends a step; a step is never edited once released. The
 // schema's version is the number of steps applied, kept in meeple_schema.
 //
@@ -18,7 +19,10 @@ import (
 // keeps every time to the nanosecond. A game's own fields are one record
 // in the bbolt store's encoding (storage.EncodeGame), which carries its own
 // record schema version.
-func migrations() []step {
+//
+// games decodes the states of running games for the steps that need them
+// (the seat index's); counting the steps needs none.
+func migrations(games *engine.Registry) []step {
 	return []step{
 		{sql: `CREATE TABLE games (
 		id          bigint PRIMARY KEY,
@@ -113,6 +117,12 @@ func migrations() []step {
 			at bigint NOT NULL
 		);
 		CREATE INDEX deliveries_at ON deliveries (at);`},
+
+		// The seat index (storage.Seating): each user's entry for each
+		// active game they sit in, kept beside their game_users row,
+		// so that one user's games are one indexed read; filled by
+		// fillSeats, which also gives running games their waits.
+		{sql: `ALTER TABLE game_users ADD COLUMN seating bytea;`, fill: fillSeats(games)},
 	}
 }
 

@@ -115,7 +115,7 @@ func open(dsn string, games *engine.Registry, opts Options, upgrade bool) (*Stor
 		if err != nil {
 			return nil, err
 		}
-		err = migrate(ctx, conn, migrations(), now())
+		err = migrate(ctx, conn, migrations(games), now())
 		conn.Close(ctx)
 		if err != nil {
 			return nil, err

@@ -16,13 +16,16 @@ import (
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
-// undoStep6 takes a database of schema 6 back to schema 5: no deliveries.
-const undoStep6 = `DROP TABLE deliveries; UPDATE meeple_schema SET version = 5;`
+// undoStep7 takes a database of schema 7 back to schema 6: no seat index.
+const undoStep7 = `ALTER TABLE game_users DROP COLUMN seating; UPDATE meeple_schema SET version = 6;`
 
-// undoStep5 takes a database of schema 6 back to schema 4: no game_counts.
+// undoStep6 takes a database of schema 7 back to schema 5: no deliveries.
+const undoStep6 = undoStep7 + `DROP TABLE deliveries; UPDATE meeple_schema SET version = 5;`
+
+// undoStep5 takes a database of schema 7 back to schema 4: no game_counts.
 const undoStep5 = undoStep6 + `DROP TABLE game_counts; UPDATE meeple_schema SET version = 4;`
 
-// undoStep4 takes a database of schema 6 back to schema 3, as an older
+// undoStep4 takes a database of schema 7 back to schema 3, as an older
 // Meeple left it: no checksums, settings and preferences in jsonb, keys
 // without times.
 const undoStep4 = undoStep5 + `DROP INDEX commits_at; DROP INDEX games_channel; ALTER TABLE commits DROP COLUMN at;
@@ -58,7 +61,8 @@ func filled(t *testing.T) (string, *postgres.Store) {
 		t.Fatal(err)
 	}
 	snap, _ := st.Encode()
-	if _, err := s.Commit("c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: seat, Action: action}}, Snapshot: snap}); err != nil {
+	waiting := []engine.Seat{st.Prompts()[0].Seat}
+	if _, err := s.Commit("c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: seat, Action: action}}, Snapshot: snap, Waiting: waiting}); err != nil {
 		t.Fatal(err)
 	}
 	for _, ch := range []string{"c3", "c4"} {

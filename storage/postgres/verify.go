@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +21,7 @@ const verifyTimeout = 10 * time.Minute
 // changing nothing: every game reads whole (its record, each log entry,
 // its columns agreeing with its record, a running game's snapshot intact
 // and of its log's length), every game's players are listed under it
-// alone, the statistics are those the archived games count, game_counts
+// alone, with the seat index entries the game makes, the statistics are those the archived games count, game_counts
 // holds the games' kinds and statuses, and every
 // guild's settings and user's preferences read. The first damage found is
 // a storage.ErrCorrupt that names the game and the entry (or the record).
@@ -110,27 +111,30 @@ func verify(ctx context.Context, tx pgx.Tx) error {
 // listed is a game's rows in game_users: its users, sorted, and whether
 // each row says the game is active.
 type listed struct {
-	users  []string
-	active []bool
+	users   []string
+	active  []bool
+	seating [][]byte
 }
 
 // gameUsers reads game_users by game.
 func gameUsers(ctx context.Context, tx pgx.Tx) (map[int64]*listed, error) {
-	rows, err := tx.Query(ctx, "SELECT game_id, user_id, active FROM game_users ORDER BY game_id, user_id")
+	rows, err := tx.Query(ctx, "SELECT game_id, user_id, active, seating FROM game_users ORDER BY game_id, user_id")
 	if err != nil {
 		return nil, err
 	}
 	out := map[int64]*listed{}
 	var (
-		id     int64
-		user   string
-		active bool
+		id      int64
+		user    string
+		active  bool
+		seating []byte
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &user, &active}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &user, &active, &seating}, func() error {
 		if out[id] == nil {
 			out[id] = &listed{}
 		}
-		out[id].users, out[id].active = append(out[id].users, user), append(out[id].active, active)
+		l := out[id]
+		l.users, l.active, l.seating = append(l.users, user), append(l.active, active), append(l.seating, seating)
 		return nil
 	})
 	return out, err
@@ -159,6 +163,18 @@ func verifyGame(g *storage.Game, snap snapshotInfo, l *listed) error {
 	for _, a := range l.active {
 		if a != g.Status.Active() {
 			return errors.New("a game_users row says the wrong status: the row is damaged")
+		}
+	}
+	recs, err := storage.EncodeSeatings(g)
+	if err != nil {
+		return err
+	}
+	for i, u := range l.users {
+		if data := l.seating[i]; !bytes.Equal(data, recs[u]) {
+			if _, err := storage.DecodeSeating(u, data); data != nil && err != nil {
+				return fmt.Errorf("its seat index entry of user %s does not read: %w", u, err)
+			}
+			return fmt.Errorf("its seat index entry of user %s is not what the game makes: the row is damaged", u)
 		}
 	}
 	return nil

@@ -283,3 +283,35 @@ func interactAtOnce(s Store, ch string, at storage.Guard, v int) (storage.Guard,
 	}
 	return g.Guard(), nil
 }
+
+// BenchSeatings reads the seat index of a user seated in games games
+// (a quarter of them waiting on them), in a store that also holds four
+// times as many games of other players: one indexed read, whose time
+// follows the user's games, not the store's. /inbox makes this read
+// first.
+func BenchSeatings(b *testing.B, newDB NewDatabase, games int) {
+	s := openBench(b, newDB, Games())
+	for i := range games * 5 {
+		g := &storage.Game{Kind: "race", Guild: fmt.Sprintf("g%d", i%7), Channel: fmt.Sprintf("c%d", i), Creator: "u1",
+			Status: storage.StatusRunning, Setup: RaceSetup(4), Messages: map[string]string{storage.BoardMessage: fmt.Sprintf("m%d", i)}}
+		for seat := range 4 {
+			g.Seats = append(g.Seats, storage.Seat{User: fmt.Sprintf("p%d-%d", i, seat)})
+		}
+		if i < games {
+			g.Seats[i%4].User = "u1" // the race waits on seat 1
+		}
+		if err := s.Create(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var durations []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		seats, err := s.Seatings("u1")
+		if err != nil || len(seats) != games {
+			b.Fatalf("%d entries, %v; want %d", len(seats), err, games)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	reportLatency(b, durations)
+}

@@ -67,6 +67,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
 		{"GameCountsFollowEveryMove", testGameCounts},
 		{"DeliveriesAreTakenOnceThroughRestarts", testDeliveries},
+		{"SeatIndexFollowsEveryChange", testSeatIndex},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newDB(t, Games())) })
