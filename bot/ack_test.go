@@ -230,7 +230,7 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 		t.Fatal(err)
 	}
 	id.Revision = h.game(chTiny).Revision
-	moveID, _ := id.encode()
+	moveID := id.encode()
 	acked := make(chan discordtest.Request, 1)
 	h.fake.Watch(func(q discordtest.Request) {
 		if q.Kind == discordtest.Callback { // the /free's went out before the hold caught anything

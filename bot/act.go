@@ -70,7 +70,7 @@ func (b *playHandler) suggest(in *interaction) choiceList {
 // alone when that would not fit Discord's 100 characters (then it is
 // played as if typed).
 func listValue(at storage.Guard, action string) string {
-	v := customIDVersion + ":" + strconv.FormatUint(at.Game, 36) + ":" + strconv.FormatUint(at.Revision, 36) + ":" + action
+	v := stamp(at.Game, at.Revision) + ":" + action
 	if utf8.RuneCountInString(v) > maxChoiceValue {
 		return action
 	}
@@ -85,12 +85,8 @@ const maxChoiceValue = 100
 // text the player typed.
 func parseListValue(v string) (game, revision uint64, action string, ok bool) {
 	parts := strings.SplitN(v, ":", 4)
-	if len(parts) != 4 || parts[0] != customIDVersion {
-		return 0, 0, "", false
-	}
-	game, err1 := strconv.ParseUint(parts[1], 36, 64)
-	revision, err2 := strconv.ParseUint(parts[2], 36, 64)
-	if err1 != nil || err2 != nil || game == 0 || revision == 0 {
+	game, revision, ok = readStamp(parts)
+	if len(parts) != 4 || !ok || game == 0 || revision == 0 {
 		return 0, 0, "", false
 	}
 	return game, revision, parts[3], true
@@ -242,7 +238,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		}
 		return errNoSecret
 	}
-	mid, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbModal}.encode()
+	mid := componentID(g.Guard(), verbModal, "")
 	example := ""
 	if len(p.Actions) > 0 {
 		example = in.tr.T("play.form_example", "Action", p.Actions[len(p.Actions)-1])

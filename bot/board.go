@@ -122,7 +122,7 @@ func figureLabel(p *locale.Printer, f imaging.Figure) string {
 // last row of buttons when it has room, else as a row of its own when the
 // message has room for one; /game board shows the full board too.
 func withFullBoardButton(p *locale.Printer, g *storage.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbFullBoard}.encode()
+	id := componentID(g.Guard(), verbFullBoard, "")
 	btn := discordgo.Button{Label: p.T("board.full_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
 	if n := len(rows); n > 0 {
 		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < 5 && isButtonRow(last) {
@@ -189,7 +189,7 @@ func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Gam
 		rows = rows[:room]
 	}
 	if secret {
-		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbSecret}.encode()
+		id := componentID(g.Guard(), verbSecret, "")
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: words.T("board.secret_button"), Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 			secretTreeButton(words, g),
@@ -202,8 +202,8 @@ func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p eng
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
-		id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbAct, Arg: a}.encode()
-		if !ok || utf8.RuneCountInString(a) > maxLabel {
+		id := componentID(g.Guard(), verbAct, a)
+		if !fitsCustomID(id) || utf8.RuneCountInString(a) > maxLabel {
 			return nil // too long for a button: use a select menu
 		}
 		row = append(row, discordgo.Button{Label: buttonLabel(words, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
@@ -226,7 +226,7 @@ func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engi
 	if len(p.Actions) > maxSelectOpts {
 		return nil, false
 	}
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(int(p.Seat))}.encode()
+	id := componentID(g.Guard(), verbPick, fmt.Sprint(int(p.Seat)))
 	var opts []discordgo.SelectMenuOption
 	for _, a := range p.Actions {
 		if utf8.RuneCountInString(a) > 100 {

@@ -149,7 +149,7 @@ func clickFor(b *testing.B, h *harness, ch string, which int, player engine.Play
 	switch {
 	case p.Secret:
 		// the form opened by the board's secret button, answered
-		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbModal}.encode()
+		id := componentID(g.Guard(), verbModal, "")
 		raw := map[string]any{"type": 5, "message": h.messageJSON(board.ID, ch), "data": map[string]any{"custom_id": id, "components": []any{
 			map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": action}}},
 		}}}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // customIDVersion prefixes every custom_id Meeple writes. A component
@@ -47,7 +49,7 @@ const (
 	verbFullBoard verb = "full"    // board: show the full board privately
 )
 
-// knownVerbs is the set ParseCustomID accepts.
+// knownVerbs is the set parseCustomID accepts.
 var knownVerbs = map[verb]bool{
 	verbJoin: true, verbLeave: true, verbAddAI: true, verbDropAI: true, verbStart: true,
 	verbAbandon: true, verbConfirm: true, verbAct: true, verbPick: true, verbSecret: true,
@@ -74,18 +76,43 @@ var errCustomID = errors.New("unrecognised component")
 // still in a channel; the component is stale.
 var errOldCustomID = errors.New("component drawn by an older Meeple")
 
+// componentID is the custom_id of a component drawn at revision at that
+// does v with arg ("" for none). An arg that may be long is checked with
+// fitsCustomID before the id is used.
+func componentID(at storage.Guard, v verb, arg string) string {
+	return customID{Game: at.Game, Revision: at.Revision, Verb: v, Arg: arg}.encode()
+}
+
 // encode writes id as "m2:<game base 36>:<revision base 36>:<verb>[:<arg>]".
-// It reports false when the result would exceed Discord's 100 characters.
-func (id customID) encode() (string, bool) {
-	s := customIDVersion + ":" + strconv.FormatUint(id.Game, 36) + ":" + strconv.FormatUint(id.Revision, 36) + ":" + string(id.Verb)
+func (id customID) encode() string {
+	s := stamp(id.Game, id.Revision) + ":" + string(id.Verb)
 	if id.Arg != "" {
 		s += ":" + id.Arg
 	}
-	return s, utf8.RuneCountInString(s) <= maxCustomID && id.valid()
+	return s
 }
 
-func (id customID) valid() bool {
-	return knownVerbs[id.Verb] && utf8.ValidString(id.Arg)
+// fitsCustomID reports whether Discord takes s as a custom_id.
+func fitsCustomID(s string) bool {
+	return utf8.RuneCountInString(s) <= maxCustomID && utf8.ValidString(s)
+}
+
+// stamp is the beginning of a custom_id, and of an autocomplete choice's
+// value (listValue): "m2:<game base 36>:<revision base 36>".
+func stamp(game, revision uint64) string {
+	return customIDVersion + ":" + strconv.FormatUint(game, 36) + ":" + strconv.FormatUint(revision, 36)
+}
+
+// readStamp reads the game and revision of a stamp split at its colons
+// (version, game, revision), each number in the one form stamp writes.
+func readStamp(parts []string) (game, revision uint64, ok bool) {
+	if len(parts) < 3 || parts[0] != customIDVersion {
+		return 0, 0, false
+	}
+	game, err1 := strconv.ParseUint(parts[1], 36, 64)
+	revision, err2 := strconv.ParseUint(parts[2], 36, 64)
+	ok = err1 == nil && err2 == nil && strconv.FormatUint(game, 36) == parts[1] && strconv.FormatUint(revision, 36) == parts[2]
+	return game, revision, ok
 }
 
 // parseCustomID decodes a custom_id written by encode. One an older build
@@ -101,13 +128,9 @@ func parseCustomID(s string) (customID, error) {
 	if len(parts) < 4 || parts[0] != customIDVersion {
 		return customID{}, fmt.Errorf("%w: %.20q", errCustomID, s)
 	}
-	game, err := strconv.ParseUint(parts[1], 36, 64)
-	if err != nil || strconv.FormatUint(game, 36) != parts[1] {
-		return customID{}, fmt.Errorf("%w: bad game id", errCustomID)
-	}
-	revision, err := strconv.ParseUint(parts[2], 36, 64)
-	if err != nil || strconv.FormatUint(revision, 36) != parts[2] {
-		return customID{}, fmt.Errorf("%w: bad revision", errCustomID)
+	game, revision, ok := readStamp(parts)
+	if !ok {
+		return customID{}, fmt.Errorf("%w: bad game or revision", errCustomID)
 	}
 	id := customID{Game: game, Revision: revision, Verb: verb(parts[3])}
 	if len(parts) == 5 {

@@ -265,7 +265,7 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 // whichGameMessage asks, in words' language, which of several games a DM
 // is for.
 func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGame) msg {
-	id, _ := customID{Verb: verbWhich}.encode()
+	id := componentID(storage.Guard{}, verbWhich, "")
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
@@ -423,7 +423,7 @@ func choiceMenu(label string, game *wording.Words, g *storage.Game, st engine.St
 	if len(opts) == 0 {
 		return nil
 	}
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: dmArg + roundTag(st)}.encode()
+	id := componentID(g.Guard(), verbPick, dmArg+roundTag(st))
 	placeholder := label
 	if prefix != "" {
 		placeholder = prefix + " …"

@@ -78,7 +78,7 @@ var errVotesMoved = errors.New("the votes changed while counting")
 
 // endVoteButton is the button that votes to end game g.
 func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbEndVote}.encode()
+	id := componentID(g.Guard(), verbEndVote, "")
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: p.T("vote.button"), Style: discordgo.SecondaryButton, CustomID: id},
 	}}

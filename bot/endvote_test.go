@@ -106,8 +106,7 @@ func TestAVoteToEndNeedsAMajority(t *testing.T) {
 		t.Fatalf("bob's vote after alice left: %s", res.text())
 	}
 	// a button of another game is refused
-	other := customID{Game: id + 1, Verb: verbEndVote}
-	cid, _ := other.encode()
+	cid := componentID(storage.Guard{Game: id + 1}, verbEndVote, "")
 	board := h.board(chTiny)
 	if res := h.click(carol, chTiny, board.ID, cid); !res.private() || !strings.Contains(res.text(), "another game") {
 		t.Errorf("a foreign vote button: %s", res.text())

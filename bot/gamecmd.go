@@ -182,11 +182,11 @@ func (b *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page
 	}
 	var row []discordgo.MessageComponent
 	if page < pages {
-		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page + 1)}.encode()
+		id := componentID(g.Guard(), verbLogPage, strconv.Itoa(page+1))
 		row = append(row, discordgo.Button{Label: p.T("log.older"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	if page > 1 {
-		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbLogPage, Arg: strconv.Itoa(page - 1)}.encode()
+		id := componentID(g.Guard(), verbLogPage, strconv.Itoa(page-1))
 		row = append(row, discordgo.Button{Label: p.T("log.newer"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	m := msg{Content: sb.String(), Private: true}

@@ -156,10 +156,10 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 		}
 	}
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
+		s := componentID(g.Guard(), v, arg)
 		return s
 	}
-	which, _ := customID{Verb: verbWhich}.encode()
+	which := componentID(storage.Guard{}, verbWhich, "")
 	dmBefore, _ := h.fake.Message(dmPrompt.Message)
 	dmText := discordtest.MessageText(dmBefore)
 	// a which-game menu on the DM prompt

@@ -514,7 +514,7 @@ func (b *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 		Fields:      fields,
 	}
 	btn := func(label string, style discordgo.ButtonStyle, v verb, arg string) discordgo.MessageComponent {
-		id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
+		id := componentID(g.Guard(), v, arg)
 		return discordgo.Button{Label: label, Style: style, CustomID: id}
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
@@ -648,7 +648,7 @@ func (b *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game
 	if userOf(in.Interaction).ID != g.Creator && !isAdmin(in.Interaction) {
 		return refuseWith("lobby.abandon_who_creator", "Creator", g.Creator)
 	}
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbConfirm}.encode()
+	id := componentID(g.Guard(), verbConfirm, "")
 	return r.message(msg{Private: true, Content: in.tr.T("lobby.abandon_ask", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: in.tr.T("lobby.abandon_button"), Style: discordgo.DangerButton, CustomID: id},

@@ -103,15 +103,15 @@ func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
 // secretTreeButton is the board's button that opens the picker for the
 // clicker's own secret choice, beside the one that opens the form.
 func secretTreeButton(words *locale.Printer, g *storage.Game) discordgo.MessageComponent {
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: secretTree}.encode()
+	id := componentID(g.Guard(), verbTree, secretTree)
 	return discordgo.Button{Label: words.T("play.tree_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
 }
 
 // treeButton is the board's button that opens the picker for a prompt too
 // large for a select menu.
 func treeButton(words *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
-	id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbTree, Arg: treeArg(false, p.Seat, nil)}.encode()
-	if !ok {
+	id := componentID(g.Guard(), verbTree, treeArg(false, p.Seat, nil))
+	if !fitsCustomID(id) {
 		return nil, false
 	}
 	who := fmt.Sprintf("P%d", p.Seat+1)
@@ -242,7 +242,7 @@ func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st
 	if secret {
 		round = roundSep + roundTag(st)
 	}
-	id, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTreeStep, Arg: treeArg(secret, seat, path) + round}.encode()
+	id := componentID(g.Guard(), verbTreeStep, treeArg(secret, seat, path)+round)
 	opts := make([]discordgo.SelectMenuOption, len(menu.Choices))
 	for i, c := range menu.Choices {
 		text := c.Label
@@ -258,7 +258,7 @@ func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st
 		discordgo.SelectMenu{CustomID: id, Placeholder: clip(words.T("play.tree_placeholder", "Label", label), 150), Options: opts},
 	}}}
 	if len(path) > 0 {
-		back, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbTreeBack, Arg: treeArg(secret, seat, path[:len(path)-1]) + round}.encode()
+		back := componentID(g.Guard(), verbTreeBack, treeArg(secret, seat, path[:len(path)-1])+round)
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: words.T("play.back"), Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})

@@ -85,7 +85,7 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	g := h.game(chTiny)
 	board := h.board(chTiny)
 	id := func(v verb, arg string) string {
-		s, _ := customID{Game: g.ID, Revision: g.Revision, Verb: v, Arg: arg}.encode()
+		s := componentID(g.Guard(), v, arg)
 		return s
 	}
 	// a button carrying the private form's verb, a menu carrying a button's
@@ -132,7 +132,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	g := h.game(chTiny)
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
-	menu, _ := customID{Game: g.ID, Revision: g.Revision, Verb: verbPick, Arg: fmt.Sprint(aliceSeat)}.encode()
+	menu := componentID(g.Guard(), verbPick, fmt.Sprint(aliceSeat))
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
 	if !res.private() || !strings.Contains(res.text(), errNotYours.words(englishWords(t))) {
 		t.Errorf("bob on alice's menu: %s", res.text())

@@ -39,10 +39,7 @@ func TestAForgedConfirmIsNotCalledOld(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})
 	g := h.game(chTiny)
-	id, ok := customID{Game: g.ID, Revision: g.Revision, Verb: verbConfirm}.encode()
-	if !ok {
-		t.Fatal("no custom id")
-	}
+	id := componentID(g.Guard(), verbConfirm, "")
 	res := h.click(alice, chTiny, g.Messages[roleLobby], id)
 	if text := res.text(); strings.Contains(text, "older version") || !strings.Contains(text, h.say("refuse.misplaced_button")) {
 		t.Errorf("a forged confirm was told %q", text)
