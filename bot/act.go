@@ -105,7 +105,7 @@ func (b *playHandler) pickComponent(ctx context.Context, r *reply, in *interacti
 // answers by updating the board the click was on.
 func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, revision: int64(id.Revision), text: id.Arg, key: in.ID}
+	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, offered: offer{id.Revision, holdRevision}, text: id.Arg, key: in.ID}
 	if id.Verb == verbPick {
 		if len(in.values) != 1 {
 			return errPickOne
@@ -137,7 +137,7 @@ func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) e
 	}
 	// a secret choice stays valid while its prompt is open, whoever else
 	// acts meanwhile, unless an undo took back the history it was asked in
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, revision: -1, drawn: in.id.Revision, text: in.text, key: in.ID})
+	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, offered: offer{in.id.Revision, holdHistory}, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
 		return b.answerPrivately(r, in, out, err)
 	}
@@ -208,11 +208,11 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 	// acknowledged privately at once, before the game is loaded and the
 	// action stored, and the answer fills that in
 	r.deferMessage(true)
-	req := request{channel: i.ChannelID, user: userOf(i).ID, revision: -1, text: text, key: i.ID}
+	req := request{channel: i.ChannelID, user: userOf(i).ID, text: text, key: i.ID}
 	if game, revision, action, ok := parseListValue(text); ok {
 		// picked from the list: it holds only while the game's history
 		// still extends the one the list was drawn for
-		req.game, req.drawn, req.text = game, revision, action
+		req.game, req.offered, req.text = game, offer{revision, holdHistory}, action
 	}
 	out, err := b.ref.play(req)
 	return b.answerPrivately(r, in, out, err)

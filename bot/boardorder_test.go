@@ -29,7 +29,7 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 	v := h.game(chTiny).Version
 
 	cheer := func(b *Bot, u tester) *outcome {
-		out, err := b.timers.ref.play(request{channel: chTiny, user: u.ID, revision: -1, text: "cheer"})
+		out, err := b.timers.ref.play(request{channel: chTiny, user: u.ID, text: "cheer"})
 		if err != nil {
 			t.Fatalf("%s's cheer: %v", u.Name, err)
 		}

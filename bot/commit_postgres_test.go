@@ -75,7 +75,7 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 		t.Fatalf("the start: %d commits, %v", aStore.commits, err)
 	}
 	now = now.Add(time.Hour)
-	out, err := a.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "pick 1"})
+	out, err := a.play(request{channel: chTiny, user: alice.ID, text: "pick 1"})
 	if err != nil || aStore.commits != 2 || out.game.Version != 2 {
 		t.Fatalf("alice's pick: %d commits, version %v, %v", aStore.commits, out, err)
 	}
@@ -85,11 +85,11 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	now = now.Add(time.Hour)
 	var won *outcome
 	aStore.first = func() {
-		if won, err = b.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "move 2"}); err != nil {
+		if won, err = b.play(request{channel: chTiny, user: alice.ID, text: "move 2"}); err != nil {
 			t.Errorf("process b: %v", err)
 		}
 	}
-	lost, err := a.play(request{channel: chTiny, user: alice.ID, revision: -1, text: "move 1"})
+	lost, err := a.play(request{channel: chTiny, user: alice.ID, text: "move 1"})
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}

@@ -132,18 +132,18 @@ func (p *promptsSent) record(game uint64, user string, revision uint64, at time.
 	p.sent[game][user] = [2]promptSentAt{{at: at, revision: revision}, last[0]}
 }
 
-// drawnFor is the revision of the prompt user answered with a DM written
-// at written: the latest one sent before it. 0 (no guard but the game)
-// when none is known (none was sent since this process started).
-func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) uint64 {
+// drawnFor is the prompt user answered with a DM written at written: the
+// latest one sent before it. None is known when none was sent since this
+// process started: then the zero offer, no check but the game.
+func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) offer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, sent := range p.sent[game][user] {
 		if !sent.at.IsZero() && !written.Before(sent.at) {
-			return sent.revision
+			return offer{sent.revision, holdHistory}
 		}
 	}
-	return 0
+	return offer{}
 }
 
 // sentTo is one secret prompt sent: the round's tag and the user DMed.
@@ -223,10 +223,10 @@ func written(id string, now time.Time) time.Time {
 
 // playFromDM plays text for user in g and returns the DM answer, in
 // words' language. key is
-// the id of the DM or interaction that sent it (see request.key); drawn,
-// when not 0, the revision of the prompt it answers (see request.drawn).
-func (b *dmHandler) playFromDM(words *locale.Printer, g *storage.Game, user, text, key string, drawn uint64) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, revision: -1, drawn: drawn, text: text, key: key})
+// the id of the DM or interaction that sent it (see request.key); offered,
+// the prompt it answers (see drawnFor).
+func (b *dmHandler) playFromDM(words *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
+	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, offered: offered, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
@@ -498,7 +498,7 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if narrowed, err := b.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(in.tr, g, user, value, in.ID, in.id.Revision), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: b.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.

@@ -207,9 +207,9 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 // play plays the chosen action and turns the private menu into its
 // confirmation.
 func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
-	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, revision: int64(g.Revision), text: action, key: in.ID}
+	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, offered: offer{g.Revision, holdRevision}, text: action, key: in.ID}
 	if secret {
-		req.revision, req.drawn = -1, drawn
+		req.offered = offer{drawn, holdHistory}
 	}
 	out, err := b.ref.play(req)
 	if err != nil {

@@ -68,17 +68,11 @@ func (o *outcome) queued() *outcome {
 
 // request is one attempt to act on a game.
 type request struct {
-	channel  string
-	user     string
-	game     uint64 // when not 0, the game the component belonged to
-	revision int64  // when >= 0, the revision of the game the component was drawn for
-	// drawn, when not 0, is the revision the choice was offered at (a DM
-	// menu, a secret picker or form, an autocomplete list) for a choice
-	// that stays open while other players act: the action is refused as
-	// stale when the game's history was taken back since (an undo), not
-	// when it only grew (see storage.Game.Extends).
-	drawn uint64
-	text  string // the action as typed or sent
+	channel string
+	user    string
+	game    uint64 // when not 0, the game the component belonged to
+	offered offer  // the revision the action was offered at, if any
+	text    string // the action as typed or sent
 	// key is the id of the interaction or DM message that sent the action:
 	// the store keeps it with the commit, so that a retry after a lost
 	// answer finds the action recorded rather than applying it twice.
@@ -87,6 +81,28 @@ type request struct {
 	// user must hold it
 	menuSeat *engine.Seat
 }
+
+// offer is the revision of a game an action was offered at, and how the
+// game must still stand when the action is played. The zero offer checks
+// nothing: typed text plays on the game as it is.
+type offer struct {
+	revision uint64
+	hold     hold
+}
+
+// hold is how an offered revision must still hold.
+type hold uint8
+
+const (
+	holdNothing hold = iota
+	// holdRevision: a board's component; the game must not have moved since.
+	holdRevision
+	// holdHistory: a choice that stays open while other players act (a DM
+	// menu, a secret picker or form, an autocomplete list); the history it
+	// was offered in must not have been taken back (an undo), though it may
+	// have grown (see storage.Game.Extends).
+	holdHistory
+)
 
 // referee applies actions to games: the player's, then the computer
 // players' and the stand-ins' at deadlines; it finishes games that end and
@@ -130,18 +146,19 @@ func (ref *referee) play(req request) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	open := req.offered.hold == holdHistory
 	switch {
-	case req.game != 0 && g.ID != req.game && req.drawn != 0 && ref.livesElsewhere(req):
+	case req.game != 0 && g.ID != req.game && open && ref.livesElsewhere(req):
 		return nil, errForeignChoice
-	case req.game != 0 && g.ID != req.game && req.drawn != 0:
+	case req.game != 0 && g.ID != req.game && open:
 		return nil, errStaleChoice // the channel's earlier game
 	case req.game != 0 && g.ID != req.game:
 		return nil, errForeign
 	case g.Status != storage.StatusRunning:
 		return nil, errNotRunning
-	case req.revision >= 0 && g.Revision != uint64(req.revision):
+	case req.offered.hold == holdRevision && g.Revision != req.offered.revision:
 		return nil, errStaleClick
-	case req.drawn != 0 && !g.Extends(req.drawn):
+	case open && !g.Extends(req.offered.revision):
 		return nil, errStaleChoice
 	}
 	rules, err := ref.games.Lookup(g.Kind)

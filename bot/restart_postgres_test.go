@@ -96,7 +96,7 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 				default:
 				}
 				at = at.Add(time.Second)
-				_, err := table.play(request{channel: ch, user: alice.ID, revision: -1, text: "cheer", key: fmt.Sprintf("cheer-%d-%d", i, n)})
+				_, err := table.play(request{channel: ch, user: alice.ID, text: "cheer", key: fmt.Sprintf("cheer-%d-%d", i, n)})
 				what := "recorded"
 				switch {
 				case errors.Is(err, errUnknownOutcome):

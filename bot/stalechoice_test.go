@@ -158,14 +158,14 @@ func TestATypedDMAnswersThePromptBeforeIt(t *testing.T) {
 	p.record(7, "u", 9, t0.Add(time.Minute))
 	for _, c := range []struct {
 		written time.Time
-		want    uint64
-	}{{t0.Add(-time.Second), 0}, {t0.Add(time.Second), 5}, {t0.Add(2 * time.Minute), 9}} {
+		want    offer
+	}{{t0.Add(-time.Second), offer{}}, {t0.Add(time.Second), offer{5, holdHistory}}, {t0.Add(2 * time.Minute), offer{9, holdHistory}}} {
 		if got := p.drawnFor(7, "u", c.written); got != c.want {
-			t.Errorf("a DM written at %v answers the prompt of revision %d, want %d", c.written.Sub(t0), got, c.want)
+			t.Errorf("a DM written at %v answers the prompt %+v, want %+v", c.written.Sub(t0), got, c.want)
 		}
 	}
-	if got := p.drawnFor(8, "u", t0.Add(time.Hour)); got != 0 {
-		t.Errorf("another game's prompt: revision %d, want 0", got)
+	if got := p.drawnFor(8, "u", t0.Add(time.Hour)); got != (offer{}) {
+		t.Errorf("another game's prompt: %+v, want none", got)
 	}
 }
 
