@@ -168,8 +168,6 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 		return message("refuse.unknown_action"), false
 	case errors.Is(err, engine.ErrIllegalAction):
 		return message("refuse.illegal_action"), false
-	case errors.Is(err, errClosingDown):
-		return errClosing.words, false
 	}
 	return message(genericFailure), true
 }
@@ -184,6 +182,3 @@ type gameRefusal struct {
 
 func (g *gameRefusal) Error() string { return g.err.Error() }
 func (g *gameRefusal) Unwrap() error { return g.err }
-
-// errClosingDown: the bot is shutting down and takes no new work.
-var errClosingDown = errors.New("bot closing")

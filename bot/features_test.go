@@ -511,7 +511,7 @@ func TestUserMessages(t *testing.T) {
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
 		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},
 		{engine.ErrGameOver, "over", false},
-		{errClosingDown, "restarting", false},
+		{errClosing, "restarting", false},
 		{errors.New("disk on fire at /var/lib/meeple"), failureText, true},
 	} {
 		got, unexpected := userMessage(englishWords(t), c.err)

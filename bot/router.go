@@ -264,17 +264,10 @@ func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction,
 }
 
 // acknowledge answers a component or form as soon as it is routed, before
-// its handler loads or stores anything, so that the player's click is
-// answered within milliseconds however busy the machine or the database:
-// a deferred update of the message it was on (nothing visible changes
-// yet), or, for a form that came with no message, a private "thinking…".
-// The acknowledgement says only that the bot is working on it: the
-// handler's answer follows through the interaction's webhook, an edit of
-// the message for what changed there and a private follow-up for what is
-// the player's alone (a confirmation, or a refusal, which after a deferred
-// update can only be an ephemeral follow-up: see reply.message). Should
-// the acknowledgement fail, the handler's first answer is the initial
-// response instead.
+// its handler touches the store, so a click is answered at once however
+// busy the machine: a deferred update of its message, or a private
+// "thinking…" for a form with no message. The handler's answer follows
+// through the interaction's webhook (see reply.message).
 func acknowledge(r *reply, in *interaction) {
 	if in.message == nil {
 		r.deferMessage(true)

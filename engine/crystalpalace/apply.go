@@ -7,9 +7,9 @@ import (
 	"github.com/meeplegames/meeple/engine"
 )
 
-// Apply implements engine.State: it checks action for seat against the one
-// predicate LegalActions also uses, performs it and runs the game on until
-// it waits for someone. On error the state is unchanged.
+// Apply implements engine.State: it checks action for seat with check, the
+// predicate the prompts' actions are listed by, performs it and runs the
+// game on until it waits for someone. On error the state is unchanged.
 func (s *State) Apply(seat engine.Seat, text string) ([]engine.Event, error) {
 	if s.Done {
 		return nil, engine.RefuseWith(engine.ErrGameOver, engine.Say("cp.refuse.game_over"))

@@ -444,7 +444,7 @@ func (s *Store) Verified(channel string) (bool, error) {
 // StatusFinished (result required, one score per seat) or StatusAbandoned
 // (result optional), updating every seated user's statistics in the same
 // transaction. at guards against finishing another game or one that moved
-// on, as in Append.
+// on, as it guards a Commit.
 func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
 	err := s.update(func(tx *bolt.Tx) error {

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/binary"
-	"hash/crc32"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,15 +22,13 @@ import (
 
 // sum is a checksum as stored: CRC-32C in a bigint.
 func sum(parts ...[]byte) int64 {
-	var c uint32
+	var b []byte
 	for _, p := range parts {
-		c = crc32.Update(c, castagnoli, binary.AppendUvarint(nil, uint64(len(p))))
-		c = crc32.Update(c, castagnoli, p)
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
 	}
-	return int64(c)
+	return int64(storage.Checksum(b))
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // ints is the big-endian encoding of vs, for sum.
 func ints(vs ...int64) []byte {
