@@ -239,9 +239,15 @@ func writeShown(path string, img []byte) error {
 	}
 	b := src.Bounds()
 	scale := min(float64(shownW)/float64(b.Dx()), float64(shownH)/float64(b.Dy()), 1)
-	w, h := int(float64(b.Dx())*scale+0.5), int(float64(b.Dy())*scale+0.5)
+	return writeScaled(path, src, int(float64(b.Dx())*scale+0.5), int(float64(b.Dy())*scale+0.5))
+}
+
+// writeScaled writes src shrunk to w×h, as a client scales it, then
+// enlarged three times, which adds no detail: tesseract's models read
+// capitals some 30 pixels high.
+func writeScaled(path string, src image.Image, w, h int) error {
 	shown := image.NewRGBA(image.Rect(0, 0, w, h))
-	xdraw.CatmullRom.Scale(shown, shown.Bounds(), src, b, xdraw.Src, nil)
+	xdraw.CatmullRom.Scale(shown, shown.Bounds(), src, src.Bounds(), xdraw.Src, nil)
 	big := image.NewRGBA(image.Rect(0, 0, 3*w, 3*h))
 	xdraw.NearestNeighbor.Scale(big, big.Bounds(), shown, shown.Bounds(), xdraw.Src, nil)
 	var buf bytes.Buffer

@@ -438,6 +438,10 @@ func (s *State) emitDoing(seat int, text engine.Text) {
 // Phase implements engine.State: "Spring 1849: phase 2, place dice".
 func (s *State) Phase() engine.Text { return s.phaseText() }
 
+// CurrentRound is the round being played, from 1 (1849) to 5; it stays
+// at 5 once the game is over.
+func (s *State) CurrentRound() int { return s.Round }
+
 // englishPhase is Phase in English, for the view's Label that the images
 // still read.
 func (s *State) englishPhase() string {

@@ -78,6 +78,10 @@ func (s *State) Players() int { return len(s.Seats) }
 // Over implements engine.State.
 func (s *State) Over() bool { return s.Winner >= 0 }
 
+// CurrentRound is the round of turns being played, from 1: a round ends
+// when every traveller has had a turn.
+func (s *State) CurrentRound() int { return s.Round }
+
 // Phase implements engine.State: the round, which changes when everyone has
 // had a turn.
 func (s *State) Phase() engine.Text {
