@@ -39,6 +39,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/shard"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/rating"
 	"github.com/meeplegames/meeple/storage"
@@ -92,6 +93,8 @@ type Renderer interface {
 	Glance(view any, w *wording.Words) ([]byte, error)
 	Mat(view any, w *wording.Words) ([]byte, error)
 	Scores(view any, w *wording.Words) ([]byte, error)
+	// Chart draws a game report's chart of the scores by round.
+	Chart(p imaging.Progress, w *wording.Words) ([]byte, error)
 }
 
 // Presenter writes an engine view as plain text for people (the private

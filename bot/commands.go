@@ -41,6 +41,7 @@ const (
 	subSettings = "settings"
 	subShow     = "show"
 	subHint     = "hint"
+	subSummary  = "summary"
 
 	optGame     = "game"
 	optPlayers  = "players"
@@ -159,6 +160,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 				sub(subBoardTop, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Choices: games}),
 				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral)),
 				sub(subHint),
+				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},
 		},
 		{

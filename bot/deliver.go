@@ -188,7 +188,7 @@ func (r *reply) settle() {
 // none, a lost interaction, or a deferred message still waiting for its
 // content (which a follow-up would fill) is an error, and nothing is sent.
 func (r *reply) followup(m msg) (*discordgo.Message, error) {
-	m = fit(m).withImage()
+	m = fit(m)
 	if r.settled != nil {
 		<-r.settled
 	}
@@ -198,10 +198,7 @@ func (r *reply) followup(m msg) (*discordgo.Message, error) {
 	if !ready {
 		return nil, errNoHandle
 	}
-	return r.s.FollowupMessageCreate(r.i, true, &discordgo.WebhookParams{
-		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(),
-		Flags: m.flags(), AllowedMentions: m.allowed(),
-	})
+	return r.createFollowup(m)
 }
 
 // editThrough edits message through the interaction's webhook: its

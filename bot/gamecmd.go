@@ -100,6 +100,8 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.rulesText(r, in, opts.str(optTopic))
 	case subUndo:
 		return b.undo(r, in)
+	case subSummary:
+		return b.summary(r, in)
 	}
 	g, st, err := b.store.Load(i.ChannelID)
 	if err != nil {

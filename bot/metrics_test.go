@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/interactions"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/metrics"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
@@ -21,10 +22,11 @@ var stubPNG = []byte("\x89PNG\r\n\x1a\n-a-board-")
 
 type stubRenderer struct{}
 
-func (stubRenderer) Board(any, *wording.Words) ([]byte, error)  { return stubPNG, nil }
-func (stubRenderer) Glance(any, *wording.Words) ([]byte, error) { return stubPNG, nil }
-func (stubRenderer) Mat(any, *wording.Words) ([]byte, error)    { return stubPNG, nil }
-func (stubRenderer) Scores(any, *wording.Words) ([]byte, error) { return stubPNG, nil }
+func (stubRenderer) Board(any, *wording.Words) ([]byte, error)              { return stubPNG, nil }
+func (stubRenderer) Glance(any, *wording.Words) ([]byte, error)             { return stubPNG, nil }
+func (stubRenderer) Mat(any, *wording.Words) ([]byte, error)                { return stubPNG, nil }
+func (stubRenderer) Scores(any, *wording.Words) ([]byte, error)             { return stubPNG, nil }
+func (stubRenderer) Chart(imaging.Progress, *wording.Words) ([]byte, error) { return stubPNG, nil }
 
 // value sums the registry's samples of a series written as /metrics shows
 // it, with the labels to match: `meeple_games_started_total{game="tiny"}`.

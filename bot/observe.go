@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/wording"
 )
@@ -278,6 +279,10 @@ func (o observedRenderer) Mat(view any, w *wording.Words) ([]byte, error) {
 
 func (o observedRenderer) Scores(view any, w *wording.Words) ([]byte, error) {
 	return o.draw("scores", func() ([]byte, error) { return o.r.Scores(view, w) })
+}
+
+func (o observedRenderer) Chart(p imaging.Progress, w *wording.Words) ([]byte, error) {
+	return o.draw("chart", func() ([]byte, error) { return o.r.Chart(p, w) })
 }
 
 // gatewayState is which of the bot's gateway shards are connected.

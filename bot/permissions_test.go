@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/wording"
 )
@@ -17,10 +18,11 @@ import (
 // pngRenderer draws every picture of any game as the same small PNG.
 type pngRenderer struct{}
 
-func (pngRenderer) Board(any, *wording.Words) ([]byte, error)  { return tinyPNG() }
-func (pngRenderer) Mat(any, *wording.Words) ([]byte, error)    { return tinyPNG() }
-func (pngRenderer) Scores(any, *wording.Words) ([]byte, error) { return tinyPNG() }
-func (pngRenderer) Glance(any, *wording.Words) ([]byte, error) { return tinyPNG() }
+func (pngRenderer) Board(any, *wording.Words) ([]byte, error)              { return tinyPNG() }
+func (pngRenderer) Mat(any, *wording.Words) ([]byte, error)                { return tinyPNG() }
+func (pngRenderer) Scores(any, *wording.Words) ([]byte, error)             { return tinyPNG() }
+func (pngRenderer) Chart(imaging.Progress, *wording.Words) ([]byte, error) { return tinyPNG() }
+func (pngRenderer) Glance(any, *wording.Words) ([]byte, error)             { return tinyPNG() }
 
 func tinyPNG() ([]byte, error) {
 	var b bytes.Buffer

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/wording"
 )
@@ -21,6 +22,7 @@ type boardStore interface {
 	Get(channel string) (*storage.Game, error)
 	Load(channel string) (*storage.Game, engine.State, error)
 	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
+	GetByID(id uint64) (*storage.Game, error) // an archived game, for its report
 }
 
 // prefsStore reads users' preferences.
@@ -535,5 +537,29 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	}
 	if _, _, err := p.postVia(g, m, clicks); err != nil {
 		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
+		return
+	}
+	p.postReport(g, words, clicks)
+}
+
+// postReport posts a finished game's report under its final scores: the
+// chart of its scores by round and its players' turn times. It pings
+// nobody.
+func (p *publisher) postReport(g *storage.Game, words *locale.Printer, clicks []*boardClick) {
+	if len(g.Log) != g.Version { // a record without its log: read it whole
+		full, err := p.store.GetByID(g.ID)
+		if err != nil {
+			p.log.Warn("reading the game for its report failed", "game", g.ID, "err", err)
+			return
+		}
+		g = full
+	}
+	m, err := p.look.reportMessage(words, g, false)
+	if err != nil {
+		p.log.Warn("the game's report failed", "game", g.ID, "err", err)
+		return
+	}
+	if _, _, err := p.postVia(g, m, clicks); err != nil {
+		p.log.Warn("posting the game's report failed", "game", g.ID, "err", describeSendError(err))
 	}
 }

@@ -31,6 +31,11 @@ type msg struct {
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
 	Image      []byte // a PNG attached as imageName
+	// Alt is the image's alt text (its attachment's description): what
+	// the picture shows, for those who cannot see it. A message with alt
+	// text is never an interaction's first response, which cannot carry
+	// it: its interaction is deferred first.
+	Alt string
 	// Loose shows Image as the message's own attachment, above its
 	// embeds, where Discord shows it larger (550×350 on the desktop)
 	// than inside an embed (400×300); otherwise it is the first embed's
@@ -272,6 +277,9 @@ func (r *reply) deferUpdate() {
 // player.
 func (r *reply) message(m msg) error {
 	m = fit(m)
+	if m.described() {
+		r.deferMessage(m.Private)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -281,7 +289,12 @@ func (r *reply) message(m msg) error {
 		return err
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
-		_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+		var err error
+		if m.described() {
+			_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), webhookEdit(m), m)
+		} else {
+			_, err = r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+		}
 		return r.note(err)
 	case r.state == ackMessage && !r.edited && r.private:
 		// a public message after a private "thinking…": say so privately, post publicly
@@ -291,12 +304,21 @@ func (r *reply) message(m msg) error {
 			return r.note(err)
 		}
 	}
+	_, err := r.createFollowup(m)
+	return r.note(err)
+}
+
+// createFollowup posts m as a follow-up of the interaction.
+func (r *reply) createFollowup(m msg) (*discordgo.Message, error) {
 	m = m.withImage()
-	_, err := r.s.FollowupMessageCreate(r.i, true, &discordgo.WebhookParams{
+	params := &discordgo.WebhookParams{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(),
 		Flags: m.flags(), AllowedMentions: m.allowed(),
-	})
-	return r.note(err)
+	}
+	if m.described() {
+		return describedCall(r.s, "POST", discordgo.EndpointWebhookToken(r.i.AppID, r.i.Token)+"?wait=true", params, m)
+	}
+	return r.s.FollowupMessageCreate(r.i, true, params)
 }
 
 // update replaces the message the component was on with m (m.Private is

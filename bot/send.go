@@ -115,9 +115,13 @@ func (s *sender) interactionSession() *discordgo.Session {
 // post sends m to a channel and returns the message Discord made.
 func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {
 	m = fit(m.withImage())
-	return s.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{
+	send := &discordgo.MessageSend{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(),
-	})
+	}
+	if m.described() {
+		return describedCall(s.s, "POST", discordgo.EndpointChannelMessages(channel), send, m)
+	}
+	return s.s.ChannelMessageSendComplex(channel, send)
 }
 
 // edit replaces the text, embeds and components of a message the bot
@@ -204,6 +208,7 @@ const (
 // here, so no answer fails for its length.
 func fit(m msg) msg {
 	m.Content = clip(m.Content, maxContent)
+	m.Alt = clip(m.Alt, maxAltText)
 	if len(m.Embeds) > maxEmbeds {
 		m.Embeds = m.Embeds[:maxEmbeds]
 	}

@@ -62,9 +62,12 @@ const (
 
 // File is an uploaded attachment.
 type File struct {
+	Index       int // N of the form part files[N]
 	Name        string
 	ContentType string
 	Data        []byte
+	// Description is the file's alt text, from the payload's attachments.
+	Description string
 }
 
 // Request is one REST call the fake received.
@@ -147,6 +150,9 @@ func (r Request) Text() string {
 	}
 	for _, f := range r.Files {
 		b.WriteString("\n" + f.Name)
+		if f.Description != "" {
+			b.WriteString("\n" + f.Description)
+		}
 	}
 	return b.String()
 }

@@ -223,8 +223,10 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 	case ChannelSend, DirectMessage, Followup:
 		c.message(object(body), nil)
 		c.notEmpty(object(body), files)
+		c.attachments(object(body), nil, files, true)
 	case MessageEdit, OriginalEdit, FollowupEdit:
 		c.message(object(body), nil)
+		c.attachments(object(body), nil, files, false)
 	case Callback:
 		obj := object(body)
 		typ, _ := jsonInt(obj["type"])
@@ -234,8 +236,10 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 		case 4:
 			c.message(data, path)
 			c.notEmpty(data, files)
+			c.attachments(data, path, files, true)
 		case 5, 7:
 			c.message(data, path)
+			c.attachments(data, path, files, typ == 5)
 		case 8:
 			c.choices(data, path)
 		case 9:
@@ -403,6 +407,24 @@ func (c *checker) modal(data map[string]any, path []string) {
 	for i, row := range rows {
 		for j, it := range list(object(row)["components"]) {
 			c.component(object(it), at(path, "components", i, "components", j), seen)
+		}
+	}
+}
+
+// attachments checks a message's attachments list, which describes its
+// uploads (their alt text) and, in an edit, lists the attachments it
+// keeps: as on Discord, an entry whose id is an upload's index (files[N])
+// must name a file the request uploads, and a new message has no other.
+func (c *checker) attachments(m map[string]any, path []string, files []File, create bool) {
+	for i, a := range list(m["attachments"]) {
+		id := fmt.Sprint(object(a)["id"])
+		n, err := strconv.Atoi(id)
+		if err != nil || n < 0 {
+			continue // the schema refuses what is not a snowflake
+		}
+		uploaded := slices.ContainsFunc(files, func(f File) bool { return f.Index == n })
+		if !uploaded && (create || n < maxFiles) {
+			c.add(CheckAttachments, at(path, "attachments", i, "id"), "ATTACHMENT_NOT_FOUND", fmt.Sprintf("Attachment %s names no file of the request.", id))
 		}
 	}
 }

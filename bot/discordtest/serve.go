@@ -25,6 +25,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	describeFiles(&req)
 	seg := strings.Split(strings.Trim(path, "/"), "/")
 	classify(&req, seg)
 	s.placeWebhookCall(&req)
@@ -258,11 +259,44 @@ func readPayload(r *http.Request, req *Request) error {
 			req.Raw = data
 			continue
 		}
-		if !strings.HasPrefix(p.FormName(), "files[") {
+		index, ok := strings.CutPrefix(p.FormName(), "files[")
+		n, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+		if !ok || err != nil || !strings.HasSuffix(index, "]") {
 			return fmt.Errorf("unexpected form part %q", p.FormName())
 		}
-		req.Files = append(req.Files, File{Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
+		req.Files = append(req.Files, File{Index: n, Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
 	}
+}
+
+// describeFiles gives each uploaded file the alt text the payload's
+// attachments (a callback's, under data) give its index.
+func describeFiles(req *Request) {
+	if len(req.Files) == 0 || len(req.Raw) == 0 {
+		return
+	}
+	var body struct {
+		Attachments []attachmentRequest `json:"attachments"`
+		Data        struct {
+			Attachments []attachmentRequest `json:"attachments"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(req.Raw, &body) != nil {
+		return
+	}
+	for _, a := range append(body.Attachments, body.Data.Attachments...) {
+		for i := range req.Files {
+			if a.Description != nil && fmt.Sprint(a.ID) == strconv.Itoa(req.Files[i].Index) {
+				req.Files[i].Description = *a.Description
+			}
+		}
+	}
+}
+
+// attachmentRequest is an entry of a payload's attachments: an uploaded
+// file by its index, or a kept attachment by its id.
+type attachmentRequest struct {
+	ID          any     `json:"id"`
+	Description *string `json:"description"`
 }
 
 func classify(req *Request, seg []string) {

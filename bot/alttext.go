@@ -1,0 +1,57 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// maxAltText is Discord's limit on an attachment's description, the alt
+// text screen readers read and clients show.
+const maxAltText = 1024
+
+// describedUpload is Discord's MessageAttachmentRequest for the image a
+// request uploads as files[0], with its alt text: discordgo's
+// MessageAttachment has no description.
+type describedUpload struct {
+	ID          string `json:"id"`
+	Filename    string `json:"filename"`
+	Description string `json:"description"`
+}
+
+// described reports whether m's image goes out with alt text.
+func (m msg) described() bool { return m.Image != nil && m.Alt != "" }
+
+// describedCall sends payload (the JSON discordgo would send for m: a
+// MessageSend, WebhookParams or WebhookEdit) with m's image, described,
+// as the multipart request discordgo makes for a message with a file:
+// the same route and rate-limit bucket, through the same client, so the
+// call is paced and counted like every other. The payload's attachments
+// become the image alone, with m.Alt as its description.
+func describedCall(s *discordgo.Session, method, uri string, payload any, m msg) (*discordgo.Message, error) {
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers pass through as written
+	var fields map[string]any
+	if err := dec.Decode(&fields); err != nil {
+		return nil, err
+	}
+	fields["attachments"] = []describedUpload{{ID: "0", Filename: imageName, Description: m.Alt}}
+	contentType, body, err := discordgo.MultipartBodyWithJSON(fields, m.files())
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.RequestRaw(method, uri, contentType, body, uri, 0)
+	if err != nil {
+		return nil, err
+	}
+	var sent discordgo.Message
+	if err := json.Unmarshal(resp, &sent); err != nil {
+		return nil, err
+	}
+	return &sent, nil
+}
