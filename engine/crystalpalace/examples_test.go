@@ -144,7 +144,7 @@ func TestExamplePlaceDice(t *testing.T) {
 	if s.First != red {
 		t.Fatalf("first player P%d, want Red", s.First+1)
 	}
-	refused(t, s, red, "place 2 westminster 2", engine.ErrIllegalAction, "Westminster's space 2 needs a die of at least 3")
+	refused(t, s, red, "place 2 westminster 2", engine.ErrIllegalAction, "space 2 at Westminster needs a die of at least 3")
 	refused(t, s, blue, "place 2 westminster 4", engine.ErrNotYourTurn, "P2's turn")
 	mustApply(t, s, red, "place 5 westminster 2")
 	if p := s.Prompts(); len(p) != 1 || p[0].Seat != red || p[0].Kind != "assistant" {

@@ -54,7 +54,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		l := locKind(s.Location)
 		for _, po := range s.side(l).Possibilities {
 			if po.Key == a.Key {
-				return s.say("cp.log.use", who, engine.Code("Key", po.Key), s.at(l), engine.Item("What", po.item))
+				return s.say("cp.log.use", who, s.at(l), engine.Item("What", po.item))
 			}
 		}
 	case vBuild:

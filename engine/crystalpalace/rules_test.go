@@ -106,7 +106,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 		reason string
 	}{
 		{"place 5 westminster 2", engine.ErrIllegalAction, "no unplaced die showing 5"},
-		{"place 6 westminster 9", engine.ErrIllegalAction, "has 4 dice spaces"},
+		{"place 6 westminster 9", engine.ErrIllegalAction, "are 4 dice spaces"},
 		{"take 1", engine.ErrIllegalAction, "place a die"},
 		{"build audiobook", engine.ErrIllegalAction, "place a die"},
 	}
@@ -117,7 +117,7 @@ func TestLegalAndIllegalActions(t *testing.T) {
 	s.Seats[blue].Pounds = 1
 	refused(t, s, blue, "place 6 westminster 4", engine.ErrIllegalAction, "fee of 2 £")
 	mustApply(t, s, blue, "place 6 westminster 1")
-	refused(t, s, red, "place 1 westminster 1", engine.ErrIllegalAction, "space 1 is taken")
+	refused(t, s, red, "place 1 westminster 1", engine.ErrIllegalAction, "space 1 at Westminster is taken")
 	// Prompt lists hold exactly the actions Apply accepts.
 	for _, pr := range s.Prompts() {
 		for _, a := range pr.Actions {

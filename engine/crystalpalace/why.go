@@ -24,9 +24,12 @@ func unknownAction(id string, args ...engine.Arg) error {
 	return engine.RefuseWith(engine.ErrUnknownAction, engine.Say(id, args...))
 }
 
-// loc names location l as argument "Location".
+// loc names where location l is, as argument "At": its at-phrase ("at
+// the Patent Office", "im Patentamt"), which a sentence takes whole in
+// every language, never its bare name (docs/languages.md, "Names in
+// sentences").
 func (s *State) loc(l locKind) engine.Arg {
-	return engine.Item("Location", keyLoc+s.c.Locations[l].Key)
+	return engine.Item("At", keyAt+s.c.Locations[l].Key)
 }
 
 // costSay is cost c as data: "2 gears, 1 energy, 3 pounds".
