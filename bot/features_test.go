@@ -584,10 +584,21 @@ func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	}
 	closed := make(chan struct{})
 	go func() { h.bot.Close(); close(closed) }()
+	// Close waits on the gate the interaction holds: once a reader can no
+	// longer enter, it is waiting there, and must not have returned
+	for h.bot.gate.TryRLock() {
+		h.bot.gate.RUnlock()
+		select {
+		case <-closed:
+			t.Fatal("Close returned with an interaction in flight")
+		default:
+			runtime.Gosched()
+		}
+	}
 	select {
 	case <-closed:
 		t.Fatal("Close returned with an interaction in flight")
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	unlock()
 	if res := <-done; !strings.Contains(res.text(), "you played `pick 3`") {

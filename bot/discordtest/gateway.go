@@ -227,6 +227,7 @@ func (g *gateway) count(f func(*GatewayStats)) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	f(&g.stats)
+	g.cond.Broadcast() // for WaitGateway
 }
 
 // identify starts a new session on c and sends READY.
@@ -563,6 +564,11 @@ func (s *Server) WaitShards(timeout time.Duration, shards ...Shard) (GatewayStat
 		}
 		return true
 	})
+}
+
+// WaitGateway waits until cond holds of the gateway's counts.
+func (s *Server) WaitGateway(timeout time.Duration, cond func(GatewayStats) bool) (GatewayStats, error) {
+	return s.gw.wait(timeout, func() bool { return cond(s.gw.stats) })
 }
 
 // Shards lists the shards whose session is connected, by shard id.

@@ -2,7 +2,6 @@ package discordtest
 
 import (
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +15,7 @@ type received struct {
 	tokens []string
 	dms    []string
 	got    chan struct{}
-	// readies counts the READY events the session has handled.
-	readies atomic.Int32
+	ready  chan struct{} // one per READY the session has handled
 }
 
 func (r *received) add(f func()) {
@@ -25,6 +23,38 @@ func (r *received) add(f func()) {
 	f()
 	r.mu.Unlock()
 	r.got <- struct{}{}
+}
+
+// flush sends the session's shard one more interaction and waits for it:
+// a session gets its events in order and handles them in order, so what
+// was sent to the shard before has arrived. It returns the marker's token.
+func (r *received) flush(t *testing.T, srv *Server, guild string) string {
+	t.Helper()
+	raw := command("game")
+	raw["guild_id"] = guild
+	tok, err := srv.SendInteraction(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		r.wait(t, 1)
+		r.mu.Lock()
+		last := len(r.tokens) > 0 && r.tokens[len(r.tokens)-1] == tok
+		r.mu.Unlock()
+		if last {
+			return tok
+		}
+	}
+}
+
+// waitReady waits for the session to handle its next READY.
+func (r *received) waitReady(t *testing.T) {
+	t.Helper()
+	select {
+	case <-r.ready:
+	case <-time.After(gatewayWait):
+		t.Fatal("no READY")
+	}
 }
 
 func (r *received) wait(t *testing.T, n int) {
@@ -54,14 +84,15 @@ func openShard(t *testing.T, srv *Server, shard Shard) (*discordgo.Session, *rec
 		t.Fatal(err)
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
-	r := &received{got: make(chan struct{}, 100)}
+	s.SyncEvents = true // handlers run in the order the events came (see flush)
+	r := &received{got: make(chan struct{}, 100), ready: make(chan struct{}, 10)}
 	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 		r.add(func() { r.tokens = append(r.tokens, ic.Token) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, mc *discordgo.MessageCreate) {
 		r.add(func() { r.dms = append(r.dms, mc.Content) })
 	})
-	s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { r.readies.Add(1) })
+	s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { r.ready <- struct{}{} })
 	if err := s.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +115,9 @@ func TestGatewayAcknowledgesHeartbeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the session stays up over many intervals: every heartbeat was acknowledged
-	time.Sleep(400 * time.Millisecond)
-	if st := srv.Gateway(); st.Heartbeats < 3 || st.Connections != 1 {
-		t.Errorf("heartbeats: %+v", st)
+	st, err := srv.WaitGateway(gatewayWait, func(st GatewayStats) bool { return st.Heartbeats >= 3 })
+	if err != nil || st.Connections != 1 {
+		t.Errorf("heartbeats: %+v, %v", st, err)
 	}
 }
 
@@ -137,17 +168,18 @@ func TestGatewayIdentifiesDispatchesAndResumes(t *testing.T) {
 	if err := srv.RequestReconnect(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return srv.Gateway().Resumes == resumes+1 })
+	waitGateway(t, srv, func(st GatewayStats) bool { return st.Resumes == resumes+1 })
 	// INVALID_SESSION: the bot identifies again
 	if err := srv.InvalidateSession(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return srv.Gateway().Identifies == 2 })
+	waitGateway(t, srv, func(st GatewayStats) bool { return st.Identifies == 2 })
 	if _, err := srv.WaitConnected(gatewayWait); err != nil {
 		t.Fatal(err)
 	}
 	// what the new session is sent counts once the bot has handled its READY
-	waitFor(t, func() bool { return got.readies.Load() == 2 })
+	got.waitReady(t) // the first session's
+	got.waitReady(t)
 	if _, err := srv.SendDM("101", "after"); err != nil {
 		t.Fatal(err)
 	}
@@ -186,13 +218,9 @@ func TestGatewayRefusesAWrongToken(t *testing.T) {
 // after its own pause, take seconds).
 const gatewayWait = 30 * time.Second
 
-func waitFor(t *testing.T, cond func() bool) {
+func waitGateway(t *testing.T, srv *Server, cond func(GatewayStats) bool) {
 	t.Helper()
-	deadline := time.Now().Add(gatewayWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if st, err := srv.WaitGateway(gatewayWait, cond); err != nil {
+		t.Fatalf("%v: %+v", err, st)
 	}
 }

@@ -165,7 +165,11 @@ func TestBackupSocketCloseDoesNotWaitForClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	time.Sleep(50 * time.Millisecond) // let the server take the connection
+	// the server takes connections in the order they came: once a later
+	// client's backup is written, the silent one is being served
+	if _, err := boltdb.RequestBackup(context.Background(), srv.Path(), filepath.Join(t.TempDir(), "copy.db")); err != nil {
+		t.Fatal(err)
+	}
 	closed := make(chan error)
 	go func() { closed <- srv.Close() }()
 	select {
