@@ -69,3 +69,41 @@ func TestTopicByPartOfItsName(t *testing.T) {
 		}
 	}
 }
+
+// The location topics say what each action space gives or costs at every
+// player count as the content has it, so a topic cannot contradict the
+// game: the rulebook's Westminster makes the third die pay at 5 players,
+// the London Times' the third at 4 and 5, and the British Museum's the
+// second at 2 and 3 players and the third at 5.
+func TestLocationTopicsSayTheActionSpacesOfEachPlayerCount(t *testing.T) {
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := games(t)[0] // Crystal Palace
+	topics := rules.(engine.Rulebook).Topics()
+	want := map[string]map[string][]string{
+		"en": {
+			"westminster":    {"Action spaces with 2 to 4 players, in the order dice take them: +1 £, a cost of 2 £. Action spaces with 5 players, in the order dice take them: +1 £, nothing, a cost of 2 £."},
+			"london times":   {"Action spaces with 2 to 3 players, in the order dice take them: +1 newspaper, a cost of 2 £. Action spaces with 4 to 5 players, in the order dice take them: +1 newspaper, nothing, a cost of 2 £."},
+			"british museum": {"with 2 to 3 players, in the order dice take them: nothing, a cost of 2 £.", "with 4 players, in the order dice take them: nothing, nothing.", "with 5 players, in the order dice take them: nothing, nothing, a cost of 2 £."},
+		},
+		"de": {"westminster": {"Aktionsfelder bei 5 Spielenden, in der Reihenfolge der Würfel: +1 £, nichts, 2 £ Kosten."}},
+		"fr": {"london times": {"De 4 à 5 joueurs, les cases action, dans l’ordre où les dés les prennent\u202f: +1 journal, rien, 2 £ à payer."}},
+	}
+	for lang, byTopic := range want {
+		w := wording.ForRules(cat.For(lang), rules, nil)
+		for name, parts := range byTopic {
+			topic, ok := w.Topic(topics, name)
+			if !ok {
+				t.Fatalf("no topic %q", name)
+			}
+			text := w.Say(topic.Text)
+			for _, part := range parts {
+				if !strings.Contains(text, part) {
+					t.Errorf("%s: topic %q says %q, want it to hold %q", lang, name, text, part)
+				}
+			}
+		}
+	}
+}
