@@ -276,6 +276,7 @@ type Store interface {
 	settingsStore
 	timerStore
 	archiveStore
+	inboxStore
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
@@ -328,6 +329,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
+		&inboxHandler{store: store, games: reg},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {

@@ -16,6 +16,7 @@ const (
 	cmdFree  = "free"
 	cmdGame  = "game"
 	cmdAdmin = "meeple-admin"
+	cmdInbox = "inbox"
 
 	subNew      = "new"
 	subJoin     = "join"
@@ -94,6 +95,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 		games = append(games, &discordgo.ApplicationCommandOptionChoice{Name: rules.Title(), Value: name})
 	}
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	guildOrDM := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
 	adminPerm := int64(adminPermissions)
 	minPlayers, minZero := float64(1), float64(0)
 	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
@@ -163,6 +165,7 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},
 		},
+		{Name: cmdInbox, Contexts: guildOrDM},
 		{
 			Name: cmdAdmin, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminPerm,

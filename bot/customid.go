@@ -47,6 +47,7 @@ const (
 	verbTreeBack  verb = "back"    // a step back in the action picker (arg: seat and path)
 	verbEndVote   verb = "endvote" // vote to end the game now
 	verbFullBoard verb = "full"    // board: show the full board privately
+	verbInbox     verb = "inbox"   // /inbox: show a page (arg: w or o, for waiting or other games, and the page)
 )
 
 // knownVerbs is the set parseCustomID accepts.
@@ -54,7 +55,7 @@ var knownVerbs = map[verb]bool{
 	verbJoin: true, verbLeave: true, verbAddAI: true, verbDropAI: true, verbStart: true,
 	verbAbandon: true, verbConfirm: true, verbAct: true, verbPick: true, verbSecret: true,
 	verbModal: true, verbWhich: true, verbLogPage: true, verbTree: true, verbTreeStep: true, verbTreeBack: true,
-	verbEndVote: true, verbFullBoard: true,
+	verbEndVote: true, verbFullBoard: true, verbInbox: true,
 }
 
 // customID is the decoded custom_id of a component Meeple posted: the game

@@ -116,12 +116,13 @@ type verbRoute struct {
 type router struct {
 	langs    *languages
 	commands map[string]commandRoute
+	anywhere map[string]bool    // commands that work outside a server too (a DM, an app installed to a user)
 	subs     map[string]runFunc // by "command subcommand"
 	verbs    map[verb]verbRoute
 }
 
 func newRouter(langs *languages) *router {
-	return &router{langs: langs, commands: map[string]commandRoute{}, subs: map[string]runFunc{}, verbs: map[verb]verbRoute{}}
+	return &router{langs: langs, commands: map[string]commandRoute{}, anywhere: map[string]bool{}, subs: map[string]runFunc{}, verbs: map[verb]verbRoute{}}
 }
 
 // subcommand registers the handler of one subcommand of a command whose
@@ -143,6 +144,18 @@ func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
 		choices = func(in *interaction) choiceList { return choiceList{texts: suggest(in)} }
 	}
 	return rt.commandWithChoices(name, run, choices)
+}
+
+// commandAnywhere registers the handler of a slash command that works
+// outside a server too: in a DM with the bot, or from an app a user
+// installed to their account. Its handler reads the user from
+// interaction.user, which is set with or without a member.
+func (rt *router) commandAnywhere(name string, run runFunc) error {
+	if err := rt.command(name, run, nil); err != nil {
+		return err
+	}
+	rt.anywhere[name] = true
+	return nil
 }
 
 // commandWithChoices is command for an autocompletion whose choices send
@@ -207,7 +220,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			}
 			return r.choices(choices)
 		}
-		if i.GuildID == "" {
+		if i.GuildID == "" && !rt.anywhere[data.Name] {
 			return errGuildOnly
 		}
 		if run, ok := rt.subs[data.Name+" "+in.sub]; ok && in.sub != "" {
