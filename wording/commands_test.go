@@ -45,13 +45,14 @@ func TestEveryQuotedActionParses(t *testing.T) {
 	}
 }
 
-// placeholder is a <…> in an action's usage.
-var placeholder = regexp.MustCompile(`<[^>]+>`)
+// placeholder is a <…> in an action's usage, a message's own {{.Key}}
+// standing for one, or "…" for the rest of an action.
+var placeholder = regexp.MustCompile(`<[^>]+>|\{\{[^}]*\}\}|…`)
 
 // parsesWithValues reports whether action parses in either game once each
 // placeholder is given one of a few values.
 func parsesWithValues(action string) bool {
-	values := []string{"1", "6", "westminster", "crane", "gears"}
+	values := []string{"1", "6", "westminster", "crane", "gears", "pounds", "watch"}
 	n := len(placeholder.FindAllString(action, -1))
 	for k := 0; k < pow(len(values), n); k++ {
 		i := k

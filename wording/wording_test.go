@@ -18,6 +18,14 @@ import (
 // event, and every prompt's label as an event of kind "prompt".
 func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.Event {
 	t.Helper()
+	all, _ := playOffered(t, rules, players, seed)
+	return all
+}
+
+// playOffered plays as play does and returns besides the events every
+// action the game offered (its prompts' and the free ones).
+func playOffered(t *testing.T, rules engine.Rules, players int, seed uint64) ([]engine.Event, []string) {
+	t.Helper()
 	st, err := rules.New(engine.Setup{Players: players, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +35,7 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 		t.Fatal(err)
 	}
 	var all []engine.Event
+	var offered []string
 	for step := 0; !st.Over(); step++ {
 		if step > 5000 {
 			t.Fatalf("%s: no end after %d actions", rules.Name(), step)
@@ -39,6 +48,7 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 			}
 			all = append(all, engine.Event{Kind: "prompt", Seat: p.Seat, Text: text})
 			all = append(all, descriptions(st, p)...)
+			offered = append(append(offered, p.Actions...), st.FreeActions(p.Seat)...)
 		}
 		p := ps[step%len(ps)]
 		ev, err := st.Apply(p.Seat, ai.Decide(player, st, p, seed, step))
@@ -47,7 +57,7 @@ func play(t *testing.T, rules engine.Rules, players int, seed uint64) []engine.E
 		}
 		all = append(all, ev...)
 	}
-	return all
+	return all, offered
 }
 
 // descriptions are what the actions open to p's seat do (engine.Describer),

@@ -527,7 +527,7 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 	case dBonus:
 		for _, pk := range s.Seats[seat].Picks {
 			if pk.Poster == t.Subject {
-				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), engine.Code("Bonus", pk.Key)), false)
+				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), s.bonusArg(t.Subject, pk.Key)), false)
 				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
 				return true
 			}

@@ -84,11 +84,15 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		return s.say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Queue[0].Subject].Space))
 	case vBonus:
 		if a.Always {
-			return s.say("cp.log.bonus_always", who, engine.Code("Bonus", a.Key))
+			return s.say("cp.log.bonus_always", who, s.bonusArg(p.Queue[0].Subject, a.Key))
 		}
-		return s.say("cp.log.bonus", who, engine.Code("Bonus", a.Key))
+		return s.say("cp.log.bonus", who, s.bonusArg(p.Queue[0].Subject, a.Key))
 	case vWatch:
-		return s.say("cp.log.watch", who, engine.Code("Side", a.Key))
+		side := "cp.watch_side.pounds"
+		if a.Key == "vp" {
+			side = "cp.watch_side.vp"
+		}
+		return s.say("cp.log.watch", who, engine.Msg("Side", side, 0))
 	case vPay:
 		if why := p.Queue[0].Why; why != "" {
 			return s.say("cp.log.pay_why", who, engine.Num("Pounds", p.Queue[0].Amount), engine.Msg("Why", causeID(why), 0))
@@ -142,6 +146,22 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 // at is "at the Patent Office", "at Westminster", as argument "At".
 func (s *State) at(l locKind) engine.Arg {
 	return engine.Item("At", s.c.keys.at[l])
+}
+
+// bonusArg is alternative key of the bonus decision on subject (a
+// poster; Westminster V when negative) as argument "Bonus", written as
+// what it gives ("+2 £"), not as its notation.
+func (s *State) bonusArg(subject int, key string) engine.Arg {
+	alts := s.c.Tracks.WestminsterV
+	if subject >= 0 {
+		alts = s.c.Tracks.Buzz.Posters[subject].Choice
+	}
+	for _, e := range alts {
+		if e.gain.String() == key {
+			return engine.Nested("Bonus", engine.Text{ID: "cp.effects", Args: []engine.Arg{effectPart(e)}})
+		}
+	}
+	return engine.Code("Bonus", key)
 }
 
 // tileArg names research tile id as argument name: its name, and what it
