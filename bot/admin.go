@@ -16,8 +16,8 @@ type adminHandler struct {
 		GuildSettings(guild string) (storage.GuildSettings, error)
 		PutGuildSettings(guild string, s storage.GuildSettings) error
 	}
-	cfg   *Config
-	words *locale.Catalogue
+	cfg       *Config
+	catalogue *locale.Catalogue
 }
 
 func (b *adminHandler) register(rt *router) error {
@@ -47,8 +47,8 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 			s.Threads = on
 		}
 		if lang := opts.str(optLanguage); lang != "" {
-			if !slices.Contains(b.words.Languages(), lang) {
-				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(b.words.Languages(), ", "))
+			if !slices.Contains(b.catalogue.Languages(), lang) {
+				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(b.catalogue.Languages(), ", "))
 			}
 			s.Language = lang
 		}

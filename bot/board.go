@@ -150,7 +150,7 @@ func isButtonRow(row discordgo.ActionsRow) bool {
 // buttons when one public prompt has few actions, a select menu per public
 // prompt otherwise, and one button for everyone with a secret prompt.
 // words writes the bot's words, game the game's.
-func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
+func promptComponents(tr *locale.Printer, words *wording.Words, g *storage.Game, st engine.State) []discordgo.MessageComponent {
 	var public []engine.Prompt
 	secret := false
 	for _, p := range st.Prompts() {
@@ -168,16 +168,16 @@ func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Gam
 		room--
 	}
 	if len(public) == 1 && len(public[0].Actions) <= maxButtons {
-		rows = actionButtons(game, g, st, public[0])
+		rows = actionButtons(words, g, st, public[0])
 	}
 	if rows == nil {
 		// a select menu per prompt; a prompt too large for one gets a
 		// button to the action picker (pickerflow.go), all in one row
 		var pickers []discordgo.MessageComponent
 		for _, p := range public {
-			if sel, ok := actionSelect(game, g, st, p); ok {
+			if sel, ok := actionSelect(words, g, st, p); ok {
 				rows = append(rows, sel)
-			} else if btn, ok := treeButton(words, g, p); ok && len(pickers) < 5 {
+			} else if btn, ok := treeButton(tr, g, p); ok && len(pickers) < 5 {
 				pickers = append(pickers, btn)
 			}
 		}
@@ -191,8 +191,8 @@ func promptComponents(words *locale.Printer, game *wording.Words, g *storage.Gam
 	if secret {
 		id := componentID(g.Guard(), verbSecret, "")
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: words.T("board.secret_button"), Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
-			secretTreeButton(words, g),
+			discordgo.Button{Label: tr.T("board.secret_button"), Style: discordgo.PrimaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+			secretTreeButton(tr, g),
 		}})
 	}
 	return rows

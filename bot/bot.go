@@ -290,14 +290,14 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("bot: on-deadline %q: want %q or %q", cfg.OnDeadline, onDeadlineComputer, onDeadlinePause)
 	}
 	cfg.defaults()
-	words := p.Words
-	if words == nil {
+	catalogue := p.Words
+	if catalogue == nil {
 		var err error
-		if words, err = locale.New(); err != nil {
+		if catalogue, err = locale.New(); err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
 	}
-	langs := &languages{words: words, settings: store, log: cfg.Logger}
+	langs := &languages{catalogue: catalogue, settings: store, log: cfg.Logger}
 	if render == nil {
 		cfg.Images = false
 	}
@@ -324,7 +324,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
 		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, think: think, pub: pub, look: look, ratings: book},
 		dms,
-		&adminHandler{settings: store, cfg: &b.cfg, words: words},
+		&adminHandler{settings: store, cfg: &b.cfg, catalogue: catalogue},
 		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
@@ -346,7 +346,7 @@ func (b *Bot) RegisterCommands() error {
 	if b.cfg.AppID == "" {
 		return errors.New("bot: register commands: no application id")
 	}
-	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.words))
+	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.catalogue))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -391,7 +391,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	if !b.enter() {
 		result = "closing"
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			_ = r.message(msg{Content: errClosing.words(b.langs.person(string(i.Locale))), Private: true})
+			_ = r.message(msg{Content: errClosing.in(b.langs.person(string(i.Locale))), Private: true})
 		}
 		return
 	}

@@ -85,7 +85,7 @@ const adminPermissions = discordgo.PermissionManageChannels
 // of reg in /lobby new. Their descriptions and choices are words's English,
 // with the other languages' names and descriptions beside them (see
 // localize).
-func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.ApplicationCommand {
+func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.ApplicationCommand {
 	var games []*discordgo.ApplicationCommandOptionChoice
 	for _, name := range reg.Names() {
 		rules, err := reg.Lookup(name)
@@ -175,12 +175,12 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 					integer(optDeadline, &minZero, 24*14),
 					integer(optReminder, &minZero, 24*14),
 					boolean(optThread),
-					choices(optLanguage, words.Languages()...),
+					choices(optLanguage, catalogue.Languages()...),
 				),
 			},
 		},
 	}
-	localize(cmds, words)
+	localize(cmds, catalogue)
 	return cmds
 }
 
@@ -192,34 +192,34 @@ func Commands(reg *engine.Registry, words *locale.Catalogue) []*discordgo.Applic
 // under cmd.choice.<path>_<value>, except a game, which is named by its
 // title (game.<kind>.title; a game the catalogue lacks keeps its rules'
 // title) and a language by its own name (language.<code>).
-func localize(cmds []*discordgo.ApplicationCommand, words *locale.Catalogue) {
-	en := words.For(locale.English)
-	names := func(name string) map[discordgo.Locale]string { return byLocale(words.Each("cmd.name." + name)) }
+func localize(cmds []*discordgo.ApplicationCommand, catalogue *locale.Catalogue) {
+	en := catalogue.For(locale.English)
+	names := func(name string) map[discordgo.Locale]string { return byLocale(catalogue.Each("cmd.name." + name)) }
 	var options func(path string, opts []*discordgo.ApplicationCommandOption)
 	options = func(path string, opts []*discordgo.ApplicationCommandOption) {
 		for _, o := range opts {
 			p := path + "_" + o.Name
 			o.Description, o.NameLocalizations = en.T("cmd.help."+p), names(o.Name)
-			o.DescriptionLocalizations = byLocale(words.Each("cmd.help." + p))
+			o.DescriptionLocalizations = byLocale(catalogue.Each("cmd.help." + p))
 			for _, c := range o.Choices {
 				key := "cmd.choice." + p + "_" + c.Value.(string)
 				switch o.Name {
 				case optGame:
 					key = "game." + c.Value.(string) + ".title"
-					if !words.Has(key) {
+					if !catalogue.Has(key) {
 						continue // a game the catalogue does not know keeps its own title
 					}
 				case optLanguage:
 					key = "language." + c.Value.(string)
 				}
-				c.Name, c.NameLocalizations = en.T(key), byLocale(words.Each(key))
+				c.Name, c.NameLocalizations = en.T(key), byLocale(catalogue.Each(key))
 			}
 			options(p, o.Options)
 		}
 	}
 	for _, c := range cmds {
 		c.Description = en.T("cmd.help." + c.Name)
-		n, d := byLocale(words.Each("cmd.command."+c.Name)), byLocale(words.Each("cmd.help."+c.Name))
+		n, d := byLocale(catalogue.Each("cmd.command."+c.Name)), byLocale(catalogue.Each("cmd.help."+c.Name))
 		c.NameLocalizations, c.DescriptionLocalizations = &n, &d
 		options(c.Name, c.Options)
 	}

@@ -186,26 +186,26 @@ func (b *dmHandler) register(rt *router) error {
 func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
 	user := m.Author.ID
-	words := b.langs.user(user) // a DM carries no locale: the user's last interaction's
+	tr := b.langs.user(user) // a DM carries no locale: the user's last interaction's
 	waiting, err := b.waitingSecrets(user)
 	if err != nil {
 		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: words.T(genericFailure)})
+		b.answer(m.ChannelID, msg{Content: tr.T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.words(words)})
+		b.answer(m.ChannelID, msg{Content: errBlankChoice.in(tr)})
 	case text == "":
 	case len(waiting) == 0:
-		b.answer(m.ChannelID, msg{Content: words.T("dm.none_waiting")})
+		b.answer(m.ChannelID, msg{Content: tr.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(words, g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
+		b.answer(m.ChannelID, msg{Content: b.playFromDM(tr, g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
 	default:
 		b.pending.put(user, text, written(m.ID, b.now()), b.now())
-		if q := b.answer(m.ChannelID, b.whichGameMessage(words, waiting)); q != nil {
+		if q := b.answer(m.ChannelID, b.whichGameMessage(tr, waiting)); q != nil {
 			b.pending.asked(user, q.ID)
 		}
 	}
@@ -225,19 +225,19 @@ func written(id string, now time.Time) time.Time {
 // words' language. key is
 // the id of the DM or interaction that sent it (see request.key); offered,
 // the prompt it answers (see drawnFor).
-func (b *dmHandler) playFromDM(words *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
+func (b *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
 	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, offered: offered, text: text, key: key})
 	if out != nil {
 		b.pub.notify(out)
 	}
 	if err != nil {
-		text, unexpected := userMessage(words, err)
+		text, unexpected := userMessage(tr, err)
 		if unexpected {
 			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
-		return words.T("dm.answer", "ID", g.ID, "Text", text)
+		return tr.T("dm.answer", "ID", g.ID, "Text", text)
 	}
-	return privateConfirmation(words, out)
+	return privateConfirmation(tr, out)
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
@@ -264,22 +264,22 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 
 // whichGameMessage asks, in words' language, which of several games a DM
 // is for.
-func (b *dmHandler) whichGameMessage(words *locale.Printer, waiting []waitingGame) msg {
+func (b *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) msg {
 	id := componentID(storage.Guard{}, verbWhich, "")
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
 			break
 		}
-		title := kindTitle(words, b.games, w.game.Kind)
+		title := kindTitle(tr, b.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: words.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
-			Description: gameWords(words, b.games, w.game.Kind).Label(w.prompt),
+			Label: tr.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
+			Description: gameWords(tr, b.games, w.game.Kind).Label(w.prompt),
 		})
 	}
-	return msg{Content: words.T("dm.which"),
+	return msg{Content: tr.T("dm.which"),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: id, Placeholder: words.T("dm.which_placeholder"), Options: opts},
+			discordgo.SelectMenu{CustomID: id, Placeholder: tr.T("dm.which_placeholder"), Options: opts},
 		}}}}
 }
 
@@ -383,26 +383,26 @@ func (b *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPr
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		b.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
 	}
-	words := b.langs.server(g.Guild) // a public notice
-	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: words.T("dm.closed", "User", user, "Button", words.T("board.secret_button"))}, g.ID)
+	tr := b.langs.server(g.Guild) // a public notice
+	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
 }
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
 func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	words := b.langs.user(user)
-	title := kindTitle(words, b.games, g.Kind)
+	tr := b.langs.user(user)
+	title := kindTitle(tr, b.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	game := gameWords(words, b.games, g.Kind)
-	label := game.Label(p)
-	m := msg{Content: words.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
+	words := gameWords(tr, b.games, g.Kind)
+	label := words.Label(p)
+	m := msg{Content: tr.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
 	if b.menusOnly {
-		m.Content = words.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
+		m.Content = tr.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
 	}
-	m.Components = choiceMenu(label, game, g, st, p, "")
+	m.Components = choiceMenu(label, words, g, st, p, "")
 	_, err := b.send.dm(user, m)
 	return err
 }
@@ -414,11 +414,11 @@ func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p en
 // the partial choice travels in the option values, which only the user sees.
 // label, what p asks in the user's language, is the placeholder of the top
 // menu; game writes what each action does.
-func choiceMenu(label string, game *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
-	opts := menuOptions(game, st, p.Seat, p.Actions, prefix)
+func choiceMenu(label string, words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt, prefix string) []discordgo.MessageComponent {
+	opts := menuOptions(words, st, p.Seat, p.Actions, prefix)
 	for len(opts) == 1 && !slices.Contains(p.Actions, opts[0].Value) {
 		prefix = opts[0].Value // one way on: take it ("dice" before "dice 6")
-		opts = menuOptions(game, st, p.Seat, p.Actions, prefix)
+		opts = menuOptions(words, st, p.Seat, p.Actions, prefix)
 	}
 	if len(opts) == 0 {
 		return nil
@@ -435,7 +435,7 @@ func choiceMenu(label string, game *wording.Words, g *storage.Game, st engine.St
 
 // menuOptions lists the actions that start with prefix, or their next words
 // when they do not fit in one menu; nil when even those do not fit.
-func menuOptions(game *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
+func menuOptions(words *wording.Words, st engine.State, seat engine.Seat, actions []string, prefix string) []discordgo.SelectMenuOption {
 	var matching []string
 	for _, a := range actions {
 		if prefix == "" || strings.HasPrefix(a, prefix+" ") {
@@ -445,7 +445,7 @@ func menuOptions(game *wording.Words, st engine.State, seat engine.Seat, actions
 	var opts []discordgo.SelectMenuOption
 	if len(matching) <= maxSelectOpts {
 		for _, a := range matching {
-			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(game, st, seat, a)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(words, st, seat, a)})
 		}
 		return opts
 	}
@@ -526,16 +526,16 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (b *dmHandler) narrowChoice(r *reply, words *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
+func (b *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := secretChoice(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	game := gameWords(words, b.games, full.Kind)
-	label := game.Label(p)
-	menu := choiceMenu(label, game, full, st, p, value)
+	words := gameWords(tr, b.games, full.Kind)
+	label := words.Label(p)
+	menu := choiceMenu(label, words, full, st, p, value)
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: words.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
+	return true, r.update(msg{Content: tr.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
 }

@@ -147,7 +147,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	if err != nil {
 		return err
 	}
-	p := in.pub()
+	p := in.publicTr()
 	if !t.passed() {
 		var others []string
 		var names []string

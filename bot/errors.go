@@ -29,8 +29,8 @@ func (r *refusal) Error() string {
 	return r.english
 }
 
-// words writes the refusal in p's language.
-func (r *refusal) words(p *locale.Printer) string {
+// in writes the refusal in p's language.
+func (r *refusal) in(p *locale.Printer) string {
 	if r.id == "" {
 		return r.english
 	}
@@ -143,7 +143,7 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	}
 	var ref *refusal
 	if errors.As(err, &ref) {
-		return ref.words, false
+		return ref.in, false
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
@@ -157,9 +157,9 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	case errors.Is(err, storage.ErrStale):
 		return message("refuse.stale"), false
 	case errors.Is(err, storage.ErrChannelBusy):
-		return errBusyChannel.words, false
+		return errBusyChannel.in, false
 	case errors.Is(err, storage.ErrNotFound):
-		return errNoGame.words, false
+		return errNoGame.in, false
 	case errors.Is(err, engine.ErrGameOver):
 		return message("refuse.game_over"), false
 	case errors.Is(err, engine.ErrNotYourTurn):

@@ -115,8 +115,8 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 		return b.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.look.boardMessage(in.pub(), g, st)
-		m.Image, m.Loose = b.look.fullBoard(in.pub(), g, st), true // the whole board, where the button may lack room
+		m := b.look.boardMessage(in.publicTr(), g, st)
+		m.Image, m.Loose = b.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
 		return r.message(b.look.scoresMessage(p, g, st, false).private())

@@ -90,9 +90,9 @@ func TestWholeGamesSpeakGermanAndFrench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole games")
 	}
-	words := testWords(t)
+	catalogue := testWords(t)
 	for _, lang := range []string{locale.German, locale.French} {
-		english := englishOnly(words, lang)
+		english := englishOnly(catalogue, lang)
 		for _, kind := range []string{"crystalpalace", "eightydays"} {
 			t.Run(lang+"/"+kind, func(t *testing.T) {
 				t.Parallel()
@@ -189,17 +189,17 @@ func TestDMsFollowTheUsersLastInteraction(t *testing.T) {
 // every permission has its name in every catalogue.
 func TestSkillAndPermissionsInTheReadersLanguage(t *testing.T) {
 	t.Parallel()
-	words := testWords(t)
+	catalogue := testWords(t)
 	for lang, want := range map[string]string{locale.German: "Öffentliche Threads erstellen und Nachrichten in Threads senden", locale.French: "Créer des fils publics et Envoyer des messages dans les fils"} {
-		p := words.For(lang)
-		got := errThreadPermissions(permissionNames(threadPermissions)).(*refusal).words(p)
+		p := catalogue.For(lang)
+		got := errThreadPermissions(permissionNames(threadPermissions)).(*refusal).in(p)
 		if !strings.Contains(got, want) {
 			t.Errorf("%s: %s", lang, got)
 		}
 	}
 	for _, perm := range Permissions() {
-		for _, lang := range words.Languages() {
-			if name := permissionName(words.For(lang), perm.Name); name == "" || lang != locale.English && name == perm.Name {
+		for _, lang := range catalogue.Languages() {
+			if name := permissionName(catalogue.For(lang), perm.Name); name == "" || lang != locale.English && name == perm.Name {
 				t.Errorf("%s: %s reads %q", lang, perm.Name, name)
 			}
 		}
@@ -212,16 +212,16 @@ func TestSkillAndPermissionsInTheReadersLanguage(t *testing.T) {
 // language's ("À vous de jouer : …").
 func TestScoresAndPingsInTheReadersLanguage(t *testing.T) {
 	t.Parallel()
-	words := testWords(t)
+	catalogue := testWords(t)
 	for lang, want := range map[string]string{locale.English: "Port tickets", locale.German: "Fahrkarten", locale.French: "billets du port"} {
-		if got := scoreSource(words.For(lang), "port-tickets"); got != want {
+		if got := scoreSource(catalogue.For(lang), "port-tickets"); got != want {
 			t.Errorf("%s: port-tickets reads %q, want %q", lang, got, want)
 		}
-		if got := scoreSource(words.For(lang), "spaces"); got != "spaces" {
+		if got := scoreSource(catalogue.For(lang), "spaces"); got != "spaces" {
 			t.Errorf("%s: a source without a message reads %q", lang, got)
 		}
 	}
-	if got := words.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer\u202f: <@1>" {
+	if got := catalogue.For(locale.French).T("botgame.ping", "Prefix", "À vous de jouer", "Names", "<@1>"); got != "À vous de jouer\u202f: <@1>" {
 		t.Errorf("a French ping reads %q", got)
 	}
 }

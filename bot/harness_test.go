@@ -79,9 +79,9 @@ type harness struct {
 	// step, when set, is told each decision playWholeGame makes: the
 	// state before it, its prompt and the action.
 	step func(st engine.State, p engine.Prompt, action string)
-	// words are the catalogues say reads (made on first use)
-	words     *locale.Catalogue
-	wordsOnce sync.Once
+	// catalogue is what say reads (made on first use)
+	catalogue     *locale.Catalogue
+	catalogueOnce sync.Once
 	// session, when set, makes the bot's Discord session (one that talks
 	// to the fake through a REST proxy); nil means h.fake.NewSession.
 	session func() *discordgo.Session
@@ -93,8 +93,8 @@ type harness struct {
 // say is message id of the catalogue in the harness's language (its
 // locale; English when unset).
 func (h *harness) say(id string, args ...any) string {
-	h.wordsOnce.Do(func() { h.words = testWords(h.t) })
-	return h.words.For(h.locale).T(id, args...)
+	h.catalogueOnce.Do(func() { h.catalogue = testWords(h.t) })
+	return h.catalogue.For(h.locale).T(id, args...)
 }
 
 // guildID is the guild the harness's interactions come from.

@@ -120,8 +120,8 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	if err != nil {
 		return err
 	}
-	b.editLobby(g, v, note, in.pub())
-	return r.message(msg{Content: note.in(in.pub())})
+	b.editLobby(g, v, note, in.publicTr())
+	return r.message(msg{Content: note.in(in.publicTr())})
 }
 
 // phrase is a message of the catalogue with its arguments, to be written
@@ -171,10 +171,10 @@ func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction)
 		return err
 	}
 	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
-		b.editLobby(g, id.Verb, note, in.pub())
+		b.editLobby(g, id.Verb, note, in.publicTr())
 		return r.message(msg{Content: note.in(in.tr), Private: true})
 	}
-	if err := r.update(b.lobbyAfter(g, id.Verb, note, in.pub())); err != nil {
+	if err := r.update(b.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
 		return err
 	}
 	b.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
@@ -228,7 +228,7 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 		inThread = settings.Threads
 	}
 	if inThread {
-		if err := b.openInThread(in, g, gameTitle(in.pub(), rules)); err != nil {
+		if err := b.openInThread(in, g, gameTitle(in.publicTr(), rules)); err != nil {
 			return err
 		}
 	}
@@ -236,9 +236,9 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 		return err
 	}
 	if inThread {
-		return b.announceThread(r, in, g, gameTitle(in.pub(), rules))
+		return b.announceThread(r, in, g, gameTitle(in.publicTr(), rules))
 	}
-	if err := r.message(b.lobbyMessage(g, in.pub())); err != nil {
+	if err := r.message(b.lobbyMessage(g, in.publicTr())); err != nil {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
@@ -390,8 +390,8 @@ func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string
 					n++
 				}
 			}
-			kind := levelName(in.pub(), arg)
-			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.pub().T("lobby.computer_name", "N", n, "Kind", kind)})
+			kind := levelName(in.publicTr(), arg)
+			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.publicTr().T("lobby.computer_name", "N", n, "Kind", kind)})
 			note = say("lobby.ai_added", "Name", name, "Kind", kind)
 		case verbDropAI:
 			last := -1
@@ -452,7 +452,7 @@ func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rul
 	for n, s := range res.game.Seats {
 		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
 	}
-	return res.game, say("lobby.started", "Game", gameTitle(in.pub(), rules), "Seats", strings.Join(names, ", ")), nil
+	return res.game, say("lobby.started", "Game", gameTitle(in.publicTr(), rules), "Seats", strings.Join(names, ", ")), nil
 }
 
 // defaultComputer is the computer player /lobby add-computer and the lobby's
@@ -689,7 +689,7 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	err = r.update(msg{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
 	b.pub.abandoned(g, displayName(i))
 	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
-		err = errors.Join(err, r.message(msg{Content: in.pub().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
+		err = errors.Join(err, r.message(msg{Content: in.publicTr().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
 	}
 	return err
 }

@@ -102,14 +102,14 @@ func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
 
 // secretTreeButton is the board's button that opens the picker for the
 // clicker's own secret choice, beside the one that opens the form.
-func secretTreeButton(words *locale.Printer, g *storage.Game) discordgo.MessageComponent {
+func secretTreeButton(tr *locale.Printer, g *storage.Game) discordgo.MessageComponent {
 	id := componentID(g.Guard(), verbTree, secretTree)
-	return discordgo.Button{Label: words.T("play.tree_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
+	return discordgo.Button{Label: tr.T("play.tree_button"), Style: discordgo.SecondaryButton, CustomID: id, Emoji: &discordgo.ComponentEmoji{Name: "🔒"}}
 }
 
 // treeButton is the board's button that opens the picker for a prompt too
 // large for a select menu.
-func treeButton(words *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
+func treeButton(tr *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo.MessageComponent, bool) {
 	id := componentID(g.Guard(), verbTree, treeArg(false, p.Seat, nil))
 	if !fitsCustomID(id) {
 		return nil, false
@@ -118,7 +118,7 @@ func treeButton(words *locale.Printer, g *storage.Game, p engine.Prompt) (discor
 	if s := g.Seats[p.Seat]; s.Name != "" {
 		who = s.Name
 	}
-	return discordgo.Button{Label: clip(words.T("play.tree_choose", "Name", who), maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
+	return discordgo.Button{Label: clip(tr.T("play.tree_choose", "Name", who), maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
 }
 
 // step answers a picker button or menu: it opens the top menu (from the
@@ -226,17 +226,17 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 // treeMessage is one step of the picker: what is chosen so far, a menu of
 // the next choices and, below the top, a back button.
 // It is written in words' language; game writes the game's texts.
-func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
-	label := promptLabel(game, st, seat)
+func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+	label := promptLabel(words, st, seat)
 	if secret {
 		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
-			label = game.Label(p)
+			label = words.Label(p)
 		}
 	}
 	var sb strings.Builder
-	sb.WriteString(words.T("play.tree_head", "ID", g.ID, "Seat", int(seat)+1, "Label", label))
+	sb.WriteString(tr.T("play.tree_head", "ID", g.ID, "Seat", int(seat)+1, "Label", label))
 	if menu.Prefix != "" {
-		sb.WriteString("\n" + words.T("play.so_far", "Prefix", menu.Prefix))
+		sb.WriteString("\n" + tr.T("play.so_far", "Prefix", menu.Prefix))
 	}
 	round := ""
 	if secret {
@@ -251,16 +251,16 @@ func treeMessage(words *locale.Printer, game *wording.Words, g *storage.Game, st
 		}
 		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
 		if c.Action != "" {
-			opts[i].Description = optionDescription(game, st, seat, c.Action)
+			opts[i].Description = optionDescription(words, st, seat, c.Action)
 		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: clip(words.T("play.tree_placeholder", "Label", label), 150), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: clip(tr.T("play.tree_placeholder", "Label", label), 150), Options: opts},
 	}}}
 	if len(path) > 0 {
 		back := componentID(g.Guard(), verbTreeBack, treeArg(secret, seat, path[:len(path)-1])+round)
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: words.T("play.back"), Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
+			discordgo.Button{Label: tr.T("play.back"), Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})
 	}
 	return msg{Content: sb.String(), Components: rows, Private: true}

@@ -257,8 +257,8 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.look.recent.forget(channel)
 		p.handles.forget(channel)
 		p.dms.forgetGame(work.gone.ID)
-		words := p.langs.server(work.gone.Guild)
-		p.post(channel, msg{Content: words.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
+		tr := p.langs.server(work.gone.Guild)
+		p.post(channel, msg{Content: tr.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
 		return
 	}
 	var newPhase bool
@@ -520,16 +520,16 @@ func promptLabel(words *wording.Words, st engine.State, seat engine.Seat) string
 // publishFinal retires the board and posts the final scores.
 func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
-	words := p.langs.server(g.Guild)
+	tr := p.langs.server(g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.withBoardImage(words, g, st) // the glance of the final position
+		board := p.look.withBoardImage(tr, g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
 		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	m := p.look.scoresMessage(words, g, st, true)
-	m.Image = p.look.scoresImage(words, g, st)
+	m := p.look.scoresMessage(tr, g, st, true)
+	m.Image = p.look.scoresImage(tr, g, st)
 	for _, s := range g.Seats {
 		if s.User != "" {
 			m.Mentions = append(m.Mentions, s.User)
@@ -539,13 +539,13 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
 		return
 	}
-	p.postReport(g, words, clicks)
+	p.postReport(g, tr, clicks)
 }
 
 // postReport posts a finished game's report under its final scores: the
 // chart of its scores by round and its players' turn times. It pings
 // nobody.
-func (p *publisher) postReport(g *storage.Game, words *locale.Printer, clicks []*boardClick) {
+func (p *publisher) postReport(g *storage.Game, tr *locale.Printer, clicks []*boardClick) {
 	if len(g.Log) != g.Version { // a record without its log: read it whole
 		full, err := p.store.GetByID(g.ID)
 		if err != nil {
@@ -554,7 +554,7 @@ func (p *publisher) postReport(g *storage.Game, words *locale.Printer, clicks []
 		}
 		g = full
 	}
-	m, err := p.look.reportMessage(words, g, false)
+	m, err := p.look.reportMessage(tr, g, false)
 	if err != nil {
 		p.log.Warn("the game's report failed", "game", g.ID, "err", err)
 		return

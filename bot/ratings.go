@@ -218,7 +218,7 @@ func (b *leaderboardHandler) register(rt *router) error {
 }
 
 func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
-	kind, p := in.opts.str(optGame), in.pub()
+	kind, p := in.opts.str(optGame), in.publicTr()
 	name := p.T("ratings.all_games")
 	if kind != "" {
 		rules, err := b.games.Lookup(kind)

@@ -47,7 +47,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			}
 			h.bot.Wait()
 			retried()
-			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.words(englishWords(t))) {
+			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.in(englishWords(t))) {
 				t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
 			}
 			g, _ := load(t, h)
@@ -95,7 +95,7 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(errUnknownOutcome.words(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(errUnknownOutcome.in(englishWords(t))) || !strings.Contains(told, "look at the board") || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want the unknown outcome's words and what to do, privately", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {
@@ -164,7 +164,7 @@ func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(errNotRecorded.words(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(errNotRecorded.in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want that the move was not recorded", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != tc.commits {

@@ -12,9 +12,9 @@ import (
 // in the reader's language) — no word only English uses.
 func TestGameRefusalsSpeakTheReadersLanguage(t *testing.T) {
 	t.Parallel()
-	words := testWords(t)
+	catalogue := testWords(t)
 	for _, lang := range []string{locale.German, locale.French} {
-		english := englishOnly(words, lang)
+		english := englishOnly(catalogue, lang)
 		for _, c := range []struct {
 			kind, action string
 			want         map[string]string // a phrase of the refusal by language

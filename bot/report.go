@@ -41,7 +41,7 @@ func (b *gameHandler) summary(r *reply, in *interaction) error {
 		return err
 	}
 	r.deferMessage(false) // replaying and drawing take a moment
-	m, err := b.look.reportMessage(in.pub(), g, true)
+	m, err := b.look.reportMessage(in.publicTr(), g, true)
 	if err != nil {
 		return err
 	}

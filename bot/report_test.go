@@ -145,7 +145,7 @@ func TestSummaryOfAnOlderGame(t *testing.T) {
 	}
 	for n, u := range []tester{alice, bob, carol} {
 		tt := rep.Turns[n]
-		want := "<@" + u.ID + "> — " + h.say("report.turns", "Count", tt.Count, "Median", span(h.words.For(""), tt.Median), "Longest", span(h.words.For(""), tt.Longest))
+		want := "<@" + u.ID + "> — " + h.say("report.turns", "Count", tt.Count, "Median", span(h.catalogue.For(""), tt.Median), "Longest", span(h.catalogue.For(""), tt.Longest))
 		if !strings.Contains(text, want) {
 			t.Errorf("want %q in\n%s", want, text)
 		}

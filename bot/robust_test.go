@@ -90,15 +90,15 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	}
 	// a button carrying the private form's verb, a menu carrying a button's
 	res := h.click(alice, chTiny, board.ID, id(verbModal, ""))
-	if !res.private() || !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
 		t.Errorf("a button with the form's verb: %s", res.text())
 	}
-	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
+	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
 		t.Errorf("a menu with a button's verb: %s", res.text())
 	}
 	// forms carrying a menu's verbs
 	for _, v := range []verb{verbPick, verbWhich, verbAct} {
-		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
+		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
 			t.Errorf("a form with verb %s: %s", v, res.text())
 		}
 	}
@@ -106,11 +106,11 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	raw := map[string]any{"type": 3, "data": map[string]any{"custom_id": id(verbPick, "0"), "component_type": 5, "values": []string{alice.ID}},
 		"message": h.messageJSON(board.ID, chTiny)}
 	h.place(raw, alice, chTiny)
-	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
+	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
 		t.Errorf("a user select: %s", res.text())
 	}
 	// the which-game menu belongs in DMs only
-	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.words(englishWords(t))) {
+	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
 		t.Errorf("a which-game menu in a channel: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -134,7 +134,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
 	menu := componentID(g.Guard(), verbPick, fmt.Sprint(aliceSeat))
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
-	if !res.private() || !strings.Contains(res.text(), errNotYours.words(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), errNotYours.in(englishWords(t))) {
 		t.Errorf("bob on alice's menu: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -151,7 +151,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	form := res.Requests[0].CustomID
 	for _, blank := range []string{"", "   ", "\n\t"} {
 		res := h.submit(alice, chTiny, form, blank)
-		if !res.private() || !strings.Contains(res.text(), errBlankChoice.words(englishWords(t))) {
+		if !res.private() || !strings.Contains(res.text(), errBlankChoice.in(englishWords(t))) {
 			t.Errorf("blank form %q: %s", blank, res.text())
 		}
 	}
@@ -243,7 +243,7 @@ func TestBlankDMIsRefused(t *testing.T) {
 	v := h.game(chTiny).Version
 	// alice's game waits for her pick: a DM without text (a picture, a
 	// sticker) is told so
-	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.words(englishWords(t)) {
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.in(englishWords(t)) {
 		t.Errorf("a blank DM while a pick is due: %+v", got)
 	}
 	// nobody waits for eve: a blank DM goes unanswered

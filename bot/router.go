@@ -41,8 +41,8 @@ type interaction struct {
 	public *locale.Printer
 }
 
-// pub is the printer of public messages: the server's language.
-func (in *interaction) pub() *locale.Printer {
+// publicTr is the printer of public messages: the server's language.
+func (in *interaction) publicTr() *locale.Printer {
 	if in.public == nil {
 		guildLocale := ""
 		if in.GuildLocale != nil {

@@ -84,7 +84,7 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 	}
 	var users []string
 	var names []string
-	p := in.pub()
+	p := in.publicTr()
 	words := b.pub.look.words(p, g.Kind)
 	for _, s := range waiting {
 		if u := g.Seats[s].User; u != user && !slices.Contains(users, u) {
@@ -115,11 +115,11 @@ func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil { // nobody left: abandoned
-		b.pub.abandoned(g, in.pub().T("seats.abandoned_by_resigning", "User", user))
+		b.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_resigning", "User", user))
 		return r.message(msg{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
 	}
-	return r.message(msg{Content: in.pub().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
-		Components: []discordgo.MessageComponent{endVoteButton(in.pub(), g)}})
+	return r.message(msg{Content: in.publicTr().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
+		Components: []discordgo.MessageComponent{endVoteButton(in.publicTr(), g)}})
 }
 
 // replace hands a seat to another person, or to a computer player when no
@@ -165,7 +165,7 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil {
-		b.pub.abandoned(g, in.pub().T("seats.abandoned_by_replacing", "User", caller))
+		b.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_replacing", "User", caller))
 		return r.message(msg{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
 	}
 	to := h.To.Name
@@ -174,7 +174,7 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 		to = "<@" + h.To.User + ">"
 		mentions = []string{h.To.User}
 	}
-	return r.message(msg{Content: in.pub().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
+	return r.message(msg{Content: in.publicTr().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
 }
 
 // handOver gives a seat of the channel's running game to a new holder under
@@ -203,7 +203,7 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 	}
 	if to.User == "" {
 		name := b.ref.standInName(rules)
-		to = storage.Seat{Computer: name, Name: in.pub().T("seats.computer_name", "Kind", levelName(in.pub(), name))}
+		to = storage.Seat{Computer: name, Name: in.publicTr().T("seats.computer_name", "Kind", levelName(in.publicTr(), name))}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}

@@ -67,8 +67,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		t.Fatalf("alice's pick: %s", told)
 	}
 	v := h.game(chTiny).Version
-	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, errStaleChoice.words(englishWords(t))) {
-		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, errStaleChoice.words(englishWords(t)))
+	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, errStaleChoice.in(englishWords(t))) {
+		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, errStaleChoice.in(englishWords(t)))
 	}
 	if g := h.game(chTiny); g.Version != v {
 		t.Fatalf("the stale choice was stored: version %d, want %d", g.Version, v)
@@ -97,8 +97,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		if stale.value == "" {
 			t.Fatal("no list value drawn")
 		}
-		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, errStaleChoice.words(englishWords(t))) {
-			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, errStaleChoice.words(englishWords(t)))
+		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, errStaleChoice.in(englishWords(t))) {
+			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, errStaleChoice.in(englishWords(t)))
 		}
 	}
 	if g := h.game(chTiny); g.Version != v {
@@ -182,7 +182,7 @@ func TestAChoiceForAGameElsewhereIsForeign(t *testing.T) {
 		t.Fatal("no list value drawn")
 	}
 	v := h.game(chTiny).Version
-	want := errForeignChoice.words(englishWords(t))
+	want := errForeignChoice.in(englishWords(t))
 	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, want) {
 		t.Fatalf("a choice for the game in channel %s sent in %s: %q; want %q", other, chTiny, told, want)
 	}

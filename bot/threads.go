@@ -75,7 +75,7 @@ func (b *lobbyHandler) openInThread(in *interaction, g *storage.Game, title stri
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := b.send.startThread(i.ChannelID, in.pub().T("thread.new_name", "Game", title))
+	t, err := b.send.startThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
@@ -92,7 +92,7 @@ func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game
 	if err := b.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
 		b.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
 	}
-	m, err := b.send.post(g.Channel, b.lobbyMessage(g, in.pub()))
+	m, err := b.send.post(g.Channel, b.lobbyMessage(g, in.publicTr()))
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game
 	}); err != nil {
 		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	return r.message(msg{Content: in.pub().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
+	return r.message(msg{Content: in.publicTr().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel
@@ -133,8 +133,8 @@ func (p *publisher) threadGone(g *storage.Game) {
 	if g.Creator != "" {
 		mentions = []string{g.Creator}
 	}
-	words := p.langs.server(g.Guild)
-	p.post(g.Parent, msg{Content: words.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
+	tr := p.langs.server(g.Guild)
+	p.post(g.Parent, msg{Content: tr.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
 }
 
 // HandleThreadDelete takes Discord's word that a thread was deleted: a

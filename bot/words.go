@@ -22,8 +22,8 @@ import (
 // in the language of the person's last interaction, even after a
 // restart (English before any). Safe for concurrent use.
 type languages struct {
-	words    *locale.Catalogue
-	settings interface {
+	catalogue *locale.Catalogue
+	settings  interface {
 		GuildSettings(guild string) (storage.GuildSettings, error)
 		PutGuildSettings(guild string, s storage.GuildSettings) error
 		UserPrefs(user string) (storage.UserPrefs, error)
@@ -38,7 +38,7 @@ type languages struct {
 
 // person is the language of a private answer to someone whose Discord
 // client reads in loc.
-func (l *languages) person(loc string) *locale.Printer { return l.words.For(loc) }
+func (l *languages) person(loc string) *locale.Printer { return l.catalogue.For(loc) }
 
 // guild is the language of a public message in guild, whose own locale
 // is guildLocale ("" when unknown, as at a deadline: then the locale the
@@ -46,7 +46,7 @@ func (l *languages) person(loc string) *locale.Printer { return l.words.For(loc)
 func (l *languages) guild(guild, guildLocale string) *locale.Printer {
 	s, err := l.settings.GuildSettings(guild)
 	if err == nil && s.Language != "" {
-		return l.words.For(s.Language)
+		return l.catalogue.For(s.Language)
 	}
 	if guildLocale == "" {
 		l.mu.Lock()
@@ -56,7 +56,7 @@ func (l *languages) guild(guild, guildLocale string) *locale.Printer {
 	if guildLocale == "" && err == nil {
 		guildLocale = s.Locale
 	}
-	return l.words.For(guildLocale)
+	return l.catalogue.For(guildLocale)
 }
 
 // server is the language of a public message in guild sent with no
@@ -77,7 +77,7 @@ func (l *languages) user(user string) *locale.Printer {
 		loc = prefs.Locale
 		l.remember(user, loc)
 	}
-	return l.words.For(loc)
+	return l.catalogue.For(loc)
 }
 
 // seen remembers the locales an interaction carries: its server's (kept
@@ -145,7 +145,7 @@ func (l *languages) remember(user, loc string) {
 }
 
 // english is for texts with no reader to follow, such as a log line.
-func (l *languages) english() *locale.Printer { return l.words.For(locale.English) }
+func (l *languages) english() *locale.Printer { return l.catalogue.For(locale.English) }
 
 // gameTitle is a game's title in p's language: the catalogue's
 // (game.<kind>.title), or the rules' own for a game the catalogue lacks.

@@ -33,10 +33,10 @@ func englishWords(t testing.TB) *locale.Printer { return testWords(t).For(locale
 // are left out of the check; so is the test game's own title.
 func TestLobbyAndGameCommandsSpeakGermanAndFrench(t *testing.T) {
 	t.Parallel()
-	words := testWords(t)
+	catalogue := testWords(t)
 	for _, lang := range []string{locale.German, locale.French} {
 		t.Run(lang, func(t *testing.T) {
-			english := englishOnly(words, lang)
+			english := englishOnly(catalogue, lang)
 			h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 			h.locale, h.guildLocale = lang, lang
 			admin := alice
@@ -120,19 +120,19 @@ func wordsOf(text string) []string {
 
 // englishOnly are the words of the English catalogue that lang's never
 // uses.
-func englishOnly(words *locale.Catalogue, lang string) map[string]bool {
+func englishOnly(catalogue *locale.Catalogue, lang string) map[string]bool {
 	of := func(l string) map[string]bool {
 		set := map[string]bool{}
-		for _, id := range words.IDs() {
+		for _, id := range catalogue.IDs() {
 			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "language.") {
 				continue // command names and language names are not sentences
 			}
 			var args []any
-			for _, name := range words.Placeholders(locale.English, id) {
+			for _, name := range catalogue.Placeholders(locale.English, id) {
 				args = append(args, name, "{{}}")
 			}
 			for _, n := range []int{1, 2} {
-				for _, w := range wordsOf(words.For(l).T(id, append(args, "Count", n)...)) {
+				for _, w := range wordsOf(catalogue.For(l).T(id, append(args, "Count", n)...)) {
 					set[w] = true
 				}
 			}
@@ -161,9 +161,9 @@ func englishIn(english map[string]bool, text string) []string {
 // harness's strict fake checks every answer the tests send.
 func TestLabelsFitDiscordInEveryLanguage(t *testing.T) {
 	t.Parallel()
-	words := testWords(t)
-	for _, lang := range words.Languages() {
-		p := words.For(lang)
+	catalogue := testWords(t)
+	for _, lang := range catalogue.Languages() {
+		p := catalogue.For(lang)
 		for _, id := range []string{"lobby.button.join", "lobby.button.leave", "lobby.button.add_ai", "lobby.button.drop_ai", "lobby.button.start_shuffled",
 			"lobby.button.start_join", "lobby.button.abandon", "lobby.abandon_button", "vote.button", "log.older", "log.newer"} {
 			if n := len([]rune(p.T(id))); n < 1 || n > 80 {
