@@ -18,7 +18,7 @@ import (
 
 // A global 429 on a bot-token call makes discordgo hold back every request
 // of its session until the limit resets. Interaction answers are exempt
-// from the global limit at Discord and must not wait: here the guard's
+// from the global limit at Discord and must not wait: here the transport's
 // clock stands still until the test ends the limit, so that the answer
 // goes out while the limit holds back the notice that met the 429, and
 // the notice once it is over. (discordgo itself sleeps the 429's
@@ -27,7 +27,7 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	over := make(chan struct{})
-	h.bot.send.guard.limits.wall = heldWall{at: time.Now(), over: over} // before any request
+	h.bot.send.transport.limits.wall = heldWall{at: time.Now(), over: over} // before any request
 	const noticeChannel = "7777"
 	h.fake.Fail(func(q discordtest.Request) bool {
 		return q.Kind == discordtest.ChannelSend && q.Channel == noticeChannel
@@ -75,14 +75,14 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 
 // A global 429 that carries X-RateLimit-Reset-After (some of Discord's
 // do) would make discordgo hold every call of its session until the
-// reset, interaction answers too: the guard keeps that limit itself, for
+// reset, interaction answers too: the transport keeps that limit itself, for
 // bot-token calls, and discordgo's own limiter never hears of it.
 func TestAGlobal429LeavesDiscordgosLimiterOpen(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	over := make(chan struct{})
 	defer close(over)
-	h.bot.send.guard.limits.wall = heldWall{at: time.Now(), over: over}
+	h.bot.send.transport.limits.wall = heldWall{at: time.Now(), over: over}
 	const dmChannel = "7778"
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Channel == dmChannel }, discordtest.GloballyRateLimited(30*time.Second, 1))
 	s := h.bot.send.s
@@ -99,16 +99,16 @@ func TestAGlobal429LeavesDiscordgosLimiterOpen(t *testing.T) {
 }
 
 // The session's HTTP timeout bounds each exchange with Discord from when
-// the guard lets it go, never the wait for its turn: a call held back by
+// the transport lets it go, never the wait for its turn: a call held back by
 // a global 429 for many times the timeout still goes out, and a call that
 // Discord leaves unanswered still fails once its exchange has taken the
 // timeout.
 func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	g := h.bot.send.guard
+	g := h.bot.send.transport
 	if g.exchange != 10*time.Second || h.bot.send.s.Client.Timeout != 0 {
-		t.Fatalf("the guard bounds exchanges by %v and the client by %v; want the fake's 10s, taken over by the guard",
+		t.Fatalf("the transport bounds exchanges by %v and the client by %v; want the fake's 10s, taken over by the transport",
 			g.exchange, h.bot.send.s.Client.Timeout)
 	}
 	// The bound is generous enough that no exchange with the in-process
@@ -150,9 +150,9 @@ func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
 	}
 }
 
-// heldWall is a clock for the guard that stands at at until over is
+// heldWall is a clock for the transport that stands at at until over is
 // closed, and then an hour later, and whose waits last until over is
-// closed: every limit the guard learns holds until then, and has passed
+// closed: every limit the transport learns holds until then, and has passed
 // after.
 type heldWall struct {
 	at   time.Time

@@ -280,7 +280,7 @@ type Store interface {
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
-// session's HTTP client in the send path's guard (see sender).
+// session's HTTP client in the send path's limited transport (see sender).
 func New(p Parts, cfg Config) (*Bot, error) {
 	s, store, render, reg := p.Session, p.Store, p.Renderer, p.Games
 	if s == nil || store == nil || reg == nil {
@@ -304,7 +304,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	probe := store
 	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
 	send := newSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc)
-	send.guard.obs = cfg.Observer
+	send.transport.obs = cfg.Observer
 	locks := newLockPool()
 	think := newThinker(thinkers(cfg.Thinkers), int(cfg.Think.Milliseconds()), cfg.Logger)
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,

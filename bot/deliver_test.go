@@ -105,7 +105,7 @@ func TestABoardDoesNotWaitForADM(t *testing.T) {
 	h.dm(carol, "1")
 	play(alice, "move 1")
 	play(bob, "move 1")
-	h.bot.send.guard.exchange = time.Hour // the held DM waits as long as the test
+	h.bot.send.transport.exchange = time.Hour // the held DM waits as long as the test
 	caught, release := h.fake.Hold(func(q discordtest.Request) bool {
 		return q.Kind == discordtest.DirectMessage && q.User == carol.ID && strings.Contains(q.Text(), "a number")
 	})

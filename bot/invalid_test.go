@@ -54,7 +54,7 @@ func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
 func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	h.bot.send.guard.limit = 5
+	h.bot.send.transport.limit = 5
 	openTinyTable(t, h, chTiny, alice, bob)
 	// every channel post is refused: a missing permission (403)
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.ChannelSend },
@@ -69,16 +69,16 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 		return n
 	}
 	before := sent()
-	// each notice to a channel of its own: the guard's count is the bot's,
+	// each notice to a channel of its own: the transport's count is the bot's,
 	// and no channel's bucket (5 posts in 5 s) makes the test wait
 	for n := 0; n < 8; n++ {
 		h.command(alice, chTiny, cmdGame, subAbandon, nil) // private, always answered
 		h.bot.pub.post(fmt.Sprint(7100+n), msg{Content: "a notice"}, 0)
 	}
 	if got := sent() - before; got != 5 {
-		t.Errorf("%d refused posts reached Discord; the guard should hold back after 5", got)
+		t.Errorf("%d refused posts reached Discord; the transport should hold back after 5", got)
 	}
-	if n := h.bot.send.guard.invalidCount(); n != 5 {
+	if n := h.bot.send.transport.invalidCount(); n != 5 {
 		t.Errorf("counted %d invalid responses, want 5", n)
 	}
 	if !strings.Contains(h.log(), "holding_back=true") {
@@ -201,7 +201,7 @@ func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
 			ok++
 		}
 	}
-	if _, tooMany := h.bot.send.guard.totals(); ok != 120 || tooMany != 0 {
+	if _, tooMany := h.bot.send.transport.totals(); ok != 120 || tooMany != 0 {
 		t.Errorf("%d of 120 posts went out, %d answered 429", ok, tooMany)
 	}
 	// the harness fails the test on any request Discord would refuse,

@@ -108,8 +108,8 @@ func routeOf(method, path string) string {
 	return method + " " + strings.Join(seg, "/")
 }
 
-// seen tells the observer about one REST call the guard passed on.
-func (g *guard) seen(r *http.Request, resp *http.Response, err error) {
+// seen tells the observer about one REST call the transport passed on.
+func (g *limitedTransport) seen(r *http.Request, resp *http.Response, err error) {
 	if g.obs == nil {
 		return
 	}
@@ -129,7 +129,7 @@ func (g *guard) seen(r *http.Request, resp *http.Response, err error) {
 // admitted waits until Discord's limits let r go (rateLimits.admit: the
 // global limit, r's bucket, the pace), counting the bot-token calls that
 // wait.
-func (g *guard) admitted(r *http.Request) (ticket, error) {
+func (g *limitedTransport) admitted(r *http.Request) (ticket, error) {
 	if g.obs == nil || isInteractionCall(r.URL.Path) {
 		return g.limits.admit(r.Context(), r)
 	}

@@ -14,12 +14,12 @@ import (
 	"time"
 )
 
-// Discord's rate limits, kept by the guard for every request of the
+// Discord's rate limits, kept by the transport for every request of the
 // process (every shard and goroutine shares the session's HTTP client, and
-// so one guard). discordgo keeps per-route buckets too, but it honours a
+// so one transport). discordgo keeps per-route buckets too, but it honours a
 // global 429 only when the answer carries X-RateLimit-Reset-After, and
 // then only in the session that received it, while the request that got
-// the 429 is the only one that sleeps. The guard therefore:
+// the 429 is the only one that sleeps. The transport therefore:
 //
 //   - on a global 429 (X-RateLimit-Global, X-RateLimit-Scope: global or
 //     "global": true in the body), holds every bot-token request until the
@@ -41,7 +41,7 @@ import (
 // Discord asks of every 429, by the interaction calls alone.
 
 // wall is the clock rate limits are kept on: Discord's windows are real
-// time. Tests give the guard a clock that jumps to the end of each wait.
+// time. Tests give the transport a clock that jumps to the end of each wait.
 type wall interface {
 	Now() time.Time
 	// Sleep waits until t or until ctx ends.
@@ -67,7 +67,7 @@ func (realWall) Sleep(ctx context.Context, t time.Time) error {
 	}
 }
 
-// rateLimits is the guard's record of Discord's limits. It is safe for
+// rateLimits is the transport's record of Discord's limits. It is safe for
 // concurrent use.
 type rateLimits struct {
 	wall wall
@@ -89,7 +89,7 @@ type rateLimits struct {
 	waiting int               // requests waiting for an answer (a probe's, a new bucket's)
 }
 
-// limitTrace lets a test see the order of what the guard lets go and what
+// limitTrace lets a test see the order of what the transport lets go and what
 // it learns.
 type limitTrace struct {
 	sent   func(r *http.Request)

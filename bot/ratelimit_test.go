@@ -14,7 +14,7 @@ import (
 	"github.com/meeplegames/meeple/bot/discordtest"
 )
 
-// jumpWall is a clock that moves only when the guard waits: a wait jumps
+// jumpWall is a clock that moves only when the transport waits: a wait jumps
 // it to the wait's end at once. A test reads from it when each request
 // went out, without waiting in real time.
 type jumpWall struct {
@@ -84,17 +84,17 @@ func response(status int, body string, headers ...string) *http.Response {
 	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body))}
 }
 
-// testGuard returns a guard on a jumping clock over a scripted Discord, and
+// testTransport returns a limited transport on a jumping clock over a scripted Discord, and
 // the bot's clock of its invalid-request window.
-func testGuard(answer func(r *http.Request) *http.Response) (*guard, *scripted, *jumpWall, *discordtest.Clock) {
+func testTransport(answer func(r *http.Request) *http.Response) (*limitedTransport, *scripted, *jumpWall, *discordtest.Clock) {
 	wall := &jumpWall{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	botClock := discordtest.NewClock(wall.now)
 	d := &scripted{wall: wall, answer: answer}
-	g := &guard{next: d, log: slog.New(slog.DiscardHandler), now: botClock.Now, limit: invalidHoldBack, limits: newRateLimits(wall)}
+	g := &limitedTransport{next: d, log: slog.New(slog.DiscardHandler), now: botClock.Now, limit: invalidHoldBack, limits: newRateLimits(wall)}
 	return g, d, wall, botClock
 }
 
-func do(t *testing.T, g *guard, method, path string) *http.Response {
+func do(t *testing.T, g *limitedTransport, method, path string) *http.Response {
 	t.Helper()
 	r, err := http.NewRequest(method, "https://discord.com/api/v9"+path, nil)
 	if err != nil {
@@ -128,7 +128,7 @@ func TestAGlobal429HoldsEveryBotTokenRequest(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			first := true
-			g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
+			g, d, wall, _ := testTransport(func(r *http.Request) *http.Response {
 				if first && strings.Contains(r.URL.Path, "/channels/") {
 					first = false
 					return response(http.StatusTooManyRequests, c.body, c.headers...)
@@ -157,14 +157,14 @@ func TestAGlobal429HoldsEveryBotTokenRequest(t *testing.T) {
 	}
 }
 
-// After a global window the guard lets one request go and holds the others
+// After a global window the transport lets one request go and holds the others
 // until Discord accepted it: a window that follows meets no burst.
 func TestAfterAGlobalWindowOneRequestGoesFirst(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	var mu sync.Mutex
 	n := 0
-	g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
+	g, d, wall, _ := testTransport(func(r *http.Request) *http.Response {
 		mu.Lock()
 		n++
 		k := n
@@ -205,7 +205,7 @@ func TestARoute429HoldsItsBucketOnly(t *testing.T) {
 	for _, scope := range []string{"user", "shared"} {
 		t.Run(scope, func(t *testing.T) {
 			first := true
-			g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
+			g, d, wall, _ := testTransport(func(r *http.Request) *http.Response {
 				if first {
 					first = false
 					return response(http.StatusTooManyRequests, `{"retry_after":4,"global":false}`, "X-RateLimit-Scope", scope,
@@ -231,13 +231,13 @@ func TestARoute429HoldsItsBucketOnly(t *testing.T) {
 	}
 }
 
-// A bucket the guard knows nothing of (at the start, after a restart)
+// A bucket the transport knows nothing of (at the start, after a restart)
 // gets one request; the others follow the headers of its answer.
 func TestAnUnknownBucketIsAskedOnceFirst(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	var once sync.Once
-	g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
+	g, d, wall, _ := testTransport(func(r *http.Request) *http.Response {
 		wait := false
 		once.Do(func() { wait = true })
 		if wait {
@@ -266,7 +266,7 @@ func TestAnUnknownBucketIsAskedOnceFirst(t *testing.T) {
 func TestAnInteractionsGlobal429HoldsOnlyInteractionCalls(t *testing.T) {
 	t.Parallel()
 	first := true
-	g, d, wall, _ := testGuard(func(r *http.Request) *http.Response {
+	g, d, wall, _ := testTransport(func(r *http.Request) *http.Response {
 		if first {
 			first = false
 			return response(http.StatusTooManyRequests, `{"retry_after":1.2,"global":true}`, "X-RateLimit-Global", "true", "X-RateLimit-Scope", "global")
@@ -286,12 +286,12 @@ func TestAnInteractionsGlobal429HoldsOnlyInteractionCalls(t *testing.T) {
 	}
 }
 
-// Invalid responses are counted in a sliding ten-minute window: the guard
+// Invalid responses are counted in a sliding ten-minute window: the transport
 // holds back at the limit, and sends again as soon as the oldest of them
 // is ten minutes old (not at a minute's boundary).
 func TestInvalidResponsesSlideOutOfTheWindow(t *testing.T) {
 	t.Parallel()
-	g, d, _, clock := testGuard(func(r *http.Request) *http.Response {
+	g, d, _, clock := testTransport(func(r *http.Request) *http.Response {
 		if strings.Contains(r.URL.Path, "/interactions/") {
 			return response(http.StatusNoContent, ``)
 		}
@@ -328,7 +328,7 @@ func TestInvalidResponsesSlideOutOfTheWindow(t *testing.T) {
 
 // sendAll posts to each path from a goroutine of its own, and returns once
 // waiting of them wait for another's answer.
-func sendAll(t *testing.T, g *guard, waiting int, paths ...string) *sync.WaitGroup {
+func sendAll(t *testing.T, g *limitedTransport, waiting int, paths ...string) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	for _, p := range paths {
 		wg.Add(1)
@@ -365,11 +365,11 @@ func TestRouteKeysKeepTheTopLevelResource(t *testing.T) {
 	}
 }
 
-// BenchmarkGuardRoundTrip measures what the guard adds to a bot-token
+// BenchmarkGuardRoundTrip measures what the transport adds to a bot-token
 // request (limits, pacing on a clock that does not wait, counting), over a
 // Discord that answers at once.
 func BenchmarkGuardRoundTrip(b *testing.B) {
-	g, _, _, _ := testGuard(nil)
+	g, _, _, _ := testTransport(nil)
 	reqs := make([]*http.Request, 64)
 	for i := range reqs {
 		reqs[i], _ = http.NewRequest("POST", fmt.Sprintf("https://discord.com/api/v9/channels/%d/messages", 100000000+i), nil)

@@ -20,14 +20,14 @@ import (
 
 // sender is the one way out to Discord. Every message, edit, DM and
 // interaction answer is fitted to Discord's limits here (fit), and every
-// REST call passes its guard, which counts the responses Discord holds
+// REST call passes its limited transport, which counts the responses Discord holds
 // against the bot and holds back before Discord's limit. Handlers never
 // call the session themselves.
 type sender struct {
-	s     *discordgo.Session
-	log   *slog.Logger
-	guard *guard
-	after afterFunc // the clock of interactions' automatic defers
+	s         *discordgo.Session
+	log       *slog.Logger
+	transport *limitedTransport
+	after     afterFunc // the clock of interactions' automatic defers
 
 	mu  sync.Mutex
 	dms map[string]string // user → their DM channel with the bot
@@ -36,24 +36,24 @@ type sender struct {
 // maxDMChannels bounds the DM channel cache; past it an arbitrary entry goes.
 const maxDMChannels = 4096
 
-// newSender wraps s's HTTP client in a guard (or keeps the one Guard put
+// newSender wraps s's HTTP client in a limited transport (or keeps the one KeepLimits put
 // there).
 func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time, after afterFunc) *sender {
-	g := guardSession(s, log)
+	g := limitSession(s, log)
 	g.setClock(now)
-	return &sender{s: s, log: log, guard: g, after: after, dms: map[string]string{}}
+	return &sender{s: s, log: log, transport: g, after: after, dms: map[string]string{}}
 }
 
 // Guard puts Discord's rate limits and the count of refused requests
-// (see guard) under every REST call of s, before the bot starts: calls
+// (see limitedTransport) under every REST call of s, before the bot starts: calls
 // made before New, such as asking Discord for the shard count, keep the
-// limits too. New does it when it was not done. log receives the guard's
+// limits too. New does it when it was not done. log receives the transport's
 // warnings.
-func Guard(s *discordgo.Session, log *slog.Logger) { guardSession(s, log) }
+func KeepLimits(s *discordgo.Session, log *slog.Logger) { limitSession(s, log) }
 
-func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
+func limitSession(s *discordgo.Session, log *slog.Logger) *limitedTransport {
 	if s.Client != nil {
-		if g, ok := s.Client.Transport.(*guard); ok {
+		if g, ok := s.Client.Transport.(*limitedTransport); ok {
 			return g
 		}
 	}
@@ -61,7 +61,7 @@ func guardSession(s *discordgo.Session, log *slog.Logger) *guard {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = slog.New(WithoutTokens(log.Handler()))
-	g := &guard{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(realWall{})}
+	g := &limitedTransport{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(realWall{})}
 	client := http.Client{}
 	if s.Client != nil {
 		client = *s.Client
@@ -91,7 +91,7 @@ func (s *sender) reply(i *discordgo.Interaction) *reply {
 
 // interactionSession returns a session for one interaction's calls (its
 // initial response, and its webhook's edits and follow-ups). It shares the
-// bot's HTTP client, and so the guard and the REST base URL, but has a rate
+// bot's HTTP client, and so the transport and the REST base URL, but has a rate
 // limiter of its own, dropped with the interaction:
 //
 //   - Interaction calls are exempt from Discord's global limit, so they must
@@ -392,7 +392,7 @@ func clip(s string, n int) string {
 }
 
 // Discord bans the IP, for an hour, of a bot that receives 10,000 invalid
-// responses (401, 403 and 429) in ten minutes. The guard counts them in a
+// responses (401, 403 and 429) in ten minutes. The transport counts them in a
 // sliding ten-minute window and holds back at half that.
 const (
 	invalidWindow   = 10 * time.Minute
@@ -400,7 +400,7 @@ const (
 )
 
 // Discord accepts 50 bot-token requests a second from a bot, counted as
-// they arrive. The guard sends at most paceBurst at once and paceRate a
+// they arrive. The transport sends at most paceBurst at once and paceRate a
 // second after that: at most 40 in any second as they leave, and under
 // 50 as they arrive even when some are delayed on the way by up to about
 // a quarter of a second (a busy machine, a slow connection) and bunch up
@@ -411,18 +411,18 @@ const (
 	paceInterval = time.Second / paceRate
 )
 
-// errHoldingBack: the guard refused to send a request because too many
+// errHoldingBack: the transport refused to send a request because too many
 // recent requests were refused by Discord.
 var errHoldingBack = errors.New("holding back: too many requests refused by Discord in the last ten minutes")
 
-// guard is the HTTP transport under the session, so that no request of
+// limitedTransport is the HTTP transport under the session, so that no request of
 // the process escapes it. It keeps Discord's rate limits (rateLimits: the
 // global limit, each route's bucket, a steady pace), counts the invalid
 // responses Discord holds against the bot (401, 403, and 429 other than a
 // shared resource's), logs them without their URL's tokens, and while the
 // count of the last ten minutes is at its limit it refuses every request
 // but interaction answers without sending it.
-type guard struct {
+type limitedTransport struct {
 	next   http.RoundTripper
 	log    *slog.Logger
 	now    func() time.Time // the bot's clock, for the invalid-request window
@@ -443,9 +443,9 @@ type guard struct {
 	requests int // requests sent since the start
 }
 
-// RoundTrip sends r when Discord's limits allow, unless the guard holds
+// RoundTrip sends r when Discord's limits allow, unless the transport holds
 // back.
-func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
+func (g *limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !isInteractionCall(r.URL.Path) && g.full() {
 		return nil, errHoldingBack
 	}
@@ -471,7 +471,7 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	padResetAfter(resp.Header)
-	// The guard keeps the global limit itself, for bot-token calls only;
+	// The transport keeps the global limit itself, for bot-token calls only;
 	// discordgo would hold every call of the session behind it,
 	// interaction answers too, which Discord's global limit does not bind.
 	resp.Header.Del("X-RateLimit-Global")
@@ -481,10 +481,10 @@ func (g *guard) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// bounded returns r with the guard's exchange time running from now, and
+// bounded returns r with the transport's exchange time running from now, and
 // the function that ends that time with the response's body (at once
 // without a response).
-func (g *guard) bounded(r *http.Request) (*http.Request, func(*http.Response)) {
+func (g *limitedTransport) bounded(r *http.Request) (*http.Request, func(*http.Response)) {
 	if g.exchange <= 0 {
 		return r, func(*http.Response) {}
 	}
@@ -541,14 +541,14 @@ func invalidResponse(resp *http.Response) bool {
 }
 
 // setClock sets the clock of the invalid-request window.
-func (g *guard) setClock(now func() time.Time) {
+func (g *limitedTransport) setClock(now func() time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.now = now
 }
 
 // count records one invalid response.
-func (g *guard) count(r *http.Request, resp *http.Response) {
+func (g *limitedTransport) count(r *http.Request, resp *http.Response) {
 	g.mu.Lock()
 	now := g.now()
 	g.expireLocked(now)
@@ -572,7 +572,7 @@ func (g *guard) count(r *http.Request, resp *http.Response) {
 }
 
 // expireLocked drops the invalid responses older than the window.
-func (g *guard) expireLocked(now time.Time) {
+func (g *limitedTransport) expireLocked(now time.Time) {
 	n := 0
 	for n < len(g.invalid) && now.Sub(g.invalid[n]) >= invalidWindow {
 		n++
@@ -584,7 +584,7 @@ func (g *guard) expireLocked(now time.Time) {
 
 // full reports whether the invalid responses of the last ten minutes
 // reached the limit.
-func (g *guard) full() bool {
+func (g *limitedTransport) full() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.holding {
@@ -601,14 +601,14 @@ func (g *guard) full() bool {
 
 // totals returns how many requests were sent and how many were answered
 // 429 since the start.
-func (g *guard) totals() (requests, tooMany int) {
+func (g *limitedTransport) totals() (requests, tooMany int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.requests, g.tooMany
 }
 
 // invalidCount returns the invalid responses of the last ten minutes.
-func (g *guard) invalidCount() int {
+func (g *limitedTransport) invalidCount() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.expireLocked(g.now())

@@ -57,7 +57,7 @@ func TestAGlobalStormIsWaitedOutBehindARESTProxy(t *testing.T) {
 	}
 }
 
-// stormTrace records, through the guard's trace, which global 429s the
+// stormTrace records, through the transport's trace, which global 429s the
 // bot had taken in when it let each request go.
 type stormTrace struct {
 	mu      sync.Mutex
@@ -107,7 +107,7 @@ func (s *stormTrace) inFlight(q, window discordtest.Request) bool {
 // from 8 goroutines through a storm, and checks what reached Discord.
 func weatherStorm(t *testing.T, h *harness) {
 	trace := newStormTrace()
-	h.bot.send.guard.limits.setTrace(trace.hooks())
+	h.bot.send.transport.limits.setTrace(trace.hooks())
 	var channels []string
 	for n := range 8 {
 		ch := fmt.Sprint(4001 + n)
@@ -169,7 +169,7 @@ func weatherStorm(t *testing.T, h *harness) {
 	trace.mu.Lock()
 	taken := trace.taken
 	trace.mu.Unlock()
-	t.Logf("storm of %v: %d global 429s (%d taken in by the guard); requests already on their way when a 429 was answered arrived inside its window %d times; %d notices posted, %d delivered; %d requests inside a window the bot knew of",
+	t.Logf("storm of %v: %d global 429s (%d taken in by the transport); requests already on their way when a 429 was answered arrived inside its window %d times; %d notices posted, %d delivered; %d requests inside a window the bot knew of",
 		stormFor, refused, taken, excused, posts, delivered, len(breaches))
 	if refused < int(stormFor/time.Second) {
 		t.Errorf("only %d global 429s: the storm did not meet the bot", refused)

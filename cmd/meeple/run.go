@@ -95,7 +95,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	bot.Guard(session, log) // every REST call from here on keeps Discord's limits
+	bot.KeepLimits(session, log) // every REST call from here on keeps Discord's limits
 	shards, err := cfg.Discord.shardSet(func() (int, error) {
 		gb, err := session.GatewayBot()
 		if err != nil {
