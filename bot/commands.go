@@ -17,6 +17,8 @@ const (
 	cmdGame  = "game"
 	cmdAdmin = "meeple-admin"
 	cmdInbox = "inbox"
+	cmdStats = "stats"
+	cmdRules = "rules"
 
 	subNew      = "new"
 	subJoin     = "join"
@@ -94,8 +96,13 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 		}
 		games = append(games, &discordgo.ApplicationCommandOptionChoice{Name: rules.Title(), Value: name})
 	}
+	// Game commands work in servers that installed the app; the few
+	// below that concern a player alone work wherever they are, also
+	// from the app installed to their account (see commandAnywhere)
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	guildOrDM := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	guildInstall := &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	everywhere := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+	anyInstall := &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 	adminPerm := int64(adminPermissions)
 	minPlayers, minZero := float64(1), float64(0)
 	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
@@ -165,7 +172,9 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},
 		},
-		{Name: cmdInbox, Contexts: guildOrDM},
+		{Name: cmdInbox, Contexts: everywhere, IntegrationTypes: anyInstall},
+		{Name: cmdStats, Contexts: everywhere, IntegrationTypes: anyInstall, Options: []*discordgo.ApplicationCommandOption{user(optUser)}},
+		{Name: cmdRules, Contexts: everywhere, IntegrationTypes: anyInstall, Options: []*discordgo.ApplicationCommandOption{gameChoice, str(optTopic, false, true)}},
 		{
 			Name: cmdAdmin, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminPerm,
@@ -179,6 +188,11 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				),
 			},
 		},
+	}
+	for _, c := range cmds {
+		if c.IntegrationTypes == nil {
+			c.IntegrationTypes = guildInstall
+		}
 	}
 	localize(cmds, catalogue)
 	return cmds

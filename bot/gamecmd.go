@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,8 @@ type gameHandler struct {
 func (b *gameHandler) register(rt *router) error {
 	return errors.Join(
 		rt.command(cmdGame, b.gameCommand, b.suggest),
+		rt.commandAnywhere(cmdStats, func(_ context.Context, r *reply, in *interaction) error { return b.stats(r, in) }, nil),
+		rt.commandAnywhere(cmdRules, b.rulesCommand, b.suggestTopics),
 		rt.component(verbLogPage, onButton, inGuild, b.logPage),
 		rt.component(verbFullBoard, onButton, inGuild, b.fullBoard),
 	)
@@ -66,7 +69,7 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 	return r.message(m)
 }
 
-// suggest lists the rules topics for /game rules.
+// suggest lists the rules topics for /game rules: of the channel's game.
 func (b *gameHandler) suggest(in *interaction) []string {
 	if in.sub != subRules {
 		return nil
@@ -75,13 +78,27 @@ func (b *gameHandler) suggest(in *interaction) []string {
 	if err != nil {
 		return nil
 	}
+	return topicChoices(in.tr, rules)
+}
+
+// suggestTopics lists the rules topics for /rules: of the game chosen.
+func (b *gameHandler) suggestTopics(in *interaction) []string {
+	rules, err := b.games.Lookup(in.opts.str(optGame))
+	if err != nil {
+		return nil
+	}
+	return topicChoices(in.tr, rules)
+}
+
+// topicChoices are rules' topics as autocomplete offers them: the typed
+// name, shown with its title in the reader's language (a reader finds
+// "loans" by typing "Kredite").
+func topicChoices(p *locale.Printer, rules engine.Rules) []string {
 	book, ok := rules.(engine.Rulebook)
 	if !ok {
 		return nil
 	}
-	// the typed name, shown with its title in the reader's language: a
-	// reader finds "loans" by typing "Kredite"
-	words := wording.ForRules(in.tr, rules, nil)
+	words := wording.ForRules(p, rules, nil)
 	var list []string
 	for _, t := range book.Topics() {
 		list = append(list, t.Name+"\t"+t.Name+" — "+words.Say(t.Title))
@@ -97,7 +114,11 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	case subStats:
 		return b.stats(r, in)
 	case subRules:
-		return b.rulesText(r, in, opts.str(optTopic))
+		rules, err := channelRules(b.store, b.games, in.ChannelID)
+		if err != nil {
+			return err
+		}
+		return rulesText(r, in.tr, rules, opts.str(optTopic))
 	case subUndo:
 		return b.undo(r, in)
 	case subSummary:
@@ -330,12 +351,19 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 }
 
 // rulesText shows a rules topic, or the list of topics.
-func (b *gameHandler) rulesText(r *reply, in *interaction, topic string) error {
-	p := in.tr
-	rules, err := channelRules(b.store, b.games, in.ChannelID)
+// rulesCommand answers /rules game: topic:, which works anywhere: a
+// topic of the game chosen, or the list of its topics.
+func (b *gameHandler) rulesCommand(_ context.Context, r *reply, in *interaction) error {
+	rules, err := b.games.Lookup(in.opts.str(optGame))
 	if err != nil {
-		return err
+		return refuseWith("refuse.unknown_game", "Name", clip(in.opts.str(optGame), 40))
 	}
+	return rulesText(r, in.tr, rules, in.opts.str(optTopic))
+}
+
+// rulesText answers privately with a topic of rules, or the list of its
+// topics when none is named.
+func rulesText(r *reply, p *locale.Printer, rules engine.Rules, topic string) error {
 	book, ok := rules.(engine.Rulebook)
 	if !ok || len(book.Topics()) == 0 {
 		return refuseWith("rules.none", "Game", gameTitle(p, rules))
@@ -388,20 +416,42 @@ func (b *gameHandler) stats(r *reply, in *interaction) error {
 			user = &discordgo.User{ID: id}
 		}
 	}
+	// outside the bot's servers (a DM, a server where only the user
+	// installed the app) the record is the player's over every server
+	guild := ""
+	if in.inBotsServer() {
+		guild = i.GuildID
+	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "**<@%s>**\n", user.ID)
-	summary, err := b.ratings.summary(p, b.games, i.GuildID, user.ID)
+	if guild == "" {
+		sb.WriteString(p.T("stats.everywhere") + "\n")
+	}
+	summary, err := b.ratings.summary(p, b.games, guild, user.ID)
 	if err != nil {
 		return err
 	}
 	sb.WriteString(summary)
-	archive, err := b.lists.ArchiveForGuild(i.GuildID, 0, 0)
-	if err != nil {
-		return err
+	if guild != "" {
+		server, err := b.serverStats(p, guild)
+		if err != nil {
+			return err
+		}
+		sb.WriteString("\n" + server)
 	}
-	active, err := b.lists.ListActive(i.GuildID)
+	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
+}
+
+// serverStats is a line on guild's games: how many are going, abandoned
+// and finished of each kind.
+func (b *gameHandler) serverStats(p *locale.Printer, guild string) (string, error) {
+	archive, err := b.lists.ArchiveForGuild(guild, 0, 0)
 	if err != nil {
-		return err
+		return "", err
+	}
+	active, err := b.lists.ListActive(guild)
+	if err != nil {
+		return "", err
 	}
 	finished, abandoned := map[string]int{}, 0
 	for _, g := range archive {
@@ -411,16 +461,12 @@ func (b *gameHandler) stats(r *reply, in *interaction) error {
 			abandoned++
 		}
 	}
-	sb.WriteString("\n" + p.T("stats.server", "Count", len(active), "Abandoned", abandoned))
-	kinds := make([]string, 0, len(finished))
-	for k := range finished {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
-	for _, k := range kinds {
+	var sb strings.Builder
+	sb.WriteString(p.T("stats.server", "Count", len(active), "Abandoned", abandoned))
+	for _, k := range slices.Sorted(maps.Keys(finished)) {
 		sb.WriteString(p.T("stats.server_finished", "Count", finished[k], "Game", kindTitle(p, b.games, k)))
 	}
-	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
+	return sb.String(), nil
 }
 
 // setPrefs changes the caller's preferences.

@@ -48,7 +48,7 @@ const (
 
 func (b *inboxHandler) register(rt *router) error {
 	return errors.Join(
-		rt.commandAnywhere(cmdInbox, b.inbox),
+		rt.commandAnywhere(cmdInbox, b.inbox, nil),
 		rt.component(verbInbox, onButton, anywhere, b.page),
 	)
 }

@@ -158,7 +158,8 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 	return res, true
 }
 
-// summary describes a player on a server in a few lines: their skill,
+// summary describes a player on a server (every server when guild is
+// "") in a few lines: their skill,
 // games and wins over every game and per kind of game, their favourite
 // game, and their skill over every server.
 // The lines are in p's language.
@@ -168,6 +169,9 @@ func (rb *ratingBook) summary(p *locale.Printer, games *engine.Registry, guild, 
 		return "", err
 	}
 	all, ok := l.Record(rating.Scope{Guild: guild}, user)
+	if !ok && guild == "" {
+		return p.T("stats.none_anywhere") + "\n", nil
+	}
 	if !ok {
 		text := p.T("stats.none_here") + "\n"
 		if r, ok := l.Record(rating.Scope{}, user); ok {

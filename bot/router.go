@@ -56,6 +56,22 @@ func (in *interaction) publicTr() *locale.Printer {
 // inDM reports whether the interaction came from a DM with the bot.
 func (in *interaction) inDM() bool { return in.GuildID == "" }
 
+// inBotsServer reports whether the interaction came from a server the bot
+// was installed to: not from a DM, nor from a server where only the user
+// installed the app (Discord then names no guild install among the
+// interaction's authorizing owners; an interaction that names none at
+// all is from an older Discord, in a server with the bot).
+func (in *interaction) inBotsServer() bool {
+	if in.GuildID == "" {
+		return false
+	}
+	if len(in.AuthorizingIntegrationOwners) == 0 {
+		return true
+	}
+	_, ok := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return ok
+}
+
 // ephemeral reports whether m is a private message (only its user sees it).
 func ephemeral(m *discordgo.Message) bool {
 	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0
@@ -150,8 +166,8 @@ func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
 // outside a server too: in a DM with the bot, or from an app a user
 // installed to their account. Its handler reads the user from
 // interaction.user, which is set with or without a member.
-func (rt *router) commandAnywhere(name string, run runFunc) error {
-	if err := rt.command(name, run, nil); err != nil {
+func (rt *router) commandAnywhere(name string, run runFunc, suggest suggestFunc) error {
+	if err := rt.command(name, run, suggest); err != nil {
 		return err
 	}
 	rt.anywhere[name] = true
@@ -203,7 +219,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			in.focused = focused(data.Options)
 			var list choiceList
-			if ok && c.suggest != nil && in.focused != nil && i.GuildID != "" {
+			if ok && c.suggest != nil && in.focused != nil && (i.GuildID != "" || rt.anywhere[data.Name]) {
 				list = c.suggest(in)
 			}
 			typed := ""

@@ -342,11 +342,13 @@ type Server struct {
 	mu           sync.Mutex
 	nextID       int64
 	requests     []Request
-	messages     map[string]*discordgo.Message // by message id
-	threads      map[string]*discordgo.Channel // threads made by ThreadStart, by id
-	original     map[string]string             // interaction token → message id of @original
-	interactions map[string]*interaction       // by token
-	closedDM     map[string]bool               // users who refuse DMs
+	messages     map[string]*discordgo.Message              // by message id
+	threads      map[string]*discordgo.Channel              // threads made by ThreadStart, by id
+	original     map[string]string                          // interaction token → message id of @original
+	interactions map[string]*interaction                    // by token
+	closedDM     map[string]bool                            // users who refuse DMs
+	outsiders    map[string]bool                            // channels the bot cannot see (see Outsider)
+	commands     map[string][]*discordgo.ApplicationCommand // registered, by guild ("" for global)
 	rules        []*rule
 	holds        []*hold
 	watch        func(Request)
@@ -370,6 +372,8 @@ func NewServer(o Options) *Server {
 		original:     map[string]string{},
 		interactions: map[string]*interaction{},
 		closedDM:     map[string]bool{},
+		outsiders:    map[string]bool{},
+		commands:     map[string][]*discordgo.ApplicationCommand{},
 		limits:       limiter{buckets: map[string]*window{}},
 	}
 	for _, c := range o.Relax {

@@ -221,6 +221,9 @@ func (s *Server) failure(req Request) (Failure, bool) {
 	if req.Kind == DirectMessage && s.closedDM[req.User] {
 		return CannotDM, true
 	}
+	if s.outsiderCall(req) {
+		return MissingAccess, true
+	}
 	for _, r := range s.rules {
 		if r.left != 0 && r.match(req) {
 			if r.left > 0 {
@@ -469,10 +472,16 @@ func (s *Server) apply(req *Request, seg []string, wait bool) (int, any) {
 		if err := json.Unmarshal(req.Raw, &cmds); err != nil {
 			return http.StatusBadRequest, map[string]any{"code": 50035, "message": err.Error()}
 		}
+		guild := ""
+		if len(seg) >= 5 && seg[2] == "guilds" {
+			guild = seg[3]
+		}
 		for _, c := range cmds {
 			c.ID = s.id()
 			c.ApplicationID = seg[1]
+			c.GuildID = guild
 		}
+		s.keepCommands(guild, cmds)
 		return http.StatusOK, cmds
 	case GatewayGet:
 		return http.StatusOK, map[string]any{"url": s.gw.url()}
