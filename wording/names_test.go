@@ -166,3 +166,23 @@ func nameStands(lang, line, name string, quoted bool) bool {
 		rest = after
 	}
 }
+
+// The games' French content (names of cards, locations, cities, the texts
+// of possibilities) is set as the French catalogues are
+// (locale.FrenchTypography).
+func TestFrenchContentTypography(t *testing.T) {
+	for _, rules := range games(t) {
+		names := rules.(engine.Namer)
+		checked := 0
+		for _, key := range rules.(engine.ItemLister).ItemKeys() {
+			name := names.ItemName(key, locale.French)
+			checked++
+			if mistake := locale.FrenchTypography(name); mistake != "" {
+				t.Errorf("%s %s: %s: %q", rules.Name(), key, mistake, name)
+			}
+		}
+		if checked < 30 {
+			t.Errorf("%s: only %d names checked", rules.Name(), checked)
+		}
+	}
+}
