@@ -231,7 +231,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 	if g.Status != storage.StatusRunning {
 		return errNotRunning
 	}
-	p, ok := secretChoice(g, st, userOf(i).ID)
+	p, ok := answerableSecretPrompt(g, st, userOf(i).ID)
 	if !ok {
 		if len(seatsOf(g, userOf(i).ID)) == 0 {
 			return errNotSeated
@@ -253,10 +253,10 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 	})
 }
 
-// secretChoice finds the secret prompt user may answer now: an open one,
+// answerableSecretPrompt finds the secret prompt user may answer now: an open one,
 // or one already answered that the rules still let them change (then a new
 // answer replaces it).
-func secretChoice(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
+func answerableSecretPrompt(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
 	for _, seat := range seatsOf(g, user) {
 		for _, p := range choicesOf(st, seat) {
 			if p.Secret {
@@ -267,8 +267,8 @@ func secretChoice(g *storage.Game, st engine.State, user string) (engine.Prompt,
 	return engine.Prompt{}, false
 }
 
-// secretPromptOf finds user's open secret prompt in the game.
-func secretPromptOf(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
+// openSecretPrompt finds user's open secret prompt in the game.
+func openSecretPrompt(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
 	for _, seat := range seatsOf(g, user) {
 		for _, p := range promptsOf(st, seat) {
 			if p.Secret {

@@ -396,7 +396,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 		return
 	}
 	defer b.leave()
-	defer b.recover("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", interactionKind(i.Type))
+	defer b.recoverPanic("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", interactionKind(i.Type))
 	err := b.router.route(ctx, r, i)
 	if err != nil {
 		b.fail(r, i, err)
@@ -415,13 +415,13 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 		return
 	}
 	defer b.leave()
-	defer b.recover("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
+	defer b.recoverPanic("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
 	b.dms.handle(ctx, m)
 }
 
-// recover, deferred, turns a panic into an ERROR log line with the stack
+// recoverPanic, deferred, turns a panic into an ERROR log line with the stack
 // (never the values in flight: they may be secret) and runs answer.
-func (b *Bot) recover(what string, answer func(), attrs ...any) {
+func (b *Bot) recoverPanic(what string, answer func(), attrs ...any) {
 	p := recover()
 	if p == nil {
 		return
@@ -544,7 +544,7 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 		return
 	}
 	defer b.leave()
-	defer b.recover("a deadline check", nil)
+	defer b.recoverPanic("a deadline check", nil)
 	b.timers.check(now)
 }
 

@@ -185,7 +185,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 			}
 			// the stand-in's moves and the new deadline: one commit, refused
 			// when another process handled the deadline first
-			out, err = b.ref.settle(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
+			out, err = b.ref.conclude(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
 			return err
 		})
 		if err != nil || !think {

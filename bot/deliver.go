@@ -172,12 +172,12 @@ func (h *boardHandles) forget(channel string) {
 // ch, so that its public follow-ups are seen there.
 func (r *reply) inChannel(ch string) bool { return r.i.GuildID != "" && r.i.ChannelID == ch }
 
-// settle marks the interaction answered, or its handler done: a follow-up
+// unblockFollowups marks the interaction answered, or its handler done: a follow-up
 // waiting for its initial response may go (or give up).
-func (r *reply) settle() {
-	r.settleOnce.Do(func() {
-		if r.settled != nil {
-			close(r.settled)
+func (r *reply) unblockFollowups() {
+	r.answeredOnce.Do(func() {
+		if r.answered != nil {
+			close(r.answered)
 		}
 	})
 }
@@ -189,8 +189,8 @@ func (r *reply) settle() {
 // content (which a follow-up would fill) is an error, and nothing is sent.
 func (r *reply) followup(m msg) (*discordgo.Message, error) {
 	m = fit(m)
-	if r.settled != nil {
-		<-r.settled
+	if r.answered != nil {
+		<-r.answered
 	}
 	r.mu.Lock()
 	ready := !r.lost && (r.state == ackUpdate || r.state == ackMessage && r.edited)

@@ -255,7 +255,7 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, ok := secretChoice(full, st, user); ok {
+		if p, ok := answerableSecretPrompt(full, st, user); ok {
 			out = append(out, waitingGame{game: full, prompt: p})
 		}
 	}
@@ -336,7 +336,7 @@ func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.
 		if user == "" {
 			continue
 		}
-		p, ok := secretPromptOf(g, st, user)
+		p, ok := openSecretPrompt(g, st, user)
 		if !ok || p.Seat != seat {
 			continue
 		}
@@ -355,7 +355,7 @@ func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.
 func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
 	for _, seat := range due {
 		user := g.Seats[seat].User
-		p, ok := secretPromptOf(g, st, user)
+		p, ok := openSecretPrompt(g, st, user)
 		if !ok {
 			continue
 		}
@@ -527,7 +527,7 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
 func (b *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
-	p, ok := secretChoice(full, st, user)
+	p, ok := answerableSecretPrompt(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}

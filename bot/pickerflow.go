@@ -163,7 +163,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 		return errNotSeated
 	}
 	if seat < 0 { // the board's secret button: the clicker's own choice
-		p, ok := secretChoice(g, st, in.user.ID)
+		p, ok := answerableSecretPrompt(g, st, in.user.ID)
 		if !ok {
 			return errNoSecret
 		}
@@ -229,7 +229,7 @@ func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn u
 func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
 	label := promptLabel(words, st, seat)
 	if secret {
-		if p, ok := secretChoice(g, st, g.Seats[seat].User); ok {
+		if p, ok := answerableSecretPrompt(g, st, g.Seats[seat].User); ok {
 			label = words.Label(p)
 		}
 	}

@@ -183,7 +183,7 @@ func (ref *referee) play(req request) (*outcome, error) {
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided, key: req.key}
 	out.add(events)
 	ref.record(out, seat, action)
-	return ref.settle(out, before, nil)
+	return ref.conclude(out, before, nil)
 }
 
 // start starts lobby, a game in the lobby whose lock the caller holds,
@@ -206,17 +206,17 @@ func (ref *referee) start(lobby *storage.Game, order func(g *storage.Game) error
 		return nil, fmt.Errorf("%w: %w", storage.ErrInvalid, err)
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: engine.Spectator, phase: true, change: order, start: true}
-	return ref.settle(out, nil, nil)
+	return ref.conclude(out, nil, nil)
 }
 
-// settle runs computer players (and stand-ins for the seats in standIn),
+// conclude runs computer players (and stand-ins for the seats in standIn),
 // finishes an ended game or re-arms the deadline, and stores all of it
 // with out's pending actions in one commit. before are the human seats
 // that were waiting before the action. It returns out once stored, or nil
 // when nothing was: then the game is as it was loaded. When a computer
 // player fails, the actions before its failure are stored, the deadline
 // is left alone, and out comes back with the failure.
-func (ref *referee) settle(out *outcome, before []engine.Seat, standIn map[engine.Seat]string) (*outcome, error) {
+func (ref *referee) conclude(out *outcome, before []engine.Seat, standIn map[engine.Seat]string) (*outcome, error) {
 	moved := ref.computerMoves(out, standIn)
 	var edit func(*storage.Game) error
 	var ending *storage.Ending

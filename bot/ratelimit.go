@@ -119,7 +119,7 @@ func newRateLimits(w wall) *rateLimits {
 	return &rateLimits{wall: w, changed: make(chan struct{}), buckets: map[string]*bucket{}, hashes: map[string]string{}}
 }
 
-// ticket is what admit hands a request for settle.
+// ticket is what admit hands a request for release.
 type ticket struct {
 	interaction bool
 	route       string // method and path, ids of the top-level resource kept
@@ -240,10 +240,10 @@ func (l *rateLimits) addBucket(key string, b *bucket) {
 	l.buckets[key] = b
 }
 
-// settle records what the answer to a request admitted with t says of the
+// release records what the answer to a request admitted with t says of the
 // limits (resp is nil when the request failed), and returns resp with its
 // body intact.
-func (l *rateLimits) settle(t ticket, r *http.Request, resp *http.Response) *http.Response {
+func (l *rateLimits) release(t ticket, r *http.Request, resp *http.Response) *http.Response {
 	var limited rateLimited
 	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 		resp, limited = readRateLimited(resp)

@@ -123,10 +123,10 @@ type reply struct {
 	// only that it is done, in its user's language ("" reads "Done.")
 	doneText string
 	sentAt   time.Time // when the initial response went out (inline.go)
-	// settled is closed once the interaction is answered or its handler
-	// is done (see settle).
-	settled    chan struct{}
-	settleOnce sync.Once
+	// answered is closed once the interaction is answered or its handler
+	// is done (see unblockFollowups).
+	answered     chan struct{}
+	answeredOnce sync.Once
 }
 
 // errInteractionLost: the interaction's initial response was refused as
@@ -147,7 +147,7 @@ func expired(err error) bool {
 // newReply answers i through s; after is the clock of its automatic
 // defer (real time when nil).
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after afterFunc) *reply {
-	r := &reply{s: s, i: i, log: log, settled: make(chan struct{})}
+	r := &reply{s: s, i: i, log: log, answered: make(chan struct{})}
 	if after == nil {
 		after = realAfterFunc
 	}
@@ -204,7 +204,7 @@ func (r *reply) done() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopTimer()
-	r.settle()
+	r.unblockFollowups()
 	return r.err
 }
 
@@ -222,7 +222,7 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
 		r.stopTimer() // answered: nothing left to defer
-		r.settle()
+		r.unblockFollowups()
 	case code == discordgo.ErrCodeUnknownInteraction:
 		r.lost = true
 	}

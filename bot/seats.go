@@ -222,7 +222,7 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 		g, err = b.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
-	out, err := b.ref.settle(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
+	out, err := b.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}

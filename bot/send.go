@@ -459,7 +459,7 @@ func (g *limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp = nil
 	}
 	bound(resp)
-	resp = g.limits.settle(t, r, resp)
+	resp = g.limits.release(t, r, resp)
 	g.seen(r, resp, err)
 	g.mu.Lock()
 	g.requests++

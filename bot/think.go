@@ -243,5 +243,5 @@ func (ref *referee) computerTurn(channel string, at storage.Guard, seat engine.S
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: true}
 	out.add(events)
 	ref.record(out, seat, action)
-	return ref.settle(out, before, nil)
+	return ref.conclude(out, before, nil)
 }

@@ -146,7 +146,7 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 		return
 	}
 	defer b.leave()
-	defer b.recover("a deleted thread", nil, "thread", thread)
+	defer b.recoverPanic("a deleted thread", nil, "thread", thread)
 	g, err := b.pub.store.Get(thread) // the game the thread holds, whichever it is
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
