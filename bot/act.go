@@ -27,14 +27,14 @@ type playHandler struct {
 	dms   *dmHandler
 }
 
-func (b *playHandler) register(rt *router) error {
+func (ph *playHandler) register(rt *router) error {
 	return errors.Join(
-		rt.commandWithChoices(cmdPlay, b.playCommand, b.suggest),
-		rt.commandWithChoices(cmdFree, b.playCommand, b.suggest),
-		rt.component(verbAct, onButton, inGuild, b.boardComponent),
-		rt.component(verbPick, onSelect, anywhere, b.pickComponent),
-		rt.formOpener(verbSecret, inGuild, b.secretButton),
-		rt.component(verbModal, onForm, inGuild, b.secretForm),
+		rt.commandWithChoices(cmdPlay, ph.playCommand, ph.suggest),
+		rt.commandWithChoices(cmdFree, ph.playCommand, ph.suggest),
+		rt.component(verbAct, onButton, inGuild, ph.boardComponent),
+		rt.component(verbPick, onSelect, anywhere, ph.pickComponent),
+		rt.formOpener(verbSecret, inGuild, ph.secretButton),
+		rt.component(verbModal, onForm, inGuild, ph.secretForm),
 	)
 }
 
@@ -44,12 +44,12 @@ func (b *playHandler) register(rt *router) error {
 // carries the game and the revision the list was drawn at (listValue), so
 // that a choice from a list the game has since taken back, or from
 // another game's, is refused rather than played.
-func (b *playHandler) suggest(in *interaction) choiceList {
-	g, st, err := b.store.Load(in.ChannelID)
+func (ph *playHandler) suggest(in *interaction) choiceList {
+	g, st, err := ph.store.Load(in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
-	words := gameWords(in.tr, b.ref.games, g.Kind) // what each action does, in the reader's language
+	words := gameWords(in.tr, ph.ref.games, g.Kind) // what each action does, in the reader's language
 	var out []string
 	for _, seat := range seatsOf(g, in.user.ID) {
 		var actions []string
@@ -94,16 +94,16 @@ func parseListValue(v string) (game, revision uint64, action string, ok bool) {
 
 // pickComponent plays the value picked in a select menu: on the board, or
 // in a DM prompt (then the DM handler takes it).
-func (b *playHandler) pickComponent(ctx context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) pickComponent(ctx context.Context, r *reply, in *interaction) error {
 	if in.inDM() {
-		return b.dms.pick(ctx, r, in)
+		return ph.dms.pick(ctx, r, in)
 	}
-	return b.boardComponent(ctx, r, in)
+	return ph.boardComponent(ctx, r, in)
 }
 
 // boardComponent plays the action of a board button or select menu and
 // answers by updating the board the click was on.
-func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
 	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, offered: offer{id.Revision, holdRevision}, text: id.Arg, key: in.ID}
 	if id.Verb == verbPick {
@@ -116,14 +116,14 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 			req.menuSeat = &seat
 		}
 	}
-	out, err := b.ref.play(req)
+	out, err := ph.ref.play(req)
 	if err != nil {
 		if out != nil {
-			b.pub.notify(out)
+			ph.pub.notify(out)
 		}
 		return err
 	}
-	b.pub.notifyVia(out, r, in.message)
+	ph.pub.notifyVia(out, r, in.message)
 	if len(out.private) > 0 || out.recorded {
 		return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
 	}
@@ -131,33 +131,33 @@ func (b *playHandler) boardComponent(_ context.Context, r *reply, in *interactio
 }
 
 // secretForm plays the text of the private form.
-func (b *playHandler) secretForm(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) secretForm(_ context.Context, r *reply, in *interaction) error {
 	if strings.TrimSpace(in.text) == "" {
 		return errBlankChoice
 	}
 	// a secret choice stays valid while its prompt is open, whoever else
 	// acts meanwhile, unless an undo took back the history it was asked in
-	out, err := b.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, offered: offer{in.id.Revision, holdHistory}, text: in.text, key: in.ID})
+	out, err := ph.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, offered: offer{in.id.Revision, holdHistory}, text: in.text, key: in.ID})
 	if err != nil || in.message == nil {
-		return b.answerPrivately(r, in, out, err)
+		return ph.answerPrivately(r, in, out, err)
 	}
 	// the form was opened from the board: its answer updates the board,
 	// then tells the player privately
-	b.pub.notifyVia(out, r, in.message)
+	ph.pub.notifyVia(out, r, in.message)
 	return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
 }
 
 // answerPrivately tells the actor privately what they did, then publishes
 // the change with r's help (see publisher.notifyVia).
-func (b *playHandler) answerPrivately(r *reply, in *interaction, out *outcome, err error) error {
+func (ph *playHandler) answerPrivately(r *reply, in *interaction, out *outcome, err error) error {
 	if err != nil {
 		if out != nil {
-			b.pub.notify(out)
+			ph.pub.notify(out)
 		}
 		return err
 	}
 	err = r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
-	b.pub.notifyVia(out, r, nil)
+	ph.pub.notifyVia(out, r, nil)
 	return err
 }
 
@@ -199,7 +199,7 @@ func privateConfirmation(p *locale.Printer, out *outcome) string {
 }
 
 // playCommand handles /play and /free.
-func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
 	i, text := in.Interaction, in.opts.str(optAction)
 	if text == "" {
 		return refuseWith("play.say_action")
@@ -214,14 +214,14 @@ func (b *playHandler) playCommand(_ context.Context, r *reply, in *interaction) 
 		// still extends the one the list was drawn for
 		req.game, req.offered, req.text = game, offer{revision, holdHistory}, action
 	}
-	out, err := b.ref.play(req)
-	return b.answerPrivately(r, in, out, err)
+	out, err := ph.ref.play(req)
+	return ph.answerPrivately(r, in, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
-func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) secretButton(_ context.Context, r *reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, st, err := b.store.Load(i.ChannelID)
+	g, st, err := ph.store.Load(i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (b *playHandler) secretButton(_ context.Context, r *reply, in *interaction)
 		CustomID: mid,
 		Title:    in.tr.T("play.form_title", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: modalInput, Label: b.pub.look.words(in.tr, g.Kind).Label(p), Style: discordgo.TextInputShort,
+			discordgo.TextInput{CustomID: modalInput, Label: ph.pub.look.words(in.tr, g.Kind).Label(p), Style: discordgo.TextInputShort,
 				Placeholder: example, Required: true, MaxLength: 200},
 		}}},
 	})

@@ -20,19 +20,19 @@ type adminHandler struct {
 	catalogue *locale.Catalogue
 }
 
-func (b *adminHandler) register(rt *router) error {
-	return rt.command(cmdAdmin, b.adminCommand, nil)
+func (ah *adminHandler) register(rt *router) error {
+	return rt.command(cmdAdmin, ah.adminCommand, nil)
 }
 
 // adminCommand shows or changes the server's defaults for new games. The
 // command is hidden from members without Manage Channels by default, and
 // checked again here, since server admins can change who sees it.
-func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction) error {
+func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	if !isAdmin(i) {
 		return refuseWith("admin.who")
 	}
-	s, err := guildSettings(b.settings, b.cfg, i.GuildID)
+	s, err := guildSettings(ah.settings, ah.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -47,13 +47,13 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 			s.Threads = on
 		}
 		if lang := opts.str(optLanguage); lang != "" {
-			if !slices.Contains(b.catalogue.Languages(), lang) {
-				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(b.catalogue.Languages(), ", "))
+			if !slices.Contains(ah.catalogue.Languages(), lang) {
+				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(ah.catalogue.Languages(), ", "))
 			}
 			s.Language = lang
 		}
 		s.LocaleOnly = false // saved by the admins now
-		if err := b.settings.PutGuildSettings(i.GuildID, s); err != nil {
+		if err := ah.settings.PutGuildSettings(i.GuildID, s); err != nil {
 			return err
 		}
 	}
@@ -69,7 +69,7 @@ func (b *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction
 		where = p.T("admin.in_threads")
 	}
 	onDeadline := p.T("deadline.computer")
-	if b.cfg.OnDeadline == onDeadlinePause {
+	if ah.cfg.OnDeadline == onDeadlinePause {
 		onDeadline = p.T("deadline.pause")
 	}
 	language := p.T("admin.language_server")

@@ -171,42 +171,42 @@ func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) b
 }
 
 // forgetGame drops what is kept about a game that ended.
-func (b *dmHandler) forgetGame(game uint64) {
-	b.prompted.mu.Lock()
-	defer b.prompted.mu.Unlock()
-	delete(b.prompted.round, game)
-	delete(b.prompted.sent, game)
+func (dh *dmHandler) forgetGame(game uint64) {
+	dh.prompted.mu.Lock()
+	defer dh.prompted.mu.Unlock()
+	delete(dh.prompted.round, game)
+	delete(dh.prompted.sent, game)
 }
 
-func (b *dmHandler) register(rt *router) error {
-	return rt.component(verbWhich, onSelect, inDMs, b.whichGame)
+func (dh *dmHandler) register(rt *router) error {
+	return rt.component(verbWhich, onSelect, inDMs, dh.whichGame)
 }
 
 // handle answers a DM.
-func (b *dmHandler) handle(_ context.Context, m *discordgo.Message) {
+func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	text := canonical(m.Content)
 	user := m.Author.ID
-	tr := b.langs.user(user) // a DM carries no locale: the user's last interaction's
-	waiting, err := b.waitingSecrets(user)
+	tr := dh.langs.user(user) // a DM carries no locale: the user's last interaction's
+	waiting, err := dh.waitingSecrets(user)
 	if err != nil {
-		b.log.Error("finding games for a DM failed", "err", err)
-		b.answer(m.ChannelID, msg{Content: tr.T(genericFailure)})
+		dh.log.Error("finding games for a DM failed", "err", err)
+		dh.answer(m.ChannelID, msg{Content: tr.T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		b.answer(m.ChannelID, msg{Content: errBlankChoice.in(tr)})
+		dh.answer(m.ChannelID, msg{Content: errBlankChoice.in(tr)})
 	case text == "":
 	case len(waiting) == 0:
-		b.answer(m.ChannelID, msg{Content: tr.T("dm.none_waiting")})
+		dh.answer(m.ChannelID, msg{Content: tr.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		b.answer(m.ChannelID, msg{Content: b.playFromDM(tr, g, user, text, m.ID, b.prompted.drawnFor(g.ID, user, written(m.ID, b.now())))})
+		dh.answer(m.ChannelID, msg{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
 	default:
-		b.pending.put(user, text, written(m.ID, b.now()), b.now())
-		if q := b.answer(m.ChannelID, b.whichGameMessage(tr, waiting)); q != nil {
-			b.pending.asked(user, q.ID)
+		dh.pending.put(user, text, written(m.ID, dh.now()), dh.now())
+		if q := dh.answer(m.ChannelID, dh.whichGameMessage(tr, waiting)); q != nil {
+			dh.pending.asked(user, q.ID)
 		}
 	}
 }
@@ -225,15 +225,15 @@ func written(id string, now time.Time) time.Time {
 // words' language. key is
 // the id of the DM or interaction that sent it (see request.key); offered,
 // the prompt it answers (see drawnFor).
-func (b *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
-	out, err := b.ref.play(request{channel: g.Channel, user: user, game: g.ID, offered: offered, text: text, key: key})
+func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
+	out, err := dh.ref.play(request{channel: g.Channel, user: user, game: g.ID, offered: offered, text: text, key: key})
 	if out != nil {
-		b.pub.notify(out)
+		dh.pub.notify(out)
 	}
 	if err != nil {
 		text, unexpected := userMessage(tr, err)
 		if unexpected {
-			b.log.Error("a DM choice failed", "game", g.ID, "err", err)
+			dh.log.Error("a DM choice failed", "game", g.ID, "err", err)
 		}
 		return tr.T("dm.answer", "ID", g.ID, "Text", text)
 	}
@@ -241,8 +241,8 @@ func (b *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, 
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
-func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
-	games, err := b.lists.ActiveForUser(user)
+func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
+	games, err := dh.lists.ActiveForUser(user)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 		if g.Status != storage.StatusRunning {
 			continue
 		}
-		full, st, err := b.store.Load(g.Channel)
+		full, st, err := dh.store.Load(g.Channel)
 		if err != nil {
 			return nil, err
 		}
@@ -264,17 +264,17 @@ func (b *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 
 // whichGameMessage asks, in words' language, which of several games a DM
 // is for.
-func (b *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) msg {
+func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) msg {
 	id := componentID(storage.Guard{}, verbWhich, "")
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
 		if len(opts) == maxSelectOpts {
 			break
 		}
-		title := kindTitle(tr, b.games, w.game.Kind)
+		title := kindTitle(tr, dh.games, w.game.Kind)
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label: tr.T("dm.which_option", "ID", w.game.ID, "Game", title), Value: strconv.FormatUint(w.game.ID, 10),
-			Description: gameWords(tr, b.games, w.game.Kind).Label(w.prompt),
+			Description: gameWords(tr, dh.games, w.game.Kind).Label(w.prompt),
 		})
 	}
 	return msg{Content: tr.T("dm.which"),
@@ -285,7 +285,7 @@ func (b *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) 
 
 // whichGame plays the pending DM in the game the user picked. Only the
 // message that asked the question is answered by updating it.
-func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
+func (dh *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
 	values := in.values
 	if len(values) != 1 {
 		return refuseWith("dm.pick_game")
@@ -299,26 +299,26 @@ func (b *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) erro
 	if in.message != nil {
 		question = in.message.ID
 	}
-	pending, ok := b.pending.take(user, question, b.now())
+	pending, ok := dh.pending.take(user, question, dh.now())
 	if !ok {
 		// an old question, or a menu on another message: leave it as it is
 		return refuseWith("dm.question_gone")
 	}
-	g, err := b.store.GetByID(id)
+	g, err := dh.store.GetByID(id)
 	if err != nil {
 		return err
 	}
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: b.playFromDM(in.tr, g, user, pending.text, in.ID, b.prompted.drawnFor(g.ID, user, pending.written))})
+	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
-func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
-	sent, err := b.send.post(channel, m)
+func (dh *dmHandler) answer(channel string, m msg) *discordgo.Message {
+	sent, err := dh.send.post(channel, m)
 	if err != nil {
-		b.log.Warn("answering a DM failed", "err", describeSendError(err))
+		dh.log.Warn("answering a DM failed", "err", describeSendError(err))
 	}
 	return sent
 }
@@ -326,7 +326,7 @@ func (b *dmHandler) answer(channel string, m msg) *discordgo.Message {
 // secretPromptsDue lists the seats whose open secret prompt is to be sent
 // by DM now: those of players who take secret choices by DM, once a round.
 // It counts them as sent.
-func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
+func (dh *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
 	// an undo back into a round asks again: the prompt sent before it
 	// belongs to the history taken back
 	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
@@ -340,8 +340,8 @@ func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.
 		if !ok || p.Seat != seat {
 			continue
 		}
-		prefs, err := b.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM || !b.prompted.first(g.ID, seat, user, tag) {
+		prefs, err := dh.settings.UserPrefs(user)
+		if err != nil || prefs.Secrets != storage.SecretsDM || !dh.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
 		due = append(due, seat)
@@ -352,58 +352,58 @@ func (b *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.
 // sendSecretPrompts DMs their open secret prompt to the players of the
 // seats due (secretPromptsDue). When Discord refuses (the player does not
 // accept DMs), the player is asked privately in the channel instead.
-func (b *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
+func (dh *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
 	for _, seat := range due {
 		user := g.Seats[seat].User
 		p, ok := openSecretPrompt(g, st, user)
 		if !ok {
 			continue
 		}
-		sentAt := b.now()
-		if err := b.dmPrompt(g, st, user, p); err != nil {
+		sentAt := dh.now()
+		if err := dh.dmPrompt(g, st, user, p); err != nil {
 			if isCannotDM(err) {
-				prefs, perr := b.settings.UserPrefs(user)
+				prefs, perr := dh.settings.UserPrefs(user)
 				if perr == nil {
-					b.dmsClosed(g, user, prefs)
+					dh.dmsClosed(g, user, prefs)
 				}
 				continue
 			}
-			b.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
+			dh.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
 			continue
 		}
-		b.prompted.record(g.ID, user, g.Revision, sentAt)
+		dh.prompted.record(g.ID, user, g.Revision, sentAt)
 	}
 }
 
 // dmsClosed remembers that Discord refuses DMs to user: from now on their
 // secret choices are asked privately in the channel, until they choose DMs
 // again with /game prefs. They are told once, in the game's channel.
-func (b *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPrefs) {
+func (dh *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPrefs) {
 	prefs.Secrets = storage.SecretsEphemeral
-	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
-		b.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
+	if err := dh.settings.PutUserPrefs(user, prefs); err != nil {
+		dh.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
 	}
-	tr := b.langs.server(g.Guild) // a public notice
-	b.pub.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
+	tr := dh.langs.server(g.Guild) // a public notice
+	dh.pub.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
 }
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
-func (b *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	tr := b.langs.user(user)
-	title := kindTitle(tr, b.games, g.Kind)
+func (dh *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
+	tr := dh.langs.user(user)
+	title := kindTitle(tr, dh.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {
 		example = p.Actions[len(p.Actions)-1]
 	}
-	words := gameWords(tr, b.games, g.Kind)
+	words := gameWords(tr, dh.games, g.Kind)
 	label := words.Label(p)
 	m := msg{Content: tr.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
-	if b.menusOnly {
+	if dh.menusOnly {
 		m.Content = tr.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
 	}
 	m.Components = choiceMenu(label, words, g, st, p, "")
-	_, err := b.send.dm(user, m)
+	_, err := dh.send.dm(user, m)
 	return err
 }
 
@@ -477,7 +477,7 @@ func roundTag(st engine.State) string {
 }
 
 // pick plays, or narrows down, a choice made in the menu of a DM prompt.
-func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
+func (dh *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if len(in.values) != 1 {
 		return errPickOne
 	}
@@ -485,7 +485,7 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if !ok {
 		return errUnknownComp
 	}
-	g, st, err := b.loadByID(in.id.Game)
+	g, st, err := dh.loadByID(in.id.Game)
 	if err != nil {
 		return err
 	}
@@ -495,22 +495,22 @@ func (b *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 		return r.update(msg{Content: in.tr.T("dm.moved_on", "ID", g.ID), Components: []discordgo.MessageComponent{}})
 	}
 	user, value := in.user.ID, in.values[0]
-	if narrowed, err := b.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
+	if narrowed, err := dh.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: b.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
+	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
-func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
-	g, err := b.store.GetByID(id)
+func (dh *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
+	g, err := dh.store.GetByID(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !g.Status.Active() {
 		return nil, nil, refuseWith("dm.over", "ID", g.ID)
 	}
-	full, st, err := b.store.Load(g.Channel)
+	full, st, err := dh.store.Load(g.Channel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -526,12 +526,12 @@ func (b *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (b *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
+func (dh *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := answerableSecretPrompt(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
 	}
-	words := gameWords(tr, b.games, full.Kind)
+	words := gameWords(tr, dh.games, full.Kind)
 	label := words.Label(p)
 	menu := choiceMenu(label, words, full, st, p, value)
 	if menu == nil {

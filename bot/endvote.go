@@ -33,10 +33,10 @@ type endVoteHandler struct {
 	pub   *publisher
 }
 
-func (b *endVoteHandler) register(rt *router) error {
+func (vh *endVoteHandler) register(rt *router) error {
 	return errors.Join(
-		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *reply, in *interaction) error { return b.vote(r, in, 0) }),
-		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *reply, in *interaction) error { return b.vote(r, in, in.id.Game) }),
+		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *reply, in *interaction) error { return vh.vote(r, in, 0) }),
+		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *reply, in *interaction) error { return vh.vote(r, in, in.id.Game) }),
 	)
 }
 
@@ -87,14 +87,14 @@ func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponen
 // vote counts the caller's vote to end the channel's game; game, when not
 // 0, is the game the button was drawn for. The vote is announced; the vote
 // that passes ends the game, and its final scores are posted.
-func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
+func (vh *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	user := in.user.ID
 	var g *storage.Game
 	var st engine.State
 	var t tally
 	count := func() error {
 		var err error
-		if g, st, err = b.store.Load(in.ChannelID); err != nil {
+		if g, st, err = vh.store.Load(in.ChannelID); err != nil {
 			return err
 		}
 		if game != 0 && g.ID != game {
@@ -113,7 +113,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		if !t.passed() {
 			// Counted again on the stored record: another process may
 			// have taken a vote since the load.
-			g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
+			g, err = vh.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 				now, already := countVote(r, user)
 				switch {
 				case already:
@@ -131,7 +131,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		if len(res.Scores) != len(g.Seats) {
 			res.Scores = make([]int, len(g.Seats))
 		}
-		g, err = b.store.Commit(in.ChannelID, g.Guard(), storage.Outcome{
+		g, err = vh.store.Commit(in.ChannelID, g.Guard(), storage.Outcome{
 			Edit: func(r *storage.Game) error {
 				r.EndVotes, r.EndedByVote = t.votes, true
 				return nil
@@ -140,9 +140,9 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 		})
 		return err
 	}
-	err := b.locks.with(in.ChannelID, count)
+	err := vh.locks.with(in.ChannelID, count)
 	if errors.Is(err, errVotesMoved) { // the votes stored now pass: count once more
-		err = b.locks.with(in.ChannelID, count)
+		err = vh.locks.with(in.ChannelID, count)
 	}
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func (b *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(p, g)},
 		})
 	}
-	b.pub.notify(&outcome{game: g, state: st, seat: engine.Spectator, over: true})
+	vh.pub.notify(&outcome{game: g, state: st, seat: engine.Spectator, over: true})
 	voters := make([]string, len(t.votes))
 	for n, v := range t.votes {
 		voters[n] = "<@" + v + ">"

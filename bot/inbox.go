@@ -46,16 +46,16 @@ const (
 	inboxLineChars   = 160
 )
 
-func (b *inboxHandler) register(rt *router) error {
+func (ih *inboxHandler) register(rt *router) error {
 	return errors.Join(
-		rt.commandAnywhere(cmdInbox, b.inbox, nil),
-		rt.component(verbInbox, onButton, anywhere, b.page),
+		rt.commandAnywhere(cmdInbox, ih.inbox, nil),
+		rt.component(verbInbox, onButton, anywhere, ih.page),
 	)
 }
 
-func (b *inboxHandler) inbox(_ context.Context, r *reply, in *interaction) error {
+func (ih *inboxHandler) inbox(_ context.Context, r *reply, in *interaction) error {
 	r.deferMessage(true) // the page's games are read and replayed
-	m, err := b.render(in.tr, in.user.ID, inboxPage{})
+	m, err := ih.render(in.tr, in.user.ID, inboxPage{})
 	if err != nil {
 		return err
 	}
@@ -63,12 +63,12 @@ func (b *inboxHandler) inbox(_ context.Context, r *reply, in *interaction) error
 }
 
 // page answers the inbox's buttons: another page, drawn afresh.
-func (b *inboxHandler) page(_ context.Context, r *reply, in *interaction) error {
+func (ih *inboxHandler) page(_ context.Context, r *reply, in *interaction) error {
 	p, ok := parseInboxPage(in.id.Arg)
 	if !ok {
 		return errUnknownComp
 	}
-	m, err := b.render(in.tr, in.user.ID, p)
+	m, err := ih.render(in.tr, in.user.ID, p)
 	if err != nil {
 		return err
 	}
@@ -125,8 +125,8 @@ func lobbyLast(s storage.Seating) int {
 }
 
 // render draws page p of user's inbox.
-func (b *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (msg, error) {
-	seats, err := b.store.Seatings(user)
+func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (msg, error) {
+	seats, err := ih.store.Seatings(user)
 	if err != nil {
 		return msg{}, err
 	}
@@ -143,7 +143,7 @@ func (b *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (msg
 		m.Content = tr.T("inbox.others_header", "Count", len(others), "Page", p.n+1, "Pages", pages)
 		var lines []string
 		for _, s := range shown {
-			lines = append(lines, b.otherLine(tr, s))
+			lines = append(lines, ih.otherLine(tr, s))
 		}
 		if len(lines) == 0 {
 			lines = append(lines, tr.T("inbox.no_others"))
@@ -155,7 +155,7 @@ func (b *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (msg
 			m.Content += "\n" + tr.T("inbox.nothing")
 		}
 		for _, s := range shown {
-			e, err := b.waitingEmbed(tr, user, s)
+			e, err := ih.waitingEmbed(tr, user, s)
 			if err != nil {
 				return msg{}, err
 			}
@@ -206,8 +206,8 @@ func boardLink(s storage.Seating) string {
 }
 
 // gameName is a game's title and number: "Crystal Palace #12".
-func (b *inboxHandler) gameName(tr *locale.Printer, s storage.Seating) string {
-	return tr.T("inbox.game", "Game", kindTitle(tr, b.games, s.Kind), "ID", s.Game)
+func (ih *inboxHandler) gameName(tr *locale.Printer, s storage.Seating) string {
+	return tr.T("inbox.game", "Game", kindTitle(tr, ih.games, s.Kind), "ID", s.Game)
 }
 
 // deadlineStamp is the deadline as a Discord timestamp, which each reader
@@ -220,22 +220,22 @@ func deadlineStamp(tr *locale.Printer, at time.Time) string {
 }
 
 // otherLine is one line of the other games' page.
-func (b *inboxHandler) otherLine(tr *locale.Printer, s storage.Seating) string {
+func (ih *inboxHandler) otherLine(tr *locale.Printer, s storage.Seating) string {
 	state := tr.T("inbox.waits_on_others")
 	if s.Status == storage.StatusLobby {
 		state = tr.T("inbox.in_lobby")
 	}
-	return clip(tr.T("inbox.other_line", "Game", b.gameName(tr, s), "Channel", "<#"+s.Channel+">", "State", state, "Link", boardLink(s)), inboxLineChars+200)
+	return clip(tr.T("inbox.other_line", "Game", ih.gameName(tr, s), "Channel", "<#"+s.Channel+">", "State", state, "Link", boardLink(s)), inboxLineChars+200)
 }
 
 // waitingEmbed shows one game that waits on user: where, what for, until
 // when, a link to its board, and what happened since they last acted.
-func (b *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.Seating) (*discordgo.MessageEmbed, error) {
-	g, err := b.store.GetByID(s.Game)
+func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.Seating) (*discordgo.MessageEmbed, error) {
+	g, err := ih.store.GetByID(s.Game)
 	if err != nil {
 		return nil, err
 	}
-	since, err := b.sinceLastActed(tr, g, user)
+	since, err := ih.sinceLastActed(tr, g, user)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (b *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.S
 			sb.WriteString(tr.T("inbox.since_more", "Count", rest))
 		}
 	}
-	return &discordgo.MessageEmbed{Title: clip(b.gameName(tr, s), maxEmbedTitle), URL: boardLink(s), Description: strings.TrimSpace(sb.String())}, nil
+	return &discordgo.MessageEmbed{Title: clip(ih.gameName(tr, s), maxEmbedTitle), URL: boardLink(s), Description: strings.TrimSpace(sb.String())}, nil
 }
 
 // sinceActed is what happened in a game since a user last acted there:
@@ -273,9 +273,9 @@ type sinceActed struct {
 // actions after user's last one caused (every event, when they never
 // acted): never a private event, and never a secret choice, which the
 // engine writes into no public event.
-func (b *inboxHandler) sinceLastActed(tr *locale.Printer, g *storage.Game, user string) (sinceActed, error) {
+func (ih *inboxHandler) sinceLastActed(tr *locale.Printer, g *storage.Game, user string) (sinceActed, error) {
 	var out sinceActed
-	rules, err := b.games.Lookup(g.Kind)
+	rules, err := ih.games.Lookup(g.Kind)
 	if err != nil {
 		return out, err
 	}
@@ -292,7 +292,7 @@ func (b *inboxHandler) sinceLastActed(tr *locale.Printer, g *storage.Game, user 
 			last = n
 		}
 	}
-	words := gameWords(tr, b.games, g.Kind).WithSeats(seatNames(g))
+	words := gameWords(tr, ih.games, g.Kind).WithSeats(seatNames(g))
 	var events []engine.Event
 	for n, e := range g.Log {
 		evs, err := st.Apply(e.Seat, e.Action)

@@ -53,25 +53,25 @@ type lobbyHandler struct {
 	log   *slog.Logger
 }
 
-func (b *lobbyHandler) register(rt *router) error {
+func (lh *lobbyHandler) register(rt *router) error {
 	return errors.Join(
-		rt.command(cmdLobby, b.lobbyCommand, b.suggest),
-		rt.component(verbJoin, onButton, inGuild, b.lobbyButton),
-		rt.component(verbLeave, onButton, inGuild, b.lobbyButton),
-		rt.component(verbAddAI, onButton, inGuild, b.lobbyButton),
-		rt.component(verbDropAI, onButton, inGuild, b.lobbyButton),
-		rt.component(verbStart, onButton, inGuild, b.lobbyButton),
-		rt.component(verbAbandon, onButton, inGuild, b.abandonButton),
-		rt.component(verbConfirm, onButton, inGuild, b.abandonButton),
+		rt.command(cmdLobby, lh.lobbyCommand, lh.suggest),
+		rt.component(verbJoin, onButton, inGuild, lh.lobbyButton),
+		rt.component(verbLeave, onButton, inGuild, lh.lobbyButton),
+		rt.component(verbAddAI, onButton, inGuild, lh.lobbyButton),
+		rt.component(verbDropAI, onButton, inGuild, lh.lobbyButton),
+		rt.component(verbStart, onButton, inGuild, lh.lobbyButton),
+		rt.component(verbAbandon, onButton, inGuild, lh.abandonButton),
+		rt.component(verbConfirm, onButton, inGuild, lh.abandonButton),
 	)
 }
 
 // suggest lists game options for /lobby new and computer players for
 // /lobby add-computer.
-func (b *lobbyHandler) suggest(in *interaction) []string {
+func (lh *lobbyHandler) suggest(in *interaction) []string {
 	switch {
 	case in.sub == subNew && in.focused.Name == optOptions:
-		rules, err := b.games.Lookup(in.opts.str(optGame))
+		rules, err := lh.games.Lookup(in.opts.str(optGame))
 		if err != nil {
 			return nil
 		}
@@ -83,22 +83,22 @@ func (b *lobbyHandler) suggest(in *interaction) []string {
 		}
 		return out
 	case in.sub == subAddAI:
-		if rules, err := channelRules(b.store, b.games, in.ChannelID); err == nil {
+		if rules, err := channelRules(lh.store, lh.games, in.ChannelID); err == nil {
 			return ai.Names(rules)
 		}
 	}
 	return nil
 }
 
-func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction) error {
 	sub, opts := in.sub, in.opts
 	switch sub {
 	case subNew:
-		return b.newLobby(r, in)
+		return lh.newLobby(r, in)
 	case subList:
-		return b.listGames(r, in)
+		return lh.listGames(r, in)
 	case subAbandon:
-		return b.askAbandon(r, in)
+		return lh.askAbandon(r, in)
 	}
 	arg := ""
 	var v verb
@@ -116,11 +116,11 @@ func (b *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction
 	default:
 		return refuseWith("refuse.unknown_subcommand", "Name", sub)
 	}
-	g, note, err := b.changeLobby(r, in, v, arg, 0)
+	g, note, err := lh.changeLobby(r, in, v, arg, 0)
 	if err != nil {
 		return err
 	}
-	b.editLobby(g, v, note, in.publicTr())
+	lh.editLobby(g, v, note, in.publicTr())
 	return r.message(msg{Content: note.in(in.publicTr())})
 }
 
@@ -138,25 +138,25 @@ func (ph phrase) in(p *locale.Printer) string { return p.T(ph.id, ph.args...) }
 
 // lobbyAfter is what the lobby message shows after change v, in p's
 // language.
-func (b *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) msg {
+func (lh *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) msg {
 	if v == verbStart {
 		return msg{Content: note.in(p), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
 	}
-	return b.lobbyMessage(g, p)
+	return lh.lobbyMessage(g, p)
 }
 
 // editLobby brings the lobby message up to date after change v, in p's
 // language.
-func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
+func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
 	if id := g.Messages[roleLobby]; id != "" {
 		// through a recent interaction on it when there is one (outside
 		// the REST budget), else with a REST edit
-		m := b.lobbyAfter(g, v, note, p)
-		if b.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
+		m := lh.lobbyAfter(g, v, note, p)
+		if lh.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
 			return
 		}
-		if err := b.send.edit(g.Channel, id, m); err != nil {
-			b.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
+		if err := lh.send.edit(g.Channel, id, m); err != nil {
+			lh.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
 }
@@ -164,27 +164,27 @@ func (b *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale
 // lobbyButton handles the lobby message's buttons by updating that
 // message; a lobby button on any other message changes the lobby but
 // leaves that message alone.
-func (b *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
-	g, note, err := b.changeLobby(r, in, id.Verb, id.Arg, id.Game)
+	g, note, err := lh.changeLobby(r, in, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
 	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
-		b.editLobby(g, id.Verb, note, in.publicTr())
+		lh.editLobby(g, id.Verb, note, in.publicTr())
 		return r.message(msg{Content: note.in(in.tr), Private: true})
 	}
-	if err := r.update(b.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
+	if err := r.update(lh.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
 		return err
 	}
-	b.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
+	lh.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
 	return nil
 }
 
-func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
+func (lh *lobbyHandler) newLobby(r *reply, in *interaction) error {
 	i, opts := in.Interaction, in.opts
 	kind := opts.str(optGame)
-	rules, err := b.games.Lookup(kind)
+	rules, err := lh.games.Lookup(kind)
 	if err != nil {
 		return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
 	}
@@ -196,7 +196,7 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 	if err != nil {
 		return err
 	}
-	settings, err := guildSettings(b.settings, b.cfg, i.GuildID)
+	settings, err := guildSettings(lh.settings, lh.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -207,11 +207,11 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 			reminder = deadline / 4
 		}
 	}
-	onTimeout := b.cfg.OnDeadline
+	onTimeout := lh.cfg.OnDeadline
 	if v := opts.str(optDefault); v != "" {
 		onTimeout = v
 	}
-	seed, err := b.cfg.NewSeed()
+	seed, err := lh.cfg.NewSeed()
 	if err != nil {
 		return err
 	}
@@ -228,32 +228,32 @@ func (b *lobbyHandler) newLobby(r *reply, in *interaction) error {
 		inThread = settings.Threads
 	}
 	if inThread {
-		if err := b.openInThread(in, g, gameTitle(in.publicTr(), rules)); err != nil {
+		if err := lh.openInThread(in, g, gameTitle(in.publicTr(), rules)); err != nil {
 			return err
 		}
 	}
-	if err := b.store.Create(g); err != nil {
+	if err := lh.store.Create(g); err != nil {
 		return err
 	}
 	if inThread {
-		return b.announceThread(r, in, g, gameTitle(in.publicTr(), rules))
+		return lh.announceThread(r, in, g, gameTitle(in.publicTr(), rules))
 	}
-	if err := r.message(b.lobbyMessage(g, in.publicTr())); err != nil {
+	if err := r.message(lh.lobbyMessage(g, in.publicTr())); err != nil {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
 	m, err := r.original()
 	if err != nil {
-		b.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
+		lh.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
-		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
+		lh.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	b.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
+	lh.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
 	return nil
 }
 
@@ -323,11 +323,11 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
 	i := in.Interaction
-	unlock := b.locks.lock(i.ChannelID)
+	unlock := lh.locks.lock(i.ChannelID)
 	defer unlock()
-	g, err := b.store.Get(i.ChannelID)
+	g, err := lh.store.Get(i.ChannelID)
 	if err != nil {
 		return nil, phrase{}, err
 	}
@@ -337,16 +337,16 @@ func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string
 	if g.Status != storage.StatusLobby {
 		return nil, phrase{}, errNoLobby
 	}
-	rules, err := b.games.Lookup(g.Kind)
+	rules, err := lh.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, phrase{}, err
 	}
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
-		return b.startGame(r, in, g, rules, arg)
+		return lh.startGame(r, in, g, rules, arg)
 	}
 	var note phrase
-	g, err = b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	g, err = lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -417,7 +417,7 @@ func (b *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
@@ -441,9 +441,9 @@ func (b *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rul
 			return nil
 		}
 	}
-	res, err := b.ref.start(g, shuffle)
+	res, err := lh.ref.start(g, shuffle)
 	if res != nil {
-		b.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
+		lh.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
 	if err != nil {
 		return nil, phrase{}, err
@@ -478,10 +478,10 @@ func seatLabel(s storage.Seat) string {
 
 // lobbyMessage is the public lobby, in p's language: who sits, the
 // options, and buttons.
-func (b *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
+func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 	title := g.Kind
 	min, max := 0, 0
-	if rules, err := b.games.Lookup(g.Kind); err == nil {
+	if rules, err := lh.games.Lookup(g.Kind); err == nil {
 		title, min, max = gameTitle(p, rules), rules.MinPlayers(), rules.MaxPlayers()
 	}
 	var seats strings.Builder
@@ -577,9 +577,9 @@ func humanDuration(p *locale.Printer, d time.Duration) string {
 }
 
 // listGames lists the guild's open and running games, privately.
-func (b *lobbyHandler) listGames(r *reply, in *interaction) error {
+func (lh *lobbyHandler) listGames(r *reply, in *interaction) error {
 	i, p := in.Interaction, in.tr
-	games, err := b.lists.ListActive(i.GuildID)
+	games, err := lh.lists.ListActive(i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -588,7 +588,7 @@ func (b *lobbyHandler) listGames(r *reply, in *interaction) error {
 	}
 	var sb strings.Builder
 	for _, g := range games {
-		title := kindTitle(p, b.games, g.Kind)
+		title := kindTitle(p, lh.games, g.Kind)
 		state := p.T("lobby.list_lobby", "Count", len(g.Seats))
 		if g.Status == storage.StatusRunning {
 			state = p.T("lobby.list_running", "Players", len(g.Seats), "Count", g.Version)
@@ -612,26 +612,26 @@ func truncate(s string, n int) string {
 // askAbandon asks the creator or an admin to confirm abandoning the
 // channel's game or, with game:N, game N of this channel or of one of its
 // threads: a game whose thread was deleted is ended from its parent.
-func (b *lobbyHandler) askAbandon(r *reply, in *interaction) error {
+func (lh *lobbyHandler) askAbandon(r *reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	if !named {
-		g, err := b.store.Get(in.ChannelID)
+		g, err := lh.store.Get(in.ChannelID)
 		if err != nil {
 			return err
 		}
-		return b.confirmAbandon(r, in, g)
+		return lh.confirmAbandon(r, in, g)
 	}
-	g, err := b.abandonable(in.Interaction, uint64(max(id, 0)))
+	g, err := lh.abandonable(in.Interaction, uint64(max(id, 0)))
 	if err != nil {
 		return err
 	}
-	return b.confirmAbandon(r, in, g)
+	return lh.confirmAbandon(r, in, g)
 }
 
 // abandonable is game id when it is active and lives in the interaction's
 // channel or in a thread of it.
-func (b *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
-	g, err := b.store.GetByID(id)
+func (lh *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
+	g, err := lh.store.GetByID(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != i.GuildID || g.Channel != i.ChannelID && g.Parent != i.ChannelID) {
 		return nil, refuseWith("refuse.no_game_here", "ID", id)
 	}
@@ -644,7 +644,7 @@ func (b *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storag
 	return g, nil
 }
 
-func (b *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game) error {
+func (lh *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game) error {
 	if userOf(in.Interaction).ID != g.Creator && !isAdmin(in.Interaction) {
 		return refuseWith("lobby.abandon_who_creator", "Creator", g.Creator)
 	}
@@ -657,14 +657,14 @@ func (b *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game
 
 // abandonButton handles the lobby's Abandon button and its confirmation,
 // which may be asked in the parent channel of the game's thread.
-func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := b.abandonable(i, id.Game)
+	g, err := lh.abandonable(i, id.Game)
 	if err != nil {
 		return err
 	}
 	if id.Verb == verbAbandon {
-		return b.confirmAbandon(r, in, g)
+		return lh.confirmAbandon(r, in, g)
 	}
 	if !ephemeral(in.message) {
 		return errMisplaced // a confirmation is only ever on its private question
@@ -672,22 +672,22 @@ func (b *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interactio
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuseWith("lobby.abandon_who")
 	}
-	err = b.locks.with(g.Channel, func() error {
+	err = lh.locks.with(g.Channel, func() error {
 		var err error
-		if g, err = b.store.Get(g.Channel); err != nil {
+		if g, err = lh.store.Get(g.Channel); err != nil {
 			return err
 		}
 		if g.ID != id.Game {
 			return errForeign
 		}
-		g, err = b.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
+		g, err = lh.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	err = r.update(msg{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
-	b.pub.abandoned(g, displayName(i))
+	lh.pub.abandoned(g, displayName(i))
 	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
 		err = errors.Join(err, r.message(msg{Content: in.publicTr().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
 	}

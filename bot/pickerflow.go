@@ -30,11 +30,11 @@ type pickerHandler struct {
 	pub   *publisher
 }
 
-func (b *pickerHandler) register(rt *router) error {
+func (pk *pickerHandler) register(rt *router) error {
 	return errors.Join(
-		rt.component(verbTree, onButton, inGuild, b.step),
-		rt.component(verbTreeStep, onSelect, inGuild, b.step),
-		rt.component(verbTreeBack, onButton, inGuild, b.step),
+		rt.component(verbTree, onButton, inGuild, pk.step),
+		rt.component(verbTreeStep, onSelect, inGuild, pk.step),
+		rt.component(verbTreeBack, onButton, inGuild, pk.step),
 	)
 }
 
@@ -123,7 +123,7 @@ func treeButton(tr *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo
 
 // step answers a picker button or menu: it opens the top menu (from the
 // board), goes back a step, goes into a submenu, or plays the action chosen.
-func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
+func (pk *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
 	id := in.id
 	arg, round, _ := strings.Cut(id.Arg, roundSep)
 	secret, seat, path, ok := parseTreeArg(arg)
@@ -140,7 +140,7 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 		}
 		path = append(path, n)
 	}
-	g, st, err := b.store.Load(in.ChannelID)
+	g, st, err := pk.store.Load(in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -190,14 +190,14 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 			return errStaleClick
 		}
 		if action := parent.Choices[last].Action; action != "" {
-			return b.play(r, in, g, id.Revision, action, secret)
+			return pk.play(r, in, g, id.Revision, action, secret)
 		}
 	}
 	menu, err := tree.At(path)
 	if err != nil {
 		return errStaleClick
 	}
-	m := treeMessage(in.tr, b.pub.look.words(in.tr, g.Kind), g, st, secret, seat, path, menu)
+	m := treeMessage(in.tr, pk.pub.look.words(in.tr, g.Kind), g, st, secret, seat, path, menu)
 	if fromBoard {
 		return r.message(m)
 	}
@@ -206,20 +206,20 @@ func (b *pickerHandler) step(_ context.Context, r *reply, in *interaction) error
 
 // play plays the chosen action and turns the private menu into its
 // confirmation.
-func (b *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
+func (pk *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
 	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, offered: offer{g.Revision, holdRevision}, text: action, key: in.ID}
 	if secret {
 		req.offered = offer{drawn, holdHistory}
 	}
-	out, err := b.ref.play(req)
+	out, err := pk.ref.play(req)
 	if err != nil {
 		if out != nil {
-			b.pub.notify(out)
+			pk.pub.notify(out)
 		}
 		return err
 	}
 	err = r.update(msg{Content: privateConfirmation(in.tr, out), Components: []discordgo.MessageComponent{}})
-	b.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
+	pk.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }
 

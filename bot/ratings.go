@@ -217,24 +217,24 @@ type leaderboardHandler struct {
 	render leaderboardRenderer // nil: text only
 }
 
-func (b *leaderboardHandler) register(rt *router) error {
-	return rt.subcommand(cmdGame, subBoardTop, b.leaderboard)
+func (rh *leaderboardHandler) register(rt *router) error {
+	return rt.subcommand(cmdGame, subBoardTop, rh.leaderboard)
 }
 
-func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
+func (rh *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
 	kind, p := in.opts.str(optGame), in.publicTr()
 	name := p.T("ratings.all_games")
 	if kind != "" {
-		rules, err := b.games.Lookup(kind)
+		rules, err := rh.games.Lookup(kind)
 		if err != nil {
 			return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
 		}
 		name = gameTitle(p, rules)
 	}
-	if b.render != nil {
+	if rh.render != nil {
 		r.deferMessage(false) // replaying the archive and drawing take a moment
 	}
-	l, names, err := b.book.ladder()
+	l, names, err := rh.book.ladder()
 	if err != nil {
 		return err
 	}
@@ -254,8 +254,8 @@ func (b *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *intera
 		rows = append(rows, imaging.Standing{Name: n, Skill: s.Rating.Ordinal(), Games: s.Games, Wins: s.Wins})
 	}
 	m := msg{Content: sb.String(), Mentions: []string{}}
-	if b.render != nil {
-		if img, err := b.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows, wording.New(p, nil, nil)); err == nil {
+	if rh.render != nil {
+		if img, err := rh.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows, wording.New(p, nil, nil)); err == nil {
 			m.Image = img
 		}
 	}

@@ -30,24 +30,24 @@ type seatHandler struct {
 	now   func() time.Time
 }
 
-func (b *seatHandler) register(rt *router) error {
+func (sh *seatHandler) register(rt *router) error {
 	return errors.Join(
-		rt.subcommand(cmdGame, subNudge, b.nudge),
-		rt.subcommand(cmdGame, subResign, b.resign),
-		rt.subcommand(cmdGame, subReplace, b.replace),
+		rt.subcommand(cmdGame, subNudge, sh.nudge),
+		rt.subcommand(cmdGame, subResign, sh.resign),
+		rt.subcommand(cmdGame, subReplace, sh.replace),
 	)
 }
 
 // nudge mentions the players the game waits for, whatever their ping
 // preference, at most once an hour per game.
-func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error {
 	user := in.user.ID
 	var g *storage.Game
 	var waiting []engine.Seat
 	var st engine.State
-	err := b.locks.with(in.ChannelID, func() error {
+	err := sh.locks.with(in.ChannelID, func() error {
 		var err error
-		if g, st, err = b.store.Load(in.ChannelID); err != nil {
+		if g, st, err = sh.store.Load(in.ChannelID); err != nil {
 			return err
 		}
 		if g.Status != storage.StatusRunning {
@@ -69,11 +69,11 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 		case others == 0:
 			return refuseWith("nudge.nobody")
 		}
-		now := b.now()
+		now := sh.now()
 		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
 			return refuseWith("nudge.too_soon", "ID", g.ID, "When", fmt.Sprintf("<t:%d:R>", next.Unix()))
 		}
-		g, err = b.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
 			r.Nudged = now
 			return nil
 		})
@@ -85,7 +85,7 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 	var users []string
 	var names []string
 	p := in.publicTr()
-	words := b.pub.look.words(p, g.Kind)
+	words := sh.pub.look.words(p, g.Kind)
 	for _, s := range waiting {
 		if u := g.Seats[s].User; u != user && !slices.Contains(users, u) {
 			users = append(users, u)
@@ -98,9 +98,9 @@ func (b *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error 
 // resign hands the caller's seat to a computer player, and offers the
 // people left a vote to end the game (endvote.go); when no person is left
 // at the table, the game is abandoned.
-func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
 	user := in.user.ID
-	out, g, err := b.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := sh.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seats := seatsOf(g, user)
 		if len(seats) == 0 {
 			return 0, storage.Seat{}, errNotSeated
@@ -108,14 +108,14 @@ func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error
 		return seats[0], storage.Seat{}, nil
 	}, true)
 	if out != nil {
-		b.pub.notify(out)
+		sh.pub.notify(out)
 	}
 	if err != nil {
 		return err
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil { // nobody left: abandoned
-		b.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_resigning", "User", user))
+		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_resigning", "User", user))
 		return r.message(msg{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
 	}
 	return r.message(msg{Content: in.publicTr().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
@@ -125,7 +125,7 @@ func (b *seatHandler) resign(_ context.Context, r *reply, in *interaction) error
 // replace hands a seat to another person, or to a computer player when no
 // user is named. The game's creator and admins may replace any seat; a
 // player may hand over their own.
-func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) replace(_ context.Context, r *reply, in *interaction) error {
 	caller := in.user.ID
 	n, ok := in.opts.integer(optSeat)
 	if !ok {
@@ -139,7 +139,7 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 	if isBot {
 		return refuseWith("seats.no_bots")
 	}
-	out, g, err := b.handOver(in, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := sh.handOver(in, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seat := engine.Seat(n - 1)
 		if seat < 0 || int(seat) >= len(g.Seats) {
 			return 0, storage.Seat{}, refuseWith("seats.out_of_range", "ID", g.ID, "Count", len(g.Seats))
@@ -158,14 +158,14 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 		return seat, storage.Seat{User: target, Name: name}, nil
 	}, false)
 	if out != nil {
-		b.pub.notify(out)
+		sh.pub.notify(out)
 	}
 	if err != nil {
 		return err
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil {
-		b.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_replacing", "User", caller))
+		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_replacing", "User", caller))
 		return r.message(msg{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
 	}
 	to := h.To.Name
@@ -183,10 +183,10 @@ func (b *seatHandler) replace(_ context.Context, r *reply, in *interaction) erro
 // (the new one included) answer what falls to them, and a person who takes
 // a seat with a decision waiting is asked for it. When no person is left
 // at the table the game is abandoned instead and the outcome is nil.
-func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
+func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
 	channel := in.ChannelID
-	defer b.locks.lock(channel)()
-	g, st, err := b.store.Load(channel)
+	defer sh.locks.lock(channel)()
+	g, st, err := sh.store.Load(channel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,16 +197,16 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 	if err != nil {
 		return nil, nil, err
 	}
-	rules, err := b.ref.games.Lookup(g.Kind)
+	rules, err := sh.ref.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, nil, err
 	}
 	if to.User == "" {
-		name := b.ref.standInName(rules)
+		name := sh.ref.standInName(rules)
 		to = storage.Seat{Computer: name, Name: in.publicTr().T("seats.computer_name", "Kind", levelName(in.publicTr(), name))}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
-	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: b.now(), Version: g.Version}
+	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: sh.now(), Version: g.Version}
 	handOver := func(r *storage.Game) error {
 		r.Seats[seat] = to
 		r.Handovers = append(r.Handovers, h)
@@ -219,10 +219,10 @@ func (b *seatHandler) handOver(in *interaction, by string, choose func(g *storag
 		return nil, nil, err
 	}
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = b.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		g, err = sh.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		return nil, g, err
 	}
-	out, err := b.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
+	out, err := sh.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}

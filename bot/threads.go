@@ -70,12 +70,12 @@ func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", t
 
 // openInThread moves a new lobby into a thread of its channel: it checks
 // the bot's permissions, opens the thread and points g at it.
-func (b *lobbyHandler) openInThread(in *interaction, g *storage.Game, title string) error {
+func (lh *lobbyHandler) openInThread(in *interaction, g *storage.Game, title string) error {
 	i := in.Interaction
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := b.send.startThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
+	t, err := lh.send.startThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
 	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
@@ -88,19 +88,19 @@ func (b *lobbyHandler) openInThread(in *interaction, g *storage.Game, title stri
 
 // announceThread names the new game's thread, posts its lobby there and
 // answers in the channel with a link to it.
-func (b *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game, title string) error {
-	if err := b.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
-		b.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
+func (lh *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game, title string) error {
+	if err := lh.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
+		lh.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
 	}
-	m, err := b.send.post(g.Channel, b.lobbyMessage(g, in.publicTr()))
+	m, err := lh.send.post(g.Channel, lh.lobbyMessage(g, in.publicTr()))
 	if err != nil {
 		return err
 	}
-	if _, err := b.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
-		b.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
+		lh.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
 	return r.message(msg{Content: in.publicTr().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
