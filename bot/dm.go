@@ -83,21 +83,17 @@ type waitingGame struct {
 // for. It also sends the secret prompts (for the publisher), and after
 // Discord refuses a DM to a player it asks that player privately instead.
 type dmHandler struct {
-	store    gameStore
-	lists    listStore
-	settings settingsStore
-	games    *engine.Registry
-	ref      *referee
-	pub      *publisher
-	send     *sender
-	log      *slog.Logger
-	now      func() time.Time
-	pending  *pendingDMs
-	prompted promptsSent
-	// menusOnly: no gateway reads DMs typed as text (Config.NoGateway),
-	// so a prompt asks for a pick from its menus only
-	menusOnly bool
-	langs     *languages
+	store   gameStore
+	lists   listStore
+	games   *engine.Registry
+	ref     *referee
+	pub     *publisher
+	send    *sender
+	log     *slog.Logger
+	now     func() time.Time
+	pending *pendingDMs
+	prompts *dmPrompts // the secret prompts sent by DM, which DMs answer
+	langs   *languages
 }
 
 // promptsSent remembers, in memory, the round for which each seat of a
@@ -170,14 +166,6 @@ func (p *promptsSent) first(game uint64, seat engine.Seat, user, round string) b
 	return true
 }
 
-// forgetGame drops what is kept about a game that ended.
-func (dh *dmHandler) forgetGame(game uint64) {
-	dh.prompted.mu.Lock()
-	defer dh.prompted.mu.Unlock()
-	delete(dh.prompted.round, game)
-	delete(dh.prompted.sent, game)
-}
-
 func (dh *dmHandler) register(rt *router) error {
 	return rt.component(verbWhich, onSelect, inDMs, dh.whichGame)
 }
@@ -202,7 +190,7 @@ func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 		dh.answer(m.ChannelID, msg{Content: tr.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		dh.answer(m.ChannelID, msg{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
+		dh.answer(m.ChannelID, msg{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompts.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
 	default:
 		dh.pending.put(user, text, written(m.ID, dh.now()), dh.now())
 		if q := dh.answer(m.ChannelID, dh.whichGameMessage(tr, waiting)); q != nil {
@@ -311,7 +299,7 @@ func (dh *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) err
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompted.drawnFor(g.ID, user, pending.written))})
+	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -321,90 +309,6 @@ func (dh *dmHandler) answer(channel string, m msg) *discordgo.Message {
 		dh.log.Warn("answering a DM failed", "err", describeSendError(err))
 	}
 	return sent
-}
-
-// secretPromptsDue lists the seats whose open secret prompt is to be sent
-// by DM now: those of players who take secret choices by DM, once a round.
-// It counts them as sent.
-func (dh *dmHandler) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
-	// an undo back into a round asks again: the prompt sent before it
-	// belongs to the history taken back
-	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
-	var due []engine.Seat
-	for n, s := range g.Seats {
-		seat, user := engine.Seat(n), s.User
-		if user == "" {
-			continue
-		}
-		p, ok := openSecretPrompt(g, st, user)
-		if !ok || p.Seat != seat {
-			continue
-		}
-		prefs, err := dh.settings.UserPrefs(user)
-		if err != nil || prefs.Secrets != storage.SecretsDM || !dh.prompted.first(g.ID, seat, user, tag) {
-			continue
-		}
-		due = append(due, seat)
-	}
-	return due
-}
-
-// sendSecretPrompts DMs their open secret prompt to the players of the
-// seats due (secretPromptsDue). When Discord refuses (the player does not
-// accept DMs), the player is asked privately in the channel instead.
-func (dh *dmHandler) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) {
-	for _, seat := range due {
-		user := g.Seats[seat].User
-		p, ok := openSecretPrompt(g, st, user)
-		if !ok {
-			continue
-		}
-		sentAt := dh.now()
-		if err := dh.dmPrompt(g, st, user, p); err != nil {
-			if isCannotDM(err) {
-				prefs, perr := dh.settings.UserPrefs(user)
-				if perr == nil {
-					dh.dmsClosed(g, user, prefs)
-				}
-				continue
-			}
-			dh.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
-			continue
-		}
-		dh.prompted.record(g.ID, user, g.Revision, sentAt)
-	}
-}
-
-// dmsClosed remembers that Discord refuses DMs to user: from now on their
-// secret choices are asked privately in the channel, until they choose DMs
-// again with /game prefs. They are told once, in the game's channel.
-func (dh *dmHandler) dmsClosed(g *storage.Game, user string, prefs storage.UserPrefs) {
-	prefs.Secrets = storage.SecretsEphemeral
-	if err := dh.settings.PutUserPrefs(user, prefs); err != nil {
-		dh.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
-	}
-	tr := dh.langs.server(g.Guild) // a public notice
-	dh.pub.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
-}
-
-// dmPrompt sends a secret prompt by DM, with select menus of the legal
-// choices when they fit (5 menus of 25).
-func (dh *dmHandler) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	tr := dh.langs.user(user)
-	title := kindTitle(tr, dh.games, g.Kind)
-	example := ""
-	if len(p.Actions) > 0 {
-		example = p.Actions[len(p.Actions)-1]
-	}
-	words := gameWords(tr, dh.games, g.Kind)
-	label := words.Label(p)
-	m := msg{Content: tr.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
-	if dh.menusOnly {
-		m.Content = tr.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
-	}
-	m.Components = choiceMenu(label, words, g, st, p, "")
-	_, err := dh.send.dm(user, m)
-	return err
 }
 
 // choiceMenu is a DM select menu for a secret prompt's actions that start

@@ -93,8 +93,9 @@ type offer struct {
 // hold is how an offered revision must still hold.
 type hold uint8
 
+// The zero hold checks nothing.
 const (
-	holdNothing hold = iota
+	_ hold = iota
 	// holdRevision: a board's component; the game must not have moved since.
 	holdRevision
 	// holdHistory: a choice that stays open while other players act (a DM

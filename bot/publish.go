@@ -31,11 +31,11 @@ type prefsStore interface {
 }
 
 // secretPrompter sends the secret prompts of a game to the players who
-// take them by DM (the DM handler): secretPromptsDue says whose are due
+// take them by DM (dmPrompts): secretPromptsDue says whose are due
 // (and counts them as sent), sendSecretPrompts sends those.
 type secretPrompter interface {
 	secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat
-	sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat)
+	sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) (closed []string)
 	forgetGame(game uint64)
 }
 
@@ -310,7 +310,12 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		// DMs are bot-token calls, which a global 429 holds: they go on a
 		// worker of their own so that the channel's next board never
 		// waits for them
-		p.aside("dm "+channel, func() { p.dms.sendSecretPrompts(g, st, dms) })
+		p.aside("dm "+channel, func() {
+			for _, user := range p.dms.sendSecretPrompts(g, st, dms) {
+				tr := p.langs.server(g.Guild) // told once, in the channel
+				p.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
+			}
+		})
 	}
 	if p.shared {
 		p.redrawIfMoved(g)
