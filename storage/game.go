@@ -263,7 +263,22 @@ type UserPrefs struct {
 	// interaction ("de", "en-US"; "" before any): the language of the
 	// DMs the bot sends them. See CheckLocale.
 	Locale string `json:"locale,omitempty"`
+
+	// TimeZone is the IANA name of the user's time zone ("Europe/Berlin");
+	// "" reads as UTC. Quiet hours and the digest's hour are in it.
+	TimeZone string `json:"time_zone,omitempty"`
+	// QuietFrom and QuietTo are the user's quiet hours, hours of the day
+	// (0-23) in TimeZone: a ping due from QuietFrom:00 until QuietTo:00
+	// waits until QuietTo:00. Equal hours mean no quiet hours; QuietFrom
+	// after QuietTo spans midnight (22 to 7).
+	QuietFrom int `json:"quiet_from,omitempty"`
+	QuietTo   int `json:"quiet_to,omitempty"`
+	// HeadsUp asks for a DM when the user is next to decide in a game.
+	HeadsUp bool `json:"heads_up,omitempty"`
 }
+
+// HasQuietHours reports whether p sets quiet hours.
+func (p UserPrefs) HasQuietHours() bool { return p.QuietFrom != p.QuietTo }
 
 // DefaultUserPrefs are the preferences of a user who has saved none.
 func DefaultUserPrefs() UserPrefs {

@@ -625,8 +625,34 @@ func checkUserPrefs(prefs UserPrefs) error {
 	if prefs.Secrets != SecretsEphemeral && prefs.Secrets != SecretsDM {
 		return fmt.Errorf("%w: secrets go by %q or %q, not %.20q", ErrInvalid, SecretsEphemeral, SecretsDM, prefs.Secrets)
 	}
+	if prefs.QuietFrom < 0 || prefs.QuietFrom > 23 || prefs.QuietTo < 0 || prefs.QuietTo > 23 {
+		return fmt.Errorf("%w: quiet hours from %d to %d; hours are 0 to 23", ErrInvalid, prefs.QuietFrom, prefs.QuietTo)
+	}
+	if err := CheckTimeZone(prefs.TimeZone); err != nil {
+		return err
+	}
 	if prefs.Locale != "" {
 		return CheckLocale(prefs.Locale)
+	}
+	return nil
+}
+
+// maxTimeZone is the longest time zone name a preference keeps; the
+// IANA database's longest is 32 characters.
+const maxTimeZone = 48
+
+// CheckTimeZone refuses what cannot be an IANA time zone's name ("" is
+// UTC): longer than 48 characters, or anything but ASCII letters,
+// digits, '/', '_', '+' and '-'. Whether the zone exists is for the
+// caller, which has the zone database, to say.
+func CheckTimeZone(tz string) error {
+	if len(tz) > maxTimeZone {
+		return fmt.Errorf("%w: a time zone of %d characters", ErrInvalid, len(tz))
+	}
+	for _, r := range tz {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_+-", r)) {
+			return fmt.Errorf("%w: %q in a time zone's name", ErrInvalid, r)
+		}
 	}
 	return nil
 }

@@ -677,6 +677,25 @@ func testSettings(t *testing.T, opener Opener) {
 			t.Errorf("locale %q: %v", bad, err)
 		}
 	}
+	// quiet hours in the user's time zone, and the heads-up
+	quiet := want
+	quiet.TimeZone, quiet.QuietFrom, quiet.QuietTo, quiet.HeadsUp = "America/Argentina/Buenos_Aires", 22, 7, true
+	if err := s.PutUserPrefs("u3", quiet); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.UserPrefs("u3"); p != quiet {
+		t.Fatalf("quiet preferences %+v, want %+v", p, quiet)
+	}
+	for _, bad := range []storage.UserPrefs{
+		{Secrets: storage.SecretsDM, QuietFrom: 24},
+		{Secrets: storage.SecretsDM, QuietTo: -1},
+		{Secrets: storage.SecretsDM, TimeZone: "Europe/Berlin; DROP"},
+		{Secrets: storage.SecretsDM, TimeZone: strings.Repeat("x", 49)},
+	} {
+		if err := s.PutUserPrefs("u1", bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
 	if p, _ := s.UserPrefs("u1"); p != want {
 		t.Fatalf("refused preferences changed u1's: %+v", p)
 	}
@@ -819,7 +838,7 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	if err := src.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: time.Hour, ManagerRoles: []string{"r"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM}); err != nil {
+	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM, TimeZone: "Asia/Tokyo", QuietFrom: 23, QuietTo: 8, HeadsUp: true}); err != nil {
 		t.Fatal(err)
 	}
 
