@@ -46,25 +46,29 @@ const (
 	subHint     = "hint"
 	subSummary  = "summary"
 
-	optGame     = "game"
-	optPlayers  = "players"
-	optOptions  = "options"
-	optDeadline = "deadline-hours"
-	optOrder    = "order"
-	optLevel    = "level"
-	optHints    = "hints"
-	optName     = "name"
-	optAction   = "action"
-	optPage     = "page"
-	optTopic    = "topic"
-	optUser     = "user"
-	optSeat     = "seat"
-	optThread   = "thread"
-	optPings    = "pings"
-	optSecrets  = "secrets"
-	optReminder = "reminder-hours"
-	optDefault  = "on-deadline"
-	optLanguage = "language"
+	optGame      = "game"
+	optPlayers   = "players"
+	optOptions   = "options"
+	optDeadline  = "deadline-hours"
+	optOrder     = "order"
+	optLevel     = "level"
+	optHints     = "hints"
+	optName      = "name"
+	optAction    = "action"
+	optPage      = "page"
+	optTopic     = "topic"
+	optUser      = "user"
+	optSeat      = "seat"
+	optThread    = "thread"
+	optPings     = "pings"
+	optSecrets   = "secrets"
+	optReminder  = "reminder-hours"
+	optDefault   = "on-deadline"
+	optLanguage  = "language"
+	optTimeZone  = "time-zone"
+	optQuietFrom = "quiet-from"
+	optQuietTo   = "quiet-to"
+	optHeadsUp   = "heads-up"
 )
 
 // Seat orders a lobby can start with.
@@ -167,7 +171,8 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				sub(subReplace, integer(optSeat, &minPlayers, 6), user(optUser)),
 				sub(subEnd),
 				sub(subBoardTop, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Choices: games}),
-				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral)),
+				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral),
+					str(optTimeZone, false, false), integer(optQuietFrom, &minZero, 23), integer(optQuietTo, &minZero, 23), boolean(optHeadsUp)),
 				sub(subHint),
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},

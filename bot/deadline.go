@@ -199,10 +199,9 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		}
 		thought, at = b.standInChoices(g, st, waiting), g.Guard()
 	}
-	var names, users []string
+	var names []string
 	for _, s := range waiting {
 		names = append(names, seatLabel(g.Seats[s]))
-		users = append(users, g.Seats[s].User)
 	}
 	p := b.langs.guild(g.Guild, "")
 	if out == nil {
@@ -213,9 +212,10 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		}
 		return nil
 	}
-	// the absent players are notified whatever their ping preference: a
-	// computer decided in their name
-	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: users}, g.ID)
+	// the absent players are named; mentioned only those who want pings
+	// and are not in their quiet hours
+	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)),
+		Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }
 

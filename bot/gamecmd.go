@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,7 @@ type gameHandler struct {
 	pub      *publisher
 	look     *views
 	ratings  *ratingBook
+	zones    zones // time zones of /game prefs
 }
 
 func (b *gameHandler) register(rt *router) error {
@@ -483,9 +485,34 @@ func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
 	if s := opts.str(optSecrets); s != "" {
 		prefs.Secrets = s
 	}
+	if tz, ok := opts[optTimeZone]; ok {
+		zone, _ := tz.Value.(string)
+		zone = strings.TrimSpace(zone)
+		if strings.EqualFold(zone, "UTC") {
+			zone = ""
+		}
+		if _, err := b.zones.load(zone); err != nil || storage.CheckTimeZone(zone) != nil {
+			return refuseWith("prefs.bad_zone", "Zone", clip(zone, 60))
+		}
+		prefs.TimeZone = zone
+	}
+	if h, ok := opts.integer(optQuietFrom); ok {
+		prefs.QuietFrom = h
+	}
+	if h, ok := opts.integer(optQuietTo); ok {
+		prefs.QuietTo = h
+	}
+	if on, ok := opts.boolean(optHeadsUp); ok {
+		prefs.HeadsUp = on
+	}
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
+	return r.message(msg{Private: true, Content: prefsText(p, prefs)})
+}
+
+// prefsText says what prefs set, in p's language.
+func prefsText(p *locale.Printer, prefs storage.UserPrefs) string {
 	pings := p.T("prefs.pings_off")
 	if prefs.PingOnTurn {
 		pings = p.T("prefs.pings_on")
@@ -494,5 +521,14 @@ func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
 	if prefs.Secrets == storage.SecretsDM {
 		where = p.T("prefs.secrets_dm")
 	}
-	return r.message(msg{Private: true, Content: p.T("prefs.saved", "Pings", pings, "Where", where)})
+	zone := cmp.Or(prefs.TimeZone, "UTC")
+	quiet := p.T("prefs.quiet_none", "Zone", zone)
+	if prefs.HasQuietHours() {
+		quiet = p.T("prefs.quiet", "From", prefs.QuietFrom, "To", prefs.QuietTo, "Zone", zone)
+	}
+	headsUp := p.T("prefs.heads_up_off")
+	if prefs.HeadsUp {
+		headsUp = p.T("prefs.heads_up_on")
+	}
+	return p.T("prefs.saved", "Pings", pings, "Where", where) + "\n" + quiet + "\n" + headsUp
 }

@@ -60,6 +60,9 @@ type publisher struct {
 	handles  *boardHandles
 	langs    *languages // the server's language of what it posts
 	log      *slog.Logger
+	now      func() time.Time // the clock of quiet hours
+	zones    *zones
+	told     headsUps
 	// shared is true when other processes publish the same games (this
 	// one runs some of several gateway shards): their board edits and
 	// this one's can land in either order, so after each edit the game
@@ -94,7 +97,7 @@ type boardClick struct {
 }
 
 func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
-	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log,
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log, now: now, zones: &zones{},
 		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
@@ -306,6 +309,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		}
 	}
 	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
+	p.headsUp(g, st)
 	if len(dms) > 0 {
 		// DMs are bot-token calls, which a global 429 holds: they go on a
 		// worker of their own so that the channel's next board never
@@ -480,9 +484,12 @@ func (p *publisher) postPing(g *storage.Game, m mention) {
 }
 
 // pingText mentions the users of seats who want pings, with what each must
-// decide; it is empty when none does.
+// decide; it is empty when none does. Those in their quiet hours are named
+// without a mention, and their ping is held (holdPings) until the hours
+// end.
 func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) mention {
 	var users, parts []string
+	var hold time.Time
 	tr := p.langs.server(g.Guild) // a public message
 	words := p.look.words(tr, g.Kind)
 	for _, s := range seats {
@@ -498,16 +505,45 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 		if !prefs.PingOnTurn {
 			continue
 		}
+		if until := p.zones.quietUntil(prefs, p.now()); !until.IsZero() {
+			// named, not notified; the game's reminder pings them when
+			// their quiet hours end
+			parts = append(parts, fmt.Sprintf("<@%s> (%s; %s)", u, promptLabel(words, st, s), tr.T("botgame.quiet_until", "When", fmt.Sprintf("<t:%d:t>", until.Unix()))))
+			if hold.IsZero() || until.Before(hold) {
+				hold = until.UTC()
+			}
+			continue
+		}
 		users = append(users, u)
 		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, promptLabel(words, st, s)))
 	}
-	if len(users) == 0 {
+	if !hold.IsZero() {
+		p.holdPings(g, hold)
+	}
+	if len(parts) == 0 {
 		return mention{}
 	}
 	if prefix == "" {
 		prefix = tr.T("board.your_move")
 	}
 	return mention{text: tr.T("botgame.ping", "Prefix", prefix, "Names", strings.Join(parts, ", ")), users: users}
+}
+
+// holdPings makes g's reminder come by until, when the quiet hours of a
+// player who was left out of a ping end: the reminder then pings those
+// the game still waits for. The reminder is a timer of the game's record,
+// so a held ping survives a restart, and the store hands each timer to
+// one process once, so it fires once.
+func (p *publisher) holdPings(g *storage.Game, until time.Time) {
+	_, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+		if r.Status == storage.StatusRunning && (r.RemindAt.IsZero() || until.Before(r.RemindAt)) {
+			r.RemindAt = until
+		}
+		return nil
+	})
+	if err != nil {
+		p.log.Warn("holding a ping for quiet hours failed", "game", g.ID, "err", err)
+	}
 }
 
 // promptLabel says what seat must decide, written by words: its prompts'
@@ -533,13 +569,8 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
-	m := p.look.scoresMessage(tr, g, st, true)
+	m := p.look.scoresMessage(tr, g, st, true) // it names the players; nobody must act, so it pings nobody
 	m.Image = p.look.scoresImage(tr, g, st)
-	for _, s := range g.Seats {
-		if s.User != "" {
-			m.Mentions = append(m.Mentions, s.User)
-		}
-	}
 	if _, _, err := p.postVia(g, m, clicks); err != nil {
 		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
 		return

@@ -66,9 +66,16 @@ func (m msg) files() []*discordgo.File {
 	return []*discordgo.File{{Name: imageName, ContentType: "image/png", Reader: bytes.NewReader(m.Image)}}
 }
 
+// flags are m's message flags: a private message is ephemeral, and a
+// public one that pings nobody is silent (Discord's SUPPRESS_NOTIFICATIONS:
+// no push or desktop notification even for those who follow every
+// message of the channel), so that routine posts make no phone buzz.
 func (m msg) flags() discordgo.MessageFlags {
-	if m.Private {
+	switch {
+	case m.Private:
 		return discordgo.MessageFlagsEphemeral
+	case len(m.Mentions) == 0:
+		return discordgo.MessageFlagsSuppressNotifications
 	}
 	return 0
 }

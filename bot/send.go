@@ -112,11 +112,17 @@ func (s *sender) interactionSession() *discordgo.Session {
 	}
 }
 
-// post sends m to a channel and returns the message Discord made.
+// post sends m to a channel and returns the message Discord made; it
+// is silent when it pings nobody (see msg.flags).
 func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {
+	return s.create(channel, m, m.flags())
+}
+
+// create sends m to a channel with flags.
+func (s *sender) create(channel string, m msg, flags discordgo.MessageFlags) (*discordgo.Message, error) {
 	m = fit(m.withImage())
 	send := &discordgo.MessageSend{
-		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(),
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(), Flags: flags,
 	}
 	if m.described() {
 		return describedCall(s.s, "POST", discordgo.EndpointChannelMessages(channel), send, m)
@@ -175,7 +181,7 @@ func (s *sender) dm(user string, m msg) (*discordgo.Message, error) {
 		s.dms[user] = ch
 		s.mu.Unlock()
 	}
-	return s.post(ch, m)
+	return s.create(ch, m, 0) // a DM is for its reader: it notifies them
 }
 
 // Discord's limits on what a message holds (in characters).

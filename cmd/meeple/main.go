@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	_ "time/tzdata" // players' time zones (quiet hours) on hosts without a zone database
 
 	"github.com/meeplegames/meeple/storage/postgres"
 )

@@ -442,6 +442,30 @@ func (s *State) Phase() engine.Text { return s.phaseText() }
 // at 5 once the game is over.
 func (s *State) CurrentRound() int { return s.Round }
 
+// NextSeat is the seat that decides after the one deciding now, when the
+// game goes round the table: while dice are placed (the next in turn order
+// with dice left who has not passed) and while prototypes are built. It
+// is false elsewhere (everyone at once, or an order the dice decide).
+func (s *State) NextSeat() (engine.Seat, bool) {
+	if s.Done || s.waiting() {
+		return 0, false
+	}
+	switch s.CurrentPhase {
+	case phasePlace:
+		for k := 1; k < s.PlayerCount; k++ {
+			seat := s.Order[(s.Turn+k)%s.PlayerCount]
+			if p := &s.Seats[seat]; !p.Passed && len(p.Vals) > 0 {
+				return engine.Seat(seat), true
+			}
+		}
+	case phaseBuild:
+		if s.Turn+1 < s.PlayerCount {
+			return engine.Seat(s.Order[s.Turn+1]), true
+		}
+	}
+	return 0, false
+}
+
 // englishPhase is Phase in English, for the view's Label that the images
 // still read.
 func (s *State) englishPhase() string {

@@ -82,6 +82,14 @@ func (s *State) Over() bool { return s.Winner >= 0 }
 // when every traveller has had a turn.
 func (s *State) CurrentRound() int { return s.Round }
 
+// NextSeat is the traveller whose turn comes after the current one's.
+func (s *State) NextSeat() (engine.Seat, bool) {
+	if s.Over() {
+		return 0, false
+	}
+	return engine.Seat((s.Turn + 1) % len(s.Seats)), true
+}
+
 // Phase implements engine.State: the round, which changes when everyone has
 // had a turn.
 func (s *State) Phase() engine.Text {
