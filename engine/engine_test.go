@@ -81,7 +81,7 @@ func TestRuleErrorWrapsItsKind(t *testing.T) {
 }
 
 // A refused answer carries its reason and the valid answers as data: the
-// first eight as notation, and how many more.
+// first eight as a list of notation (engine.Typed), and how many more.
 func TestRefuseAnswerListsValidAnswers(t *testing.T) {
 	why := engine.Say("x.why")
 	var rule *engine.RuleError
@@ -89,8 +89,8 @@ func TestRefuseAnswerListsValidAnswers(t *testing.T) {
 	if !errors.As(few, &rule) || rule.Say.ID != "engine.refuse.answers" || len(rule.Valid) != 2 {
 		t.Fatalf("%v", few)
 	}
-	if a, _ := rule.Say.Arg("Valid"); a.S != "skip, down 2" {
-		t.Fatalf("valid %q", a.S)
+	if a, _ := rule.Say.Arg("Valid"); a.Sub == nil || a.Sub.ID != "engine.typed.list" || len(a.Sub.Args) != 2 || a.Sub.Args[1].Sub.Args[0].S != "down 2" {
+		t.Fatalf("valid %+v", a)
 	}
 	many := engine.RefuseAnswer(engine.ErrIllegalAction, why, []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"})
 	if !errors.As(many, &rule) || rule.Say.ID != "engine.refuse.answers_more" {
@@ -99,8 +99,8 @@ func TestRefuseAnswerListsValidAnswers(t *testing.T) {
 	if a, _ := rule.Say.Arg("Count"); a.N != 2 {
 		t.Fatalf("%d more, want 2", a.N)
 	}
-	if a, _ := rule.Say.Arg("Valid"); a.S != "a, b, c, d, e, f, g, h" {
-		t.Fatalf("valid %q", a.S)
+	if a, _ := rule.Say.Arg("Valid"); a.Sub == nil || len(a.Sub.Args) != 8 || a.Sub.Args[7].Sub.Args[0].S != "h" {
+		t.Fatalf("valid %+v", a)
 	}
 	if none := engine.RefuseAnswer(engine.ErrIllegalAction, why, nil); !errors.As(none, &rule) || rule.Say.ID != "x.why" {
 		t.Fatalf("%v", none)

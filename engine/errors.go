@@ -121,13 +121,13 @@ func Refusef(kind error, format string, args ...any) error {
 // is wrong, then the answers that would be accepted (the first few, and
 // how many more), also kept in Valid. Its text is engine.refuse.answers
 // (or .answers_more), given the reason as "Reason", the answers shown as
-// notation "Valid" and the number left out as "Count".
+// "Valid" (see Typed) and the number left out as "Count".
 func RefuseAnswer(kind error, why Text, valid []string) error {
 	const shown = 8
 	if len(valid) == 0 {
 		return &RuleError{Kind: kind, Say: why}
 	}
-	list := Code("Valid", strings.Join(valid[:min(len(valid), shown)], ", "))
+	list := Typed("Valid", valid[:min(len(valid), shown)])
 	say := Say("engine.refuse.answers", Nested("Reason", why), list)
 	if len(valid) > shown {
 		say = Say("engine.refuse.answers_more", Nested("Reason", why), list, Num("Count", len(valid)-shown))

@@ -113,6 +113,17 @@ func Nested(name string, t Text) Arg { return Arg{Name: name, Kind: ArgText, Sub
 // space names).
 func Ref(name string, t *Text) Arg { return Arg{Name: name, Kind: ArgText, Sub: t} }
 
+// Typed is actions as argument name: a list of notation, each written as
+// what to type (message engine.typed.item, which may quote it as code)
+// and joined as a list (engine.typed.list).
+func Typed(name string, actions []string) Arg {
+	items := make([]Arg, len(actions))
+	for i, a := range actions {
+		items[i] = Part(Nested("", Say("engine.typed.item", Code("Action", a))))
+	}
+	return Nested(name, Text{ID: "engine.typed.list", Args: items})
+}
+
 // Seats is the seats written as "P1 and P3"; seats from 0 to 30.
 func Seats(name string, seats ...Seat) Arg {
 	var bits int32

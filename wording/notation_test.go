@@ -1,6 +1,7 @@
 package wording_test
 
 import (
+	"errors"
 	"regexp"
 	"testing"
 
@@ -21,9 +22,10 @@ var ownWords = map[string]map[string]bool{
 var backticked = regexp.MustCompile("`[^`]*`")
 
 // Notation reads as notation: in whole games played in German and French
-// by the computer players, no line of the log, no prompt and no action's
-// description holds a word of the games' notation (the verbs and keys of
-// the actions they offered) outside backticks, where it is what to type.
+// by the computer players, no line of the log, no prompt, no action's
+// description and no refusal of a wrong action holds a word of the games'
+// notation (the verbs and keys of the actions they offered) outside
+// backticks, where it is what to type.
 // Content names and the words a language shares with the notation aside.
 func TestNoNotationInRunningText(t *testing.T) {
 	cat, err := locale.New()
@@ -35,6 +37,7 @@ func TestNoNotationInRunningText(t *testing.T) {
 		list, _ := rules.(engine.ItemLister)
 		for _, players := range []int{rules.MinPlayers(), rules.MaxPlayers()} {
 			events, typed := playOffered(t, rules, players, uint64(players)*13)
+			refused := refusals(t, rules, engine.Setup{Players: players, Seed: uint64(players) * 13})
 			for _, lang := range cat.Languages()[1:] {
 				notation := map[string]bool{}
 				for _, a := range typed {
@@ -49,6 +52,12 @@ func TestNoNotationInRunningText(t *testing.T) {
 				}
 				w := wording.ForRules(cat.For(lang), rules, nil)
 				reported := map[string]bool{}
+				for _, err := range refused {
+					var rule *engine.RuleError
+					if errors.As(err, &rule) {
+						events = append(events, engine.Event{Kind: "refusal", Text: rule.Say})
+					}
+				}
 				for _, e := range events {
 					line := w.Event(e)
 					for _, word := range wording.Tokens(backticked.ReplaceAllString(line, " ")) {

@@ -230,7 +230,7 @@ func parseWords(f []string, text string) (Action, error) {
 		if len(f) == 2 && slices.Contains(allowed, f[1]) {
 			return Action{Verb: v, Key: f[1]}, nil
 		}
-		return Action{}, unknownAction("cp.refuse.parse.one_of", engine.Code("Verb", f[0]), engine.Code("Words", strings.Join(allowed, ", ")))
+		return Action{}, unknownAction("cp.refuse.parse.one_of", engine.Code("Verb", f[0]), engine.Typed("Words", allowed))
 	}
 	oneNum := func(v verb, id string) (Action, error) {
 		if vals, ok := ints(1, 1); ok {

@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -288,7 +287,7 @@ func (s *State) checkAction(seat int, a Action, after **State) error {
 	if a.Always {
 		list := s.phaseActions(seat)
 		if len(list) != 3 || list[1] != a.String() {
-			return illegal("cp.refuse.act_always", engine.Code("Actions", strings.Join(list, ", ")))
+			return illegal("cp.refuse.act_always", engine.Typed("Actions", list))
 		}
 		return nil
 	}

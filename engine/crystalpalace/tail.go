@@ -52,7 +52,7 @@ func (s *State) checkPlaceTail(seat, l, sp int, a Action) error {
 	for _, b := range answers {
 		valid = append(valid, b.String())
 	}
-	return illegal("cp.refuse.tail_wrong", engine.Code("Tail", tailText(a.Then)), engine.Code("Valid", strings.Join(valid, ", ")))
+	return illegal("cp.refuse.tail_wrong", engine.Code("Tail", tailText(a.Then)), engine.Typed("Valid", valid))
 }
 
 // tailText is the text of answers as written after an action: "only" for
