@@ -52,6 +52,16 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interactio
 			}
 			s.Language = lang
 		}
+		if d, ok := opts.integer(optAwayMax); ok {
+			s.AwayMaxDays = d
+		}
+		switch lets := opts.str(optAwayLets); lets {
+		case "":
+		case awayBoth:
+			s.AwayChoices = nil
+		default:
+			s.AwayChoices = []string{lets}
+		}
 		s.LocaleOnly = false // saved by the admins now
 		if err := ah.settings.PutGuildSettings(i.GuildID, s); err != nil {
 			return err
@@ -76,5 +86,10 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interactio
 	if s.Language != "" {
 		language = p.T("language." + s.Language)
 	}
-	return r.message(msg{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language)})
+	var lets []string
+	for _, c := range awayChoices(s) {
+		lets = append(lets, p.T("away.choice_"+c))
+	}
+	away := p.T("admin.away", "Count", awayMaxDays(s), "Choices", joinNames(p, lets))
+	return r.message(msg{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away})
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -32,6 +33,10 @@ type views struct {
 	text     Presenter
 	imagesOn bool
 	log      *slog.Logger
+	// away says until when a seated player is away (nil: nobody is), on
+	// the clock now
+	away *absences
+	now  func() time.Time
 }
 
 // boardMessage is the public board of a running game: where it stands,
@@ -46,7 +51,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 	var seats strings.Builder
 	figures := seatFigures(p, imageWords(p, b.games, g), st, len(g.Seats))
 	for n, s := range g.Seats {
-		fmt.Fprintf(&seats, "P%d %s%s\n", n+1, seatLabel(s), figures[n])
+		fmt.Fprintf(&seats, "P%d %s%s%s\n", n+1, seatLabel(s), b.awayMark(p, s.User), figures[n])
 	}
 	var waiting []string
 	words := gameWords(p, b.games, g.Kind)
@@ -81,6 +86,20 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		rows = withFullBoardButton(p, g, rows)
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
+}
+
+// awayMark is " (away until …)" beside the name of a player who announced
+// an absence, as a Discord timestamp each reader sees in their own time
+// zone; "" for anyone else.
+func (b *views) awayMark(p *locale.Printer, user string) string {
+	if b.away == nil || b.now == nil {
+		return ""
+	}
+	until := b.away.until(user, b.now())
+	if until.IsZero() {
+		return ""
+	}
+	return " " + p.T("board.away", "When", fmt.Sprintf("<t:%d:D>", until.Unix()))
 }
 
 // seatFigures are each of seats' headline figures for the Players field,

@@ -309,7 +309,10 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	think := newThinker(thinkers(cfg.Thinkers), int(cfg.Think.Milliseconds()), cfg.Logger)
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
 		think: think.budget, wake: think.wake}
-	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger}
+	away := &absences{store: store, cfg: &cfg, log: cfg.Logger}
+	ref.away = away
+	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
+		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
 	pub := newPublisher(store, store, look, send, prompts, cfg.Logger, cfg.Now)
 	pub.shared = !cfg.Shards.Whole()
@@ -330,6 +333,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
 		&inboxHandler{store: store, games: reg},
+		&awayHandler{store: store, games: store, cfg: &b.cfg, log: cfg.Logger, now: cfg.Now},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {

@@ -19,6 +19,7 @@ const (
 	cmdInbox = "inbox"
 	cmdStats = "stats"
 	cmdRules = "rules"
+	cmdAway  = "away"
 
 	subNew      = "new"
 	subJoin     = "join"
@@ -69,6 +70,10 @@ const (
 	optQuietFrom = "quiet-from"
 	optQuietTo   = "quiet-to"
 	optHeadsUp   = "heads-up"
+	optUntil     = "until"
+	optStandIn   = "stand_in"
+	optAwayMax   = "away-max-days"
+	optAwayLets  = "away-stand-ins"
 )
 
 // Seat orders a lobby can start with.
@@ -177,6 +182,8 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},
 		},
+		{Name: cmdAway, Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
+			str(optUntil, false, false), choices(optStandIn, storage.AwayComputer, storage.AwayWait)}},
 		{Name: cmdInbox, Contexts: everywhere, IntegrationTypes: anyInstall},
 		{Name: cmdStats, Contexts: everywhere, IntegrationTypes: anyInstall, Options: []*discordgo.ApplicationCommandOption{user(optUser)}},
 		{Name: cmdRules, Contexts: everywhere, IntegrationTypes: anyInstall, Options: []*discordgo.ApplicationCommandOption{gameChoice, str(optTopic, false, true)}},
@@ -190,6 +197,8 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					integer(optReminder, &minZero, 24*14),
 					boolean(optThread),
 					choices(optLanguage, catalogue.Languages()...),
+					integer(optAwayMax, &minPlayers, 366),
+					choices(optAwayLets, awayBoth, storage.AwayComputer, storage.AwayWait),
 				),
 			},
 		},

@@ -138,6 +138,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
 	var waiting []engine.Seat
+	var away map[engine.Seat]string // the absent players among them, and what stands in
 	var out *outcome
 	// A searching stand-in (normal, strong) thinks outside the lock, on the
 	// game as the first look found it; its choices apply if the second
@@ -157,6 +158,12 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 				return nil
 			}
 			waiting = humanWaiting(g, st)
+			var back time.Time
+			waiting, away, back = b.standFor(g, waiting, now)
+			if len(waiting) == 0 && !back.IsZero() {
+				// every player it waits on is away, their deadlines waiting
+				return b.ref.extendDeadline(g, back, stillDue(d))
+			}
 			if len(waiting) == 0 && b.ref.wake != nil {
 				if _, _, due := b.ref.thinkingPrompt(g, st, b.ref.think); due {
 					// a searching computer's move a stopped process left undone
@@ -165,7 +172,7 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 					return nil
 				}
 			}
-			if _, _, policy := gameDeadline(g); policy == onDeadlinePause || len(waiting) == 0 {
+			if _, _, policy := gameDeadline(g); policy == onDeadlinePause && len(away) == 0 || len(waiting) == 0 {
 				return b.ref.armDeadline(g, false, stillDue(d))
 			}
 			rules, err := b.ref.games.Lookup(g.Kind)
@@ -212,11 +219,54 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 		}
 		return nil
 	}
+	if len(away) == len(waiting) {
+		// players away who asked for it: told, not pinged
+		b.pub.post(g.Channel, msg{Content: p.T("away.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		return nil
+	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
 	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)),
 		Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
+}
+
+// standFor is, of the seats a passed deadline finds waiting, those a
+// computer decides for: all of them under the game's computer policy,
+// under its pause policy only the players away who asked for a computer;
+// never a player away whose deadlines wait. It also returns the absent
+// players among them, and the latest return of those whose deadlines
+// wait.
+func (b *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
+	away, back := b.ref.away.of(g, waiting, now)
+	if len(away) == 0 {
+		return waiting, nil, back
+	}
+	_, _, policy := gameDeadline(g)
+	var out, present []engine.Seat
+	for _, s := range waiting {
+		switch away[s] {
+		case storage.AwayComputer:
+			out = append(out, s)
+		case "":
+			present = append(present, s)
+		}
+	}
+	for s, c := range away {
+		if c != storage.AwayComputer {
+			delete(away, s)
+		}
+	}
+	if policy != onDeadlinePause {
+		out = append(out, present...)
+	}
+	switch {
+	case len(out) > 0:
+		return out, away, back
+	case len(present) > 0:
+		return waiting, nil, time.Time{} // paused as set up, for whoever is not away
+	}
+	return nil, nil, back // every one away, waited for
 }
 
 // searchingStandIn is the stand-in of rules when it searches (normal,

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -125,6 +126,9 @@ type referee struct {
 	// the game's lock (nil: nobody thinks, as in a referee of a test).
 	think int
 	wake  func(channel string)
+	// away tells who is away and ends an absence when its player acts
+	// (nil: nobody is ever away, as in a referee of a test)
+	away *absences
 }
 
 // livesElsewhere reports whether the game req's choice was drawn for is
@@ -259,6 +263,13 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	if len(now) == 0 && ref.wake != nil {
 		_, _, computer = ref.thinkingPrompt(out.game, out.state, ref.think)
 	}
+	if away, _ := ref.away.of(out.game, now, ref.now()); slices.Contains(slices.Collect(maps.Values(away)), storage.AwayComputer) {
+		// a computer decides for an absent player at the next tick
+		return func(r *storage.Game) error {
+			r.Deadline, r.RemindAt = ref.now(), time.Time{}
+			return nil
+		}
+	}
 	if !computer && len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
 	}
@@ -299,6 +310,9 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	}
 	if err != nil {
 		return err
+	}
+	if out.decided && out.seat >= 0 && int(out.seat) < len(g.Seats) {
+		ref.away.back(g.Seats[out.seat].User) // they acted: their absence is over
 	}
 	out.game, out.entries, out.change, out.start, out.key = g, nil, nil, false, ""
 	return nil
@@ -377,6 +391,25 @@ func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*stora
 	}
 	g.Deadline, g.RemindAt, g.Messages = updated.Deadline, updated.RemindAt, updated.Messages
 	return nil
+}
+
+// extendDeadline moves g's deadline, which passed while every player it
+// waits on is away with their deadlines waiting, to their latest return
+// back plus the game's time for a decision, in a commit of its own that
+// check (run first on the stored game) lets through.
+func (ref *referee) extendDeadline(g *storage.Game, back time.Time, check func(*storage.Game) error) error {
+	deadline, reminder, _ := gameDeadline(g)
+	_, err := ref.store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
+		if err := check(r); err != nil {
+			return err
+		}
+		r.Deadline, r.RemindAt = back.Add(max(deadline, time.Hour)), time.Time{}
+		if reminder > 0 && reminder < deadline {
+			r.RemindAt = back.Add(reminder)
+		}
+		return nil
+	}})
+	return err
 }
 
 // deadlineEdit returns the edit that sets g's deadline and reminder from

@@ -238,6 +238,12 @@ type GuildSettings struct {
 	// LocaleOnly marks settings stored only to keep Locale: the admins
 	// saved none, and GuildSettings reports Saved false.
 	LocaleOnly bool `json:"locale_only,omitempty"`
+	// AwayMaxDays is the longest absence (/away) a player may announce
+	// here, in days; 0 means DefaultAwayMaxDays.
+	AwayMaxDays int `json:"away_max_days,omitempty"`
+	// AwayChoices are what may stand in for an absent player in this
+	// server's games (AwayComputer, AwayWait); empty means both.
+	AwayChoices []string `json:"away_choices,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults (not a record kept only for Locale); set by
 	// GuildSettings, not stored.
@@ -248,6 +254,16 @@ type GuildSettings struct {
 func DefaultGuildSettings() GuildSettings {
 	return GuildSettings{TurnDeadline: 48 * time.Hour, ReminderEvery: 12 * time.Hour}
 }
+
+// DefaultAwayMaxDays is the longest absence a server allows when its
+// admins set none.
+const DefaultAwayMaxDays = 14
+
+// What stands in for an absent player (UserPrefs.AwayStandIn).
+const (
+	AwayComputer = "computer" // a computer player decides in their place
+	AwayWait     = "wait"     // their deadlines wait until they return
+)
 
 // Secret delivery choices in UserPrefs.
 const (
@@ -275,10 +291,19 @@ type UserPrefs struct {
 	QuietTo   int `json:"quiet_to,omitempty"`
 	// HeadsUp asks for a DM when the user is next to decide in a game.
 	HeadsUp bool `json:"heads_up,omitempty"`
+	// Away is when the user's announced absence (/away) ends; zero when
+	// they announced none. It ends early the moment they act in a game.
+	// AwayStandIn is what stands in for them meanwhile: AwayComputer or
+	// AwayWait.
+	Away        time.Time `json:"away,omitzero"`
+	AwayStandIn string    `json:"away_stand_in,omitempty"`
 }
 
 // HasQuietHours reports whether p sets quiet hours.
 func (p UserPrefs) HasQuietHours() bool { return p.QuietFrom != p.QuietTo }
+
+// AwayAt reports whether the user is away at now.
+func (p UserPrefs) AwayAt(now time.Time) bool { return p.Away.After(now) }
 
 // DefaultUserPrefs are the preferences of a user who has saved none.
 func DefaultUserPrefs() UserPrefs {

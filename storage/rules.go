@@ -607,8 +607,13 @@ func (st *Stats) count(g *Game) {
 }
 
 func checkGuildSettings(settings GuildSettings) error {
-	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 {
-		return fmt.Errorf("%w: negative duration", ErrInvalid)
+	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 || settings.AwayMaxDays < 0 || settings.AwayMaxDays > 366 {
+		return fmt.Errorf("%w: a negative duration, or an absence longer than a year", ErrInvalid)
+	}
+	for _, c := range settings.AwayChoices {
+		if c != AwayComputer && c != AwayWait {
+			return fmt.Errorf("%w: an absent player's stand-in is %q or %q, not %.20q", ErrInvalid, AwayComputer, AwayWait, c)
+		}
 	}
 	if settings.Locale != "" {
 		if err := CheckLocale(settings.Locale); err != nil {
@@ -630,6 +635,9 @@ func checkUserPrefs(prefs UserPrefs) error {
 	}
 	if err := CheckTimeZone(prefs.TimeZone); err != nil {
 		return err
+	}
+	if prefs.AwayStandIn != "" && prefs.AwayStandIn != AwayComputer && prefs.AwayStandIn != AwayWait {
+		return fmt.Errorf("%w: an absent player's stand-in is %q or %q, not %.20q", ErrInvalid, AwayComputer, AwayWait, prefs.AwayStandIn)
 	}
 	if prefs.Locale != "" {
 		return CheckLocale(prefs.Locale)

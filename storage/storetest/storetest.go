@@ -699,6 +699,29 @@ func testSettings(t *testing.T, opener Opener) {
 	if p, _ := s.UserPrefs("u1"); p != want {
 		t.Fatalf("refused preferences changed u1's: %+v", p)
 	}
+	// an announced absence, and what stands in meanwhile
+	want.Away, want.AwayStandIn = time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC), storage.AwayWait
+	if err := s.PutUserPrefs("u1", want); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.UserPrefs("u1"); p != want || !p.AwayAt(want.Away.Add(-time.Second)) || p.AwayAt(want.Away) {
+		t.Fatalf("preferences with an absence %+v, want %+v", p, want)
+	}
+	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM, AwayStandIn: "a cardboard cutout"}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("bad stand-in: %v", err)
+	}
+	away := storage.GuildSettings{AwayMaxDays: 7, AwayChoices: []string{storage.AwayComputer}}
+	if err := s.PutGuildSettings("g5", away); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GuildSettings("g5"); got.AwayMaxDays != 7 || fmt.Sprint(got.AwayChoices) != "[computer]" {
+		t.Fatalf("absence limits %+v", got)
+	}
+	for _, bad := range []storage.GuildSettings{{AwayMaxDays: -1}, {AwayChoices: []string{"later"}}} {
+		if err := s.PutGuildSettings("g5", bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("bad absence limits %+v: %v", bad, err)
+		}
+	}
 	if _, err := s.UserPrefs(""); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("empty user id: %v", err)
 	}

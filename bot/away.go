@@ -1,0 +1,226 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// Time away: a player announces with /away until when they are gone, and
+// what stands in for them meanwhile in every game they sit in: their
+// deadlines wait (a deadline that passes while they are away moves to
+// their return, plus the game's time for a decision), or a computer
+// decides in their place at once. The absence is kept in their
+// preferences (storage.UserPrefs.Away), so it survives restarts; it ends
+// when its day comes, or the moment they act in any game. The server's
+// admins set the longest absence and the stand-ins allowed
+// (storage.GuildSettings.AwayMaxDays, AwayChoices): a game of a server
+// that does not allow the player's choice uses the one it allows.
+
+// awayStore is what time away reads and writes.
+type awayStore interface {
+	UserPrefs(user string) (storage.UserPrefs, error)
+	PutUserPrefs(user string, p storage.UserPrefs) error
+	GuildSettings(guild string) (storage.GuildSettings, error)
+	Seatings(user string) ([]storage.Seating, error)
+}
+
+// awayHandler answers /away.
+type awayHandler struct {
+	store awayStore
+	games gameStore
+	cfg   *Config
+	log   *slog.Logger
+	now   func() time.Time
+}
+
+func (b *awayHandler) register(rt *router) error {
+	return rt.command(cmdAway, b.away, nil)
+}
+
+// awayBoth is the admins' choice that allows either stand-in.
+const awayBoth = "both"
+
+// awayDateLayout is how /away's until is typed: a calendar day.
+const awayDateLayout = "2006-01-02"
+
+// away sets or ends the caller's absence.
+func (b *awayHandler) away(_ context.Context, r *reply, in *interaction) error {
+	p, user := in.tr, in.user.ID
+	prefs, err := b.store.UserPrefs(user)
+	if err != nil {
+		return err
+	}
+	typed := in.opts.str(optUntil)
+	if typed == "" { // back now
+		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
+		if err := b.store.PutUserPrefs(user, prefs); err != nil {
+			return err
+		}
+		return r.message(msg{Private: true, Content: p.T("away.back")})
+	}
+	day, err := time.Parse(awayDateLayout, typed)
+	now := b.now()
+	// away until the end of that day, wherever the player lives: Discord
+	// tells no time zone, so the day ends last on Earth (UTC-12)
+	until := day.Add(24*time.Hour + 12*time.Hour)
+	if err != nil || !until.After(now) {
+		return refuseWith("away.bad_date", "Typed", clip(typed, 20))
+	}
+	s, err := guildSettings(b.store, b.cfg, in.GuildID)
+	if err != nil {
+		return err
+	}
+	if most := awayMaxDays(s); until.Sub(now) > time.Duration(most)*24*time.Hour+36*time.Hour {
+		return refuseWith("away.too_long", "Count", most)
+	}
+	standIn := in.opts.str(optStandIn)
+	if standIn == "" {
+		standIn = awayChoices(s)[0]
+	}
+	if !slices.Contains(awayChoices(s), standIn) {
+		return refuseWith("away.not_allowed", "Choice", p.T("away.choice_"+standIn))
+	}
+	prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
+	if err := b.store.PutUserPrefs(user, prefs); err != nil {
+		return err
+	}
+	if standIn == storage.AwayComputer {
+		b.standInSoon(user)
+	}
+	return r.message(msg{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
+}
+
+// standInSoon brings the deadlines of the games that wait on user now, to
+// now: the next tick lets a computer decide for them (see expire).
+func (b *awayHandler) standInSoon(user string) {
+	seats, err := b.store.Seatings(user)
+	if err != nil {
+		b.log.Warn("reading the games of an absent player failed", "err", err)
+		return
+	}
+	now := b.now()
+	for _, s := range seats {
+		if !s.Waits() {
+			continue
+		}
+		if _, err := b.games.Update(s.Channel, s.Game, func(g *storage.Game) error {
+			if g.Deadline.IsZero() || g.Deadline.After(now) {
+				g.Deadline = now
+			}
+			return nil
+		}); err != nil {
+			b.log.Warn("bringing an absent player's deadline forward failed", "game", s.Game, "err", err)
+		}
+	}
+}
+
+// awayMaxDays is the longest absence s allows, in days.
+func awayMaxDays(s storage.GuildSettings) int {
+	if s.AwayMaxDays > 0 {
+		return s.AwayMaxDays
+	}
+	return storage.DefaultAwayMaxDays
+}
+
+// awayChoices are the stand-ins s allows, the default first.
+func awayChoices(s storage.GuildSettings) []string {
+	if len(s.AwayChoices) > 0 {
+		return s.AwayChoices
+	}
+	return []string{storage.AwayWait, storage.AwayComputer}
+}
+
+// absence is what stands in for a seat's player while they are away in a
+// game of a server with settings s: "" when they are not away at now.
+func absence(prefs storage.UserPrefs, s storage.GuildSettings, now time.Time) string {
+	if !prefs.AwayAt(now) {
+		return ""
+	}
+	if choices := awayChoices(s); !slices.Contains(choices, prefs.AwayStandIn) {
+		return choices[0]
+	}
+	return prefs.AwayStandIn
+}
+
+// absences tells who is away in a game and what stands in for them, and
+// ends an absence when its player acts. Its lookups read the store: the
+// preferences of the players concerned and the game's server settings.
+type absences struct {
+	store interface {
+		UserPrefs(user string) (storage.UserPrefs, error)
+		PutUserPrefs(user string, p storage.UserPrefs) error
+		GuildSettings(guild string) (storage.GuildSettings, error)
+	}
+	cfg *Config
+	log *slog.Logger
+}
+
+// of is, for each of seats of g whose player is away at now, what stands
+// in for them there (storage.AwayComputer or AwayWait), and the latest
+// return of those whose deadlines wait.
+func (a *absences) of(g *storage.Game, seats []engine.Seat, now time.Time) (map[engine.Seat]string, time.Time) {
+	if a == nil {
+		return nil, time.Time{}
+	}
+	var out map[engine.Seat]string
+	var back time.Time
+	var settings *storage.GuildSettings
+	for _, seat := range seats {
+		user := g.Seats[seat].User
+		if user == "" {
+			continue
+		}
+		prefs, err := a.store.UserPrefs(user)
+		if err != nil || !prefs.AwayAt(now) {
+			continue
+		}
+		if settings == nil {
+			s, err := guildSettings(a.store, a.cfg, g.Guild)
+			if err != nil {
+				a.log.Warn("reading a server's absence limits failed", "game", g.ID, "err", err)
+			}
+			settings = &s
+		}
+		if out == nil {
+			out = map[engine.Seat]string{}
+		}
+		out[seat] = absence(prefs, *settings, now)
+		if out[seat] == storage.AwayWait && prefs.Away.After(back) {
+			back = prefs.Away
+		}
+	}
+	return out, back
+}
+
+// until is when user's absence ends, zero when they are not away at now.
+func (a *absences) until(user string, now time.Time) time.Time {
+	if a == nil || user == "" {
+		return time.Time{}
+	}
+	prefs, err := a.store.UserPrefs(user)
+	if err != nil || !prefs.AwayAt(now) {
+		return time.Time{}
+	}
+	return prefs.Away
+}
+
+// back ends user's absence, if they announced one: they acted.
+func (a *absences) back(user string) {
+	if a == nil || user == "" {
+		return
+	}
+	prefs, err := a.store.UserPrefs(user)
+	if err != nil || prefs.Away.IsZero() {
+		return
+	}
+	prefs.Away, prefs.AwayStandIn = time.Time{}, ""
+	if err := a.store.PutUserPrefs(user, prefs); err != nil {
+		a.log.Warn("ending an absence failed", "err", err)
+	}
+}
