@@ -39,8 +39,8 @@ type awayHandler struct {
 	now   func() time.Time
 }
 
-func (b *awayHandler) register(rt *router) error {
-	return rt.command(cmdAway, b.away, nil)
+func (aw *awayHandler) register(rt *router) error {
+	return rt.command(cmdAway, aw.away, nil)
 }
 
 // awayBoth is the admins' choice that allows either stand-in.
@@ -50,29 +50,29 @@ const awayBoth = "both"
 const awayDateLayout = "2006-01-02"
 
 // away sets or ends the caller's absence.
-func (b *awayHandler) away(_ context.Context, r *reply, in *interaction) error {
+func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error {
 	p, user := in.tr, in.user.ID
-	prefs, err := b.store.UserPrefs(user)
+	prefs, err := aw.store.UserPrefs(user)
 	if err != nil {
 		return err
 	}
 	typed := in.opts.str(optUntil)
 	if typed == "" { // back now
 		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
-		if err := b.store.PutUserPrefs(user, prefs); err != nil {
+		if err := aw.store.PutUserPrefs(user, prefs); err != nil {
 			return err
 		}
 		return r.message(msg{Private: true, Content: p.T("away.back")})
 	}
 	day, err := time.Parse(awayDateLayout, typed)
-	now := b.now()
+	now := aw.now()
 	// away until the end of that day, wherever the player lives: Discord
 	// tells no time zone, so the day ends last on Earth (UTC-12)
 	until := day.Add(24*time.Hour + 12*time.Hour)
 	if err != nil || !until.After(now) {
 		return refuseWith("away.bad_date", "Typed", clip(typed, 20))
 	}
-	s, err := guildSettings(b.store, b.cfg, in.GuildID)
+	s, err := guildSettings(aw.store, aw.cfg, in.GuildID)
 	if err != nil {
 		return err
 	}
@@ -87,35 +87,35 @@ func (b *awayHandler) away(_ context.Context, r *reply, in *interaction) error {
 		return refuseWith("away.not_allowed", "Choice", p.T("away.choice_"+standIn))
 	}
 	prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
-	if err := b.store.PutUserPrefs(user, prefs); err != nil {
+	if err := aw.store.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
 	if standIn == storage.AwayComputer {
-		b.standInSoon(user)
+		aw.standInSoon(user)
 	}
 	return r.message(msg{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
 }
 
 // standInSoon brings the deadlines of the games that wait on user now, to
 // now: the next tick lets a computer decide for them (see expire).
-func (b *awayHandler) standInSoon(user string) {
-	seats, err := b.store.Seatings(user)
+func (aw *awayHandler) standInSoon(user string) {
+	seats, err := aw.store.Seatings(user)
 	if err != nil {
-		b.log.Warn("reading the games of an absent player failed", "err", err)
+		aw.log.Warn("reading the games of an absent player failed", "err", err)
 		return
 	}
-	now := b.now()
+	now := aw.now()
 	for _, s := range seats {
 		if !s.Waits() {
 			continue
 		}
-		if _, err := b.games.Update(s.Channel, s.Game, func(g *storage.Game) error {
+		if _, err := aw.games.Update(s.Channel, s.Game, func(g *storage.Game) error {
 			if g.Deadline.IsZero() || g.Deadline.After(now) {
 				g.Deadline = now
 			}
 			return nil
 		}); err != nil {
-			b.log.Warn("bringing an absent player's deadline forward failed", "game", s.Game, "err", err)
+			aw.log.Warn("bringing an absent player's deadline forward failed", "game", s.Game, "err", err)
 		}
 	}
 }
