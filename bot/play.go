@@ -442,11 +442,22 @@ func (ref *referee) deadlineEdit(g *storage.Game, waiting, computer bool) func(*
 // left undone.
 const computerDue = 2 * time.Minute
 
-// computerMoves answers, one at a time, every prompt that belongs to a
-// computer seat or to a seat in standIn, except the searching computers'
-// (normal, strong): the thinker decides those outside the lock.
+// computerMoves answers, one at a time, every prompt that needs no asking
+// (engine.UnaskedAnswer: the log says why), whoever's it is, and every
+// prompt that belongs to a computer seat or to a seat in standIn, except
+// the searching computers' (normal, strong): the thinker decides those
+// outside the lock.
 func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) error {
 	for n := 0; n < maxComputerMoves && !out.state.Over(); n++ {
+		if p, action, why, ok := unaskedPrompt(out.state); ok {
+			events, err := out.state.Apply(p.Seat, action)
+			if err != nil {
+				return fmt.Errorf("game %d: the unasked answer %q of P%d refused: %w", out.game.ID, action, p.Seat+1, err)
+			}
+			out.add(engine.NoteUnasked(events, p.Seat, why))
+			ref.record(out, p.Seat, action)
+			continue
+		}
 		p, name, thought, ok := ref.computerPrompt(out, standIn)
 		if !ok {
 			return nil
@@ -470,11 +481,25 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) 
 		ref.record(out, p.Seat, action)
 	}
 	if !out.state.Over() {
+		if _, _, _, unasked := unaskedPrompt(out.state); unasked {
+			return fmt.Errorf("computer players and unasked answers made %d moves without handing over", maxComputerMoves)
+		}
 		if _, _, _, ok := ref.computerPrompt(out, standIn); ok {
 			return fmt.Errorf("computer players made %d moves without handing over", maxComputerMoves)
 		}
 	}
 	return nil
+}
+
+// unaskedPrompt finds a prompt of st that needs no asking, with its
+// answer and why.
+func unaskedPrompt(st engine.State) (engine.Prompt, string, engine.Text, bool) {
+	for _, p := range st.Prompts() {
+		if action, why, ok := engine.UnaskedAnswer(st, p); ok {
+			return p, action, why, true
+		}
+	}
+	return engine.Prompt{}, "", engine.Text{}, false
 }
 
 // computerPrompt finds a prompt a computer must answer, which computer, and
@@ -663,11 +688,11 @@ func (ref *referee) undo(channel, user string) (*outcome, error) {
 }
 
 func (ref *referee) undoLast(g *storage.Game, user string) (*outcome, error) {
-	last, _, rules, err := ref.lastTakeBack(g, seatsOf(g, user))
+	last, n, rules, err := ref.lastTakeBack(g, seatsOf(g, user))
 	if err != nil {
 		return nil, err
 	}
-	g2, st2, err := ref.store.Undo(g.Channel, g.Guard(), 1)
+	g2, st2, err := ref.store.Undo(g.Channel, g.Guard(), n)
 	if err != nil {
 		return nil, err
 	}
@@ -681,43 +706,51 @@ func replayError(g *storage.Game, n int, secret bool, err error) error {
 	return fmt.Errorf("game %d: %w", g.ID, &storage.ReplayError{Index: n, Seat: int(e.Seat), Action: e.Action, Secret: secret, Err: err})
 }
 
-// lastTakeBack checks that the game's last action belongs to one of seats
-// and revealed nothing, and returns it with the state before it.
-func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, engine.State, engine.Rules, error) {
+// lastTakeBack finds the game's last asked action with the answers given
+// after it without asking (engine.UnaskedAnswer), checks that it belongs
+// to one of seats and that none of them revealed anything, and returns it
+// with how many entries taking it back removes.
+func (ref *referee) lastTakeBack(g *storage.Game, seats []engine.Seat) (storage.Entry, int, engine.Rules, error) {
 	var none storage.Entry
 	if len(seats) == 0 {
-		return none, nil, nil, errNotSeated
-	}
-	if len(g.Log) == 0 {
-		return none, nil, nil, refuseWith("undo.nothing")
-	}
-	last := g.Log[len(g.Log)-1]
-	if !slices.Contains(seats, last.Seat) {
-		return none, nil, nil, refuseWith("undo.not_yours")
+		return none, 0, nil, errNotSeated
 	}
 	rules, err := ref.games.Lookup(g.Kind)
 	if err != nil {
-		return none, nil, nil, err
+		return none, 0, nil, err
 	}
 	st, err := rules.New(g.Setup)
 	if err != nil {
-		return none, nil, nil, err
+		return none, 0, nil, err
 	}
-	var events []engine.Event
+	asked, revealed := -1, false // the last asked entry; whether it or those after revealed
 	for n, e := range g.Log {
-		target := st
-		if n == len(g.Log)-1 {
-			target = st.Clone() // st stays the state before the last action
+		unasked := false
+		for _, p := range st.Prompts() {
+			if action, _, ok := engine.UnaskedAnswer(st, p); ok && p.Seat == e.Seat && action == e.Action {
+				unasked = true
+				break
+			}
 		}
-		secret := engine.IsSecret(target, e.Seat, e.Action)
-		if events, err = target.Apply(e.Seat, e.Action); err != nil {
-			return none, nil, nil, replayError(g, n, secret, err)
+		secret := engine.IsSecret(st, e.Seat, e.Action)
+		events, err := st.Apply(e.Seat, e.Action)
+		if err != nil {
+			return none, 0, nil, replayError(g, n, secret, err)
+		}
+		if !unasked {
+			asked, revealed = n, false
+		}
+		for _, ev := range events {
+			revealed = revealed || ev.Reveals
 		}
 	}
-	for _, e := range events {
-		if e.Reveals {
-			return none, nil, nil, refuseWith("undo.revealed")
-		}
+	switch {
+	case asked < 0:
+		return none, 0, nil, refuseWith("undo.nothing")
+	case !slices.Contains(seats, g.Log[asked].Seat):
+		return none, 0, nil, refuseWith("undo.not_yours")
+	case revealed:
+		return none, 0, nil, refuseWith("undo.revealed")
 	}
-	return last, st, rules, nil
+	return g.Log[asked], len(g.Log) - asked, rules, nil
 }

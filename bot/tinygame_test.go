@@ -29,7 +29,8 @@ func (tinyRules) Title() string   { return "Tiny Game" }
 func (tinyRules) MinPlayers() int { return 2 }
 func (tinyRules) MaxPlayers() int { return 4 }
 func (tinyRules) Options() []engine.Option {
-	return []engine.Option{{Name: "rounds", Values: []string{"2", "1"}, Default: "2"}}
+	return []engine.Option{{Name: "rounds", Values: []string{"2", "1"}, Default: "2"},
+		{Name: "second", Values: []string{"free", "one"}, Default: "free"}}
 }
 func (r tinyRules) Decode(b []byte) (engine.State, error) {
 	var s tinyState
@@ -73,14 +74,18 @@ func (r tinyRules) New(setup engine.Setup) (engine.State, error) {
 	if setup.Players < 2 || setup.Players > 4 {
 		return nil, engine.Refusef(engine.ErrBadSetup, "2 to 4 players")
 	}
-	rounds := 2
+	rounds, secondOne := 2, false
 	for k, v := range setup.Options {
-		if k != "rounds" || (v != "1" && v != "2") {
+		switch {
+		case k == "rounds" && (v == "1" || v == "2"):
+			rounds, _ = strconv.Atoi(v)
+		case k == "second" && (v == "free" || v == "one"):
+			secondOne = v == "one"
+		default:
 			return nil, engine.Refusef(engine.ErrBadSetup, "unknown option %s=%s", k, v)
 		}
-		rounds, _ = strconv.Atoi(v)
 	}
-	return &tinyState{N: setup.Players, Rounds: rounds, Round: 1, Picks: make([]int, setup.Players), Score: make([]int, setup.Players), Turn: -1, refuse: r.refuse}, nil
+	return &tinyState{N: setup.Players, Rounds: rounds, Round: 1, Picks: make([]int, setup.Players), Score: make([]int, setup.Players), Turn: -1, SecondOne: secondOne, refuse: r.refuse}, nil
 }
 
 func (tinyRules) Topics() []engine.Topic {
@@ -93,6 +98,7 @@ type tinyState struct {
 	Score            []int
 	Turn             int // seat to move, -1 during the picks
 	Cheers           int
+	SecondOne        bool `json:",omitempty"` // the second seat may only move 1 (option second=one)
 	refuse           string
 }
 
@@ -120,7 +126,7 @@ func (s *tinyState) Prompts() []engine.Prompt {
 		return nil
 	}
 	if s.Turn >= 0 {
-		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Text: &tinyMoveText, Actions: []string{"move 1", "move 2"}}}
+		return []engine.Prompt{{Seat: engine.Seat(s.Turn), Kind: "move", Text: &tinyMoveText, Actions: s.moves()}}
 	}
 	var out []engine.Prompt
 	for seat, p := range s.Picks {
@@ -189,6 +195,9 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 		if int(seat) != s.Turn {
 			return nil, engine.Refuse(engine.ErrNotYourTurn, "it is not your turn to move")
 		}
+		if len(s.moves()) == 1 && action == "move 2" {
+			return nil, engine.Refuse(engine.ErrIllegalAction, "the second player moves 1")
+		}
 		s.Score[seat] += n
 		ev := []engine.Event{{Kind: engine.EventAction, Seat: seat, Text: engine.Plain(who + " moves " + arg)}}
 		s.Turn++
@@ -203,6 +212,14 @@ func (s *tinyState) Apply(seat engine.Seat, action string) ([]engine.Event, erro
 		return ev, nil
 	}
 	return nil, engine.Refusef(engine.ErrUnknownAction, "%q is not an action of this game", action)
+}
+
+// moves are the moves open to the seat on turn.
+func (s *tinyState) moves() []string {
+	if s.SecondOne && s.Turn == 1 {
+		return []string{"move 1"}
+	}
+	return []string{"move 1", "move 2"}
 }
 
 func (s *tinyState) View(seat engine.Seat) any {

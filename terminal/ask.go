@@ -42,7 +42,7 @@ func (s *Session) ask(p engine.Prompt) error {
 		}
 		action = canonical(s.numbered(p), action)
 		before := snapshot{state: s.state.Clone(), moves: len(s.moves), log: len(s.log), seat: p.Seat}
-		if err := s.apply(p.Seat, action); err != nil {
+		if err := s.apply(p.Seat, action, engine.Text{}); err != nil {
 			s.printf("%s %s\n", s.st.Bad("✗"), s.w.Refusal(err))
 			switch {
 			case errors.Is(err, engine.ErrUnknownAction):

@@ -271,25 +271,35 @@ func ifAny(s string, ok bool) string {
 	return ""
 }
 
-// step lets one seat act: a computer at once, a person after asking.
+// step lets one seat act: an answer that needs no asking at once (as the
+// bot gives it), then a computer at once, a person after asking.
 func (s *Session) step() error {
 	prompts := s.state.Prompts()
 	if len(prompts) == 0 {
 		return errors.New("the game is not over but waits for nobody")
 	}
 	for _, p := range prompts {
+		if action, why, ok := engine.UnaskedAnswer(s.state, p); ok {
+			return s.apply(p.Seat, action, why)
+		}
+	}
+	for _, p := range prompts {
 		if s.players[p.Seat] != nil {
 			action := ai.Decide(s.players[p.Seat], s.state, p, s.cfg.Setup.Seed, len(s.moves))
-			return s.apply(p.Seat, action)
+			return s.apply(p.Seat, action, engine.Text{})
 		}
 	}
 	return s.ask(prompts[0])
 }
 
-// apply performs seat's action and reports what happened.
-func (s *Session) apply(seat engine.Seat, action string) error {
+// apply performs seat's action and reports what happened; unasked, when
+// set, is why the action was given without asking.
+func (s *Session) apply(seat engine.Seat, action string, unasked engine.Text) error {
 	secret := engine.IsSecret(s.state, seat, action)
 	events, err := s.state.Apply(seat, action)
+	if err == nil && !unasked.IsZero() {
+		events = engine.NoteUnasked(events, seat, unasked)
+	}
 	if err != nil {
 		if s.players[seat] != nil {
 			// a bug report, read by whoever is at the keyboard: a secret

@@ -161,8 +161,20 @@ func PlayOutAt(s engine.State, players []engine.Player, seed uint64, applied, ma
 	})
 }
 
-// playOut is the loop of PlayOut and PlayOutAt; choose answers a prompt
-// after n actions of the play-out.
+// unasked returns the first of prompts that needs no asking with its
+// answer, as every table gives it (engine.UnaskedAnswer), or "".
+func unasked(s engine.State, prompts []engine.Prompt) (engine.Prompt, string) {
+	for _, p := range prompts {
+		if action, _, ok := engine.UnaskedAnswer(s, p); ok {
+			return p, action
+		}
+	}
+	return engine.Prompt{}, ""
+}
+
+// playOut is the loop of PlayOut and PlayOutAt: an answer that needs no
+// asking first, as the tables give it, else choose answers the first
+// prompt after n actions of the play-out.
 func playOut(s engine.State, players []engine.Player, maxSteps int, choose func(player engine.Player, p engine.Prompt, n int) string) (Outcome, error) {
 	out := Outcome{Moves: make([]engine.Move, 0, min(maxSteps, 256))}
 	for !s.Over() {
@@ -174,8 +186,11 @@ func playOut(s engine.State, players []engine.Player, maxSteps int, choose func(
 		if len(prompts) == 0 {
 			return out, fmt.Errorf("game not over but no prompt is open")
 		}
-		p := prompts[0]
-		action := choose(players[p.Seat], p, len(out.Moves))
+		p, action := unasked(s, prompts)
+		if action == "" {
+			p = prompts[0]
+			action = choose(players[p.Seat], p, len(out.Moves))
+		}
 		if _, err := s.Apply(p.Seat, action); err != nil {
 			return out, fmt.Errorf("seat %d chose %q: %w", p.Seat, action, err)
 		}

@@ -81,9 +81,7 @@ func (s *State) aiFree(seat int, kind string) string {
 		return ""
 	}
 	if kind == "pay" {
-		short := p.Queue[0].Amount - p.Pounds
-		raisable := p.News/e.PoundNewspapers + p.Energy*e.SellEnergy + p.Gears*e.SellGear
-		if short <= 0 || loansFor(short-raisable, e.LoanPounds) >= loansFor(short, e.LoanPounds) {
+		if !s.raisingSavesALoan(seat, p.Queue[0].Amount) {
 			return ""
 		}
 		for _, a := range []Action{{Verb: vExchange, Key: "pound"}, {Verb: vSell, Key: "energy"}, {Verb: vSell, Key: "gear"}} {

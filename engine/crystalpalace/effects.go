@@ -426,15 +426,24 @@ func (s *State) appendGreenEffects(tasks []Task, seat int) []Task {
 
 // applyGreen uses the green bonus named by a (already checked).
 func (s *State) applyGreen(seat int, a Action) {
-	p := &s.Seats[seat]
-	switch {
-	case a.Key == srcResearch:
-		s.pushEffects(seat, s.c.Research[p.Slots[a.Vals[0]-1].ID].Phase6, vpEffects)
-	case a.Key == srcMarket:
-		s.pushEffects(seat, s.market().Spaces[a.Vals[0]-1].Effect, vpEffects)
-	default: // srcWatch
+	if a.Key == srcWatch {
 		s.push(seat, Task{Kind: tEffect, Gain: gainPounds, Amount: s.c.Tracks.Watch.Phase6Pounds, Src: vpWatch})
+		return
 	}
+	s.pushEffects(seat, s.greenSourceEffects(seat, a), vpEffects)
+}
+
+// greenSourceEffects are the effects of green bonus source a of seat: a
+// research tile's or a Black Market space's (none for the Pocket Watch,
+// which pays pounds).
+func (s *State) greenSourceEffects(seat int, a Action) []Effect {
+	switch a.Key {
+	case srcResearch:
+		return s.c.Research[s.Seats[seat].Slots[a.Vals[0]-1].ID].Phase6
+	case srcMarket:
+		return s.market().Spaces[a.Vals[0]-1].Effect
+	}
+	return nil
 }
 
 // applyEffect performs one immediate task for seat.

@@ -13,7 +13,8 @@ import (
 // countPrompts plays a whole game with the heuristic on every seat through
 // the prompt flow, as the bot and the terminal let computers play, and
 // counts the prompts answered by kind (free actions taken before answering
-// are not prompts); "" holds the total.
+// are not prompts, and the answers given without asking are counted
+// apart, as "unasked"); "" holds the total asked.
 func countPrompts(tb testing.TB, r *Rules, players int, seed uint64) map[string]int {
 	st, err := r.New(engine.Setup{Players: players, Seed: seed})
 	if err != nil {
@@ -23,6 +24,13 @@ func countPrompts(tb testing.TB, r *Rules, players int, seed uint64) map[string]
 	for n := 0; !st.Over(); n++ {
 		if n > 5000 {
 			tb.Fatalf("seed %d: no end after %d actions", seed, n)
+		}
+		if p, action, _, ok := unaskedOf(st); ok {
+			counts["unasked"]++ // applied as the tables do, asking nobody
+			if _, err := st.Apply(p.Seat, action); err != nil {
+				tb.Fatalf("seed %d: unasked %s: %v", seed, action, err)
+			}
+			continue
 		}
 		p := st.Prompts()[0]
 		action := ai.Decide(Heuristic{}, st, p, seed, n)
@@ -77,4 +85,14 @@ func TestPromptCount(t *testing.T) {
 	if mean > promptsMost {
 		t.Errorf("%.1f prompts a game, want at most %d (%.1f before)", mean, promptsMost, promptsBefore)
 	}
+}
+
+// unaskedOf finds a prompt of st that the tables answer without asking.
+func unaskedOf(st engine.State) (engine.Prompt, string, engine.Text, bool) {
+	for _, p := range st.Prompts() {
+		if action, why, ok := engine.UnaskedAnswer(st, p); ok {
+			return p, action, why, true
+		}
+	}
+	return engine.Prompt{}, "", engine.Text{}, false
 }
