@@ -78,7 +78,8 @@ func (c *canvas) edRowHeights(v *eightydays.View) travellerRows {
 			l, _ := c.wrapRich(line, edCharsW, edCharsW-12, 8, style{size: sizeSmall})
 			n += len(l)
 		}
-		rows[i] = max(edRowH, n*edCharsLineH+8)
+		pending, _ := c.edPendingWrap(edPending(v, c.w, p))
+		rows[i] = max(edRowH, n*edCharsLineH+8, len(pending)*edPendingLineH+8)
 	}
 	return rows
 }
@@ -383,23 +384,30 @@ func (c *canvas) edTravellers(v *eightydays.View, names []string, rows traveller
 		}
 		c.text(strconv.Itoa(p.Pounds)+"£", x0+edColPounds+10, mid, style{size: sizeLarge, bold: true, color: colInk})
 		c.edRumors(p.Rumors, x0+edColRumors+10, mid)
-		c.edPendingLines(edPending(v, c.w, p), x0+edColNext+10, mid)
+		c.edPendingLines(edPending(v, c.w, p), x0+edColNext+10, y+rows[seat]/2)
 		c.edCharacterLines(p.Characters, x0+edColChars+10, y, rows[seat])
 
 	}
 }
 
-// edPendingLines draws what a traveller's next turn holds centred on y,
-// over two lines when it needs them.
-func (c *canvas) edPendingLines(s string, x, y int) {
-	st := style{size: sizeSmall, color: colInk}
+// edPendingLineH is the line height of what a traveller's next turn holds.
+const edPendingLineH = 20
+
+// edPendingWrap wraps what a traveller's next turn holds to its column:
+// up to three lines (two pawns' in German or French need them).
+func (c *canvas) edPendingWrap(s string) ([]richLine, bool) {
 	w := edColChars - edColNext - 16
-	lines, cut := c.wrapRich(s, w, w, 2, st)
+	return c.wrapRich(s, w, w, 3, style{size: sizeSmall, color: colInk})
+}
+
+// edPendingLines draws what a traveller's next turn holds centred on y.
+func (c *canvas) edPendingLines(s string, x, y int) {
+	lines, cut := c.edPendingWrap(s)
 	if cut {
 		c.noteCut(s)
 	}
 	for i, line := range lines {
-		c.drawRichLine(line, x, y-(len(lines)-1)*10+20*i, st)
+		c.drawRichLine(line, x, y-(len(lines)-1)*edPendingLineH/2+edPendingLineH*i, style{size: sizeSmall, color: colInk})
 	}
 }
 
