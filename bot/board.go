@@ -46,15 +46,15 @@ type views struct {
 // private form. With images on, the glance goes with it as the message's
 // own attachment (withBoardImage) and a button shows the full board.
 // It is written in p's language (the server's, for the channel's board).
-func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
-	title := kindTitle(p, b.games, g.Kind)
+func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+	title := kindTitle(p, vw.games, g.Kind)
 	var seats strings.Builder
-	figures := seatFigures(p, imageWords(p, b.games, g), st, len(g.Seats))
+	figures := seatFigures(p, imageWords(p, vw.games, g), st, len(g.Seats))
 	for n, s := range g.Seats {
-		fmt.Fprintf(&seats, "P%d %s%s%s\n", n+1, seatLabel(s), b.awayMark(p, s.User), figures[n])
+		fmt.Fprintf(&seats, "P%d %s%s%s\n", n+1, seatLabel(s), vw.awayMark(p, s.User), figures[n])
 	}
 	var waiting []string
-	words := gameWords(p, b.games, g.Kind)
+	words := gameWords(p, vw.games, g.Kind)
 	for _, pr := range st.Prompts() {
 		who := fmt.Sprintf("P%d", pr.Seat+1)
 		if int(pr.Seat) < len(g.Seats) {
@@ -66,7 +66,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		{Name: p.T("board.players"), Value: orNone(seats.String())},
 		{Name: p.T("board.waiting"), Value: orNone(strings.Join(waiting, "\n"))},
 	}
-	if recent := b.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
+	if recent := vw.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.last"), Value: strings.Join(recent, "\n")})
 	}
 	if !g.Deadline.IsZero() && len(humanWaiting(g, st)) > 0 { // else it is a computer's timer (computerDue)
@@ -82,7 +82,7 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
 	}
 	rows := promptComponents(p, words, g, st)
-	if b.imagesOn {
+	if vw.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
@@ -91,11 +91,11 @@ func (b *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State
 // awayMark is " (away until …)" beside the name of a player who announced
 // an absence, as a Discord timestamp each reader sees in their own time
 // zone; "" for anyone else.
-func (b *views) awayMark(p *locale.Printer, user string) string {
-	if b.away == nil || b.now == nil {
+func (vw *views) awayMark(p *locale.Printer, user string) string {
+	if vw.away == nil || vw.now == nil {
 		return ""
 	}
-	until := b.away.until(user, b.now())
+	until := vw.away.until(user, vw.now())
 	if until.IsZero() {
 		return ""
 	}
@@ -263,13 +263,13 @@ func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engi
 }
 
 // scoresMessage shows the scores in p's language; final adds the winners.
-func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.State, final bool) msg {
+func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.State, final bool) msg {
 	res := st.Result()
 	title := p.T("board.scores")
 	if final {
-		title = p.T("board.final", "Game", kindTitle(p, b.games, g.Kind))
+		title = p.T("board.final", "Game", kindTitle(p, vw.games, g.Kind))
 		if g.EndedByVote {
-			title = p.T("board.final_vote", "Game", kindTitle(p, b.games, g.Kind))
+			title = p.T("board.final_vote", "Game", kindTitle(p, vw.games, g.Kind))
 			res.Winners = nil
 		}
 	}
@@ -313,7 +313,7 @@ func (b *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		sb.WriteString(p.T("hint.taken", "List", strings.Join(taken, ", ")) + "\n")
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
-		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, b.games, g.Kind).Say(st.Phase()))}}
+		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, vw.games, g.Kind).Say(st.Phase()))}}
 	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 
@@ -328,11 +328,11 @@ func scoreSource(p *locale.Printer, key string) string {
 
 // describe writes a view as text, or "" when no presenter is set or it
 // cannot.
-func (b *views) describe(view any, words *wording.Words) string {
-	if b.text == nil {
+func (vw *views) describe(view any, words *wording.Words) string {
+	if vw.text == nil {
 		return ""
 	}
-	s, err := b.text(view, words)
+	s, err := vw.text(view, words)
 	if err != nil {
 		return ""
 	}
@@ -342,13 +342,13 @@ func (b *views) describe(view any, words *wording.Words) string {
 // boardImage renders the glance posted with the board message, or
 // returns nil (images off, or the render failed: the text board still goes
 // out).
-func (b *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
-	if !b.imagesOn {
+func (vw *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
+	if !vw.imagesOn {
 		return nil
 	}
-	png, err := b.images.glance(g, st, imageWords(p, b.games, g))
+	png, err := vw.images.glance(g, st, imageWords(p, vw.games, g))
 	if err != nil {
-		b.log.Warn("rendering the glance failed", "game", g.ID, "err", err)
+		vw.log.Warn("rendering the glance failed", "game", g.ID, "err", err)
 		return nil
 	}
 	return png
@@ -357,48 +357,48 @@ func (b *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State) 
 // withBoardImage is the board message with its glance, shown as the
 // message's own attachment (Discord shows that larger than an embed's
 // image).
-func (b *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
-	m := b.boardMessage(p, g, st)
-	m.Image, m.Loose = b.boardImage(p, g, st), true
+func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+	m := vw.boardMessage(p, g, st)
+	m.Image, m.Loose = vw.boardImage(p, g, st), true
 	return m
 }
 
 // fullBoard is the full board image in p's language, or nil.
-func (b *views) fullBoard(p *locale.Printer, g *storage.Game, st engine.State) []byte {
-	if !b.imagesOn {
+func (vw *views) fullBoard(p *locale.Printer, g *storage.Game, st engine.State) []byte {
+	if !vw.imagesOn {
 		return nil
 	}
-	png, err := b.images.board(g, st, imageWords(p, b.games, g))
+	png, err := vw.images.board(g, st, imageWords(p, vw.games, g))
 	if err != nil {
-		b.log.Warn("rendering the board failed", "game", g.ID, "err", err)
+		vw.log.Warn("rendering the board failed", "game", g.ID, "err", err)
 		return nil
 	}
 	return png
 }
 
 // scoresImage renders the score sheet in p's language, or returns nil.
-func (b *views) scoresImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
-	if !b.imagesOn {
+func (vw *views) scoresImage(p *locale.Printer, g *storage.Game, st engine.State) []byte {
+	if !vw.imagesOn {
 		return nil
 	}
-	w := imageWords(p, b.games, g)
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Scores(st.View(engine.Spectator), w) })
+	w := imageWords(p, vw.games, g)
+	png, err := vw.images.render(func() ([]byte, error) { return vw.render.Scores(st.View(engine.Spectator), w) })
 	if err != nil {
-		b.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
+		vw.log.Warn("rendering the scores failed", "game", g.ID, "err", err)
 	}
 	return png
 }
 
 // matImage renders seat's private mat in p's language (its reader's), or
 // returns nil.
-func (b *views) matImage(p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) []byte {
-	if !b.imagesOn {
+func (vw *views) matImage(p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) []byte {
+	if !vw.imagesOn {
 		return nil
 	}
-	w := imageWords(p, b.games, g)
-	png, err := b.images.render(func() ([]byte, error) { return b.render.Mat(st.View(seat), w) })
+	w := imageWords(p, vw.games, g)
+	png, err := vw.images.render(func() ([]byte, error) { return vw.render.Mat(st.View(seat), w) })
 	if err != nil {
-		b.log.Debug("no private mat", "game", g.ID, "err", err)
+		vw.log.Debug("no private mat", "game", g.ID, "err", err)
 		return nil
 	}
 	return png

@@ -52,30 +52,30 @@ func stillDue(d storage.Due) func(g *storage.Game) error {
 }
 
 // check handles every deadline and reminder due at now.
-func (b *deadlines) check(now time.Time) {
-	due, err := b.timers.Due(now)
+func (dl *deadlines) check(now time.Time) {
+	due, err := dl.timers.Due(now)
 	if err != nil {
-		b.log.Error("reading due timers failed", "err", err)
+		dl.log.Error("reading due timers failed", "err", err)
 		return
 	}
 	for _, d := range due {
-		err := b.handle(d, now)
+		err := dl.handle(d, now)
 		// a stale version: the game moved (another process's stand-in, a
 		// player) between the read and the write; its timer is looked at
 		// again at the next tick
 		if errors.Is(err, errTimerTaken) || errors.Is(err, storage.ErrStale) {
-			b.log.Info("a timer was left: another process handled it, or the game moved on", "game", d.GameID, "timer", d.Kind.String())
+			dl.log.Info("a timer was left: another process handled it, or the game moved on", "game", d.GameID, "timer", d.Kind.String())
 			continue
 		}
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
-			b.log.Error("handling a timer failed", "game", d.GameID, "timer", d.Kind.String(), "err", err)
+			dl.log.Error("handling a timer failed", "game", d.GameID, "timer", d.Kind.String(), "err", err)
 		}
 	}
 }
 
 // handle handles one due timer; a panic is logged as that timer's failure,
 // and the other timers are handled still.
-func (b *deadlines) handle(d storage.Due, now time.Time) (err error) {
+func (dl *deadlines) handle(d storage.Due, now time.Time) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("recovered from a panic: %s\n%s", panicText(p), debug.Stack())
@@ -83,21 +83,21 @@ func (b *deadlines) handle(d storage.Due, now time.Time) (err error) {
 	}()
 	switch d.Kind {
 	case storage.DueReminder:
-		return b.remind(d, now)
+		return dl.remind(d, now)
 	case storage.DueDeadline:
-		return b.expire(d, now)
+		return dl.expire(d, now)
 	}
 	return nil
 }
 
 // remind pings the players a game still waits for and schedules the next
 // reminder.
-func (b *deadlines) remind(d storage.Due, now time.Time) error {
+func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
-	err := b.locks.with(d.Channel, func() error {
+	err := dl.locks.with(d.Channel, func() error {
 		var err error
-		g, st, err = b.store.Load(d.Channel)
+		g, st, err = dl.store.Load(d.Channel)
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 		}
 		_, every, _ := gameDeadline(g)
 		taken := stillDue(d)
-		_, err = b.store.Update(d.Channel, d.GameID, func(r *storage.Game) error {
+		_, err = dl.store.Update(d.Channel, d.GameID, func(r *storage.Game) error {
 			if err := taken(r); err != nil {
 				return err
 			}
@@ -124,17 +124,17 @@ func (b *deadlines) remind(d storage.Due, now time.Time) error {
 		return err
 	}
 	waiting := humanWaiting(g, st)
-	p := b.langs.guild(g.Guild, "")
+	p := dl.langs.guild(g.Guild, "")
 	text := p.T("deadline.reminder_soon", "ID", g.ID)
 	if !g.Deadline.IsZero() { // a Discord timestamp: each reader sees it in their own language and time zone
 		text = p.T("deadline.reminder", "ID", g.ID, "When", fmt.Sprintf("<t:%d:f>", g.Deadline.Unix()))
 	}
-	b.pub.ping(g, st, waiting, text)
+	dl.pub.ping(g, st, waiting, text)
 	return nil
 }
 
 // expire applies the game's deadline policy to the players it waits for.
-func (b *deadlines) expire(d storage.Due, now time.Time) error {
+func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
 	var waiting []engine.Seat
@@ -147,9 +147,9 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 	var at storage.Guard
 	for look := 0; look < 2; look++ {
 		think := false
-		err := b.locks.with(d.Channel, func() error {
+		err := dl.locks.with(d.Channel, func() error {
 			var err error
-			g, st, err = b.store.Load(d.Channel)
+			g, st, err = dl.store.Load(d.Channel)
 			if err != nil {
 				return err
 			}
@@ -159,27 +159,27 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 			}
 			waiting = humanWaiting(g, st)
 			var back time.Time
-			waiting, away, back = b.standFor(g, waiting, now)
+			waiting, away, back = dl.standFor(g, waiting, now)
 			if len(waiting) == 0 && !back.IsZero() {
 				// every player it waits on is away, their deadlines waiting
-				return b.ref.extendDeadline(g, back, stillDue(d))
+				return dl.ref.extendDeadline(g, back, stillDue(d))
 			}
-			if len(waiting) == 0 && b.ref.wake != nil {
-				if _, _, due := b.ref.thinkingPrompt(g, st, b.ref.think); due {
+			if len(waiting) == 0 && dl.ref.wake != nil {
+				if _, _, due := dl.ref.thinkingPrompt(g, st, dl.ref.think); due {
 					// a searching computer's move a stopped process left undone
-					b.ref.wake(g.Channel)
+					dl.ref.wake(g.Channel)
 					g = nil
 					return nil
 				}
 			}
 			if _, _, policy := gameDeadline(g); policy == onDeadlinePause && len(away) == 0 || len(waiting) == 0 {
-				return b.ref.armDeadline(g, false, stillDue(d))
+				return dl.ref.armDeadline(g, false, stillDue(d))
 			}
-			rules, err := b.ref.games.Lookup(g.Kind)
+			rules, err := dl.ref.games.Lookup(g.Kind)
 			if err != nil {
 				return err
 			}
-			if look == 0 && b.searchingStandIn(rules) != nil {
+			if look == 0 && dl.searchingStandIn(rules) != nil {
 				think = true
 				return nil
 			}
@@ -192,42 +192,42 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 			}
 			// the stand-in's moves and the new deadline: one commit, refused
 			// when another process handled the deadline first
-			out, err = b.ref.conclude(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
+			out, err = dl.ref.conclude(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
 			return err
 		})
 		if err != nil || !think {
 			if out != nil {
-				b.pub.notify(out)
+				dl.pub.notify(out)
 			}
 			if err != nil || g == nil {
 				return err
 			}
 			break
 		}
-		thought, at = b.standInChoices(g, st, waiting), g.Guard()
+		thought, at = dl.standInChoices(g, st, waiting), g.Guard()
 	}
 	var names []string
 	for _, s := range waiting {
 		names = append(names, seatLabel(g.Seats[s]))
 	}
-	p := b.langs.guild(g.Guild, "")
+	p := dl.langs.guild(g.Guild, "")
 	if out == nil {
 		if len(waiting) > 0 {
 			// told in the channel always; mentioned only who wants pings
-			b.pub.post(g.Channel, msg{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
-				Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
+			dl.pub.post(g.Channel, msg{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
+				Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		b.pub.post(g.Channel, msg{Content: p.T("away.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.post(g.Channel, msg{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	b.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, b.ref.standInName(out.rules)), "Names", joinNames(p, names)),
-		Mentions: b.pub.pingText(g, st, waiting, "").users}, g.ID)
+	dl.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)),
+		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }
 
@@ -237,8 +237,8 @@ func (b *deadlines) expire(d storage.Due, now time.Time) error {
 // never a player away whose deadlines wait. It also returns the absent
 // players among them, and the latest return of those whose deadlines
 // wait.
-func (b *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
-	away, back := b.ref.away.of(g, waiting, now)
+func (dl *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
+	away, back := dl.ref.away.of(g, waiting, now)
 	if len(away) == 0 {
 		return waiting, nil, back
 	}
@@ -272,11 +272,11 @@ func (b *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Ti
 // searchingStandIn is the stand-in of rules when it searches (normal,
 // strong), else nil: a stand-in that decides in an instant decides under
 // the lock.
-func (b *deadlines) searchingStandIn(rules engine.Rules) engine.Player {
-	if b.think == nil {
+func (dl *deadlines) searchingStandIn(rules engine.Rules) engine.Player {
+	if dl.think == nil {
 		return nil
 	}
-	player, err := ai.LookupThinking(rules, b.ref.standInName(rules), b.ref.think)
+	player, err := ai.LookupThinking(rules, dl.ref.standInName(rules), dl.ref.think)
 	if err != nil || !ai.Searching(player) {
 		return nil
 	}
@@ -285,19 +285,19 @@ func (b *deadlines) searchingStandIn(rules engine.Rules) engine.Player {
 
 // standInChoices thinks, outside the game's lock, for each waiting seat of
 // g (in state st): the searching stand-in's choice for its first prompt.
-func (b *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
-	rules, err := b.ref.games.Lookup(g.Kind)
+func (dl *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
+	rules, err := dl.ref.games.Lookup(g.Kind)
 	if err != nil {
 		return nil
 	}
-	player := b.searchingStandIn(rules)
+	player := dl.searchingStandIn(rules)
 	if player == nil {
 		return nil
 	}
 	thought := map[engine.Seat]string{}
 	for _, s := range waiting {
 		if ps := promptsOf(st, s); len(ps) > 0 {
-			thought[s] = b.think.decide(player, st, ps[0], g)
+			thought[s] = dl.think.decide(player, st, ps[0], g)
 		}
 	}
 	return thought

@@ -28,6 +28,6 @@ func imageWords(p *locale.Printer, games *engine.Registry, g *storage.Game) *wor
 }
 
 // words writes the engine texts of a game of kind with p (see gameWords).
-func (b *views) words(p *locale.Printer, kind string) *wording.Words {
-	return gameWords(p, b.games, kind)
+func (vw *views) words(p *locale.Printer, kind string) *wording.Words {
+	return gameWords(p, vw.games, kind)
 }

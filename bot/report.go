@@ -68,8 +68,8 @@ func (b *gameHandler) lastArchived(guild, channel string) (*storage.Game, error)
 // text that gives its figures), each player's turn times, and, with
 // scores, the final scores with their breakdown and the hints taken. It
 // replays g's log, so it works for games archived before reports were.
-func (b *views) reportMessage(p *locale.Printer, g *storage.Game, scores bool) (msg, error) {
-	rules, err := b.games.Lookup(g.Kind)
+func (vw *views) reportMessage(p *locale.Printer, g *storage.Game, scores bool) (msg, error) {
+	rules, err := vw.games.Lookup(g.Kind)
 	if err != nil {
 		return msg{}, err
 	}
@@ -79,19 +79,19 @@ func (b *views) reportMessage(p *locale.Printer, g *storage.Game, scores bool) (
 	}
 	var m msg
 	if scores {
-		m = b.scoresMessage(p, g, rep.Final, g.Status == storage.StatusFinished)
+		m = vw.scoresMessage(p, g, rep.Final, g.Status == storage.StatusFinished)
 	}
-	m.Embeds = append(m.Embeds, turnsEmbed(p, g, rep, b.games))
+	m.Embeds = append(m.Embeds, turnsEmbed(p, g, rep, vw.games))
 	progress := imaging.Progress{Kind: g.Kind}
 	for _, s := range rep.Rounds {
 		progress.Rounds = append(progress.Rounds, s.Round)
 		progress.Scores = append(progress.Scores, s.Scores)
 	}
-	if b.imagesOn {
-		w := imageWords(p, b.games, g)
-		png, err := b.images.render(func() ([]byte, error) { return b.render.Chart(progress, w) })
+	if vw.imagesOn {
+		w := imageWords(p, vw.games, g)
+		png, err := vw.images.render(func() ([]byte, error) { return vw.render.Chart(progress, w) })
 		if err != nil {
-			b.log.Warn("drawing the report's chart failed", "game", g.ID, "err", err)
+			vw.log.Warn("drawing the report's chart failed", "game", g.ID, "err", err)
 		}
 		m.Image, m.Loose, m.Alt = png, true, chartAlt(p, g, rep)
 	}
