@@ -34,6 +34,7 @@ type awayStore interface {
 type awayHandler struct {
 	store awayStore
 	games gameStore
+	pub   *publisher // redraws the boards, which show the absence
 	cfg   *Config
 	log   *slog.Logger
 	now   func() time.Time
@@ -62,6 +63,7 @@ func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error 
 		if err := aw.store.PutUserPrefs(user, prefs); err != nil {
 			return err
 		}
+		aw.redrawBoards(user)
 		return r.message(msg{Private: true, Content: p.T("away.back")})
 	}
 	day, err := time.Parse(awayDateLayout, typed)
@@ -93,6 +95,7 @@ func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error 
 	if standIn == storage.AwayComputer {
 		aw.standInSoon(user)
 	}
+	aw.redrawBoards(user)
 	return r.message(msg{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
 }
 
@@ -116,6 +119,24 @@ func (aw *awayHandler) standInSoon(user string) {
 			return nil
 		}); err != nil {
 			aw.log.Warn("bringing an absent player's deadline forward failed", "game", s.Game, "err", err)
+		}
+	}
+}
+
+// redrawBoards draws afresh the boards of user's running games, which
+// show whether they are away.
+func (aw *awayHandler) redrawBoards(user string) {
+	if aw.pub == nil {
+		return
+	}
+	seats, err := aw.store.Seatings(user)
+	if err != nil {
+		aw.log.Warn("reading the games of an absent player failed", "err", err)
+		return
+	}
+	for _, s := range seats {
+		if s.Status == storage.StatusRunning {
+			aw.pub.redraw(s.Channel)
 		}
 	}
 }

@@ -333,7 +333,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
 		&inboxHandler{store: store, games: reg},
-		&awayHandler{store: store, games: store, cfg: &b.cfg, log: cfg.Logger, now: cfg.Now},
+		&awayHandler{store: store, games: store, pub: pub, cfg: &b.cfg, log: cfg.Logger, now: cfg.Now},
 	}
 	for _, h := range handlers {
 		if err := h.register(b.router); err != nil {

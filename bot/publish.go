@@ -326,6 +326,10 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	}
 }
 
+// redraw queues a pass that draws channel's board afresh, for a change
+// the board shows that is not the game's (a player's absence).
+func (p *publisher) redraw(channel string) { p.queue(channel, func(*pubJob) {}) }
+
 // redrawIfMoved queues another pass for g's channel when the stored game
 // is no longer g, whose board was just shown: another process changed it
 // and may have shown its newer board before this older one landed. The
@@ -344,7 +348,7 @@ func (p *publisher) redrawIfMoved(g *storage.Game) {
 	if now.ID == g.ID && now.Version == g.Version && now.Deadline.Equal(g.Deadline) {
 		return
 	}
-	p.queue(g.Channel, func(*pubJob) {})
+	p.redraw(g.Channel)
 }
 
 // postPingVia posts a ping as the public follow-up of an interaction made
