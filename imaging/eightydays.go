@@ -486,7 +486,11 @@ func edPending(v *eightydays.View, w *wording.Words, p eightydays.PlayerView) st
 	if len(parts) == 0 {
 		return "–"
 	}
-	return strings.Join(parts, "; ")
+	out := parts[0]
+	for _, part := range parts[1:] {
+		out = say(w, "ed.image.pawns_pending", "A", out, "B", part)
+	}
+	return out
 }
 
 // edCharacters describes kept characters, one each: "Aouda: move 5£
