@@ -2,7 +2,6 @@ package crystalpalace
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/meeplegames/meeple/engine"
 )
@@ -170,19 +169,17 @@ func (s *State) appendPhase6Tasks(q []Task, seat, step int) []Task {
 func (s *State) reveal() {
 	s.Revealed = true
 	totals := make([]int, s.PlayerCount)
-	var b strings.Builder
-	for seat := range s.Seats {
+	var shown engine.Text // each seat's dice, the first seat's outermost (cp.log.reveal_seat)
+	for seat := len(s.Seats) - 1; seat >= 0; seat-- {
 		p := &s.Seats[seat]
 		p.Shown = cloneInts(p.Vals)
 		for _, v := range p.Vals {
 			totals[seat] += v
 		}
-		if seat > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(seatName(seat) + ": " + Action{Verb: vDice, Vals: p.Vals}.String()[5:])
+		shown = engine.Say("cp.log.reveal_seat", engine.Who("Who", engine.Seat(seat)),
+			engine.Code("Dice", Action{Verb: vDice, Vals: p.Vals}.String()[5:]), engine.Nested("Next", shown))
 	}
-	s.emit(engine.EventReveal, -1, s.say("cp.log.reveal", engine.Code("Dice", b.String())), true)
+	s.emit(engine.EventReveal, -1, s.say("cp.log.reveal", engine.Nested("Dice", shown)), true)
 	for seat := range s.Seats {
 		s.pay(seat, totals[seat])
 	}
