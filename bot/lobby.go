@@ -149,13 +149,8 @@ func (lh *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *loca
 // language.
 func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
 	if id := g.Messages[roleLobby]; id != "" {
-		// through a recent interaction on it when there is one (outside
-		// the REST budget), else with a REST edit
 		m := lh.lobbyAfter(g, v, note, p)
-		if lh.pub.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
-			return
-		}
-		if err := lh.send.edit(g.Channel, id, m); err != nil {
+		if err := lh.pub.editKept(g, id, m, nil); err != nil {
 			lh.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}

@@ -308,7 +308,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 			ping = append(ping, s)
 		}
 	}
-	p.updateBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
+	p.deliverBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
 	p.headsUp(g, st)
 	if len(dms) > 0 {
 		// DMs are bot-token calls, which a global 429 holds: they go on a
@@ -387,15 +387,25 @@ type mention struct {
 	users []string
 }
 
-// updateBoard brings the board message and its glance up to date: edited
-// in place (through a click's answer when there is one), or posted anew
-// when a phase began or there is none yet. A ping goes in the
-// new board's text, or in a message of its own.
-func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
+// deliverBoard brings the board message and its glance up to date. It is
+// the one place that decides how a board reaches Discord:
+//
+//   - Edit or post: the board is edited in place while the round's phase
+//     it was posted in lasts (rolePhase); a new phase, no board yet or a
+//     deleted one posts a new board, and the old one's buttons are retired
+//     (retire). A ping goes in a new board's text, else in a message of
+//     its own.
+//   - Through what: an interaction at hand first, whose calls are outside
+//     the bot-token budget (the click on the board itself, a recent
+//     click's kept handle, or for a post a click's public follow-up:
+//     editKept, postVia); only without one, one REST call on the send
+//     path.
+//   - A channel Discord no longer knows (a deleted thread) pauses the game.
+func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
 	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == roundTag(st) {
-		err := p.editBoard(g, old, board, clicks)
+		err := p.editKept(g, old, board, clicks)
 		if err == nil || !isUnknownMessage(err) {
 			if err != nil {
 				p.log.Warn("editing the board failed", "game", g.ID, "err", describeSendError(err))
@@ -434,20 +444,20 @@ func (p *publisher) updateBoard(g *storage.Game, st engine.State, newPhase bool,
 	}
 }
 
-// editBoard replaces the board message with board, through an
-// interaction when one is at hand (outside the REST budget): a click made
-// on it in this pass, else a recent one (boardHandles); else with one REST
-// edit.
-func (p *publisher) editBoard(g *storage.Game, id string, board msg, clicks []*boardClick) error {
+// editKept replaces message id of g's channel, which the bot keeps up to
+// date, with m: through an interaction at hand (outside the REST budget),
+// a click made on it in this pass, else a recent one (boardHandles); else
+// with one REST edit.
+func (p *publisher) editKept(g *storage.Game, id string, m msg, clicks []*boardClick) error {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
 			p.handles.keep(g.Channel, c.r, id, false, c.at)
 		}
 	}
-	if p.handles.edit(g.Channel, id, webhookEdit(fit(board))) == nil {
+	if p.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
 		return nil
 	}
-	return p.send.edit(g.Channel, id, board)
+	return p.send.edit(g.Channel, id, m)
 }
 
 // retire removes the components of an old board message, so that only the
@@ -569,7 +579,7 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	if old := g.Messages[roleBoard]; old != "" {
 		board := p.look.withBoardImage(tr, g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
-		if err := p.editBoard(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
+		if err := p.editKept(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
 		}
 	}
