@@ -1,7 +1,11 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,7 +15,8 @@ import (
 // storage reach only the engine (images also their text layer,
 // imaging/typeset, which reaches nothing of ours, and the game words,
 // wording, which reaches the engine and locale); rating and picker are
-// libraries that reach nothing of ours but the engine; the engine reaches nothing but
+// libraries that reach nothing of ours but the engine, and report reaches the
+// engine and the contract in storage; the engine reaches nothing but
 // itself (engine's own purity test checks its other imports). Each
 // package of the module is held to the rule of the longest path below
 // that names it; a package no rule names fails, so a new one gets a rule.
@@ -22,7 +27,7 @@ func TestImportsPointOneWay(t *testing.T) {
 	const module = "github.com/meeplegames/meeple"
 	allowed := map[string][]string{
 		"cmd":               {"bot", "engine", "imaging", "locale", "metrics", "present", "storage", "terminal", "wording"},
-		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "locale", "picker", "rating", "=storage", "wording"},
+		"bot":               {"bot/endpoint", "bot/shard", "engine", "imaging", "locale", "picker", "rating", "report", "=storage", "wording"},
 		"bot/interactions":  nil,
 		"metrics":           nil,
 		"bot/discordtest":   {"bot/endpoint", "bot/shard"},
@@ -39,6 +44,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"storage/postgres":  {"engine", "=storage"},
 		"storage/storetest": {"engine", "=storage"},
 		"rating":            {"engine"},
+		"report":            {"engine", "=storage"},
 		"picker":            {"engine"},
 		"engine":            {"engine"},
 		"internal/pgtest":   nil,
@@ -79,6 +85,36 @@ func TestImportsPointOneWay(t *testing.T) {
 				}
 			}
 			t.Errorf("%s imports %s; imports must point one way (rule %q allows %v)", pkg, ours, rule, allowed[rule])
+		}
+	}
+}
+
+// TestBotSeamsHold keeps two seams inside package bot until they become
+// packages of their own: the table (the referee, its locks and the
+// thinker) never imports discordgo, and the transport (sending, rate
+// limits, interaction replies, board handles, inline answers) never
+// imports the engine or the store.
+func TestBotSeamsHold(t *testing.T) {
+	forbidden := map[string][]string{
+		"play.go": {"github.com/bwmarrin/discordgo"}, "locks.go": {"github.com/bwmarrin/discordgo"},
+		"think.go": {"github.com/bwmarrin/discordgo"},
+	}
+	for _, f := range []string{"send.go", "ratelimit.go", "reply.go", "deliver.go", "inline.go"} {
+		forbidden[f] = []string{"github.com/meeplegames/meeple/engine", "github.com/meeplegames/meeple/storage"}
+	}
+	fset := token.NewFileSet()
+	for file, bad := range forbidden {
+		f, err := parser.ParseFile(fset, filepath.Join("..", "..", "bot", file), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			for _, b := range bad {
+				if path == b || strings.HasPrefix(path, b+"/") {
+					t.Errorf("bot/%s imports %s, across the seam", file, path)
+				}
+			}
 		}
 	}
 }
