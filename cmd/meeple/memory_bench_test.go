@@ -32,6 +32,7 @@ import (
 // ends is replaced by a new one in its channel.
 //
 //	go test ./cmd/meeple -run XXX -bench 'RunMemory/games=100$' -benchtime 3000x
+//	go test ./cmd/meeple -run XXX -bench 'RunMemory/games=20$' -benchtime 3000x
 //
 // b.N is the number of interactions of the measured part, sent at
 // memoryRate a second. MEEPLE_HEAP_PROFILE=/tmp/heap.pprof, set for the
@@ -55,7 +56,10 @@ func BenchmarkRunMemory(b *testing.B) {
 			env.stop(b)
 		}
 	})
-	for _, games := range []int{100, 1000} {
+	// 20 games are twenty tables whose strong computers (the lobby's
+	// default) wait for the thinker at once; 100 and 1,000 the load of a
+	// large server.
+	for _, games := range []int{20, 100, 1000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 			if env == nil || len(env.games) != games {
 				if env != nil {

@@ -345,11 +345,7 @@ func (s *State) estimate(seat int) float64 {
 	if s.CurrentPhase <= phaseSalaries {
 		salaryLeft++
 	}
-	colour := s.c.Tracks.Westminster[p.West].Salary
-	salary := 0
-	for _, ch := range p.Chars {
-		salary += s.c.Characters[ch].Salary[colour]
-	}
+	salary := s.salary(seat)
 	// Money: what it will have after income and salaries; a shortfall
 	// beyond what the dice will cost means loans, which cost dearly.
 	cash := float64(p.Pounds) + left*float64(s.c.Tracks.Income[p.Income].Income) - salaryLeft*float64(salary)

@@ -75,21 +75,22 @@ func (knowledge) Horizon(st engine.State) int {
 	return (s.Round+1)*8 + 1
 }
 
-// Evaluate implements ai.Knowledge. A position is worth its chance of a
-// win, judged by the margin over the best opponent, and as much its own
-// points, so that a player who cannot win still plays for a good score
-// rather than gamble it away on loans. A finished game counts its win and
-// final points; an unfinished one its estimate (see estimate).
+// Evaluate implements ai.Knowledge. A finished game counts its win, its
+// final points and its margin over the best opponent. An unfinished one,
+// which a rollout leaves at the start of a round, counts the points each
+// seat can expect at the end (worth): its own, not its margin, since a
+// margin rewards spoiling a rival's round as much as building one's own,
+// and searches that all do it leave every seat poorer.
 func (knowledge) Evaluate(st engine.State, v []float64) {
 	s := st.(*State)
-	var worth [8]float64
 	if s.Done {
 		res := s.Result()
+		var final [8]float64
 		for i := range s.Seats {
-			worth[i] = float64(s.Seats[i].VP)
+			final[i] = float64(s.Seats[i].VP)
 		}
 		for i := range s.Seats {
-			v[i] = 0.15*sigmoid((worth[i]-bestOther(worth[:s.PlayerCount], i))/10) + 0.45*sigmoid((worth[i]-goodScore)/15)
+			v[i] = 0.15*sigmoid((final[i]-bestOther(final[:s.PlayerCount], i))/10) + 0.45*sigmoid((final[i]-goodScore)/15)
 		}
 		for _, w := range res.Winners {
 			v[w] += 0.4 / float64(len(res.Winners))
@@ -97,10 +98,7 @@ func (knowledge) Evaluate(st engine.State, v []float64) {
 		return
 	}
 	for i := range s.Seats {
-		worth[i] = s.estimate(i)
-	}
-	for i := range s.Seats {
-		v[i] = 0.5*sigmoid((worth[i]-bestOther(worth[:s.PlayerCount], i))/8) + 0.5*sigmoid((worth[i]-goodScore)/15)
+		v[i] = sigmoid((s.worth(i) - goodScore) / 15)
 	}
 }
 
@@ -134,7 +132,7 @@ func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) stri
 	switch p.Kind {
 	case "dice":
 		n := s.Seats[seat].Dice
-		return s.diceWithin(seat, min(s.diceBudget(seat), 3*n)+rng.Intn(7)-3)
+		return s.diceWithin(seat, min(s.diceBudget(seat), 3*n, s.Seats[seat].Pounds-3)+rng.Intn(7)-3)
 	case "place":
 		best, ok := bestPlacement(s.placeWorths(seat, p.Actions, rng))
 		if !ok {
@@ -181,14 +179,21 @@ func (knowledge) Candidates(st engine.State, p engine.Prompt) []string {
 	return out
 }
 
-// diceBudget is what the heuristic would spend on its dice.
-func (s *State) diceBudget(seat int) int {
+// salary is what seat's characters cost each phase 4.
+func (s *State) salary(seat int) int {
 	p := &s.Seats[seat]
 	colour := s.c.Tracks.Westminster[p.West].Salary
 	salary := 0
 	for _, ch := range p.Chars {
 		salary += s.c.Characters[ch].Salary[colour]
 	}
+	return salary
+}
+
+// diceBudget is what the heuristic would spend on its dice.
+func (s *State) diceBudget(seat int) int {
+	p := &s.Seats[seat]
+	salary := s.salary(seat)
 	if s.Round == 5 {
 		return p.Pounds - salary
 	}
@@ -240,6 +245,9 @@ func (s *State) diceCandidates(seat int, actions []string) []string {
 		}
 	}
 	for _, total := range []int{(n + top) / 2, 2 * n, top, n + 5, (n + 3*top) / 4, (3*n + top) / 4, n, top + 3, 3 * n} {
+		if total > max(n, s.Seats[seat].Pounds-s.salary(seat)) {
+			continue // a loan: -9 points for 10 pounds
+		}
 		total = min(max(total, n), 6*n)
 		add(s.diceWithin(seat, total))
 		add(evenDice(n, total))

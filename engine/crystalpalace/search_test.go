@@ -134,9 +134,80 @@ func TestAnEndedBudgetStillAnswers(t *testing.T) {
 // budget over positions of 4-player games; work/s is the rate that
 // perSecond assumes.
 func BenchmarkStrongDecision(b *testing.B) {
+	enginetest.StrongDecisions(b, testRules(b), benchPositions(b))
+}
+
+// benchPositions are the benchmarks' positions of 4-player games.
+func benchPositions(b *testing.B) []engine.State {
 	var positions []engine.State
 	for _, s := range searchPositions(b, 4, 2, 11) {
 		positions = append(positions, s)
 	}
-	enginetest.StrongDecisions(b, testRules(b), positions)
+	return positions
+}
+
+// BenchmarkThinkingMemory is the memory a strong decision holds at its
+// default budget, over positions of 4-player games (live-MB).
+func BenchmarkThinkingMemory(b *testing.B) {
+	enginetest.ThinkingMemory(b, testRules(b), benchPositions(b))
+}
+
+// TestDiceCandidatesKeepTheSalary checks that the search never considers
+// dice that would leave a seat short of this round's salaries, which it
+// would pay for with a loan (-9 points for 10 pounds), unless even all ones
+// cost that much.
+func TestDiceCandidatesKeepTheSalary(t *testing.T) {
+	tight := 0
+	for i, s := range searchPositions(t, 4, 4, 1) {
+		for _, p := range s.Prompts() {
+			if p.Kind != "dice" {
+				continue
+			}
+			seat := int(p.Seat)
+			n, spare := s.Seats[seat].Dice, s.Seats[seat].Pounds-s.salary(seat)
+			if spare < 4*n {
+				tight++
+			}
+			for _, a := range (knowledge{}).Candidates(s, p) {
+				act, err := ParseAction(a)
+				if err != nil || act.Verb != vDice {
+					continue
+				}
+				total := 0
+				for _, v := range act.Vals {
+					total += v
+				}
+				if total > max(n, spare) {
+					t.Fatalf("position %d: P%d with %d pounds to spare is offered %q", i, seat+1, spare, a)
+				}
+			}
+		}
+	}
+	if tight == 0 {
+		t.Fatal("no seat was short of money: the test proves nothing")
+	}
+}
+
+// TestALoanLowersWorth checks, at the start of every round the evaluation
+// judges, that taking a loan (10 pounds, a loan tile) lowers a seat's
+// worth: a fit of final scores alone reads the pounds as worth the loan.
+func TestALoanLowersWorth(t *testing.T) {
+	checked := 0
+	for i, s := range searchPositions(t, 4, 3, 1) {
+		if s.CurrentPhase != phaseDice || s.Round < 2 || s.Seats[0].Sub {
+			continue
+		}
+		for seat := range s.Seats {
+			loaned := s.clone()
+			loaned.Seats[seat].Pounds += 10
+			loaned.Seats[seat].Extra = append(loaned.Seats[seat].Extra, Slot{Kind: slotLoan, ID: -9})
+			if before, after := s.worth(seat), loaned.worth(seat); after >= before {
+				t.Fatalf("position %d (round %d): P%d's worth %.1f with a loan, %.1f without", i, s.Round, seat+1, after, before)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no round start was checked")
+	}
 }

@@ -93,13 +93,29 @@ func TestASearchDecisionIsRepeatable(t *testing.T) {
 // budget over positions of 4-player games; work/s is the rate that
 // perSecond assumes.
 func BenchmarkStrongDecision(b *testing.B) {
+	enginetest.StrongDecisions(b, benchRules(b), benchPositions(b))
+}
+
+// benchPositions are the benchmarks' positions of 4-player games.
+func benchPositions(b *testing.B) []engine.State {
 	var positions []engine.State
 	for _, s := range searchPositions(b, 4, 2, 9) {
 		positions = append(positions, s)
 	}
+	return positions
+}
+
+// benchRules are the rules with the default content.
+func benchRules(b *testing.B) *Rules {
 	c, err := DefaultContent()
 	if err != nil {
 		b.Fatal(err)
 	}
-	enginetest.StrongDecisions(b, NewRules(c), positions)
+	return NewRules(c)
+}
+
+// BenchmarkThinkingMemory is the memory a strong decision holds at its
+// default budget, over positions of 4-player games (live-MB).
+func BenchmarkThinkingMemory(b *testing.B) {
+	enginetest.ThinkingMemory(b, benchRules(b), benchPositions(b))
 }

@@ -7,6 +7,7 @@ package enginetest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -233,6 +234,17 @@ func FuzzApply(t *testing.T, rules engine.Rules, players int, seed uint64, steps
 // reports the work it does a second (work/s): the rate its game's
 // perSecond assumes.
 func StrongDecisions(b *testing.B, rules engine.Rules, positions []engine.State) {
+	strong := strongPlayer(b, rules)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := positions[i%len(positions)]
+		ai.Decide(strong, s, s.Prompts()[0], 1, i)
+	}
+	b.ReportMetric(float64(strong.Work)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+}
+
+// strongPlayer is the rules' strong computer player at its default budget.
+func strongPlayer(b *testing.B, rules engine.Rules) ai.Search {
 	player, err := ai.Lookup(rules, "strong")
 	if err != nil {
 		b.Fatal(err)
@@ -241,10 +253,50 @@ func StrongDecisions(b *testing.B, rules engine.Rules, positions []engine.State)
 	if !ok {
 		b.Fatalf("%s's strong player does not search", rules.Name())
 	}
+	return strong
+}
+
+// ThinkingMemory measures the memory one thinking seat holds: the rules'
+// strong player decides at its default budget over positions, and every
+// few of its iterations (when it asks its context whether to stop) the
+// benchmark collects garbage and reads the live heap. live-MB is the most
+// the heap held above what it held before the decision (the search's tree,
+// its guess and its candidate lists), over all decisions; -benchmem's B/op
+// is what a decision allocated in all, nearly all of it garbage at once.
+// The collections slow the search, so the time per decision means nothing.
+func ThinkingMemory(b *testing.B, rules engine.Rules, positions []engine.State) {
+	strong := strongPlayer(b, rules)
+	var peak uint64
+	live := func(base uint64) uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return max(m.HeapAlloc, base) - base
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := positions[i%len(positions)]
-		ai.Decide(strong, s, s.Prompts()[0], 1, i)
+		base := live(0)
+		asked := 0
+		ctx := sampler{Context: context.Background(), look: func() {
+			if asked++; asked%4 == 0 {
+				peak = max(peak, live(base))
+			}
+		}}
+		ai.DecideWithin(ctx, strong, s, s.Prompts()[0], 1, i)
 	}
-	b.ReportMetric(float64(strong.Work)*float64(b.N)/b.Elapsed().Seconds(), "work/s")
+	b.ReportMetric(float64(peak)/(1<<20), "live-MB")
+}
+
+// sampler is a context that never ends and calls look each time a search
+// asks whether it has (every few iterations).
+type sampler struct {
+	context.Context
+	look func()
+}
+
+// Err implements context.Context.
+func (c sampler) Err() error {
+	c.look()
+	return nil
 }
