@@ -101,7 +101,7 @@ func TestCheckPassesAGoodSetup(t *testing.T) {
 	}
 	wantLine(t, lines, "config", "ok", "every key known")
 	wantLine(t, lines, "token", "ok", "from "+tokenEnv, "bot user 123456789012345678")
-	wantLine(t, lines, "database", "ok", "layout 3", "1 games (1 active)", "verified")
+	wantLine(t, lines, "database", "ok", "layout 4", "1 games (1 active)", "verified")
 	wantLine(t, lines, "content", "ok", "eightydays from "+content)
 	wantLine(t, lines, "backup", "ok", backups+" is writable")
 	// the invite link for the bot the token names, with every permission
