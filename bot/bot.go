@@ -251,8 +251,10 @@ type Bot struct {
 	router *router
 	dms    *dmHandler
 	timers *deadlines
-	think  *thinker
-	obs    Observer
+	// digests sends the daily inbox DMs
+	digests *digests
+	think   *thinker
+	obs     Observer
 	// gateway is which shards Run has connected; probe is the store
 	// StoreWritable tries (observe.go)
 	gateway gatewayState
@@ -277,6 +279,7 @@ type Store interface {
 	timerStore
 	archiveStore
 	inboxStore
+	digestStore
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
@@ -322,6 +325,8 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
+	inbox := &inboxHandler{store: store, games: reg}
+	b.digests = &digests{store: store, inbox: inbox, send: send, langs: langs, zones: pub.zones, log: cfg.Logger, owns: cfg.Shards.Holds("")}
 	handlers := []handler{
 		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
 		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
@@ -332,7 +337,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
-		&inboxHandler{store: store, games: reg},
+		inbox,
 		&awayHandler{store: store, games: store, pub: pub, cfg: &b.cfg, log: cfg.Logger, now: cfg.Now},
 	}
 	for _, h := range handlers {
@@ -543,6 +548,7 @@ func (b *Bot) StartTicker() {
 // ping the players still to decide; a passed deadline lets a computer player
 // decide for them, or pauses the game, as the game was set up. A panic is
 // recovered and logged; the next tick tries again.
+// It also sends the daily digests that are due (see digests).
 func (b *Bot) CheckDeadlines(now time.Time) {
 	if !b.enter() {
 		return
@@ -550,6 +556,7 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	defer b.leave()
 	defer b.recoverPanic("a deadline check", nil)
 	b.timers.check(now)
+	b.digests.check(now)
 }
 
 // Run connects to the gateway, one session per shard in Config.Shards

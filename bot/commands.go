@@ -74,6 +74,8 @@ const (
 	optStandIn   = "stand_in"
 	optAwayMax   = "away-max-days"
 	optAwayLets  = "away-stand-ins"
+	optDigest    = "digest"
+	optDigestAt  = "digest-hour"
 )
 
 // Seat orders a lobby can start with.
@@ -177,7 +179,8 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				sub(subEnd),
 				sub(subBoardTop, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optGame, Choices: games}),
 				sub(subPrefs, boolean(optPings), choices(optSecrets, storage.SecretsDM, storage.SecretsEphemeral),
-					str(optTimeZone, false, false), integer(optQuietFrom, &minZero, 23), integer(optQuietTo, &minZero, 23), boolean(optHeadsUp)),
+					str(optTimeZone, false, false), integer(optQuietFrom, &minZero, 23), integer(optQuietTo, &minZero, 23), boolean(optHeadsUp),
+					boolean(optDigest), integer(optDigestAt, &minZero, 23)),
 				sub(subHint),
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 			},

@@ -505,6 +505,12 @@ func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
 	if on, ok := opts.boolean(optHeadsUp); ok {
 		prefs.HeadsUp = on
 	}
+	if on, ok := opts.boolean(optDigest); ok {
+		prefs.Digest = on
+	}
+	if h, ok := opts.integer(optDigestAt); ok {
+		prefs.DigestHour, prefs.Digest = h, true // choosing the hour asks for it
+	}
 	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
@@ -530,5 +536,9 @@ func prefsText(p *locale.Printer, prefs storage.UserPrefs) string {
 	if prefs.HeadsUp {
 		headsUp = p.T("prefs.heads_up_on")
 	}
-	return p.T("prefs.saved", "Pings", pings, "Where", where) + "\n" + quiet + "\n" + headsUp
+	digest := p.T("prefs.digest_off")
+	if prefs.Digest {
+		digest = p.T("prefs.digest_on", "Hour", prefs.DigestHour, "Zone", zone)
+	}
+	return p.T("prefs.saved", "Pings", pings, "Where", where) + "\n" + quiet + "\n" + headsUp + "\n" + digest
 }

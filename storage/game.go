@@ -297,6 +297,13 @@ type UserPrefs struct {
 	// AwayWait.
 	Away        time.Time `json:"away,omitzero"`
 	AwayStandIn string    `json:"away_stand_in,omitempty"`
+	// Digest asks for a daily DM of the user's inbox at DigestHour (0-23
+	// in TimeZone). DigestSent is the day, in TimeZone, of the last one
+	// ("2006-01-02"; "" before any): written before the DM goes, so a
+	// digest never goes twice in a day.
+	Digest     bool   `json:"digest,omitempty"`
+	DigestHour int    `json:"digest_hour,omitempty"`
+	DigestSent string `json:"digest_sent,omitempty"`
 }
 
 // HasQuietHours reports whether p sets quiet hours.

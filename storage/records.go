@@ -68,9 +68,10 @@ func (c Codec) sum(rec []byte) uint32 {
 // NewCodec returns the Codec of the current schemas: game records are at
 // schema 3 (2: the game's timing moved out of its messages; 3: a
 // checksum), snapshots at schema 2 (the game's revision and a checksum),
-// user preferences at schema 3 (2: a checksum; 3: quiet hours, time zone
-// and heads-up, which a record of 2 lacks and reads as off, and which an
-// older build must refuse rather than drop), every other kind at schema 2
+// user preferences at schema 4 (2: a checksum; 3: quiet hours, time zone
+// and heads-up; 4: the daily digest and the announced absence; what an
+// older record lacks reads as off, and an older build must refuse a newer
+// record rather than drop what it does not know), every other kind at schema 2
 // (a checksum), but seat index entries, which began at schema 1 with one.
 func NewCodec() Codec {
 	return Codec{
@@ -80,7 +81,7 @@ func NewCodec() Codec {
 			RecSnapshot: {snapshotRevision},
 			RecStats:    {unchanged},
 			RecGuild:    {unchanged},
-			RecUser:     {unchanged, unchanged},
+			RecUser:     {unchanged, unchanged, unchanged},
 			RecSeating:  nil,
 		},
 		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2, RecSeating: 1},

@@ -639,6 +639,12 @@ func checkUserPrefs(prefs UserPrefs) error {
 	if prefs.AwayStandIn != "" && prefs.AwayStandIn != AwayComputer && prefs.AwayStandIn != AwayWait {
 		return fmt.Errorf("%w: an absent player's stand-in is %q or %q, not %.20q", ErrInvalid, AwayComputer, AwayWait, prefs.AwayStandIn)
 	}
+	if prefs.DigestHour < 0 || prefs.DigestHour > 23 {
+		return fmt.Errorf("%w: a digest at hour %d; hours are 0 to 23", ErrInvalid, prefs.DigestHour)
+	}
+	if _, err := time.Parse(time.DateOnly, prefs.DigestSent); prefs.DigestSent != "" && err != nil {
+		return fmt.Errorf("%w: the last digest's day %.20q is no date", ErrInvalid, prefs.DigestSent)
+	}
 	if prefs.Locale != "" {
 		return CheckLocale(prefs.Locale)
 	}

@@ -680,6 +680,7 @@ func testSettings(t *testing.T, opener Opener) {
 	// quiet hours in the user's time zone, and the heads-up
 	quiet := want
 	quiet.TimeZone, quiet.QuietFrom, quiet.QuietTo, quiet.HeadsUp = "America/Argentina/Buenos_Aires", 22, 7, true
+	quiet.Digest, quiet.DigestHour, quiet.DigestSent = true, 8, "2026-11-22"
 	if err := s.PutUserPrefs("u3", quiet); err != nil {
 		t.Fatal(err)
 	}
@@ -691,6 +692,8 @@ func testSettings(t *testing.T, opener Opener) {
 		{Secrets: storage.SecretsDM, QuietTo: -1},
 		{Secrets: storage.SecretsDM, TimeZone: "Europe/Berlin; DROP"},
 		{Secrets: storage.SecretsDM, TimeZone: strings.Repeat("x", 49)},
+		{Secrets: storage.SecretsDM, DigestHour: 24},
+		{Secrets: storage.SecretsDM, DigestSent: "yesterday"},
 	} {
 		if err := s.PutUserPrefs("u1", bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("%+v: %v", bad, err)
@@ -861,7 +864,7 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	if err := src.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: time.Hour, ManagerRoles: []string{"r"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM, TimeZone: "Asia/Tokyo", QuietFrom: 23, QuietTo: 8, HeadsUp: true}); err != nil {
+	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM, TimeZone: "Asia/Tokyo", QuietFrom: 23, QuietTo: 8, HeadsUp: true, Digest: true, DigestHour: 7, DigestSent: "2026-11-21"}); err != nil {
 		t.Fatal(err)
 	}
 
