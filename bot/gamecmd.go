@@ -43,20 +43,20 @@ type gameHandler struct {
 	zones    zones // time zones of /game prefs
 }
 
-func (b *gameHandler) register(rt *router) error {
+func (gh *gameHandler) register(rt *router) error {
 	return errors.Join(
-		rt.command(cmdGame, b.gameCommand, b.suggest),
-		rt.commandAnywhere(cmdStats, func(_ context.Context, r *reply, in *interaction) error { return b.stats(r, in) }, nil),
-		rt.commandAnywhere(cmdRules, b.rulesCommand, b.suggestTopics),
-		rt.component(verbLogPage, onButton, inGuild, b.logPage),
-		rt.component(verbFullBoard, onButton, inGuild, b.fullBoard),
+		rt.command(cmdGame, gh.gameCommand, gh.suggest),
+		rt.commandAnywhere(cmdStats, func(_ context.Context, r *reply, in *interaction) error { return gh.stats(r, in) }, nil),
+		rt.commandAnywhere(cmdRules, gh.rulesCommand, gh.suggestTopics),
+		rt.component(verbLogPage, onButton, inGuild, gh.logPage),
+		rt.component(verbFullBoard, onButton, inGuild, gh.fullBoard),
 	)
 }
 
 // fullBoard answers the board's "Full board" button: the whole board as an
 // image, privately, so the channel keeps only the glance.
-func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) error {
-	g, st, err := b.store.Load(in.ChannelID)
+func (gh *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) error {
+	g, st, err := gh.store.Load(in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -65,18 +65,18 @@ func (b *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) er
 	}
 	r.deferMessage(true) // rendering may take a moment
 	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
-	if m.Image = b.look.fullBoard(in.tr, g, st); m.Image == nil {
+	if m.Image = gh.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
 	return r.message(m)
 }
 
 // suggest lists the rules topics for /game rules: of the channel's game.
-func (b *gameHandler) suggest(in *interaction) []string {
+func (gh *gameHandler) suggest(in *interaction) []string {
 	if in.sub != subRules {
 		return nil
 	}
-	rules, err := channelRules(b.store, b.games, in.ChannelID)
+	rules, err := channelRules(gh.store, gh.games, in.ChannelID)
 	if err != nil {
 		return nil
 	}
@@ -84,8 +84,8 @@ func (b *gameHandler) suggest(in *interaction) []string {
 }
 
 // suggestTopics lists the rules topics for /rules: of the game chosen.
-func (b *gameHandler) suggestTopics(in *interaction) []string {
-	rules, err := b.games.Lookup(in.opts.str(optGame))
+func (gh *gameHandler) suggestTopics(in *interaction) []string {
+	rules, err := gh.games.Lookup(in.opts.str(optGame))
 	if err != nil {
 		return nil
 	}
@@ -108,25 +108,25 @@ func topicChoices(p *locale.Printer, rules engine.Rules) []string {
 	return list
 }
 
-func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	switch sub {
 	case subPrefs:
-		return b.setPrefs(r, in)
+		return gh.setPrefs(r, in)
 	case subStats:
-		return b.stats(r, in)
+		return gh.stats(r, in)
 	case subRules:
-		rules, err := channelRules(b.store, b.games, in.ChannelID)
+		rules, err := channelRules(gh.store, gh.games, in.ChannelID)
 		if err != nil {
 			return err
 		}
 		return rulesText(r, in.tr, rules, opts.str(optTopic))
 	case subUndo:
-		return b.undo(r, in)
+		return gh.undo(r, in)
 	case subSummary:
-		return b.summary(r, in)
+		return gh.summary(r, in)
 	}
-	g, st, err := b.store.Load(i.ChannelID)
+	g, st, err := gh.store.Load(i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -135,19 +135,19 @@ func (b *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) 
 	}
 	switch sub {
 	case subMe:
-		return b.privateView(r, i, p, g, st)
+		return gh.privateView(r, i, p, g, st)
 	case subBoard:
 		r.deferMessage(false) // rendering may take a moment
-		m := b.look.boardMessage(in.publicTr(), g, st)
-		m.Image, m.Loose = b.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
+		m := gh.look.boardMessage(in.publicTr(), g, st)
+		m.Image, m.Loose = gh.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
 		return r.message(m)
 	case subScores:
-		return r.message(b.look.scoresMessage(p, g, st, false).private())
+		return r.message(gh.look.scoresMessage(p, g, st, false).private())
 	case subLog:
 		page, _ := opts.integer(optPage)
-		return b.showLog(r, p, g, max(page, 1), false)
+		return gh.showLog(r, p, g, max(page, 1), false)
 	case subHint:
-		return b.hint(r, in, g, st)
+		return gh.hint(r, in, g, st)
 	}
 	return refuseWith("refuse.unknown_subcommand", "Name", sub)
 }
@@ -156,7 +156,7 @@ func (m msg) private() msg { m.Private = true; return m }
 
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
-func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
 	seats := seatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
@@ -168,7 +168,7 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		sb.WriteString(p.T("me.watching") + "\n")
 	} else {
 		sb.WriteString(p.T("me.seat", "ID", g.ID, "Seat", int(seat)+1) + "\n")
-		words := gameWords(p, b.games, g.Kind)
+		words := gameWords(p, gh.games, g.Kind)
 		for _, pr := range promptsOf(st, seat) {
 			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
@@ -177,18 +177,18 @@ func (b *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.
 		}
 	}
 	m := msg{Content: sb.String(), Private: true}
-	if text := b.look.describe(st.View(seat), gameWords(p, b.games, g.Kind).WithSeats(seatNames(g))); text != "" {
+	if text := gh.look.describe(st.View(seat), gameWords(p, gh.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
 	}
-	m.Image = b.look.matImage(p, g, st, seat)
+	m.Image = gh.look.matImage(p, g, st, seat)
 	return r.message(m)
 }
 
 // showLog shows a page of the game's public log, newest first. The log is
 // replayed so that each line is the public text of what happened: secret
 // choices show only as "chose" until revealed.
-func (b *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page int, update bool) error {
-	lines, err := b.publicLog(p, g)
+func (gh *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page int, update bool) error {
+	lines, err := gh.publicLog(p, g)
 	if err != nil {
 		return err
 	}
@@ -226,9 +226,9 @@ func (b *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page
 
 // logPage turns the page of a /game log answer. Only that private answer
 // is updated; the button on any other message gets a new private answer.
-func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) logPage(_ context.Context, r *reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := b.store.Get(i.ChannelID)
+	g, err := gh.store.Get(i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (b *gameHandler) logPage(_ context.Context, r *reply, in *interaction) erro
 	if err != nil || page < 1 {
 		return errUnknownComp
 	}
-	return b.showLog(r, in.tr, g, page, ephemeral(in.message))
+	return gh.showLog(r, in.tr, g, page, ephemeral(in.message))
 }
 
 // logPages splits log lines into pages, newest first: each page is the
@@ -268,8 +268,8 @@ func logPages(lines []string) [][2]int {
 // and, below it, what happened ("P2 places a 6 at the Bank", the pounds it
 // cost). A secret choice shows as such until an event reveals it; then its
 // notation shows too. Private events never show.
-func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, error) {
-	rules, err := b.games.Lookup(g.Kind)
+func (gh *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, error) {
+	rules, err := gh.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 		return nil, err
 	}
 	names := seatNames(g)
-	words := gameWords(p, b.games, g.Kind)
+	words := gameWords(p, gh.games, g.Kind)
 	// a secret choice shows once an event reveals it, unless the same seat
 	// replaced it before the reveal: the rules never show a replaced choice
 	const (
@@ -355,8 +355,8 @@ func (b *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, e
 // rulesText shows a rules topic, or the list of topics.
 // rulesCommand answers /rules game: topic:, which works anywhere: a
 // topic of the game chosen, or the list of its topics.
-func (b *gameHandler) rulesCommand(_ context.Context, r *reply, in *interaction) error {
-	rules, err := b.games.Lookup(in.opts.str(optGame))
+func (gh *gameHandler) rulesCommand(_ context.Context, r *reply, in *interaction) error {
+	rules, err := gh.games.Lookup(in.opts.str(optGame))
 	if err != nil {
 		return refuseWith("refuse.unknown_game", "Name", clip(in.opts.str(optGame), 40))
 	}
@@ -399,18 +399,18 @@ func channelRules(store interface {
 
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
-func (b *gameHandler) undo(r *reply, in *interaction) error {
+func (gh *gameHandler) undo(r *reply, in *interaction) error {
 	r.deferMessage(true) // acknowledged before the undo is stored; the answer is private
-	out, err := b.ref.undo(in.ChannelID, in.user.ID)
+	out, err := gh.ref.undo(in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
-	b.pub.notify(out)
+	gh.pub.notify(out)
 	return r.message(msg{Content: in.tr.T("undo.done", "Action", out.action), Private: true})
 }
 
 // stats shows a user's record in each game and the server's totals.
-func (b *gameHandler) stats(r *reply, in *interaction) error {
+func (gh *gameHandler) stats(r *reply, in *interaction) error {
 	i, opts, p := in.Interaction, in.opts, in.tr
 	user := userOf(i)
 	if o, ok := opts[optUser]; ok {
@@ -429,13 +429,13 @@ func (b *gameHandler) stats(r *reply, in *interaction) error {
 	if guild == "" {
 		sb.WriteString(p.T("stats.everywhere") + "\n")
 	}
-	summary, err := b.ratings.summary(p, b.games, guild, user.ID)
+	summary, err := gh.ratings.summary(p, gh.games, guild, user.ID)
 	if err != nil {
 		return err
 	}
 	sb.WriteString(summary)
 	if guild != "" {
-		server, err := b.serverStats(p, guild)
+		server, err := gh.serverStats(p, guild)
 		if err != nil {
 			return err
 		}
@@ -446,12 +446,12 @@ func (b *gameHandler) stats(r *reply, in *interaction) error {
 
 // serverStats is a line on guild's games: how many are going, abandoned
 // and finished of each kind.
-func (b *gameHandler) serverStats(p *locale.Printer, guild string) (string, error) {
-	archive, err := b.lists.ArchiveForGuild(guild, 0, 0)
+func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, error) {
+	archive, err := gh.lists.ArchiveForGuild(guild, 0, 0)
 	if err != nil {
 		return "", err
 	}
-	active, err := b.lists.ListActive(guild)
+	active, err := gh.lists.ListActive(guild)
 	if err != nil {
 		return "", err
 	}
@@ -466,16 +466,16 @@ func (b *gameHandler) serverStats(p *locale.Printer, guild string) (string, erro
 	var sb strings.Builder
 	sb.WriteString(p.T("stats.server", "Count", len(active), "Abandoned", abandoned))
 	for _, k := range slices.Sorted(maps.Keys(finished)) {
-		sb.WriteString(p.T("stats.server_finished", "Count", finished[k], "Game", kindTitle(p, b.games, k)))
+		sb.WriteString(p.T("stats.server_finished", "Count", finished[k], "Game", kindTitle(p, gh.games, k)))
 	}
 	return sb.String(), nil
 }
 
 // setPrefs changes the caller's preferences.
-func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
+func (gh *gameHandler) setPrefs(r *reply, in *interaction) error {
 	opts, p := in.opts, in.tr
 	user := in.user.ID
-	prefs, err := b.settings.UserPrefs(user)
+	prefs, err := gh.settings.UserPrefs(user)
 	if err != nil {
 		return err
 	}
@@ -491,7 +491,7 @@ func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
 		if strings.EqualFold(zone, "UTC") {
 			zone = ""
 		}
-		if _, err := b.zones.load(zone); err != nil || storage.CheckTimeZone(zone) != nil {
+		if _, err := gh.zones.load(zone); err != nil || storage.CheckTimeZone(zone) != nil {
 			return refuseWith("prefs.bad_zone", "Zone", clip(zone, 60))
 		}
 		prefs.TimeZone = zone
@@ -511,7 +511,7 @@ func (b *gameHandler) setPrefs(r *reply, in *interaction) error {
 	if h, ok := opts.integer(optDigestAt); ok {
 		prefs.DigestHour, prefs.Digest = h, true // choosing the hour asks for it
 	}
-	if err := b.settings.PutUserPrefs(user, prefs); err != nil {
+	if err := gh.settings.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
 	return r.message(msg{Private: true, Content: prefsText(p, prefs)})

@@ -17,7 +17,7 @@ const hintPlayer = "strong"
 // search against the next best. Only a table that allowed hints in its
 // lobby may ask (such games are not rated); each hint is counted for the
 // final scores. The search sees only the asker's seat's observation.
-func (b *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine.State) error {
 	if !g.Hints {
 		return refuseWith("hint.off")
 	}
@@ -32,21 +32,21 @@ func (b *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine
 	if !found {
 		return refuseWith("hint.no_decision")
 	}
-	rules, err := b.games.Lookup(g.Kind)
+	rules, err := gh.games.Lookup(g.Kind)
 	if err != nil {
 		return err
 	}
-	player, err := ai.LookupThinking(rules, hintPlayer, b.ref.think)
+	player, err := ai.LookupThinking(rules, hintPlayer, gh.ref.think)
 	search, ok := player.(ai.Search)
 	if err != nil || !ok {
 		return refuseWith("hint.none")
 	}
 	r.deferMessage(true) // thinking takes up to a second
-	choice, ok := b.think.suggest(search, st, prompt, g)
+	choice, ok := gh.think.suggest(search, st, prompt, g)
 	if !ok {
 		return errClosing
 	}
-	if _, err := b.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	if _, err := gh.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		for len(r.HintsTaken) < len(r.Seats) {
 			r.HintsTaken = append(r.HintsTaken, 0)
 		}
@@ -55,7 +55,7 @@ func (b *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine
 	}); err != nil {
 		return err
 	}
-	words := gameWords(in.tr, b.games, g.Kind)
+	words := gameWords(in.tr, gh.games, g.Kind)
 	text := in.tr.T("hint.answer", "Action", choice.Action, "What", orNone(describe(words, st, prompt.Seat, choice.Action)), "Worth", percent(choice.Worth))
 	if choice.RunnerUp != "" {
 		text += "\n" + in.tr.T("hint.next", "Action", choice.RunnerUp, "Worth", percent(choice.Runner))

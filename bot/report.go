@@ -22,17 +22,17 @@ const recentArchive = 50
 // summary answers /game summary: the report of an archived game of this
 // server, posted in the channel: the game numbered by the game option, or
 // else the last one played in this channel (or a thread of it).
-func (b *gameHandler) summary(r *reply, in *interaction) error {
+func (gh *gameHandler) summary(r *reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	var g *storage.Game
 	var err error
 	if named {
-		g, err = b.store.GetByID(uint64(max(id, 0)))
+		g, err = gh.store.GetByID(uint64(max(id, 0)))
 		if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != in.GuildID || g.Status.Active()) {
 			return refuseWith("report.unknown", "ID", id)
 		}
 	} else {
-		g, err = b.lastArchived(in.GuildID, in.ChannelID)
+		g, err = gh.lastArchived(in.GuildID, in.ChannelID)
 		if err == nil && g == nil {
 			return refuseWith("report.none_here")
 		}
@@ -41,7 +41,7 @@ func (b *gameHandler) summary(r *reply, in *interaction) error {
 		return err
 	}
 	r.deferMessage(false) // replaying and drawing take a moment
-	m, err := b.look.reportMessage(in.publicTr(), g, true)
+	m, err := gh.look.reportMessage(in.publicTr(), g, true)
 	if err != nil {
 		return err
 	}
@@ -50,14 +50,14 @@ func (b *gameHandler) summary(r *reply, in *interaction) error {
 
 // lastArchived is the last game archived in channel (or a thread of it),
 // with its log, or nil.
-func (b *gameHandler) lastArchived(guild, channel string) (*storage.Game, error) {
-	games, err := b.lists.ArchiveForGuild(guild, 0, recentArchive)
+func (gh *gameHandler) lastArchived(guild, channel string) (*storage.Game, error) {
+	games, err := gh.lists.ArchiveForGuild(guild, 0, recentArchive)
 	if err != nil {
 		return nil, err
 	}
 	for _, g := range games {
 		if g.Channel == channel || g.Parent == channel {
-			return b.store.GetByID(g.ID)
+			return gh.store.GetByID(g.ID)
 		}
 	}
 	return nil, nil
