@@ -151,9 +151,11 @@ func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
 }
 
 // heldWall is a clock for the transport that stands at at until over is
-// closed, and then an hour later, and whose waits last until over is
-// closed: every limit the transport learns holds until then, and has passed
-// after.
+// closed, and then runs an hour ahead of the real clock; its waits last
+// until over is closed, and after it as long as they say: every limit the
+// transport learns while the clock stands holds until then, and has
+// passed after. (A clock that stood still after over too would turn a
+// wait learned afterwards into a loop that never ends.)
 type heldWall struct {
 	at   time.Time
 	over chan struct{}
@@ -162,15 +164,26 @@ type heldWall struct {
 func (w heldWall) Now() time.Time {
 	select {
 	case <-w.over:
-		return w.at.Add(time.Hour)
+		return time.Now().Add(time.Hour)
 	default:
 		return w.at
 	}
 }
 
-func (w heldWall) Sleep(ctx context.Context, _ time.Time) error {
+func (w heldWall) Sleep(ctx context.Context, until time.Time) error {
 	select {
 	case <-w.over:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	d := until.Sub(w.Now())
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
