@@ -176,18 +176,7 @@ func (w heldWall) Sleep(ctx context.Context, until time.Time) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	d := until.Sub(w.Now())
-	if d <= 0 {
-		return nil
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return realWall{}.Sleep(ctx, until.Add(-time.Hour)) // Now runs an hour ahead
 }
 
 // toMoves opens a tiny game for alice and bob and plays both secret picks;
