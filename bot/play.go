@@ -449,7 +449,7 @@ const computerDue = 2 * time.Minute
 // outside the lock.
 func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) error {
 	for n := 0; n < maxComputerMoves && !out.state.Over(); n++ {
-		if p, action, why, ok := unaskedPrompt(out.state); ok {
+		if p, action, why, ok := engine.FirstUnasked(out.state); ok {
 			events, err := out.state.Apply(p.Seat, action)
 			if err != nil {
 				return fmt.Errorf("game %d: the unasked answer %q of P%d refused: %w", out.game.ID, action, p.Seat+1, err)
@@ -481,7 +481,7 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) 
 		ref.record(out, p.Seat, action)
 	}
 	if !out.state.Over() {
-		if _, _, _, unasked := unaskedPrompt(out.state); unasked {
+		if _, _, _, unasked := engine.FirstUnasked(out.state); unasked {
 			return fmt.Errorf("computer players and unasked answers made %d moves without handing over", maxComputerMoves)
 		}
 		if _, _, _, ok := ref.computerPrompt(out, standIn); ok {
@@ -489,17 +489,6 @@ func (ref *referee) computerMoves(out *outcome, standIn map[engine.Seat]string) 
 		}
 	}
 	return nil
-}
-
-// unaskedPrompt finds a prompt of st that needs no asking, with its
-// answer and why.
-func unaskedPrompt(st engine.State) (engine.Prompt, string, engine.Text, bool) {
-	for _, p := range st.Prompts() {
-		if action, why, ok := engine.UnaskedAnswer(st, p); ok {
-			return p, action, why, true
-		}
-	}
-	return engine.Prompt{}, "", engine.Text{}, false
 }
 
 // computerPrompt finds a prompt a computer must answer, which computer, and

@@ -47,3 +47,15 @@ func OnlyAnswer(p Prompt) (action string, why Text, ok bool) {
 	}
 	return "", Text{}, false
 }
+
+// FirstUnasked returns the first open prompt of s that needs no asking,
+// with the answer a table applies and why: the step a table takes before
+// it asks anyone.
+func FirstUnasked(s State) (p Prompt, action string, why Text, ok bool) {
+	for _, p := range s.Prompts() {
+		if action, why, ok := UnaskedAnswer(s, p); ok {
+			return p, action, why, true
+		}
+	}
+	return Prompt{}, "", Text{}, false
+}

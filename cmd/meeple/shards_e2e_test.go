@@ -501,10 +501,8 @@ func unaskedEntries(t *testing.T, g *storage.Game) map[int]bool {
 	}
 	out := map[int]bool{}
 	for v, e := range g.Log {
-		for _, p := range st.Prompts() {
-			if action, _, ok := engine.UnaskedAnswer(st, p); ok && p.Seat == e.Seat && action == e.Action {
-				out[v] = true
-			}
+		if p, action, _, ok := engine.FirstUnasked(st); ok && p.Seat == e.Seat && action == e.Action {
+			out[v] = true
 		}
 		if _, err := st.Apply(e.Seat, e.Action); err != nil {
 			t.Fatalf("game %d: entry %d does not replay: %v", g.ID, v, err)

@@ -161,17 +161,6 @@ func PlayOutAt(s engine.State, players []engine.Player, seed uint64, applied, ma
 	})
 }
 
-// unasked returns the first of prompts that needs no asking with its
-// answer, as every table gives it (engine.UnaskedAnswer), or "".
-func unasked(s engine.State, prompts []engine.Prompt) (engine.Prompt, string) {
-	for _, p := range prompts {
-		if action, _, ok := engine.UnaskedAnswer(s, p); ok {
-			return p, action
-		}
-	}
-	return engine.Prompt{}, ""
-}
-
 // playOut is the loop of PlayOut and PlayOutAt: an answer that needs no
 // asking first, as the tables give it, else choose answers the first
 // prompt after n actions of the play-out.
@@ -182,12 +171,12 @@ func playOut(s engine.State, players []engine.Player, maxSteps int, choose func(
 			out.Stalled = true
 			return out, nil
 		}
-		prompts := s.Prompts()
-		if len(prompts) == 0 {
-			return out, fmt.Errorf("game not over but no prompt is open")
-		}
-		p, action := unasked(s, prompts)
-		if action == "" {
+		p, action, _, ok := engine.FirstUnasked(s)
+		if !ok {
+			prompts := s.Prompts()
+			if len(prompts) == 0 {
+				return out, fmt.Errorf("game not over but no prompt is open")
+			}
 			p = prompts[0]
 			action = choose(players[p.Seat], p, len(out.Moves))
 		}

@@ -25,7 +25,7 @@ func countPrompts(tb testing.TB, r *Rules, players int, seed uint64) map[string]
 		if n > 5000 {
 			tb.Fatalf("seed %d: no end after %d actions", seed, n)
 		}
-		if p, action, _, ok := unaskedOf(st); ok {
+		if p, action, _, ok := engine.FirstUnasked(st); ok {
 			counts["unasked"]++ // applied as the tables do, asking nobody
 			if _, err := st.Apply(p.Seat, action); err != nil {
 				tb.Fatalf("seed %d: unasked %s: %v", seed, action, err)
@@ -85,14 +85,4 @@ func TestPromptCount(t *testing.T) {
 	if mean > promptsMost {
 		t.Errorf("%.1f prompts a game, want at most %d (%.1f before)", mean, promptsMost, promptsBefore)
 	}
-}
-
-// unaskedOf finds a prompt of st that the tables answer without asking.
-func unaskedOf(st engine.State) (engine.Prompt, string, engine.Text, bool) {
-	for _, p := range st.Prompts() {
-		if action, why, ok := engine.UnaskedAnswer(st, p); ok {
-			return p, action, why, true
-		}
-	}
-	return engine.Prompt{}, "", engine.Text{}, false
 }
