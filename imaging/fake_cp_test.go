@@ -160,9 +160,9 @@ func fakeCPView(t testing.TB, players int, phase int) *cp.View {
 	v.Private = &cp.PrivateView{Seat: 1, Nation: me.Nation, Level: 1, Research: me.Research, ExtraLoans: nil,
 		Patents:    []cp.CardView{{Kind: "patent", Name: content.Patents[3].Name, Cost: content.Patents[3].Cost, VP: 5, Link: "bessemer", Effect: "+2 gears"}},
 		Characters: []cp.CardView{{Kind: "character", Name: content.Characters[3].Name, Salary: []int{1, 3, 5}, Ability: "phase 4: +1 energy"}},
-		Dice:       []int{6, 5, 2, 1}, Submitted: true, SalaryDue: 3, FreeActions: []string{"take a loan (+10£)", "exchange 2 newspapers for a gear"}}
+		Dice:       []int{6, 5, 2, 1}, Submitted: true, SalaryDue: 3, FreeActions: []string{"take a loan (+10 £)", "exchange 2 newspapers for a gear"}}
 	v.Private.Objective = []cp.ObjectiveView{{Text: "dice at least 5", VP: 3, Reached: true, Met: true}, {Text: "dice at least 6", VP: 4, Met: true}, {Text: "prototypes at least 4", VP: 7}}
-	v.Private.Research[0].Tile = &cp.CardView{Kind: "research", Name: "Press & Publicity", Color: "green", Effect: "phase 6: +1£ per character"}
+	v.Private.Research[0].Tile = &cp.CardView{Kind: "research", Name: "Press & Publicity", Color: "green", Effect: "phase 6: +1 £ per character"}
 	v.Private.Research[1] = cp.SlotView{Kind: "research", Tile: &cp.CardView{Kind: "research", Name: "Electrolysis", Color: "violet", Instant: "+2 energy"}}
 	v.Private.Research[2] = cp.SlotView{Kind: "loan", LoanVP: -9}
 	v.Private.Research[3] = cp.SlotView{Kind: "loan", LoanVP: -8, Repaid: true}

@@ -21,7 +21,7 @@ func fakeEightyDays(players int) *eightydays.View {
 		v.Players = append(v.Players, p)
 	}
 	v.Discard = []eightydays.CardView{{Name: "Typhoon in the China Sea"}}
-	v.Drawn = []eightydays.CardView{{Name: "A Winning Hand at Whist", Effect: "take 20£"}, {Name: "Bribing the Engine Driver", Effect: "pay 10£"}}
+	v.Drawn = []eightydays.CardView{{Name: "A Winning Hand at Whist", Effect: "take 20 £"}, {Name: "Bribing the Engine Driver", Effect: "pay 10 £"}}
 	return v
 }
 

@@ -78,7 +78,7 @@ func TestEightyDaysTextShowsTheTableAndTrack(t *testing.T) {
 		}
 		sp := present.SpaceName(words, v.Track[p.Pawns[0].Space])
 		if !strings.Contains(row, sp) || !strings.Contains(row, " "+strconv.Itoa(p.Pounds)+" ") {
-			t.Errorf("row of %s %q lacks %q or %d£", names[p.Seat], row, sp, p.Pounds)
+			t.Errorf("row of %s %q lacks %q or %d £", names[p.Seat], row, sp, p.Pounds)
 		}
 	}
 	if strings.Contains(plain, "\x1b") {

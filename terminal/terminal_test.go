@@ -344,8 +344,8 @@ func TestActionsSayWhatTheyCostAndTyposPointToHelp(t *testing.T) {
 		Rules: eightyDays(t), Setup: engine.Setup{Players: 2, Seed: 1},
 		Seats: []string{terminal.Human, "random"},
 	}, "hlep\nquit\n")
-	// London to space 3 is 3 spaces: 6£
-	if !regexp.MustCompile(`\d\. move 3 +pay 6£ · Bet 4/5/6\n`).MatchString(out) {
+	// London to space 3 is 3 spaces: 6 £
+	if !regexp.MustCompile(`\d\. move 3 +pay 6 £ · Bet 4/5/6\n`).MatchString(out) {
 		t.Fatalf("move 3 not described:\n%s", out)
 	}
 	_, after, _ := strings.Cut(out, "P1> hlep\n")

@@ -9,7 +9,7 @@ import (
 )
 
 // benchTurnLimit bounds a random game: random travellers who pile up money
-// on moves back may never be allowed home (10£ or less), see docs/eighty-days.md.
+// on moves back may never be allowed home (10 £ or less), see docs/eighty-days.md.
 const benchTurnLimit = 1000
 
 // BenchmarkFullGame plays complete 4-player games between random players:

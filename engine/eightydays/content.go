@@ -73,9 +73,9 @@ func (c Card) Effect() string {
 	var parts []string
 	switch {
 	case c.Pounds > 0:
-		parts = append(parts, fmt.Sprintf("take %d£", c.Pounds))
+		parts = append(parts, fmt.Sprintf("take %d £", c.Pounds))
 	case c.Pounds < 0:
-		parts = append(parts, fmt.Sprintf("pay %d£", -c.Pounds))
+		parts = append(parts, fmt.Sprintf("pay %d £", -c.Pounds))
 	}
 	switch {
 	case c.Rumors > 0:
@@ -84,7 +84,7 @@ func (c Card) Effect() string {
 		parts = append(parts, fmt.Sprintf("discard %d Rumor", -c.Rumors))
 	}
 	if c.Discount > 0 {
-		parts = append(parts, fmt.Sprintf("this turn's move costs %d£ less", c.Discount))
+		parts = append(parts, fmt.Sprintf("this turn's move costs %d £ less", c.Discount))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,7 @@
 package eightydays
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,29 +69,29 @@ func TestLogLinesSayWhatHappened(t *testing.T) {
 		action string
 		want   []string
 	}{
-		{"a move", nil, "move 4", []string{"P1 moves from 0 to 4 (Bet 2) for 10£: 70£ left"}},
+		{"a move", nil, "move 4", []string{"P1 moves from 0 to 4 (Bet 2) for 10 £: 70 £ left"}},
 		{"a cheaper move", func(s *State) { s.Seats[0].Characters = []int{idx("kiouni")}; s.Discount = 15 }, "move 7",
-			[]string{"P1 moves from 0 to 7 (Pound) for 13£ (28£ less 15£ from characters): 67£ left"}},
+			[]string{"P1 moves from 0 to 7 (Pound) for 13 £ (28 £ less 15 £ from characters): 67 £ left"}},
 		{"a character played", func(s *State) { s.Seats[0].Characters = []int{idx("cromarty")} }, "play cromarty",
-			[]string{"P1 plays Sir Francis Cromarty and takes 20£: 100£ now"}},
+			[]string{"P1 plays Sir Francis Cromarty and takes 20 £: 100 £ now"}},
 		{"a discount played", func(s *State) { s.Seats[0].Characters = []int{idx("kiouni")} }, "play kiouni",
-			[]string{"P1 plays Kiouni the Elephant and saves 15£ on this turn's move"}},
+			[]string{"P1 plays Kiouni the Elephant and saves 15 £ on this turn's move"}},
 		{"a cost beyond the purse", func(s *State) { s.Seats[0].Characters = []int{idx("speedy")}; s.Seats[0].Pounds = 5 }, "play speedy",
-			[]string{"P1 plays Captain Andrew Speedy and pays 5£, all there was: 0£ left"}},
+			[]string{"P1 plays Captain Andrew Speedy and pays 5 £, all there was: 0 £ left"}},
 		{"back", func(s *State) { at(s, 0, 14) }, "back",
-			[]string{"P1 moves back from 14 to 11 (Turin, a Layover) and takes 30£: 110£ now"}},
+			[]string{"P1 moves back from 14 to 11 (Turin, a Layover) and takes 30 £: 110 £ now"}},
 		{"stay and give", func(s *State) { s.Seats[0].Pawns[0] = Pawn{Space: 7, Pending: PendingPound} }, "stay give",
-			[]string{"P1 stays on the Pound space and gives the bank 10£: 70£ left"}},
+			[]string{"P1 stays on the Pound space and gives the bank 10 £: 70 £ left"}},
 		{"onto the Police", func(s *State) { at(s, 0, 12) }, "move 13",
-			[]string{"P1 moves from 12 to 13 (Police) for 1£: 79£ left", "P1's hat is turned over at the Police: the next turn is spent discarding a Rumor"}},
+			[]string{"P1 moves from 12 to 13 (Police) for 1 £: 79 £ left", "P1's hat is turned over at the Police: the next turn is spent discarding a Rumor"}},
 		{"at the Police", func(s *State) { s.Seats[0].Pawns[0] = Pawn{Space: 13, Pending: PendingPolice} }, "discard",
-			[]string{"P1 turns the hat back up and discards a Rumor at the Police (2 Rumors left); 3rd place brings 30£: 110£ now"}},
+			[]string{"P1 turns the hat back up and discards a Rumor at the Police (2 Rumors left); 3rd place brings 30 £: 110 £ now"}},
 		{"restart", func(s *State) { at(s, 0, 4); s.Seats[0].Pounds = 0 }, "restart",
-			[]string{"P1 cannot pay for a move before Paris and goes back from 4 to London: 80£ now"}},
+			[]string{"P1 cannot pay for a move before Paris and goes back from 4 to London: 80 £ now"}},
 		{"pass", func(s *State) { at(s, 0, 14); at(s, 1, 11); s.Seats[0].Pounds = 0 }, "pass",
 			[]string{"P1 can neither pay for a move nor move back, and passes"}},
 		{"a card drawn", func(s *State) { at(s, 0, 70); s.Deck = append(s.Deck, idx("opium")) }, "move 72",
-			[]string{"P1 draws Drugged in an Opium Den (event)", "Drugged in an Opium Den: P1 pays 10£: 67£ left and takes a Rumor: 4 Rumors now"}},
+			[]string{"P1 draws Drugged in an Opium Den (event)", "Drugged in an Opium Den: P1 pays 10 £: 67 £ left and takes a Rumor: 4 Rumors now"}},
 		{"the deck runs out", func(s *State) {
 			at(s, 0, 70)
 			s.Discard = append(s.Discard, s.Deck...)
@@ -101,7 +102,7 @@ func TestLogLinesSayWhatHappened(t *testing.T) {
 			s.Deck = s.Deck[:0]
 		}, "move 72", []string{"the Passepartout deck and discard pile are both empty: no card to draw"}},
 		{"a character drawn", func(s *State) { at(s, 0, 70); s.Deck = append(s.Deck, idx("speedy")) }, "move 72",
-			[]string{"P1 draws Captain Andrew Speedy (character ↻)", "P1 keeps Captain Andrew Speedy to play on a later turn (pay 20£)"}},
+			[]string{"P1 draws Captain Andrew Speedy (character ↻)", "P1 keeps Captain Andrew Speedy to play on a later turn (pay 20 £)"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,3 +116,6 @@ func TestLogLinesSayWhatHappened(t *testing.T) {
 		})
 	}
 }
+
+// pounds is a sum as the log writes it: "25 £".
+func pounds(n int) string { return strconv.Itoa(n) + " £" }

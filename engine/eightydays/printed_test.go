@@ -20,7 +20,7 @@ func TestVariantBetFourFiveSixPaysAsInAFourPlayerGame(t *testing.T) {
 	if got := s.Seats[0].Pounds - before; got != 40 {
 		t.Fatalf("4th place on the 4/5/6 space paid %d£, want 40", got)
 	}
-	if !hasEvent(ev, "P1 is 4th on Bet 4/5/6 and takes 40£: 149£ now") {
+	if !hasEvent(ev, "P1 is 4th on Bet 4/5/6 and takes 40 £: 149 £ now") {
 		t.Fatalf("events %v", ev)
 	}
 }
@@ -29,7 +29,7 @@ func TestVariantRestartDrawsUpTo80(t *testing.T) {
 	s := variantFixture(t, func(s *State) { at(s, 0, 4, 5); s.Seats[0].Pounds = 0; at(s, 1, 10, 20) })
 	apply(t, s, 0, "restart a")
 	if got := s.Seats[0].Pounds; got != RestartPounds || RestartPounds != 80 {
-		t.Fatalf("after restart %d£, want 80 (the rulebook's 'draw back up to 80£')", got)
+		t.Fatalf("after restart %d£, want 80 (the rulebook's 'draw back up to 80 £')", got)
 	}
 }
 
@@ -86,7 +86,7 @@ func TestACharacterThatPaysForAMoveCountsAsMoney(t *testing.T) {
 func TestVariantPawnThatCannotLeaveThePoliceDoesNotHoldTheOther(t *testing.T) {
 	stuck := func(s *State) {
 		// pawn a must leave the Police at 13: 14 and 15 are taken, 16 costs
-		// 6£ of its 3£, and Turin (11) behind it is taken; pawn b at 15 can
+		// 6 £ of its 3 £, and Turin (11) behind it is taken; pawn b at 15 can
 		// step to 16
 		at(s, 0, 13, 15)
 		s.Seats[0].Pawns[0].Pending = PendingLeave

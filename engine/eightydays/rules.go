@@ -169,7 +169,7 @@ func (r *Rules) MaxPlayers() int { return 6 }
 func (r *Rules) Options() []engine.Option {
 	return []engine.Option{{
 		Name:    "variant",
-		Help:    "two-pawns: the 2-player variant (two pawns, 5 Rumors and 110£ each)",
+		Help:    "two-pawns: the 2-player variant (two pawns, 5 Rumors and 110 £ each)",
 		Values:  []string{VariantStandard, VariantTwoPawns},
 		Default: VariantStandard,
 	}}

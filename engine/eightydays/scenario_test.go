@@ -111,22 +111,22 @@ func TestVictoriaMovesBackFrom42ToCalcuttaFor40Pounds(t *testing.T) {
 	s := fixture(t, 3, func(s *State) { at(s, 0, 42) })
 	ev := apply(t, s, 0, "back")
 	if p := s.Seats[0].Pawns[0]; p.Space != 38 || s.Seats[0].Pounds != 120 {
-		t.Fatalf("pawn on %d with %d£, want Calcutta (38) with 120£", p.Space, s.Seats[0].Pounds)
+		t.Fatalf("pawn on %d with %d£, want Calcutta (38) with 120 £", p.Space, s.Seats[0].Pounds)
 	}
-	if say(ev[0].Text) != "P1 moves back from 42 to 38 (Calcutta, a Layover) and takes 40£: 120£ now" {
+	if say(ev[0].Text) != "P1 moves back from 42 to 38 (Calcutta, a Layover) and takes 40 £: 120 £ now" {
 		t.Fatalf("first event %q", say(ev[0].Text))
 	}
 	// and from one Layover back to the next
 	s.Turn = 0
 	apply(t, s, 0, "back")
 	if p := s.Seats[0].Pawns[0]; p.Space != 33 || s.Seats[0].Pounds != 170 {
-		t.Fatalf("from Calcutta: on %d with %d£, want Allahabad (33) with 170£", p.Space, s.Seats[0].Pounds)
+		t.Fatalf("from Calcutta: on %d with %d£, want Allahabad (33) with 170 £", p.Space, s.Seats[0].Pounds)
 	}
 }
 
 func TestBetExample(t *testing.T) {
 	// Victoria lands on the "2" Bet space, gets nothing yet, and is paid
-	// 20£ at the start of her next turn, being second.
+	// 20 £ at the start of her next turn, being second.
 	s := fixture(t, 3, func(s *State) { at(s, 0, 2); at(s, 1, 9); at(s, 2, 1) })
 	apply(t, s, 0, "move 4") // space 4 is the "2" Bet space
 	if s.Seats[0].Pounds != 80-3 || s.Seats[0].Pawns[0].Pending != PendingBet {
@@ -135,9 +135,9 @@ func TestBetExample(t *testing.T) {
 	apply(t, s, 1, "move 10")
 	ev := apply(t, s, 2, "move 2")
 	if s.Seats[0].Pounds != 77+20 {
-		t.Fatalf("before her next move: %d£, want 97 (2nd place pays 20£)", s.Seats[0].Pounds)
+		t.Fatalf("before her next move: %d£, want 97 (2nd place pays 20 £)", s.Seats[0].Pounds)
 	}
-	if !hasEvent(ev, "P1 is 2nd on Bet 2 and takes 20£: 97£ now") {
+	if !hasEvent(ev, "P1 is 2nd on Bet 2 and takes 20 £: 97 £ now") {
 		t.Fatalf("no bet event in %v", ev)
 	}
 	if s.Seats[0].Pawns[0].Pending != "" {
@@ -314,7 +314,7 @@ func TestEventsApplyAndCharactersPlayLater(t *testing.T) {
 	s.Seats[0].Characters = []int{idx("kiouni")}
 	apply(t, s, 0, "play kiouni")
 	before := s.Seats[0].Pounds
-	apply(t, s, 0, "move 15") // 6 spaces: 21£ less 15
+	apply(t, s, 0, "move 15") // 6 spaces: 21 £ less 15
 	if got := before - s.Seats[0].Pounds; got != 6 {
 		t.Fatalf("move with Kiouni cost %d£, want 6", got)
 	}
@@ -341,7 +341,7 @@ func TestReshuffleSymbolShufflesAtTheEndOfTheTurn(t *testing.T) {
 
 func TestHomeToLondon(t *testing.T) {
 	s := fixture(t, 3, func(s *State) { at(s, 0, 76); s.Seats[0].Rumors = 0; s.Seats[0].Pounds = 20 })
-	ev := apply(t, s, 0, "move 80") // 4 spaces, 10£, 10£ left
+	ev := apply(t, s, 0, "move 80") // 4 spaces, 10 £, 10 £ left
 	if !s.Over() || s.Winner != 0 || s.Prompts() != nil {
 		t.Fatal("arriving home must end the game")
 	}
@@ -396,8 +396,8 @@ func TestTwoPawnsVariant(t *testing.T) {
 	apply(t, s, 1, "move a 2")
 	refused(t, s, 0, "move a 79", engine.ErrIllegalAction, "pawn a is already home")
 	at(s, 0, 80, 76)
-	s.Seats[0].Pounds = 31 // 10£ to pay, 21£ left: one too many
-	refused(t, s, 0, "move b 80", engine.ErrIllegalAction, "you would arrive in London with 21£ in hand: you must have 20£ or less")
+	s.Seats[0].Pounds = 31 // 10 £ to pay, 21 £ left: one too many
+	refused(t, s, 0, "move b 80", engine.ErrIllegalAction, "you would arrive in London with 21 £ in hand: you must have 20 £ or less")
 	s.Seats[0].Pounds = 30
 	apply(t, s, 0, "move b 80")
 	if !s.Over() || s.Winner != 0 {
@@ -452,11 +452,11 @@ func TestIllegalMoves(t *testing.T) {
 		{"onto an occupied space", func(s *State) { at(s, 0, 2); at(s, 1, 5) }, "move 5",
 			"space 5 is taken: move to an unoccupied space"},
 		{"too dear", func(s *State) { at(s, 0, 0) }, "move 13",
-			"moving 13 spaces costs 91£ and you have 80£"},
+			"moving 13 spaces costs 91 £ and you have 80 £"},
 		{"Police without a Rumor", func(s *State) { at(s, 0, 10); s.Seats[0].Rumors = 0 }, "move 13",
 			"you can only stop there with a Rumor card in hand"},
 		{"London with 11 pounds", func(s *State) { at(s, 0, 76); s.Seats[0].Rumors = 0; s.Seats[0].Pounds = 21 }, "move 80",
-			"you would arrive in London with 11£ in hand: you must have 10£ or less"},
+			"you would arrive in London with 11 £ in hand: you must have 10 £ or less"},
 		{"London with a Rumor left", func(s *State) { at(s, 0, 76); s.Seats[0].Rumors = 1; s.Seats[0].Pounds = 20 }, "move 80",
 			"you cannot come home to London with Rumor cards in hand (you hold 1)"},
 		{"backward past the nearest Layover", func(s *State) { at(s, 0, 42) }, "move 33",
@@ -468,20 +468,20 @@ func TestIllegalMoves(t *testing.T) {
 		{"past London", func(s *State) { at(s, 0, 79) }, "move 81",
 			"the track ends in London, space 80"},
 		{"stay off a Pound space", func(s *State) { at(s, 0, 5) }, "stay take",
-			"you can only stay and take or give 10£ on a Pound space"},
+			"you can only stay and take or give 10 £ on a Pound space"},
 		{"stay in London", nil, "stay take",
 			"(your pawn is on 0, London)"},
 		{"stay on a Pound space already left once", func(s *State) { at(s, 0, 7) }, "stay give",
 			"(your pawn is on 7, a Pound space, but not since your last turn)"},
 		{"one space too dear", func(s *State) { at(s, 0, 7); s.Seats[0].Pounds = 0 }, "move 8",
-			"moving 1 space costs 1£ and you have 0£"},
+			"moving 1 space costs 1 £ and you have 0 £"},
 		{"give with nothing", func(s *State) { s.Seats[0].Pawns[0] = Pawn{Space: 7, Pending: PendingPound}; s.Seats[0].Pounds = 5 }, "stay give",
-			"you have 5£: you cannot give 10£ to the bank"},
+			"you have 5 £: you cannot give 10 £ to the bank"},
 		{"pass on a Pound space with nothing to pay", func(s *State) {
 			s.Seats[0].Pawns[0] = Pawn{Space: 12, Pending: PendingPound}
 			s.Seats[0].Pounds = 0
 			at(s, 1, 11) // Turin, the Layover behind
-		}, "pass", "your pawn is on a Pound space and stays there this turn: take or give 10£ (stay take)"},
+		}, "pass", "your pawn is on a Pound space and stays there this turn: take or give 10 £ (stay take)"},
 		{"restart on a Pound space with nothing to pay", func(s *State) {
 			s.Seats[0].Pawns[0] = Pawn{Space: 12, Pending: PendingPound}
 			s.Seats[0].Pounds = 0

@@ -759,8 +759,6 @@ func (s *State) perform(seat int, a Action, ev []engine.Event) []engine.Event {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func pounds(n int) string { return strconv.Itoa(n) + "£" }
-
 // arrive applies the effect of the space pawn pw of seat just moved to. It
 // reports whether the turn waits for a choice between two drawn cards.
 func (s *State) arrive(seat, pw int, say func(bool, engine.Text)) bool {
