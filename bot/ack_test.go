@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
 	"reflect"
 	"strings"
@@ -27,7 +27,7 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	over := make(chan struct{})
-	h.bot.send.transport.limits.wall = heldWall{at: time.Now(), over: over} // before any request
+	h.bot.send.Limiter().SetWall(heldWall{at: time.Now(), over: over}) // before any request
 	const noticeChannel = "7777"
 	h.fake.Fail(func(q discordtest.Request) bool {
 		return q.Kind == discordtest.ChannelSend && q.Channel == noticeChannel
@@ -45,7 +45,7 @@ func TestAGlobalLimitDoesNotDelayInteractionAnswers(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		h.bot.pub.post(noticeChannel, msg{Content: "a notice"}, 0)
+		h.bot.pub.post(noticeChannel, transport.Message{Content: "a notice"}, 0)
 	}()
 	defer wg.Wait()
 	<-limited
@@ -82,10 +82,10 @@ func TestAGlobal429LeavesDiscordgosLimiterOpen(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	over := make(chan struct{})
 	defer close(over)
-	h.bot.send.transport.limits.wall = heldWall{at: time.Now(), over: over}
+	h.bot.send.Limiter().SetWall(heldWall{at: time.Now(), over: over})
 	const dmChannel = "7778"
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Channel == dmChannel }, discordtest.GloballyRateLimited(30*time.Second, 1))
-	s := h.bot.send.s
+	s := h.bot.send.Session()
 	if _, err := s.ChannelMessageSend(dmChannel, "a ping", discordgo.WithRetryOnRatelimit(false)); err == nil {
 		t.Fatal("the global 429 did not reach the bot")
 	}
@@ -106,25 +106,25 @@ func TestAGlobal429LeavesDiscordgosLimiterOpen(t *testing.T) {
 func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	g := h.bot.send.transport
-	if g.exchange != 10*time.Second || h.bot.send.s.Client.Timeout != 0 {
+	g := h.bot.send.Limiter()
+	if g.Exchange() != 10*time.Second || h.bot.send.Session().Client.Timeout != 0 {
 		t.Fatalf("the transport bounds exchanges by %v and the client by %v; want the fake's 10s, taken over by the transport",
-			g.exchange, h.bot.send.s.Client.Timeout)
+			g.Exchange(), h.bot.send.Session().Client.Timeout)
 	}
 	// The bound is generous enough that no exchange with the in-process
 	// fake reaches it on a loaded machine under the race detector; the
 	// hold below outlasts it twice over.
 	const timeout = time.Second
-	g.exchange = timeout
+	g.SetExchange(timeout)
 	over := make(chan struct{})
-	g.limits.wall = heldWall{at: time.Now(), over: over}
+	g.SetWall(heldWall{at: time.Now(), over: over})
 	const held, stalled = "7001", "7002"
 	h.fake.Fail(func(q discordtest.Request) bool {
 		return q.Kind == discordtest.ChannelSend && q.Channel == held
 	}, discordtest.GloballyRateLimited(50*time.Millisecond, 1))
 	sent := make(chan error, 1)
 	go func() {
-		_, err := h.bot.send.post(held, msg{Content: "held back"})
+		_, err := h.bot.send.Post(held, transport.Message{Content: "held back"})
 		sent <- err
 	}()
 	select {
@@ -140,7 +140,7 @@ func TestWaitingForATurnDoesNotCountAgainstTheTimeout(t *testing.T) {
 	caught, release := h.fake.Hold(func(q discordtest.Request) bool { return q.Channel == stalled })
 	defer release()
 	start := time.Now()
-	_, err := h.bot.send.post(stalled, msg{Content: "never answered"})
+	_, err := h.bot.send.Post(stalled, transport.Message{Content: "never answered"})
 	<-caught
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a call Discord never answers: %v, want a deadline error", err)
@@ -176,7 +176,7 @@ func (w heldWall) Sleep(ctx context.Context, until time.Time) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return realWall{}.Sleep(ctx, until.Add(-time.Hour)) // Now runs an hour ahead
+	return transport.RealWall{}.Sleep(ctx, until.Add(-time.Hour)) // Now runs an hour ahead
 }
 
 // toMoves opens a tiny game for alice and bob and plays both secret picks;
@@ -213,7 +213,7 @@ func TestClicksAreAcknowledgedWhileBotTokenCallsHang(t *testing.T) {
 	board := h.board(chTiny)
 	// the interactions through which the board could be edited have
 	// expired, so the /free's board edit is a bot-token call
-	h.clock.Advance(handleLife)
+	h.clock.Advance(transport.HandleLife)
 	caught, release := h.fake.Hold(botTokenCall)
 	defer release()
 
@@ -301,7 +301,7 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	buckets := func() int {
-		rl := h.bot.send.s.Ratelimiter
+		rl := h.bot.send.Session().Ratelimiter
 		rl.Lock()
 		defer rl.Unlock()
 		return reflect.ValueOf(rl).Elem().FieldByName("buckets").Len()
@@ -314,21 +314,6 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 	h.bot.Wait()
 	if after := buckets(); after > before+5 {
 		t.Errorf("300 interactions grew the rate limiter from %d to %d buckets", before, after)
-	}
-}
-
-// The automatic defer runs on a timer's goroutine, outside the handler's
-// recover: a panic there is logged, and the process goes on.
-func TestAPanicInTheAutomaticDeferIsRecovered(t *testing.T) {
-	t.Parallel()
-	var logged strings.Builder
-	log := slog.New(slog.NewTextHandler(&logged, nil))
-	// no session: sending the defer panics
-	r := newReply(nil, &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, ChannelID: "1"}, log, nil)
-	r.done()
-	r.autoDefer()
-	if !strings.Contains(logged.String(), "recovered from a panic in an automatic defer") || !strings.Contains(logged.String(), "goroutine") {
-		t.Errorf("the panic was not logged with its stack:\n%s", logged.String())
 	}
 }
 

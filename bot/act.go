@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"github.com/meeplegames/meeple/bot/transport"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,7 +95,7 @@ func parseListValue(v string) (game, revision uint64, action string, ok bool) {
 
 // pickComponent plays the value picked in a select menu: on the board, or
 // in a DM prompt (then the DM handler takes it).
-func (ph *playHandler) pickComponent(ctx context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) pickComponent(ctx context.Context, r *transport.Reply, in *interaction) error {
 	if in.inDM() {
 		return ph.dms.pick(ctx, r, in)
 	}
@@ -103,7 +104,7 @@ func (ph *playHandler) pickComponent(ctx context.Context, r *reply, in *interact
 
 // boardComponent plays the action of a board button or select menu and
 // answers by updating the board the click was on.
-func (ph *playHandler) boardComponent(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
 	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, offered: offer{id.Revision, holdRevision}, text: id.Arg, key: in.ID}
 	if id.Verb == verbPick {
@@ -125,13 +126,13 @@ func (ph *playHandler) boardComponent(_ context.Context, r *reply, in *interacti
 	}
 	ph.pub.notifyVia(out, r, in.message)
 	if len(out.private) > 0 || out.recorded {
-		return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
+		return r.Message(transport.Message{Content: privateConfirmation(in.tr, out), Private: true})
 	}
 	return nil
 }
 
 // secretForm plays the text of the private form.
-func (ph *playHandler) secretForm(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) secretForm(_ context.Context, r *transport.Reply, in *interaction) error {
 	if strings.TrimSpace(in.text) == "" {
 		return errBlankChoice
 	}
@@ -144,19 +145,19 @@ func (ph *playHandler) secretForm(_ context.Context, r *reply, in *interaction) 
 	// the form was opened from the board: its answer updates the board,
 	// then tells the player privately
 	ph.pub.notifyVia(out, r, in.message)
-	return r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
+	return r.Message(transport.Message{Content: privateConfirmation(in.tr, out), Private: true})
 }
 
 // answerPrivately tells the actor privately what they did, then publishes
 // the change with r's help (see publisher.notifyVia).
-func (ph *playHandler) answerPrivately(r *reply, in *interaction, out *outcome, err error) error {
+func (ph *playHandler) answerPrivately(r *transport.Reply, in *interaction, out *outcome, err error) error {
 	if err != nil {
 		if out != nil {
 			ph.pub.notify(out)
 		}
 		return err
 	}
-	err = r.message(msg{Content: privateConfirmation(in.tr, out), Private: true})
+	err = r.Message(transport.Message{Content: privateConfirmation(in.tr, out), Private: true})
 	ph.pub.notifyVia(out, r, nil)
 	return err
 }
@@ -199,7 +200,7 @@ func privateConfirmation(p *locale.Printer, out *outcome) string {
 }
 
 // playCommand handles /play and /free.
-func (ph *playHandler) playCommand(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) playCommand(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, text := in.Interaction, in.opts.str(optAction)
 	if text == "" {
 		return refuseWith("play.say_action")
@@ -207,7 +208,7 @@ func (ph *playHandler) playCommand(_ context.Context, r *reply, in *interaction)
 	// every /play answer is private, so a secret choice never shows: it is
 	// acknowledged privately at once, before the game is loaded and the
 	// action stored, and the answer fills that in
-	r.deferMessage(true)
+	r.DeferMessage(true)
 	req := request{channel: i.ChannelID, user: userOf(i).ID, text: text, key: i.ID}
 	if game, revision, action, ok := parseListValue(text); ok {
 		// picked from the list: it holds only while the game's history
@@ -219,7 +220,7 @@ func (ph *playHandler) playCommand(_ context.Context, r *reply, in *interaction)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
-func (ph *playHandler) secretButton(_ context.Context, r *reply, in *interaction) error {
+func (ph *playHandler) secretButton(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
 	g, st, err := ph.store.Load(i.ChannelID)
 	if err != nil {
@@ -243,7 +244,7 @@ func (ph *playHandler) secretButton(_ context.Context, r *reply, in *interaction
 	if len(p.Actions) > 0 {
 		example = in.tr.T("play.form_example", "Action", p.Actions[len(p.Actions)-1])
 	}
-	return r.modal(&discordgo.InteractionResponseData{
+	return r.Modal(&discordgo.InteractionResponseData{
 		CustomID: mid,
 		Title:    in.tr.T("play.form_title", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ func (ah *adminHandler) register(rt *router) error {
 // adminCommand shows or changes the server's defaults for new games. The
 // command is hidden from members without Manage Channels by default, and
 // checked again here, since server admins can change who sees it.
-func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interaction) error {
+func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	if !isAdmin(i) {
 		return refuseWith("admin.who")
@@ -48,7 +49,7 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interactio
 		}
 		if lang := opts.str(optLanguage); lang != "" {
 			if !slices.Contains(ah.catalogue.Languages(), lang) {
-				return refuseWith("admin.unknown_language", "Name", clip(lang, 20), "Names", strings.Join(ah.catalogue.Languages(), ", "))
+				return refuseWith("admin.unknown_language", "Name", transport.Clip(lang, 20), "Names", strings.Join(ah.catalogue.Languages(), ", "))
 			}
 			s.Language = lang
 		}
@@ -91,5 +92,5 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *reply, in *interactio
 		lets = append(lets, p.T("away.choice_"+c))
 	}
 	away := p.T("admin.away", "Count", awayMaxDays(s), "Choices", joinNames(p, lets))
-	return r.message(msg{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away})
+	return r.Message(transport.Message{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away})
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -34,14 +35,14 @@ func matchChoices(list []string, typed string) []*discordgo.ApplicationCommandOp
 	}
 	out := []*discordgo.ApplicationCommandOptionChoice{}
 	for _, s := range append(first, rest...) {
-		if len(out) == maxChoices {
+		if len(out) == transport.MaxChoices {
 			break
 		}
 		value, name, ok := strings.Cut(s, "\t")
 		if !ok {
 			name = value
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: value})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: transport.Clip(name, 100), Value: value})
 	}
 	return out
 }

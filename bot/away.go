@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"slices"
 	"time"
@@ -51,7 +52,7 @@ const awayBoth = "both"
 const awayDateLayout = "2006-01-02"
 
 // away sets or ends the caller's absence.
-func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error {
+func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interaction) error {
 	p, user := in.tr, in.user.ID
 	prefs, err := aw.store.UserPrefs(user)
 	if err != nil {
@@ -64,7 +65,7 @@ func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error 
 			return err
 		}
 		aw.redrawBoards(user)
-		return r.message(msg{Private: true, Content: p.T("away.back")})
+		return r.Message(transport.Message{Private: true, Content: p.T("away.back")})
 	}
 	day, err := time.Parse(awayDateLayout, typed)
 	now := aw.now()
@@ -72,7 +73,7 @@ func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error 
 	// tells no time zone, so the day ends last on Earth (UTC-12)
 	until := day.Add(24*time.Hour + 12*time.Hour)
 	if err != nil || !until.After(now) {
-		return refuseWith("away.bad_date", "Typed", clip(typed, 20))
+		return refuseWith("away.bad_date", "Typed", transport.Clip(typed, 20))
 	}
 	s, err := guildSettings(aw.store, aw.cfg, in.GuildID)
 	if err != nil {
@@ -96,7 +97,7 @@ func (aw *awayHandler) away(_ context.Context, r *reply, in *interaction) error 
 		aw.standInSoon(user)
 	}
 	aw.redrawBoards(user)
-	return r.message(msg{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
+	return r.Message(transport.Message{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
 }
 
 // standInSoon brings the deadlines of the games that wait on user now, to

@@ -133,7 +133,7 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 		}
 	}
 	b.ReportMetric(float64(images)/float64(b.N), "images/op")
-	_, tooMany := h.bot.send.transport.totals()
+	_, tooMany := h.bot.send.Limiter().Totals()
 	b.ReportMetric(float64(tooMany), "429s")
 }
 

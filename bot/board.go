@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"slices"
 	"strings"
@@ -46,7 +47,7 @@ type views struct {
 // private form. With images on, the glance goes with it as the message's
 // own attachment (withBoardImage) and a button shows the full board.
 // It is written in p's language (the server's, for the channel's board).
-func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
 	title := kindTitle(p, vw.games, g.Kind)
 	var seats strings.Builder
 	figures := seatFigures(p, imageWords(p, vw.games, g), st, len(g.Seats))
@@ -63,8 +64,8 @@ func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
 	}
 	fields := []*discordgo.MessageEmbedField{
-		{Name: p.T("board.players"), Value: orNone(seats.String())},
-		{Name: p.T("board.waiting"), Value: orNone(strings.Join(waiting, "\n"))},
+		{Name: p.T("board.players"), Value: transport.OrNone(seats.String())},
+		{Name: p.T("board.waiting"), Value: transport.OrNone(strings.Join(waiting, "\n"))},
 	}
 	if recent := vw.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.last"), Value: strings.Join(recent, "\n")})
@@ -85,7 +86,7 @@ func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.Stat
 	if vw.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
-	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
+	return transport.Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
 }
 
 // awayMark is " (away until …)" beside the name of a player who announced
@@ -149,7 +150,7 @@ func withFullBoardButton(p *locale.Printer, g *storage.Game, rows []discordgo.Me
 			return append(rows[:n-1:n-1], last)
 		}
 	}
-	if len(rows) < maxRows {
+	if len(rows) < transport.MaxRows {
 		return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{btn}})
 	}
 	return rows
@@ -182,7 +183,7 @@ func promptComponents(tr *locale.Printer, words *wording.Words, g *storage.Game,
 		}
 	}
 	var rows []discordgo.MessageComponent
-	room := maxRows
+	room := transport.MaxRows
 	if secret {
 		room--
 	}
@@ -222,7 +223,7 @@ func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p eng
 	var row []discordgo.MessageComponent
 	for _, a := range p.Actions {
 		id := componentID(g.Guard(), verbAct, a)
-		if !fitsCustomID(id) || utf8.RuneCountInString(a) > maxLabel {
+		if !fitsCustomID(id) || utf8.RuneCountInString(a) > transport.MaxLabel {
 			return nil // too long for a button: use a select menu
 		}
 		row = append(row, discordgo.Button{Label: buttonLabel(words, st, p.Seat, a), Style: discordgo.SecondaryButton, CustomID: id})
@@ -242,7 +243,7 @@ func actionButtons(words *wording.Words, g *storage.Game, st engine.State, p eng
 // the way). Its placeholder says what is asked and its options what each
 // action does, written by words.
 func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engine.Prompt) (discordgo.MessageComponent, bool) {
-	if len(p.Actions) > maxSelectOpts {
+	if len(p.Actions) > transport.MaxSelectOptions {
 		return nil, false
 	}
 	id := componentID(g.Guard(), verbPick, fmt.Sprint(int(p.Seat)))
@@ -263,7 +264,7 @@ func actionSelect(words *wording.Words, g *storage.Game, st engine.State, p engi
 }
 
 // scoresMessage shows the scores in p's language; final adds the winners.
-func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.State, final bool) msg {
+func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.State, final bool) transport.Message {
 	res := st.Result()
 	title := p.T("board.scores")
 	if final {
@@ -314,7 +315,7 @@ func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Sta
 	}
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, vw.games, g.Kind).Say(st.Phase()))}}
-	return msg{Embeds: []*discordgo.MessageEmbed{embed}}
+	return transport.Message{Embeds: []*discordgo.MessageEmbed{embed}}
 }
 
 // scoreSource names a source of points in a game's breakdown (see
@@ -357,7 +358,7 @@ func (vw *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State)
 // withBoardImage is the board message with its glance, shown as the
 // message's own attachment (Discord shows that larger than an embed's
 // image).
-func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) msg {
+func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
 	m := vw.boardMessage(p, g, st)
 	m.Image, m.Loose = vw.boardImage(p, g, st), true
 	return m

@@ -16,7 +16,7 @@
 // (dm.go), deadlines (deadline.go) and admin (admin.go). They share a
 // referee that applies actions (play.go), a publisher that shows their
 // effect in the channel (publish.go), and one send path to Discord
-// (send.go) that fits every text to Discord's limits and guards the REST
+// (package transport) that fits every text to Discord's limits and guards the REST
 // budget. A new feature arrives as a new handler registered in New.
 //
 // A Bot is safe for concurrent use: actions on one game are applied one at a
@@ -29,6 +29,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime"
 	"runtime/debug"
@@ -221,12 +222,12 @@ func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	c.Logger = slog.New(WithoutTokens(c.Logger.Handler()))
+	c.Logger = slog.New(transport.WithoutTokens(c.Logger.Handler()))
 	if c.Now == nil {
 		c.Now = time.Now
 	}
 	if c.AfterFunc == nil {
-		c.AfterFunc = realAfterFunc
+		c.AfterFunc = transport.RealAfterFunc
 	}
 	if c.NewSeed == nil {
 		c.NewSeed = newSeed
@@ -246,7 +247,7 @@ type Bot struct {
 	log    *slog.Logger
 	games  *engine.Registry
 	langs  *languages
-	send   *sender
+	send   *transport.Sender
 	pub    *publisher
 	router *router
 	dms    *dmHandler
@@ -283,7 +284,8 @@ type Store interface {
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
-// session's HTTP client in the send path's limited transport (see sender).
+// session's HTTP client in the send path's limited transport (see
+// transport.Sender).
 func New(p Parts, cfg Config) (*Bot, error) {
 	s, store, render, reg := p.Session, p.Store, p.Renderer, p.Games
 	if s == nil || store == nil || reg == nil {
@@ -306,8 +308,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	}
 	probe := store
 	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
-	send := newSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc)
-	send.transport.obs = cfg.Observer
+	send := transport.NewSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc, cfg.Observer)
 	locks := newLockPool()
 	think := newThinker(thinkers(cfg.Thinkers), int(cfg.Think.Milliseconds()), cfg.Logger)
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
@@ -355,7 +356,7 @@ func (b *Bot) RegisterCommands() error {
 	if b.cfg.AppID == "" {
 		return errors.New("bot: register commands: no application id")
 	}
-	_, err := b.send.s.ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.catalogue))
+	_, err := b.send.Session().ApplicationCommandBulkOverwrite(b.cfg.AppID, b.cfg.DevGuild, Commands(b.games, b.langs.catalogue))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -371,24 +372,33 @@ func (b *Bot) HandleInteraction(ctx context.Context, i *discordgo.Interaction) {
 	b.handleInteraction(ctx, i, nil)
 }
 
+// HandleHTTPInteraction answers an interaction that an HTTP request
+// delivered, as HandleInteraction does, with its initial response in the
+// reply to that request (in) rather than a REST call. A response with a
+// file (a board image) goes through the REST callback instead, since
+// Discord refuses multipart replies to its requests (discord-api-docs
+// #5933), and in replies 202.
+func (b *Bot) HandleHTTPInteraction(ctx context.Context, i *discordgo.Interaction, in transport.Inline) {
+	b.handleInteraction(ctx, i, in)
+}
+
 // handleInteraction answers i, its initial response through in when an
 // HTTP request waits for it (nil: the REST callback).
-func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, in Inline) {
+func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, in transport.Inline) {
 	start := time.Now()
-	r := b.send.reply(i)
-	r.doneText = b.langs.person(string(i.Locale)).T("reply.done")
+	r := b.send.Reply(i, b.langs.person(string(i.Locale)).T("reply.done"))
 	if in != nil {
-		r.answerInline(in)
+		r.AnswerInline(in)
 	}
 	result := "panic" // unless the handling below returns
 	defer func() {
-		r.finish()
-		if err := r.done(); expired(err) {
-			b.log.Info("an interaction expired before it was answered", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", describeSendError(err))
+		r.Finish()
+		if err := r.Done(); transport.Expired(err) {
+			b.log.Info("an interaction expired before it was answered", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", transport.DescribeError(err))
 		} else if err != nil {
-			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", describeSendError(err))
+			b.log.Warn("answering an interaction failed", "channel", i.ChannelID, "kind", interactionKind(i.Type), "err", transport.DescribeError(err))
 		}
-		b.obs.Interaction(interactionKind(i.Type), result, r.answerTime(start), time.Since(start))
+		b.obs.Interaction(interactionKind(i.Type), result, r.AnswerTime(start), time.Since(start))
 		if u := userOf(i); u != nil && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 			guildLocale := ""
 			if i.GuildLocale != nil {
@@ -400,7 +410,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	if !b.enter() {
 		result = "closing"
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			_ = r.message(msg{Content: errClosing.in(b.langs.person(string(i.Locale))), Private: true})
+			_ = r.Message(transport.Message{Content: errClosing.in(b.langs.person(string(i.Locale))), Private: true})
 		}
 		return
 	}
@@ -424,7 +434,7 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 		return
 	}
 	defer b.leave()
-	defer b.recoverPanic("a DM", func() { b.dms.answer(m.ChannelID, msg{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
+	defer b.recoverPanic("a DM", func() { b.dms.answer(m.ChannelID, transport.Message{Content: b.langs.english().T(genericFailure)}) }, "user", m.Author.ID)
 	b.dms.handle(ctx, m)
 }
 
@@ -474,8 +484,8 @@ func (b *Bot) leave() {
 
 // fail tells the user why their request failed, privately, and logs
 // unexpected errors with the channel (which identifies the game).
-func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
-	if expired(err) {
+func (b *Bot) fail(r *transport.Reply, i *discordgo.Interaction, err error) {
+	if transport.Expired(err) {
 		return // nothing reaches the user; handleInteraction logs it
 	}
 	text, unexpected := userMessage(b.langs.person(string(i.Locale)), err)
@@ -483,10 +493,10 @@ func (b *Bot) fail(r *reply, i *discordgo.Interaction, err error) {
 		b.log.Error("interaction failed", "channel", i.ChannelID, "guild", i.GuildID, "kind", interactionKind(i.Type), "err", err)
 	}
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		_ = r.choices(nil)
+		_ = r.Choices(nil)
 		return
 	}
-	_ = r.message(msg{Content: text, Private: true})
+	_ = r.Message(transport.Message{Content: text, Private: true})
 }
 
 // Wait blocks until every board update, ping and DM under way is sent.
@@ -621,7 +631,7 @@ func (b *Bot) Run(ctx context.Context) error {
 func (b *Bot) serve(ctx context.Context) error {
 	if b.cfg.AppID == "" {
 		// a bot user's id is its application's id
-		me, err := b.send.s.User("@me")
+		me, err := b.send.Session().User("@me")
 		if err != nil {
 			return fmt.Errorf("bot: who am I: %w", err)
 		}

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,9 +21,6 @@ const customIDVersion = "m2"
 // oldCustomIDVersions are the prefixes of older builds' custom_ids, still
 // on messages in channels: a click on one is told the board is out of date.
 var oldCustomIDVersions = []string{"m1"}
-
-// maxCustomID is Discord's limit on a custom_id, in characters.
-const maxCustomID = 100
 
 // verb is what a component does when used.
 type verb string
@@ -95,7 +93,7 @@ func (id customID) encode() string {
 
 // fitsCustomID reports whether Discord takes s as a custom_id.
 func fitsCustomID(s string) bool {
-	return utf8.RuneCountInString(s) <= maxCustomID && utf8.ValidString(s)
+	return utf8.RuneCountInString(s) <= transport.MaxCustomID && utf8.ValidString(s)
 }
 
 // stamp is the beginning of a custom_id, and of an autocomplete choice's
@@ -119,7 +117,7 @@ func readStamp(parts []string) (game, revision uint64, ok bool) {
 // parseCustomID decodes a custom_id written by encode. One an older build
 // wrote wraps errOldCustomID; anything else wraps errCustomID.
 func parseCustomID(s string) (customID, error) {
-	if utf8.RuneCountInString(s) > maxCustomID || !utf8.ValidString(s) {
+	if utf8.RuneCountInString(s) > transport.MaxCustomID || !utf8.ValidString(s) {
 		return customID{}, fmt.Errorf("%w: too long", errCustomID)
 	}
 	parts := strings.SplitN(s, ":", 5)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"github.com/meeplegames/meeple/bot/transport"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -67,7 +68,7 @@ func FuzzCustomID(f *testing.F) {
 		if !fitsCustomID(again) || again != s {
 			t.Fatalf("parse(%q) = %+v encodes back to %q", s, id, again)
 		}
-		if utf8.RuneCountInString(again) > maxCustomID {
+		if utf8.RuneCountInString(again) > transport.MaxCustomID {
 			t.Fatalf("%q is over the limit", again)
 		}
 	})

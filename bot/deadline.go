@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime/debug"
 	"strings"
@@ -214,19 +215,19 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	if out == nil {
 		if len(waiting) > 0 {
 			// told in the channel always; mentioned only who wants pings
-			dl.pub.post(g.Channel, msg{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
+			dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
 				Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		dl.pub.post(g.Channel, msg{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	dl.pub.post(g.Channel, msg{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)),
+	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)),
 		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +50,7 @@ func TestBoardEditsGoThroughARecentClick(t *testing.T) {
 		t.Errorf("after a DM: %d edits through alice's form, %d REST edits; want 1 and 0", webhook, rest)
 	}
 	// the form's token is too old now (Discord's 15 minutes, less a margin)
-	h.clock.Advance(handleLife)
+	h.clock.Advance(transport.HandleLife)
 	mark = h.mark()
 	h.dm(carol, "3")
 	if webhook, rest := editedBy(mark); webhook != 0 || rest != 1 {
@@ -105,7 +106,7 @@ func TestABoardDoesNotWaitForADM(t *testing.T) {
 	h.dm(carol, "1")
 	play(alice, "move 1")
 	play(bob, "move 1")
-	h.bot.send.transport.exchange = time.Hour // the held DM waits as long as the test
+	h.bot.send.Limiter().SetExchange(time.Hour) // the held DM waits as long as the test
 	caught, release := h.fake.Hold(func(q discordtest.Request) bool {
 		return q.Kind == discordtest.DirectMessage && q.User == carol.ID && strings.Contains(q.Text(), "a number")
 	})

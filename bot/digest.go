@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"sync"
 	"time"
@@ -26,7 +27,7 @@ type digestStore interface {
 type digests struct {
 	store digestStore
 	inbox *inboxHandler
-	send  *sender
+	send  *transport.Sender
 	langs *languages
 	zones *zones
 	log   *slog.Logger
@@ -94,7 +95,7 @@ func (d *digests) sendOne(user string, prefs storage.UserPrefs, day string) {
 		return // nothing waits on them: no DM
 	}
 	m.Content = tr.T("digest.header") + "\n" + m.Content
-	if _, err := d.send.dm(user, m); err != nil {
-		d.log.Warn("sending a digest failed", "err", describeSendError(err))
+	if _, err := d.send.DM(user, m); err != nil {
+		d.log.Warn("sending a digest failed", "err", transport.DescribeError(err))
 	}
 }

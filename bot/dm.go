@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"github.com/meeplegames/meeple/bot/transport"
 	"hash/fnv"
 	"log/slog"
 	"slices"
@@ -88,7 +89,7 @@ type dmHandler struct {
 	games   *engine.Registry
 	ref     *referee
 	pub     *publisher
-	send    *sender
+	send    *transport.Sender
 	log     *slog.Logger
 	now     func() time.Time
 	pending *pendingDMs
@@ -178,19 +179,19 @@ func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	waiting, err := dh.waitingSecrets(user)
 	if err != nil {
 		dh.log.Error("finding games for a DM failed", "err", err)
-		dh.answer(m.ChannelID, msg{Content: tr.T(genericFailure)})
+		dh.answer(m.ChannelID, transport.Message{Content: tr.T(genericFailure)})
 		return
 	}
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		dh.answer(m.ChannelID, msg{Content: errBlankChoice.in(tr)})
+		dh.answer(m.ChannelID, transport.Message{Content: errBlankChoice.in(tr)})
 	case text == "":
 	case len(waiting) == 0:
-		dh.answer(m.ChannelID, msg{Content: tr.T("dm.none_waiting")})
+		dh.answer(m.ChannelID, transport.Message{Content: tr.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		dh.answer(m.ChannelID, msg{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompts.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
+		dh.answer(m.ChannelID, transport.Message{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompts.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
 	default:
 		dh.pending.put(user, text, written(m.ID, dh.now()), dh.now())
 		if q := dh.answer(m.ChannelID, dh.whichGameMessage(tr, waiting)); q != nil {
@@ -252,11 +253,11 @@ func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 
 // whichGameMessage asks, in words' language, which of several games a DM
 // is for.
-func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) msg {
+func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame) transport.Message {
 	id := componentID(storage.Guard{}, verbWhich, "")
 	var opts []discordgo.SelectMenuOption
 	for _, w := range waiting {
-		if len(opts) == maxSelectOpts {
+		if len(opts) == transport.MaxSelectOptions {
 			break
 		}
 		title := kindTitle(tr, dh.games, w.game.Kind)
@@ -265,7 +266,7 @@ func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame)
 			Description: gameWords(tr, dh.games, w.game.Kind).Label(w.prompt),
 		})
 	}
-	return msg{Content: tr.T("dm.which"),
+	return transport.Message{Content: tr.T("dm.which"),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.SelectMenu{CustomID: id, Placeholder: tr.T("dm.which_placeholder"), Options: opts},
 		}}}}
@@ -273,7 +274,7 @@ func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame)
 
 // whichGame plays the pending DM in the game the user picked. Only the
 // message that asked the question is answered by updating it.
-func (dh *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) error {
+func (dh *dmHandler) whichGame(_ context.Context, r *transport.Reply, in *interaction) error {
 	values := in.values
 	if len(values) != 1 {
 		return refuseWith("dm.pick_game")
@@ -299,14 +300,14 @@ func (dh *dmHandler) whichGame(_ context.Context, r *reply, in *interaction) err
 	if len(seatsOf(g, user)) == 0 {
 		return errNotSeated
 	}
-	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
+	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
-func (dh *dmHandler) answer(channel string, m msg) *discordgo.Message {
-	sent, err := dh.send.post(channel, m)
+func (dh *dmHandler) answer(channel string, m transport.Message) *discordgo.Message {
+	sent, err := dh.send.Post(channel, m)
 	if err != nil {
-		dh.log.Warn("answering a DM failed", "err", describeSendError(err))
+		dh.log.Warn("answering a DM failed", "err", transport.DescribeError(err))
 	}
 	return sent
 }
@@ -347,7 +348,7 @@ func menuOptions(words *wording.Words, st engine.State, seat engine.Seat, action
 		}
 	}
 	var opts []discordgo.SelectMenuOption
-	if len(matching) <= maxSelectOpts {
+	if len(matching) <= transport.MaxSelectOptions {
 		for _, a := range matching {
 			opts = append(opts, discordgo.SelectMenuOption{Label: a, Value: a, Description: optionDescription(words, st, seat, a)})
 		}
@@ -359,7 +360,7 @@ func menuOptions(words *wording.Words, st engine.State, seat engine.Seat, action
 		if slices.ContainsFunc(opts, func(o discordgo.SelectMenuOption) bool { return o.Value == key }) {
 			continue
 		}
-		if len(opts) == maxSelectOpts || utf8.RuneCountInString(key) > 100 {
+		if len(opts) == transport.MaxSelectOptions || utf8.RuneCountInString(key) > 100 {
 			return nil
 		}
 		opts = append(opts, discordgo.SelectMenuOption{Label: key + " …", Value: key})
@@ -381,7 +382,7 @@ func roundTag(st engine.State) string {
 }
 
 // pick plays, or narrows down, a choice made in the menu of a DM prompt.
-func (dh *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
+func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction) error {
 	if len(in.values) != 1 {
 		return errPickOne
 	}
@@ -396,13 +397,13 @@ func (dh *dmHandler) pick(_ context.Context, r *reply, in *interaction) error {
 	if tag != roundTag(st) || !g.Extends(in.id.Revision) {
 		// the round is over, or an undo took back the history the menu
 		// was drawn in (a new prompt was sent for the history as it is)
-		return r.update(msg{Content: in.tr.T("dm.moved_on", "ID", g.ID), Components: []discordgo.MessageComponent{}})
+		return r.Update(transport.Message{Content: in.tr.T("dm.moved_on", "ID", g.ID), Components: []discordgo.MessageComponent{}})
 	}
 	user, value := in.user.ID, in.values[0]
 	if narrowed, err := dh.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.update(msg{Content: dh.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
+	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
@@ -430,7 +431,7 @@ func (dh *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 // narrowChoice answers a DM menu pick that is only the start of an action
 // with a menu of what may follow it. It reports false when value is not
 // such a start (then it is played as an action).
-func (dh *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
+func (dh *dmHandler) narrowChoice(r *transport.Reply, tr *locale.Printer, full *storage.Game, st engine.State, user, value string) (bool, error) {
 	p, ok := answerableSecretPrompt(full, st, user)
 	if !ok || slices.Contains(p.Actions, value) {
 		return false, nil
@@ -441,5 +442,5 @@ func (dh *dmHandler) narrowChoice(r *reply, tr *locale.Printer, full *storage.Ga
 	if menu == nil {
 		return false, nil
 	}
-	return true, r.update(msg{Content: tr.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
+	return true, r.Update(transport.Message{Content: tr.T("dm.narrowed", "ID", full.ID, "Label", label, "Value", value), Components: menu})
 }

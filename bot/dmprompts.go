@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"strconv"
 	"time"
@@ -16,7 +17,7 @@ import (
 type dmPrompts struct {
 	settings settingsStore
 	games    *engine.Registry
-	send     *sender
+	send     *transport.Sender
 	log      *slog.Logger
 	now      func() time.Time
 	langs    *languages
@@ -73,7 +74,7 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 		}
 		sentAt := dp.now()
 		if err := dp.dmPrompt(g, st, user, p); err != nil {
-			if isCannotDM(err) {
+			if transport.IsCannotDM(err) {
 				prefs, perr := dp.settings.UserPrefs(user)
 				if perr == nil {
 					dp.dmsClosed(g, user, prefs)
@@ -81,7 +82,7 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 				}
 				continue
 			}
-			dp.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", describeSendError(err))
+			dp.log.Warn("sending a secret prompt by DM failed", "game", g.ID, "err", transport.DescribeError(err))
 			continue
 		}
 		dp.prompted.record(g.ID, user, g.Revision, sentAt)
@@ -110,11 +111,11 @@ func (dp *dmPrompts) dmPrompt(g *storage.Game, st engine.State, user string, p e
 	}
 	words := gameWords(tr, dp.games, g.Kind)
 	label := words.Label(p)
-	m := msg{Content: tr.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
+	m := transport.Message{Content: tr.T("dm.prompt", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label, "Example", example)}
 	if dp.menusOnly {
 		m.Content = tr.T("dm.prompt_menus", "Game", title, "ID", g.ID, "Channel", g.Channel, "Label", label)
 	}
 	m.Components = choiceMenu(label, words, g, st, p, "")
-	_, err := dp.send.dm(user, m)
+	_, err := dp.send.DM(user, m)
 	return err
 }

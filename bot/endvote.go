@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 
 	"github.com/bwmarrin/discordgo"
@@ -35,8 +36,8 @@ type endVoteHandler struct {
 
 func (vh *endVoteHandler) register(rt *router) error {
 	return errors.Join(
-		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *reply, in *interaction) error { return vh.vote(r, in, 0) }),
-		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *reply, in *interaction) error { return vh.vote(r, in, in.id.Game) }),
+		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *transport.Reply, in *interaction) error { return vh.vote(r, in, 0) }),
+		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *transport.Reply, in *interaction) error { return vh.vote(r, in, in.id.Game) }),
 	)
 }
 
@@ -87,7 +88,7 @@ func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponen
 // vote counts the caller's vote to end the channel's game; game, when not
 // 0, is the game the button was drawn for. The vote is announced; the vote
 // that passes ends the game, and its final scores are posted.
-func (vh *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
+func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64) error {
 	user := in.user.ID
 	var g *storage.Game
 	var st engine.State
@@ -157,7 +158,7 @@ func (vh *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 				names = append(names, "<@"+s.User+">")
 			}
 		}
-		return r.message(msg{
+		return r.Message(transport.Message{
 			Content:  p.T("vote.cast", "User", user, "ID", g.ID, "Votes", len(t.votes), "Needed", t.needed(), "Count", t.people, "Names", joinNames(p, names)),
 			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(p, g)},
 		})
@@ -173,5 +174,5 @@ func (vh *endVoteHandler) vote(r *reply, in *interaction, game uint64) error {
 	} else {
 		text += p.T("vote.ratings_tie")
 	}
-	return r.message(msg{Content: text, Mentions: []string{}})
+	return r.Message(transport.Message{Content: text, Mentions: []string{}})
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
 	"regexp"
 	"runtime"
@@ -526,7 +527,7 @@ func TestUserMessages(t *testing.T) {
 
 // A command that answers once its work is done (a vote to end the game,
 // here waiting for the game another action holds) is deferred privately
-// when ackBudget has passed on the bot's clock, not before, within
+// when transport.AckBudget has passed on the bot's clock, not before, within
 // Discord's window (the fake keeps it on the same clock), and its answer
 // follows the deferral.
 func TestSlowAnswersAreDeferredInTime(t *testing.T) {
@@ -545,8 +546,8 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 		}
 		return out
 	}
-	h.clock.WaitForTimer(ackBudget) // the vote's automatic defer is set
-	h.clock.Advance(ackBudget - time.Millisecond)
+	h.clock.WaitForTimer(transport.AckBudget) // the vote's automatic defer is set
+	h.clock.Advance(transport.AckBudget - time.Millisecond)
 	if cs := callbacks(); len(cs) != 0 {
 		t.Fatalf("answered before the budget was spent: %+v", cs)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"maps"
 	"slices"
 	"strconv"
@@ -46,7 +47,7 @@ type gameHandler struct {
 func (gh *gameHandler) register(rt *router) error {
 	return errors.Join(
 		rt.command(cmdGame, gh.gameCommand, gh.suggest),
-		rt.commandAnywhere(cmdStats, func(_ context.Context, r *reply, in *interaction) error { return gh.stats(r, in) }, nil),
+		rt.commandAnywhere(cmdStats, func(_ context.Context, r *transport.Reply, in *interaction) error { return gh.stats(r, in) }, nil),
 		rt.commandAnywhere(cmdRules, gh.rulesCommand, gh.suggestTopics),
 		rt.component(verbLogPage, onButton, inGuild, gh.logPage),
 		rt.component(verbFullBoard, onButton, inGuild, gh.fullBoard),
@@ -55,7 +56,7 @@ func (gh *gameHandler) register(rt *router) error {
 
 // fullBoard answers the board's "Full board" button: the whole board as an
 // image, privately, so the channel keeps only the glance.
-func (gh *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *interaction) error {
 	g, st, err := gh.store.Load(in.ChannelID)
 	if err != nil {
 		return err
@@ -63,12 +64,12 @@ func (gh *gameHandler) fullBoard(_ context.Context, r *reply, in *interaction) e
 	if g.ID != in.id.Game {
 		return errForeign
 	}
-	r.deferMessage(true) // rendering may take a moment
-	m := msg{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
+	r.DeferMessage(true) // rendering may take a moment
+	m := transport.Message{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
 	if m.Image = gh.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
-	return r.message(m)
+	return r.Message(m)
 }
 
 // suggest lists the rules topics for /game rules: of the channel's game.
@@ -108,7 +109,7 @@ func topicChoices(p *locale.Printer, rules engine.Rules) []string {
 	return list
 }
 
-func (gh *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	switch sub {
 	case subPrefs:
@@ -137,12 +138,14 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction)
 	case subMe:
 		return gh.privateView(r, i, p, g, st)
 	case subBoard:
-		r.deferMessage(false) // rendering may take a moment
+		r.DeferMessage(false) // rendering may take a moment
 		m := gh.look.boardMessage(in.publicTr(), g, st)
 		m.Image, m.Loose = gh.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
-		return r.message(m)
+		return r.Message(m)
 	case subScores:
-		return r.message(gh.look.scoresMessage(p, g, st, false).private())
+		m := gh.look.scoresMessage(p, g, st, false)
+		m.Private = true
+		return r.Message(m)
 	case subLog:
 		page, _ := opts.integer(optPage)
 		return gh.showLog(r, p, g, max(page, 1), false)
@@ -152,17 +155,15 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *reply, in *interaction)
 	return refuseWith("refuse.unknown_subcommand", "Name", sub)
 }
 
-func (m msg) private() msg { m.Private = true; return m }
-
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
-func (gh *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
 	seats := seatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
 		seat = seats[0]
 	}
-	r.deferMessage(true)
+	r.DeferMessage(true)
 	var sb strings.Builder
 	if seat == engine.Spectator {
 		sb.WriteString(p.T("me.watching") + "\n")
@@ -173,21 +174,21 @@ func (gh *gameHandler) privateView(r *reply, i *discordgo.Interaction, p *locale
 			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
 		if free := st.FreeActions(seat); len(free) > 0 {
-			sb.WriteString(p.T("me.any_time", "Actions", clip(strings.Join(free, ", "), 900)) + "\n")
+			sb.WriteString(p.T("me.any_time", "Actions", transport.Clip(strings.Join(free, ", "), 900)) + "\n")
 		}
 	}
-	m := msg{Content: sb.String(), Private: true}
+	m := transport.Message{Content: sb.String(), Private: true}
 	if text := gh.look.describe(st.View(seat), gameWords(p, gh.games, g.Kind).WithSeats(seatNames(g))); text != "" {
-		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + clip(text, maxEmbedDescrip-10) + "\n```"}}
+		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + transport.Clip(text, transport.MaxEmbedDescription-10) + "\n```"}}
 	}
 	m.Image = gh.look.matImage(p, g, st, seat)
-	return r.message(m)
+	return r.Message(m)
 }
 
 // showLog shows a page of the game's public log, newest first. The log is
 // replayed so that each line is the public text of what happened: secret
 // choices show only as "chose" until revealed.
-func (gh *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, page int, update bool) error {
+func (gh *gameHandler) showLog(r *transport.Reply, p *locale.Printer, g *storage.Game, page int, update bool) error {
 	lines, err := gh.publicLog(p, g)
 	if err != nil {
 		return err
@@ -214,19 +215,19 @@ func (gh *gameHandler) showLog(r *reply, p *locale.Printer, g *storage.Game, pag
 		id := componentID(g.Guard(), verbLogPage, strconv.Itoa(page-1))
 		row = append(row, discordgo.Button{Label: p.T("log.newer"), Style: discordgo.SecondaryButton, CustomID: id})
 	}
-	m := msg{Content: sb.String(), Private: true}
+	m := transport.Message{Content: sb.String(), Private: true}
 	if row != nil {
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
 	if update {
-		return r.update(m)
+		return r.Update(m)
 	}
-	return r.message(m)
+	return r.Message(m)
 }
 
 // logPage turns the page of a /game log answer. Only that private answer
 // is updated; the button on any other message gets a new private answer.
-func (gh *gameHandler) logPage(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) logPage(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
 	g, err := gh.store.Get(i.ChannelID)
 	if err != nil {
@@ -344,7 +345,7 @@ func (gh *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, 
 		if len(caused[n]) > 0 {
 			line += "\n\u2003↳ " + strings.Join(caused[n], " · ")
 		}
-		lines = append(lines, clip(line, logEntryChars))
+		lines = append(lines, transport.Clip(line, logEntryChars))
 	}
 	for h < len(g.Handovers) {
 		handOver()
@@ -355,17 +356,17 @@ func (gh *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, 
 // rulesText shows a rules topic, or the list of topics.
 // rulesCommand answers /rules game: topic:, which works anywhere: a
 // topic of the game chosen, or the list of its topics.
-func (gh *gameHandler) rulesCommand(_ context.Context, r *reply, in *interaction) error {
+func (gh *gameHandler) rulesCommand(_ context.Context, r *transport.Reply, in *interaction) error {
 	rules, err := gh.games.Lookup(in.opts.str(optGame))
 	if err != nil {
-		return refuseWith("refuse.unknown_game", "Name", clip(in.opts.str(optGame), 40))
+		return refuseWith("refuse.unknown_game", "Name", transport.Clip(in.opts.str(optGame), 40))
 	}
 	return rulesText(r, in.tr, rules, in.opts.str(optTopic))
 }
 
 // rulesText answers privately with a topic of rules, or the list of its
 // topics when none is named.
-func rulesText(r *reply, p *locale.Printer, rules engine.Rules, topic string) error {
+func rulesText(r *transport.Reply, p *locale.Printer, rules engine.Rules, topic string) error {
 	book, ok := rules.(engine.Rulebook)
 	if !ok || len(book.Topics()) == 0 {
 		return refuseWith("rules.none", "Game", gameTitle(p, rules))
@@ -377,13 +378,13 @@ func rulesText(r *reply, p *locale.Printer, rules engine.Rules, topic string) er
 		for _, t := range topics {
 			names = append(names, "`"+t.Name+"` ("+words.Say(t.Title)+")")
 		}
-		return r.message(msg{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
+		return r.Message(transport.Message{Private: true, Content: p.T("rules.topics", "Game", gameTitle(p, rules), "Topics", strings.Join(names, ", "))})
 	}
 	t, ok := words.Topic(topics, topic)
 	if !ok {
-		return refuseWith("rules.no_topic", "Topic", clip(topic, 40), "Game", gameTitle(p, rules))
+		return refuseWith("rules.no_topic", "Topic", transport.Clip(topic, 40), "Game", gameTitle(p, rules))
 	}
-	return r.message(msg{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + words.Say(t.Title), Description: words.Say(t.Text)}}})
+	return r.Message(transport.Message{Private: true, Embeds: []*discordgo.MessageEmbed{{Title: gameTitle(p, rules) + ": " + words.Say(t.Title), Description: words.Say(t.Text)}}})
 }
 
 // channelRules returns the rules of the channel's game.
@@ -399,18 +400,18 @@ func channelRules(store interface {
 
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
-func (gh *gameHandler) undo(r *reply, in *interaction) error {
-	r.deferMessage(true) // acknowledged before the undo is stored; the answer is private
+func (gh *gameHandler) undo(r *transport.Reply, in *interaction) error {
+	r.DeferMessage(true) // acknowledged before the undo is stored; the answer is private
 	out, err := gh.ref.undo(in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
 	gh.pub.notify(out)
-	return r.message(msg{Content: in.tr.T("undo.done", "Action", out.action), Private: true})
+	return r.Message(transport.Message{Content: in.tr.T("undo.done", "Action", out.action), Private: true})
 }
 
 // stats shows a user's record in each game and the server's totals.
-func (gh *gameHandler) stats(r *reply, in *interaction) error {
+func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 	i, opts, p := in.Interaction, in.opts, in.tr
 	user := userOf(i)
 	if o, ok := opts[optUser]; ok {
@@ -441,7 +442,7 @@ func (gh *gameHandler) stats(r *reply, in *interaction) error {
 		}
 		sb.WriteString("\n" + server)
 	}
-	return r.message(msg{Content: sb.String(), Private: true, Mentions: []string{}})
+	return r.Message(transport.Message{Content: sb.String(), Private: true, Mentions: []string{}})
 }
 
 // serverStats is a line on guild's games: how many are going, abandoned
@@ -472,7 +473,7 @@ func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, err
 }
 
 // setPrefs changes the caller's preferences.
-func (gh *gameHandler) setPrefs(r *reply, in *interaction) error {
+func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
 	opts, p := in.opts, in.tr
 	user := in.user.ID
 	prefs, err := gh.settings.UserPrefs(user)
@@ -492,7 +493,7 @@ func (gh *gameHandler) setPrefs(r *reply, in *interaction) error {
 			zone = ""
 		}
 		if _, err := gh.zones.load(zone); err != nil || storage.CheckTimeZone(zone) != nil {
-			return refuseWith("prefs.bad_zone", "Zone", clip(zone, 60))
+			return refuseWith("prefs.bad_zone", "Zone", transport.Clip(zone, 60))
 		}
 		prefs.TimeZone = zone
 	}
@@ -514,7 +515,7 @@ func (gh *gameHandler) setPrefs(r *reply, in *interaction) error {
 	if err := gh.settings.PutUserPrefs(user, prefs); err != nil {
 		return err
 	}
-	return r.message(msg{Private: true, Content: prefsText(p, prefs)})
+	return r.Message(transport.Message{Private: true, Content: prefsText(p, prefs)})
 }
 
 // prefsText says what prefs set, in p's language.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"github.com/meeplegames/meeple/bot/transport"
 	"image/png"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestTheBoardMessageCarriesAGlance(t *testing.T) {
 	if len(board.Embeds) != 1 || board.Embeds[0].Image != nil {
 		t.Fatalf("the board's embed shows an image; the glance must be the message's own attachment: %+v", board.Embeds)
 	}
-	if len(board.Attachments) != 1 || board.Attachments[0].Filename != imageName {
+	if len(board.Attachments) != 1 || board.Attachments[0].Filename != transport.ImageName {
 		t.Fatalf("board attachments %+v, want the glance alone", board.Attachments)
 	}
 	players := ""

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"sync"
 
 	"github.com/meeplegames/meeple/engine"
@@ -71,8 +72,8 @@ func (p *publisher) headsUp(g *storage.Game, st engine.State) {
 	tr := p.langs.user(user)
 	text := tr.T("heads_up.text", "Game", kindTitle(tr, p.look.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Who", seatNames(g)[deciding[0]])
 	p.aside("dm "+g.Channel, func() {
-		if _, err := p.send.dm(user, msg{Content: text}); err != nil {
-			p.log.Warn("sending a heads-up failed", "game", g.ID, "err", describeSendError(err))
+		if _, err := p.send.DM(user, transport.Message{Content: text}); err != nil {
+			p.log.Warn("sending a heads-up failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
 	})
 }

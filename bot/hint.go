@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"github.com/meeplegames/meeple/bot/transport"
 	"math"
 
 	"github.com/meeplegames/meeple/engine"
@@ -17,7 +18,7 @@ const hintPlayer = "strong"
 // search against the next best. Only a table that allowed hints in its
 // lobby may ask (such games are not rated); each hint is counted for the
 // final scores. The search sees only the asker's seat's observation.
-func (gh *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game, st engine.State) error {
 	if !g.Hints {
 		return refuseWith("hint.off")
 	}
@@ -41,7 +42,7 @@ func (gh *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engin
 	if err != nil || !ok {
 		return refuseWith("hint.none")
 	}
-	r.deferMessage(true) // thinking takes up to a second
+	r.DeferMessage(true) // thinking takes up to a second
 	choice, ok := gh.think.suggest(search, st, prompt, g)
 	if !ok {
 		return errClosing
@@ -56,11 +57,11 @@ func (gh *gameHandler) hint(r *reply, in *interaction, g *storage.Game, st engin
 		return err
 	}
 	words := gameWords(in.tr, gh.games, g.Kind)
-	text := in.tr.T("hint.answer", "Action", choice.Action, "What", orNone(describe(words, st, prompt.Seat, choice.Action)), "Worth", percent(choice.Worth))
+	text := in.tr.T("hint.answer", "Action", choice.Action, "What", transport.OrNone(describe(words, st, prompt.Seat, choice.Action)), "Worth", percent(choice.Worth))
 	if choice.RunnerUp != "" {
 		text += "\n" + in.tr.T("hint.next", "Action", choice.RunnerUp, "Worth", percent(choice.Runner))
 	}
-	return r.message(msg{Content: text, Private: true})
+	return r.Message(transport.Message{Content: text, Private: true})
 }
 
 // percent writes a worth from 0 to 1 as a whole percentage.

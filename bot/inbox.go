@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,17 +54,17 @@ func (ih *inboxHandler) register(rt *router) error {
 	)
 }
 
-func (ih *inboxHandler) inbox(_ context.Context, r *reply, in *interaction) error {
-	r.deferMessage(true) // the page's games are read and replayed
+func (ih *inboxHandler) inbox(_ context.Context, r *transport.Reply, in *interaction) error {
+	r.DeferMessage(true) // the page's games are read and replayed
 	m, err := ih.render(in.tr, in.user.ID, inboxPage{})
 	if err != nil {
 		return err
 	}
-	return r.message(m)
+	return r.Message(m)
 }
 
 // page answers the inbox's buttons: another page, drawn afresh.
-func (ih *inboxHandler) page(_ context.Context, r *reply, in *interaction) error {
+func (ih *inboxHandler) page(_ context.Context, r *transport.Reply, in *interaction) error {
 	p, ok := parseInboxPage(in.id.Arg)
 	if !ok {
 		return errUnknownComp
@@ -72,7 +73,7 @@ func (ih *inboxHandler) page(_ context.Context, r *reply, in *interaction) error
 	if err != nil {
 		return err
 	}
-	return r.update(m)
+	return r.Update(m)
 }
 
 // inboxPage is which page of the inbox to show: of the waiting games or
@@ -125,10 +126,10 @@ func lobbyLast(s storage.Seating) int {
 }
 
 // render draws page p of user's inbox.
-func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (msg, error) {
+func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (transport.Message, error) {
 	seats, err := ih.store.Seatings(user)
 	if err != nil {
-		return msg{}, err
+		return transport.Message{}, err
 	}
 	waiting, others := splitInbox(seats)
 	list, size := waiting, inboxWaitingPage
@@ -138,7 +139,7 @@ func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (ms
 	pages := max(1, (len(list)+size-1)/size)
 	p.n = min(p.n, pages-1)
 	shown := list[min(p.n*size, len(list)):min((p.n+1)*size, len(list))]
-	m := msg{Private: true, Mentions: []string{}}
+	m := transport.Message{Private: true, Mentions: []string{}}
 	if p.others {
 		m.Content = tr.T("inbox.others_header", "Count", len(others), "Page", p.n+1, "Pages", pages)
 		var lines []string
@@ -157,7 +158,7 @@ func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (ms
 		for _, s := range shown {
 			e, err := ih.waitingEmbed(tr, user, s)
 			if err != nil {
-				return msg{}, err
+				return transport.Message{}, err
 			}
 			m.Embeds = append(m.Embeds, e)
 		}
@@ -172,7 +173,7 @@ func inboxButtons(tr *locale.Printer, p inboxPage, pages, waiting, others int) [
 	var row []discordgo.MessageComponent
 	button := func(label string, to inboxPage) {
 		id := customID{Verb: verbInbox, Arg: to.arg()}.encode()
-		row = append(row, discordgo.Button{Label: clip(label, maxLabel), Style: discordgo.SecondaryButton, CustomID: id})
+		row = append(row, discordgo.Button{Label: transport.Clip(label, transport.MaxLabel), Style: discordgo.SecondaryButton, CustomID: id})
 	}
 	if p.n > 0 {
 		button(tr.T("inbox.previous"), inboxPage{others: p.others, n: p.n - 1})
@@ -225,7 +226,7 @@ func (ih *inboxHandler) otherLine(tr *locale.Printer, s storage.Seating) string 
 	if s.Status == storage.StatusLobby {
 		state = tr.T("inbox.in_lobby")
 	}
-	return clip(tr.T("inbox.other_line", "Game", ih.gameName(tr, s), "Channel", "<#"+s.Channel+">", "State", state, "Link", boardLink(s)), inboxLineChars+200)
+	return transport.Clip(tr.T("inbox.other_line", "Game", ih.gameName(tr, s), "Channel", "<#"+s.Channel+">", "State", state, "Link", boardLink(s)), inboxLineChars+200)
 }
 
 // waitingEmbed shows one game that waits on user: where, what for, until
@@ -242,7 +243,7 @@ func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.
 	var sb strings.Builder
 	sb.WriteString(tr.T("inbox.where", "Channel", "<#"+s.Channel+">", "Since", fmt.Sprintf("<t:%d:R>", s.Since.Unix())) + "\n")
 	if since.asks != "" {
-		sb.WriteString(tr.T("inbox.asks", "Label", clip(since.asks, inboxLineChars)) + "\n")
+		sb.WriteString(tr.T("inbox.asks", "Label", transport.Clip(since.asks, inboxLineChars)) + "\n")
 	}
 	sb.WriteString(deadlineStamp(tr, s.Deadline) + "\n")
 	sb.WriteString(tr.T("inbox.link", "Link", boardLink(s)) + "\n")
@@ -251,13 +252,13 @@ func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.
 	} else {
 		sb.WriteString(tr.T("inbox.since", "Count", since.total) + "\n")
 		for _, l := range since.lines {
-			sb.WriteString("• " + clip(l, inboxLineChars) + "\n")
+			sb.WriteString("• " + transport.Clip(l, inboxLineChars) + "\n")
 		}
 		if rest := since.total - len(since.lines); rest > 0 {
 			sb.WriteString(tr.T("inbox.since_more", "Count", rest))
 		}
 	}
-	return &discordgo.MessageEmbed{Title: clip(ih.gameName(tr, s), maxEmbedTitle), URL: boardLink(s), Description: strings.TrimSpace(sb.String())}, nil
+	return &discordgo.MessageEmbed{Title: transport.Clip(ih.gameName(tr, s), transport.MaxEmbedTitle), URL: boardLink(s), Description: strings.TrimSpace(sb.String())}, nil
 }
 
 // sinceActed is what happened in a game since a user last acted there:

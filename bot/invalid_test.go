@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
 	"strings"
 	"sync"
@@ -54,7 +55,7 @@ func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
 func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	h.bot.send.transport.limit = 5
+	h.bot.send.Limiter().HoldBackAt(5)
 	openTinyTable(t, h, chTiny, alice, bob)
 	// every channel post is refused: a missing permission (403)
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.ChannelSend },
@@ -73,12 +74,12 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 	// and no channel's bucket (5 posts in 5 s) makes the test wait
 	for n := 0; n < 8; n++ {
 		h.command(alice, chTiny, cmdGame, subAbandon, nil) // private, always answered
-		h.bot.pub.post(fmt.Sprint(7100+n), msg{Content: "a notice"}, 0)
+		h.bot.pub.post(fmt.Sprint(7100+n), transport.Message{Content: "a notice"}, 0)
 	}
 	if got := sent() - before; got != 5 {
 		t.Errorf("%d refused posts reached Discord; the transport should hold back after 5", got)
 	}
-	if n := h.bot.send.transport.invalidCount(); n != 5 {
+	if n := h.bot.send.Limiter().InvalidCount(); n != 5 {
 		t.Errorf("counted %d invalid responses, want 5", n)
 	}
 	if !strings.Contains(h.log(), "holding_back=true") {
@@ -91,7 +92,7 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 	// ten minutes later the count has expired and posts go out again
 	h.clock.Advance(11 * time.Minute)
 	h.fake.ClearFailures()
-	h.bot.pub.post("7199", msg{Content: "a notice"}, 0)
+	h.bot.pub.post("7199", transport.Message{Content: "a notice"}, 0)
 	if got := sent() - before; got != 6 {
 		t.Errorf("after ten minutes: %d posts sent, want 6", got)
 	}
@@ -191,7 +192,7 @@ func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h.bot.pub.post(fmt.Sprint(7000+n), msg{Content: "a notice"}, 0)
+			h.bot.pub.post(fmt.Sprint(7000+n), transport.Message{Content: "a notice"}, 0)
 		}()
 	}
 	wg.Wait()
@@ -201,7 +202,7 @@ func TestBotTokenCallsStayUnderTheGlobalLimit(t *testing.T) {
 			ok++
 		}
 	}
-	if _, tooMany := h.bot.send.transport.totals(); ok != 120 || tooMany != 0 {
+	if _, tooMany := h.bot.send.Limiter().Totals(); ok != 120 || tooMany != 0 {
 		t.Errorf("%d of 120 posts went out, %d answered 429", ok, tooMany)
 	}
 	// the harness fails the test on any request Discord would refuse,

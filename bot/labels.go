@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/wording"
 )
@@ -22,14 +23,14 @@ func describe(words *wording.Words, st engine.State, seat engine.Seat, action st
 // so that a player need not open the picture to know.
 func buttonLabel(words *wording.Words, st engine.State, seat engine.Seat, action string) string {
 	if what := describe(words, st, seat, action); what != "" {
-		return clip(action+" — "+what, maxLabel)
+		return transport.Clip(action+" — "+what, transport.MaxLabel)
 	}
 	return action
 }
 
 // optionDescription is a select menu option's description for action.
 func optionDescription(words *wording.Words, st engine.State, seat engine.Seat, action string) string {
-	return clip(describe(words, st, seat, action), maxDescription)
+	return transport.Clip(describe(words, st, seat, action), maxDescription)
 }
 
 // suggestion is an autocomplete entry: the action, and what it does as the

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"slices"
 	"strings"
@@ -48,7 +49,7 @@ type lobbyHandler struct {
 	locks *lockPool
 	ref   *referee
 	pub   *publisher
-	send  *sender
+	send  *transport.Sender
 	cfg   *Config
 	log   *slog.Logger
 }
@@ -90,7 +91,7 @@ func (lh *lobbyHandler) suggest(in *interaction) []string {
 	return nil
 }
 
-func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *transport.Reply, in *interaction) error {
 	sub, opts := in.sub, in.opts
 	switch sub {
 	case subNew:
@@ -121,7 +122,7 @@ func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *reply, in *interactio
 		return err
 	}
 	lh.editLobby(g, v, note, in.publicTr())
-	return r.message(msg{Content: note.in(in.publicTr())})
+	return r.Message(transport.Message{Content: note.in(in.publicTr())})
 }
 
 // phrase is a message of the catalogue with its arguments, to be written
@@ -138,9 +139,9 @@ func (ph phrase) in(p *locale.Printer) string { return p.T(ph.id, ph.args...) }
 
 // lobbyAfter is what the lobby message shows after change v, in p's
 // language.
-func (lh *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) msg {
+func (lh *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) transport.Message {
 	if v == verbStart {
-		return msg{Content: note.in(p), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
+		return transport.Message{Content: note.in(p), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
 	}
 	return lh.lobbyMessage(g, p)
 }
@@ -151,7 +152,7 @@ func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *local
 	if id := g.Messages[roleLobby]; id != "" {
 		m := lh.lobbyAfter(g, v, note, p)
 		if err := lh.pub.editKept(g, id, m, nil); err != nil {
-			lh.log.Warn("editing the lobby message failed", "game", g.ID, "err", describeSendError(err))
+			lh.log.Warn("editing the lobby message failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
 	}
 }
@@ -159,7 +160,7 @@ func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *local
 // lobbyButton handles the lobby message's buttons by updating that
 // message; a lobby button on any other message changes the lobby but
 // leaves that message alone.
-func (lh *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyButton(_ context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
 	g, note, err := lh.changeLobby(r, in, id.Verb, id.Arg, id.Game)
 	if err != nil {
@@ -167,21 +168,21 @@ func (lh *lobbyHandler) lobbyButton(_ context.Context, r *reply, in *interaction
 	}
 	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
 		lh.editLobby(g, id.Verb, note, in.publicTr())
-		return r.message(msg{Content: note.in(in.tr), Private: true})
+		return r.Message(transport.Message{Content: note.in(in.tr), Private: true})
 	}
-	if err := r.update(lh.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
+	if err := r.Update(lh.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
 		return err
 	}
-	lh.pub.handles.keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
+	lh.pub.handles.Keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
 	return nil
 }
 
-func (lh *lobbyHandler) newLobby(r *reply, in *interaction) error {
+func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 	i, opts := in.Interaction, in.opts
 	kind := opts.str(optGame)
 	rules, err := lh.games.Lookup(kind)
 	if err != nil {
-		return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
+		return refuseWith("refuse.unknown_game", "Name", transport.Clip(kind, 40))
 	}
 	players, fixed := opts.integer(optPlayers)
 	if fixed && (players < rules.MinPlayers() || players > rules.MaxPlayers()) {
@@ -233,11 +234,11 @@ func (lh *lobbyHandler) newLobby(r *reply, in *interaction) error {
 	if inThread {
 		return lh.announceThread(r, in, g, gameTitle(in.publicTr(), rules))
 	}
-	if err := r.message(lh.lobbyMessage(g, in.publicTr())); err != nil {
+	if err := r.Message(lh.lobbyMessage(g, in.publicTr())); err != nil {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
-	m, err := r.original()
+	m, err := r.Original()
 	if err != nil {
 		lh.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
@@ -248,7 +249,7 @@ func (lh *lobbyHandler) newLobby(r *reply, in *interaction) error {
 	}); err != nil {
 		lh.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	lh.pub.handles.keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
+	lh.pub.handles.Keep(g.Channel, r, m.ID, false, time.Time{}) // joins by command edit it through this interaction
 	return nil
 }
 
@@ -289,9 +290,9 @@ func parseGameOptions(rules engine.Rules, title, text string) (map[string]string
 		case !known && len(names) == 0:
 			return nil, refuseWith("lobby.no_options", "Game", title)
 		case !known:
-			return nil, refuseWith("lobby.no_such_option", "Game", title, "Name", clip(k, 40), "Options", strings.Join(names, ", "))
+			return nil, refuseWith("lobby.no_such_option", "Game", title, "Name", transport.Clip(k, 40), "Options", strings.Join(names, ", "))
 		case len(o.Values) > 0 && !slices.Contains(o.Values, v):
-			return nil, refuseWith("lobby.option_values", "Name", k, "Values", strings.Join(o.Values, ", "), "Value", clip(v, 40))
+			return nil, refuseWith("lobby.option_values", "Name", k, "Values", strings.Join(o.Values, ", "), "Value", transport.Clip(v, 40))
 		}
 		out[k] = v
 	}
@@ -318,7 +319,7 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (lh *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	unlock := lh.locks.lock(i.ChannelID)
 	defer unlock()
@@ -377,7 +378,7 @@ func (lh *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg strin
 				}
 			}
 			if _, err := ai.Lookup(rules, arg); err != nil {
-				return refuseWith("lobby.no_such_ai", "Game", gameTitle(in.tr, rules), "Name", clip(arg, 40), "Names", strings.Join(ai.Names(rules), ", "))
+				return refuseWith("lobby.no_such_ai", "Game", gameTitle(in.tr, rules), "Name", transport.Clip(arg, 40), "Names", strings.Join(ai.Names(rules), ", "))
 			}
 			n := 1
 			for _, s := range g.Seats {
@@ -412,7 +413,7 @@ func (lh *lobbyHandler) changeLobby(r *reply, in *interaction, v verb, arg strin
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (lh *lobbyHandler) startGame(r *reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
@@ -473,7 +474,7 @@ func seatLabel(s storage.Seat) string {
 
 // lobbyMessage is the public lobby, in p's language: who sits, the
 // options, and buttons.
-func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
+func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) transport.Message {
 	title := g.Kind
 	min, max := 0, 0
 	if rules, err := lh.games.Lookup(g.Kind); err == nil {
@@ -488,7 +489,7 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 		target = p.T("lobby.table_fixed", "Count", g.Setup.Players)
 	}
 	fields := []*discordgo.MessageEmbedField{
-		{Name: p.T("lobby.seated", "Count", len(g.Seats)), Value: orNone(seats.String())},
+		{Name: p.T("lobby.seated", "Count", len(g.Seats)), Value: transport.OrNone(seats.String())},
 		{Name: p.T("lobby.table"), Value: target, Inline: true},
 		{Name: p.T("lobby.deadline"), Value: deadlineText(p, g), Inline: true},
 	}
@@ -512,7 +513,7 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 		id := componentID(g.Guard(), v, arg)
 		return discordgo.Button{Label: label, Style: style, CustomID: id}
 	}
-	return msg{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
+	return transport.Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			btn(p.T("lobby.button.join"), discordgo.SuccessButton, verbJoin, ""),
 			btn(p.T("lobby.button.leave"), discordgo.SecondaryButton, verbLeave, ""),
@@ -525,13 +526,6 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) msg {
 			btn(p.T("lobby.button.abandon"), discordgo.DangerButton, verbAbandon, ""),
 		}},
 	}}
-}
-
-func orNone(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
 }
 
 // gameDeadline returns the game's per-decision deadline, reminder interval
@@ -572,14 +566,14 @@ func humanDuration(p *locale.Printer, d time.Duration) string {
 }
 
 // listGames lists the guild's open and running games, privately.
-func (lh *lobbyHandler) listGames(r *reply, in *interaction) error {
+func (lh *lobbyHandler) listGames(r *transport.Reply, in *interaction) error {
 	i, p := in.Interaction, in.tr
 	games, err := lh.lists.ListActive(i.GuildID)
 	if err != nil {
 		return err
 	}
 	if len(games) == 0 {
-		return r.message(msg{Content: p.T("lobby.list_empty"), Private: true})
+		return r.Message(transport.Message{Content: p.T("lobby.list_empty"), Private: true})
 	}
 	var sb strings.Builder
 	for _, g := range games {
@@ -590,7 +584,7 @@ func (lh *lobbyHandler) listGames(r *reply, in *interaction) error {
 		}
 		fmt.Fprintf(&sb, "• <#%s> — %s #%d (%s)\n", g.Channel, title, g.ID, state)
 	}
-	return r.message(msg{Content: truncate(sb.String(), 1900), Private: true})
+	return r.Message(transport.Message{Content: truncate(sb.String(), 1900), Private: true})
 }
 
 func truncate(s string, n int) string {
@@ -607,7 +601,7 @@ func truncate(s string, n int) string {
 // askAbandon asks the creator or an admin to confirm abandoning the
 // channel's game or, with game:N, game N of this channel or of one of its
 // threads: a game whose thread was deleted is ended from its parent.
-func (lh *lobbyHandler) askAbandon(r *reply, in *interaction) error {
+func (lh *lobbyHandler) askAbandon(r *transport.Reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	if !named {
 		g, err := lh.store.Get(in.ChannelID)
@@ -639,12 +633,12 @@ func (lh *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*stora
 	return g, nil
 }
 
-func (lh *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Game) error {
+func (lh *lobbyHandler) confirmAbandon(r *transport.Reply, in *interaction, g *storage.Game) error {
 	if userOf(in.Interaction).ID != g.Creator && !isAdmin(in.Interaction) {
 		return refuseWith("lobby.abandon_who_creator", "Creator", g.Creator)
 	}
 	id := componentID(g.Guard(), verbConfirm, "")
-	return r.message(msg{Private: true, Content: in.tr.T("lobby.abandon_ask", "ID", g.ID),
+	return r.Message(transport.Message{Private: true, Content: in.tr.T("lobby.abandon_ask", "ID", g.ID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: in.tr.T("lobby.abandon_button"), Style: discordgo.DangerButton, CustomID: id},
 		}}}})
@@ -652,7 +646,7 @@ func (lh *lobbyHandler) confirmAbandon(r *reply, in *interaction, g *storage.Gam
 
 // abandonButton handles the lobby's Abandon button and its confirmation,
 // which may be asked in the parent channel of the game's thread.
-func (lh *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interaction) error {
+func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
 	g, err := lh.abandonable(i, id.Game)
 	if err != nil {
@@ -681,10 +675,10 @@ func (lh *lobbyHandler) abandonButton(_ context.Context, r *reply, in *interacti
 	if err != nil {
 		return err
 	}
-	err = r.update(msg{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
+	err = r.Update(transport.Message{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
 	lh.pub.abandoned(g, displayName(i))
 	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
-		err = errors.Join(err, r.message(msg{Content: in.publicTr().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
+		err = errors.Join(err, r.Message(transport.Message{Content: in.publicTr().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
 	}
 	return err
 }

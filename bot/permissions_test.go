@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"github.com/meeplegames/meeple/bot/transport"
 	"image"
 	"image/png"
 	"net/http"
@@ -94,7 +95,7 @@ func TestPermissionsCoverEveryCallTheBotMakes(t *testing.T) {
 	// every interaction on the board is too old to edit it through, so the
 	// board's edit is a REST call, and bob's pick by DM ends the round with
 	// no interaction at hand: the new board is a channel post
-	h.clock.Advance(handleLife)
+	h.clock.Advance(transport.HandleLife)
 	h.command(bob, thread, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit && q.Channel == thread },
 		discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived", Times: 1})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,12 +119,12 @@ func treeButton(tr *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo
 	if s := g.Seats[p.Seat]; s.Name != "" {
 		who = s.Name
 	}
-	return discordgo.Button{Label: clip(tr.T("play.tree_choose", "Name", who), maxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
+	return discordgo.Button{Label: transport.Clip(tr.T("play.tree_choose", "Name", who), transport.MaxLabel), Style: discordgo.PrimaryButton, CustomID: id}, true
 }
 
 // step answers a picker button or menu: it opens the top menu (from the
 // board), goes back a step, goes into a submenu, or plays the action chosen.
-func (pk *pickerHandler) step(_ context.Context, r *reply, in *interaction) error {
+func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
 	arg, round, _ := strings.Cut(id.Arg, roundSep)
 	secret, seat, path, ok := parseTreeArg(arg)
@@ -199,14 +200,14 @@ func (pk *pickerHandler) step(_ context.Context, r *reply, in *interaction) erro
 	}
 	m := treeMessage(in.tr, pk.pub.look.words(in.tr, g.Kind), g, st, secret, seat, path, menu)
 	if fromBoard {
-		return r.message(m)
+		return r.Message(m)
 	}
-	return r.update(m)
+	return r.Update(m)
 }
 
 // play plays the chosen action and turns the private menu into its
 // confirmation.
-func (pk *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
+func (pk *pickerHandler) play(r *transport.Reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
 	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, offered: offer{g.Revision, holdRevision}, text: action, key: in.ID}
 	if secret {
 		req.offered = offer{drawn, holdHistory}
@@ -218,7 +219,7 @@ func (pk *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn 
 		}
 		return err
 	}
-	err = r.update(msg{Content: privateConfirmation(in.tr, out), Components: []discordgo.MessageComponent{}})
+	err = r.Update(transport.Message{Content: privateConfirmation(in.tr, out), Components: []discordgo.MessageComponent{}})
 	pk.pub.notifyVia(out, r, nil) // a new board follows the private answer publicly
 	return err
 }
@@ -226,7 +227,7 @@ func (pk *pickerHandler) play(r *reply, in *interaction, g *storage.Game, drawn 
 // treeMessage is one step of the picker: what is chosen so far, a menu of
 // the next choices and, below the top, a back button.
 // It is written in words' language; game writes the game's texts.
-func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) msg {
+func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st engine.State, secret bool, seat engine.Seat, path []int, menu *picker.Menu) transport.Message {
 	label := promptLabel(words, st, seat)
 	if secret {
 		if p, ok := answerableSecretPrompt(g, st, g.Seats[seat].User); ok {
@@ -249,13 +250,13 @@ func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st e
 		if c.Action == "" {
 			text += " …"
 		}
-		opts[i] = discordgo.SelectMenuOption{Label: clip(text, 100), Value: strconv.Itoa(i)}
+		opts[i] = discordgo.SelectMenuOption{Label: transport.Clip(text, 100), Value: strconv.Itoa(i)}
 		if c.Action != "" {
 			opts[i].Description = optionDescription(words, st, seat, c.Action)
 		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id, Placeholder: clip(tr.T("play.tree_placeholder", "Label", label), 150), Options: opts},
+		discordgo.SelectMenu{CustomID: id, Placeholder: transport.Clip(tr.T("play.tree_placeholder", "Label", label), 150), Options: opts},
 	}}}
 	if len(path) > 0 {
 		back := componentID(g.Guard(), verbTreeBack, treeArg(secret, seat, path[:len(path)-1])+round)
@@ -263,5 +264,5 @@ func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st e
 			discordgo.Button{Label: tr.T("play.back"), Style: discordgo.SecondaryButton, CustomID: back, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 		}})
 	}
-	return msg{Content: sb.String(), Components: rows, Private: true}
+	return transport.Message{Content: sb.String(), Components: rows, Private: true}
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"maps"
 	"slices"
 	"strings"
@@ -118,8 +119,8 @@ type referee struct {
 	games    *engine.Registry
 	locks    *lockPool
 	now      func() time.Time
-	after    afterFunc // the clock of the pauses between commit retries; nil means real time
-	computer string    // the configured stand-in, or ""
+	after    transport.AfterFunc // the clock of the pauses between commit retries; nil means real time
+	computer string              // the configured stand-in, or ""
 	// think is the searching computers' budget per decision in
 	// milliseconds (0: each level's own); wake hands a game whose
 	// searching computer must move to the thinker, which decides outside
@@ -359,12 +360,12 @@ func (ref *referee) commit(channel string, at storage.Guard, o storage.Outcome) 
 }
 
 // pause waits d on the clock of after (real time when nil).
-func pause(after afterFunc, d time.Duration) {
+func pause(after transport.AfterFunc, d time.Duration) {
 	if d <= 0 {
 		return
 	}
 	if after == nil {
-		after = realAfterFunc
+		after = transport.RealAfterFunc
 	}
 	done := make(chan struct{})
 	after(d, func() { close(done) })

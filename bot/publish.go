@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime/debug"
 	"slices"
@@ -45,7 +46,7 @@ type secretPrompter interface {
 // a time works through the changes in order, coalescing them: however many
 // actions arrived meanwhile, one pass edits the board once, to the latest
 // state. It delivers through interactions wherever Discord allows (see
-// deliver.go): a click on the board is acknowledged at once and the board
+// transport/deliver.go): a click on the board is acknowledged at once and the board
 // edited as its original message; a new board, the final scores and pings
 // go out as an interaction's public follow-up; other edits go through a
 // recent click on the board. Only what came with no interaction at hand
@@ -55,9 +56,9 @@ type publisher struct {
 	store    boardStore
 	settings prefsStore
 	look     *views
-	send     *sender
+	send     *transport.Sender
 	dms      secretPrompter
-	handles  *boardHandles
+	handles  *transport.BoardHandles
 	langs    *languages // the server's language of what it posts
 	log      *slog.Logger
 	now      func() time.Time // the clock of quiet hours
@@ -91,13 +92,13 @@ type pubJob struct {
 // ping or final scores as public follow-ups. Both are interaction calls,
 // outside the bot token's REST budget.
 type boardClick struct {
-	r       *reply
+	r       *transport.Reply
 	message *discordgo.Message
 	at      time.Time // when its handler queued it
 }
 
-func newPublisher(store boardStore, settings prefsStore, look *views, send *sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
-	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: newBoardHandles(now), log: log, now: now, zones: &zones{},
+func newPublisher(store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: transport.NewBoardHandles(now), log: log, now: now, zones: &zones{},
 		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
@@ -113,11 +114,11 @@ func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
 // the board through it when message is the game's board, and posts a new
 // board or a ping as r's public follow-up. A command must have answered
 // before: its first answer is private.
-func (p *publisher) notifyVia(out *outcome, r *reply, message *discordgo.Message) {
+func (p *publisher) notifyVia(out *outcome, r *transport.Reply, message *discordgo.Message) {
 	if message != nil {
-		r.deferUpdate()
+		r.DeferUpdate()
 	}
-	p.queueOutcome(out, &boardClick{r: r, message: message, at: p.handles.now()})
+	p.queueOutcome(out, &boardClick{r: r, message: message, at: p.now()})
 }
 
 func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
@@ -249,7 +250,7 @@ func (p *publisher) pass(channel string, j *pubJob) {
 			p.log.Error("recovered from a panic while publishing", "channel", channel, "panic", panicText(v), "stack", string(debug.Stack()))
 		}
 		for _, c := range j.clicks {
-			c.r.deferUpdate() // no-op when answered
+			c.r.DeferUpdate() // no-op when answered
 		}
 	}()
 	p.publish(channel, j)
@@ -258,10 +259,10 @@ func (p *publisher) pass(channel string, j *pubJob) {
 func (p *publisher) publish(channel string, work *pubJob) {
 	if work.gone != nil {
 		p.look.recent.forget(channel)
-		p.handles.forget(channel)
+		p.handles.Forget(channel)
 		p.dms.forgetGame(work.gone.ID)
 		tr := p.langs.server(work.gone.Guild)
-		p.post(channel, msg{Content: tr.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
+		p.post(channel, transport.Message{Content: tr.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
 		return
 	}
 	var newPhase bool
@@ -284,7 +285,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.look.images.forget(work.final.game.ID)
 		p.dms.forgetGame(work.final.game.ID)
 		p.look.recent.forget(channel)
-		p.handles.forget(channel)
+		p.handles.Forget(channel)
 		return
 	}
 	g, st, err := p.store.Load(channel)
@@ -317,7 +318,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.aside("dm "+channel, func() {
 			for _, user := range p.dms.sendSecretPrompts(g, st, dms) {
 				tr := p.langs.server(g.Guild) // told once, in the channel
-				p.post(g.Channel, msg{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
+				p.post(g.Channel, transport.Message{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
 			}
 		})
 	}
@@ -357,8 +358,8 @@ func (p *publisher) postPingVia(g *storage.Game, m mention, clicks []*boardClick
 	if len(m.users) == 0 {
 		return
 	}
-	if _, _, err := p.postVia(g, msg{Content: m.text, Mentions: m.users}, clicks); err != nil {
-		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
+	if _, _, err := p.postVia(g, transport.Message{Content: m.text, Mentions: m.users}, clicks); err != nil {
+		p.log.Warn("posting to the channel failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
 }
 
@@ -366,18 +367,18 @@ func (p *publisher) postPingVia(g *storage.Game, m mention, clicks []*boardClick
 // interactions made there, or, without one, as a channel message (a
 // bot-token call). It returns the message and the interaction that
 // carried it (nil for a channel message).
-func (p *publisher) postVia(g *storage.Game, m msg, clicks []*boardClick) (*discordgo.Message, *boardClick, error) {
+func (p *publisher) postVia(g *storage.Game, m transport.Message, clicks []*boardClick) (*discordgo.Message, *boardClick, error) {
 	for _, c := range clicks {
-		if !c.r.inChannel(g.Channel) {
+		if !c.r.InChannel(g.Channel) {
 			continue
 		}
-		if sent, err := c.r.followup(m); err == nil {
+		if sent, err := c.r.Followup(m); err == nil {
 			return sent, c, nil
-		} else if !errors.Is(err, errNoHandle) {
-			p.log.Debug("a follow-up failed; posting instead", "game", g.ID, "err", describeSendError(err))
+		} else if !errors.Is(err, transport.ErrNoHandle) {
+			p.log.Debug("a follow-up failed; posting instead", "game", g.ID, "err", transport.DescribeError(err))
 		}
 	}
-	sent, err := p.send.post(g.Channel, m)
+	sent, err := p.send.Post(g.Channel, m)
 	return sent, nil, err
 }
 
@@ -406,10 +407,10 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 	old := g.Messages[roleBoard]
 	if old != "" && !newPhase && g.Messages[rolePhase] == roundTag(st) {
 		err := p.editKept(g, old, board, clicks)
-		if err == nil || !isUnknownMessage(err) {
+		if err == nil || !transport.IsUnknownMessage(err) {
 			if err != nil {
-				p.log.Warn("editing the board failed", "game", g.ID, "err", describeSendError(err))
-				if isUnknownChannel(err) {
+				p.log.Warn("editing the board failed", "game", g.ID, "err", transport.DescribeError(err))
+				if transport.IsUnknownChannel(err) {
 					p.threadGone(g)
 					return
 				}
@@ -422,8 +423,8 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 	board.Content, board.Mentions = ping.text, ping.users
 	m, via, err := p.postVia(g, board, clicks)
 	if err != nil {
-		p.log.Warn("posting the board failed", "game", g.ID, "err", describeSendError(err))
-		if isUnknownChannel(err) {
+		p.log.Warn("posting the board failed", "game", g.ID, "err", transport.DescribeError(err))
+		if transport.IsUnknownChannel(err) {
 			p.threadGone(g)
 		}
 		return
@@ -432,7 +433,7 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 		p.retire(g, old, clicks) // through the old board's handles, before they go
 	}
 	if via != nil {
-		p.handles.keep(g.Channel, via.r, m.ID, true, via.at)
+		p.handles.Keep(g.Channel, via.r, m.ID, true, via.at)
 	}
 	phase := roundTag(st) // a short tag: the store keeps ids of at most 64 bytes
 	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
@@ -446,18 +447,18 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 
 // editKept replaces message id of g's channel, which the bot keeps up to
 // date, with m: through an interaction at hand (outside the REST budget),
-// a click made on it in this pass, else a recent one (boardHandles); else
+// a click made on it in this pass, else a recent one (transport.BoardHandles); else
 // with one REST edit.
-func (p *publisher) editKept(g *storage.Game, id string, m msg, clicks []*boardClick) error {
+func (p *publisher) editKept(g *storage.Game, id string, m transport.Message, clicks []*boardClick) error {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			p.handles.keep(g.Channel, c.r, id, false, c.at)
+			p.handles.Keep(g.Channel, c.r, id, false, c.at)
 		}
 	}
-	if p.handles.edit(g.Channel, id, webhookEdit(fit(m))) == nil {
+	if p.handles.Edit(g.Channel, id, transport.WebhookEdit(transport.Fit(m))) == nil {
 		return nil
 	}
-	return p.send.edit(g.Channel, id, m)
+	return p.send.Edit(g.Channel, id, m)
 }
 
 // retire removes the components of an old board message, so that only the
@@ -466,22 +467,22 @@ func (p *publisher) editKept(g *storage.Game, id string, m msg, clicks []*boardC
 func (p *publisher) retire(g *storage.Game, id string, clicks []*boardClick) {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			if c.r.editThrough(id, false, retiredEdit()) == nil {
+			if c.r.EditThrough(id, false, transport.RetiredEdit()) == nil {
 				return
 			}
 		}
 	}
-	if p.handles.edit(g.Channel, id, retiredEdit()) == nil {
+	if p.handles.Edit(g.Channel, id, transport.RetiredEdit()) == nil {
 		return
 	}
-	if err := p.send.removeComponents(g.Channel, id); err != nil && !isUnknownMessage(err) {
-		p.log.Warn("retiring the old board failed", "game", g.ID, "err", describeSendError(err))
+	if err := p.send.RemoveComponents(g.Channel, id); err != nil && !transport.IsUnknownMessage(err) {
+		p.log.Warn("retiring the old board failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
 }
 
-func (p *publisher) post(channel string, m msg, game uint64) {
-	if _, err := p.send.post(channel, m); err != nil {
-		p.log.Warn("posting to the channel failed", "game", game, "err", describeSendError(err))
+func (p *publisher) post(channel string, m transport.Message, game uint64) {
+	if _, err := p.send.Post(channel, m); err != nil {
+		p.log.Warn("posting to the channel failed", "game", game, "err", transport.DescribeError(err))
 	}
 }
 
@@ -493,7 +494,7 @@ func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, 
 
 func (p *publisher) postPing(g *storage.Game, m mention) {
 	if len(m.users) > 0 {
-		p.post(g.Channel, msg{Content: m.text, Mentions: m.users}, g.ID)
+		p.post(g.Channel, transport.Message{Content: m.text, Mentions: m.users}, g.ID)
 	}
 }
 
@@ -579,14 +580,14 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	if old := g.Messages[roleBoard]; old != "" {
 		board := p.look.withBoardImage(tr, g, st) // the glance of the final position
 		board.Components = []discordgo.MessageComponent{}
-		if err := p.editKept(g, old, board, clicks); err != nil && !isUnknownMessage(err) {
-			p.log.Warn("retiring the board failed", "game", g.ID, "err", describeSendError(err))
+		if err := p.editKept(g, old, board, clicks); err != nil && !transport.IsUnknownMessage(err) {
+			p.log.Warn("retiring the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
 	}
 	m := p.look.scoresMessage(tr, g, st, true) // it names the players; nobody must act, so it pings nobody
 	m.Image = p.look.scoresImage(tr, g, st)
 	if _, _, err := p.postVia(g, m, clicks); err != nil {
-		p.log.Warn("posting to the channel failed", "game", g.ID, "err", describeSendError(err))
+		p.log.Warn("posting to the channel failed", "game", g.ID, "err", transport.DescribeError(err))
 		return
 	}
 	p.postReport(g, tr, clicks)
@@ -610,6 +611,6 @@ func (p *publisher) postReport(g *storage.Game, tr *locale.Printer, clicks []*bo
 		return
 	}
 	if _, _, err := p.postVia(g, m, clicks); err != nil {
-		p.log.Warn("posting the game's report failed", "game", g.ID, "err", describeSendError(err))
+		p.log.Warn("posting the game's report failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
 }

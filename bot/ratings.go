@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
 	"sync"
@@ -221,18 +222,18 @@ func (rh *leaderboardHandler) register(rt *router) error {
 	return rt.subcommand(cmdGame, subBoardTop, rh.leaderboard)
 }
 
-func (rh *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *interaction) error {
+func (rh *leaderboardHandler) leaderboard(_ context.Context, r *transport.Reply, in *interaction) error {
 	kind, p := in.opts.str(optGame), in.publicTr()
 	name := p.T("ratings.all_games")
 	if kind != "" {
 		rules, err := rh.games.Lookup(kind)
 		if err != nil {
-			return refuseWith("refuse.unknown_game", "Name", clip(kind, 40))
+			return refuseWith("refuse.unknown_game", "Name", transport.Clip(kind, 40))
 		}
 		name = gameTitle(p, rules)
 	}
 	if rh.render != nil {
-		r.deferMessage(false) // replaying the archive and drawing take a moment
+		r.DeferMessage(false) // replaying the archive and drawing take a moment
 	}
 	l, names, err := rh.book.ladder()
 	if err != nil {
@@ -253,11 +254,11 @@ func (rh *leaderboardHandler) leaderboard(_ context.Context, r *reply, in *inter
 		}
 		rows = append(rows, imaging.Standing{Name: n, Skill: s.Rating.Ordinal(), Games: s.Games, Wins: s.Wins})
 	}
-	m := msg{Content: sb.String(), Mentions: []string{}}
+	m := transport.Message{Content: sb.String(), Mentions: []string{}}
 	if rh.render != nil {
 		if img, err := rh.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows, wording.New(p, nil, nil)); err == nil {
 			m.Image = img
 		}
 	}
-	return r.message(m)
+	return r.Message(m)
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,7 @@ const recentArchive = 50
 // summary answers /game summary: the report of an archived game of this
 // server, posted in the channel: the game numbered by the game option, or
 // else the last one played in this channel (or a thread of it).
-func (gh *gameHandler) summary(r *reply, in *interaction) error {
+func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	var g *storage.Game
 	var err error
@@ -40,12 +41,12 @@ func (gh *gameHandler) summary(r *reply, in *interaction) error {
 	if err != nil {
 		return err
 	}
-	r.deferMessage(false) // replaying and drawing take a moment
+	r.DeferMessage(false) // replaying and drawing take a moment
 	m, err := gh.look.reportMessage(in.publicTr(), g, true)
 	if err != nil {
 		return err
 	}
-	return r.message(m)
+	return r.Message(m)
 }
 
 // lastArchived is the last game archived in channel (or a thread of it),
@@ -68,16 +69,16 @@ func (gh *gameHandler) lastArchived(guild, channel string) (*storage.Game, error
 // text that gives its figures), each player's turn times, and, with
 // scores, the final scores with their breakdown and the hints taken. It
 // replays g's log, so it works for games archived before reports were.
-func (vw *views) reportMessage(p *locale.Printer, g *storage.Game, scores bool) (msg, error) {
+func (vw *views) reportMessage(p *locale.Printer, g *storage.Game, scores bool) (transport.Message, error) {
 	rules, err := vw.games.Lookup(g.Kind)
 	if err != nil {
-		return msg{}, err
+		return transport.Message{}, err
 	}
 	rep, err := report.Build(rules, g)
 	if err != nil {
-		return msg{}, err
+		return transport.Message{}, err
 	}
-	var m msg
+	var m transport.Message
 	if scores {
 		m = vw.scoresMessage(p, g, rep.Final, g.Status == storage.StatusFinished)
 	}

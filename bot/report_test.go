@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/transport"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,7 +157,7 @@ func TestSummaryOfAnOlderGame(t *testing.T) {
 			t.Errorf("alt text %q lacks %q", file.Description, want)
 		}
 	}
-	if len(file.Description) > maxAltText {
+	if len(file.Description) > transport.MaxAltText {
 		t.Errorf("alt text of %d bytes", len(file.Description))
 	}
 	// by number, from another channel

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
 	"testing"
@@ -22,18 +23,18 @@ func checkFits(t *testing.T, qs []discordtest.Request) {
 		if q.Msg == nil {
 			continue
 		}
-		if n := utf8.RuneCountInString(q.Msg.Content); n > maxContent {
+		if n := utf8.RuneCountInString(q.Msg.Content); n > transport.MaxContent {
 			t.Errorf("%s with %d characters of content", q.Kind, n)
 		}
 		total := 0
 		for _, e := range q.Msg.Embeds {
 			total += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
-			if utf8.RuneCountInString(e.Description) > maxEmbedDescrip || utf8.RuneCountInString(e.Title) > maxEmbedTitle {
+			if utf8.RuneCountInString(e.Description) > transport.MaxEmbedDescription || utf8.RuneCountInString(e.Title) > transport.MaxEmbedTitle {
 				t.Errorf("%s with an embed over its limits", q.Kind)
 			}
 			for _, f := range e.Fields {
 				total += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
-				if utf8.RuneCountInString(f.Value) > maxEmbedField {
+				if utf8.RuneCountInString(f.Value) > transport.MaxEmbedField {
 					t.Errorf("%s with a field of %d characters", q.Kind, utf8.RuneCountInString(f.Value))
 				}
 			}
@@ -41,7 +42,7 @@ func checkFits(t *testing.T, qs []discordtest.Request) {
 				total += utf8.RuneCountInString(e.Footer.Text)
 			}
 		}
-		if total > maxEmbedTotal {
+		if total > transport.MaxEmbedTotal {
 			t.Errorf("%s with %d characters of embeds", q.Kind, total)
 		}
 	}

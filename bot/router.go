@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -96,7 +97,7 @@ const (
 )
 
 // runFunc answers an interaction a handler registered for.
-type runFunc func(ctx context.Context, r *reply, in *interaction) error
+type runFunc func(ctx context.Context, r *transport.Reply, in *interaction) error
 
 // suggestFunc lists what may be typed into an autocompleted option.
 type suggestFunc func(in *interaction) []string
@@ -208,7 +209,7 @@ func (rt *router) addVerb(v verb, route verbRoute) error {
 }
 
 // route reads an interaction and runs the handler registered for it.
-func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction) error {
+func (rt *router) route(ctx context.Context, r *transport.Reply, i *discordgo.Interaction) error {
 	in := &interaction{Interaction: i, user: userOf(i), message: i.Message, tr: rt.langs.person(string(i.Locale)), langs: rt.langs}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
@@ -234,7 +235,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 					}
 				}
 			}
-			return r.choices(choices)
+			return r.Choices(choices)
 		}
 		if i.GuildID == "" && !rt.anywhere[data.Name] {
 			return errGuildOnly
@@ -243,7 +244,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 			return run(ctx, r, in)
 		}
 		if !ok {
-			return refuseWith("refuse.unknown_command", "Name", clip(data.Name, 40))
+			return refuseWith("refuse.unknown_command", "Name", transport.Clip(data.Name, 40))
 		}
 		return c.run(ctx, r, in)
 	case discordgo.InteractionMessageComponent:
@@ -266,7 +267,7 @@ func (rt *router) route(ctx context.Context, r *reply, i *discordgo.Interaction)
 	return refuseWith("refuse.unknown_interaction")
 }
 
-func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction, customID string, kind componentKind) error {
+func (rt *router) componentRoute(ctx context.Context, r *transport.Reply, in *interaction, customID string, kind componentKind) error {
 	id, err := parseCustomID(customID)
 	if errors.Is(err, errOldCustomID) {
 		return errStaleClick // a message an older Meeple drew: its board is out of date
@@ -296,13 +297,13 @@ func (rt *router) componentRoute(ctx context.Context, r *reply, in *interaction,
 // its handler touches the store, so a click is answered at once however
 // busy the machine: a deferred update of its message, or a private
 // "thinking…" for a form with no message. The handler's answer follows
-// through the interaction's webhook (see reply.message).
-func acknowledge(r *reply, in *interaction) {
+// through the interaction's webhook (see transport.Reply.Message).
+func acknowledge(r *transport.Reply, in *interaction) {
 	if in.message == nil {
-		r.deferMessage(true)
+		r.DeferMessage(true)
 		return
 	}
-	r.deferUpdate()
+	r.DeferUpdate()
 }
 
 // options are a command's options by name.

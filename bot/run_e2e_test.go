@@ -298,7 +298,7 @@ func TestRunKeepsNoGuildState(t *testing.T) {
 	// events are taken in order: once a later interaction is answered, the
 	// guild has been seen
 	openTinyTable(t, h, chTiny, alice, bob)
-	s := h.bot.send.s
+	s := h.bot.send.Session()
 	s.State.RLock()
 	defer s.State.RUnlock()
 	if len(s.State.Guilds) != 0 {

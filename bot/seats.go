@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"time"
 
@@ -40,7 +41,7 @@ func (sh *seatHandler) register(rt *router) error {
 
 // nudge mentions the players the game waits for, whatever their ping
 // preference, at most once an hour per game.
-func (sh *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
 	var g *storage.Game
 	var waiting []engine.Seat
@@ -92,13 +93,13 @@ func (sh *seatHandler) nudge(_ context.Context, r *reply, in *interaction) error
 			names = append(names, fmt.Sprintf("<@%s> (%s)", u, promptLabel(words, st, s)))
 		}
 	}
-	return r.message(msg{Content: p.T("nudge.done", "User", user, "Names", joinNames(p, names), "ID", g.ID), Mentions: users})
+	return r.Message(transport.Message{Content: p.T("nudge.done", "User", user, "Names", joinNames(p, names), "ID", g.ID), Mentions: users})
 }
 
 // resign hands the caller's seat to a computer player, and offers the
 // people left a vote to end the game (endvote.go); when no person is left
 // at the table, the game is abandoned.
-func (sh *seatHandler) resign(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) resign(_ context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
 	out, g, err := sh.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seats := seatsOf(g, user)
@@ -116,16 +117,16 @@ func (sh *seatHandler) resign(_ context.Context, r *reply, in *interaction) erro
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil { // nobody left: abandoned
 		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_resigning", "User", user))
-		return r.message(msg{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
+		return r.Message(transport.Message{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
 	}
-	return r.message(msg{Content: in.publicTr().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
+	return r.Message(transport.Message{Content: in.publicTr().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
 		Components: []discordgo.MessageComponent{endVoteButton(in.publicTr(), g)}})
 }
 
 // replace hands a seat to another person, or to a computer player when no
 // user is named. The game's creator and admins may replace any seat; a
 // player may hand over their own.
-func (sh *seatHandler) replace(_ context.Context, r *reply, in *interaction) error {
+func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *interaction) error {
 	caller := in.user.ID
 	n, ok := in.opts.integer(optSeat)
 	if !ok {
@@ -166,7 +167,7 @@ func (sh *seatHandler) replace(_ context.Context, r *reply, in *interaction) err
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil {
 		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_replacing", "User", caller))
-		return r.message(msg{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
+		return r.Message(transport.Message{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
 	}
 	to := h.To.Name
 	var mentions []string
@@ -174,7 +175,7 @@ func (sh *seatHandler) replace(_ context.Context, r *reply, in *interaction) err
 		to = "<@" + h.To.User + ">"
 		mentions = []string{h.To.User}
 	}
-	return r.message(msg{Content: in.publicTr().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
+	return r.Message(transport.Message{Content: in.publicTr().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
 }
 
 // handOver gives a seat of the channel's running game to a new holder under

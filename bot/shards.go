@@ -25,7 +25,7 @@ func (b *Bot) shardSessions() ([]*discordgo.Session, error) {
 	if err := set.Check(); err != nil {
 		return nil, fmt.Errorf("bot: %w", err)
 	}
-	base := b.send.s
+	base := b.send.Session()
 	out := make([]*discordgo.Session, 0, len(set.IDs))
 	for i, id := range set.IDs {
 		s := base
@@ -56,7 +56,7 @@ func (b *Bot) shardSessions() ([]*discordgo.Session, error) {
 func (b *Bot) openShards(sessions []*discordgo.Session) error {
 	concurrency := 1
 	if len(sessions) > 1 {
-		gb, err := b.send.s.GatewayBot()
+		gb, err := b.send.Session().GatewayBot()
 		switch {
 		case err != nil:
 			b.log.Warn("could not read max_concurrency from Discord (GET /gateway/bot); connecting shards one at a time", "error", err)

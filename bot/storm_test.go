@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
 	"strconv"
 	"strings"
@@ -73,9 +74,9 @@ func newStormTrace() *stormTrace {
 	return &stormTrace{knownAt: map[string]int{}, takenAt: map[string]int{}}
 }
 
-func (s *stormTrace) hooks() *limitTrace {
-	return &limitTrace{
-		sent: func(r *http.Request) {
+func (s *stormTrace) hooks() *transport.Trace {
+	return &transport.Trace{
+		Sent: func(r *http.Request) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.next++
@@ -83,7 +84,7 @@ func (s *stormTrace) hooks() *limitTrace {
 			r.Header.Set(traceHeader, id)
 			s.knownAt[id] = s.taken
 		},
-		paused: func(r *http.Request, _ time.Time) {
+		Paused: func(r *http.Request, _ time.Time) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.takenAt[r.Header.Get(traceHeader)] = s.taken
@@ -107,7 +108,7 @@ func (s *stormTrace) inFlight(q, window discordtest.Request) bool {
 // from 8 goroutines through a storm, and checks what reached Discord.
 func weatherStorm(t *testing.T, h *harness) {
 	trace := newStormTrace()
-	h.bot.send.transport.limits.setTrace(trace.hooks())
+	h.bot.send.Limiter().SetTrace(trace.hooks())
 	var channels []string
 	for n := range 8 {
 		ch := fmt.Sprint(4001 + n)
@@ -138,7 +139,7 @@ func weatherStorm(t *testing.T, h *harness) {
 				go func() {
 					defer posters.Done()
 					for n := 0; n < 2 || time.Now().Before(end); n++ {
-						h.bot.pub.post(ch, msg{Content: fmt.Sprintf("notice %d.%d", p, n)}, 0)
+						h.bot.pub.post(ch, transport.Message{Content: fmt.Sprintf("notice %d.%d", p, n)}, 0)
 						mu.Lock()
 						posts++
 						mu.Unlock()

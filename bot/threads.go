@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,10 +16,6 @@ import (
 // channel links to it. Discord archives a quiet thread: the bot unarchives
 // it when an edit is refused for that. A deleted thread pauses its game
 // and the channel it hung from is told.
-
-// threadArchiveMinutes is how long a quiet game thread stays open: a week,
-// the longest Discord offers.
-const threadArchiveMinutes = 10080
 
 // threadPermissions are the bits of Permissions the bot needs in a
 // channel to run games in its threads.
@@ -36,35 +33,6 @@ func errThreadPermissions(missing []string) error {
 	return refuseWith("thread.permissions", "Names", permissionList(missing), "Count", len(missing))
 }
 
-// startThread opens a public thread in channel.
-func (s *sender) startThread(channel, name string) (*discordgo.Channel, error) {
-	return s.s.ThreadStartComplex(channel, &discordgo.ThreadStart{
-		Name: clip(name, 100), Type: discordgo.ChannelTypeGuildPublicThread, AutoArchiveDuration: threadArchiveMinutes,
-	})
-}
-
-// renameThread renames a thread the bot opened.
-func (s *sender) renameThread(thread, name string) error {
-	_, err := s.s.ChannelEditComplex(thread, &discordgo.ChannelEdit{Name: clip(name, 100)})
-	return err
-}
-
-// unarchive reopens an archived thread.
-func (s *sender) unarchive(thread string) error {
-	open := false
-	_, err := s.s.ChannelEditComplex(thread, &discordgo.ChannelEdit{Archived: &open})
-	return err
-}
-
-// isArchivedThread reports Discord's refusal to change a message in an
-// archived thread.
-func isArchivedThread(err error) bool {
-	return restCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread
-}
-
-// isUnknownChannel reports that the channel (or thread) is gone.
-func isUnknownChannel(err error) bool { return restCode(err) == discordgo.ErrCodeUnknownChannel }
-
 // threadName is the name of a game's thread.
 func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", title, id) }
 
@@ -75,8 +43,8 @@ func (lh *lobbyHandler) openInThread(in *interaction, g *storage.Game, title str
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := lh.send.startThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
-	if restCode(err) == discordgo.ErrCodeMissingPermissions || restCode(err) == discordgo.ErrCodeMissingAccess {
+	t, err := lh.send.StartThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
+	if transport.ErrorCode(err) == discordgo.ErrCodeMissingPermissions || transport.ErrorCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
 	if err != nil {
@@ -88,11 +56,11 @@ func (lh *lobbyHandler) openInThread(in *interaction, g *storage.Game, title str
 
 // announceThread names the new game's thread, posts its lobby there and
 // answers in the channel with a link to it.
-func (lh *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Game, title string) error {
-	if err := lh.send.renameThread(g.Channel, threadName(title, g.ID)); err != nil {
-		lh.log.Warn("naming the game's thread failed", "game", g.ID, "err", describeSendError(err))
+func (lh *lobbyHandler) announceThread(r *transport.Reply, in *interaction, g *storage.Game, title string) error {
+	if err := lh.send.RenameThread(g.Channel, threadName(title, g.ID)); err != nil {
+		lh.log.Warn("naming the game's thread failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
-	m, err := lh.send.post(g.Channel, lh.lobbyMessage(g, in.publicTr()))
+	m, err := lh.send.Post(g.Channel, lh.lobbyMessage(g, in.publicTr()))
 	if err != nil {
 		return err
 	}
@@ -102,7 +70,7 @@ func (lh *lobbyHandler) announceThread(r *reply, in *interaction, g *storage.Gam
 	}); err != nil {
 		lh.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	return r.message(msg{Content: in.publicTr().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
+	return r.Message(transport.Message{Content: in.publicTr().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel
@@ -134,7 +102,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 		mentions = []string{g.Creator}
 	}
 	tr := p.langs.server(g.Guild)
-	p.post(g.Parent, msg{Content: tr.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
+	p.post(g.Parent, transport.Message{Content: tr.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
 }
 
 // HandleThreadDelete takes Discord's word that a thread was deleted: a

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"io"
 	"log/slog"
 	"maps"
@@ -451,7 +452,7 @@ func (c config) logger(w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
 	// no interaction or webhook token reaches the log, whoever logs
 	if c.LogFormat == "json" {
-		return slog.New(bot.WithoutTokens(slog.NewJSONHandler(w, opts)))
+		return slog.New(transport.WithoutTokens(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(bot.WithoutTokens(slog.NewTextHandler(w, opts)))
+	return slog.New(transport.WithoutTokens(slog.NewTextHandler(w, opts)))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/transport"
 	"io"
 	"log/slog"
 	"os"
@@ -95,7 +96,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := endpoint.Apply(session, cfg.Discord.endpoints()); err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	bot.KeepLimits(session, log) // every REST call from here on keeps Discord's limits
+	transport.KeepLimits(session, log) // every REST call from here on keeps Discord's limits
 	shards, err := cfg.Discord.shardSet(func() (int, error) {
 		gb, err := session.GatewayBot()
 		if err != nil {

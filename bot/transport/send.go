@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"context"
@@ -18,16 +18,16 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// sender is the one way out to Discord. Every message, edit, DM and
+// Sender is the one way out to Discord. Every message, edit, DM and
 // interaction answer is fitted to Discord's limits here (fit), and every
 // REST call passes its limited transport, which counts the responses Discord holds
 // against the bot and holds back before Discord's limit. Handlers never
 // call the session themselves.
-type sender struct {
-	s         *discordgo.Session
-	log       *slog.Logger
-	transport *limitedTransport
-	after     afterFunc // the clock of interactions' automatic defers
+type Sender struct {
+	s       *discordgo.Session
+	log     *slog.Logger
+	limiter *Limiter
+	after   AfterFunc // the clock of interactions' automatic defers
 
 	mu  sync.Mutex
 	dms map[string]string // user → their DM channel with the bot
@@ -36,24 +36,34 @@ type sender struct {
 // maxDMChannels bounds the DM channel cache; past it an arbitrary entry goes.
 const maxDMChannels = 4096
 
-// newSender wraps s's HTTP client in a limited transport (or keeps the one KeepLimits put
-// there).
-func newSender(s *discordgo.Session, log *slog.Logger, now func() time.Time, after afterFunc) *sender {
+// NewSender sends through s, whose HTTP client it wraps in a Limiter (or
+// keeps the one KeepLimits put there). now is the clock of the
+// invalid-request window, after that of interactions' automatic defers;
+// obs (nil: nobody) hears of every REST call.
+func NewSender(s *discordgo.Session, log *slog.Logger, now func() time.Time, after AfterFunc, obs Observer) *Sender {
 	g := limitSession(s, log)
 	g.setClock(now)
-	return &sender{s: s, log: log, transport: g, after: after, dms: map[string]string{}}
+	g.obs = obs
+	return &Sender{s: s, log: log, limiter: g, after: after, dms: map[string]string{}}
 }
 
-// Guard puts Discord's rate limits and the count of refused requests
-// (see limitedTransport) under every REST call of s, before the bot starts: calls
+// Session is the bot's own session, for the calls that are not messages
+// (commands, the gateway, the bot's user).
+func (s *Sender) Session() *discordgo.Session { return s.s }
+
+// Limiter is the transport under every REST call of the session.
+func (s *Sender) Limiter() *Limiter { return s.limiter }
+
+// KeepLimits puts Discord's rate limits and the count of refused requests
+// (see Limiter) under every REST call of s, before the bot starts: calls
 // made before New, such as asking Discord for the shard count, keep the
 // limits too. New does it when it was not done. log receives the transport's
 // warnings.
 func KeepLimits(s *discordgo.Session, log *slog.Logger) { limitSession(s, log) }
 
-func limitSession(s *discordgo.Session, log *slog.Logger) *limitedTransport {
+func limitSession(s *discordgo.Session, log *slog.Logger) *Limiter {
 	if s.Client != nil {
-		if g, ok := s.Client.Transport.(*limitedTransport); ok {
+		if g, ok := s.Client.Transport.(*Limiter); ok {
 			return g
 		}
 	}
@@ -61,7 +71,7 @@ func limitSession(s *discordgo.Session, log *slog.Logger) *limitedTransport {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = slog.New(WithoutTokens(log.Handler()))
-	g := &limitedTransport{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(realWall{})}
+	g := &Limiter{log: log, now: time.Now, limit: invalidHoldBack, limits: newRateLimits(RealWall{})}
 	client := http.Client{}
 	if s.Client != nil {
 		client = *s.Client
@@ -83,10 +93,14 @@ func limitSession(s *discordgo.Session, log *slog.Logger) *limitedTransport {
 	return g
 }
 
-// reply starts answering interaction i, through a session of its own
-// (interactionSession).
-func (s *sender) reply(i *discordgo.Interaction) *reply {
-	return newReply(s.interactionSession(), i, s.log, s.after)
+// Reply starts answering interaction i, through a session of its own
+// (interactionSession). doneWords tell a command that was answered by a
+// public message only that it is done, in its user's language ("" reads
+// "Done.").
+func (s *Sender) Reply(i *discordgo.Interaction, doneWords string) *Reply {
+	r := newReply(s.interactionSession(), i, s.log, s.after)
+	r.doneText = doneWords
+	return r
 }
 
 // interactionSession returns a session for one interaction's calls (its
@@ -104,7 +118,7 @@ func (s *sender) reply(i *discordgo.Interaction) *reply {
 //     a bucket: the shared limiter would grow by one bucket an interaction.
 //     Discord counts an interaction's webhook limit per token, which is what
 //     a limiter per interaction keeps.
-func (s *sender) interactionSession() *discordgo.Session {
+func (s *Sender) interactionSession() *discordgo.Session {
 	return &discordgo.Session{
 		Token: s.s.Token, UserAgent: s.s.UserAgent, Client: s.s.Client, LogLevel: s.s.LogLevel,
 		MaxRestRetries: s.s.MaxRestRetries, ShouldRetryOnRateLimit: s.s.ShouldRetryOnRateLimit,
@@ -112,15 +126,15 @@ func (s *sender) interactionSession() *discordgo.Session {
 	}
 }
 
-// post sends m to a channel and returns the message Discord made; it
-// is silent when it pings nobody (see msg.flags).
-func (s *sender) post(channel string, m msg) (*discordgo.Message, error) {
+// Post sends m to a channel and returns the message Discord made; it
+// is silent when it pings nobody (see Message.flags).
+func (s *Sender) Post(channel string, m Message) (*discordgo.Message, error) {
 	return s.create(channel, m, m.flags())
 }
 
 // create sends m to a channel with flags.
-func (s *sender) create(channel string, m msg, flags discordgo.MessageFlags) (*discordgo.Message, error) {
-	m = fit(m.withImage())
+func (s *Sender) create(channel string, m Message, flags discordgo.MessageFlags) (*discordgo.Message, error) {
+	m = Fit(m.withImage())
 	send := &discordgo.MessageSend{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(), Flags: flags,
 	}
@@ -130,11 +144,11 @@ func (s *sender) create(channel string, m msg, flags discordgo.MessageFlags) (*d
 	return s.s.ChannelMessageSendComplex(channel, send)
 }
 
-// edit replaces the text, embeds and components of a message the bot
+// Edit replaces the text, embeds and components of a message the bot
 // posted, and its image when m has one (else its attachments stay). It
 // never pings.
-func (s *sender) edit(channel, id string, m msg) error {
-	m = fit(m.withImage())
+func (s *Sender) Edit(channel, id string, m Message) error {
+	m = Fit(m.withImage())
 	comps, embeds := nonNil(m.Components), m.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
@@ -152,16 +166,16 @@ func (s *sender) edit(channel, id string, m msg) error {
 	return err
 }
 
-// removeComponents leaves a message the bot posted without its
+// RemoveComponents leaves a message the bot posted without its
 // components, its text untouched.
-func (s *sender) removeComponents(channel, id string) error {
+func (s *Sender) RemoveComponents(channel, id string) error {
 	none := []discordgo.MessageComponent{}
 	_, err := s.s.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: channel, ID: id, Components: &none})
 	return err
 }
 
-// dm sends m to user's DM channel, opening it on first use.
-func (s *sender) dm(user string, m msg) (*discordgo.Message, error) {
+// DM sends m to user's DM channel, opening it on first use.
+func (s *Sender) DM(user string, m Message) (*discordgo.Message, error) {
 	s.mu.Lock()
 	ch, ok := s.dms[user]
 	s.mu.Unlock()
@@ -186,47 +200,48 @@ func (s *sender) dm(user string, m msg) (*discordgo.Message, error) {
 
 // Discord's limits on what a message holds (in characters).
 const (
-	maxContent      = 2000
-	maxEmbeds       = 10
-	maxEmbedTitle   = 256
-	maxEmbedDescrip = 4096
-	maxEmbedFields  = 25
-	maxFieldName    = 256
-	maxEmbedField   = 1024
-	maxFooter       = 2048
-	maxEmbedTotal   = 6000
-	maxRows         = 5
-	maxRowButtons   = 5
-	maxLabel        = 80  // a button's label
-	maxOptionText   = 100 // a select option's label, value and description
-	maxSelectOpts   = 25
-	maxPlaceholder  = 150
-	maxModalTitle   = 45
-	maxInputLabel   = 45
-	maxInputHolder  = 100
-	maxChoices      = 25 // autocomplete choices
-	maxChoiceText   = 100
+	MaxContent          = 2000
+	maxEmbeds           = 10
+	MaxEmbedTitle       = 256
+	MaxEmbedDescription = 4096
+	maxEmbedFields      = 25
+	maxFieldName        = 256
+	MaxEmbedField       = 1024
+	maxFooter           = 2048
+	MaxEmbedTotal       = 6000
+	MaxRows             = 5
+	maxRowButtons       = 5
+	MaxLabel            = 80  // a button's label
+	maxOptionText       = 100 // a select option's label, value and description
+	MaxSelectOptions    = 25
+	maxPlaceholder      = 150
+	maxModalTitle       = 45
+	maxInputLabel       = 45
+	maxInputHolder      = 100
+	MaxChoices          = 25 // autocomplete choices
+	maxChoiceText       = 100
+	MaxCustomID         = 100 // a component's custom_id
 )
 
-// fit returns m shortened to Discord's limits: long texts are clipped,
+// Fit returns m shortened to Discord's limits: long texts are clipped,
 // surplus embeds, fields, rows and options dropped, and components whose
 // custom_id Discord would refuse left out. Every text the bot sends passes
 // here, so no answer fails for its length.
-func fit(m msg) msg {
-	m.Content = clip(m.Content, maxContent)
-	m.Alt = clip(m.Alt, maxAltText)
+func Fit(m Message) Message {
+	m.Content = Clip(m.Content, MaxContent)
+	m.Alt = Clip(m.Alt, MaxAltText)
 	if len(m.Embeds) > maxEmbeds {
 		m.Embeds = m.Embeds[:maxEmbeds]
 	}
-	budget := maxEmbedTotal
+	budget := MaxEmbedTotal
 	embeds := make([]*discordgo.MessageEmbed, 0, len(m.Embeds))
 	for _, e := range m.Embeds {
 		if e == nil {
 			continue
 		}
 		c := *e
-		c.Title = clipBudget(c.Title, maxEmbedTitle, &budget)
-		c.Description = clipBudget(c.Description, maxEmbedDescrip, &budget)
+		c.Title = clipBudget(c.Title, MaxEmbedTitle, &budget)
+		c.Description = clipBudget(c.Description, MaxEmbedDescription, &budget)
 		if c.Footer != nil {
 			f := *c.Footer
 			f.Text = clipBudget(f.Text, maxFooter, &budget)
@@ -241,8 +256,8 @@ func fit(m msg) msg {
 				continue
 			}
 			g := *f
-			g.Name = orNone(clipBudget(g.Name, maxFieldName, &budget))
-			g.Value = orNone(clipBudget(g.Value, maxEmbedField, &budget))
+			g.Name = OrNone(clipBudget(g.Name, maxFieldName, &budget))
+			g.Value = OrNone(clipBudget(g.Value, MaxEmbedField, &budget))
 			fields = append(fields, &g)
 		}
 		c.Fields = fields
@@ -258,7 +273,7 @@ func fit(m msg) msg {
 // clipBudget clips s to n characters and to what is left of budget, and
 // takes its length from budget.
 func clipBudget(s string, n int, budget *int) string {
-	s = clip(s, min(n, max(*budget, 0)))
+	s = Clip(s, min(n, max(*budget, 0)))
 	*budget -= utf8.RuneCountInString(s)
 	return s
 }
@@ -273,7 +288,7 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 	seen := map[string]bool{} // custom_ids are unique in a message
 	for _, row := range rows {
 		ar, ok := asRow(row)
-		if !ok || len(out) == maxRows {
+		if !ok || len(out) == MaxRows {
 			continue
 		}
 		var comps []discordgo.MessageComponent
@@ -284,13 +299,13 @@ func fitRows(rows []discordgo.MessageComponent) []discordgo.MessageComponent {
 				if menu || len(comps) == maxRowButtons || !validCustomID(c.CustomID, seen) {
 					continue
 				}
-				c.Label = clip(c.Label, maxLabel)
+				c.Label = Clip(c.Label, MaxLabel)
 				comps = append(comps, c)
 			case discordgo.SelectMenu:
 				if len(comps) > 0 || !validCustomID(c.CustomID, seen) {
 					continue
 				}
-				c.Placeholder = clip(c.Placeholder, maxPlaceholder)
+				c.Placeholder = Clip(c.Placeholder, maxPlaceholder)
 				c.Options = fitOptions(c.Options)
 				if len(c.Options) == 0 {
 					continue
@@ -317,7 +332,7 @@ func asRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
 
 func validCustomID(id string, seen map[string]bool) bool {
 	n := utf8.RuneCountInString(id)
-	if n == 0 || n > maxCustomID || seen[id] {
+	if n == 0 || n > MaxCustomID || seen[id] {
 		return false
 	}
 	seen[id] = true
@@ -330,15 +345,15 @@ func fitOptions(opts []discordgo.SelectMenuOption) []discordgo.SelectMenuOption 
 	var out []discordgo.SelectMenuOption
 	values := map[string]bool{}
 	for _, o := range opts {
-		if len(out) == maxSelectOpts {
+		if len(out) == MaxSelectOptions {
 			break
 		}
 		if n := utf8.RuneCountInString(o.Value); n == 0 || n > maxOptionText || values[o.Value] {
 			continue
 		}
 		values[o.Value] = true
-		o.Label = clip(o.Label, maxOptionText)
-		o.Description = clip(o.Description, maxOptionText)
+		o.Label = Clip(o.Label, maxOptionText)
+		o.Description = Clip(o.Description, maxOptionText)
 		out = append(out, o)
 	}
 	return out
@@ -347,7 +362,7 @@ func fitOptions(opts []discordgo.SelectMenuOption) []discordgo.SelectMenuOption 
 // fitForm shortens a modal's title, labels and placeholders.
 func fitForm(data *discordgo.InteractionResponseData) *discordgo.InteractionResponseData {
 	d := *data
-	d.Title = clip(d.Title, maxModalTitle)
+	d.Title = Clip(d.Title, maxModalTitle)
 	rows := make([]discordgo.MessageComponent, 0, len(d.Components))
 	for _, row := range d.Components {
 		ar, ok := asRow(row)
@@ -357,8 +372,8 @@ func fitForm(data *discordgo.InteractionResponseData) *discordgo.InteractionResp
 		comps := make([]discordgo.MessageComponent, 0, len(ar.Components))
 		for _, c := range ar.Components {
 			if in, ok := c.(discordgo.TextInput); ok {
-				in.Label = clip(in.Label, maxInputLabel)
-				in.Placeholder = clip(in.Placeholder, maxInputHolder)
+				in.Label = Clip(in.Label, maxInputLabel)
+				in.Placeholder = Clip(in.Placeholder, maxInputHolder)
 				c = in
 			}
 			comps = append(comps, c)
@@ -373,7 +388,7 @@ func fitForm(data *discordgo.InteractionResponseData) *discordgo.InteractionResp
 func fitChoices(cs []*discordgo.ApplicationCommandOptionChoice) []*discordgo.ApplicationCommandOptionChoice {
 	out := []*discordgo.ApplicationCommandOptionChoice{}
 	for _, c := range cs {
-		if len(out) == maxChoices {
+		if len(out) == MaxChoices {
 			break
 		}
 		v, _ := c.Value.(string)
@@ -385,8 +400,17 @@ func fitChoices(cs []*discordgo.ApplicationCommandOptionChoice) []*discordgo.App
 	return out
 }
 
-// clip shortens s to n characters, ending it with an ellipsis.
-func clip(s string, n int) string {
+// OrNone is s, or a dash when s is blank: Discord refuses an embed field
+// with no text.
+func OrNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+// Clip shortens s to n characters, ending it with an ellipsis.
+func Clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -421,14 +445,14 @@ const (
 // recent requests were refused by Discord.
 var errHoldingBack = errors.New("holding back: too many requests refused by Discord in the last ten minutes")
 
-// limitedTransport is the HTTP transport under the session, so that no request of
+// Limiter is the HTTP transport under the session, so that no request of
 // the process escapes it. It keeps Discord's rate limits (rateLimits: the
 // global limit, each route's bucket, a steady pace), counts the invalid
 // responses Discord holds against the bot (401, 403, and 429 other than a
 // shared resource's), logs them without their URL's tokens, and while the
 // count of the last ten minutes is at its limit it refuses every request
 // but interaction answers without sending it.
-type limitedTransport struct {
+type Limiter struct {
 	next   http.RoundTripper
 	log    *slog.Logger
 	now    func() time.Time // the bot's clock, for the invalid-request window
@@ -451,8 +475,8 @@ type limitedTransport struct {
 
 // RoundTrip sends r when Discord's limits allow, unless the transport holds
 // back.
-func (g *limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !isInteractionCall(r.URL.Path) && g.full() {
+func (g *Limiter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !IsInteractionCall(r.URL.Path) && g.full() {
 		return nil, errHoldingBack
 	}
 	t, err := g.admitted(r)
@@ -490,7 +514,7 @@ func (g *limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // bounded returns r with the transport's exchange time running from now, and
 // the function that ends that time with the response's body (at once
 // without a response).
-func (g *limitedTransport) bounded(r *http.Request) (*http.Request, func(*http.Response)) {
+func (g *Limiter) bounded(r *http.Request) (*http.Request, func(*http.Response)) {
 	if g.exchange <= 0 {
 		return r, func(*http.Response) {}
 	}
@@ -547,14 +571,37 @@ func invalidResponse(resp *http.Response) bool {
 }
 
 // setClock sets the clock of the invalid-request window.
-func (g *limitedTransport) setClock(now func() time.Time) {
+func (g *Limiter) setClock(now func() time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.now = now
 }
 
+// SetWall sets the clock Discord's rate limits are kept on (tests hold it
+// still or make it jump).
+func (g *Limiter) SetWall(w Wall) {
+	g.limits.mu.Lock()
+	defer g.limits.mu.Unlock()
+	g.limits.wall = w
+}
+
+// Exchange is how long one request's exchange with Discord may take once
+// the limits let it go (the session's HTTP timeout, taken over).
+func (g *Limiter) Exchange() time.Duration { return g.exchange }
+
+// SetExchange sets Exchange; tests set it before the calls they time.
+func (g *Limiter) SetExchange(d time.Duration) { g.exchange = d }
+
+// HoldBackAt sets how many invalid responses in ten minutes make the
+// transport hold back (5,000 unless a test sets it).
+func (g *Limiter) HoldBackAt(n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.limit = n
+}
+
 // count records one invalid response.
-func (g *limitedTransport) count(r *http.Request, resp *http.Response) {
+func (g *Limiter) count(r *http.Request, resp *http.Response) {
 	g.mu.Lock()
 	now := g.now()
 	g.expireLocked(now)
@@ -578,7 +625,7 @@ func (g *limitedTransport) count(r *http.Request, resp *http.Response) {
 }
 
 // expireLocked drops the invalid responses older than the window.
-func (g *limitedTransport) expireLocked(now time.Time) {
+func (g *Limiter) expireLocked(now time.Time) {
 	n := 0
 	for n < len(g.invalid) && now.Sub(g.invalid[n]) >= invalidWindow {
 		n++
@@ -590,7 +637,7 @@ func (g *limitedTransport) expireLocked(now time.Time) {
 
 // full reports whether the invalid responses of the last ten minutes
 // reached the limit.
-func (g *limitedTransport) full() bool {
+func (g *Limiter) full() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.holding {
@@ -605,30 +652,30 @@ func (g *limitedTransport) full() bool {
 	return true
 }
 
-// totals returns how many requests were sent and how many were answered
+// Totals returns how many requests were sent and how many were answered
 // 429 since the start.
-func (g *limitedTransport) totals() (requests, tooMany int) {
+func (g *Limiter) Totals() (requests, tooMany int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.requests, g.tooMany
 }
 
-// invalidCount returns the invalid responses of the last ten minutes.
-func (g *limitedTransport) invalidCount() int {
+// InvalidCount returns the invalid responses of the last ten minutes.
+func (g *Limiter) InvalidCount() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.expireLocked(g.now())
 	return len(g.invalid)
 }
 
-// isInteractionCall reports whether a REST path answers an interaction
+// IsInteractionCall reports whether a REST path answers an interaction
 // (exempt from the global limit, and never held back: the player waits).
-func isInteractionCall(path string) bool {
+func IsInteractionCall(path string) bool {
 	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
 }
 
-// restCode returns the Discord error code of a REST error, or 0.
-func restCode(err error) int {
+// ErrorCode returns the Discord error code of a REST error, or 0.
+func ErrorCode(err error) int {
 	var rest *discordgo.RESTError
 	if errors.As(err, &rest) && rest.Message != nil {
 		return rest.Message.Code
@@ -636,16 +683,16 @@ func restCode(err error) int {
 	return 0
 }
 
-func isUnknownMessage(err error) bool { return restCode(err) == discordgo.ErrCodeUnknownMessage }
+func IsUnknownMessage(err error) bool { return ErrorCode(err) == discordgo.ErrCodeUnknownMessage }
 
-func isCannotDM(err error) bool {
-	return restCode(err) == discordgo.ErrCodeCannotSendMessagesToThisUser
+func IsCannotDM(err error) bool {
+	return ErrorCode(err) == discordgo.ErrCodeCannotSendMessagesToThisUser
 }
 
-// describeSendError is a short description of a failed send for the log,
+// DescribeError is a short description of a failed send for the log,
 // without the interaction tokens a URL may carry.
-func describeSendError(err error) string {
-	if code := restCode(err); code != 0 {
+func DescribeError(err error) string {
+	if code := ErrorCode(err); code != 0 {
 		return fmt.Sprintf("Discord error %d", code)
 	}
 	var ue *url.Error

@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"errors"
@@ -21,10 +21,10 @@ import (
 // DM, the private picker) edits the board through them rather than with a
 // bot-token call.
 
-// handleLife is how long after its handler had it an interaction's
+// HandleLife is how long after its handler had it an interaction's
 // webhook is still used: Discord's 15 minutes, less a margin for the
 // seconds an interaction may take to arrive and be answered.
-const handleLife = 14 * time.Minute
+const HandleLife = 14 * time.Minute
 
 // handlesPerChannel is how many interactions are kept for a board; the
 // newest is used, and the next when it fails.
@@ -43,37 +43,37 @@ const (
 // arbitrary channel's handles go (its next edit is a bot-token call).
 const maxHandleChannels = 4096
 
-// errNoHandle: no live interaction can edit the message.
-var errNoHandle = errors.New("no interaction at hand to edit the message through")
+// ErrNoHandle: no live interaction can edit the message.
+var ErrNoHandle = errors.New("no interaction at hand to edit the message through")
 
 // boardHandle is an interaction through whose webhook a board message can
 // be edited.
 type boardHandle struct {
-	r       *reply
+	r       *Reply
 	message string    // the board message it edits
 	own     bool      // message is r's follow-up, not its original message
 	until   time.Time // when its token is too old to use
 }
 
-// boardHandles keeps the live handles of each channel's board. Safe for
+// BoardHandles keeps the live handles of each channel's board. Safe for
 // concurrent use; the publisher's one worker per channel uses them in
 // order.
-type boardHandles struct {
+type BoardHandles struct {
 	now func() time.Time
 
 	mu   sync.Mutex
 	by   map[string][]boardHandle // by channel, newest first
-	used map[*reply][]time.Time   // the latest edits through each handle
+	used map[*Reply][]time.Time   // the latest edits through each handle
 }
 
-func newBoardHandles(now func() time.Time) *boardHandles {
-	return &boardHandles{now: now, by: map[string][]boardHandle{}, used: map[*reply][]time.Time{}}
+func NewBoardHandles(now func() time.Time) *BoardHandles {
+	return &BoardHandles{now: now, by: map[string][]boardHandle{}, used: map[*Reply][]time.Time{}}
 }
 
-// keep records that r can edit message in channel: as its original
+// Keep records that r can edit message in channel: as its original
 // message (a click on it), or as its follow-up when own. at is when r's
 // handler had it (zero: now), from which its token's life is counted.
-func (h *boardHandles) keep(channel string, r *reply, message string, own bool, at time.Time) {
+func (h *BoardHandles) Keep(channel string, r *Reply, message string, own bool, at time.Time) {
 	now := h.now()
 	if at.IsZero() {
 		at = now
@@ -90,7 +90,7 @@ func (h *boardHandles) keep(channel string, r *reply, message string, own bool, 
 			break
 		}
 	}
-	kept := []boardHandle{{r: r, message: message, own: own, until: at.Add(handleLife)}}
+	kept := []boardHandle{{r: r, message: message, own: own, until: at.Add(HandleLife)}}
 	for _, old := range list {
 		switch {
 		case old.r == r:
@@ -103,15 +103,15 @@ func (h *boardHandles) keep(channel string, r *reply, message string, own bool, 
 	h.by[channel] = kept
 }
 
-// edit edits message in channel through the newest live interaction that
+// Edit edits message in channel through the newest live interaction that
 // can, dropping those that fail; errNoHandle when none is left.
-func (h *boardHandles) edit(channel, message string, e *discordgo.WebhookEdit) error {
+func (h *BoardHandles) Edit(channel, message string, e *discordgo.WebhookEdit) error {
 	for {
 		hd, ok := h.live(channel, message)
 		if !ok {
-			return errNoHandle
+			return ErrNoHandle
 		}
-		if err := hd.r.editThrough(message, hd.own, e); err == nil {
+		if err := hd.r.EditThrough(message, hd.own, e); err == nil {
 			return nil
 		}
 		h.drop(channel, hd.r)
@@ -120,7 +120,7 @@ func (h *boardHandles) edit(channel, message string, e *discordgo.WebhookEdit) e
 
 // live returns the newest live handle that can edit message and has room
 // in its webhook's rate limit, and counts the edit against it.
-func (h *boardHandles) live(channel, message string) (boardHandle, bool) {
+func (h *BoardHandles) live(channel, message string) (boardHandle, bool) {
 	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -144,7 +144,7 @@ func (h *boardHandles) live(channel, message string) (boardHandle, bool) {
 	return boardHandle{}, false
 }
 
-func (h *boardHandles) drop(channel string, r *reply) {
+func (h *BoardHandles) drop(channel string, r *Reply) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	list := h.by[channel]
@@ -158,8 +158,8 @@ func (h *boardHandles) drop(channel string, r *reply) {
 	delete(h.used, r)
 }
 
-// forget drops a channel's handles (its game ended).
-func (h *boardHandles) forget(channel string) {
+// Forget drops a channel's handles (its game ended).
+func (h *BoardHandles) Forget(channel string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, hd := range h.by[channel] {
@@ -168,13 +168,13 @@ func (h *boardHandles) forget(channel string) {
 	delete(h.by, channel)
 }
 
-// inChannel reports whether r's interaction was made in the guild channel
+// InChannel reports whether r's interaction was made in the guild channel
 // ch, so that its public follow-ups are seen there.
-func (r *reply) inChannel(ch string) bool { return r.i.GuildID != "" && r.i.ChannelID == ch }
+func (r *Reply) InChannel(ch string) bool { return r.i.GuildID != "" && r.i.ChannelID == ch }
 
 // unblockFollowups marks the interaction answered, or its handler done: a follow-up
 // waiting for its initial response may go (or give up).
-func (r *reply) unblockFollowups() {
+func (r *Reply) unblockFollowups() {
 	r.answeredOnce.Do(func() {
 		if r.answered != nil {
 			close(r.answered)
@@ -182,13 +182,13 @@ func (r *reply) unblockFollowups() {
 	})
 }
 
-// followup posts m as a follow-up of the interaction and returns the
+// Followup posts m as a follow-up of the interaction and returns the
 // message Discord made. It waits for the handler's initial response (a
 // handler may queue work before it answers), and needs a complete one:
 // none, a lost interaction, or a deferred message still waiting for its
 // content (which a follow-up would fill) is an error, and nothing is sent.
-func (r *reply) followup(m msg) (*discordgo.Message, error) {
-	m = fit(m)
+func (r *Reply) Followup(m Message) (*discordgo.Message, error) {
+	m = Fit(m)
 	if r.answered != nil {
 		<-r.answered
 	}
@@ -196,19 +196,19 @@ func (r *reply) followup(m msg) (*discordgo.Message, error) {
 	ready := !r.lost && (r.state == ackUpdate || r.state == ackMessage && r.edited)
 	r.mu.Unlock()
 	if !ready {
-		return nil, errNoHandle
+		return nil, ErrNoHandle
 	}
 	return r.createFollowup(m)
 }
 
-// editThrough edits message through the interaction's webhook: its
+// EditThrough edits message through the interaction's webhook: its
 // original message, or its follow-up when own. Only once acknowledged.
-func (r *reply) editThrough(message string, own bool, e *discordgo.WebhookEdit) error {
+func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit) error {
 	r.mu.Lock()
 	ready := !r.lost && r.state != ackNone
 	r.mu.Unlock()
 	if !ready {
-		return errNoHandle
+		return ErrNoHandle
 	}
 	var err error
 	if own {
@@ -219,9 +219,9 @@ func (r *reply) editThrough(message string, own bool, e *discordgo.WebhookEdit) 
 	return err
 }
 
-// retiredEdit is the webhook edit that leaves a message without its
+// RetiredEdit is the webhook edit that leaves a message without its
 // components, its text untouched.
-func retiredEdit() *discordgo.WebhookEdit {
+func RetiredEdit() *discordgo.WebhookEdit {
 	none := []discordgo.MessageComponent{}
 	return &discordgo.WebhookEdit{Components: &none}
 }

@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"bytes"
@@ -40,19 +40,19 @@ import (
 // answered with a global 429 itself, its retry_after is honoured, as
 // Discord asks of every 429, by the interaction calls alone.
 
-// wall is the clock rate limits are kept on: Discord's windows are real
+// Wall is the clock rate limits are kept on: Discord's windows are real
 // time. Tests give the transport a clock that jumps to the end of each wait.
-type wall interface {
+type Wall interface {
 	Now() time.Time
 	// Sleep waits until t or until ctx ends.
 	Sleep(ctx context.Context, t time.Time) error
 }
 
-type realWall struct{}
+type RealWall struct{}
 
-func (realWall) Now() time.Time { return time.Now() }
+func (RealWall) Now() time.Time { return time.Now() }
 
-func (realWall) Sleep(ctx context.Context, t time.Time) error {
+func (RealWall) Sleep(ctx context.Context, t time.Time) error {
 	d := time.Until(t)
 	if d <= 0 {
 		return nil
@@ -70,10 +70,10 @@ func (realWall) Sleep(ctx context.Context, t time.Time) error {
 // rateLimits is the transport's record of Discord's limits. It is safe for
 // concurrent use.
 type rateLimits struct {
-	wall wall
+	wall Wall
 	// trace, when set (by tests), is called under mu with each bot-token
 	// request let go and each global 429 taken in.
-	trace *limitTrace
+	trace *Trace
 
 	mu sync.Mutex
 	// changed is closed and replaced whenever a wait may be over early
@@ -89,11 +89,11 @@ type rateLimits struct {
 	waiting int               // requests waiting for an answer (a probe's, a new bucket's)
 }
 
-// limitTrace lets a test see the order of what the transport lets go and what
+// Trace lets a test see the order of what the transport lets go and what
 // it learns.
-type limitTrace struct {
-	sent   func(r *http.Request)
-	paused func(r *http.Request, until time.Time)
+type Trace struct {
+	Sent   func(r *http.Request)
+	Paused func(r *http.Request, until time.Time)
 }
 
 // gate is one global limit: closed until a time, then open to one probe.
@@ -115,7 +115,7 @@ type bucket struct {
 // flight whose reset passed are dropped.
 const maxBuckets = 4096
 
-func newRateLimits(w wall) *rateLimits {
+func newRateLimits(w Wall) *rateLimits {
 	return &rateLimits{wall: w, changed: make(chan struct{}), buckets: map[string]*bucket{}, hashes: map[string]string{}}
 }
 
@@ -130,7 +130,7 @@ type ticket struct {
 // admit waits until r may be sent under every limit that binds it, and
 // reserves its place.
 func (l *rateLimits) admit(ctx context.Context, r *http.Request) (ticket, error) {
-	t := ticket{interaction: isInteractionCall(r.URL.Path)}
+	t := ticket{interaction: IsInteractionCall(r.URL.Path)}
 	if !t.interaction {
 		t.route = routeKey(r.Method, r.URL.Path)
 	}
@@ -171,7 +171,7 @@ func (l *rateLimits) admit(ctx context.Context, r *http.Request) (ticket, error)
 				b.inFlight++
 				l.paced = later(l.paced, now).Add(paceInterval)
 				if l.trace != nil {
-					l.trace.sent(r)
+					l.trace.Sent(r)
 				}
 			}
 			l.mu.Unlock()
@@ -267,7 +267,7 @@ func (l *rateLimits) release(t ticket, r *http.Request, resp *http.Response) *ht
 			}
 			g.probing = true
 			if !t.interaction && l.trace != nil {
-				l.trace.paused(r, until)
+				l.trace.Paused(r, until)
 			}
 		default:
 			if t.probe {
@@ -407,8 +407,12 @@ func splitRoute(route string) (template, major string) {
 }
 
 // setTrace installs a test's trace.
-func (l *rateLimits) setTrace(t *limitTrace) {
+func (l *rateLimits) setTrace(t *Trace) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.trace = t
 }
+
+// SetTrace lets a test see, in order, each bot-token request the
+// transport lets go and each global 429 it takes in.
+func (g *Limiter) SetTrace(t *Trace) { g.limits.setTrace(t) }

@@ -1,8 +1,9 @@
-package bot
+package transport
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -11,22 +12,22 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// ackBudget is how long a handler may work before its interaction is
+// AckBudget is how long a handler may work before its interaction is
 // deferred automatically; Discord invalidates the token after 3 s. Most
 // interactions are acknowledged long before (see router.acknowledge):
 // this is the safety net of the commands that answer when their work is
 // done.
-const ackBudget = 1500 * time.Millisecond
+const AckBudget = 1500 * time.Millisecond
 
-// afterFunc runs f once d has passed on a clock, in a goroutine of its
+// AfterFunc runs f once d has passed on a clock, in a goroutine of its
 // own, and returns what stops it (see Config.AfterFunc).
-type afterFunc func(d time.Duration, f func()) (stop func() bool)
+type AfterFunc func(d time.Duration, f func()) (stop func() bool)
 
-// realAfterFunc is time.AfterFunc.
-func realAfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+// RealAfterFunc is time.AfterFunc.
+func RealAfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
-// msg is one message Meeple sends: public or only for the interaction's user.
-type msg struct {
+// Message is one message Meeple sends: public or only for the interaction's user.
+type Message struct {
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
@@ -45,32 +46,32 @@ type msg struct {
 	Mentions []string
 }
 
-const imageName = "board.png"
+const ImageName = "board.png"
 
 // withImage returns m with its image shown inside its first embed, unless
 // it is a loose attachment.
-func (m msg) withImage() msg {
+func (m Message) withImage() Message {
 	if m.Image == nil || m.Loose || len(m.Embeds) == 0 || m.Embeds[0].Image != nil {
 		return m
 	}
 	e := *m.Embeds[0]
-	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + imageName}
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + ImageName}
 	m.Embeds = append([]*discordgo.MessageEmbed{&e}, m.Embeds[1:]...)
 	return m
 }
 
-func (m msg) files() []*discordgo.File {
+func (m Message) files() []*discordgo.File {
 	if m.Image == nil {
 		return nil
 	}
-	return []*discordgo.File{{Name: imageName, ContentType: "image/png", Reader: bytes.NewReader(m.Image)}}
+	return []*discordgo.File{{Name: ImageName, ContentType: "image/png", Reader: bytes.NewReader(m.Image)}}
 }
 
 // flags are m's message flags: a private message is ephemeral, and a
 // public one that pings nobody is silent (Discord's SUPPRESS_NOTIFICATIONS:
 // no push or desktop notification even for those who follow every
 // message of the channel), so that routine posts make no phone buzz.
-func (m msg) flags() discordgo.MessageFlags {
+func (m Message) flags() discordgo.MessageFlags {
 	switch {
 	case m.Private:
 		return discordgo.MessageFlagsEphemeral
@@ -80,12 +81,12 @@ func (m msg) flags() discordgo.MessageFlags {
 	return 0
 }
 
-func (m msg) allowed() *discordgo.MessageAllowedMentions {
+func (m Message) allowed() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Users: m.Mentions}
 }
 
 // responseData converts m for an interaction response.
-func (m msg) responseData() *discordgo.InteractionResponseData {
+func (m Message) responseData() *discordgo.InteractionResponseData {
 	m = m.withImage()
 	return &discordgo.InteractionResponseData{
 		Content: m.Content, Embeds: m.Embeds, Components: nonNil(m.Components), Files: m.files(),
@@ -110,10 +111,10 @@ const (
 	ackOther       // a modal or autocomplete result
 )
 
-// reply answers one interaction. It sends exactly one initial response
-// (deferring on its own when the handler takes longer than ackBudget) and
+// Reply answers one interaction. It sends exactly one initial response
+// (deferring on its own when the handler takes longer than AckBudget) and
 // turns later answers into edits and follow-ups. Safe for concurrent use.
-type reply struct {
+type Reply struct {
 	s   *discordgo.Session
 	i   *discordgo.Interaction
 	log *slog.Logger
@@ -140,11 +141,11 @@ type reply struct {
 // too late, so neither it nor its webhook can be used any more.
 var errInteractionLost = errors.New("the interaction expired before it was answered")
 
-// expired reports whether err says that an interaction can no longer be
+// Expired reports whether err says that an interaction can no longer be
 // answered: Discord no longer knows it (its 3 seconds passed before the
 // first answer, or its token's 15 minutes before a later one).
-func expired(err error) bool {
-	switch restCode(err) {
+func Expired(err error) bool {
+	switch ErrorCode(err) {
 	case discordgo.ErrCodeUnknownInteraction, discordgo.ErrCodeUnknownWebhook, discordgo.ErrCodeInvalidWebhookTokenProvided:
 		return true
 	}
@@ -153,16 +154,16 @@ func expired(err error) bool {
 
 // newReply answers i through s; after is the clock of its automatic
 // defer (real time when nil).
-func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after afterFunc) *reply {
-	r := &reply{s: s, i: i, log: log, answered: make(chan struct{})}
+func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after AfterFunc) *Reply {
+	r := &Reply{s: s, i: i, log: log, answered: make(chan struct{})}
 	if after == nil {
-		after = realAfterFunc
+		after = RealAfterFunc
 	}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		// held while the timer is set: one that fires at once waits
 		// here until r.stop is there to be read
 		r.mu.Lock()
-		r.stop = after(ackBudget, r.autoDefer)
+		r.stop = after(AckBudget, r.autoDefer)
 		r.mu.Unlock()
 	}
 	return r
@@ -170,44 +171,44 @@ func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, 
 
 // autoDefer defers an interaction whose handler is still working: a command
 // gets a private "thinking" message, a component or modal a silent update.
-func (r *reply) autoDefer() {
+func (r *Reply) autoDefer() {
 	defer func() { // on the timer's goroutine: a panic here would end the process
 		if p := recover(); p != nil {
-			r.log.Error("recovered from a panic in an automatic defer", "channel", r.i.ChannelID, "panic", panicText(p), "stack", string(debug.Stack()))
+			r.log.Error("recovered from a panic in an automatic defer", "channel", r.i.ChannelID, "panic", fmt.Sprintf("%T", p), "stack", string(debug.Stack()))
 		}
 	}()
 	if r.i.Type == discordgo.InteractionApplicationCommand {
-		r.deferMessage(true)
+		r.DeferMessage(true)
 		return
 	}
-	r.deferUpdate()
+	r.DeferUpdate()
 }
 
-// finish answers an interaction its handler left unanswered: a
+// Finish answers an interaction its handler left unanswered: a
 // component's message stays as it was; a command is told it is done.
-func (r *reply) finish() {
+func (r *Reply) Finish() {
 	r.mu.Lock()
 	answered := r.state != ackNone
 	r.mu.Unlock()
 	switch {
 	case answered:
 	case r.i.Type == discordgo.InteractionApplicationCommand:
-		_ = r.message(msg{Content: r.doneWords(), Private: true})
+		_ = r.Message(Message{Content: r.doneWords(), Private: true})
 	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
-		r.deferUpdate()
+		r.DeferUpdate()
 	}
 }
 
 // doneWords say that a command is done, in its user's language.
-func (r *reply) doneWords() string {
+func (r *Reply) doneWords() string {
 	if r.doneText == "" {
 		return "Done."
 	}
 	return r.doneText
 }
 
-// done stops the automatic defer; it returns the first send error.
-func (r *reply) done() error {
+// Done stops the automatic defer; it returns the first send error.
+func (r *Reply) Done() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopTimer()
@@ -220,12 +221,12 @@ func (r *reply) done() error {
 // edit or follow-up goes through its webhook before one: a response that
 // failed leaves it unanswered (a later answer tries again), and one refused
 // as too late loses it.
-func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
+func (r *Reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 	if r.lost {
 		return r.note(errInteractionLost)
 	}
 	err := r.callback(resp)
-	switch code := restCode(err); {
+	switch code := ErrorCode(err); {
 	case err == nil, code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
 		r.state = state
 		r.stopTimer() // answered: nothing left to defer
@@ -237,22 +238,22 @@ func (r *reply) respond(resp *discordgo.InteractionResponse, state ack) error {
 }
 
 // stopTimer stops the automatic defer, if one was set; r.mu is held.
-func (r *reply) stopTimer() {
+func (r *Reply) stopTimer() {
 	if r.stop != nil {
 		r.stop()
 	}
 }
 
-func (r *reply) note(err error) error {
+func (r *Reply) note(err error) error {
 	if err != nil && r.err == nil {
 		r.err = err
 	}
 	return err
 }
 
-// deferMessage acknowledges with a loading message (private or public) that
+// DeferMessage acknowledges with a loading message (private or public) that
 // a later message call fills in. No-op once acknowledged.
-func (r *reply) deferMessage(private bool) {
+func (r *Reply) DeferMessage(private bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != ackNone {
@@ -266,8 +267,8 @@ func (r *reply) deferMessage(private bool) {
 	_ = r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Flags: flags}}, ackMessage)
 }
 
-// deferUpdate acknowledges a component or modal without a visible change.
-func (r *reply) deferUpdate() {
+// DeferUpdate acknowledges a component or modal without a visible change.
+func (r *Reply) DeferUpdate() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != ackNone {
@@ -276,16 +277,16 @@ func (r *reply) deferUpdate() {
 	_ = r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, ackUpdate)
 }
 
-// message sends m: as the first response, as the content of a deferred
+// Message sends m: as the first response, as the content of a deferred
 // message, or as a follow-up. A deferred message keeps the privacy chosen
 // when it was deferred, so a public message after a private defer goes out
 // as a follow-up instead. After a deferred update, m is a follow-up, as
 // private as m: a refusal of a click acknowledged early reaches only its
 // player.
-func (r *reply) message(m msg) error {
-	m = fit(m)
+func (r *Reply) Message(m Message) error {
+	m = Fit(m)
 	if m.described() {
-		r.deferMessage(m.Private)
+		r.DeferMessage(m.Private)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -298,9 +299,9 @@ func (r *reply) message(m msg) error {
 		r.edited = true
 		var err error
 		if m.described() {
-			_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), webhookEdit(m), m)
+			_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
 		} else {
-			_, err = r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+			_, err = r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
 		}
 		return r.note(err)
 	case r.state == ackMessage && !r.edited && r.private:
@@ -316,7 +317,7 @@ func (r *reply) message(m msg) error {
 }
 
 // createFollowup posts m as a follow-up of the interaction.
-func (r *reply) createFollowup(m msg) (*discordgo.Message, error) {
+func (r *Reply) createFollowup(m Message) (*discordgo.Message, error) {
 	m = m.withImage()
 	params := &discordgo.WebhookParams{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(),
@@ -328,13 +329,13 @@ func (r *reply) createFollowup(m msg) (*discordgo.Message, error) {
 	return r.s.FollowupMessageCreate(r.i, true, params)
 }
 
-// update replaces the message the component was on with m (m.Private is
+// Update replaces the message the component was on with m (m.Private is
 // ignored). A command has no such message, so update sends m instead.
-func (r *reply) update(m msg) error {
+func (r *Reply) Update(m Message) error {
 	if r.i.Type == discordgo.InteractionApplicationCommand {
-		return r.message(m)
+		return r.Message(m)
 	}
-	m = fit(m)
+	m = Fit(m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.Private = false
@@ -344,25 +345,25 @@ func (r *reply) update(m msg) error {
 		data.Attachments = m.onlyNewImage()
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}, ackUpdate)
 	}
-	_, err := r.s.InteractionResponseEdit(r.i, webhookEdit(m))
+	_, err := r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
 	return r.note(err)
 }
 
-// modal opens a form; it must be the first response.
-func (r *reply) modal(data *discordgo.InteractionResponseData) error {
+// Modal opens a form; it must be the first response.
+func (r *Reply) Modal(data *discordgo.InteractionResponseData) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: fitForm(data)}, ackOther)
 }
 
-// choices answers an autocomplete request.
-func (r *reply) choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
+// Choices answers an autocomplete request.
+func (r *Reply) Choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: fitChoices(cs)}}, ackOther)
 }
 
-func webhookEdit(m msg) *discordgo.WebhookEdit {
+func WebhookEdit(m Message) *discordgo.WebhookEdit {
 	m = m.withImage()
 	comps := nonNil(m.Components)
 	e := &discordgo.WebhookEdit{Content: &m.Content, Components: &comps, Files: m.files(), AllowedMentions: m.allowed()}
@@ -378,15 +379,15 @@ func webhookEdit(m msg) *discordgo.WebhookEdit {
 // onlyNewImage is the attachments list of an edit that replaces the
 // message's image with m's: only the new upload, which files[0] refers to
 // by id "0". Nil (attachments stay) when m has no image.
-func (m msg) onlyNewImage() *[]*discordgo.MessageAttachment {
+func (m Message) onlyNewImage() *[]*discordgo.MessageAttachment {
 	if m.Image == nil {
 		return nil
 	}
-	keep := []*discordgo.MessageAttachment{{ID: "0", Filename: imageName}}
+	keep := []*discordgo.MessageAttachment{{ID: "0", Filename: ImageName}}
 	return &keep
 }
 
-// original fetches the message the first response created.
-func (r *reply) original() (*discordgo.Message, error) {
+// Original fetches the message the first response created.
+func (r *Reply) Original() (*discordgo.Message, error) {
 	return r.s.InteractionResponse(r.i)
 }

@@ -1,7 +1,6 @@
-package bot
+package transport
 
 import (
-	"context"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -21,22 +20,12 @@ type Inline interface {
 	Accepted()
 }
 
-// HandleHTTPInteraction answers an interaction that an HTTP request
-// delivered, as HandleInteraction does, with its initial response in the
-// reply to that request (in) rather than a REST call. A response with a
-// file (a board image) goes through the REST callback instead, since
-// Discord refuses multipart replies to its requests (discord-api-docs
-// #5933), and in replies 202.
-func (b *Bot) HandleHTTPInteraction(ctx context.Context, i *discordgo.Interaction, in Inline) {
-	b.handleInteraction(ctx, i, in)
-}
-
 // callback sends an initial response: in the reply to the HTTP request
 // that delivered the interaction when one waits and resp has no file,
 // else with the REST callback. r.mu is held. The HTTP request is answered
 // once, whichever way: after that every response takes the REST callback,
 // which refuses a second one as Discord does.
-func (r *reply) callback(resp *discordgo.InteractionResponse) error {
+func (r *Reply) callback(resp *discordgo.InteractionResponse) error {
 	err := r.send(resp)
 	if err == nil && r.sentAt.IsZero() {
 		r.sentAt = time.Now()
@@ -45,7 +34,7 @@ func (r *reply) callback(resp *discordgo.InteractionResponse) error {
 }
 
 // send is callback without the bookkeeping.
-func (r *reply) send(resp *discordgo.InteractionResponse) error {
+func (r *Reply) send(resp *discordgo.InteractionResponse) error {
 	in := r.inline
 	if in == nil {
 		return r.s.InteractionRespond(r.i, resp)
@@ -66,8 +55,8 @@ func (r *reply) send(resp *discordgo.InteractionResponse) error {
 	return err
 }
 
-// answerTime is how long after start the initial response went out, or 0.
-func (r *reply) answerTime(start time.Time) time.Duration {
+// AnswerTime is how long after start the initial response went out, or 0.
+func (r *Reply) AnswerTime(start time.Time) time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.sentAt.IsZero() {
@@ -76,8 +65,8 @@ func (r *reply) answerTime(start time.Time) time.Duration {
 	return r.sentAt.Sub(start)
 }
 
-// answerInline makes r's initial response go in the reply to in.
-func (r *reply) answerInline(in Inline) {
+// AnswerInline makes r's initial response go in the reply to in.
+func (r *Reply) AnswerInline(in Inline) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.inline = in

@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"bytes"
@@ -7,9 +7,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// maxAltText is Discord's limit on an attachment's description, the alt
+// MaxAltText is Discord's limit on an attachment's description, the alt
 // text screen readers read and clients show.
-const maxAltText = 1024
+const MaxAltText = 1024
 
 // describedUpload is Discord's MessageAttachmentRequest for the image a
 // request uploads as files[0], with its alt text: discordgo's
@@ -21,7 +21,7 @@ type describedUpload struct {
 }
 
 // described reports whether m's image goes out with alt text.
-func (m msg) described() bool { return m.Image != nil && m.Alt != "" }
+func (m Message) described() bool { return m.Image != nil && m.Alt != "" }
 
 // describedCall sends payload (the JSON discordgo would send for m: a
 // MessageSend, WebhookParams or WebhookEdit) with m's image, described,
@@ -29,7 +29,7 @@ func (m msg) described() bool { return m.Image != nil && m.Alt != "" }
 // the same route and rate-limit bucket, through the same client, so the
 // call is paced and counted like every other. The payload's attachments
 // become the image alone, with m.Alt as its description.
-func describedCall(s *discordgo.Session, method, uri string, payload any, m msg) (*discordgo.Message, error) {
+func describedCall(s *discordgo.Session, method, uri string, payload any, m Message) (*discordgo.Message, error) {
 	raw, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func describedCall(s *discordgo.Session, method, uri string, payload any, m msg)
 	if err := dec.Decode(&fields); err != nil {
 		return nil, err
 	}
-	fields["attachments"] = []describedUpload{{ID: "0", Filename: imageName, Description: m.Alt}}
+	fields["attachments"] = []describedUpload{{ID: "0", Filename: ImageName, Description: m.Alt}}
 	contentType, body, err := discordgo.MultipartBodyWithJSON(fields, m.files())
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"context"
@@ -86,15 +86,15 @@ func response(status int, body string, headers ...string) *http.Response {
 
 // testTransport returns a limited transport on a jumping clock over a scripted Discord, and
 // the bot's clock of its invalid-request window.
-func testTransport(answer func(r *http.Request) *http.Response) (*limitedTransport, *scripted, *jumpWall, *discordtest.Clock) {
+func testTransport(answer func(r *http.Request) *http.Response) (*Limiter, *scripted, *jumpWall, *discordtest.Clock) {
 	wall := &jumpWall{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	botClock := discordtest.NewClock(wall.now)
 	d := &scripted{wall: wall, answer: answer}
-	g := &limitedTransport{next: d, log: slog.New(slog.DiscardHandler), now: botClock.Now, limit: invalidHoldBack, limits: newRateLimits(wall)}
+	g := &Limiter{next: d, log: slog.New(slog.DiscardHandler), now: botClock.Now, limit: invalidHoldBack, limits: newRateLimits(wall)}
 	return g, d, wall, botClock
 }
 
-func do(t *testing.T, g *limitedTransport, method, path string) *http.Response {
+func do(t *testing.T, g *Limiter, method, path string) *http.Response {
 	t.Helper()
 	r, err := http.NewRequest(method, "https://discord.com/api/v9"+path, nil)
 	if err != nil {
@@ -224,7 +224,7 @@ func TestARoute429HoldsItsBucketOnly(t *testing.T) {
 				t.Errorf("the limited channel's next post went after %v, inside the 4 s", at.Sub(start))
 			}
 			want := map[string]int{"user": 1, "shared": 0}[scope]
-			if n := g.invalidCount(); n != want {
+			if n := g.InvalidCount(); n != want {
 				t.Errorf("%d invalid responses counted, want %d", n, want)
 			}
 		})
@@ -321,14 +321,14 @@ func TestInvalidResponsesSlideOutOfTheWindow(t *testing.T) {
 	if _, err := g.RoundTrip(mustRequest(t, "POST", "/channels/100000001/messages")); err != nil {
 		t.Errorf("once the first left the window: %v", err)
 	}
-	if n := g.invalidCount(); n != 3 {
+	if n := g.InvalidCount(); n != 3 {
 		t.Errorf("%d in the window, want 3 (two old, one new)", n)
 	}
 }
 
 // sendAll posts to each path from a goroutine of its own, and returns once
 // waiting of them wait for another's answer.
-func sendAll(t *testing.T, g *limitedTransport, waiting int, paths ...string) *sync.WaitGroup {
+func sendAll(t *testing.T, g *Limiter, waiting int, paths ...string) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	for _, p := range paths {
 		wg.Add(1)

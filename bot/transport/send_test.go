@@ -1,4 +1,4 @@
-package bot
+package transport
 
 import (
 	"errors"
@@ -39,9 +39,9 @@ func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
 		}})
 	}
 	rows = append(rows, &discordgo.ActionsRow{Components: []discordgo.MessageComponent{button("h"), discordgo.SelectMenu{CustomID: "menu", Options: opts}}})
-	m := fit(msg{Content: long, Embeds: embeds, Components: rows})
+	m := Fit(Message{Content: long, Embeds: embeds, Components: rows})
 
-	if n := utf8.RuneCountInString(m.Content); n != maxContent || !strings.HasSuffix(m.Content, "…") {
+	if n := utf8.RuneCountInString(m.Content); n != MaxContent || !strings.HasSuffix(m.Content, "…") {
 		t.Errorf("content of %d characters", n)
 	}
 	if len(m.Embeds) != maxEmbeds {
@@ -55,18 +55,18 @@ func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
 		}
 		for _, f := range e.Fields {
 			total += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
-			if utf8.RuneCountInString(f.Value) > maxEmbedField || utf8.RuneCountInString(f.Name) > maxFieldName {
+			if utf8.RuneCountInString(f.Value) > MaxEmbedField || utf8.RuneCountInString(f.Name) > maxFieldName {
 				t.Error("a field over its limits")
 			}
 		}
 	}
-	if total > maxEmbedTotal {
+	if total > MaxEmbedTotal {
 		t.Errorf("embeds of %d characters in all", total)
 	}
 	if utf8.RuneCountInString(embeds[0].Title) != 5000 {
 		t.Error("fit changed the caller's embeds")
 	}
-	if len(m.Components) != maxRows {
+	if len(m.Components) != MaxRows {
 		t.Fatalf("%d rows", len(m.Components))
 	}
 	seen := map[string]bool{}
@@ -77,14 +77,14 @@ func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
 		}
 		for _, c := range ar.Components {
 			b := c.(discordgo.Button)
-			if seen[b.CustomID] || utf8.RuneCountInString(b.CustomID) > maxCustomID || utf8.RuneCountInString(b.Label) > maxLabel {
+			if seen[b.CustomID] || utf8.RuneCountInString(b.CustomID) > MaxCustomID || utf8.RuneCountInString(b.Label) > MaxLabel {
 				t.Errorf("button %q kept", b.CustomID)
 			}
 			seen[b.CustomID] = true
 		}
 	}
 	// a select menu alone in its row, 25 options of valid values
-	m = fit(msg{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	m = Fit(Message{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.SelectMenu{CustomID: "menu", Placeholder: long, Options: opts}, button("x"),
 	}}}})
 	menu := m.Components[0].(discordgo.ActionsRow).Components
@@ -92,7 +92,7 @@ func TestFitKeepsMessagesWithinDiscordsLimits(t *testing.T) {
 		t.Fatalf("the menu shares its row: %d components", len(menu))
 	}
 	sel := menu[0].(discordgo.SelectMenu)
-	if len(sel.Options) != maxSelectOpts || utf8.RuneCountInString(sel.Placeholder) > maxPlaceholder {
+	if len(sel.Options) != MaxSelectOptions || utf8.RuneCountInString(sel.Placeholder) > maxPlaceholder {
 		t.Errorf("menu: %d options, placeholder %d", len(sel.Options), utf8.RuneCountInString(sel.Placeholder))
 	}
 	for _, o := range sel.Options {
@@ -114,7 +114,7 @@ func TestTokensStayOutOfLoggedRoutes(t *testing.T) {
 		}
 	}
 	err := &url.Error{Op: "Post", URL: "https://discord.com/api/v9/webhooks/9000/secret-token", Err: errors.New("connection reset")}
-	if got := describeSendError(err); strings.Contains(got, "secret-token") || !strings.Contains(got, "connection reset") {
+	if got := DescribeError(err); strings.Contains(got, "secret-token") || !strings.Contains(got, "connection reset") {
 		t.Errorf("describeSendError = %q", got)
 	}
 }
