@@ -310,11 +310,11 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
 	send := transport.NewSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc, cfg.Observer)
 	locks := newLockPool()
-	think := newThinker(thinkers(cfg.Thinkers), int(cfg.Think.Milliseconds()), cfg.Logger)
-	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
-		think: think.budget, wake: think.wake}
 	away := &absences{store: store, cfg: &cfg, log: cfg.Logger}
-	ref.away = away
+	due := newDueGames()
+	budget := int(cfg.Think.Milliseconds())
+	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
+		think: budget, due: due, away: away}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
@@ -322,7 +322,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub.shared = !cfg.Shards.Whole()
 	pub.langs = langs
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
-	think.store, think.ref, think.pub = store, ref, pub
+	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}

@@ -165,10 +165,10 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				// every player it waits on is away, their deadlines waiting
 				return dl.ref.extendDeadline(g, back, stillDue(d))
 			}
-			if len(waiting) == 0 && dl.ref.wake != nil {
+			if len(waiting) == 0 && dl.ref.due != nil {
 				if _, _, due := dl.ref.thinkingPrompt(g, st, dl.ref.think); due {
 					// a searching computer's move a stopped process left undone
-					dl.ref.wake(g.Channel)
+					dl.ref.due.wake(g.Channel)
 					g = nil
 					return nil
 				}

@@ -122,11 +122,11 @@ type referee struct {
 	after    transport.AfterFunc // the clock of the pauses between commit retries; nil means real time
 	computer string              // the configured stand-in, or ""
 	// think is the searching computers' budget per decision in
-	// milliseconds (0: each level's own); wake hands a game whose
+	// milliseconds (0: each level's own); due takes a game whose
 	// searching computer must move to the thinker, which decides outside
 	// the game's lock (nil: nobody thinks, as in a referee of a test).
 	think int
-	wake  func(channel string)
+	due   *dueGames
 	// away tells who is away and ends an absence when its player acts
 	// (nil: nobody is ever away, as in a referee of a test)
 	away *absences
@@ -239,9 +239,9 @@ func (ref *referee) conclude(out *outcome, before []engine.Seat, standIn map[eng
 		return nil, errors.Join(err, moved)
 	}
 	out.over = ending != nil
-	if ref.wake != nil && ending == nil && moved == nil {
+	if ref.due != nil && ending == nil && moved == nil {
 		if _, _, due := ref.thinkingPrompt(out.game, out.state, ref.think); due {
-			ref.wake(out.game.Channel)
+			ref.due.wake(out.game.Channel)
 		}
 	}
 	return out, moved
@@ -261,7 +261,7 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 	// waiting, and when the player who just decided has a next decision.
 	again := out.decided && slices.Contains(now, out.seat)
 	computer := false
-	if len(now) == 0 && ref.wake != nil {
+	if len(now) == 0 && ref.due != nil {
 		_, _, computer = ref.thinkingPrompt(out.game, out.state, ref.think)
 	}
 	if away, _ := ref.away.of(out.game, now, ref.now()); slices.Contains(slices.Collect(maps.Values(away)), storage.AwayComputer) {

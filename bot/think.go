@@ -17,9 +17,10 @@ import (
 
 // thinker lets the searching computer players (normal, strong) decide
 // outside every game lock, on at most as many goroutines at once as it has
-// slots: a game whose computer must move is woken (wake); its job loads the
-// game, thinks on the copy it loaded, and stores the choice only if the
-// game has not moved meanwhile (else it thinks again), then publishes the
+// slots: a game whose computer must move is woken (dueGames.wake, by the
+// referee and the deadlines); its job loads the game, thinks on the copy
+// it loaded, and stores the choice through the referee only if the game
+// has not moved meanwhile (else it thinks again), then publishes the
 // outcome like any other. Games keep a timer armed while a computer is due
 // (computerDue), so that a process that stopped mid-thought leaves a
 // deadline behind, which the ticker turns into a new wake.
@@ -27,6 +28,7 @@ type thinker struct {
 	store gameStore
 	ref   *referee
 	pub   *publisher
+	due   *dueGames
 	log   *slog.Logger
 	// budget is the thinking time per decision, in milliseconds of one core
 	// of the reference machine (0: each level's own).
@@ -38,24 +40,30 @@ type thinker struct {
 	// hold, when set (by tests), runs with a slot held before each
 	// decision; false abandons the decision, as a process stopped then would.
 	hold func(channel string) bool
-
-	mu      sync.Mutex
-	idle    *sync.Cond
-	running map[string]bool // channels with a job
-	again   map[string]bool // woken while their job ran
-	closed  bool
 }
 
 // maxThinkWait bounds one decision in real time, whatever the machine's
 // load: past it the search answers from what it has searched.
 const maxThinkWait = 10 * time.Second
 
-func newThinker(workers, budget int, log *slog.Logger) *thinker {
-	t := &thinker{log: log, budget: budget, slots: make(chan struct{}, max(workers, 1)),
-		running: map[string]bool{}, again: map[string]bool{}}
-	t.idle = sync.NewCond(&t.mu)
+// newThinker starts a thinker that moves the games woken in due with
+// workers slots.
+func newThinker(due *dueGames, store gameStore, ref *referee, pub *publisher, workers, budget int, log *slog.Logger) *thinker {
+	t := &thinker{store: store, ref: ref, pub: pub, due: due, log: log, budget: budget, slots: make(chan struct{}, max(workers, 1))}
 	t.stop, t.end = context.WithCancel(context.Background())
+	go t.run()
 	return t
+}
+
+// run starts a job for each game woken, until the thinker closes.
+func (t *thinker) run() {
+	for {
+		channel, ok := t.due.next()
+		if !ok {
+			return
+		}
+		go t.job(channel)
+	}
 }
 
 // thinkers is the number of thinking slots for a configured n: one per
@@ -72,39 +80,9 @@ func thinkers(n int) int {
 	return n
 }
 
-// wake makes sure a job looks at channel's game soon.
-func (t *thinker) wake(channel string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return
-	}
-	if t.running[channel] {
-		t.again[channel] = true
-		return
-	}
-	t.running[channel] = true
-	go t.job(channel)
-}
-
 // job moves channel's computers until none is due, then ends.
 func (t *thinker) job(channel string) {
-	defer func() {
-		t.mu.Lock()
-		delete(t.running, channel)
-		t.idle.Broadcast()
-		t.mu.Unlock()
-	}()
-	for {
-		moved := t.step(channel)
-		t.mu.Lock()
-		again := t.again[channel]
-		delete(t.again, channel)
-		if t.closed || !moved && !again {
-			t.mu.Unlock()
-			return
-		}
-		t.mu.Unlock()
+	for t.due.again(channel, t.step(channel)) {
 	}
 }
 
@@ -169,30 +147,110 @@ func (t *thinker) inSlot(think func(ctx context.Context)) bool {
 	return true
 }
 
-// wait returns once no job runs.
-func (t *thinker) wait() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for len(t.running) > 0 {
-		t.idle.Wait()
-	}
-}
+// wait returns once no game is woken and no job runs.
+func (t *thinker) wait() { t.due.wait() }
 
 // close stops waking jobs, cuts the searches short and waits for the jobs
 // to end; what they were thinking about is left for the next start (the
 // game's timer stays armed).
 func (t *thinker) close() {
-	t.mu.Lock()
-	t.closed = true
-	t.mu.Unlock()
+	t.due.close()
 	t.end()
-	t.wait()
+	t.due.wait()
 }
 
-func (t *thinker) isClosed() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.closed
+func (t *thinker) isClosed() bool { return t.due.isClosed() }
+
+// dueGames carries the games whose searching computer player must move
+// from those who find them (the referee, the deadlines) to the thinker,
+// which moves them, one job per game at a time. It is built before both,
+// so that neither needs the other. Safe for concurrent use; the zero value
+// is not: use newDueGames.
+type dueGames struct {
+	mu      sync.Mutex
+	changed *sync.Cond
+	pending []string        // woken, waiting for a job, oldest first
+	queued  map[string]bool // in pending
+	running map[string]bool // with a job
+	woken   map[string]bool // woken again while their job ran
+	closed  bool
+}
+
+func newDueGames() *dueGames {
+	q := &dueGames{queued: map[string]bool{}, running: map[string]bool{}, woken: map[string]bool{}}
+	q.changed = sync.NewCond(&q.mu)
+	return q
+}
+
+// wake makes sure a job looks at channel's game soon.
+func (q *dueGames) wake(channel string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case q.closed, q.queued[channel]:
+	case q.running[channel]:
+		q.woken[channel] = true
+	default:
+		q.pending, q.queued[channel] = append(q.pending, channel), true
+		q.changed.Broadcast()
+	}
+}
+
+// next waits for a woken game and hands it to a job; false once closed.
+func (q *dueGames) next() (string, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.pending) == 0 && !q.closed {
+		q.changed.Wait()
+	}
+	if q.closed {
+		return "", false
+	}
+	channel := q.pending[0]
+	q.pending = q.pending[1:]
+	delete(q.queued, channel)
+	q.running[channel] = true
+	return channel, true
+}
+
+// again reports whether channel's job goes on after a step that moved
+// (or not) its game: while it moves and whenever it was woken meanwhile,
+// unless closed. A job that ends is done with the game.
+func (q *dueGames) again(channel string, moved bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	woken := q.woken[channel]
+	delete(q.woken, channel)
+	if !q.closed && (moved || woken) {
+		return true
+	}
+	delete(q.running, channel)
+	q.changed.Broadcast()
+	return false
+}
+
+// wait returns once no game waits for a job and no job runs.
+func (q *dueGames) wait() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.pending) > 0 || len(q.running) > 0 {
+		q.changed.Wait()
+	}
+}
+
+// close drops the games waiting for a job and wakes no more.
+func (q *dueGames) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	q.pending, q.queued = nil, map[string]bool{}
+	q.changed.Broadcast()
+}
+
+func (q *dueGames) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
 }
 
 // thinkingPrompt is the first prompt of st that a searching computer seat
