@@ -50,9 +50,8 @@ type views struct {
 func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
 	title := kindTitle(p, vw.games, g.Kind)
 	var seats strings.Builder
-	figures := seatFigures(p, imageWords(p, vw.games, g), st, len(g.Seats))
-	for n, s := range g.Seats {
-		fmt.Fprintf(&seats, "P%d %s%s%s\n", n+1, seatLabel(s), vw.awayMark(p, s.User), figures[n])
+	for _, l := range vw.seatLines(p, g, st) {
+		seats.WriteString(l.board() + "\n")
 	}
 	var waiting []string
 	words := gameWords(p, vw.games, g.Kind)
@@ -103,30 +102,74 @@ func (vw *views) awayMark(p *locale.Printer, user string) string {
 	return " " + p.T("board.away", "When", fmt.Sprintf("<t:%d:D>", until.Unix()))
 }
 
-// seatFigures are each of seats' headline figures for the Players field,
-// each named in p's language: " — Pounds 12 · VP 30 · Buzz 4 · Income 5"
-// as the glance shows them, or " — score 5" for a game without a glance.
-func seatFigures(p *locale.Printer, w *wording.Words, st engine.State, seats int) []string {
-	out := make([]string, seats)
-	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), w); err == nil {
+// seatLine is one seat's line, built in one place (seatLines) for the
+// board and for the alt text of every picture: who sits there, the mark
+// the pictures give them, and their headline figures.
+type seatLine struct {
+	N       int    // the seat, counted from 1
+	Who     string // a mention of its player, or a computer's name (seatLabel)
+	Name    string // its display name (seatNames)
+	Mark    imaging.SeatMark
+	Away    string   // " (away until …)", or ""
+	Active  bool     // the game waits for it (once over: it won)
+	Figures []string // "Pounds 12", in the line's language
+}
+
+// seatLines are g's seats as lines in p's language: each seat's figures
+// as the glance shows them, or its score for a game without a glance.
+func (vw *views) seatLines(p *locale.Printer, g *storage.Game, st engine.State) []seatLine {
+	names := seatNames(g)
+	out := make([]seatLine, len(g.Seats))
+	for n, s := range g.Seats {
+		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(p, s.User)}
+	}
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), imageWords(p, vw.games, g)); err == nil {
 		for n := range out {
-			if n < len(gl.Seats) && len(gl.Seats[n].Figures) > 0 {
-				parts := make([]string, len(gl.Seats[n].Figures))
-				for i, f := range gl.Seats[n].Figures {
-					parts[i] = figureLabel(p, f) + " " + f.Value
+			if n < len(gl.Seats) {
+				out[n].Active = gl.Seats[n].Active
+				for _, f := range gl.Seats[n].Figures {
+					out[n].Figures = append(out[n].Figures, figureLabel(p, f)+" "+f.Value)
 				}
-				out[n] = " — " + strings.Join(parts, " · ")
 			}
 		}
 		return out
 	}
+	for _, pr := range st.Prompts() {
+		if int(pr.Seat) >= 0 && int(pr.Seat) < len(out) {
+			out[pr.Seat].Active = true
+		}
+	}
 	res := st.Result()
 	for n := range out {
 		if n < len(res.Scores) {
-			out[n] = " — " + p.T("board.score", "Score", res.Scores[n])
+			out[n].Figures = []string{p.T("board.score", "Score", res.Scores[n])}
 		}
 	}
 	return out
+}
+
+// board writes the line for the board: "P1 ● @Alice — Pounds 12 · VP 30",
+// with an arrow before a seat the game waits for.
+func (l seatLine) board() string {
+	var b strings.Builder
+	if l.Active {
+		b.WriteString("▶ ")
+	}
+	fmt.Fprintf(&b, "P%d %s %s%s", l.N, l.Mark.Symbol, l.Who, l.Away)
+	if len(l.Figures) > 0 {
+		b.WriteString(" — " + strings.Join(l.Figures, " · "))
+	}
+	return b.String()
+}
+
+// plain writes the line for alt text, without marks a screen reader
+// would spell out: "P1 Alice (blue): Pounds 12, VP 30".
+func (l seatLine) plain(p *locale.Printer) string {
+	s := p.T("alt.seat", "N", l.N, "Name", l.Name, "Color", p.T("image.color."+l.Mark.ColorKey))
+	if len(l.Figures) > 0 {
+		s = p.T("alt.seat_figures", "Seat", s, "Figures", strings.Join(l.Figures, ", "))
+	}
+	return s
 }
 
 // figureLabel is a glance figure's label in p's language (board.figure.*),
@@ -274,17 +317,13 @@ func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Sta
 			res.Winners = nil
 		}
 	}
-	order := make([]int, len(g.Seats))
-	for n := range order {
-		order[n] = n
-	}
+	order := scoreOrder(len(g.Seats), res)
 	score := func(n int) int {
 		if n < len(res.Scores) {
 			return res.Scores[n]
 		}
 		return 0
 	}
-	slices.SortStableFunc(order, func(a, c int) int { return score(c) - score(a) })
 	var sb strings.Builder
 	for _, n := range order {
 		mark := ""
@@ -316,6 +355,32 @@ func (vw *views) scoresMessage(p *locale.Printer, g *storage.Game, st engine.Sta
 	embed := &discordgo.MessageEmbed{Title: title, Description: sb.String(),
 		Footer: &discordgo.MessageEmbedFooter{Text: p.T("board.scores_footer", "ID", g.ID, "Phase", gameWords(p, vw.games, g.Kind).Say(st.Phase()))}}
 	return transport.Message{Embeds: []*discordgo.MessageEmbed{embed}}
+}
+
+// withScoresImage is the scores message with the score sheet, described.
+func (vw *views) withScoresImage(p *locale.Printer, g *storage.Game, st engine.State, final bool) transport.Message {
+	m := vw.scoresMessage(p, g, st, final)
+	if m.Image = vw.scoresImage(p, g, st); m.Image != nil {
+		m.Alt = scoresAlt(p, m.Embeds[0].Title, g, st.Result(), final && !g.EndedByVote)
+	}
+	return m
+}
+
+// scoreOrder is the seats from the best score to the worst, ties in
+// seat order.
+func scoreOrder(seats int, res engine.Result) []int {
+	order := make([]int, seats)
+	for n := range order {
+		order[n] = n
+	}
+	score := func(n int) int {
+		if n < len(res.Scores) {
+			return res.Scores[n]
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(a, c int) int { return score(c) - score(a) })
+	return order
 }
 
 // scoreSource names a source of points in a game's breakdown (see
@@ -360,7 +425,7 @@ func (vw *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State)
 // image).
 func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
 	m := vw.boardMessage(p, g, st)
-	m.Image, m.Loose = vw.boardImage(p, g, st), true
+	m.Image, m.Loose, m.Alt = vw.boardImage(p, g, st), true, vw.glanceAlt(p, g, st)
 	return m
 }
 

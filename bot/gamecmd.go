@@ -69,6 +69,7 @@ func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *inte
 	if m.Image = gh.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
+	m.Alt = gh.look.fullBoardAlt(in.tr, g, st)
 	return r.Message(m)
 }
 
@@ -141,6 +142,7 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 		r.DeferMessage(false) // rendering may take a moment
 		m := gh.look.boardMessage(in.publicTr(), g, st)
 		m.Image, m.Loose = gh.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
+		m.Alt = gh.look.fullBoardAlt(in.publicTr(), g, st)
 		return r.Message(m)
 	case subScores:
 		m := gh.look.scoresMessage(p, g, st, false)
@@ -181,7 +183,7 @@ func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction,
 	if text := gh.look.describe(st.View(seat), gameWords(p, gh.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + transport.Clip(text, transport.MaxEmbedDescription-10) + "\n```"}}
 	}
-	m.Image = gh.look.matImage(p, g, st, seat)
+	m.Image, m.Alt = gh.look.matImage(p, g, st, seat), gh.look.matAlt(p, g, st, seat)
 	return r.Message(m)
 }
 

@@ -455,7 +455,7 @@ func (p *publisher) editKept(g *storage.Game, id string, m transport.Message, cl
 			p.handles.Keep(g.Channel, c.r, id, false, c.at)
 		}
 	}
-	if p.handles.Edit(g.Channel, id, transport.WebhookEdit(transport.Fit(m))) == nil {
+	if m = transport.Fit(m); p.handles.Edit(g.Channel, id, transport.WebhookEdit(m), m) == nil {
 		return nil
 	}
 	return p.send.Edit(g.Channel, id, m)
@@ -467,12 +467,12 @@ func (p *publisher) editKept(g *storage.Game, id string, m transport.Message, cl
 func (p *publisher) retire(g *storage.Game, id string, clicks []*boardClick) {
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			if c.r.EditThrough(id, false, transport.RetiredEdit()) == nil {
+			if c.r.EditThrough(id, false, transport.RetiredEdit(), transport.Message{}) == nil {
 				return
 			}
 		}
 	}
-	if p.handles.Edit(g.Channel, id, transport.RetiredEdit()) == nil {
+	if p.handles.Edit(g.Channel, id, transport.RetiredEdit(), transport.Message{}) == nil {
 		return
 	}
 	if err := p.send.RemoveComponents(g.Channel, id); err != nil && !transport.IsUnknownMessage(err) {
@@ -584,8 +584,7 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
 	}
-	m := p.look.scoresMessage(tr, g, st, true) // it names the players; nobody must act, so it pings nobody
-	m.Image = p.look.scoresImage(tr, g, st)
+	m := p.look.withScoresImage(tr, g, st, true) // it names the players; nobody must act, so it pings nobody
 	if _, _, err := p.postVia(g, m, clicks); err != nil {
 		p.log.Warn("posting to the channel failed", "game", g.ID, "err", transport.DescribeError(err))
 		return

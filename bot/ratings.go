@@ -256,8 +256,9 @@ func (rh *leaderboardHandler) leaderboard(_ context.Context, r *transport.Reply,
 	}
 	m := transport.Message{Content: sb.String(), Mentions: []string{}}
 	if rh.render != nil {
-		if img, err := rh.render.Leaderboard(p.T("ratings.image_title", "Game", name), rows, wording.New(p, nil, nil)); err == nil {
-			m.Image = img
+		title := p.T("ratings.image_title", "Game", name)
+		if img, err := rh.render.Leaderboard(title, rows, wording.New(p, nil, nil)); err == nil {
+			m.Image, m.Alt = img, leaderboardAlt(p, title, rows)
 		}
 	}
 	return r.Message(m)

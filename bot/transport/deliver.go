@@ -104,14 +104,15 @@ func (h *BoardHandles) Keep(channel string, r *Reply, message string, own bool, 
 }
 
 // Edit edits message in channel through the newest live interaction that
-// can, dropping those that fail; errNoHandle when none is left.
-func (h *BoardHandles) Edit(channel, message string, e *discordgo.WebhookEdit) error {
+// can, dropping those that fail; errNoHandle when none is left. m is the
+// message e carries, for its image's alt text (see EditThrough).
+func (h *BoardHandles) Edit(channel, message string, e *discordgo.WebhookEdit, m Message) error {
 	for {
 		hd, ok := h.live(channel, message)
 		if !ok {
 			return ErrNoHandle
 		}
-		if err := hd.r.EditThrough(message, hd.own, e); err == nil {
+		if err := hd.r.EditThrough(message, hd.own, e, m); err == nil {
 			return nil
 		}
 		h.drop(channel, hd.r)
@@ -202,8 +203,10 @@ func (r *Reply) Followup(m Message) (*discordgo.Message, error) {
 }
 
 // EditThrough edits message through the interaction's webhook: its
+// When m, the message e carries, has a described image, e goes with its
+// alt text (describedCall).
 // original message, or its follow-up when own. Only once acknowledged.
-func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit) error {
+func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit, m Message) error {
 	r.mu.Lock()
 	ready := !r.lost && r.state != ackNone
 	r.mu.Unlock()
@@ -211,9 +214,16 @@ func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit) 
 		return ErrNoHandle
 	}
 	var err error
-	if own {
+	switch {
+	case m.described():
+		id := "@original"
+		if own {
+			id = message
+		}
+		_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, id), e, m)
+	case own:
 		_, err = r.s.FollowupMessageEdit(r.i, message, e)
-	} else {
+	default:
 		_, err = r.s.InteractionResponseEdit(r.i, e)
 	}
 	return err

@@ -159,9 +159,17 @@ func (s *Sender) Edit(channel, id string, m Message) error {
 			AllowedMentions: &discordgo.MessageAllowedMentions{}, Files: m.files(), Attachments: m.onlyNewImage(),
 		}
 	}
-	_, err := s.s.ChannelMessageEditComplex(edit())
+	send := func() error {
+		if m.described() {
+			_, err := describedCall(s.s, "PATCH", discordgo.EndpointChannelMessage(channel, id), edit(), m)
+			return err
+		}
+		_, err := s.s.ChannelMessageEditComplex(edit())
+		return err
+	}
+	err := send()
 	if isArchivedThread(err) && s.unarchive(channel) == nil {
-		_, err = s.s.ChannelMessageEditComplex(edit()) // a game's thread Discord archived while quiet
+		err = send() // a game's thread Discord archived while quiet
 	}
 	return err
 }
