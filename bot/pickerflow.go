@@ -253,6 +253,11 @@ func treeMessage(tr *locale.Printer, words *wording.Words, g *storage.Game, st e
 		opts[i] = discordgo.SelectMenuOption{Label: transport.Clip(text, 100), Value: strconv.Itoa(i)}
 		if c.Action != "" {
 			opts[i].Description = optionDescription(words, st, seat, c.Action)
+		} else {
+			// a submenu's label is notation, the words typed alike in every
+			// language; what lies behind it is said in the player's own
+			count, first := c.Below()
+			opts[i].Description = transport.Clip(tr.T("play.tree_below", "Count", count, "First", describe(words, st, seat, first)), maxDescription)
 		}
 	}
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

@@ -15,7 +15,8 @@ import (
 // checks every step's menu against Discord's limits.
 func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, st engine.State, seat engine.Seat, secret bool, action string) {
 	t.Helper()
-	path, ok := picker.New(treeActions(st, seat, secret)).Find(action)
+	tree := picker.New(treeActions(st, seat, secret))
+	path, ok := tree.Find(action)
 	if !ok {
 		t.Fatalf("the picker does not offer %q", action)
 	}
@@ -36,6 +37,15 @@ func pickFromTree(t *testing.T, h *harness, u tester, ch, board, button string, 
 		menu := treeMenuOn(t, m)
 		if len(menu.Options) > picker.MaxChoices {
 			t.Fatalf("a step with %d choices", len(menu.Options))
+		}
+		if step >= 0 {
+			// a submenu's notation label comes with words for what is behind it
+			at, _ := tree.At(path[:step])
+			for i, c := range at.Choices {
+				if n, _ := c.Below(); n > 1 && (i >= len(menu.Options) || !strings.Contains(menu.Options[i].Description, strconv.Itoa(n))) {
+					t.Fatalf("the submenu %q has no words for its %d choices", c.Label, n)
+				}
+			}
 		}
 		if step == 1 && !wentBack && len(path) > 1 {
 			// go back to the top, and on again

@@ -103,6 +103,22 @@ func (t Tree) Find(action string) ([]int, bool) {
 	return path, walk(t.root)
 }
 
+// Below returns how many actions lie behind c and the first of them: one,
+// c.Action itself, when c is an action.
+func (c Choice) Below() (count int, first string) {
+	if c.next == nil {
+		return 1, c.Action
+	}
+	for _, sub := range c.next.Choices {
+		n, f := sub.Below()
+		if count == 0 {
+			first = f
+		}
+		count += n
+	}
+	return count, first
+}
+
 // Next returns the submenu behind choice i, or nil when the choice is an
 // action or there is no such choice.
 func (m *Menu) Next(i int) *Menu {

@@ -93,6 +93,12 @@ func TestWordAtATime(t *testing.T) {
 	if len(top.Choices) != 2 || top.Choices[0].Label != "place" || top.Choices[1].Action != "pass" {
 		t.Fatalf("top menu %+v", top.Choices)
 	}
+	if n, first := top.Choices[0].Below(); n != 54 || first != "place 1 patent 1" {
+		t.Fatalf("behind place: %d actions from %q, want 54 from place 1 patent 1", n, first)
+	}
+	if n, first := top.Choices[1].Below(); n != 1 || first != "pass" {
+		t.Fatalf("behind pass: %d actions from %q", n, first)
+	}
 	six, _ := tr.At([]int{0})
 	if six.Prefix != "place" || len(six.Choices) != 6 || six.Choices[5].Label != "6" {
 		t.Fatalf("second menu %q %+v", six.Prefix, six.Choices)

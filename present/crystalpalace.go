@@ -178,7 +178,7 @@ func freeSpace(d cp.DiceSpaceView) string {
 func (w writer) cardShort(c cp.CardView) string {
 	s := w.item(c.NameKey, c.Name)
 	if c.Kind == "share" && c.ID != "" {
-		s = w.t("cp.view.share", "ID", c.ID)
+		s = w.t("cp.view.share")
 	}
 	if s == "" {
 		s = c.ID

@@ -191,7 +191,7 @@ func TestCrystalPalaceTextSaysWhatAPossibilityGives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "energygreen: 1 energy and one green bonus") || strings.Contains(text, "2 Buzz") || !strings.Contains(text, "Share r1a (+1 VP, +5 income)") {
+	if !strings.Contains(text, "energygreen: 1 energy and one green bonus") || strings.Contains(text, "2 Buzz") || !strings.Contains(text, "Share (+1 VP, +5 income)") {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -275,9 +275,7 @@ func (s *State) describeAction(seat int, a Action) engine.Text {
 		case locMuseum:
 			return engine.Dotted(engine.Say("cp.describe.name", engine.Item("Name", s.c.keys.research[id])), s.r.texts.research[id])
 		case locBank:
-			sh := &s.c.Shares[id]
-			return engine.Say("cp.describe.share", engine.Code("Share", sh.ID), engine.Nested("Effect", engine.Text{ID: "cp.effects",
-				Args: []engine.Arg{engine.Amount("unit.vp", sh.VP), engine.Amount("unit.income", sh.Income)}}))
+			return engine.Say("cp.describe.share", engine.Nested("Effect", s.r.view.share[id]))
 		case locClub:
 			ch := &s.c.Characters[id]
 			vp := ch.VP[s.year()]

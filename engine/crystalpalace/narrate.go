@@ -38,7 +38,7 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 		case locMuseum:
 			return s.say("cp.log.take.research", who, s.tileArg("Tile", id), s.at(l))
 		case locBank:
-			return s.say("cp.log.take.share", who, engine.Code("Share", s.c.Shares[id].ID), s.at(l))
+			return s.say("cp.log.take.share", who, engine.Nested("Effect", s.r.view.share[id]), s.at(l))
 		case locClub:
 			ch := &s.c.Characters[id]
 			if buys := s.buysText(seat, ch.Cost); !buys.IsZero() {
@@ -169,7 +169,7 @@ func (s *State) bonusArg(subject int, key string) engine.Arg {
 // Buzz)"), so that two tiles are never told apart by their space alone.
 func (s *State) tileArg(name string, id int) engine.Arg {
 	if !s.r.sharedName[id] {
-		return engine.Item(name, s.c.keys.research[id])
+		return engine.Nested(name, s.say("cp.tile.named", engine.Item("Name", s.c.keys.research[id])))
 	}
 	return engine.Nested(name, s.say("cp.tile.shared", engine.Item("Name", s.c.keys.research[id]),
 		engine.Nested("Effect", s.r.texts.research[id])))
