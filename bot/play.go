@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"github.com/meeplegames/meeple/bot/transport"
 	"maps"
 	"slices"
 	"strings"
@@ -115,12 +114,14 @@ const (
 // or not at all, and never on another game or history. It never talks to
 // Discord: callers hand its outcomes to the publisher.
 type referee struct {
-	store    gameStore
-	games    *engine.Registry
-	locks    *lockPool
-	now      func() time.Time
-	after    transport.AfterFunc // the clock of the pauses between commit retries; nil means real time
-	computer string              // the configured stand-in, or ""
+	store gameStore
+	games *engine.Registry
+	locks *lockPool
+	now   func() time.Time
+	// after is the clock of the pauses between commit retries (see
+	// Config.AfterFunc); nil means real time
+	after    func(d time.Duration, f func()) (stop func() bool)
+	computer string // the configured stand-in, or ""
 	// think is the searching computers' budget per decision in
 	// milliseconds (0: each level's own); due takes a game whose
 	// searching computer must move to the thinker, which decides outside
@@ -360,12 +361,13 @@ func (ref *referee) commit(channel string, at storage.Guard, o storage.Outcome) 
 }
 
 // pause waits d on the clock of after (real time when nil).
-func pause(after transport.AfterFunc, d time.Duration) {
+func pause(after func(d time.Duration, f func()) (stop func() bool), d time.Duration) {
 	if d <= 0 {
 		return
 	}
 	if after == nil {
-		after = transport.RealAfterFunc
+		<-time.After(d)
+		return
 	}
 	done := make(chan struct{})
 	after(d, func() { close(done) })
