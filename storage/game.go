@@ -102,6 +102,16 @@ type Game struct {
 	// through Create, Import, Start, Undo or Commit (from
 	// Outcome.Waiting); Append, which is given no state, leaves them.
 	Waits []Wait
+
+	// MinReliability is the least share of deadlines met (percent, over
+	// the game's server) a player needs to join its lobby; 0 lets anyone.
+	MinReliability int
+	// NoRejoin keeps a seat the computer took after missed deadlines with
+	// the computer: its player cannot take it back with /game rejoin.
+	NoRejoin bool
+	// MissedInARow counts, by seat, the deadlines that passed on the
+	// seat's player since they last decided (nil until the first).
+	MissedInARow []int
 }
 
 // Guard names the game a write is based on: the game's ID and its
@@ -129,6 +139,9 @@ type Handover struct {
 	To       Seat        `json:"to"`                 // who holds it after
 	By       string      `json:"by,omitempty"`       // the user who made the change
 	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
+	// Lapsed: the computer took the seat after From missed deadlines in a
+	// row; From may take it back (/game rejoin) unless the game says not.
+	Lapsed bool `json:"lapsed,omitempty"`
 	At       time.Time   `json:"at"`
 	// Version is how many actions the game's log held at the hand-over,
 	// which places it among them.
@@ -244,6 +257,10 @@ type GuildSettings struct {
 	// AwayChoices are what may stand in for an absent player in this
 	// server's games (AwayComputer, AwayWait); empty means both.
 	AwayChoices []string `json:"away_choices,omitempty"`
+	// MissedInARow is how many deadlines in a row a player may miss in
+	// this server's games before the computer keeps their seat; 0 means
+	// DefaultMissedInARow.
+	MissedInARow int `json:"missed_in_a_row,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults (not a record kept only for Locale); set by
 	// GuildSettings, not stored.
@@ -254,6 +271,13 @@ type GuildSettings struct {
 func DefaultGuildSettings() GuildSettings {
 	return GuildSettings{TurnDeadline: 48 * time.Hour, ReminderEvery: 12 * time.Hour}
 }
+
+// DefaultMissedInARow is how many deadlines in a row a player may miss
+// before the computer keeps their seat, when a server's admins set none.
+const DefaultMissedInARow = 3
+
+// MaxMissedInARow bounds GuildSettings.MissedInARow.
+const MaxMissedInARow = 20
 
 // DefaultAwayMaxDays is the longest absence a server allows when its
 // admins set none.
@@ -304,6 +328,37 @@ type UserPrefs struct {
 	Digest     bool   `json:"digest,omitempty"`
 	DigestHour int    `json:"digest_hour,omitempty"`
 	DigestSent string `json:"digest_sent,omitempty"`
+	// Reliability is how the user kept time in each server's games, by
+	// guild id ("" for games outside any server); nil before any.
+	// The bot counts it (see UpdateUserPrefs).
+	Reliability map[string]Reliability `json:"reliability,omitempty"`
+}
+
+// Reliability is how one user kept time in one server's games: the
+// decisions they took before their deadline, the deadlines that passed
+// on them, and the seats that left their hands before their game ended
+// (handed over, resigned, or kept by the computer after missed deadlines).
+type Reliability struct {
+	InTime     int `json:"in_time,omitempty"`
+	Missed     int `json:"missed,omitempty"`
+	HandedOver int `json:"handed_over,omitempty"`
+}
+
+// Add returns r plus o.
+func (r Reliability) Add(o Reliability) Reliability {
+	return Reliability{InTime: r.InTime + o.InTime, Missed: r.Missed + o.Missed, HandedOver: r.HandedOver + o.HandedOver}
+}
+
+// Decisions is how many deadlines r counts: met or missed.
+func (r Reliability) Decisions() int { return r.InTime + r.Missed }
+
+// Percent is the share of r's deadlines met, in percent rounded down;
+// 100 when r counts none.
+func (r Reliability) Percent() int {
+	if r.Decisions() == 0 {
+		return 100
+	}
+	return 100 * r.InTime / r.Decisions()
 }
 
 // HasQuietHours reports whether p sets quiet hours.

@@ -66,22 +66,24 @@ func (c Codec) sum(rec []byte) uint32 {
 }
 
 // NewCodec returns the Codec of the current schemas: game records are at
-// schema 3 (2: the game's timing moved out of its messages; 3: a
-// checksum), snapshots at schema 2 (the game's revision and a checksum),
-// user preferences at schema 4 (2: a checksum; 3: quiet hours, time zone
-// and heads-up; 4: the daily digest and the announced absence; what an
+// schema 4 (2: the game's timing moved out of its messages; 3: a
+// checksum; 4: the lobby's reliability rules and the missed deadlines in
+// a row), snapshots at schema 2 (the game's revision and a checksum),
+// user preferences at schema 5 (2: a checksum; 3: quiet hours, time zone
+// and heads-up; 4: the daily digest and the announced absence; 5: the
+// reliability counts per server; what an
 // older record lacks reads as off, and an older build must refuse a newer
 // record rather than drop what it does not know), every other kind at schema 2
 // (a checksum), but seat index entries, which began at schema 1 with one.
 func NewCodec() Codec {
 	return Codec{
 		steps: map[string][]migration{
-			RecGame:     {gameTimingFromMessages, unchanged},
+			RecGame:     {gameTimingFromMessages, unchanged, unchanged},
 			RecEntry:    {unchanged},
 			RecSnapshot: {snapshotRevision},
 			RecStats:    {unchanged},
 			RecGuild:    {unchanged},
-			RecUser:     {unchanged, unchanged, unchanged},
+			RecUser:     {unchanged, unchanged, unchanged, unchanged},
 			RecSeating:  nil,
 		},
 		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2, RecSeating: 1},
@@ -300,6 +302,10 @@ type gameRecord struct {
 	Hints     bool       `json:"hints,omitempty"`
 	HintsUsed []int      `json:"hints_taken,omitempty"`
 	Waits     []Wait     `json:"waits,omitempty"`
+	// From schema 4: what an older build must not drop.
+	MinReliability int   `json:"min_reliability,omitempty"`
+	NoRejoin       bool  `json:"no_rejoin,omitempty"`
+	MissedInARow   []int `json:"missed_in_a_row,omitempty"`
 }
 
 type resultRecord struct {
@@ -317,6 +323,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Created: g.Created, Updated: g.Updated, Finished: g.Finished,
 		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
 		Hints: g.Hints, HintsUsed: g.HintsTaken, Waits: g.Waits,
+		MinReliability: g.MinReliability, NoRejoin: g.NoRejoin, MissedInARow: g.MissedInARow,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -357,11 +364,15 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Created: r.Created, Updated: r.Updated, Finished: r.Finished,
 		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
 		Hints: r.Hints, HintsTaken: r.HintsUsed, Waits: r.Waits,
+		MinReliability: r.MinReliability, NoRejoin: r.NoRejoin, MissedInARow: r.MissedInARow,
 	}
 	for _, w := range r.Waits {
 		if w.Seat < 0 || int(w.Seat) >= len(r.Seats) {
 			return nil, bad(fmt.Sprintf("waiting on seat %d", w.Seat+1))
 		}
+	}
+	if len(r.MissedInARow) > len(r.Seats) || r.MinReliability < 0 || r.MinReliability > 100 {
+		return nil, bad(fmt.Sprintf("missed deadlines counted for %d seats, or a least reliability of %d%%", len(r.MissedInARow), r.MinReliability))
 	}
 	if len(r.HintsUsed) > len(r.Seats) {
 		return nil, bad(fmt.Sprintf("hints counted for %d seats", len(r.HintsUsed)))

@@ -20,6 +20,9 @@ func sampleGame() *Game {
 		Created: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Updated: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Finished: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Result:   &engine.Result{Over: true, Scores: []int{51, 40}, Winners: []engine.Seat{0}},
+		Handovers: []Handover{{Seat: 0, From: Seat{User: "u2"}, To: Seat{Computer: "strong"}, Lapsed: true, At: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Version: 3},
+			{Seat: 0, From: Seat{Computer: "strong"}, To: Seat{User: "u1", Name: "Ada"}, At: time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC), Version: 4}},
+		MinReliability: 80, NoRejoin: true, MissedInARow: []int{0, 2},
 	}
 }
 
@@ -153,7 +156,7 @@ func TestSchema1GameRecordMigrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data[0] != 3 || bytes.Contains(data, []byte("setting.")) {
+	if data[0] != byte(GameSchema()) || bytes.Contains(data, []byte("setting.")) {
 		t.Errorf("rewritten as %s", data)
 	}
 	if back, err := c.DecodeGame("7", data); err != nil || !reflect.DeepEqual(back, g) {

@@ -438,6 +438,7 @@ func (g *Game) clone() *Game {
 	c.EndVotes = slices.Clone(g.EndVotes)
 	c.HintsTaken = slices.Clone(g.HintsTaken)
 	c.Waits = slices.Clone(g.Waits)
+	c.MissedInARow = slices.Clone(g.MissedInARow)
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r
@@ -610,6 +611,9 @@ func checkGuildSettings(settings GuildSettings) error {
 	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 || settings.AwayMaxDays < 0 || settings.AwayMaxDays > 366 {
 		return fmt.Errorf("%w: a negative duration, or an absence longer than a year", ErrInvalid)
 	}
+	if settings.MissedInARow < 0 || settings.MissedInARow > MaxMissedInARow {
+		return fmt.Errorf("%w: %d missed deadlines in a row; from 1 to %d", ErrInvalid, settings.MissedInARow, MaxMissedInARow)
+	}
 	for _, c := range settings.AwayChoices {
 		if c != AwayComputer && c != AwayWait {
 			return fmt.Errorf("%w: an absent player's stand-in is %q or %q, not %.20q", ErrInvalid, AwayComputer, AwayWait, c)
@@ -644,6 +648,16 @@ func checkUserPrefs(prefs UserPrefs) error {
 	}
 	if _, err := time.Parse(time.DateOnly, prefs.DigestSent); prefs.DigestSent != "" && err != nil {
 		return fmt.Errorf("%w: the last digest's day %.20q is no date", ErrInvalid, prefs.DigestSent)
+	}
+	for guild, r := range prefs.Reliability {
+		if guild != "" {
+			if err := checkID("guild", guild); err != nil {
+				return err
+			}
+		}
+		if r.InTime < 0 || r.Missed < 0 || r.HandedOver < 0 {
+			return fmt.Errorf("%w: a negative reliability count", ErrInvalid)
+		}
 	}
 	if prefs.Locale != "" {
 		return CheckLocale(prefs.Locale)

@@ -58,6 +58,10 @@ type Store interface {
 	PutGuildSettings(guild string, s GuildSettings) error
 	UserPrefs(user string) (UserPrefs, error)
 	PutUserPrefs(user string, p UserPrefs) error
+	// UpdateUserPrefs changes user's preferences (DefaultUserPrefs when
+	// they saved none) with fn in one transaction, so that counts two
+	// processes add at once both count; an error from fn changes nothing.
+	UpdateUserPrefs(user string, fn func(p *UserPrefs) error) (UserPrefs, error)
 
 	Due(now time.Time) ([]Due, error)
 	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)

@@ -249,6 +249,38 @@ func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 	return nil
 }
 
+// UpdateUserPrefs changes user's preferences with fn in one transaction.
+func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
+	out := storage.DefaultUserPrefs()
+	if err := storage.CheckID(storage.RecUser, user); err != nil {
+		return out, err
+	}
+	codec := s.codec.Keyed(user)
+	err := s.update(func(tx *bolt.Tx) error {
+		b := bucket(tx, bktUsers)
+		if data := b.Get([]byte(user)); data != nil {
+			if err := codec.OpenJSON(storage.RecUser, user, data, &out); err != nil {
+				return refuse(err)
+			}
+		}
+		if err := fn(&out); err != nil {
+			return refuse(err)
+		}
+		if err := storage.CheckUserPrefs(out); err != nil {
+			return refuse(err)
+		}
+		data, err := codec.SealJSON(storage.RecUser, out)
+		if err != nil {
+			return refuse(err)
+		}
+		return b.Put([]byte(user), data)
+	})
+	if err != nil {
+		return storage.UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
+	}
+	return out, nil
+}
+
 // getRecord decodes the JSON record under key into v, leaving v as it is
 // when there is none; found tells which.
 func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {

@@ -267,6 +267,50 @@ func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 	return nil
 }
 
+// UpdateUserPrefs changes user's preferences with fn in one transaction,
+// holding their row (or, before they have one, the row's key) meanwhile.
+func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
+	var out storage.UserPrefs
+	err := storage.CheckID(storage.RecUser, user)
+	if err == nil {
+		err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+			out = storage.DefaultUserPrefs()
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('user_prefs:' || $1))", user); err != nil {
+				return err
+			}
+			var (
+				data []byte
+				sum  int64
+			)
+			err := tx.QueryRow(ctx, "SELECT prefs, sum FROM user_prefs WHERE user_id = $1 FOR UPDATE", user).Scan(&data, &sum)
+			switch {
+			case err == nil:
+				if err := decodeRecord(storage.RecUser, user, data, sum, &out); err != nil {
+					return err
+				}
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
+			if err := fn(&out); err != nil {
+				return err
+			}
+			if err := storage.CheckUserPrefs(out); err != nil {
+				return err
+			}
+			if data, err = json.Marshal(out); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO user_prefs (user_id, prefs, sum) VALUES ($1, $2, $3)
+				ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs, sum = EXCLUDED.sum`, user, data, recordSum(user, data))
+			return err
+		})
+	}
+	if err != nil {
+		return storage.UserPrefs{}, fmt.Errorf("postgres: preferences of user %s: %w", user, err)
+	}
+	return out, nil
+}
+
 // getRecord decodes the JSON record the query finds under key (selecting
 // the record and its checksum) into v, leaving v as it is when there is
 // none; found tells which. A record that fails its checksum is

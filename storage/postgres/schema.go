@@ -77,7 +77,7 @@ func migrations(games *engine.Registry) []step {
 
 		// Revisions (storage.Game.Revision: never given twice) and the
 		// interactions commits were made for (storage.Outcome.Key). Game
-		// records are at schema 3 (with a checksum).
+		// records were at schema 3 (with a checksum).
 		{sql: `CREATE SEQUENCE game_revisions AS bigint;
 		ALTER TABLE games ADD COLUMN revision bigint NOT NULL DEFAULT 0;
 		CREATE TABLE commits (
@@ -123,6 +123,11 @@ func migrations(games *engine.Registry) []step {
 		// so that one user's games are one indexed read; filled by
 		// fillSeats, which also gives running games their waits.
 		{sql: `ALTER TABLE game_users ADD COLUMN seating bytea;`, fill: fillSeats(games)},
+
+		// Game records at schema 4 (a lobby's reliability rules, the
+		// missed deadlines in a row): no table changes, but an older
+		// build must refuse the database rather than drop them.
+		{sql: `SELECT 1;`},
 	}
 }
 
@@ -138,7 +143,7 @@ type step struct {
 // newer game record must also add a step, which makes older builds refuse
 // the database at open rather than write beside records they cannot read.
 // A test holds the two together.
-const gameSchema = 3
+const gameSchema = 4
 
 // schemaLock is the advisory lock key that serialises migrations between
 // processes starting at once.

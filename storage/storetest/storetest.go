@@ -651,14 +651,14 @@ func testSettings(t *testing.T, opener Opener) {
 	if got, _ := s.GuildSettings("g1"); fmt.Sprint(got) != fmt.Sprint(gs) {
 		t.Fatalf("refused settings changed g1's: %+v", got)
 	}
-	if p, _ := s.UserPrefs("u1"); p != storage.DefaultUserPrefs() {
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, storage.DefaultUserPrefs()) {
 		t.Fatalf("unsaved preferences %+v", p)
 	}
 	want := storage.UserPrefs{PingOnTurn: false, Secrets: storage.SecretsDM}
 	if err := s.PutUserPrefs("u1", want); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.UserPrefs("u1"); p != want {
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) {
 		t.Fatalf("preferences %+v, want %+v", p, want)
 	}
 	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: "smoke signals"}); !errors.Is(err, storage.ErrInvalid) {
@@ -669,7 +669,7 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u1", want); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.UserPrefs("u1"); p != want {
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) {
 		t.Fatalf("preferences with a locale %+v, want %+v", p, want)
 	}
 	for _, bad := range []string{"de\x00", "fr FR", strings.Repeat("x", 17)} {
@@ -684,7 +684,7 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u3", quiet); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.UserPrefs("u3"); p != quiet {
+	if p, _ := s.UserPrefs("u3"); !reflect.DeepEqual(p, quiet) {
 		t.Fatalf("quiet preferences %+v, want %+v", p, quiet)
 	}
 	for _, bad := range []storage.UserPrefs{
@@ -699,7 +699,7 @@ func testSettings(t *testing.T, opener Opener) {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
-	if p, _ := s.UserPrefs("u1"); p != want {
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) {
 		t.Fatalf("refused preferences changed u1's: %+v", p)
 	}
 	// an announced absence, and what stands in meanwhile
@@ -707,12 +707,13 @@ func testSettings(t *testing.T, opener Opener) {
 	if err := s.PutUserPrefs("u1", want); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.UserPrefs("u1"); p != want || !p.AwayAt(want.Away.Add(-time.Second)) || p.AwayAt(want.Away) {
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) || !p.AwayAt(want.Away.Add(-time.Second)) || p.AwayAt(want.Away) {
 		t.Fatalf("preferences with an absence %+v, want %+v", p, want)
 	}
 	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM, AwayStandIn: "a cardboard cutout"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("bad stand-in: %v", err)
 	}
+	testReliability(t, s, want)
 	away := storage.GuildSettings{AwayMaxDays: 7, AwayChoices: []string{storage.AwayComputer}}
 	if err := s.PutGuildSettings("g5", away); err != nil {
 		t.Fatal(err)
@@ -864,7 +865,8 @@ func testCopy(t *testing.T, fromDB, toDB Opener) {
 	if err := src.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: time.Hour, ManagerRoles: []string{"r"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM, TimeZone: "Asia/Tokyo", QuietFrom: 23, QuietTo: 8, HeadsUp: true, Digest: true, DigestHour: 7, DigestSent: "2026-11-21"}); err != nil {
+	if err := src.PutUserPrefs("u2", storage.UserPrefs{PingOnTurn: true, Secrets: storage.SecretsDM, TimeZone: "Asia/Tokyo", QuietFrom: 23, QuietTo: 8, HeadsUp: true, Digest: true, DigestHour: 7, DigestSent: "2026-11-21",
+		Reliability: map[string]storage.Reliability{"g1": {InTime: 40, Missed: 2, HandedOver: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -1389,4 +1391,52 @@ func testGameCounts(t *testing.T, opener Opener) {
 	s.Close()
 	s = open(t, opener)
 	want("reopened", "race abandoned 3, race finished 1, race lobby 1, race running 1")
+}
+
+// testReliability checks that the reliability counts per server are kept,
+// and that UpdateUserPrefs adds them in one transaction each: counts
+// added at once from many goroutines all count, and a refused change
+// changes nothing.
+func testReliability(t *testing.T, s Store, want storage.UserPrefs) {
+	t.Helper()
+	const n = 20
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if _, err := s.UpdateUserPrefs("u1", func(p *storage.UserPrefs) error {
+				if p.Reliability == nil {
+					p.Reliability = map[string]storage.Reliability{}
+				}
+				p.Reliability["g1"] = p.Reliability["g1"].Add(storage.Reliability{InTime: 1, Missed: i % 2})
+				return nil
+			}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	want.Reliability = map[string]storage.Reliability{"g1": {InTime: n, Missed: n / 2}}
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) {
+		t.Fatalf("preferences after counting %+v, want %+v", p, want)
+	}
+	// a user who saved nothing starts from the defaults
+	got, err := s.UpdateUserPrefs("u9", func(p *storage.UserPrefs) error {
+		p.Reliability = map[string]storage.Reliability{"": {HandedOver: 1}}
+		return nil
+	})
+	if err != nil || !got.PingOnTurn || got.Reliability[""].HandedOver != 1 {
+		t.Fatalf("first count %+v, %v", got, err)
+	}
+	for _, bad := range []func(p *storage.UserPrefs) error{
+		func(p *storage.UserPrefs) error { p.Reliability["g1"] = storage.Reliability{Missed: -1}; return nil },
+		func(p *storage.UserPrefs) error { p.Reliability["g\x00"] = storage.Reliability{}; return nil },
+		func(p *storage.UserPrefs) error { p.Reliability["g1"] = storage.Reliability{}; return storage.ErrInvalid },
+	} {
+		if _, err := s.UpdateUserPrefs("u1", bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("a refused change: %v", err)
+		}
+	}
+	if p, _ := s.UserPrefs("u1"); !reflect.DeepEqual(p, want) {
+		t.Fatalf("refused changes changed the counts: %+v", p)
+	}
 }
