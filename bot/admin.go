@@ -56,6 +56,9 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 		if d, ok := opts.integer(optAwayMax); ok {
 			s.AwayMaxDays = d
 		}
+		if n, ok := opts.integer(optMissed); ok {
+			s.MissedInARow = n
+		}
 		switch lets := opts.str(optAwayLets); lets {
 		case "":
 		case awayBoth:
@@ -92,5 +95,6 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 		lets = append(lets, p.T("away.choice_"+c))
 	}
 	away := p.T("admin.away", "Count", awayMaxDays(s), "Choices", joinNames(p, lets))
-	return r.Message(transport.Message{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away})
+	missed := p.T("reliability.admin", "Count", missedInARow(s))
+	return r.Message(transport.Message{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away + "\n" + missed})
 }

@@ -76,6 +76,7 @@ type settingsStore interface {
 	PutGuildSettings(guild string, s storage.GuildSettings) error
 	UserPrefs(user string) (storage.UserPrefs, error)
 	PutUserPrefs(user string, p storage.UserPrefs) error
+	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
 
 // timerStore hands out the deadlines and reminders that have come, each
@@ -314,7 +315,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	due := newDueGames()
 	budget := int(cfg.Think.Milliseconds())
 	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
-		think: budget, due: due, away: away}
+		think: budget, due: due, away: away, tally: &tallies{store: store, log: cfg.Logger}}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
@@ -324,7 +325,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
 	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think}
+	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	inbox := &inboxHandler{store: store, games: reg}
 	b.digests = &digests{store: store, inbox: inbox, send: send, langs: langs, zones: pub.zones, log: cfg.Logger, owns: cfg.Shards.Holds("")}

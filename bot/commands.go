@@ -46,6 +46,7 @@ const (
 	subShow     = "show"
 	subHint     = "hint"
 	subSummary  = "summary"
+	subRejoin   = "rejoin"
 
 	optGame      = "game"
 	optPlayers   = "players"
@@ -76,6 +77,9 @@ const (
 	optAwayLets  = "away-stand-ins"
 	optDigest    = "digest"
 	optDigestAt  = "digest-hour"
+	optReliable  = "min-reliability"
+	optRejoin    = "rejoin"
+	optMissed    = "missed-in-a-row"
 )
 
 // Seat orders a lobby can start with.
@@ -151,6 +155,8 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					choices(optDefault, onDeadlineComputer, onDeadlinePause),
 					boolean(optThread),
 					boolean(optHints),
+					integer(optReliable, &minZero, 100),
+					boolean(optRejoin),
 				),
 				sub(subJoin),
 				sub(subLeave),
@@ -183,6 +189,7 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					boolean(optDigest), integer(optDigestAt, &minZero, 23)),
 				sub(subHint),
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
+				sub(subRejoin),
 			},
 		},
 		{Name: cmdAway, Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
@@ -202,6 +209,7 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					choices(optLanguage, catalogue.Languages()...),
 					integer(optAwayMax, &minPlayers, 366),
 					choices(optAwayLets, awayBoth, storage.AwayComputer, storage.AwayWait),
+					integer(optMissed, &minPlayers, storage.MaxMissedInARow),
 				),
 			},
 		},

@@ -6,6 +6,7 @@ import (
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,11 @@ type deadlines struct {
 	log    *slog.Logger
 	// think decides for searching stand-ins outside the game's lock.
 	think *thinker
+	// settings are the servers' settings (how many deadlines in a row a
+	// player may miss); nil reads as the defaults.
+	settings interface {
+		GuildSettings(guild string) (storage.GuildSettings, error)
+	}
 }
 
 // errTimerTaken refuses the write of a timer's handling when the timer
@@ -146,6 +152,11 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	// look finds the game unmoved.
 	var thought map[engine.Seat]string
 	var at storage.Guard
+	// the seats whose players missed the deadline, and those of them a
+	// computer keeps from now on, by their players (see lapse)
+	var missedSeats []engine.Seat
+	var lapsed map[engine.Seat]string
+	var limit int
 	for look := 0; look < 2; look++ {
 		think := false
 		err := dl.locks.with(d.Channel, func() error {
@@ -191,9 +202,33 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 					standIn[s] = thought[s]
 				}
 			}
-			// the stand-in's moves and the new deadline: one commit, refused
-			// when another process handled the deadline first
-			out, err = dl.ref.conclude(&outcome{game: g, state: st, rules: rules, seat: engine.Spectator, change: stillDue(d)}, waiting, standIn)
+			// the players who missed it (not those away) count one more
+			// miss in a row; a computer keeps the seats of those who
+			// reach the server's limit
+			missedSeats = slices.DeleteFunc(slices.Clone(waiting), func(s engine.Seat) bool { return away[s] != "" })
+			limit = missedInARow(dl.settingsOf(g.Guild))
+			name := dl.ref.standInName(rules)
+			p := dl.langs.guild(g.Guild, "")
+			miss, lapsedSeats := lapse(g, missedSeats, limit, storage.Seat{Computer: name, Name: p.T("seats.computer_name", "Kind", levelName(p, name))}, now)
+			lapsed = map[engine.Seat]string{}
+			for _, s := range lapsedSeats {
+				lapsed[s] = g.Seats[s].User
+			}
+			after := g.Clone()
+			if err := miss(after); err != nil {
+				return err
+			}
+			taken := stillDue(d)
+			change := func(r *storage.Game) error {
+				if err := taken(r); err != nil {
+					return err
+				}
+				return miss(r)
+			}
+			// the stand-in's moves, the misses and the new deadline: one
+			// commit, refused when another process handled the deadline
+			// first
+			out, err = dl.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: change}, waiting, standIn)
 			return err
 		})
 		if err != nil || !think {
@@ -214,12 +249,23 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	p := dl.langs.guild(g.Guild, "")
 	if out == nil {
 		if len(waiting) > 0 {
+			for _, s := range waiting {
+				dl.ref.tally.add(g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
+			}
 			// told in the channel always; mentioned only who wants pings
 			dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
 				Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
+	for _, s := range missedSeats {
+		add := storage.Reliability{Missed: 1}
+		if _, ok := lapsed[s]; ok {
+			add.HandedOver = 1
+		}
+		dl.ref.tally.add(g.Guild, g.Seats[s].User, add)
+	}
+	defer dl.lapsed(g, lapsed, limit)
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
 		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
@@ -230,6 +276,18 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)),
 		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
+}
+
+// settingsOf is guild's settings, the defaults when they cannot be read.
+func (dl *deadlines) settingsOf(guild string) storage.GuildSettings {
+	if dl.settings == nil {
+		return storage.GuildSettings{}
+	}
+	s, err := dl.settings.GuildSettings(guild)
+	if err != nil {
+		dl.log.Warn("reading a server's settings failed", "err", err)
+	}
+	return s
 }
 
 // standFor is, of the seats a passed deadline finds waiting, those a

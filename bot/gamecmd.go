@@ -437,6 +437,11 @@ func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 		return err
 	}
 	sb.WriteString(summary)
+	if r, err := gh.ref.tally.of(guild, user.ID, guild == ""); err != nil {
+		return err
+	} else if r != (storage.Reliability{}) {
+		sb.WriteString(statsLine(p, r, guild == "") + "\n")
+	}
 	if guild != "" {
 		server, err := gh.serverStats(p, guild)
 		if err != nil {

@@ -219,6 +219,10 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
 	}
 	g.Hints, _ = opts.boolean(optHints)
+	g.MinReliability, _ = opts.integer(optReliable)
+	if rejoin, set := opts.boolean(optRejoin); set && !rejoin {
+		g.NoRejoin = true
+	}
 	inThread, set := opts.boolean(optThread)
 	if !set {
 		inThread = settings.Threads
@@ -340,6 +344,11 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
 		return lh.startGame(r, in, g, rules, arg)
+	}
+	if v == verbJoin && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) {
+		if err := meetsMinimum(lh.ref.tally, g, user); err != nil {
+			return nil, phrase{}, err
+		}
 	}
 	var note phrase
 	g, err = lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
@@ -482,7 +491,7 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) transpo
 	}
 	var seats strings.Builder
 	for n, s := range g.Seats {
-		fmt.Fprintf(&seats, "%d. %s\n", n+1, seatLabel(s))
+		fmt.Fprintf(&seats, "%d. %s%s\n", n+1, seatLabel(s), lh.reliabilityOf(p, g.Guild, s.User))
 	}
 	target := p.T("lobby.table_range", "Min", min, "Max", max)
 	if g.Setup.Players > 0 {
@@ -495,6 +504,9 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) transpo
 	}
 	if g.Hints {
 		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("lobby.hints"), Value: p.T("lobby.hints_on"), Inline: true})
+	}
+	if g.MinReliability > 0 || g.NoRejoin {
+		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("reliability.lobby_title"), Value: lobbyReliabilityRules(p, g), Inline: true})
 	}
 	if len(g.Setup.Options) > 0 {
 		var o []string

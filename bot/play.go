@@ -131,6 +131,8 @@ type referee struct {
 	// away tells who is away and ends an absence when its player acts
 	// (nil: nobody is ever away, as in a referee of a test)
 	away *absences
+	// tally counts the players' reliability (nil: nothing is counted)
+	tally *tallies
 }
 
 // livesElsewhere reports whether the game req's choice was drawn for is
@@ -188,6 +190,9 @@ func (ref *referee) play(req request) (*outcome, error) {
 		return nil, &gameRefusal{err: err, rules: rules}
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided, key: req.key}
+	if decided {
+		out.change = clearMissed(g, seat) // they decided: no longer missing deadlines in a row
+	}
 	out.add(events)
 	ref.record(out, seat, action)
 	return ref.conclude(out, before, nil)
@@ -303,6 +308,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 		o.Waiting = storage.PromptSeats(out.state)
 	}
 	o.Key = out.key
+	deadline := out.game.Deadline // the decision's, before the commit arms the next
 	g, err := ref.commit(out.game.Channel, out.game.Guard(), o)
 	var applied *storage.AppliedError
 	if errors.As(err, &applied) {
@@ -315,6 +321,7 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	}
 	if out.decided && out.seat >= 0 && int(out.seat) < len(g.Seats) {
 		ref.away.back(g.Seats[out.seat].User) // they acted: their absence is over
+		ref.tally.decided(g, out.seat, deadline, ref.now())
 	}
 	out.game, out.entries, out.change, out.start, out.key = g, nil, nil, false, ""
 	return nil

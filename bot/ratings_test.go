@@ -54,7 +54,8 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 
 	stats := h.command(alice, chTiny, cmdGame, subStats, nil)
 	skill := fmt.Sprintf("skill %.1f (μ %.1f, σ %.1f) over 2 games, 1 won", alicePlays.Ordinal(), alicePlays.Mu, alicePlays.Sigma)
-	want := fmt.Sprintf("**All games:** %s · favourite game Tiny Game\n**Tiny Game:** %s\n\n**This server:** 0 games going, 0 abandoned, 2 Tiny Game finished", skill, skill)
+	want := fmt.Sprintf("**All games:** %s · favourite game Tiny Game\n**Tiny Game:** %s\n"+
+		"**Deadlines on this server:** 4 decisions in time, 0 missed, 0 seats handed over\n\n**This server:** 0 games going, 0 abandoned, 2 Tiny Game finished", skill, skill)
 	if !strings.Contains(stats.text(), want) {
 		t.Fatalf("alice's stats lack %q:\n%s", want, stats.text())
 	}

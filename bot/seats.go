@@ -36,6 +36,7 @@ func (sh *seatHandler) register(rt *router) error {
 		rt.subcommand(cmdGame, subNudge, sh.nudge),
 		rt.subcommand(cmdGame, subResign, sh.resign),
 		rt.subcommand(cmdGame, subReplace, sh.replace),
+		rt.subcommand(cmdGame, subRejoin, sh.rejoin),
 	)
 }
 
@@ -219,14 +220,20 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 	if err := handOver(after); err != nil {
 		return nil, nil, err
 	}
+	// the seat left its holder's hands: one more in their reliability
+	counted := func() { sh.ref.tally.add(g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
 		g, err = sh.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		if err == nil {
+			counted()
+		}
 		return nil, g, err
 	}
 	out, err := sh.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}
+	counted()
 	return out, out.game, err
 }
 

@@ -141,8 +141,8 @@ type Handover struct {
 	Resigned bool        `json:"resigned,omitempty"` // From resigned (rather than was replaced or handed it over)
 	// Lapsed: the computer took the seat after From missed deadlines in a
 	// row; From may take it back (/game rejoin) unless the game says not.
-	Lapsed bool `json:"lapsed,omitempty"`
-	At       time.Time   `json:"at"`
+	Lapsed bool      `json:"lapsed,omitempty"`
+	At     time.Time `json:"at"`
 	// Version is how many actions the game's log held at the hand-over,
 	// which places it among them.
 	Version int `json:"version,omitempty"`

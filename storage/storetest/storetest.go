@@ -1430,7 +1430,10 @@ func testReliability(t *testing.T, s Store, want storage.UserPrefs) {
 	for _, bad := range []func(p *storage.UserPrefs) error{
 		func(p *storage.UserPrefs) error { p.Reliability["g1"] = storage.Reliability{Missed: -1}; return nil },
 		func(p *storage.UserPrefs) error { p.Reliability["g\x00"] = storage.Reliability{}; return nil },
-		func(p *storage.UserPrefs) error { p.Reliability["g1"] = storage.Reliability{}; return storage.ErrInvalid },
+		func(p *storage.UserPrefs) error {
+			p.Reliability["g1"] = storage.Reliability{}
+			return storage.ErrInvalid
+		},
 	} {
 		if _, err := s.UpdateUserPrefs("u1", bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("a refused change: %v", err)
