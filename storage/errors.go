@@ -32,8 +32,6 @@ var (
 	// ErrNoDatabase: there is no database file at the path (and Open was
 	// told not to create one), or the file is empty.
 	ErrNoDatabase = errors.New("no database")
-	// ErrNoFolder: the folder the database file should be in does not exist.
-	ErrNoFolder = errors.New("no such folder")
 	// ErrNotDatabase: the path names a folder, a device, or a file that is
 	// not a Meeple database.
 	ErrNotDatabase = errors.New("not a Meeple database file")
@@ -45,11 +43,6 @@ var (
 	// ErrNewerSchema: a record was written by a newer version of Meeple.
 	// The error is a *SchemaError.
 	ErrNewerSchema = errors.New("record written by a newer schema")
-	// ErrInUse: another process (a running bot) holds the database file.
-	ErrInUse = errors.New("the file is in use by another process")
-	// ErrNoBackupServer: no running bot answers backup requests on the
-	// control socket (it is missing, or stale).
-	ErrNoBackupServer = errors.New("no running bot serves backups")
 	// ErrUnknownOutcome: the connection to the database failed after a
 	// write was sent, so whether it was kept is unknown. Retry a commit
 	// with its Outcome.Key: the store keeps it once, and answers a retry

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/storage/postgres"
 )
@@ -42,7 +41,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	// and writes the copy itself.
 	s, err := openFile(path, reg, readFile, boltdb.Options{Logger: log, Verify: true, LockTimeout: -1}, stdout)
 	switch {
-	case errors.Is(err, storage.ErrInUse):
+	case errors.Is(err, boltdb.ErrInUse):
 		how = "copied online (the running bot wrote it)"
 		if n, err = backupOnline(path, *out); err != nil {
 			return fmt.Errorf("%s is held by another process, and asking it for a copy failed: %w", path, err)

@@ -284,7 +284,7 @@ func checkPostgres(dsn string, games *engine.Registry) checkResult {
 
 // databaseAdvice says what to do about an error of the database check.
 func databaseAdvice(path string, err error) string {
-	if errors.Is(err, storage.ErrInUse) {
+	if errors.Is(err, boltdb.ErrInUse) {
 		return "the bot is running and holds the file; stop it to check the file here (the bot checks the whole file itself when it starts)"
 	}
 	if advice := storeAdvice(path, err); advice != "" {

@@ -150,13 +150,13 @@ func storeAdvice(database string, err error) string {
 		return "the file was not changed; run the newer Meeple that wrote it, or restore a backup taken before the upgrade"
 	case errors.Is(err, storage.ErrNoDatabase):
 		return "check the path (-db, or database in the config); only \"meeple run\" and \"meeple import\" create a database"
-	case errors.Is(err, storage.ErrInUse):
+	case errors.Is(err, boltdb.ErrInUse):
 		return "the bot is running and holds the file: stop it, or (for a copy) use meeple backup, which asks the running bot"
 	case errors.Is(err, storage.ErrPermission):
 		return "run the command as the bot's user, or give that user the file and its folder"
 	case errors.Is(err, storage.ErrNotDatabase):
 		return "check the path (-db, or database in the config): it must name the Meeple database file"
-	case errors.Is(err, storage.ErrNoFolder):
+	case errors.Is(err, boltdb.ErrNoFolder):
 		return "create the folder, or correct the path (-db, or database in the config)"
 	}
 	return ""

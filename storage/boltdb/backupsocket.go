@@ -276,9 +276,9 @@ func RequestBackup(ctx context.Context, socketPath, outPath string) (int64, erro
 	conn, err := d.DialContext(ctx, "unix", socketPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fail(fmt.Errorf("%w: the socket does not exist", storage.ErrNoBackupServer))
+		return fail(fmt.Errorf("%w: the socket does not exist", ErrNoBackupServer))
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fail(fmt.Errorf("%w: nothing listens on the socket (a bot that stopped without removing it?)", storage.ErrNoBackupServer))
+		return fail(fmt.Errorf("%w: nothing listens on the socket (a bot that stopped without removing it?)", ErrNoBackupServer))
 	case err != nil:
 		return fail(err)
 	}

@@ -77,7 +77,7 @@ func TestBackupSocketRefusesBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := boltdb.RequestBackup(context.Background(), srv.Path(), c.out)
-		if err == nil || !strings.Contains(err.Error(), c.want) || errors.Is(err, storage.ErrNoBackupServer) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || errors.Is(err, boltdb.ErrNoBackupServer) {
 			t.Errorf("backup to %q: %v, want an error mentioning %q", c.out, err, c.want)
 		}
 	}
@@ -114,7 +114,7 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 	sock := filepath.Join(dir, "meeple.db.ctl")
 	out := filepath.Join(dir, "copy.db")
 	_, err := boltdb.RequestBackup(context.Background(), sock, out)
-	if !errors.Is(err, storage.ErrNoBackupServer) || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), sock) {
+	if !errors.Is(err, boltdb.ErrNoBackupServer) || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), sock) {
 		t.Fatalf("missing socket: %v", err)
 	}
 	// A socket left behind by a process that died: nobody listens on it.
@@ -125,7 +125,7 @@ func TestBackupSocketMissingStaleOrInTheWay(t *testing.T) {
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
 	_, err = boltdb.RequestBackup(context.Background(), sock, out)
-	if !errors.Is(err, storage.ErrNoBackupServer) || !strings.Contains(err.Error(), "nothing listens") {
+	if !errors.Is(err, boltdb.ErrNoBackupServer) || !strings.Contains(err.Error(), "nothing listens") {
 		t.Fatalf("stale socket: %v", err)
 	}
 	// A new server replaces the stale socket; a second one is refused.
@@ -251,7 +251,7 @@ func TestBackupDoesNotWaitForTheLock(t *testing.T) {
 	s := openStore(t, "", boltdb.Options{})
 	start := time.Now()
 	_, err := boltdb.Open(s.Path(), registry(), boltdb.Options{ReadOnly: true, LockTimeout: -1})
-	if !errors.Is(err, storage.ErrInUse) {
+	if !errors.Is(err, boltdb.ErrInUse) {
 		t.Fatalf("open of a held file: %v, want ErrInUse", err)
 	}
 	// A generous bound: the old default waited out a whole second (bbolt

@@ -171,7 +171,7 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 	s.Close()
 	rawUpdate(t, path, func(tx *bolt.Tx) error {
 		_, v := tx.Bucket([]byte("games")).Cursor().First()
-		if v[0] != 3 || bytes.Contains(v, []byte("setting.")) || !bytes.Contains(v, []byte(`"on_deadline":"pause"`)) {
+		if v[0] != byte(storage.GameSchema()) || bytes.Contains(v, []byte("setting.")) || !bytes.Contains(v, []byte(`"on_deadline":"pause"`)) {
 			t.Errorf("rewritten record %s", v)
 		}
 		return nil
@@ -508,7 +508,7 @@ func TestCheckReadsWithoutWriting(t *testing.T) {
 	}
 	os.WriteFile(path, before, 0o600)
 	s := openStore(t, path, boltdb.Options{})
-	if _, err := boltdb.Check(s.Path(), registry()); !errors.Is(err, storage.ErrInUse) {
+	if _, err := boltdb.Check(s.Path(), registry()); !errors.Is(err, boltdb.ErrInUse) {
 		t.Fatalf("Check of a held file: %v", err)
 	}
 }

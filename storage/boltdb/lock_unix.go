@@ -8,8 +8,6 @@ import (
 	"os"
 	"syscall"
 	"time"
-
-	"github.com/meeplegames/meeple/storage"
 )
 
 // lockFile takes the lock bbolt takes on a database file (flock, exclusive
@@ -31,7 +29,7 @@ func lockFile(f *os.File, exclusive bool, wait time.Duration) error {
 			return fmt.Errorf("locking the file: %w", err)
 		}
 		if !time.Now().Before(deadline) {
-			return fmt.Errorf("%w (is the bot running?)", storage.ErrInUse)
+			return fmt.Errorf("%w (is the bot running?)", ErrInUse)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -83,7 +83,7 @@ func (s *Store) Created() bool { return s.created }
 // openError names the path in an error of Open, and calls anything bbolt
 // refused that is not one of ours damage.
 func openError(path string, err error) error {
-	known := []error{storage.ErrNoDatabase, storage.ErrNoFolder, storage.ErrNotDatabase, storage.ErrPermission, storage.ErrInUse, storage.ErrCorrupt, storage.ErrNewerSchema}
+	known := []error{storage.ErrNoDatabase, ErrNoFolder, storage.ErrNotDatabase, storage.ErrPermission, ErrInUse, storage.ErrCorrupt, storage.ErrNewerSchema}
 	for _, k := range known {
 		if errors.Is(err, k) {
 			return fmt.Errorf("storage: open %s: %w", path, err)
@@ -93,7 +93,7 @@ func openError(path string, err error) error {
 		return fmt.Errorf("storage: open %s: %w: %v", path, storage.ErrPermission, err)
 	}
 	if errors.Is(err, bolterrors.ErrTimeout) { // where bbolt takes the lock itself
-		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, storage.ErrInUse)
+		return fmt.Errorf("storage: open %s: %w (is the bot running?)", path, ErrInUse)
 	}
 	return fmt.Errorf("storage: open %s: %w: %v", path, storage.ErrCorrupt, err)
 }
@@ -117,7 +117,7 @@ func prepareFile(path string, create bool) (bool, error) {
 	case errors.Is(err, fs.ErrPermission):
 		return fail("cannot open %s: %w", path, storage.ErrPermission)
 	case errors.Is(err, syscall.ENOTDIR):
-		return fail("cannot open %s: %w: part of the path is a file, not a folder", path, storage.ErrNoFolder)
+		return fail("cannot open %s: %w: part of the path is a file, not a folder", path, ErrNoFolder)
 	case !errors.Is(err, fs.ErrNotExist):
 		return fail("cannot open %s: %v", path, err)
 	}
@@ -126,7 +126,7 @@ func prepareFile(path string, create bool) (bool, error) {
 		if errors.Is(err, fs.ErrPermission) {
 			return fail("cannot open %s: %w to its folder %s", path, storage.ErrPermission, dir)
 		}
-		return fail("cannot open %s: %w: the folder %s does not exist", path, storage.ErrNoFolder, dir)
+		return fail("cannot open %s: %w: the folder %s does not exist", path, ErrNoFolder, dir)
 	}
 	if !create {
 		return fail("%w at %s", storage.ErrNoDatabase, path)

@@ -175,7 +175,7 @@ func TestOpenRefusesAFileInUse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meeple.db")
 	openStore(t, path, boltdb.Options{})
 	_, err := boltdb.Open(path, registry(), boltdb.Options{LockTimeout: 50 * time.Millisecond})
-	if !errors.Is(err, storage.ErrInUse) || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), path) {
+	if !errors.Is(err, boltdb.ErrInUse) || !strings.Contains(err.Error(), "in use by another process") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("second open: %v, want an error saying the file is in use", err)
 	}
 	if _, err := boltdb.Open(path, nil, boltdb.Options{}); err == nil {
