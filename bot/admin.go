@@ -59,6 +59,9 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 		if n, ok := opts.integer(optMissed); ok {
 			s.MissedInARow = n
 		}
+		if h, ok := opts.integer(optBankMax); ok {
+			s.BankMax = time.Duration(h) * time.Hour
+		}
 		switch lets := opts.str(optAwayLets); lets {
 		case "":
 		case awayBoth:
@@ -95,6 +98,6 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 		lets = append(lets, p.T("away.choice_"+c))
 	}
 	away := p.T("admin.away", "Count", awayMaxDays(s), "Choices", joinNames(p, lets))
-	missed := p.T("reliability.admin", "Count", missedInARow(s))
+	missed := p.T("reliability.admin", "Count", missedInARow(s)) + "\n" + p.T("clock.admin", "Duration", humanDuration(p, bankMax(s)))
 	return r.Message(transport.Message{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away + "\n" + missed})
 }

@@ -111,6 +111,7 @@ type seatLine struct {
 	Name    string // its display name (seatNames)
 	Mark    imaging.SeatMark
 	Away    string   // " (away until …)", or ""
+	Clock   string   // the seat's time bank in a game with banks, or ""
 	Active  bool     // the game waits for it (once over: it won)
 	Figures []string // "Pounds 12", in the line's language
 }
@@ -120,8 +121,10 @@ type seatLine struct {
 func (vw *views) seatLines(p *locale.Printer, g *storage.Game, st engine.State) []seatLine {
 	names := seatNames(g)
 	out := make([]seatLine, len(g.Seats))
+	waits := humanWaiting(g, st)
 	for n, s := range g.Seats {
-		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(p, s.User)}
+		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(p, s.User),
+			Clock: vw.bankMark(p, g, engine.Seat(n), slices.Contains(waits, engine.Seat(n)))}
 	}
 	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), imageWords(p, vw.games, g)); err == nil {
 		for n := range out {
@@ -155,7 +158,7 @@ func (l seatLine) board() string {
 	if l.Active {
 		b.WriteString("▶ ")
 	}
-	fmt.Fprintf(&b, "P%d %s %s%s", l.N, l.Mark.Symbol, l.Who, l.Away)
+	fmt.Fprintf(&b, "P%d %s %s%s%s", l.N, l.Mark.Symbol, l.Who, l.Away, l.Clock)
 	if len(l.Figures) > 0 {
 		b.WriteString(" — " + strings.Join(l.Figures, " · "))
 	}

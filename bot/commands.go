@@ -47,6 +47,7 @@ const (
 	subHint     = "hint"
 	subSummary  = "summary"
 	subRejoin   = "rejoin"
+	subExtend   = "extend"
 
 	optGame      = "game"
 	optPlayers   = "players"
@@ -80,6 +81,12 @@ const (
 	optReliable  = "min-reliability"
 	optRejoin    = "rejoin"
 	optMissed    = "missed-in-a-row"
+	optClock     = "clock"
+	optBank      = "bank-hours"
+	optBankAdd   = "bank-add-hours"
+	optBankCap   = "bank-cap-hours"
+	optBankMax   = "bank-max-hours"
+	optHours     = "hours"
 )
 
 // Seat orders a lobby can start with.
@@ -132,6 +139,10 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 	boolean := func(name string) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name}
 	}
+	required := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o.Required = true
+		return o
+	}
 	user := func(name string) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: name}
 	}
@@ -157,6 +168,10 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					boolean(optHints),
 					integer(optReliable, &minZero, 100),
 					boolean(optRejoin),
+					choices(optClock, clockFixed, clockBank),
+					integer(optBank, &minPlayers, 24*366),
+					integer(optBankAdd, &minZero, 24*366),
+					integer(optBankCap, &minPlayers, 24*366),
 				),
 				sub(subJoin),
 				sub(subLeave),
@@ -190,6 +205,7 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 				sub(subHint),
 				sub(subSummary, integer(optGame, &minPlayers, 0)),
 				sub(subRejoin),
+				sub(subExtend, required(integer(optSeat, &minPlayers, 6)), required(integer(optHours, &minPlayers, 24*14))),
 			},
 		},
 		{Name: cmdAway, Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
@@ -210,6 +226,7 @@ func Commands(reg *engine.Registry, catalogue *locale.Catalogue) []*discordgo.Ap
 					integer(optAwayMax, &minPlayers, 366),
 					choices(optAwayLets, awayBoth, storage.AwayComputer, storage.AwayWait),
 					integer(optMissed, &minPlayers, storage.MaxMissedInARow),
+					integer(optBankMax, &minPlayers, 24*366),
 				),
 			},
 		},

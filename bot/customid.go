@@ -46,6 +46,7 @@ const (
 	verbEndVote   verb = "endvote" // vote to end the game now
 	verbFullBoard verb = "full"    // board: show the full board privately
 	verbInbox     verb = "inbox"   // /inbox: show a page (arg: w or o, for waiting or other games, and the page)
+	verbExtend    verb = "extend"  // agree to give a player more time (/game extend)
 )
 
 // knownVerbs is the set parseCustomID accepts.
@@ -53,7 +54,7 @@ var knownVerbs = map[verb]bool{
 	verbJoin: true, verbLeave: true, verbAddAI: true, verbDropAI: true, verbStart: true,
 	verbAbandon: true, verbConfirm: true, verbAct: true, verbPick: true, verbSecret: true,
 	verbModal: true, verbWhich: true, verbLogPage: true, verbTree: true, verbTreeStep: true, verbTreeBack: true,
-	verbEndVote: true, verbFullBoard: true, verbInbox: true,
+	verbEndVote: true, verbFullBoard: true, verbInbox: true, verbExtend: true,
 }
 
 // customID is the decoded custom_id of a component Meeple posted: the game

@@ -170,6 +170,12 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				return nil
 			}
 			waiting = humanWaiting(g, st)
+			var running []engine.Seat // with time banks: the seats whose banks still run
+			if g.Timing.Banked() {
+				if waiting, running = outOfTime(g, waiting, now); len(waiting) == 0 && len(running) > 0 {
+					return dl.ref.armBanks(g, running, stillDue(d))
+				}
+			}
 			var back time.Time
 			waiting, away, back = dl.standFor(g, waiting, now)
 			if len(waiting) == 0 && !back.IsZero() {
@@ -218,6 +224,9 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			if err := miss(after); err != nil {
 				return err
 			}
+			if g.Timing.Banked() { // the banks that ran out earn a decision's time
+				miss = both(miss, refill(waiting))
+			}
 			taken := stillDue(d)
 			change := func(r *storage.Game) error {
 				if err := taken(r); err != nil {
@@ -228,7 +237,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// the stand-in's moves, the misses and the new deadline: one
 			// commit, refused when another process handled the deadline
 			// first
-			out, err = dl.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: change}, waiting, standIn)
+			out, err = dl.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: change}, append(slices.Clone(waiting), running...), standIn)
 			return err
 		})
 		if err != nil || !think {

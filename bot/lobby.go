@@ -207,6 +207,10 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 	if v := opts.str(optDefault); v != "" {
 		onTimeout = v
 	}
+	bank, banked, err := bankTiming(opts, bankMax(settings))
+	if err != nil {
+		return err
+	}
 	seed, err := lh.cfg.NewSeed()
 	if err != nil {
 		return err
@@ -217,6 +221,12 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 		Setup:  engine.Setup{Players: players, Seed: seed, Options: gameOpts},
 		Seats:  []storage.Seat{{User: user.ID, Name: displayName(i)}},
 		Timing: storage.Timing{TurnDeadline: deadline, ReminderEvery: reminder, OnDeadline: onTimeout},
+	}
+	if banked {
+		// the time a decision earns stands for the time per decision
+		// where a game's rules ask for one (an absence's return)
+		bank.TurnDeadline, bank.ReminderEvery, bank.OnDeadline = max(bank.BankAdd, time.Hour), reminder, onTimeout
+		g.Timing = bank
 	}
 	g.Hints, _ = opts.boolean(optHints)
 	g.MinReliability, _ = opts.integer(optReliable)
@@ -560,6 +570,9 @@ func deadlineText(p *locale.Printer, g *storage.Game) string {
 	what := p.T("deadline.computer")
 	if on == onDeadlinePause {
 		what = p.T("deadline.pause")
+	}
+	if g.Timing.Banked() {
+		return bankText(p, g.Timing, what)
 	}
 	return p.T("deadline.text", "Duration", humanDuration(p, d), "Then", what)
 }

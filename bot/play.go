@@ -191,7 +191,9 @@ func (ref *referee) play(req request) (*outcome, error) {
 	}
 	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: decided, key: req.key}
 	if decided {
-		out.change = clearMissed(g, seat) // they decided: no longer missing deadlines in a row
+		// they decided: no longer missing deadlines in a row, and their
+		// time bank pays for the decision
+		out.change = both(clearMissed(g, seat), drawBank(g, seat, ref.now()))
 	}
 	out.add(events)
 	ref.record(out, seat, action)
@@ -276,6 +278,11 @@ func (ref *referee) rearm(out *outcome, before []engine.Seat) func(*storage.Game
 			r.Deadline, r.RemindAt = ref.now(), time.Time{}
 			return nil
 		}
+	}
+	if out.game.Timing.Banked() && !computer {
+		// the earliest moment a waiting seat's bank runs out
+		_, reminder, _ := gameDeadline(out.game)
+		return bankEdit(now, waitStarts(out.game, out.entries), reminder, ref.now())
 	}
 	if !computer && len(out.waiting) == 0 && !again && !out.game.Deadline.IsZero() && !out.game.Deadline.Before(ref.now()) {
 		return nil
@@ -401,6 +408,15 @@ func (ref *referee) armDeadline(g *storage.Game, waiting bool, check func(*stora
 	}
 	g.Deadline, g.RemindAt, g.Messages = updated.Deadline, updated.RemindAt, updated.Messages
 	return nil
+}
+
+// armBanks arms the deadline of g, a game with time banks, for seats, in
+// a commit of its own that check (run first on the stored game) lets
+// through: the earliest moment one of their banks runs out.
+func (ref *referee) armBanks(g *storage.Game, seats []engine.Seat, check func(*storage.Game) error) error {
+	_, reminder, _ := gameDeadline(g)
+	_, err := ref.store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: both(check, bankEdit(seats, storedWaitStarts(g), reminder, ref.now()))})
+	return err
 }
 
 // extendDeadline moves g's deadline, which passed while every player it

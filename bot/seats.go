@@ -18,7 +18,9 @@ import (
 const nudgeEvery = time.Hour
 
 // seatHandler answers the /game subcommands that concern who sits where in
-// a running game: /game nudge, /game resign and /game replace. A seat that
+// a running game: /game nudge, /game resign, /game replace and /game
+// rejoin (reliability.go), and /game extend, a vote on a player's time
+// (extend.go). A seat that
 // changes hands keeps its position and its secrets: the engine's state is
 // by seat, so the new holder sees the seat's private view from then on and
 // the old one no longer does. Each change is announced and kept in the
@@ -37,6 +39,8 @@ func (sh *seatHandler) register(rt *router) error {
 		rt.subcommand(cmdGame, subResign, sh.resign),
 		rt.subcommand(cmdGame, subReplace, sh.replace),
 		rt.subcommand(cmdGame, subRejoin, sh.rejoin),
+		rt.subcommand(cmdGame, subExtend, sh.propose),
+		rt.component(verbExtend, onButton, inGuild, sh.voteExtend),
 	)
 }
 

@@ -112,6 +112,29 @@ type Game struct {
 	// MissedInARow counts, by seat, the deadlines that passed on the
 	// seat's player since they last decided (nil until the first).
 	MissedInARow []int
+
+	// Banks are, by seat, the time left in each seat's bank when its
+	// present wait began (or, for a seat not waited on, now), in a game
+	// whose Timing is Banked; nil until the game starts.
+	Banks []time.Duration
+	// Extension is the open proposal to give one player more time, nil
+	// when none is open. Proposed is, by user, the round (the bot's tag
+	// of the game's phase) of their last proposal: one a round.
+	Extension *Extension
+	Proposed  map[string]string
+}
+
+// Extension is a proposal to give one seat's player more time, which the
+// other people at the table vote on.
+type Extension struct {
+	Seat  engine.Seat   `json:"seat"`
+	By    string        `json:"by"`
+	Time  time.Duration `json:"time"`
+	Round string        `json:"round"`
+	// Votes are the people who agreed, the proposer among them when they
+	// are not the player who would get the time.
+	Votes []string  `json:"votes,omitempty"`
+	At    time.Time `json:"at"`
 }
 
 // Guard names the game a write is based on: the game's ID and its
@@ -159,7 +182,17 @@ type Timing struct {
 	// OnDeadline names what happens when a deadline passes, in the bot's
 	// own words ("computer", "pause"); empty means the bot's default.
 	OnDeadline string `json:"on_deadline,omitempty"`
+	// Bank, when set, is a time bank per player instead of a fixed time
+	// per decision: each player starts with Bank, their decisions draw
+	// on it, each decision adds BankAdd, and it never grows above BankCap
+	// that way. A player whose bank runs out meets the deadline's policy.
+	Bank    time.Duration `json:"bank,omitempty"`
+	BankAdd time.Duration `json:"bank_add,omitempty"`
+	BankCap time.Duration `json:"bank_cap,omitempty"`
 }
+
+// Banked reports whether t gives each player a time bank.
+func (t Timing) Banked() bool { return t.Bank > 0 }
 
 // Seat is who plays one seat: a Discord user or a computer player.
 type Seat struct {
@@ -261,6 +294,9 @@ type GuildSettings struct {
 	// this server's games before the computer keeps their seat; 0 means
 	// DefaultMissedInARow.
 	MissedInARow int `json:"missed_in_a_row,omitempty"`
+	// BankMax is the longest time bank (its start and its cap) a table
+	// may choose here; 0 means DefaultBankMax.
+	BankMax time.Duration `json:"bank_max,omitempty"`
 	// Saved is true when the guild's admins have saved settings, even ones
 	// equal to the defaults (not a record kept only for Locale); set by
 	// GuildSettings, not stored.
@@ -275,6 +311,10 @@ func DefaultGuildSettings() GuildSettings {
 // DefaultMissedInARow is how many deadlines in a row a player may miss
 // before the computer keeps their seat, when a server's admins set none.
 const DefaultMissedInARow = 3
+
+// DefaultBankMax is the longest time bank a table may choose when a
+// server's admins set none.
+const DefaultBankMax = 14 * 24 * time.Hour
 
 // MaxMissedInARow bounds GuildSettings.MissedInARow.
 const MaxMissedInARow = 20

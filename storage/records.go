@@ -68,7 +68,7 @@ func (c Codec) sum(rec []byte) uint32 {
 // NewCodec returns the Codec of the current schemas: game records are at
 // schema 4 (2: the game's timing moved out of its messages; 3: a
 // checksum; 4: the lobby's reliability rules and the missed deadlines in
-// a row), snapshots at schema 2 (the game's revision and a checksum),
+// a row; 5: the players' time banks and proposals of more time), snapshots at schema 2 (the game's revision and a checksum),
 // user preferences at schema 5 (2: a checksum; 3: quiet hours, time zone
 // and heads-up; 4: the daily digest and the announced absence; 5: the
 // reliability counts per server; what an
@@ -78,7 +78,7 @@ func (c Codec) sum(rec []byte) uint32 {
 func NewCodec() Codec {
 	return Codec{
 		steps: map[string][]migration{
-			RecGame:     {gameTimingFromMessages, unchanged, unchanged},
+			RecGame:     {gameTimingFromMessages, unchanged, unchanged, unchanged},
 			RecEntry:    {unchanged},
 			RecSnapshot: {snapshotRevision},
 			RecStats:    {unchanged},
@@ -306,6 +306,10 @@ type gameRecord struct {
 	MinReliability int   `json:"min_reliability,omitempty"`
 	NoRejoin       bool  `json:"no_rejoin,omitempty"`
 	MissedInARow   []int `json:"missed_in_a_row,omitempty"`
+	// From schema 5: the time banks.
+	Banks     []time.Duration   `json:"banks,omitempty"`
+	Extension *Extension        `json:"extension,omitempty"`
+	Proposed  map[string]string `json:"proposed,omitempty"`
 }
 
 type resultRecord struct {
@@ -324,6 +328,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 		Handovers: g.Handovers, Nudged: g.Nudged, EndVotes: g.EndVotes, EndedVote: g.EndedByVote, Revision: g.Revision, Rewound: g.Rewound,
 		Hints: g.Hints, HintsUsed: g.HintsTaken, Waits: g.Waits,
 		MinReliability: g.MinReliability, NoRejoin: g.NoRejoin, MissedInARow: g.MissedInARow,
+		Banks: g.Banks, Extension: g.Extension, Proposed: g.Proposed,
 	}
 	if g.Result != nil {
 		res := &resultRecord{Scores: g.Result.Scores, Breakdown: g.Result.Breakdown, Counters: g.Result.Counters}
@@ -365,6 +370,7 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 		Handovers: r.Handovers, Nudged: r.Nudged, EndVotes: r.EndVotes, EndedByVote: r.EndedVote, Revision: r.Revision, Rewound: r.Rewound,
 		Hints: r.Hints, HintsTaken: r.HintsUsed, Waits: r.Waits,
 		MinReliability: r.MinReliability, NoRejoin: r.NoRejoin, MissedInARow: r.MissedInARow,
+		Banks: r.Banks, Extension: r.Extension, Proposed: r.Proposed,
 	}
 	for _, w := range r.Waits {
 		if w.Seat < 0 || int(w.Seat) >= len(r.Seats) {
@@ -373,6 +379,9 @@ func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 	}
 	if len(r.MissedInARow) > len(r.Seats) || r.MinReliability < 0 || r.MinReliability > 100 {
 		return nil, bad(fmt.Sprintf("missed deadlines counted for %d seats, or a least reliability of %d%%", len(r.MissedInARow), r.MinReliability))
+	}
+	if len(r.Banks) > len(r.Seats) || r.Extension != nil && (r.Extension.Seat < 0 || int(r.Extension.Seat) >= len(r.Seats)) {
+		return nil, bad("time banks or a proposal of more time for seats the table does not have")
 	}
 	if len(r.HintsUsed) > len(r.Seats) {
 		return nil, bad(fmt.Sprintf("hints counted for %d seats", len(r.HintsUsed)))

@@ -16,13 +16,16 @@ func sampleGame() *Game {
 		ID: 7, Kind: "race", Guild: "g1", Channel: "c1", Creator: "u1", Status: StatusFinished,
 		Setup:    engine.Setup{Players: 2, Seed: 1<<63 + 5, Options: map[string]string{"goal": "50"}},
 		Seats:    []Seat{{User: "u1", Name: "Ada"}, {Computer: "random"}}, // no Version: the log holds it
-		Messages: map[string]string{"board": "m1"}, Timing: Timing{TurnDeadline: 48 * time.Hour, OnDeadline: "pause"}, Deadline: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
+		Messages: map[string]string{"board": "m1"}, Timing: Timing{TurnDeadline: 48 * time.Hour, OnDeadline: "pause", Bank: 72 * time.Hour, BankAdd: 24 * time.Hour, BankCap: 120 * time.Hour}, Deadline: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
 		Created: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Updated: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Finished: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Result:   &engine.Result{Over: true, Scores: []int{51, 40}, Winners: []engine.Seat{0}},
 		Handovers: []Handover{{Seat: 0, From: Seat{User: "u2"}, To: Seat{Computer: "strong"}, Lapsed: true, At: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Version: 3},
 			{Seat: 0, From: Seat{Computer: "strong"}, To: Seat{User: "u1", Name: "Ada"}, At: time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC), Version: 4}},
 		MinReliability: 80, NoRejoin: true, MissedInARow: []int{0, 2},
+		Banks:     []time.Duration{3 * time.Hour, 26 * time.Hour},
+		Extension: &Extension{Seat: 1, By: "u1", Time: 12 * time.Hour, Round: "x1", Votes: []string{"u1"}, At: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)},
+		Proposed:  map[string]string{"u1": "x1"},
 	}
 }
 

@@ -238,8 +238,10 @@ func (s Contract) checkEdit(old, g *Game) error {
 // checkTiming refuses negative time limits and an outsized deadline policy.
 func checkTiming(t Timing) error {
 	switch {
-	case t.TurnDeadline < 0 || t.ReminderEvery < 0:
+	case t.TurnDeadline < 0 || t.ReminderEvery < 0 || t.Bank < 0 || t.BankAdd < 0 || t.BankCap < 0:
 		return fmt.Errorf("%w: negative time limit", ErrInvalid)
+	case t.Bank > 0 && t.BankCap < t.Bank:
+		return fmt.Errorf("%w: a time bank capped below its start", ErrInvalid)
 	case len(t.OnDeadline) > MaxIDLen || !utf8.ValidString(t.OnDeadline):
 		return fmt.Errorf("%w: bad deadline policy %.20q", ErrInvalid, t.OnDeadline)
 	}
@@ -439,6 +441,13 @@ func (g *Game) clone() *Game {
 	c.HintsTaken = slices.Clone(g.HintsTaken)
 	c.Waits = slices.Clone(g.Waits)
 	c.MissedInARow = slices.Clone(g.MissedInARow)
+	c.Banks = slices.Clone(g.Banks)
+	c.Proposed = maps.Clone(g.Proposed)
+	if g.Extension != nil {
+		e := *g.Extension
+		e.Votes = slices.Clone(e.Votes)
+		c.Extension = &e
+	}
 	if g.Result != nil {
 		r := *g.Result
 		c.Result = &r
@@ -610,6 +619,9 @@ func (st *Stats) count(g *Game) {
 func checkGuildSettings(settings GuildSettings) error {
 	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 || settings.AwayMaxDays < 0 || settings.AwayMaxDays > 366 {
 		return fmt.Errorf("%w: a negative duration, or an absence longer than a year", ErrInvalid)
+	}
+	if settings.BankMax < 0 {
+		return fmt.Errorf("%w: a negative longest time bank", ErrInvalid)
 	}
 	if settings.MissedInARow < 0 || settings.MissedInARow > MaxMissedInARow {
 		return fmt.Errorf("%w: %d missed deadlines in a row; from 1 to %d", ErrInvalid, settings.MissedInARow, MaxMissedInARow)

@@ -1,0 +1,248 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/meeplegames/meeple/engine"
+	"github.com/meeplegames/meeple/locale"
+	"github.com/meeplegames/meeple/storage"
+)
+
+// The fair clock: a game chooses at /lobby new between a fixed time per
+// decision (the deadline as ever) and a time bank per player
+// (storage.Timing.Bank, BankAdd, BankCap), as Board Game Arena's clocks
+// go. Each seat's bank is kept with the game (storage.Game.Banks) as it
+// stood when the seat's present wait began; a decision draws the time it
+// took from it and adds BankAdd, never above BankCap. The game's one
+// deadline timer is the earliest moment a waiting seat's bank runs out,
+// so the timer survives restarts and is handed to one process once, as
+// every deadline is; when it passes, the seats whose banks ran out meet
+// the deadline's policy (deadline.go), and the timer is armed again for
+// the others.
+
+// Default time bank of a lobby that asks for one without saying more.
+const (
+	defaultBank    = 72 * time.Hour
+	defaultBankAdd = 12 * time.Hour
+	defaultBankCap = 7 * 24 * time.Hour
+)
+
+// Clocks a lobby can choose (optClock).
+const (
+	clockFixed = "fixed"
+	clockBank  = "bank"
+)
+
+// bankOf is what seat's bank held when its present wait began.
+func bankOf(g *storage.Game, seat engine.Seat) time.Duration {
+	if int(seat) < len(g.Banks) && seat >= 0 {
+		return g.Banks[seat]
+	}
+	return g.Timing.Bank
+}
+
+// waitSince is when g began waiting on seat, and whether it waits on it.
+func waitSince(g *storage.Game, seat engine.Seat) (time.Time, bool) {
+	for _, w := range g.Waits {
+		if w.Seat == seat {
+			return w.Since, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// bankLeft is what seat's bank holds at now: less the time its present
+// wait has lasted, when g waits on it; never below zero.
+func bankLeft(g *storage.Game, seat engine.Seat, now time.Time) time.Duration {
+	bank := bankOf(g, seat)
+	if since, ok := waitSince(g, seat); ok {
+		bank -= now.Sub(since)
+	}
+	return max(bank, 0)
+}
+
+// setBank keeps left as seat's bank in r.
+func setBank(r *storage.Game, seat engine.Seat, left time.Duration) {
+	for len(r.Banks) < len(r.Seats) {
+		r.Banks = append(r.Banks, r.Timing.Bank)
+	}
+	r.Banks[seat] = left
+}
+
+// drawBank is the edit that charges seat, which decided at now, the time
+// its wait lasted and adds the time a decision earns, up to the cap; nil
+// when g has no time banks.
+func drawBank(g *storage.Game, seat engine.Seat, now time.Time) func(r *storage.Game) error {
+	if !g.Timing.Banked() || seat < 0 || int(seat) >= len(g.Seats) {
+		return nil
+	}
+	left := bankLeft(g, seat, now)
+	return func(r *storage.Game) error {
+		setBank(r, seat, min(left+r.Timing.BankAdd, max(r.Timing.BankCap, left)))
+		return nil
+	}
+}
+
+// refill is the edit that gives each of seats, whose banks ran out and
+// for whom a stand-in decided, the time a decision earns.
+func refill(seats []engine.Seat) func(r *storage.Game) error {
+	return func(r *storage.Game) error {
+		for _, s := range seats {
+			setBank(r, s, min(r.Timing.BankAdd, r.Timing.BankCap))
+		}
+		return nil
+	}
+}
+
+// outOfTime splits seats, which g waits on, into those whose banks have
+// run out at now and the others.
+func outOfTime(g *storage.Game, seats []engine.Seat, now time.Time) (out, left []engine.Seat) {
+	for _, s := range seats {
+		if bankLeft(g, s, now) <= 0 {
+			out = append(out, s)
+		} else {
+			left = append(left, s)
+		}
+	}
+	return out, left
+}
+
+// bankEdit is the edit that arms the deadline of a game with time banks:
+// the earliest moment one of seats' banks runs out, each seat's wait
+// beginning at starts[s] (now when absent), with a reminder after the
+// game's reminder time when that comes first; no deadline when no seat
+// waits.
+func bankEdit(seats []engine.Seat, starts map[engine.Seat]time.Time, reminder time.Duration, now time.Time) func(r *storage.Game) error {
+	return func(r *storage.Game) error {
+		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
+		for _, s := range seats {
+			start, ok := starts[s]
+			if !ok {
+				start = now
+			}
+			if at := start.Add(bankOf(r, s)); r.Deadline.IsZero() || at.Before(r.Deadline) {
+				r.Deadline = at
+			}
+		}
+		if !r.Deadline.IsZero() && !r.Deadline.After(now) {
+			r.Deadline = now // ran out already: the next tick applies the policy
+		}
+		if reminder > 0 && !r.Deadline.IsZero() && now.Add(reminder).Before(r.Deadline) {
+			r.RemindAt = now.Add(reminder)
+		}
+		return nil
+	}
+}
+
+// waitStarts is when the waits of g's seats that still wait after out
+// began: a seat that waited before and took no action in out keeps its
+// start, as the store keeps its wait (storage.Wait); any other begins now.
+func waitStarts(g *storage.Game, entries []storage.Entry) map[engine.Seat]time.Time {
+	out := map[engine.Seat]time.Time{}
+	for _, w := range g.Waits {
+		if !slices.ContainsFunc(entries, func(e storage.Entry) bool { return e.Seat == w.Seat }) {
+			out[w.Seat] = w.Since
+		}
+	}
+	return out
+}
+
+// storedWaitStarts is when the waits g keeps began.
+func storedWaitStarts(g *storage.Game) map[engine.Seat]time.Time { return waitStarts(g, nil) }
+
+// waitedSeats are the human seats g's stored waits name.
+func waitedSeats(g *storage.Game) []engine.Seat {
+	var out []engine.Seat
+	for _, w := range g.Waits {
+		if int(w.Seat) < len(g.Seats) && g.Seats[w.Seat].User != "" {
+			out = append(out, w.Seat)
+		}
+	}
+	return out
+}
+
+// both is the edit that makes a, then b (either may be nil).
+func both(a, b func(r *storage.Game) error) func(r *storage.Game) error {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(r *storage.Game) error {
+		if err := a(r); err != nil {
+			return err
+		}
+		return b(r)
+	}
+}
+
+// bankMark is what the board shows beside seat's name in a game with
+// time banks: the bank left, and when it runs out for a seat the game
+// waits on (a Discord timestamp, in each reader's time zone).
+func (vw *views) bankMark(p *locale.Printer, g *storage.Game, seat engine.Seat, waiting bool) string {
+	if !g.Timing.Banked() || vw.now == nil || g.Seats[seat].User == "" {
+		return ""
+	}
+	now := vw.now()
+	left := bankLeft(g, seat, now)
+	if since, ok := waitSince(g, seat); ok && waiting {
+		return " " + p.T("clock.running", "Left", shortDuration(p, left), "When", fmt.Sprintf("<t:%d:R>", since.Add(bankOf(g, seat)).Unix()))
+	}
+	return " " + p.T("clock.bank", "Left", shortDuration(p, left))
+}
+
+// shortDuration writes d in days and hours, or hours and minutes, in p's
+// language: "2 d 5 h", "3 h 20 min".
+func shortDuration(p *locale.Printer, d time.Duration) string {
+	days, hours, minutes := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case days > 0:
+		return p.T("clock.days_hours", "Days", days, "Hours", hours)
+	case hours > 0:
+		return p.T("clock.hours_minutes", "Hours", hours, "Minutes", minutes)
+	}
+	return p.T("clock.minutes", "Minutes", minutes)
+}
+
+// bankText says, in p's language, how a game's time banks work.
+func bankText(p *locale.Printer, t storage.Timing, then string) string {
+	return p.T("clock.text", "Bank", humanDuration(p, t.Bank), "Add", humanDuration(p, t.BankAdd), "Cap", humanDuration(p, t.BankCap), "Then", then)
+}
+
+// bankTiming reads the time bank a lobby asks for from opts, within the
+// server's limit most; ok is false when it asks for a fixed time per
+// decision.
+func bankTiming(o options, most time.Duration) (storage.Timing, bool, error) {
+	hours := func(name string, def time.Duration) time.Duration {
+		if h, ok := o.integer(name); ok {
+			return time.Duration(h) * time.Hour
+		}
+		return def
+	}
+	_, custom := o.integer(optBank)
+	if o.str(optClock) != clockBank && !custom {
+		return storage.Timing{}, false, nil
+	}
+	t := storage.Timing{Bank: hours(optBank, defaultBank), BankAdd: hours(optBankAdd, defaultBankAdd)}
+	t.BankCap = hours(optBankCap, max(defaultBankCap, t.Bank))
+	switch {
+	case t.Bank <= 0:
+		return t, true, refuseWith("clock.no_bank")
+	case t.BankCap < t.Bank:
+		return t, true, refuseWith("clock.cap_below_start")
+	case t.Bank > most || t.BankCap > most:
+		return t, true, refuseWith("clock.too_long", "Count", int(most/time.Hour))
+	}
+	return t, true, nil
+}
+
+// bankMax is the longest bank s allows.
+func bankMax(s storage.GuildSettings) time.Duration {
+	if s.BankMax > 0 {
+		return s.BankMax
+	}
+	return storage.DefaultBankMax
+}
