@@ -551,7 +551,7 @@ func TestADamagedSchemaNumberIsDamageNotANewerMeeple(t *testing.T) {
 		"far beyond": func(rec []byte) []byte { return newerRecord(rec, 8045) },
 		"checksum fails": func(rec []byte) []byte {
 			_, n := binary.Uvarint(rec)
-			return append(binary.AppendUvarint(nil, 5), rec[n:]...)
+			return append(binary.AppendUvarint(nil, storage.GameSchema()+2), rec[n:]...)
 		},
 	} {
 		path := fillStore(t, 2, 6)
