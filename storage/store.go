@@ -33,15 +33,12 @@ import (
 type Store interface {
 	Create(g *Game) error
 	Load(channel string) (*Game, engine.State, error)
-	Append(channel string, at Guard, e Entry, snapshot []byte) (Guard, error)
 	Get(channel string) (*Game, error)
 	GetByID(id uint64) (*Game, error)
 	Import(g *Game) error
 	Update(channel string, game uint64, fn func(g *Game) error) (*Game, error)
-	Start(channel string) (*Game, engine.State, error)
 	Undo(channel string, at Guard, n int) (*Game, engine.State, error)
 	Finish(channel string, at Guard, status Status, result *engine.Result) (*Game, error)
-	Verified(channel string) (bool, error)
 	Commit(channel string, at Guard, o Outcome) (*Game, error)
 
 	ListActive(guild string) ([]*Game, error)

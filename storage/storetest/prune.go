@@ -19,7 +19,7 @@ func (c *Clock) Now() time.Time { return c.T }
 // key kept 50 minutes ago still answers its retry, and one kept more than
 // the horizon ago is forgotten at a commit PruneEvery or more after the
 // last pruning (its retry is then refused as stale).
-func PrunesAsItCommits(t *testing.T, s storage.Store, clock *Clock) {
+func PrunesAsItCommits(t *testing.T, s Store, clock *Clock) {
 	NewRace(t, s, "g1", "c1", 2, "1000")
 	commit := func(key string) (storage.Guard, storage.Outcome) {
 		t.Helper()

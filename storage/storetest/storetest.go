@@ -25,8 +25,16 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// Store is the contract every store keeps (see storage.Store).
-type Store = storage.Store
+// Store is the contract every store keeps (see storage.Store), with the
+// methods only the suite and the stores themselves use: Append (one
+// action on its own), Start (a start with no moves) and Verified
+// (whether a game's snapshot checks against its log).
+type Store interface {
+	storage.Store
+	Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error)
+	Start(channel string) (*storage.Game, engine.State, error)
+	Verified(channel string) (bool, error)
+}
 
 // Opener opens one database; calling it again after Close opens the same
 // database again, with what was committed before.
