@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
 	"testing"
 	"time"
@@ -33,11 +34,11 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(3), optStandIn: "computer"}); !strings.Contains(told, "You are away until <t:") || !strings.Contains(told, "computer player decides in your place") {
 		t.Fatalf("/away: %s", told)
 	}
-	if players := h.board(chTiny).Embeds[0].Fields[0].Value; !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") {
+	if players := discordtest.MessageText(h.board(chTiny)); !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") {
 		t.Fatalf("the board does not show the absence at once: %s", players)
 	}
 	pickAll(t, h, chTiny, bob) // the game now waits on alice alone
-	if players := h.board(chTiny).Embeds[0].Fields[0].Value; !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") || strings.Contains(players, "<@"+bob.ID+"> (away") {
+	if players := discordtest.MessageText(h.board(chTiny)); !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") || strings.Contains(players, "<@"+bob.ID+"> (away") {
 		t.Fatalf("the board's players: %s", players)
 	}
 	v := h.game(chTiny).Version

@@ -40,52 +40,122 @@ type views struct {
 	now  func() time.Time
 }
 
-// boardMessage is the public board of a running game: where it stands,
-// who sits where with their headline figures, whom it waits for, the last
-// public events, and components for the open public prompts. It never
-// holds a secret: prompts marked Secret get only a button that opens a
-// private form. With images on, the glance goes with it as the message's
-// own attachment (withBoardImage) and a button shows the full board.
-// It is written in p's language (the server's, for the channel's board).
+// boardMessage is the public board of a running game, without a picture
+// (boardCard).
 func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
-	title := kindTitle(p, vw.games, g.Kind)
-	var seats strings.Builder
-	for _, l := range vw.seatLines(p, g, st) {
-		seats.WriteString(l.board() + "\n")
-	}
-	var waiting []string
+	return vw.boardCard(p, g, st, nil, "")
+}
+
+// neutralAccent tints the turn card when several seats, or none, must act.
+const neutralAccent = 0x99AAB5
+
+// boardCard is the public board of a running game as a turn card (a
+// Components V2 message): a container tinted in the colour of the seat
+// that must act (neutral when several must), holding the game and where
+// it stands (round, season, phase) and who must decide what; a line per
+// seat with its mark and headline figures; the picture, if any, with its
+// alt text; the last public events and the deadline; the components for
+// the open public prompts and the Full board button; and the game's
+// number. It never holds a secret: prompts marked Secret get only a
+// button that opens a private form. It is written in p's language (the
+// server's, for the channel's board).
+func (vw *views) boardCard(p *locale.Printer, g *storage.Game, st engine.State, picture []byte, alt string) transport.Message {
 	words := gameWords(p, vw.games, g.Kind)
+	stage := words.Say(st.Phase())
+	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), imageWords(p, vw.games, g)); err == nil && gl.Stage != "" {
+		stage = gl.Stage
+	}
+	head := []string{"## " + kindTitle(p, vw.games, g.Kind), stage}
+	// who must decide what: seats deciding the same thing at once share
+	// a line
+	var labels []string
+	whoFor := map[string][]string{}
+	acting := map[engine.Seat]bool{}
 	for _, pr := range st.Prompts() {
+		acting[pr.Seat] = true
 		who := fmt.Sprintf("P%d", pr.Seat+1)
 		if int(pr.Seat) < len(g.Seats) {
 			who = seatLabel(g.Seats[pr.Seat])
 		}
-		waiting = append(waiting, p.T("botgame.waiting", "Who", who, "Label", words.Label(pr)))
+		label := words.Label(pr)
+		if _, ok := whoFor[label]; !ok {
+			labels = append(labels, label)
+		}
+		if !slices.Contains(whoFor[label], who) {
+			whoFor[label] = append(whoFor[label], who)
+		}
 	}
-	fields := []*discordgo.MessageEmbedField{
-		{Name: p.T("board.players"), Value: transport.OrNone(seats.String())},
-		{Name: p.T("board.waiting"), Value: transport.OrNone(strings.Join(waiting, "\n"))},
+	var waiting []string
+	for _, label := range labels {
+		waiting = append(waiting, p.T("botgame.waiting", "Who", strings.Join(whoFor[label], ", "), "Label", label))
 	}
+	if len(waiting) > 0 {
+		head = append(head, "**"+p.T("board.waiting")+"** "+strings.Join(waiting, " · "))
+	}
+	var seats []string
+	for _, l := range vw.seatLines(p, g, st) {
+		seats = append(seats, l.board())
+	}
+	parts := []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: strings.Join(head, "\n")},
+		discordgo.TextDisplay{Content: transport.OrNone(strings.Join(seats, "\n"))},
+	}
+	if picture != nil {
+		parts = append(parts, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
+			{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + transport.ImageName}, Description: &alt},
+		}})
+	}
+	var news []string
 	if recent := vw.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
-		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.last"), Value: strings.Join(recent, "\n")})
+		news = append(news, "**"+p.T("board.last")+"**\n- "+strings.Join(recent, "\n- "))
 	}
 	if !g.Deadline.IsZero() && len(humanWaiting(g, st)) > 0 { // else it is a computer's timer (computerDue)
-		// a Discord timestamp (which a footer would not show as one): each
-		// reader sees it in their own language and time zone
+		// a Discord timestamp: each reader sees it in their own language
+		// and time zone
 		at := g.Deadline.Unix()
-		fields = append(fields, &discordgo.MessageEmbedField{Name: p.T("board.deadline"), Value: fmt.Sprintf("<t:%d:f> (<t:%d:R>)", at, at)})
+		news = append(news, fmt.Sprintf("**%s** <t:%d:f> (<t:%d:R>)", p.T("board.deadline"), at, at))
 	}
-	embed := &discordgo.MessageEmbed{
-		Title:       title,
-		Description: words.Say(st.Phase()),
-		Fields:      fields,
-		Footer:      &discordgo.MessageEmbedFooter{Text: p.T("board.footer", "ID", g.ID, "Version", g.Version)},
+	if len(news) > 0 {
+		parts = append(parts, discordgo.TextDisplay{Content: strings.Join(news, "\n")})
 	}
 	rows := promptComponents(p, words, g, st)
 	if vw.imagesOn {
 		rows = withFullBoardButton(p, g, rows)
 	}
-	return transport.Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: rows}
+	parts = append(parts, rows...)
+	parts = append(parts, discordgo.TextDisplay{Content: "-# " + p.T("board.footer", "ID", g.ID, "Version", g.Version)})
+	accent := neutralAccent
+	if len(acting) == 1 {
+		for seat := range acting {
+			accent = imaging.MarkOf(int(seat)).Color
+		}
+	}
+	return transport.Message{Card: true, Image: picture, Alt: alt, Components: []discordgo.MessageComponent{
+		discordgo.Container{AccentColor: &accent, Components: parts},
+	}}
+}
+
+// withoutActions is card m without its action rows: a board whose
+// decisions are over (a past phase, or the game's end). Its text and
+// picture stay.
+func withoutActions(m transport.Message) transport.Message {
+	m.Components = dropRows(m.Components)
+	return m
+}
+
+func dropRows(cs []discordgo.MessageComponent) []discordgo.MessageComponent {
+	out := []discordgo.MessageComponent{}
+	for _, c := range cs {
+		switch c := c.(type) {
+		case discordgo.ActionsRow:
+		case discordgo.Container:
+			c.Components = dropRows(c.Components)
+			out = append(out, c)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // awayMark is " (away until …)" beside the name of a player who announced
@@ -423,13 +493,14 @@ func (vw *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State)
 	return png
 }
 
-// withBoardImage is the board message with its glance, shown as the
-// message's own attachment (Discord shows that larger than an embed's
-// image).
+// withBoardImage is the board message with its glance, in the card's
+// gallery, described.
 func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
-	m := vw.boardMessage(p, g, st)
-	m.Image, m.Loose, m.Alt = vw.boardImage(p, g, st), true, vw.glanceAlt(p, g, st)
-	return m
+	glance := vw.boardImage(p, g, st)
+	if glance == nil {
+		return vw.boardMessage(p, g, st)
+	}
+	return vw.boardCard(p, g, st, glance, vw.glanceAlt(p, g, st))
 }
 
 // fullBoard is the full board image in p's language, or nil.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
 	"testing"
 	"time"
@@ -55,8 +56,13 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 func boardFooter(t *testing.T, h *harness) string {
 	t.Helper()
 	m, ok := h.fake.Message(h.game(chTiny).Messages[roleBoard])
-	if !ok || len(m.Embeds) == 0 || m.Embeds[0].Footer == nil {
+	if !ok {
 		t.Fatalf("no board in %s", chTiny)
 	}
-	return m.Embeds[0].Footer.Text
+	text := discordtest.MessageText(m)
+	i := strings.LastIndex(text, "\n-# ")
+	if i < 0 {
+		t.Fatalf("the board has no footer: %s", text)
+	}
+	return text[i+len("\n-# "):]
 }

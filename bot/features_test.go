@@ -207,7 +207,7 @@ func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
 	if g.Version != 3 { // the computer's pick at start, alice's, and the stand-in's for bob
 		t.Fatalf("version %d after the deadline, want 3", g.Version)
 	}
-	if !strings.Contains(got, "moves begin") && !strings.Contains(h.board(chTiny).Embeds[0].Description, "moves") {
+	if !strings.Contains(got, "moves begin") && !strings.Contains(discordtest.MessageText(h.board(chTiny)), "moves") {
 		t.Errorf("the game did not go on: %q", got)
 	}
 	if !g.Deadline.After(h.clock.Now()) {

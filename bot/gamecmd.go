@@ -140,9 +140,8 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 		return gh.privateView(r, i, p, g, st)
 	case subBoard:
 		r.DeferMessage(false) // rendering may take a moment
-		m := gh.look.boardMessage(in.publicTr(), g, st)
-		m.Image, m.Loose = gh.look.fullBoard(in.publicTr(), g, st), true // the whole board, where the button may lack room
-		m.Alt = gh.look.fullBoardAlt(in.publicTr(), g, st)
+		// the whole board, where the button may lack room
+		m := gh.look.boardCard(in.publicTr(), g, st, gh.look.fullBoard(in.publicTr(), g, st), gh.look.fullBoardAlt(in.publicTr(), g, st))
 		return r.Message(m)
 	case subScores:
 		m := gh.look.scoresMessage(p, g, st, false)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/transport"
 	"image/png"
 	"strings"
@@ -12,10 +13,10 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// The board message of a game with images carries its glance as the
-// message's own attachment (not in the embed, where Discord shows it
-// smaller), names what its players' numbers are, replaces the glance when
-// it is edited, and its Full board button shows the whole board privately.
+// The board message of a game with images is a turn card carrying its
+// glance in its gallery, described; it names what its players' numbers
+// are, replaces the glance when it is edited, and its Full board button
+// shows the whole board privately.
 func TestTheBoardMessageCarriesAGlance(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{Images: true}, realRenderer(t), plainText)
@@ -29,21 +30,19 @@ func TestTheBoardMessageCarriesAGlance(t *testing.T) {
 		t.Fatalf("start: %s", res.text())
 	}
 	board := h.board(ch)
-	if len(board.Embeds) != 1 || board.Embeds[0].Image != nil {
-		t.Fatalf("the board's embed shows an image; the glance must be the message's own attachment: %+v", board.Embeds)
+	if board.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 || len(board.Embeds) != 0 || board.Content != "" {
+		t.Fatalf("the board is not a turn card: flags %b, %d embeds, content %q", board.Flags, len(board.Embeds), board.Content)
 	}
 	if len(board.Attachments) != 1 || board.Attachments[0].Filename != transport.ImageName {
 		t.Fatalf("board attachments %+v, want the glance alone", board.Attachments)
 	}
-	players := ""
-	for _, f := range board.Embeds[0].Fields {
-		if f.Name == "Players" {
-			players = f.Value
-		}
+	if alts := discordtest.AltTexts(board.Components); len(alts) != 1 || !strings.HasPrefix(alts[0], h.opening("alt.glance")) {
+		t.Fatalf("the card's gallery: %q, want the glance, described", alts)
 	}
+	players := discordtest.MessageText(board)
 	for _, want := range []string{"Pounds ", "VP ", "Buzz ", "Income "} {
-		if strings.Count(players, want) != 2 {
-			t.Errorf("the Players field does not name each seat's %q: %q", want, players)
+		if strings.Count(players, want) < 2 {
+			t.Errorf("the card does not name each seat's %q: %q", want, players)
 		}
 	}
 	glance := lastUpload(t, h)
@@ -100,4 +99,48 @@ func lastUpload(t *testing.T, h *harness) []byte {
 		t.Fatal("nothing uploaded")
 	}
 	return last
+}
+
+// A board posted before the turn cards (an embed, with buttons) is not
+// edited into a card, which Discord refuses: the next time its game moves
+// a card is posted, and the old board keeps its embed and loses its
+// buttons. The card then stays a card, edited in place.
+func TestAnOldBoardIsReplacedByACard(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	h.bot.Wait()
+	g, st, err := h.store.Load(chTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the board as it was posted before: an embed and its buttons, its
+	// phase tagged without the card's mark
+	old, err := h.fake.NewSession().ChannelMessageSendComplex(chTiny, &discordgo.MessageSend{
+		Embeds:     []*discordgo.MessageEmbed{{Title: "Tiny Game", Description: "an old board"}},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "pick 1", CustomID: "old-pick", Style: discordgo.SecondaryButton}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+		setMessage(r, roleBoard, old.ID)
+		setMessage(r, rolePhase, roundTag(st))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "1"})
+	board := h.board(chTiny)
+	if board.ID == old.ID || board.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		t.Fatalf("the game moved on the old board %s: now %s, flags %b", old.ID, board.ID, board.Flags)
+	}
+	was, _ := h.fake.Message(old.ID)
+	if was.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 || len(was.Embeds) != 1 || len(was.Components) != 0 {
+		t.Errorf("the old board: flags %b, %d embeds, %d components; want its embed alone", was.Flags, len(was.Embeds), len(was.Components))
+	}
+	h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "1"})
+	if again := h.board(chTiny); again.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		t.Errorf("the board after the next move is no card: flags %b", again.Flags)
+	}
 }

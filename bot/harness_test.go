@@ -513,7 +513,7 @@ func (h *harness) game(channel string) *storage.Game {
 }
 
 // board returns the channel's current board message, after every update
-// under way has been sent.
+// under way has been sent; it must be a turn card (Components V2).
 func (h *harness) board(channel string) *discordgo.Message {
 	h.t.Helper()
 	h.bot.Wait()
@@ -522,6 +522,9 @@ func (h *harness) board(channel string) *discordgo.Message {
 	if !ok {
 		h.t.Fatalf("no board message %q in %s", id, channel)
 	}
+	if m.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 || m.Content != "" || len(m.Embeds) > 0 {
+		h.t.Errorf("board %s is no turn card: flags %b, content %q, %d embeds", id, m.Flags, m.Content, len(m.Embeds))
+	}
 	return m
 }
 
@@ -529,11 +532,7 @@ func (h *harness) board(channel string) *discordgo.Message {
 // for a select menu, placeholder) contains label.
 func componentOn(t testing.TB, m *discordgo.Message, label string) (string, bool) {
 	t.Helper()
-	for _, row := range m.Components {
-		ar, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
+	for _, ar := range discordtest.Rows(m.Components) {
 		for _, c := range ar.Components {
 			switch c := c.(type) {
 			case *discordgo.Button:

@@ -59,6 +59,7 @@ type publisher struct {
 	send     *transport.Sender
 	dms      secretPrompter
 	handles  *transport.BoardHandles
+	cards    *lastCards
 	langs    *languages // the server's language of what it posts
 	log      *slog.Logger
 	now      func() time.Time // the clock of quiet hours
@@ -98,7 +99,7 @@ type boardClick struct {
 }
 
 func newPublisher(store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
-	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: transport.NewBoardHandles(now), log: log, now: now, zones: &zones{},
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: transport.NewBoardHandles(now), cards: newLastCards(), log: log, now: now, zones: &zones{},
 		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
@@ -403,10 +404,14 @@ type mention struct {
 //     path.
 //   - A channel Discord no longer knows (a deleted thread) pauses the game.
 func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	board := p.look.withBoardImage(p.langs.server(g.Guild), g, st) // the glance changes with every decision
-	old := g.Messages[roleBoard]
-	if old != "" && !newPhase && g.Messages[rolePhase] == roundTag(st) {
+	tr := p.langs.server(g.Guild)
+	board := p.look.withBoardImage(tr, g, st) // the glance changes with every decision
+	old, oldTag := g.Messages[roleBoard], g.Messages[rolePhase]
+	if old != "" && !newPhase && oldTag == cardTag(st) {
 		err := p.editKept(g, old, board, clicks)
+		if err == nil {
+			p.cards.keep(old, board)
+		}
 		if err == nil || !transport.IsUnknownMessage(err) {
 			if err != nil {
 				p.log.Warn("editing the board failed", "game", g.ID, "err", transport.DescribeError(err))
@@ -420,8 +425,7 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 		}
 		// the board message was deleted: post a new one
 	}
-	board.Content, board.Mentions = ping.text, ping.users
-	m, via, err := p.postVia(g, board, clicks)
+	m, via, err := p.postVia(g, withPing(board, ping), clicks)
 	if err != nil {
 		p.log.Warn("posting the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		if transport.IsUnknownChannel(err) {
@@ -430,12 +434,13 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 		return
 	}
 	if old != "" {
-		p.retire(g, old, clicks) // through the old board's handles, before they go
+		p.retire(g, tr, old, oldTag, clicks) // through the old board's handles, before they go
 	}
 	if via != nil {
 		p.handles.Keep(g.Channel, via.r, m.ID, true, via.at)
 	}
-	phase := roundTag(st) // a short tag: the store keeps ids of at most 64 bytes
+	p.cards.keep(m.ID, board)
+	phase := cardTag(st)
 	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
@@ -463,19 +468,32 @@ func (p *publisher) editKept(g *storage.Game, id string, m transport.Message, cl
 
 // retire removes the components of an old board message, so that only the
 // latest board can be used: through an interaction that can edit it, else
-// with a REST edit.
-func (p *publisher) retire(g *storage.Game, id string, clicks []*boardClick) {
+// with a REST edit. A turn card (tag is a cardTag) keeps its last text
+// and picture (lastCards) or, after a restart, says it was replaced; a
+// board posted before the turn cards keeps its embed.
+func (p *publisher) retire(g *storage.Game, tr *locale.Printer, id, tag string, clicks []*boardClick) {
+	e, m := transport.RetiredEdit(), transport.Message{}
+	if isCardTag(tag) {
+		m = p.cards.retired(id, tr)
+		e = transport.WebhookEdit(transport.Fit(m))
+	}
 	for _, c := range clicks {
 		if c.message != nil && c.message.ID == id {
-			if c.r.EditThrough(id, false, transport.RetiredEdit(), transport.Message{}) == nil {
+			if c.r.EditThrough(id, false, e, m) == nil {
 				return
 			}
 		}
 	}
-	if p.handles.Edit(g.Channel, id, transport.RetiredEdit(), transport.Message{}) == nil {
+	if p.handles.Edit(g.Channel, id, e, m) == nil {
 		return
 	}
-	if err := p.send.RemoveComponents(g.Channel, id); err != nil && !transport.IsUnknownMessage(err) {
+	var err error
+	if m.Card {
+		err = p.send.Edit(g.Channel, id, m)
+	} else {
+		err = p.send.RemoveComponents(g.Channel, id)
+	}
+	if err != nil && !transport.IsUnknownMessage(err) {
 		p.log.Warn("retiring the old board failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
 }
@@ -578,8 +596,7 @@ func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
 	g, st := out.game, out.state
 	tr := p.langs.server(g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
-		board := p.look.withBoardImage(tr, g, st) // the glance of the final position
-		board.Components = []discordgo.MessageComponent{}
+		board := withoutActions(p.look.withBoardImage(tr, g, st)) // the glance of the final position
 		if err := p.editKept(g, old, board, clicks); err != nil && !transport.IsUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		}

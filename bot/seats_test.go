@@ -159,7 +159,7 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	if g.Version != v+1 {
 		t.Errorf("the computer did not pick for bob's seat: version %d, want %d", g.Version, v+1)
 	}
-	if got := h.publicSince(mark); !strings.Contains(got, "moves begin") && !strings.Contains(h.board(chTiny).Embeds[0].Description, "moves") {
+	if got := h.publicSince(mark); !strings.Contains(got, "moves begin") && !strings.Contains(discordtest.MessageText(h.board(chTiny)), "moves") {
 		t.Errorf("the game did not go on after the resignation:\n%s", got)
 	}
 	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "not playing") {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"encoding/json"
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"slices"
 	"strings"
 	"testing"
@@ -94,10 +95,8 @@ func TestAComputerDueAtARestartMoves(t *testing.T) {
 	if g.Deadline.IsZero() || g.Deadline.Sub(h.clock.Now()) != computerDue {
 		t.Fatalf("no timer armed for the computer's move: deadline %v", g.Deadline)
 	}
-	for _, f := range h.board("5003").Embeds[0].Fields {
-		if f.Name == h.say("board.deadline") {
-			t.Errorf("the board shows the computer's timer as a deadline: %s", f.Value)
-		}
+	if text := discordtest.MessageText(h.board("5003")); strings.Contains(text, "**"+h.say("board.deadline")+"**") {
+		t.Errorf("the board shows the computer's timer as a deadline: %s", text)
 	}
 	h.restart()
 	if got := h.game("5003"); got.Version != g.Version {

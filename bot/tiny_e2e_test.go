@@ -151,7 +151,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	// the REST budget) and stay: nothing is posted to be deleted again
 	sent := 0
 	for _, q := range h.fake.Requests() {
-		if strings.HasPrefix(q.Content(), "Your move") && (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) {
+		if strings.HasPrefix(strings.TrimSpace(q.Text()), "Your move") && (q.Kind == discordtest.ChannelSend || q.Kind == discordtest.Followup && !q.Ephemeral()) {
 			sent++
 		}
 		if q.Kind == discordtest.MessageDelete {

@@ -157,8 +157,8 @@ func (r Request) Text() string {
 	return b.String()
 }
 
-// MessageText is everything a person reads in a message: content, embeds and
-// component labels.
+// MessageText is everything a person reads in a message: content, embeds,
+// component labels, a card's text displays and its pictures' alt text.
 func MessageText(m *discordgo.Message) string {
 	var b strings.Builder
 	b.WriteString(m.Content)
@@ -182,13 +182,18 @@ func (r Request) CustomIDs() []string {
 	return CustomIDs(r.Components())
 }
 
-// CustomIDs lists the custom_id of every component, in order.
+// CustomIDs lists the custom_id of every component, in order, nested ones
+// (in a card's containers and sections) included.
 func CustomIDs(cs []discordgo.MessageComponent) []string {
 	var out []string
 	for _, c := range cs {
 		switch c := c.(type) {
 		case *discordgo.ActionsRow:
 			out = append(out, CustomIDs(c.Components)...)
+		case *discordgo.Container:
+			out = append(out, CustomIDs(c.Components)...)
+		case *discordgo.Section:
+			out = append(out, CustomIDs(append(c.Components, c.Accessory))...)
 		case *discordgo.Button:
 			out = append(out, c.CustomID)
 		case *discordgo.SelectMenu:
@@ -200,9 +205,62 @@ func CustomIDs(cs []discordgo.MessageComponent) []string {
 	return out
 }
 
+// Rows lists every action row of cs, nested ones (in a card's
+// containers) included, in order.
+func Rows(cs []discordgo.MessageComponent) []*discordgo.ActionsRow {
+	var out []*discordgo.ActionsRow
+	for _, c := range cs {
+		switch c := c.(type) {
+		case *discordgo.ActionsRow:
+			out = append(out, c)
+		case *discordgo.Container:
+			out = append(out, Rows(c.Components)...)
+		}
+	}
+	return out
+}
+
+// AltTexts lists the description of every media gallery item of cs, nested
+// ones included: a card's pictures' alt text.
+func AltTexts(cs []discordgo.MessageComponent) []string {
+	var out []string
+	for _, c := range cs {
+		switch c := c.(type) {
+		case *discordgo.Container:
+			out = append(out, AltTexts(c.Components)...)
+		case *discordgo.MediaGallery:
+			for _, it := range c.Items {
+				if it.Description != nil {
+					out = append(out, *it.Description)
+				} else {
+					out = append(out, "")
+				}
+			}
+		}
+	}
+	return out
+}
+
 func componentText(c discordgo.MessageComponent) string {
 	var b strings.Builder
 	switch c := c.(type) {
+	case *discordgo.Container:
+		for _, x := range c.Components {
+			b.WriteString(componentText(x))
+		}
+	case *discordgo.Section:
+		for _, x := range c.Components {
+			b.WriteString(componentText(x))
+		}
+		b.WriteString(componentText(c.Accessory))
+	case *discordgo.TextDisplay:
+		b.WriteString("\n" + c.Content)
+	case *discordgo.MediaGallery:
+		for _, it := range c.Items {
+			if it.Description != nil {
+				b.WriteString("\n" + *it.Description)
+			}
+		}
 	case *discordgo.ActionsRow:
 		for _, x := range c.Components {
 			b.WriteString(componentText(x))

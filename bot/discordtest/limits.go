@@ -43,6 +43,13 @@ const (
 	// CheckCommands: command and option names, descriptions, option counts
 	// and order, choices and the 4,000-character total of a command.
 	CheckCommands Check = "commands"
+	// CheckComponentsV2: a message flagged IS_COMPONENTS_V2 has no content
+	// or embeds, at most 40 components (nested ones counted), 4,000
+	// characters across its text displays, and galleries of 1-10 items;
+	// V2 layout components only in such a message; an edit never removes
+	// the flag, and never gives it to a message that has content or
+	// embeds.
+	CheckComponentsV2 Check = "components-v2"
 	// CheckSchema: every request body satisfies Discord's OpenAPI
 	// description of its API.
 	CheckSchema Check = "schema"
@@ -144,7 +151,19 @@ const (
 	typeButton       = 2
 	typeStringSelect = 3
 	typeTextInput    = 4
+	typeSection      = 9
+	typeTextDisplay  = 10
+	typeMediaGallery = 12
+	typeContainer    = 17
 	buttonStyleLink  = 5
+)
+
+// Discord's limits on a Components V2 message.
+const (
+	flagComponentsV2 = 1 << 15
+	maxV2Components  = 40
+	maxV2Text        = 4000
+	maxGalleryItems  = 10
 )
 
 // checker gathers violations of the hand-listed limits.
@@ -222,6 +241,7 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 	switch kind {
 	case ChannelSend, DirectMessage, Followup:
 		c.message(object(body), nil)
+		c.newCard(object(body), nil)
 		c.notEmpty(object(body), files)
 		c.attachments(object(body), nil, files, true)
 	case MessageEdit, OriginalEdit, FollowupEdit:
@@ -235,6 +255,7 @@ func limitErrors(kind Kind, body any, files []File) []violation {
 		switch typ {
 		case 4:
 			c.message(data, path)
+			c.newCard(data, path)
 			c.notEmpty(data, files)
 			c.attachments(data, path, files, true)
 		case 5, 7:
@@ -272,7 +293,85 @@ func (c *checker) message(m map[string]any, path []string) {
 	}
 	c.maxLen(CheckContent, m, path, "content", maxContent)
 	c.embeds(list(m["embeds"]), at(path, "embeds"))
+	if isV2(m) || hasLayout(m) { // an edit of a card need not repeat its flag
+		c.card(m, path)
+		return
+	}
 	c.components(list(m["components"]), at(path, "components"))
+}
+
+// isV2 reports whether a message payload is flagged IS_COMPONENTS_V2.
+func isV2(m map[string]any) bool {
+	f, _ := jsonInt(m["flags"])
+	return f&flagComponentsV2 != 0
+}
+
+// hasLayout reports whether a payload's components hold anything but
+// action rows: Components V2 layouts.
+func hasLayout(m map[string]any) bool {
+	for _, it := range list(m["components"]) {
+		if typ, _ := jsonInt(object(it)["type"]); typ != typeActionRow {
+			return true
+		}
+	}
+	return false
+}
+
+// newCard checks that a new message with layout components is flagged
+// IS_COMPONENTS_V2.
+func (c *checker) newCard(m map[string]any, path []string) {
+	if hasLayout(m) && !isV2(m) {
+		c.add(CheckComponentsV2, at(path, "components"), "COMPONENT_TYPE_INVALID", "Layout components other than action rows need MessageFlags.IS_COMPONENTS_V2")
+	}
+}
+
+// hasText reports whether a payload sets content or embeds that show.
+func hasText(m map[string]any) bool {
+	return length(m["content"]) > 0 || len(list(m["embeds"])) > 0
+}
+
+// card checks a Components V2 message: nothing beside its components, at
+// most 40 of them counted at every depth, 4,000 characters of text,
+// galleries of 1-10 items, and each action row as in any message.
+func (c *checker) card(m map[string]any, path []string) {
+	if hasText(m) {
+		c.add(CheckComponentsV2, path, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+	}
+	count, text := 0, 0
+	seen := map[string]bool{}
+	var walk func(items []any, p []string)
+	walk = func(items []any, p []string) {
+		for i, it := range items {
+			it := object(it)
+			ip := at(p, i)
+			count++
+			switch typ, _ := jsonInt(it["type"]); typ {
+			case typeActionRow:
+				c.row(it, ip, seen)
+				count += len(list(it["components"]))
+			case typeContainer:
+				walk(list(it["components"]), at(ip, "components"))
+			case typeSection:
+				walk(list(it["components"]), at(ip, "components"))
+				if acc := object(it["accessory"]); acc != nil {
+					count++
+				}
+			case typeTextDisplay:
+				text += length(it["content"])
+			case typeMediaGallery:
+				if n := len(list(it["items"])); n < 1 || n > maxGalleryItems {
+					c.add(CheckComponentsV2, at(ip, "items"), "BASE_TYPE_BAD_LENGTH", fmt.Sprintf("Must be between 1 and %d in length.", maxGalleryItems))
+				}
+			}
+		}
+	}
+	walk(list(m["components"]), at(path, "components"))
+	if count > maxV2Components {
+		c.add(CheckComponentsV2, at(path, "components"), "COMPONENTS_TOO_MANY", fmt.Sprintf("A message holds at most %d components; this one holds %d.", maxV2Components, count))
+	}
+	if text > maxV2Text {
+		c.add(CheckComponentsV2, at(path, "components"), "COMPONENTS_TEXT_TOO_LONG", fmt.Sprintf("The text of a message's components is at most %d characters; this one has %d.", maxV2Text, text))
+	}
 }
 
 func (c *checker) embeds(es []any, path []string) {
@@ -318,9 +417,14 @@ func (c *checker) components(rows []any, path []string) {
 	for i, row := range rows {
 		row := object(row)
 		p := at(path, i)
-		if typ, _ := jsonInt(row["type"]); typ != typeActionRow {
-			continue // Components V2 layouts: left to the schema
-		}
+		c.row(row, p, seen)
+	}
+}
+
+// row checks an action row: 1-5 buttons or one select menu alone, each
+// component within its limits, custom_ids unique in the message (seen).
+func (c *checker) row(row map[string]any, p []string, seen map[string]bool) {
+	{
 		items := list(row["components"])
 		selects := 0
 		for _, it := range items {

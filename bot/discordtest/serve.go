@@ -123,6 +123,7 @@ func (s *Server) answer(req *Request, seg []string, r *http.Request, found []vio
 	if status, body, bad := s.lifecycle(req); bad {
 		return status, body, headers
 	}
+	found = append(found, s.formViolations(req)...)
 	if enforced := s.note(req, found); len(enforced) > 0 {
 		return statusFor(enforced), refusal(enforced), headers
 	}
@@ -514,11 +515,56 @@ func (s *Server) newMessage(channel string, _ any) *discordgo.Message {
 
 // editExisting applies an edit or an UPDATE_MESSAGE to a message that
 // exists. As on Discord, whether the message is ephemeral is fixed when it
-// is created: the edit's flags cannot make it public or private.
+// is created: the edit's flags cannot make it public or private; and a
+// Components V2 message stays one.
 func editExisting(m *discordgo.Message, req *Request) {
 	eph := m.Flags & discordgo.MessageFlagsEphemeral
+	v2 := m.Flags & discordgo.MessageFlagsIsComponentsV2
 	edit(m, req)
-	m.Flags = m.Flags&^discordgo.MessageFlagsEphemeral | eph
+	m.Flags = m.Flags&^discordgo.MessageFlagsEphemeral | eph | v2
+}
+
+// formViolations checks an edit against the message it edits: a Components
+// V2 message keeps its flag (an edit that sets flags must keep it) and gets
+// no content or embeds, and a message with content or embeds never becomes
+// one (Discord allows the flag on an edit only of a message without them,
+// such as a deferred response). s.mu is held.
+func (s *Server) formViolations(req *Request) []violation {
+	var body map[string]any
+	if json.Unmarshal(req.Raw, &body) != nil {
+		return nil
+	}
+	var target string
+	var path []string
+	switch req.Kind {
+	case MessageEdit, FollowupEdit:
+		target = req.Message
+	case OriginalEdit:
+		target = s.original[req.Token]
+	case Callback:
+		if req.Type != discordgo.InteractionResponseUpdateMessage {
+			return nil
+		}
+		target, body, path = s.original[req.Token], object(body["data"]), []string{"data"}
+	default:
+		return nil
+	}
+	m, ok := s.messages[target]
+	if !ok || body == nil {
+		return nil
+	}
+	c := &checker{}
+	_, setsFlags := body["flags"]
+	card := isV2(body) || hasLayout(body)
+	switch was := m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0; {
+	case was && setsFlags && !isV2(body):
+		c.add(CheckComponentsV2, at(path, "flags"), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message")
+	case was && !card && hasText(body):
+		c.add(CheckComponentsV2, path, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+	case !was && card && (m.Content != "" || len(m.Embeds) > 0):
+		c.add(CheckComponentsV2, at(path, "flags"), "MESSAGE_CANNOT_ADD_COMPONENTS_V2_FLAG", "A message with content or embeds cannot become a Components V2 message")
+	}
+	return c.out
 }
 
 // edit applies the fields present in the payload to m, as Discord does for a PATCH.

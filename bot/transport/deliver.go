@@ -203,8 +203,8 @@ func (r *Reply) Followup(m Message) (*discordgo.Message, error) {
 }
 
 // EditThrough edits message through the interaction's webhook: its
-// When m, the message e carries, has a described image, e goes with its
-// alt text (describedCall).
+// When m, the message e carries, has a described image or is a card, e
+// goes with its alt text and flag (describedCall).
 // original message, or its follow-up when own. Only once acknowledged.
 func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit, m Message) error {
 	r.mu.Lock()
@@ -215,7 +215,7 @@ func (r *Reply) EditThrough(message string, own bool, e *discordgo.WebhookEdit, 
 	}
 	var err error
 	switch {
-	case m.described():
+	case m.raw():
 		id := "@original"
 		if own {
 			id = message

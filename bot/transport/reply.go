@@ -41,7 +41,14 @@ type Message struct {
 	// embeds, where Discord shows it larger (550×350 on the desktop)
 	// than inside an embed (400×300); otherwise it is the first embed's
 	// image.
-	Loose    bool
+	Loose bool
+	// Card makes m a Components V2 message (Discord's IS_COMPONENTS_V2):
+	// its Components are all it shows (text displays, a media gallery,
+	// action rows, usually in a container), without Content or Embeds,
+	// and its Image is shown where a gallery item names
+	// attachment://ImageName, with the item's description as alt text.
+	// Discord never lets the flag go, so a card stays a card.
+	Card     bool
 	Private  bool // ephemeral
 	Mentions []string
 }
@@ -74,9 +81,17 @@ func (m Message) files() []*discordgo.File {
 func (m Message) flags() discordgo.MessageFlags {
 	switch {
 	case m.Private:
-		return discordgo.MessageFlagsEphemeral
+		return discordgo.MessageFlagsEphemeral | m.form()
 	case len(m.Mentions) == 0:
-		return discordgo.MessageFlagsSuppressNotifications
+		return discordgo.MessageFlagsSuppressNotifications | m.form()
+	}
+	return m.form()
+}
+
+// form is the flag of m's form: IS_COMPONENTS_V2 for a card, else none.
+func (m Message) form() discordgo.MessageFlags {
+	if m.Card {
+		return discordgo.MessageFlagsIsComponentsV2
 	}
 	return 0
 }
@@ -285,7 +300,7 @@ func (r *Reply) DeferUpdate() {
 // player.
 func (r *Reply) Message(m Message) error {
 	m = Fit(m)
-	if m.described() {
+	if m.described() || m.Card {
 		r.DeferMessage(m.Private)
 	}
 	r.mu.Lock()
@@ -298,7 +313,7 @@ func (r *Reply) Message(m Message) error {
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
 		var err error
-		if m.described() {
+		if m.raw() {
 			_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
 		} else {
 			_, err = r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
@@ -341,11 +356,16 @@ func (r *Reply) Update(m Message) error {
 	m.Private = false
 	if r.state == ackNone {
 		data := m.responseData()
-		data.Flags = 0
+		data.Flags = m.form()
 		data.Attachments = m.onlyNewImage()
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}, ackUpdate)
 	}
-	_, err := r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
+	var err error
+	if m.raw() {
+		_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
+	} else {
+		_, err = r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
+	}
 	return r.note(err)
 }
 
@@ -363,15 +383,20 @@ func (r *Reply) Choices(cs []*discordgo.ApplicationCommandOptionChoice) error {
 	return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: fitChoices(cs)}}, ackOther)
 }
 
+// WebhookEdit is the edit that makes a message m through an interaction's
+// webhook. A card's edit names neither content nor embeds; its flag, which
+// discordgo's WebhookEdit lacks, describedCall adds.
 func WebhookEdit(m Message) *discordgo.WebhookEdit {
 	m = m.withImage()
 	comps := nonNil(m.Components)
-	e := &discordgo.WebhookEdit{Content: &m.Content, Components: &comps, Files: m.files(), AllowedMentions: m.allowed()}
-	embeds := m.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
+	e := &discordgo.WebhookEdit{Components: &comps, Files: m.files(), AllowedMentions: m.allowed()}
+	if !m.Card {
+		embeds := m.Embeds
+		if embeds == nil {
+			embeds = []*discordgo.MessageEmbed{}
+		}
+		e.Content, e.Embeds = &m.Content, &embeds
 	}
-	e.Embeds = &embeds
 	e.Attachments = m.onlyNewImage()
 	return e
 }

@@ -136,7 +136,7 @@ func (s *Sender) Post(channel string, m Message) (*discordgo.Message, error) {
 func (s *Sender) create(channel string, m Message, flags discordgo.MessageFlags) (*discordgo.Message, error) {
 	m = Fit(m.withImage())
 	send := &discordgo.MessageSend{
-		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(), Flags: flags,
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.files(), AllowedMentions: m.allowed(), Flags: flags | m.form(),
 	}
 	if m.described() {
 		return describedCall(s.s, "POST", discordgo.EndpointChannelMessages(channel), send, m)
@@ -154,10 +154,14 @@ func (s *Sender) Edit(channel, id string, m Message) error {
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	edit := func() *discordgo.MessageEdit { // files are read once: a retry needs its own
-		return &discordgo.MessageEdit{
+		e := &discordgo.MessageEdit{
 			Channel: channel, ID: id, Content: &m.Content, Embeds: &embeds, Components: &comps,
 			AllowedMentions: &discordgo.MessageAllowedMentions{}, Files: m.files(), Attachments: m.onlyNewImage(),
 		}
+		if m.Card { // a card's edit keeps its flag and names no content or embeds
+			e.Content, e.Embeds, e.Flags = nil, nil, m.form()
+		}
+		return e
 	}
 	send := func() error {
 		if m.described() {
@@ -236,8 +240,11 @@ const (
 // custom_id Discord would refuse left out. Every text the bot sends passes
 // here, so no answer fails for its length.
 func Fit(m Message) Message {
-	m.Content = Clip(m.Content, MaxContent)
 	m.Alt = Clip(m.Alt, MaxAltText)
+	if m.Card {
+		return fitCard(m)
+	}
+	m.Content = Clip(m.Content, MaxContent)
 	if len(m.Embeds) > maxEmbeds {
 		m.Embeds = m.Embeds[:maxEmbeds]
 	}
