@@ -300,7 +300,7 @@ func (r *Reply) DeferUpdate() {
 // player.
 func (r *Reply) Message(m Message) error {
 	m = Fit(m)
-	if m.described() || m.Card {
+	if m.described() || m.Card { // a card: discordgo's response always names content
 		r.DeferMessage(m.Private)
 	}
 	r.mu.Lock()
@@ -351,6 +351,9 @@ func (r *Reply) Update(m Message) error {
 		return r.Message(m)
 	}
 	m = Fit(m)
+	if m.Card {
+		r.DeferUpdate() // discordgo's response always names content, which a card refuses
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.Private = false
