@@ -166,7 +166,7 @@ func (a Action) appendText(b []byte) []byte {
 		num(a.Vals[1])
 	case vTake, vMoveAsst, vDown, vReplace, vTarget, vRepay:
 		num(a.Vals[0])
-	case vUse, vBonus, vBuild, vWatch, vExchange, vBuy, vSell, vAsk:
+	case vUse, vBonus, vBuild, vWatch, vExchange, vBuy, vSell, vAsk, vPoster:
 		word(a.Key)
 	case vGreen:
 		word(a.Key)
@@ -344,7 +344,17 @@ func parseWords(f []string, text string) (Action, error) {
 		}
 		return Action{}, unknownAction("cp.refuse.parse.green")
 	case "poster":
-		return bare(vPoster)
+		// "poster": the token alone; "poster <bonus> [always]": the token
+		// and, when its bonus is paid at once, the bonus with it
+		switch {
+		case len(f) == 2 && isWord(f[1]):
+			return Action{Verb: vPoster, Key: f[1]}, nil
+		case len(f) == 3 && isWord(f[1]) && f[2] == "always":
+			return Action{Verb: vPoster, Key: f[1], Always: true}, nil
+		case len(f) == 1:
+			return Action{Verb: vPoster}, nil
+		}
+		return Action{}, unknownAction("cp.refuse.parse.poster")
 	case "bonus":
 		if len(f) == 2 && isWord(f[1]) {
 			return Action{Verb: vBonus, Key: f[1]}, nil

@@ -100,7 +100,10 @@ func (s *State) Describe(seat engine.Seat, action string) engine.Text {
 	case vGreen:
 		return s.greenText(who, a)
 	case vPoster:
-		return engine.Say("cp.describe.phase6", engine.Nested("What", posterSay(s.c.Tracks.Buzz.Posters[p.Queue[0].Subject])))
+		if a.Key == "" {
+			return engine.Say("cp.describe.phase6", engine.Nested("What", posterSay(s.c.Tracks.Buzz.Posters[p.Queue[0].Subject])))
+		}
+		fallthrough // the token and the bonus it pays at once: told as the bonus
 	case vBonus:
 		alts := s.c.Tracks.WestminsterV
 		if t := p.Queue[0]; t.Subject >= 0 {

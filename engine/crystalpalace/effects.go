@@ -534,12 +534,20 @@ func (s *State) autoResolve(seat int, t Task) (done bool) {
 		p := &s.Seats[seat]
 		return len(p.Tokens) >= 2 || hasInt(p.Tokens, s.c.Tracks.Buzz.Posters[t.Subject].Space)
 	case dBonus:
-		for _, pk := range s.Seats[seat].Picks {
-			if pk.Poster == t.Subject {
-				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", engine.Who("Who", engine.Seat(seat)), s.bonusArg(t.Subject, pk.Key)), false)
-				s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
-				return true
+		p := &s.Seats[seat]
+		for i, pk := range p.Picks {
+			if pk.Poster != t.Subject {
+				continue
 			}
+			who, bonus := engine.Who("Who", engine.Seat(seat)), s.bonusArg(t.Subject, pk.Key)
+			if pk.Once {
+				p.Picks = append(p.Picks[:i], p.Picks[i+1:]...)
+				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_chosen", who, bonus, engine.Num("Poster", s.c.Tracks.Buzz.Posters[t.Subject].Space)), false)
+			} else {
+				s.emit(engine.EventAction, seat, s.say("cp.log.bonus_auto", who, bonus), false)
+			}
+			s.answer(seat, t, Action{Verb: vBonus, Key: pk.Key})
+			return true
 		}
 	case dPay:
 		if p := &s.Seats[seat]; p.Pounds >= t.Amount {

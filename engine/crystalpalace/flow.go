@@ -483,6 +483,16 @@ func (s *State) appendDecisionActions(out []Action, seat int, t Task) []Action {
 			}
 		}
 	case dPoster:
+		// a bonus paid this phase is chosen with the token, in one
+		// question; the token alone (its bonus asked when paid) stays a
+		// legal answer, as games logged before the one question hold it
+		alts := s.posterChoiceNow(seat, t)
+		for _, e := range alts {
+			out = append(out, Action{Verb: vPoster, Key: e.gain.String()})
+		}
+		for _, e := range alts {
+			out = append(out, Action{Verb: vPoster, Key: e.gain.String(), Always: true})
+		}
 		out = append(out, Action{Verb: vPoster}, Action{Verb: vSkip})
 	case dBonus:
 		alts := s.c.Tracks.WestminsterV
@@ -585,6 +595,25 @@ func (o *assistantOptions) appendKinds(out []int) []int {
 	return out
 }
 
+// posterChoiceNow is the bonus to choose between with the token when
+// seat places one on the poster of decision t in phase 6: the posters
+// step pays it this very phase (at once when the step is over), so the
+// bonus is asked with the token, in one question. It is nil when there
+// is nothing to choose, or when seat chose the poster's bonus for good.
+func (s *State) posterChoiceNow(seat int, t Task) []Effect {
+	p := &s.Seats[seat]
+	po := &s.c.Tracks.Buzz.Posters[t.Subject]
+	if s.CurrentPhase != phaseIncome || len(po.Choice) == 0 {
+		return nil
+	}
+	for _, pk := range p.Picks {
+		if pk.Poster == t.Subject {
+			return nil
+		}
+	}
+	return po.Choice
+}
+
 // answer performs decision t of seat with a (already checked against
 // decisionActions). The caller removes t from the queue first.
 func (s *State) answer(seat int, t Task, a Action) {
@@ -626,8 +655,18 @@ func (s *State) answer(seat int, t Task, a Action) {
 	case vPoster:
 		po := s.c.Tracks.Buzz.Posters[t.Subject]
 		p.Tokens = append(p.Tokens, po.Space)
-		if p.PosterStep && s.CurrentPhase == phaseIncome {
+		switch {
+		case p.PosterStep && s.CurrentPhase == phaseIncome:
 			s.posterBonus(seat, po.Space)
+			if a.Key != "" && len(p.Queue) > 0 && p.Queue[0].Kind == dBonus {
+				bonus := p.Queue[0]
+				s.pop(seat)
+				s.answer(seat, bonus, Action{Verb: vBonus, Key: a.Key, Always: a.Always})
+			}
+		case a.Key != "":
+			// the posters step of this phase is still to come: it pays
+			// the bonus chosen now
+			p.Picks = append(p.Picks, Pick{Poster: t.Subject, Key: a.Key, Once: !a.Always})
 		}
 	case vBonus:
 		alts := s.c.Tracks.WestminsterV

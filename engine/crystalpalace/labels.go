@@ -86,6 +86,7 @@ func posterSay(po Poster) engine.Text {
 // data (see decisionLabels).
 type labelTexts struct {
 	poster, bonus, target []engine.Text
+	posterNow             []engine.Text // by poster: its token and the bonus it pays at once
 	watch                 engine.Text
 	instant               [][]engine.Text
 	dice, revise          [7]engine.Text
@@ -102,6 +103,11 @@ func newLabelTexts(c *Content) labelTexts {
 	for _, po := range c.Tracks.Buzz.Posters {
 		l.poster = append(l.poster, engine.Say("cp.label.poster", engine.Num("Poster", po.Space), engine.Nested("Pays", posterSay(po))))
 		l.bonus = append(l.bonus, engine.Say("cp.label.poster_bonus", engine.Num("Poster", po.Space), engine.Nested("Choices", bonusChoicesText(po.Choice))))
+		var now engine.Text
+		if len(po.Choice) > 0 {
+			now = engine.Say("cp.label.poster_now", engine.Num("Poster", po.Space), engine.Nested("Pays", posterSay(po)), engine.Code("Key", po.Choice[0].gain.String()))
+		}
+		l.posterNow = append(l.posterNow, now)
 	}
 	for _, pt := range c.Patents {
 		l.target = append(l.target, engine.Say("cp.label.target", engine.Item("Prototype", keyProto+pt.ID), engine.Nested("Effect", effectsText(pt.Effect))))
@@ -158,6 +164,9 @@ func (s *State) decisionText(seat int, t Task) *engine.Text {
 	case dReplace:
 		return ptr(engine.Say("cp.label.replace", s.tileArg("Tile", t.Subject)))
 	case dPoster:
+		if s.posterChoiceNow(seat, t) != nil {
+			return &l.posterNow[t.Subject]
+		}
 		return &l.poster[t.Subject]
 	case dBonus:
 		return &l.bonus[t.Subject+1]

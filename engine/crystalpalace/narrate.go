@@ -81,7 +81,15 @@ func (s *State) narrate(seat int, a Action) engine.Text {
 	case vGreen:
 		return s.say("cp.log.green", who, engine.Nested("What", s.greenText(seat, a)))
 	case vPoster:
-		return s.say("cp.log.poster", who, engine.Num("Poster", s.c.Tracks.Buzz.Posters[p.Queue[0].Subject].Space))
+		subject := p.Queue[0].Subject
+		poster := engine.Num("Poster", s.c.Tracks.Buzz.Posters[subject].Space)
+		switch {
+		case a.Key == "":
+			return s.say("cp.log.poster", who, poster)
+		case a.Always:
+			return s.say("cp.log.poster_bonus_always", who, poster, s.bonusArg(subject, a.Key))
+		}
+		return s.say("cp.log.poster_bonus", who, poster, s.bonusArg(subject, a.Key))
 	case vBonus:
 		if a.Always {
 			return s.say("cp.log.bonus_always", who, s.bonusArg(p.Queue[0].Subject, a.Key))

@@ -933,3 +933,47 @@ func TestWorkedExampleBlackMarketAssistantCosts(t *testing.T) {
 	eq(t, "tier 3", moved.Market[2], -1)
 	eq(t, "tier 4", moved.Market[3], blue)
 }
+
+// A token placed on poster 4 in phase 6 is paid by that phase's posters
+// step, so its bonus is chosen with the token in one question: Red's
+// Publicity tile (phase 6: +1 Buzz) takes it from 3 to poster 4, and
+// "poster buzz" places the token and takes 2 Buzz when the posters pay,
+// with no second question. The token alone stays an answer, as older
+// games logged it, and then the bonus is asked at the posters step.
+func TestAPosterAndItsBonusAreOneQuestion(t *testing.T) {
+	const red = 0
+	start := func() *State {
+		s := newGame(t, 2, 21)
+		s.Seats[red].Buzz = 3
+		setResearch(s, red, researchIdx(t, s, "g20"))
+		play(t, s, "P1: dice 2 1 1 1\nP2: dice 1 1 1 1\nP1: pass\nP2: pass")
+		return s
+	}
+	s := start()
+	pr := wantPrompt(t, s, red, "poster")
+	if want := []string{"poster pounds", "poster buzz", "poster pounds always", "poster buzz always", "poster", "skip"}; !equalStrings(pr.Actions, want) {
+		t.Fatalf("poster 4 in phase 6 offers %v, want %v", pr.Actions, want)
+	}
+	play(t, s, "P1: poster buzz")
+	eq(t, "Red Buzz: 3, +1 Publicity, +2 from poster 4", s.Seats[red].Buzz, 6)
+	for _, p := range s.Prompts() {
+		if p.Seat == red && p.Kind == "bonus" {
+			t.Fatalf("the bonus chosen with the token was asked again: %v", p.Actions)
+		}
+	}
+	eq(t, "picks left after the posters paid", len(s.Seats[red].Picks), 0)
+
+	// the two questions of older logs still replay
+	s = start()
+	play(t, s, "P1: poster")
+	wantPrompt(t, s, red, "bonus")
+	play(t, s, "P1: bonus buzz")
+	eq(t, "Red Buzz the two-question way", s.Seats[red].Buzz, 6)
+
+	// chosen for good: taken at every posters step from then on
+	s = start()
+	play(t, s, "P1: poster pounds always")
+	if len(s.Seats[red].Picks) != 1 || s.Seats[red].Picks[0].Once {
+		t.Fatalf("picks after poster pounds always: %+v", s.Seats[red].Picks)
+	}
+}

@@ -144,7 +144,8 @@ type Player struct {
 	// until "ask pass".
 	AutoPass bool `json:"autopass,omitempty"`
 	// Picks are the poster bonuses the player chose "always": they are
-	// taken every time without asking, until "ask bonus".
+	// taken every time without asking, until "ask bonus"; and those chosen
+	// once, with the token, for the posters step still to come.
 	Picks []Pick `json:"picks,omitempty"`
 	// AutoAt holds a bit (1 << location) for each location where the
 	// player answered "… always" to a phase 3 prompt with one possible
@@ -159,6 +160,9 @@ type Player struct {
 type Pick struct {
 	Poster int    `json:"p"`
 	Key    string `json:"k"`
+	// Once: chosen with a token placed in phase 6 before the posters
+	// paid; the posters step takes it and forgets it.
+	Once bool `json:"once,omitempty"`
 }
 
 // Task is a pending piece of work for one seat: an effect to apply or a
