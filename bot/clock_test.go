@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestTimeBanksRunOutOneAtATime(t *testing.T) {
 	if got := bankOf(g, 0); got != 9*time.Hour || !g.Deadline.Equal(start.Add(10*time.Hour)) {
 		t.Fatalf("alice's bank %v, deadline %v; want 9h and bob's bank running out at %v", got, g.Deadline, start.Add(10*time.Hour))
 	}
-	players := h.board(chTiny).Embeds[0].Fields[0].Value
+	players := discordtest.MessageText(h.board(chTiny))
 	if !strings.Contains(players, "<@"+alice.ID+"> · ⏳ 9 h 0 min") || !strings.Contains(players, "<@"+bob.ID+"> · ⏳ 7 h 0 min, runs out <t:") {
 		t.Fatalf("the board's players:\n%s", players)
 	}
