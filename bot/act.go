@@ -118,6 +118,9 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 		}
 	}
 	out, err := ph.ref.play(req)
+	if errors.Is(err, errStaleClick) && in.message != nil {
+		ph.pub.repairStale(in.ChannelID, in.message.ID) // a board left behind by a lost delivery
+	}
 	if err != nil {
 		if out != nil {
 			ph.pub.notify(out)

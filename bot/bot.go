@@ -261,6 +261,8 @@ type Bot struct {
 	// StoreWritable tries (observe.go)
 	gateway gatewayState
 	probe   gameStore
+	// active lists the games whose boards a start-up repairs (repair.go)
+	active listStore
 
 	// gate is held shared by every interaction, DM and deadline check in
 	// flight, and exclusively by Close, which sets closing.
@@ -324,7 +326,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub.langs = langs
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
 	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think}
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	inbox := &inboxHandler{store: store, games: reg}
@@ -603,6 +605,11 @@ func (b *Bot) Run(ctx context.Context) error {
 			s.AddHandler(func(s *discordgo.Session, ready *discordgo.Ready) {
 				b.log.Info("connected to Discord", "user", ready.User.Username, "guilds", len(ready.Guilds),
 					"shard", s.ShardID, "shards", s.ShardCount)
+				guilds := make([]string, 0, len(ready.Guilds))
+				for _, g := range ready.Guilds {
+					guilds = append(guilds, g.ID)
+				}
+				go b.repairBoards(guilds) // the boards a crash left behind, in the shard's guilds
 			}),
 		)
 		remove = append(remove, b.watchGateway(s)...)

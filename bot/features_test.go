@@ -390,7 +390,7 @@ func TestLobbyByCommands(t *testing.T) {
 		t.Errorf("the lobby's settings are kept in Timing, only message ids in Messages: %+v %v", g.Timing, g.Messages)
 	}
 	for role := range g.Messages {
-		if role != roleLobby && role != roleBoard && role != rolePhase {
+		if role != roleLobby && role != roleBoard && role != rolePhase && role != roleShown {
 			t.Errorf("messages hold %q", role)
 		}
 	}

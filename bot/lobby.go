@@ -25,6 +25,7 @@ const (
 	roleLobby = "lobby"              // the lobby message
 	roleBoard = storage.BoardMessage // the public board message, edited after every action
 	rolePhase = "phase"              // the tag of the phase the board image was last posted for (roundTag)
+	roleShown = "shown"              // the revision the board shows, in decimal (repair.go)
 )
 
 // setMessage keeps id under role in g's messages.

@@ -85,6 +85,11 @@ type pubJob struct {
 	gone    *storage.Game
 	by      string        // who abandoned it
 	clicks  []*boardClick // interactions to answer by updating their message
+	// repair asks the pass to bring a board that fell behind the stored
+	// game up to date, with its pings (see repair.go); force does so even
+	// when the board's shown revision is not known
+	repair, force bool
+	redraw        bool // draw the board afresh (redraw)
 }
 
 // boardClick is an interaction that caused a change: when it was on the
@@ -300,6 +305,17 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	if g.Status != storage.StatusRunning {
 		return
 	}
+	if work.repair {
+		if work.force || boardBehind(g) {
+			for _, s := range humanWaiting(g, st) { // the pings a lost pass never sent
+				if !slices.Contains(waiting, s) {
+					waiting = append(waiting, s)
+				}
+			}
+		} else if len(work.pending) == 0 && !work.redraw {
+			return // the board shows the game as it is: nothing to send
+		}
+	}
 	// a player sent their secret prompt by DM is notified by the DM: the
 	// channel's ping leaves them out
 	dms := p.dms.secretPromptsDue(g, st)
@@ -330,7 +346,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 
 // redraw queues a pass that draws channel's board afresh, for a change
 // the board shows that is not the game's (a player's absence).
-func (p *publisher) redraw(channel string) { p.queue(channel, func(*pubJob) {}) }
+func (p *publisher) redraw(channel string) { p.queue(channel, func(j *pubJob) { j.redraw = true }) }
 
 // redrawIfMoved queues another pass for g's channel when the stored game
 // is no longer g, whose board was just shown: another process changed it
@@ -420,6 +436,9 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 					return
 				}
 			}
+			if err == nil {
+				p.shown(g, nil)
+			}
 			p.postPingVia(g, ping, clicks)
 			return
 		}
@@ -441,13 +460,10 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 	}
 	p.cards.keep(m.ID, board)
 	phase := cardTag(st)
-	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	p.shown(g, func(r *storage.Game) {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
-		return nil
-	}); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		p.log.Warn("saving the board message id failed", "game", g.ID, "err", err)
-	}
+	})
 }
 
 // editKept replaces message id of g's channel, which the bot keeps up to

@@ -80,7 +80,8 @@ type gateway struct {
 	nextID   int
 	stats    GatewayStats
 	closed   bool
-	down     bool // SetGatewayDown: connections are refused
+	down     bool     // SetGatewayDown: connections are refused
+	guilds   []string // SetGuilds: the guilds READY lists
 	// keyed is when each rate-limit key (shard id % max_concurrency) last
 	// identified.
 	keyed map[int]time.Time
@@ -273,7 +274,7 @@ func (g *gateway) identify(c *gwConn, data json.RawMessage) bool {
 	g.stats.Intents = id.Intents
 	ready := map[string]any{
 		"v": 9, "user": botUser(), "session_id": s.id, "resume_gateway_url": g.url(),
-		"guilds": []any{}, "application": map[string]any{"id": BotID, "flags": 0},
+		"guilds": g.readyGuilds(sh), "application": map[string]any{"id": BotID, "flags": 0},
 		"shard": []int{sh.ID, sh.Count},
 	}
 	err := g.dispatchLocked(s, "READY", ready)
@@ -468,6 +469,25 @@ func (s *Server) SetGatewayDown(down bool) {
 	if down {
 		s.DropConnection()
 	}
+}
+
+// SetGuilds sets the guilds the bot is in: each shard's READY lists
+// those it holds, as unavailable guilds (their GUILD_CREATE is not sent).
+func (s *Server) SetGuilds(ids ...string) {
+	s.gw.mu.Lock()
+	defer s.gw.mu.Unlock()
+	s.gw.guilds = ids
+}
+
+// readyGuilds is the "guilds" of sh's READY; g.mu is held.
+func (g *gateway) readyGuilds(sh Shard) []any {
+	out := []any{}
+	for _, id := range g.guilds {
+		if sh.Holds(id) {
+			out = append(out, map[string]any{"id": id, "unavailable": true})
+		}
+	}
+	return out
 }
 
 // RequestReconnect sends RECONNECT (opcode 7): the bot must reconnect and
