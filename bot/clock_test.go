@@ -111,3 +111,26 @@ func TestMoreTimeByVote(t *testing.T) {
 		t.Fatalf("carol's bank %v after the admin's grant", bankOf(g, 2))
 	}
 }
+
+// Under a fixed deadline, more time moves the deadline of the decision
+// the player has to make, and only while the game waits on them.
+func TestMoreTimeUnderAFixedDeadline(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
+	openTinyTable(t, h, chTiny, alice, bob)
+	pickAll(t, h, chTiny, alice) // the game waits on bob alone
+	deadline := h.game(chTiny).Deadline
+	if res := h.command(bob, chTiny, cmdGame, subExtend, map[string]any{optSeat: 1, optHours: 3}); !strings.Contains(res.text(), "does not wait on P1 now") {
+		t.Fatalf("more time for a player the game does not wait on: %s", res.text())
+	}
+	res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 2, optHours: 3}) // alice is the only other person: granted
+	if !strings.Contains(res.text(), "P2 gets 3 hours more in game #1: the deadline is now <t:") {
+		t.Fatalf("the grant: %s", res.text())
+	}
+	if g := h.game(chTiny); !g.Deadline.Equal(deadline.Add(3 * time.Hour)) {
+		t.Fatalf("deadline %v, want %v", g.Deadline, deadline.Add(3*time.Hour))
+	}
+	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 3}); !strings.Contains(res.text(), "is a computer player") {
+		t.Fatalf("more time for a computer: %s", res.text())
+	}
+}
