@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/meeplegames/meeple/storage"
 )
 
 // A table with time banks: each decision draws on its player's bank and
@@ -58,6 +60,10 @@ func TestTimeBanksRunOutOneAtATime(t *testing.T) {
 	}
 	if r := reliabilityOf(t, h, bob.ID); r.Missed != 1 {
 		t.Fatalf("bob's misses %+v", r)
+	}
+	// alice's pick counts as in time: her bank had time left
+	if r := reliabilityOf(t, h, alice.ID); r != (storage.Reliability{InTime: 1}) {
+		t.Fatalf("alice's counts %+v", r)
 	}
 }
 
@@ -132,5 +138,34 @@ func TestMoreTimeUnderAFixedDeadline(t *testing.T) {
 	}
 	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 3}); !strings.Contains(res.text(), "is a computer player") {
 		t.Fatalf("more time for a computer: %s", res.text())
+	}
+}
+
+// With time banks, a decision is in time by its player's own bank, not
+// by the game's timer, which another player's bank may have set earlier.
+func TestInTimeByYourOwnBank(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optClock: clockBank, optBank: 10})
+	for _, u := range []tester{bob, carol} {
+		h.command(u, chTiny, cmdLobby, subJoin, nil)
+	}
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	g := h.game(chTiny)
+	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+		r.Banks = []time.Duration{10 * time.Hour, time.Hour, 10 * time.Hour} // bob's runs out first
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(3 * time.Hour)
+	pickAll(t, h, chTiny, alice) // the game's timer is now bob's bank, run out
+	if g := h.game(chTiny); g.Deadline.After(h.clock.Now()) {
+		t.Fatalf("deadline %v, want bob's bank, run out by %v", g.Deadline, h.clock.Now())
+	}
+	h.clock.Advance(time.Minute)
+	pickAll(t, h, chTiny, carol) // before the timer is handled
+	if r := reliabilityOf(t, h, carol.ID); r != (storage.Reliability{InTime: 1}) {
+		t.Fatalf("carol's counts %+v: her bank had 7 hours left", r)
 	}
 }

@@ -316,6 +316,9 @@ func (ref *referee) save(out *outcome, edit func(*storage.Game) error, ending *s
 	}
 	o.Key = out.key
 	deadline := out.game.Deadline // the decision's, before the commit arms the next
+	if since, ok := waitSince(out.game, out.seat); ok && out.game.Timing.Banked() {
+		deadline = since.Add(bankOf(out.game, out.seat)) // with time banks, the seat's own
+	}
 	g, err := ref.commit(out.game.Channel, out.game.Guard(), o)
 	var applied *storage.AppliedError
 	if errors.As(err, &applied) {
