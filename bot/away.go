@@ -26,9 +26,21 @@ import (
 // awayStore is what time away reads and writes.
 type awayStore interface {
 	UserPrefs(user string) (storage.UserPrefs, error)
-	PutUserPrefs(user string, p storage.UserPrefs) error
+	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 	GuildSettings(guild string) (storage.GuildSettings, error)
 	Seatings(user string) ([]storage.Seating, error)
+}
+
+// endAbsence ends user's absence, in one transaction with whatever else
+// changes their preferences meanwhile.
+func endAbsence(store interface {
+	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+}, user string) error {
+	_, err := store.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
+		return nil
+	})
+	return err
 }
 
 // awayHandler answers /away.
@@ -54,14 +66,9 @@ const awayDateLayout = "2006-01-02"
 // away sets or ends the caller's absence.
 func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interaction) error {
 	p, user := in.tr, in.user.ID
-	prefs, err := aw.store.UserPrefs(user)
-	if err != nil {
-		return err
-	}
 	typed := in.opts.str(optUntil)
 	if typed == "" { // back now
-		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
-		if err := aw.store.PutUserPrefs(user, prefs); err != nil {
+		if err := endAbsence(aw.store, user); err != nil {
 			return err
 		}
 		aw.redrawBoards(user)
@@ -89,8 +96,10 @@ func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interacti
 	if !slices.Contains(awayChoices(s), standIn) {
 		return refuseWith("away.not_allowed", "Choice", p.T("away.choice_"+standIn))
 	}
-	prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
-	if err := aw.store.PutUserPrefs(user, prefs); err != nil {
+	if _, err := aw.store.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+		prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
+		return nil
+	}); err != nil {
 		return err
 	}
 	if standIn == storage.AwayComputer {
@@ -176,7 +185,7 @@ func absence(prefs storage.UserPrefs, s storage.GuildSettings, now time.Time) st
 type absences struct {
 	store interface {
 		UserPrefs(user string) (storage.UserPrefs, error)
-		PutUserPrefs(user string, p storage.UserPrefs) error
+		UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 		GuildSettings(guild string) (storage.GuildSettings, error)
 	}
 	cfg *Config
@@ -241,8 +250,7 @@ func (a *absences) back(user string) {
 	if err != nil || prefs.Away.IsZero() {
 		return
 	}
-	prefs.Away, prefs.AwayStandIn = time.Time{}, ""
-	if err := a.store.PutUserPrefs(user, prefs); err != nil {
+	if err := endAbsence(a.store, user); err != nil {
 		a.log.Warn("ending an absence failed", "err", err)
 	}
 }

@@ -75,7 +75,6 @@ type settingsStore interface {
 	GuildSettings(guild string) (storage.GuildSettings, error)
 	PutGuildSettings(guild string, s storage.GuildSettings) error
 	UserPrefs(user string) (storage.UserPrefs, error)
-	PutUserPrefs(user string, p storage.UserPrefs) error
 	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
 

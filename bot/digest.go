@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"sync"
@@ -14,8 +15,11 @@ import (
 // goes.
 type digestStore interface {
 	SavedSettings() (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error)
-	PutUserPrefs(user string, p storage.UserPrefs) error
+	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
+
+// errDigestSent: another process sent the day's digest meanwhile.
+var errDigestSent = errors.New("the day's digest went already")
 
 // digests sends each user who asked for it (/game prefs digest:true) their
 // inbox by DM once a day, at the hour they chose in their time zone, when
@@ -80,8 +84,20 @@ func digestDue(z *zones, prefs storage.UserPrefs, now time.Time) (string, bool) 
 
 // sendOne sends user's digest for day, unless no game waits on them.
 func (d *digests) sendOne(user string, prefs storage.UserPrefs, day string) {
-	prefs.DigestSent = day
-	if err := d.store.PutUserPrefs(user, prefs); err != nil {
+	// the day is claimed in one transaction on the stored preferences,
+	// not on the hour-old copy the scan read: no change made since is
+	// lost, and two processes never both send it
+	_, err := d.store.UpdateUserPrefs(user, func(p *storage.UserPrefs) error {
+		if p.DigestSent >= day {
+			return errDigestSent
+		}
+		p.DigestSent = day
+		return nil
+	})
+	if errors.Is(err, errDigestSent) {
+		return
+	}
+	if err != nil {
 		d.log.Warn("saving a digest's day failed", "err", err)
 		return
 	}

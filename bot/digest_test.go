@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/storage"
 )
 
 // digestsTo counts the digest DMs each user got since mark.
@@ -58,5 +59,38 @@ func TestDailyDigest(t *testing.T) {
 	h.bot.CheckDeadlines(h.clock.Now())
 	if got := digestsTo(h, mark); got[alice.ID] != 1 || len(got) != 1 {
 		t.Errorf("digests the next day: %v, want one for alice", got)
+	}
+}
+
+// A digest claims its day on the stored preferences, not on the copy the
+// hourly scan read: what changed since (a reliability count, a choice made
+// with /game prefs) stays, and a day already claimed sends nothing.
+func TestADigestKeepsWhatChangedSinceTheScan(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
+	h.command(alice, chTiny, cmdGame, subPrefs, map[string]any{optDigest: true})
+	openTinyTable(t, h, chTiny, alice, bob)
+	scanned, err := h.store.UserPrefs(alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.UpdateUserPrefs(alice.ID, func(p *storage.UserPrefs) error {
+		p.HeadsUp = true // changed after the scan read its copy
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mark := h.mark()
+	h.bot.digests.sendOne(alice.ID, scanned, "2026-11-29")
+	h.bot.digests.sendOne(alice.ID, scanned, "2026-11-29")
+	if got := digestsTo(h, mark); got[alice.ID] != 1 {
+		t.Errorf("digests for one day from two sends: %v, want one", got)
+	}
+	prefs, err := h.store.UserPrefs(alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prefs.HeadsUp || prefs.DigestSent != "2026-11-29" {
+		t.Errorf("after the digest: heads-up %v, day %q; want the later change kept and the day claimed", prefs.HeadsUp, prefs.DigestSent)
 	}
 }

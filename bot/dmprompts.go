@@ -75,9 +75,7 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 		sentAt := dp.now()
 		if err := dp.dmPrompt(g, st, user, p); err != nil {
 			if transport.IsCannotDM(err) {
-				prefs, perr := dp.settings.UserPrefs(user)
-				if perr == nil {
-					dp.dmsClosed(g, user, prefs)
+				if dp.dmsClosed(g, user) {
 					closed = append(closed, user)
 				}
 				continue
@@ -93,11 +91,15 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 // dmsClosed remembers that Discord refuses DMs to user: from now on their
 // secret choices are asked privately in the channel, until they choose DMs
 // again with /game prefs.
-func (dp *dmPrompts) dmsClosed(g *storage.Game, user string, prefs storage.UserPrefs) {
-	prefs.Secrets = storage.SecretsEphemeral
-	if err := dp.settings.PutUserPrefs(user, prefs); err != nil {
+func (dp *dmPrompts) dmsClosed(g *storage.Game, user string) bool {
+	if _, err := dp.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+		prefs.Secrets = storage.SecretsEphemeral
+		return nil
+	}); err != nil {
 		dp.log.Warn("saving that a user's DMs are closed failed", "game", g.ID, "err", err)
+		return false
 	}
+	return true
 }
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal

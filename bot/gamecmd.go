@@ -482,18 +482,10 @@ func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, err
 func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
 	opts, p := in.opts, in.tr
 	user := in.user.ID
-	prefs, err := gh.settings.UserPrefs(user)
-	if err != nil {
-		return err
-	}
-	if on, ok := opts.boolean(optPings); ok {
-		prefs.PingOnTurn = on
-	}
-	if s := opts.str(optSecrets); s != "" {
-		prefs.Secrets = s
-	}
-	if tz, ok := opts[optTimeZone]; ok {
-		zone, _ := tz.Value.(string)
+	tz, zoneTyped := opts[optTimeZone]
+	var zone string
+	if zoneTyped {
+		zone, _ = tz.Value.(string)
 		zone = strings.TrimSpace(zone)
 		if strings.EqualFold(zone, "UTC") {
 			zone = ""
@@ -501,24 +493,37 @@ func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
 		if _, err := gh.zones.load(zone); err != nil || storage.CheckTimeZone(zone) != nil {
 			return refuseWith("prefs.bad_zone", "Zone", transport.Clip(zone, 60))
 		}
-		prefs.TimeZone = zone
 	}
-	if h, ok := opts.integer(optQuietFrom); ok {
-		prefs.QuietFrom = h
-	}
-	if h, ok := opts.integer(optQuietTo); ok {
-		prefs.QuietTo = h
-	}
-	if on, ok := opts.boolean(optHeadsUp); ok {
-		prefs.HeadsUp = on
-	}
-	if on, ok := opts.boolean(optDigest); ok {
-		prefs.Digest = on
-	}
-	if h, ok := opts.integer(optDigestAt); ok {
-		prefs.DigestHour, prefs.Digest = h, true // choosing the hour asks for it
-	}
-	if err := gh.settings.PutUserPrefs(user, prefs); err != nil {
+	// changed in one transaction: counts and choices another process
+	// writes meanwhile are kept
+	prefs, err := gh.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+		if on, ok := opts.boolean(optPings); ok {
+			prefs.PingOnTurn = on
+		}
+		if s := opts.str(optSecrets); s != "" {
+			prefs.Secrets = s
+		}
+		if zoneTyped {
+			prefs.TimeZone = zone
+		}
+		if h, ok := opts.integer(optQuietFrom); ok {
+			prefs.QuietFrom = h
+		}
+		if h, ok := opts.integer(optQuietTo); ok {
+			prefs.QuietTo = h
+		}
+		if on, ok := opts.boolean(optHeadsUp); ok {
+			prefs.HeadsUp = on
+		}
+		if on, ok := opts.boolean(optDigest); ok {
+			prefs.Digest = on
+		}
+		if h, ok := opts.integer(optDigestAt); ok {
+			prefs.DigestHour, prefs.Digest = h, true // choosing the hour asks for it
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return r.Message(transport.Message{Private: true, Content: prefsText(p, prefs)})

@@ -27,7 +27,7 @@ type languages struct {
 		GuildSettings(guild string) (storage.GuildSettings, error)
 		PutGuildSettings(guild string, s storage.GuildSettings) error
 		UserPrefs(user string) (storage.UserPrefs, error)
-		PutUserPrefs(user string, p storage.UserPrefs) error
+		UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 	}
 	log *slog.Logger // nil: nothing logged
 
@@ -99,11 +99,10 @@ func (l *languages) seen(guild, guildLocale, user, userLocale string) {
 	if known && stored == userLocale {
 		return
 	}
-	prefs, err := l.settings.UserPrefs(user)
-	if err == nil && prefs.Locale != userLocale {
+	_, err := l.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
 		prefs.Locale = userLocale
-		err = l.settings.PutUserPrefs(user, prefs)
-	}
+		return nil
+	})
 	if err != nil {
 		if l.log != nil {
 			l.log.Warn("remembering a user's language failed", "err", err)
