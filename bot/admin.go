@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"github.com/meeplegames/meeple/bot/transport"
+	"github.com/meeplegames/meeple/engine/ai"
 	"slices"
 	"strings"
 	"time"
@@ -62,6 +63,12 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 		if h, ok := opts.integer(optBankMax); ok {
 			s.BankMax = time.Duration(h) * time.Hour
 		}
+		if level := opts.str(optServerLevel); level != "" {
+			if !slices.Contains(ai.Levels, level) {
+				return refuseWith("admin.unknown_level", "Name", transport.Clip(level, 20), "Names", strings.Join(ai.Levels, ", "))
+			}
+			s.StandIn = level
+		}
 		switch lets := opts.str(optAwayLets); lets {
 		case "":
 		case awayBoth:
@@ -99,5 +106,8 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 	}
 	away := p.T("admin.away", "Count", awayMaxDays(s), "Choices", joinNames(p, lets))
 	missed := p.T("reliability.admin", "Count", missedInARow(s)) + "\n" + p.T("clock.admin", "Duration", humanDuration(p, bankMax(s)))
+	if s.StandIn != "" {
+		missed += "\n" + p.T("admin.stand_in", "Level", levelName(p, s.StandIn))
+	}
 	return r.Message(transport.Message{Private: true, Content: p.T("admin.settings", "Deadline", deadline, "Reminders", remind, "OnDeadline", onDeadline, "Where", where, "Language", language) + "\n" + away + "\n" + missed})
 }

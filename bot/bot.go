@@ -315,7 +315,14 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	away := &absences{store: store, cfg: &cfg, log: cfg.Logger}
 	due := newDueGames()
 	budget := int(cfg.Think.Milliseconds())
-	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer,
+	level := func(guild string) string {
+		s, err := store.GuildSettings(guild)
+		if err != nil {
+			return "" // the host's level stands in
+		}
+		return s.StandIn
+	}
+	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer, level: level,
 		think: budget, due: due, away: away, tally: &tallies{store: store, log: cfg.Logger}}
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}

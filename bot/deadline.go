@@ -197,7 +197,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			if err != nil {
 				return err
 			}
-			if look == 0 && dl.searchingStandIn(rules) != nil {
+			if look == 0 && dl.searchingStandIn(rules, g.Guild) != nil {
 				think = true
 				return nil
 			}
@@ -213,7 +213,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// reach the server's limit
 			missedSeats = slices.DeleteFunc(slices.Clone(waiting), func(s engine.Seat) bool { return away[s] != "" })
 			limit = missedInARow(dl.settingsOf(g.Guild))
-			name := dl.ref.standInName(rules)
+			name := dl.ref.standInName(rules, g.Guild)
 			p := dl.langs.guild(g.Guild, "")
 			miss, lapsedSeats := lapse(g, missedSeats, limit, storage.Seat{Computer: name, Name: p.T("seats.computer_name", "Kind", levelName(p, name))}, now)
 			lapsed = map[engine.Seat]string{}
@@ -277,12 +277,12 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	defer dl.lapsed(g, lapsed, limit)
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules)), "Names", joinNames(p, names)),
+	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules, g.Guild)), "Names", joinNames(p, names)),
 		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }
@@ -340,11 +340,11 @@ func (dl *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.T
 // searchingStandIn is the stand-in of rules when it searches (normal,
 // strong), else nil: a stand-in that decides in an instant decides under
 // the lock.
-func (dl *deadlines) searchingStandIn(rules engine.Rules) engine.Player {
+func (dl *deadlines) searchingStandIn(rules engine.Rules, guild string) engine.Player {
 	if dl.think == nil {
 		return nil
 	}
-	player, err := ai.LookupThinking(rules, dl.ref.standInName(rules), dl.ref.think)
+	player, err := ai.LookupThinking(rules, dl.ref.standInName(rules, guild), dl.ref.think)
 	if err != nil || !ai.Searching(player) {
 		return nil
 	}
@@ -358,7 +358,7 @@ func (dl *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []
 	if err != nil {
 		return nil
 	}
-	player := dl.searchingStandIn(rules)
+	player := dl.searchingStandIn(rules, g.Guild)
 	if player == nil {
 		return nil
 	}

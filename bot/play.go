@@ -122,6 +122,9 @@ type referee struct {
 	// Config.AfterFunc); nil means real time
 	after    func(d time.Duration, f func()) (stop func() bool)
 	computer string // the configured stand-in, or ""
+	// level is a server's own stand-in level (storage.GuildSettings.
+	// StandIn), or "" (nil: none, as in a referee of a test)
+	level func(guild string) string
 	// think is the searching computers' budget per decision in
 	// milliseconds (0: each level's own); due takes a game whose
 	// searching computer must move to the thinker, which decides outside
@@ -535,7 +538,7 @@ func (ref *referee) computerPrompt(out *outcome, standIn map[engine.Seat]string)
 		}
 		if thought, ok := standIn[p.Seat]; ok {
 			delete(standIn, p.Seat) // one decision per passed deadline
-			return p, ref.standInName(out.rules), thought, true
+			return p, ref.standInName(out.rules, out.game.Guild), thought, true
 		}
 	}
 	return engine.Prompt{}, "", "", false
@@ -544,9 +547,15 @@ func (ref *referee) computerPrompt(out *outcome, standIn map[engine.Seat]string)
 // defaultStandIn is the stand-in when none is configured.
 const defaultStandIn = "strong"
 
-// standInName is the computer player that acts for an absent player.
-func (ref *referee) standInName(rules engine.Rules) string {
-	for _, name := range []string{ref.computer, defaultStandIn} {
+// standInName is the computer player that acts for an absent player in
+// a game of guild: the server's level, else the configured one, else the
+// default.
+func (ref *referee) standInName(rules engine.Rules, guild string) string {
+	server := ""
+	if ref.level != nil {
+		server = ref.level(guild)
+	}
+	for _, name := range []string{server, ref.computer, defaultStandIn} {
 		if _, err := ai.Lookup(rules, name); name != "" && err == nil {
 			return name
 		}

@@ -208,7 +208,7 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 		return nil, nil, err
 	}
 	if to.User == "" {
-		name := sh.ref.standInName(rules)
+		name := sh.ref.standInName(rules, g.Guild)
 		to = storage.Seat{Computer: name, Name: in.publicTr().T("seats.computer_name", "Kind", levelName(in.publicTr(), name))}
 	}
 	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })

@@ -69,10 +69,14 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		return n
 	}
 	versions := map[string]int{"3002": h.game("3002").Version, "3003": h.game("3003").Version}
-	// a bot claims its own shard's deadlines as they pass...
+	// a bot claims its own shard's deadlines as they pass; its ticker,
+	// woken by the fake clock too, may be the one that does, so the test
+	// waits for the notice rather than for its own check
 	h.clock.Advance(time.Hour + time.Minute)
 	h.bot.CheckDeadlines(h.clock.Now())
+	waitUntil(t, "shard 0's deadline", func() bool { h.bot.Wait(); return expired("3002") > 0 })
 	h.bot.Wait()
+	b2.Wait()
 	if expired("3002") != 1 || expired("3003") != 0 {
 		t.Fatalf("shard 0's bot handled %d deadlines of its game and %d of shard 1's, want 1 and 0", expired("3002"), expired("3003"))
 	}
@@ -84,6 +88,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 		wg.Go(func() { b.CheckDeadlines(h.clock.Now()) })
 	}
 	wg.Wait()
+	waitUntil(t, "shard 1's overdue deadline", func() bool { h.bot.Wait(); b2.Wait(); return expired("3003") > 0 })
 	h.bot.Wait()
 	b2.Wait()
 	for _, ch := range []string{"3002", "3003"} {

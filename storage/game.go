@@ -294,6 +294,11 @@ type GuildSettings struct {
 	// this server's games before the computer keeps their seat; 0 means
 	// DefaultMissedInARow.
 	MissedInARow int `json:"missed_in_a_row,omitempty"`
+	// StandIn is the level of the computer player (as the games name it:
+	// "easy", "normal", "strong") that stands in for a player in this
+	// server's games, at a deadline or while they are away; empty means
+	// the host's (meeple.toml's computer).
+	StandIn string `json:"stand_in,omitempty"`
 	// BankMax is the longest time bank (its start and its cap) a table
 	// may choose here; 0 means DefaultBankMax.
 	BankMax time.Duration `json:"bank_max,omitempty"`

@@ -620,6 +620,9 @@ func checkGuildSettings(settings GuildSettings) error {
 	if settings.TurnDeadline < 0 || settings.ReminderEvery < 0 || settings.AwayMaxDays < 0 || settings.AwayMaxDays > 366 {
 		return fmt.Errorf("%w: a negative duration, or an absence longer than a year", ErrInvalid)
 	}
+	if len(settings.StandIn) > 20 || strings.Trim(settings.StandIn, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return fmt.Errorf("%w: a stand-in level is a short lower-case word, not %.20q", ErrInvalid, settings.StandIn)
+	}
 	if settings.BankMax < 0 {
 		return fmt.Errorf("%w: a negative longest time bank", ErrInvalid)
 	}
