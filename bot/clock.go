@@ -53,6 +53,28 @@ func waitSince(g *storage.Game, seat engine.Seat) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// ownDeadline is when the wait on user's seats in g (their seating s)
+// runs out for them: the end of their own bank, the earliest of their
+// waiting seats', in a game of time banks, whose one timer may be another
+// player's; the game's deadline otherwise.
+func ownDeadline(g *storage.Game, s storage.Seating) time.Time {
+	if !g.Timing.Banked() {
+		return s.Deadline
+	}
+	var first time.Time
+	for _, seat := range s.Waiting {
+		if since, ok := waitSince(g, seat); ok {
+			if end := since.Add(bankOf(g, seat)); first.IsZero() || end.Before(first) {
+				first = end
+			}
+		}
+	}
+	if first.IsZero() {
+		return s.Deadline
+	}
+	return first
+}
+
 // bankLeft is what seat's bank holds at now: less the time its present
 // wait has lasted, when g waits on it; never below zero.
 func bankLeft(g *storage.Game, seat engine.Seat, now time.Time) time.Duration {

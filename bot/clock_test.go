@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
 	"testing"
@@ -167,5 +168,30 @@ func TestInTimeByYourOwnBank(t *testing.T) {
 	pickAll(t, h, chTiny, carol) // before the timer is handled
 	if r := reliabilityOf(t, h, carol.ID); r != (storage.Reliability{InTime: 1}) {
 		t.Fatalf("carol's counts %+v: her bank had 7 hours left", r)
+	}
+}
+
+// In a game of time banks, /inbox gives each player the end of their own
+// bank, not the game's one timer, which is whoever's bank runs out first.
+func TestTheInboxGivesYourOwnBanksEnd(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{Deadline: 48 * time.Hour}, nil, nil)
+	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2", optClock: clockBank,
+		optBank: 10, optBankAdd: 2, optBankCap: 12})
+	h.command(bob, chTiny, cmdLobby, subJoin, nil)
+	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
+	start := h.clock.Now()
+	g := h.game(chTiny)
+	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+		setBank(r, 0, 4*time.Hour) // alice has less left than bob
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for u, end := range map[tester]time.Time{alice: start.Add(4 * time.Hour), bob: start.Add(10 * time.Hour)} {
+		res := h.command(u, chTiny, cmdInbox, "", nil)
+		if want := fmt.Sprintf("<t:%d:R>", end.Unix()); !strings.Contains(res.text(), want) {
+			t.Errorf("%s's inbox lacks their bank's end %s:\n%s", u.Name, want, res.text())
+		}
 	}
 }

@@ -245,7 +245,7 @@ func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.
 	if since.asks != "" {
 		sb.WriteString(tr.T("inbox.asks", "Label", transport.Clip(since.asks, inboxLineChars)) + "\n")
 	}
-	sb.WriteString(deadlineStamp(tr, s.Deadline) + "\n")
+	sb.WriteString(deadlineStamp(tr, ownDeadline(g, s)) + "\n")
 	sb.WriteString(tr.T("inbox.link", "Link", boardLink(s)) + "\n")
 	if since.total == 0 {
 		sb.WriteString(tr.T("inbox.since_nothing"))
