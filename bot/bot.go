@@ -327,9 +327,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
-	pub := newPublisher(store, store, look, send, prompts, cfg.Logger, cfg.Now)
-	pub.shared = !cfg.Shards.Whole()
-	pub.langs = langs
+	pub := newPublisher(store, store, look, send, prompts, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
 	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store}

@@ -103,8 +103,10 @@ type boardClick struct {
 	at      time.Time // when its handler queued it
 }
 
-func newPublisher(store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, log *slog.Logger, now func() time.Time) *publisher {
-	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, handles: transport.NewBoardHandles(now), cards: newLastCards(), log: log, now: now, zones: &zones{},
+// newPublisher is the publisher of a bot; shared is true when other
+// processes publish the same games (see publisher.shared).
+func newPublisher(store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, langs *languages, shared bool, log *slog.Logger, now func() time.Time) *publisher {
+	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, langs: langs, shared: shared, handles: transport.NewBoardHandles(now), cards: newLastCards(), log: log, now: now, zones: &zones{},
 		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
