@@ -312,13 +312,7 @@ func (r *Reply) Message(m Message) error {
 		return err
 	case r.state == ackMessage && !r.edited && r.private == m.Private:
 		r.edited = true
-		var err error
-		if m.raw() {
-			_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
-		} else {
-			_, err = r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
-		}
-		return r.note(err)
+		return r.note(r.editOriginal(m))
 	case r.state == ackMessage && !r.edited && r.private:
 		// a public message after a private "thinking…": say so privately, post publicly
 		r.edited = true
@@ -363,13 +357,19 @@ func (r *Reply) Update(m Message) error {
 		data.Attachments = m.onlyNewImage()
 		return r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}, ackUpdate)
 	}
-	var err error
+	return r.note(r.editOriginal(m))
+}
+
+// editOriginal edits the interaction's first response into m: through
+// describedCall when m carries what discordgo's types cannot (alt text,
+// the card flag), else through discordgo.
+func (r *Reply) editOriginal(m Message) error {
 	if m.raw() {
-		_, err = describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
-	} else {
-		_, err = r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
+		_, err := describedCall(r.s, "PATCH", discordgo.EndpointWebhookMessage(r.i.AppID, r.i.Token, "@original"), WebhookEdit(m), m)
+		return err
 	}
-	return r.note(err)
+	_, err := r.s.InteractionResponseEdit(r.i, WebhookEdit(m))
+	return err
 }
 
 // Modal opens a form; it must be the first response.
