@@ -391,7 +391,7 @@ func TestInteractionsAreAcknowledgedBeforeTheirActionIsStored(t *testing.T) {
 			if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {
 				t.Errorf("the board does not show the move:\n%s", discordtest.MessageText(after))
 			}
-			if strings.Contains(h.publicSince(mark), "you played") {
+			if h.says(h.publicSince(mark), "play.played") {
 				t.Errorf("the private answer went public:\n%s", h.publicSince(mark))
 			}
 		})

@@ -31,7 +31,7 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(3), optStandIn: "computer"}); !strings.Contains(told, "You are away until <t:") || !strings.Contains(told, "computer player decides in your place") {
+	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(3), optStandIn: "computer"}); !strings.Contains(told, "You are away until <t:") || !h.says(told, "away.set_computer") {
 		t.Fatalf("/away: %s", told)
 	}
 	if players := discordtest.MessageText(h.board(chTiny)); !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") {
@@ -49,7 +49,7 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 		t.Fatalf("no stand-in for the absent player: %q", got)
 	}
 	for _, q := range h.fake.Requests()[mark:] {
-		if strings.Contains(q.Text(), "who is away") && strings.Contains(string(q.Raw), `"users":["`+alice.ID) {
+		if h.says(q.Text(), "away.stood_in") && strings.Contains(string(q.Raw), `"users":["`+alice.ID) {
 			t.Errorf("the absent player was pinged: %s", q.Raw)
 		}
 	}
@@ -61,7 +61,7 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 	if p, _ := h.store.UserPrefs(alice.ID); !p.AwayAt(h.clock.Now()) {
 		t.Fatalf("the absence did not survive the restart: %+v", p)
 	}
-	for h.game(chTiny).Status == "running" && !strings.Contains(h.play(alice, chTiny, "move 1"), "you played") {
+	for h.game(chTiny).Status == "running" && !h.says(h.play(alice, chTiny, "move 1"), "play.played") {
 		h.clock.Advance(time.Second) // until the game waits on alice again, her stand-in having moved
 		h.bot.CheckDeadlines(h.clock.Now())
 		if p, _ := h.store.UserPrefs(alice.ID); p.Away.IsZero() {
@@ -80,7 +80,7 @@ func TestAwayDeadlinesWait(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(2), optStandIn: "wait"}); !strings.Contains(told, "deadlines that fall due in your games wait") {
+	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(2), optStandIn: "wait"}); !h.says(told, "away.set_wait") {
 		t.Fatalf("/away: %s", told)
 	}
 	prefs, _ := h.store.UserPrefs(alice.ID)
@@ -97,7 +97,7 @@ func TestAwayDeadlinesWait(t *testing.T) {
 	h.clock.Advance(g.Deadline.Sub(h.clock.Now()) + time.Minute)
 	mark := h.mark()
 	h.bot.CheckDeadlines(h.clock.Now())
-	if got := h.publicSince(mark); !strings.Contains(got, "The deadline passed") || !strings.Contains(got, "<@"+alice.ID+">") {
+	if got := h.publicSince(mark); !h.says(got, "deadline.stood_in") || !strings.Contains(got, "<@"+alice.ID+">") {
 		t.Fatalf("the deadline after her return: %q", got)
 	}
 }

@@ -93,7 +93,7 @@ func TestMoreTimeByVote(t *testing.T) {
 	}
 	h.restart() // the proposal and its vote are kept with the game
 	board := h.board(chTiny)
-	if res := h.click(bob, chTiny, board.ID, ids[0]); !strings.Contains(res.text(), "Only the other people at the table vote") {
+	if res := h.click(bob, chTiny, board.ID, ids[0]); !h.says(res.text(), "extend.not_voter") {
 		t.Fatalf("bob votes on his own time: %s", res.text())
 	}
 	res = h.click(carol, chTiny, board.ID, ids[0])
@@ -104,10 +104,10 @@ func TestMoreTimeByVote(t *testing.T) {
 	if bankOf(g, 1) != 14*time.Hour || g.Extension != nil || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
 		t.Fatalf("after the grant: banks %v, proposal %+v, deadline %v", g.Banks, g.Extension, g.Deadline)
 	}
-	if res := h.click(carol, chTiny, board.ID, ids[0]); !strings.Contains(res.text(), "No proposal of more time is open") {
+	if res := h.click(carol, chTiny, board.ID, ids[0]); !h.says(res.text(), "extend.closed") {
 		t.Fatalf("a vote after the grant: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 1}); !strings.Contains(res.text(), "once this round already") {
+	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 1}); !h.says(res.text(), "extend.once_a_round") {
 		t.Fatalf("alice's second proposal this round: %s", res.text())
 	}
 	// an admin grants alone
@@ -137,7 +137,7 @@ func TestMoreTimeUnderAFixedDeadline(t *testing.T) {
 	if g := h.game(chTiny); !g.Deadline.Equal(deadline.Add(3 * time.Hour)) {
 		t.Fatalf("deadline %v, want %v", g.Deadline, deadline.Add(3*time.Hour))
 	}
-	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 3}); !strings.Contains(res.text(), "is a computer player") {
+	if res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 3}); !h.says(res.text(), "extend.computer") {
 		t.Fatalf("more time for a computer: %s", res.text())
 	}
 }

@@ -181,7 +181,7 @@ func TestAStartIsOneCommit(t *testing.T) {
 			h.bot.Wait()
 			seats := h.game(chTiny).Seats
 			w.reset(nil)
-			if res := h.click(alice, chTiny, lobby, mustComponent(t, m, order)); !strings.Contains(res.text(), "has started") {
+			if res := h.click(alice, chTiny, lobby, mustComponent(t, m, order)); !h.says(res.text(), "lobby.started") {
 				t.Fatalf("start: %s", res.text())
 			}
 			h.bot.Wait()
@@ -426,7 +426,7 @@ func openAgainstComputers(t testing.TB, h *harness, ch, kind string, computers i
 		h.click(alice, ch, lobby, mustComponent(t, m, "Add computer"))
 	}
 	m, _ := h.fake.Message(lobby)
-	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
+	if res := h.click(alice, ch, lobby, mustComponent(t, m, "Start (join order)")); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 }

@@ -22,7 +22,7 @@ func openSolo(t *testing.T, h *harness, ch string, u tester, rounds string) {
 	m, _ := h.fake.Message(lobby)
 	h.click(u, ch, lobby, mustComponent(t, m, "Add computer"))
 	m, _ = h.fake.Message(lobby)
-	if res := h.click(u, ch, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
+	if res := h.click(u, ch, lobby, mustComponent(t, m, "Start (join order)")); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 }

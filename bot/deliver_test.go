@@ -43,7 +43,7 @@ func TestBoardEditsGoThroughARecentClick(t *testing.T) {
 		return webhook, rest
 	}
 	mark := h.mark()
-	if dms := h.dm(carol, "1"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played `pick 1`") {
+	if dms := h.dm(carol, "1"); len(dms) != 1 || !h.says(dms[0].Text(), "play.played", "Action", "pick 1") {
 		t.Fatalf("carol's DM: %+v", dms)
 	}
 	if webhook, rest := editedBy(mark); webhook != 1 || rest != 0 {
@@ -97,7 +97,7 @@ func TestABoardDoesNotWaitForADM(t *testing.T) {
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
 	h.command(bob, chTiny, cmdLobby, subJoin, nil)
 	h.command(carol, chTiny, cmdLobby, subJoin, nil)
-	if res := h.command(alice, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(alice, chTiny, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	play := func(u tester, action string) { h.command(u, chTiny, cmdPlay, "", map[string]any{optAction: action}) }

@@ -114,7 +114,7 @@ func TestCrystalPalaceThroughTheEndpoint(t *testing.T) {
 	checkInlineAnswers(t, h)
 	prompts := 0
 	for _, q := range h.fake.Requests() {
-		if q.Kind == discordtest.DirectMessage && strings.Contains(q.Text(), "Only you see it") {
+		if q.Kind == discordtest.DirectMessage && h.says(q.Text(), "dm.prompt_menus") {
 			prompts++
 			if strings.Contains(q.Text(), "as text") {
 				t.Fatalf("without the gateway a DM prompt asks for text nobody reads: %s", q.Text())
@@ -150,7 +150,7 @@ func TestAnImageAnswerGoesThroughTheCallback(t *testing.T) {
 	const ch = "8003"
 	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
 	h.command(bob, ch, cmdLobby, subJoin, nil)
-	if res := h.command(alice, ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(alice, ch, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	res := h.command(carol, ch, cmdGame, subBoard, nil)
@@ -179,7 +179,7 @@ func TestTheGatewayAndTheEndpointTogether(t *testing.T) {
 	h.bot.Wait() // carol's prompt is out before she answers it
 	answered := false
 	for _, q := range h.dm(carol, "1") {
-		answered = answered || strings.Contains(q.Text(), "you played `pick 1`")
+		answered = answered || h.says(q.Text(), "play.played", "Action", "pick 1")
 	}
 	if !answered {
 		t.Fatalf("carol's DM over the gateway got no answer")

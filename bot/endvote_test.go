@@ -22,16 +22,16 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 	// carol resigns in the secret phase; the resignation offers a vote
 	res := h.command(carol, chTiny, cmdGame, subResign, nil)
 	ids := res.Requests[0].CustomIDs()
-	if res.private() || len(ids) != 1 || !strings.Contains(res.text(), "may end the game here by vote") {
+	if res.private() || len(ids) != 1 || !h.says(res.text(), "seats.resigned") {
 		t.Fatalf("carol's resignation: %s %v", res.text(), ids)
 	}
 	resignation, _ := h.fake.Original(res.Token)
 	id := h.game(chTiny).ID
 
-	if res := h.command(eve, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.command(eve, chTiny, cmdGame, subEnd, nil); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("a spectator's vote: %s", res.text())
 	}
-	if res := h.command(carol, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.command(carol, chTiny, cmdGame, subEnd, nil); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("the resigned player's vote: %s", res.text())
 	}
 	// two people are left: both must vote
@@ -43,7 +43,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 	if got := notified(t, res.Requests[0]); !slices.Equal(got, []string{alice.ID}) {
 		t.Errorf("bob's vote notifies %v, want alice", got)
 	}
-	if res := h.command(bob, chTiny, cmdGame, subEnd, nil); !res.private() || !strings.Contains(res.text(), "already voted") {
+	if res := h.command(bob, chTiny, cmdGame, subEnd, nil); !res.private() || !h.says(res.text(), "vote.already") {
 		t.Errorf("bob votes twice: %s", res.text())
 	}
 	if g := h.game(chTiny); g.Status != storage.StatusRunning || !slices.Equal(g.EndVotes, []string{bob.ID}) {
@@ -53,7 +53,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 	h.restart() // the vote is kept with the game
 	res = h.click(alice, chTiny, resignation, ids[0])
 	if res.private() || !strings.Contains(res.text(), fmt.Sprintf("Game #%d ends by its players' vote (<@%s> and <@%s>: 2 of 2 people). Nobody wins", id, bob.ID, alice.ID)) ||
-		!strings.Contains(res.text(), "ahead of those who left") {
+		!h.says(res.text(), "vote.ratings_left") {
 		t.Fatalf("alice's vote: %s", res.text())
 	}
 	g, err := h.store.GetByID(id)
@@ -61,7 +61,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 		t.Fatalf("the game after the vote: %+v, %v", g, err)
 	}
 	public := h.publicSince(mark)
-	if !strings.Contains(public, "final scores, ended by the players' vote") || strings.Contains(public, "🏆") || strings.Contains(public, "pick 3") {
+	if !h.says(public, "board.final_vote") || strings.Contains(public, "🏆") || strings.Contains(public, "pick 3") {
 		t.Errorf("the end as the channel saw it:\n%s", public)
 	}
 	if res := h.command(alice, chTiny, cmdGame, subEnd, nil); !res.private() {
@@ -108,11 +108,11 @@ func TestAVoteToEndNeedsAMajority(t *testing.T) {
 	// a button of another game is refused
 	cid := componentID(storage.Guard{Game: id + 1}, verbEndVote, "")
 	board := h.board(chTiny)
-	if res := h.click(carol, chTiny, board.ID, cid); !res.private() || !strings.Contains(res.text(), "another game") {
+	if res := h.click(carol, chTiny, board.ID, cid); !res.private() || !h.says(res.text(), "refuse.foreign") {
 		t.Errorf("a foreign vote button: %s", res.text())
 	}
 	res = h.command(carol, chTiny, cmdGame, subEnd, nil)
-	if !strings.Contains(res.text(), "ends by its players' vote") || !strings.Contains(res.text(), "2 of 2 people") {
+	if !h.says(res.text(), "vote.ended") || !strings.Contains(res.text(), "2 of 2 people") {
 		t.Fatalf("carol's vote: %s", res.text())
 	}
 	if g, _ := h.store.GetByID(id); !g.EndedByVote || g.Status != storage.StatusFinished {
@@ -151,7 +151,7 @@ func TestAVoteTakenElsewhereMeanwhileCounts(t *testing.T) {
 	// bob's vote lands in another process while alice's is counted: with
 	// hers it makes 2 of 3, so hers ends the game
 	res := h.command(alice, chTiny, cmdGame, subEnd, nil)
-	if !strings.Contains(res.text(), "ends by its players' vote") {
+	if !h.says(res.text(), "vote.ended") {
 		t.Fatalf("alice's vote after bob's elsewhere: %s", res.text())
 	}
 	g, _ := h.store.GetByID(id)

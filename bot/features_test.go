@@ -22,7 +22,7 @@ import (
 func pickAll(t *testing.T, h *harness, ch string, users ...tester) {
 	t.Helper()
 	for _, u := range users {
-		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !h.says(res.text(), "play.played", "Action", "pick 1") {
 			t.Fatalf("%s's pick: %s", u.Name, res.text())
 		}
 	}
@@ -44,7 +44,7 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 	}
 	// alice's secret pick survived; she changes it (it is still hidden): the
 	// change is one more action in the log, which replays to the same state
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !h.says(res.text(), "play.played", "Action", "pick 1") {
 		t.Errorf("changing the pick after restart: %s", res.text())
 	}
 	if g := h.game(chTiny); g.Version != 3 || g.Log[1].Action != "pick 3" || g.Log[2].Action != "pick 1" {
@@ -263,9 +263,9 @@ func TestConcurrentClicksApplyOnce(t *testing.T) {
 	applied, stale := 0, 0
 	for _, r := range results {
 		switch {
-		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !strings.Contains(r.text(), "out of date"):
+		case r.callbackType() == discordgo.InteractionResponseDeferredMessageUpdate && !h.says(r.text(), "refuse.stale_click"):
 			applied++
-		case strings.Contains(r.text(), "out of date"):
+		case h.says(r.text(), "refuse.stale_click"):
 			stale++
 		}
 	}
@@ -301,7 +301,7 @@ func TestDMAsksWhichGame(t *testing.T) {
 	openTinyTable(t, h, "5001", alice, bob)
 	openTinyTable(t, h, "5002", bob, alice)
 	answers := h.dm(alice, "2")
-	if len(answers) != 1 || !strings.Contains(answers[0].Text(), "Which one") || len(answers[0].CustomIDs()) != 1 {
+	if len(answers) != 1 || !h.says(answers[0].Text(), "dm.which") || len(answers[0].CustomIDs()) != 1 {
 		t.Fatalf("DM answer: %+v", answers)
 	}
 	if strings.Contains(answers[0].CustomIDs()[0], "2") && strings.Contains(answers[0].CustomIDs()[0], "pick") {
@@ -309,7 +309,7 @@ func TestDMAsksWhichGame(t *testing.T) {
 	}
 	second := h.game("5002")
 	res := h.click(alice, "", answers[0].Message, answers[0].CustomIDs()[0], fmt.Sprint(second.ID))
-	if !strings.Contains(res.text(), "you played `pick 2`") {
+	if !h.says(res.text(), "play.played", "Action", "pick 2") {
 		t.Fatalf("after choosing the game: %s", res.text())
 	}
 	if h.game("5002").Version != second.Version+1 || h.game("5001").Version != 1 {
@@ -318,18 +318,18 @@ func TestDMAsksWhichGame(t *testing.T) {
 	// game 1 still waits and game 2's choice is hidden and may change:
 	// the next DM asks again
 	answers = h.dm(alice, "1")
-	if len(answers) != 1 || !strings.Contains(answers[0].Text(), "Which one") {
+	if len(answers) != 1 || !h.says(answers[0].Text(), "dm.which") {
 		t.Fatalf("second DM: %v", answers)
 	}
 	first := h.game("5001")
-	if res := h.click(alice, "", answers[0].Message, answers[0].CustomIDs()[0], fmt.Sprint(first.ID)); !strings.Contains(res.text(), "you played `pick 1`") {
+	if res := h.click(alice, "", answers[0].Message, answers[0].CustomIDs()[0], fmt.Sprint(first.ID)); !h.says(res.text(), "play.played", "Action", "pick 1") {
 		t.Errorf("after choosing game 1: %s", res.text())
 	}
 	if h.game("5001").Version != first.Version+1 {
 		t.Error("game 1 did not take the choice")
 	}
 	// no game at all: the DM says so
-	if got := h.dm(dave, "1"); len(got) != 1 || !strings.Contains(got[0].Text(), "None of your games") {
+	if got := h.dm(dave, "1"); len(got) != 1 || !h.says(got[0].Text(), "dm.none_waiting") {
 		t.Errorf("nothing waiting: %v", got[0].Text())
 	}
 }
@@ -347,7 +347,7 @@ func TestLobbyByCommands(t *testing.T) {
 		t.Errorf("option suggestions: %v", got)
 	}
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optPlayers: 3, optDeadline: 6, optDefault: onDeadlinePause})
-	if res := h.command(bob, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"}); !strings.Contains(res.text(), "already has a game") {
+	if res := h.command(bob, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"}); !h.says(res.text(), "refuse.busy_channel") {
 		t.Errorf("a second game in the channel: %s", res.text())
 	}
 	h.command(bob, chTiny, cmdLobby, subJoin, nil)
@@ -372,14 +372,14 @@ func TestLobbyByCommands(t *testing.T) {
 	if strings.Contains(text, "<@"+bob.ID+">") {
 		t.Error("bob left but is still listed")
 	}
-	if res := h.command(eve, chTiny, cmdLobby, subStart, nil); !strings.Contains(res.text(), "Only a seated player") {
+	if res := h.command(eve, chTiny, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.start_who") {
 		t.Errorf("a spectator starts: %s", res.text())
 	}
-	if res := h.command(dave, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderShuffle}); !strings.Contains(res.text(), "has started") {
+	if res := h.command(dave, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderShuffle}); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	lobby, _ = h.fake.Message(lobby.ID)
-	if !strings.Contains(lobby.Content, "has started") || len(lobby.Components) != 0 {
+	if !h.says(lobby.Content, "lobby.started") || len(lobby.Components) != 0 {
 		t.Errorf("the lobby message was not closed: %+v", lobby)
 	}
 	if d, _, on := gameDeadline(h.game(chTiny)); d != 6*time.Hour || on != onDeadlinePause {
@@ -563,7 +563,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 	}
 	// the vote is public: the private "thinking…" says it is done, and the
 	// vote follows in public
-	if !res.privately("Done.") || !strings.Contains(h.publicSince(mark), "votes to end game") {
+	if !res.privately("Done.") || !h.says(h.publicSince(mark), "vote.cast") {
 		t.Errorf("the deferred answer was not completed: %s", res.text())
 	}
 	for _, q := range res.Requests {
@@ -602,11 +602,11 @@ func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	default:
 	}
 	unlock()
-	if res := <-done; !strings.Contains(res.text(), "you played `pick 3`") {
+	if res := <-done; !h.says(res.text(), "play.played", "Action", "pick 3") {
 		t.Errorf("the interaction in flight: %s", res.text())
 	}
 	<-closed
-	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "restarting") || !res.private() {
+	if res := h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "1"}); !h.says(res.text(), "refuse.closing") || !res.private() {
 		t.Errorf("after Close: %s", res.text())
 	}
 	if g := h.game(chTiny); g.Version != 2 {

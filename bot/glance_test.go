@@ -26,7 +26,7 @@ func TestTheBoardMessageCarriesAGlance(t *testing.T) {
 	for _, u := range []tester{alice, bob} {
 		h.command(u, ch, cmdGame, subPrefs, map[string]any{optSecrets: storage.SecretsDM})
 	}
-	if res := h.command(bob, ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(bob, ch, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	board := h.board(ch)

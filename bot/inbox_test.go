@@ -109,7 +109,7 @@ func TestInboxListsWhatWaitsAcrossServers(t *testing.T) {
 
 	// eve sits nowhere
 	res = h.dmCommand(eve, cmdInbox)
-	if _, text := inboxMessage(t, h, res); !strings.Contains(text, "Nothing waits on you") {
+	if _, text := inboxMessage(t, h, res); !h.says(text, "inbox.nothing") {
 		t.Fatalf("eve's inbox:\n%s", text)
 	}
 }

@@ -36,7 +36,7 @@ func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
 		if q.Kind == discordtest.DirectMessage && q.User == bob.ID {
 			tries++
 		}
-		if strings.Contains(q.Text(), "I could not send you a DM") {
+		if h.says(q.Text(), "dm.closed") {
 			notices++
 		}
 	}
@@ -138,7 +138,7 @@ func TestStaleDMMenusAreRefused(t *testing.T) {
 	// the current menu works, also after another player's choice
 	pickAll(t, h, chTiny, alice)
 	round2 := prompt()
-	if res := h.click(carol, "", round2.Message, round2.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "you played `pick 3`") {
+	if res := h.click(carol, "", round2.Message, round2.CustomIDs()[0], "pick 3"); !h.says(res.text(), "play.played", "Action", "pick 3") {
 		t.Errorf("round 2's menu: %s", res.text())
 	}
 }

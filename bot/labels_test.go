@@ -16,7 +16,7 @@ func TestChoicesSayWhatTheyDo(t *testing.T) {
 	ch := "8101"
 	h.command(alice, ch, cmdLobby, subNew, map[string]any{optGame: "crystalpalace"})
 	h.command(bob, ch, cmdLobby, subJoin, nil)
-	if res := h.command(bob, ch, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(bob, ch, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	g := h.game(ch)
@@ -26,7 +26,7 @@ func TestChoicesSayWhatTheyDo(t *testing.T) {
 		t.Fatalf("dice suggestions: %v", got)
 	}
 	for seat, u := range users {
-		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: []string{"dice 6 5 2 1", "dice 1 1 1 1"}[seat]}); !strings.Contains(res.text(), "you played") {
+		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: []string{"dice 6 5 2 1", "dice 1 1 1 1"}[seat]}); !h.says(res.text(), "play.played") {
 			t.Fatalf("dice: %s", res.text())
 		}
 	}

@@ -96,7 +96,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 	}
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	who := seatUser(t, h.game(chTiny), []tester{alice, bob, carol})
-	if res := h.command(eve, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "not playing") {
+	if res := h.command(eve, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !h.says(res.text(), "refuse.not_seated") {
 		t.Fatalf("a spectator's /play: %s", res.text())
 	}
 	moves := 0
@@ -106,7 +106,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 			break // over
 		}
 		p := st.Prompts()[0]
-		if res := h.command(who[p.Seat], chTiny, cmdPlay, "", map[string]any{optAction: p.Actions[0]}); !strings.Contains(res.text(), "you played") {
+		if res := h.command(who[p.Seat], chTiny, cmdPlay, "", map[string]any{optAction: p.Actions[0]}); !h.says(res.text(), "play.played") {
 			t.Fatalf("/play %s: %s", p.Actions[0], res.text())
 		}
 	}

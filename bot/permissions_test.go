@@ -89,7 +89,7 @@ func TestPermissionsCoverEveryCallTheBotMakes(t *testing.T) {
 	pickAll(t, h, "3101", carol, dave)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	h.command(bob, thread, cmdLobby, subJoin, nil)
-	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(alice, thread, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	// every interaction on the board is too old to edit it through, so the
@@ -100,7 +100,7 @@ func TestPermissionsCoverEveryCallTheBotMakes(t *testing.T) {
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.MessageEdit && q.Channel == thread },
 		discordtest.Failure{Status: http.StatusBadRequest, Code: discordgo.ErrCodePerformedOperationOnArchivedThread, Message: "Thread is archived", Times: 1})
 	pickAll(t, h, thread, alice)
-	if dms := h.dm(bob, "1"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played") {
+	if dms := h.dm(bob, "1"); len(dms) != 1 || !h.says(dms[0].Text(), "play.played") {
 		t.Fatalf("bob's pick by DM: %+v", dms)
 	}
 	h.bot.Wait()

@@ -130,7 +130,7 @@ func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
 		m, _ := h.fake.Message(id)
 		return id, treeMenuOn(t, m)
 	}
-	if res := h.click(eve, chTiny, board.ID, mustComponent(t, board, "Pick from menus")); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.click(eve, chTiny, board.ID, mustComponent(t, board, "Pick from menus")); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Fatalf("a spectator's click: %s", res.text())
 	}
 	mark := h.mark()
@@ -138,7 +138,7 @@ func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
 	if got := strings.Join(treeLabels(menu), ","); got != "pick 1,pick 2,pick 3" {
 		t.Fatalf("alice's secret menu: %s", got)
 	}
-	if res := h.click(alice, chTiny, msgID, menu.CustomID, "2"); !strings.Contains(res.text(), "you played `pick 3`") {
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "2"); !h.says(res.text(), "play.played", "Action", "pick 3") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
 	if got := h.publicSince(mark); strings.Contains(got, "pick 3") || strings.Contains(got, "Alice picks 3") {
@@ -147,7 +147,7 @@ func TestSecretPickerIsPrivateAndRefusedInTheNextRound(t *testing.T) {
 	// she may change it: a new picker; it is refused once the round is over
 	msgID, menu = open(alice)
 	pickAll(t, h, chTiny, bob)
-	if res := h.click(alice, chTiny, msgID, menu.CustomID, "0"); !res.private() || !strings.Contains(res.text(), "out of date") {
+	if res := h.click(alice, chTiny, msgID, menu.CustomID, "0"); !res.private() || !h.says(res.text(), "refuse.stale_click") {
 		t.Fatalf("a secret picker of the last round: %s", res.text())
 	}
 	if got := h.publicSince(mark); !strings.Contains(got, "picks: P1 3, P2 1") {

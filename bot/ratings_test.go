@@ -18,7 +18,7 @@ import (
 func finishTiny(t *testing.T, h *harness, ch string, picks map[tester]string, moves []tester, move map[tester]string) {
 	t.Helper()
 	for u, p := range picks {
-		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "pick " + p}); !strings.Contains(res.text(), "you played") {
+		if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "pick " + p}); !h.says(res.text(), "play.played") {
 			t.Fatalf("%s's pick: %s", u.Name, res.text())
 		}
 	}
@@ -70,7 +70,7 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	if got := notified(t, board.Requests[0]); len(got) != 0 {
 		t.Errorf("the leaderboard notifies %v", got)
 	}
-	if res := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "chess"}); !res.private() || !strings.Contains(res.text(), "Unknown game") {
+	if res := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "chess"}); !res.private() || !h.says(res.text(), "refuse.unknown_game") {
 		t.Errorf("an unknown game's leaderboard: %s", res.text())
 	}
 

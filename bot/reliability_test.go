@@ -65,7 +65,7 @@ func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 		t.Fatalf("after one miss: seats %+v, missed in a row %v", g.Seats, g.MissedInARow)
 	}
 	h.restart() // the misses in a row are kept with the game
-	if got := h.play(alice, chTiny, "move 1"); !strings.Contains(got, "you played") {
+	if got := h.play(alice, chTiny, "move 1"); !h.says(got, "play.played") {
 		t.Fatalf("alice's move: %s", got)
 	}
 	mark := h.mark()
@@ -79,7 +79,7 @@ func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 	if got := h.publicSince(mark); !strings.Contains(got, "<@"+bob.ID+"> missed 2 deadlines in a row, so a computer player keeps seat P2") {
 		t.Fatalf("the channel was not told: %q", got)
 	}
-	if dm := dmsTo(h, mark, bob.ID); !strings.Contains(dm, "type `/game rejoin` in that channel") || !strings.Contains(dm, "<#"+chTiny+">") {
+	if dm := dmsTo(h, mark, bob.ID); !h.says(dm, "reliability.lapsed_dm") || !strings.Contains(dm, "<#"+chTiny+">") {
 		t.Fatalf("bob's DM: %q", dm)
 	}
 	if r := reliabilityOf(t, h, bob.ID); r != (storage.Reliability{Missed: 2, HandedOver: 1}) {
@@ -94,7 +94,7 @@ func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 	}
 
 	h.restart()
-	if res := h.command(alice, chTiny, cmdGame, subRejoin, nil); !strings.Contains(res.text(), "A computer keeps none of your seats") {
+	if res := h.command(alice, chTiny, cmdGame, subRejoin, nil); !h.says(res.text(), "reliability.nothing_to_rejoin") {
 		t.Fatalf("alice's rejoin: %s", res.text())
 	}
 	res := h.command(bob, chTiny, cmdGame, subRejoin, nil)
@@ -104,7 +104,7 @@ func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 	if g := h.game(chTiny); g.Status == storage.StatusRunning && g.Seats[1].User != bob.ID {
 		t.Fatalf("bob's seat after rejoining: %+v", g.Seats[1])
 	}
-	if res := h.command(bob, chTiny, cmdGame, subRejoin, nil); !strings.Contains(res.text(), "A computer keeps none of your seats") {
+	if res := h.command(bob, chTiny, cmdGame, subRejoin, nil); !h.says(res.text(), "reliability.nothing_to_rejoin") {
 		t.Fatalf("a second rejoin: %s", res.text())
 	}
 	if r := reliabilityOf(t, h, bob.ID); r.HandedOver != 1 {
@@ -152,7 +152,7 @@ func TestALobbyCanAskForReliablePlayers(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if res := h.command(carol, chTiny, cmdGame, subRejoin, nil); !strings.Contains(res.text(), "This table chose that a seat kept by the computer stays with it") {
+	if res := h.command(carol, chTiny, cmdGame, subRejoin, nil); !h.says(res.text(), "reliability.no_rejoin") {
 		t.Fatalf("carol's rejoin: %s", res.text())
 	}
 	// over every server, /stats sums the counts

@@ -121,7 +121,7 @@ func TestAStaleClickRepairsTheBoard(t *testing.T) {
 	if fresh == move {
 		t.Fatal("the board still carries the old revision")
 	}
-	if res := h.click(bob, chTiny, board, fresh); res.private() && strings.Contains(res.text(), "out of date") {
+	if res := h.click(bob, chTiny, board, fresh); res.private() && h.says(res.text(), "refuse.stale_click") {
 		t.Errorf("a click on the repaired board: %s", res.text())
 	}
 }

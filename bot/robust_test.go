@@ -189,7 +189,7 @@ func TestPanicsAreRecovered(t *testing.T) {
 		t.Error("the panic's value reached the log")
 	}
 	// the bot goes on, and so does the game
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !h.says(res.text(), "play.played") {
 		t.Errorf("after the panic: %s", res.text())
 	}
 	// a computer player that panics at a deadline: the tick survives, the

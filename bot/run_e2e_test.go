@@ -135,7 +135,7 @@ func countKind(fake *discordtest.Server, k discordtest.Kind) int {
 // table's computer player acts by itself).
 func playTinyRound(t *testing.T, h *harness) {
 	t.Helper()
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played `pick 2`") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !h.says(res.text(), "play.played", "Action", "pick 2") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
 	if got := h.dm(bob, "3"); len(got) != 1 || !strings.Contains(got[0].Text(), "pick 3") {
@@ -187,7 +187,7 @@ func TestRunResumesAndLosesNothing(t *testing.T) {
 	if _, err := h.fake.WaitDisconnected(30 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played `pick 2`") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !h.says(res.text(), "play.played", "Action", "pick 2") {
 		t.Fatalf("pick sent while disconnected: %s", res.text())
 	}
 	// Discord asks for a reconnect; a DM sent right after still arrives

@@ -41,10 +41,10 @@ func TestNudgeOncePerHourMentionsEvenWithoutPings(t *testing.T) {
 	h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optPings: false})
 	openTinyTable(t, h, chTiny, alice, bob)
 	pickAll(t, h, chTiny, alice) // only bob is awaited now
-	if res := h.command(eve, chTiny, cmdGame, subNudge, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.command(eve, chTiny, cmdGame, subNudge, nil); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("a spectator's nudge: %s", res.text())
 	}
-	if res := h.command(bob, chTiny, cmdGame, subNudge, nil); !res.private() || !strings.Contains(res.text(), "waiting for you alone") {
+	if res := h.command(bob, chTiny, cmdGame, subNudge, nil); !res.private() || !h.says(res.text(), "nudge.only_you") {
 		t.Errorf("bob nudging himself: %s", res.text())
 	}
 	res := h.command(alice, chTiny, cmdGame, subNudge, nil)
@@ -58,7 +58,7 @@ func TestNudgeOncePerHourMentionsEvenWithoutPings(t *testing.T) {
 	if res := h.command(carol, chTiny, cmdGame, subNudge, nil); !res.private() {
 		t.Errorf("carol is not seated but nudged: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdGame, subNudge, nil); !res.private() || !strings.Contains(res.text(), "less than an hour ago") {
+	if res := h.command(alice, chTiny, cmdGame, subNudge, nil); !res.private() || !h.says(res.text(), "nudge.too_soon") {
 		t.Errorf("a second nudge within the hour: %s", res.text())
 	}
 	h.restart() // the last nudge's time is kept with the game
@@ -78,13 +78,13 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
 	mark := h.mark()
 	// bob may not hand over alice's seat; alice may hand over her own
-	if res := h.command(bob, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: dave.ID}); !res.private() || !strings.Contains(res.text(), "creator or a server admin") {
+	if res := h.command(bob, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: dave.ID}); !res.private() || !h.says(res.text(), "seats.replace_who") {
 		t.Fatalf("bob replacing alice: %s", res.text())
 	}
 	if res := h.command(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 9, optUser: dave.ID}); !res.private() || !strings.Contains(res.text(), "seats P1 to P3") {
 		t.Fatalf("a seat the game lacks: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: bob.ID}); !res.private() || !strings.Contains(res.text(), "already plays") {
+	if res := h.command(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: bob.ID}); !res.private() || !h.says(res.text(), "seats.already_plays") {
 		t.Fatalf("handing a seat to a seated player: %s", res.text())
 	}
 	res := h.commandNaming(alice, chTiny, cmdGame, subReplace, map[string]any{optSeat: 1, optUser: dave.ID}, dave)
@@ -100,13 +100,13 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 	if res := h.command(alice, chTiny, cmdGame, subMe, nil); !strings.Contains(res.text(), "watching") {
 		t.Errorf("alice's view after handing over: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !strings.Contains(res.text(), "not playing") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("alice acting after handing over: %s", res.text())
 	}
 	if res := h.command(dave, chTiny, cmdGame, subMe, nil); !strings.Contains(res.text(), "you are P1") {
 		t.Errorf("dave's view: %s", res.text())
 	}
-	if res := h.command(dave, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !strings.Contains(res.text(), "you played `pick 2`") {
+	if res := h.command(dave, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !h.says(res.text(), "play.played", "Action", "pick 2") {
 		t.Errorf("dave changing the seat's pick: %s", res.text())
 	}
 	// the log names who held the seat at each action, and the hand-over
@@ -144,7 +144,7 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 3"})
 	v := h.game(chTiny).Version
-	if res := h.command(eve, chTiny, cmdGame, subResign, nil); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.command(eve, chTiny, cmdGame, subResign, nil); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("a spectator resigning: %s", res.text())
 	}
 	mark := h.mark()
@@ -162,7 +162,7 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	if got := h.publicSince(mark); !strings.Contains(got, "moves begin") && !strings.Contains(discordtest.MessageText(h.board(chTiny)), "moves") {
 		t.Errorf("the game did not go on after the resignation:\n%s", got)
 	}
-	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "not playing") {
+	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("resigning twice: %s", res.text())
 	}
 	// alice, the last person at the table, resigns: the game is abandoned

@@ -62,7 +62,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	expired := func(ch string) int {
 		n := 0
 		for _, m := range h.fake.ChannelMessages(ch) {
-			if strings.Contains(m.Content, "deadline passed") {
+			if h.says(m.Content, "deadline.stood_in") {
 				n++
 			}
 		}

@@ -49,10 +49,10 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 	if !strings.HasPrefix(cheer, customIDVersion+":") {
 		t.Fatalf("the list's cheer sends %q; want the game and revision with it", cheer)
 	}
-	if told := h.play(bob, chTiny, "cheer"); !strings.Contains(told, "you played `cheer`") {
+	if told := h.play(bob, chTiny, "cheer"); !h.says(told, "play.played", "Action", "cheer") {
 		t.Fatalf("bob's cheer: %s", told)
 	}
-	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, "you played `cheer`") {
+	if told := h.play(alice, chTiny, cheer); !h.says(told, "play.played", "Action", "cheer") {
 		t.Fatalf("alice's cheer from a list bob's action followed: %s", told)
 	}
 
@@ -63,7 +63,7 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		t.Fatalf("undo: %s", res.text())
 	}
 	h.bot.Wait()
-	if told := h.play(alice, chTiny, "pick 2"); !strings.Contains(told, "you played `pick 2`") {
+	if told := h.play(alice, chTiny, "pick 2"); !h.says(told, "play.played", "Action", "pick 2") {
 		t.Fatalf("alice's pick: %s", told)
 	}
 	v := h.game(chTiny).Version
@@ -82,7 +82,7 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		if move == "" {
 			move = h.listValues(alice, chTiny, "move")["move 1"]
 		}
-		if told := h.play(u, chTiny, "move 1"); !strings.Contains(told, "you played `move 1`") {
+		if told := h.play(u, chTiny, "move 1"); !h.says(told, "play.played", "Action", "move 1") {
 			t.Fatalf("%s's move: %s", u.Name, told)
 		}
 	}
@@ -143,7 +143,7 @@ func TestADMMenuDrawnBeforeAnUndoIsRefused(t *testing.T) {
 	if res := h.click(carol, "", old.Message, old.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
 		t.Fatalf("the menu drawn before the undo: %s (version %d, want %d)", res.text(), h.game(chTiny).Version, v)
 	}
-	if dms := h.dm(carol, "2"); len(dms) != 1 || !strings.Contains(dms[0].Text(), "you played `pick 2`") {
+	if dms := h.dm(carol, "2"); len(dms) != 1 || !h.says(dms[0].Text(), "play.played", "Action", "pick 2") {
 		t.Fatalf("carol's typed answer to the new prompt: %+v", dms)
 	}
 }

@@ -129,7 +129,7 @@ func weatherStorm(t *testing.T, h *harness) {
 			// the players pick (the board is edited by bot-token calls),
 			// and notices are posted until the storm is over
 			for _, u := range []tester{alice, bob} {
-				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !strings.Contains(res.text(), "you played `pick 1`") {
+				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !h.says(res.text(), "play.played", "Action", "pick 1") {
 					t.Errorf("%s's pick in %s during the storm: %s", u.Name, ch, res.text())
 				}
 			}

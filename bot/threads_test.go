@@ -73,7 +73,7 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 	}
 	// the game is played in its thread
 	h.command(bob, thread, cmdLobby, subJoin, nil)
-	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(alice, thread, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start in the thread: %s", res.text())
 	}
 	if b := h.board(thread); b.ChannelID != thread {
@@ -161,7 +161,7 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 	if g := h.game(second); g.Status != storage.StatusLobby {
 		t.Errorf("the other thread's game: %s", g.Status)
 	}
-	if res := h.command(alice, chTiny, cmdLobby, subAbandon, map[string]any{optGame: id}); !strings.Contains(res.text(), "has already ended") {
+	if res := h.command(alice, chTiny, cmdLobby, subAbandon, map[string]any{optGame: id}); !h.says(res.text(), "refuse.game_ended") {
 		t.Errorf("abandoning it again: %s", res.text())
 	}
 }
@@ -182,7 +182,7 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.ThreadStart },
 		discordtest.Failure{Status: http.StatusForbidden, Code: discordgo.ErrCodeMissingPermissions, Message: "Missing Permissions"})
 	res = h.commandWith(threadPerms, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
-	if !res.private() || !strings.Contains(res.text(), "permissions in this channel") {
+	if !res.private() || !h.says(res.text(), "thread.permissions") {
 		t.Fatalf("Discord's refusal: %s", res.text())
 	}
 	for _, q := range h.fake.Requests()[mark:] {
@@ -200,7 +200,7 @@ func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
 	thread := newThreadGame(t, h, alice, chTiny, map[string]any{optGame: "tiny", optOptions: "rounds=1", optThread: true})
 	h.command(bob, thread, cmdLobby, subJoin, nil)
-	if res := h.command(alice, thread, cmdLobby, subStart, nil); !strings.Contains(res.text(), "has started") {
+	if res := h.command(alice, thread, cmdLobby, subStart, nil); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start in the thread: %s", res.text())
 	}
 	if g := h.game(thread); g.Deadline.IsZero() {
@@ -221,7 +221,7 @@ func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
 	}
 	waitUntil(t, "the notice", func() bool {
 		for _, q := range h.fake.Requests()[mark:] {
-			if q.Kind == discordtest.ChannelSend && q.Channel == chTiny && strings.Contains(q.Text(), "was deleted, so the game is paused") {
+			if q.Kind == discordtest.ChannelSend && q.Channel == chTiny && h.says(q.Text(), "board.thread_gone") {
 				return true
 			}
 		}
@@ -238,7 +238,7 @@ func TestADeletedThreadPausesItsGameAtOnce(t *testing.T) {
 	}
 	notices := 0
 	for _, q := range h.fake.Requests()[mark:] {
-		if strings.Contains(q.Text(), "was deleted") {
+		if h.says(q.Text(), "board.thread_gone") {
 			notices++
 		}
 	}

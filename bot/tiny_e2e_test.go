@@ -34,7 +34,7 @@ func openTinyTable(t *testing.T, h *harness, ch string, users ...tester) {
 	h.click(users[0], ch, lobby, mustComponent(t, m, "Add computer"))
 	m, _ = h.fake.Message(lobby)
 	res = h.click(users[1], ch, lobby, mustComponent(t, m, "Start (join order)"))
-	if !strings.Contains(res.text(), "has started") {
+	if !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	if g := h.game(ch); g.Status != storage.StatusRunning || len(g.Seats) != len(users)+1 {
@@ -72,7 +72,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	}
 
 	// a spectator cannot open the secret form
-	if res := h.click(eve, chTiny, board.ID, secretBtn); !res.private() || !strings.Contains(res.text(), "not playing") {
+	if res := h.click(eve, chTiny, board.ID, secretBtn); !res.private() || !h.says(res.text(), "refuse.not_seated") {
 		t.Errorf("spectator's click: %s", res.text())
 	}
 	// alice: the button opens a form; she submits "2"
@@ -117,7 +117,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	// moves: buttons on the new board
 	board = h.board(chTiny)
 	move := mustComponent(t, board, "move 2")
-	if res := h.click(eve, chTiny, board.ID, move); !strings.Contains(res.text(), "not playing") || !res.private() {
+	if res := h.click(eve, chTiny, board.ID, move); !h.says(res.text(), "refuse.not_seated") || !res.private() {
 		t.Errorf("spectator's move: %s", res.text())
 	}
 	if res := h.click(bob, chTiny, board.ID, move); !strings.Contains(res.text(), "it is not your turn to move") {
@@ -128,7 +128,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	}
 	// the same (now stale) button again: refused, nothing applied twice
 	v = h.game(chTiny).Version
-	if res := h.click(alice, chTiny, board.ID, move); !strings.Contains(res.text(), "out of date") {
+	if res := h.click(alice, chTiny, board.ID, move); !h.says(res.text(), "refuse.stale_click") {
 		t.Errorf("stale click: %s", res.text())
 	}
 	if h.game(chTiny).Version != v {

@@ -19,7 +19,7 @@ func TestAnUnaskedAnswerIsPlayedAndTakenBackWithTheMoveBeforeIt(t *testing.T) {
 	m, _ := h.fake.Message(lobby)
 	h.click(bob, chTiny, lobby, mustComponent(t, m, "Join"))
 	m, _ = h.fake.Message(lobby)
-	if res := h.click(alice, chTiny, lobby, mustComponent(t, m, "Start (join order)")); !strings.Contains(res.text(), "has started") {
+	if res := h.click(alice, chTiny, lobby, mustComponent(t, m, "Start (join order)")); !h.says(res.text(), "lobby.started") {
 		t.Fatalf("start: %s", res.text())
 	}
 	pickAll(t, h, chTiny, alice, bob)

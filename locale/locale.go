@@ -149,6 +149,17 @@ func (c *Catalogue) Placeholders(lang, id string) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
+// Forms returns the templates of message id in lang, one per plural
+// form, sorted; nil when lang lacks the message. Tests read them to
+// recognise a written message whatever its arguments.
+func (c *Catalogue) Forms(lang, id string) []string {
+	forms := c.messages[lang][id]
+	if len(forms) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Values(forms))
+}
+
 // check finds messages missing from a language, placeholders that differ
 // from English, a counted message with no "other" form, and templates that
 // do not parse.
