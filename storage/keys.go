@@ -18,8 +18,9 @@ const PruneEvery = 10 * time.Minute
 
 // KeyPruner is what a store offers to forget interaction keys.
 type KeyPruner interface {
-	// PruneKeys forgets the keys of commits kept before keptBefore, and
-	// the interactions delivered before it (see Deliveries), and returns
+	// PruneKeys forgets the keys of commits kept before keptBefore, the
+	// interactions delivered before it (see Deliveries) and the pending
+	// replies received before it (see PendingReplies), and returns
 	// how many commit keys it forgot. A key kept at or after keptBefore
 	// stays.
 	PruneKeys(keptBefore time.Time) (int, error)

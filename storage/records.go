@@ -74,7 +74,8 @@ func (c Codec) sum(rec []byte) uint32 {
 // reliability counts per server; what an
 // older record lacks reads as off, and an older build must refuse a newer
 // record rather than drop what it does not know), every other kind at schema 2
-// (a checksum), but seat index entries, which began at schema 1 with one.
+// (a checksum), but seat index entries and pending replies, which began
+// at schema 1 with one.
 func NewCodec() Codec {
 	return Codec{
 		steps: map[string][]migration{
@@ -85,8 +86,9 @@ func NewCodec() Codec {
 			RecGuild:    {unchanged},
 			RecUser:     {unchanged, unchanged, unchanged, unchanged},
 			RecSeating:  nil,
+			RecPending:  nil,
 		},
-		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2, RecSeating: 1},
+		summed: map[string]uint64{RecGame: 3, RecEntry: 2, RecSnapshot: 2, RecStats: 2, RecGuild: 2, RecUser: 2, RecSeating: 1, RecPending: 1},
 	}
 }
 

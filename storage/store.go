@@ -65,6 +65,7 @@ type Store interface {
 
 	KeyPruner
 	Deliveries
+	PendingReplies
 	Source
 	Destination
 	Close() error

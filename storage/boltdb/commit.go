@@ -194,5 +194,8 @@ func (s *Store) prune(tx *bolt.Tx, keptBefore, now time.Time) (int, error) {
 			return 0, err
 		}
 	}
+	if err := forgetPending(tx, keptBefore); err != nil {
+		return 0, err
+	}
 	return len(drop), forgetDeliveries(tx, keptBefore)
 }

@@ -49,14 +49,22 @@ func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
 // forgetDeliveries deletes from tx the interactions delivered before
 // before.
 func forgetDeliveries(tx *bolt.Tx, before time.Time) error {
-	b := bucket(tx, bktDeliveries)
+	limit := unixNano(before)
+	return forgetWhere(tx, bktDeliveries, func(_, v []byte) bool {
+		return len(v) != 8 || binary.BigEndian.Uint64(v) < limit
+	})
+}
+
+// forgetWhere deletes from tx's bucket name (which may not exist) the
+// records old reports.
+func forgetWhere(tx *bolt.Tx, name string, old func(k, v []byte) bool) error {
+	b := bucket(tx, name)
 	if b == nil {
 		return nil
 	}
 	var drop [][]byte
-	limit := unixNano(before)
 	err := b.ForEach(func(k, v []byte) error {
-		if len(v) != 8 || binary.BigEndian.Uint64(v) < limit {
+		if old(k, v) {
 			drop = append(drop, bytes.Clone(k))
 		}
 		return nil

@@ -312,6 +312,9 @@ func (s *Store) checkSchemas(tx *bolt.Tx) error {
 	kinds := []struct{ bucket, kind string }{
 		{bktGames, storage.RecGame}, {bktLog, storage.RecEntry}, {bktStats, storage.RecStats}, {bktGuilds, storage.RecGuild}, {bktUsers, storage.RecUser},
 	}
+	if bucket(tx, bktPending) != nil {
+		kinds = append(kinds, struct{ bucket, kind string }{bktPending, storage.RecPending})
+	}
 	for _, k := range kinds {
 		err := bucket(tx, k.bucket).ForEach(func(key, v []byte) error {
 			return s.codec.NotNewer(k.kind, func() string { return recordKey(k.bucket, key) }, v)

@@ -16,8 +16,9 @@ import (
 // a running game's snapshot of its log's length, intact); no log entry
 // or snapshot belongs to no game; the indexes (active, due, by guild and
 // user) hold exactly the keys the games make; the statistics are those
-// the archived games count; the tally holds the games' kinds and statuses; and every kept interaction's record is intact
-// and names a game of the file. The error names the game, the record and
+// the archived games count; the tally holds the games' kinds and statuses; every pending reply
+// reads under its own interaction's id; and every kept interaction's
+// record is intact and names a game of the file. The error names the game, the record and
 // what disagrees.
 func (s *Store) verifyGames(tx *bolt.Tx) error {
 	index := map[string]map[string][]byte{}
@@ -124,6 +125,9 @@ func (s *Store) verifyGames(tx *bolt.Tx) error {
 	}
 	if found != len(stats) {
 		return fmt.Errorf("%w: %d users' statistics in a game are missing", storage.ErrCorrupt, len(stats)-found)
+	}
+	if err := verifyPending(tx); err != nil {
+		return err
 	}
 	commits := bucket(tx, bktCommits)
 	if commits == nil {

@@ -107,6 +107,9 @@ func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
 		if err == nil {
 			_, err = s.pool.Exec(ctx, "DELETE FROM deliveries WHERE at < $1", keptBefore.UnixNano())
 		}
+		if err == nil {
+			_, err = s.pool.Exec(ctx, "DELETE FROM pending_replies WHERE received < $1", keptBefore.UnixNano())
+		}
 		return err
 	})
 	if err != nil {
@@ -157,4 +160,17 @@ func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
 	}
 	s.pruneDue()
 	return first, nil
+}
+
+// Committed reports whether a commit with key was kept (and not yet
+// pruned), as storage.PendingReplies.
+func (s *Store) Committed(key string) (bool, error) {
+	var kept bool
+	err := s.call(func(ctx context.Context) error {
+		return s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM commits WHERE key = $1)", key).Scan(&kept)
+	})
+	if err != nil {
+		return false, fmt.Errorf("postgres: find commit of interaction %.40s: %w", key, err)
+	}
+	return kept, nil
 }

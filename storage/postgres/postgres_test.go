@@ -273,8 +273,8 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	}
 	defer s.Close()
 	var version int
-	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 9 {
-		t.Fatalf("schema version %d, %v; want 9", version, err)
+	if err := conn.QueryRow(context.Background(), "SELECT version FROM meeple_schema").Scan(&version); err != nil || version != 10 {
+		t.Fatalf("schema version %d, %v; want 10", version, err)
 	}
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)

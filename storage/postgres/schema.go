@@ -132,6 +132,17 @@ func migrations(games *engine.Registry) []step {
 		// Game records at schema 5 (the players' time banks, proposals
 		// of more time): again no table changes.
 		{sql: `SELECT 2;`},
+
+		// The pending replies (storage.Pending): interactions deferred
+		// and not answered yet, each a storage.EncodePending record
+		// with its checksum, so that a process can fill in what one
+		// that died left unanswered.
+		{sql: `CREATE TABLE pending_replies (
+			id       text PRIMARY KEY,
+			received bigint NOT NULL,   -- Unix ns
+			record   bytea NOT NULL
+		);
+		CREATE INDEX pending_replies_received ON pending_replies (received);`},
 	}
 }
 

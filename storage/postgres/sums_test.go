@@ -16,20 +16,24 @@ import (
 	"github.com/meeplegames/meeple/storage/storetest"
 )
 
-// undoStep8 takes a database of schema 9 back to schema 7, whose steps
-// changed no table.
-const undoStep8 = `UPDATE meeple_schema SET version = 7;`
+// undoStep10 takes a database of schema 10 back to schema 9: no pending
+// replies.
+const undoStep10 = `DROP TABLE pending_replies; UPDATE meeple_schema SET version = 9;`
 
-// undoStep7 takes a database of schema 9 back to schema 6: no seat index.
+// undoStep8 takes a database of schema 10 back to schema 7, whose steps
+// changed no table.
+const undoStep8 = undoStep10 + `UPDATE meeple_schema SET version = 7;`
+
+// undoStep7 takes a database of schema 10 back to schema 6: no seat index.
 const undoStep7 = undoStep8 + `ALTER TABLE game_users DROP COLUMN seating; UPDATE meeple_schema SET version = 6;`
 
-// undoStep6 takes a database of schema 9 back to schema 5: no deliveries.
+// undoStep6 takes a database of schema 10 back to schema 5: no deliveries.
 const undoStep6 = undoStep7 + `DROP TABLE deliveries; UPDATE meeple_schema SET version = 5;`
 
-// undoStep5 takes a database of schema 9 back to schema 4: no game_counts.
+// undoStep5 takes a database of schema 10 back to schema 4: no game_counts.
 const undoStep5 = undoStep6 + `DROP TABLE game_counts; UPDATE meeple_schema SET version = 4;`
 
-// undoStep4 takes a database of schema 9 back to schema 3, as an older
+// undoStep4 takes a database of schema 10 back to schema 3, as an older
 // Meeple left it: no checksums, settings and preferences in jsonb, keys
 // without times.
 const undoStep4 = undoStep5 + `DROP INDEX commits_at; DROP INDEX games_channel; ALTER TABLE commits DROP COLUMN at;

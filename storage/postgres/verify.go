@@ -22,8 +22,9 @@ const verifyTimeout = 10 * time.Minute
 // its columns agreeing with its record, a running game's snapshot intact
 // and of its log's length), every game's players are listed under it
 // alone, with the seat index entries the game makes, the statistics are those the archived games count, game_counts
-// holds the games' kinds and statuses, and every
-// guild's settings and user's preferences read. The first damage found is
+// holds the games' kinds and statuses, every pending reply reads
+// under its own interaction's id, and every guild's settings and user's
+// preferences read. The first damage found is
 // a storage.ErrCorrupt that names the game and the entry (or the record).
 func (s *Store) Verify() error {
 	if err := s.verify(); err != nil {
@@ -82,6 +83,9 @@ func verify(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	if err := verifyCounts(ctx, tx, counts); err != nil {
+		return err
+	}
+	if err := verifyPending(ctx, tx); err != nil {
 		return err
 	}
 	for _, table := range []struct{ sql, kind string }{

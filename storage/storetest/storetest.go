@@ -75,6 +75,7 @@ func Run(t *testing.T, newDB NewDatabase) {
 		{"RetriedCommitIsFoundNotAppliedTwice", testRetriedCommit},
 		{"GameCountsFollowEveryMove", testGameCounts},
 		{"DeliveriesAreTakenOnceThroughRestarts", testDeliveries},
+		{"PendingRepliesAreKeptAndTakenOnce", testPendingReplies},
 		{"SeatIndexFollowsEveryChange", testSeatIndex},
 	}
 	for _, c := range tests {
