@@ -385,7 +385,7 @@ func TestInteractionsAreAcknowledgedBeforeTheirActionIsStored(t *testing.T) {
 			for _, q := range res.Requests {
 				edited = edited || q.Kind == discordtest.OriginalEdit && strings.Contains(q.Text(), shown)
 			}
-			if way == "/play" && !res.privately("you played `"+move+"`") || way == "board click" && !edited {
+			if way == "/play" && !res.privatelySays(h, "play.played", "Action", move) || way == "board click" && !edited {
 				t.Errorf("the answer: %s", res.text())
 			}
 			if after := h.board(chTiny); !strings.Contains(discordtest.MessageText(after), fmt.Sprintf("version %d ", h.game(chTiny).Version)) {

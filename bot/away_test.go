@@ -31,7 +31,7 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(3), optStandIn: "computer"}); !strings.Contains(told, "You are away until <t:") || !h.says(told, "away.set_computer") {
+	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(3), optStandIn: "computer"}); !h.says(told, "away.set_computer") || !strings.Contains(told, "<t:") {
 		t.Fatalf("/away: %s", told)
 	}
 	if players := discordtest.MessageText(h.board(chTiny)); !strings.Contains(players, "<@"+alice.ID+"> (away until <t:") {
@@ -108,7 +108,7 @@ func TestAwayLimitsAreTheServers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optAwayMax: 2, optAwayLets: "computer"})
-	if !strings.Contains(res.text(), "Absences: at most 2 days; stand-ins: a computer player") {
+	if !h.says(res.text(), "admin.away", "Count", 2, "Choices", h.say("away.choice_computer")) {
 		t.Fatalf("admin settings: %s", res.text())
 	}
 	for _, c := range []struct {

@@ -21,7 +21,7 @@ func TestTimeBanksRunOutOneAtATime(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 48 * time.Hour}, nil, nil)
 	res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2", optClock: clockBank,
 		optBank: 10, optBankAdd: 2, optBankCap: 12})
-	if !strings.Contains(res.text(), "time bank: 10 hours to start, 2 hours more each decision, up to 12 hours") {
+	if !h.says(res.text(), "clock.text", "Bank", h.say("duration.hours", "Count", 10), "Add", h.say("duration.hours", "Count", 2), "Cap", h.say("duration.hours", "Count", 12)) {
 		t.Fatalf("lobby: %s", res.text())
 	}
 	for _, u := range []tester{bob, carol} {
@@ -88,7 +88,7 @@ func TestMoreTimeByVote(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("the proposal's buttons: %v", ids)
 	}
-	if res := h.command(bob, chTiny, cmdGame, subExtend, map[string]any{optSeat: 1, optHours: 1}); !strings.Contains(res.text(), "A proposal for P2 is open") {
+	if res := h.command(bob, chTiny, cmdGame, subExtend, map[string]any{optSeat: 1, optHours: 1}); !h.says(res.text(), "extend.open", "Seat", 2) {
 		t.Fatalf("a second proposal: %s", res.text())
 	}
 	h.restart() // the proposal and its vote are kept with the game
@@ -97,7 +97,7 @@ func TestMoreTimeByVote(t *testing.T) {
 		t.Fatalf("bob votes on his own time: %s", res.text())
 	}
 	res = h.click(carol, chTiny, board.ID, ids[0])
-	if !strings.Contains(res.text(), "P2 gets 4 hours more in game #1: their bank now holds 14 h 0 min") {
+	if !h.says(res.text(), "extend.granted_bank", "Seat", 2, "ID", 1, "Time", h.say("duration.hours", "Count", 4), "Left", "14 h 0 min") {
 		t.Fatalf("carol's vote: %s", res.text())
 	}
 	g := h.game(chTiny)
@@ -131,7 +131,7 @@ func TestMoreTimeUnderAFixedDeadline(t *testing.T) {
 		t.Fatalf("more time for a player the game does not wait on: %s", res.text())
 	}
 	res := h.command(alice, chTiny, cmdGame, subExtend, map[string]any{optSeat: 2, optHours: 3}) // alice is the only other person: granted
-	if !strings.Contains(res.text(), "P2 gets 3 hours more in game #1: the deadline is now <t:") {
+	if !h.says(res.text(), "extend.granted_deadline", "Seat", 2, "ID", 1, "Time", h.say("duration.hours", "Count", 3)) || !strings.Contains(res.text(), "<t:") {
 		t.Fatalf("the grant: %s", res.text())
 	}
 	if g := h.game(chTiny); !g.Deadline.Equal(deadline.Add(3 * time.Hour)) {

@@ -242,7 +242,7 @@ func TestAResignationIsOneCommit(t *testing.T) {
 	// bob resigns: a computer takes his seat and picks, the moves begin
 	// with alice, whose deadline is re-armed
 	w.reset(nil)
-	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "resigned") {
+	if res := h.command(bob, chTiny, cmdGame, subResign, nil); !h.says(res.text(), "seats.resigned") {
 		t.Fatalf("bob's resignation: %s", res.text())
 	}
 	h.bot.Wait()
@@ -255,7 +255,7 @@ func TestAResignationIsOneCommit(t *testing.T) {
 	}
 	// alice, the last person at the table, resigns: one Commit abandons it
 	w.reset(nil)
-	if res := h.command(alice, chTiny, cmdGame, subResign, nil); !strings.Contains(res.text(), "abandoned") {
+	if res := h.command(alice, chTiny, cmdGame, subResign, nil); !h.says(res.text(), "seats.resigned_alone") {
 		t.Fatalf("alice's resignation: %s", res.text())
 	}
 	if g, err := h.store.GetByID(g.ID); err != nil || g.Status != storage.StatusAbandoned || len(g.Handovers) != 2 {
@@ -325,7 +325,7 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
 	retried()
-	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.in(englishWords(t))) || strings.Contains(text, "Someone else") {
+	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.in(englishWords(t))) || h.says(text, "refuse.stale") {
 		t.Fatalf("alice was told %q after her recorded move", text)
 	}
 	g, _ := load(t, h)

@@ -117,7 +117,7 @@ func TestExplicitAdminSettingsEqualToDefaultsAreKept(t *testing.T) {
 	def := storage.DefaultGuildSettings()
 	res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{
 		optDeadline: int(def.TurnDeadline / time.Hour), optReminder: int(def.ReminderEvery / time.Hour)})
-	if !strings.Contains(res.text(), "2 days per decision; reminders every 12 hours") {
+	if !h.says(res.text(), "admin.settings", "Deadline", h.say("admin.deadline", "Duration", h.say("duration.days", "Count", 2)), "Reminders", h.say("admin.reminders", "Duration", h.say("duration.hours", "Count", 12))) {
 		t.Fatalf("settings: %s", res.text())
 	}
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny"})

@@ -29,7 +29,7 @@ func TestDailyDigest(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	// 15:00 in Berlin is 14:00 UTC; the clock starts at 12:00 UTC
 	res := h.command(alice, chTiny, cmdGame, subPrefs, map[string]any{optTimeZone: "Europe/Berlin", optDigestAt: 15})
-	if !res.privately(h.say("prefs.digest_on", "Hour", 15, "Zone", "Europe/Berlin")) {
+	if !res.privatelySays(h, "prefs.digest_on", "Hour", 15, "Zone", "Europe/Berlin") {
 		t.Fatalf("prefs: %s", res.text())
 	}
 	h.command(carol, chTiny, cmdGame, subPrefs, map[string]any{optDigest: true}) // nothing waits on carol

@@ -96,13 +96,13 @@ func TestAVoteToEndNeedsAMajority(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob, carol)
 	id := h.game(chTiny).ID
 	res := h.command(alice, chTiny, cmdGame, subEnd, nil)
-	if !strings.Contains(res.text(), "1 of the 2 votes needed (more than half of the 3 people at the table)") {
+	if !h.says(res.text(), "vote.cast", "Votes", 1, "Needed", 2, "Count", 3) {
 		t.Fatalf("alice's vote: %s", res.text())
 	}
 	// a vote stops counting when its voter leaves the table
 	h.command(alice, chTiny, cmdGame, subResign, nil)
 	res = h.command(bob, chTiny, cmdGame, subEnd, nil)
-	if !strings.Contains(res.text(), "1 of the 2 votes needed (more than half of the 2 people at the table)") {
+	if !h.says(res.text(), "vote.cast", "Votes", 1, "Needed", 2, "Count", 2) {
 		t.Fatalf("bob's vote after alice left: %s", res.text())
 	}
 	// a button of another game is refused

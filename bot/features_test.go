@@ -83,7 +83,7 @@ func TestSecretChoiceChangesAfterOthersActed(t *testing.T) {
 	if res.callbackType() != discordgo.InteractionResponseModal {
 		t.Fatalf("secret button after another pick answered %v: %s", res.callbackType(), res.text())
 	}
-	if res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2"); !res.privately("you played `pick 2`") {
+	if res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2"); !res.privatelySays(h, "play.played", "Action", "pick 2") {
 		t.Fatalf("alice's change: %s", res.text())
 	}
 	g := h.game(chTiny)
@@ -191,7 +191,7 @@ func TestDeadlinePassesAndAComputerStandsIn(t *testing.T) {
 	mark := h.mark()
 	h.bot.CheckDeadlines(h.clock.Now())
 	got := h.publicSince(mark)
-	if !strings.Contains(got, "Reminder") || !strings.Contains(got, "<@"+bob.ID+">") || strings.Contains(got, "<@"+alice.ID+">") {
+	if !h.says(got, "deadline.reminder") || !strings.Contains(got, "<@"+bob.ID+">") || strings.Contains(got, "<@"+alice.ID+">") {
 		t.Errorf("reminder: %q", got)
 	}
 	// the deadline survives a restart and fires after it
@@ -228,7 +228,7 @@ func TestDeadlinePausesWhenSetUpSo(t *testing.T) {
 	h.clock.Advance(2 * time.Hour)
 	mark := h.mark()
 	h.bot.CheckDeadlines(h.clock.Now())
-	if got := h.publicSince(mark); !strings.Contains(got, "paused") {
+	if got := h.publicSince(mark); !h.says(got, "deadline.paused") {
 		t.Fatalf("pause: %q", got)
 	}
 	g := h.game(chTiny)
@@ -355,7 +355,7 @@ func TestLobbyByCommands(t *testing.T) {
 		t.Errorf("start with an open seat: %s", res.text())
 	}
 	h.command(bob, chTiny, cmdLobby, subAddAI, map[string]any{optName: "random"})
-	if res := h.command(eve, chTiny, cmdLobby, subJoin, nil); !strings.Contains(res.text(), "full") {
+	if res := h.command(eve, chTiny, cmdLobby, subJoin, nil); !h.says(res.text(), "lobby.table_full", "Count", 3) {
 		t.Errorf("joining a full table: %s", res.text())
 	}
 	h.command(bob, chTiny, cmdLobby, subDropAI, nil)
@@ -402,17 +402,17 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	// the computer picked after start: alice's undo refers to her own action only
 	pickAll(t, h, chTiny, alice)
-	if res := h.command(bob, chTiny, cmdGame, subLog, nil); !strings.Contains(res.text(), "P1 Alice: (a secret choice)") || strings.Contains(res.text(), "pick 1") {
+	if res := h.command(bob, chTiny, cmdGame, subLog, nil); !strings.Contains(res.text(), "P1 Alice: "+h.say("log.secret")) || strings.Contains(res.text(), "pick 1") {
 		t.Errorf("the log before the reveal: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back: `pick 1`") {
+	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.done", "Action", "pick 1") {
 		t.Fatalf("undo: %s", res.text())
 	}
-	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "not yours") {
+	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.not_yours") {
 		t.Errorf("bob's undo: %s", res.text())
 	}
 	pickAll(t, h, chTiny, alice, bob) // the last pick reveals: no undo
-	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "revealed") {
+	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.revealed") {
 		t.Errorf("undo after a reveal: %s", res.text())
 	}
 	// free action, log, scores, me, rules, board, stats, list
@@ -449,7 +449,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 		}
 	}
 	// abandon: not by bob (not the creator), by alice after confirming
-	if res := h.command(bob, chTiny, cmdLobby, subAbandon, nil); !strings.Contains(res.text(), "Only the game's creator") {
+	if res := h.command(bob, chTiny, cmdLobby, subAbandon, nil); !h.says(res.text(), "lobby.abandon_who_creator") {
 		t.Errorf("bob abandons: %s", res.text())
 	}
 	res := h.command(alice, chTiny, cmdLobby, subAbandon, nil)
@@ -463,7 +463,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("not abandoned: %v", err)
 	}
-	if got := h.publicSince(mark); !strings.Contains(got, "abandoned by Alice") {
+	if got := h.publicSince(mark); !h.says(got, "board.abandoned", "Name", "Alice") {
 		t.Errorf("abandon announcement: %q", got)
 	}
 }
@@ -563,7 +563,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 	}
 	// the vote is public: the private "thinking…" says it is done, and the
 	// vote follows in public
-	if !res.privately("Done.") || !h.says(h.publicSince(mark), "vote.cast") {
+	if !res.privatelySays(h, "reply.done") || !h.says(h.publicSince(mark), "vote.cast") {
 		t.Errorf("the deferred answer was not completed: %s", res.text())
 	}
 	for _, q := range res.Requests {

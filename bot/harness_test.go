@@ -227,9 +227,20 @@ func (r result) private() bool {
 // privately reports whether some message of the answer says s, and every
 // one that does is ephemeral: a public board may follow a private answer.
 func (r result) privately(s string) bool {
+	return r.privatelyMatching(func(text string) bool { return strings.Contains(text, s) })
+}
+
+// privatelySays is privately for message id of the catalogue, read as
+// h.says reads it.
+func (r result) privatelySays(h *harness, id string, args ...any) bool {
+	return r.privatelyMatching(func(text string) bool { return h.says(text, id, args...) })
+}
+
+// privatelyMatching is privately for the messages that match.
+func (r result) privatelyMatching(match func(text string) bool) bool {
 	found := false
 	for _, q := range r.Requests {
-		if r.shows(q) && strings.Contains(q.Text(), s) {
+		if r.shows(q) && match(q.Text()) {
 			if !r.ephemeral(q) {
 				return false
 			}

@@ -34,7 +34,7 @@ func TestHeadsUpWhenYouAreNext(t *testing.T) {
 		h.command(u, ch, cmdLobby, subJoin, nil)
 	}
 	for _, u := range []tester{alice, bob} { // carol did not ask
-		if res := h.command(u, ch, cmdGame, subPrefs, map[string]any{optHeadsUp: true}); !res.privately(h.say("prefs.heads_up_on")) {
+		if res := h.command(u, ch, cmdGame, subPrefs, map[string]any{optHeadsUp: true}); !res.privatelySays(h, "prefs.heads_up_on") {
 			t.Fatalf("prefs: %s", res.text())
 		}
 	}

@@ -62,7 +62,7 @@ func TestInboxListsWhatWaitsAcrossServers(t *testing.T) {
 	openTinyTable(t, h, ch2, bob, alice) // server 7001: an hour younger
 	h.guild = ""
 	// alice picks in secret in the first game: it stops waiting on her
-	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !res.privately("you played `pick 2`") {
+	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 2"}); !res.privatelySays(h, "play.played", "Action", "pick 2") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
 	board1, board2 := h.game(chTiny).Messages[roleBoard], h.game(ch2).Messages[roleBoard]
@@ -96,14 +96,14 @@ func TestInboxListsWhatWaitsAcrossServers(t *testing.T) {
 	res = h.command(alice, chTiny, cmdInbox, "", nil)
 	answered(t, "alice's /inbox", res)
 	id, text := inboxMessage(t, h, res)
-	if !strings.Contains(text, "Waiting on you: 1 game") || !strings.Contains(text, "Tiny Game #2") || strings.Contains(text, "Tiny Game #1") {
+	if !h.says(text, "inbox.header", "Count", 1) || !strings.Contains(text, "Tiny Game #2") || strings.Contains(text, "Tiny Game #1") {
 		t.Fatalf("alice's inbox:\n%s", text)
 	}
 	m, _ := h.fake.Message(id)
 	res = h.click(alice, chTiny, id, mustComponent(t, m, "Your other game (1)"))
 	answered(t, "alice's other games", res)
 	_, text = inboxMessage(t, h, res)
-	if !res.updated() || !strings.Contains(text, "Your other game: 1") || !strings.Contains(text, "Tiny Game #1") || !strings.Contains(text, "waiting on others") {
+	if !res.updated() || !h.says(text, "inbox.others_header", "Count", 1) || !strings.Contains(text, "Tiny Game #1") || !h.says(text, "inbox.waits_on_others") {
 		t.Fatalf("alice's other games:\n%s", text)
 	}
 

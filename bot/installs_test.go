@@ -56,7 +56,7 @@ func TestUserInstalledCommandsWorkWithoutTheBot(t *testing.T) {
 
 	res = h.installedUse(bob, "", "group1", cmdStats, nil)
 	answered(t, "/stats in a DM between users", res)
-	if !res.private() || !h.says(res.text(), "stats.everywhere") || strings.Contains(res.text(), "This server") {
+	if !res.private() || !h.says(res.text(), "stats.everywhere") || h.says(res.text(), "stats.server") {
 		t.Fatalf("/stats in a DM between users: %s", res.text())
 	}
 

@@ -86,7 +86,7 @@ func TestInvalidResponsesAreCountedAndHeldBackBeforeTheLimit(t *testing.T) {
 		t.Errorf("holding back was not logged:\n%s", h.log())
 	}
 	// interaction answers still go out while holding back
-	if res := h.command(alice, chTiny, cmdGame, subScores, nil); !res.private() || !strings.Contains(res.text(), "Scores") {
+	if res := h.command(alice, chTiny, cmdGame, subScores, nil); !res.private() || !h.says(res.text(), "board.scores") {
 		t.Errorf("an interaction while holding back: %s", res.text())
 	}
 	// ten minutes later the count has expired and posts go out again
@@ -132,7 +132,7 @@ func TestStaleDMMenusAreRefused(t *testing.T) {
 	}
 	v := h.game(chTiny).Version
 	res := h.click(carol, "", round1.Message, round1.CustomIDs()[0], "pick 3")
-	if !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
+	if !h.says(res.text(), "dm.moved_on") || h.game(chTiny).Version != v {
 		t.Errorf("round 1's menu in round 2: %s", res.text())
 	}
 	// the current menu works, also after another player's choice
@@ -217,7 +217,7 @@ func TestTheSecretFormUpdatesTheBoardInItsAnswer(t *testing.T) {
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "Choose secretly"))
 	mark := h.mark()
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.privately("you played `pick 2`") {
+	if res.callbackType() != discordgo.InteractionResponseDeferredMessageUpdate || !res.privatelySays(h, "play.played", "Action", "pick 2") {
 		t.Errorf("the form's answer: type %v, %s", res.callbackType(), res.text())
 	}
 	edited := false // the board, edited as the form's original message

@@ -104,7 +104,7 @@ func TestQuietHoursHoldAPing(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	// 12:00 UTC is 13:00 in Berlin: inside 13 to 15, which end at 14:00 UTC
 	res := h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optTimeZone: "Europe/Berlin", optQuietFrom: 13, optQuietTo: 15})
-	if !res.privately(h.say("prefs.quiet", "From", 13, "To", 15, "Zone", "Europe/Berlin")) {
+	if !res.privatelySays(h, "prefs.quiet", "From", 13, "To", 15, "Zone", "Europe/Berlin") {
 		t.Fatalf("prefs: %s", res.text())
 	}
 	mark := h.mark()
@@ -142,7 +142,7 @@ func TestQuietHoursHoldAPing(t *testing.T) {
 		t.Errorf("the next reminder is at %v, want %v after %v", g.RemindAt, g.Timing.ReminderEvery, end)
 	}
 	// a time zone the database lacks is refused, and nothing changes
-	if res := h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optTimeZone: "Mars/Olympus"}); !res.privately(h.say("prefs.bad_zone", "Zone", "Mars/Olympus")) {
+	if res := h.command(bob, chTiny, cmdGame, subPrefs, map[string]any{optTimeZone: "Mars/Olympus"}); !res.privatelySays(h, "prefs.bad_zone", "Zone", "Mars/Olympus") {
 		t.Errorf("an unknown zone: %s", res.text())
 	}
 }

@@ -107,7 +107,7 @@ func TestStatsOnAnotherServerShowTheOverallRecord(t *testing.T) {
 	finishTiny(t, h, chTiny, map[tester]string{alice: "3", bob: "1"}, []tester{alice, bob}, map[tester]string{alice: "2", bob: "1"})
 	h.guild = "7001"
 	res := h.command(alice, "3005", cmdGame, subStats, nil).text()
-	if !strings.Contains(res, "No finished games on this server yet.\n**On every server:** skill ") || !strings.Contains(res, "over 1 game, 1 won") {
+	if !strings.Contains(res, h.say("stats.none_here")) || !h.says(res, "stats.every_server") || !h.says(res, "stats.record", "Count", 1, "Wins", 1) {
 		t.Fatalf("alice's stats on another server:\n%s", res)
 	}
 }

@@ -59,7 +59,7 @@ func TestRatingsFromResultsSurviveARestart(t *testing.T) {
 	if !strings.Contains(stats.text(), want) {
 		t.Fatalf("alice's stats lack %q:\n%s", want, stats.text())
 	}
-	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), "not rated yet over 1 game, 1 won") {
+	if res := h.command(carol, chTiny, cmdGame, subStats, nil); !strings.Contains(res.text(), h.say("stats.unrated")) || !h.says(res.text(), "stats.record", "Count", 1, "Wins", 1) {
 		t.Errorf("carol's stats: %s", res.text())
 	}
 	board := h.command(eve, chTiny, cmdGame, subBoardTop, map[string]any{optGame: "tiny"})
@@ -94,7 +94,7 @@ func TestLeaderboardImage(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(res.text(), "Leaderboard · All games") || len(img) == 0 {
+	if !h.says(res.text(), "ratings.title", "Game", h.say("ratings.all_games")) || len(img) == 0 {
 		t.Fatalf("leaderboard without its image: %s", res.text())
 	}
 	if dir := os.Getenv("MEEPLE_WRITE_IMAGES"); dir != "" {

@@ -50,7 +50,7 @@ func reliabilityOf(t *testing.T, h *harness, user string) storage.Reliability {
 func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
-	if res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optMissed: 2}); !strings.Contains(res.text(), "the computer keeps a seat after 2 in a row") {
+	if res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optMissed: 2}); !h.says(res.text(), "reliability.admin", "Count", 2) {
 		t.Fatalf("admin settings: %s", res.text())
 	}
 	h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: "rounds=2"})
@@ -89,7 +89,7 @@ func TestMissedDeadlinesInARowLeaveTheSeatToTheComputer(t *testing.T) {
 		t.Fatalf("alice's counts %+v", r)
 	}
 	stats := h.command(bob, chTiny, cmdStats, "", nil)
-	if !strings.Contains(stats.text(), "**Deadlines on this server:** 0 decisions in time, 2 missed, 1 seat handed over") {
+	if !h.says(stats.text(), "reliability.stats", deadlineCounts(h, 0, 2, 1)...) {
 		t.Fatalf("/stats: %s", stats.text())
 	}
 
@@ -128,8 +128,8 @@ func TestALobbyCanAskForReliablePlayers(t *testing.T) {
 		}
 	}
 	res := h.command(alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optReliable: 80, optRejoin: false})
-	if !strings.Contains(res.text(), "95 % of 20 deadlines met") || !strings.Contains(res.text(), "players meet at least 80 % of their deadlines") ||
-		!strings.Contains(res.text(), "stays with it") {
+	if !h.says(res.text(), "reliability.share", "Percent", 95, "Count", 20) || !h.says(res.text(), "reliability.lobby_least", "Percent", 80) ||
+		!h.says(res.text(), "reliability.lobby_no_rejoin") {
 		t.Fatalf("lobby: %s", res.text())
 	}
 	if res := h.command(bob, chTiny, cmdLobby, subJoin, nil); !strings.Contains(res.text(), "you meet 50 %") || !res.private() {
@@ -159,7 +159,14 @@ func TestALobbyCanAskForReliablePlayers(t *testing.T) {
 	if err := h.bot.RegisterCommands(); err != nil {
 		t.Fatal(err)
 	}
-	if res := h.installedUse(bob, "", "group1", cmdStats, nil); !strings.Contains(res.text(), "**Deadlines on every server:** 3 decisions in time, 53 missed, 2 seats handed over") {
+	if res := h.installedUse(bob, "", "group1", cmdStats, nil); !h.says(res.text(), "reliability.stats_everywhere", deadlineCounts(h, 3, 53, 2)...) {
 		t.Fatalf("/stats in a DM: %s", res.text())
 	}
+}
+
+// deadlineCounts are the placeholders of a player's deadline record as
+// /stats writes it.
+func deadlineCounts(h *harness, inTime, missed, handedOver int) []any {
+	return []any{"InTime", h.say("reliability.in_time", "Count", inTime), "Missed", h.say("reliability.missed", "Count", missed),
+		"HandedOver", h.say("reliability.seats_handed_over", "Count", handedOver)}
 }

@@ -53,12 +53,12 @@ func TestOverlongInputIsAnsweredWithinLimits(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	long := strings.Repeat("x", 3000)
 	// before any game: the lobby's options and a computer's name
-	if res := h.command(alice, "6101", cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: long}); !res.private() || !strings.Contains(res.text(), "option") {
+	if res := h.command(alice, "6101", cmdLobby, subNew, map[string]any{optGame: "tiny", optOptions: long}); !res.private() || !h.says(res.text(), "lobby.option_format") {
 		t.Errorf("/lobby new options: %.200s", res.text())
 	}
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.command(alice, "6102", cmdLobby, subNew, map[string]any{optGame: "tiny"})
-	if res := h.command(alice, "6102", cmdLobby, subAddAI, map[string]any{optName: long}); !strings.Contains(res.text(), "no computer player") {
+	if res := h.command(alice, "6102", cmdLobby, subAddAI, map[string]any{optName: long}); !h.says(res.text(), "lobby.no_such_ai") {
 		t.Errorf("/lobby add-computer: %.200s", res.text())
 	}
 	for _, c := range []struct{ name, sub, opt string }{

@@ -97,7 +97,7 @@ func TestReplaceInASecretPhaseKeepsTheSecretWithTheSeat(t *testing.T) {
 	}
 	// the seat's secret stays with the seat: dave holds it (and may change
 	// it), alice no longer does
-	if res := h.command(alice, chTiny, cmdGame, subMe, nil); !strings.Contains(res.text(), "watching") {
+	if res := h.command(alice, chTiny, cmdGame, subMe, nil); !h.says(res.text(), "me.watching") {
 		t.Errorf("alice's view after handing over: %s", res.text())
 	}
 	if res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"}); !h.says(res.text(), "refuse.not_seated") {
@@ -149,7 +149,7 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	}
 	mark := h.mark()
 	res := h.command(bob, chTiny, cmdGame, subResign, nil)
-	if res.private() || !strings.Contains(res.text(), "<@"+bob.ID+"> resigned from game") || !strings.Contains(res.text(), "takes seat P2") {
+	if res.private() || !h.says(res.text(), "seats.resigned", "User", bob.ID, "Seat", 2) {
 		t.Fatalf("bob's resignation: %s", res.text())
 	}
 	g := h.game(chTiny)
@@ -167,7 +167,7 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	}
 	// alice, the last person at the table, resigns: the game is abandoned
 	res = h.command(alice, chTiny, cmdGame, subResign, nil)
-	if !res.private() || !strings.Contains(res.text(), "abandoned") {
+	if !res.private() || !h.says(res.text(), "seats.resigned_alone") {
 		t.Fatalf("the last resignation: %s", res.text())
 	}
 	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {

@@ -59,7 +59,7 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 	// an undo and a different action: the list drawn before is stale
 	cheer = h.listValues(alice, chTiny, "che")["cheer"]
 	h.play(alice, chTiny, "cheer")
-	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back") {
+	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.done") {
 		t.Fatalf("undo: %s", res.text())
 	}
 	h.bot.Wait()
@@ -131,7 +131,7 @@ func TestADMMenuDrawnBeforeAnUndoIsRefused(t *testing.T) {
 		t.Fatalf("%d DM prompts at the start, want 1", len(before))
 	}
 	pickAll(t, h, chTiny, carol)
-	if res := h.command(carol, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back") {
+	if res := h.command(carol, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.done") {
 		t.Fatalf("carol's undo: %s", res.text())
 	}
 	after := prompts()
@@ -140,7 +140,7 @@ func TestADMMenuDrawnBeforeAnUndoIsRefused(t *testing.T) {
 	}
 	v := h.game(chTiny).Version
 	old := before[0]
-	if res := h.click(carol, "", old.Message, old.CustomIDs()[0], "pick 3"); !strings.Contains(res.text(), "moved on") || h.game(chTiny).Version != v {
+	if res := h.click(carol, "", old.Message, old.CustomIDs()[0], "pick 3"); !h.says(res.text(), "dm.moved_on") || h.game(chTiny).Version != v {
 		t.Fatalf("the menu drawn before the undo: %s (version %d, want %d)", res.text(), h.game(chTiny).Version, v)
 	}
 	if dms := h.dm(carol, "2"); len(dms) != 1 || !h.says(dms[0].Text(), "play.played", "Action", "pick 2") {

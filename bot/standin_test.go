@@ -19,7 +19,7 @@ func TestAServerChoosesItsStandInLevel(t *testing.T) {
 		t.Fatalf("before the server chose: %q, want the host's normal", got)
 	}
 	res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optServerLevel: "easy"})
-	if !res.privately(h.say("admin.stand_in", "Level", h.say("computer.level.easy"))) {
+	if !res.privatelySays(h, "admin.stand_in", "Level", h.say("computer.level.easy")) {
 		t.Fatalf("admin settings: %s", res.text())
 	}
 	if got := ref.standInName(rules, testGuild); got != "easy" {

@@ -116,7 +116,7 @@ func TestAHintIsPrivateCountedAndOnlyWhereAllowed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{}, nil, nil)
 	openWithStrongComputer(t, h, "5004")
-	if res := h.command(alice, "5004", cmdGame, subHint, nil); !res.privately(h.say("hint.off")) {
+	if res := h.command(alice, "5004", cmdGame, subHint, nil); !res.privatelySays(h, "hint.off") {
 		t.Errorf("a hint where none are allowed: %s", res.text())
 	}
 	h.command(alice, "5005", cmdLobby, subNew, map[string]any{optGame: "eightydays", optHints: true})
@@ -143,7 +143,7 @@ func TestAHintIsPrivateCountedAndOnlyWhereAllowed(t *testing.T) {
 	if g := h.game("5005"); len(g.HintsTaken) < 1 || g.HintsTaken[0] != 1 {
 		t.Errorf("hints taken %v, want alice's one counted", g.HintsTaken)
 	}
-	if res := h.command(bob, "5005", cmdGame, subHint, nil); !res.privately(h.say("hint.no_decision")) {
+	if res := h.command(bob, "5005", cmdGame, subHint, nil); !res.privatelySays(h, "hint.no_decision") {
 		t.Errorf("a hint for someone not seated: %s", res.text())
 	}
 	finished := &storage.Game{Status: storage.StatusFinished, Hints: true, Seats: g.Seats, Result: &engine.Result{Scores: []int{1, 2}}}

@@ -37,7 +37,7 @@ func newThreadGame(t *testing.T, h *harness, u tester, ch string, opts map[strin
 	t.Helper()
 	mark := h.mark()
 	res := h.commandWith(threadPerms, u, ch, cmdLobby, subNew, opts)
-	if res.private() || !strings.Contains(res.text(), "join it in its thread, <#") {
+	if res.private() || !h.says(res.text(), "thread.announce") {
 		t.Fatalf("lobby in a thread: %s", res.text())
 	}
 	for _, q := range h.fake.Requests()[mark:] {
@@ -171,11 +171,11 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	mark := h.mark()
 	res := h.commandWith(discordgo.PermissionCreatePublicThreads, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
-	if !res.private() || !strings.Contains(res.text(), "Send Messages in Threads permission") || strings.Contains(res.text(), "Create Public") {
+	if !res.private() || !h.says(res.text(), "thread.permissions", "Count", 1, "Names", h.say("permission.send_messages_in_threads")) || strings.Contains(res.text(), h.say("permission.create_public_threads")) {
 		t.Fatalf("missing one permission: %s", res.text())
 	}
 	res = h.commandWith(0, alice, chTiny, cmdLobby, subNew, map[string]any{optGame: "tiny", optThread: true})
-	if !strings.Contains(res.text(), "Create Public Threads and Send Messages in Threads permissions") {
+	if !h.says(res.text(), "thread.permissions", "Count", 2) || !strings.Contains(res.text(), h.say("permission.create_public_threads")) || !strings.Contains(res.text(), h.say("permission.send_messages_in_threads")) {
 		t.Fatalf("missing both: %s", res.text())
 	}
 	// Discord refuses anyway (a channel override): the same clear answer

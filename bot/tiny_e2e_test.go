@@ -82,7 +82,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 		t.Fatalf("secret button answered %v: %s", res.callbackType(), res.text())
 	}
 	res = h.submit(alice, chTiny, res.Requests[0].CustomID, "2")
-	if !res.privately("you played `pick 2`") {
+	if !res.privatelySays(h, "play.played", "Action", "pick 2") {
 		t.Fatalf("alice's pick: %s", res.text())
 	}
 	// carol answers her DM with free text, then changes her mind
@@ -101,7 +101,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	}
 	res = h.command(bob, chTiny, cmdPlay, "", map[string]any{optAction: "pick 1"})
 	// his answer is private; the new board his pick revealed follows it publicly
-	if !res.privately("you played `pick 1`") {
+	if !res.privatelySays(h, "play.played", "Action", "pick 1") {
 		t.Fatalf("bob's pick: %s", res.text())
 	}
 	public = h.publicSince(mark)
@@ -144,7 +144,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 		t.Fatal("the game is still active after its last move")
 	}
 	final := h.publicSince(mark)
-	if !strings.Contains(final, "Tiny Game — final scores") || !strings.Contains(final, "🏆") {
+	if !h.says(final, "board.final", "Game", "Tiny Game") || !strings.Contains(final, "🏆") {
 		t.Errorf("no final scores:\n%s", final)
 	}
 	// turn notices go out as the acting interaction's follow-ups (outside

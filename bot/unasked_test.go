@@ -30,13 +30,13 @@ func TestAnUnaskedAnswerIsPlayedAndTakenBackWithTheMoveBeforeIt(t *testing.T) {
 	if len(g.Log) != before+2 || g.Log[len(g.Log)-1].Action != "move 1" || g.Log[len(g.Log)-1].Seat != 1 {
 		t.Fatalf("after alice's move the log ends %+v; want bob's only move stored after it", g.Log[before:])
 	}
-	if got := h.publicSince(mark); !strings.Contains(got, "P2 moves 1 (the only possible answer)") {
+	if got := h.publicSince(mark); !strings.Contains(got, "P2 moves 1 ("+h.say("engine.unasked.only")+")") {
 		t.Errorf("the channel was not told that bob's move was the only possible answer:\n%s", got)
 	}
-	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "not yours") {
+	if res := h.command(bob, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.not_yours") {
 		t.Errorf("bob takes back the move nobody asked him for: %s", res.text())
 	}
-	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !strings.Contains(res.text(), "Taken back: `move 2`") {
+	if res := h.command(alice, chTiny, cmdGame, subUndo, nil); !h.says(res.text(), "undo.done", "Action", "move 2") {
 		t.Fatalf("alice's undo: %s", res.text())
 	}
 	if g := h.game(chTiny); len(g.Log) != before {
