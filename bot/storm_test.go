@@ -172,7 +172,10 @@ func weatherStorm(t *testing.T, h *harness) {
 	trace.mu.Unlock()
 	t.Logf("storm of %v: %d global 429s (%d taken in by the transport); requests already on their way when a 429 was answered arrived inside its window %d times; %d notices posted, %d delivered; %d requests inside a window the bot knew of",
 		stormFor, refused, taken, excused, posts, delivered, len(breaches))
-	if refused < int(stormFor/time.Second) {
+	// a 429 every window (0.7 s) when the bot keeps sending; on a busy
+	// machine the bot sends less often, but two windows at least show
+	// that the storm met it more than once
+	if refused < 2 {
 		t.Errorf("only %d global 429s: the storm did not meet the bot", refused)
 	}
 	if taken != refused {
