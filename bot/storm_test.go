@@ -117,22 +117,35 @@ func weatherStorm(t *testing.T, h *harness) {
 	}
 	h.bot.Wait()
 	before := len(h.fake.Requests())
-	end := time.Now().Add(stormFor)
-	h.fake.GlobalStorm(discordtest.Storm{For: stormFor, RetryAfter: 700 * time.Millisecond, ResetAfter: discordtest.ResetAfterAlternate})
-	var wg sync.WaitGroup
+	storm := discordtest.Storm{For: stormFor, RetryAfter: 700 * time.Millisecond, ResetAfter: discordtest.ResetAfterAlternate}
+	h.fake.GlobalStorm(storm)
+	var wg, picks sync.WaitGroup
 	var mu sync.Mutex
 	posts := 0
+	// the players pick (the board is edited by bot-token calls); on a busy
+	// machine the picks may outlast the storm, so the posters, who start
+	// when every pick is in, get a storm of their own
+	picks.Add(len(channels))
+	var end time.Time
+	posting := make(chan struct{})
+	go func() {
+		picks.Wait()
+		end = time.Now().Add(stormFor)
+		h.fake.GlobalStorm(storm)
+		close(posting)
+	}()
 	for _, ch := range channels {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// the players pick (the board is edited by bot-token calls),
-			// and notices are posted until the storm is over
 			for _, u := range []tester{alice, bob} {
 				if res := h.command(u, ch, cmdPlay, "", map[string]any{optAction: "1"}); !h.says(res.text(), "play.played", "Action", "pick 1") {
 					t.Errorf("%s's pick in %s during the storm: %s", u.Name, ch, res.text())
 				}
 			}
+			picks.Done()
+			<-posting
+			// notices are posted until the storm is over
 			var posters sync.WaitGroup
 			for p := range 4 {
 				posters.Add(1)
