@@ -262,6 +262,9 @@ type Bot struct {
 	probe   gameStore
 	// active lists the games whose boards a start-up repairs (repair.go)
 	active listStore
+	// pending keeps the moves deferred and not yet answered, and fills
+	// in those a stopped process left (pending.go)
+	pending *pendingReplies
 
 	// gate is held shared by every interaction, DM and deadline check in
 	// flight, and exclusively by Close, which sets closing.
@@ -283,6 +286,7 @@ type Store interface {
 	archiveStore
 	inboxStore
 	digestStore
+	pendingStore
 }
 
 // New returns a bot built from p and configured by cfg. It wraps the
@@ -330,7 +334,8 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	pub := newPublisher(store, store, look, send, prompts, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
 	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store}
+	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store,
+		pending: newPendingReplies(store, send, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now, cfg.AfterFunc)}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	inbox := &inboxHandler{store: store, games: reg}
@@ -397,6 +402,9 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	if in != nil {
 		r.AnswerInline(in)
 	}
+	if carriesMove(i) {
+		r.KeepPending(b.pending) // a defer is kept until answered, should the process die meanwhile
+	}
 	result := "panic" // unless the handling below returns
 	defer func() {
 		r.Finish()
@@ -422,6 +430,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 		return
 	}
 	defer b.leave()
+	defer r.Finish() // before leaving: a Close waits for the answer, and the pending record's end
 	defer b.recoverPanic("an interaction", func() { b.fail(r, i, errPanic) }, "channel", i.ChannelID, "kind", interactionKind(i.Type))
 	err := b.router.route(ctx, r, i)
 	if err != nil {
@@ -614,6 +623,7 @@ func (b *Bot) Run(ctx context.Context) error {
 					guilds = append(guilds, g.ID)
 				}
 				go b.repairBoards(guilds) // the boards a crash left behind, in the shard's guilds
+				go b.answerPending()      // the moves a stopped process left unanswered
 			}),
 		)
 		remove = append(remove, b.watchGateway(s)...)
@@ -652,6 +662,7 @@ func (b *Bot) serve(ctx context.Context) error {
 	if err := b.registerOnShardZero(); err != nil {
 		return err
 	}
+	b.answerPending()
 	b.StartTicker()
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions in flight")

@@ -310,9 +310,10 @@ func (r result) callbackType() discordgo.InteractionResponseType {
 	return 0
 }
 
-// send feeds an interaction, given as Discord would send its JSON, to the
-// bot and returns what the fake recorded under its token.
-func (h *harness) send(raw map[string]any) result {
+// interaction gives raw an id, a token and the application, and the
+// harness's locales, and starts its token at the fake: the interaction
+// as Discord would deliver it.
+func (h *harness) interaction(raw map[string]any) (*discordgo.Interaction, string) {
 	h.t.Helper()
 	n := h.next.Add(1)
 	token := fmt.Sprintf("tok%d", n)
@@ -345,13 +346,21 @@ func (h *harness) send(raw map[string]any) result {
 		h.inDM[token] = true
 		h.dmMu.Unlock()
 	}
+	return &i, token
+}
+
+// send feeds an interaction, given as Discord would send its JSON, to the
+// bot and returns what the fake recorded under its token.
+func (h *harness) send(raw map[string]any) result {
+	h.t.Helper()
+	i, token := h.interaction(raw)
 	switch {
 	case h.web != nil:
 		h.web.interaction(h, raw)
 	case h.run != nil:
 		h.run.interaction(h, raw, token)
 	default:
-		h.bot.HandleInteraction(context.Background(), &i)
+		h.bot.HandleInteraction(context.Background(), i)
 	}
 	// what the interaction set off is delivered through it after it was
 	// answered (the publisher's work): wait for that too

@@ -146,6 +146,11 @@ type Reply struct {
 	// only that it is done, in its user's language ("" reads "Done.")
 	doneText string
 	sentAt   time.Time // when the initial response went out (inline.go)
+	// pending keeps the record of a deferred answer (pending.go); kept
+	// is closed once it was kept (or failed to be)
+	pending Pending
+	kept    chan struct{}
+	after   AfterFunc
 	// answered is closed once the interaction is answered or its handler
 	// is done (see unblockFollowups).
 	answered     chan struct{}
@@ -170,10 +175,10 @@ func Expired(err error) bool {
 // newReply answers i through s; after is the clock of its automatic
 // defer (real time when nil).
 func newReply(s *discordgo.Session, i *discordgo.Interaction, log *slog.Logger, after AfterFunc) *Reply {
-	r := &Reply{s: s, i: i, log: log, answered: make(chan struct{})}
 	if after == nil {
 		after = RealAfterFunc
 	}
+	r := &Reply{s: s, i: i, log: log, after: after, answered: make(chan struct{})}
 	if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit {
 		// held while the timer is set: one that fires at once waits
 		// here until r.stop is there to be read
@@ -199,8 +204,10 @@ func (r *Reply) autoDefer() {
 	r.DeferUpdate()
 }
 
-// Finish answers an interaction its handler left unanswered: a
-// component's message stays as it was; a command is told it is done.
+// Finish answers an interaction its handler left unanswered (a
+// component's message stays as it was; a command is told it is done),
+// and forgets its pending record, if one was kept: the interaction is
+// answered.
 func (r *Reply) Finish() {
 	r.mu.Lock()
 	answered := r.state != ackNone
@@ -212,6 +219,7 @@ func (r *Reply) Finish() {
 	case r.i.Type == discordgo.InteractionMessageComponent || r.i.Type == discordgo.InteractionModalSubmit:
 		r.DeferUpdate()
 	}
+	r.forgetPending()
 }
 
 // doneWords say that a command is done, in its user's language.
@@ -267,12 +275,22 @@ func (r *Reply) note(err error) error {
 }
 
 // DeferMessage acknowledges with a loading message (private or public) that
-// a later message call fills in. No-op once acknowledged.
+// a later message call fills in, after keeping the interaction's pending
+// record (see KeepPending). No-op once acknowledged.
 func (r *Reply) DeferMessage(private bool) {
+	r.deferMessage(private, true)
+}
+
+// deferMessage is DeferMessage; keep says whether a pending record is
+// kept first (not for a defer the answer follows at once).
+func (r *Reply) deferMessage(private, keep bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != ackNone {
 		return
+	}
+	if keep {
+		r.keepPending()
 	}
 	r.private = private
 	var flags discordgo.MessageFlags
@@ -301,7 +319,7 @@ func (r *Reply) DeferUpdate() {
 func (r *Reply) Message(m Message) error {
 	m = Fit(m)
 	if m.described() || m.Card { // a card: discordgo's response always names content
-		r.DeferMessage(m.Private)
+		r.deferMessage(m.Private, false) // the answer follows at once
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
