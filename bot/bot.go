@@ -335,7 +335,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
 	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store,
-		pending: newPendingReplies(store, send, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now, cfg.AfterFunc)}
+		pending: newPendingReplies(store, send, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)}
 	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	inbox := &inboxHandler{store: store, games: reg}

@@ -36,19 +36,18 @@ type pendingReplies struct {
 	langs *languages
 	log   *slog.Logger
 	now   func() time.Time
-	after transport.AfterFunc
 	// owner names this process's records (a value of its own per run),
 	// which it never takes; shared is true when other processes use the
 	// store (then another's record is taken only past liveGrace)
 	owner  string
 	shared bool
 	// later is set while a pass is scheduled for records still in
-	// another process's grace
+	// another process's grace (see Bot.answerPending)
 	later atomic.Bool
 }
 
-func newPendingReplies(store pendingStore, send *transport.Sender, langs *languages, shared bool, log *slog.Logger, now func() time.Time, after transport.AfterFunc) *pendingReplies {
-	return &pendingReplies{store: store, send: send, langs: langs, log: log, now: now, after: after, owner: rand.Text(), shared: shared}
+func newPendingReplies(store pendingStore, send *transport.Sender, langs *languages, shared bool, log *slog.Logger, now func() time.Time) *pendingReplies {
+	return &pendingReplies{store: store, send: send, langs: langs, log: log, now: now, owner: rand.Text(), shared: shared}
 }
 
 // carriesMove reports whether i may carry a move, whose commit keeps i's
@@ -82,11 +81,12 @@ func (pr *pendingReplies) Forget(i *discordgo.Interaction) {
 }
 
 // answer takes the records that processes which died left (every other
-// process's, or with a shared store those past liveGrace, with a pass
-// scheduled for the rest) and fills in each deferred message whose token
-// still lasts: the move was recorded, or not. Each edit is a REST call
-// through the send path.
-func (pr *pendingReplies) answer() {
+// process's, or with a shared store those past liveGrace) and fills in
+// each deferred message whose token still lasts: the move was recorded,
+// or not. Each edit is a REST call through the send path. It returns how
+// long until a record left in another's grace leaves it, or 0 when none
+// was left.
+func (pr *pendingReplies) answer() time.Duration {
 	now := pr.now()
 	var next time.Time // the earliest a record in another's grace leaves it
 	taken, err := pr.store.TakePending(func(p storage.Pending) bool {
@@ -116,12 +116,10 @@ func (pr *pendingReplies) answer() {
 	if len(taken) > 0 {
 		pr.log.Info("answered the moves a stopped process left unanswered", "taken", len(taken), "answered", answered)
 	}
-	if !next.IsZero() && pr.later.CompareAndSwap(false, true) {
-		pr.after(next.Sub(now), func() {
-			pr.later.Store(false)
-			pr.answer()
-		})
+	if next.IsZero() {
+		return 0
 	}
+	return next.Sub(now)
 }
 
 // fill edits p's deferred message into whether its move was recorded, in
@@ -152,12 +150,18 @@ func (pr *pendingReplies) fill(p storage.Pending) bool {
 }
 
 // answerPending fills in the moves a stopped process left unanswered
-// (pendingReplies.answer): at start-up and at each gateway READY.
+// (pendingReplies.answer): at start-up and at each gateway READY, and
+// once more when another process's grace on some of them runs out.
 func (b *Bot) answerPending() {
 	if !b.enter() {
 		return
 	}
 	defer b.leave()
 	defer b.recoverPanic("answering moves left unanswered", nil)
-	b.pending.answer()
+	if wait := b.pending.answer(); wait > 0 && b.pending.later.CompareAndSwap(false, true) {
+		b.cfg.AfterFunc(wait, func() {
+			b.pending.later.Store(false)
+			b.answerPending()
+		})
+	}
 }
