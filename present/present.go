@@ -159,22 +159,50 @@ func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 // visibleLen is the number of terminal columns s takes outside ANSI
 // escape sequences: a Chinese character or an emoji takes two, a
 // combining accent none.
-func visibleLen(s string) int { return uniseg.StringWidth(StripANSI(s)) }
+func visibleLen(s string) int {
+	s = StripANSI(s)
+	n := 0
+	for _, r := range s {
+		if !oneColumn(r) {
+			return uniseg.StringWidth(s)
+		}
+		n++
+	}
+	return n
+}
+
+// oneColumn reports whether r takes one column whatever follows it:
+// Latin-1's letters and signs, dashes, quotes and the ellipsis, the narrow
+// no-break space French puts before its signs, and the arrow. Anything
+// else is measured by grapheme cluster.
+func oneColumn(r rune) bool {
+	switch {
+	case r >= ' ' && r < 0x7f, r >= 0xa0 && r <= 0xff && r != 0xad:
+		return true
+	case r >= 0x2010 && r <= 0x2027, r == 0x202f, r == '→':
+		return true
+	}
+	return false
+}
 
 // StripANSI removes ANSI colour codes from s.
 func StripANSI(s string) string {
-	var b strings.Builder
-	esc := false
-	for _, r := range s {
-		switch {
-		case esc:
-			esc = r != 'm'
-		case r == '\x1b':
-			esc = true
-		default:
-			b.WriteRune(r)
-		}
+	at := strings.IndexByte(s, '\x1b')
+	if at < 0 {
+		return s
 	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for at >= 0 {
+		b.WriteString(s[:at])
+		end := strings.IndexByte(s[at:], 'm')
+		if end < 0 {
+			return b.String() // a code cut short hides the rest
+		}
+		s = s[at+end+1:]
+		at = strings.IndexByte(s, '\x1b')
+	}
+	b.WriteString(s)
 	return b.String()
 }
 

@@ -58,6 +58,12 @@ func Playouts(t *testing.T, rules engine.Rules, games, maxSteps int, allowStall 
 	}
 }
 
+// roundTripEvery is how many actions apart a playout checks that its
+// state survives Encode and Decode. Each game starts at another offset
+// (its seed's), so over many games every point of a game is checked; the
+// round trip is most of a playout's cost, so it is not done every action.
+const roundTripEvery = 23
+
 func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bool, check Check) error {
 	s, err := rules.New(setup)
 	if err != nil {
@@ -99,7 +105,7 @@ func playout(rules engine.Rules, setup engine.Setup, maxSteps int, allowStall bo
 				return fmt.Errorf("after %q by seat %d (action %d): %v", action, p.Seat, steps+1, err)
 			}
 		}
-		if steps%7 == 0 {
+		if steps%roundTripEvery == int(setup.Seed%roundTripEvery) {
 			if err := RoundTrip(rules, s); err != nil {
 				return fmt.Errorf("after %d actions: %v", steps+1, err)
 			}
