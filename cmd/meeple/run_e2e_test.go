@@ -45,7 +45,12 @@ var builtMeeple = sync.OnceValues(func() (string, error) {
 		return "", errNoGoTool
 	}
 	bin := filepath.Join(binDir, "meeple")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// built as a person builds it, with the version control stamp
+	// (TestVersionOfBuiltBinaryMatchesItsBuildInfo reads it) and none of
+	// the flags the test run may have been given
+	build := exec.Command(goTool, "build", "-buildvcs=auto", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return bin, nil

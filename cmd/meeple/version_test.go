@@ -65,12 +65,7 @@ func TestVersionOfBuiltBinaryMatchesItsBuildInfo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go is needed to build the binary: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "meeple")
-	goBuild := exec.Command(goTool, "build", "-buildvcs=auto", "-o", bin, ".")
-	goBuild.Env = append(os.Environ(), "GOFLAGS=")
-	if out, err := goBuild.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMeeple(t)
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil {
 		t.Fatalf("meeple version: %v", err)
