@@ -352,7 +352,7 @@ func TestInteractionsAreAcknowledgedBeforeTheirActionIsStored(t *testing.T) {
 			board := h.board(chTiny)
 			before := h.game(chTiny).Version
 			mark := h.mark()
-			unlock := h.bot.timers.locks.lock(chTiny) // another action holds the game
+			unlock := h.bot.timers.locks.Lock(chTiny) // another action holds the game
 			acked := make(chan discordtest.Request, 1)
 			h.fake.Watch(func(q discordtest.Request) {
 				if q.Kind == discordtest.Callback {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"strconv"
 	"strings"
@@ -23,7 +24,8 @@ const modalInput = "choice"
 // private form, and the DM menus of secret prompts.
 type playHandler struct {
 	store gameStore
-	ref   *referee
+	games *engine.Registry
+	ref   *table.Referee
 	pub   *publisher
 	dms   *dmHandler
 }
@@ -50,12 +52,12 @@ func (ph *playHandler) suggest(in *interaction) choiceList {
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
-	words := gameWords(in.tr, ph.ref.games, g.Kind) // what each action does, in the reader's language
+	words := gameWords(in.tr, ph.games, g.Kind) // what each action does, in the reader's language
 	var out []string
-	for _, seat := range seatsOf(g, in.user.ID) {
+	for _, seat := range table.SeatsOf(g, in.user.ID) {
 		var actions []string
 		if in.name != cmdFree {
-			for _, p := range promptsOf(st, seat) {
+			for _, p := range table.PromptsOf(st, seat) {
 				actions = append(actions, p.Actions...)
 			}
 		}
@@ -106,19 +108,19 @@ func (ph *playHandler) pickComponent(ctx context.Context, r *transport.Reply, in
 // answers by updating the board the click was on.
 func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
-	req := request{channel: in.ChannelID, user: in.user.ID, game: id.Game, offered: offer{id.Revision, holdRevision}, text: id.Arg, key: in.ID}
+	req := table.Request{Channel: in.ChannelID, User: in.user.ID, Game: id.Game, Offered: table.Offer{Revision: id.Revision, Hold: table.HoldRevision}, Text: id.Arg, Key: in.ID}
 	if id.Verb == verbPick {
 		if len(in.values) != 1 {
 			return errPickOne
 		}
-		req.text = in.values[0]
+		req.Text = in.values[0]
 		if n, err := strconv.Atoi(id.Arg); err == nil {
 			seat := engine.Seat(n)
-			req.menuSeat = &seat
+			req.MenuSeat = &seat
 		}
 	}
-	out, err := ph.ref.play(req)
-	if errors.Is(err, errStaleClick) && in.message != nil {
+	out, err := ph.ref.Play(req)
+	if errors.Is(err, table.ErrStaleClick) && in.message != nil {
 		ph.pub.repairStale(in.ChannelID, in.message.ID) // a board left behind by a lost delivery
 	}
 	if err != nil {
@@ -128,7 +130,7 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 		return err
 	}
 	ph.pub.notifyVia(out, r, in.message)
-	if len(out.private) > 0 || out.recorded {
+	if len(out.Private) > 0 || out.Recorded {
 		return r.Message(transport.Message{Content: privateConfirmation(in.tr, out), Private: true})
 	}
 	return nil
@@ -137,11 +139,11 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 // secretForm plays the text of the private form.
 func (ph *playHandler) secretForm(_ context.Context, r *transport.Reply, in *interaction) error {
 	if strings.TrimSpace(in.text) == "" {
-		return errBlankChoice
+		return table.ErrBlankChoice
 	}
 	// a secret choice stays valid while its prompt is open, whoever else
 	// acts meanwhile, unless an undo took back the history it was asked in
-	out, err := ph.ref.play(request{channel: in.ChannelID, user: in.user.ID, game: in.id.Game, offered: offer{in.id.Revision, holdHistory}, text: in.text, key: in.ID})
+	out, err := ph.ref.Play(table.Request{Channel: in.ChannelID, User: in.user.ID, Game: in.id.Game, Offered: table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}, Text: in.text, Key: in.ID})
 	if err != nil || in.message == nil {
 		return ph.answerPrivately(r, in, out, err)
 	}
@@ -153,7 +155,7 @@ func (ph *playHandler) secretForm(_ context.Context, r *transport.Reply, in *int
 
 // answerPrivately tells the actor privately what they did, then publishes
 // the change with r's help (see publisher.notifyVia).
-func (ph *playHandler) answerPrivately(r *transport.Reply, in *interaction, out *outcome, err error) error {
+func (ph *playHandler) answerPrivately(r *transport.Reply, in *interaction, out *table.Outcome, err error) error {
 	if err != nil {
 		if out != nil {
 			ph.pub.notify(out)
@@ -183,20 +185,20 @@ func modalValue(rows []discordgo.MessageComponent) string {
 // privateConfirmation tells the actor what they did, in p's language,
 // with their private events; for a secret choice it says who else can see
 // it (nobody).
-func privateConfirmation(p *locale.Printer, out *outcome) string {
+func privateConfirmation(p *locale.Printer, out *table.Outcome) string {
 	var sb strings.Builder
-	if out.recorded {
+	if out.Recorded {
 		sb.WriteString(p.T(recordedNote) + "\n")
 	}
-	sb.WriteString(p.T("play.played", "ID", out.game.ID, "Action", out.action))
-	if out.secret {
+	sb.WriteString(p.T("play.played", "ID", out.Game.ID, "Action", out.Action))
+	if out.Secret {
 		sb.WriteString(" " + p.T("play.secret_note"))
-		if !out.revealed() {
+		if !out.Revealed() {
 			sb.WriteString(" " + p.T("play.change_note"))
 		}
 	}
-	words := wording.ForRules(p, out.rules, nil)
-	for _, e := range out.private {
+	words := wording.ForRules(p, out.Rules, nil)
+	for _, e := range out.Private {
 		sb.WriteString("\n• " + words.Event(e))
 	}
 	return sb.String()
@@ -212,13 +214,13 @@ func (ph *playHandler) playCommand(_ context.Context, r *transport.Reply, in *in
 	// acknowledged privately at once, before the game is loaded and the
 	// action stored, and the answer fills that in
 	r.DeferMessage(true)
-	req := request{channel: i.ChannelID, user: userOf(i).ID, text: text, key: i.ID}
+	req := table.Request{Channel: i.ChannelID, User: userOf(i).ID, Text: text, Key: i.ID}
 	if game, revision, action, ok := parseListValue(text); ok {
 		// picked from the list: it holds only while the game's history
 		// still extends the one the list was drawn for
-		req.game, req.offered, req.text = game, offer{revision, holdHistory}, action
+		req.Game, req.Offered, req.Text = game, table.Offer{Revision: revision, Hold: table.HoldHistory}, action
 	}
-	out, err := ph.ref.play(req)
+	out, err := ph.ref.Play(req)
 	return ph.answerPrivately(r, in, out, err)
 }
 
@@ -230,15 +232,15 @@ func (ph *playHandler) secretButton(_ context.Context, r *transport.Reply, in *i
 		return err
 	}
 	if g.ID != id.Game {
-		return errForeign
+		return table.ErrForeign
 	}
 	if g.Status != storage.StatusRunning {
-		return errNotRunning
+		return table.ErrNotRunning
 	}
 	p, ok := answerableSecretPrompt(g, st, userOf(i).ID)
 	if !ok {
-		if len(seatsOf(g, userOf(i).ID)) == 0 {
-			return errNotSeated
+		if len(table.SeatsOf(g, userOf(i).ID)) == 0 {
+			return table.ErrNotSeated
 		}
 		return errNoSecret
 	}
@@ -261,8 +263,8 @@ func (ph *playHandler) secretButton(_ context.Context, r *transport.Reply, in *i
 // or one already answered that the rules still let them change (then a new
 // answer replaces it).
 func answerableSecretPrompt(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
-	for _, seat := range seatsOf(g, user) {
-		for _, p := range choicesOf(st, seat) {
+	for _, seat := range table.SeatsOf(g, user) {
+		for _, p := range table.ChoicesOf(st, seat) {
 			if p.Secret {
 				return p, true
 			}
@@ -273,8 +275,8 @@ func answerableSecretPrompt(g *storage.Game, st engine.State, user string) (engi
 
 // openSecretPrompt finds user's open secret prompt in the game.
 func openSecretPrompt(g *storage.Game, st engine.State, user string) (engine.Prompt, bool) {
-	for _, seat := range seatsOf(g, user) {
-		for _, p := range promptsOf(st, seat) {
+	for _, seat := range table.SeatsOf(g, user) {
+		for _, p := range table.PromptsOf(st, seat) {
 			if p.Secret {
 				return p, true
 			}

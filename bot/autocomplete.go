@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
@@ -27,7 +28,7 @@ func matchChoices(list []string, typed string) []*discordgo.ApplicationCommandOp
 		}
 		switch {
 		case !ok:
-		case strings.HasPrefix(low, strings.ToLower(canonical(typed))):
+		case strings.HasPrefix(low, strings.ToLower(table.Canonical(typed))):
 			first = append(first, s)
 		default:
 			rest = append(rest, s)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"slices"
@@ -109,7 +110,7 @@ func (vw *views) boardCard(p *locale.Printer, g *storage.Game, st engine.State, 
 	if recent := vw.recent.last(g.Channel, recentOnBoard, words); len(recent) > 0 {
 		news = append(news, "**"+p.T("board.last")+"**\n- "+strings.Join(recent, "\n- "))
 	}
-	if !g.Deadline.IsZero() && len(humanWaiting(g, st)) > 0 { // else it is a computer's timer (computerDue)
+	if !g.Deadline.IsZero() && len(table.HumanWaiting(g, st)) > 0 { // else it is a computer's timer (computerDue)
 		// a Discord timestamp: each reader sees it in their own language
 		// and time zone
 		at := g.Deadline.Unix()
@@ -191,7 +192,7 @@ type seatLine struct {
 func (vw *views) seatLines(p *locale.Printer, g *storage.Game, st engine.State) []seatLine {
 	names := seatNames(g)
 	out := make([]seatLine, len(g.Seats))
-	waits := humanWaiting(g, st)
+	waits := table.HumanWaiting(g, st)
 	for n, s := range g.Seats {
 		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(p, s.User),
 			Clock: vw.bankMark(p, g, engine.Seat(n), slices.Contains(waits, engine.Seat(n)))}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/bot/shard"
+	"github.com/meeplegames/meeple/bot/table"
 )
 
 // TestABoardEndsShowingItsGamesLatestVersion runs two processes (two bots,
@@ -29,8 +30,8 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 	h.bot.Wait()
 	v := h.game(chTiny).Version
 
-	cheer := func(b *Bot, u tester) *outcome {
-		out, err := b.timers.ref.play(request{channel: chTiny, user: u.ID, text: "cheer"})
+	cheer := func(b *Bot, u tester) *table.Outcome {
+		out, err := b.timers.ref.Play(table.Request{Channel: chTiny, User: u.ID, Text: "cheer"})
 		if err != nil {
 			t.Fatalf("%s's cheer: %v", u.Name, err)
 		}

@@ -14,7 +14,7 @@
 // the slash commands and component verbs it answers with the router:
 // lobby (lobby.go), play (act.go), the /game views (gamecmd.go), DMs
 // (dm.go), deadlines (deadline.go) and admin (admin.go). They share a
-// referee that applies actions (play.go), a publisher that shows their
+// referee that applies actions (package table), a publisher that shows their
 // effect in the channel (publish.go), and one send path to Discord
 // (package transport) that fits every text to Discord's limits and guards the REST
 // budget. A new feature arrives as a new handler registered in New.
@@ -29,9 +29,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -254,7 +254,7 @@ type Bot struct {
 	timers *deadlines
 	// digests sends the daily inbox DMs
 	digests *digests
-	think   *thinker
+	think   *table.Thinker
 	obs     Observer
 	// gateway is which shards Run has connected; probe is the store
 	// StoreWritable tries (observe.go)
@@ -315,9 +315,9 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	probe := store
 	store, render = observeStore(store, cfg.Observer), observeRenderer(render, cfg.Observer)
 	send := transport.NewSender(s, cfg.Logger, cfg.Now, cfg.AfterFunc, cfg.Observer)
-	locks := newLockPool()
+	locks := table.NewLocks()
 	away := &absences{store: store, cfg: &cfg, log: cfg.Logger}
-	due := newDueGames()
+	due := table.NewDueGames()
 	budget := int(cfg.Think.Milliseconds())
 	level := func(guild string) string {
 		s, err := store.GuildSettings(guild)
@@ -326,27 +326,32 @@ func New(p Parts, cfg Config) (*Bot, error) {
 		}
 		return s.StandIn
 	}
-	ref := &referee{store: store, games: reg, locks: locks, now: cfg.Now, after: cfg.AfterFunc, computer: cfg.Computer, level: level,
-		think: budget, due: due, away: away, tally: &tallies{store: store, log: cfg.Logger}}
+	tally := &tallies{store: store, log: cfg.Logger}
+	ref := table.NewReferee(table.Config{Store: store, Games: reg, Locks: locks, Now: cfg.Now, After: cfg.AfterFunc, Computer: cfg.Computer, Level: level,
+		Think: budget, Due: due, Back: away.back, Decided: tally.decided,
+		Away: func(g *storage.Game, seats []engine.Seat, now time.Time) map[engine.Seat]string {
+			stand, _ := away.of(g, seats, now)
+			return stand
+		}})
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
 	pub := newPublisher(store, store, look, send, prompts, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
-	think := newThinker(due, store, ref, pub, thinkers(cfg.Thinkers), budget, cfg.Logger)
+	think := table.NewThinker(due, store, ref, pub.notify, table.ThinkingSlots(cfg.Thinkers), budget, cfg.Logger)
 	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store,
 		pending: newPendingReplies(store, send, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)}
-	b.timers = &deadlines{store: store, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
+	b.timers = &deadlines{store: store, games: reg, tally: tally, away: away, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
 	inbox := &inboxHandler{store: store, games: reg}
 	b.digests = &digests{store: store, inbox: inbox, send: send, langs: langs, zones: pub.zones, log: cfg.Logger, owns: cfg.Shards.Holds("")}
 	handlers := []handler{
-		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
-		&playHandler{store: store, ref: ref, pub: pub, dms: dms},
-		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, think: think, pub: pub, look: look, ratings: book},
+		&lobbyHandler{store: store, lists: store, settings: store, games: reg, locks: locks, ref: ref, tally: tally, pub: pub, send: send, cfg: &b.cfg, log: cfg.Logger},
+		&playHandler{store: store, games: reg, ref: ref, pub: pub, dms: dms},
+		&gameHandler{store: store, lists: store, settings: store, games: reg, ref: ref, think: think, pub: pub, look: look, ratings: book, tally: tally},
 		dms,
 		&adminHandler{settings: store, cfg: &b.cfg, catalogue: catalogue},
-		&seatHandler{store: store, locks: locks, ref: ref, pub: pub, now: cfg.Now},
+		&seatHandler{store: store, games: reg, locks: locks, tally: tally, ref: ref, pub: pub, now: cfg.Now},
 		&endVoteHandler{store: store, locks: locks, pub: pub},
 		&pickerHandler{store: store, ref: ref, pub: pub},
 		&leaderboardHandler{book: book, games: reg, render: boardsOf(p.Renderer, cfg.Images)},
@@ -461,24 +466,11 @@ func (b *Bot) recoverPanic(what string, answer func(), attrs ...any) {
 	if p == nil {
 		return
 	}
-	b.log.Error("recovered from a panic in "+what, append(attrs, "panic", panicText(p), "stack", string(debug.Stack()))...)
+	b.log.Error("recovered from a panic in "+what, append(attrs, "panic", table.DescribePanic(p), "stack", string(debug.Stack()))...)
 	if answer != nil {
 		defer func() { _ = recover() }() // an answer that panics too is given up
 		answer()
 	}
-}
-
-// panicText describes a recovered value by its type and, for errors and
-// runtime errors, their message; other values may hold secrets and are not
-// printed.
-func panicText(p any) string {
-	switch v := p.(type) {
-	case runtime.Error:
-		return v.Error()
-	case error:
-		return fmt.Sprintf("%T", v)
-	}
-	return fmt.Sprintf("%T", p)
 }
 
 // enter registers work in flight, or reports false when closing. Work
@@ -517,7 +509,7 @@ func (b *Bot) fail(r *transport.Reply, i *discordgo.Interaction, err error) {
 
 // Wait blocks until every board update, ping and DM under way is sent.
 func (b *Bot) Wait() {
-	b.think.wait()
+	b.think.Wait()
 	b.pub.wait()
 }
 
@@ -531,7 +523,7 @@ func (b *Bot) Close() {
 	stop, done := b.stopTick, b.tickDone // taken by one Close only
 	b.stopTick = nil
 	b.gate.Unlock()
-	b.think.close()
+	b.think.Close()
 	b.pub.wait()
 	if stop != nil {
 		close(stop)

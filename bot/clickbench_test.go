@@ -105,7 +105,7 @@ func benchmarkClicks(b *testing.B, burst, thinking int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	h.bot.think.close() // the computers' games would keep it busy for ever
+	h.bot.think.Close() // the computers' games would keep it busy for ever
 	h.bot.Wait()
 	cl.report(b)
 	decisions := 0
@@ -312,8 +312,8 @@ func computerTables(b *testing.B, h *harness, n int) {
 			b.Fatal(err)
 		}
 		ref := h.bot.timers.ref
-		if err := ref.locks.with(ch, func() error {
-			_, err := ref.start(lobby, nil)
+		if err := h.bot.timers.locks.With(ch, func() error {
+			_, err := ref.Start(lobby, nil)
 			return err
 		}); err != nil {
 			b.Fatal(err)

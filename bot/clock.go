@@ -2,9 +2,9 @@ package bot
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
@@ -35,24 +35,6 @@ const (
 	clockBank  = "bank"
 )
 
-// bankOf is what seat's bank held when its present wait began.
-func bankOf(g *storage.Game, seat engine.Seat) time.Duration {
-	if int(seat) < len(g.Banks) && seat >= 0 {
-		return g.Banks[seat]
-	}
-	return g.Timing.Bank
-}
-
-// waitSince is when g began waiting on seat, and whether it waits on it.
-func waitSince(g *storage.Game, seat engine.Seat) (time.Time, bool) {
-	for _, w := range g.Waits {
-		if w.Seat == seat {
-			return w.Since, true
-		}
-	}
-	return time.Time{}, false
-}
-
 // ownDeadline is when the wait on user's seats in g (their seating s)
 // runs out for them: the end of their own bank, the earliest of their
 // waiting seats', in a game of time banks, whose one timer may be another
@@ -63,8 +45,8 @@ func ownDeadline(g *storage.Game, s storage.Seating) time.Time {
 	}
 	var first time.Time
 	for _, seat := range s.Waiting {
-		if since, ok := waitSince(g, seat); ok {
-			if end := since.Add(bankOf(g, seat)); first.IsZero() || end.Before(first) {
+		if since, ok := table.WaitSince(g, seat); ok {
+			if end := since.Add(table.BankOf(g, seat)); first.IsZero() || end.Before(first) {
 				first = end
 			}
 		}
@@ -75,44 +57,12 @@ func ownDeadline(g *storage.Game, s storage.Seating) time.Time {
 	return first
 }
 
-// bankLeft is what seat's bank holds at now: less the time its present
-// wait has lasted, when g waits on it; never below zero.
-func bankLeft(g *storage.Game, seat engine.Seat, now time.Time) time.Duration {
-	bank := bankOf(g, seat)
-	if since, ok := waitSince(g, seat); ok {
-		bank -= now.Sub(since)
-	}
-	return max(bank, 0)
-}
-
-// setBank keeps left as seat's bank in r.
-func setBank(r *storage.Game, seat engine.Seat, left time.Duration) {
-	for len(r.Banks) < len(r.Seats) {
-		r.Banks = append(r.Banks, r.Timing.Bank)
-	}
-	r.Banks[seat] = left
-}
-
-// drawBank is the edit that charges seat, which decided at now, the time
-// its wait lasted and adds the time a decision earns, up to the cap; nil
-// when g has no time banks.
-func drawBank(g *storage.Game, seat engine.Seat, now time.Time) func(r *storage.Game) error {
-	if !g.Timing.Banked() || seat < 0 || int(seat) >= len(g.Seats) {
-		return nil
-	}
-	left := bankLeft(g, seat, now)
-	return func(r *storage.Game) error {
-		setBank(r, seat, min(left+r.Timing.BankAdd, max(r.Timing.BankCap, left)))
-		return nil
-	}
-}
-
 // refill is the edit that gives each of seats, whose banks ran out and
 // for whom a stand-in decided, the time a decision earns.
 func refill(seats []engine.Seat) func(r *storage.Game) error {
 	return func(r *storage.Game) error {
 		for _, s := range seats {
-			setBank(r, s, min(r.Timing.BankAdd, r.Timing.BankCap))
+			table.SetBank(r, s, min(r.Timing.BankAdd, r.Timing.BankCap))
 		}
 		return nil
 	}
@@ -122,7 +72,7 @@ func refill(seats []engine.Seat) func(r *storage.Game) error {
 // run out at now and the others.
 func outOfTime(g *storage.Game, seats []engine.Seat, now time.Time) (out, left []engine.Seat) {
 	for _, s := range seats {
-		if bankLeft(g, s, now) <= 0 {
+		if table.BankLeft(g, s, now) <= 0 {
 			out = append(out, s)
 		} else {
 			left = append(left, s)
@@ -130,49 +80,6 @@ func outOfTime(g *storage.Game, seats []engine.Seat, now time.Time) (out, left [
 	}
 	return out, left
 }
-
-// bankEdit is the edit that arms the deadline of a game with time banks:
-// the earliest moment one of seats' banks runs out, each seat's wait
-// beginning at starts[s] (now when absent), with a reminder after the
-// game's reminder time when that comes first; no deadline when no seat
-// waits.
-func bankEdit(seats []engine.Seat, starts map[engine.Seat]time.Time, reminder time.Duration, now time.Time) func(r *storage.Game) error {
-	return func(r *storage.Game) error {
-		r.Deadline, r.RemindAt = time.Time{}, time.Time{}
-		for _, s := range seats {
-			start, ok := starts[s]
-			if !ok {
-				start = now
-			}
-			if at := start.Add(bankOf(r, s)); r.Deadline.IsZero() || at.Before(r.Deadline) {
-				r.Deadline = at
-			}
-		}
-		if !r.Deadline.IsZero() && !r.Deadline.After(now) {
-			r.Deadline = now // ran out already: the next tick applies the policy
-		}
-		if reminder > 0 && !r.Deadline.IsZero() && now.Add(reminder).Before(r.Deadline) {
-			r.RemindAt = now.Add(reminder)
-		}
-		return nil
-	}
-}
-
-// waitStarts is when the waits of g's seats that still wait after out
-// began: a seat that waited before and took no action in out keeps its
-// start, as the store keeps its wait (storage.Wait); any other begins now.
-func waitStarts(g *storage.Game, entries []storage.Entry) map[engine.Seat]time.Time {
-	out := map[engine.Seat]time.Time{}
-	for _, w := range g.Waits {
-		if !slices.ContainsFunc(entries, func(e storage.Entry) bool { return e.Seat == w.Seat }) {
-			out[w.Seat] = w.Since
-		}
-	}
-	return out
-}
-
-// storedWaitStarts is when the waits g keeps began.
-func storedWaitStarts(g *storage.Game) map[engine.Seat]time.Time { return waitStarts(g, nil) }
 
 // waitedSeats are the human seats g's stored waits name.
 func waitedSeats(g *storage.Game) []engine.Seat {
@@ -185,22 +92,6 @@ func waitedSeats(g *storage.Game) []engine.Seat {
 	return out
 }
 
-// both is the edit that makes a, then b (either may be nil).
-func both(a, b func(r *storage.Game) error) func(r *storage.Game) error {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return func(r *storage.Game) error {
-		if err := a(r); err != nil {
-			return err
-		}
-		return b(r)
-	}
-}
-
 // bankMark is what the board shows beside seat's name in a game with
 // time banks: the bank left, and when it runs out for a seat the game
 // waits on (a Discord timestamp, in each reader's time zone).
@@ -209,9 +100,9 @@ func (vw *views) bankMark(p *locale.Printer, g *storage.Game, seat engine.Seat, 
 		return ""
 	}
 	now := vw.now()
-	left := bankLeft(g, seat, now)
-	if since, ok := waitSince(g, seat); ok && waiting {
-		return " " + p.T("clock.running", "Left", shortDuration(p, left), "When", fmt.Sprintf("<t:%d:R>", since.Add(bankOf(g, seat)).Unix()))
+	left := table.BankLeft(g, seat, now)
+	if since, ok := table.WaitSince(g, seat); ok && waiting {
+		return " " + p.T("clock.running", "Left", shortDuration(p, left), "When", fmt.Sprintf("<t:%d:R>", since.Add(table.BankOf(g, seat)).Unix()))
 	}
 	return " " + p.T("clock.bank", "Left", shortDuration(p, left))
 }

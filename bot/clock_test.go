@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -35,7 +36,7 @@ func TestTimeBanksRunOutOneAtATime(t *testing.T) {
 	h.clock.Advance(3 * time.Hour)
 	pickAll(t, h, chTiny, alice, carol) // 3 hours of 10 spent, 2 earned: 9 left
 	g := h.game(chTiny)
-	if got := bankOf(g, 0); got != 9*time.Hour || !g.Deadline.Equal(start.Add(10*time.Hour)) {
+	if got := table.BankOf(g, 0); got != 9*time.Hour || !g.Deadline.Equal(start.Add(10*time.Hour)) {
 		t.Fatalf("alice's bank %v, deadline %v; want 9h and bob's bank running out at %v", got, g.Deadline, start.Add(10*time.Hour))
 	}
 	players := discordtest.MessageText(h.board(chTiny))
@@ -52,8 +53,8 @@ func TestTimeBanksRunOutOneAtATime(t *testing.T) {
 		t.Fatalf("the stand-in for bob was told %d times: %q", got, h.publicSince(mark))
 	}
 	g = h.game(chTiny)
-	if bankOf(g, 1) != 2*time.Hour || missed(g, 1) != 1 {
-		t.Fatalf("bob's bank %v and misses in a row %d after his ran out; want 2h and 1", bankOf(g, 1), missed(g, 1))
+	if table.BankOf(g, 1) != 2*time.Hour || missed(g, 1) != 1 {
+		t.Fatalf("bob's bank %v and misses in a row %d after his ran out; want 2h and 1", table.BankOf(g, 1), missed(g, 1))
 	}
 	// alice moves now, and her bank (9 hours) runs from the stand-in's move
 	if want := h.clock.Now().Add(9 * time.Hour); !g.Deadline.Equal(want) {
@@ -101,7 +102,7 @@ func TestMoreTimeByVote(t *testing.T) {
 		t.Fatalf("carol's vote: %s", res.text())
 	}
 	g := h.game(chTiny)
-	if bankOf(g, 1) != 14*time.Hour || g.Extension != nil || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
+	if table.BankOf(g, 1) != 14*time.Hour || g.Extension != nil || !g.Deadline.Equal(h.clock.Now().Add(10*time.Hour)) {
 		t.Fatalf("after the grant: banks %v, proposal %+v, deadline %v", g.Banks, g.Extension, g.Deadline)
 	}
 	if res := h.click(carol, chTiny, board.ID, ids[0]); !h.says(res.text(), "extend.closed") {
@@ -114,8 +115,8 @@ func TestMoreTimeByVote(t *testing.T) {
 	if res := h.command(admin, chTiny, cmdGame, subExtend, map[string]any{optSeat: 3, optHours: 2}); !strings.Contains(res.text(), "P3 gets 2 hours more") {
 		t.Fatalf("an admin's proposal: %s", res.text())
 	}
-	if g := h.game(chTiny); bankOf(g, 2) != 12*time.Hour {
-		t.Fatalf("carol's bank %v after the admin's grant", bankOf(g, 2))
+	if g := h.game(chTiny); table.BankOf(g, 2) != 12*time.Hour {
+		t.Fatalf("carol's bank %v after the admin's grant", table.BankOf(g, 2))
 	}
 }
 
@@ -183,7 +184,7 @@ func TestTheInboxGivesYourOwnBanksEnd(t *testing.T) {
 	start := h.clock.Now()
 	g := h.game(chTiny)
 	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
-		setBank(r, 0, 4*time.Hour) // alice has less left than bob
+		table.SetBank(r, 0, 4*time.Hour) // alice has less left than bob
 		return nil
 	}); err != nil {
 		t.Fatal(err)

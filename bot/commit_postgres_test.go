@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
@@ -45,14 +46,14 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	reg := tinyRegistry()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	process := func() (*referee, *racingStore) {
+	process := func() (*table.Referee, *racingStore) {
 		pg, err := postgres.Open(dsn, reg, postgres.Options{Now: clock})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { pg.Close() })
 		s := &racingStore{gameStore: pg}
-		return &referee{store: s, games: reg, locks: newLockPool(), now: clock}, s
+		return table.NewReferee(table.Config{Store: s, Games: reg, Locks: table.NewLocks(), Now: clock}), s
 	}
 	a, aStore := process()
 	b, _ := process()
@@ -71,25 +72,25 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the start, the computer's first pick and alice's deadline: one commit
-	if _, err := a.start(lobby, nil); err != nil || aStore.commits != 1 {
+	if _, err := a.Start(lobby, nil); err != nil || aStore.commits != 1 {
 		t.Fatalf("the start: %d commits, %v", aStore.commits, err)
 	}
 	now = now.Add(time.Hour)
-	out, err := a.play(request{channel: chTiny, user: alice.ID, text: "pick 1"})
-	if err != nil || aStore.commits != 2 || out.game.Version != 2 {
+	out, err := a.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "pick 1"})
+	if err != nil || aStore.commits != 2 || out.Game.Version != 2 {
 		t.Fatalf("alice's pick: %d commits, version %v, %v", aStore.commits, out, err)
 	}
 
 	// alice's move 1 in process a; just before a commits, process b applies
 	// her move 2 (a second click, arriving at the other process)
 	now = now.Add(time.Hour)
-	var won *outcome
+	var won *table.Outcome
 	aStore.first = func() {
-		if won, err = b.play(request{channel: chTiny, user: alice.ID, text: "move 2"}); err != nil {
+		if won, err = b.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 2"}); err != nil {
 			t.Errorf("process b: %v", err)
 		}
 	}
-	lost, err := a.play(request{channel: chTiny, user: alice.ID, text: "move 1"})
+	lost, err := a.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"})
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}
@@ -100,7 +101,7 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if won == nil || stored.Version != won.game.Version || stored.Log[2].Action != "move 2" || !stored.Deadline.Equal(won.game.Deadline) || !stored.Deadline.Equal(now.Add(10*time.Hour)) {
+	if won == nil || stored.Version != won.Game.Version || stored.Log[2].Action != "move 2" || !stored.Deadline.Equal(won.Game.Deadline) || !stored.Deadline.Equal(now.Add(10*time.Hour)) {
 		t.Fatalf("stored: version %d log %+v deadline %v; process b's outcome %+v", stored.Version, stored.Log, stored.Deadline, won)
 	}
 	for _, e := range stored.Log {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
@@ -321,11 +322,11 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 	w.mu.Lock()
 	w.lose = 1
 	w.mu.Unlock()
-	retried := h.advanceThrough(commitRetries[0]) // the pause before the retry
+	retried := h.advanceThrough(table.RetryPauses()[0]) // the pause before the retry
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
 	retried()
-	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, errUnknownOutcome.in(englishWords(t))) || h.says(text, "refuse.stale") {
+	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, fromTable(table.ErrUnknownOutcome).in(englishWords(t))) || h.says(text, "refuse.stale") {
 		t.Fatalf("alice was told %q after her recorded move", text)
 	}
 	g, _ := load(t, h)
@@ -405,10 +406,10 @@ func BenchmarkPlayAgainstComputers(b *testing.B) {
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]
 		_, st, err := h.store.Load(ch)
-		if err != nil || len(promptsOf(st, 0)) == 0 {
+		if err != nil || len(table.PromptsOf(st, 0)) == 0 {
 			return guildCommand(alice, ch, cmdGame, subScores, nil) // that game is over
 		}
-		action := player.Choose(st, promptsOf(st, 0)[0], &rng)
+		action := player.Choose(st, table.PromptsOf(st, 0)[0], &rng)
 		return guildCommand(alice, ch, cmdPlay, "", []map[string]any{{"name": optAction, "type": 3, "value": action}})
 	})
 	b.ReportMetric(float64(gameWrites(w.snapshot()))/float64(b.N), "game-writes/op")
@@ -442,7 +443,7 @@ func TestAnOlderBuildsButtonIsStale(t *testing.T) {
 	old := fmt.Sprintf("m1:%s:%d:act:move 1", strconv.FormatUint(before.ID, 36), before.Version)
 	res := h.click(alice, chTiny, board.ID, old)
 	h.bot.Wait()
-	if !res.private() || !strings.Contains(res.text(), errStaleClick.in(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrStaleClick).in(englishWords(t))) {
 		t.Fatalf("alice was told %q (private %v), want the stale board's answer", res.text(), res.private())
 	}
 	if g := h.game(chTiny); g.Version != before.Version || g.Revision != before.Revision {

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime/debug"
@@ -22,13 +23,16 @@ import (
 type deadlines struct {
 	store  gameStore
 	timers dueTimers
-	locks  *lockPool
-	ref    *referee
+	games  *engine.Registry
+	locks  *table.Locks
+	ref    *table.Referee
+	tally  *tallies
+	away   *absences
 	pub    *publisher
 	langs  *languages
 	log    *slog.Logger
 	// think decides for searching stand-ins outside the game's lock.
-	think *thinker
+	think *table.Thinker
 	// settings are the servers' settings (how many deadlines in a row a
 	// player may miss); nil reads as the defaults.
 	settings interface {
@@ -85,7 +89,7 @@ func (dl *deadlines) check(now time.Time) {
 func (dl *deadlines) handle(d storage.Due, now time.Time) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("recovered from a panic: %s\n%s", panicText(p), debug.Stack())
+			err = fmt.Errorf("recovered from a panic: %s\n%s", table.DescribePanic(p), debug.Stack())
 		}
 	}()
 	switch d.Kind {
@@ -102,7 +106,7 @@ func (dl *deadlines) handle(d storage.Due, now time.Time) (err error) {
 func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
-	err := dl.locks.with(d.Channel, func() error {
+	err := dl.locks.With(d.Channel, func() error {
 		var err error
 		g, st, err = dl.store.Load(d.Channel)
 		if err != nil {
@@ -130,7 +134,7 @@ func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 	if err != nil || g == nil {
 		return err
 	}
-	waiting := humanWaiting(g, st)
+	waiting := table.HumanWaiting(g, st)
 	p := dl.langs.guild(g.Guild, "")
 	text := p.T("deadline.reminder_soon", "ID", g.ID)
 	if !g.Deadline.IsZero() { // a Discord timestamp: each reader sees it in their own language and time zone
@@ -146,7 +150,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	var st engine.State
 	var waiting []engine.Seat
 	var away map[engine.Seat]string // the absent players among them, and what stands in
-	var out *outcome
+	var out *table.Outcome
 	// A searching stand-in (normal, strong) thinks outside the lock, on the
 	// game as the first look found it; its choices apply if the second
 	// look finds the game unmoved.
@@ -159,7 +163,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	var limit int
 	for look := 0; look < 2; look++ {
 		think := false
-		err := dl.locks.with(d.Channel, func() error {
+		err := dl.locks.With(d.Channel, func() error {
 			var err error
 			g, st, err = dl.store.Load(d.Channel)
 			if err != nil {
@@ -169,31 +173,28 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				g = nil
 				return nil
 			}
-			waiting = humanWaiting(g, st)
+			waiting = table.HumanWaiting(g, st)
 			var running []engine.Seat // with time banks: the seats whose banks still run
 			if g.Timing.Banked() {
 				if waiting, running = outOfTime(g, waiting, now); len(waiting) == 0 && len(running) > 0 {
-					return dl.ref.armBanks(g, running, stillDue(d))
+					return dl.ref.ArmBanks(g, running, stillDue(d))
 				}
 			}
 			var back time.Time
 			waiting, away, back = dl.standFor(g, waiting, now)
 			if len(waiting) == 0 && !back.IsZero() {
 				// every player it waits on is away, their deadlines waiting
-				return dl.ref.extendDeadline(g, back, stillDue(d))
+				return dl.ref.ExtendDeadline(g, back, stillDue(d))
 			}
-			if len(waiting) == 0 && dl.ref.due != nil {
-				if _, _, due := dl.ref.thinkingPrompt(g, st, dl.ref.think); due {
-					// a searching computer's move a stopped process left undone
-					dl.ref.due.wake(g.Channel)
-					g = nil
-					return nil
-				}
+			if len(waiting) == 0 && dl.ref.WakeThinker(g, st) {
+				// a searching computer's move a stopped process left undone
+				g = nil
+				return nil
 			}
 			if _, _, policy := gameDeadline(g); policy == onDeadlinePause && len(away) == 0 || len(waiting) == 0 {
-				return dl.ref.armDeadline(g, false, stillDue(d))
+				return dl.ref.ArmDeadline(g, false, stillDue(d))
 			}
-			rules, err := dl.ref.games.Lookup(g.Kind)
+			rules, err := dl.games.Lookup(g.Kind)
 			if err != nil {
 				return err
 			}
@@ -213,7 +214,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// reach the server's limit
 			missedSeats = slices.DeleteFunc(slices.Clone(waiting), func(s engine.Seat) bool { return away[s] != "" })
 			limit = missedInARow(dl.settingsOf(g.Guild))
-			name := dl.ref.standInName(rules, g.Guild)
+			name := dl.ref.StandInName(rules, g.Guild)
 			p := dl.langs.guild(g.Guild, "")
 			miss, lapsedSeats := lapse(g, missedSeats, limit, storage.Seat{Computer: name, Name: p.T("seats.computer_name", "Kind", levelName(p, name))}, now)
 			lapsed = map[engine.Seat]string{}
@@ -225,7 +226,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				return err
 			}
 			if g.Timing.Banked() { // the banks that ran out earn a decision's time
-				miss = both(miss, refill(waiting))
+				miss = table.Both(miss, refill(waiting))
 			}
 			taken := stillDue(d)
 			change := func(r *storage.Game) error {
@@ -237,7 +238,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// the stand-in's moves, the misses and the new deadline: one
 			// commit, refused when another process handled the deadline
 			// first
-			out, err = dl.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: change}, append(slices.Clone(waiting), running...), standIn)
+			out, err = dl.ref.Conclude(&table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: change}, append(slices.Clone(waiting), running...), standIn)
 			return err
 		})
 		if err != nil || !think {
@@ -259,7 +260,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	if out == nil {
 		if len(waiting) > 0 {
 			for _, s := range waiting {
-				dl.ref.tally.add(g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
+				dl.tally.add(g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
 			}
 			// told in the channel always; mentioned only who wants pings
 			dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
@@ -272,17 +273,17 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 		if _, ok := lapsed[s]; ok {
 			add.HandedOver = 1
 		}
-		dl.ref.tally.add(g.Guild, g.Seats[s].User, add)
+		dl.tally.add(g.Guild, g.Seats[s].User, add)
 	}
 	defer dl.lapsed(g, lapsed, limit)
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.standInName(out.rules, g.Guild)), "Names", joinNames(p, names)),
+	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)),
 		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }
@@ -306,7 +307,7 @@ func (dl *deadlines) settingsOf(guild string) storage.GuildSettings {
 // players among them, and the latest return of those whose deadlines
 // wait.
 func (dl *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
-	away, back := dl.ref.away.of(g, waiting, now)
+	away, back := dl.away.of(g, waiting, now)
 	if len(away) == 0 {
 		return waiting, nil, back
 	}
@@ -344,7 +345,7 @@ func (dl *deadlines) searchingStandIn(rules engine.Rules, guild string) engine.P
 	if dl.think == nil {
 		return nil
 	}
-	player, err := ai.LookupThinking(rules, dl.ref.standInName(rules, guild), dl.ref.think)
+	player, err := ai.LookupThinking(rules, dl.ref.StandInName(rules, guild), dl.think.Budget())
 	if err != nil || !ai.Searching(player) {
 		return nil
 	}
@@ -354,7 +355,7 @@ func (dl *deadlines) searchingStandIn(rules engine.Rules, guild string) engine.P
 // standInChoices thinks, outside the game's lock, for each waiting seat of
 // g (in state st): the searching stand-in's choice for its first prompt.
 func (dl *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
-	rules, err := dl.ref.games.Lookup(g.Kind)
+	rules, err := dl.games.Lookup(g.Kind)
 	if err != nil {
 		return nil
 	}
@@ -364,8 +365,8 @@ func (dl *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []
 	}
 	thought := map[engine.Seat]string{}
 	for _, s := range waiting {
-		if ps := promptsOf(st, s); len(ps) > 0 {
-			thought[s] = dl.think.decide(player, st, ps[0], g)
+		if ps := table.PromptsOf(st, s); len(ps) > 0 {
+			thought[s] = dl.think.Decide(player, st, ps[0], g)
 		}
 	}
 	return thought

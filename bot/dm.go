@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"hash/fnv"
 	"log/slog"
@@ -87,7 +88,7 @@ type dmHandler struct {
 	store   gameStore
 	lists   listStore
 	games   *engine.Registry
-	ref     *referee
+	ref     *table.Referee
 	pub     *publisher
 	send    *transport.Sender
 	log     *slog.Logger
@@ -132,15 +133,15 @@ func (p *promptsSent) record(game uint64, user string, revision uint64, at time.
 // drawnFor is the prompt user answered with a DM written at written: the
 // latest one sent before it. None is known when none was sent since this
 // process started: then the zero offer, no check but the game.
-func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) offer {
+func (p *promptsSent) drawnFor(game uint64, user string, written time.Time) table.Offer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, sent := range p.sent[game][user] {
 		if !sent.at.IsZero() && !written.Before(sent.at) {
-			return offer{sent.revision, holdHistory}
+			return table.Offer{Revision: sent.revision, Hold: table.HoldHistory}
 		}
 	}
-	return offer{}
+	return table.Offer{}
 }
 
 // sentTo is one secret prompt sent: the round's tag and the user DMed.
@@ -173,7 +174,7 @@ func (dh *dmHandler) register(rt *router) error {
 
 // handle answers a DM.
 func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
-	text := canonical(m.Content)
+	text := table.Canonical(m.Content)
 	user := m.Author.ID
 	tr := dh.langs.user(user) // a DM carries no locale: the user's last interaction's
 	waiting, err := dh.waitingSecrets(user)
@@ -185,7 +186,7 @@ func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		dh.answer(m.ChannelID, transport.Message{Content: errBlankChoice.in(tr)})
+		dh.answer(m.ChannelID, transport.Message{Content: fromTable(table.ErrBlankChoice).in(tr)})
 	case text == "":
 	case len(waiting) == 0:
 		dh.answer(m.ChannelID, transport.Message{Content: tr.T("dm.none_waiting")})
@@ -212,10 +213,10 @@ func written(id string, now time.Time) time.Time {
 
 // playFromDM plays text for user in g and returns the DM answer, in
 // words' language. key is
-// the id of the DM or interaction that sent it (see request.key); offered,
+// the id of the DM or interaction that sent it (see table.Request.Key); offered,
 // the prompt it answers (see drawnFor).
-func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered offer) string {
-	out, err := dh.ref.play(request{channel: g.Channel, user: user, game: g.ID, offered: offered, text: text, key: key})
+func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered table.Offer) string {
+	out, err := dh.ref.Play(table.Request{Channel: g.Channel, User: user, Game: g.ID, Offered: offered, Text: text, Key: key})
 	if out != nil {
 		dh.pub.notify(out)
 	}
@@ -297,8 +298,8 @@ func (dh *dmHandler) whichGame(_ context.Context, r *transport.Reply, in *intera
 	if err != nil {
 		return err
 	}
-	if len(seatsOf(g, user)) == 0 {
-		return errNotSeated
+	if len(table.SeatsOf(g, user)) == 0 {
+		return table.ErrNotSeated
 	}
 	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
 }
@@ -403,7 +404,7 @@ func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction
 	if narrowed, err := dh.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, value, in.ID, offer{in.id.Revision, holdHistory}), Components: []discordgo.MessageComponent{}})
+	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, value, in.ID, table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
@@ -423,7 +424,7 @@ func (dh *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
 		return nil, nil, refuseWith("dm.over", "ID", id)
 	}
 	if full.Status != storage.StatusRunning {
-		return nil, nil, errNotRunning
+		return nil, nil, table.ErrNotRunning
 	}
 	return full, st, nil
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 
@@ -30,7 +31,7 @@ type endStore interface {
 // endVoteHandler answers /game end and its button.
 type endVoteHandler struct {
 	store endStore
-	locks *lockPool
+	locks *table.Locks
 	pub   *publisher
 }
 
@@ -99,13 +100,13 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 			return err
 		}
 		if game != 0 && g.ID != game {
-			return errForeign
+			return table.ErrForeign
 		}
 		if g.Status != storage.StatusRunning {
-			return errNotRunning
+			return table.ErrNotRunning
 		}
-		if len(seatsOf(g, user)) == 0 {
-			return errNotSeated
+		if len(table.SeatsOf(g, user)) == 0 {
+			return table.ErrNotSeated
 		}
 		var already bool
 		if t, already = countVote(g, user); already {
@@ -141,9 +142,9 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 		})
 		return err
 	}
-	err := vh.locks.with(in.ChannelID, count)
+	err := vh.locks.With(in.ChannelID, count)
 	if errors.Is(err, errVotesMoved) { // the votes stored now pass: count once more
-		err = vh.locks.with(in.ChannelID, count)
+		err = vh.locks.With(in.ChannelID, count)
 	}
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 			Mentions: others, Components: []discordgo.MessageComponent{endVoteButton(p, g)},
 		})
 	}
-	vh.pub.notify(&outcome{game: g, state: st, seat: engine.Spectator, over: true})
+	vh.pub.notify(&table.Outcome{Game: g, State: st, Seat: engine.Spectator, Over: true})
 	voters := make([]string, len(t.votes))
 	for n, v := range t.votes {
 		voters[n] = "<@" + v + ">"

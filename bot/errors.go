@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 	"github.com/meeplegames/meeple/storage"
@@ -84,11 +85,6 @@ func refuseWith(id string, args ...any) error {
 var (
 	errNoGame      = &refusal{id: "refuse.no_game"}
 	errNoLobby     = &refusal{id: "refuse.no_lobby"}
-	errNotRunning  = &refusal{id: "refuse.not_running"}
-	errNotSeated   = &refusal{id: "refuse.not_seated"}
-	errNotYours    = &refusal{id: "refuse.not_yours"}
-	errStaleClick  = &refusal{id: "refuse.stale_click"}
-	errForeign     = &refusal{id: "refuse.foreign"}
 	errUnknownComp = &refusal{id: "refuse.unknown_component"}
 	// errMisplaced: a button of this Meeple on a message it never put
 	// it on (a forged click)
@@ -96,20 +92,8 @@ var (
 	errBusyChannel = &refusal{id: "refuse.busy_channel"}
 	errGuildOnly   = &refusal{id: "refuse.guild_only"}
 	errClosing     = &refusal{id: "refuse.closing"}
-	errStaleChoice = &refusal{id: "refuse.stale_choice"}
-	// errForeignChoice: a form, menu or list choice drawn for a game that
-	// lives in another channel
-	errForeignChoice = &refusal{id: "refuse.foreign_choice"}
-	errBlankChoice   = &refusal{id: "refuse.blank_choice"}
-	errPickOne       = &refusal{id: "play.pick_one"}
-	errNoSecret      = &refusal{id: "play.no_secret"}
-	// errUnknownOutcome: the store's answer to a commit was lost, and
-	// retries could not tell whether it was kept.
-	errUnknownOutcome = &refusal{id: "refuse.unknown_outcome"}
-	// errNotRecorded: the store could not keep a move (its database was
-	// out of reach, or its answer lost and a retry found the move not
-	// kept): the player should play it again.
-	errNotRecorded = &refusal{id: "refuse.not_recorded"}
+	errPickOne     = &refusal{id: "play.pick_one"}
+	errNoSecret    = &refusal{id: "play.no_secret"}
 )
 
 // recordedNote tells a player that their move was recorded, when the
@@ -145,11 +129,15 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	if errors.As(err, &ref) {
 		return ref.in, false
 	}
+	var tableRefusal *table.Refusal
+	if errors.As(err, &tableRefusal) {
+		return fromTable(tableRefusal).in, false
+	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
 		var rules engine.Rules // names the items the reason mentions
-		if in := (*gameRefusal)(nil); errors.As(err, &in) {
-			rules = in.rules
+		if in := (*table.RuleRefusal)(nil); errors.As(err, &in) {
+			rules = in.Rules
 		}
 		return func(p *locale.Printer) string { return wording.ForRules(p, rules, nil).Refusal(rule) }, false
 	}
@@ -172,13 +160,6 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	return message(genericFailure), true
 }
 
-// gameRefusal is a game's refusal of an action with the game's rules,
-// whose content names the items its reason mentions (a patent, a city)
-// in the reader's language.
-type gameRefusal struct {
-	err   error
-	rules engine.Rules
-}
-
-func (g *gameRefusal) Error() string { return g.err.Error() }
-func (g *gameRefusal) Unwrap() error { return g.err }
+// fromTable is the table's refusal r as the bot's, to be written in a
+// reader's language.
+func fromTable(r *table.Refusal) *refusal { return &refusal{id: r.ID, args: r.Args} }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
@@ -54,10 +55,10 @@ func grantsTime(g *storage.Game, e *storage.Extension) (votes int, needed int, g
 func grant(r *storage.Game, e storage.Extension, now time.Time) {
 	r.Extension = nil
 	if r.Timing.Banked() {
-		setBank(r, e.Seat, bankOf(r, e.Seat)+e.Time)
+		table.SetBank(r, e.Seat, table.BankOf(r, e.Seat)+e.Time)
 		if seats := waitedSeats(r); len(seats) > 0 && !r.Deadline.IsZero() {
 			_, reminder, _ := gameDeadline(r)
-			_ = bankEdit(seats, storedWaitStarts(r), reminder, now)(r)
+			_ = table.BankDeadline(seats, table.StoredWaitStarts(r), reminder, now)(r)
 		}
 		return
 	}
@@ -73,16 +74,16 @@ func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *intera
 	h, _ := in.opts.integer(optHours)
 	var g *storage.Game
 	var granted bool
-	err := sh.locks.with(in.ChannelID, func() error {
+	err := sh.locks.With(in.ChannelID, func() error {
 		loaded, st, err := sh.store.Load(in.ChannelID)
 		if err != nil {
 			return err
 		}
 		if loaded.Status != storage.StatusRunning {
-			return errNotRunning
+			return table.ErrNotRunning
 		}
-		if len(seatsOf(loaded, user)) == 0 && !admin {
-			return errNotSeated
+		if len(table.SeatsOf(loaded, user)) == 0 && !admin {
+			return table.ErrNotSeated
 		}
 		seat := engine.Seat(n - 1)
 		round := roundTag(st)
@@ -159,7 +160,7 @@ func extendMessage(p *locale.Printer, g *storage.Game, user string) transport.Me
 // has (a Discord timestamp) or what its bank holds.
 func grantedText(p *locale.Printer, g *storage.Game, seat engine.Seat, d time.Duration, now time.Time) string {
 	if g.Timing.Banked() {
-		return p.T("extend.granted_bank", "Seat", int(seat)+1, "Time", humanDuration(p, d), "ID", g.ID, "Left", shortDuration(p, bankLeft(g, seat, now)))
+		return p.T("extend.granted_bank", "Seat", int(seat)+1, "Time", humanDuration(p, d), "ID", g.ID, "Left", shortDuration(p, table.BankLeft(g, seat, now)))
 	}
 	return p.T("extend.granted_deadline", "Seat", int(seat)+1, "Time", humanDuration(p, d), "ID", g.ID, "When", fmt.Sprintf("<t:%d:f>", g.Deadline.Unix()))
 }
@@ -170,16 +171,16 @@ func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *int
 	user, admin := in.user.ID, isAdmin(in.Interaction)
 	var g *storage.Game
 	var granted *storage.Extension
-	err := sh.locks.with(in.ChannelID, func() error {
+	err := sh.locks.With(in.ChannelID, func() error {
 		loaded, st, err := sh.store.Load(in.ChannelID)
 		if err != nil {
 			return err
 		}
 		if loaded.ID != in.id.Game {
-			return errForeign
+			return table.ErrForeign
 		}
 		if loaded.Status != storage.StatusRunning {
-			return errNotRunning
+			return table.ErrNotRunning
 		}
 		round := roundTag(st)
 		g, err = sh.store.Update(in.ChannelID, loaded.ID, func(r *storage.Game) error {

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
 	"regexp"
@@ -506,7 +507,7 @@ func TestUserMessages(t *testing.T) {
 	}{
 		{engine.Refuse(engine.ErrIllegalAction, "that space is taken"), "that space is taken", false},
 		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
-		{errStaleClick, errStaleClick.in(englishWords(t)), false},
+		{table.ErrStaleClick, fromTable(table.ErrStaleClick).in(englishWords(t)), false},
 		{refuse("Nope %d", 3), "Nope 3", false},
 		{&storage.VersionError{Channel: "1", Expected: storage.Guard{Game: 1, Revision: 1}, Actual: storage.Guard{Game: 1, Revision: 2}}, "moved on", false},
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
@@ -535,7 +536,7 @@ func TestSlowAnswersAreDeferredInTime(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	mark := h.mark()
-	unlock := h.bot.timers.locks.lock(chTiny) // another action is taking its time
+	unlock := h.bot.timers.locks.Lock(chTiny) // another action is taking its time
 	done := make(chan result)
 	go func() { done <- h.command(alice, chTiny, cmdGame, subEnd, nil) }()
 	callbacks := func() (out []discordtest.Request) {
@@ -577,7 +578,7 @@ func TestCloseFinishesWorkInFlightAndRefusesNew(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
-	unlock := h.bot.timers.locks.lock(chTiny) // an action in flight holds the game
+	unlock := h.bot.timers.locks.Lock(chTiny) // an action in flight holds the game
 	done := make(chan result)
 	go func() { done <- h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "3"}) }()
 	for h.bot.inFlight.Load() == 0 { // the interaction has entered the bot: Close must wait for it

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"maps"
 	"slices"
@@ -36,12 +37,13 @@ type gameHandler struct {
 	lists    listStore
 	settings settingsStore
 	games    *engine.Registry
-	ref      *referee // takes actions back
-	think    *thinker // thinks out hints
+	ref      *table.Referee // takes actions back
+	think    *table.Thinker // thinks out hints
 	pub      *publisher
 	look     *views
 	ratings  *ratingBook
 	zones    zones // time zones of /game prefs
+	tally    *tallies
 }
 
 func (gh *gameHandler) register(rt *router) error {
@@ -62,7 +64,7 @@ func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *inte
 		return err
 	}
 	if g.ID != in.id.Game {
-		return errForeign
+		return table.ErrForeign
 	}
 	r.DeferMessage(true) // rendering may take a moment
 	m := transport.Message{Content: in.tr.T("board.full", "ID", g.ID, "Version", g.Version), Private: true, Loose: true}
@@ -133,7 +135,7 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 		return err
 	}
 	if g.Status != storage.StatusRunning {
-		return errNotRunning
+		return table.ErrNotRunning
 	}
 	switch sub {
 	case subMe:
@@ -159,7 +161,7 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
 func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
-	seats := seatsOf(g, userOf(i).ID)
+	seats := table.SeatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
 		seat = seats[0]
@@ -171,7 +173,7 @@ func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction,
 	} else {
 		sb.WriteString(p.T("me.seat", "ID", g.ID, "Seat", int(seat)+1) + "\n")
 		words := gameWords(p, gh.games, g.Kind)
-		for _, pr := range promptsOf(st, seat) {
+		for _, pr := range table.PromptsOf(st, seat) {
 			sb.WriteString(p.T("me.decision", "Label", words.Label(pr), "Count", len(pr.Actions)) + "\n")
 		}
 		if free := st.FreeActions(seat); len(free) > 0 {
@@ -235,7 +237,7 @@ func (gh *gameHandler) logPage(_ context.Context, r *transport.Reply, in *intera
 		return err
 	}
 	if g.ID != id.Game {
-		return errForeign
+		return table.ErrForeign
 	}
 	page, err := strconv.Atoi(id.Arg)
 	if err != nil || page < 1 {
@@ -295,7 +297,7 @@ func (gh *gameHandler) publicLog(p *locale.Printer, g *storage.Game) ([]string, 
 		secret := engine.IsSecret(st, e.Seat, e.Action)
 		events, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
-			return nil, replayError(g, n, secret, err)
+			return nil, table.ReplayFailure(g, n, secret, err)
 		}
 		for _, ev := range events {
 			if !ev.Private && !ev.Text.IsZero() {
@@ -403,12 +405,12 @@ func channelRules(store interface {
 // and revealed nothing.
 func (gh *gameHandler) undo(r *transport.Reply, in *interaction) error {
 	r.DeferMessage(true) // acknowledged before the undo is stored; the answer is private
-	out, err := gh.ref.undo(in.ChannelID, in.user.ID)
+	out, err := gh.ref.Undo(in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
 	gh.pub.notify(out)
-	return r.Message(transport.Message{Content: in.tr.T("undo.done", "Action", out.action), Private: true})
+	return r.Message(transport.Message{Content: in.tr.T("undo.done", "Action", out.Action), Private: true})
 }
 
 // stats shows a user's record in each game and the server's totals.
@@ -436,7 +438,7 @@ func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 		return err
 	}
 	sb.WriteString(summary)
-	if r, err := gh.ref.tally.of(guild, user.ID, guild == ""); err != nil {
+	if r, err := gh.tally.of(guild, user.ID, guild == ""); err != nil {
 		return err
 	} else if r != (storage.Reliability{}) {
 		sb.WriteString(statsLine(p, r, guild == "") + "\n")

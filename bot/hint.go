@@ -1,7 +1,7 @@
 package bot
 
 import (
-	"context"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"math"
 
@@ -24,8 +24,8 @@ func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game
 	}
 	var prompt engine.Prompt
 	found := false
-	for _, s := range seatsOf(g, userOf(in.Interaction).ID) {
-		if ps := promptsOf(st, s); len(ps) > 0 {
+	for _, s := range table.SeatsOf(g, userOf(in.Interaction).ID) {
+		if ps := table.PromptsOf(st, s); len(ps) > 0 {
 			prompt, found = ps[0], true
 			break
 		}
@@ -37,13 +37,13 @@ func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game
 	if err != nil {
 		return err
 	}
-	player, err := ai.LookupThinking(rules, hintPlayer, gh.ref.think)
+	player, err := ai.LookupThinking(rules, hintPlayer, gh.think.Budget())
 	search, ok := player.(ai.Search)
 	if err != nil || !ok {
 		return refuseWith("hint.none")
 	}
 	r.DeferMessage(true) // thinking takes up to a second
-	choice, ok := gh.think.suggest(search, st, prompt, g)
+	choice, ok := gh.think.Suggest(search, st, prompt, g)
 	if !ok {
 		return errClosing
 	}
@@ -70,12 +70,4 @@ func percent(w float64) int {
 		return 100 // the only answer
 	}
 	return int(math.Round(100 * w))
-}
-
-// suggest thinks out a hint in a slot, like a computer's decision; false
-// when the bot closed first.
-func (t *thinker) suggest(m ai.Search, st engine.State, p engine.Prompt, g *storage.Game) (ai.Choice, bool) {
-	var c ai.Choice
-	ok := t.inSlot(func(ctx context.Context) { c = ai.Suggest(ctx, m, st, p, g.Setup.Seed, g.Version) })
-	return c, ok
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strconv"
@@ -286,7 +287,7 @@ func (ih *inboxHandler) sinceLastActed(tr *locale.Printer, g *storage.Game, user
 	if err != nil {
 		return out, err
 	}
-	mine := seatsOf(g, user)
+	mine := table.SeatsOf(g, user)
 	last := -1
 	for n, e := range g.Log {
 		if slices.Contains(mine, e.Seat) {
@@ -298,7 +299,7 @@ func (ih *inboxHandler) sinceLastActed(tr *locale.Printer, g *storage.Game, user
 	for n, e := range g.Log {
 		evs, err := st.Apply(e.Seat, e.Action)
 		if err != nil {
-			return out, replayError(g, n, engine.IsSecret(st, e.Seat, e.Action), err)
+			return out, table.ReplayFailure(g, n, engine.IsSecret(st, e.Seat, e.Action), err)
 		}
 		if n <= last {
 			continue

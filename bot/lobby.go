@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"slices"
@@ -47,8 +48,9 @@ type lobbyHandler struct {
 		GuildSettings(guild string) (storage.GuildSettings, error)
 	}
 	games *engine.Registry
-	locks *lockPool
-	ref   *referee
+	locks *table.Locks
+	ref   *table.Referee
+	tally *tallies
 	pub   *publisher
 	send  *transport.Sender
 	cfg   *Config
@@ -336,14 +338,14 @@ func newSeed() (uint64, error) {
 // not 0, must be the channel's game (a button of another game is refused).
 func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
 	i := in.Interaction
-	unlock := lh.locks.lock(i.ChannelID)
+	unlock := lh.locks.Lock(i.ChannelID)
 	defer unlock()
 	g, err := lh.store.Get(i.ChannelID)
 	if err != nil {
 		return nil, phrase{}, err
 	}
 	if gameID != 0 && g.ID != gameID {
-		return nil, phrase{}, errForeign
+		return nil, phrase{}, table.ErrForeign
 	}
 	if g.Status != storage.StatusLobby {
 		return nil, phrase{}, errNoLobby
@@ -357,7 +359,7 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 		return lh.startGame(r, in, g, rules, arg)
 	}
 	if v == verbJoin && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) {
-		if err := meetsMinimum(lh.ref.tally, g, user); err != nil {
+		if err := meetsMinimum(lh.tally, g, user); err != nil {
 			return nil, phrase{}, err
 		}
 	}
@@ -457,7 +459,7 @@ func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storag
 			return nil
 		}
 	}
-	res, err := lh.ref.start(g, shuffle)
+	res, err := lh.ref.Start(g, shuffle)
 	if res != nil {
 		lh.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
@@ -465,10 +467,10 @@ func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storag
 		return nil, phrase{}, err
 	}
 	var names []string
-	for n, s := range res.game.Seats {
+	for n, s := range res.Game.Seats {
 		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
 	}
-	return res.game, say("lobby.started", "Game", gameTitle(in.publicTr(), rules), "Seats", strings.Join(names, ", ")), nil
+	return res.Game, say("lobby.started", "Game", gameTitle(in.publicTr(), rules), "Seats", strings.Join(names, ", ")), nil
 }
 
 // defaultComputer is the computer player /lobby add-computer and the lobby's
@@ -687,13 +689,13 @@ func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in 
 	if userOf(i).ID != g.Creator && !isAdmin(i) {
 		return refuseWith("lobby.abandon_who")
 	}
-	err = lh.locks.with(g.Channel, func() error {
+	err = lh.locks.With(g.Channel, func() error {
 		var err error
 		if g, err = lh.store.Get(g.Channel); err != nil {
 			return err
 		}
 		if g.ID != id.Game {
-			return errForeign
+			return table.ErrForeign
 		}
 		g, err = lh.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err

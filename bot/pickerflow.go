@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strconv"
@@ -27,7 +28,7 @@ import (
 // and nothing stale can travel in it.
 type pickerHandler struct {
 	store gameStore
-	ref   *referee
+	ref   *table.Referee
 	pub   *publisher
 }
 
@@ -88,9 +89,9 @@ func parseTreeArg(arg string) (secret bool, seat engine.Seat, path []int, ok boo
 // treeActions are the actions the picker offers seat: those of its open
 // public prompts, or of the secret choice it may make (or still change).
 func treeActions(st engine.State, seat engine.Seat, secret bool) []string {
-	prompts := promptsOf(st, seat)
+	prompts := table.PromptsOf(st, seat)
 	if secret {
-		prompts = choicesOf(st, seat)
+		prompts = table.ChoicesOf(st, seat)
 	}
 	var out []string
 	for _, p := range prompts {
@@ -147,21 +148,21 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 	}
 	switch {
 	case g.ID != id.Game:
-		return errForeign
+		return table.ErrForeign
 	case g.Status != storage.StatusRunning:
-		return errNotRunning
+		return table.ErrNotRunning
 	case g.Revision != id.Revision && !secret:
-		return errStaleClick
+		return table.ErrStaleClick
 	case secret && (round != "" && round != roundTag(st) || !g.Extends(id.Revision)):
 		// a secret choice stays open while others choose theirs: its
 		// picker carries the round it was drawn in, and is refused once
 		// the round is over or an undo took back the history it was
 		// drawn in
-		return errStaleClick
+		return table.ErrStaleClick
 	}
-	seats := seatsOf(g, in.user.ID)
+	seats := table.SeatsOf(g, in.user.ID)
 	if len(seats) == 0 {
-		return errNotSeated
+		return table.ErrNotSeated
 	}
 	if seat < 0 { // the board's secret button: the clicker's own choice
 		p, ok := answerableSecretPrompt(g, st, in.user.ID)
@@ -171,24 +172,24 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 		seat = p.Seat
 	}
 	if !slices.Contains(seats, seat) {
-		return errNotYours
+		return table.ErrNotYours
 	}
 	// the board's button opens a private picker; the picker's own menu
 	// and back button update it in place
 	fromBoard := id.Verb == verbTree
 	actions := treeActions(st, seat, secret)
 	if len(actions) == 0 {
-		return errStaleClick
+		return table.ErrStaleClick
 	}
 	tree := picker.New(actions)
 	if len(path) > 0 {
 		parent, err := tree.At(path[:len(path)-1])
 		if err != nil {
-			return errStaleClick
+			return table.ErrStaleClick
 		}
 		last := path[len(path)-1]
 		if last >= len(parent.Choices) {
-			return errStaleClick
+			return table.ErrStaleClick
 		}
 		if action := parent.Choices[last].Action; action != "" {
 			return pk.play(r, in, g, id.Revision, action, secret)
@@ -196,7 +197,7 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 	}
 	menu, err := tree.At(path)
 	if err != nil {
-		return errStaleClick
+		return table.ErrStaleClick
 	}
 	m := treeMessage(in.tr, pk.pub.look.words(in.tr, g.Kind), g, st, secret, seat, path, menu)
 	if fromBoard {
@@ -208,11 +209,11 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 // play plays the chosen action and turns the private menu into its
 // confirmation.
 func (pk *pickerHandler) play(r *transport.Reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
-	req := request{channel: in.ChannelID, user: in.user.ID, game: g.ID, offered: offer{g.Revision, holdRevision}, text: action, key: in.ID}
+	req := table.Request{Channel: in.ChannelID, User: in.user.ID, Game: g.ID, Offered: table.Offer{Revision: g.Revision, Hold: table.HoldRevision}, Text: action, Key: in.ID}
 	if secret {
-		req.offered = offer{drawn, holdHistory}
+		req.Offered = table.Offer{Revision: drawn, Hold: table.HoldHistory}
 	}
-	out, err := pk.ref.play(req)
+	out, err := pk.ref.Play(req)
 	if err != nil {
 		if out != nil {
 			pk.pub.notify(out)

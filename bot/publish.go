@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"runtime/debug"
@@ -80,8 +81,8 @@ type publisher struct {
 
 // pubJob is the work waiting for one channel.
 type pubJob struct {
-	pending []*outcome
-	final   *outcome // the game ended
+	pending []*table.Outcome
+	final   *table.Outcome // the game ended
 	gone    *storage.Game
 	by      string        // who abandoned it
 	clicks  []*boardClick // interactions to answer by updating their message
@@ -113,7 +114,17 @@ func newPublisher(store boardStore, settings prefsStore, look *views, send *tran
 }
 
 // notify queues the public side of an outcome.
-func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
+func (p *publisher) notify(out *table.Outcome) { p.queueOutcome(out, nil) }
+
+// queued is what the publisher keeps of an outcome until its channel's
+// next pass, which reads the game anew: whether it began a phase or took
+// an action back, who now waits, and its public events. The state and the
+// game record stay behind, so that outcomes queued while the REST budget
+// holds a channel's board back (hundreds, with a thousand busy games) are
+// a few hundred bytes each, not a whole game each.
+func queued(o *table.Outcome) *table.Outcome {
+	return &table.Outcome{Phase: o.Phase, Undone: o.Undone, Waiting: o.Waiting, Public: o.Public}
+}
 
 // notifyVia queues the public side of an outcome that interaction r caused
 // (a click on message, or nil for a command or form) and returns at once.
@@ -122,23 +133,23 @@ func (p *publisher) notify(out *outcome) { p.queueOutcome(out, nil) }
 // the board through it when message is the game's board, and posts a new
 // board or a ping as r's public follow-up. A command must have answered
 // before: its first answer is private.
-func (p *publisher) notifyVia(out *outcome, r *transport.Reply, message *discordgo.Message) {
+func (p *publisher) notifyVia(out *table.Outcome, r *transport.Reply, message *discordgo.Message) {
 	if message != nil {
 		r.DeferUpdate()
 	}
 	p.queueOutcome(out, &boardClick{r: r, message: message, at: p.now()})
 }
 
-func (p *publisher) queueOutcome(out *outcome, c *boardClick) {
-	p.queue(out.game.Channel, func(j *pubJob) {
+func (p *publisher) queueOutcome(out *table.Outcome, c *boardClick) {
+	p.queue(out.Game.Channel, func(j *pubJob) {
 		if c != nil {
 			j.clicks = append(j.clicks, c)
 		}
-		if out.over {
+		if out.Over {
 			j.final = out
 			return
 		}
-		j.pending = append(j.pending, out.queued())
+		j.pending = append(j.pending, queued(out))
 	})
 }
 
@@ -212,7 +223,7 @@ func (p *publisher) aside(key string, f func()) {
 func (p *publisher) safely(key string, f func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			p.log.Error("recovered from a panic while publishing", "work", key, "panic", panicText(v), "stack", string(debug.Stack()))
+			p.log.Error("recovered from a panic while publishing", "work", key, "panic", table.DescribePanic(v), "stack", string(debug.Stack()))
 		}
 	}()
 	f()
@@ -255,7 +266,7 @@ func (p *publisher) wait() {
 func (p *publisher) pass(channel string, j *pubJob) {
 	defer func() {
 		if v := recover(); v != nil {
-			p.log.Error("recovered from a panic while publishing", "channel", channel, "panic", panicText(v), "stack", string(debug.Stack()))
+			p.log.Error("recovered from a panic while publishing", "channel", channel, "panic", table.DescribePanic(v), "stack", string(debug.Stack()))
 		}
 		for _, c := range j.clicks {
 			c.r.DeferUpdate() // no-op when answered
@@ -276,22 +287,22 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	var newPhase bool
 	var waiting []engine.Seat
 	for _, o := range work.pending {
-		if o.undone {
+		if o.Undone {
 			p.look.recent.forget(channel)
 		}
-		newPhase = newPhase || o.phase
-		for _, s := range o.waiting {
+		newPhase = newPhase || o.Phase
+		for _, s := range o.Waiting {
 			if !slices.Contains(waiting, s) {
 				waiting = append(waiting, s)
 			}
 		}
-		p.look.recent.add(channel, o.public)
+		p.look.recent.add(channel, o.Public)
 	}
 	if work.final != nil {
-		p.look.recent.add(channel, work.final.public)
+		p.look.recent.add(channel, work.final.Public)
 		p.publishFinal(work.final, work.clicks)
-		p.look.images.forget(work.final.game.ID)
-		p.dms.forgetGame(work.final.game.ID)
+		p.look.images.forget(work.final.Game.ID)
+		p.dms.forgetGame(work.final.Game.ID)
 		p.look.recent.forget(channel)
 		p.handles.Forget(channel)
 		return
@@ -309,7 +320,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	}
 	if work.repair {
 		if work.force || boardBehind(g) {
-			for _, s := range humanWaiting(g, st) { // the pings a lost pass never sent
+			for _, s := range table.HumanWaiting(g, st) { // the pings a lost pass never sent
 				if !slices.Contains(waiting, s) {
 					waiting = append(waiting, s)
 				}
@@ -321,7 +332,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	// a player sent their secret prompt by DM is notified by the DM: the
 	// channel's ping leaves them out
 	dms := p.dms.secretPromptsDue(g, st)
-	still := humanWaiting(g, st)
+	still := table.HumanWaiting(g, st)
 	var ping []engine.Seat
 	for _, s := range waiting {
 		if slices.Contains(still, s) && !slices.Contains(dms, s) {
@@ -601,7 +612,7 @@ func (p *publisher) holdPings(g *storage.Game, until time.Time) {
 // labels, each once.
 func promptLabel(words *wording.Words, st engine.State, seat engine.Seat) string {
 	var labels []string
-	for _, p := range promptsOf(st, seat) {
+	for _, p := range table.PromptsOf(st, seat) {
 		if label := words.Label(p); !slices.Contains(labels, label) {
 			labels = append(labels, label)
 		}
@@ -610,8 +621,8 @@ func promptLabel(words *wording.Words, st engine.State, seat engine.Seat) string
 }
 
 // publishFinal retires the board and posts the final scores.
-func (p *publisher) publishFinal(out *outcome, clicks []*boardClick) {
-	g, st := out.game, out.state
+func (p *publisher) publishFinal(out *table.Outcome, clicks []*boardClick) {
+	g, st := out.Game, out.State
 	tr := p.langs.server(g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
 		board := withoutActions(p.look.withBoardImage(tr, g, st)) // the glance of the final position

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -32,7 +33,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			before := h.game(chTiny)
 			w.reset(nil)
 			w.loseNext(1)
-			retried := h.advanceThrough(commitRetries[0]) // the pause before the retry
+			retried := h.advanceThrough(table.RetryPauses()[0]) // the pause before the retry
 			var told string
 			switch way {
 			case "board click":
@@ -47,7 +48,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			}
 			h.bot.Wait()
 			retried()
-			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, errUnknownOutcome.in(englishWords(t))) {
+			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, fromTable(table.ErrUnknownOutcome).in(englishWords(t))) {
 				t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
 			}
 			g, _ := load(t, h)
@@ -85,7 +86,7 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 			before := h.game(chTiny)
 			board := h.board(chTiny)
 			w.reset(fmt.Errorf("postgres: commit to channel %s: %w: connection reset by peer", chTiny, storage.ErrUnknownOutcome))
-			retried := h.advanceThrough(commitRetries...) // every pause, as the bot comes to it
+			retried := h.advanceThrough(table.RetryPauses()...) // every pause, as the bot comes to it
 			var res result
 			if way == "/play" {
 				res = h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"})
@@ -95,11 +96,11 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(errUnknownOutcome.in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(fromTable(table.ErrUnknownOutcome).in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want the unknown outcome's words and what to do, privately", told)
 			}
-			if calls := w.snapshot(); calls["Commit"] != 1+len(commitRetries) {
-				t.Fatalf("%d commits; want the first and %d retries", calls["Commit"], len(commitRetries))
+			if calls := w.snapshot(); calls["Commit"] != 1+len(table.RetryPauses()) {
+				t.Fatalf("%d commits; want the first and %d retries", calls["Commit"], len(table.RetryPauses()))
 			}
 			w.reset(nil)
 			if g := h.game(chTiny); g.Version != before.Version {
@@ -122,7 +123,7 @@ func TestARetryThroughARestartFindsTheMoveRecorded(t *testing.T) {
 	board := h.board(chTiny)
 	w.reset(nil)
 	w.script = []error{errKeptLost, errStartingUp, errStartingUp, errStartingUp}
-	retried := h.advanceThrough(commitRetries[:4]...)
+	retried := h.advanceThrough(table.RetryPauses()[:4]...)
 	told := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1")).text()
 	h.bot.Wait()
 	retried()
@@ -151,7 +152,7 @@ func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
 		commits int
 	}{
 		"lost, then stale":       {script: []error{lost, errStartingUp, stale}, commits: 3},
-		"unavailable throughout": {always: errStartingUp, commits: 1 + len(commitRetries)},
+		"unavailable throughout": {always: errStartingUp, commits: 1 + len(table.RetryPauses())},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -159,12 +160,12 @@ func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
 			before := h.game(chTiny)
 			w.reset(tc.always)
 			w.script = tc.script
-			retried := h.advanceThrough(commitRetries[:tc.commits-1]...)
+			retried := h.advanceThrough(table.RetryPauses()[:tc.commits-1]...)
 			res := h.command(alice, chTiny, cmdPlay, "", map[string]any{optAction: "move 1"})
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(errNotRecorded.in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(fromTable(table.ErrNotRecorded).in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want that the move was not recorded", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != tc.commits {

@@ -85,20 +85,6 @@ func (t *tallies) decided(g *storage.Game, seat engine.Seat, deadline, now time.
 	t.add(g.Guild, g.Seats[seat].User, storage.Reliability{InTime: 1})
 }
 
-// clearMissed is the edit that forgets the deadlines seat's player missed
-// in a row (they decided), or nil when there are none to forget.
-func clearMissed(g *storage.Game, seat engine.Seat) func(r *storage.Game) error {
-	if int(seat) >= len(g.MissedInARow) || seat < 0 || g.MissedInARow[seat] == 0 {
-		return nil
-	}
-	return func(r *storage.Game) error {
-		if int(seat) < len(r.MissedInARow) {
-			r.MissedInARow[seat] = 0
-		}
-		return nil
-	}
-}
-
 // missedInARow is how many deadlines in a row s lets a player miss before
 // the computer keeps their seat.
 func missedInARow(s storage.GuildSettings) int {
@@ -197,9 +183,9 @@ func (dl *deadlines) lapsed(g *storage.Game, users map[engine.Seat]string, limit
 		user := users[seat]
 		dl.pub.post(g.Channel, transport.Message{Content: p.T("reliability.lapsed", "User", user, "Seat", int(seat)+1, "Count", limit, "ID", g.ID), Mentions: []string{}}, g.ID)
 		tr := dl.langs.user(user)
-		text := tr.T("reliability.lapsed_dm", "Game", kindTitle(tr, dl.ref.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
+		text := tr.T("reliability.lapsed_dm", "Game", kindTitle(tr, dl.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
 		if g.NoRejoin {
-			text = tr.T("reliability.lapsed_dm_for_good", "Game", kindTitle(tr, dl.ref.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
+			text = tr.T("reliability.lapsed_dm_for_good", "Game", kindTitle(tr, dl.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
 		}
 		dl.pub.aside("dm "+g.Channel, func() {
 			if _, err := dl.pub.send.DM(user, transport.Message{Content: text}); err != nil {
@@ -256,8 +242,8 @@ func (lh *lobbyHandler) reliabilityOf(p *locale.Printer, guild, user string) str
 	if user == "" || lh.ref == nil {
 		return ""
 	}
-	r, err := lh.ref.tally.of(guild, user, false)
-	if err != nil || lh.ref.tally == nil {
+	r, err := lh.tally.of(guild, user, false)
+	if err != nil || lh.tally == nil {
 		return ""
 	}
 	return " · " + reliabilityText(p, r)

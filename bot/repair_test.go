@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/bot/table"
 )
 
 // crashBeforeBoard opens a tiny table of alice and bob (and a computer),
@@ -25,8 +26,8 @@ func crashBeforeBoard(t *testing.T, h *harness) (oldMove string) {
 		t.Fatalf("the board's shown revision is %q, want the game's %d", got, g.Revision)
 	}
 	h.bot.Wait()
-	ref := &referee{store: h.store, games: h.reg, locks: newLockPool(), now: h.clock.Now}
-	if _, err := ref.play(request{channel: chTiny, user: alice.ID, text: "move 1"}); err != nil {
+	ref := table.NewReferee(table.Config{Store: h.store, Games: h.reg, Locks: table.NewLocks(), Now: h.clock.Now})
+	if _, err := ref.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"}); err != nil {
 		t.Fatal(err)
 	}
 	h.restart()
@@ -104,7 +105,7 @@ func TestAStaleClickRepairsTheBoard(t *testing.T) {
 	board := h.game(chTiny).Messages[roleBoard]
 	mark := h.mark()
 	res := h.click(bob, chTiny, board, move)
-	if want := errStaleClick.in(englishWords(t)); !res.privately(want) {
+	if want := fromTable(table.ErrStaleClick).in(englishWords(t)); !res.privately(want) {
 		t.Errorf("the click on the old board: %q, want %q", res.text(), want)
 	}
 	if n := boardEdits(h, mark, board); n != 1 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
@@ -40,7 +41,8 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pg.Close() })
-	ref := &referee{store: pg, games: reg, locks: newLockPool(), now: clock}
+	locks := table.NewLocks()
+	ref := table.NewReferee(table.Config{Store: pg, Games: reg, Locks: locks, Now: clock})
 	const tables = 4
 	channels := make([]string, tables)
 	for i := range channels {
@@ -56,7 +58,7 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 		if lobby, err = pg.Get(channels[i]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ref.start(lobby, nil); err != nil {
+		if _, err := ref.Start(lobby, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -87,7 +89,7 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 			// a referee of the table's own, whose clock gives its moves
 			// times no other table's move has
 			at := now.Add(time.Duration(i) * 1000 * time.Hour)
-			table := &referee{store: pg, games: reg, locks: ref.locks, now: func() time.Time { return at }}
+			own := table.NewReferee(table.Config{Store: pg, Games: reg, Locks: locks, Now: func() time.Time { return at }})
 			running := true
 			for n := 0; running || n < 20; n++ {
 				select {
@@ -96,10 +98,10 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 				default:
 				}
 				at = at.Add(time.Second)
-				_, err := table.play(request{channel: ch, user: alice.ID, text: "cheer", key: fmt.Sprintf("cheer-%d-%d", i, n)})
+				_, err := own.Play(table.Request{Channel: ch, User: alice.ID, Text: "cheer", Key: fmt.Sprintf("cheer-%d-%d", i, n)})
 				what := "recorded"
 				switch {
-				case errors.Is(err, errUnknownOutcome):
+				case errors.Is(err, table.ErrUnknownOutcome):
 					what = "not known yet"
 				case err != nil:
 					what = "not recorded: " + err.Error()

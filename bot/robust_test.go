@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"strings"
@@ -135,7 +136,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
 	menu := componentID(g.Guard(), verbPick, fmt.Sprint(aliceSeat))
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
-	if !res.private() || !strings.Contains(res.text(), errNotYours.in(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrNotYours).in(englishWords(t))) {
 		t.Errorf("bob on alice's menu: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -152,7 +153,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	form := res.Requests[0].CustomID
 	for _, blank := range []string{"", "   ", "\n\t"} {
 		res := h.submit(alice, chTiny, form, blank)
-		if !res.private() || !strings.Contains(res.text(), errBlankChoice.in(englishWords(t))) {
+		if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrBlankChoice).in(englishWords(t))) {
 			t.Errorf("blank form %q: %s", blank, res.text())
 		}
 	}
@@ -164,7 +165,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	}
 	// resolveAction never makes an action of nothing
 	st, _ := tinyRules{}.New(engine.Setup{Players: 2})
-	if _, action := resolveAction(st, []engine.Seat{0}, "  "); action != "" {
+	if _, action := table.ResolveAction(st, []engine.Seat{0}, "  "); action != "" {
 		t.Errorf("resolveAction of blank = %q", action)
 	}
 }
@@ -244,7 +245,7 @@ func TestBlankDMIsRefused(t *testing.T) {
 	v := h.game(chTiny).Version
 	// alice's game waits for her pick: a DM without text (a picture, a
 	// sticker) is told so
-	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != errBlankChoice.in(englishWords(t)) {
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != fromTable(table.ErrBlankChoice).in(englishWords(t)) {
 		t.Errorf("a blank DM while a pick is due: %+v", got)
 	}
 	// nobody waits for eve: a blank DM goes unanswered

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"strings"
 
@@ -270,7 +271,7 @@ func (rt *router) route(ctx context.Context, r *transport.Reply, i *discordgo.In
 func (rt *router) componentRoute(ctx context.Context, r *transport.Reply, in *interaction, customID string, kind componentKind) error {
 	id, err := parseCustomID(customID)
 	if errors.Is(err, errOldCustomID) {
-		return errStaleClick // a message an older Meeple drew: its board is out of date
+		return table.ErrStaleClick // a message an older Meeple drew: its board is out of date
 	}
 	if err != nil {
 		return errUnknownComp

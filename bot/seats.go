@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"slices"
 	"time"
@@ -27,8 +28,10 @@ const nudgeEvery = time.Hour
 // game's handovers, which ratings read.
 type seatHandler struct {
 	store gameStore
-	locks *lockPool
-	ref   *referee
+	games *engine.Registry
+	locks *table.Locks
+	ref   *table.Referee
+	tally *tallies
 	pub   *publisher
 	now   func() time.Time
 }
@@ -51,18 +54,18 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 	var g *storage.Game
 	var waiting []engine.Seat
 	var st engine.State
-	err := sh.locks.with(in.ChannelID, func() error {
+	err := sh.locks.With(in.ChannelID, func() error {
 		var err error
 		if g, st, err = sh.store.Load(in.ChannelID); err != nil {
 			return err
 		}
 		if g.Status != storage.StatusRunning {
-			return errNotRunning
+			return table.ErrNotRunning
 		}
-		if len(seatsOf(g, user)) == 0 {
-			return errNotSeated
+		if len(table.SeatsOf(g, user)) == 0 {
+			return table.ErrNotSeated
 		}
-		waiting = humanWaiting(g, st)
+		waiting = table.HumanWaiting(g, st)
 		var others int
 		for _, s := range waiting {
 			if g.Seats[s].User != user {
@@ -107,9 +110,9 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 func (sh *seatHandler) resign(_ context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
 	out, g, err := sh.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
-		seats := seatsOf(g, user)
+		seats := table.SeatsOf(g, user)
 		if len(seats) == 0 {
-			return 0, storage.Seat{}, errNotSeated
+			return 0, storage.Seat{}, table.ErrNotSeated
 		}
 		return seats[0], storage.Seat{}, nil
 	}, true)
@@ -156,7 +159,7 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 		switch {
 		case target == "" && g.Seats[seat].Computer != "":
 			return 0, storage.Seat{}, refuseWith("seats.already_computer", "Seat", n)
-		case target != "" && len(seatsOf(g, target)) > 0:
+		case target != "" && len(table.SeatsOf(g, target)) > 0:
 			return 0, storage.Seat{}, refuseWith("seats.already_plays", "User", target, "ID", g.ID)
 		case target == "":
 			return seat, storage.Seat{}, nil
@@ -189,29 +192,29 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 // (the new one included) answer what falls to them, and a person who takes
 // a seat with a decision waiting is asked for it. When no person is left
 // at the table the game is abandoned instead and the outcome is nil.
-func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*outcome, *storage.Game, error) {
+func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*table.Outcome, *storage.Game, error) {
 	channel := in.ChannelID
-	defer sh.locks.lock(channel)()
+	defer sh.locks.Lock(channel)()
 	g, st, err := sh.store.Load(channel)
 	if err != nil {
 		return nil, nil, err
 	}
 	if g.Status != storage.StatusRunning {
-		return nil, nil, errNotRunning
+		return nil, nil, table.ErrNotRunning
 	}
 	seat, to, err := choose(g)
 	if err != nil {
 		return nil, nil, err
 	}
-	rules, err := sh.ref.games.Lookup(g.Kind)
+	rules, err := sh.games.Lookup(g.Kind)
 	if err != nil {
 		return nil, nil, err
 	}
 	if to.User == "" {
-		name := sh.ref.standInName(rules, g.Guild)
+		name := sh.ref.StandInName(rules, g.Guild)
 		to = storage.Seat{Computer: name, Name: in.publicTr().T("seats.computer_name", "Kind", levelName(in.publicTr(), name))}
 	}
-	before := slices.DeleteFunc(humanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
+	before := slices.DeleteFunc(table.HumanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: sh.now(), Version: g.Version}
 	handOver := func(r *storage.Game) error {
 		r.Seats[seat] = to
@@ -225,7 +228,7 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 		return nil, nil, err
 	}
 	// the seat left its holder's hands: one more in their reliability
-	counted := func() { sh.ref.tally.add(g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
+	counted := func() { sh.tally.add(g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
 		g, err = sh.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		if err == nil {
@@ -233,12 +236,12 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 		}
 		return nil, g, err
 	}
-	out, err := sh.ref.conclude(&outcome{game: after, state: st, rules: rules, seat: engine.Spectator, change: handOver}, before, nil)
+	out, err := sh.ref.Conclude(&table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}
 	counted()
-	return out, out.game, err
+	return out, out.Game, err
 }
 
 // resolvedName is the display name Discord sent along for a user option's

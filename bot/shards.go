@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/shard"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -67,7 +68,7 @@ func (b *Bot) openShards(sessions []*discordgo.Session) error {
 	var opened []*discordgo.Session
 	for i, batch := range identifyBatches(sessions, concurrency) {
 		if i > 0 {
-			pause(b.cfg.AfterFunc, b.cfg.IdentifyEvery)
+			table.Pause(b.cfg.AfterFunc, b.cfg.IdentifyEvery)
 		}
 		errs := make([]error, len(batch))
 		var wg sync.WaitGroup

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/storage"
 )
 
@@ -67,8 +68,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		t.Fatalf("alice's pick: %s", told)
 	}
 	v := h.game(chTiny).Version
-	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, errStaleChoice.in(englishWords(t))) {
-		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, errStaleChoice.in(englishWords(t)))
+	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, fromTable(table.ErrStaleChoice).in(englishWords(t))) {
+		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, fromTable(table.ErrStaleChoice).in(englishWords(t)))
 	}
 	if g := h.game(chTiny); g.Version != v {
 		t.Fatalf("the stale choice was stored: version %d, want %d", g.Version, v)
@@ -97,8 +98,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		if stale.value == "" {
 			t.Fatal("no list value drawn")
 		}
-		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, errStaleChoice.in(englishWords(t))) {
-			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, errStaleChoice.in(englishWords(t)))
+		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, fromTable(table.ErrStaleChoice).in(englishWords(t))) {
+			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, fromTable(table.ErrStaleChoice).in(englishWords(t)))
 		}
 	}
 	if g := h.game(chTiny); g.Version != v {
@@ -158,13 +159,13 @@ func TestATypedDMAnswersThePromptBeforeIt(t *testing.T) {
 	p.record(7, "u", 9, t0.Add(time.Minute))
 	for _, c := range []struct {
 		written time.Time
-		want    offer
-	}{{t0.Add(-time.Second), offer{}}, {t0.Add(time.Second), offer{5, holdHistory}}, {t0.Add(2 * time.Minute), offer{9, holdHistory}}} {
+		want    table.Offer
+	}{{t0.Add(-time.Second), table.Offer{}}, {t0.Add(time.Second), table.Offer{Revision: 5, Hold: table.HoldHistory}}, {t0.Add(2 * time.Minute), table.Offer{Revision: 9, Hold: table.HoldHistory}}} {
 		if got := p.drawnFor(7, "u", c.written); got != c.want {
 			t.Errorf("a DM written at %v answers the prompt %+v, want %+v", c.written.Sub(t0), got, c.want)
 		}
 	}
-	if got := p.drawnFor(8, "u", t0.Add(time.Hour)); got != (offer{}) {
+	if got := p.drawnFor(8, "u", t0.Add(time.Hour)); got != (table.Offer{}) {
 		t.Errorf("another game's prompt: %+v, want none", got)
 	}
 }
@@ -182,7 +183,7 @@ func TestAChoiceForAGameElsewhereIsForeign(t *testing.T) {
 		t.Fatal("no list value drawn")
 	}
 	v := h.game(chTiny).Version
-	want := errForeignChoice.in(englishWords(t))
+	want := fromTable(table.ErrForeignChoice).in(englishWords(t))
 	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, want) {
 		t.Fatalf("a choice for the game in channel %s sent in %s: %q; want %q", other, chTiny, told, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/engine/ai"
 	"github.com/meeplegames/meeple/storage"
@@ -57,10 +58,10 @@ func TestStrongComputersThinkOutsideTheLock(t *testing.T) {
 	h := newHarness(t, realRegistry(t), Config{}, nil, nil)
 	openWithStrongComputer(t, h, "5001")
 	thoughts := 0
-	h.bot.think.hold = func(channel string) bool {
+	h.bot.think.Hold = func(channel string) bool {
 		free := make(chan struct{})
 		go func() {
-			h.bot.timers.locks.with(channel, func() error { return nil })
+			h.bot.timers.locks.With(channel, func() error { return nil })
 			close(free)
 		}()
 		select {
@@ -89,10 +90,10 @@ func TestAComputerDueAtARestartMoves(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, realRegistry(t), Config{}, nil, nil)
 	openWithStrongComputer(t, h, "5003")
-	h.bot.think.hold = func(string) bool { return false }
+	h.bot.think.Hold = func(string) bool { return false }
 	aliceMoves(t, h, "5003")
 	g := h.game("5003")
-	if g.Deadline.IsZero() || g.Deadline.Sub(h.clock.Now()) != computerDue {
+	if g.Deadline.IsZero() || g.Deadline.Sub(h.clock.Now()) != table.ComputerDue {
 		t.Fatalf("no timer armed for the computer's move: deadline %v", g.Deadline)
 	}
 	if text := discordtest.MessageText(h.board("5003")); strings.Contains(text, "**"+h.say("board.deadline")+"**") {
@@ -102,7 +103,7 @@ func TestAComputerDueAtARestartMoves(t *testing.T) {
 	if got := h.game("5003"); got.Version != g.Version {
 		t.Fatalf("version %d, want %d: the computer moved", got.Version, g.Version)
 	}
-	h.clock.Advance(computerDue + time.Second)
+	h.clock.Advance(table.ComputerDue + time.Second)
 	h.bot.CheckDeadlines(h.clock.Now())
 	h.bot.Wait()
 	if got := h.game("5003"); got.Version == g.Version {

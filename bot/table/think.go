@@ -1,4 +1,4 @@
-package bot
+package table
 
 import (
 	"context"
@@ -15,21 +15,21 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-// thinker lets the searching computer players (normal, strong) decide
+// Thinker lets the searching computer players (normal, strong) decide
 // outside every game lock, on at most as many goroutines at once as it has
-// slots: a game whose computer must move is woken (dueGames.wake, by the
+// slots: a game whose computer must move is woken (DueGames.Wake, by the
 // referee and the deadlines); its job loads the game, thinks on the copy
 // it loaded, and stores the choice through the referee only if the game
 // has not moved meanwhile (else it thinks again), then publishes the
 // outcome like any other. Games keep a timer armed while a computer is due
-// (computerDue), so that a process that stopped mid-thought leaves a
+// (ComputerDue), so that a process that stopped mid-thought leaves a
 // deadline behind, which the ticker turns into a new wake.
-type thinker struct {
-	store gameStore
-	ref   *referee
-	pub   *publisher
-	due   *dueGames
-	log   *slog.Logger
+type Thinker struct {
+	store   Store
+	ref     *Referee
+	publish func(*Outcome)
+	due     *DueGames
+	log     *slog.Logger
 	// budget is the thinking time per decision, in milliseconds of one core
 	// of the reference machine (0: each level's own).
 	budget int
@@ -37,26 +37,27 @@ type thinker struct {
 	// stop ends every search at once when the bot closes (end).
 	stop context.Context
 	end  context.CancelFunc
-	// hold, when set (by tests), runs with a slot held before each
-	// decision; false abandons the decision, as a process stopped then would.
-	hold func(channel string) bool
+	// Hold, when set (by tests, before the first wake), runs with a slot
+	// held before each decision; false abandons the decision, as a process
+	// stopped then would.
+	Hold func(channel string) bool
 }
 
 // maxThinkWait bounds one decision in real time, whatever the machine's
 // load: past it the search answers from what it has searched.
 const maxThinkWait = 10 * time.Second
 
-// newThinker starts a thinker that moves the games woken in due with
-// workers slots.
-func newThinker(due *dueGames, store gameStore, ref *referee, pub *publisher, workers, budget int, log *slog.Logger) *thinker {
-	t := &thinker{store: store, ref: ref, pub: pub, due: due, log: log, budget: budget, slots: make(chan struct{}, max(workers, 1))}
+// NewThinker starts a thinker that moves the games woken in due with
+// workers slots, through ref, and hands each outcome to publish.
+func NewThinker(due *DueGames, store Store, ref *Referee, publish func(*Outcome), workers, budget int, log *slog.Logger) *Thinker {
+	t := &Thinker{store: store, ref: ref, publish: publish, due: due, log: log, budget: budget, slots: make(chan struct{}, max(workers, 1))}
 	t.stop, t.end = context.WithCancel(context.Background())
 	go t.run()
 	return t
 }
 
 // run starts a job for each game woken, until the thinker closes.
-func (t *thinker) run() {
+func (t *Thinker) run() {
 	for {
 		channel, ok := t.due.next()
 		if !ok {
@@ -66,10 +67,10 @@ func (t *thinker) run() {
 	}
 }
 
-// thinkers is the number of thinking slots for a configured n: one per
+// ThinkingSlots is the number of thinking slots for a configured n: one per
 // core at most, and by default one core fewer, which keeps a core for
 // answering interactions while computers think.
-func thinkers(n int) int {
+func ThinkingSlots(n int) int {
 	cores := runtime.NumCPU()
 	switch {
 	case n <= 0:
@@ -81,17 +82,17 @@ func thinkers(n int) int {
 }
 
 // job moves channel's computers until none is due, then ends.
-func (t *thinker) job(channel string) {
+func (t *Thinker) job(channel string) {
 	for t.due.again(channel, t.step(channel)) {
 	}
 }
 
 // step makes one computer decision in channel's game, if one is due; it
 // reports whether it stored one (or found the game moved under it).
-func (t *thinker) step(channel string) (moved bool) {
+func (t *Thinker) step(channel string) (moved bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			t.log.Error("recovered from a panic while a computer thought", "channel", channel, "panic", panicText(p), "stack", string(debug.Stack()))
+			t.log.Error("recovered from a panic while a computer thought", "channel", channel, "panic", DescribePanic(p), "stack", string(debug.Stack()))
 			moved = false
 		}
 	}()
@@ -103,29 +104,29 @@ func (t *thinker) step(channel string) (moved bool) {
 	if !ok {
 		return false
 	}
-	action := t.decide(player, st, p, g)
+	action := t.Decide(player, st, p, g)
 	if action == "" || t.isClosed() {
 		return false // thought out in a hurry: the next start thinks again
 	}
 	out, err := t.ref.computerTurn(channel, g.Guard(), p.Seat, action)
 	switch {
-	case errors.Is(err, errStaleClick):
+	case errors.Is(err, ErrStaleClick):
 		return true // the game moved while the computer thought: think again
 	case err != nil:
 		t.log.Error("a computer's move failed", "channel", channel, "game", g.ID, "err", err)
 	}
 	if out != nil {
-		t.pub.notify(out)
+		t.publish(out)
 	}
 	return out != nil
 }
 
-// decide thinks about p in a slot, outside every lock; "" when the bot
-// closed first.
-func (t *thinker) decide(player engine.Player, st engine.State, p engine.Prompt, g *storage.Game) string {
+// Decide thinks about p in a slot, outside every lock; "" when the
+// thinker closed first.
+func (t *Thinker) Decide(player engine.Player, st engine.State, p engine.Prompt, g *storage.Game) string {
 	action := ""
 	t.inSlot(func(ctx context.Context) {
-		if t.hold == nil || t.hold(g.Channel) {
+		if t.Hold == nil || t.Hold(g.Channel) {
 			action = ai.DecideWithin(ctx, player, st, p, g.Setup.Seed, g.Version)
 		}
 	})
@@ -134,7 +135,7 @@ func (t *thinker) decide(player engine.Player, st engine.State, p engine.Prompt,
 
 // inSlot runs think in a slot, with a context that ends at maxThinkWait or
 // when the bot closes; false when the bot closed before a slot was free.
-func (t *thinker) inSlot(think func(ctx context.Context)) bool {
+func (t *Thinker) inSlot(think func(ctx context.Context)) bool {
 	select {
 	case t.slots <- struct{}{}:
 	case <-t.stop.Done():
@@ -147,26 +148,38 @@ func (t *thinker) inSlot(think func(ctx context.Context)) bool {
 	return true
 }
 
-// wait returns once no game is woken and no job runs.
-func (t *thinker) wait() { t.due.wait() }
+// Suggest thinks out a hint for p in a slot, like a computer's decision;
+// false when the thinker closed first.
+func (t *Thinker) Suggest(m ai.Search, st engine.State, p engine.Prompt, g *storage.Game) (ai.Choice, bool) {
+	var c ai.Choice
+	ok := t.inSlot(func(ctx context.Context) { c = ai.Suggest(ctx, m, st, p, g.Setup.Seed, g.Version) })
+	return c, ok
+}
 
-// close stops waking jobs, cuts the searches short and waits for the jobs
+// Budget is the thinking time per decision in milliseconds (0: each
+// level's own).
+func (t *Thinker) Budget() int { return t.budget }
+
+// Wait returns once no game is woken and no job runs.
+func (t *Thinker) Wait() { t.due.wait() }
+
+// Close stops waking jobs, cuts the searches short and waits for the jobs
 // to end; what they were thinking about is left for the next start (the
 // game's timer stays armed).
-func (t *thinker) close() {
+func (t *Thinker) Close() {
 	t.due.close()
 	t.end()
 	t.due.wait()
 }
 
-func (t *thinker) isClosed() bool { return t.due.isClosed() }
+func (t *Thinker) isClosed() bool { return t.due.isClosed() }
 
-// dueGames carries the games whose searching computer player must move
+// DueGames carries the games whose searching computer player must move
 // from those who find them (the referee, the deadlines) to the thinker,
 // which moves them, one job per game at a time. It is built before both,
 // so that neither needs the other. Safe for concurrent use; the zero value
-// is not: use newDueGames.
-type dueGames struct {
+// is not: use NewDueGames.
+type DueGames struct {
 	mu      sync.Mutex
 	changed *sync.Cond
 	pending []string        // woken, waiting for a job, oldest first
@@ -176,14 +189,15 @@ type dueGames struct {
 	closed  bool
 }
 
-func newDueGames() *dueGames {
-	q := &dueGames{queued: map[string]bool{}, running: map[string]bool{}, woken: map[string]bool{}}
+// NewDueGames returns an empty queue.
+func NewDueGames() *DueGames {
+	q := &DueGames{queued: map[string]bool{}, running: map[string]bool{}, woken: map[string]bool{}}
 	q.changed = sync.NewCond(&q.mu)
 	return q
 }
 
-// wake makes sure a job looks at channel's game soon.
-func (q *dueGames) wake(channel string) {
+// Wake makes sure a job looks at channel's game soon.
+func (q *DueGames) Wake(channel string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	switch {
@@ -197,7 +211,7 @@ func (q *dueGames) wake(channel string) {
 }
 
 // next waits for a woken game and hands it to a job; false once closed.
-func (q *dueGames) next() (string, bool) {
+func (q *DueGames) next() (string, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.pending) == 0 && !q.closed {
@@ -216,7 +230,7 @@ func (q *dueGames) next() (string, bool) {
 // again reports whether channel's job goes on after a step that moved
 // (or not) its game: while it moves and whenever it was woken meanwhile,
 // unless closed. A job that ends is done with the game.
-func (q *dueGames) again(channel string, moved bool) bool {
+func (q *DueGames) again(channel string, moved bool) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	woken := q.woken[channel]
@@ -230,7 +244,7 @@ func (q *dueGames) again(channel string, moved bool) bool {
 }
 
 // wait returns once no game waits for a job and no job runs.
-func (q *dueGames) wait() {
+func (q *DueGames) wait() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.pending) > 0 || len(q.running) > 0 {
@@ -239,7 +253,7 @@ func (q *dueGames) wait() {
 }
 
 // close drops the games waiting for a job and wakes no more.
-func (q *dueGames) close() {
+func (q *DueGames) close() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.closed = true
@@ -247,17 +261,31 @@ func (q *dueGames) close() {
 	q.changed.Broadcast()
 }
 
-func (q *dueGames) isClosed() bool {
+func (q *DueGames) isClosed() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.closed
 }
 
+// WakeThinker wakes the thinker when a searching computer seat of g must
+// answer a prompt of st, and reports whether it did (never without a
+// thinker).
+func (ref *Referee) WakeThinker(g *storage.Game, st engine.State) bool {
+	if ref.c.Due == nil {
+		return false
+	}
+	if _, _, due := ref.thinkingPrompt(g, st, ref.c.Think); !due {
+		return false
+	}
+	ref.c.Due.Wake(g.Channel)
+	return true
+}
+
 // thinkingPrompt is the first prompt of st that a searching computer seat
 // of g must answer, with its player (budget in milliseconds, 0 for its
 // level's own).
-func (ref *referee) thinkingPrompt(g *storage.Game, st engine.State, budget int) (engine.Prompt, engine.Player, bool) {
-	rules, err := ref.games.Lookup(g.Kind)
+func (ref *Referee) thinkingPrompt(g *storage.Game, st engine.State, budget int) (engine.Prompt, engine.Player, bool) {
+	rules, err := ref.c.Games.Lookup(g.Kind)
 	if err != nil {
 		return engine.Prompt{}, nil, false
 	}
@@ -274,23 +302,23 @@ func (ref *referee) thinkingPrompt(g *storage.Game, st engine.State, budget int)
 }
 
 // computerTurn applies a searching computer's choice for seat, thought out
-// on the game as it stood at at: refused (errStaleClick) when the game has
+// on the game as it stood at at: refused (ErrStaleClick) when the game has
 // moved since. Like play, it lets the other computers answer what falls to
 // them and stores it all in one commit.
-func (ref *referee) computerTurn(channel string, at storage.Guard, seat engine.Seat, action string) (*outcome, error) {
-	defer ref.locks.lock(channel)()
-	g, st, err := ref.store.Load(channel)
+func (ref *Referee) computerTurn(channel string, at storage.Guard, seat engine.Seat, action string) (*Outcome, error) {
+	defer ref.c.Locks.Lock(channel)()
+	g, st, err := ref.c.Store.Load(channel)
 	if err != nil {
 		return nil, err
 	}
 	if g.ID != at.Game || g.Revision != at.Revision || g.Status != storage.StatusRunning {
-		return nil, errStaleClick
+		return nil, ErrStaleClick
 	}
-	rules, err := ref.games.Lookup(g.Kind)
+	rules, err := ref.c.Games.Lookup(g.Kind)
 	if err != nil {
 		return nil, err
 	}
-	before := humanWaiting(g, st)
+	before := HumanWaiting(g, st)
 	secret := engine.IsSecret(st, seat, action)
 	events, err := st.Apply(seat, action)
 	if err != nil {
@@ -298,8 +326,8 @@ func (ref *referee) computerTurn(channel string, at storage.Guard, seat engine.S
 		// its reason may quote a secret choice
 		return nil, fmt.Errorf("computer player of game %d refused: %s", g.ID, engine.DescribeRefusal(seat, action, secret, err))
 	}
-	out := &outcome{game: g, state: st, rules: rules, seat: seat, action: action, secret: secret, decided: true}
+	out := &Outcome{Game: g, State: st, Rules: rules, Seat: seat, Action: action, Secret: secret, Decided: true}
 	out.add(events)
 	ref.record(out, seat, action)
-	return ref.conclude(out, before, nil)
+	return ref.Conclude(out, before, nil)
 }
