@@ -159,6 +159,14 @@ func (o observedStore) Create(g *storage.Game) error {
 	return err
 }
 
+// KeepPending is timed as op "pending": a deferred move waits for it.
+func (o observedStore) KeepPending(p storage.Pending) error {
+	start := time.Now()
+	err := o.Store.KeepPending(p)
+	o.timed("pending", start, err)
+	return err
+}
+
 func (o observedStore) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	start := time.Now()
 	var own caller

@@ -95,7 +95,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 var (
 	InteractionKinds   = []string{"command", "autocomplete", "component", "form", "other"}
 	InteractionResults = []string{"ok", "refused", "failed", "panic", "closing"}
-	StoreOps           = []string{"commit", "create", "update", "undo", "finish"}
+	StoreOps           = []string{"commit", "create", "update", "undo", "finish", "pending"}
 	EndpointResults    = []string{"interaction", "ping", "unsigned", "forged", "stale", "replayed", "too_large", "bad_request", "incomplete", "method", "busy", "unrecorded", "no_answer"}
 )
 
