@@ -51,7 +51,7 @@ func newPendingReplies(store pendingStore, send *transport.Sender, langs *langua
 }
 
 // carriesMove reports whether i may carry a move, whose commit keeps i's
-// id as its key (request.key): /play and /free, a component or a form.
+// id as its key (table.Request.Key): /play and /free, a component or a form.
 // Only those get a pending record, since for them the store can tell
 // whether what they asked was done.
 func carriesMove(i *discordgo.Interaction) bool {
