@@ -165,7 +165,7 @@ func (h *harness) open() {
 	if h.session != nil {
 		session = h.session
 	}
-	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text}, cfg)
+	b, err := New(Parts{Session: session(), Store: bs, Games: h.reg, Renderer: h.render, Text: h.text, Words: testWords(h.t)}, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

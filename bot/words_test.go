@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -16,12 +17,18 @@ const failureText = "Something went wrong on Meeple's side. It has been logged; 
 
 func testWords(t testing.TB) *locale.Catalogue {
 	t.Helper()
-	w, err := locale.New()
+	w, err := sharedWords()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
+
+// sharedWords is the one catalogue of the test binary, shared by every
+// harness and its bot: reading and checking the catalogues takes a tenth
+// of a second (more than a second under the race detector), and a
+// Catalogue is safe for concurrent use.
+var sharedWords = sync.OnceValues(locale.New)
 
 func englishWords(t testing.TB) *locale.Printer { return testWords(t).For(locale.English) }
 
