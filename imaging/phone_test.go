@@ -1,0 +1,101 @@
+package imaging
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/meeplegames/meeple/engine"
+)
+
+// phoneW is the width a phone shows the glance at: Discord's phone apps fit
+// a picture to the message column, some 300 pixels on a small phone (see
+// docs/architecture.md, "How big Discord shows an image").
+const phoneW = 300
+
+// phonePositions are 48 seeded positions of each game, spread over every
+// player count and over the whole game: Crystal Palace with 2 to 5
+// players, twelve points of each count's game from its first decision to
+// its end; 80 Days with 2 to 6 players, ten or nine points of a race, the
+// 2-player ones every other time with two pawns, and finished races.
+func phonePositions(t *testing.T) (cps, eds []legiblePosition) {
+	cpr, edr := cpRules(t), edRules(t)
+	for i := range 48 {
+		n, j := 2+i%4, i/4
+		actions := 1 + j*5*n // a random game of n lasts some 60n actions
+		if j == 11 {
+			actions = -1
+		}
+		name := fmt.Sprintf("cp%d-phone-%d", n, i)
+		cps = append(cps, legiblePosition{name, position{name, cpr, engine.Setup{Players: n, Seed: uint64(1000 + i)}, actions}.play(t)})
+	}
+	for i := range 48 {
+		n, j := 2+i%5, i/5
+		actions := 1 + j*4*n // random travellers rarely finish; 40n actions is well into a race
+		if j == 9 {
+			actions = -1
+		}
+		setup := engine.Setup{Players: n, Seed: uint64(2000 + i)}
+		if n == 2 && j%2 == 1 {
+			setup.Options = map[string]string{"variant": "two-pawns"}
+		}
+		name := fmt.Sprintf("ed%d-phone-%d", n, i)
+		eds = append(eds, legiblePosition{name, position{name, edr, setup, actions}.play(t)})
+	}
+	return cps, eds
+}
+
+// phoneFacts are what a phone player must read on a glance: each seat's
+// name, each of its figures on its row, and on the row of each seat the
+// game waits for (or of a winner) its note, "to play" or "winner".
+func phoneFacts(g Glance, names []string) []fact {
+	var out []fact
+	for seat, s := range g.Seats {
+		name := ocrWords(names[seat])
+		out = append(out, fact{words: name})
+		if s.Active && len(s.Notes) > 0 {
+			out = append(out, fact{row: name, words: ocrWords(s.Notes[0])})
+		}
+		for _, f := range s.Figures {
+			for _, part := range strings.Split(f.Value, ", ") {
+				if words := ocrWords(part); len(words) > 0 { // not a dash for no place
+					out = append(out, fact{row: name, words: words})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// phoneLeast is the share of phoneFacts that must read back at a phone's
+// width, per game, in each language. Issue 29 aims at 90%; what this
+// machine's tesseract (Debian's 5.x) reads on 29 November 2026 and the
+// margin under it are in docs/architecture.md ("On a phone"): the
+// floors sit a few points under the lowest language's figure, since
+// another tesseract version reads a few glyphs differently (one machine's
+// tesseract, single-threaded, reads the same every run).
+var phoneLeast = map[string]float64{"cp": phoneLeastCP, "ed": phoneLeastED}
+
+// TestGlancesAreLegibleOnAPhone shrinks the glances of 48 seeded positions
+// of each game to a phone's width and has tesseract read them in English,
+// German and French: for each game and language, at least phoneLeast of
+// the facts phoneFacts lists must read back.
+func TestGlancesAreLegibleOnAPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads hundreds of images with tesseract")
+	}
+	tess := tesseract(t, "deu", "fra")
+	cps, eds := phonePositions(t)
+	for _, lang := range []string{"en", "de", "fr"} {
+		for game, ps := range map[string][]legiblePosition{"cp": cps, "ed": eds} {
+			t.Run(lang+"-"+game, func(t *testing.T) {
+				checkShownGlances(t, tess, lang, ps, phoneW, 10*phoneW, phoneFacts, phoneLeast[game])
+			})
+		}
+	}
+}
+
+const (
+	phoneLeastCP = 0.70 // lowest: English, 72.7%
+	phoneLeastED = 0.66 // lowest: French, 69.0%
+)
