@@ -1,8 +1,10 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/meeplegames/meeple/engine"
@@ -138,26 +140,101 @@ const maxRollout = 4000
 
 // Best searches position s, as its seat sees it, for the answer to p.
 // When ctx ends first it answers from the iterations searched so far.
+//
+// The root is searched by sequential halving rather than UCB1: the widest
+// set of candidates the budget affords gets an equal share of iterations,
+// the better half by mean worth goes on to the next share, and so on until
+// one is left. Every candidate of a share is tried on the same guesses,
+// with the same random stream for the rollouts (common random numbers), so
+// that two candidates are told apart by what they do, not by the luck of
+// their deals. Below the root the tree is searched with UCB1.
 func (m Search) Best(ctx context.Context, s engine.State, p engine.Prompt, rng *engine.RNG) Choice {
 	if len(p.Actions) == 1 && len(s.FreeActions(p.Seat)) == 0 {
 		return Choice{Action: p.Actions[0], Worth: math.NaN(), Runner: math.NaN()}
 	}
-	root := &node{seat: engine.Spectator, visits: 1}
-	worth := make([]float64, s.Players())
-	done, work := 0, 0
-	for ; work < m.Work || done == 0; done++ {
-		if done%16 == 15 && ctx.Err() != nil {
-			break
+	var seeds []uint64 // the guesses' seeds, the j-th shared by every candidate
+	guess := func(j int) (engine.State, engine.RNG) {
+		for len(seeds) <= j {
+			seeds = append(seeds, rng.Uint64())
 		}
-		d := m.Knowledge.Determinize(s, p.Seat, rng)
-		work += dealCost + m.iterate(root, d, p.Seat, worth, rng)
+		g := engine.NewRNG(seeds[j])
+		return m.Knowledge.Determinize(s, p.Seat, &g), g
 	}
-	return root.choice(done, p)
+	root := &node{seat: engine.Spectator, visits: 1, kind: p.Kind, asked: p.Seat}
+	first, _ := guess(0)
+	free := s.FreeActions(p.Seat)
+	for _, a := range m.Knowledge.Candidates(first, p) {
+		if (slices.Contains(p.Actions, a) || slices.Contains(free, a)) && !slices.Contains(root.order, a) {
+			root.order = append(root.order, a)
+		}
+	}
+	if len(root.order) == 0 {
+		root.order = p.Actions
+	}
+	width := rootWidth(m.Work, len(root.order))
+	for _, a := range root.order[:width] {
+		root.children = append(root.children, &node{action: a, seat: p.Seat})
+	}
+	survivors := root.children
+	worth := make([]float64, s.Players())
+	done, work, j := 0, 0, 0
+	shares := max(1, bits.Len(uint(width-1))) // halvings to one survivor
+	for share := 0; share < shares && ctx.Err() == nil; share++ {
+		budget, start := (m.Work-work)/(shares-share), work
+		for k := 0; k == 0 || work-start < budget; k++ {
+			for _, c := range survivors {
+				d, g := guess(j)
+				work += dealCost + m.iterate(root, d, p.Seat, worth, &g, c)
+				done++
+			}
+			j++
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		slices.SortStableFunc(survivors, func(a, b *node) int { return cmp.Compare(b.mean(), a.mean()) })
+		if len(survivors) > 1 {
+			survivors = survivors[:(len(survivors)+1)/2]
+		}
+	}
+	best := survivors[0]
+	ch := Choice{Action: best.action, Worth: best.mean(), Runner: math.NaN(), Iterations: done}
+	var second *node
+	for _, c := range root.children {
+		if c != best && c.visits > 0 && (second == nil || c.visits > second.visits || c.visits == second.visits && c.mean() > second.mean()) {
+			second = c
+		}
+	}
+	if second != nil {
+		ch.Runner, ch.RunnerUp = second.mean(), second.action
+	}
+	return ch
 }
 
-// iterate runs one iteration on the guess d: down the tree, a rollout, and
-// the worths back up the path. It returns the number of actions applied.
-func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []float64, rng *engine.RNG) int {
+// rootWidth is how many of n candidates, best first, a budget of work can
+// compare by sequential halving: as many as leave each of them at least
+// pullsPerShare iterations in the first share, and never fewer than three.
+func rootWidth(work, n int) int {
+	iterations := work / iterationCost
+	w := 1
+	for w < n && (w+1)*bits.Len(uint(w))*pullsPerShare <= iterations {
+		w++
+	}
+	return min(max(w, 3), n) // three at least: the first alone is often a blunder
+}
+
+// iterationCost is the work of a typical iteration: a guess dealt and a
+// rollout of a few dozen actions.
+const iterationCost = 100
+
+// pullsPerShare is the fewest iterations each candidate gets in the first
+// share of sequential halving.
+const pullsPerShare = 1
+
+// iterate runs one iteration on the guess d: from the root by its child
+// first, down the tree, a rollout, and the worths back up the path. It
+// returns the number of actions applied.
+func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []float64, rng *engine.RNG, first *node) int {
 	k := m.Knowledge
 	path := make([]*node, 1, 32)
 	path[0] = root
@@ -178,7 +255,13 @@ func (m Search) iterate(root *node, d engine.State, me engine.Seat, worth []floa
 			}
 		}
 		if n != nil && (len(prompts) == 1 || p.Seat == me) {
-			if child := n.descend(d, p, k); child != nil {
+			child := first
+			if n != root {
+				child = n.descend(d, p, k)
+			} else {
+				first.available++
+			}
+			if child != nil {
 				if _, err := d.Apply(p.Seat, child.action); err != nil {
 					break
 				}
@@ -266,38 +349,6 @@ func (n *node) descend(d engine.State, p engine.Prompt, k Knowledge) *node {
 		}
 	}
 	return best
-}
-
-// choice is the root's answer: its most visited child.
-func (n *node) choice(iterations int, p engine.Prompt) Choice {
-	var best, second *node
-	for _, c := range n.children {
-		if c == nil || c.visits == 0 {
-			continue
-		}
-		switch {
-		case best == nil || better(c, best):
-			best, second = c, best
-		case second == nil || better(c, second):
-			second = c
-		}
-	}
-	if best == nil {
-		return Choice{Action: p.Actions[0], Worth: math.NaN(), Runner: math.NaN(), Iterations: iterations}
-	}
-	ch := Choice{Action: best.action, Worth: best.mean(), Runner: math.NaN(), Iterations: iterations}
-	if second != nil {
-		ch.Runner, ch.RunnerUp = second.mean(), second.action
-	}
-	return ch
-}
-
-// better orders children by visits, then by mean worth.
-func better(a, b *node) bool {
-	if a.visits != b.visits {
-		return a.visits > b.visits
-	}
-	return a.mean() > b.mean()
 }
 
 func (n *node) mean() float64 { return n.reward / float64(max(n.visits, 1)) }
