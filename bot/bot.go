@@ -430,7 +430,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 	if !b.enter() {
 		result = "closing"
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			_ = r.Message(transport.Message{Content: errClosing.in(b.langs.person(string(i.Locale))), Private: true})
+			_ = r.Message(transport.Message{Content: refusalText(b.langs.person(string(i.Locale)), errClosing), Private: true})
 		}
 		return
 	}

@@ -326,7 +326,7 @@ func TestALostAnswerIsRecordedOnce(t *testing.T) {
 	res := h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
 	retried()
-	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, fromTable(table.ErrUnknownOutcome).in(englishWords(t))) || h.says(text, "refuse.stale") {
+	if text := res.text(); strings.Contains(text, failureText) || strings.Contains(text, refusalText(englishWords(t), table.ErrUnknownOutcome)) || h.says(text, "refuse.stale") {
 		t.Fatalf("alice was told %q after her recorded move", text)
 	}
 	g, _ := load(t, h)
@@ -443,7 +443,7 @@ func TestAnOlderBuildsButtonIsStale(t *testing.T) {
 	old := fmt.Sprintf("m1:%s:%d:act:move 1", strconv.FormatUint(before.ID, 36), before.Version)
 	res := h.click(alice, chTiny, board.ID, old)
 	h.bot.Wait()
-	if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrStaleClick).in(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), refusalText(englishWords(t), table.ErrStaleClick)) {
 		t.Fatalf("alice was told %q (private %v), want the stale board's answer", res.text(), res.private())
 	}
 	if g := h.game(chTiny); g.Version != before.Version || g.Revision != before.Revision {

@@ -186,7 +186,7 @@ func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 	switch {
 	case text == "" && len(waiting) > 0:
 		// a picture or a sticker while a game waits for a typed choice
-		dh.answer(m.ChannelID, transport.Message{Content: fromTable(table.ErrBlankChoice).in(tr)})
+		dh.answer(m.ChannelID, transport.Message{Content: refusalText(tr, table.ErrBlankChoice)})
 	case text == "":
 	case len(waiting) == 0:
 		dh.answer(m.ChannelID, transport.Message{Content: tr.T("dm.none_waiting")})

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -13,29 +12,11 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-// refusal is a request the bot turns down, with the words the user sees:
-// a message of the catalogue (id and its arguments, written in the
-// reader's language) or, from the handlers not yet moved onto the
-// catalogue, an English text. It changes nothing.
-type refusal struct {
-	id      string
-	args    []any
-	english string
-}
-
-func (r *refusal) Error() string {
-	if r.id != "" {
-		return r.id
-	}
-	return r.english
-}
-
-// in writes the refusal in p's language.
-func (r *refusal) in(p *locale.Printer) string {
-	if r.id == "" {
-		return r.english
-	}
-	args := slices.Clone(r.args)
+// refusalText writes r, a request the bot or its table turns down, in p's
+// language. Arguments that list names or Discord permissions are joined
+// as the reader's language joins them.
+func refusalText(p *locale.Printer, r *table.Refusal) string {
+	args := slices.Clone(r.Args)
 	for i, a := range args {
 		switch list := a.(type) {
 		case nameList:
@@ -48,7 +29,7 @@ func (r *refusal) in(p *locale.Printer) string {
 			args[i] = joinNames(p, names)
 		}
 	}
-	return p.T(r.id, args...)
+	return p.T(r.ID, args...)
 }
 
 // nameList is an argument of a refusal that lists names, joined in the
@@ -70,30 +51,25 @@ func permissionName(p *locale.Printer, english string) string {
 	return english
 }
 
-// refuse returns a refusal with a formatted English text.
-func refuse(format string, args ...any) error {
-	return &refusal{english: fmt.Sprintf(format, args...)}
-}
-
 // refuseWith returns a refusal worded by message id of the catalogue, with
 // its arguments as name, value pairs (see locale.Printer.T).
 func refuseWith(id string, args ...any) error {
-	return &refusal{id: id, args: args}
+	return &table.Refusal{ID: id, Args: args}
 }
 
 // Refusals the handlers share.
 var (
-	errNoGame      = &refusal{id: "refuse.no_game"}
-	errNoLobby     = &refusal{id: "refuse.no_lobby"}
-	errUnknownComp = &refusal{id: "refuse.unknown_component"}
+	errNoGame      = &table.Refusal{ID: "refuse.no_game"}
+	errNoLobby     = &table.Refusal{ID: "refuse.no_lobby"}
+	errUnknownComp = &table.Refusal{ID: "refuse.unknown_component"}
 	// errMisplaced: a button of this Meeple on a message it never put
 	// it on (a forged click)
-	errMisplaced   = &refusal{id: "refuse.misplaced_button"}
-	errBusyChannel = &refusal{id: "refuse.busy_channel"}
-	errGuildOnly   = &refusal{id: "refuse.guild_only"}
-	errClosing     = &refusal{id: "refuse.closing"}
-	errPickOne     = &refusal{id: "play.pick_one"}
-	errNoSecret    = &refusal{id: "play.no_secret"}
+	errMisplaced   = &table.Refusal{ID: "refuse.misplaced_button"}
+	errBusyChannel = &table.Refusal{ID: "refuse.busy_channel"}
+	errGuildOnly   = &table.Refusal{ID: "refuse.guild_only"}
+	errClosing     = &table.Refusal{ID: "refuse.closing"}
+	errPickOne     = &table.Refusal{ID: "play.pick_one"}
+	errNoSecret    = &table.Refusal{ID: "play.no_secret"}
 )
 
 // recordedNote tells a player that their move was recorded, when the
@@ -102,7 +78,7 @@ var (
 const recordedNote = "play.recorded"
 
 // errPanic stands for a recovered panic, which is logged where it happens.
-var errPanic = &refusal{id: genericFailure}
+var errPanic = &table.Refusal{ID: genericFailure}
 
 // genericFailure is the message a user sees for an error that is not theirs.
 const genericFailure = "refuse.failure"
@@ -125,13 +101,9 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	if errors.As(err, &replay) {
 		return message(genericFailure), true // a stored game that no longer replays is not the user's doing
 	}
-	var ref *refusal
-	if errors.As(err, &ref) {
-		return ref.in, false
-	}
-	var tableRefusal *table.Refusal
-	if errors.As(err, &tableRefusal) {
-		return fromTable(tableRefusal).in, false
+	var refusal *table.Refusal
+	if errors.As(err, &refusal) {
+		return func(p *locale.Printer) string { return refusalText(p, refusal) }, false
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {
@@ -145,9 +117,9 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	case errors.Is(err, storage.ErrStale):
 		return message("refuse.stale"), false
 	case errors.Is(err, storage.ErrChannelBusy):
-		return errBusyChannel.in, false
+		return message(errBusyChannel.ID), false
 	case errors.Is(err, storage.ErrNotFound):
-		return errNoGame.in, false
+		return message(errNoGame.ID), false
 	case errors.Is(err, engine.ErrGameOver):
 		return message("refuse.game_over"), false
 	case errors.Is(err, engine.ErrNotYourTurn):
@@ -159,7 +131,3 @@ func explain(err error) (func(p *locale.Printer) string, bool) {
 	}
 	return message(genericFailure), true
 }
-
-// fromTable is the table's refusal r as the bot's, to be written in a
-// reader's language.
-func fromTable(r *table.Refusal) *refusal { return &refusal{id: r.ID, args: r.Args} }

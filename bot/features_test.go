@@ -507,8 +507,7 @@ func TestUserMessages(t *testing.T) {
 	}{
 		{engine.Refuse(engine.ErrIllegalAction, "that space is taken"), "that space is taken", false},
 		{fmt.Errorf("apply: %w", engine.Refuse(engine.ErrNotYourTurn, "wait for P2")), "wait for P2", false},
-		{table.ErrStaleClick, fromTable(table.ErrStaleClick).in(englishWords(t)), false},
-		{refuse("Nope %d", 3), "Nope 3", false},
+		{table.ErrStaleClick, refusalText(englishWords(t), table.ErrStaleClick), false},
 		{&storage.VersionError{Channel: "1", Expected: storage.Guard{Game: 1, Revision: 1}, Actual: storage.Guard{Game: 1, Revision: 2}}, "moved on", false},
 		{fmt.Errorf("x: %w", storage.ErrChannelBusy), "already has a game", false},
 		{fmt.Errorf("x: %w", storage.ErrNotFound), "no game in this channel", false},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/meeplegames/meeple/bot/discordtest"
+	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/engine"
 	"github.com/meeplegames/meeple/locale"
 )
@@ -192,7 +193,7 @@ func TestSkillAndPermissionsInTheReadersLanguage(t *testing.T) {
 	catalogue := testWords(t)
 	for lang, want := range map[string]string{locale.German: "Öffentliche Threads erstellen und Nachrichten in Threads senden", locale.French: "Créer des fils publics et Envoyer des messages dans les fils"} {
 		p := catalogue.For(lang)
-		got := errThreadPermissions(permissionNames(threadPermissions)).(*refusal).in(p)
+		got := refusalText(p, errThreadPermissions(permissionNames(threadPermissions)).(*table.Refusal))
 		if !strings.Contains(got, want) {
 			t.Errorf("%s: %s", lang, got)
 		}

@@ -48,7 +48,7 @@ func TestALostAnswerIsToldAsRecorded(t *testing.T) {
 			}
 			h.bot.Wait()
 			retried()
-			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, fromTable(table.ErrUnknownOutcome).in(englishWords(t))) {
+			if !strings.Contains(told, englishWords(t).T(recordedNote)) || strings.Contains(told, failureText) || strings.Contains(told, refusalText(englishWords(t), table.ErrUnknownOutcome)) {
 				t.Fatalf("alice was told %q; want %q", told, englishWords(t).T(recordedNote))
 			}
 			g, _ := load(t, h)
@@ -96,7 +96,7 @@ func TestAnOutcomeThatStaysUnknownSaysWhatToDo(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(fromTable(table.ErrUnknownOutcome).in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(refusalText(englishWords(t), table.ErrUnknownOutcome)) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want the unknown outcome's words and what to do, privately", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != 1+len(table.RetryPauses()) {
@@ -165,7 +165,7 @@ func TestAMoveNotKeptIsToldNotRecorded(t *testing.T) {
 			h.bot.Wait()
 			retried()
 			told := res.text()
-			if !res.privately(fromTable(table.ErrNotRecorded).in(englishWords(t))) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
+			if !res.privately(refusalText(englishWords(t), table.ErrNotRecorded)) || strings.Contains(told, failureText) || strings.Contains(told, englishWords(t).T(recordedNote)) {
 				t.Fatalf("alice was told %q; want that the move was not recorded", told)
 			}
 			if calls := w.snapshot(); calls["Commit"] != tc.commits {

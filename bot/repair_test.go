@@ -105,7 +105,7 @@ func TestAStaleClickRepairsTheBoard(t *testing.T) {
 	board := h.game(chTiny).Messages[roleBoard]
 	mark := h.mark()
 	res := h.click(bob, chTiny, board, move)
-	if want := fromTable(table.ErrStaleClick).in(englishWords(t)); !res.privately(want) {
+	if want := refusalText(englishWords(t), table.ErrStaleClick); !res.privately(want) {
 		t.Errorf("the click on the old board: %q, want %q", res.text(), want)
 	}
 	if n := boardEdits(h, mark, board); n != 1 {

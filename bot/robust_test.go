@@ -92,15 +92,15 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	}
 	// a button carrying the private form's verb, a menu carrying a button's
 	res := h.click(alice, chTiny, board.ID, id(verbModal, ""))
-	if !res.private() || !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), refusalText(englishWords(t), errUnknownComp)) {
 		t.Errorf("a button with the form's verb: %s", res.text())
 	}
-	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
+	if res := h.click(alice, chTiny, board.ID, id(verbAct, "pick 1"), "pick 1"); !strings.Contains(res.text(), refusalText(englishWords(t), errUnknownComp)) {
 		t.Errorf("a menu with a button's verb: %s", res.text())
 	}
 	// forms carrying a menu's verbs
 	for _, v := range []verb{verbPick, verbWhich, verbAct} {
-		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
+		if res := h.submit(alice, chTiny, id(v, "0"), "pick 1"); !strings.Contains(res.text(), refusalText(englishWords(t), errUnknownComp)) {
 			t.Errorf("a form with verb %s: %s", v, res.text())
 		}
 	}
@@ -108,11 +108,11 @@ func TestComponentsOfTheWrongKindAreRefused(t *testing.T) {
 	raw := map[string]any{"type": 3, "data": map[string]any{"custom_id": id(verbPick, "0"), "component_type": 5, "values": []string{alice.ID}},
 		"message": h.messageJSON(board.ID, chTiny)}
 	h.place(raw, alice, chTiny)
-	if res := h.send(raw); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
+	if res := h.send(raw); !strings.Contains(res.text(), refusalText(englishWords(t), errUnknownComp)) {
 		t.Errorf("a user select: %s", res.text())
 	}
 	// the which-game menu belongs in DMs only
-	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), errUnknownComp.in(englishWords(t))) {
+	if res := h.click(alice, chTiny, board.ID, id(verbWhich, ""), fmt.Sprint(g.ID)); !strings.Contains(res.text(), refusalText(englishWords(t), errUnknownComp)) {
 		t.Errorf("a which-game menu in a channel: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -136,7 +136,7 @@ func TestSeatMenuIsRefusedToAnotherSeat(t *testing.T) {
 	aliceSeat := slices.IndexFunc(g.Seats, func(s storage.Seat) bool { return s.User == alice.ID })
 	menu := componentID(g.Guard(), verbPick, fmt.Sprint(aliceSeat))
 	res := h.click(bob, chTiny, h.board(chTiny).ID, menu, "pick 1")
-	if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrNotYours).in(englishWords(t))) {
+	if !res.private() || !strings.Contains(res.text(), refusalText(englishWords(t), table.ErrNotYours)) {
 		t.Errorf("bob on alice's menu: %s", res.text())
 	}
 	if got := h.game(chTiny).Version; got != g.Version {
@@ -153,7 +153,7 @@ func TestBlankPrivateFormIsRefused(t *testing.T) {
 	form := res.Requests[0].CustomID
 	for _, blank := range []string{"", "   ", "\n\t"} {
 		res := h.submit(alice, chTiny, form, blank)
-		if !res.private() || !strings.Contains(res.text(), fromTable(table.ErrBlankChoice).in(englishWords(t))) {
+		if !res.private() || !strings.Contains(res.text(), refusalText(englishWords(t), table.ErrBlankChoice)) {
 			t.Errorf("blank form %q: %s", blank, res.text())
 		}
 	}
@@ -245,7 +245,7 @@ func TestBlankDMIsRefused(t *testing.T) {
 	v := h.game(chTiny).Version
 	// alice's game waits for her pick: a DM without text (a picture, a
 	// sticker) is told so
-	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != fromTable(table.ErrBlankChoice).in(englishWords(t)) {
+	if got := h.dm(alice, " \n "); len(got) != 1 || got[0].Text() != refusalText(englishWords(t), table.ErrBlankChoice) {
 		t.Errorf("a blank DM while a pick is due: %+v", got)
 	}
 	// nobody waits for eve: a blank DM goes unanswered

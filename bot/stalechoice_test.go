@@ -68,8 +68,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		t.Fatalf("alice's pick: %s", told)
 	}
 	v := h.game(chTiny).Version
-	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, fromTable(table.ErrStaleChoice).in(englishWords(t))) {
-		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, fromTable(table.ErrStaleChoice).in(englishWords(t)))
+	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, refusalText(englishWords(t), table.ErrStaleChoice)) {
+		t.Fatalf("a choice from a list drawn before an undo: %q; want %q", told, refusalText(englishWords(t), table.ErrStaleChoice))
 	}
 	if g := h.game(chTiny); g.Version != v {
 		t.Fatalf("the stale choice was stored: version %d, want %d", g.Version, v)
@@ -98,8 +98,8 @@ func TestAStaleListChoiceIsRefused(t *testing.T) {
 		if stale.value == "" {
 			t.Fatal("no list value drawn")
 		}
-		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, fromTable(table.ErrStaleChoice).in(englishWords(t))) {
-			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, fromTable(table.ErrStaleChoice).in(englishWords(t)))
+		if told := h.play(stale.u, chTiny, stale.value); !strings.Contains(told, refusalText(englishWords(t), table.ErrStaleChoice)) {
+			t.Errorf("%s's choice from the last game's list: %q; want %q", stale.u.Name, told, refusalText(englishWords(t), table.ErrStaleChoice))
 		}
 	}
 	if g := h.game(chTiny); g.Version != v {
@@ -183,7 +183,7 @@ func TestAChoiceForAGameElsewhereIsForeign(t *testing.T) {
 		t.Fatal("no list value drawn")
 	}
 	v := h.game(chTiny).Version
-	want := fromTable(table.ErrForeignChoice).in(englishWords(t))
+	want := refusalText(englishWords(t), table.ErrForeignChoice)
 	if told := h.play(alice, chTiny, cheer); !strings.Contains(told, want) {
 		t.Fatalf("a choice for the game in channel %s sent in %s: %q; want %q", other, chTiny, told, want)
 	}
