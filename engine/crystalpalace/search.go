@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/meeplegames/meeple/engine"
@@ -146,8 +147,83 @@ func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) stri
 		return s.orderTakes(seat, p.Actions)[0]
 	case "down":
 		return "skip"
+	case "build":
+		if a := firstDoing(p.Actions); a != "pass" {
+			what, _, _ := strings.Cut(a, " target ")
+			return s.targeted(seat, what, p.Actions)
+		}
+	case "target":
+		if q := s.Seats[seat].Queue; len(q) > 0 {
+			return s.targetText(seat, q[0].Subject, "target ")
+		}
 	}
 	return firstDoing(p.Actions)
+}
+
+// targeted is build (a "build …" action without its target) aimed at the
+// seat its prototype's effect suits best, when actions offer it so; else
+// the first of actions that does something.
+func (s *State) targeted(seat int, build string, actions []string) string {
+	i, ok := s.c.patentByID[strings.TrimPrefix(build, "build ")]
+	if !ok {
+		return firstDoing(actions)
+	}
+	if a := s.targetText(seat, i, build+" target "); slices.Contains(actions, a) {
+		return a
+	}
+	return firstDoing(actions)
+}
+
+// targetText is prefix followed by the seat (numbered from 1) on whom seat
+// plays prototype i's effect: itself when the effect is worth having,
+// else the rival with the most points.
+func (s *State) targetText(seat, i int, prefix string) string {
+	target := seat
+	if s.effectWorth(seat, s.c.Patents[i].Effect) < 0 {
+		best := -1
+		for o := range s.Seats {
+			if o != seat && (best < 0 || s.Seats[o].VP > s.Seats[best].VP) {
+				best = o
+			}
+		}
+		target = max(best, 0)
+	}
+	return prefix + strconv.Itoa(target+1)
+}
+
+// effectWorth is a rough worth in points of effects played on seat.
+func (s *State) effectWorth(seat int, effects []Effect) float64 {
+	v := 0.0
+	for _, e := range effects {
+		n := float64(e.N)
+		if e.metric != metricNone {
+			n *= float64(s.count(seat, e.metric) / max(e.Div, 1))
+		}
+		if e.N == 0 {
+			n = 1
+		}
+		switch e.gain {
+		case gainPounds:
+			v += 0.3 * n
+		case gainVP:
+			v += n
+		case gainGears:
+			v += 1.4 * n
+		case gainEnergy:
+			v += 1.2 * n
+		case gainNewspapers:
+			v += 0.45 * n
+		case gainIncome:
+			v += 0.3 * n * float64(6-s.Round)
+		case gainBuzz:
+			v += 0.4 * n
+		case gainMarketDown:
+			v -= 1
+		default:
+			v += n
+		}
+	}
+	return v
 }
 
 // Candidates implements ai.Knowledge: the heuristic's free action first,
@@ -168,6 +244,12 @@ func (knowledge) Candidates(st engine.State, p engine.Prompt) []string {
 		return append(out, s.placeCandidates(seat, p.Actions)...)
 	case "action":
 		return append(out, s.orderTakes(seat, p.Actions)...)
+	case "build":
+		return append(out, s.buildCandidates(seat, p.Actions)...)
+	case "target":
+		if q := s.Seats[seat].Queue; len(q) > 0 && q[0].Kind == dTarget {
+			out = append(out, s.targetText(seat, q[0].Subject, "target "))
+		}
 	case "down":
 		out = append(out, "skip")
 	}
@@ -258,28 +340,76 @@ func (s *State) diceCandidates(seat int, actions []string) []string {
 	return out
 }
 
-// placeCandidates are the placements best first by the heuristic's
-// estimate, each with its preferred answer and with none, then passing.
+// placeCandidates are the placements by the heuristic's estimate: first
+// the best one at each location, best first, then the others, best first,
+// each with its preferred answer and then with none, and last passing. A
+// search that compares only its first few candidates thus weighs where to
+// go before which die or space to use there.
 func (s *State) placeCandidates(seat int, actions []string) []string {
 	rng := engine.NewRNG(0)
 	ws := s.placeWorths(seat, actions, &rng)
 	slices.SortStableFunc(ws, func(a, b placeWorth) int { return cmp.Compare(b.v, a.v) })
 	out := make([]string, 0, 2*len(ws)+1)
+	var rest []string
+	var seen [locCount]bool
 	for _, w := range ws {
-		if !w.base.Tail {
-			out = append(out, w.text)
-			continue
+		first := !seen[locIndex(w.base.Key)]
+		seen[locIndex(w.base.Key)] = true
+		texts := []string{w.text}
+		if w.base.Tail {
+			answers := s.answersOf(actions, w.base)
+			texts[0] = preferredAnswer(answers)
+			if only := answers[0]; only != texts[0] && strings.HasSuffix(only, " only") {
+				texts = append(texts, only)
+			}
 		}
-		answers := s.answersOf(actions, w.base)
-		out = append(out, preferredAnswer(answers))
-		if only := answers[0]; only != out[len(out)-1] && strings.HasSuffix(only, " only") {
-			out = append(out, only)
+		if first {
+			out = append(out, texts[0])
+			texts = texts[1:]
 		}
+		rest = append(rest, texts...)
 	}
+	out = append(out, rest...)
 	if pass := passOf(actions); pass != "" && slices.Contains(actions, pass) {
 		out = append(out, pass)
 	}
 	return out
+}
+
+// buildCandidates are a build prompt's actions with each prototype aimed
+// at the seat its effect suits first (targeted), then passing, then the
+// other targets: a search that compares only its first few candidates
+// weighs which prototype to build, and whether to build at all, before
+// whom it aims at.
+func (s *State) buildCandidates(seat int, actions []string) []string {
+	out := make([]string, 0, len(actions))
+	var rest []string
+	var built []string
+	for _, a := range actions {
+		if strings.HasSuffix(a, " always") || a == "pass" {
+			continue
+		}
+		what, _, _ := strings.Cut(a, " target ")
+		if !slices.Contains(built, what) {
+			built = append(built, what)
+			if t := s.targeted(seat, what, actions); t != a && !slices.Contains(out, t) {
+				out = append(out, t)
+				rest = append(rest, a)
+				continue
+			}
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+				continue
+			}
+		}
+		if !slices.Contains(out, a) {
+			rest = append(rest, a)
+		}
+	}
+	if slices.Contains(actions, "pass") {
+		out = append(out, "pass")
+	}
+	return append(out, rest...)
 }
 
 // preferredAnswer picks a placement's assistant action without looking
