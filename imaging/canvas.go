@@ -164,6 +164,25 @@ func (c *canvas) fillRounded(area image.Rectangle, x0, y0, x1, y1, r float32, co
 	c.touch(area)
 }
 
+// fillPolygon fills, in colour col, the part within area of the polygon
+// whose corners are the points xy (x, y, x, y, …).
+func (c *canvas) fillPolygon(area image.Rectangle, col rgb, xy ...float32) {
+	area = area.Intersect(c.img.Rect)
+	if area.Empty() || len(xy) < 6 {
+		return
+	}
+	z := &c.fs.shapes
+	z.Reset(area.Dx(), area.Dy())
+	dx, dy := float32(area.Min.X), float32(area.Min.Y)
+	z.MoveTo(xy[0]-dx, xy[1]-dy)
+	for i := 2; i+1 < len(xy); i += 2 {
+		z.LineTo(xy[i]-dx, xy[i+1]-dy)
+	}
+	z.ClosePath()
+	z.Draw(c.img, area, c.fs.ink(col), image.Point{})
+	c.touch(area)
+}
+
 // roundedRect adds a rectangle from (x0, y0) to (x1, y1) with corners of
 // radius r to z.
 func roundedRect(z *vector.Rasterizer, x0, y0, x1, y1, r float32) {

@@ -13,21 +13,22 @@ import (
 )
 
 // A glance is the picture posted with every board message: what a player
-// must read without opening anything, drawn to be read at the size Discord
-// shows a message's lone image attachment (550×350 on the desktop, see
-// docs/architecture.md). It is drawn at twice that scale, GlanceWidth
-// pixels wide and never more than GlanceMaxHeight high, so it is sharp on
-// high-density screens and shrinks by exactly two on others.
+// must read without opening anything, drawn to be read at the sizes
+// Discord shows it (within 486×350 on the desktop, some 300 pixels wide on
+// a phone; see docs/architecture.md). It is GlanceWidth pixels wide, twice
+// the desktop's width, so it is sharp on high-density screens, and never
+// more than GlanceMaxHeight high: up to there the desktop's box is bound by
+// its width, so a taller glance costs the desktop nothing.
 const (
 	GlanceWidth     = 1100
-	GlanceMaxHeight = 700
+	GlanceMaxHeight = 880
 )
 
 // Figure is one headline number of a seat and what it counts: "VP" 12.
 type Figure struct {
-	Key   string // what the number counts, in every language: "pounds", "vp", "buzz", "income", "space", "rumors"
+	Key   string // what the number counts, in every language: "pounds", "vp", "buzz", "income", "gears", "energy", "space", "place", "rumors"
 	Label string // the same in the glance's language: "Pounds", "SP", "Feld", …
-	Value string // the number as shown: "12", "30 (2nd)"
+	Value string // the number as shown: "12", "a 12, b 30"
 }
 
 // String is the figure as a phrase: "VP 12".
@@ -76,7 +77,8 @@ func GlanceOf(view any, w *wording.Words) (Glance, error) {
 	return Glance{}, unsupported(view)
 }
 
-// cpGlance: pounds, VP, Buzz and income; the waiting seats and what for.
+// cpGlance: pounds, VP, Buzz, income, gears and energy; the waiting seats
+// and what for.
 func cpGlance(v *cp.View, w *wording.Words) Glance {
 	g := Glance{Stage: cpPhaseLabel(v, w), Over: v.Over}
 	if g.Stage == "" || v.Over {
@@ -99,10 +101,12 @@ func cpGlance(v *cp.View, w *wording.Words) Glance {
 	}
 	for seat, p := range v.Seats {
 		s := GlanceSeat{Figures: []Figure{
-			figure(w, "cp", "pounds", p.Pounds),
-			figure(w, "cp", "vp", p.VP),
-			figure(w, "cp", "buzz", p.Buzz),
-			figure(w, "cp", "income", p.Income),
+			figure(w, "cp.image.glance.pounds", p.Pounds),
+			figure(w, "cp.image.glance.vp", p.VP),
+			figure(w, "cp.image.glance.buzz", p.Buzz),
+			figure(w, "cp.image.glance.income", p.Income),
+			figure(w, "cp.image.glance.gears", p.Gears),
+			figure(w, "cp.image.glance.energy", p.Energy),
 		}, Active: waiting[engine.Seat(seat)]}
 		if v.Over {
 			s.Active = slices.Contains(winners, engine.Seat(seat))
@@ -122,8 +126,8 @@ func cpGlance(v *cp.View, w *wording.Words) Glance {
 // cpRounds is how many rounds a game of Crystal Palace has.
 const cpRounds = 5
 
-// edGlance: where each pawn stands, pounds and Rumors; the traveller on
-// turn and what their turn holds.
+// edGlance: where each pawn stands and its place, pounds and Rumors; the
+// traveller on turn and what their turn holds.
 func edGlance(v *eightydays.View, w *wording.Words) Glance {
 	g := Glance{Stage: edRoundNote(v, w), Over: v.Over}
 	if v.Over {
@@ -135,12 +139,13 @@ func edGlance(v *eightydays.View, w *wording.Words) Glance {
 		g.Decisions = addDecision(nil, turn, edDecision(v, w))
 	}
 	for seat, p := range v.Players {
-		space := figure(w, "ed", "space", 0)
-		space.Value = strings.Join(edWhere(w, p), ", ")
+		space, place := figure(w, "ed.image.glance.space", 0), Figure{Key: "place", Label: say(w, "image.place")}
+		space.Value, place.Value = edSpacesAndPlaces(w, p)
 		s := GlanceSeat{Figures: []Figure{
 			space,
-			figure(w, "ed", "pounds", p.Pounds),
-			figure(w, "ed", "rumors", p.Rumors),
+			place,
+			figure(w, "ed.image.glance.pounds", p.Pounds),
+			figure(w, "ed.image.glance.rumors", p.Rumors),
 		}, Active: engine.Seat(seat) == turn || (v.Over && slices.Contains(v.Winners, engine.Seat(seat)))}
 		s.Notes = activeNote(w, s.Active, v.Over)
 		if v.First == engine.Seat(seat) {
@@ -151,10 +156,35 @@ func edGlance(v *eightydays.View, w *wording.Words) Glance {
 	return g
 }
 
-// figure is the headline number n, counting key in game's words ("cp" or
-// "ed").
-func figure(w *wording.Words, game, key string, n int) Figure {
-	return Figure{Key: key, Label: say(w, game+".image.glance."+key), Value: strconv.Itoa(n)}
+// edSpacesAndPlaces are where a traveller's pawns stand and their places
+// in the race, each a pawn at a time ("a 12, b 30" and "3, 1"); a pawn
+// in London or home has no place ("–"). The glance shows them in columns
+// of their own: a place in brackets after its space read back badly, and
+// so did an ordinal ("1st" as "ist", "5th" as "Sth") at a phone's size,
+// where a bare number under "Place" reads back and means the same.
+func edSpacesAndPlaces(w *wording.Words, p eightydays.PlayerView) (spaces, places string) {
+	var sp, pl []string
+	for _, pawn := range p.Pawns {
+		where, place := strconv.Itoa(pawn.Space), strconv.Itoa(pawn.Rank)
+		switch {
+		case pawn.Home:
+			where, place = say(w, "ed.image.home"), "–"
+		case pawn.Space <= 0:
+			where, place = say(w, "ed.image.london"), "–"
+		}
+		if pawn.Name != "" {
+			where = say(w, "ed.image.pawn_where", "Pawn", pawn.Name, "Where", where)
+		}
+		sp, pl = append(sp, where), append(pl, place)
+	}
+	return strings.Join(sp, ", "), strings.Join(pl, ", ")
+}
+
+// figure is the headline number n, labelled by the message id
+// ("cp.image.glance.vp"), whose last part is its key ("vp"). The ids are
+// whole literals: building them allocated a string per figure per render.
+func figure(w *wording.Words, id string, n int) Figure {
+	return Figure{Key: id[strings.LastIndexByte(id, '.')+1:], Label: say(w, id), Value: strconv.Itoa(n)}
 }
 
 // edDecision is what the traveller on turn must do.
@@ -199,41 +229,53 @@ func (r *Renderer) Glance(view any, w *wording.Words) ([]byte, error) {
 		return nil, err
 	}
 	var columns []string
+	wide := 0
 	switch pointerView(view).(type) {
 	case *cp.View:
+		// gears and energy, after these, go under them (see glanceSeat)
 		columns = []string{say(w, "cp.image.glance.pounds"), say(w, "cp.image.glance.vp"), say(w, "cp.image.glance.buzz"), say(w, "cp.image.glance.income")}
 	default:
-		columns = []string{say(w, "ed.image.col.space"), say(w, "ed.image.glance.pounds"), say(w, "ed.image.glance.rumors")}
+		columns = []string{say(w, "ed.image.glance.space"), say(w, "image.place"), say(w, "ed.image.glance.pounds"), say(w, "ed.image.glance.rumors")}
+		wide = glanceWide
 	}
-	return r.drawGlance(w, g, columns, r.seatNames(w, len(g.Seats)))
+	return r.drawGlance(w, g, columns, wide, r.seatNames(w, len(g.Seats)))
 }
 
-// Sizes and geometry of a glance, in its pixels (twice the shown size).
+// Sizes and geometry of a glance, in its pixels (twice the shown size on
+// a desktop; a phone shows it some 300 pixels wide, a quarter and a bit,
+// so what a player must read there is drawn large: names at 46 become 12
+// pixels, figures at 54 become 15).
 const (
 	glanceStage  size = 38 // the stage line
 	glanceBody   size = 32 // decisions
-	glanceName   size = 36 // names and figures
-	glanceSmall  size = 26 // column heads and notes under names
-	glanceFigure size = 42
+	glanceName   size = 46 // names
+	glanceHead   size = 26 // column heads
+	glanceNote   size = 34 // notes under names
+	glanceFigure size = 54
+	glancePawns  size = 44 // a figure of two pawns, one a line
 
 	glanceMargin  = 24
 	glanceStageH  = 60 // a line of the stage band
 	glanceDecideH = 44 // a line of the decisions band
 	glanceHeadH   = 44
-	glanceRowH    = 80
-	glanceNameX   = glanceMargin + 116
-	glanceMarker  = 52
+	glanceRowH    = 112 // a seat's row, when the picture has room
+	glanceRowMinH = 96  // a seat's row at the least, with six seats
+	glanceTableX  = 56  // the table's left edge; the arrows point at it from the margin
+	glanceBarW    = 14  // the seat's colour down the row's left edge
+	glanceNameX   = glanceTableX + glanceBarW + 20
+	glanceNotesX  = glanceNameX + glanceMarker + 14
+	glanceFigX    = 460 // the figures' columns start here
+	glanceWide    = 80  // how much wider 80 Days' first column is
+	glanceMarker  = 40
 )
 
-// glanceColumnsX are the centres of the figures' columns, right of the names.
-func glanceColumnsX(n int) []int {
-	wide := 0 // 80 Days' first column holds "a 12 (3rd), b 30 (1st)"
-	if n == 3 {
-		wide = 120
-	}
-	colW := (GlanceWidth - glanceMargin - 440 - wide) / n
-	xs := make([]int, n)
-	x := 440
+// glanceColumnsX are the centres of the n figures' columns, right of the
+// names, and the width of a column; the first is wide pixels wider (80
+// Days' spaces: "London", "a 12").
+func glanceColumnsX(n, wide int) (xs []int, colW int) {
+	colW = (GlanceWidth - glanceMargin - glanceFigX - wide) / n
+	xs = make([]int, n)
+	x := glanceFigX
 	for i := range xs {
 		w := colW
 		if i == 0 {
@@ -242,12 +284,12 @@ func glanceColumnsX(n int) []int {
 		xs[i] = x + w/2
 		x += w
 	}
-	return xs
+	return xs, colW
 }
 
 // drawGlance lays a glance out: the stage on a title band, the decisions
-// under it, then a table of the seats, the awaited ones highlighted.
-func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, names []string) ([]byte, error) {
+// under it, then a table of the seats, an arrow at each awaited one.
+func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, wide int, names []string) ([]byte, error) {
 	measure := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: w}
 	textW := GlanceWidth - 2*glanceMargin
 	stage, _ := measure.wrapRich(g.Stage, textW, textW, 2, style{size: glanceStage, bold: true})
@@ -262,7 +304,7 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 	// A name has one line: a long one is shortened, so that the notes
 	// under it ("to play") and the figures beside it always show.
 	fitted := make([]string, len(g.Seats))
-	nameW := glanceColumnsX(len(columns))[0] - 70 - glanceNameX
+	nameW := glanceFigX - 16 - glanceNameX
 	for i := range g.Seats {
 		fitted[i] = measure.fs.fit(names[i], nameW, style{size: glanceName, bold: true})
 		if fitted[i] != names[i] {
@@ -273,8 +315,12 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 
 	stageH := max(len(stage), 1)*glanceStageH + 16
 	decideH := lines*glanceDecideH + 20
-	h := stageH + decideH + glanceHeadH + len(g.Seats)*glanceRowH + glanceMargin
-	h = min(h, GlanceMaxHeight)
+	rest := stageH + decideH + glanceHeadH + glanceMargin
+	rowH := glanceRowH
+	if n := len(g.Seats); n > 0 {
+		rowH = max(glanceRowMinH, min(glanceRowH, (GlanceMaxHeight-rest)/n))
+	}
+	h := min(rest+len(g.Seats)*rowH, GlanceMaxHeight)
 	c := r.begin(w, GlanceWidth, h, nil, nil)
 
 	// The stage.
@@ -297,13 +343,13 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 	}
 	// The table.
 	top := stageH + decideH
-	xs := glanceColumnsX(len(columns))
-	c.fill(image.Rect(glanceMargin, top, GlanceWidth-glanceMargin, top+glanceHeadH), colPanelAlt)
-	head := style{size: glanceSmall, bold: true, color: colInkSoft}
+	xs, colW := glanceColumnsX(len(columns), wide)
+	c.fill(image.Rect(glanceTableX, top, GlanceWidth-glanceMargin, top+glanceHeadH), colPanelAlt)
+	head := style{size: glanceHead, bold: true, color: colInkSoft}
 	c.text(c.say("image.player"), glanceNameX, top+glanceHeadH/2, head)
 	for i, col := range columns {
 		// centred in its column: as far as the nearer of its edges
-		left, right := 440, GlanceWidth-glanceMargin
+		left, right := glanceFigX, GlanceWidth-glanceMargin
 		if i > 0 {
 			left = (xs[i-1] + xs[i]) / 2
 		}
@@ -311,54 +357,84 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, name
 			right = (xs[i] + xs[i+1]) / 2
 		}
 		room := 2*min(xs[i]-left, right-xs[i]) - 8
-		c.textShrink(col, xs[i], top+glanceHeadH/2, room, style{size: glanceSmall, bold: true, color: colInkSoft, align: alignCenter})
+		head.align = alignCenter
+		c.textShrink(col, xs[i], top+glanceHeadH/2, room, head)
 	}
 	for seat, s := range g.Seats {
-		c.glanceSeat(seat, s, fitted[seat], xs, top+glanceHeadH+seat*glanceRowH)
+		c.glanceSeat(seat, s, fitted[seat], xs, colW, wide, top+glanceHeadH+seat*rowH, rowH)
 	}
-	bottom := top + glanceHeadH + len(g.Seats)*glanceRowH
-	c.fill(image.Rect(glanceMargin, bottom-2, GlanceWidth-glanceMargin, bottom), colRule)
+	bottom := top + glanceHeadH + len(g.Seats)*rowH
+	c.fill(image.Rect(glanceTableX, bottom-2, GlanceWidth-glanceMargin, bottom), colRule)
 	return c.finish()
 }
 
-// glanceSeat draws one seat's row from y: its colour and shape, its name
-// (shortened to one line) with its colour's name and notes under it, and
-// its figures.
-func (c *canvas) glanceSeat(seat int, s GlanceSeat, name string, xs []int, y int) {
-	row := image.Rect(glanceMargin, y, GlanceWidth-glanceMargin, y+glanceRowH)
-	bg := colPanel
-	if s.Active {
-		bg = colPanelAlt
-	}
-	c.fill(row, bg)
+// glanceSeat draws one seat's row, rowH high from y, as two lines that
+// never overlap (tesseract lost whole rows when a mark spanned both): the
+// name and the figures, with an arrow in the margin when the game waits
+// for the seat; then the seat's marker (its colour and shape) and its
+// notes, the one saying it must act first and in bold, with Crystal
+// Palace's gears and energy at the right.
+func (c *canvas) glanceSeat(seat int, s GlanceSeat, name string, xs []int, colW, wide, y, rowH int) {
+	row := image.Rect(glanceTableX, y, GlanceWidth-glanceMargin, y+rowH)
+	c.fill(row, colPanel)
 	c.fill(image.Rect(row.Min.X, y, row.Max.X, y+2), colRule)
-	c.fill(image.Rect(row.Min.X, y, row.Min.X+14, row.Max.Y), seatColor(seat))
-	mid := y + glanceRowH/2
-	c.spriteCentered(c.r.sprites.glance[spriteSeat(seat)], glanceMargin+14+38, mid)
-	c.text(name, glanceNameX, mid-15, style{size: glanceName, bold: true, color: colInk})
+	c.fill(image.Rect(row.Min.X, y, row.Min.X+glanceBarW, row.Max.Y), seatColor(seat))
+	nameY, noteY := y+rowH*3/10, y+rowH*3/4
+	if s.Active {
+		c.glanceArrow(nameY)
+	}
+	c.text(name, glanceNameX, nameY, style{size: glanceName, bold: true, color: colInk})
+	c.spriteCentered(c.r.sprites.glance[spriteSeat(seat)], glanceNameX+glanceMarker/2, noteY)
+	// Figures beyond the columns (Crystal Palace's gears and energy) stand
+	// on the notes' line at its right, each after its label, far enough
+	// apart to read as separate words ("Gears 0" ran into "GearsO").
+	right := GlanceWidth - glanceMargin - 12
+	for i := len(s.Figures) - 1; i >= len(xs); i-- {
+		right -= c.text(s.Figures[i].Value, right, noteY, style{size: glanceNote, bold: true, sans: true, color: colInk, align: alignRight}) + 14
+		right -= c.text(s.Figures[i].Label, right, noteY, style{size: glanceNote, color: colInkSoft, align: alignRight}) + 40
+	}
+	for _, f := range s.Figures {
+		if strings.Contains(f.Value, ", ") { // two lines of pawns: the notes stay left of them
+			right = min(right, glanceFigX-8)
+		}
+	}
+	// The notes: the active one ("to play", "winner") first, in bold ink,
+	// so that no other note pushes it out.
+	x := glanceNotesX
 	notes := append([]string{c.seatColorName(seat)}, s.Notes...)
-	c.textFit(strings.Join(notes, " · "), glanceNameX, mid+25, GlanceWidth-glanceMargin-8-glanceNameX, style{size: glanceSmall, color: colInkSoft})
+	if s.Active && len(s.Notes) > 0 {
+		x += c.textFit(s.Notes[0], x, noteY, right-x, style{size: glanceNote, bold: true, color: colInk})
+		notes = append([]string{"", c.seatColorName(seat)}, s.Notes[1:]...)
+	}
+	if rest := strings.Join(notes, " · "); x < right {
+		c.textShrink(rest, x, noteY, right-x, style{size: glanceNote, color: colInkSoft})
+	}
 	for i, f := range s.Figures {
 		if i >= len(xs) {
 			break
 		}
-		st := style{size: glanceFigure, bold: true, color: colInk, align: alignCenter}
-		if f.Key == "vp" {
-			st.color = colVP
+		st := style{size: glanceFigure, bold: true, sans: true, color: colInk, align: alignCenter}
+		room := colW - 8
+		if i == 0 {
+			room += wide
 		}
-		parts := strings.Split(f.Value, ", ")
-		if len(parts) > 1 { // two pawns: one a line
-			st.size = glanceSmall + 4
-			for j, p := range parts {
-				c.text(p, xs[i], mid-17+34*j, st)
-			}
+		if first, second, two := strings.Cut(f.Value, ", "); two { // two pawns: one on each line
+			st.size = glancePawns
+			c.textShrink(first, xs[i], nameY, room, st)
+			c.textShrink(second, xs[i], noteY, room, st)
 			continue
 		}
-		if c.fs.width(f.Value, st) > 240 {
-			st.size = glanceBody
-		}
-		c.text(f.Value, xs[i], mid-15, st)
+		c.textShrink(f.Value, xs[i], nameY, room, st)
 	}
+}
+
+// glanceArrow draws, in the margin left of a row whose middle is at y, a
+// solid arrow pointing at it: the mark of a seat the game waits for, which
+// holds at a phone's size and needs no colour.
+func (c *canvas) glanceArrow(y int) {
+	const x0, x1, half = 10, glanceTableX - 8, 18
+	area := image.Rect(x0, y-half, x1+1, y+half+1)
+	c.fillPolygon(area, colInk, x0, float32(y-half), x1, float32(y), x0, float32(y+half))
 }
 
 // glanceDecisions are the decisions' lines: "Brunel: your die at Bank of

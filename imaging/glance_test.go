@@ -35,11 +35,24 @@ func TestLongNamesKeepTheirNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Four seats leave the rows their full height. The notes are on the
+	// row's second line, after the marker; an arrow in the margin, on the
+	// name's line, marks the seat to act (and only it).
 	top := img.Bounds().Dy() - glanceMargin - len(g.Seats)*glanceRowH
-	for seat := range g.Seats {
-		notes := image.Rect(glanceNameX, top+seat*glanceRowH+glanceRowH/2+16, glanceNameX+60, top+seat*glanceRowH+glanceRowH/2+34)
-		if n := pixelsOf(img, notes, colInkSoft); n < 10 {
+	for seat, s := range g.Seats {
+		y := top + seat*glanceRowH
+		noteY, nameY := y+glanceRowH*3/4, y+glanceRowH*3/10
+		notes := image.Rect(glanceNotesX, noteY-14, glanceNotesX+80, noteY+14)
+		col := colInkSoft
+		if s.Active { // "to play" comes first, in ink
+			col = colInk
+		}
+		if n := pixelsOf(img, notes, col); n < 10 {
 			t.Errorf("seat %d (%q): no notes under the name (%d pixels in their colour)", seat, long[seat], n)
+		}
+		arrow := pixelsOf(img, image.Rect(0, nameY-10, glanceTableX, nameY+10), colInk)
+		if s.Active != (arrow > 100) {
+			t.Errorf("seat %d (active %v): %d pixels of an arrow in the margin", seat, s.Active, arrow)
 		}
 	}
 }

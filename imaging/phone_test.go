@@ -69,11 +69,12 @@ func phoneFacts(g Glance, names []string) []fact {
 
 // phoneLeast is the share of phoneFacts that must read back at a phone's
 // width, per game, in each language. Issue 29 aims at 90%; what this
-// machine's tesseract (Debian's 5.x) reads on 29 November 2026 and the
-// margin under it are in docs/architecture.md ("On a phone"): the
-// floors sit a few points under the lowest language's figure, since
-// another tesseract version reads a few glyphs differently (one machine's
-// tesseract, single-threaded, reads the same every run).
+// machine's tesseract (Debian's 5.x) reads on 29 November 2026 is in
+// docs/architecture.md ("On a phone"): Crystal Palace's floor sits two
+// points under its lowest language (English, 96.3%), 80 Days' at the
+// issue's aim, a point and a half under its lowest (English, 91.5%), with
+// room for another tesseract version's readings (one machine's tesseract,
+// single-threaded, reads the same every run).
 var phoneLeast = map[string]float64{"cp": phoneLeastCP, "ed": phoneLeastED}
 
 // TestGlancesAreLegibleOnAPhone shrinks the glances of 48 seeded positions
@@ -96,6 +97,6 @@ func TestGlancesAreLegibleOnAPhone(t *testing.T) {
 }
 
 const (
-	phoneLeastCP = 0.70 // lowest: English, 72.7%
-	phoneLeastED = 0.66 // lowest: French, 69.0%
+	phoneLeastCP = 0.94 // lowest: English, 96.3%
+	phoneLeastED = 0.90 // lowest: English, 91.5%
 )

@@ -51,6 +51,7 @@ const (
 type style struct {
 	size  size
 	bold  bool
+	sans  bool // Noto Sans rather than the Go fonts, for figures: its zero has no dot
 	color rgb
 	align align
 }
@@ -95,7 +96,9 @@ func newFaceSet(f fonts) *faceSet {
 	return &faceSet{set: f.lib.NewSetter(), fits: map[fitKey]string{}, wraps: map[wrapKey]wrapped{}, inks: map[rgb]*image.Uniform{}}
 }
 
-func (st style) typeset() typeset.Style { return typeset.Style{Size: int(st.size), Bold: st.bold} }
+func (st style) typeset() typeset.Style {
+	return typeset.Style{Size: int(st.size), Bold: st.bold, Sans: st.sans}
+}
 
 // width returns the advance of s in the style's face.
 func (fs *faceSet) width(s string, st style) int { return fs.set.Width(s, st.typeset()) }

@@ -21,6 +21,9 @@ import (
 type Style struct {
 	Size int
 	Bold bool
+	// Sans draws the line in Noto Sans where the Go fonts would: its zero
+	// has no dot, which a small figure's reader (and OCR) takes for an O.
+	Sans bool
 }
 
 // Setter lays out and draws lines for one goroutine at a time, keeping
@@ -143,7 +146,7 @@ func (s *Setter) layout(text string, st Style) *line {
 
 // build lays a line out.
 func (s *Setter) build(text string, st Style) *line {
-	if s.lib.plain(text) {
+	if !st.Sans && s.lib.plain(text) {
 		w := xfont.MeasureString(s.goFace(st), text)
 		return &line{width: w, runs: []run{{kind: runGo, text: text}}}
 	}
@@ -156,7 +159,7 @@ func (s *Setter) build(text string, st Style) *line {
 	if len(rs) == 0 {
 		return &line{}
 	}
-	items := s.itemise(rs)
+	items := s.itemise(rs, !st.Sans)
 	reorder(items)
 	l := &line{}
 	for _, it := range items {
@@ -236,9 +239,9 @@ type item struct {
 }
 
 // itemise splits rs into items: grapheme clusters, each drawn as emoji or
-// in the first font that has all its characters, grouped by how they are
-// drawn, their direction and script.
-func (s *Setter) itemise(rs []rune) []item {
+// in the first font that has all its characters (the Go fonts first when
+// goFirst), grouped by how they are drawn, their direction and script.
+func (s *Setter) itemise(rs []rune, goFirst bool) []item {
 	levels := s.levels(rs)
 	var items []item
 	prevFont := -2
@@ -253,7 +256,7 @@ func (s *Setter) itemise(rs []rune) []item {
 		if cells, ok := s.lib.emojiCells(text); ok {
 			c.kind, c.cells = runEmoji, cells
 		} else {
-			c.kind, c.font = s.lib.fontFor(text, c.level, c.script, prevFont)
+			c.kind, c.font = s.lib.fontFor(text, c.level, c.script, prevFont, goFirst)
 			prevFont = c.font
 		}
 		if n := len(items); n > 0 && c.kind == runNone {
@@ -367,11 +370,11 @@ func clusterScript(rs []rune) language.Script {
 }
 
 // fontFor chooses how a text cluster is drawn: by the Go fonts when it is
-// one character they draw in left-to-right text; else by the font of the
+// one character they draw in left-to-right text (and goFirst); else by the font of the
 // cluster before when it is punctuation or space that font has (so a
 // space between two Arabic words stays Arabic); else by the first
 // fallback font that has all its characters, or failing that its first.
-func (l *Library) fontFor(rs []rune, level bidi.Level, script language.Script, prev int) (runKind, int) {
+func (l *Library) fontFor(rs []rune, level bidi.Level, script language.Script, prev int, goFirst bool) (runKind, int) {
 	var need []rune
 	for _, r := range rs {
 		if !ignorable(r) {
@@ -381,7 +384,7 @@ func (l *Library) fontFor(rs []rune, level bidi.Level, script language.Script, p
 	if len(need) == 0 {
 		return runNone, -1
 	}
-	if len(need) == 1 && level%2 == 0 && l.goDraws(need[0]) {
+	if goFirst && len(need) == 1 && level%2 == 0 && l.goDraws(need[0]) {
 		return runGo, -1
 	}
 	if (script == language.Common || script == language.Inherited) && prev >= 0 && l.fontHasAll(prev, need) {

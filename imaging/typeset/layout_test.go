@@ -10,7 +10,7 @@ import (
 // "Arabic:علي" (the runes shaped), "emoji:1" (the number of pictures).
 func runsOf(s *Setter, text string) []string {
 	rs := []rune(text)
-	items := s.itemise(rs)
+	items := s.itemise(rs, true)
 	reorder(items)
 	var out []string
 	for _, it := range items {
@@ -159,5 +159,23 @@ func BenchmarkLayoutUncached(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		s.build(texts[i%len(texts)], Style{Size: 19})
+	}
+}
+
+// A Sans line is drawn in Noto Sans where the Go fonts would draw it (a
+// figure's zero without its dot), and measured as drawn.
+func TestSansLinesAreNotoSans(t *testing.T) {
+	s := testLibrary(t).NewSetter()
+	st := Style{Size: 40, Bold: true}
+	if l := s.layout("10", st); len(l.runs) != 1 || l.runs[0].kind != runGo {
+		t.Fatalf("a plain line is not the Go fonts': %+v", l.runs)
+	}
+	st.Sans = true
+	l := s.layout("10", st)
+	if len(l.runs) != 1 || l.runs[0].kind != runShaped || s.lib.fontName(l.runs[0].font) != "NotoSans-Regular.ttf" {
+		t.Fatalf("a Sans line is not Noto Sans: %+v", l.runs)
+	}
+	if w := s.Width("10", st); w <= 0 || w != l.width.Ceil() {
+		t.Errorf("a Sans line is %d wide, laid out %d", w, l.width.Ceil())
 	}
 }
