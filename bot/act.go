@@ -48,7 +48,7 @@ func (ph *playHandler) register(rt *router) error {
 // that a choice from a list the game has since taken back, or from
 // another game's, is refused rather than played.
 func (ph *playHandler) suggest(in *interaction) choiceList {
-	g, st, err := ph.store.Load(in.ChannelID)
+	g, st, err := ph.store.Load(context.Background(), in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
@@ -119,7 +119,7 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 			req.MenuSeat = &seat
 		}
 	}
-	out, err := ph.ref.Play(req)
+	out, err := ph.ref.Play(context.Background(), req)
 	if errors.Is(err, table.ErrStaleClick) && in.message != nil {
 		ph.pub.repairStale(in.ChannelID, in.message.ID) // a board left behind by a lost delivery
 	}
@@ -143,7 +143,7 @@ func (ph *playHandler) secretForm(_ context.Context, r *transport.Reply, in *int
 	}
 	// a secret choice stays valid while its prompt is open, whoever else
 	// acts meanwhile, unless an undo took back the history it was asked in
-	out, err := ph.ref.Play(table.Request{Channel: in.ChannelID, User: in.user.ID, Game: in.id.Game, Offered: table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}, Text: in.text, Key: in.ID})
+	out, err := ph.ref.Play(context.Background(), table.Request{Channel: in.ChannelID, User: in.user.ID, Game: in.id.Game, Offered: table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}, Text: in.text, Key: in.ID})
 	if err != nil || in.message == nil {
 		return ph.answerPrivately(r, in, out, err)
 	}
@@ -220,14 +220,14 @@ func (ph *playHandler) playCommand(_ context.Context, r *transport.Reply, in *in
 		// still extends the one the list was drawn for
 		req.Game, req.Offered, req.Text = game, table.Offer{Revision: revision, Hold: table.HoldHistory}, action
 	}
-	out, err := ph.ref.Play(req)
+	out, err := ph.ref.Play(context.Background(), req)
 	return ph.answerPrivately(r, in, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
 func (ph *playHandler) secretButton(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, st, err := ph.store.Load(i.ChannelID)
+	g, st, err := ph.store.Load(context.Background(), i.ChannelID)
 	if err != nil {
 		return err
 	}

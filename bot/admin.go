@@ -15,8 +15,8 @@ import (
 // adminHandler answers /meeple-admin: the server's defaults for new games.
 type adminHandler struct {
 	settings interface {
-		GuildSettings(guild string) (storage.GuildSettings, error)
-		PutGuildSettings(guild string, s storage.GuildSettings) error
+		GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
+		PutGuildSettings(ctx context.Context, guild string, s storage.GuildSettings) error
 	}
 	cfg       *Config
 	catalogue *locale.Catalogue
@@ -77,7 +77,7 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 			s.AwayChoices = []string{lets}
 		}
 		s.LocaleOnly = false // saved by the admins now
-		if err := ah.settings.PutGuildSettings(i.GuildID, s); err != nil {
+		if err := ah.settings.PutGuildSettings(context.Background(), i.GuildID, s); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,7 +42,7 @@ func TestEveryPictureIsDescribed(t *testing.T) {
 			h.command(carol, ch, cmdGame, subBoard, nil)
 			h.command(alice, ch, cmdGame, subMe, nil)
 			// a secret choice edits the board; its glance must not tell it
-			g, st, err := h.store.Load(ch)
+			g, st, err := h.store.Load(context.Background(), ch)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,18 +25,18 @@ import (
 
 // awayStore is what time away reads and writes.
 type awayStore interface {
-	UserPrefs(user string) (storage.UserPrefs, error)
-	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
-	GuildSettings(guild string) (storage.GuildSettings, error)
-	Seatings(user string) ([]storage.Seating, error)
+	UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+	GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
+	Seatings(ctx context.Context, user string) ([]storage.Seating, error)
 }
 
 // endAbsence ends user's absence, in one transaction with whatever else
 // changes their preferences meanwhile.
 func endAbsence(store interface {
-	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }, user string) error {
-	_, err := store.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+	_, err := store.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
 		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
 		return nil
 	})
@@ -96,7 +96,7 @@ func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interacti
 	if !slices.Contains(awayChoices(s), standIn) {
 		return refuseWith("away.not_allowed", "Choice", p.T("away.choice_"+standIn))
 	}
-	if _, err := aw.store.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+	if _, err := aw.store.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
 		prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
 		return nil
 	}); err != nil {
@@ -112,7 +112,7 @@ func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interacti
 // standInSoon brings the deadlines of the games that wait on user now, to
 // now: the next tick lets a computer decide for them (see expire).
 func (aw *awayHandler) standInSoon(user string) {
-	seats, err := aw.store.Seatings(user)
+	seats, err := aw.store.Seatings(context.Background(), user)
 	if err != nil {
 		aw.log.Warn("reading the games of an absent player failed", "err", err)
 		return
@@ -122,7 +122,7 @@ func (aw *awayHandler) standInSoon(user string) {
 		if !s.Waits() {
 			continue
 		}
-		if _, err := aw.games.Update(s.Channel, s.Game, func(g *storage.Game) error {
+		if _, err := aw.games.Update(context.Background(), s.Channel, s.Game, func(g *storage.Game) error {
 			if g.Deadline.IsZero() || g.Deadline.After(now) {
 				g.Deadline = now
 			}
@@ -139,7 +139,7 @@ func (aw *awayHandler) redrawBoards(user string) {
 	if aw.pub == nil {
 		return
 	}
-	seats, err := aw.store.Seatings(user)
+	seats, err := aw.store.Seatings(context.Background(), user)
 	if err != nil {
 		aw.log.Warn("reading the games of an absent player failed", "err", err)
 		return
@@ -184,9 +184,9 @@ func absence(prefs storage.UserPrefs, s storage.GuildSettings, now time.Time) st
 // preferences of the players concerned and the game's server settings.
 type absences struct {
 	store interface {
-		UserPrefs(user string) (storage.UserPrefs, error)
-		UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
-		GuildSettings(guild string) (storage.GuildSettings, error)
+		UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
+		UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+		GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
 	}
 	cfg *Config
 	log *slog.Logger
@@ -207,7 +207,7 @@ func (a *absences) of(g *storage.Game, seats []engine.Seat, now time.Time) (map[
 		if user == "" {
 			continue
 		}
-		prefs, err := a.store.UserPrefs(user)
+		prefs, err := a.store.UserPrefs(context.Background(), user)
 		if err != nil || !prefs.AwayAt(now) {
 			continue
 		}
@@ -234,7 +234,7 @@ func (a *absences) until(user string, now time.Time) time.Time {
 	if a == nil || user == "" {
 		return time.Time{}
 	}
-	prefs, err := a.store.UserPrefs(user)
+	prefs, err := a.store.UserPrefs(context.Background(), user)
 	if err != nil || !prefs.AwayAt(now) {
 		return time.Time{}
 	}
@@ -246,7 +246,7 @@ func (a *absences) back(user string) {
 	if a == nil || user == "" {
 		return
 	}
-	prefs, err := a.store.UserPrefs(user)
+	prefs, err := a.store.UserPrefs(context.Background(), user)
 	if err != nil || prefs.Away.IsZero() {
 		return
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
 	"testing"
@@ -58,17 +59,17 @@ func TestAwayWithAComputerStandingIn(t *testing.T) {
 	}
 	// the absence survives a restart; alice acting ends it
 	h.restart()
-	if p, _ := h.store.UserPrefs(alice.ID); !p.AwayAt(h.clock.Now()) {
+	if p, _ := h.store.UserPrefs(context.Background(), alice.ID); !p.AwayAt(h.clock.Now()) {
 		t.Fatalf("the absence did not survive the restart: %+v", p)
 	}
 	for h.game(chTiny).Status == "running" && !h.says(h.play(alice, chTiny, "move 1"), "play.played") {
 		h.clock.Advance(time.Second) // until the game waits on alice again, her stand-in having moved
 		h.bot.CheckDeadlines(h.clock.Now())
-		if p, _ := h.store.UserPrefs(alice.ID); p.Away.IsZero() {
+		if p, _ := h.store.UserPrefs(context.Background(), alice.ID); p.Away.IsZero() {
 			t.Fatal("the absence ended without alice acting")
 		}
 	}
-	if p, _ := h.store.UserPrefs(alice.ID); !p.Away.IsZero() {
+	if p, _ := h.store.UserPrefs(context.Background(), alice.ID); !p.Away.IsZero() {
 		t.Fatalf("alice acted and is still away: %+v", p)
 	}
 }
@@ -83,7 +84,7 @@ func TestAwayDeadlinesWait(t *testing.T) {
 	if told := h.away(alice, chTiny, map[string]any{optUntil: h.day(2), optStandIn: "wait"}); !h.says(told, "away.set_wait") {
 		t.Fatalf("/away: %s", told)
 	}
-	prefs, _ := h.store.UserPrefs(alice.ID)
+	prefs, _ := h.store.UserPrefs(context.Background(), alice.ID)
 	pickAll(t, h, chTiny, bob)
 	v := h.game(chTiny).Version
 	h.restart()
@@ -126,7 +127,7 @@ func TestAwayLimitsAreTheServers(t *testing.T) {
 			t.Errorf("/away %v: %s, want %q", c.opts, told, c.want)
 		}
 	}
-	if p, _ := h.store.UserPrefs(alice.ID); !p.Away.IsZero() {
+	if p, _ := h.store.UserPrefs(context.Background(), alice.ID); !p.Away.IsZero() {
 		t.Errorf("/away alone left the absence: %+v", p)
 	}
 }

@@ -142,7 +142,7 @@ func runPaced(b *testing.B, h *harness, lat *latencies, rate int, make func(n in
 func checkBoards(b *testing.B, h *harness, chans []string) {
 	h.bot.Wait()
 	for _, ch := range chans {
-		g, err := h.store.Get(ch)
+		g, err := h.store.Get(context.Background(), ch)
 		if errors.Is(err, storage.ErrNotFound) {
 			continue // finished: its final scores were posted
 		}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
@@ -31,7 +32,7 @@ func TestABoardEndsShowingItsGamesLatestVersion(t *testing.T) {
 	v := h.game(chTiny).Version
 
 	cheer := func(b *Bot, u tester) *table.Outcome {
-		out, err := b.timers.ref.Play(table.Request{Channel: chTiny, User: u.ID, Text: "cheer"})
+		out, err := b.timers.ref.Play(context.Background(), table.Request{Channel: chTiny, User: u.ID, Text: "cheer"})
 		if err != nil {
 			t.Fatalf("%s's cheer: %v", u.Name, err)
 		}

@@ -49,40 +49,40 @@ import (
 
 // gameStore is what the bot needs of the games in storage.
 type gameStore interface {
-	Create(g *storage.Game) error
-	Get(channel string) (*storage.Game, error)
-	GetByID(id uint64) (*storage.Game, error)
+	Create(ctx context.Context, g *storage.Game) error
+	Get(ctx context.Context, channel string) (*storage.Game, error)
+	GetByID(ctx context.Context, id uint64) (*storage.Game, error)
 	// Update edits channel's game if it is still game (its id); fn sees it as it is now.
-	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
+	Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
 	// Commit stores an interaction's whole outcome (a start, actions,
 	// deadline, ending) in one transaction on the game and revision at,
 	// or nothing.
-	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
-	Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
-	Load(channel string) (*storage.Game, engine.State, error)
-	Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error)
+	Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
+	Undo(ctx context.Context, channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
+	Load(ctx context.Context, channel string) (*storage.Game, engine.State, error)
+	Finish(ctx context.Context, channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error)
 }
 
 // listStore finds games across channels.
 type listStore interface {
-	ListActive(guild string) ([]*storage.Game, error)
-	ActiveForUser(user string) ([]*storage.Game, error)
-	ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error)
+	ListActive(ctx context.Context, guild string) ([]*storage.Game, error)
+	ActiveForUser(ctx context.Context, user string) ([]*storage.Game, error)
+	ArchiveForGuild(ctx context.Context, guild string, before uint64, limit int) ([]*storage.Game, error)
 }
 
 // settingsStore keeps guild settings and user preferences.
 type settingsStore interface {
-	GuildSettings(guild string) (storage.GuildSettings, error)
-	PutGuildSettings(guild string, s storage.GuildSettings) error
-	UserPrefs(user string) (storage.UserPrefs, error)
-	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+	GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
+	PutGuildSettings(ctx context.Context, guild string, s storage.GuildSettings) error
+	UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
 
 // timerStore hands out the deadlines and reminders that have come, each
 // to one caller across every process on the store, and again once a
 // claim of hold has run out (see storage.Store).
 type timerStore interface {
-	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
+	ClaimDue(ctx context.Context, now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error)
 }
 
 // Renderer draws the public board, its glance (what the board message
@@ -320,7 +320,7 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	due := table.NewDueGames()
 	budget := int(cfg.Think.Milliseconds())
 	level := func(guild string) string {
-		s, err := store.GuildSettings(guild)
+		s, err := store.GuildSettings(context.Background(), guild)
 		if err != nil {
 			return "" // the host's level stands in
 		}
@@ -402,6 +402,9 @@ func (b *Bot) HandleHTTPInteraction(ctx context.Context, i *discordgo.Interactio
 // handleInteraction answers i, its initial response through in when an
 // HTTP request waits for it (nil: the REST callback).
 func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, in transport.Inline) {
+	// The store's requests run under ctx's values but not its end: ctx
+	// ends when the bot stops, and Close lets work in flight finish.
+	ctx = context.WithoutCancel(ctx)
 	start := time.Now()
 	r := b.send.Reply(i, b.langs.person(string(i.Locale)).T("reply.done"))
 	if in != nil {
@@ -451,6 +454,9 @@ func (b *Bot) HandleDM(ctx context.Context, m *discordgo.Message) {
 	if m == nil || m.Author == nil || m.Author.Bot || m.GuildID != "" {
 		return
 	}
+	// The store's requests run under ctx's values but not its end: ctx
+	// ends when the bot stops, and Close lets work in flight finish.
+	ctx = context.WithoutCancel(ctx)
 	if !b.enter() {
 		return
 	}

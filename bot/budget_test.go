@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -30,7 +31,7 @@ const maxCallsPerDecision = 0.5
 // per decision, from its lobby to its final scores.
 func checkRESTBudget(t *testing.T, h *harness, kind string) {
 	t.Helper()
-	g, err := h.store.GetByID(1)
+	g, err := h.store.GetByID(context.Background(), 1)
 	if err != nil || g.Status != storage.StatusFinished {
 		t.Fatalf("the game: %v %+v", err, g)
 	}

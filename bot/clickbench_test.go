@@ -110,7 +110,7 @@ func benchmarkClicks(b *testing.B, burst, thinking int) {
 	cl.report(b)
 	decisions := 0
 	for _, ch := range chans {
-		if g, err := h.store.GetByID(cl.game[ch]); err == nil {
+		if g, err := h.store.GetByID(context.Background(), cl.game[ch]); err == nil {
 			decisions += g.Version - versions[ch]
 		}
 	}
@@ -123,7 +123,7 @@ func benchmarkClicks(b *testing.B, burst, thinking int) {
 // board when the board shows the game's current version, else by /play.
 // It returns the version the decision was made at.
 func clickFor(b *testing.B, h *harness, ch string, which int, player engine.Player, rng *engine.RNG, users map[string]tester) (map[string]any, int, bool) {
-	g, st, err := h.store.Load(ch)
+	g, st, err := h.store.Load(context.Background(), ch)
 	if err != nil || len(st.Prompts()) == 0 {
 		return nil, 0, false
 	}
@@ -304,16 +304,16 @@ func computerTables(b *testing.B, h *harness, n int) {
 		lobby := &storage.Game{Kind: "eightydays", Guild: testGuild, Channel: ch, Creator: alice.ID, Status: storage.StatusLobby,
 			Setup: engine.Setup{Players: 2, Seed: uint64(k + 1)},
 			Seats: []storage.Seat{{Computer: "strong", Name: "Computer 1"}, {Computer: "strong", Name: "Computer 2"}}}
-		if err := h.store.Create(lobby); err != nil {
+		if err := h.store.Create(context.Background(), lobby); err != nil {
 			b.Fatal(err)
 		}
-		lobby, err := h.store.Get(ch)
+		lobby, err := h.store.Get(context.Background(), ch)
 		if err != nil {
 			b.Fatal(err)
 		}
 		ref := h.bot.timers.ref
 		if err := h.bot.timers.locks.With(ch, func() error {
-			_, err := ref.Start(lobby, nil)
+			_, err := ref.Start(context.Background(), lobby, nil)
 			return err
 		}); err != nil {
 			b.Fatal(err)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"strings"
@@ -154,7 +155,7 @@ func TestInTimeByYourOwnBank(t *testing.T) {
 	}
 	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
 	g := h.game(chTiny)
-	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+	if _, err := h.store.Update(context.Background(), chTiny, g.ID, func(r *storage.Game) error {
 		r.Banks = []time.Duration{10 * time.Hour, time.Hour, 10 * time.Hour} // bob's runs out first
 		return nil
 	}); err != nil {
@@ -183,7 +184,7 @@ func TestTheInboxGivesYourOwnBanksEnd(t *testing.T) {
 	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
 	start := h.clock.Now()
 	g := h.game(chTiny)
-	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+	if _, err := h.store.Update(context.Background(), chTiny, g.ID, func(r *storage.Game) error {
 		table.SetBank(r, 0, 4*time.Hour) // alice has less left than bob
 		return nil
 	}); err != nil {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -20,13 +21,13 @@ type racingStore struct {
 	first   func()
 }
 
-func (s *racingStore) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+func (s *racingStore) Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	s.commits++
 	if f := s.first; f != nil {
 		s.first = nil
 		f()
 	}
-	return s.gameStore.Commit(channel, at, o)
+	return s.gameStore.Commit(ctx, channel, at, o)
 }
 
 // TestTwoProcessesRaceOnPostgreSQL runs two referees on one PostgreSQL
@@ -64,19 +65,19 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 		Seats:  []storage.Seat{{User: alice.ID, Name: "alice"}, {Computer: "random", Name: "Computer 1 (random)"}},
 		Timing: storage.Timing{TurnDeadline: 10 * time.Hour},
 	}
-	if err := aStore.Create(lobby); err != nil {
+	if err := aStore.Create(context.Background(), lobby); err != nil {
 		t.Fatal(err)
 	}
-	lobby, err := aStore.Get(chTiny)
+	lobby, err := aStore.Get(context.Background(), chTiny)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// the start, the computer's first pick and alice's deadline: one commit
-	if _, err := a.Start(lobby, nil); err != nil || aStore.commits != 1 {
+	if _, err := a.Start(context.Background(), lobby, nil); err != nil || aStore.commits != 1 {
 		t.Fatalf("the start: %d commits, %v", aStore.commits, err)
 	}
 	now = now.Add(time.Hour)
-	out, err := a.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "pick 1"})
+	out, err := a.Play(context.Background(), table.Request{Channel: chTiny, User: alice.ID, Text: "pick 1"})
 	if err != nil || aStore.commits != 2 || out.Game.Version != 2 {
 		t.Fatalf("alice's pick: %d commits, version %v, %v", aStore.commits, out, err)
 	}
@@ -86,18 +87,18 @@ func TestTwoProcessesRaceOnPostgreSQL(t *testing.T) {
 	now = now.Add(time.Hour)
 	var won *table.Outcome
 	aStore.first = func() {
-		if won, err = b.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 2"}); err != nil {
+		if won, err = b.Play(context.Background(), table.Request{Channel: chTiny, User: alice.ID, Text: "move 2"}); err != nil {
 			t.Errorf("process b: %v", err)
 		}
 	}
-	lost, err := a.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"})
+	lost, err := a.Play(context.Background(), table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"})
 	if lost != nil || !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("process a after b moved the game on: %v, %v", lost, err)
 	}
 	if text, unexpected := userMessage(englishWords(t), err); unexpected || text == failureText {
 		t.Errorf("alice is told %q (unexpected %v)", text, unexpected)
 	}
-	stored, _, err := aStore.Load(chTiny)
+	stored, _, err := aStore.Load(context.Background(), chTiny)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -84,7 +85,7 @@ func (w *writeCounter) snapshot() map[string]int {
 	return maps.Clone(w.calls)
 }
 
-func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+func (w *writeCounter) Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	if err := w.count("Commit"); err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcom
 	if next != nil && next != errKeptLost {
 		return nil, next
 	}
-	g, err := w.st.Commit(channel, at, o)
+	g, err := w.st.Commit(ctx, channel, at, o)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err == nil && next == errKeptLost {
@@ -112,12 +113,12 @@ func (w *writeCounter) Commit(channel string, at storage.Guard, o storage.Outcom
 
 func (w *writeCounter) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	w.count("Append")
-	return w.st.Append(channel, at, e, snapshot)
+	return w.st.Append(context.Background(), channel, at, e, snapshot)
 }
 
-func (w *writeCounter) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (w *writeCounter) Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	kind := "Update"
-	g, err := w.st.Update(channel, game, func(g *storage.Game) error {
+	g, err := w.st.Update(ctx, channel, game, func(g *storage.Game) error {
 		messages := maps.Clone(g.Messages)
 		err := fn(g)
 		if !maps.Equal(messages, g.Messages) {
@@ -129,9 +130,9 @@ func (w *writeCounter) Update(channel string, game uint64, fn func(g *storage.Ga
 	return g, err
 }
 
-func (w *writeCounter) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (w *writeCounter) Finish(ctx context.Context, channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	w.count("Finish")
-	return w.st.Finish(channel, at, status, result)
+	return w.st.Finish(ctx, channel, at, status, result)
 }
 
 // moveBeforeTheComputer plays alice's round-1 pick in a two-round solo
@@ -216,14 +217,14 @@ func TestTheLastClickIsOneCommit(t *testing.T) {
 	w.reset(nil)
 	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	h.bot.Wait()
-	g, err := h.store.GetByID(id)
+	g, err := h.store.GetByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g.Status != storage.StatusFinished || g.Result == nil || !g.Deadline.IsZero() {
 		t.Fatalf("after the last move: status %s result %v deadline %v", g.Status, g.Result, g.Deadline)
 	}
-	if stats, err := h.store.Stats(alice.ID); err != nil || len(stats) != 1 || stats[0].Played != 1 {
+	if stats, err := h.store.Stats(context.Background(), alice.ID); err != nil || len(stats) != 1 || stats[0].Played != 1 {
 		t.Fatalf("alice's statistics: %+v %v", stats, err)
 	}
 	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
@@ -259,7 +260,7 @@ func TestAResignationIsOneCommit(t *testing.T) {
 	if res := h.command(alice, chTiny, cmdGame, subResign, nil); !h.says(res.text(), "seats.resigned_alone") {
 		t.Fatalf("alice's resignation: %s", res.text())
 	}
-	if g, err := h.store.GetByID(g.ID); err != nil || g.Status != storage.StatusAbandoned || len(g.Handovers) != 2 {
+	if g, err := h.store.GetByID(context.Background(), g.ID); err != nil || g.Status != storage.StatusAbandoned || len(g.Handovers) != 2 {
 		t.Fatalf("after the last resignation: %+v %v", g, err)
 	}
 	if calls := w.snapshot(); calls["Commit"] != 1 || gameWrites(calls) != 1 {
@@ -364,7 +365,7 @@ func TestAStandInAtTheDeadlineIsOneCommit(t *testing.T) {
 // load reads channel chTiny's game with its log, and its state.
 func load(t *testing.T, h *harness) (*storage.Game, engine.State) {
 	t.Helper()
-	g, st, err := h.store.Load(chTiny)
+	g, st, err := h.store.Load(context.Background(), chTiny)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +406,7 @@ func BenchmarkPlayAgainstComputers(b *testing.B) {
 	w.reset(nil)
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]
-		_, st, err := h.store.Load(ch)
+		_, st, err := h.store.Load(context.Background(), ch)
 		if err != nil || len(table.PromptsOf(st, 0)) == 0 {
 			return guildCommand(alice, ch, cmdGame, subScores, nil) // that game is over
 		}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/table"
@@ -36,7 +37,7 @@ type deadlines struct {
 	// settings are the servers' settings (how many deadlines in a row a
 	// player may miss); nil reads as the defaults.
 	settings interface {
-		GuildSettings(guild string) (storage.GuildSettings, error)
+		GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
 	}
 }
 
@@ -64,7 +65,7 @@ func stillDue(d storage.Due) func(g *storage.Game) error {
 
 // check handles every deadline and reminder due at now.
 func (dl *deadlines) check(now time.Time) {
-	due, err := dl.timers.Due(now)
+	due, err := dl.timers.Due(context.Background(), now)
 	if err != nil {
 		dl.log.Error("reading due timers failed", "err", err)
 		return
@@ -108,7 +109,7 @@ func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 	var st engine.State
 	err := dl.locks.With(d.Channel, func() error {
 		var err error
-		g, st, err = dl.store.Load(d.Channel)
+		g, st, err = dl.store.Load(context.Background(), d.Channel)
 		if err != nil {
 			return err
 		}
@@ -118,7 +119,7 @@ func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 		}
 		_, every, _ := gameDeadline(g)
 		taken := stillDue(d)
-		_, err = dl.store.Update(d.Channel, d.GameID, func(r *storage.Game) error {
+		_, err = dl.store.Update(context.Background(), d.Channel, d.GameID, func(r *storage.Game) error {
 			if err := taken(r); err != nil {
 				return err
 			}
@@ -165,7 +166,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 		think := false
 		err := dl.locks.With(d.Channel, func() error {
 			var err error
-			g, st, err = dl.store.Load(d.Channel)
+			g, st, err = dl.store.Load(context.Background(), d.Channel)
 			if err != nil {
 				return err
 			}
@@ -177,14 +178,14 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			var running []engine.Seat // with time banks: the seats whose banks still run
 			if g.Timing.Banked() {
 				if waiting, running = outOfTime(g, waiting, now); len(waiting) == 0 && len(running) > 0 {
-					return dl.ref.ArmBanks(g, running, stillDue(d))
+					return dl.ref.ArmBanks(context.Background(), g, running, stillDue(d))
 				}
 			}
 			var back time.Time
 			waiting, away, back = dl.standFor(g, waiting, now)
 			if len(waiting) == 0 && !back.IsZero() {
 				// every player it waits on is away, their deadlines waiting
-				return dl.ref.ExtendDeadline(g, back, stillDue(d))
+				return dl.ref.ExtendDeadline(context.Background(), g, back, stillDue(d))
 			}
 			if len(waiting) == 0 && dl.ref.WakeThinker(g, st) {
 				// a searching computer's move a stopped process left undone
@@ -192,7 +193,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				return nil
 			}
 			if _, _, policy := gameDeadline(g); policy == onDeadlinePause && len(away) == 0 || len(waiting) == 0 {
-				return dl.ref.ArmDeadline(g, false, stillDue(d))
+				return dl.ref.ArmDeadline(context.Background(), g, false, stillDue(d))
 			}
 			rules, err := dl.games.Lookup(g.Kind)
 			if err != nil {
@@ -238,7 +239,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// the stand-in's moves, the misses and the new deadline: one
 			// commit, refused when another process handled the deadline
 			// first
-			out, err = dl.ref.Conclude(&table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: change}, append(slices.Clone(waiting), running...), standIn)
+			out, err = dl.ref.Conclude(context.Background(), &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: change}, append(slices.Clone(waiting), running...), standIn)
 			return err
 		})
 		if err != nil || !think {
@@ -293,7 +294,7 @@ func (dl *deadlines) settingsOf(guild string) storage.GuildSettings {
 	if dl.settings == nil {
 		return storage.GuildSettings{}
 	}
-	s, err := dl.settings.GuildSettings(guild)
+	s, err := dl.settings.GuildSettings(context.Background(), guild)
 	if err != nil {
 		dl.log.Warn("reading a server's settings failed", "err", err)
 	}

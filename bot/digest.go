@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
@@ -14,8 +15,8 @@ import (
 // saved preferences (one read an hour), and one user's when their digest
 // goes.
 type digestStore interface {
-	SavedSettings() (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error)
-	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+	SavedSettings(ctx context.Context) (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
 
 // errDigestSent: another process sent the day's digest meanwhile.
@@ -55,7 +56,7 @@ func (d *digests) check(now time.Time) {
 	}
 	d.checked = hour
 	d.mu.Unlock()
-	_, users, err := d.store.SavedSettings()
+	_, users, err := d.store.SavedSettings(context.Background())
 	if err != nil {
 		d.log.Warn("reading preferences for the digests failed", "err", err)
 		return
@@ -87,7 +88,7 @@ func (d *digests) sendOne(user string, prefs storage.UserPrefs, day string) {
 	// the day is claimed in one transaction on the stored preferences,
 	// not on the hour-old copy the scan read: no change made since is
 	// lost, and two processes never both send it
-	_, err := d.store.UpdateUserPrefs(user, func(p *storage.UserPrefs) error {
+	_, err := d.store.UpdateUserPrefs(context.Background(), user, func(p *storage.UserPrefs) error {
 		if p.DigestSent >= day {
 			return errDigestSent
 		}

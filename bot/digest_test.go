@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -70,11 +71,11 @@ func TestADigestKeepsWhatChangedSinceTheScan(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	h.command(alice, chTiny, cmdGame, subPrefs, map[string]any{optDigest: true})
 	openTinyTable(t, h, chTiny, alice, bob)
-	scanned, err := h.store.UserPrefs(alice.ID)
+	scanned, err := h.store.UserPrefs(context.Background(), alice.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.store.UpdateUserPrefs(alice.ID, func(p *storage.UserPrefs) error {
+	if _, err := h.store.UpdateUserPrefs(context.Background(), alice.ID, func(p *storage.UserPrefs) error {
 		p.HeadsUp = true // changed after the scan read its copy
 		return nil
 	}); err != nil {
@@ -86,7 +87,7 @@ func TestADigestKeepsWhatChangedSinceTheScan(t *testing.T) {
 	if got := digestsTo(h, mark); got[alice.ID] != 1 {
 		t.Errorf("digests for one day from two sends: %v, want one", got)
 	}
-	prefs, err := h.store.UserPrefs(alice.ID)
+	prefs, err := h.store.UserPrefs(context.Background(), alice.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

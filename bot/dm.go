@@ -216,7 +216,7 @@ func written(id string, now time.Time) time.Time {
 // the id of the DM or interaction that sent it (see table.Request.Key); offered,
 // the prompt it answers (see drawnFor).
 func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered table.Offer) string {
-	out, err := dh.ref.Play(table.Request{Channel: g.Channel, User: user, Game: g.ID, Offered: offered, Text: text, Key: key})
+	out, err := dh.ref.Play(context.Background(), table.Request{Channel: g.Channel, User: user, Game: g.ID, Offered: offered, Text: text, Key: key})
 	if out != nil {
 		dh.pub.notify(out)
 	}
@@ -232,7 +232,7 @@ func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text,
 
 // waitingSecrets lists the running games with a secret prompt open for user.
 func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
-	games, err := dh.lists.ActiveForUser(user)
+	games, err := dh.lists.ActiveForUser(context.Background(), user)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 		if g.Status != storage.StatusRunning {
 			continue
 		}
-		full, st, err := dh.store.Load(g.Channel)
+		full, st, err := dh.store.Load(context.Background(), g.Channel)
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +294,7 @@ func (dh *dmHandler) whichGame(_ context.Context, r *transport.Reply, in *intera
 		// an old question, or a menu on another message: leave it as it is
 		return refuseWith("dm.question_gone")
 	}
-	g, err := dh.store.GetByID(id)
+	g, err := dh.store.GetByID(context.Background(), id)
 	if err != nil {
 		return err
 	}
@@ -409,14 +409,14 @@ func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction
 
 // loadByID loads a running game by its id.
 func (dh *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
-	g, err := dh.store.GetByID(id)
+	g, err := dh.store.GetByID(context.Background(), id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !g.Status.Active() {
 		return nil, nil, refuseWith("dm.over", "ID", g.ID)
 	}
-	full, st, err := dh.store.Load(g.Channel)
+	full, st, err := dh.store.Load(context.Background(), g.Channel)
 	if err != nil {
 		return nil, nil, err
 	}

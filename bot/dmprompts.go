@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"github.com/meeplegames/meeple/bot/transport"
 	"log/slog"
 	"strconv"
@@ -52,7 +53,7 @@ func (dp *dmPrompts) secretPromptsDue(g *storage.Game, st engine.State) []engine
 		if !ok || p.Seat != seat {
 			continue
 		}
-		prefs, err := dp.settings.UserPrefs(user)
+		prefs, err := dp.settings.UserPrefs(context.Background(), user)
 		if err != nil || prefs.Secrets != storage.SecretsDM || !dp.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
@@ -92,7 +93,7 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 // secret choices are asked privately in the channel, until they choose DMs
 // again with /game prefs.
 func (dp *dmPrompts) dmsClosed(g *storage.Game, user string) bool {
-	if _, err := dp.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+	if _, err := dp.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
 		prefs.Secrets = storage.SecretsEphemeral
 		return nil
 	}); err != nil {

@@ -25,7 +25,7 @@ import (
 // Commit, which keeps the deciding vote and the end in one transaction.
 type endStore interface {
 	gameStore
-	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
+	Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
 }
 
 // endVoteHandler answers /game end and its button.
@@ -96,7 +96,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 	var t tally
 	count := func() error {
 		var err error
-		if g, st, err = vh.store.Load(in.ChannelID); err != nil {
+		if g, st, err = vh.store.Load(context.Background(), in.ChannelID); err != nil {
 			return err
 		}
 		if game != 0 && g.ID != game {
@@ -115,7 +115,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 		if !t.passed() {
 			// Counted again on the stored record: another process may
 			// have taken a vote since the load.
-			g, err = vh.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
+			g, err = vh.store.Update(context.Background(), in.ChannelID, g.ID, func(r *storage.Game) error {
 				now, already := countVote(r, user)
 				switch {
 				case already:
@@ -133,7 +133,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 		if len(res.Scores) != len(g.Seats) {
 			res.Scores = make([]int, len(g.Seats))
 		}
-		g, err = vh.store.Commit(in.ChannelID, g.Guard(), storage.Outcome{
+		g, err = vh.store.Commit(context.Background(), in.ChannelID, g.Guard(), storage.Outcome{
 			Edit: func(r *storage.Game) error {
 				r.EndVotes, r.EndedByVote = t.votes, true
 				return nil

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,7 +57,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 		!h.says(res.text(), "vote.ratings_left") {
 		t.Fatalf("alice's vote: %s", res.text())
 	}
-	g, err := h.store.GetByID(id)
+	g, err := h.store.GetByID(context.Background(), id)
 	if err != nil || g.Status != storage.StatusFinished || !g.EndedByVote || g.Result == nil || len(g.Result.Winners) != 0 || len(g.Result.Scores) != len(g.Seats) {
 		t.Fatalf("the game after the vote: %+v, %v", g, err)
 	}
@@ -71,7 +72,7 @@ func TestPlayersVoteToEndAGameAfterAResignation(t *testing.T) {
 	// recorded: a game played and not won; rated as a tie of alice and
 	// bob above carol, who left
 	for _, u := range []tester{alice, bob} {
-		st, err := h.store.Stats(u.ID)
+		st, err := h.store.Stats(context.Background(), u.ID)
 		if err != nil || len(st) != 1 || st[0].Played != 1 || st[0].Won != 0 {
 			t.Errorf("%s's statistics: %+v, %v", u.Name, st, err)
 		}
@@ -115,7 +116,7 @@ func TestAVoteToEndNeedsAMajority(t *testing.T) {
 	if !h.says(res.text(), "vote.ended") || !strings.Contains(res.text(), "2 of 2 people") {
 		t.Fatalf("carol's vote: %s", res.text())
 	}
-	if g, _ := h.store.GetByID(id); !g.EndedByVote || g.Status != storage.StatusFinished {
+	if g, _ := h.store.GetByID(context.Background(), id); !g.EndedByVote || g.Status != storage.StatusFinished {
 		t.Fatalf("not ended: %+v", g)
 	}
 }
@@ -128,10 +129,10 @@ type voteElsewhere struct {
 	once  sync.Once
 }
 
-func (v *voteElsewhere) Load(channel string) (*storage.Game, engine.State, error) {
-	g, st, err := v.Store.Load(channel)
+func (v *voteElsewhere) Load(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
+	g, st, err := v.Store.Load(ctx, channel)
 	v.once.Do(func() {
-		if _, err := v.Store.Update(channel, g.ID, func(r *storage.Game) error {
+		if _, err := v.Store.Update(ctx, channel, g.ID, func(r *storage.Game) error {
 			r.EndVotes = append(r.EndVotes, v.voter)
 			return nil
 		}); err != nil {
@@ -154,7 +155,7 @@ func TestAVoteTakenElsewhereMeanwhileCounts(t *testing.T) {
 	if !h.says(res.text(), "vote.ended") {
 		t.Fatalf("alice's vote after bob's elsewhere: %s", res.text())
 	}
-	g, _ := h.store.GetByID(id)
+	g, _ := h.store.GetByID(context.Background(), id)
 	if !g.EndedByVote || !slices.Contains(g.EndVotes, bob.ID) || !slices.Contains(g.EndVotes, alice.ID) {
 		t.Fatalf("the votes stored: %v (ended by vote: %v)", g.EndVotes, g.EndedByVote)
 	}

@@ -75,7 +75,7 @@ func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *intera
 	var g *storage.Game
 	var granted bool
 	err := sh.locks.With(in.ChannelID, func() error {
-		loaded, st, err := sh.store.Load(in.ChannelID)
+		loaded, st, err := sh.store.Load(context.Background(), in.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *intera
 		}
 		seat := engine.Seat(n - 1)
 		round := roundTag(st)
-		g, err = sh.store.Update(in.ChannelID, loaded.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(context.Background(), in.ChannelID, loaded.ID, func(r *storage.Game) error {
 			switch {
 			case seat < 0 || int(seat) >= len(r.Seats):
 				return refuseWith("seats.out_of_range", "ID", r.ID, "Count", len(r.Seats))
@@ -172,7 +172,7 @@ func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *int
 	var g *storage.Game
 	var granted *storage.Extension
 	err := sh.locks.With(in.ChannelID, func() error {
-		loaded, st, err := sh.store.Load(in.ChannelID)
+		loaded, st, err := sh.store.Load(context.Background(), in.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *int
 			return table.ErrNotRunning
 		}
 		round := roundTag(st)
-		g, err = sh.store.Update(in.ChannelID, loaded.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(context.Background(), in.ChannelID, loaded.ID, func(r *storage.Game) error {
 			e := r.Extension
 			switch {
 			case e == nil || e.Round != round:

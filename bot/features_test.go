@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/table"
@@ -66,7 +67,7 @@ func TestRestartInTheMiddleOfAGame(t *testing.T) {
 	h.click(alice, chTiny, board.ID, mustComponent(t, board, "move 1"))
 	board = h.board(chTiny)
 	h.click(bob, chTiny, board.ID, mustComponent(t, board, "move 2"))
-	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := h.store.Get(context.Background(), chTiny); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("game not finished after restart: %v", err)
 	}
 }
@@ -461,7 +462,7 @@ func TestUndoAbandonAndCommands(t *testing.T) {
 	orig, _ := h.fake.Original(res.Token)
 	mark := h.mark()
 	h.click(alice, chTiny, orig, confirm[0])
-	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := h.store.Get(context.Background(), chTiny); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("not abandoned: %v", err)
 	}
 	if got := h.publicSince(mark); !h.says(got, "board.abandoned", "Name", "Alice") {
@@ -487,7 +488,7 @@ func TestDiscordErrorsAreSurvived(t *testing.T) {
 	h.fake.Fail(func(q discordtest.Request) bool { return q.Kind == discordtest.Callback }, discordtest.Failure{Status: http.StatusInternalServerError, Message: "boom", Times: 1})
 	g := h.game(chTiny)
 	h.click(bob, chTiny, after.ID, mustComponent(t, after, "move 1"))
-	if done, err := h.store.GetByID(g.ID); err != nil || done.Version != g.Version+2 || done.Status != storage.StatusFinished {
+	if done, err := h.store.GetByID(context.Background(), g.ID); err != nil || done.Version != g.Version+2 || done.Status != storage.StatusFinished {
 		t.Errorf("the action was lost when Discord failed to take the answer: %v", err)
 	}
 	if !strings.Contains(h.log(), "answering an interaction failed") || !strings.Contains(h.log(), "channel="+chTiny) {

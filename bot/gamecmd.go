@@ -59,7 +59,7 @@ func (gh *gameHandler) register(rt *router) error {
 // fullBoard answers the board's "Full board" button: the whole board as an
 // image, privately, so the channel keeps only the glance.
 func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *interaction) error {
-	g, st, err := gh.store.Load(in.ChannelID)
+	g, st, err := gh.store.Load(context.Background(), in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 	case subSummary:
 		return gh.summary(r, in)
 	}
-	g, st, err := gh.store.Load(i.ChannelID)
+	g, st, err := gh.store.Load(context.Background(), i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func (gh *gameHandler) showLog(r *transport.Reply, p *locale.Printer, g *storage
 // is updated; the button on any other message gets a new private answer.
 func (gh *gameHandler) logPage(_ context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := gh.store.Get(i.ChannelID)
+	g, err := gh.store.Get(context.Background(), i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -392,9 +392,9 @@ func rulesText(r *transport.Reply, p *locale.Printer, rules engine.Rules, topic 
 
 // channelRules returns the rules of the channel's game.
 func channelRules(store interface {
-	Get(channel string) (*storage.Game, error)
+	Get(ctx context.Context, channel string) (*storage.Game, error)
 }, games *engine.Registry, channel string) (engine.Rules, error) {
-	g, err := store.Get(channel)
+	g, err := store.Get(context.Background(), channel)
 	if err != nil {
 		return nil, err
 	}
@@ -405,7 +405,7 @@ func channelRules(store interface {
 // and revealed nothing.
 func (gh *gameHandler) undo(r *transport.Reply, in *interaction) error {
 	r.DeferMessage(true) // acknowledged before the undo is stored; the answer is private
-	out, err := gh.ref.Undo(in.ChannelID, in.user.ID)
+	out, err := gh.ref.Undo(context.Background(), in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
@@ -456,11 +456,11 @@ func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 // serverStats is a line on guild's games: how many are going, abandoned
 // and finished of each kind.
 func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, error) {
-	archive, err := gh.lists.ArchiveForGuild(guild, 0, 0)
+	archive, err := gh.lists.ArchiveForGuild(context.Background(), guild, 0, 0)
 	if err != nil {
 		return "", err
 	}
-	active, err := gh.lists.ListActive(guild)
+	active, err := gh.lists.ListActive(context.Background(), guild)
 	if err != nil {
 		return "", err
 	}
@@ -498,7 +498,7 @@ func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
 	}
 	// changed in one transaction: counts and choices another process
 	// writes meanwhile are kept
-	prefs, err := gh.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+	prefs, err := gh.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
 		if on, ok := opts.boolean(optPings); ok {
 			prefs.PingOnTurn = on
 		}

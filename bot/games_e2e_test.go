@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/png"
 	"slices"
@@ -101,7 +102,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 	secretWay, steps, buttons, menus, trees, secrets := 0, 0, 0, 0, 0, 0
 	var secretActions []string
 	for ; steps < 5000; steps++ {
-		g, st, err := h.store.Load(ch)
+		g, st, err := h.store.Load(context.Background(), ch)
 		if err != nil {
 			break // archived: the game is over
 		}
@@ -185,12 +186,12 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 				t.Fatalf("/play %q: %s", action, res.text())
 			}
 		}
-		if g2, err := h.store.Get(ch); err == nil && g2.Version == g.Version {
+		if g2, err := h.store.Get(context.Background(), ch); err == nil && g2.Version == g.Version {
 			t.Fatalf("step %d: P%d's %q was not applied (phase %q)", steps, p.Seat+1, action, st.Phase().Key())
 		}
 	}
 	h.bot.Wait()
-	if _, err := h.store.Get(ch); err == nil {
+	if _, err := h.store.Get(context.Background(), ch); err == nil {
 		t.Fatalf("game not over after %d steps", steps)
 	}
 	final := ""
@@ -228,7 +229,7 @@ func playWholeGame(t *testing.T, h *harness, ch, kind string, users []tester) {
 func pickFromDM(t *testing.T, h *harness, u tester, game uint64, action string) {
 	t.Helper()
 	h.bot.Wait()
-	g, err := h.store.GetByID(game)
+	g, err := h.store.GetByID(context.Background(), game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +359,7 @@ func BenchmarkPlay(b *testing.B) {
 	began := time.Now()
 	runPaced(b, h, lat, benchRate, func(n int) map[string]any {
 		ch := chans[n%len(chans)]
-		g, st, err := h.store.Load(ch)
+		g, st, err := h.store.Load(context.Background(), ch)
 		if err != nil || len(st.Prompts()) == 0 {
 			return guildCommand(alice, ch, cmdGame, subScores, nil) // that game is over
 		}
@@ -368,7 +369,7 @@ func BenchmarkPlay(b *testing.B) {
 	})
 	decisions := 0
 	for _, ch := range chans {
-		if g, err := h.store.GetByID(ids[ch]); err == nil {
+		if g, err := h.store.GetByID(context.Background(), ids[ch]); err == nil {
 			decisions += g.Version - before[ch]
 		}
 	}

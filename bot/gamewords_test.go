@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -164,7 +165,7 @@ func TestDMsFollowTheUsersLastInteraction(t *testing.T) {
 	}
 	h.locale, h.guildLocale = locale.German, locale.German
 	h.command(alice, chTiny, cmdGame, subStats, nil)
-	if p, err := h.store.UserPrefs(alice.ID); err != nil || p.Locale != locale.German {
+	if p, err := h.store.UserPrefs(context.Background(), alice.ID); err != nil || p.Locale != locale.German {
 		t.Fatalf("preferences after a German interaction: %+v, %v", p, err)
 	}
 	german := h.say("dm.none_waiting")
@@ -237,7 +238,7 @@ func TestTheServersLocaleOutlivesARestart(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.guildLocale = locale.German
 	h.command(alice, chTiny, cmdGame, subStats, nil)
-	if s, err := h.store.GuildSettings(h.guildID()); err != nil || s.Locale != locale.German || s.Saved {
+	if s, err := h.store.GuildSettings(context.Background(), h.guildID()); err != nil || s.Locale != locale.German || s.Saved {
 		t.Fatalf("the server's settings after German interactions: %+v, %v", s, err)
 	}
 	h.restart()

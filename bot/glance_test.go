@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"github.com/bwmarrin/discordgo"
 	"github.com/meeplegames/meeple/bot/transport"
 	"image/png"
@@ -68,7 +69,7 @@ func TestTheBoardMessageCarriesAGlance(t *testing.T) {
 
 	// A secret choice by DM edits the board: its glance is replaced, not
 	// added to.
-	g, st, err := h.store.Load(ch)
+	g, st, err := h.store.Load(context.Background(), ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestAnOldBoardIsReplacedByACard(t *testing.T) {
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
 	openTinyTable(t, h, chTiny, alice, bob)
 	h.bot.Wait()
-	g, st, err := h.store.Load(chTiny)
+	g, st, err := h.store.Load(context.Background(), chTiny)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestAnOldBoardIsReplacedByACard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+	if _, err := h.store.Update(context.Background(), chTiny, g.ID, func(r *storage.Game) error {
 		setMessage(r, roleBoard, old.ID)
 		setMessage(r, rolePhase, roundTag(st))
 		return nil

@@ -485,7 +485,7 @@ func (h *harness) submit(u tester, channel, customID, text string) result {
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": modalInput, "value": text}}},
 	}}}
 	// the form opens from the board's button, so Discord sends the board along
-	if g, err := h.store.Get(channel); err == nil && g.Messages[roleBoard] != "" {
+	if g, err := h.store.Get(context.Background(), channel); err == nil && g.Messages[roleBoard] != "" {
 		raw["message"] = h.messageJSON(g.Messages[roleBoard], channel)
 	}
 	h.place(raw, u, channel)
@@ -525,7 +525,7 @@ func (h *harness) dm(u tester, text string) []discordtest.Request {
 // game returns the channel's active game record.
 func (h *harness) game(channel string) *storage.Game {
 	h.t.Helper()
-	g, err := h.store.Get(channel)
+	g, err := h.store.Get(context.Background(), channel)
 	if err != nil {
 		h.t.Fatalf("game in %s: %v", channel, err)
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"github.com/meeplegames/meeple/bot/transport"
 	"sync"
 
@@ -62,7 +63,7 @@ func (p *publisher) headsUp(g *storage.Game, st engine.State) {
 		return // everyone at once, or it is their turn already
 	}
 	user := g.Seats[next].User
-	prefs, err := p.settings.UserPrefs(user)
+	prefs, err := p.settings.UserPrefs(context.Background(), user)
 	if err != nil || !prefs.HeadsUp || !p.zones.quietUntil(prefs, p.now()).IsZero() {
 		return
 	}

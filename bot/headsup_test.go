@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestHeadsUpWhenYouAreNext(t *testing.T) {
 	want := map[string]int{}
 	last := engine.Seat(-1)
 	for turns := 0; ; {
-		_, st, err := h.store.Load(ch)
+		_, st, err := h.store.Load(context.Background(), ch)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
 	"math"
@@ -47,7 +48,7 @@ func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game
 	if !ok {
 		return errClosing
 	}
-	if _, err := gh.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	if _, err := gh.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
 		for len(r.HintsTaken) < len(r.Seats) {
 			r.HintsTaken = append(r.HintsTaken, 0)
 		}

@@ -22,8 +22,8 @@ import (
 // inboxStore is what /inbox reads: one user's seat index, then the few
 // games a page shows in full.
 type inboxStore interface {
-	Seatings(user string) ([]storage.Seating, error)
-	GetByID(id uint64) (*storage.Game, error)
+	Seatings(ctx context.Context, user string) ([]storage.Seating, error)
+	GetByID(ctx context.Context, id uint64) (*storage.Game, error)
 }
 
 // inboxHandler answers /inbox: privately, every game across channels and
@@ -128,7 +128,7 @@ func lobbyLast(s storage.Seating) int {
 
 // render draws page p of user's inbox.
 func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (transport.Message, error) {
-	seats, err := ih.store.Seatings(user)
+	seats, err := ih.store.Seatings(context.Background(), user)
 	if err != nil {
 		return transport.Message{}, err
 	}
@@ -233,7 +233,7 @@ func (ih *inboxHandler) otherLine(tr *locale.Printer, s storage.Seating) string 
 // waitingEmbed shows one game that waits on user: where, what for, until
 // when, a link to its board, and what happened since they last acted.
 func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.Seating) (*discordgo.MessageEmbed, error) {
-	g, err := ih.store.GetByID(s.Game)
+	g, err := ih.store.GetByID(context.Background(), s.Game)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -154,7 +155,7 @@ func BenchmarkInbox(b *testing.B) {
 			at = waiting[0]
 		}
 		g.Seats[at] = storage.Seat{User: alice.ID, Name: alice.Name}
-		if err := h.store.Create(g); err != nil {
+		if err := h.store.Create(context.Background(), g); err != nil {
 			b.Fatal(err)
 		}
 	}

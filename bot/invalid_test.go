@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/transport"
 	"net/http"
@@ -43,7 +44,7 @@ func TestClosedDMsAreRememberedAndToldOnce(t *testing.T) {
 	if tries != 1 || notices != 1 {
 		t.Errorf("DMs tried %d times and the player told %d times; want once each", tries, notices)
 	}
-	prefs, err := h.store.UserPrefs(bob.ID)
+	prefs, err := h.store.UserPrefs(context.Background(), bob.ID)
 	if err != nil || prefs.Secrets != storage.SecretsEphemeral {
 		t.Errorf("bob's preference after the refusal: %+v %v", prefs, err)
 	}
@@ -179,7 +180,7 @@ func TestForgedCustomIDsEditNothing(t *testing.T) {
 	if after, _ := h.fake.Message(board.ID); discordtest.MessageText(after) != boardText {
 		t.Errorf("forged components changed the board:\n%s", discordtest.MessageText(after))
 	}
-	if g2, err := h.store.Get(chTiny); err != nil || g2.ID != g.ID || len(g2.Seats) != len(g.Seats) {
+	if g2, err := h.store.Get(context.Background(), chTiny); err != nil || g2.ID != g.ID || len(g2.Seats) != len(g.Seats) {
 		t.Errorf("forged lobby or confirmation buttons changed the game: %v", err)
 	}
 }

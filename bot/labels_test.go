@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,7 +31,7 @@ func TestChoicesSayWhatTheyDo(t *testing.T) {
 			t.Fatalf("dice: %s", res.text())
 		}
 	}
-	_, st, err := h.store.Load(ch)
+	_, st, err := h.store.Load(context.Background(), ch)
 	if err != nil {
 		t.Fatal(err)
 	}

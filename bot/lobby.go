@@ -42,10 +42,10 @@ func setMessage(g *storage.Game, role, id string) {
 type lobbyHandler struct {
 	store gameStore
 	lists interface {
-		ListActive(guild string) ([]*storage.Game, error)
+		ListActive(ctx context.Context, guild string) ([]*storage.Game, error)
 	}
 	settings interface {
-		GuildSettings(guild string) (storage.GuildSettings, error)
+		GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
 	}
 	games *engine.Registry
 	locks *table.Locks
@@ -245,7 +245,7 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 			return err
 		}
 	}
-	if err := lh.store.Create(g); err != nil {
+	if err := lh.store.Create(context.Background(), g); err != nil {
 		return err
 	}
 	if inThread {
@@ -260,7 +260,7 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 		lh.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -273,9 +273,9 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 // guildSettings returns the guild's settings, with the configured defaults
 // standing in for the store's when the admins saved none.
 func guildSettings(settings interface {
-	GuildSettings(guild string) (storage.GuildSettings, error)
+	GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
 }, cfg *Config, guild string) (storage.GuildSettings, error) {
-	s, err := settings.GuildSettings(guild)
+	s, err := settings.GuildSettings(context.Background(), guild)
 	if err != nil {
 		return s, err
 	}
@@ -340,7 +340,7 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 	i := in.Interaction
 	unlock := lh.locks.Lock(i.ChannelID)
 	defer unlock()
-	g, err := lh.store.Get(i.ChannelID)
+	g, err := lh.store.Get(context.Background(), i.ChannelID)
 	if err != nil {
 		return nil, phrase{}, err
 	}
@@ -364,7 +364,7 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 		}
 	}
 	var note phrase
-	g, err = lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	g, err = lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -459,7 +459,7 @@ func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storag
 			return nil
 		}
 	}
-	res, err := lh.ref.Start(g, shuffle)
+	res, err := lh.ref.Start(context.Background(), g, shuffle)
 	if res != nil {
 		lh.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
@@ -596,7 +596,7 @@ func humanDuration(p *locale.Printer, d time.Duration) string {
 // listGames lists the guild's open and running games, privately.
 func (lh *lobbyHandler) listGames(r *transport.Reply, in *interaction) error {
 	i, p := in.Interaction, in.tr
-	games, err := lh.lists.ListActive(i.GuildID)
+	games, err := lh.lists.ListActive(context.Background(), i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -632,7 +632,7 @@ func truncate(s string, n int) string {
 func (lh *lobbyHandler) askAbandon(r *transport.Reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	if !named {
-		g, err := lh.store.Get(in.ChannelID)
+		g, err := lh.store.Get(context.Background(), in.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -648,7 +648,7 @@ func (lh *lobbyHandler) askAbandon(r *transport.Reply, in *interaction) error {
 // abandonable is game id when it is active and lives in the interaction's
 // channel or in a thread of it.
 func (lh *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
-	g, err := lh.store.GetByID(id)
+	g, err := lh.store.GetByID(context.Background(), id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != i.GuildID || g.Channel != i.ChannelID && g.Parent != i.ChannelID) {
 		return nil, refuseWith("refuse.no_game_here", "ID", id)
 	}
@@ -691,13 +691,13 @@ func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in 
 	}
 	err = lh.locks.With(g.Channel, func() error {
 		var err error
-		if g, err = lh.store.Get(g.Channel); err != nil {
+		if g, err = lh.store.Get(context.Background(), g.Channel); err != nil {
 			return err
 		}
 		if g.ID != id.Game {
 			return table.ErrForeign
 		}
-		g, err = lh.store.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil)
+		g, err = lh.store.Finish(context.Background(), g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {

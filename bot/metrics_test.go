@@ -101,7 +101,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 	}
 	moves := 0
 	for ; moves < 50; moves++ {
-		_, st, err := h.store.Load(chTiny)
+		_, st, err := h.store.Load(context.Background(), chTiny)
 		if err != nil {
 			break // over
 		}
@@ -111,7 +111,7 @@ func TestMetricsMoveOverAScriptedGame(t *testing.T) {
 		}
 	}
 	h.bot.Wait()
-	if _, err := h.store.Get(chTiny); err == nil {
+	if _, err := h.store.Get(context.Background(), chTiny); err == nil {
 		t.Fatal("the game did not end")
 	}
 	delivered := value(t, reg, `meeple_endpoint_requests_total{result="interaction"}`)

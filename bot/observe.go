@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"github.com/meeplegames/meeple/bot/transport"
 	"sync"
@@ -135,11 +136,11 @@ func (c *caller) failure(err error) error {
 	return err
 }
 
-func (o observedStore) Commit(channel string, at storage.Guard, out storage.Outcome) (*storage.Game, error) {
+func (o observedStore) Commit(ctx context.Context, channel string, at storage.Guard, out storage.Outcome) (*storage.Game, error) {
 	start := time.Now()
 	var own caller
 	out.Edit = own.wrap(out.Edit)
-	g, err := o.Store.Commit(channel, at, out)
+	g, err := o.Store.Commit(ctx, channel, at, out)
 	o.timed("commit", start, own.failure(err))
 	if err == nil && g != nil {
 		if out.Start {
@@ -152,39 +153,39 @@ func (o observedStore) Commit(channel string, at storage.Guard, out storage.Outc
 	return g, err
 }
 
-func (o observedStore) Create(g *storage.Game) error {
+func (o observedStore) Create(ctx context.Context, g *storage.Game) error {
 	start := time.Now()
-	err := o.Store.Create(g)
+	err := o.Store.Create(ctx, g)
 	o.timed("create", start, err)
 	return err
 }
 
 // KeepPending is timed as op "pending": a deferred move waits for it.
-func (o observedStore) KeepPending(p storage.Pending) error {
+func (o observedStore) KeepPending(ctx context.Context, p storage.Pending) error {
 	start := time.Now()
-	err := o.Store.KeepPending(p)
+	err := o.Store.KeepPending(ctx, p)
 	o.timed("pending", start, err)
 	return err
 }
 
-func (o observedStore) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (o observedStore) Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	start := time.Now()
 	var own caller
-	g, err := o.Store.Update(channel, game, own.wrap(fn))
+	g, err := o.Store.Update(ctx, channel, game, own.wrap(fn))
 	o.timed("update", start, own.failure(err))
 	return g, err
 }
 
-func (o observedStore) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
+func (o observedStore) Undo(ctx context.Context, channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	start := time.Now()
-	g, st, err := o.Store.Undo(channel, at, n)
+	g, st, err := o.Store.Undo(ctx, channel, at, n)
 	o.timed("undo", start, err)
 	return g, st, err
 }
 
-func (o observedStore) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (o observedStore) Finish(ctx context.Context, channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	start := time.Now()
-	g, err := o.Store.Finish(channel, at, status, result)
+	g, err := o.Store.Finish(ctx, channel, at, status, result)
 	o.timed("finish", start, err)
 	if err == nil && g != nil {
 		o.obs.GameEnded(g.Kind, string(status))
@@ -325,7 +326,7 @@ func (b *Bot) StoreWritable() error {
 	if p, ok := b.probe.(writeProber); ok {
 		return p.Writable()
 	}
-	_, err := b.probe.Update(probeChannel, 0, func(*storage.Game) error { return errProbe })
+	_, err := b.probe.Update(context.Background(), probeChannel, 0, func(*storage.Game) error { return errProbe })
 	if err == nil || errors.Is(err, storage.ErrNotFound) || errors.Is(err, errProbe) {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/rand"
 	"log/slog"
 	"sync/atomic"
@@ -67,7 +68,7 @@ func carriesMove(i *discordgo.Interaction) bool {
 
 // Keep keeps i's record before its deferred message goes out.
 func (pr *pendingReplies) Keep(i *discordgo.Interaction) error {
-	return pr.store.KeepPending(storage.Pending{
+	return pr.store.KeepPending(context.Background(), storage.Pending{
 		ID: i.ID, App: i.AppID, Token: i.Token, Received: pr.now(), Guild: i.GuildID, Channel: i.ChannelID,
 		Locale: string(i.Locale), Owner: pr.owner,
 	})
@@ -75,7 +76,7 @@ func (pr *pendingReplies) Keep(i *discordgo.Interaction) error {
 
 // Forget forgets i's record once i is answered.
 func (pr *pendingReplies) Forget(i *discordgo.Interaction) {
-	if err := pr.store.DropPending(i.ID); err != nil {
+	if err := pr.store.DropPending(context.Background(), i.ID); err != nil {
 		pr.log.Warn("forgetting the record of an answered move failed", "channel", i.ChannelID, "err", err)
 	}
 }
@@ -89,7 +90,7 @@ func (pr *pendingReplies) Forget(i *discordgo.Interaction) {
 func (pr *pendingReplies) answer() time.Duration {
 	now := pr.now()
 	var next time.Time // the earliest a record in another's grace leaves it
-	taken, err := pr.store.TakePending(func(p storage.Pending) bool {
+	taken, err := pr.store.TakePending(context.Background(), func(p storage.Pending) bool {
 		switch free := p.Received.Add(liveGrace); {
 		case p.Owner == pr.owner:
 			return false // still being answered here
@@ -126,10 +127,10 @@ func (pr *pendingReplies) answer() time.Duration {
 // its player's language, and reports whether it did. When the store
 // cannot tell, p is kept again for the next pass.
 func (pr *pendingReplies) fill(p storage.Pending) bool {
-	recorded, err := pr.store.Committed(p.ID)
+	recorded, err := pr.store.Committed(context.Background(), p.ID)
 	if err != nil {
 		pr.log.Warn("finding whether a move left unanswered was recorded failed", "channel", p.Channel, "err", err)
-		if err := pr.store.KeepPending(p); err != nil {
+		if err := pr.store.KeepPending(context.Background(), p); err != nil {
 			pr.log.Warn("keeping a move left unanswered for later failed", "channel", p.Channel, "err", err)
 		}
 		return false

@@ -22,9 +22,9 @@ type dyingStore struct {
 	never   chan struct{}
 }
 
-func (d *dyingStore) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+func (d *dyingStore) Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	if d.keep {
-		if _, err := d.Store.Commit(channel, at, o); err != nil {
+		if _, err := d.Store.Commit(ctx, channel, at, o); err != nil {
 			return nil, err
 		}
 	}
@@ -156,7 +156,7 @@ func TestAnExpiredMoveLeftDeferredCostsNoCall(t *testing.T) {
 	if n := len(h.fake.Requests()) - mark; n != 0 {
 		t.Fatalf("a record past its token's life made %d requests, want none", n)
 	}
-	if left, err := h.store.TakePending(func(storage.Pending) bool { return true }); err != nil || len(left) != 0 {
+	if left, err := h.store.TakePending(context.Background(), func(storage.Pending) bool { return true }); err != nil || len(left) != 0 {
 		t.Fatalf("the expired record is still kept (%d, %v)", len(left), err)
 	}
 }
@@ -176,7 +176,7 @@ func TestAnAnsweredMoveLeavesNothingPending(t *testing.T) {
 	if kept != 1 {
 		t.Fatalf("%d records kept for the deferred move, want 1", kept)
 	}
-	if left, err := h.store.TakePending(func(storage.Pending) bool { return true }); err != nil || len(left) != 0 {
+	if left, err := h.store.TakePending(context.Background(), func(storage.Pending) bool { return true }); err != nil || len(left) != 0 {
 		t.Fatalf("after the answer %d records are pending (%v), want none", len(left), err)
 	}
 	mark := h.mark()
@@ -193,9 +193,9 @@ type countingKeeps struct {
 	n *int
 }
 
-func (c *countingKeeps) KeepPending(p storage.Pending) error {
+func (c *countingKeeps) KeepPending(ctx context.Context, p storage.Pending) error {
 	*c.n++
-	return c.Store.KeepPending(p)
+	return c.Store.KeepPending(ctx, p)
 }
 
 // With processes sharing the store (shards), a move another process

@@ -142,7 +142,7 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 		}
 		path = append(path, n)
 	}
-	g, st, err := pk.store.Load(in.ChannelID)
+	g, st, err := pk.store.Load(context.Background(), in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (pk *pickerHandler) play(r *transport.Reply, in *interaction, g *storage.Ga
 	if secret {
 		req.Offered = table.Offer{Revision: drawn, Hold: table.HoldHistory}
 	}
-	out, err := pk.ref.Play(req)
+	out, err := pk.ref.Play(context.Background(), req)
 	if err != nil {
 		if out != nil {
 			pk.pub.notify(out)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/table"
@@ -21,15 +22,15 @@ import (
 
 // boardStore is what the publisher needs of the games in storage.
 type boardStore interface {
-	Get(channel string) (*storage.Game, error)
-	Load(channel string) (*storage.Game, engine.State, error)
-	Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
-	GetByID(id uint64) (*storage.Game, error) // an archived game, for its report
+	Get(ctx context.Context, channel string) (*storage.Game, error)
+	Load(ctx context.Context, channel string) (*storage.Game, engine.State, error)
+	Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error)
+	GetByID(ctx context.Context, id uint64) (*storage.Game, error) // an archived game, for its report
 }
 
 // prefsStore reads users' preferences.
 type prefsStore interface {
-	UserPrefs(user string) (storage.UserPrefs, error)
+	UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
 }
 
 // secretPrompter sends the secret prompts of a game to the players who
@@ -307,7 +308,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 		p.handles.Forget(channel)
 		return
 	}
-	g, st, err := p.store.Load(channel)
+	g, st, err := p.store.Load(context.Background(), channel)
 	if errors.Is(err, storage.ErrNotFound) {
 		return // the game ended meanwhile; its final pass says so
 	}
@@ -369,7 +370,7 @@ func (p *publisher) redraw(channel string) { p.queue(channel, func(j *pubJob) { 
 // shows the game's latest state. It costs a store read per board, and a
 // REST call only when another process moved the game meanwhile.
 func (p *publisher) redrawIfMoved(g *storage.Game) {
-	now, err := p.store.Get(g.Channel)
+	now, err := p.store.Get(context.Background(), g.Channel)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			p.log.Warn("reading a game after its board was shown failed", "game", g.ID, "err", err)
@@ -559,7 +560,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 		if u == "" || slices.Contains(users, u) {
 			continue
 		}
-		prefs, err := p.settings.UserPrefs(u)
+		prefs, err := p.settings.UserPrefs(context.Background(), u)
 		if err != nil {
 			p.log.Warn("reading preferences failed", "game", g.ID, "err", err)
 			continue
@@ -597,7 +598,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 // so a held ping survives a restart, and the store hands each timer to
 // one process once, so it fires once.
 func (p *publisher) holdPings(g *storage.Game, until time.Time) {
-	_, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	_, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Status == storage.StatusRunning && (r.RemindAt.IsZero() || until.Before(r.RemindAt)) {
 			r.RemindAt = until
 		}
@@ -643,7 +644,7 @@ func (p *publisher) publishFinal(out *table.Outcome, clicks []*boardClick) {
 // nobody.
 func (p *publisher) postReport(g *storage.Game, tr *locale.Printer, clicks []*boardClick) {
 	if len(g.Log) != g.Version { // a record without its log: read it whole
-		full, err := p.store.GetByID(g.ID)
+		full, err := p.store.GetByID(context.Background(), g.ID)
 		if err != nil {
 			p.log.Warn("reading the game for its report failed", "game", g.ID, "err", err)
 			return

@@ -23,8 +23,8 @@ const leaderboardSize = 10
 // archiveStore pages through every finished game, and counts the games
 // so that the ratings can tell when the archive grew.
 type archiveStore interface {
-	Archive(after uint64, limit int) ([]*storage.Game, error)
-	Counts() (active, total int, err error)
+	Archive(ctx context.Context, after uint64, limit int) ([]*storage.Game, error)
+	Counts(ctx context.Context) (active, total int, err error)
 }
 
 // leaderboardRenderer draws leaderboard images; *imaging.Renderer does.
@@ -70,7 +70,7 @@ type rated struct {
 func (rb *ratingBook) ladder() (*rating.Ladder, map[string]string, error) {
 	rb.mu.Lock()
 	defer rb.mu.Unlock()
-	active, total, err := rb.archive.Counts()
+	active, total, err := rb.archive.Counts(context.Background())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,7 +94,7 @@ const archivePage = 500
 func (rb *ratingBook) replay() (*rating.Ladder, map[string]string, error) {
 	var games []*storage.Game
 	for after := uint64(0); ; {
-		page, err := rb.archive.Archive(after, archivePage)
+		page, err := rb.archive.Archive(context.Background(), after, archivePage)
 		if err != nil {
 			return nil, nil, err
 		}

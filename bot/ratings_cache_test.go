@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"sync"
@@ -18,11 +19,11 @@ type countedArchive struct {
 	reads atomic.Int32
 }
 
-func (c *countedArchive) Archive(after uint64, limit int) ([]*storage.Game, error) {
+func (c *countedArchive) Archive(ctx context.Context, after uint64, limit int) ([]*storage.Game, error) {
 	if after == 0 {
 		c.reads.Add(1)
 	}
-	return c.Store.Archive(after, limit)
+	return c.Store.Archive(ctx, after, limit)
 }
 
 // records lists every player's record in every scope of the test's games.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/png"
@@ -26,7 +27,7 @@ func finishTiny(t *testing.T, h *harness, ch string, picks map[tester]string, mo
 		board := h.board(ch)
 		h.click(u, ch, board.ID, mustComponent(t, board, "move "+move[u]))
 	}
-	if _, err := h.store.Get(ch); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := h.store.Get(context.Background(), ch); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("game in %s not over: %v", ch, err)
 	}
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestGameRefusalsSpeakTheReadersLanguage(t *testing.T) {
 				h.command(alice, ch, cmdLobby, subStart, nil)
 				g := h.game(ch)
 				first := alice
-				if _, st, err := h.store.Load(ch); err != nil {
+				if _, st, err := h.store.Load(context.Background(), ch); err != nil {
 					t.Fatal(err)
 				} else if p := st.Prompts(); len(p) > 0 && g.Seats[p[0].Seat].User != alice.ID {
 					first = bob

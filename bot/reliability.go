@@ -27,8 +27,8 @@ import (
 
 // reliabilityStore is what the counts are kept in.
 type reliabilityStore interface {
-	UserPrefs(user string) (storage.UserPrefs, error)
-	UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+	UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }
 
 // tallies adds to users' reliability counts. A nil *tallies counts
@@ -44,7 +44,7 @@ func (t *tallies) add(guild, user string, d storage.Reliability) {
 	if t == nil || user == "" || d == (storage.Reliability{}) {
 		return
 	}
-	if _, err := t.store.UpdateUserPrefs(user, func(p *storage.UserPrefs) error {
+	if _, err := t.store.UpdateUserPrefs(context.Background(), user, func(p *storage.UserPrefs) error {
 		if p.Reliability == nil {
 			p.Reliability = map[string]storage.Reliability{}
 		}
@@ -61,7 +61,7 @@ func (t *tallies) of(guild, user string, everywhere bool) (storage.Reliability, 
 	if t == nil {
 		return storage.Reliability{}, nil
 	}
-	prefs, err := t.store.UserPrefs(user)
+	prefs, err := t.store.UserPrefs(context.Background(), user)
 	if err != nil {
 		return storage.Reliability{}, err
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func fmtJSON(v any) string {
 // reliabilityOf is user's counts on the harness's server.
 func reliabilityOf(t *testing.T, h *harness, user string) storage.Reliability {
 	t.Helper()
-	p, err := h.store.UserPrefs(user)
+	p, err := h.store.UserPrefs(context.Background(), user)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestALobbyCanAskForReliablePlayers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{Deadline: 10 * time.Hour}, nil, nil)
 	for user, r := range map[string]storage.Reliability{alice.ID: {InTime: 19, Missed: 1}, bob.ID: {InTime: 3, Missed: 3, HandedOver: 2}} {
-		if _, err := h.store.UpdateUserPrefs(user, func(p *storage.UserPrefs) error {
+		if _, err := h.store.UpdateUserPrefs(context.Background(), user, func(p *storage.UserPrefs) error {
 			p.Reliability = map[string]storage.Reliability{h.guildID(): r, "elsewhere": {Missed: 50}}
 			return nil
 		}); err != nil {
@@ -145,7 +146,7 @@ func TestALobbyCanAskForReliablePlayers(t *testing.T) {
 	}
 	// the table keeps lapsed seats with the computer
 	h.command(alice, chTiny, cmdLobby, subStart, map[string]any{optOrder: orderJoin})
-	if _, err := h.store.Update(chTiny, g.ID, func(r *storage.Game) error {
+	if _, err := h.store.Update(context.Background(), chTiny, g.ID, func(r *storage.Game) error {
 		r.Handovers = append(r.Handovers, storage.Handover{Seat: 1, From: r.Seats[1], To: storage.Seat{Computer: "strong"}, Lapsed: true, At: h.clock.Now()})
 		r.Seats[1] = storage.Seat{Computer: "strong"}
 		return nil

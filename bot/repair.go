@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"strconv"
 
@@ -33,7 +34,7 @@ func (p *publisher) shown(g *storage.Game, change func(r *storage.Game)) {
 	if change == nil && g.Messages[roleShown] == rev {
 		return
 	}
-	if _, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	if _, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
 		if change != nil {
 			change(r)
 		}
@@ -58,7 +59,7 @@ func (p *publisher) repair(channel string, force bool) {
 // (its id) was refused as out of date: forced when message is the
 // game's board itself, whose revision is then behind the game's.
 func (p *publisher) repairStale(channel, message string) {
-	g, err := p.store.Get(channel)
+	g, err := p.store.Get(context.Background(), channel)
 	if err != nil {
 		return
 	}
@@ -85,7 +86,7 @@ func (b *Bot) repairBoards(guilds []string) {
 		if !b.cfg.Shards.Holds(guild) {
 			continue
 		}
-		games, err := b.active.ListActive(guild)
+		games, err := b.active.ListActive(context.Background(), guild)
 		if err != nil {
 			b.log.Warn("listing active games to repair their boards failed", "guild", guild, "err", err)
 			continue

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func crashBeforeBoard(t *testing.T, h *harness) (oldMove string) {
 	}
 	h.bot.Wait()
 	ref := table.NewReferee(table.Config{Store: h.store, Games: h.reg, Locks: table.NewLocks(), Now: h.clock.Now})
-	if _, err := ref.Play(table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"}); err != nil {
+	if _, err := ref.Play(context.Background(), table.Request{Channel: chTiny, User: alice.ID, Text: "move 1"}); err != nil {
 		t.Fatal(err)
 	}
 	h.restart()

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -24,7 +25,9 @@ func TestAReplayIsRefusedAfterARestart(t *testing.T) {
 	var replays atomic.Int32
 	process := func() *endpointRun {
 		return serveOverEndpointWith(t, h, func(o *interactions.Options) {
-			o.FirstDelivery = func(id string, at time.Time) (bool, error) { return h.store.FirstDelivery(id, at) }
+			o.FirstDelivery = func(ctx context.Context, id string, at time.Time) (bool, error) {
+				return h.store.FirstDelivery(ctx, id, at)
+			}
 			o.Count = func(result string) {
 				if result == "replayed" {
 					replays.Add(1)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/transport"
@@ -28,7 +29,7 @@ func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
 	var g *storage.Game
 	var err error
 	if named {
-		g, err = gh.store.GetByID(uint64(max(id, 0)))
+		g, err = gh.store.GetByID(context.Background(), uint64(max(id, 0)))
 		if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != in.GuildID || g.Status.Active()) {
 			return refuseWith("report.unknown", "ID", id)
 		}
@@ -52,13 +53,13 @@ func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
 // lastArchived is the last game archived in channel (or a thread of it),
 // with its log, or nil.
 func (gh *gameHandler) lastArchived(guild, channel string) (*storage.Game, error) {
-	games, err := gh.lists.ArchiveForGuild(guild, 0, recentArchive)
+	games, err := gh.lists.ArchiveForGuild(context.Background(), guild, 0, recentArchive)
 	if err != nil {
 		return nil, err
 	}
 	for _, g := range games {
 		if g.Channel == channel || g.Parent == channel {
-			return gh.store.GetByID(g.ID)
+			return gh.store.GetByID(context.Background(), g.ID)
 		}
 	}
 	return nil, nil

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"github.com/meeplegames/meeple/bot/transport"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ func TestFinishedGamePostsItsReport(t *testing.T) {
 	h.clock.Advance(25 * time.Minute)
 	h.click(bob, chTiny, board.ID, mustComponent(t, board, "move 2"))
 	h.bot.Wait()
-	g, err := h.store.GetByID(1)
+	g, err := h.store.GetByID(context.Background(), 1)
 	if err != nil || g.Status != storage.StatusFinished {
 		t.Fatalf("the game: %v %+v", err, g)
 	}
@@ -102,14 +103,14 @@ func importedRace(t *testing.T, h *harness, ch, guild string) *storage.Game {
 		}
 		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action, At: at})
 	}
-	if err := h.store.Import(g); err != nil {
+	if err := h.store.Import(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	games, err := h.store.ArchiveForGuild(guild, 0, 1)
+	games, err := h.store.ArchiveForGuild(context.Background(), guild, 0, 1)
 	if err != nil || len(games) != 1 {
 		t.Fatalf("the archive: %v %v", games, err)
 	}
-	full, err := h.store.GetByID(games[0].ID)
+	full, err := h.store.GetByID(context.Background(), games[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}

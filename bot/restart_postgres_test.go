@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -52,13 +53,13 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 			Setup: engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"rounds": "2"}},
 			Seats: []storage.Seat{{User: alice.ID, Name: "alice"}, {Computer: "random", Name: "Computer 1 (random)"}},
 		}
-		if err := pg.Create(lobby); err != nil {
+		if err := pg.Create(context.Background(), lobby); err != nil {
 			t.Fatal(err)
 		}
-		if lobby, err = pg.Get(channels[i]); err != nil {
+		if lobby, err = pg.Get(context.Background(), channels[i]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ref.Start(lobby, nil); err != nil {
+		if _, err := ref.Start(context.Background(), lobby, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +99,7 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 				default:
 				}
 				at = at.Add(time.Second)
-				_, err := own.Play(table.Request{Channel: ch, User: alice.ID, Text: "cheer", Key: fmt.Sprintf("cheer-%d-%d", i, n)})
+				_, err := own.Play(context.Background(), table.Request{Channel: ch, User: alice.ID, Text: "cheer", Key: fmt.Sprintf("cheer-%d-%d", i, n)})
 				what := "recorded"
 				switch {
 				case errors.Is(err, table.ErrUnknownOutcome):
@@ -118,7 +119,7 @@ func TestMovesThroughServerRestartsAreToldTheTruth(t *testing.T) {
 	for _, ch := range channels {
 		var g *storage.Game
 		for {
-			if g, err = pg.Get(ch); err == nil {
+			if g, err = pg.Get(context.Background(), ch); err == nil {
 				break
 			}
 			time.Sleep(50 * time.Millisecond) // the server is coming back

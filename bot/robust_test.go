@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
@@ -226,7 +227,7 @@ func TestPanicInADMIsRecovered(t *testing.T) {
 	// and the DM is answered
 	running := &storage.Game{Kind: "tiny", Guild: testGuild, Channel: "3010", Creator: alice.ID, Status: storage.StatusRunning,
 		Setup: engine.Setup{Players: 2, Seed: 1}, Seats: []storage.Seat{{User: alice.ID}, {Name: "Panicky", Computer: "panicky"}}}
-	if err := h.store.Create(running); err != nil {
+	if err := h.store.Create(context.Background(), running); err != nil {
 		t.Fatal(err)
 	}
 	got := h.dm(alice, "2")

@@ -146,7 +146,7 @@ func playTinyRound(t *testing.T, h *harness) {
 		board := h.board(chTiny)
 		before := h.game(chTiny).Version
 		h.click(u, chTiny, board.ID, mustComponent(t, board, "move 1"))
-		if g, err := h.store.GetByID(id); err != nil || g.Version <= before {
+		if g, err := h.store.GetByID(context.Background(), id); err != nil || g.Version <= before {
 			t.Fatalf("%s's move was not applied: %v", u.Name, err)
 		}
 	}
@@ -162,7 +162,7 @@ func TestRunPlaysAGameOverTheGateway(t *testing.T) {
 	openTinyTable(t, h, chTiny, alice, bob)
 	id := h.game(chTiny).ID
 	playTinyRound(t, h)
-	if g, err := h.store.GetByID(id); err != nil || g.Status != storage.StatusFinished {
+	if g, err := h.store.GetByID(context.Background(), id); err != nil || g.Status != storage.StatusFinished {
 		t.Errorf("game after its one round: %+v %v", g, err)
 	}
 	if err := run.stop(t); err != nil {

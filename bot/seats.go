@@ -56,7 +56,7 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 	var st engine.State
 	err := sh.locks.With(in.ChannelID, func() error {
 		var err error
-		if g, st, err = sh.store.Load(in.ChannelID); err != nil {
+		if g, st, err = sh.store.Load(context.Background(), in.ChannelID); err != nil {
 			return err
 		}
 		if g.Status != storage.StatusRunning {
@@ -82,7 +82,7 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
 			return refuseWith("nudge.too_soon", "ID", g.ID, "When", fmt.Sprintf("<t:%d:R>", next.Unix()))
 		}
-		g, err = sh.store.Update(in.ChannelID, g.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(context.Background(), in.ChannelID, g.ID, func(r *storage.Game) error {
 			r.Nudged = now
 			return nil
 		})
@@ -195,7 +195,7 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*table.Outcome, *storage.Game, error) {
 	channel := in.ChannelID
 	defer sh.locks.Lock(channel)()
-	g, st, err := sh.store.Load(channel)
+	g, st, err := sh.store.Load(context.Background(), channel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,13 +230,13 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 	// the seat left its holder's hands: one more in their reliability
 	counted := func() { sh.tally.add(g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = sh.store.Commit(channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		g, err = sh.store.Commit(context.Background(), channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		if err == nil {
 			counted()
 		}
 		return nil, g, err
 	}
-	out, err := sh.ref.Conclude(&table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: handOver}, before, nil)
+	out, err := sh.ref.Conclude(context.Background(), &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"slices"
@@ -170,10 +171,10 @@ func TestResignLetsAComputerTakeOverOrEndsTheGame(t *testing.T) {
 	if !res.private() || !h.says(res.text(), "seats.resigned_alone") {
 		t.Fatalf("the last resignation: %s", res.text())
 	}
-	if _, err := h.store.Get(chTiny); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := h.store.Get(context.Background(), chTiny); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("the game is still active: %v", err)
 	}
-	archived, err := h.store.GetByID(g.ID)
+	archived, err := h.store.GetByID(context.Background(), g.ID)
 	if err != nil || archived.Status != storage.StatusAbandoned || len(archived.Handovers) != 2 {
 		t.Fatalf("archived game: %+v, %v", archived, err)
 	}

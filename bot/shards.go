@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -134,7 +135,7 @@ func closeShards(sessions []*discordgo.Session) error {
 
 // dueTimers lists the deadlines and reminders a process is to handle now.
 type dueTimers interface {
-	Due(now time.Time) ([]storage.Due, error)
+	Due(ctx context.Context, now time.Time) ([]storage.Due, error)
 }
 
 // claimedTimers reads due timers by claiming them, so that of several
@@ -157,17 +158,17 @@ func sharedTimers(timers timerStore, held shard.Set, tick time.Duration) dueTime
 	return claimedTimers{claims: timers, held: held, hold: claimHold(tick), grace: 4 * tick}
 }
 
-func (c claimedTimers) Due(now time.Time) ([]storage.Due, error) {
+func (c claimedTimers) Due(ctx context.Context, now time.Time) ([]storage.Due, error) {
 	if c.held.Whole() {
-		return c.claims.ClaimDue(now, c.hold, nil)
+		return c.claims.ClaimDue(ctx, now, c.hold, nil)
 	}
-	own, err := c.claims.ClaimDue(now, c.hold, c.held.Holds)
+	own, err := c.claims.ClaimDue(ctx, now, c.hold, c.held.Holds)
 	if err != nil {
 		return nil, err
 	}
 	// as seen grace ago: due then, and unclaimed then; claimed until
 	// now+hold
-	stray, err := c.claims.ClaimDue(now.Add(-c.grace), c.hold+c.grace, nil)
+	stray, err := c.claims.ClaimDue(ctx, now.Add(-c.grace), c.hold+c.grace, nil)
 	if err != nil {
 		return own, err
 	}

@@ -49,7 +49,7 @@ func TestShardedBotsSplitGuildsAndShareDMs(t *testing.T) {
 	id := h.game(chTiny).ID
 	playTinyRound(t, h)
 	b2.Wait()
-	if g, err := h.store.GetByID(id); err != nil || g.Status != storage.StatusFinished {
+	if g, err := h.store.GetByID(context.Background(), id); err != nil || g.Status != storage.StatusFinished {
 		t.Fatalf("the game of shard 1 after its round: %+v %v", g, err)
 	}
 

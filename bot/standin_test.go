@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestAServerChoosesItsStandInLevel(t *testing.T) {
 	if got := ref.StandInName(rules, "7001"); got != "normal" {
 		t.Errorf("another server: %q, want the host's normal", got)
 	}
-	s, err := h.store.GuildSettings(testGuild)
+	s, err := h.store.GuildSettings(context.Background(), testGuild)
 	if err != nil || s.StandIn != "easy" {
 		t.Errorf("stored settings %+v (%v)", s, err)
 	}

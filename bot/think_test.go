@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/meeplegames/meeple/bot/discordtest"
 	"slices"
@@ -33,7 +34,7 @@ func openWithStrongComputer(t *testing.T, h *harness, ch string) {
 // aliceMoves plays alice's heuristic move by /play.
 func aliceMoves(t *testing.T, h *harness, ch string) {
 	t.Helper()
-	g, st, err := h.store.Load(ch)
+	g, st, err := h.store.Load(context.Background(), ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func aliceMoves(t *testing.T, h *harness, ch string) {
 	easy, _ := ai.Lookup(rules, "easy")
 	action := ai.Decide(easy, st, p, g.Setup.Seed, g.Version)
 	res := h.command(alice, ch, cmdPlay, "", map[string]any{optAction: action})
-	if now, err := h.store.Get(ch); err == nil && now.Version == g.Version {
+	if now, err := h.store.Get(context.Background(), ch); err == nil && now.Version == g.Version {
 		t.Fatalf("/play %q was not applied: %s", action, res.text())
 	}
 }
@@ -73,7 +74,7 @@ func TestStrongComputersThinkOutsideTheLock(t *testing.T) {
 		return true
 	}
 	for range 3 {
-		if _, _, err := h.store.Load("5001"); err != nil {
+		if _, _, err := h.store.Load(context.Background(), "5001"); err != nil {
 			break // the race is over
 		}
 		aliceMoves(t, h, "5001") // waits for the computer's answer too
@@ -127,7 +128,7 @@ func TestAHintIsPrivateCountedAndOnlyWhereAllowed(t *testing.T) {
 	}
 	h.command(alice, "5005", cmdLobby, subAddAI, map[string]any{optLevel: "easy"})
 	h.command(alice, "5005", cmdLobby, subStart, map[string]any{optOrder: orderJoin})
-	g, st, err := h.store.Load("5005")
+	g, st, err := h.store.Load(context.Background(), "5005")
 	if err != nil || !g.Hints {
 		t.Fatalf("hints not kept: %v %+v", err, g)
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/transport"
@@ -64,7 +65,7 @@ func (lh *lobbyHandler) announceThread(r *transport.Reply, in *interaction, g *s
 	if err != nil {
 		return err
 	}
-	if _, err := lh.store.Update(g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -81,7 +82,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 		return
 	}
 	errNoThread := errors.New("the game is not in a thread")
-	paused, err := p.store.Update(g.Channel, g.ID, func(r *storage.Game) error {
+	paused, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Parent == "" {
 			return errNoThread
 		}
@@ -115,7 +116,7 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 	}
 	defer b.leave()
 	defer b.recoverPanic("a deleted thread", nil, "thread", thread)
-	g, err := b.pub.store.Get(thread) // the game the thread holds, whichever it is
+	g, err := b.pub.store.Get(context.Background(), thread) // the game the thread holds, whichever it is
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			b.log.Warn("reading the game of a deleted thread failed", "thread", thread, "err", err)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -148,7 +149,7 @@ func TestGamesInThreadsOfOneChannel(t *testing.T) {
 	orig, _ := h.fake.Original(res.Token)
 	mark = h.mark()
 	h.click(alice, chTiny, orig, confirm[0])
-	if g, err := h.store.GetByID(id); err != nil || g.Status != storage.StatusAbandoned {
+	if g, err := h.store.GetByID(context.Background(), id); err != nil || g.Status != storage.StatusAbandoned {
 		t.Fatalf("the game in the deleted thread: %v", err)
 	}
 	told := false // by a public follow-up of the click in the parent channel
@@ -190,7 +191,7 @@ func TestThreadNeedsItsPermissions(t *testing.T) {
 			t.Errorf("something was posted: %s", q.Text())
 		}
 	}
-	if games, _ := h.store.ListActive(testGuild); len(games) != 0 {
+	if games, _ := h.store.ListActive(context.Background(), testGuild); len(games) != 0 {
 		t.Fatalf("a refused lobby left a game: %+v", games[0])
 	}
 }

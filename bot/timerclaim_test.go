@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"sync"
@@ -31,8 +32,8 @@ func (s *stallAfterLoad) arm() (loaded, release chan struct{}) {
 	return s.loaded, s.release
 }
 
-func (s *stallAfterLoad) Load(channel string) (*storage.Game, engine.State, error) {
-	g, st, err := s.Store.Load(channel)
+func (s *stallAfterLoad) Load(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
+	g, st, err := s.Store.Load(ctx, channel)
 	s.mu.Lock()
 	loaded, release := s.loaded, s.release
 	s.loaded = nil
@@ -82,10 +83,10 @@ func TestATimerOutlivingItsClaimIsHandledOnce(t *testing.T) {
 				Setup:  engine.Setup{Players: 2, Seed: 7, Options: map[string]string{"rounds": "2"}},
 				Seats:  []storage.Seat{{User: alice.ID}, {User: bob.ID}},
 				Timing: storage.Timing{TurnDeadline: 10 * time.Hour, ReminderEvery: time.Hour, OnDeadline: c.policy}}
-			if err := stores[0].Create(g); err != nil {
+			if err := stores[0].Create(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := stores[0].Update(chTiny, g.ID, func(g *storage.Game) error {
+			if _, err := stores[0].Update(context.Background(), chTiny, g.ID, func(g *storage.Game) error {
 				g.Deadline, g.RemindAt = now.Add(time.Hour), now.Add(-time.Minute)
 				if c.kind == storage.DueDeadline {
 					g.Deadline, g.RemindAt = now.Add(-time.Minute), time.Time{}

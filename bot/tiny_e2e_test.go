@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -140,7 +141,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	mark = h.mark()
 	h.click(carol, chTiny, board.ID, mustComponent(t, board, "move 2"))
 	// the computer moved last and the game ended (one round)
-	if _, err := h.store.Get(chTiny); err == nil {
+	if _, err := h.store.Get(context.Background(), chTiny); err == nil {
 		t.Fatal("the game is still active after its last move")
 	}
 	final := h.publicSince(mark)
@@ -161,7 +162,7 @@ func TestTinyGameFromLobbyToScores(t *testing.T) {
 	if sent < 3 {
 		t.Errorf("%d turn notices sent", sent)
 	}
-	stats, err := h.store.Stats(alice.ID)
+	stats, err := h.store.Stats(context.Background(), alice.ID)
 	if err != nil || len(stats) != 1 || stats[0].Played != 1 {
 		t.Errorf("alice's stats: %+v %v", stats, err)
 	}

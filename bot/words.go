@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 
@@ -24,10 +25,10 @@ import (
 type languages struct {
 	catalogue *locale.Catalogue
 	settings  interface {
-		GuildSettings(guild string) (storage.GuildSettings, error)
-		PutGuildSettings(guild string, s storage.GuildSettings) error
-		UserPrefs(user string) (storage.UserPrefs, error)
-		UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
+		GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
+		PutGuildSettings(ctx context.Context, guild string, s storage.GuildSettings) error
+		UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error)
+		UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 	}
 	log *slog.Logger // nil: nothing logged
 
@@ -44,7 +45,7 @@ func (l *languages) person(loc string) *locale.Printer { return l.catalogue.For(
 // is guildLocale ("" when unknown, as at a deadline: then the locale the
 // server's interactions last carried, kept in its settings).
 func (l *languages) guild(guild, guildLocale string) *locale.Printer {
-	s, err := l.settings.GuildSettings(guild)
+	s, err := l.settings.GuildSettings(context.Background(), guild)
 	if err == nil && s.Language != "" {
 		return l.catalogue.For(s.Language)
 	}
@@ -70,7 +71,7 @@ func (l *languages) user(user string) *locale.Printer {
 	loc, known := l.users[user]
 	l.mu.Unlock()
 	if !known {
-		prefs, err := l.settings.UserPrefs(user)
+		prefs, err := l.settings.UserPrefs(context.Background(), user)
 		if err != nil {
 			return l.english()
 		}
@@ -99,7 +100,7 @@ func (l *languages) seen(guild, guildLocale, user, userLocale string) {
 	if known && stored == userLocale {
 		return
 	}
-	_, err := l.settings.UpdateUserPrefs(user, func(prefs *storage.UserPrefs) error {
+	_, err := l.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
 		prefs.Locale = userLocale
 		return nil
 	})
@@ -124,10 +125,10 @@ func (l *languages) seenGuild(guild, loc string) {
 	if known {
 		return
 	}
-	s, err := l.settings.GuildSettings(guild)
+	s, err := l.settings.GuildSettings(context.Background(), guild)
 	if err == nil && s.Locale != loc {
 		s.Locale, s.LocaleOnly = loc, !s.Saved
-		err = l.settings.PutGuildSettings(guild, s)
+		err = l.settings.PutGuildSettings(context.Background(), guild, s)
 	}
 	if err != nil && l.log != nil {
 		l.log.Warn("remembering a server's language failed", "err", err)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,7 +206,7 @@ func TestPublicMessagesFollowTheServerAndAnswersThePerson(t *testing.T) {
 	if res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optLanguage: locale.French}); !res.private() || !strings.Contains(res.text(), "öffentliche Nachrichten in Français") {
 		t.Fatalf("the settings, answered in German: %s", res.text())
 	}
-	if g, err := h.store.GuildSettings(h.guildID()); err != nil || g.Language != locale.French {
+	if g, err := h.store.GuildSettings(context.Background(), h.guildID()); err != nil || g.Language != locale.French {
 		t.Fatalf("stored settings %+v, %v", g, err)
 	}
 	const other = "3999"

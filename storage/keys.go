@@ -1,6 +1,9 @@
 package storage
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // KeyHorizon is how long a store keeps the key of an interaction it
 // committed (Outcome.Key), so that a retry finds it: Discord's
@@ -23,7 +26,7 @@ type KeyPruner interface {
 	// replies received before it (see PendingReplies), and returns
 	// how many commit keys it forgot. A key kept at or after keptBefore
 	// stays.
-	PruneKeys(keptBefore time.Time) (int, error)
+	PruneKeys(ctx context.Context, keptBefore time.Time) (int, error)
 }
 
 // Deliveries is what a store offers to remember the interactions
@@ -37,5 +40,5 @@ type Deliveries interface {
 	// reports whether this is its first delivery: false when the store
 	// holds it already. Of several callers with one id, at once or not,
 	// one gets true. It is durable when it returns.
-	FirstDelivery(id string, at time.Time) (bool, error)
+	FirstDelivery(ctx context.Context, id string, at time.Time) (bool, error)
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -40,16 +41,16 @@ type Pending struct {
 type PendingReplies interface {
 	// KeepPending keeps p (replacing one of the same ID); it is durable
 	// when it returns.
-	KeepPending(p Pending) error
+	KeepPending(ctx context.Context, p Pending) error
 	// DropPending forgets the pending reply of interaction id, if any.
-	DropPending(id string) error
+	DropPending(ctx context.Context, id string) error
 	// TakePending forgets, in one transaction, the pending replies take
 	// accepts and returns them: of several processes taking at once,
 	// each reply goes to one. A damaged record is an ErrCorrupt error.
-	TakePending(take func(p Pending) bool) ([]Pending, error)
+	TakePending(ctx context.Context, take func(p Pending) bool) ([]Pending, error)
 	// Committed reports whether a commit with key (Outcome.Key) was kept
 	// within KeyHorizon.
-	Committed(key string) (bool, error)
+	Committed(ctx context.Context, key string) (bool, error)
 }
 
 // CheckPending refuses a pending reply a store cannot keep.

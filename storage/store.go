@@ -17,6 +17,7 @@
 package storage
 
 import (
+	"context"
 	"time"
 
 	"github.com/meeplegames/meeple/engine"
@@ -31,37 +32,37 @@ import (
 // game. Update, whose fn sees the current record, is guarded by the
 // game's ID.
 type Store interface {
-	Create(g *Game) error
-	Load(channel string) (*Game, engine.State, error)
-	Get(channel string) (*Game, error)
-	GetByID(id uint64) (*Game, error)
-	Import(g *Game) error
-	Update(channel string, game uint64, fn func(g *Game) error) (*Game, error)
-	Undo(channel string, at Guard, n int) (*Game, engine.State, error)
-	Finish(channel string, at Guard, status Status, result *engine.Result) (*Game, error)
-	Commit(channel string, at Guard, o Outcome) (*Game, error)
+	Create(ctx context.Context, g *Game) error
+	Load(ctx context.Context, channel string) (*Game, engine.State, error)
+	Get(ctx context.Context, channel string) (*Game, error)
+	GetByID(ctx context.Context, id uint64) (*Game, error)
+	Import(ctx context.Context, g *Game) error
+	Update(ctx context.Context, channel string, game uint64, fn func(g *Game) error) (*Game, error)
+	Undo(ctx context.Context, channel string, at Guard, n int) (*Game, engine.State, error)
+	Finish(ctx context.Context, channel string, at Guard, status Status, result *engine.Result) (*Game, error)
+	Commit(ctx context.Context, channel string, at Guard, o Outcome) (*Game, error)
 
-	ListActive(guild string) ([]*Game, error)
-	ActiveForUser(user string) ([]*Game, error)
-	Seatings(user string) ([]Seating, error)
-	ArchiveForGuild(guild string, before uint64, limit int) ([]*Game, error)
-	ArchiveForUser(user string, before uint64, limit int) ([]*Game, error)
-	Archive(after uint64, limit int) ([]*Game, error)
-	Stats(user string) ([]Stats, error)
-	Counts() (active, total int, err error)
-	GameCounts() ([]GameCount, error)
+	ListActive(ctx context.Context, guild string) ([]*Game, error)
+	ActiveForUser(ctx context.Context, user string) ([]*Game, error)
+	Seatings(ctx context.Context, user string) ([]Seating, error)
+	ArchiveForGuild(ctx context.Context, guild string, before uint64, limit int) ([]*Game, error)
+	ArchiveForUser(ctx context.Context, user string, before uint64, limit int) ([]*Game, error)
+	Archive(ctx context.Context, after uint64, limit int) ([]*Game, error)
+	Stats(ctx context.Context, user string) ([]Stats, error)
+	Counts(ctx context.Context) (active, total int, err error)
+	GameCounts(ctx context.Context) ([]GameCount, error)
 
-	GuildSettings(guild string) (GuildSettings, error)
-	PutGuildSettings(guild string, s GuildSettings) error
-	UserPrefs(user string) (UserPrefs, error)
-	PutUserPrefs(user string, p UserPrefs) error
+	GuildSettings(ctx context.Context, guild string) (GuildSettings, error)
+	PutGuildSettings(ctx context.Context, guild string, s GuildSettings) error
+	UserPrefs(ctx context.Context, user string) (UserPrefs, error)
+	PutUserPrefs(ctx context.Context, user string, p UserPrefs) error
 	// UpdateUserPrefs changes user's preferences (DefaultUserPrefs when
 	// they saved none) with fn in one transaction, so that counts two
 	// processes add at once both count; an error from fn changes nothing.
-	UpdateUserPrefs(user string, fn func(p *UserPrefs) error) (UserPrefs, error)
+	UpdateUserPrefs(ctx context.Context, user string, fn func(p *UserPrefs) error) (UserPrefs, error)
 
-	Due(now time.Time) ([]Due, error)
-	ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)
+	Due(ctx context.Context, now time.Time) ([]Due, error)
+	ClaimDue(ctx context.Context, now time.Time, hold time.Duration, owns func(guild string) bool) ([]Due, error)
 
 	KeyPruner
 	Deliveries

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 )
@@ -47,17 +48,17 @@ func CheckRestore(g *Game) error { return checkRestore(g) }
 // Source is a store whose games and settings can be read out in full
 // (both stores are).
 type Source interface {
-	GameIDs(after uint64, limit int) ([]uint64, error)
-	GetByID(id uint64) (*Game, error)
-	SavedSettings() (map[string]GuildSettings, map[string]UserPrefs, error)
+	GameIDs(ctx context.Context, after uint64, limit int) ([]uint64, error)
+	GetByID(ctx context.Context, id uint64) (*Game, error)
+	SavedSettings(ctx context.Context) (map[string]GuildSettings, map[string]UserPrefs, error)
 }
 
 // Destination is a store that takes games as another store kept them.
 type Destination interface {
-	Restore(g *Game) error
-	GetByID(id uint64) (*Game, error)
-	PutGuildSettings(guild string, s GuildSettings) error
-	PutUserPrefs(user string, p UserPrefs) error
+	Restore(ctx context.Context, g *Game) error
+	GetByID(ctx context.Context, id uint64) (*Game, error)
+	PutGuildSettings(ctx context.Context, guild string, s GuildSettings) error
+	PutUserPrefs(ctx context.Context, user string, p UserPrefs) error
 }
 
 // copyPage is how many game ids Copy reads at a time.
@@ -67,11 +68,12 @@ const copyPage = 500
 // snapshot and result, and every saved setting and preference, into dst,
 // which should be empty: statistics are rebuilt from the archived games.
 // Each game is read back from dst and must equal the original. It returns
-// how many games it copied; on error, those before it stay copied.
-func Copy(dst Destination, src Source) (int, error) {
+// how many games it copied; on error, those before it stay copied. Every
+// read and write runs under ctx.
+func Copy(ctx context.Context, dst Destination, src Source) (int, error) {
 	n := 0
 	for after := uint64(0); ; {
-		ids, err := src.GameIDs(after, copyPage)
+		ids, err := src.GameIDs(ctx, after, copyPage)
 		if err != nil {
 			return n, err
 		}
@@ -79,14 +81,14 @@ func Copy(dst Destination, src Source) (int, error) {
 			break
 		}
 		for _, id := range ids {
-			g, err := src.GetByID(id)
+			g, err := src.GetByID(ctx, id)
 			if err != nil {
 				return n, err
 			}
-			if err := dst.Restore(g); err != nil {
+			if err := dst.Restore(ctx, g); err != nil {
 				return n, err
 			}
-			if back, err := dst.GetByID(id); err != nil || !reflect.DeepEqual(back, g) {
+			if back, err := dst.GetByID(ctx, id); err != nil || !reflect.DeepEqual(back, g) {
 				if err == nil {
 					err = fmt.Errorf("%w: game %d reads back differently from the copy", ErrCorrupt, id)
 				}
@@ -96,17 +98,17 @@ func Copy(dst Destination, src Source) (int, error) {
 		}
 		after = ids[len(ids)-1]
 	}
-	guilds, users, err := src.SavedSettings()
+	guilds, users, err := src.SavedSettings(ctx)
 	if err != nil {
 		return n, err
 	}
 	for guild, s := range guilds {
-		if err := dst.PutGuildSettings(guild, s); err != nil {
+		if err := dst.PutGuildSettings(ctx, guild, s); err != nil {
 			return n, err
 		}
 	}
 	for user, p := range users {
-		if err := dst.PutUserPrefs(user, p); err != nil {
+		if err := dst.PutUserPrefs(ctx, user, p); err != nil {
 			return n, err
 		}
 	}

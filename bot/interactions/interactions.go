@@ -75,8 +75,8 @@ type Options struct {
 	// its first delivery, so that a replayed request is refused after a
 	// restart and at another process too, not only at this one while it
 	// runs (a PING, which changes nothing, is not recorded). A failure
-	// refuses the request with 503.
-	FirstDelivery func(id string, at time.Time) (bool, error)
+	// refuses the request with 503. ctx is the request's.
+	FirstDelivery func(ctx context.Context, id string, at time.Time) (bool, error)
 	// Count is told the outcome of every request ("interaction", "ping",
 	// "unsigned", "forged", "stale", "replayed", "too_large", "bad_request",
 	// "incomplete" (the body was cut short or too slow), "method", "busy",
@@ -263,7 +263,7 @@ func (e *Endpoint) read(w http.ResponseWriter, r *http.Request) (*discordgo.Inte
 		return nil, errRefused{http.StatusUnauthorized, "replayed", "interaction " + i.ID + " was delivered before"}
 	}
 	if e.opts.FirstDelivery != nil && i.Type != discordgo.InteractionPing { // a PING changes nothing
-		first, err := e.opts.FirstDelivery(i.ID, now)
+		first, err := e.opts.FirstDelivery(r.Context(), i.ID, now)
 		if err != nil {
 			e.log.Warn("interactions endpoint: the store could not record a delivery; the request is refused", "err", err)
 			return nil, errRefused{http.StatusServiceUnavailable, "unrecorded", "the store could not record the delivery"}

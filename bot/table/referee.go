@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -148,8 +149,8 @@ func NewReferee(c Config) *Referee { return &Referee{c: c} }
 
 // livesElsewhere reports whether the game req's choice was drawn for is
 // found in another channel than the one the choice was sent in.
-func (ref *Referee) livesElsewhere(req Request) bool {
-	g, err := ref.c.Store.GetByID(req.Game)
+func (ref *Referee) livesElsewhere(ctx context.Context, req Request) bool {
+	g, err := ref.c.Store.GetByID(ctx, req.Game)
 	return err == nil && g.Channel != req.Channel
 }
 
@@ -157,18 +158,18 @@ func (ref *Referee) livesElsewhere(req Request) bool {
 // prompts that fall to them, finishes the game when it ends and re-arms the
 // deadline, all stored in one commit. Nothing is sent to Discord here. A
 // non-nil outcome with an error was stored up to the error.
-func (ref *Referee) Play(req Request) (*Outcome, error) {
+func (ref *Referee) Play(ctx context.Context, req Request) (*Outcome, error) {
 	if Canonical(req.Text) == "" {
 		return nil, ErrBlankChoice
 	}
 	defer ref.c.Locks.Lock(req.Channel)()
-	g, st, err := ref.c.Store.Load(req.Channel)
+	g, st, err := ref.c.Store.Load(ctx, req.Channel)
 	if err != nil {
 		return nil, err
 	}
 	open := req.Offered.Hold == HoldHistory
 	switch {
-	case req.Game != 0 && g.ID != req.Game && open && ref.livesElsewhere(req):
+	case req.Game != 0 && g.ID != req.Game && open && ref.livesElsewhere(ctx, req):
 		return nil, ErrForeignChoice
 	case req.Game != 0 && g.ID != req.Game && open:
 		return nil, ErrStaleChoice // the channel's earlier game
@@ -208,13 +209,13 @@ func (ref *Referee) Play(req Request) (*Outcome, error) {
 	}
 	out.add(events)
 	ref.record(out, seat, action)
-	return ref.Conclude(out, before, nil)
+	return ref.Conclude(ctx, out, before, nil)
 }
 
 // Start starts lobby, a game in the lobby whose lock the caller holds,
 // with order (the seats' order, or nil) applied first; lets computer
 // players open it and arms the first deadline, all in one commit.
-func (ref *Referee) Start(lobby *storage.Game, order func(g *storage.Game) error) (*Outcome, error) {
+func (ref *Referee) Start(ctx context.Context, lobby *storage.Game, order func(g *storage.Game) error) (*Outcome, error) {
 	rules, err := ref.c.Games.Lookup(lobby.Kind)
 	if err != nil {
 		return nil, err
@@ -231,7 +232,7 @@ func (ref *Referee) Start(lobby *storage.Game, order func(g *storage.Game) error
 		return nil, fmt.Errorf("%w: %w", storage.ErrInvalid, err)
 	}
 	out := &Outcome{Game: g, State: st, Rules: rules, Seat: engine.Spectator, Phase: true, Change: order, start: true}
-	return ref.Conclude(out, nil, nil)
+	return ref.Conclude(ctx, out, nil, nil)
 }
 
 // Conclude runs computer players (and stand-ins for the seats in standIn),
@@ -241,7 +242,7 @@ func (ref *Referee) Start(lobby *storage.Game, order func(g *storage.Game) error
 // when nothing was: then the game is as it was loaded. When a computer
 // player fails, the actions before its failure are stored, the deadline
 // is left alone, and out comes back with the failure.
-func (ref *Referee) Conclude(out *Outcome, before []engine.Seat, standIn map[engine.Seat]string) (*Outcome, error) {
+func (ref *Referee) Conclude(ctx context.Context, out *Outcome, before []engine.Seat, standIn map[engine.Seat]string) (*Outcome, error) {
 	moved := ref.computerMoves(out, standIn)
 	var edit func(*storage.Game) error
 	var ending *storage.Ending
@@ -254,7 +255,7 @@ func (ref *Referee) Conclude(out *Outcome, before []engine.Seat, standIn map[eng
 	default:
 		edit = ref.rearm(out, before)
 	}
-	if err := ref.save(out, edit, ending); err != nil {
+	if err := ref.save(ctx, out, edit, ending); err != nil {
 		return nil, errors.Join(err, moved)
 	}
 	out.Over = ending != nil
@@ -301,7 +302,7 @@ func (ref *Referee) rearm(out *Outcome, before []engine.Seat) func(*storage.Game
 // save stores out's pending actions and change, edit and ending in one
 // commit guarded by the game and revision out's game was loaded at, and
 // takes the stored game; with nothing to store it does nothing.
-func (ref *Referee) save(out *Outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
+func (ref *Referee) save(ctx context.Context, out *Outcome, edit func(*storage.Game) error, ending *storage.Ending) error {
 	if len(out.entries) == 0 && out.Change == nil && edit == nil && ending == nil && !out.start {
 		return nil
 	}
@@ -327,7 +328,7 @@ func (ref *Referee) save(out *Outcome, edit func(*storage.Game) error, ending *s
 	if since, ok := WaitSince(out.Game, out.Seat); ok && out.Game.Timing.Banked() {
 		deadline = since.Add(BankOf(out.Game, out.Seat)) // with time banks, the seat's own
 	}
-	g, err := ref.commit(out.Game.Channel, out.Game.Guard(), o)
+	g, err := ref.commit(ctx, out.Game.Channel, out.Game.Guard(), o)
 	var applied *storage.AppliedError
 	if errors.As(err, &applied) {
 		// the first attempt was kept, and its answer lost: the action is
@@ -370,15 +371,15 @@ func RetryPauses() []time.Duration { return slices.Clone(commitRetries) }
 // answer was never settled (the move may be recorded), ErrNotRecorded
 // when the move is known not to be kept though the store failed rather
 // than refused it, or the store's refusal itself.
-func (ref *Referee) commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
-	g, err := ref.c.Store.Commit(channel, at, o)
+func (ref *Referee) commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+	g, err := ref.c.Store.Commit(ctx, channel, at, o)
 	if o.Key == "" {
 		return g, err
 	}
 	lost := outcomeUnknown(err)
 	for i := 0; (outcomeUnknown(err) || errors.Is(err, storage.ErrUnavailable)) && i < len(commitRetries); i++ {
 		Pause(ref.c.After, commitRetries[i])
-		g, err = ref.c.Store.Commit(channel, at, o)
+		g, err = ref.c.Store.Commit(ctx, channel, at, o)
 		lost = lost || outcomeUnknown(err)
 	}
 	switch {
@@ -414,9 +415,9 @@ func outcomeUnknown(err error) bool { return errors.Is(err, storage.ErrUnknownOu
 // ArmDeadline sets (or clears) g's deadline and reminder from now, in a
 // commit of its own from g's version, when check (run first on the stored
 // game) lets it.
-func (ref *Referee) ArmDeadline(g *storage.Game, waiting bool, check func(*storage.Game) error) error {
+func (ref *Referee) ArmDeadline(ctx context.Context, g *storage.Game, waiting bool, check func(*storage.Game) error) error {
 	arm := ref.deadlineEdit(g, waiting, false)
-	updated, err := ref.c.Store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
+	updated, err := ref.c.Store.Commit(ctx, g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
 		if err := check(r); err != nil {
 			return err
 		}
@@ -432,8 +433,8 @@ func (ref *Referee) ArmDeadline(g *storage.Game, waiting bool, check func(*stora
 // ArmBanks arms the deadline of g, a game with time banks, for seats, in
 // a commit of its own that check (run first on the stored game) lets
 // through: the earliest moment one of their banks runs out.
-func (ref *Referee) ArmBanks(g *storage.Game, seats []engine.Seat, check func(*storage.Game) error) error {
-	_, err := ref.c.Store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: Both(check, BankDeadline(seats, StoredWaitStarts(g), g.Timing.ReminderEvery, ref.c.Now()))})
+func (ref *Referee) ArmBanks(ctx context.Context, g *storage.Game, seats []engine.Seat, check func(*storage.Game) error) error {
+	_, err := ref.c.Store.Commit(ctx, g.Channel, g.Guard(), storage.Outcome{Edit: Both(check, BankDeadline(seats, StoredWaitStarts(g), g.Timing.ReminderEvery, ref.c.Now()))})
 	return err
 }
 
@@ -441,9 +442,9 @@ func (ref *Referee) ArmBanks(g *storage.Game, seats []engine.Seat, check func(*s
 // waits on is away with their deadlines waiting, to their latest return
 // back plus the game's time for a decision, in a commit of its own that
 // check (run first on the stored game) lets through.
-func (ref *Referee) ExtendDeadline(g *storage.Game, back time.Time, check func(*storage.Game) error) error {
+func (ref *Referee) ExtendDeadline(ctx context.Context, g *storage.Game, back time.Time, check func(*storage.Game) error) error {
 	deadline, reminder := g.Timing.TurnDeadline, g.Timing.ReminderEvery
-	_, err := ref.c.Store.Commit(g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
+	_, err := ref.c.Store.Commit(ctx, g.Channel, g.Guard(), storage.Outcome{Edit: func(r *storage.Game) error {
 		if err := check(r); err != nil {
 			return err
 		}
@@ -714,24 +715,24 @@ func CommonVerb(actions []string) string {
 
 // Undo takes back user's last action in channel's game when it was the
 // last one played and revealed nothing.
-func (ref *Referee) Undo(channel, user string) (*Outcome, error) {
+func (ref *Referee) Undo(ctx context.Context, channel, user string) (*Outcome, error) {
 	defer ref.c.Locks.Lock(channel)()
-	g, err := ref.c.Store.Get(channel)
+	g, err := ref.c.Store.Get(ctx, channel)
 	if err != nil {
 		return nil, err
 	}
 	if g.Status != storage.StatusRunning {
 		return nil, ErrNotRunning
 	}
-	return ref.undoLast(g, user)
+	return ref.undoLast(ctx, g, user)
 }
 
-func (ref *Referee) undoLast(g *storage.Game, user string) (*Outcome, error) {
+func (ref *Referee) undoLast(ctx context.Context, g *storage.Game, user string) (*Outcome, error) {
 	last, n, rules, err := ref.lastTakeBack(g, SeatsOf(g, user))
 	if err != nil {
 		return nil, err
 	}
-	g2, st2, err := ref.c.Store.Undo(g.Channel, g.Guard(), n)
+	g2, st2, err := ref.c.Store.Undo(ctx, g.Channel, g.Guard(), n)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 
@@ -24,14 +25,14 @@ import (
 
 // Store is what the table needs of the games in storage.
 type Store interface {
-	Get(channel string) (*storage.Game, error)
-	GetByID(id uint64) (*storage.Game, error)
-	Load(channel string) (*storage.Game, engine.State, error)
+	Get(ctx context.Context, channel string) (*storage.Game, error)
+	GetByID(ctx context.Context, id uint64) (*storage.Game, error)
+	Load(ctx context.Context, channel string) (*storage.Game, engine.State, error)
 	// Commit stores an interaction's whole outcome (a start, actions,
 	// deadline, ending) in one transaction on the game and revision at,
 	// or nothing.
-	Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
-	Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
+	Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error)
+	Undo(ctx context.Context, channel string, at storage.Guard, n int) (*storage.Game, engine.State, error)
 }
 
 // DescribePanic describes a recovered value by its type and, for errors

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -60,7 +61,7 @@ type scriptedStore struct {
 	commits int
 }
 
-func (s *scriptedStore) Commit(string, storage.Guard, storage.Outcome) (*storage.Game, error) {
+func (s *scriptedStore) Commit(context.Context, string, storage.Guard, storage.Outcome) (*storage.Game, error) {
 	s.commits++
 	if len(s.errs) == 0 {
 		return &storage.Game{ID: 1}, nil
@@ -103,7 +104,7 @@ func TestACommitTellsThePlayerTheTruth(t *testing.T) {
 			var paused time.Duration
 			ref := NewReferee(Config{Store: s, Games: engine.NewRegistry(), Locks: NewLocks(), Now: time.Now,
 				After: func(d time.Duration, f func()) func() bool { paused += d; f(); return func() bool { return false } }})
-			_, err := ref.commit("1", storage.Guard{Game: 1}, storage.Outcome{Key: tc.key})
+			_, err := ref.commit(context.Background(), "1", storage.Guard{Game: 1}, storage.Outcome{Key: tc.key})
 			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

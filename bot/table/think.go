@@ -96,7 +96,7 @@ func (t *Thinker) step(channel string) (moved bool) {
 			moved = false
 		}
 	}()
-	g, st, err := t.store.Load(channel)
+	g, st, err := t.store.Load(context.Background(), channel)
 	if err != nil || g.Status != storage.StatusRunning {
 		return false
 	}
@@ -108,7 +108,7 @@ func (t *Thinker) step(channel string) (moved bool) {
 	if action == "" || t.isClosed() {
 		return false // thought out in a hurry: the next start thinks again
 	}
-	out, err := t.ref.computerTurn(channel, g.Guard(), p.Seat, action)
+	out, err := t.ref.computerTurn(context.Background(), channel, g.Guard(), p.Seat, action)
 	switch {
 	case errors.Is(err, ErrStaleClick):
 		return true // the game moved while the computer thought: think again
@@ -305,9 +305,9 @@ func (ref *Referee) thinkingPrompt(g *storage.Game, st engine.State, budget int)
 // on the game as it stood at at: refused (ErrStaleClick) when the game has
 // moved since. Like play, it lets the other computers answer what falls to
 // them and stores it all in one commit.
-func (ref *Referee) computerTurn(channel string, at storage.Guard, seat engine.Seat, action string) (*Outcome, error) {
+func (ref *Referee) computerTurn(ctx context.Context, channel string, at storage.Guard, seat engine.Seat, action string) (*Outcome, error) {
 	defer ref.c.Locks.Lock(channel)()
-	g, st, err := ref.c.Store.Load(channel)
+	g, st, err := ref.c.Store.Load(ctx, channel)
 	if err != nil {
 		return nil, err
 	}
@@ -329,5 +329,5 @@ func (ref *Referee) computerTurn(channel string, at storage.Guard, seat engine.S
 	out := &Outcome{Game: g, State: st, Rules: rules, Seat: seat, Action: action, Secret: secret, Decided: true}
 	out.add(events)
 	ref.record(out, seat, action)
-	return ref.Conclude(out, before, nil)
+	return ref.Conclude(ctx, out, before, nil)
 }

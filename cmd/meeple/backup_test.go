@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -55,7 +56,7 @@ func TestBackupOfARunningBotIsTakenOnline(t *testing.T) {
 				Kind: "eightydays", Guild: "7", Channel: fmt.Sprint(1000 + i), Creator: "1", Status: storage.StatusRunning,
 				Setup: engine.Setup{Players: 2, Seed: uint64(i)}, Seats: []storage.Seat{{User: "1"}, {User: "2"}},
 			}
-			if err := s.Create(g); err != nil {
+			if err := s.Create(context.Background(), g); err != nil {
 				t.Errorf("create in channel %s: %v", g.Channel, err)
 				return
 			}
@@ -81,11 +82,11 @@ func TestBackupOfARunningBotIsTakenOnline(t *testing.T) {
 	}
 	defer cp.Close()
 	for i := 0; i < before; i++ {
-		if g, err := cp.Get(fmt.Sprint(1000 + i)); err != nil || g.Kind != "eightydays" || len(g.Snapshot) == 0 {
+		if g, err := cp.Get(context.Background(), fmt.Sprint(1000+i)); err != nil || g.Kind != "eightydays" || len(g.Snapshot) == 0 {
 			t.Fatalf("game %d of %d acknowledged before the backup: %+v, %v", i+1, before, g, err)
 		}
 	}
-	if _, total, err := cp.Counts(); err != nil || total < before || !strings.Contains(stdout, fmt.Sprintf("%d games", total)) {
+	if _, total, err := cp.Counts(context.Background()); err != nil || total < before || !strings.Contains(stdout, fmt.Sprintf("%d games", total)) {
 		t.Fatalf("the copy has %d games (%v), %d were acknowledged; stdout %q", total, err, before, stdout)
 	}
 

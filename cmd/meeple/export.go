@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,9 +31,9 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	defer s.Close()
 	var g *storage.Game
 	if *channel != "" {
-		g, err = s.Get(*channel)
+		g, err = s.Get(context.Background(), *channel)
 	} else {
-		g, err = s.GetByID(*id)
+		g, err = s.GetByID(context.Background(), *id)
 	}
 	if err != nil {
 		return withAdvice(s.String(), err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -69,7 +70,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	if err := s.Import(g); err != nil {
+	if err := s.Import(context.Background(), g); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "imported %s game %d into channel %s: %d players, %d actions", g.Kind, g.ID, g.Channel, g.Setup.Players, g.Version)

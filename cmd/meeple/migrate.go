@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,21 +55,21 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	}
 	defer dst.Close()
 	fromName, toName := databaseName(*from), databaseName(*to)
-	if _, total, err := dst.Counts(); err != nil || total > 0 {
+	if _, total, err := dst.Counts(context.Background()); err != nil || total > 0 {
 		if err == nil {
 			err = fmt.Errorf("%s already holds %d games: migrate copies into an empty database only", toName, total)
 		}
 		return err
 	}
-	n, err := storage.Copy(dst, src)
+	n, err := storage.Copy(context.Background(), dst, src)
 	if err != nil {
 		return fmt.Errorf("copying from %s to %s stopped after %d games (empty %s before trying again): %w", fromName, toName, n, toName, err)
 	}
-	active, _, err := dst.Counts()
+	active, _, err := dst.Counts(context.Background())
 	if err != nil {
 		return err
 	}
-	guilds, users, err := dst.SavedSettings()
+	guilds, users, err := dst.SavedSettings(context.Background())
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -69,21 +70,21 @@ func fillDatabase(t *testing.T, path string) {
 			for k, m := range played.Moves {
 				g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action, At: time.Unix(1700000000, int64(k)*1001)})
 			}
-			if err := s.Create(g); err != nil {
+			if err := s.Create(context.Background(), g); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			switch j {
 			case 0:
 				res := state.Result()
-				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
+				if _, err := s.Finish(context.Background(), g.Channel, g.Guard(), storage.StatusFinished, &res); err != nil {
 					t.Fatal(err)
 				}
 			case 1:
-				if _, err := s.Finish(g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
+				if _, err := s.Finish(context.Background(), g.Channel, g.Guard(), storage.StatusAbandoned, nil); err != nil {
 					t.Fatal(err)
 				}
 			default:
-				if _, err := s.Update(g.Channel, g.ID, func(g *storage.Game) error {
+				if _, err := s.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
 					g.Deadline, g.Messages = time.Unix(1800000000, 5), map[string]string{"board": "99"}
 					return nil
 				}); err != nil {
@@ -92,13 +93,13 @@ func fillDatabase(t *testing.T, path string) {
 			}
 		}
 	}
-	if err := s.Create(&storage.Game{Kind: "eightydays", Guild: "7", Channel: "500", Seats: []storage.Seat{{User: "111"}, {}}}); err != nil {
+	if err := s.Create(context.Background(), &storage.Game{Kind: "eightydays", Guild: "7", Channel: "500", Seats: []storage.Seat{{User: "111"}, {}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutGuildSettings("7", storage.GuildSettings{TurnDeadline: 3 * time.Hour, GamesChannel: "42"}); err != nil {
+	if err := s.PutGuildSettings(context.Background(), "7", storage.GuildSettings{TurnDeadline: 3 * time.Hour, GamesChannel: "42"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutUserPrefs("222", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+	if err := s.PutUserPrefs(context.Background(), "222", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -123,8 +124,8 @@ func exportAll(t *testing.T, database string) map[string]string {
 	defer s.Close()
 	for _, user := range []string{"111", "222"} {
 		st, err := s.(interface {
-			Stats(user string) ([]storage.Stats, error)
-		}).Stats(user)
+			Stats(ctx context.Context, user string) ([]storage.Stats, error)
+		}).Stats(context.Background(), user)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Create(&storage.Game{Kind: "eightydays", Guild: "7", Channel: "8", Seats: []storage.Seat{{User: "1"}, {}}}); err != nil {
+	if err := s.Create(context.Background(), &storage.Game{Kind: "eightydays", Guild: "7", Channel: "8", Seats: []storage.Seat{{User: "1"}, {}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

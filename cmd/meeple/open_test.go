@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func storedGame(t *testing.T, dir string) string {
 	defer s.Close()
 	g := &storage.Game{Kind: "eightydays", Guild: "7", Channel: "100", Status: storage.StatusRunning,
 		Setup: engine.Setup{Players: 2, Seed: 3}, Seats: []storage.Seat{{User: "1"}, {User: "2"}}}
-	if err := s.Create(g); err != nil {
+	if err := s.Create(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -183,7 +184,7 @@ func TestFinishedGameImportsIntoTheArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.GetByID(1)
+	g, err := s.GetByID(context.Background(), 1)
 	s.Close()
 	last := created.Add(time.Duration(len(played.Moves)) * time.Minute)
 	want := state.Result()

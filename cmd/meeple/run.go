@@ -19,6 +19,7 @@ import (
 	"github.com/meeplegames/meeple/bot/endpoint"
 	"github.com/meeplegames/meeple/imaging"
 	"github.com/meeplegames/meeple/present"
+	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
 	"github.com/meeplegames/meeple/wording"
 )
@@ -110,7 +111,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	botCfg := bot.Config{
 		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
 	}
-	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), store.GameCounts)
+	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), func() ([]storage.GameCount, error) { return store.GameCounts(context.Background()) })
 	if err != nil {
 		return err
 	}

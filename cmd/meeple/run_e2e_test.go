@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -240,7 +241,7 @@ func runAgainstTheFakeDiscord(t *testing.T, database string, env []string) {
 		t.Fatalf("the database after SIGTERM: %v", err)
 	}
 	defer store.Close()
-	g, err := store.Get(channel)
+	g, err := store.Get(context.Background(), channel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -299,7 +300,7 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 				return
 			}
 		}
-		rec, err := st.Get(g.channel)
+		rec, err := st.Get(context.Background(), g.channel)
 		if err != nil {
 			t.Errorf("game in %s: %v", g.channel, err)
 			return
@@ -376,7 +377,7 @@ func checkDeadlinesHandled(t *testing.T, st store, tgs []*testGame) {
 	t.Helper()
 	passed := map[string]time.Time{}
 	for _, g := range tgs {
-		if rec, err := st.Get(g.channel); err == nil && !rec.Deadline.IsZero() && rec.Deadline.Before(time.Now()) {
+		if rec, err := st.Get(context.Background(), g.channel); err == nil && !rec.Deadline.IsZero() && rec.Deadline.Before(time.Now()) {
 			passed[g.channel] = rec.Deadline
 		}
 	}
@@ -384,7 +385,7 @@ func checkDeadlinesHandled(t *testing.T, st store, tgs []*testGame) {
 	for len(passed) > 0 && time.Now().Before(until) {
 		time.Sleep(250 * time.Millisecond)
 		for ch, d := range passed {
-			if rec, err := st.Get(ch); err != nil || !rec.Deadline.Equal(d) {
+			if rec, err := st.Get(context.Background(), ch); err != nil || !rec.Deadline.Equal(d) {
 				delete(passed, ch)
 			}
 		}
@@ -412,7 +413,7 @@ func parallel(t *testing.T, tgs []*testGame, n int, f func(*testGame)) {
 // clickTwice reads g's state, and clicks the action of the player to move
 // on the board twice at the same moment, as a double click does.
 func clickTwice(t *testing.T, st store, ans *answers, fake *discordtest.Server, g *testGame, inGuild func(*testGame, map[string]any) map[string]any) {
-	rec, state, err := st.Load(g.channel)
+	rec, state, err := st.Load(context.Background(), g.channel)
 	if err != nil || state.Over() {
 		return
 	}
@@ -467,7 +468,7 @@ func clickApplied(out []discordtest.Request) bool {
 
 // playByDM sends every player's secret dice of the first round by DM.
 func playByDM(t *testing.T, st store, ans *answers, fake *discordtest.Server, g *testGame) {
-	rec, state, err := st.Load(g.channel)
+	rec, state, err := st.Load(context.Background(), g.channel)
 	if err != nil {
 		return
 	}
@@ -518,7 +519,7 @@ func checkTheRun(t *testing.T, st store, fake *discordtest.Server, tgs []*testGa
 	t.Helper()
 	var acked, standIns, notices int
 	for _, g := range tgs {
-		rec, err := st.GetByID(g.id)
+		rec, err := st.GetByID(context.Background(), g.id)
 		if err != nil {
 			t.Errorf("game in %s: %v", g.channel, err)
 			continue

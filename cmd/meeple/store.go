@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,10 +25,10 @@ const databaseEnv = "MEEPLE_DATABASE_URL"
 // the subcommands use it.
 type store interface {
 	bot.Store
-	GetByID(id uint64) (*storage.Game, error)
-	Import(g *storage.Game) error
-	Counts() (active, total int, err error)
-	GameCounts() ([]storage.GameCount, error)
+	GetByID(ctx context.Context, id uint64) (*storage.Game, error)
+	Import(ctx context.Context, g *storage.Game) error
+	Counts(ctx context.Context) (active, total int, err error)
+	GameCounts(ctx context.Context) ([]storage.GameCount, error)
 	storage.Source
 	storage.Destination
 	storage.Deliveries

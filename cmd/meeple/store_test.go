@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -32,7 +33,7 @@ func TestBackupCopiesAndVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := storage.GuildSettings{TurnDeadline: 36 * time.Hour, GamesChannel: "42"}
-	if err := s.PutGuildSettings("7", want); err != nil {
+	if err := s.PutGuildSettings(context.Background(), "7", want); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -46,7 +47,7 @@ func TestBackupCopiesAndVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cp.Close()
-	if got, _ := cp.GuildSettings("7"); got.TurnDeadline != want.TurnDeadline || got.GamesChannel != "42" {
+	if got, _ := cp.GuildSettings(context.Background(), "7"); got.TurnDeadline != want.TurnDeadline || got.GamesChannel != "42" {
 		t.Fatalf("settings in the copy: %+v", got)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -170,7 +171,7 @@ func TestImportExportReplayRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, loaded, err := s.Load(channel)
+		g, loaded, err := s.Load(context.Background(), channel)
 		s.Close()
 		if err != nil || g.Seats[0].User != "111111111111111111" || g.Seats[2].Computer != "random" || g.Guild != "700000000000000007" {
 			t.Fatalf("%s: stored game %+v, %v", name, g, err)

@@ -46,7 +46,7 @@ func TestBackupSocketWritesACopyOnRequest(t *testing.T) {
 		t.Fatalf("copy %s: %v, %v; the bot said %d bytes", out, st, err, n)
 	}
 	cp := openStore(t, out, boltdb.Options{Verify: true})
-	if g, err := cp.Get("c1"); err != nil || g.Version != 10 {
+	if g, err := cp.Get(context.Background(), "c1"); err != nil || g.Version != 10 {
 		t.Fatalf("game in the copy: %+v, %v", g, err)
 	}
 	if err := srv.Close(); err != nil {

@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -95,14 +96,14 @@ func buildLargeStore(tb testing.TB, games, actions int, bigState bool) string {
 					Kind: "race", Guild: fmt.Sprintf("g%d", i%20), Channel: fmt.Sprintf("c%d", i), Status: storage.StatusRunning,
 					Setup: raceSetup(2), Seats: []storage.Seat{{User: fmt.Sprintf("u%d", i)}, {User: fmt.Sprintf("u%d", i+1)}}, Log: log,
 				}
-				if err := s.Create(g); err != nil {
+				if err := s.Create(context.Background(), g); err != nil {
 					tb.Error(err)
 					return
 				}
 				if !bigState {
 					continue
 				}
-				if _, err := s.Append(g.Channel, storetest.GuardAt(tb, s, g.Channel, actions), storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
+				if _, err := s.Append(context.Background(), g.Channel, storetest.GuardAt(tb, s, g.Channel, actions), storage.Entry{Seat: engine.Seat(actions % 2), Action: "roll"}, state); err != nil {
 					tb.Error(err)
 					return
 				}
@@ -148,7 +149,7 @@ func BenchmarkArchive(b *testing.B) {
 	s := openStore(b, path, boltdb.Options{})
 	for i := 1; i <= 1000; i++ {
 		ch := "c" + strconv.Itoa(i)
-		if _, err := s.Finish(ch, storetest.GuardAt(b, s, ch, 20), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
+		if _, err := s.Finish(context.Background(), ch, storetest.GuardAt(b, s, ch, 20), storage.StatusFinished, &engine.Result{Over: true, Scores: []int{1, 2}, Winners: []engine.Seat{1}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -156,7 +157,7 @@ func BenchmarkArchive(b *testing.B) {
 	for b.Loop() {
 		n := 0
 		for after := uint64(0); ; {
-			page, err := s.Archive(after, 500)
+			page, err := s.Archive(context.Background(), after, 500)
 			if err != nil {
 				b.Fatal(err)
 			}

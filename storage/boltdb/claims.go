@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -21,13 +22,13 @@ import (
 // process's gateway shards); the others' timers are left to their owners.
 // The bbolt store keeps claims in memory: only one process can hold its
 // file.
-func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error) {
-	due, err := s.Due(now)
+func (s *Store) ClaimDue(ctx context.Context, now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error) {
+	due, err := s.Due(ctx, now)
 	if err != nil {
 		return nil, err
 	}
 	if owns != nil {
-		err = s.view(func(tx *bolt.Tx) error {
+		err = s.view(ctx, func(tx *bolt.Tx) error {
 			var keep error
 			due = slices.DeleteFunc(due, func(d storage.Due) bool {
 				g, err := s.readGame(tx, d.GameID, false)

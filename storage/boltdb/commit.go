@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -19,13 +20,13 @@ import (
 // would refuse, an error from Edit, an ending Finish would refuse),
 // changes nothing. A commit whose o.Key was already kept fails with an
 // *AppliedError holding the game as stored, before any other check.
-func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+func (s *Store) Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	entries, err := s.rules.OutcomeEntries(o)
 	if err != nil {
 		return nil, fmt.Errorf("storage: commit to channel %s: %w", channel, err)
 	}
 	var out *storage.Game
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		if err := s.applied(tx, o.Key); err != nil {
 			return refuse(err)
 		}
@@ -150,9 +151,9 @@ func (s *Store) pruneDue(tx *bolt.Tx) error {
 // keptBefore, as storage.KeyPruner. A key kept before keys had times (an
 // older Meeple) is given the time now instead, and forgotten a horizon
 // later.
-func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
+func (s *Store) PruneKeys(ctx context.Context, keptBefore time.Time) (int, error) {
 	var n int
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		var err error
 		n, err = s.prune(tx, keptBefore, s.now())
 		return err

@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,7 +20,7 @@ func ExampleStore_Commit() {
 	}
 	defer closeStore()
 	for g.Finished.IsZero() {
-		g0, state, err := s.Load("200")
+		g0, state, err := s.Load(context.Background(), "200")
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -42,7 +43,7 @@ func ExampleStore_Commit() {
 		} else {
 			o.Edit = func(g *storage.Game) error { g.Deadline = time.Now().Add(48 * time.Hour); return nil }
 		}
-		if g, err = s.Commit("200", g0.Guard(), o); err != nil {
+		if g, err = s.Commit(context.Background(), "200", g0.Guard(), o); err != nil {
 			fmt.Println(err)
 			return
 		}

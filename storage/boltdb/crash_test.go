@@ -3,6 +3,7 @@ package boltdb_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -129,7 +130,7 @@ func checkAcked(t *testing.T, path string, acked map[string]map[int]string) {
 	}
 	defer s.Close()
 	for ch, versions := range acked {
-		g, err := s.Get(ch)
+		g, err := s.Get(context.Background(), ch)
 		if err != nil {
 			t.Fatalf("%s: %v", ch, err)
 		}
@@ -141,7 +142,7 @@ func checkAcked(t *testing.T, path string, acked map[string]map[int]string) {
 		if !bytes.Equal(g.Snapshot, replayed(t, g)) {
 			t.Fatalf("%s: snapshot differs from the replay of its %d actions", ch, g.Version)
 		}
-		if _, _, err := s.Load(ch); err != nil {
+		if _, _, err := s.Load(context.Background(), ch); err != nil {
 			t.Fatalf("%s: load: %v", ch, err)
 		}
 	}
@@ -172,14 +173,14 @@ func TestCrashWriter(t *testing.T) {
 	}
 	for i := 0; i < crashGames; i++ {
 		ch := fmt.Sprintf("c%d", i)
-		if _, err := s.Get(ch); errors.Is(err, storage.ErrNotFound) {
+		if _, err := s.Get(context.Background(), ch); errors.Is(err, storage.ErrNotFound) {
 			newRace(t, s, "g1", ch, 3, "1000000000")
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				g, state, err := s.Load(ch)
+				g, state, err := s.Load(context.Background(), ch)
 				if err != nil {
 					t.Error(err)
 					return

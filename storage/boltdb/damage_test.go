@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -154,7 +155,7 @@ func useDamaged(t *testing.T, s *boltdb.Store, trial int, refusal func(string, e
 	refusal("Verify", s.Verify())
 	for i := 0; i < 30; i++ {
 		ch := fmt.Sprintf("c%d", i)
-		g, state, err := s.Load(ch)
+		g, state, err := s.Load(context.Background(), ch)
 		if err == nil && state != nil {
 			_, err = step(s, g, state)
 		}
@@ -164,10 +165,10 @@ func useDamaged(t *testing.T, s *boltdb.Store, trial int, refusal func(string, e
 			refusal("game "+ch, err)
 		}
 	}
-	if _, err := s.ListActive("g1"); err != nil {
+	if _, err := s.ListActive(context.Background(), "g1"); err != nil {
 		refusal("ListActive", err)
 	}
-	if _, _, err := s.Counts(); err != nil {
+	if _, _, err := s.Counts(context.Background()); err != nil {
 		refusal("Counts", err)
 	}
 }

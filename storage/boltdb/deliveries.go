@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -21,12 +22,12 @@ const bktDeliveries = "deliveries"
 // FirstDelivery records interaction id as delivered at at and reports
 // whether it is its first delivery, as storage.Deliveries: durable when
 // it returns, so a replay after a restart is refused too.
-func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
+func (s *Store) FirstDelivery(ctx context.Context, id string, at time.Time) (bool, error) {
 	if err := storage.CheckID("interaction", id); err != nil {
 		return false, fmt.Errorf("storage: delivery: %w", err)
 	}
 	var first bool
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists([]byte(bktDeliveries))
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -21,14 +22,14 @@ func Example() {
 	}
 	defer closeStore()
 	for {
-		g, state, err := s.Load("200")
+		g, state, err := s.Load(context.Background(), "200")
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		if state.Over() {
 			res := state.Result()
-			if _, err := s.Finish("200", g.Guard(), storage.StatusFinished, &res); err != nil {
+			if _, err := s.Finish(context.Background(), "200", g.Guard(), storage.StatusFinished, &res); err != nil {
 				fmt.Println(err)
 			}
 			fmt.Println("finished after", g.Version, "actions, scores", res.Scores)
@@ -40,14 +41,14 @@ func Example() {
 			return
 		}
 		snap, _ := state.Encode()
-		if _, err := s.Append("200", g.Guard(), storage.Entry{Seat: p.Seat, Action: "step 3"}, snap); errors.Is(err, storage.ErrStale) {
+		if _, err := s.Append(context.Background(), "200", g.Guard(), storage.Entry{Seat: p.Seat, Action: "step 3"}, snap); errors.Is(err, storage.ErrStale) {
 			continue // someone else moved first: load again
 		} else if err != nil {
 			fmt.Println(err)
 			return
 		}
 	}
-	stats, _ := s.Stats("300")
+	stats, _ := s.Stats(context.Background(), "300")
 	fmt.Printf("user 300: played %d, won %d, best %d\n", stats[0].Played, stats[0].Won, stats[0].Best)
 	// Output:
 	// finished after 3 actions, scores [6 3]
@@ -73,7 +74,7 @@ func startExampleRace() (s *boltdb.Store, g *storage.Game, closeStore func(), er
 		Setup: engine.Setup{Players: 2, Seed: 1, Options: map[string]string{"goal": "5"}},
 		Seats: []storage.Seat{{User: "300"}, {Computer: "random"}},
 	}
-	if err := s.Create(g); err != nil {
+	if err := s.Create(context.Background(), g); err != nil {
 		closeStore()
 		return nil, nil, nil, err
 	}

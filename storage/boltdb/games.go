@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -22,8 +23,8 @@ import (
 // created in StatusRunning starts from g.Setup; if g.Log holds actions (an
 // imported game) they are replayed and must all be legal. Any Snapshot in g
 // is ignored: the store builds it.
-func (s *Store) Create(g *storage.Game) error {
-	if err := s.create(g, false); err != nil {
+func (s *Store) Create(ctx context.Context, g *storage.Game) error {
+	if err := s.create(ctx, g, false); err != nil {
 		return fmt.Errorf("storage: create game in channel %s: %w", g.Channel, err)
 	}
 	return nil
@@ -36,15 +37,15 @@ func (s *Store) Create(g *storage.Game) error {
 // with status StatusAbandoned is archived as abandoned. An archived
 // game's Finished time is g.Finished, or else its last action's time. An
 // archived game leaves its channel free.
-func (s *Store) Import(g *storage.Game) error {
-	if err := s.create(g, true); err != nil {
+func (s *Store) Import(ctx context.Context, g *storage.Game) error {
+	if err := s.create(ctx, g, true); err != nil {
 		return fmt.Errorf("storage: import game into channel %s: %w", g.Channel, err)
 	}
 	return nil
 }
 
 // create is Create, or Import when imported is set.
-func (s *Store) create(g *storage.Game, imported bool) error {
+func (s *Store) create(ctx context.Context, g *storage.Game, imported bool) error {
 	prepare := s.rules.Create
 	if imported {
 		prepare = s.rules.Import
@@ -54,7 +55,7 @@ func (s *Store) create(g *storage.Game, imported bool) error {
 		return err
 	}
 	snap := rec.Snapshot
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		if rec.Status.Active() && bucket(tx, bktActive).Get([]byte(rec.Channel)) != nil {
 			return refuse(storage.ErrChannelBusy)
 		}
@@ -92,9 +93,9 @@ func (s *Store) create(g *storage.Game, imported bool) error {
 
 // Get returns the active game of channel with its log and snapshot, or
 // ErrNotFound.
-func (s *Store) Get(channel string) (*storage.Game, error) {
+func (s *Store) Get(ctx context.Context, channel string) (*storage.Game, error) {
 	var g *storage.Game
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		id, err := activeID(tx, channel)
 		if err != nil {
 			return err
@@ -110,9 +111,9 @@ func (s *Store) Get(channel string) (*storage.Game, error) {
 
 // GetByID returns any game, active or archived, with its log and snapshot,
 // or ErrNotFound.
-func (s *Store) GetByID(id uint64) (*storage.Game, error) {
+func (s *Store) GetByID(ctx context.Context, id uint64) (*storage.Game, error) {
 	var g *storage.Game
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		g, err = s.readGame(tx, id, true)
 		return err
@@ -138,9 +139,9 @@ func (s *Store) GetByID(id uint64) (*storage.Game, error) {
 // another game, Update fails with a *VersionError and changes nothing. fn
 // sees the game at its current revision, so a change that depends on the
 // game's state checks it there.
-func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (s *Store) Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	var out *storage.Game
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
@@ -177,12 +178,12 @@ func (s *Store) activeGame(tx *bolt.Tx, channel string, withLog bool) (*storage.
 // Start moves channel's game from the lobby to running: the state is
 // created from the game's Setup with one player per seat, and every seat
 // must be taken. It returns the game and its initial state.
-func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
+func (s *Store) Start(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
 	)
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)
@@ -214,14 +215,14 @@ func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
 //
 // The caller vouches that snapshot is the state after the action; Load
 // rebuilds it from the log should it ever disagree with its hash.
-func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
+func (s *Store) Append(ctx context.Context, channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	e, err := s.rules.Stamp(e, snapshot)
 	if err != nil {
 		return storage.Guard{}, fmt.Errorf("storage: append to channel %s: %w", channel, err)
 	}
 	entry := s.codec.EncodeEntry(e)
 	var next storage.Guard
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		head, err := activeHead(tx, channel)
 		if err != nil {
 			return refuse(err)
@@ -301,12 +302,12 @@ func (s *Store) snapshotRevision(tx *bolt.Tx, id uint64) uint64 {
 // new revision. Like Append it refuses a stale guard with a *VersionError.
 // Whether an action may be undone (it revealed nothing) is the caller's
 // decision.
-func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
+func (s *Store) Undo(ctx context.Context, channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
 	)
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, true)
 		if err != nil {
 			return refuse(err)
@@ -340,13 +341,13 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 // when they disagree, or the snapshot does not decode, it rebuilds the state
 // from the seed and the log, stores the repaired snapshot and logs the
 // repair.
-func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
+func (s *Store) Load(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
 	var (
 		g    *storage.Game
 		snap storage.Snapshot
 		have bool
 	)
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		id, err := activeID(tx, channel)
 		if err != nil {
 			return err
@@ -389,7 +390,7 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 		}
 		reason = fmt.Sprintf("snapshot does not decode: %v", err)
 	}
-	state, err := s.repair(g, reason)
+	state, err := s.repair(ctx, g, reason)
 	if err != nil {
 		return nil, nil, fmt.Errorf("storage: load game in channel %s: %w", channel, err)
 	}
@@ -398,7 +399,7 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 
 // repair rebuilds g's state from its log and stores it as the snapshot,
 // unless the game moved on meanwhile (then the next Load checks again).
-func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
+func (s *Store) repair(ctx context.Context, g *storage.Game, reason string) (engine.State, error) {
 	state, err := s.rules.Replay(g)
 	if err != nil {
 		return nil, err
@@ -408,7 +409,7 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	g.Snapshot = data
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		cur, err := s.readGame(tx, g.ID, false)
 		if err != nil {
 			return refuse(err)
@@ -432,8 +433,8 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 
 // Verified reports whether channel's stored snapshot equals its seed and log
 // replayed, byte for byte. It replays the whole log.
-func (s *Store) Verified(channel string) (bool, error) {
-	g, err := s.Get(channel)
+func (s *Store) Verified(ctx context.Context, channel string) (bool, error) {
+	g, err := s.Get(ctx, channel)
 	if err != nil {
 		return false, err
 	}
@@ -445,9 +446,9 @@ func (s *Store) Verified(channel string) (bool, error) {
 // (result optional), updating every seated user's statistics in the same
 // transaction. at guards against finishing another game or one that moved
 // on, as it guards a Commit.
-func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (s *Store) Finish(ctx context.Context, channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := s.activeGame(tx, channel, false)
 		if err != nil {
 			return refuse(err)

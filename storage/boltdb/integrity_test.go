@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -118,10 +119,10 @@ func TestVerifyFindsDamagedRecords(t *testing.T) {
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "entry record 1/0") {
 		t.Fatalf("Verify: %v, want ErrCorrupt naming entry 1/0", err)
 	}
-	if _, err := s.Get("c0"); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := s.Get(context.Background(), "c0"); !errors.Is(err, storage.ErrCorrupt) {
 		t.Fatalf("Get of the damaged game: %v, want ErrCorrupt", err)
 	}
-	if _, err := s.Get("c1"); err != nil {
+	if _, err := s.Get(context.Background(), "c1"); err != nil {
 		t.Fatalf("an undamaged game: %v", err)
 	}
 }
@@ -156,7 +157,7 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		return b.Put(k, append([]byte{1}, payload...))
 	})
 	s := openStore(t, path, boltdb.Options{Verify: true})
-	g, _, err := s.Load("c0")
+	g, _, err := s.Load(context.Background(), "c0")
 	if err != nil {
 		t.Fatalf("load of a schema-1 game: %v", err)
 	}
@@ -165,7 +166,7 @@ func TestOldGameRecordStillLoads(t *testing.T) {
 		t.Fatalf("schema-1 game read as timing %+v, messages %v, version %d", g.Timing, g.Messages, g.Version)
 	}
 	play(t, s, "c0")
-	if _, err := s.Update("c0", storetest.GameIn(t, s, "c0"), func(g *storage.Game) error { g.Timing.OnDeadline = "pause"; return nil }); err != nil {
+	if _, err := s.Update(context.Background(), "c0", storetest.GameIn(t, s, "c0"), func(g *storage.Game) error { g.Timing.OnDeadline = "pause"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -189,7 +190,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		return b.Put(k, newerRecord(v, 7))
 	})
 	s := openStore(t, path, boltdb.Options{ReadOnly: true})
-	_, err := s.Get("c0")
+	_, err := s.Get(context.Background(), "c0")
 	var se *storage.SchemaError
 	if !errors.Is(err, storage.ErrNewerSchema) || !errors.As(err, &se) || se.Got != 7 || !strings.Contains(err.Error(), "upgrade") {
 		t.Fatalf("Get of a schema-7 record: %v, want a SchemaError asking for an upgrade", err)
@@ -229,7 +230,7 @@ func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
 			})
 			var logs logBuffer
 			s := openStore(t, path, boltdb.Options{Logger: newLogger(&logs)})
-			g, state, err := s.Load("c0")
+			g, state, err := s.Load(context.Background(), "c0")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +239,7 @@ func TestLoadRepairsABadSnapshotFromTheLog(t *testing.T) {
 				t.Fatal("repaired state differs from the replay")
 			}
 			mustContain(t, "log", logs.String(), "repaired", "channel=c0", "version=12")
-			if ok, err := s.Verified("c0"); !ok || err != nil {
+			if ok, err := s.Verified(context.Background(), "c0"); !ok || err != nil {
 				t.Fatalf("stored snapshot after the repair: verified %v, %v", ok, err)
 			}
 			s.Close()
@@ -278,7 +279,7 @@ func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
 			}
 		}(fmt.Sprintf("c%d", i))
 	}
-	for g, _ := s.Get("c0"); g.Version < 20; g, _ = s.Get("c0") {
+	for g, _ := s.Get(context.Background(), "c0"); g.Version < 20; g, _ = s.Get(context.Background(), "c0") {
 		runtime.Gosched()
 	}
 	path := filepath.Join(t.TempDir(), "backup.db")
@@ -302,11 +303,11 @@ func TestBackupIsAConsistentOnlineCopy(t *testing.T) {
 	}
 	for i := 0; i < 5; i++ {
 		ch := fmt.Sprintf("c%d", i)
-		g, err := copy.Get(ch)
+		g, err := copy.Get(context.Background(), ch)
 		if err != nil {
 			t.Fatal(err)
 		}
-		live, _ := s.Get(ch)
+		live, _ := s.Get(context.Background(), ch)
 		if g.Version > live.Version || !bytes.Equal(g.Snapshot, replayed(t, g)) {
 			t.Fatalf("%s in the backup: version %d (live %d), snapshot equal to replay: %v", ch, g.Version, live.Version, bytes.Equal(g.Snapshot, replayed(t, g)))
 		}
@@ -322,7 +323,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for i := 0; i < 25; i++ {
 		play(t, s, "c1")
 	}
-	orig, _ := s.Get("c1")
+	orig, _ := s.Get(context.Background(), "c1")
 	var script bytes.Buffer
 	if err := engine.WriteScript(&script, orig.Kind, orig.Setup, orig.Moves()); err != nil {
 		t.Fatal(err)
@@ -340,10 +341,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for _, m := range moves {
 		imported.Log = append(imported.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
 	}
-	if err := s.Create(imported); err != nil {
+	if err := s.Create(context.Background(), imported); err != nil {
 		t.Fatal(err)
 	}
-	back, _ := s.Get("c2")
+	back, _ := s.Get(context.Background(), "c2")
 	if back.Version != 25 || !bytes.Equal(back.Snapshot, orig.Snapshot) || fmt.Sprint(back.Moves()) != fmt.Sprint(orig.Moves()) {
 		t.Fatalf("imported game: version %d, same state %v", back.Version, bytes.Equal(back.Snapshot, orig.Snapshot))
 	}
@@ -405,7 +406,7 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 		}
 		for i := 0; i < games; i++ {
 			ch := fmt.Sprintf("c%d", i)
-			g, state, err := s.Load(ch)
+			g, state, err := s.Load(context.Background(), ch)
 			if err == nil && state != nil {
 				_, err = step(s, g, state)
 			}
@@ -416,7 +417,7 @@ func TestDamagedPagesNeverCrash(t *testing.T) {
 				}
 			}
 		}
-		if _, err := s.ListActive("g1"); !corruptOrMissing(err) {
+		if _, err := s.ListActive(context.Background(), "g1"); !corruptOrMissing(err) {
 			t.Errorf("page %d damaged: ListActive: %v", id, err)
 		}
 		if err := s.Close(); err != nil {
@@ -466,7 +467,7 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 		}
 		if c.bucket == "games" { // without Verify, the write itself refuses
 			s := openStore(t, path, boltdb.Options{})
-			if _, err := s.Append("c0", storetest.GuardAt(t, s, "c0", 6), storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
+			if _, err := s.Append(context.Background(), "c0", storetest.GuardAt(t, s, "c0", 6), storage.Entry{Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrNewerSchema) {
 				t.Errorf("append to a game with a newer record: %v, want ErrNewerSchema", err)
 			}
 			s.Close()
@@ -476,10 +477,10 @@ func TestNewerRecordIsRefusedBeforeAnyWrite(t *testing.T) {
 		}
 		s := openStore(t, path, boltdb.Options{ReadOnly: true})
 		defer s.Close()
-		if _, err := s.Get("c0"); c.bucket == "log" && err != nil {
+		if _, err := s.Get(context.Background(), "c0"); c.bucket == "log" && err != nil {
 			t.Errorf("%s: the game without newer records: %v", c.bucket, err)
 		}
-		if _, err := s.Get("c1"); c.bucket == "log" && !errors.Is(err, storage.ErrNewerSchema) {
+		if _, err := s.Get(context.Background(), "c1"); c.bucket == "log" && !errors.Is(err, storage.ErrNewerSchema) {
 			t.Errorf("%s: the game with a newer entry: %v, want ErrNewerSchema", c.bucket, err)
 		}
 	}
@@ -527,7 +528,7 @@ func TestAnUnknownGameKindIsDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	_, _, err = other.Load("c1")
+	_, _, err = other.Load(context.Background(), "c1")
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "game record 1") || !strings.Contains(err.Error(), `unknown game "race"`) {
 		t.Fatalf("load of a game the program does not offer: %v", err)
 	}

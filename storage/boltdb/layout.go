@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -12,7 +13,7 @@ import (
 // Layout returns the version of the bucket layout the file holds, and the
 // newest version this build reads (Open refuses a file newer than that).
 func (s *Store) Layout() (file, current uint64, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
+	err = s.view(context.Background(), func(tx *bolt.Tx) error {
 		v, n := binary.Uvarint(bucket(tx, bktMeta).Get([]byte(keyLayout)))
 		if n <= 0 {
 			return fmt.Errorf("%w: no layout version", storage.ErrCorrupt)

@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -387,6 +388,6 @@ func Check(path string, games *engine.Registry) (Summary, error) {
 	if sum.Layout, _, err = s.Layout(); err != nil {
 		return Summary{}, err
 	}
-	sum.Active, sum.Total, err = s.Counts()
+	sum.Active, sum.Total, err = s.Counts(context.Background())
 	return sum, err
 }

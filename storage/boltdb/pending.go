@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -18,7 +19,7 @@ import (
 const bktPending = "pending"
 
 // KeepPending keeps p, as storage.PendingReplies: durable when it returns.
-func (s *Store) KeepPending(p storage.Pending) error {
+func (s *Store) KeepPending(ctx context.Context, p storage.Pending) error {
 	if err := storage.CheckPending(p); err != nil {
 		return fmt.Errorf("storage: keep %w", err)
 	}
@@ -26,7 +27,7 @@ func (s *Store) KeepPending(p storage.Pending) error {
 	if err != nil {
 		return err
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists([]byte(bktPending))
 		if err != nil {
 			return err
@@ -40,8 +41,8 @@ func (s *Store) KeepPending(p storage.Pending) error {
 }
 
 // DropPending forgets the pending reply of interaction id, if any.
-func (s *Store) DropPending(id string) error {
-	err := s.update(func(tx *bolt.Tx) error {
+func (s *Store) DropPending(ctx context.Context, id string) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		if b := bucket(tx, bktPending); b != nil {
 			return b.Delete([]byte(id))
 		}
@@ -56,10 +57,10 @@ func (s *Store) DropPending(id string) error {
 // TakePending forgets the pending replies take accepts and returns them,
 // in one transaction, as storage.PendingReplies. A damaged record stays
 // (meeple check names it) and is reported beside the replies taken.
-func (s *Store) TakePending(take func(p storage.Pending) bool) ([]storage.Pending, error) {
+func (s *Store) TakePending(ctx context.Context, take func(p storage.Pending) bool) ([]storage.Pending, error) {
 	var taken []storage.Pending
 	var damaged error
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		taken, damaged = nil, nil // a batch may run fn again
 		b := bucket(tx, bktPending)
 		if b == nil {
@@ -96,9 +97,9 @@ func (s *Store) TakePending(take func(p storage.Pending) bool) ([]storage.Pendin
 
 // Committed reports whether a commit with key was kept (and not yet
 // pruned), as storage.PendingReplies.
-func (s *Store) Committed(key string) (bool, error) {
+func (s *Store) Committed(ctx context.Context, key string) (bool, error) {
 	var kept bool
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		b := bucket(tx, bktCommits)
 		if b == nil {
 			return nil // a file of layout 1, from before interaction keys

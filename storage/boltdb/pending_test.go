@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestVerifyFindsADamagedPendingReply(t *testing.T) {
 	}
 	for _, id := range []string{"5001", "5002"} {
 		p := storage.Pending{ID: id, App: "app1", Token: "secret-token-" + id, Received: time.Now(), Channel: "c0", Locale: "fr"}
-		if err := s.KeepPending(p); err != nil {
+		if err := s.KeepPending(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -40,7 +41,7 @@ func TestVerifyFindsADamagedPendingReply(t *testing.T) {
 		t.Fatalf("Open with Verify: %v, want ErrCorrupt naming pending reply 5001 and no token", err)
 	}
 	s = openStore(t, path, boltdb.Options{})
-	taken, err := s.TakePending(func(storage.Pending) bool { return true })
+	taken, err := s.TakePending(context.Background(), func(storage.Pending) bool { return true })
 	if !errors.Is(err, storage.ErrCorrupt) || len(taken) != 1 || taken[0].ID != "5002" {
 		t.Fatalf("TakePending beside a damaged reply: %d taken, %v; want 5002 and ErrCorrupt", len(taken), err)
 	}

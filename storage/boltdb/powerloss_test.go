@@ -4,6 +4,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ func TestPowerLossWriter(t *testing.T) {
 			newRace(t, s, "g1", ch, 2, "1000000")
 			ack("ack game " + ch)
 			for v := 1; v <= appends; v++ {
-				g, state, err := s.Load(ch)
+				g, state, err := s.Load(context.Background(), ch)
 				if err != nil {
 					t.Error(err)
 					return
@@ -287,7 +288,7 @@ func readCrashImage(path string, image []byte) diskContent {
 	c := diskContent{logs: map[string][]string{}}
 	for i := 0; i < powerLossGames; i++ {
 		ch := fmt.Sprintf("c%d", i)
-		g, err := s.Get(ch)
+		g, err := s.Get(context.Background(), ch)
 		if errors.Is(err, storage.ErrNotFound) {
 			continue
 		}

@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -25,7 +26,7 @@ func (s *Store) Writable() error {
 	if s.readOnly {
 		return storage.ErrReadOnly
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(context.Background(), func(tx *bolt.Tx) error {
 		meta := bucket(tx, bktMeta)
 		return meta.Put([]byte(keyLayout), bytes.Clone(meta.Get([]byte(keyLayout))))
 	})

@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func TestADamagedCommitRecordIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.NewRace(t, s, "g1", "c1", 2, "1000")
-	g, state, err := s.Load("c1")
+	g, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestADamagedCommitRecordIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap, _ := state.Encode()
-	if _, err := s.Commit("c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: p.Seat, Action: "roll"}}, Snapshot: snap}); err != nil {
+	if _, err := s.Commit(context.Background(), "c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: p.Seat, Action: "roll"}}, Snapshot: snap}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

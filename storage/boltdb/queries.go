@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -18,8 +19,8 @@ func beUint32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
 
 // ListActive returns guild's active games (lobby and running), oldest
 // first, without their logs and snapshots.
-func (s *Store) ListActive(guild string) ([]*storage.Game, error) {
-	games, err := s.indexed(bktGuildActive, guild, 0, 0, false)
+func (s *Store) ListActive(ctx context.Context, guild string) ([]*storage.Game, error) {
+	games, err := s.indexed(ctx, bktGuildActive, guild, 0, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: list active games of guild %s: %w", guild, err)
 	}
@@ -28,8 +29,8 @@ func (s *Store) ListActive(guild string) ([]*storage.Game, error) {
 
 // ActiveForUser returns the active games user is seated in, in every
 // guild, oldest first, without their logs and snapshots.
-func (s *Store) ActiveForUser(user string) ([]*storage.Game, error) {
-	games, err := s.indexed(bktUserActive, user, 0, 0, false)
+func (s *Store) ActiveForUser(ctx context.Context, user string) ([]*storage.Game, error) {
+	games, err := s.indexed(ctx, bktUserActive, user, 0, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: list active games of user %s: %w", user, err)
 	}
@@ -39,8 +40,8 @@ func (s *Store) ActiveForUser(user string) ([]*storage.Game, error) {
 // ArchiveForGuild returns up to limit of guild's finished and abandoned
 // games, newest first, without logs and snapshots. before, when not 0,
 // returns only games with a smaller ID (the last ID of the previous page).
-func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error) {
-	games, err := s.indexed(bktGuildArchive, guild, before, limit, true)
+func (s *Store) ArchiveForGuild(ctx context.Context, guild string, before uint64, limit int) ([]*storage.Game, error) {
+	games, err := s.indexed(ctx, bktGuildArchive, guild, before, limit, true)
 	if err != nil {
 		return nil, fmt.Errorf("storage: archive of guild %s: %w", guild, err)
 	}
@@ -48,8 +49,8 @@ func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*stor
 }
 
 // ArchiveForUser is ArchiveForGuild for the games user was seated in.
-func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error) {
-	games, err := s.indexed(bktUserArchive, user, before, limit, true)
+func (s *Store) ArchiveForUser(ctx context.Context, user string, before uint64, limit int) ([]*storage.Game, error) {
+	games, err := s.indexed(ctx, bktUserArchive, user, before, limit, true)
 	if err != nil {
 		return nil, fmt.Errorf("storage: archive of user %s: %w", user, err)
 	}
@@ -60,12 +61,12 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storag
 // every guild with an ID above after, lowest ID first, without logs and
 // snapshots: pages through the whole archive, for example to recompute
 // ratings.
-func (s *Store) Archive(after uint64, limit int) ([]*storage.Game, error) {
+func (s *Store) Archive(ctx context.Context, after uint64, limit int) ([]*storage.Game, error) {
 	var out []*storage.Game
 	if after == math.MaxUint64 {
 		return nil, nil
 	}
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := bucket(tx, bktGames).Cursor()
 		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
 			if len(k) != 8 {
@@ -89,13 +90,13 @@ func (s *Store) Archive(after uint64, limit int) ([]*storage.Game, error) {
 
 // indexed reads the games an index lists under owner: all of them oldest
 // first, or up to limit (0: no limit) newest first below before.
-func (s *Store) indexed(index string, owner string, before uint64, limit int, newest bool) ([]*storage.Game, error) {
+func (s *Store) indexed(ctx context.Context, index string, owner string, before uint64, limit int, newest bool) ([]*storage.Game, error) {
 	if err := storage.CheckID("owner", owner); err != nil {
 		return nil, err
 	}
 	prefix := append([]byte(owner), 0)
 	var out []*storage.Game
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := bucket(tx, index).Cursor()
 		var k []byte
 		next := c.Next
@@ -137,10 +138,10 @@ func (s *Store) indexed(index string, owner string, before uint64, limit int, ne
 // or before now, earliest first. It reads only the timer index, not the
 // games. A timer stays due until the game's Deadline or RemindAt is changed
 // (Store.Update) or the game ends.
-func (s *Store) Due(now time.Time) ([]storage.Due, error) {
+func (s *Store) Due(ctx context.Context, now time.Time) ([]storage.Due, error) {
 	end := binary.BigEndian.AppendUint64(nil, unixNano(now))
 	var out []storage.Due
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := bucket(tx, bktDue).Cursor()
 		for k, v := c.First(); k != nil && bytes.Compare(k[:min(8, len(k))], end) <= 0; k, v = c.Next() {
 			if len(k) != 17 {
@@ -160,13 +161,13 @@ func (s *Store) Due(now time.Time) ([]storage.Due, error) {
 }
 
 // Stats returns user's statistics, one per kind of game played, by kind.
-func (s *Store) Stats(user string) ([]storage.Stats, error) {
+func (s *Store) Stats(ctx context.Context, user string) ([]storage.Stats, error) {
 	if err := storage.CheckID("user", user); err != nil {
 		return nil, fmt.Errorf("storage: stats: %w", err)
 	}
 	prefix := append([]byte(user), 0)
 	var out []storage.Stats
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := bucket(tx, bktStats).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var st storage.Stats
@@ -208,9 +209,9 @@ func (s *Store) addStats(tx *bolt.Tx, g *storage.Game) error {
 
 // GuildSettings returns guild's settings with Saved set, or
 // DefaultGuildSettings when it has saved none.
-func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
+func (s *Store) GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error) {
 	out := storage.DefaultGuildSettings()
-	found, err := s.getRecord(bktGuilds, storage.RecGuild, guild, &out)
+	found, err := s.getRecord(ctx, bktGuilds, storage.RecGuild, guild, &out)
 	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
@@ -218,11 +219,11 @@ func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 }
 
 // PutGuildSettings saves guild's settings.
-func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) error {
+func (s *Store) PutGuildSettings(ctx context.Context, guild string, settings storage.GuildSettings) error {
 	if err := storage.CheckGuildSettings(settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
-	if err := s.putRecord(bktGuilds, storage.RecGuild, guild, settings); err != nil {
+	if err := s.putRecord(ctx, bktGuilds, storage.RecGuild, guild, settings); err != nil {
 		return fmt.Errorf("storage: settings of guild %s: %w", guild, err)
 	}
 	return nil
@@ -230,33 +231,33 @@ func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) e
 
 // UserPrefs returns user's preferences, or DefaultUserPrefs when they have
 // saved none.
-func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
+func (s *Store) UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error) {
 	out := storage.DefaultUserPrefs()
-	if _, err := s.getRecord(bktUsers, storage.RecUser, user, &out); err != nil {
+	if _, err := s.getRecord(ctx, bktUsers, storage.RecUser, user, &out); err != nil {
 		return storage.UserPrefs{}, fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return out, nil
 }
 
 // PutUserPrefs saves user's preferences.
-func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
+func (s *Store) PutUserPrefs(ctx context.Context, user string, prefs storage.UserPrefs) error {
 	if err := storage.CheckUserPrefs(prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
-	if err := s.putRecord(bktUsers, storage.RecUser, user, prefs); err != nil {
+	if err := s.putRecord(ctx, bktUsers, storage.RecUser, user, prefs); err != nil {
 		return fmt.Errorf("storage: preferences of user %s: %w", user, err)
 	}
 	return nil
 }
 
 // UpdateUserPrefs changes user's preferences with fn in one transaction.
-func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
+func (s *Store) UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
 	out := storage.DefaultUserPrefs()
 	if err := storage.CheckID(storage.RecUser, user); err != nil {
 		return out, err
 	}
 	codec := s.codec.Keyed(user)
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := bucket(tx, bktUsers)
 		if data := b.Get([]byte(user)); data != nil {
 			if err := codec.OpenJSON(storage.RecUser, user, data, &out); err != nil {
@@ -283,11 +284,11 @@ func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error
 
 // getRecord decodes the JSON record under key into v, leaving v as it is
 // when there is none; found tells which.
-func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err error) {
+func (s *Store) getRecord(ctx context.Context, name string, kind, key string, v any) (found bool, err error) {
 	if err := storage.CheckID(kind, key); err != nil {
 		return false, err
 	}
-	err = s.view(func(tx *bolt.Tx) error {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		data := bucket(tx, name).Get([]byte(key))
 		if data == nil {
 			return nil
@@ -299,7 +300,7 @@ func (s *Store) getRecord(name string, kind, key string, v any) (found bool, err
 }
 
 // putRecord stores v as a JSON record under key.
-func (s *Store) putRecord(name string, kind, key string, v any) error {
+func (s *Store) putRecord(ctx context.Context, name string, kind, key string, v any) error {
 	if err := storage.CheckID(kind, key); err != nil {
 		return err
 	}
@@ -307,7 +308,7 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		if err := s.codec.NotNewer(kind, func() string { return key }, bucket(tx, name).Get([]byte(key))); err != nil {
 			return refuse(err)
 		}
@@ -317,8 +318,8 @@ func (s *Store) putRecord(name string, kind, key string, v any) error {
 
 // Counts returns how many games the file holds: the active ones, and all
 // of them (active and archived). It walks two buckets' pages.
-func (s *Store) Counts() (active, total int, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
+func (s *Store) Counts(ctx context.Context) (active, total int, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		active = bucket(tx, bktActive).Stats().KeyN
 		total = bucket(tx, bktGames).Stats().KeyN
 		return nil

@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -38,13 +39,13 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 			Setup: engine.Setup{Players: 3, Seed: uint64(100 + i)},
 			Seats: []storage.Seat{{User: "u1"}, {User: "u2"}, {Computer: "random"}},
 		}
-		if err := s.Create(g); err != nil {
+		if err := s.Create(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
 		rng := engine.NewRNG(uint64(7 + i))
 		undone := 0
 		for step := 0; step < 5000; step++ {
-			g, state, err := s.Load(channel)
+			g, state, err := s.Load(context.Background(), channel)
 			if err != nil {
 				t.Fatalf("%s: load at step %d: %v", name, step, err)
 			}
@@ -52,7 +53,7 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 				break
 			}
 			if step%97 == 96 && g.Version >= 3 {
-				if _, _, err := s.Undo(channel, storetest.GuardAt(t, s, channel, g.Version), 3); err != nil {
+				if _, _, err := s.Undo(context.Background(), channel, storetest.GuardAt(t, s, channel, g.Version), 3); err != nil {
 					t.Fatalf("%s: undo at version %d: %v", name, g.Version, err)
 				}
 				undone++
@@ -68,27 +69,27 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Append(channel, storetest.GuardAt(t, s, channel, g.Version), storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
+			if _, err := s.Append(context.Background(), channel, storetest.GuardAt(t, s, channel, g.Version), storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
 				t.Fatalf("%s: append: %v", name, err)
 			}
 			if step%50 == 0 {
-				if ok, err := s.Verified(channel); !ok || err != nil {
+				if ok, err := s.Verified(context.Background(), channel); !ok || err != nil {
 					t.Fatalf("%s: at version %d the snapshot is not the replay (%v)", name, g.Version+1, err)
 				}
 			}
 		}
-		g, state, err := s.Load(channel)
+		g, state, err := s.Load(context.Background(), channel)
 		if err != nil || !state.Over() {
 			t.Fatalf("%s: the game did not end in 5000 steps (%v)", name, err)
 		}
-		if ok, err := s.Verified(channel); !ok || err != nil {
+		if ok, err := s.Verified(context.Background(), channel); !ok || err != nil {
 			t.Fatalf("%s: final snapshot is not the replay (%v)", name, err)
 		}
 		res := state.Result()
-		if _, err := s.Finish(channel, storetest.GuardAt(t, s, channel, g.Version), storage.StatusFinished, &res); err != nil {
+		if _, err := s.Finish(context.Background(), channel, storetest.GuardAt(t, s, channel, g.Version), storage.StatusFinished, &res); err != nil {
 			t.Fatal(err)
 		}
-		stats, _ := s.Stats("u1")
+		stats, _ := s.Stats(context.Background(), "u1")
 		var mine *storage.Stats
 		for i := range stats {
 			if stats[i].Kind == name {
@@ -98,7 +99,7 @@ func TestRealGamesThroughTheStore(t *testing.T) {
 		if mine == nil || mine.Played != 1 || mine.ScoreSum != int64(res.Scores[0]) {
 			t.Fatalf("%s: u1's stats %+v after scoring %d", name, mine, res.Scores[0])
 		}
-		archived, err := s.GetByID(g.ID)
+		archived, err := s.GetByID(context.Background(), g.ID)
 		if err != nil || !bytes.Equal(archived.Snapshot, g.Snapshot) || archived.Status != storage.StatusFinished {
 			t.Fatalf("%s: archived game: %v", name, err)
 		}
@@ -117,10 +118,10 @@ func TestReplayErrorKeepsSecretsOut(t *testing.T) {
 	}
 	g := &storage.Game{Kind: "crystalpalace", Guild: "g1", Channel: "c1", Status: storage.StatusRunning,
 		Setup: engine.Setup{Players: 2, Seed: 3}, Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
-	if err := s.Create(g); err != nil {
+	if err := s.Create(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	_, state, err := s.Load("c1")
+	_, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestReplayErrorKeepsSecretsOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append("c1", storetest.GuardAt(t, s, "c1", 0), storage.Entry{Seat: 0, Action: "dice 6 5 3 1", At: time.Now()}, snap); err != nil {
+	if _, err := s.Append(context.Background(), "c1", storetest.GuardAt(t, s, "c1", 0), storage.Entry{Seat: 0, Action: "dice 6 5 3 1", At: time.Now()}, snap); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -159,12 +160,12 @@ func TestReplayErrorKeepsSecretsOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	_, _, err = s.Load("c1")
+	_, _, err = s.Load(context.Background(), "c1")
 	var re *storage.ReplayError
 	if !errors.As(err, &re) || !re.Secret || re.Index != 0 || !errors.Is(err, engine.ErrIllegalAction) {
 		t.Fatalf("load of a game whose secret choice no longer replays: %v", err)
 	}
-	_, verr := s.Verified("c1")
+	_, verr := s.Verified(context.Background(), "c1")
 	for _, text := range []string{err.Error(), verr.Error(), logs.String()} {
 		if strings.Contains(text, secret) || strings.Contains(text, "6 5 3 1") {
 			t.Errorf("a secret choice leaks: %s", text)

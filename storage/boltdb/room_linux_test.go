@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -64,7 +65,7 @@ func fullDisk(t *testing.T, path string) {
 	for i := range 60 {
 		g := &storage.Game{Kind: "race", Guild: "g1", Channel: fmt.Sprintf("full-%d", i), Creator: "u1", Status: storage.StatusLobby,
 			Setup: raceSetup(2), Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
-		if err := s.Create(g); err != nil {
+		if err := s.Create(context.Background(), g); err != nil {
 			failed++
 		} else {
 			created++

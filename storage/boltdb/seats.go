@@ -2,6 +2,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/meeplegames/meeple/storage"
@@ -12,14 +13,14 @@ import (
 // Seatings returns user's entries in the seat index, one per active game
 // they hold a seat in, by game id: one read of the index under the
 // user, whatever the number of games in the file.
-func (s *Store) Seatings(user string) ([]storage.Seating, error) {
+func (s *Store) Seatings(ctx context.Context, user string) ([]storage.Seating, error) {
 	if err := storage.CheckID("user", user); err != nil {
 		return nil, fmt.Errorf("storage: seats of user: %w", err)
 	}
 	prefix := append([]byte(user), 0)
 	var out []storage.Seating
 	var err error
-	err = s.view(func(tx *bolt.Tx) error {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		if bucket(tx, bktUserSeats) == nil {
 			// a file of layout 3 or older, opened read-only: the
 			// entries its games would make

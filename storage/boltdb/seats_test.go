@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"slices"
@@ -56,12 +57,12 @@ func TestLayout3FileGetsItsSeatIndex(t *testing.T) {
 		user    string
 		waiting []engine.Seat
 	}{{"u1", nil}, {"u2", []engine.Seat{1}}} {
-		seats, err := s.Seatings(c.user)
+		seats, err := s.Seatings(context.Background(), c.user)
 		if err != nil || len(seats) != 2 {
 			t.Fatalf("%s's entries after the upgrade: %+v, %v; want both games", c.user, seats, err)
 		}
 		for _, st := range seats {
-			g, _ := s.GetByID(st.Game)
+			g, _ := s.GetByID(context.Background(), st.Game)
 			if !slices.Equal(st.Waiting, c.waiting) || (st.Waits() && !st.Since.Equal(g.Updated)) {
 				t.Errorf("%s's entry %+v, want waiting on %v since %v", c.user, st, c.waiting, g.Updated)
 			}
@@ -78,7 +79,7 @@ func TestLayout3FileGetsItsSeatIndex(t *testing.T) {
 	if err := s.Verify(); !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "user-seats") {
 		t.Fatalf("Verify of a damaged seat index entry: %v, want ErrCorrupt naming user-seats", err)
 	}
-	if _, err := s.Seatings("u1"); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := s.Seatings(context.Background(), "u1"); !errors.Is(err, storage.ErrCorrupt) {
 		t.Fatalf("reading a damaged seat index entry: %v, want ErrCorrupt", err)
 	}
 }

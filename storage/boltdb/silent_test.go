@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -74,7 +75,7 @@ func richStore(t *testing.T) string {
 	path := fillStore(t, 6, 9)
 	s := openStore(t, path, boltdb.Options{})
 	for i, ch := range []string{"c0", "c1"} {
-		g, err := s.Get(ch)
+		g, err := s.Get(context.Background(), ch)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,22 +83,22 @@ func richStore(t *testing.T) string {
 		if i == 1 {
 			status, res = storage.StatusAbandoned, nil
 		}
-		if _, err := s.Finish(ch, g.Guard(), status, res); err != nil {
+		if _, err := s.Finish(context.Background(), ch, g.Guard(), status, res); err != nil {
 			t.Fatal(err)
 		}
 	}
-	g, _ := s.Get("c2")
-	if _, err := s.Update("c2", g.ID, func(g *storage.Game) error {
+	g, _ := s.Get(context.Background(), "c2")
+	if _, err := s.Update(context.Background(), "c2", g.ID, func(g *storage.Game) error {
 		g.Deadline, g.RemindAt = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 		g.Messages = map[string]string{"board": "123456"}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutGuildSettings("g1", storage.GuildSettings{TurnDeadline: time.Hour, GamesChannel: "777"}); err != nil {
+	if err := s.PutGuildSettings(context.Background(), "g1", storage.GuildSettings{TurnDeadline: time.Hour, GamesChannel: "777"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutUserPrefs("u1", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
+	if err := s.PutUserPrefs(context.Background(), "u1", storage.UserPrefs{Secrets: storage.SecretsDM}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -119,40 +120,40 @@ func readBack(t *testing.T, path string) string {
 		data, _ := json.Marshal(v)
 		fmt.Fprintf(&out, "%s: %s %v\n", what, data, err)
 	}
-	ids, err := s.GameIDs(0, 0)
+	ids, err := s.GameIDs(context.Background(), 0, 0)
 	put("ids", ids, err)
 	for _, id := range ids {
-		g, err := s.GetByID(id)
+		g, err := s.GetByID(context.Background(), id)
 		put(fmt.Sprint("game ", id), g, err)
 	}
 	for i := range 6 {
 		ch := fmt.Sprintf("c%d", i)
-		g, st, err := s.Load(ch)
+		g, st, err := s.Load(context.Background(), ch)
 		var state []byte
 		if st != nil {
 			state, _ = st.Encode()
 		}
 		put("load "+ch, []any{g, state}, err)
 	}
-	active, err := s.ListActive("g1")
+	active, err := s.ListActive(context.Background(), "g1")
 	put("active", active, err)
-	archive, err := s.Archive(0, 0)
+	archive, err := s.Archive(context.Background(), 0, 0)
 	put("archive", archive, err)
 	for _, u := range []string{"u1", "u2"} {
-		mine, err := s.ActiveForUser(u)
+		mine, err := s.ActiveForUser(context.Background(), u)
 		put("active of "+u, mine, err)
-		old, err := s.ArchiveForUser(u, 0, 100)
+		old, err := s.ArchiveForUser(context.Background(), u, 0, 100)
 		put("archive of "+u, old, err)
-		stats, err := s.Stats(u)
+		stats, err := s.Stats(context.Background(), u)
 		put("stats of "+u, stats, err)
-		prefs, err := s.UserPrefs(u)
+		prefs, err := s.UserPrefs(context.Background(), u)
 		put("prefs of "+u, prefs, err)
 	}
-	due, err := s.Due(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
+	due, err := s.Due(context.Background(), time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
 	put("due", due, err)
-	gs, err := s.GuildSettings("g1")
+	gs, err := s.GuildSettings(context.Background(), "g1")
 	put("settings", gs, err)
-	guilds, users, err := s.SavedSettings()
+	guilds, users, err := s.SavedSettings(context.Background())
 	put("saved", []any{guilds, users}, err)
 	return out.String()
 }

@@ -175,7 +175,7 @@ func (s *Store) Close() error {
 // store stays in use (bbolt's Tx.WriteTo in a read transaction), and returns
 // the number of bytes written.
 func (s *Store) Backup(w io.Writer) (int64, error) {
-	n, err := s.writeTo(w)
+	n, err := s.writeTo(context.Background(), w)
 	if err != nil {
 		return n, fmt.Errorf("storage: backup: %w", err)
 	}
@@ -183,9 +183,9 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 }
 
 // writeTo is Backup without the error's prefix.
-func (s *Store) writeTo(w io.Writer) (int64, error) {
+func (s *Store) writeTo(ctx context.Context, w io.Writer) (int64, error) {
 	var n int64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err
@@ -199,7 +199,7 @@ func (s *Store) writeTo(w io.Writer) (int64, error) {
 // the first problem found, naming the game and the record, wrapping
 // ErrCorrupt or ErrNewerSchema. It reads the whole file.
 func (s *Store) Verify() error {
-	return s.view(func(tx *bolt.Tx) error {
+	return s.view(context.Background(), func(tx *bolt.Tx) error {
 		if err := s.checkPages(tx); err != nil {
 			return fmt.Errorf("storage: verify %s: %w", s.path, err)
 		}
@@ -294,8 +294,12 @@ func (t txFile) ReadAt(p []byte, off int64) (int, error) {
 // bucket returns the named bucket of tx; Open made sure it exists.
 func bucket(tx *bolt.Tx, name string) *bolt.Bucket { return tx.Bucket([]byte(name)) }
 
-// view runs fn in a read transaction, failing with ErrClosed after Close.
-func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+// view runs fn in a read transaction, failing with ErrClosed after Close
+// and with ctx's error when ctx is done before it starts.
+func (s *Store) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
@@ -357,8 +361,12 @@ func refuse(err error) error { return refusal{err} }
 // update runs fn in a write transaction and returns once the transaction
 // is committed to disk (or fn refused). Concurrent calls share
 // transactions. fn may run more than once and must return a refusal (see
-// refuse) for any error it meets before writing.
-func (s *Store) update(fn func(tx *bolt.Tx) error) error {
+// refuse) for any error it meets before writing. When ctx is done before
+// the write joins a transaction, it writes nothing and returns ctx's error.
+func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	req := &writeReq{fn: fn, done: make(chan error, 1)}
 	if s.readOnly {
 		return storage.ErrReadOnly
@@ -495,7 +503,7 @@ func (s *Store) backupFile(ctx context.Context, path string) (int64, error) {
 	if ctx.Done() != nil {
 		w = ctxWriter{ctx, tmp}
 	}
-	n, err := s.writeTo(w)
+	n, err := s.writeTo(ctx, w)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("abandoned: %w", ctx.Err()) // bbolt does not wrap the writer's error
 	}

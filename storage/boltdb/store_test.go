@@ -2,6 +2,7 @@ package boltdb_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"path/filepath"
@@ -72,7 +73,7 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
 	held := make(chan error, 1)
 	go func() {
-		_, err := s.Update("a", storetest.GameIn(t, s, "a"), func(g *storage.Game) error {
+		_, err := s.Update(context.Background(), "a", storetest.GameIn(t, s, "a"), func(g *storage.Game) error {
 			close(inside)
 			<-release
 			g.Messages = map[string]string{"board": "m1"}
@@ -83,17 +84,17 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 	<-inside
 	appended := make(chan error, 1)
 	go func() {
-		g, state, err := s.Load("b") // reads are not blocked by the writer
+		g, state, err := s.Load(context.Background(), "b") // reads are not blocked by the writer
 		if err == nil {
 			_, err = step(s, g, state)
 		}
 		appended <- err
 	}()
 	// Reads of both games work while a's transaction is open.
-	if _, err := s.Get("a"); err != nil {
+	if _, err := s.Get(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ListActive("g1"); err != nil {
+	if _, err := s.ListActive(context.Background(), "g1"); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -115,14 +116,14 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, err := s.Append("a", storetest.GuardAt(t, s, "a", 999), storage.Entry{Seat: 0, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
+			if _, err := s.Append(context.Background(), "a", storetest.GuardAt(t, s, "a", 999), storage.Entry{Seat: 0, Action: "roll"}, []byte("x")); !errors.Is(err, storage.ErrStale) {
 				t.Errorf("stale append to a: %v", err)
 			}
 		}()
 		go func() {
 			defer wg.Done()
 			for {
-				g, state, err := s.Load("b")
+				g, state, err := s.Load(context.Background(), "b")
 				if err != nil {
 					t.Error(err)
 					return
@@ -137,7 +138,7 @@ func TestGamesDoNotBlockEachOther(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if g, _ := s.Get("b"); g.Version != 51 || !bytes.Equal(g.Snapshot, replayed(t, g)) {
+	if g, _ := s.Get(context.Background(), "b"); g.Version != 51 || !bytes.Equal(g.Snapshot, replayed(t, g)) {
 		t.Fatalf("b at version %d, want 51 with a snapshot equal to its replay", g.Version)
 	}
 }

@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"maps"
@@ -95,9 +96,9 @@ func readTally(tx *bolt.Tx) (map[string]int, error) {
 // status, sorted by kind and status (no entry for none). It reads the
 // tally the writes keep; a file of an older layout opened read-only has
 // none, and is counted from its records.
-func (s *Store) GameCounts() ([]storage.GameCount, error) {
+func (s *Store) GameCounts(ctx context.Context) ([]storage.GameCount, error) {
 	var counts map[string]int
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		if bucket(tx, bktTally) == nil {
 			counts, err = s.countGames(tx)

@@ -1,6 +1,7 @@
 package boltdb_test
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,7 +23,7 @@ func counted(t *testing.T, s *boltdb.Store) string { t.Helper(); return countedT
 
 func countedTB(t testing.TB, s *boltdb.Store) string {
 	t.Helper()
-	counts, err := s.GameCounts()
+	counts, err := s.GameCounts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func toLayout2(t *testing.T, path string) {
 func TestLayout2FileGetsItsTally(t *testing.T) {
 	path := fillStore(t, 3, 1)
 	s := openStore(t, path, boltdb.Options{})
-	if _, err := s.Finish("c0", storetest.GuardAt(t, s, "c0", 1), storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish(context.Background(), "c0", storetest.GuardAt(t, s, "c0", 1), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -125,7 +126,7 @@ func BenchmarkGameCounts10000Games(b *testing.B) {
 			for i := w; i < 10000; i += 64 {
 				g := &storage.Game{Kind: "race", Guild: "g1", Channel: strconv.Itoa(1000 + i), Status: storage.StatusAbandoned,
 					Setup: storetest.RaceSetup(2), Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
-				if err := s.Import(g); err != nil {
+				if err := s.Import(context.Background(), g); err != nil {
 					errs <- err
 					return
 				}

@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/meeplegames/meeple/storage"
@@ -11,9 +12,9 @@ import (
 // GameIDs returns the ids of the games, active and archived, above after,
 // in ascending order, at most limit of them (0: all). Moving a database
 // to another store pages through it with this and GetByID.
-func (s *Store) GameIDs(after uint64, limit int) ([]uint64, error) {
+func (s *Store) GameIDs(ctx context.Context, after uint64, limit int) ([]uint64, error) {
 	var out []uint64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := bucket(tx, bktGames).Cursor()
 		for k, _ := c.Seek(idKey(after + 1)); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
 			if len(k) != 8 {
@@ -36,12 +37,12 @@ func (s *Store) GameIDs(after uint64, limit int) ([]uint64, error) {
 // in its users' statistics as when it finished. It refuses a game whose
 // ID is taken (ErrInvalid) or, for an active game, whose channel is busy
 // (ErrChannelBusy). Games created later get IDs above every restored one.
-func (s *Store) Restore(g *storage.Game) error {
+func (s *Store) Restore(ctx context.Context, g *storage.Game) error {
 	if err := storage.CheckRestore(g); err != nil {
 		return fmt.Errorf("storage: restore game %d: %w", g.ID, err)
 	}
 	rec := g.Clone()
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		games := bucket(tx, bktGames)
 		if games.Get(idKey(rec.ID)) != nil {
 			return refuse(fmt.Errorf("%w: game %d already exists", storage.ErrInvalid, rec.ID))
@@ -84,9 +85,9 @@ func (s *Store) Restore(g *storage.Game) error {
 
 // SavedSettings returns every guild's saved settings and every user's
 // saved preferences, by guild and user id.
-func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error) {
+func (s *Store) SavedSettings(ctx context.Context) (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error) {
 	guilds, users := map[string]storage.GuildSettings{}, map[string]storage.UserPrefs{}
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		err := bucket(tx, bktGuilds).ForEach(func(k, v []byte) error {
 			gs := storage.DefaultGuildSettings()
 			err := s.codec.Keyed(string(k)).OpenJSON(storage.RecGuild, string(k), v, &gs)

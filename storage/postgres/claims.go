@@ -39,10 +39,10 @@ const claimSQL = `UPDATE games SET
 // timer is handed out once, and again only after its claim runs out (its
 // handler died). owns, when not nil, limits the claim to games of the
 // guilds it accepts. Claims compare the callers' clocks.
-func (s *Store) ClaimDue(now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error) {
+func (s *Store) ClaimDue(ctx context.Context, now time.Time, hold time.Duration, owns func(guild string) bool) ([]storage.Due, error) {
 	var out []storage.Due
 	at := max(now.UnixNano(), 0)
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		out = out[:0]
 		rows, err := tx.Query(ctx, dueSelect(), at)
 		if err != nil {

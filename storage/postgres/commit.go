@@ -17,13 +17,13 @@ import (
 // starts a game in the lobby in the same transaction. o.Key is kept in
 // the commits table in the same transaction, so a retry of a commit whose
 // answer was lost finds it (*storage.AppliedError).
-func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
+func (s *Store) Commit(ctx context.Context, channel string, at storage.Guard, o storage.Outcome) (*storage.Game, error) {
 	entries, err := s.contract.OutcomeEntries(o)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
 	}
 	var out *storage.Game
-	err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
@@ -73,7 +73,7 @@ func (s *Store) Commit(channel string, at storage.Guard, o storage.Outcome) (*st
 	})
 	if uniqueViolation(err) && o.Key != "" {
 		// Another process kept the same interaction meanwhile.
-		err = s.call(func(ctx context.Context) error { return applied(ctx, s.pool, o.Key) })
+		err = s.call(ctx, func(ctx context.Context) error { return applied(ctx, s.pool, o.Key) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: commit to channel %s: %w", channel, err)
@@ -91,7 +91,7 @@ func (s *Store) pruneDue() {
 	if now.UnixNano()-last < int64(storage.PruneEvery) || !s.pruned.CompareAndSwap(last, now.UnixNano()) {
 		return
 	}
-	if _, err := s.PruneKeys(now.Add(-storage.KeyHorizon)); err != nil {
+	if _, err := s.PruneKeys(context.Background(), now.Add(-storage.KeyHorizon)); err != nil {
 		s.pruned.Store(last)
 		s.log.Warn("postgres: pruning interaction keys failed", "err", err)
 	}
@@ -99,9 +99,9 @@ func (s *Store) pruneDue() {
 
 // PruneKeys forgets the interaction keys of commits kept before
 // keptBefore, as storage.KeyPruner.
-func (s *Store) PruneKeys(keptBefore time.Time) (int, error) {
+func (s *Store) PruneKeys(ctx context.Context, keptBefore time.Time) (int, error) {
 	var n int64
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx, "DELETE FROM commits WHERE at < $1", keptBefore.UnixNano())
 		n = tag.RowsAffected()
 		if err == nil {
@@ -142,12 +142,12 @@ func applied(ctx context.Context, q querier, key string) error {
 // FirstDelivery records interaction id as delivered at at and reports
 // whether it is its first delivery, as storage.Deliveries: of several
 // processes delivered the same id, the one whose row goes in gets true.
-func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
+func (s *Store) FirstDelivery(ctx context.Context, id string, at time.Time) (bool, error) {
 	if err := storage.CheckID("interaction", id); err != nil {
 		return false, fmt.Errorf("postgres: delivery: %w", err)
 	}
 	var first bool
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx, "INSERT INTO deliveries (id, at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", id, at.UnixNano())
 		if err != nil {
 			return committed(err) // the statement commits itself
@@ -164,9 +164,9 @@ func (s *Store) FirstDelivery(id string, at time.Time) (bool, error) {
 
 // Committed reports whether a commit with key was kept (and not yet
 // pruned), as storage.PendingReplies.
-func (s *Store) Committed(key string) (bool, error) {
+func (s *Store) Committed(ctx context.Context, key string) (bool, error) {
 	var kept bool
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		return s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM commits WHERE key = $1)", key).Scan(&kept)
 	})
 	if err != nil {

@@ -49,9 +49,9 @@ func countMove(b *pgx.Batch, old, g *storage.Game) {
 
 // GameCounts returns how many games the database holds of each kind and
 // status, as storage.Store.GameCounts: it reads game_counts.
-func (s *Store) GameCounts() ([]storage.GameCount, error) {
+func (s *Store) GameCounts(ctx context.Context) ([]storage.GameCount, error) {
 	var out []storage.GameCount
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		counts, err := readCounts(ctx, s.pool)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // countsOf is s's GameCounts as text.
 func countsOf(t *testing.T, s *postgres.Store) string {
 	t.Helper()
-	counts, err := s.GameCounts()
+	counts, err := s.GameCounts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,10 @@ const fullFrom = `SELECT ` + headCols + `, g.snapshot, g.snapshot_version, g.sna
 		FROM game_log WHERE game_id = g.id) l ON true `
 
 // Create stores a new active game in g.Channel, as storage.Store.Create.
-func (s *Store) Create(g *storage.Game) error {
+func (s *Store) Create(ctx context.Context, g *storage.Game) error {
 	rec, err := s.contract.Create(g)
 	if err == nil {
-		err = s.create(rec)
+		err = s.create(ctx, rec)
 	}
 	if err != nil {
 		return fmt.Errorf("postgres: create game in channel %s: %w", g.Channel, err)
@@ -40,10 +40,10 @@ func (s *Store) Create(g *storage.Game) error {
 
 // Import stores a game exported from a file, as storage.Store.Import: one
 // its log ends, or abandoned, goes straight to the archive.
-func (s *Store) Import(g *storage.Game) error {
+func (s *Store) Import(ctx context.Context, g *storage.Game) error {
 	rec, err := s.contract.Import(g)
 	if err == nil {
-		err = s.create(rec)
+		err = s.create(ctx, rec)
 	}
 	if err != nil {
 		return fmt.Errorf("postgres: import game into channel %s: %w", g.Channel, err)
@@ -54,8 +54,8 @@ func (s *Store) Import(g *storage.Game) error {
 
 // create stores rec, a game record from the contract, under a new id; an
 // archived one counts in its users' statistics.
-func (s *Store) create(rec *storage.Game) error {
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+func (s *Store) create(ctx context.Context, rec *storage.Game) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var busy bool
 		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE channel = $1 AND active)", rec.Channel).Scan(&busy); err != nil {
 			return err
@@ -357,9 +357,9 @@ func readFull(ctx context.Context, q querier, where string, arg any) (g *storage
 
 // Get returns the active game of channel with its log and snapshot, or
 // storage.ErrNotFound.
-func (s *Store) Get(channel string) (*storage.Game, error) {
+func (s *Store) Get(ctx context.Context, channel string) (*storage.Game, error) {
 	var g *storage.Game
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		var (
 			snap snapshotInfo
 			err  error
@@ -378,9 +378,9 @@ func (s *Store) Get(channel string) (*storage.Game, error) {
 
 // GetByID returns any game, active or archived, with its log and
 // snapshot, or storage.ErrNotFound.
-func (s *Store) GetByID(id uint64) (*storage.Game, error) {
+func (s *Store) GetByID(ctx context.Context, id uint64) (*storage.Game, error) {
 	var g *storage.Game
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		if id > 1<<63-1 {
 			return storage.ErrNotFound
 		}
@@ -424,9 +424,9 @@ const activeWhere = "g.channel = $1 AND g.active"
 
 // Update changes the bot-owned fields of channel's active game, as
 // storage.Store.Update. fn runs with the game's row locked.
-func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
+func (s *Store) Update(ctx context.Context, channel string, game uint64, fn func(g *storage.Game) error) (*storage.Game, error) {
 	var out *storage.Game
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
@@ -449,12 +449,12 @@ func (s *Store) Update(channel string, game uint64, fn func(g *storage.Game) err
 
 // Start moves channel's game from the lobby to running, as
 // storage.Store.Start.
-func (s *Store) Start(channel string) (*storage.Game, engine.State, error) {
+func (s *Store) Start(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
 	)
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err
@@ -499,9 +499,9 @@ const appendSQL = `WITH g AS (
 // which its checksum covers), then appends in one statement: a revision is
 // never given twice, so the version read at it still holds when the
 // revision does.
-func (s *Store) Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
+func (s *Store) Append(ctx context.Context, channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error) {
 	var next storage.Guard
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		e, err := s.contract.Entry(e, snapshot, int(e.Seat)+1) // the seat's upper bound is checked by appendSQL
 		if err != nil && len(snapshot) == 0 {
 			return err
@@ -582,12 +582,12 @@ func revise(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 
 // Undo drops the last n actions of channel's running game, as
 // storage.Store.Undo.
-func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
+func (s *Store) Undo(ctx context.Context, channel string, at storage.Guard, n int) (*storage.Game, engine.State, error) {
 	var (
 		out   *storage.Game
 		state engine.State
 	)
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := readHead(ctx, tx, activeWhere, true, channel); err != nil {
 			return err
 		}
@@ -627,12 +627,12 @@ func (s *Store) Undo(channel string, at storage.Guard, n int) (*storage.Game, en
 // the lobby), as storage.Store.Load: a snapshot that is missing, of
 // another version or that does not decode is rebuilt from the log and
 // saved.
-func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
+func (s *Store) Load(ctx context.Context, channel string) (*storage.Game, engine.State, error) {
 	var (
 		g    *storage.Game
 		snap snapshotInfo
 	)
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
 		g, snap, err = readFull(ctx, s.pool, activeWhere, channel)
 		return err
@@ -658,7 +658,7 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 		}
 		reason = fmt.Sprintf("snapshot does not decode: %v", err)
 	}
-	state, err := s.repair(g, reason)
+	state, err := s.repair(ctx, g, reason)
 	if err != nil {
 		return nil, nil, fmt.Errorf("postgres: load game in channel %s: %w", channel, err)
 	}
@@ -667,7 +667,7 @@ func (s *Store) Load(channel string) (*storage.Game, engine.State, error) {
 
 // repair rebuilds g's state from its log and stores it as the snapshot,
 // unless the game moved on meanwhile.
-func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
+func (s *Store) repair(ctx context.Context, g *storage.Game, reason string) (engine.State, error) {
 	state, err := s.contract.Replay(g)
 	if err != nil {
 		return nil, err
@@ -675,7 +675,7 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 	if g.Snapshot, err = state.Encode(); err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
-	err = s.call(func(ctx context.Context) error {
+	err = s.call(ctx, func(ctx context.Context) error {
 		// The rebuilt snapshot starts a new revision: the one the damaged
 		// snapshot held is not known to be the latest.
 		var rev int64
@@ -697,8 +697,8 @@ func (s *Store) repair(g *storage.Game, reason string) (engine.State, error) {
 
 // Verified reports whether channel's stored snapshot equals its seed and
 // log replayed, byte for byte.
-func (s *Store) Verified(channel string) (bool, error) {
-	g, err := s.Get(channel)
+func (s *Store) Verified(ctx context.Context, channel string) (bool, error) {
+	g, err := s.Get(ctx, channel)
 	if err != nil {
 		return false, err
 	}
@@ -707,9 +707,9 @@ func (s *Store) Verified(channel string) (bool, error) {
 
 // Finish ends channel's game and archives it, counting it in its users'
 // statistics in the same transaction, as storage.Store.Finish.
-func (s *Store) Finish(channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
+func (s *Store) Finish(ctx context.Context, channel string, at storage.Guard, status storage.Status, result *engine.Result) (*storage.Game, error) {
 	var out *storage.Game
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		old, err := readHead(ctx, tx, activeWhere, true, channel)
 		if err != nil {
 			return err

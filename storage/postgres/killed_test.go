@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -101,12 +102,12 @@ func TestKilledWritersNeverWriteToAnotherGame(t *testing.T) {
 		f.Close()
 	}
 	var all []*storage.Game
-	ids, err := s.GameIDs(0, 0)
+	ids, err := s.GameIDs(context.Background(), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range ids {
-		g, err := s.GetByID(id)
+		g, err := s.GetByID(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,18 +169,18 @@ func TestWriterProcess(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(number) * time.Hour)
 	for n := 0; ; n++ {
 		ch := fmt.Sprintf("c%d", rand.IntN(writerChannels))
-		g, state, err := s.Load(ch)
+		g, state, err := s.Load(context.Background(), ch)
 		if err != nil {
 			continue
 		}
 		switch {
 		case state.Over():
 			res := state.Result()
-			if _, err := s.Commit(ch, g.Guard(), storage.Outcome{Finish: &storage.Ending{Status: storage.StatusFinished, Result: &res}}); err == nil {
+			if _, err := s.Commit(context.Background(), ch, g.Guard(), storage.Outcome{Finish: &storage.Ending{Status: storage.StatusFinished, Result: &res}}); err == nil {
 				storetest.NewRace(t, s, "g1", ch, 2, "40")
 			}
 		case g.Version > 0 && rand.IntN(5) == 0:
-			s.Undo(ch, g.Guard(), 1)
+			s.Undo(context.Background(), ch, g.Guard(), 1)
 		default:
 			p := state.Prompts()[0]
 			action := storetest.NextAction(g.Version + rand.IntN(2)) // writers disagree on the action
@@ -193,7 +194,7 @@ func TestWriterProcess(t *testing.T) {
 				after = g.Log[len(g.Log)-1].At.UnixNano()
 			}
 			fmt.Fprintln(f, at.UnixNano(), g.ID, len(g.Log), after) // a write(2): it outlives a SIGKILL
-			s.Commit(ch, g.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap})
+			s.Commit(context.Background(), ch, g.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap})
 		}
 	}
 }

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -66,7 +67,7 @@ func TestLostAnswersNeverApplyTwice(t *testing.T) {
 		wg.Go(func() {
 			ch := fmt.Sprintf("c%d", i)
 			for n := 0; n < actions; {
-				g, state, err := s.Load(ch)
+				g, state, err := s.Load(context.Background(), ch)
 				if err != nil {
 					time.Sleep(50 * time.Millisecond) // the server is down
 					continue
@@ -80,11 +81,11 @@ func TestLostAnswersNeverApplyTwice(t *testing.T) {
 				}
 				snap, _ := state.Encode()
 				o := storage.Outcome{Key: fmt.Sprintf("%d-%d", i, n), Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap}
-				_, err = s.Commit(ch, g.Guard(), o)
+				_, err = s.Commit(context.Background(), ch, g.Guard(), o)
 				first := err
 				for tries := 0; err != nil && !errors.Is(err, storage.ErrApplied) && !errors.Is(err, storage.ErrStale) && tries < 200; tries++ {
 					time.Sleep(50 * time.Millisecond)
-					_, err = s.Commit(ch, g.Guard(), o)
+					_, err = s.Commit(context.Background(), ch, g.Guard(), o)
 				}
 				mu.Lock()
 				if errors.Is(first, storage.ErrUnknownOutcome) {
@@ -112,7 +113,7 @@ func TestLostAnswersNeverApplyTwice(t *testing.T) {
 	twice, missing, reportedFailed := 0, 0, 0
 	seen := map[int64]bool{}
 	for i := range games {
-		g, err := s.Get(fmt.Sprintf("c%d", i))
+		g, err := s.Get(context.Background(), fmt.Sprintf("c%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestAServerRestartFailsNoCall(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range games {
 			wg.Go(func() {
-				if _, err := s.Get(fmt.Sprintf("c%d", i)); err != nil {
+				if _, err := s.Get(context.Background(), fmt.Sprintf("c%d", i)); err != nil {
 					t.Errorf("%s: %v", when, err)
 				}
 			})
@@ -179,7 +180,7 @@ func TestAServerRestartFailsNoCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	readAll("after the restart")
-	g, state, err := s.Load("c0")
+	g, state, err := s.Load(context.Background(), "c0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestAServerRestartFailsNoCall(t *testing.T) {
 	}
 	snap, _ := state.Encode()
 	o := storage.Outcome{Key: "after-restart", Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: time.Now()}}, Snapshot: snap}
-	if _, err := s.Commit("c0", g.Guard(), o); err != nil {
+	if _, err := s.Commit(context.Background(), "c0", g.Guard(), o); err != nil {
 		t.Fatalf("the first commit after the restart: %v", err)
 	}
 }
@@ -217,7 +218,7 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 	// reread retries a read until the server answers.
 	reread := func(channel string) (*storage.Game, error) {
 		for {
-			g, err := s.Get(channel)
+			g, err := s.Get(context.Background(), channel)
 			if err == nil || errors.Is(err, storage.ErrNotFound) {
 				return g, err
 			}
@@ -255,7 +256,7 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 					return
 				default:
 				}
-				g, state, err := s.Load(ch)
+				g, state, err := s.Load(context.Background(), ch)
 				if err != nil {
 					time.Sleep(20 * time.Millisecond) // the server is down
 					continue
@@ -263,7 +264,7 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 				switch {
 				case i%3 == 0: // updates
 					mark := base.Add(time.Duration(i*100000+n) * time.Second)
-					_, err := s.Update(ch, g.ID, func(r *storage.Game) error { r.Deadline = mark; return nil })
+					_, err := s.Update(context.Background(), ch, g.ID, func(r *storage.Game) error { r.Deadline = mark; return nil })
 					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
 						now, rerr := reread(ch)
 						note("update", n, err, rerr == nil && now.Deadline.Equal(mark))
@@ -271,7 +272,7 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 					}
 					note("update", n, err, false)
 				case i%3 == 1 && n%3 == 2 && g.Version > 0: // an undo now and then
-					_, _, err := s.Undo(ch, g.Guard(), 1)
+					_, _, err := s.Undo(context.Background(), ch, g.Guard(), 1)
 					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
 						now, rerr := reread(ch)
 						note("undo", n, err, rerr == nil && now.Version != g.Version)
@@ -287,12 +288,12 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 					}
 					snap, _ := state.Encode()
 					at := base.Add(time.Duration(i*100000+n) * time.Microsecond)
-					_, err := s.Commit(ch, g.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap})
+					_, err := s.Commit(context.Background(), ch, g.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action, At: at}}, Snapshot: snap})
 					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
 						now, rerr := reread(ch)
 						kept := false
 						if rerr == nil {
-							if full, ferr := s.GetByID(now.ID); ferr == nil {
+							if full, ferr := s.GetByID(context.Background(), now.ID); ferr == nil {
 								for _, e := range full.Log {
 									kept = kept || e.At.Equal(at)
 								}
@@ -306,7 +307,7 @@ func TestADefiniteFailureWasNeverKept(t *testing.T) {
 					fresh := fmt.Sprintf("c%d-%d", i, n)
 					lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: fresh, Creator: "u1", Status: storage.StatusLobby,
 						Setup: storetest.RaceSetup(2), Seats: []storage.Seat{{User: "u1"}, {User: "u2"}}}
-					err := s.Create(lobby)
+					err := s.Create(context.Background(), lobby)
 					if err != nil && !errors.Is(err, storage.ErrUnknownOutcome) {
 						_, rerr := reread(fresh)
 						note("create", n, err, rerr == nil)

@@ -11,7 +11,7 @@ import (
 
 // KeepPending keeps p in pending_replies, as storage.PendingReplies: the
 // record is storage.EncodePending's, with its checksum.
-func (s *Store) KeepPending(p storage.Pending) error {
+func (s *Store) KeepPending(ctx context.Context, p storage.Pending) error {
 	if err := storage.CheckPending(p); err != nil {
 		return fmt.Errorf("postgres: keep %w", err)
 	}
@@ -19,7 +19,7 @@ func (s *Store) KeepPending(p storage.Pending) error {
 	if err != nil {
 		return err
 	}
-	err = s.call(func(ctx context.Context) error {
+	err = s.call(ctx, func(ctx context.Context) error {
 		_, err := s.pool.Exec(ctx, `INSERT INTO pending_replies (id, received, record) VALUES ($1, $2, $3)
 			ON CONFLICT (id) DO UPDATE SET received = EXCLUDED.received, record = EXCLUDED.record`, p.ID, p.Received.UnixNano(), rec)
 		return committed(err) // the statement commits itself; running it again keeps the same row
@@ -31,8 +31,8 @@ func (s *Store) KeepPending(p storage.Pending) error {
 }
 
 // DropPending forgets the pending reply of interaction id, if any.
-func (s *Store) DropPending(id string) error {
-	err := s.call(func(ctx context.Context) error {
+func (s *Store) DropPending(ctx context.Context, id string) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		_, err := s.pool.Exec(ctx, "DELETE FROM pending_replies WHERE id = $1", id)
 		return committed(err)
 	})
@@ -46,10 +46,10 @@ func (s *Store) DropPending(id string) error {
 // in one transaction, as storage.PendingReplies: their rows are locked,
 // so a process taking at the same time finds them gone. A damaged record
 // stays (meeple check names it) and is reported beside the replies taken.
-func (s *Store) TakePending(take func(p storage.Pending) bool) ([]storage.Pending, error) {
+func (s *Store) TakePending(ctx context.Context, take func(p storage.Pending) bool) ([]storage.Pending, error) {
 	var taken []storage.Pending
 	var damaged error
-	err := s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		taken, damaged = nil, nil // a retried transaction starts again
 		rows, err := tx.Query(ctx, "SELECT id, record FROM pending_replies ORDER BY received FOR UPDATE")
 		if err != nil {

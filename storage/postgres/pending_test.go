@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestVerifyFindsADamagedPendingReply(t *testing.T) {
 	}
 	defer s.Close()
 	p := storage.Pending{ID: "5001", App: "app1", Token: "secret-token-5001", Received: time.Now(), Channel: "c0", Locale: "fr"}
-	if err := s.KeepPending(p); err != nil {
+	if err := s.KeepPending(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Verify(); err != nil {

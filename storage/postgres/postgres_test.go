@@ -163,7 +163,7 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 		go func(s storetest.Store) {
 			defer wg.Done()
 			for {
-				g, state, err := s.Load("c1")
+				g, state, err := s.Load(context.Background(), "c1")
 				if err != nil || g.Version >= target {
 					if err != nil {
 						t.Error(err)
@@ -177,7 +177,7 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 					return
 				}
 				snap, _ := state.Encode()
-				done, err := s.Commit("c1", storetest.GuardAt(t, s, "c1", g.Version), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action}}, Snapshot: snap})
+				done, err := s.Commit(context.Background(), "c1", storetest.GuardAt(t, s, "c1", g.Version), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: action}}, Snapshot: snap})
 				if errors.Is(err, storage.ErrStale) {
 					continue
 				}
@@ -195,7 +195,7 @@ func TestTwoProcessesApplyEachVersionOnce(t *testing.T) {
 		}(stores[w%2])
 	}
 	wg.Wait()
-	g, err := stores[1].Get("c1")
+	g, err := stores[1].Get(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
 	for i := 0; i < games; i++ {
 		ch := fmt.Sprintf("c%d", i)
 		storetest.NewRace(t, stores[0], "g1", ch, 2, "50")
-		if _, err := stores[0].Update(ch, storetest.GameIn(t, stores[0], ch), func(g *storage.Game) error {
+		if _, err := stores[0].Update(context.Background(), ch, storetest.GameIn(t, stores[0], ch), func(g *storage.Game) error {
 			g.Deadline, g.RemindAt = now.Add(-time.Duration(i)*time.Minute), now.Add(-time.Hour)
 			return nil
 		}); err != nil {
@@ -229,7 +229,7 @@ func TestTimersAreClaimedOnceAcrossProcesses(t *testing.T) {
 		go func(s storetest.Store) {
 			defer wg.Done()
 			for range 5 {
-				claimed, err := s.ClaimDue(now, time.Hour, nil)
+				claimed, err := s.ClaimDue(context.Background(), now, time.Hour, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -279,7 +279,7 @@ func TestOlderSchemaIsMigrated(t *testing.T) {
 	if v := storetest.Play(t, s, "c1"); v != 2 {
 		t.Fatalf("append after the migration gave version %d", v)
 	}
-	if _, err := s.ClaimDue(time.Now(), time.Minute, nil); err != nil {
+	if _, err := s.ClaimDue(context.Background(), time.Now(), time.Minute, nil); err != nil {
 		t.Fatalf("claims after the migration: %v", err)
 	}
 }
@@ -300,7 +300,7 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 			storetest.Play(t, s, ch)
 		}
 	}
-	want, _ := s.Get("c1")
+	want, _ := s.Get(context.Background(), "c1")
 	conn := connect(t, dsn)
 	exec(t, conn, `UPDATE games SET snapshot = 'garbage' WHERE channel = 'c1';
 		UPDATE games SET snapshot_version = 2 WHERE channel = 'c2';
@@ -308,29 +308,29 @@ func TestDamageIsReportedAndSnapshotsRepaired(t *testing.T) {
 		DELETE FROM game_log WHERE idx = 2 AND game_id = (SELECT id FROM games WHERE channel = 'c4');
 		INSERT INTO game_log SELECT game_id, 7, seat, at, action, sum FROM game_log WHERE idx = 1 AND game_id = (SELECT id FROM games WHERE channel = 'c4')`)
 	for _, ch := range []string{"c1", "c2"} {
-		g, state, err := s.Load(ch)
+		g, state, err := s.Load(context.Background(), ch)
 		if err != nil {
 			t.Fatalf("load of %s with a bad snapshot: %v", ch, err)
 		}
 		if data, _ := state.Encode(); !bytes.Equal(data, storetest.Replayed(t, g)) {
 			t.Fatalf("%s: the repaired state is not the replay of the log", ch)
 		}
-		if ok, err := s.Verified(ch); !ok || err != nil {
+		if ok, err := s.Verified(context.Background(), ch); !ok || err != nil {
 			t.Fatalf("%s after the repair: Verified = %v, %v", ch, ok, err)
 		}
 	}
-	if got, _ := s.Get("c1"); !bytes.Equal(got.Snapshot, want.Snapshot) {
+	if got, _ := s.Get(context.Background(), "c1"); !bytes.Equal(got.Snapshot, want.Snapshot) {
 		t.Fatal("the repaired snapshot differs from the one first stored")
 	}
 	if n := strings.Count(logs.String(), "repaired a game's snapshot"); n != 2 {
 		t.Fatalf("%d repairs logged, want 2:\n%s", n, logs.String())
 	}
 	for _, ch := range []string{"c3", "c4"} {
-		if _, _, err := s.Load(ch); !errors.Is(err, storage.ErrCorrupt) {
+		if _, _, err := s.Load(context.Background(), ch); !errors.Is(err, storage.ErrCorrupt) {
 			t.Errorf("load of damaged %s: %v, want ErrCorrupt", ch, err)
 		}
 	}
-	if _, err := s.ListActive("g1"); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := s.ListActive(context.Background(), "g1"); !errors.Is(err, storage.ErrCorrupt) {
 		t.Fatalf("listing with a damaged record: %v, want ErrCorrupt", err)
 	}
 }
@@ -346,7 +346,7 @@ func TestConcurrentFinishesCountEveryGame(t *testing.T) {
 			seats[0], seats[1] = seats[1], seats[0]
 		}
 		g := &storage.Game{Kind: "race", Guild: "g1", Channel: fmt.Sprintf("c%d", i), Status: storage.StatusRunning, Setup: storetest.RaceSetup(2), Seats: seats}
-		if err := stores[0].Create(g); err != nil {
+		if err := stores[0].Create(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -356,14 +356,14 @@ func TestConcurrentFinishesCountEveryGame(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			res := &engine.Result{Over: true, Scores: []int{2, 1}, Winners: []engine.Seat{0}}
-			if _, err := stores[i%2].Finish(fmt.Sprintf("c%d", i), storetest.GuardAt(t, stores[i%2], fmt.Sprintf("c%d", i), 0), storage.StatusFinished, res); err != nil {
+			if _, err := stores[i%2].Finish(context.Background(), fmt.Sprintf("c%d", i), storetest.GuardAt(t, stores[i%2], fmt.Sprintf("c%d", i), 0), storage.StatusFinished, res); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
 	for _, user := range []string{"a", "b"} {
-		st, err := stores[1].Stats(user)
+		st, err := stores[1].Stats(context.Background(), user)
 		if err != nil || len(st) != 1 || st[0].Played != games || st[0].Won != games/2 {
 			t.Fatalf("%s's stats: %+v, %v; want %d played, %d won", user, st, err, games, games/2)
 		}

@@ -14,8 +14,8 @@ import (
 
 // ListActive returns guild's active games, oldest first, without their
 // logs and snapshots.
-func (s *Store) ListActive(guild string) ([]*storage.Game, error) {
-	games, err := s.list(guild, "SELECT "+headCols+" FROM games g WHERE g.guild = $1 AND g.active ORDER BY g.id")
+func (s *Store) ListActive(ctx context.Context, guild string) ([]*storage.Game, error) {
+	games, err := s.list(ctx, guild, "SELECT "+headCols+" FROM games g WHERE g.guild = $1 AND g.active ORDER BY g.id")
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list active games of guild %s: %w", guild, err)
 	}
@@ -24,8 +24,8 @@ func (s *Store) ListActive(guild string) ([]*storage.Game, error) {
 
 // ActiveForUser returns the active games user is seated in, oldest first,
 // without their logs and snapshots.
-func (s *Store) ActiveForUser(user string) ([]*storage.Game, error) {
-	games, err := s.list(user, "SELECT "+headCols+` FROM game_users u JOIN games g ON g.id = u.game_id
+func (s *Store) ActiveForUser(ctx context.Context, user string) ([]*storage.Game, error) {
+	games, err := s.list(ctx, user, "SELECT "+headCols+` FROM game_users u JOIN games g ON g.id = u.game_id
 		WHERE u.user_id = $1 AND u.active ORDER BY g.id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list active games of user %s: %w", user, err)
@@ -35,8 +35,8 @@ func (s *Store) ActiveForUser(user string) ([]*storage.Game, error) {
 
 // ArchiveForGuild returns up to limit (0: all) of guild's finished and
 // abandoned games, newest first, below the ID before when it is not 0.
-func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*storage.Game, error) {
-	games, err := s.list(guild, "SELECT "+headCols+` FROM games g
+func (s *Store) ArchiveForGuild(ctx context.Context, guild string, before uint64, limit int) ([]*storage.Game, error) {
+	games, err := s.list(ctx, guild, "SELECT "+headCols+` FROM games g
 		WHERE g.guild = $1 AND NOT g.active AND g.id < $2 ORDER BY g.id DESC LIMIT $3`, page(before, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: archive of guild %s: %w", guild, err)
@@ -45,8 +45,8 @@ func (s *Store) ArchiveForGuild(guild string, before uint64, limit int) ([]*stor
 }
 
 // ArchiveForUser is ArchiveForGuild for the games user was seated in.
-func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storage.Game, error) {
-	games, err := s.list(user, "SELECT "+headCols+` FROM game_users u JOIN games g ON g.id = u.game_id
+func (s *Store) ArchiveForUser(ctx context.Context, user string, before uint64, limit int) ([]*storage.Game, error) {
+	games, err := s.list(ctx, user, "SELECT "+headCols+` FROM game_users u JOIN games g ON g.id = u.game_id
 		WHERE u.user_id = $1 AND NOT u.active AND g.id < $2 ORDER BY g.id DESC LIMIT $3`, page(before, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: archive of user %s: %w", user, err)
@@ -57,12 +57,12 @@ func (s *Store) ArchiveForUser(user string, before uint64, limit int) ([]*storag
 // Archive returns up to limit (0: all) finished and abandoned games of
 // every guild with an ID above after, lowest first, as
 // storage.Store.Archive.
-func (s *Store) Archive(after uint64, limit int) ([]*storage.Game, error) {
+func (s *Store) Archive(ctx context.Context, after uint64, limit int) ([]*storage.Game, error) {
 	var most *int
 	if limit > 0 {
 		most = &limit
 	}
-	games, err := s.query("SELECT "+headCols+" FROM games g WHERE NOT g.active AND g.id > $1 ORDER BY g.id LIMIT $2",
+	games, err := s.query(ctx, "SELECT "+headCols+" FROM games g WHERE NOT g.active AND g.id > $1 ORDER BY g.id LIMIT $2",
 		int64(min(after, 1<<63-1)), most)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: archive after game %d: %w", after, err)
@@ -85,17 +85,17 @@ func page(before uint64, limit int) []any {
 }
 
 // list runs a query of games (selecting headCols) for owner, a Discord id.
-func (s *Store) list(owner, sql string, args ...any) ([]*storage.Game, error) {
+func (s *Store) list(ctx context.Context, owner, sql string, args ...any) ([]*storage.Game, error) {
 	if err := storage.CheckID("owner", owner); err != nil {
 		return nil, err
 	}
-	return s.query(sql, append([]any{owner}, args...)...)
+	return s.query(ctx, sql, append([]any{owner}, args...)...)
 }
 
 // query runs a query of games (selecting headCols).
-func (s *Store) query(sql string, args ...any) ([]*storage.Game, error) {
+func (s *Store) query(ctx context.Context, sql string, args ...any) ([]*storage.Game, error) {
 	var out []*storage.Game
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		rows, err := s.pool.Query(ctx, sql, args...)
 		if err != nil {
 			return err
@@ -120,9 +120,9 @@ func (s *Store) query(sql string, args ...any) ([]*storage.Game, error) {
 // Due returns the deadlines and reminders of active games at or before
 // now, earliest first (then by game, deadline before reminder), as
 // storage.Store.Due.
-func (s *Store) Due(now time.Time) ([]storage.Due, error) {
+func (s *Store) Due(ctx context.Context, now time.Time) ([]storage.Due, error) {
 	var out []storage.Due
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		rows, err := s.pool.Query(ctx, `SELECT at, id, kind, channel FROM (
 				SELECT deadline AS at, id, 'd' AS kind, channel FROM games WHERE active AND deadline <= $1
 				UNION ALL
@@ -152,12 +152,12 @@ func (s *Store) Due(now time.Time) ([]storage.Due, error) {
 }
 
 // Stats returns user's statistics, one per kind of game played, by kind.
-func (s *Store) Stats(user string) ([]storage.Stats, error) {
+func (s *Store) Stats(ctx context.Context, user string) ([]storage.Stats, error) {
 	if err := storage.CheckID("user", user); err != nil {
 		return nil, fmt.Errorf("postgres: stats: %w", err)
 	}
 	var out []storage.Stats
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		rows, err := s.pool.Query(ctx, `SELECT kind, played, won, abandoned, score_sum, best, sum FROM stats
 			WHERE user_id = $1 ORDER BY kind COLLATE "C"`, user)
 		if err != nil {
@@ -222,9 +222,9 @@ func checkStats(st storage.Stats, sum int64) error {
 
 // GuildSettings returns guild's settings, or storage.DefaultGuildSettings
 // when it has saved none.
-func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
+func (s *Store) GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error) {
 	out := storage.DefaultGuildSettings()
-	found, err := s.getRecord("SELECT settings, sum FROM guild_settings WHERE guild = $1", storage.RecGuild, guild, &out)
+	found, err := s.getRecord(ctx, "SELECT settings, sum FROM guild_settings WHERE guild = $1", storage.RecGuild, guild, &out)
 	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("postgres: settings of guild %s: %w", guild, err)
 	}
@@ -232,10 +232,10 @@ func (s *Store) GuildSettings(guild string) (storage.GuildSettings, error) {
 }
 
 // PutGuildSettings saves guild's settings.
-func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) error {
+func (s *Store) PutGuildSettings(ctx context.Context, guild string, settings storage.GuildSettings) error {
 	err := storage.CheckGuildSettings(settings)
 	if err == nil {
-		err = s.putRecord(`INSERT INTO guild_settings (guild, settings, sum) VALUES ($1, $2, $3)
+		err = s.putRecord(ctx, `INSERT INTO guild_settings (guild, settings, sum) VALUES ($1, $2, $3)
 			ON CONFLICT (guild) DO UPDATE SET settings = EXCLUDED.settings, sum = EXCLUDED.sum`, storage.RecGuild, guild, settings)
 	}
 	if err != nil {
@@ -246,19 +246,19 @@ func (s *Store) PutGuildSettings(guild string, settings storage.GuildSettings) e
 
 // UserPrefs returns user's preferences, or storage.DefaultUserPrefs when
 // they have saved none.
-func (s *Store) UserPrefs(user string) (storage.UserPrefs, error) {
+func (s *Store) UserPrefs(ctx context.Context, user string) (storage.UserPrefs, error) {
 	out := storage.DefaultUserPrefs()
-	if _, err := s.getRecord("SELECT prefs, sum FROM user_prefs WHERE user_id = $1", storage.RecUser, user, &out); err != nil {
+	if _, err := s.getRecord(ctx, "SELECT prefs, sum FROM user_prefs WHERE user_id = $1", storage.RecUser, user, &out); err != nil {
 		return storage.UserPrefs{}, fmt.Errorf("postgres: preferences of user %s: %w", user, err)
 	}
 	return out, nil
 }
 
 // PutUserPrefs saves user's preferences.
-func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
+func (s *Store) PutUserPrefs(ctx context.Context, user string, prefs storage.UserPrefs) error {
 	err := storage.CheckUserPrefs(prefs)
 	if err == nil {
-		err = s.putRecord(`INSERT INTO user_prefs (user_id, prefs, sum) VALUES ($1, $2, $3)
+		err = s.putRecord(ctx, `INSERT INTO user_prefs (user_id, prefs, sum) VALUES ($1, $2, $3)
 			ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs, sum = EXCLUDED.sum`, storage.RecUser, user, prefs)
 	}
 	if err != nil {
@@ -269,11 +269,11 @@ func (s *Store) PutUserPrefs(user string, prefs storage.UserPrefs) error {
 
 // UpdateUserPrefs changes user's preferences with fn in one transaction,
 // holding their row (or, before they have one, the row's key) meanwhile.
-func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
+func (s *Store) UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error) {
 	var out storage.UserPrefs
 	err := storage.CheckID(storage.RecUser, user)
 	if err == nil {
-		err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		err = s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 			out = storage.DefaultUserPrefs()
 			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('user_prefs:' || $1))", user); err != nil {
 				return err
@@ -315,11 +315,11 @@ func (s *Store) UpdateUserPrefs(user string, fn func(p *storage.UserPrefs) error
 // the record and its checksum) into v, leaving v as it is when there is
 // none; found tells which. A record that fails its checksum is
 // storage.ErrCorrupt.
-func (s *Store) getRecord(sql, kind, key string, v any) (found bool, err error) {
+func (s *Store) getRecord(ctx context.Context, sql, kind, key string, v any) (found bool, err error) {
 	if err := storage.CheckID(kind, key); err != nil {
 		return false, err
 	}
-	err = s.call(func(ctx context.Context) error {
+	err = s.call(ctx, func(ctx context.Context) error {
 		var (
 			data []byte
 			sum  int64
@@ -350,7 +350,7 @@ func decodeRecord(kind, key string, data []byte, sum int64, v any) error {
 }
 
 // putRecord stores v as JSON under key, with its checksum.
-func (s *Store) putRecord(sql, kind, key string, v any) error {
+func (s *Store) putRecord(ctx context.Context, sql, kind, key string, v any) error {
 	if err := storage.CheckID(kind, key); err != nil {
 		return err
 	}
@@ -358,7 +358,7 @@ func (s *Store) putRecord(sql, kind, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return s.call(func(ctx context.Context) error {
+	return s.call(ctx, func(ctx context.Context) error {
 		_, err := s.pool.Exec(ctx, sql, key, data, recordSum(key, data))
 		return committed(err) // the statement commits itself
 	})
@@ -366,8 +366,8 @@ func (s *Store) putRecord(sql, kind, key string, v any) error {
 
 // Counts returns how many games the database holds: the active ones, and
 // all of them.
-func (s *Store) Counts() (active, total int, err error) {
-	err = s.call(func(ctx context.Context) error {
+func (s *Store) Counts(ctx context.Context) (active, total int, err error) {
+	err = s.call(ctx, func(ctx context.Context) error {
 		return s.pool.QueryRow(ctx, "SELECT count(*) FILTER (WHERE active), count(*) FROM games").Scan(&active, &total)
 	})
 	if err != nil {

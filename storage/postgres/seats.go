@@ -13,12 +13,12 @@ import (
 // Seatings returns user's entries in the seat index, one per active game
 // they hold a seat in, by game id: one read of game_users by its primary
 // key, whatever the number of games.
-func (s *Store) Seatings(user string) ([]storage.Seating, error) {
+func (s *Store) Seatings(ctx context.Context, user string) ([]storage.Seating, error) {
 	if err := storage.CheckID("user", user); err != nil {
 		return nil, fmt.Errorf("postgres: seats of user: %w", err)
 	}
 	var out []storage.Seating
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		out = out[:0]
 		rows, err := s.pool.Query(ctx, "SELECT game_id, seating FROM game_users WHERE user_id = $1 AND active ORDER BY game_id", user)
 		if err != nil {

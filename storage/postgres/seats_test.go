@@ -21,7 +21,7 @@ func TestSeatIndexIsFilledAndVerified(t *testing.T) {
 	dsn, s := filled(t)
 	want := map[string][]storage.Seating{}
 	for _, u := range []string{"u1", "u2"} {
-		seats, err := s.Seatings(u)
+		seats, err := s.Seatings(context.Background(), u)
 		if err != nil || len(seats) == 0 {
 			t.Fatalf("%s's entries: %+v, %v", u, seats, err)
 		}
@@ -64,12 +64,12 @@ func TestSeatIndexIsFilledAndVerified(t *testing.T) {
 	}
 	defer s.Close()
 	for u, before := range want {
-		seats, err := s.Seatings(u)
+		seats, err := s.Seatings(ctx, u)
 		if err != nil || len(seats) != len(before) {
 			t.Fatalf("%s's entries after the step: %+v, %v; before: %+v", u, seats, err, before)
 		}
 		for _, st := range seats {
-			g, state, err := s.Load(st.Channel)
+			g, state, err := s.Load(ctx, st.Channel)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestSeatIndexIsFilledAndVerified(t *testing.T) {
 	if err := s.Verify(); !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "seat index entry of user u1") {
 		t.Errorf("Verify of a damaged seat index entry: %v, want ErrCorrupt naming it", err)
 	}
-	if _, err := s.Seatings("u1"); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := s.Seatings(ctx, "u1"); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("reading a damaged seat index entry: %v, want ErrCorrupt", err)
 	}
 }

@@ -173,12 +173,16 @@ func (s *Store) Close() error {
 // the next read's "conn closed" as safe to retry. Every fn is a read, a
 // transaction, or writes that a retry cannot apply twice. A server that
 // cannot serve (starting up, shutting down, unreachable) is
-// storage.ErrUnavailable.
-func (s *Store) call(fn func(ctx context.Context) error) error {
+// storage.ErrUnavailable. fn's context is ctx bounded by the store's
+// timeout; a ctx already done runs nothing and returns its error.
+func (s *Store) call(ctx context.Context, fn func(ctx context.Context) error) error {
 	if s.closed.Load() {
 		return storage.ErrClosed
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
 		err := fn(ctx)
@@ -192,8 +196,8 @@ func (s *Store) call(fn func(ctx context.Context) error) error {
 // serialisation failure or deadlock between processes is retried. A
 // failure before COMMIT was sent leaves nothing written; one while
 // committing leaves the outcome unknown (see committed).
-func (s *Store) inTx(fn func(ctx context.Context, tx pgx.Tx) error) error {
-	return s.call(func(ctx context.Context) error {
+func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	return s.call(ctx, func(ctx context.Context) error {
 		for attempt := 0; ; attempt++ {
 			err := runTx(ctx, s.pool, fn)
 			if attempt < 5 && retryable(err) {

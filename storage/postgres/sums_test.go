@@ -60,7 +60,7 @@ func filled(t *testing.T) (string, *postgres.Store) {
 			storetest.Play(t, s, ch)
 		}
 	}
-	g, st, err := s.Load("c1")
+	g, st, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func filled(t *testing.T) (string, *postgres.Store) {
 	}
 	snap, _ := st.Encode()
 	waiting := []engine.Seat{st.Prompts()[0].Seat}
-	if _, err := s.Commit("c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: seat, Action: action}}, Snapshot: snap, Waiting: waiting}); err != nil {
+	if _, err := s.Commit(context.Background(), "c1", g.Guard(), storage.Outcome{Key: "interaction-1", Entries: []storage.Entry{{Seat: seat, Action: action}}, Snapshot: snap, Waiting: waiting}); err != nil {
 		t.Fatal(err)
 	}
 	for _, ch := range []string{"c3", "c4"} {
@@ -78,22 +78,22 @@ func filled(t *testing.T) (string, *postgres.Store) {
 		if ch == "c4" {
 			status, res = storage.StatusAbandoned, nil
 		}
-		if _, err := s.Finish(ch, guard(t, s, ch), status, res); err != nil {
+		if _, err := s.Finish(context.Background(), ch, guard(t, s, ch), status, res); err != nil {
 			t.Fatal(err)
 		}
 	}
 	lobby := &storage.Game{Kind: "race", Guild: "g1", Channel: "c5", Setup: storetest.RaceSetup(2), Seats: []storage.Seat{{User: "u1"}}}
-	if err := s.Create(lobby); err != nil {
+	if err := s.Create(context.Background(), lobby); err != nil {
 		t.Fatal(err)
 	}
 	settings := storage.DefaultGuildSettings()
 	settings.GamesChannel = "123"
-	if err := s.PutGuildSettings("g1", settings); err != nil {
+	if err := s.PutGuildSettings(context.Background(), "g1", settings); err != nil {
 		t.Fatal(err)
 	}
 	prefs := storage.DefaultUserPrefs()
 	prefs.Secrets = storage.SecretsDM
-	if err := s.PutUserPrefs("u1", prefs); err != nil {
+	if err := s.PutUserPrefs(context.Background(), "u1", prefs); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Verify(); err != nil {
@@ -116,7 +116,7 @@ func readAll(s *postgres.Store) map[string]string {
 		out[key] = fmt.Sprintf("%+v", v)
 	}
 	for id := uint64(1); id <= 5; id++ {
-		g, err := s.GetByID(id)
+		g, err := s.GetByID(context.Background(), id)
 		if g != nil {
 			g.Updated = time.Time{}
 			res := g.Result
@@ -127,7 +127,7 @@ func readAll(s *postgres.Store) map[string]string {
 		put(fmt.Sprintf("game %d", id), g, err)
 	}
 	for _, ch := range []string{"c1", "c2", "c5"} {
-		g, st, err := s.Load(ch)
+		g, st, err := s.Load(context.Background(), ch)
 		var state []byte
 		if err == nil && st != nil {
 			state, _ = st.Encode()
@@ -137,17 +137,17 @@ func readAll(s *postgres.Store) map[string]string {
 		}
 		put("load "+ch, fmt.Sprint(g, state), err)
 	}
-	list, err := s.ListActive("g1")
+	list, err := s.ListActive(context.Background(), "g1")
 	put("active", len(list), err)
-	arch, err := s.ArchiveForGuild("g1", 0, 0)
+	arch, err := s.ArchiveForGuild(context.Background(), "g1", 0, 0)
 	put("archive", len(arch), err)
 	for _, u := range []string{"u1", "u2"} {
-		st, err := s.Stats(u)
+		st, err := s.Stats(context.Background(), u)
 		put("stats "+u, st, err)
-		p, err := s.UserPrefs(u)
+		p, err := s.UserPrefs(context.Background(), u)
 		put("prefs "+u, p, err)
 	}
-	gs, err := s.GuildSettings("g1")
+	gs, err := s.GuildSettings(context.Background(), "g1")
 	put("settings", gs, err)
 	return out
 }
@@ -226,7 +226,7 @@ func TestDamagedRowsAreErrorsNeverData(t *testing.T) {
 // guard is the guard of channel's game as it is.
 func guard(t *testing.T, s *postgres.Store, channel string) storage.Guard {
 	t.Helper()
-	g, err := s.Get(channel)
+	g, err := s.Get(context.Background(), channel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestOlderRowsGetTheirChecksums(t *testing.T) {
 		+ (SELECT count(*) FROM commits WHERE at IS NULL)`).Scan(&nulls); err != nil || nulls != 0 {
 		t.Fatalf("%d rows without their checksum or time, %v", nulls, err)
 	}
-	if _, err := s.Commit("c2", guard(t, s, "c2"), storage.Outcome{Key: "interaction-1"}); !errors.Is(err, storage.ErrApplied) {
+	if _, err := s.Commit(context.Background(), "c2", guard(t, s, "c2"), storage.Outcome{Key: "interaction-1"}); !errors.Is(err, storage.ErrApplied) {
 		t.Fatalf("a key kept before the upgrade: %v, want ErrApplied", err)
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 // GameIDs returns the ids of the games, active and archived, above after,
 // ascending, at most limit of them (0: all), as storage.Store.GameIDs.
-func (s *Store) GameIDs(after uint64, limit int) ([]uint64, error) {
+func (s *Store) GameIDs(ctx context.Context, after uint64, limit int) ([]uint64, error) {
 	var out []uint64
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		var most *int
 		if limit > 0 {
 			most = &limit
@@ -35,11 +35,11 @@ func (s *Store) GameIDs(after uint64, limit int) ([]uint64, error) {
 
 // Restore stores a game exactly as another store kept it, as
 // storage.Store.Restore.
-func (s *Store) Restore(g *storage.Game) error {
+func (s *Store) Restore(ctx context.Context, g *storage.Game) error {
 	err := storage.CheckRestore(g)
 	if err == nil {
 		rec := g.Clone()
-		err = s.inTx(func(ctx context.Context, tx pgx.Tx) error {
+		err = s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 			var taken, busy bool
 			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = $1),
 				EXISTS (SELECT 1 FROM games WHERE channel = $2 AND active)`, int64(rec.ID), rec.Channel).Scan(&taken, &busy); err != nil {
@@ -76,9 +76,9 @@ func (s *Store) Restore(g *storage.Game) error {
 
 // SavedSettings returns every guild's saved settings and every user's
 // saved preferences, as storage.Store.SavedSettings.
-func (s *Store) SavedSettings() (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error) {
+func (s *Store) SavedSettings(ctx context.Context) (map[string]storage.GuildSettings, map[string]storage.UserPrefs, error) {
 	guilds, users := map[string]storage.GuildSettings{}, map[string]storage.UserPrefs{}
-	err := s.call(func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		if err := collect(ctx, s, "SELECT guild, settings, sum FROM guild_settings", storage.RecGuild, guilds, storage.DefaultGuildSettings); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -67,7 +68,7 @@ func BenchAppend(b *testing.B, newDB NewDatabase) {
 			for b.Loop() {
 				start := time.Now()
 				var err error
-				if at, err = s.Append("c1", at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+				if at, err = s.Append(context.Background(), "c1", at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
 					b.Fatal(err)
 				}
 				v++
@@ -107,7 +108,7 @@ func appendGames(b *testing.B, s Store, games, size int) {
 			for v := 0; next.Add(1) <= int64(b.N); v++ {
 				t0 := time.Now()
 				var err error
-				if at, err = s.Append(ch, at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
+				if at, err = s.Append(context.Background(), ch, at, storage.Entry{Seat: 0, Action: "roll"}, snaps[v%2]); err != nil {
 					b.Error(err)
 					return
 				}
@@ -162,13 +163,13 @@ func BenchLoad(b *testing.B, newDB NewDatabase) {
 	for _, m := range played.Moves {
 		g.Log = append(g.Log, storage.Entry{Seat: m.Seat, Action: m.Action})
 	}
-	if err := s.Create(g); err != nil {
+	if err := s.Create(context.Background(), g); err != nil {
 		b.Fatal(err)
 	}
 	var durations []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, _, err := s.Load("c1"); err != nil {
+		if _, _, err := s.Load(context.Background(), "c1"); err != nil {
 			b.Fatal(err)
 		}
 		durations = append(durations, time.Since(start))
@@ -262,11 +263,11 @@ func interactInSteps(s Store, ch string, at storage.Guard, v int) (storage.Guard
 	snap := FakeSnapshot(3<<10, v)
 	for i := 0; i < interactionActions; i++ {
 		var err error
-		if at, err = s.Append(ch, at, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
+		if at, err = s.Append(context.Background(), ch, at, storage.Entry{Seat: 0, Action: "roll"}, snap); err != nil {
 			return at, err
 		}
 	}
-	_, err := s.Update(ch, at.Game, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
+	_, err := s.Update(context.Background(), ch, at.Game, func(g *storage.Game) error { g.Deadline = time.Now().Add(time.Hour); return nil })
 	return at, err
 }
 
@@ -277,7 +278,7 @@ func interactAtOnce(s Store, ch string, at storage.Guard, v int) (storage.Guard,
 	for i := 0; i < interactionActions; i++ {
 		o.Entries = append(o.Entries, storage.Entry{Seat: 0, Action: "roll"})
 	}
-	g, err := s.Commit(ch, at, o)
+	g, err := s.Commit(context.Background(), ch, at, o)
 	if err != nil {
 		return at, err
 	}
@@ -300,14 +301,14 @@ func BenchSeatings(b *testing.B, newDB NewDatabase, games int) {
 		if i < games {
 			g.Seats[i%4].User = "u1" // the race waits on seat 1
 		}
-		if err := s.Create(g); err != nil {
+		if err := s.Create(context.Background(), g); err != nil {
 			b.Fatal(err)
 		}
 	}
 	var durations []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		seats, err := s.Seatings("u1")
+		seats, err := s.Seatings(context.Background(), "u1")
 		if err != nil || len(seats) != games {
 			b.Fatalf("%d entries, %v; want %d", len(seats), err, games)
 		}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,7 @@ func testDeliveries(t *testing.T, opener Opener) {
 	at := time.Now() // the store's own clock prunes deliveries older than storage.KeyHorizon
 	deliver := func(s Store, id string) bool {
 		t.Helper()
-		first, err := s.FirstDelivery(id, at)
+		first, err := s.FirstDelivery(context.Background(), id, at)
 		if err != nil {
 			t.Fatalf("FirstDelivery(%s): %v", id, err)
 		}
@@ -28,7 +29,7 @@ func testDeliveries(t *testing.T, opener Opener) {
 	if !deliver(s, "1001") || deliver(s, "1001") || !deliver(s, "1002") {
 		t.Fatal("a first delivery, a second one and another id are not told apart")
 	}
-	if _, err := s.FirstDelivery("", at); err == nil {
+	if _, err := s.FirstDelivery(context.Background(), "", at); err == nil {
 		t.Error("an empty interaction id was taken")
 	}
 	DeliveredOnce(t, []Store{s}, 8, 20)
@@ -39,13 +40,13 @@ func testDeliveries(t *testing.T, opener Opener) {
 	if deliver(s, "1001") {
 		t.Fatal("after a restart, an interaction delivered before is taken again")
 	}
-	if _, err := s.PruneKeys(at); err != nil {
+	if _, err := s.PruneKeys(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
 	if deliver(s, "1002") {
 		t.Fatal("a prune of older ids forgot one delivered at its bound")
 	}
-	if _, err := s.PruneKeys(at.Add(time.Minute)); err != nil {
+	if _, err := s.PruneKeys(context.Background(), at.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if !deliver(s, "1002") {
@@ -66,7 +67,7 @@ func DeliveredOnce(t *testing.T, stores []Store, callers, ids int) {
 		for range callers {
 			wg.Go(func() {
 				for i := range ids {
-					first, err := s.FirstDelivery(fmt.Sprintf("9%05d", i), at)
+					first, err := s.FirstDelivery(context.Background(), fmt.Sprintf("9%05d", i), at)
 					if err != nil {
 						t.Error(err)
 						return

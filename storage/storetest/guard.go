@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -31,29 +32,29 @@ func commitNext(t *testing.T, g *storage.Game, state engine.State, key string) s
 // changes nothing.
 func refusedAsStale(t *testing.T, s Store, channel string, at storage.Guard, o storage.Outcome) {
 	t.Helper()
-	before, err := s.Get(channel)
+	before, err := s.Get(context.Background(), channel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ve *storage.VersionError
-	if _, err := s.Commit(channel, at, o); !errors.Is(err, storage.ErrStale) || !errors.As(err, &ve) || ve.Expected != at || ve.Actual != before.Guard() {
+	if _, err := s.Commit(context.Background(), channel, at, o); !errors.Is(err, storage.ErrStale) || !errors.As(err, &ve) || ve.Expected != at || ve.Actual != before.Guard() {
 		t.Errorf("stale commit: %v, want a VersionError from %+v to %+v", err, at, before.Guard())
 	}
-	if _, err := s.Append(channel, at, o.Entries[0], o.Snapshot); !errors.Is(err, storage.ErrStale) {
+	if _, err := s.Append(context.Background(), channel, at, o.Entries[0], o.Snapshot); !errors.Is(err, storage.ErrStale) {
 		t.Errorf("stale append: %v, want ErrStale", err)
 	}
-	if _, _, err := s.Undo(channel, at, 1); !errors.Is(err, storage.ErrStale) {
+	if _, _, err := s.Undo(context.Background(), channel, at, 1); !errors.Is(err, storage.ErrStale) {
 		t.Errorf("stale undo: %v, want ErrStale", err)
 	}
-	if _, err := s.Finish(channel, at, storage.StatusAbandoned, nil); !errors.Is(err, storage.ErrStale) {
+	if _, err := s.Finish(context.Background(), channel, at, storage.StatusAbandoned, nil); !errors.Is(err, storage.ErrStale) {
 		t.Errorf("stale abandon: %v, want ErrStale", err)
 	}
 	if at.Game != before.ID {
-		if _, err := s.Update(channel, at.Game, func(g *storage.Game) error { g.Nudged = g.Updated; return nil }); !errors.Is(err, storage.ErrStale) {
+		if _, err := s.Update(context.Background(), channel, at.Game, func(g *storage.Game) error { g.Nudged = g.Updated; return nil }); !errors.Is(err, storage.ErrStale) {
 			t.Errorf("an edit meant for game %d applied to game %d: %v, want ErrStale", at.Game, before.ID, err)
 		}
 	}
-	after, err := s.Get(channel)
+	after, err := s.Get(context.Background(), channel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,23 +76,23 @@ func testReplacedGame(t *testing.T, opener Opener) {
 	for range 12 {
 		Play(t, s, "c1")
 	}
-	first, state, err := s.Load("c1")
+	first, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale := commitNext(t, first, state, "")
-	if _, err := s.Finish("c1", first.Guard(), storage.StatusAbandoned, nil); err != nil {
+	if _, err := s.Finish(context.Background(), "c1", first.Guard(), storage.StatusAbandoned, nil); err != nil {
 		t.Fatal(err)
 	}
 	second := NewRace(t, s, "g1", "c1", 2, "1000000")
 	for range 12 {
 		Play(t, s, "c1")
 	}
-	if g, _ := s.Get("c1"); g.ID != second.ID || g.Version != first.Version {
+	if g, _ := s.Get(context.Background(), "c1"); g.ID != second.ID || g.Version != first.Version {
 		t.Fatalf("the second game is game %d at version %d, want game %d at version %d", g.ID, g.Version, second.ID, first.Version)
 	}
 	refusedAsStale(t, s, "c1", first.Guard(), stale)
-	if g, _ := s.GetByID(first.ID); g.Status != storage.StatusAbandoned || g.Version != first.Version {
+	if g, _ := s.GetByID(context.Background(), first.ID); g.Status != storage.StatusAbandoned || g.Version != first.Version {
 		t.Fatalf("the first game after the refused writes: %s at version %d", g.Status, g.Version)
 	}
 }
@@ -107,7 +108,7 @@ func testUndoneHistory(t *testing.T, opener Opener) {
 		Play(t, s, "c1")
 	}
 	seen := map[uint64]bool{}
-	g, state, err := s.Load("c1")
+	g, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +116,12 @@ func testUndoneHistory(t *testing.T, opener Opener) {
 	before := g.Guard()
 	stale := commitNext(t, g, state.Clone(), "")
 	// another writer: an action, its undo, and a different action
-	after, err := s.Commit("c1", before, commitNext(t, g, state.Clone(), ""))
+	after, err := s.Commit(context.Background(), "c1", before, commitNext(t, g, state.Clone(), ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen[after.Revision] = true
-	undone, state, err := s.Undo("c1", after.Guard(), 1)
+	undone, state, err := s.Undo(context.Background(), "c1", after.Guard(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func testUndoneHistory(t *testing.T, opener Opener) {
 		t.Fatal(err)
 	}
 	snap, _ := state.Encode()
-	again, err := s.Commit("c1", undone.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: other}}, Snapshot: snap})
+	again, err := s.Commit(context.Background(), "c1", undone.Guard(), storage.Outcome{Entries: []storage.Entry{{Seat: p.Seat, Action: other}}, Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func testUndoneHistory(t *testing.T, opener Opener) {
 	refusedAsStale(t, s, "c1", before, stale)         // the history the writer loaded
 	refusedAsStale(t, s, "c1", after.Guard(), stale)  // the same version, another history
 	refusedAsStale(t, s, "c1", undone.Guard(), stale) // a revision the game had, not has
-	if g, _ := s.Get("c1"); g.Log[5].Action != other {
+	if g, _ := s.Get(context.Background(), "c1"); g.Log[5].Action != other {
 		t.Fatalf("action 6 is %q, want %q", g.Log[5].Action, other)
 	}
 }
@@ -156,24 +157,24 @@ func testUndoneHistory(t *testing.T, opener Opener) {
 func testRetriedCommit(t *testing.T, opener Opener) {
 	s := open(t, opener)
 	NewRace(t, s, "g1", "c1", 2, "6")
-	g, state, err := s.Load("c1")
+	g, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := commitNext(t, g, state, "1234567890123456789")
-	done, err := s.Commit("c1", g.Guard(), o)
+	done, err := s.Commit(context.Background(), "c1", g.Guard(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	retry := func(when string) {
 		t.Helper()
-		before, _ := s.GetByID(g.ID)
-		_, err := s.Commit("c1", g.Guard(), o)
+		before, _ := s.GetByID(context.Background(), g.ID)
+		_, err := s.Commit(context.Background(), "c1", g.Guard(), o)
 		var ae *storage.AppliedError
 		if !errors.Is(err, storage.ErrApplied) || !errors.As(err, &ae) || ae.Game.ID != g.ID {
 			t.Fatalf("%s: retry: %v, want an AppliedError naming game %d", when, err, g.ID)
 		}
-		if after, _ := s.GetByID(g.ID); after.Version != before.Version || after.Revision != before.Revision {
+		if after, _ := s.GetByID(context.Background(), g.ID); after.Version != before.Version || after.Revision != before.Revision {
 			t.Fatalf("%s: the retry changed the game", when)
 		}
 	}
@@ -186,7 +187,7 @@ func testRetriedCommit(t *testing.T, opener Opener) {
 	s.Close()
 	s = open(t, opener)
 	retry("after opening the store again")
-	if _, err := s.Commit("c1", GuardAt(t, s, "c1", 2), storage.Outcome{Key: "x\x00"}); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.Commit(context.Background(), "c1", GuardAt(t, s, "c1", 2), storage.Outcome{Key: "x\x00"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("a key that is no id: %v, want ErrInvalid", err)
 	}
 }
@@ -197,30 +198,30 @@ func testRetriedCommit(t *testing.T, opener Opener) {
 func testPruneKeys(t *testing.T, opener Opener) {
 	s := open(t, opener)
 	NewRace(t, s, "g1", "c1", 2, "1000")
-	g, state, err := s.Load("c1")
+	g, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := commitNext(t, g, state, "interaction-1")
 	kept := time.Now()
-	if _, err := s.Commit("c1", g.Guard(), o); err != nil {
+	if _, err := s.Commit(context.Background(), "c1", g.Guard(), o); err != nil {
 		t.Fatal(err)
 	}
 	for _, before := range []time.Time{kept.Add(-storage.KeyHorizon), kept.Add(-time.Minute)} {
-		if n, err := s.PruneKeys(before); n != 0 || err != nil {
+		if n, err := s.PruneKeys(context.Background(), before); n != 0 || err != nil {
 			t.Fatalf("PruneKeys(%v before the commit) = %d, %v; want 0", kept.Sub(before), n, err)
 		}
-		if _, err := s.Commit("c1", g.Guard(), o); !errors.Is(err, storage.ErrApplied) {
+		if _, err := s.Commit(context.Background(), "c1", g.Guard(), o); !errors.Is(err, storage.ErrApplied) {
 			t.Fatalf("a retry after pruning older keys: %v, want ErrApplied", err)
 		}
 	}
-	if n, err := s.PruneKeys(time.Now().Add(time.Minute)); n != 1 || err != nil {
+	if n, err := s.PruneKeys(context.Background(), time.Now().Add(time.Minute)); n != 1 || err != nil {
 		t.Fatalf("PruneKeys after the commit = %d, %v; want 1", n, err)
 	}
-	if _, err := s.Commit("c1", g.Guard(), o); !errors.Is(err, storage.ErrStale) {
+	if _, err := s.Commit(context.Background(), "c1", g.Guard(), o); !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("a retry once its key is forgotten: %v, want ErrStale", err)
 	}
-	if got, _ := s.Get("c1"); got.Version != 1 {
+	if got, _ := s.Get(context.Background(), "c1"); got.Version != 1 {
 		t.Fatalf("version %d after one commit and its retries, want 1", got.Version)
 	}
 }

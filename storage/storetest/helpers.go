@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -13,9 +14,9 @@ func Games() *engine.Registry { return engine.NewRegistry(Race{}) }
 
 // Writer is the part of a store the helpers below play games through.
 type Writer interface {
-	Create(g *storage.Game) error
-	Load(channel string) (*storage.Game, engine.State, error)
-	Append(channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error)
+	Create(ctx context.Context, g *storage.Game) error
+	Load(ctx context.Context, channel string) (*storage.Game, engine.State, error)
+	Append(ctx context.Context, channel string, at storage.Guard, e storage.Entry, snapshot []byte) (storage.Guard, error)
 }
 
 // RaceSetup is the setup of a race that does not end.
@@ -34,7 +35,7 @@ func NewRace(t testing.TB, s Writer, guild, channel string, players int, goal st
 	for i := 0; i < players; i++ {
 		g.Seats = append(g.Seats, storage.Seat{User: fmt.Sprintf("u%d", i+1)})
 	}
-	if err := s.Create(g); err != nil {
+	if err := s.Create(context.Background(), g); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	return g
@@ -53,7 +54,7 @@ func NextAction(v int) string {
 // returning the new version.
 func Play(t testing.TB, s Writer, channel string) int {
 	t.Helper()
-	g, state, err := s.Load(channel)
+	g, state, err := s.Load(context.Background(), channel)
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -75,7 +76,7 @@ func Step(s Writer, g *storage.Game, state engine.State) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.Append(g.Channel, g.Guard(), storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
+	if _, err := s.Append(context.Background(), g.Channel, g.Guard(), storage.Entry{Seat: p.Seat, Action: action}, snap); err != nil {
 		return 0, err
 	}
 	return g.Version + 1, nil
@@ -112,7 +113,7 @@ func Channels(games []*storage.Game) []string {
 // otherwise: the tests written with versions keep their meaning.
 func GuardAt(t testing.TB, s storage.Store, channel string, v int) storage.Guard {
 	t.Helper()
-	g, err := s.Get(channel)
+	g, err := s.Get(context.Background(), channel)
 	if err != nil {
 		return storage.Guard{}
 	}
@@ -126,7 +127,7 @@ func GuardAt(t testing.TB, s storage.Store, channel string, v int) storage.Guard
 // GameIn is the id of channel's game in s, 0 when it has none.
 func GameIn(t testing.TB, s storage.Store, channel string) uint64 {
 	t.Helper()
-	g, err := s.Get(channel)
+	g, err := s.Get(context.Background(), channel)
 	if err != nil {
 		return 0
 	}

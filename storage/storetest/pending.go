@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"sync"
@@ -22,19 +23,19 @@ func testPendingReplies(t *testing.T, opener Opener) {
 		return storage.Pending{ID: id, App: "app1", Token: "token-" + id, Received: received, Guild: "g1", Channel: "c1", Game: 7, Locale: "de", Owner: "run-a"}
 	}
 	for _, p := range []storage.Pending{reply("2001", at), reply("2002", at.Add(-time.Hour)), reply("2003", at), reply("2004", at)} {
-		if err := s.KeepPending(p); err != nil {
+		if err := s.KeepPending(context.Background(), p); err != nil {
 			t.Fatalf("KeepPending(%s): %v", p.ID, err)
 		}
 	}
 	for _, bad := range []storage.Pending{{App: "a", Token: "t", Received: at}, {ID: "1", Token: "t", Received: at}, {ID: "1", App: "a", Received: at}, {ID: "1", App: "a", Token: "t"}} {
-		if err := s.KeepPending(bad); !errors.Is(err, storage.ErrInvalid) {
+		if err := s.KeepPending(context.Background(), bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("KeepPending(%+v) = %v, want ErrInvalid", bad, err)
 		}
 	}
-	if err := s.DropPending("2004"); err != nil {
+	if err := s.DropPending(context.Background(), "2004"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DropPending("2999"); err != nil {
+	if err := s.DropPending(context.Background(), "2999"); err != nil {
 		t.Fatalf("dropping a reply the store does not hold: %v", err)
 	}
 	s.Close()
@@ -47,7 +48,7 @@ func testPendingReplies(t *testing.T, opener Opener) {
 		slices.Sort(out)
 		return out
 	}
-	none, err := s.TakePending(func(storage.Pending) bool { return false })
+	none, err := s.TakePending(context.Background(), func(storage.Pending) bool { return false })
 	if err != nil || len(none) != 0 {
 		t.Fatalf("a taker that accepts nothing got %v, %v", ids(none), err)
 	}
@@ -60,7 +61,7 @@ func testPendingReplies(t *testing.T, opener Opener) {
 	)
 	for range 4 {
 		wg.Go(func() {
-			ps, err := s.TakePending(func(p storage.Pending) bool { return p.ID != "2003" })
+			ps, err := s.TakePending(context.Background(), func(p storage.Pending) bool { return p.ID != "2003" })
 			if err != nil {
 				t.Error(err)
 			}
@@ -86,34 +87,34 @@ func testPendingReplies(t *testing.T, opener Opener) {
 			t.Errorf("reply read back as %+v, kept as %+v", p, want)
 		}
 	}
-	if again, err := s.TakePending(func(storage.Pending) bool { return true }); err != nil || !slices.Equal(ids(again), []string{"2003"}) {
+	if again, err := s.TakePending(context.Background(), func(storage.Pending) bool { return true }); err != nil || !slices.Equal(ids(again), []string{"2003"}) {
 		t.Fatalf("after the take, the store holds %v (%v), want 2003 alone", ids(again), err)
 	}
 
 	// A prune forgets the replies received before its bound.
 	for _, p := range []storage.Pending{reply("3001", at), reply("3002", at.Add(-time.Minute))} {
-		if err := s.KeepPending(p); err != nil {
+		if err := s.KeepPending(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.PruneKeys(at); err != nil {
+	if _, err := s.PruneKeys(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
-	if left, err := s.TakePending(func(storage.Pending) bool { return true }); err != nil || !slices.Equal(ids(left), []string{"3001"}) {
+	if left, err := s.TakePending(context.Background(), func(storage.Pending) bool { return true }); err != nil || !slices.Equal(ids(left), []string{"3001"}) {
 		t.Fatalf("after a prune, the store holds %v (%v), want 3001 alone", ids(left), err)
 	}
 
 	// Committed knows the interactions whose commits were kept.
 	NewRace(t, s, "g1", "c1", 2, "1000")
-	g, state, err := s.Load("c1")
+	g, state, err := s.Load(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Commit("c1", g.Guard(), commitNext(t, g, state, "4001")); err != nil {
+	if _, err := s.Commit(context.Background(), "c1", g.Guard(), commitNext(t, g, state, "4001")); err != nil {
 		t.Fatal(err)
 	}
 	for key, want := range map[string]bool{"4001": true, "4002": false} {
-		if kept, err := s.Committed(key); err != nil || kept != want {
+		if kept, err := s.Committed(context.Background(), key); err != nil || kept != want {
 			t.Errorf("Committed(%s) = %v, %v; want %v", key, kept, err, want)
 		}
 	}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -23,18 +24,18 @@ func PrunesAsItCommits(t *testing.T, s Store, clock *Clock) {
 	NewRace(t, s, "g1", "c1", 2, "1000")
 	commit := func(key string) (storage.Guard, storage.Outcome) {
 		t.Helper()
-		g, state, err := s.Load("c1")
+		g, state, err := s.Load(context.Background(), "c1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		o := commitNext(t, g, state, key)
-		if _, err := s.Commit("c1", g.Guard(), o); err != nil {
+		if _, err := s.Commit(context.Background(), "c1", g.Guard(), o); err != nil {
 			t.Fatal(err)
 		}
 		return g.Guard(), o
 	}
 	retry := func(at storage.Guard, o storage.Outcome) error {
-		_, err := s.Commit("c1", at, o)
+		_, err := s.Commit(context.Background(), "c1", at, o)
 		return err
 	}
 	t0 := clock.T
