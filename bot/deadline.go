@@ -264,7 +264,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 				dl.tally.add(g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
 			}
 			// told in the channel always; mentioned only who wants pings
-			dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
+			dl.pub.announce(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
 				Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 		}
 		return nil
@@ -279,12 +279,12 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 	defer dl.lapsed(g, lapsed, limit)
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		dl.pub.post(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.announce(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	dl.pub.post(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)),
+	dl.pub.announce(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)),
 		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
 	return nil
 }

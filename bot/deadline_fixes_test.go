@@ -196,3 +196,45 @@ func walkOptions(opts []*discordgo.ApplicationCommandOption, fn func(*discordgo.
 		walkOptions(o.Options, fn)
 	}
 }
+
+// A passed deadline's notice goes out on the channel's own worker once
+// the timer is handled: while Discord holds one game's notice back (its
+// rate limits, a slow answer), the ticker goes on to the next game's
+// deadline instead of waiting for the notice, so that deadlines due at
+// once are not handled one notice's wait after another.
+func TestANoticeHeldBackDoesNotHoldTheNextDeadline(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tinyRegistry(), Config{Deadline: time.Hour}, nil, nil)
+	channels := []string{chTiny, "3002"}
+	for _, ch := range channels {
+		openTinyTable(t, h, ch, alice, bob)
+	}
+	h.clock.Advance(time.Hour + time.Minute)
+	h.bot.Wait()
+	caught, release := h.fake.Hold(func(q discordtest.Request) bool {
+		return q.Kind == discordtest.ChannelSend && h.says(q.Text(), "deadline.stood_in")
+	})
+	defer release()
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		h.bot.CheckDeadlines(h.clock.Now())
+	}()
+	held := map[string]bool{}
+	for len(held) < len(channels) {
+		select {
+		case q := <-caught:
+			held[q.Channel] = true
+		case <-time.After(time.Minute): // a watchdog: the transport gives a held call up after 10 s
+			t.Fatalf("the notices held back: %v of %v", held, channels)
+		}
+	}
+	// Both notices wait at Discord together; a post that gave up waiting
+	// says so in the log before the ticker could go on.
+	if strings.Contains(h.log(), "posting to the channel failed") {
+		t.Fatalf("the second deadline waited for the first one's notice:\n%s", h.log())
+	}
+	<-checked
+	release()
+	h.bot.Wait()
+}

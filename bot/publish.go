@@ -534,15 +534,19 @@ func (p *publisher) post(channel string, m transport.Message, game uint64) {
 	}
 }
 
-// ping posts, in one message, a mention of the users of seats who did not
-// opt out of pings. prefix replaces the default text.
-func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
-	p.postPing(g, p.pingText(g, st, seats, prefix))
+// announce posts m to channel after the announcements queued there before
+// it, on a worker of the channel's own, and returns at once: the deadline
+// ticker hands a timer's notice over and goes on to the next timer while
+// Discord's limits hold the notice back.
+func (p *publisher) announce(channel string, m transport.Message, game uint64) {
+	p.aside("announce "+channel, func() { p.post(channel, m, game) })
 }
 
-func (p *publisher) postPing(g *storage.Game, m mention) {
-	if len(m.users) > 0 {
-		p.post(g.Channel, transport.Message{Content: m.text, Mentions: m.users}, g.ID)
+// ping announces, in one message, a mention of the users of seats who did
+// not opt out of pings. prefix replaces the default text.
+func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
+	if m := p.pingText(g, st, seats, prefix); len(m.users) > 0 {
+		p.announce(g.Channel, transport.Message{Content: m.text, Mentions: m.users}, g.ID)
 	}
 }
 

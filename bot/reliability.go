@@ -181,7 +181,7 @@ func (dl *deadlines) lapsed(g *storage.Game, users map[engine.Seat]string, limit
 	p := dl.langs.guild(g.Guild, "")
 	for _, seat := range slices.Sorted(maps.Keys(users)) {
 		user := users[seat]
-		dl.pub.post(g.Channel, transport.Message{Content: p.T("reliability.lapsed", "User", user, "Seat", int(seat)+1, "Count", limit, "ID", g.ID), Mentions: []string{}}, g.ID)
+		dl.pub.announce(g.Channel, transport.Message{Content: p.T("reliability.lapsed", "User", user, "Seat", int(seat)+1, "Count", limit, "ID", g.ID), Mentions: []string{}}, g.ID)
 		tr := dl.langs.user(user)
 		text := tr.T("reliability.lapsed_dm", "Game", kindTitle(tr, dl.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
 		if g.NoRejoin {
