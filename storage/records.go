@@ -226,7 +226,7 @@ func (c Codec) Open(kind, key string, data []byte) ([]byte, error) {
 	return payload, nil
 }
 
-// notNewer refuses a stored record of kind whose schema is newer than this
+// NotNewer refuses a stored record of kind whose schema is newer than this
 // build's, before a write replaces it or writes beside it. It reads only
 // the schema number; nil data (no record) passes. key names the record in
 // the error and is called only then.
@@ -250,7 +250,7 @@ func (c Codec) ahead(kind, key string, data []byte, v uint64) *SchemaError {
 	return e
 }
 
-// sealJSON seals the JSON encoding of v.
+// SealJSON seals the JSON encoding of v.
 func (c Codec) SealJSON(kind string, v any) ([]byte, error) {
 	payload, err := json.Marshal(v)
 	if err != nil {
@@ -259,7 +259,7 @@ func (c Codec) SealJSON(kind string, v any) ([]byte, error) {
 	return c.Seal(kind, payload), nil
 }
 
-// openJSON opens a record and decodes its JSON payload into v.
+// OpenJSON opens a record and decodes its JSON payload into v.
 func (c Codec) OpenJSON(kind, key string, data []byte, v any) error {
 	payload, err := c.Open(kind, key, data)
 	if err != nil {
@@ -342,7 +342,7 @@ func (c Codec) EncodeGame(g *Game) ([]byte, error) {
 	return c.SealJSON(RecGame, r)
 }
 
-// decodeGame reads a game record and checks that it makes sense, so that a
+// DecodeGame reads a game record and checks that it makes sense, so that a
 // damaged record is reported rather than acted upon.
 func (c Codec) DecodeGame(key string, data []byte) (*Game, error) {
 	var r gameRecord

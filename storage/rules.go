@@ -481,8 +481,8 @@ type Outcome struct {
 	// Start, when set, starts a game in the lobby, as Store.Start does,
 	// before the entries: Edit is given the lobby's game (it may order
 	// the seats), the game is started from it, and the entries (the
-	// computer players' opening moves) follow. expectVersion is the
-	// lobby's (0). Without entries the start's state is kept as the
+	// computer players' opening moves) follow. The commit's guard is
+	// the lobby's. Without entries the start's state is kept as the
 	// snapshot.
 	Start bool
 	// Waiting are the seats with an open prompt in the state after the
@@ -532,7 +532,7 @@ func (s Contract) prepareOutcome(o Outcome) ([]Entry, error) {
 	return entries, nil
 }
 
-// outcomeGame returns old, a running game at expectVersion (a game in
+// outcomeGame returns old, a running game at guard at (a game in
 // the lobby for o.Start), after the outcome: Edit applied, started for
 // o.Start, entries counted in its version, and archived when it finished.
 // The log and snapshot are the caller's to write.

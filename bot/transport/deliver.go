@@ -104,7 +104,7 @@ func (h *BoardHandles) Keep(channel string, r *Reply, message string, own bool, 
 }
 
 // Edit edits message in channel through the newest live interaction that
-// can, dropping those that fail; errNoHandle when none is left. m is the
+// can, dropping those that fail; ErrNoHandle when none is left. m is the
 // message e carries, for its image's alt text (see EditThrough).
 func (h *BoardHandles) Edit(channel, message string, e *discordgo.WebhookEdit, m Message) error {
 	for {
