@@ -191,6 +191,23 @@ func (s *State) targetText(seat, i int, prefix string) string {
 	return prefix + strconv.Itoa(target+1)
 }
 
+// possibilityWorth is a rough worth in points of using the possibility
+// key of location l (Port, Waterloo) with the die that acts now.
+func (s *State) possibilityWorth(seat int, l locKind, key string) float64 {
+	for _, po := range s.side(l).Possibilities {
+		if po.Key != key {
+			continue
+		}
+		if po.ticket {
+			if i := s.nextDie(); i >= 0 {
+				return s.ticketWorth(s.Boards[l].Dice[i].Value)
+			}
+		}
+		return s.effectWorth(seat, po.Effect)
+	}
+	return 0
+}
+
 // effectWorth is a rough worth in points of effects played on seat.
 func (s *State) effectWorth(seat int, effects []Effect) float64 {
 	v := 0.0
@@ -219,6 +236,14 @@ func (s *State) effectWorth(seat int, effects []Effect) float64 {
 			v += 0.4 * n
 		case gainMarketDown:
 			v -= 1
+		case gainDie:
+			if p := &s.Seats[seat]; p.Dice+p.New+p.Tick < s.c.Tracks.Economy.MaxDice {
+				v += n * float64(5-s.Round)
+			}
+		case gainMuseum, gainVioletBlue, gainVioletOrange:
+			v += 3 * n
+		case gainGreen:
+			v += 1.5 * n
 		default:
 			v += n
 		}
@@ -457,6 +482,8 @@ func (s *State) orderTakes(seat int, actions []string) []string {
 			if k >= 0 && k < len(disp) {
 				v, _ = s.itemWorth(seat, l, disp[k])
 			}
+		case strings.HasPrefix(a, "use "):
+			v = s.possibilityWorth(seat, l, strings.TrimPrefix(a, "use "))
 		}
 		ws = append(ws, worth{a, v})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -278,5 +279,29 @@ func TestPrototypesAimWhereTheirEffectSuits(t *testing.T) {
 	}
 	if checked[false] == 0 {
 		t.Fatal("no seat but the first built: the test proves nothing")
+	}
+}
+
+// TestRolloutsWeighThePortAndWaterloo checks that the rollout policy
+// chooses among the Port's and Waterloo's possibilities by what they bring
+// the seat (a new die, gears, a ticket, energy), never a die beyond
+// the most a seat may hold: a rollout that always took the first one
+// listed misjudged both locations.
+func TestRolloutsWeighThePortAndWaterloo(t *testing.T) {
+	chosen := map[string]int{}
+	for i, s := range searchPositions(t, 4, 8, 1) {
+		p := s.Prompts()[0]
+		if p.Kind != "action" || !slices.ContainsFunc(p.Actions, func(a string) bool { return strings.HasPrefix(a, "use ") }) {
+			continue
+		}
+		rng := engine.NewRNG(1)
+		a := (knowledge{}).Rollout(s, p, &rng)
+		chosen[a]++
+		if q := &s.Seats[p.Seat]; a == "use die" && q.Dice+q.New+q.Tick >= s.c.Tracks.Economy.MaxDice {
+			t.Fatalf("position %d: P%d takes a die with %d already", i, p.Seat+1, q.Dice+q.New+q.Tick)
+		}
+	}
+	if chosen["use ticket"] == 0 || chosen["use die"] == 0 || chosen["use gears"] == 0 {
+		t.Fatalf("the rollouts chose only %v at the Port and Waterloo", chosen)
 	}
 }
