@@ -286,7 +286,8 @@ func (s *State) itemWorth(seat int, l locKind, id int) (float64, bool) {
 		sal := float64(ch.Salary[s.c.Tracks.Westminster[s.Seats[seat].West].Salary])
 		return float64(ch.VP[s.year()]) - 0.3*float64(need) - 0.8*float64(ch.Cost.Gears+ch.Cost.Energy) - sal*0.3*(left+1) + 1, true
 	case locMuseum:
-		return 2, canReceiveResearch(&s.Seats[seat])
+		r := &s.c.Research[id]
+		return 2 + s.effectWorth(seat, r.Instant) + s.effectWorth(seat, r.Phase6)*(left+1), canReceiveResearch(&s.Seats[seat])
 	}
 	return 0, false
 }

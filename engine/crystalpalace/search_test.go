@@ -305,3 +305,31 @@ func TestRolloutsWeighThePortAndWaterloo(t *testing.T) {
 		t.Fatalf("the rollouts chose only %v at the Port and Waterloo", chosen)
 	}
 }
+
+// TestResearchTilesAreWeighedByWhatTheyBring checks that the search ranks
+// the British Museum's research tiles by their bonus and, for one with a
+// phase 6 effect (one that does not count something the seat may
+// have none of), by the rounds left to use it, not all alike.
+func TestResearchTilesAreWeighedByWhatTheyBring(t *testing.T) {
+	s := searchPositions(t, 4, 1, 1000)[0]
+	worths := map[float64]bool{}
+	for id, r := range s.c.Research {
+		if r.Back != "green" {
+			continue
+		}
+		s.Round = 1
+		early, ok := s.itemWorth(0, locMuseum, id)
+		s.Round = 5
+		late, _ := s.itemWorth(0, locMuseum, id)
+		if !ok {
+			t.Fatal("the first seat cannot take a research tile at the start")
+		}
+		if len(r.Phase6) > 0 && r.Phase6[0].Per == "" && early <= late {
+			t.Errorf("%s: %.1f in round 1, %.1f in round 5, though its effect comes back every round", r.ID, early, late)
+		}
+		worths[early] = true
+	}
+	if len(worths) < 4 {
+		t.Fatalf("the research tiles are worth only %v", worths)
+	}
+}
