@@ -321,7 +321,15 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, wide
 		rowH = max(glanceRowMinH, min(glanceRowH, (GlanceMaxHeight-rest)/n))
 	}
 	h := min(rest+len(g.Seats)*rowH, GlanceMaxHeight)
-	c := r.begin(w, GlanceWidth, h, nil, nil)
+	// Every pixel is painted once: paper where the bands and the table's
+	// rows leave it.
+	c := r.beginBare(w, GlanceWidth, h)
+	top := stageH + decideH
+	bottom := top + glanceHeadH + len(g.Seats)*rowH
+	c.fill(image.Rect(0, stageH, GlanceWidth, top), colPaper)
+	c.fill(image.Rect(0, top, glanceTableX, bottom), colPaper)
+	c.fill(image.Rect(GlanceWidth-glanceMargin, top, GlanceWidth, bottom), colPaper)
+	c.fill(image.Rect(0, bottom, GlanceWidth, h), colPaper)
 
 	// The stage.
 	c.fill(image.Rect(0, 0, GlanceWidth, stageH), colPanelAlt)
@@ -342,7 +350,6 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, wide
 		}
 	}
 	// The table.
-	top := stageH + decideH
 	xs, colW := glanceColumnsX(len(columns), wide)
 	c.fill(image.Rect(glanceTableX, top, GlanceWidth-glanceMargin, top+glanceHeadH), colPanelAlt)
 	head := style{size: glanceHead, bold: true, color: colInkSoft}
@@ -363,7 +370,6 @@ func (r *Renderer) drawGlance(w *wording.Words, g Glance, columns []string, wide
 	for seat, s := range g.Seats {
 		c.glanceSeat(seat, s, fitted[seat], xs, colW, wide, top+glanceHeadH+seat*rowH, rowH)
 	}
-	bottom := top + glanceHeadH + len(g.Seats)*rowH
 	c.fill(image.Rect(glanceTableX, bottom-2, GlanceWidth-glanceMargin, bottom), colRule)
 	return c.finish()
 }

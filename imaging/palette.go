@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"bytes"
 	"encoding/binary"
 	"image"
 	"image/color"
@@ -106,14 +107,28 @@ func (p *palette) quantise(dst *image.Paletted, src *image.RGBA, rect image.Rect
 	w := b.Dx()
 	lut := p.lut[:1<<(3*lutBits)]
 	const shift, mask = 8 - lutBits, 1<<lutBits - 1
+	var above, aboveD []byte
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		s := src.Pix[y*src.Stride+4*b.Min.X : y*src.Stride+4*b.Max.X]
 		d := dst.Pix[y*dst.Stride+b.Min.X : y*dst.Stride+b.Min.X+w]
+		// A row the same as the one above (between lines of text, across
+		// a band) takes its indices; comparing costs far less than mapping.
+		if above != nil && bytes.Equal(s, above) {
+			copy(d, aboveD)
+			continue
+		}
+		above, aboveD = s, d
+		// Most of a row repeats the pixel before it (backgrounds, panels):
+		// it then takes the same index without a look-up.
+		last, idx := uint32(0), lut[0] // black's index, if the row starts black
 		for x := range d {
 			// R, G and B are the low three bytes; keep the top lutBits of each.
-			px := binary.LittleEndian.Uint32(s[4*x:])
-			i := (px>>shift)&mask<<(2*lutBits) | (px>>(8+shift))&mask<<lutBits | (px>>(16+shift))&mask
-			d[x] = lut[i&(1<<(3*lutBits)-1)]
+			px := binary.LittleEndian.Uint32(s[4*x:]) & 0xFFFFFF
+			if px != last {
+				i := (px>>shift)&mask<<(2*lutBits) | (px>>(8+shift))&mask<<lutBits | (px>>(16+shift))&mask
+				last, idx = px, lut[i&(1<<(3*lutBits)-1)]
+			}
+			d[x] = idx
 		}
 	}
 }

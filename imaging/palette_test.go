@@ -38,3 +38,46 @@ func TestPaletteNearestForOtherColours(t *testing.T) {
 		}
 	}
 }
+
+// quantise's shortcuts (a pixel like the one before it, a row like the
+// one above) give every pixel its look-up table's index: rows of runs,
+// repeated rows, black at a row's start, and a part of the image.
+func TestQuantiseShortcutsMatchEachPixel(t *testing.T) {
+	p := newPalette()
+	src := image.NewRGBA(image.Rect(0, 0, 64, 40))
+	rng := uint32(7)
+	for y := 0; y < 40; y++ {
+		for x := 0; x < 64; x++ {
+			var c color.RGBA
+			switch {
+			case y%5 == 4: // the row above again
+				c = src.RGBAAt(x, y-1)
+			case x < 3 && y%3 == 0: // black first
+				c = color.RGBA{A: 0xFF}
+			case x%7 != 0 && x > 0: // the pixel before again
+				c = src.RGBAAt(x-1, y)
+			default:
+				rng = rng*1664525 + 1013904223
+				c = color.RGBA{uint8(rng >> 24), uint8(rng >> 16), uint8(rng >> 8), 0xFF}
+			}
+			src.SetRGBA(x, y, c)
+		}
+	}
+	// each pixel's entry in the look-up table, read directly
+	want := func(x, y int) uint8 {
+		c := src.RGBAAt(x, y)
+		const shift = 8 - lutBits
+		return p.lut[int(c.R>>shift)<<(2*lutBits)|int(c.G>>shift)<<lutBits|int(c.B>>shift)]
+	}
+	for _, rect := range []image.Rectangle{src.Bounds(), image.Rect(5, 3, 50, 33)} {
+		dst := image.NewPaletted(src.Bounds(), p.colors)
+		p.quantise(dst, src, rect)
+		for y := rect.Min.Y; y < rect.Max.Y; y++ {
+			for x := rect.Min.X; x < rect.Max.X; x++ {
+				if got := dst.ColorIndexAt(x, y); got != want(x, y) {
+					t.Fatalf("%v: pixel (%d, %d) %v quantised to %d, its entry is %d", rect, x, y, src.RGBAAt(x, y), got, want(x, y))
+				}
+			}
+		}
+	}
+}

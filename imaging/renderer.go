@@ -150,23 +150,32 @@ type frame struct {
 // language), or drawn by paint when that layout is not cached; with paper
 // when key is nil. The key is worked out only when layers are cached.
 func (r *Renderer) begin(ws *wording.Words, w, h int, key func() string, paint func(c *canvas)) *canvas {
-	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws}
 	var bg *background
 	if key != nil && r.bgLimit > 0 {
 		bg = r.background(ws, w, h, langKey(ws)+"/"+key(), paint)
 	}
 	if bg == nil {
-		c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
+		c := r.beginBare(ws, w, h)
 		c.fill(c.img.Bounds(), colPaper)
 		if paint != nil {
 			paint(c)
 		}
 		return c
 	}
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws}
 	c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal), bg: bg}
 	copy(c.img.Pix, bg.rgba.Pix)
 	copy(c.pimg.Pix, bg.pal.Pix)
 	c.dirty.reset(w, h)
+	return c
+}
+
+// beginBare starts a frame of the given size drawn with words ws, its
+// pixels left as the pool gave them: for a picture that paints every
+// pixel itself (a glance), which then saves filling it twice.
+func (r *Renderer) beginBare(ws *wording.Words, w, h int) *canvas {
+	c := &canvas{r: r, fs: r.faces.Get().(*faceSet), w: ws}
+	c.frame = &frame{img: r.frames.get(w, h), pimg: r.frames.getPaletted(w, h, r.pal)}
 	return c
 }
 
