@@ -106,7 +106,7 @@ func (ph *playHandler) pickComponent(ctx context.Context, r *transport.Reply, in
 
 // boardComponent plays the action of a board button or select menu and
 // answers by updating the board the click was on.
-func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ph *playHandler) boardComponent(ctx context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
 	req := table.Request{Channel: in.ChannelID, User: in.user.ID, Game: id.Game, Offered: table.Offer{Revision: id.Revision, Hold: table.HoldRevision}, Text: id.Arg, Key: in.ID}
 	if id.Verb == verbPick {
@@ -119,7 +119,7 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 			req.MenuSeat = &seat
 		}
 	}
-	out, err := ph.ref.Play(context.Background(), req)
+	out, err := ph.ref.Play(ctx, req)
 	if errors.Is(err, table.ErrStaleClick) && in.message != nil {
 		ph.pub.repairStale(in.ChannelID, in.message.ID) // a board left behind by a lost delivery
 	}
@@ -137,13 +137,13 @@ func (ph *playHandler) boardComponent(_ context.Context, r *transport.Reply, in 
 }
 
 // secretForm plays the text of the private form.
-func (ph *playHandler) secretForm(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ph *playHandler) secretForm(ctx context.Context, r *transport.Reply, in *interaction) error {
 	if strings.TrimSpace(in.text) == "" {
 		return table.ErrBlankChoice
 	}
 	// a secret choice stays valid while its prompt is open, whoever else
 	// acts meanwhile, unless an undo took back the history it was asked in
-	out, err := ph.ref.Play(context.Background(), table.Request{Channel: in.ChannelID, User: in.user.ID, Game: in.id.Game, Offered: table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}, Text: in.text, Key: in.ID})
+	out, err := ph.ref.Play(ctx, table.Request{Channel: in.ChannelID, User: in.user.ID, Game: in.id.Game, Offered: table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}, Text: in.text, Key: in.ID})
 	if err != nil || in.message == nil {
 		return ph.answerPrivately(r, in, out, err)
 	}
@@ -205,7 +205,7 @@ func privateConfirmation(p *locale.Printer, out *table.Outcome) string {
 }
 
 // playCommand handles /play and /free.
-func (ph *playHandler) playCommand(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ph *playHandler) playCommand(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, text := in.Interaction, in.opts.str(optAction)
 	if text == "" {
 		return refuseWith("play.say_action")
@@ -220,14 +220,14 @@ func (ph *playHandler) playCommand(_ context.Context, r *transport.Reply, in *in
 		// still extends the one the list was drawn for
 		req.Game, req.Offered, req.Text = game, table.Offer{Revision: revision, Hold: table.HoldHistory}, action
 	}
-	out, err := ph.ref.Play(context.Background(), req)
+	out, err := ph.ref.Play(ctx, req)
 	return ph.answerPrivately(r, in, out, err)
 }
 
 // secretButton opens the private form for the clicker's secret prompt.
-func (ph *playHandler) secretButton(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ph *playHandler) secretButton(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, st, err := ph.store.Load(context.Background(), i.ChannelID)
+	g, st, err := ph.store.Load(ctx, i.ChannelID)
 	if err != nil {
 		return err
 	}

@@ -173,11 +173,11 @@ func (dh *dmHandler) register(rt *router) error {
 }
 
 // handle answers a DM.
-func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
+func (dh *dmHandler) handle(ctx context.Context, m *discordgo.Message) {
 	text := table.Canonical(m.Content)
 	user := m.Author.ID
 	tr := dh.langs.user(user) // a DM carries no locale: the user's last interaction's
-	waiting, err := dh.waitingSecrets(user)
+	waiting, err := dh.waitingSecrets(ctx, user)
 	if err != nil {
 		dh.log.Error("finding games for a DM failed", "err", err)
 		dh.answer(m.ChannelID, transport.Message{Content: tr.T(genericFailure)})
@@ -192,7 +192,7 @@ func (dh *dmHandler) handle(_ context.Context, m *discordgo.Message) {
 		dh.answer(m.ChannelID, transport.Message{Content: tr.T("dm.none_waiting")})
 	case len(waiting) == 1:
 		g := waiting[0].game
-		dh.answer(m.ChannelID, transport.Message{Content: dh.playFromDM(tr, g, user, text, m.ID, dh.prompts.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
+		dh.answer(m.ChannelID, transport.Message{Content: dh.playFromDM(ctx, tr, g, user, text, m.ID, dh.prompts.prompted.drawnFor(g.ID, user, written(m.ID, dh.now())))})
 	default:
 		dh.pending.put(user, text, written(m.ID, dh.now()), dh.now())
 		if q := dh.answer(m.ChannelID, dh.whichGameMessage(tr, waiting)); q != nil {
@@ -215,8 +215,8 @@ func written(id string, now time.Time) time.Time {
 // words' language. key is
 // the id of the DM or interaction that sent it (see table.Request.Key); offered,
 // the prompt it answers (see drawnFor).
-func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text, key string, offered table.Offer) string {
-	out, err := dh.ref.Play(context.Background(), table.Request{Channel: g.Channel, User: user, Game: g.ID, Offered: offered, Text: text, Key: key})
+func (dh *dmHandler) playFromDM(ctx context.Context, tr *locale.Printer, g *storage.Game, user, text, key string, offered table.Offer) string {
+	out, err := dh.ref.Play(ctx, table.Request{Channel: g.Channel, User: user, Game: g.ID, Offered: offered, Text: text, Key: key})
 	if out != nil {
 		dh.pub.notify(out)
 	}
@@ -231,8 +231,8 @@ func (dh *dmHandler) playFromDM(tr *locale.Printer, g *storage.Game, user, text,
 }
 
 // waitingSecrets lists the running games with a secret prompt open for user.
-func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
-	games, err := dh.lists.ActiveForUser(context.Background(), user)
+func (dh *dmHandler) waitingSecrets(ctx context.Context, user string) ([]waitingGame, error) {
+	games, err := dh.lists.ActiveForUser(ctx, user)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (dh *dmHandler) waitingSecrets(user string) ([]waitingGame, error) {
 		if g.Status != storage.StatusRunning {
 			continue
 		}
-		full, st, err := dh.store.Load(context.Background(), g.Channel)
+		full, st, err := dh.store.Load(ctx, g.Channel)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +275,7 @@ func (dh *dmHandler) whichGameMessage(tr *locale.Printer, waiting []waitingGame)
 
 // whichGame plays the pending DM in the game the user picked. Only the
 // message that asked the question is answered by updating it.
-func (dh *dmHandler) whichGame(_ context.Context, r *transport.Reply, in *interaction) error {
+func (dh *dmHandler) whichGame(ctx context.Context, r *transport.Reply, in *interaction) error {
 	values := in.values
 	if len(values) != 1 {
 		return refuseWith("dm.pick_game")
@@ -294,14 +294,14 @@ func (dh *dmHandler) whichGame(_ context.Context, r *transport.Reply, in *intera
 		// an old question, or a menu on another message: leave it as it is
 		return refuseWith("dm.question_gone")
 	}
-	g, err := dh.store.GetByID(context.Background(), id)
+	g, err := dh.store.GetByID(ctx, id)
 	if err != nil {
 		return err
 	}
 	if len(table.SeatsOf(g, user)) == 0 {
 		return table.ErrNotSeated
 	}
-	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
+	return r.Update(transport.Message{Content: dh.playFromDM(ctx, in.tr, g, user, pending.text, in.ID, dh.prompts.prompted.drawnFor(g.ID, user, pending.written))})
 }
 
 // answer sends a message in a DM channel the user wrote in.
@@ -383,7 +383,7 @@ func roundTag(st engine.State) string {
 }
 
 // pick plays, or narrows down, a choice made in the menu of a DM prompt.
-func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction) error {
+func (dh *dmHandler) pick(ctx context.Context, r *transport.Reply, in *interaction) error {
 	if len(in.values) != 1 {
 		return errPickOne
 	}
@@ -391,7 +391,7 @@ func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction
 	if !ok {
 		return errUnknownComp
 	}
-	g, st, err := dh.loadByID(in.id.Game)
+	g, st, err := dh.loadByID(ctx, in.id.Game)
 	if err != nil {
 		return err
 	}
@@ -404,19 +404,19 @@ func (dh *dmHandler) pick(_ context.Context, r *transport.Reply, in *interaction
 	if narrowed, err := dh.narrowChoice(r, in.tr, g, st, user, value); narrowed || err != nil {
 		return err
 	}
-	return r.Update(transport.Message{Content: dh.playFromDM(in.tr, g, user, value, in.ID, table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}), Components: []discordgo.MessageComponent{}})
+	return r.Update(transport.Message{Content: dh.playFromDM(ctx, in.tr, g, user, value, in.ID, table.Offer{Revision: in.id.Revision, Hold: table.HoldHistory}), Components: []discordgo.MessageComponent{}})
 }
 
 // loadByID loads a running game by its id.
-func (dh *dmHandler) loadByID(id uint64) (*storage.Game, engine.State, error) {
-	g, err := dh.store.GetByID(context.Background(), id)
+func (dh *dmHandler) loadByID(ctx context.Context, id uint64) (*storage.Game, engine.State, error) {
+	g, err := dh.store.GetByID(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !g.Status.Active() {
 		return nil, nil, refuseWith("dm.over", "ID", g.ID)
 	}
-	full, st, err := dh.store.Load(context.Background(), g.Channel)
+	full, st, err := dh.store.Load(ctx, g.Channel)
 	if err != nil {
 		return nil, nil, err
 	}

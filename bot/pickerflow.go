@@ -125,7 +125,7 @@ func treeButton(tr *locale.Printer, g *storage.Game, p engine.Prompt) (discordgo
 
 // step answers a picker button or menu: it opens the top menu (from the
 // board), goes back a step, goes into a submenu, or plays the action chosen.
-func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interaction) error {
+func (pk *pickerHandler) step(ctx context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
 	arg, round, _ := strings.Cut(id.Arg, roundSep)
 	secret, seat, path, ok := parseTreeArg(arg)
@@ -142,7 +142,7 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 		}
 		path = append(path, n)
 	}
-	g, st, err := pk.store.Load(context.Background(), in.ChannelID)
+	g, st, err := pk.store.Load(ctx, in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 			return table.ErrStaleClick
 		}
 		if action := parent.Choices[last].Action; action != "" {
-			return pk.play(r, in, g, id.Revision, action, secret)
+			return pk.play(ctx, r, in, g, id.Revision, action, secret)
 		}
 	}
 	menu, err := tree.At(path)
@@ -208,12 +208,12 @@ func (pk *pickerHandler) step(_ context.Context, r *transport.Reply, in *interac
 
 // play plays the chosen action and turns the private menu into its
 // confirmation.
-func (pk *pickerHandler) play(r *transport.Reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
+func (pk *pickerHandler) play(ctx context.Context, r *transport.Reply, in *interaction, g *storage.Game, drawn uint64, action string, secret bool) error {
 	req := table.Request{Channel: in.ChannelID, User: in.user.ID, Game: g.ID, Offered: table.Offer{Revision: g.Revision, Hold: table.HoldRevision}, Text: action, Key: in.ID}
 	if secret {
 		req.Offered = table.Offer{Revision: drawn, Hold: table.HoldHistory}
 	}
-	out, err := pk.ref.Play(context.Background(), req)
+	out, err := pk.ref.Play(ctx, req)
 	if err != nil {
 		if out != nil {
 			pk.pub.notify(out)
