@@ -365,36 +365,24 @@ func (s *State) diceCandidates(seat int, actions []string) []string {
 	return out
 }
 
-// placeCandidates are the placements by the heuristic's estimate: first
-// the best one at each location, best first, then the others, best first,
-// each with its preferred answer and then with none, and last passing. A
-// search that compares only its first few candidates thus weighs where to
-// go before which die or space to use there.
+// placeCandidates are the placements best first by the heuristic's
+// estimate, each with its preferred answer and with none, then passing.
 func (s *State) placeCandidates(seat int, actions []string) []string {
 	rng := engine.NewRNG(0)
 	ws := s.placeWorths(seat, actions, &rng)
 	slices.SortStableFunc(ws, func(a, b placeWorth) int { return cmp.Compare(b.v, a.v) })
 	out := make([]string, 0, 2*len(ws)+1)
-	var rest []string
-	var seen [locCount]bool
 	for _, w := range ws {
-		first := !seen[locIndex(w.base.Key)]
-		seen[locIndex(w.base.Key)] = true
-		texts := []string{w.text}
-		if w.base.Tail {
-			answers := s.answersOf(actions, w.base)
-			texts[0] = preferredAnswer(answers)
-			if only := answers[0]; only != texts[0] && strings.HasSuffix(only, " only") {
-				texts = append(texts, only)
-			}
+		if !w.base.Tail {
+			out = append(out, w.text)
+			continue
 		}
-		if first {
-			out = append(out, texts[0])
-			texts = texts[1:]
+		answers := s.answersOf(actions, w.base)
+		out = append(out, preferredAnswer(answers))
+		if only := answers[0]; only != out[len(out)-1] && strings.HasSuffix(only, " only") {
+			out = append(out, only)
 		}
-		rest = append(rest, texts...)
 	}
-	out = append(out, rest...)
 	if pass := passOf(actions); pass != "" && slices.Contains(actions, pass) {
 		out = append(out, pass)
 	}

@@ -213,44 +213,6 @@ func TestALoanLowersWorth(t *testing.T) {
 	}
 }
 
-// TestPlaceCandidatesSpreadOverLocations checks that a placement prompt's
-// first candidates go to different locations, the best one at each: a
-// search that compares six candidates must not spend them all on the dice
-// and spaces of one or two locations.
-func TestPlaceCandidatesSpreadOverLocations(t *testing.T) {
-	checked := 0
-	for i, s := range searchPositions(t, 4, 3, 1) {
-		p := s.Prompts()[0]
-		if p.Kind != "place" {
-			continue
-		}
-		locations := map[string]bool{}
-		for _, a := range p.Actions {
-			if act, err := ParseAction(a); err == nil && act.Verb == vPlace {
-				locations[act.Key] = true
-			}
-		}
-		first := (knowledge{}).Candidates(s, p)[:min(len(locations), 6)]
-		seen := map[string]bool{}
-		for _, a := range first {
-			act, err := ParseAction(a)
-			if err != nil || act.Verb != vPlace {
-				continue
-			}
-			if seen[act.Key] {
-				t.Fatalf("position %d: P%d's first candidates %q go twice to %s, though %d locations are open", i, p.Seat+1, first, act.Key, len(locations))
-			}
-			seen[act.Key] = true
-		}
-		if len(locations) > 2 {
-			checked++
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no placement prompt offered several locations: the test proves nothing")
-	}
-}
-
 // TestPrototypesAimWhereTheirEffectSuits checks that the rollout policy and
 // the first candidate of a build prompt play a prototype's effect on the
 // builder when the effect is worth having (more pounds, goods, research)
