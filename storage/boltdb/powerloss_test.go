@@ -398,6 +398,12 @@ type tracer struct {
 func (tr *tracer) syscallStop(tid int) {
 	var regs syscall.PtraceRegs
 	if err := syscall.PtraceGetRegs(tid, &regs); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			// the thread is gone: the writer's exit took its other
+			// threads down while they were stopped in a call
+			delete(tr.inCall, tid)
+			return
+		}
 		tr.err = err
 		return
 	}
