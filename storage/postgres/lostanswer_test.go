@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/meeplegames/meeple/internal/pgtest"
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/postgres"
@@ -352,4 +353,71 @@ func crashable(t *testing.T, crashes int) (*pgtest.Server, *postgres.Store, int)
 	}
 	t.Cleanup(func() { s.Close() })
 	return srv, s, crashes
+}
+
+// TestACrashBeforeCommitIsUnavailable: a server that crashes while a
+// commit's transaction waits on a statement, before COMMIT is sent, has
+// kept nothing of it. The commit fails with storage.ErrUnavailable (try
+// again), not with the driver's bare "unexpected EOF", which a caller
+// cannot tell from the store's refusal, nor with
+// storage.ErrUnknownOutcome.
+func TestACrashBeforeCommitIsUnavailable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops and starts a PostgreSQL server")
+	}
+	srv := &pgtest.Server{}
+	t.Cleanup(func() { srv.Stop() })
+	dsn := srv.Database(t)
+	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	g := storetest.NewRace(t, s, "g1", "c0", 2, "1000000")
+
+	// Another session locks the game's row, so the commit's first
+	// statement is sent and waits for its answer when the server dies.
+	ctx := context.Background()
+	blocker, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blocker.Close(ctx)
+	if _, err := blocker.Exec(ctx, "BEGIN; SELECT id FROM games WHERE channel = 'c0' FOR UPDATE"); err != nil {
+		t.Fatal(err)
+	}
+	failed := make(chan error, 1)
+	go func() {
+		_, err := s.Commit(ctx, "c0", g.Guard(), storage.Outcome{Key: "cut", Edit: func(r *storage.Game) error {
+			r.Deadline = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+			return nil
+		}})
+		failed <- err
+	}()
+	for waiting := 0; waiting == 0; {
+		if err := blocker.QueryRow(ctx, "SELECT count(*) FROM pg_locks WHERE NOT granted").Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	err = <-failed
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(err, storage.ErrUnavailable) || errors.Is(err, storage.ErrUnknownOutcome) {
+		t.Fatalf("a commit cut before COMMIT failed with %v, want storage.ErrUnavailable", err)
+	}
+	for {
+		now, err := s.Get(ctx, "c0")
+		if err != nil {
+			time.Sleep(20 * time.Millisecond) // the server is recovering
+			continue
+		}
+		if !now.Deadline.IsZero() || now.Revision != g.Revision {
+			t.Fatalf("the cut commit was kept: revision %d -> %d, deadline %v", g.Revision, now.Revision, now.Deadline)
+		}
+		return
+	}
 }

@@ -217,6 +217,11 @@ func runTx(ctx context.Context, pool *pgxpool.Pool, fn func(ctx context.Context,
 	}
 	if err := fn(ctx, tx); err != nil {
 		tx.Rollback(ctx) // a connection that failed is closed by pgx; the server rolls back
+		if tx.Conn().IsClosed() {
+			// COMMIT was never sent, so nothing was kept; the server went
+			// away (or did not answer in time) before it could serve us.
+			return markUnavailable(err)
+		}
 		return err
 	}
 	return committed(tx.Commit(ctx))
@@ -266,9 +271,17 @@ func unavailable(err error) error {
 	var pe *pgconn.PgError
 	var ce *pgconn.ConnectError
 	if (errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08"))) || errors.As(err, &ce) {
-		return fmt.Errorf("%w: %w", storage.ErrUnavailable, err)
+		return markUnavailable(err)
 	}
 	return err
+}
+
+// markUnavailable wraps err with storage.ErrUnavailable, once.
+func markUnavailable(err error) error {
+	if errors.Is(err, storage.ErrUnavailable) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", storage.ErrUnavailable, err)
 }
 
 // retryable reports whether err is a conflict between transactions that
