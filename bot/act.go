@@ -47,8 +47,8 @@ func (ph *playHandler) register(rt *router) error {
 // carries the game and the revision the list was drawn at (listValue), so
 // that a choice from a list the game has since taken back, or from
 // another game's, is refused rather than played.
-func (ph *playHandler) suggest(in *interaction) choiceList {
-	g, st, err := ph.store.Load(context.Background(), in.ChannelID)
+func (ph *playHandler) suggest(ctx context.Context, in *interaction) choiceList {
+	g, st, err := ph.store.Load(ctx, in.ChannelID)
 	if err != nil || g.Status != storage.StatusRunning {
 		return choiceList{}
 	}
@@ -121,7 +121,7 @@ func (ph *playHandler) boardComponent(ctx context.Context, r *transport.Reply, i
 	}
 	out, err := ph.ref.Play(ctx, req)
 	if errors.Is(err, table.ErrStaleClick) && in.message != nil {
-		ph.pub.repairStale(in.ChannelID, in.message.ID) // a board left behind by a lost delivery
+		ph.pub.repairStale(ctx, in.ChannelID, in.message.ID) // a board left behind by a lost delivery
 	}
 	if err != nil {
 		if out != nil {

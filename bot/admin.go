@@ -29,12 +29,12 @@ func (ah *adminHandler) register(rt *router) error {
 // adminCommand shows or changes the server's defaults for new games. The
 // command is hidden from members without Manage Channels by default, and
 // checked again here, since server admins can change who sees it.
-func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ah *adminHandler) adminCommand(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	if !isAdmin(i) {
 		return refuseWith("admin.who")
 	}
-	s, err := guildSettings(ah.settings, ah.cfg, i.GuildID)
+	s, err := guildSettings(ctx, ah.settings, ah.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (ah *adminHandler) adminCommand(_ context.Context, r *transport.Reply, in *
 			s.AwayChoices = []string{lets}
 		}
 		s.LocaleOnly = false // saved by the admins now
-		if err := ah.settings.PutGuildSettings(context.Background(), i.GuildID, s); err != nil {
+		if err := ah.settings.PutGuildSettings(ctx, i.GuildID, s); err != nil {
 			return err
 		}
 	}

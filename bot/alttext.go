@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -15,8 +16,8 @@ import (
 // alt text in p's language: where the game stands, who must decide what,
 // then each seat with its colour and headline figures. It reads the
 // public view only, so it holds no secret (a covered die stays covered).
-func (vw *views) pictureSummary(p *locale.Printer, g *storage.Game, st engine.State) (stage, waiting, seats string) {
-	lines := vw.seatLines(p, g, st)
+func (vw *views) pictureSummary(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) (stage, waiting, seats string) {
+	lines := vw.seatLines(ctx, p, g, st)
 	plain := make([]string, len(lines))
 	for n, l := range lines {
 		plain[n] = l.plain(p)
@@ -42,16 +43,16 @@ func (vw *views) pictureSummary(p *locale.Printer, g *storage.Game, st engine.St
 }
 
 // glanceAlt is the glance's alt text: the game, then its summary.
-func (vw *views) glanceAlt(p *locale.Printer, g *storage.Game, st engine.State) string {
-	stage, waiting, seats := vw.pictureSummary(p, g, st)
+func (vw *views) glanceAlt(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) string {
+	stage, waiting, seats := vw.pictureSummary(ctx, p, g, st)
 	return p.T("alt.glance", "Game", kindTitle(p, vw.games, g.Kind), "Stage", stage, "Waiting", waiting, "Seats", seats)
 }
 
 // fullBoardAlt is the full board's alt text: the glance's summary first,
 // then the public board as text (describe), as far as Discord's limit
 // lets it go.
-func (vw *views) fullBoardAlt(p *locale.Printer, g *storage.Game, st engine.State) string {
-	stage, waiting, seats := vw.pictureSummary(p, g, st)
+func (vw *views) fullBoardAlt(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) string {
+	stage, waiting, seats := vw.pictureSummary(ctx, p, g, st)
 	alt := p.T("alt.board", "Game", kindTitle(p, vw.games, g.Kind), "Stage", stage, "Waiting", waiting, "Seats", seats)
 	if text := vw.describe(st.View(engine.Spectator), gameWords(p, vw.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		alt += " " + strings.Join(strings.Fields(text), " ")
@@ -62,8 +63,8 @@ func (vw *views) fullBoardAlt(p *locale.Printer, g *storage.Game, st engine.Stat
 // matAlt is the alt text of seat's private mat: whose it is and the
 // seat's public figures. It names nothing the seat keeps hidden; the
 // message's text says the rest to its one reader.
-func (vw *views) matAlt(p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) string {
-	lines := vw.seatLines(p, g, st)
+func (vw *views) matAlt(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State, seat engine.Seat) string {
+	lines := vw.seatLines(ctx, p, g, st)
 	if int(seat) < 0 || int(seat) >= len(lines) {
 		return p.T("alt.mat_spectator", "Game", kindTitle(p, vw.games, g.Kind))
 	}

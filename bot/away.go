@@ -33,10 +33,10 @@ type awayStore interface {
 
 // endAbsence ends user's absence, in one transaction with whatever else
 // changes their preferences meanwhile.
-func endAbsence(store interface {
+func endAbsence(ctx context.Context, store interface {
 	UpdateUserPrefs(ctx context.Context, user string, fn func(p *storage.UserPrefs) error) (storage.UserPrefs, error)
 }, user string) error {
-	_, err := store.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
+	_, err := store.UpdateUserPrefs(ctx, user, func(prefs *storage.UserPrefs) error {
 		prefs.Away, prefs.AwayStandIn = time.Time{}, ""
 		return nil
 	})
@@ -64,14 +64,14 @@ const awayBoth = "both"
 const awayDateLayout = "2006-01-02"
 
 // away sets or ends the caller's absence.
-func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interaction) error {
+func (aw *awayHandler) away(ctx context.Context, r *transport.Reply, in *interaction) error {
 	p, user := in.tr, in.user.ID
 	typed := in.opts.str(optUntil)
 	if typed == "" { // back now
-		if err := endAbsence(aw.store, user); err != nil {
+		if err := endAbsence(ctx, aw.store, user); err != nil {
 			return err
 		}
-		aw.redrawBoards(user)
+		aw.redrawBoards(ctx, user)
 		return r.Message(transport.Message{Private: true, Content: p.T("away.back")})
 	}
 	day, err := time.Parse(awayDateLayout, typed)
@@ -82,7 +82,7 @@ func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interacti
 	if err != nil || !until.After(now) {
 		return refuseWith("away.bad_date", "Typed", transport.Clip(typed, 20))
 	}
-	s, err := guildSettings(aw.store, aw.cfg, in.GuildID)
+	s, err := guildSettings(ctx, aw.store, aw.cfg, in.GuildID)
 	if err != nil {
 		return err
 	}
@@ -96,23 +96,23 @@ func (aw *awayHandler) away(_ context.Context, r *transport.Reply, in *interacti
 	if !slices.Contains(awayChoices(s), standIn) {
 		return refuseWith("away.not_allowed", "Choice", p.T("away.choice_"+standIn))
 	}
-	if _, err := aw.store.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
+	if _, err := aw.store.UpdateUserPrefs(ctx, user, func(prefs *storage.UserPrefs) error {
 		prefs.Away, prefs.AwayStandIn = until.UTC(), standIn
 		return nil
 	}); err != nil {
 		return err
 	}
 	if standIn == storage.AwayComputer {
-		aw.standInSoon(user)
+		aw.standInSoon(ctx, user)
 	}
-	aw.redrawBoards(user)
+	aw.redrawBoards(ctx, user)
 	return r.Message(transport.Message{Private: true, Content: p.T("away.set_"+standIn, "When", fmt.Sprintf("<t:%d:F>", until.Unix()))})
 }
 
 // standInSoon brings the deadlines of the games that wait on user now, to
 // now: the next tick lets a computer decide for them (see expire).
-func (aw *awayHandler) standInSoon(user string) {
-	seats, err := aw.store.Seatings(context.Background(), user)
+func (aw *awayHandler) standInSoon(ctx context.Context, user string) {
+	seats, err := aw.store.Seatings(ctx, user)
 	if err != nil {
 		aw.log.Warn("reading the games of an absent player failed", "err", err)
 		return
@@ -122,7 +122,7 @@ func (aw *awayHandler) standInSoon(user string) {
 		if !s.Waits() {
 			continue
 		}
-		if _, err := aw.games.Update(context.Background(), s.Channel, s.Game, func(g *storage.Game) error {
+		if _, err := aw.games.Update(ctx, s.Channel, s.Game, func(g *storage.Game) error {
 			if g.Deadline.IsZero() || g.Deadline.After(now) {
 				g.Deadline = now
 			}
@@ -135,11 +135,11 @@ func (aw *awayHandler) standInSoon(user string) {
 
 // redrawBoards draws afresh the boards of user's running games, which
 // show whether they are away.
-func (aw *awayHandler) redrawBoards(user string) {
+func (aw *awayHandler) redrawBoards(ctx context.Context, user string) {
 	if aw.pub == nil {
 		return
 	}
-	seats, err := aw.store.Seatings(context.Background(), user)
+	seats, err := aw.store.Seatings(ctx, user)
 	if err != nil {
 		aw.log.Warn("reading the games of an absent player failed", "err", err)
 		return
@@ -195,7 +195,7 @@ type absences struct {
 // of is, for each of seats of g whose player is away at now, what stands
 // in for them there (storage.AwayComputer or AwayWait), and the latest
 // return of those whose deadlines wait.
-func (a *absences) of(g *storage.Game, seats []engine.Seat, now time.Time) (map[engine.Seat]string, time.Time) {
+func (a *absences) of(ctx context.Context, g *storage.Game, seats []engine.Seat, now time.Time) (map[engine.Seat]string, time.Time) {
 	if a == nil {
 		return nil, time.Time{}
 	}
@@ -207,12 +207,12 @@ func (a *absences) of(g *storage.Game, seats []engine.Seat, now time.Time) (map[
 		if user == "" {
 			continue
 		}
-		prefs, err := a.store.UserPrefs(context.Background(), user)
+		prefs, err := a.store.UserPrefs(ctx, user)
 		if err != nil || !prefs.AwayAt(now) {
 			continue
 		}
 		if settings == nil {
-			s, err := guildSettings(a.store, a.cfg, g.Guild)
+			s, err := guildSettings(ctx, a.store, a.cfg, g.Guild)
 			if err != nil {
 				a.log.Warn("reading a server's absence limits failed", "game", g.ID, "err", err)
 			}
@@ -230,11 +230,11 @@ func (a *absences) of(g *storage.Game, seats []engine.Seat, now time.Time) (map[
 }
 
 // until is when user's absence ends, zero when they are not away at now.
-func (a *absences) until(user string, now time.Time) time.Time {
+func (a *absences) until(ctx context.Context, user string, now time.Time) time.Time {
 	if a == nil || user == "" {
 		return time.Time{}
 	}
-	prefs, err := a.store.UserPrefs(context.Background(), user)
+	prefs, err := a.store.UserPrefs(ctx, user)
 	if err != nil || !prefs.AwayAt(now) {
 		return time.Time{}
 	}
@@ -242,15 +242,15 @@ func (a *absences) until(user string, now time.Time) time.Time {
 }
 
 // back ends user's absence, if they announced one: they acted.
-func (a *absences) back(user string) {
+func (a *absences) back(ctx context.Context, user string) {
 	if a == nil || user == "" {
 		return
 	}
-	prefs, err := a.store.UserPrefs(context.Background(), user)
+	prefs, err := a.store.UserPrefs(ctx, user)
 	if err != nil || prefs.Away.IsZero() {
 		return
 	}
-	if err := endAbsence(a.store, user); err != nil {
+	if err := endAbsence(ctx, a.store, user); err != nil {
 		a.log.Warn("ending an absence failed", "err", err)
 	}
 }

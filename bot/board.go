@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"github.com/meeplegames/meeple/bot/table"
 	"github.com/meeplegames/meeple/bot/transport"
@@ -43,8 +44,8 @@ type views struct {
 
 // boardMessage is the public board of a running game, without a picture
 // (boardCard).
-func (vw *views) boardMessage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
-	return vw.boardCard(p, g, st, nil, "")
+func (vw *views) boardMessage(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
+	return vw.boardCard(ctx, p, g, st, nil, "")
 }
 
 // neutralAccent tints the turn card when several seats, or none, must act.
@@ -60,7 +61,7 @@ const neutralAccent = 0x99AAB5
 // number. It never holds a secret: prompts marked Secret get only a
 // button that opens a private form. It is written in p's language (the
 // server's, for the channel's board).
-func (vw *views) boardCard(p *locale.Printer, g *storage.Game, st engine.State, picture []byte, alt string) transport.Message {
+func (vw *views) boardCard(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State, picture []byte, alt string) transport.Message {
 	words := gameWords(p, vw.games, g.Kind)
 	stage := words.Say(st.Phase())
 	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), imageWords(p, vw.games, g)); err == nil && gl.Stage != "" {
@@ -94,7 +95,7 @@ func (vw *views) boardCard(p *locale.Printer, g *storage.Game, st engine.State, 
 		head = append(head, "**"+p.T("board.waiting")+"** "+strings.Join(waiting, " · "))
 	}
 	var seats []string
-	for _, l := range vw.seatLines(p, g, st) {
+	for _, l := range vw.seatLines(ctx, p, g, st) {
 		seats = append(seats, l.board())
 	}
 	parts := []discordgo.MessageComponent{
@@ -162,11 +163,11 @@ func dropRows(cs []discordgo.MessageComponent) []discordgo.MessageComponent {
 // awayMark is " (away until …)" beside the name of a player who announced
 // an absence, as a Discord timestamp each reader sees in their own time
 // zone; "" for anyone else.
-func (vw *views) awayMark(p *locale.Printer, user string) string {
+func (vw *views) awayMark(ctx context.Context, p *locale.Printer, user string) string {
 	if vw.away == nil || vw.now == nil {
 		return ""
 	}
-	until := vw.away.until(user, vw.now())
+	until := vw.away.until(ctx, user, vw.now())
 	if until.IsZero() {
 		return ""
 	}
@@ -189,12 +190,12 @@ type seatLine struct {
 
 // seatLines are g's seats as lines in p's language: each seat's figures
 // as the glance shows them, or its score for a game without a glance.
-func (vw *views) seatLines(p *locale.Printer, g *storage.Game, st engine.State) []seatLine {
+func (vw *views) seatLines(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) []seatLine {
 	names := seatNames(g)
 	out := make([]seatLine, len(g.Seats))
 	waits := table.HumanWaiting(g, st)
 	for n, s := range g.Seats {
-		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(p, s.User),
+		out[n] = seatLine{N: n + 1, Who: seatLabel(s), Name: names[n], Mark: imaging.MarkOf(n), Away: vw.awayMark(ctx, p, s.User),
 			Clock: vw.bankMark(p, g, engine.Seat(n), slices.Contains(waits, engine.Seat(n)))}
 	}
 	if gl, err := imaging.GlanceOf(st.View(engine.Spectator), imageWords(p, vw.games, g)); err == nil {
@@ -496,12 +497,12 @@ func (vw *views) boardImage(p *locale.Printer, g *storage.Game, st engine.State)
 
 // withBoardImage is the board message with its glance, in the card's
 // gallery, described.
-func (vw *views) withBoardImage(p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
+func (vw *views) withBoardImage(ctx context.Context, p *locale.Printer, g *storage.Game, st engine.State) transport.Message {
 	glance := vw.boardImage(p, g, st)
 	if glance == nil {
-		return vw.boardMessage(p, g, st)
+		return vw.boardMessage(ctx, p, g, st)
 	}
-	return vw.boardCard(p, g, st, glance, vw.glanceAlt(p, g, st))
+	return vw.boardCard(ctx, p, g, st, glance, vw.glanceAlt(ctx, p, g, st))
 }
 
 // fullBoard is the full board image in p's language, or nil.

@@ -273,6 +273,12 @@ type Bot struct {
 	inFlight atomic.Int64 // work that entered the gate and has not left
 	stopTick chan struct{}
 	tickDone chan struct{}
+	// life is the bot's lifetime: the store calls of its own work (the
+	// publisher's, the deadlines', the digests', the thinker's, the
+	// start-up repairs) run under it; end cancels it once Close has let
+	// the work in flight finish, or the shutdown's wait ran out.
+	life context.Context
+	end  context.CancelFunc
 }
 
 // Store is everything the bot keeps: games, timers, preferences and
@@ -319,8 +325,9 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	away := &absences{store: store, cfg: &cfg, log: cfg.Logger}
 	due := table.NewDueGames()
 	budget := int(cfg.Think.Milliseconds())
-	level := func(guild string) string {
-		s, err := store.GuildSettings(context.Background(), guild)
+	life, end := context.WithCancel(context.Background())
+	level := func(ctx context.Context, guild string) string {
+		s, err := store.GuildSettings(ctx, guild)
 		if err != nil {
 			return "" // the host's level stands in
 		}
@@ -329,17 +336,17 @@ func New(p Parts, cfg Config) (*Bot, error) {
 	tally := &tallies{store: store, log: cfg.Logger}
 	ref := table.NewReferee(table.Config{Store: store, Games: reg, Locks: locks, Now: cfg.Now, After: cfg.AfterFunc, Computer: cfg.Computer, Level: level,
 		Think: budget, Due: due, Back: away.back, Decided: tally.decided,
-		Away: func(g *storage.Game, seats []engine.Seat, now time.Time) map[engine.Seat]string {
-			stand, _ := away.of(g, seats, now)
+		Away: func(ctx context.Context, g *storage.Game, seats []engine.Seat, now time.Time) map[engine.Seat]string {
+			stand, _ := away.of(ctx, g, seats, now)
 			return stand
 		}})
 	look := &views{games: reg, recent: newRecentEvents(), images: newImages(render), render: render, text: p.Text, imagesOn: cfg.Images, log: cfg.Logger,
 		away: away, now: cfg.Now}
 	prompts := &dmPrompts{settings: store, games: reg, send: send, log: cfg.Logger, now: cfg.Now, langs: langs, menusOnly: cfg.NoGateway}
-	pub := newPublisher(store, store, look, send, prompts, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)
+	pub := newPublisher(life, store, store, look, send, prompts, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)
 	dms := &dmHandler{store: store, lists: store, games: reg, ref: ref, pub: pub, send: send, log: cfg.Logger, now: cfg.Now, pending: newPendingDMs(), prompts: prompts, langs: langs}
-	think := table.NewThinker(due, store, ref, pub.notify, table.ThinkingSlots(cfg.Thinkers), budget, cfg.Logger)
-	b := &Bot{cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store,
+	think := table.NewThinker(life, due, store, ref, pub.notify, table.ThinkingSlots(cfg.Thinkers), budget, cfg.Logger)
+	b := &Bot{life: life, end: end, cfg: cfg, log: cfg.Logger, games: reg, send: send, pub: pub, langs: langs, router: newRouter(langs), dms: dms, obs: cfg.Observer, probe: probe, think: think, active: store,
 		pending: newPendingReplies(store, send, langs, !cfg.Shards.Whole(), cfg.Logger, cfg.Now)}
 	b.timers = &deadlines{store: store, games: reg, tally: tally, away: away, timers: sharedTimers(store, cfg.Shards, cfg.TickEvery), locks: locks, ref: ref, pub: pub, langs: langs, log: cfg.Logger, think: think, settings: store}
 	book := &ratingBook{archive: store, model: rating.DefaultModel()}
@@ -411,7 +418,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 		r.AnswerInline(in)
 	}
 	if carriesMove(i) {
-		r.KeepPending(b.pending) // a defer is kept until answered, should the process die meanwhile
+		r.KeepPending(ctx, b.pending) // a defer is kept until answered, should the process die meanwhile
 	}
 	result := "panic" // unless the handling below returns
 	defer func() {
@@ -427,7 +434,7 @@ func (b *Bot) handleInteraction(ctx context.Context, i *discordgo.Interaction, i
 			if i.GuildLocale != nil {
 				guildLocale = string(*i.GuildLocale)
 			}
-			b.langs.seen(i.GuildID, guildLocale, u.ID, string(i.Locale)) // after the answer: it may write
+			b.langs.seen(ctx, i.GuildID, guildLocale, u.ID, string(i.Locale)) // after the answer: it may write
 		}
 	}()
 	if !b.enter() {
@@ -535,6 +542,7 @@ func (b *Bot) Close() {
 		close(stop)
 		<-done
 	}
+	b.end()
 }
 
 // StartTicker checks deadlines and reminders every TickEvery until Close.
@@ -579,8 +587,8 @@ func (b *Bot) CheckDeadlines(now time.Time) {
 	}
 	defer b.leave()
 	defer b.recoverPanic("a deadline check", nil)
-	b.timers.check(now)
-	b.digests.check(now)
+	b.timers.check(b.life, now)
+	b.digests.check(b.life, now)
 }
 
 // Run connects to the gateway, one session per shard in Config.Shards
@@ -681,6 +689,7 @@ func (b *Bot) closeWithin(d time.Duration) {
 	select {
 	case <-closed:
 	case <-expired:
+		b.end() // what still waits on the store is cut short
 		b.log.Warn("shutting down: the work in flight did not finish in time and is cut short", "waited", d.String(),
 			"in_flight", b.inFlight.Load(), "board_updates", b.pub.busy())
 	}

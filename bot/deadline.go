@@ -64,14 +64,14 @@ func stillDue(d storage.Due) func(g *storage.Game) error {
 }
 
 // check handles every deadline and reminder due at now.
-func (dl *deadlines) check(now time.Time) {
-	due, err := dl.timers.Due(context.Background(), now)
+func (dl *deadlines) check(ctx context.Context, now time.Time) {
+	due, err := dl.timers.Due(ctx, now)
 	if err != nil {
 		dl.log.Error("reading due timers failed", "err", err)
 		return
 	}
 	for _, d := range due {
-		err := dl.handle(d, now)
+		err := dl.handle(ctx, d, now)
 		// a stale version: the game moved (another process's stand-in, a
 		// player) between the read and the write; its timer is looked at
 		// again at the next tick
@@ -87,7 +87,7 @@ func (dl *deadlines) check(now time.Time) {
 
 // handle handles one due timer; a panic is logged as that timer's failure,
 // and the other timers are handled still.
-func (dl *deadlines) handle(d storage.Due, now time.Time) (err error) {
+func (dl *deadlines) handle(ctx context.Context, d storage.Due, now time.Time) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("recovered from a panic: %s\n%s", table.DescribePanic(p), debug.Stack())
@@ -95,21 +95,21 @@ func (dl *deadlines) handle(d storage.Due, now time.Time) (err error) {
 	}()
 	switch d.Kind {
 	case storage.DueReminder:
-		return dl.remind(d, now)
+		return dl.remind(ctx, d, now)
 	case storage.DueDeadline:
-		return dl.expire(d, now)
+		return dl.expire(ctx, d, now)
 	}
 	return nil
 }
 
 // remind pings the players a game still waits for and schedules the next
 // reminder.
-func (dl *deadlines) remind(d storage.Due, now time.Time) error {
+func (dl *deadlines) remind(ctx context.Context, d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
 	err := dl.locks.With(d.Channel, func() error {
 		var err error
-		g, st, err = dl.store.Load(context.Background(), d.Channel)
+		g, st, err = dl.store.Load(ctx, d.Channel)
 		if err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 		}
 		_, every, _ := gameDeadline(g)
 		taken := stillDue(d)
-		_, err = dl.store.Update(context.Background(), d.Channel, d.GameID, func(r *storage.Game) error {
+		_, err = dl.store.Update(ctx, d.Channel, d.GameID, func(r *storage.Game) error {
 			if err := taken(r); err != nil {
 				return err
 			}
@@ -136,17 +136,17 @@ func (dl *deadlines) remind(d storage.Due, now time.Time) error {
 		return err
 	}
 	waiting := table.HumanWaiting(g, st)
-	p := dl.langs.guild(g.Guild, "")
+	p := dl.langs.guild(ctx, g.Guild, "")
 	text := p.T("deadline.reminder_soon", "ID", g.ID)
 	if !g.Deadline.IsZero() { // a Discord timestamp: each reader sees it in their own language and time zone
 		text = p.T("deadline.reminder", "ID", g.ID, "When", fmt.Sprintf("<t:%d:f>", g.Deadline.Unix()))
 	}
-	dl.pub.ping(g, st, waiting, text)
+	dl.pub.ping(ctx, g, st, waiting, text)
 	return nil
 }
 
 // expire applies the game's deadline policy to the players it waits for.
-func (dl *deadlines) expire(d storage.Due, now time.Time) error {
+func (dl *deadlines) expire(ctx context.Context, d storage.Due, now time.Time) error {
 	var g *storage.Game
 	var st engine.State
 	var waiting []engine.Seat
@@ -166,7 +166,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 		think := false
 		err := dl.locks.With(d.Channel, func() error {
 			var err error
-			g, st, err = dl.store.Load(context.Background(), d.Channel)
+			g, st, err = dl.store.Load(ctx, d.Channel)
 			if err != nil {
 				return err
 			}
@@ -178,28 +178,28 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			var running []engine.Seat // with time banks: the seats whose banks still run
 			if g.Timing.Banked() {
 				if waiting, running = outOfTime(g, waiting, now); len(waiting) == 0 && len(running) > 0 {
-					return dl.ref.ArmBanks(context.Background(), g, running, stillDue(d))
+					return dl.ref.ArmBanks(ctx, g, running, stillDue(d))
 				}
 			}
 			var back time.Time
-			waiting, away, back = dl.standFor(g, waiting, now)
+			waiting, away, back = dl.standFor(ctx, g, waiting, now)
 			if len(waiting) == 0 && !back.IsZero() {
 				// every player it waits on is away, their deadlines waiting
-				return dl.ref.ExtendDeadline(context.Background(), g, back, stillDue(d))
+				return dl.ref.ExtendDeadline(ctx, g, back, stillDue(d))
 			}
-			if len(waiting) == 0 && dl.ref.WakeThinker(g, st) {
+			if len(waiting) == 0 && dl.ref.WakeThinker(ctx, g, st) {
 				// a searching computer's move a stopped process left undone
 				g = nil
 				return nil
 			}
 			if _, _, policy := gameDeadline(g); policy == onDeadlinePause && len(away) == 0 || len(waiting) == 0 {
-				return dl.ref.ArmDeadline(context.Background(), g, false, stillDue(d))
+				return dl.ref.ArmDeadline(ctx, g, false, stillDue(d))
 			}
 			rules, err := dl.games.Lookup(g.Kind)
 			if err != nil {
 				return err
 			}
-			if look == 0 && dl.searchingStandIn(rules, g.Guild) != nil {
+			if look == 0 && dl.searchingStandIn(ctx, rules, g.Guild) != nil {
 				think = true
 				return nil
 			}
@@ -214,9 +214,9 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// miss in a row; a computer keeps the seats of those who
 			// reach the server's limit
 			missedSeats = slices.DeleteFunc(slices.Clone(waiting), func(s engine.Seat) bool { return away[s] != "" })
-			limit = missedInARow(dl.settingsOf(g.Guild))
-			name := dl.ref.StandInName(rules, g.Guild)
-			p := dl.langs.guild(g.Guild, "")
+			limit = missedInARow(dl.settingsOf(ctx, g.Guild))
+			name := dl.ref.StandInName(ctx, rules, g.Guild)
+			p := dl.langs.guild(ctx, g.Guild, "")
 			miss, lapsedSeats := lapse(g, missedSeats, limit, storage.Seat{Computer: name, Name: p.T("seats.computer_name", "Kind", levelName(p, name))}, now)
 			lapsed = map[engine.Seat]string{}
 			for _, s := range lapsedSeats {
@@ -239,7 +239,7 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			// the stand-in's moves, the misses and the new deadline: one
 			// commit, refused when another process handled the deadline
 			// first
-			out, err = dl.ref.Conclude(context.Background(), &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: change}, append(slices.Clone(waiting), running...), standIn)
+			out, err = dl.ref.Conclude(ctx, &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: change}, append(slices.Clone(waiting), running...), standIn)
 			return err
 		})
 		if err != nil || !think {
@@ -251,21 +251,21 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 			}
 			break
 		}
-		thought, at = dl.standInChoices(g, st, waiting), g.Guard()
+		thought, at = dl.standInChoices(ctx, g, st, waiting), g.Guard()
 	}
 	var names []string
 	for _, s := range waiting {
 		names = append(names, seatLabel(g.Seats[s]))
 	}
-	p := dl.langs.guild(g.Guild, "")
+	p := dl.langs.guild(ctx, g.Guild, "")
 	if out == nil {
 		if len(waiting) > 0 {
 			for _, s := range waiting {
-				dl.tally.add(g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
+				dl.tally.add(ctx, g.Guild, g.Seats[s].User, storage.Reliability{Missed: 1})
 			}
 			// told in the channel always; mentioned only who wants pings
 			dl.pub.announce(g.Channel, transport.Message{Content: p.T("deadline.paused", "ID", g.ID, "Names", joinNames(p, names), "Count", len(names)),
-				Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
+				Mentions: dl.pub.pingText(ctx, g, st, waiting, "").users}, g.ID)
 		}
 		return nil
 	}
@@ -274,27 +274,27 @@ func (dl *deadlines) expire(d storage.Due, now time.Time) error {
 		if _, ok := lapsed[s]; ok {
 			add.HandedOver = 1
 		}
-		dl.tally.add(g.Guild, g.Seats[s].User, add)
+		dl.tally.add(ctx, g.Guild, g.Seats[s].User, add)
 	}
-	defer dl.lapsed(g, lapsed, limit)
+	defer dl.lapsed(ctx, g, lapsed, limit)
 	if len(away) == len(waiting) {
 		// players away who asked for it: told, not pinged
-		dl.pub.announce(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
+		dl.pub.announce(g.Channel, transport.Message{Content: p.T("away.stood_in", "Kind", levelName(p, dl.ref.StandInName(ctx, out.Rules, g.Guild)), "Names", joinNames(p, names)), Mentions: []string{}}, g.ID)
 		return nil
 	}
 	// the absent players are named; mentioned only those who want pings
 	// and are not in their quiet hours
-	dl.pub.announce(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.StandInName(out.Rules, g.Guild)), "Names", joinNames(p, names)),
-		Mentions: dl.pub.pingText(g, st, waiting, "").users}, g.ID)
+	dl.pub.announce(g.Channel, transport.Message{Content: p.T("deadline.stood_in", "Kind", levelName(p, dl.ref.StandInName(ctx, out.Rules, g.Guild)), "Names", joinNames(p, names)),
+		Mentions: dl.pub.pingText(ctx, g, st, waiting, "").users}, g.ID)
 	return nil
 }
 
 // settingsOf is guild's settings, the defaults when they cannot be read.
-func (dl *deadlines) settingsOf(guild string) storage.GuildSettings {
+func (dl *deadlines) settingsOf(ctx context.Context, guild string) storage.GuildSettings {
 	if dl.settings == nil {
 		return storage.GuildSettings{}
 	}
-	s, err := dl.settings.GuildSettings(context.Background(), guild)
+	s, err := dl.settings.GuildSettings(ctx, guild)
 	if err != nil {
 		dl.log.Warn("reading a server's settings failed", "err", err)
 	}
@@ -307,8 +307,8 @@ func (dl *deadlines) settingsOf(guild string) storage.GuildSettings {
 // never a player away whose deadlines wait. It also returns the absent
 // players among them, and the latest return of those whose deadlines
 // wait.
-func (dl *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
-	away, back := dl.away.of(g, waiting, now)
+func (dl *deadlines) standFor(ctx context.Context, g *storage.Game, waiting []engine.Seat, now time.Time) ([]engine.Seat, map[engine.Seat]string, time.Time) {
+	away, back := dl.away.of(ctx, g, waiting, now)
 	if len(away) == 0 {
 		return waiting, nil, back
 	}
@@ -342,11 +342,11 @@ func (dl *deadlines) standFor(g *storage.Game, waiting []engine.Seat, now time.T
 // searchingStandIn is the stand-in of rules when it searches (normal,
 // strong), else nil: a stand-in that decides in an instant decides under
 // the lock.
-func (dl *deadlines) searchingStandIn(rules engine.Rules, guild string) engine.Player {
+func (dl *deadlines) searchingStandIn(ctx context.Context, rules engine.Rules, guild string) engine.Player {
 	if dl.think == nil {
 		return nil
 	}
-	player, err := ai.LookupThinking(rules, dl.ref.StandInName(rules, guild), dl.think.Budget())
+	player, err := ai.LookupThinking(rules, dl.ref.StandInName(ctx, rules, guild), dl.think.Budget())
 	if err != nil || !ai.Searching(player) {
 		return nil
 	}
@@ -355,12 +355,12 @@ func (dl *deadlines) searchingStandIn(rules engine.Rules, guild string) engine.P
 
 // standInChoices thinks, outside the game's lock, for each waiting seat of
 // g (in state st): the searching stand-in's choice for its first prompt.
-func (dl *deadlines) standInChoices(g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
+func (dl *deadlines) standInChoices(ctx context.Context, g *storage.Game, st engine.State, waiting []engine.Seat) map[engine.Seat]string {
 	rules, err := dl.games.Lookup(g.Kind)
 	if err != nil {
 		return nil
 	}
-	player := dl.searchingStandIn(rules, g.Guild)
+	player := dl.searchingStandIn(ctx, rules, g.Guild)
 	if player == nil {
 		return nil
 	}

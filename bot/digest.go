@@ -44,7 +44,7 @@ type digests struct {
 
 // check sends the digests due at now; it reads the preferences once an
 // hour.
-func (d *digests) check(now time.Time) {
+func (d *digests) check(ctx context.Context, now time.Time) {
 	if !d.owns {
 		return
 	}
@@ -56,14 +56,14 @@ func (d *digests) check(now time.Time) {
 	}
 	d.checked = hour
 	d.mu.Unlock()
-	_, users, err := d.store.SavedSettings(context.Background())
+	_, users, err := d.store.SavedSettings(ctx)
 	if err != nil {
 		d.log.Warn("reading preferences for the digests failed", "err", err)
 		return
 	}
 	for user, prefs := range users {
 		if day, due := digestDue(d.zones, prefs, now); due {
-			d.sendOne(user, prefs, day)
+			d.sendOne(ctx, user, prefs, day)
 		}
 	}
 }
@@ -84,11 +84,11 @@ func digestDue(z *zones, prefs storage.UserPrefs, now time.Time) (string, bool) 
 }
 
 // sendOne sends user's digest for day, unless no game waits on them.
-func (d *digests) sendOne(user string, prefs storage.UserPrefs, day string) {
+func (d *digests) sendOne(ctx context.Context, user string, prefs storage.UserPrefs, day string) {
 	// the day is claimed in one transaction on the stored preferences,
 	// not on the hour-old copy the scan read: no change made since is
 	// lost, and two processes never both send it
-	_, err := d.store.UpdateUserPrefs(context.Background(), user, func(p *storage.UserPrefs) error {
+	_, err := d.store.UpdateUserPrefs(ctx, user, func(p *storage.UserPrefs) error {
 		if p.DigestSent >= day {
 			return errDigestSent
 		}
@@ -102,8 +102,8 @@ func (d *digests) sendOne(user string, prefs storage.UserPrefs, day string) {
 		d.log.Warn("saving a digest's day failed", "err", err)
 		return
 	}
-	tr := d.langs.user(user)
-	m, err := d.inbox.render(tr, user, inboxPage{})
+	tr := d.langs.user(ctx, user)
+	m, err := d.inbox.render(ctx, tr, user, inboxPage{})
 	if err != nil {
 		d.log.Warn("drawing a digest failed", "err", err)
 		return

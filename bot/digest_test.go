@@ -82,8 +82,8 @@ func TestADigestKeepsWhatChangedSinceTheScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	mark := h.mark()
-	h.bot.digests.sendOne(alice.ID, scanned, "2026-11-29")
-	h.bot.digests.sendOne(alice.ID, scanned, "2026-11-29")
+	h.bot.digests.sendOne(context.Background(), alice.ID, scanned, "2026-11-29")
+	h.bot.digests.sendOne(context.Background(), alice.ID, scanned, "2026-11-29")
 	if got := digestsTo(h, mark); got[alice.ID] != 1 {
 		t.Errorf("digests for one day from two sends: %v, want one", got)
 	}

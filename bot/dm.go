@@ -176,7 +176,7 @@ func (dh *dmHandler) register(rt *router) error {
 func (dh *dmHandler) handle(ctx context.Context, m *discordgo.Message) {
 	text := table.Canonical(m.Content)
 	user := m.Author.ID
-	tr := dh.langs.user(user) // a DM carries no locale: the user's last interaction's
+	tr := dh.langs.user(ctx, user) // a DM carries no locale: the user's last interaction's
 	waiting, err := dh.waitingSecrets(ctx, user)
 	if err != nil {
 		dh.log.Error("finding games for a DM failed", "err", err)

@@ -39,7 +39,7 @@ func (dp *dmPrompts) forgetGame(game uint64) {
 // secretPromptsDue lists the seats whose open secret prompt is to be sent
 // by DM now: those of players who take secret choices by DM, once a round.
 // It counts them as sent.
-func (dp *dmPrompts) secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat {
+func (dp *dmPrompts) secretPromptsDue(ctx context.Context, g *storage.Game, st engine.State) []engine.Seat {
 	// an undo back into a round asks again: the prompt sent before it
 	// belongs to the history taken back
 	tag := roundTag(st) + "." + strconv.FormatUint(g.Rewound, 36)
@@ -53,7 +53,7 @@ func (dp *dmPrompts) secretPromptsDue(g *storage.Game, st engine.State) []engine
 		if !ok || p.Seat != seat {
 			continue
 		}
-		prefs, err := dp.settings.UserPrefs(context.Background(), user)
+		prefs, err := dp.settings.UserPrefs(ctx, user)
 		if err != nil || prefs.Secrets != storage.SecretsDM || !dp.prompted.first(g.ID, seat, user, tag) {
 			continue
 		}
@@ -66,7 +66,7 @@ func (dp *dmPrompts) secretPromptsDue(g *storage.Game, st engine.State) []engine
 // seats due (secretPromptsDue). It returns the players Discord refused to
 // DM (they do not accept DMs): from now on they are asked privately in the
 // channel, and the caller tells them so there.
-func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) (closed []string) {
+func (dp *dmPrompts) sendSecretPrompts(ctx context.Context, g *storage.Game, st engine.State, due []engine.Seat) (closed []string) {
 	for _, seat := range due {
 		user := g.Seats[seat].User
 		p, ok := openSecretPrompt(g, st, user)
@@ -74,9 +74,9 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 			continue
 		}
 		sentAt := dp.now()
-		if err := dp.dmPrompt(g, st, user, p); err != nil {
+		if err := dp.dmPrompt(ctx, g, st, user, p); err != nil {
 			if transport.IsCannotDM(err) {
-				if dp.dmsClosed(g, user) {
+				if dp.dmsClosed(ctx, g, user) {
 					closed = append(closed, user)
 				}
 				continue
@@ -92,8 +92,8 @@ func (dp *dmPrompts) sendSecretPrompts(g *storage.Game, st engine.State, due []e
 // dmsClosed remembers that Discord refuses DMs to user: from now on their
 // secret choices are asked privately in the channel, until they choose DMs
 // again with /game prefs.
-func (dp *dmPrompts) dmsClosed(g *storage.Game, user string) bool {
-	if _, err := dp.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
+func (dp *dmPrompts) dmsClosed(ctx context.Context, g *storage.Game, user string) bool {
+	if _, err := dp.settings.UpdateUserPrefs(ctx, user, func(prefs *storage.UserPrefs) error {
 		prefs.Secrets = storage.SecretsEphemeral
 		return nil
 	}); err != nil {
@@ -105,8 +105,8 @@ func (dp *dmPrompts) dmsClosed(g *storage.Game, user string) bool {
 
 // dmPrompt sends a secret prompt by DM, with select menus of the legal
 // choices when they fit (5 menus of 25).
-func (dp *dmPrompts) dmPrompt(g *storage.Game, st engine.State, user string, p engine.Prompt) error {
-	tr := dp.langs.user(user)
+func (dp *dmPrompts) dmPrompt(ctx context.Context, g *storage.Game, st engine.State, user string, p engine.Prompt) error {
+	tr := dp.langs.user(ctx, user)
 	title := kindTitle(tr, dp.games, g.Kind)
 	example := ""
 	if len(p.Actions) > 0 {

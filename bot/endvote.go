@@ -37,8 +37,10 @@ type endVoteHandler struct {
 
 func (vh *endVoteHandler) register(rt *router) error {
 	return errors.Join(
-		rt.subcommand(cmdGame, subEnd, func(_ context.Context, r *transport.Reply, in *interaction) error { return vh.vote(r, in, 0) }),
-		rt.component(verbEndVote, onButton, inGuild, func(_ context.Context, r *transport.Reply, in *interaction) error { return vh.vote(r, in, in.id.Game) }),
+		rt.subcommand(cmdGame, subEnd, func(ctx context.Context, r *transport.Reply, in *interaction) error { return vh.vote(ctx, r, in, 0) }),
+		rt.component(verbEndVote, onButton, inGuild, func(ctx context.Context, r *transport.Reply, in *interaction) error {
+			return vh.vote(ctx, r, in, in.id.Game)
+		}),
 	)
 }
 
@@ -89,14 +91,14 @@ func endVoteButton(p *locale.Printer, g *storage.Game) discordgo.MessageComponen
 // vote counts the caller's vote to end the channel's game; game, when not
 // 0, is the game the button was drawn for. The vote is announced; the vote
 // that passes ends the game, and its final scores are posted.
-func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64) error {
+func (vh *endVoteHandler) vote(ctx context.Context, r *transport.Reply, in *interaction, game uint64) error {
 	user := in.user.ID
 	var g *storage.Game
 	var st engine.State
 	var t tally
 	count := func() error {
 		var err error
-		if g, st, err = vh.store.Load(context.Background(), in.ChannelID); err != nil {
+		if g, st, err = vh.store.Load(ctx, in.ChannelID); err != nil {
 			return err
 		}
 		if game != 0 && g.ID != game {
@@ -115,7 +117,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 		if !t.passed() {
 			// Counted again on the stored record: another process may
 			// have taken a vote since the load.
-			g, err = vh.store.Update(context.Background(), in.ChannelID, g.ID, func(r *storage.Game) error {
+			g, err = vh.store.Update(ctx, in.ChannelID, g.ID, func(r *storage.Game) error {
 				now, already := countVote(r, user)
 				switch {
 				case already:
@@ -133,7 +135,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 		if len(res.Scores) != len(g.Seats) {
 			res.Scores = make([]int, len(g.Seats))
 		}
-		g, err = vh.store.Commit(context.Background(), in.ChannelID, g.Guard(), storage.Outcome{
+		g, err = vh.store.Commit(ctx, in.ChannelID, g.Guard(), storage.Outcome{
 			Edit: func(r *storage.Game) error {
 				r.EndVotes, r.EndedByVote = t.votes, true
 				return nil
@@ -149,7 +151,7 @@ func (vh *endVoteHandler) vote(r *transport.Reply, in *interaction, game uint64)
 	if err != nil {
 		return err
 	}
-	p := in.publicTr()
+	p := in.publicTr(ctx)
 	if !t.passed() {
 		var others []string
 		var names []string

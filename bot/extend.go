@@ -68,14 +68,14 @@ func grant(r *storage.Game, e storage.Extension, now time.Time) {
 }
 
 // propose answers /game extend.
-func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) propose(ctx context.Context, r *transport.Reply, in *interaction) error {
 	user, admin := in.user.ID, isAdmin(in.Interaction)
 	n, _ := in.opts.integer(optSeat)
 	h, _ := in.opts.integer(optHours)
 	var g *storage.Game
 	var granted bool
 	err := sh.locks.With(in.ChannelID, func() error {
-		loaded, st, err := sh.store.Load(context.Background(), in.ChannelID)
+		loaded, st, err := sh.store.Load(ctx, in.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *intera
 		}
 		seat := engine.Seat(n - 1)
 		round := roundTag(st)
-		g, err = sh.store.Update(context.Background(), in.ChannelID, loaded.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(ctx, in.ChannelID, loaded.ID, func(r *storage.Game) error {
 			switch {
 			case seat < 0 || int(seat) >= len(r.Seats):
 				return refuseWith("seats.out_of_range", "ID", r.ID, "Count", len(r.Seats))
@@ -126,7 +126,7 @@ func (sh *seatHandler) propose(_ context.Context, r *transport.Reply, in *intera
 	if err != nil {
 		return err
 	}
-	p := in.publicTr()
+	p := in.publicTr(ctx)
 	if granted {
 		sh.pub.redraw(g.Channel)
 		return r.Message(transport.Message{Content: grantedText(p, g, engine.Seat(n-1), time.Duration(h)*time.Hour, sh.now()), Mentions: []string{}})
@@ -167,12 +167,12 @@ func grantedText(p *locale.Printer, g *storage.Game, seat engine.Seat, d time.Du
 
 // vote counts the clicker's agreement with the open proposal; the vote
 // that makes a majority (or an admin's) grants it.
-func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) voteExtend(ctx context.Context, r *transport.Reply, in *interaction) error {
 	user, admin := in.user.ID, isAdmin(in.Interaction)
 	var g *storage.Game
 	var granted *storage.Extension
 	err := sh.locks.With(in.ChannelID, func() error {
-		loaded, st, err := sh.store.Load(context.Background(), in.ChannelID)
+		loaded, st, err := sh.store.Load(ctx, in.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *int
 			return table.ErrNotRunning
 		}
 		round := roundTag(st)
-		g, err = sh.store.Update(context.Background(), in.ChannelID, loaded.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(ctx, in.ChannelID, loaded.ID, func(r *storage.Game) error {
 			e := r.Extension
 			switch {
 			case e == nil || e.Round != round:
@@ -205,7 +205,7 @@ func (sh *seatHandler) voteExtend(_ context.Context, r *transport.Reply, in *int
 	if err != nil {
 		return err
 	}
-	p := in.publicTr()
+	p := in.publicTr(ctx)
 	if granted != nil {
 		sh.pub.redraw(g.Channel)
 		return r.Message(transport.Message{Content: grantedText(p, g, granted.Seat, granted.Time, sh.now()), Mentions: []string{}})

@@ -49,7 +49,7 @@ type gameHandler struct {
 func (gh *gameHandler) register(rt *router) error {
 	return errors.Join(
 		rt.command(cmdGame, gh.gameCommand, gh.suggest),
-		rt.commandAnywhere(cmdStats, func(_ context.Context, r *transport.Reply, in *interaction) error { return gh.stats(r, in) }, nil),
+		rt.commandAnywhere(cmdStats, func(ctx context.Context, r *transport.Reply, in *interaction) error { return gh.stats(ctx, r, in) }, nil),
 		rt.commandAnywhere(cmdRules, gh.rulesCommand, gh.suggestTopics),
 		rt.component(verbLogPage, onButton, inGuild, gh.logPage),
 		rt.component(verbFullBoard, onButton, inGuild, gh.fullBoard),
@@ -58,8 +58,8 @@ func (gh *gameHandler) register(rt *router) error {
 
 // fullBoard answers the board's "Full board" button: the whole board as an
 // image, privately, so the channel keeps only the glance.
-func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *interaction) error {
-	g, st, err := gh.store.Load(context.Background(), in.ChannelID)
+func (gh *gameHandler) fullBoard(ctx context.Context, r *transport.Reply, in *interaction) error {
+	g, st, err := gh.store.Load(ctx, in.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -71,16 +71,16 @@ func (gh *gameHandler) fullBoard(_ context.Context, r *transport.Reply, in *inte
 	if m.Image = gh.look.fullBoard(in.tr, g, st); m.Image == nil {
 		m.Content = in.tr.T("board.no_picture")
 	}
-	m.Alt = gh.look.fullBoardAlt(in.tr, g, st)
+	m.Alt = gh.look.fullBoardAlt(ctx, in.tr, g, st)
 	return r.Message(m)
 }
 
 // suggest lists the rules topics for /game rules: of the channel's game.
-func (gh *gameHandler) suggest(in *interaction) []string {
+func (gh *gameHandler) suggest(ctx context.Context, in *interaction) []string {
 	if in.sub != subRules {
 		return nil
 	}
-	rules, err := channelRules(gh.store, gh.games, in.ChannelID)
+	rules, err := channelRules(ctx, gh.store, gh.games, in.ChannelID)
 	if err != nil {
 		return nil
 	}
@@ -88,7 +88,7 @@ func (gh *gameHandler) suggest(in *interaction) []string {
 }
 
 // suggestTopics lists the rules topics for /rules: of the game chosen.
-func (gh *gameHandler) suggestTopics(in *interaction) []string {
+func (gh *gameHandler) suggestTopics(_ context.Context, in *interaction) []string {
 	rules, err := gh.games.Lookup(in.opts.str(optGame))
 	if err != nil {
 		return nil
@@ -112,25 +112,25 @@ func topicChoices(p *locale.Printer, rules engine.Rules) []string {
 	return list
 }
 
-func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) gameCommand(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, sub, opts, p := in.Interaction, in.sub, in.opts, in.tr
 	switch sub {
 	case subPrefs:
-		return gh.setPrefs(r, in)
+		return gh.setPrefs(ctx, r, in)
 	case subStats:
-		return gh.stats(r, in)
+		return gh.stats(ctx, r, in)
 	case subRules:
-		rules, err := channelRules(gh.store, gh.games, in.ChannelID)
+		rules, err := channelRules(ctx, gh.store, gh.games, in.ChannelID)
 		if err != nil {
 			return err
 		}
 		return rulesText(r, in.tr, rules, opts.str(optTopic))
 	case subUndo:
-		return gh.undo(r, in)
+		return gh.undo(ctx, r, in)
 	case subSummary:
-		return gh.summary(r, in)
+		return gh.summary(ctx, r, in)
 	}
-	g, st, err := gh.store.Load(context.Background(), i.ChannelID)
+	g, st, err := gh.store.Load(ctx, i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -139,11 +139,11 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 	}
 	switch sub {
 	case subMe:
-		return gh.privateView(r, i, p, g, st)
+		return gh.privateView(ctx, r, i, p, g, st)
 	case subBoard:
 		r.DeferMessage(false) // rendering may take a moment
 		// the whole board, where the button may lack room
-		m := gh.look.boardCard(in.publicTr(), g, st, gh.look.fullBoard(in.publicTr(), g, st), gh.look.fullBoardAlt(in.publicTr(), g, st))
+		m := gh.look.boardCard(ctx, in.publicTr(ctx), g, st, gh.look.fullBoard(in.publicTr(ctx), g, st), gh.look.fullBoardAlt(ctx, in.publicTr(ctx), g, st))
 		return r.Message(m)
 	case subScores:
 		m := gh.look.scoresMessage(p, g, st, false)
@@ -153,14 +153,14 @@ func (gh *gameHandler) gameCommand(_ context.Context, r *transport.Reply, in *in
 		page, _ := opts.integer(optPage)
 		return gh.showLog(r, p, g, max(page, 1), false)
 	case subHint:
-		return gh.hint(r, in, g, st)
+		return gh.hint(ctx, r, in, g, st)
 	}
 	return refuseWith("refuse.unknown_subcommand", "Name", sub)
 }
 
 // privateView shows the caller their own view: their mat as an image, their
 // prompts and the free actions open to them. A spectator gets the public view.
-func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) privateView(ctx context.Context, r *transport.Reply, i *discordgo.Interaction, p *locale.Printer, g *storage.Game, st engine.State) error {
 	seats := table.SeatsOf(g, userOf(i).ID)
 	seat := engine.Spectator
 	if len(seats) > 0 {
@@ -184,7 +184,7 @@ func (gh *gameHandler) privateView(r *transport.Reply, i *discordgo.Interaction,
 	if text := gh.look.describe(st.View(seat), gameWords(p, gh.games, g.Kind).WithSeats(seatNames(g))); text != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: "```\n" + transport.Clip(text, transport.MaxEmbedDescription-10) + "\n```"}}
 	}
-	m.Image, m.Alt = gh.look.matImage(p, g, st, seat), gh.look.matAlt(p, g, st, seat)
+	m.Image, m.Alt = gh.look.matImage(p, g, st, seat), gh.look.matAlt(ctx, p, g, st, seat)
 	return r.Message(m)
 }
 
@@ -230,9 +230,9 @@ func (gh *gameHandler) showLog(r *transport.Reply, p *locale.Printer, g *storage
 
 // logPage turns the page of a /game log answer. Only that private answer
 // is updated; the button on any other message gets a new private answer.
-func (gh *gameHandler) logPage(_ context.Context, r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) logPage(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := gh.store.Get(context.Background(), i.ChannelID)
+	g, err := gh.store.Get(ctx, i.ChannelID)
 	if err != nil {
 		return err
 	}
@@ -391,10 +391,10 @@ func rulesText(r *transport.Reply, p *locale.Printer, rules engine.Rules, topic 
 }
 
 // channelRules returns the rules of the channel's game.
-func channelRules(store interface {
+func channelRules(ctx context.Context, store interface {
 	Get(ctx context.Context, channel string) (*storage.Game, error)
 }, games *engine.Registry, channel string) (engine.Rules, error) {
-	g, err := store.Get(context.Background(), channel)
+	g, err := store.Get(ctx, channel)
 	if err != nil {
 		return nil, err
 	}
@@ -403,9 +403,9 @@ func channelRules(store interface {
 
 // undo takes back the caller's last action when it was the last one played
 // and revealed nothing.
-func (gh *gameHandler) undo(r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) undo(ctx context.Context, r *transport.Reply, in *interaction) error {
 	r.DeferMessage(true) // acknowledged before the undo is stored; the answer is private
-	out, err := gh.ref.Undo(context.Background(), in.ChannelID, in.user.ID)
+	out, err := gh.ref.Undo(ctx, in.ChannelID, in.user.ID)
 	if err != nil {
 		return err
 	}
@@ -414,7 +414,7 @@ func (gh *gameHandler) undo(r *transport.Reply, in *interaction) error {
 }
 
 // stats shows a user's record in each game and the server's totals.
-func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) stats(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, opts, p := in.Interaction, in.opts, in.tr
 	user := userOf(i)
 	if o, ok := opts[optUser]; ok {
@@ -433,18 +433,18 @@ func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 	if guild == "" {
 		sb.WriteString(p.T("stats.everywhere") + "\n")
 	}
-	summary, err := gh.ratings.summary(p, gh.games, guild, user.ID)
+	summary, err := gh.ratings.summary(ctx, p, gh.games, guild, user.ID)
 	if err != nil {
 		return err
 	}
 	sb.WriteString(summary)
-	if r, err := gh.tally.of(guild, user.ID, guild == ""); err != nil {
+	if r, err := gh.tally.of(ctx, guild, user.ID, guild == ""); err != nil {
 		return err
 	} else if r != (storage.Reliability{}) {
 		sb.WriteString(statsLine(p, r, guild == "") + "\n")
 	}
 	if guild != "" {
-		server, err := gh.serverStats(p, guild)
+		server, err := gh.serverStats(ctx, p, guild)
 		if err != nil {
 			return err
 		}
@@ -455,12 +455,12 @@ func (gh *gameHandler) stats(r *transport.Reply, in *interaction) error {
 
 // serverStats is a line on guild's games: how many are going, abandoned
 // and finished of each kind.
-func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, error) {
-	archive, err := gh.lists.ArchiveForGuild(context.Background(), guild, 0, 0)
+func (gh *gameHandler) serverStats(ctx context.Context, p *locale.Printer, guild string) (string, error) {
+	archive, err := gh.lists.ArchiveForGuild(ctx, guild, 0, 0)
 	if err != nil {
 		return "", err
 	}
-	active, err := gh.lists.ListActive(context.Background(), guild)
+	active, err := gh.lists.ListActive(ctx, guild)
 	if err != nil {
 		return "", err
 	}
@@ -481,7 +481,7 @@ func (gh *gameHandler) serverStats(p *locale.Printer, guild string) (string, err
 }
 
 // setPrefs changes the caller's preferences.
-func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) setPrefs(ctx context.Context, r *transport.Reply, in *interaction) error {
 	opts, p := in.opts, in.tr
 	user := in.user.ID
 	tz, zoneTyped := opts[optTimeZone]
@@ -498,7 +498,7 @@ func (gh *gameHandler) setPrefs(r *transport.Reply, in *interaction) error {
 	}
 	// changed in one transaction: counts and choices another process
 	// writes meanwhile are kept
-	prefs, err := gh.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
+	prefs, err := gh.settings.UpdateUserPrefs(ctx, user, func(prefs *storage.UserPrefs) error {
 		if on, ok := opts.boolean(optPings); ok {
 			prefs.PingOnTurn = on
 		}

@@ -360,7 +360,7 @@ func (h *harness) send(raw map[string]any) result {
 	case h.run != nil:
 		h.run.interaction(h, raw, token)
 	default:
-		h.bot.HandleInteraction(context.Background(), i)
+		h.bot.HandleInteraction(requestContext(), i)
 	}
 	// what the interaction set off is delivered through it after it was
 	// answered (the publisher's work): wait for that too
@@ -510,7 +510,7 @@ func (h *harness) dm(u tester, text string) []discordtest.Request {
 	if h.run != nil {
 		h.run.message(h, m, before)
 	} else {
-		h.bot.HandleDM(context.Background(), m)
+		h.bot.HandleDM(requestContext(), m)
 	}
 	h.bot.Wait()
 	var out []discordtest.Request

@@ -49,7 +49,7 @@ func (h *headsUps) first(game uint64, turn headsUpTurn) bool {
 // that their turn comes next, when they asked for it (/game prefs
 // heads-up:true) and are not in their quiet hours. It is a DM, not a
 // ping in the channel: they have nothing to decide yet.
-func (p *publisher) headsUp(g *storage.Game, st engine.State) {
+func (p *publisher) headsUp(ctx context.Context, g *storage.Game, st engine.State) {
 	n, ok := st.(upNext)
 	if !ok {
 		return
@@ -63,14 +63,14 @@ func (p *publisher) headsUp(g *storage.Game, st engine.State) {
 		return // everyone at once, or it is their turn already
 	}
 	user := g.Seats[next].User
-	prefs, err := p.settings.UserPrefs(context.Background(), user)
+	prefs, err := p.settings.UserPrefs(ctx, user)
 	if err != nil || !prefs.HeadsUp || !p.zones.quietUntil(prefs, p.now()).IsZero() {
 		return
 	}
 	if !p.told.first(g.ID, headsUpTurn{next: next, now: seatNames(g)[deciding[0]]}) {
 		return
 	}
-	tr := p.langs.user(user)
+	tr := p.langs.user(ctx, user)
 	text := tr.T("heads_up.text", "Game", kindTitle(tr, p.look.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Who", seatNames(g)[deciding[0]])
 	p.aside("dm "+g.Channel, func() {
 		if _, err := p.send.DM(user, transport.Message{Content: text}); err != nil {

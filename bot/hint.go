@@ -19,7 +19,7 @@ const hintPlayer = "strong"
 // search against the next best. Only a table that allowed hints in its
 // lobby may ask (such games are not rated); each hint is counted for the
 // final scores. The search sees only the asker's seat's observation.
-func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game, st engine.State) error {
+func (gh *gameHandler) hint(ctx context.Context, r *transport.Reply, in *interaction, g *storage.Game, st engine.State) error {
 	if !g.Hints {
 		return refuseWith("hint.off")
 	}
@@ -48,7 +48,7 @@ func (gh *gameHandler) hint(r *transport.Reply, in *interaction, g *storage.Game
 	if !ok {
 		return errClosing
 	}
-	if _, err := gh.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
+	if _, err := gh.store.Update(ctx, g.Channel, g.ID, func(r *storage.Game) error {
 		for len(r.HintsTaken) < len(r.Seats) {
 			r.HintsTaken = append(r.HintsTaken, 0)
 		}

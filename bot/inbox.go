@@ -55,9 +55,9 @@ func (ih *inboxHandler) register(rt *router) error {
 	)
 }
 
-func (ih *inboxHandler) inbox(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ih *inboxHandler) inbox(ctx context.Context, r *transport.Reply, in *interaction) error {
 	r.DeferMessage(true) // the page's games are read and replayed
-	m, err := ih.render(in.tr, in.user.ID, inboxPage{})
+	m, err := ih.render(ctx, in.tr, in.user.ID, inboxPage{})
 	if err != nil {
 		return err
 	}
@@ -65,12 +65,12 @@ func (ih *inboxHandler) inbox(_ context.Context, r *transport.Reply, in *interac
 }
 
 // page answers the inbox's buttons: another page, drawn afresh.
-func (ih *inboxHandler) page(_ context.Context, r *transport.Reply, in *interaction) error {
+func (ih *inboxHandler) page(ctx context.Context, r *transport.Reply, in *interaction) error {
 	p, ok := parseInboxPage(in.id.Arg)
 	if !ok {
 		return errUnknownComp
 	}
-	m, err := ih.render(in.tr, in.user.ID, p)
+	m, err := ih.render(ctx, in.tr, in.user.ID, p)
 	if err != nil {
 		return err
 	}
@@ -127,8 +127,8 @@ func lobbyLast(s storage.Seating) int {
 }
 
 // render draws page p of user's inbox.
-func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (transport.Message, error) {
-	seats, err := ih.store.Seatings(context.Background(), user)
+func (ih *inboxHandler) render(ctx context.Context, tr *locale.Printer, user string, p inboxPage) (transport.Message, error) {
+	seats, err := ih.store.Seatings(ctx, user)
 	if err != nil {
 		return transport.Message{}, err
 	}
@@ -157,7 +157,7 @@ func (ih *inboxHandler) render(tr *locale.Printer, user string, p inboxPage) (tr
 			m.Content += "\n" + tr.T("inbox.nothing")
 		}
 		for _, s := range shown {
-			e, err := ih.waitingEmbed(tr, user, s)
+			e, err := ih.waitingEmbed(ctx, tr, user, s)
 			if err != nil {
 				return transport.Message{}, err
 			}
@@ -232,8 +232,8 @@ func (ih *inboxHandler) otherLine(tr *locale.Printer, s storage.Seating) string 
 
 // waitingEmbed shows one game that waits on user: where, what for, until
 // when, a link to its board, and what happened since they last acted.
-func (ih *inboxHandler) waitingEmbed(tr *locale.Printer, user string, s storage.Seating) (*discordgo.MessageEmbed, error) {
-	g, err := ih.store.GetByID(context.Background(), s.Game)
+func (ih *inboxHandler) waitingEmbed(ctx context.Context, tr *locale.Printer, user string, s storage.Seating) (*discordgo.MessageEmbed, error) {
+	g, err := ih.store.GetByID(ctx, s.Game)
 	if err != nil {
 		return nil, err
 	}

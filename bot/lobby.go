@@ -72,7 +72,7 @@ func (lh *lobbyHandler) register(rt *router) error {
 
 // suggest lists game options for /lobby new and computer players for
 // /lobby add-computer.
-func (lh *lobbyHandler) suggest(in *interaction) []string {
+func (lh *lobbyHandler) suggest(ctx context.Context, in *interaction) []string {
 	switch {
 	case in.sub == subNew && in.focused.Name == optOptions:
 		rules, err := lh.games.Lookup(in.opts.str(optGame))
@@ -87,22 +87,22 @@ func (lh *lobbyHandler) suggest(in *interaction) []string {
 		}
 		return out
 	case in.sub == subAddAI:
-		if rules, err := channelRules(lh.store, lh.games, in.ChannelID); err == nil {
+		if rules, err := channelRules(ctx, lh.store, lh.games, in.ChannelID); err == nil {
 			return ai.Names(rules)
 		}
 	}
 	return nil
 }
 
-func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyCommand(ctx context.Context, r *transport.Reply, in *interaction) error {
 	sub, opts := in.sub, in.opts
 	switch sub {
 	case subNew:
-		return lh.newLobby(r, in)
+		return lh.newLobby(ctx, r, in)
 	case subList:
-		return lh.listGames(r, in)
+		return lh.listGames(ctx, r, in)
 	case subAbandon:
-		return lh.askAbandon(r, in)
+		return lh.askAbandon(ctx, r, in)
 	}
 	arg := ""
 	var v verb
@@ -120,12 +120,12 @@ func (lh *lobbyHandler) lobbyCommand(_ context.Context, r *transport.Reply, in *
 	default:
 		return refuseWith("refuse.unknown_subcommand", "Name", sub)
 	}
-	g, note, err := lh.changeLobby(r, in, v, arg, 0)
+	g, note, err := lh.changeLobby(ctx, r, in, v, arg, 0)
 	if err != nil {
 		return err
 	}
-	lh.editLobby(g, v, note, in.publicTr())
-	return r.Message(transport.Message{Content: note.in(in.publicTr())})
+	lh.editLobby(ctx, g, v, note, in.publicTr(ctx))
+	return r.Message(transport.Message{Content: note.in(in.publicTr(ctx))})
 }
 
 // phrase is a message of the catalogue with its arguments, to be written
@@ -142,18 +142,18 @@ func (ph phrase) in(p *locale.Printer) string { return p.T(ph.id, ph.args...) }
 
 // lobbyAfter is what the lobby message shows after change v, in p's
 // language.
-func (lh *lobbyHandler) lobbyAfter(g *storage.Game, v verb, note phrase, p *locale.Printer) transport.Message {
+func (lh *lobbyHandler) lobbyAfter(ctx context.Context, g *storage.Game, v verb, note phrase, p *locale.Printer) transport.Message {
 	if v == verbStart {
 		return transport.Message{Content: note.in(p), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}
 	}
-	return lh.lobbyMessage(g, p)
+	return lh.lobbyMessage(ctx, g, p)
 }
 
 // editLobby brings the lobby message up to date after change v, in p's
 // language.
-func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *locale.Printer) {
+func (lh *lobbyHandler) editLobby(ctx context.Context, g *storage.Game, v verb, note phrase, p *locale.Printer) {
 	if id := g.Messages[roleLobby]; id != "" {
-		m := lh.lobbyAfter(g, v, note, p)
+		m := lh.lobbyAfter(ctx, g, v, note, p)
 		if err := lh.pub.editKept(g, id, m, nil); err != nil {
 			lh.log.Warn("editing the lobby message failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
@@ -163,24 +163,24 @@ func (lh *lobbyHandler) editLobby(g *storage.Game, v verb, note phrase, p *local
 // lobbyButton handles the lobby message's buttons by updating that
 // message; a lobby button on any other message changes the lobby but
 // leaves that message alone.
-func (lh *lobbyHandler) lobbyButton(_ context.Context, r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) lobbyButton(ctx context.Context, r *transport.Reply, in *interaction) error {
 	id := in.id
-	g, note, err := lh.changeLobby(r, in, id.Verb, id.Arg, id.Game)
+	g, note, err := lh.changeLobby(ctx, r, in, id.Verb, id.Arg, id.Game)
 	if err != nil {
 		return err
 	}
 	if lobby := g.Messages[roleLobby]; lobby == "" || in.message == nil || in.message.ID != lobby {
-		lh.editLobby(g, id.Verb, note, in.publicTr())
+		lh.editLobby(ctx, g, id.Verb, note, in.publicTr(ctx))
 		return r.Message(transport.Message{Content: note.in(in.tr), Private: true})
 	}
-	if err := r.Update(lh.lobbyAfter(g, id.Verb, note, in.publicTr())); err != nil {
+	if err := r.Update(lh.lobbyAfter(ctx, g, id.Verb, note, in.publicTr(ctx))); err != nil {
 		return err
 	}
 	lh.pub.handles.Keep(g.Channel, r, in.message.ID, false, time.Time{}) // later changes by command edit it through this click
 	return nil
 }
 
-func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) newLobby(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, opts := in.Interaction, in.opts
 	kind := opts.str(optGame)
 	rules, err := lh.games.Lookup(kind)
@@ -195,7 +195,7 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 	if err != nil {
 		return err
 	}
-	settings, err := guildSettings(lh.settings, lh.cfg, i.GuildID)
+	settings, err := guildSettings(ctx, lh.settings, lh.cfg, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -241,17 +241,17 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 		inThread = settings.Threads
 	}
 	if inThread {
-		if err := lh.openInThread(in, g, gameTitle(in.publicTr(), rules)); err != nil {
+		if err := lh.openInThread(ctx, in, g, gameTitle(in.publicTr(ctx), rules)); err != nil {
 			return err
 		}
 	}
-	if err := lh.store.Create(context.Background(), g); err != nil {
+	if err := lh.store.Create(ctx, g); err != nil {
 		return err
 	}
 	if inThread {
-		return lh.announceThread(r, in, g, gameTitle(in.publicTr(), rules))
+		return lh.announceThread(ctx, r, in, g, gameTitle(in.publicTr(ctx), rules))
 	}
-	if err := r.Message(lh.lobbyMessage(g, in.publicTr())); err != nil {
+	if err := r.Message(lh.lobbyMessage(ctx, g, in.publicTr(ctx))); err != nil {
 		return err
 	}
 	// remember the lobby message, so that commands can keep it up to date
@@ -260,7 +260,7 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 		lh.log.Warn("reading the lobby message failed", "game", g.ID, "err", err)
 		return nil
 	}
-	if _, err := lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(ctx, g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
@@ -272,10 +272,10 @@ func (lh *lobbyHandler) newLobby(r *transport.Reply, in *interaction) error {
 
 // guildSettings returns the guild's settings, with the configured defaults
 // standing in for the store's when the admins saved none.
-func guildSettings(settings interface {
+func guildSettings(ctx context.Context, settings interface {
 	GuildSettings(ctx context.Context, guild string) (storage.GuildSettings, error)
 }, cfg *Config, guild string) (storage.GuildSettings, error) {
-	s, err := settings.GuildSettings(context.Background(), guild)
+	s, err := settings.GuildSettings(ctx, guild)
 	if err != nil {
 		return s, err
 	}
@@ -336,11 +336,11 @@ func newSeed() (uint64, error) {
 // changeLobby performs one lobby change for the interaction's user and
 // returns the game after it and a line saying what happened. gameID, when
 // not 0, must be the channel's game (a button of another game is refused).
-func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) changeLobby(ctx context.Context, r *transport.Reply, in *interaction, v verb, arg string, gameID uint64) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	unlock := lh.locks.Lock(i.ChannelID)
 	defer unlock()
-	g, err := lh.store.Get(context.Background(), i.ChannelID)
+	g, err := lh.store.Get(ctx, i.ChannelID)
 	if err != nil {
 		return nil, phrase{}, err
 	}
@@ -356,15 +356,15 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 	}
 	user, name := userOf(i).ID, displayName(i)
 	if v == verbStart {
-		return lh.startGame(r, in, g, rules, arg)
+		return lh.startGame(ctx, r, in, g, rules, arg)
 	}
 	if v == verbJoin && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) {
-		if err := meetsMinimum(lh.tally, g, user); err != nil {
+		if err := meetsMinimum(ctx, lh.tally, g, user); err != nil {
 			return nil, phrase{}, err
 		}
 	}
 	var note phrase
-	g, err = lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
+	g, err = lh.store.Update(ctx, g.Channel, g.ID, func(g *storage.Game) error {
 		limit := rules.MaxPlayers()
 		if g.Setup.Players > 0 {
 			limit = g.Setup.Players
@@ -408,8 +408,8 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 					n++
 				}
 			}
-			kind := levelName(in.publicTr(), arg)
-			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.publicTr().T("lobby.computer_name", "N", n, "Kind", kind)})
+			kind := levelName(in.publicTr(ctx), arg)
+			g.Seats = append(g.Seats, storage.Seat{Computer: arg, Name: in.publicTr(ctx).T("lobby.computer_name", "N", n, "Kind", kind)})
 			note = say("lobby.ai_added", "Name", name, "Kind", kind)
 		case verbDropAI:
 			last := -1
@@ -435,7 +435,7 @@ func (lh *lobbyHandler) changeLobby(r *transport.Reply, in *interaction, v verb,
 }
 
 // startGame orders the seats and starts the game; the lobby lock is held.
-func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
+func (lh *lobbyHandler) startGame(ctx context.Context, r *transport.Reply, in *interaction, g *storage.Game, rules engine.Rules, order string) (*storage.Game, phrase, error) {
 	i := in.Interaction
 	user := userOf(i).ID
 	if user != g.Creator && !slices.ContainsFunc(g.Seats, func(s storage.Seat) bool { return s.User == user }) && !isAdmin(i) {
@@ -459,7 +459,7 @@ func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storag
 			return nil
 		}
 	}
-	res, err := lh.ref.Start(context.Background(), g, shuffle)
+	res, err := lh.ref.Start(ctx, g, shuffle)
 	if res != nil {
 		lh.pub.notifyVia(res, r, nil) // the first board follows r's answer publicly
 	}
@@ -470,7 +470,7 @@ func (lh *lobbyHandler) startGame(r *transport.Reply, in *interaction, g *storag
 	for n, s := range res.Game.Seats {
 		names = append(names, fmt.Sprintf("P%d %s", n+1, seatLabel(s)))
 	}
-	return res.Game, say("lobby.started", "Game", gameTitle(in.publicTr(), rules), "Seats", strings.Join(names, ", ")), nil
+	return res.Game, say("lobby.started", "Game", gameTitle(in.publicTr(ctx), rules), "Seats", strings.Join(names, ", ")), nil
 }
 
 // defaultComputer is the computer player /lobby add-computer and the lobby's
@@ -496,7 +496,7 @@ func seatLabel(s storage.Seat) string {
 
 // lobbyMessage is the public lobby, in p's language: who sits, the
 // options, and buttons.
-func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) transport.Message {
+func (lh *lobbyHandler) lobbyMessage(ctx context.Context, g *storage.Game, p *locale.Printer) transport.Message {
 	title := g.Kind
 	min, max := 0, 0
 	if rules, err := lh.games.Lookup(g.Kind); err == nil {
@@ -504,7 +504,7 @@ func (lh *lobbyHandler) lobbyMessage(g *storage.Game, p *locale.Printer) transpo
 	}
 	var seats strings.Builder
 	for n, s := range g.Seats {
-		fmt.Fprintf(&seats, "%d. %s%s\n", n+1, seatLabel(s), lh.reliabilityOf(p, g.Guild, s.User))
+		fmt.Fprintf(&seats, "%d. %s%s\n", n+1, seatLabel(s), lh.reliabilityOf(ctx, p, g.Guild, s.User))
 	}
 	target := p.T("lobby.table_range", "Min", min, "Max", max)
 	if g.Setup.Players > 0 {
@@ -594,9 +594,9 @@ func humanDuration(p *locale.Printer, d time.Duration) string {
 }
 
 // listGames lists the guild's open and running games, privately.
-func (lh *lobbyHandler) listGames(r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) listGames(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, p := in.Interaction, in.tr
-	games, err := lh.lists.ListActive(context.Background(), i.GuildID)
+	games, err := lh.lists.ListActive(ctx, i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -629,16 +629,16 @@ func truncate(s string, n int) string {
 // askAbandon asks the creator or an admin to confirm abandoning the
 // channel's game or, with game:N, game N of this channel or of one of its
 // threads: a game whose thread was deleted is ended from its parent.
-func (lh *lobbyHandler) askAbandon(r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) askAbandon(ctx context.Context, r *transport.Reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	if !named {
-		g, err := lh.store.Get(context.Background(), in.ChannelID)
+		g, err := lh.store.Get(ctx, in.ChannelID)
 		if err != nil {
 			return err
 		}
 		return lh.confirmAbandon(r, in, g)
 	}
-	g, err := lh.abandonable(in.Interaction, uint64(max(id, 0)))
+	g, err := lh.abandonable(ctx, in.Interaction, uint64(max(id, 0)))
 	if err != nil {
 		return err
 	}
@@ -647,8 +647,8 @@ func (lh *lobbyHandler) askAbandon(r *transport.Reply, in *interaction) error {
 
 // abandonable is game id when it is active and lives in the interaction's
 // channel or in a thread of it.
-func (lh *lobbyHandler) abandonable(i *discordgo.Interaction, id uint64) (*storage.Game, error) {
-	g, err := lh.store.GetByID(context.Background(), id)
+func (lh *lobbyHandler) abandonable(ctx context.Context, i *discordgo.Interaction, id uint64) (*storage.Game, error) {
+	g, err := lh.store.GetByID(ctx, id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != i.GuildID || g.Channel != i.ChannelID && g.Parent != i.ChannelID) {
 		return nil, refuseWith("refuse.no_game_here", "ID", id)
 	}
@@ -674,9 +674,9 @@ func (lh *lobbyHandler) confirmAbandon(r *transport.Reply, in *interaction, g *s
 
 // abandonButton handles the lobby's Abandon button and its confirmation,
 // which may be asked in the parent channel of the game's thread.
-func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in *interaction) error {
+func (lh *lobbyHandler) abandonButton(ctx context.Context, r *transport.Reply, in *interaction) error {
 	i, id := in.Interaction, in.id
-	g, err := lh.abandonable(i, id.Game)
+	g, err := lh.abandonable(ctx, i, id.Game)
 	if err != nil {
 		return err
 	}
@@ -691,13 +691,13 @@ func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in 
 	}
 	err = lh.locks.With(g.Channel, func() error {
 		var err error
-		if g, err = lh.store.Get(context.Background(), g.Channel); err != nil {
+		if g, err = lh.store.Get(ctx, g.Channel); err != nil {
 			return err
 		}
 		if g.ID != id.Game {
 			return table.ErrForeign
 		}
-		g, err = lh.store.Finish(context.Background(), g.Channel, g.Guard(), storage.StatusAbandoned, nil)
+		g, err = lh.store.Finish(ctx, g.Channel, g.Guard(), storage.StatusAbandoned, nil)
 		return err
 	})
 	if err != nil {
@@ -706,7 +706,7 @@ func (lh *lobbyHandler) abandonButton(_ context.Context, r *transport.Reply, in 
 	err = r.Update(transport.Message{Content: in.tr.T("lobby.abandoned", "ID", g.ID)}) // the private question
 	lh.pub.abandoned(g, displayName(i))
 	if i.ChannelID != g.Channel { // asked from the thread's parent: say so there too
-		err = errors.Join(err, r.Message(transport.Message{Content: in.publicTr().T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
+		err = errors.Join(err, r.Message(transport.Message{Content: in.publicTr(ctx).T("lobby.abandoned_by", "ID", g.ID, "Name", displayName(i)), Mentions: []string{}}))
 	}
 	return err
 }

@@ -155,7 +155,7 @@ func TestReadiness(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, tinyRegistry(), Config{Observer: m}, nil, nil)
-	if err := h.bot.StoreWritable(); err != nil {
+	if err := h.bot.StoreWritable(context.Background()); err != nil {
 		t.Fatalf("a writable store: %v", err)
 	}
 	if h.bot.GatewayUp() {
@@ -189,7 +189,7 @@ func TestReadiness(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if err := b.StoreWritable(); !errors.Is(err, storage.ErrReadOnly) {
+	if err := b.StoreWritable(context.Background()); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("a read-only store: %v, want ErrReadOnly", err)
 	}
 }
@@ -237,7 +237,7 @@ func (fullStore) Writable() error {
 func TestReadinessAsksTheStoresWriteProbe(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tinyRegistry(), Config{}, nil, nil)
-	if err := h.bot.StoreWritable(); err != nil {
+	if err := h.bot.StoreWritable(context.Background()); err != nil {
 		t.Fatalf("the bbolt store with room: %v", err)
 	}
 	b, err := New(Parts{Session: h.fake.NewSession(), Store: fullStore{h.store}, Games: h.reg}, Config{})
@@ -245,7 +245,7 @@ func TestReadinessAsksTheStoresWriteProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if err := b.StoreWritable(); err == nil || !strings.Contains(err.Error(), "no space") {
+	if err := b.StoreWritable(context.Background()); err == nil || !strings.Contains(err.Error(), "no space") {
 		t.Errorf("a store on a full disk: %v, want its probe's failure", err)
 	}
 }

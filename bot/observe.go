@@ -322,11 +322,11 @@ type writeProber interface{ Writable() error }
 // anything (PostgreSQL: a SELECT … FOR UPDATE, which a read-only server
 // or transaction refuses). A store opened read-only, closed or
 // unreachable fails it.
-func (b *Bot) StoreWritable() error {
+func (b *Bot) StoreWritable(ctx context.Context) error {
 	if p, ok := b.probe.(writeProber); ok {
 		return p.Writable()
 	}
-	_, err := b.probe.Update(context.Background(), probeChannel, 0, func(*storage.Game) error { return errProbe })
+	_, err := b.probe.Update(ctx, probeChannel, 0, func(*storage.Game) error { return errProbe })
 	if err == nil || errors.Is(err, storage.ErrNotFound) || errors.Is(err, errProbe) {
 		return nil
 	}

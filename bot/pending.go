@@ -67,16 +67,16 @@ func carriesMove(i *discordgo.Interaction) bool {
 }
 
 // Keep keeps i's record before its deferred message goes out.
-func (pr *pendingReplies) Keep(i *discordgo.Interaction) error {
-	return pr.store.KeepPending(context.Background(), storage.Pending{
+func (pr *pendingReplies) Keep(ctx context.Context, i *discordgo.Interaction) error {
+	return pr.store.KeepPending(ctx, storage.Pending{
 		ID: i.ID, App: i.AppID, Token: i.Token, Received: pr.now(), Guild: i.GuildID, Channel: i.ChannelID,
 		Locale: string(i.Locale), Owner: pr.owner,
 	})
 }
 
 // Forget forgets i's record once i is answered.
-func (pr *pendingReplies) Forget(i *discordgo.Interaction) {
-	if err := pr.store.DropPending(context.Background(), i.ID); err != nil {
+func (pr *pendingReplies) Forget(ctx context.Context, i *discordgo.Interaction) {
+	if err := pr.store.DropPending(ctx, i.ID); err != nil {
 		pr.log.Warn("forgetting the record of an answered move failed", "channel", i.ChannelID, "err", err)
 	}
 }
@@ -87,10 +87,10 @@ func (pr *pendingReplies) Forget(i *discordgo.Interaction) {
 // or not. Each edit is a REST call through the send path. It returns how
 // long until a record left in another's grace leaves it, or 0 when none
 // was left.
-func (pr *pendingReplies) answer() time.Duration {
+func (pr *pendingReplies) answer(ctx context.Context) time.Duration {
 	now := pr.now()
 	var next time.Time // the earliest a record in another's grace leaves it
-	taken, err := pr.store.TakePending(context.Background(), func(p storage.Pending) bool {
+	taken, err := pr.store.TakePending(ctx, func(p storage.Pending) bool {
 		switch free := p.Received.Add(liveGrace); {
 		case p.Owner == pr.owner:
 			return false // still being answered here
@@ -110,7 +110,7 @@ func (pr *pendingReplies) answer() time.Duration {
 		if now.Sub(p.Received) >= storage.PendingLife {
 			continue // its token expired: Discord would refuse the edit
 		}
-		if pr.fill(p) {
+		if pr.fill(ctx, p) {
 			answered++
 		}
 	}
@@ -126,11 +126,11 @@ func (pr *pendingReplies) answer() time.Duration {
 // fill edits p's deferred message into whether its move was recorded, in
 // its player's language, and reports whether it did. When the store
 // cannot tell, p is kept again for the next pass.
-func (pr *pendingReplies) fill(p storage.Pending) bool {
-	recorded, err := pr.store.Committed(context.Background(), p.ID)
+func (pr *pendingReplies) fill(ctx context.Context, p storage.Pending) bool {
+	recorded, err := pr.store.Committed(ctx, p.ID)
 	if err != nil {
 		pr.log.Warn("finding whether a move left unanswered was recorded failed", "channel", p.Channel, "err", err)
-		if err := pr.store.KeepPending(context.Background(), p); err != nil {
+		if err := pr.store.KeepPending(ctx, p); err != nil {
 			pr.log.Warn("keeping a move left unanswered for later failed", "channel", p.Channel, "err", err)
 		}
 		return false
@@ -159,7 +159,7 @@ func (b *Bot) answerPending() {
 	}
 	defer b.leave()
 	defer b.recoverPanic("answering moves left unanswered", nil)
-	if wait := b.pending.answer(); wait > 0 && b.pending.later.CompareAndSwap(false, true) {
+	if wait := b.pending.answer(b.life); wait > 0 && b.pending.later.CompareAndSwap(false, true) {
 		b.cfg.AfterFunc(wait, func() {
 			b.pending.later.Store(false)
 			b.answerPending()

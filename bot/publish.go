@@ -37,8 +37,8 @@ type prefsStore interface {
 // take them by DM (dmPrompts): secretPromptsDue says whose are due
 // (and counts them as sent), sendSecretPrompts sends those.
 type secretPrompter interface {
-	secretPromptsDue(g *storage.Game, st engine.State) []engine.Seat
-	sendSecretPrompts(g *storage.Game, st engine.State, due []engine.Seat) (closed []string)
+	secretPromptsDue(ctx context.Context, g *storage.Game, st engine.State) []engine.Seat
+	sendSecretPrompts(ctx context.Context, g *storage.Game, st engine.State, due []engine.Seat) (closed []string)
 	forgetGame(game uint64)
 }
 
@@ -55,6 +55,9 @@ type secretPrompter interface {
 // costs a bot-token call. No lock of a game's state is held while it
 // talks to Discord.
 type publisher struct {
+	// life is the bot's lifetime (Bot.life): the store calls of the
+	// publisher's workers run under it
+	life     context.Context
 	store    boardStore
 	settings prefsStore
 	look     *views
@@ -107,8 +110,8 @@ type boardClick struct {
 
 // newPublisher is the publisher of a bot; shared is true when other
 // processes publish the same games (see publisher.shared).
-func newPublisher(store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, langs *languages, shared bool, log *slog.Logger, now func() time.Time) *publisher {
-	p := &publisher{store: store, settings: settings, look: look, send: send, dms: dms, langs: langs, shared: shared, handles: transport.NewBoardHandles(now), cards: newLastCards(), log: log, now: now, zones: &zones{},
+func newPublisher(life context.Context, store boardStore, settings prefsStore, look *views, send *transport.Sender, dms secretPrompter, langs *languages, shared bool, log *slog.Logger, now func() time.Time) *publisher {
+	p := &publisher{life: life, store: store, settings: settings, look: look, send: send, dms: dms, langs: langs, shared: shared, handles: transport.NewBoardHandles(now), cards: newLastCards(), log: log, now: now, zones: &zones{},
 		pending: map[string]*pubJob{}, asides: map[string][]func(){}, running: map[string]bool{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
@@ -273,15 +276,15 @@ func (p *publisher) pass(channel string, j *pubJob) {
 			c.r.DeferUpdate() // no-op when answered
 		}
 	}()
-	p.publish(channel, j)
+	p.publish(p.life, channel, j)
 }
 
-func (p *publisher) publish(channel string, work *pubJob) {
+func (p *publisher) publish(ctx context.Context, channel string, work *pubJob) {
 	if work.gone != nil {
 		p.look.recent.forget(channel)
 		p.handles.Forget(channel)
 		p.dms.forgetGame(work.gone.ID)
-		tr := p.langs.server(work.gone.Guild)
+		tr := p.langs.server(ctx, work.gone.Guild)
 		p.post(channel, transport.Message{Content: tr.T("board.abandoned", "ID", work.gone.ID, "Name", work.by)}, work.gone.ID)
 		return
 	}
@@ -301,14 +304,14 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	}
 	if work.final != nil {
 		p.look.recent.add(channel, work.final.Public)
-		p.publishFinal(work.final, work.clicks)
+		p.publishFinal(ctx, work.final, work.clicks)
 		p.look.images.forget(work.final.Game.ID)
 		p.dms.forgetGame(work.final.Game.ID)
 		p.look.recent.forget(channel)
 		p.handles.Forget(channel)
 		return
 	}
-	g, st, err := p.store.Load(context.Background(), channel)
+	g, st, err := p.store.Load(ctx, channel)
 	if errors.Is(err, storage.ErrNotFound) {
 		return // the game ended meanwhile; its final pass says so
 	}
@@ -332,7 +335,7 @@ func (p *publisher) publish(channel string, work *pubJob) {
 	}
 	// a player sent their secret prompt by DM is notified by the DM: the
 	// channel's ping leaves them out
-	dms := p.dms.secretPromptsDue(g, st)
+	dms := p.dms.secretPromptsDue(ctx, g, st)
 	still := table.HumanWaiting(g, st)
 	var ping []engine.Seat
 	for _, s := range waiting {
@@ -340,21 +343,21 @@ func (p *publisher) publish(channel string, work *pubJob) {
 			ping = append(ping, s)
 		}
 	}
-	p.deliverBoard(g, st, newPhase, work.clicks, p.pingText(g, st, ping, ""))
-	p.headsUp(g, st)
+	p.deliverBoard(ctx, g, st, newPhase, work.clicks, p.pingText(ctx, g, st, ping, ""))
+	p.headsUp(ctx, g, st)
 	if len(dms) > 0 {
 		// DMs are bot-token calls, which a global 429 holds: they go on a
 		// worker of their own so that the channel's next board never
 		// waits for them
 		p.aside("dm "+channel, func() {
-			for _, user := range p.dms.sendSecretPrompts(g, st, dms) {
-				tr := p.langs.server(g.Guild) // told once, in the channel
+			for _, user := range p.dms.sendSecretPrompts(ctx, g, st, dms) {
+				tr := p.langs.server(ctx, g.Guild) // told once, in the channel
 				p.post(g.Channel, transport.Message{Mentions: []string{user}, Content: tr.T("dm.closed", "User", user, "Button", tr.T("board.secret_button"))}, g.ID)
 			}
 		})
 	}
 	if p.shared {
-		p.redrawIfMoved(g)
+		p.redrawIfMoved(ctx, g)
 	}
 }
 
@@ -369,8 +372,8 @@ func (p *publisher) redraw(channel string) { p.queue(channel, func(j *pubJob) { 
 // re-reads the game after its edit, and the board the channel ends with
 // shows the game's latest state. It costs a store read per board, and a
 // REST call only when another process moved the game meanwhile.
-func (p *publisher) redrawIfMoved(g *storage.Game) {
-	now, err := p.store.Get(context.Background(), g.Channel)
+func (p *publisher) redrawIfMoved(ctx context.Context, g *storage.Game) {
+	now, err := p.store.Get(ctx, g.Channel)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			p.log.Warn("reading a game after its board was shown failed", "game", g.ID, "err", err)
@@ -433,9 +436,9 @@ type mention struct {
 //     editKept, postVia); only without one, one REST call on the send
 //     path.
 //   - A channel Discord no longer knows (a deleted thread) pauses the game.
-func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
-	tr := p.langs.server(g.Guild)
-	board := p.look.withBoardImage(tr, g, st) // the glance changes with every decision
+func (p *publisher) deliverBoard(ctx context.Context, g *storage.Game, st engine.State, newPhase bool, clicks []*boardClick, ping mention) {
+	tr := p.langs.server(ctx, g.Guild)
+	board := p.look.withBoardImage(ctx, tr, g, st) // the glance changes with every decision
 	old, oldTag := g.Messages[roleBoard], g.Messages[rolePhase]
 	if old != "" && !newPhase && oldTag == cardTag(st) {
 		err := p.editKept(g, old, board, clicks)
@@ -446,12 +449,12 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 			if err != nil {
 				p.log.Warn("editing the board failed", "game", g.ID, "err", transport.DescribeError(err))
 				if transport.IsUnknownChannel(err) {
-					p.threadGone(g)
+					p.threadGone(ctx, g)
 					return
 				}
 			}
 			if err == nil {
-				p.shown(g, nil)
+				p.shown(ctx, g, nil)
 			}
 			p.postPingVia(g, ping, clicks)
 			return
@@ -462,7 +465,7 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 	if err != nil {
 		p.log.Warn("posting the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		if transport.IsUnknownChannel(err) {
-			p.threadGone(g)
+			p.threadGone(ctx, g)
 		}
 		return
 	}
@@ -474,7 +477,7 @@ func (p *publisher) deliverBoard(g *storage.Game, st engine.State, newPhase bool
 	}
 	p.cards.keep(m.ID, board)
 	phase := cardTag(st)
-	p.shown(g, func(r *storage.Game) {
+	p.shown(ctx, g, func(r *storage.Game) {
 		setMessage(r, roleBoard, m.ID)
 		setMessage(r, rolePhase, phase)
 	})
@@ -544,8 +547,8 @@ func (p *publisher) announce(channel string, m transport.Message, game uint64) {
 
 // ping announces, in one message, a mention of the users of seats who did
 // not opt out of pings. prefix replaces the default text.
-func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
-	if m := p.pingText(g, st, seats, prefix); len(m.users) > 0 {
+func (p *publisher) ping(ctx context.Context, g *storage.Game, st engine.State, seats []engine.Seat, prefix string) {
+	if m := p.pingText(ctx, g, st, seats, prefix); len(m.users) > 0 {
 		p.announce(g.Channel, transport.Message{Content: m.text, Mentions: m.users}, g.ID)
 	}
 }
@@ -554,17 +557,17 @@ func (p *publisher) ping(g *storage.Game, st engine.State, seats []engine.Seat, 
 // decide; it is empty when none does. Those in their quiet hours are named
 // without a mention, and their ping is held (holdPings) until the hours
 // end.
-func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Seat, prefix string) mention {
+func (p *publisher) pingText(ctx context.Context, g *storage.Game, st engine.State, seats []engine.Seat, prefix string) mention {
 	var users, parts []string
 	var hold time.Time
-	tr := p.langs.server(g.Guild) // a public message
+	tr := p.langs.server(ctx, g.Guild) // a public message
 	words := p.look.words(tr, g.Kind)
 	for _, s := range seats {
 		u := g.Seats[s].User
 		if u == "" || slices.Contains(users, u) {
 			continue
 		}
-		prefs, err := p.settings.UserPrefs(context.Background(), u)
+		prefs, err := p.settings.UserPrefs(ctx, u)
 		if err != nil {
 			p.log.Warn("reading preferences failed", "game", g.ID, "err", err)
 			continue
@@ -585,7 +588,7 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 		parts = append(parts, fmt.Sprintf("<@%s> (%s)", u, promptLabel(words, st, s)))
 	}
 	if !hold.IsZero() {
-		p.holdPings(g, hold)
+		p.holdPings(ctx, g, hold)
 	}
 	if len(parts) == 0 {
 		return mention{}
@@ -601,8 +604,8 @@ func (p *publisher) pingText(g *storage.Game, st engine.State, seats []engine.Se
 // the game still waits for. The reminder is a timer of the game's record,
 // so a held ping survives a restart, and the store hands each timer to
 // one process once, so it fires once.
-func (p *publisher) holdPings(g *storage.Game, until time.Time) {
-	_, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
+func (p *publisher) holdPings(ctx context.Context, g *storage.Game, until time.Time) {
+	_, err := p.store.Update(ctx, g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Status == storage.StatusRunning && (r.RemindAt.IsZero() || until.Before(r.RemindAt)) {
 			r.RemindAt = until
 		}
@@ -626,11 +629,11 @@ func promptLabel(words *wording.Words, st engine.State, seat engine.Seat) string
 }
 
 // publishFinal retires the board and posts the final scores.
-func (p *publisher) publishFinal(out *table.Outcome, clicks []*boardClick) {
+func (p *publisher) publishFinal(ctx context.Context, out *table.Outcome, clicks []*boardClick) {
 	g, st := out.Game, out.State
-	tr := p.langs.server(g.Guild)
+	tr := p.langs.server(ctx, g.Guild)
 	if old := g.Messages[roleBoard]; old != "" {
-		board := withoutActions(p.look.withBoardImage(tr, g, st)) // the glance of the final position
+		board := withoutActions(p.look.withBoardImage(ctx, tr, g, st)) // the glance of the final position
 		if err := p.editKept(g, old, board, clicks); err != nil && !transport.IsUnknownMessage(err) {
 			p.log.Warn("retiring the board failed", "game", g.ID, "err", transport.DescribeError(err))
 		}
@@ -640,15 +643,15 @@ func (p *publisher) publishFinal(out *table.Outcome, clicks []*boardClick) {
 		p.log.Warn("posting to the channel failed", "game", g.ID, "err", transport.DescribeError(err))
 		return
 	}
-	p.postReport(g, tr, clicks)
+	p.postReport(ctx, g, tr, clicks)
 }
 
 // postReport posts a finished game's report under its final scores: the
 // chart of its scores by round and its players' turn times. It pings
 // nobody.
-func (p *publisher) postReport(g *storage.Game, tr *locale.Printer, clicks []*boardClick) {
+func (p *publisher) postReport(ctx context.Context, g *storage.Game, tr *locale.Printer, clicks []*boardClick) {
 	if len(g.Log) != g.Version { // a record without its log: read it whole
-		full, err := p.store.GetByID(context.Background(), g.ID)
+		full, err := p.store.GetByID(ctx, g.ID)
 		if err != nil {
 			p.log.Warn("reading the game for its report failed", "game", g.ID, "err", err)
 			return

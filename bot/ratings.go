@@ -67,17 +67,17 @@ type rated struct {
 
 // ladder returns the ratings of every finished game, replayed in the
 // order the games finished, from the cache when no game ended since.
-func (rb *ratingBook) ladder() (*rating.Ladder, map[string]string, error) {
+func (rb *ratingBook) ladder(ctx context.Context) (*rating.Ladder, map[string]string, error) {
 	rb.mu.Lock()
 	defer rb.mu.Unlock()
-	active, total, err := rb.archive.Counts(context.Background())
+	active, total, err := rb.archive.Counts(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	if rb.cached == nil || total-active != rb.archived {
 		// counted before reading: a game ending meanwhile is read now and
 		// read again on the next call
-		l, names, err := rb.replay()
+		l, names, err := rb.replay(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -91,10 +91,10 @@ const archivePage = 500
 
 // replay rates every finished game, in the order they finished, and
 // returns the ladder with the latest display name of every player.
-func (rb *ratingBook) replay() (*rating.Ladder, map[string]string, error) {
+func (rb *ratingBook) replay(ctx context.Context) (*rating.Ladder, map[string]string, error) {
 	var games []*storage.Game
 	for after := uint64(0); ; {
-		page, err := rb.archive.Archive(context.Background(), after, archivePage)
+		page, err := rb.archive.Archive(ctx, after, archivePage)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,8 +164,8 @@ func ratedResult(g *storage.Game) (rating.Result, bool) {
 // games and wins over every game and per kind of game, their favourite
 // game, and their skill over every server.
 // The lines are in p's language.
-func (rb *ratingBook) summary(p *locale.Printer, games *engine.Registry, guild, user string) (string, error) {
-	l, _, err := rb.ladder()
+func (rb *ratingBook) summary(ctx context.Context, p *locale.Printer, games *engine.Registry, guild, user string) (string, error) {
+	l, _, err := rb.ladder(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -222,8 +222,8 @@ func (rh *leaderboardHandler) register(rt *router) error {
 	return rt.subcommand(cmdGame, subBoardTop, rh.leaderboard)
 }
 
-func (rh *leaderboardHandler) leaderboard(_ context.Context, r *transport.Reply, in *interaction) error {
-	kind, p := in.opts.str(optGame), in.publicTr()
+func (rh *leaderboardHandler) leaderboard(ctx context.Context, r *transport.Reply, in *interaction) error {
+	kind, p := in.opts.str(optGame), in.publicTr(ctx)
 	name := p.T("ratings.all_games")
 	if kind != "" {
 		rules, err := rh.games.Lookup(kind)
@@ -235,7 +235,7 @@ func (rh *leaderboardHandler) leaderboard(_ context.Context, r *transport.Reply,
 	if rh.render != nil {
 		r.DeferMessage(false) // replaying the archive and drawing take a moment
 	}
-	l, names, err := rh.book.ladder()
+	l, names, err := rh.book.ladder(ctx)
 	if err != nil {
 		return err
 	}

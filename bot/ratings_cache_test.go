@@ -54,7 +54,7 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, _, err := book.ladder()
+			l, _, err := book.ladder(context.Background())
 			if err != nil {
 				t.Error(err)
 			}
@@ -75,7 +75,7 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 	// carol beats alice in a second game
 	openTinyTable(t, h, "3002", alice, carol)
 	finishTiny(t, h, "3002", map[tester]string{alice: "1", carol: "3"}, []tester{alice, carol}, map[tester]string{alice: "1", carol: "2"})
-	after, _, err := book.ladder()
+	after, _, err := book.ladder(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +86,13 @@ func TestRatingsAreCachedUntilAGameEnds(t *testing.T) {
 	if reflect.DeepEqual(got, before) || got[rating.Scope{}][alice.ID].Games != 2 || got[rating.Scope{}][carol.ID].Wins != 1 {
 		t.Fatalf("the new result is not in the ladder: %+v", got[rating.Scope{}])
 	}
-	if again, _, _ := book.ladder(); again != after || archive.reads.Load() != 2 {
+	if again, _, _ := book.ladder(context.Background()); again != after || archive.reads.Load() != 2 {
 		t.Fatal("the ladder was computed again without a new result")
 	}
 
 	h.restart() // a new process computes the same ladder from the stored results
 	fresh := &ratingBook{archive: h.store, model: rating.DefaultModel()}
-	l, _, err := fresh.ladder()
+	l, _, err := fresh.ladder(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

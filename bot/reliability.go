@@ -40,11 +40,11 @@ type tallies struct {
 
 // add adds d to user's counts on guild's games; a failure is logged, and
 // the count lost rather than the game held up.
-func (t *tallies) add(guild, user string, d storage.Reliability) {
+func (t *tallies) add(ctx context.Context, guild, user string, d storage.Reliability) {
 	if t == nil || user == "" || d == (storage.Reliability{}) {
 		return
 	}
-	if _, err := t.store.UpdateUserPrefs(context.Background(), user, func(p *storage.UserPrefs) error {
+	if _, err := t.store.UpdateUserPrefs(ctx, user, func(p *storage.UserPrefs) error {
 		if p.Reliability == nil {
 			p.Reliability = map[string]storage.Reliability{}
 		}
@@ -57,11 +57,11 @@ func (t *tallies) add(guild, user string, d storage.Reliability) {
 
 // of is user's counts on guild's games, or over every server when
 // everywhere is set.
-func (t *tallies) of(guild, user string, everywhere bool) (storage.Reliability, error) {
+func (t *tallies) of(ctx context.Context, guild, user string, everywhere bool) (storage.Reliability, error) {
 	if t == nil {
 		return storage.Reliability{}, nil
 	}
-	prefs, err := t.store.UserPrefs(context.Background(), user)
+	prefs, err := t.store.UserPrefs(ctx, user)
 	if err != nil {
 		return storage.Reliability{}, err
 	}
@@ -78,11 +78,11 @@ func (t *tallies) of(guild, user string, everywhere bool) (storage.Reliability, 
 // decided counts seat's decision in g, whose deadline was deadline when
 // the seat decided at now: in time unless it had passed. A game without
 // a deadline counts nothing.
-func (t *tallies) decided(g *storage.Game, seat engine.Seat, deadline, now time.Time) {
+func (t *tallies) decided(ctx context.Context, g *storage.Game, seat engine.Seat, deadline, now time.Time) {
 	if deadline.IsZero() || seat < 0 || int(seat) >= len(g.Seats) || now.After(deadline) {
 		return
 	}
-	t.add(g.Guild, g.Seats[seat].User, storage.Reliability{InTime: 1})
+	t.add(ctx, g.Guild, g.Seats[seat].User, storage.Reliability{InTime: 1})
 }
 
 // missedInARow is how many deadlines in a row s lets a player miss before
@@ -149,10 +149,10 @@ func lapsedSeat(g *storage.Game, user string) (engine.Seat, storage.Handover, bo
 // computer kept after their missed deadlines, when the table allows it.
 // The seat is theirs again from its next decision on: a decision it has
 // now is asked of them, like any seat handed to a person.
-func (sh *seatHandler) rejoin(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) rejoin(ctx context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
 	var from storage.Handover
-	out, g, err := sh.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := sh.handOver(ctx, in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seat, h, ok := lapsedSeat(g, user)
 		switch {
 		case !ok:
@@ -169,20 +169,20 @@ func (sh *seatHandler) rejoin(_ context.Context, r *transport.Reply, in *interac
 	if err != nil {
 		return err
 	}
-	return r.Message(transport.Message{Content: in.publicTr().T("reliability.rejoined", "User", user, "Seat", int(from.Seat)+1, "ID", g.ID), Mentions: []string{}})
+	return r.Message(transport.Message{Content: in.publicTr(ctx).T("reliability.rejoined", "User", user, "Seat", int(from.Seat)+1, "ID", g.ID), Mentions: []string{}})
 }
 
 // lapsed tells the players whose seats a computer now keeps, by DM, how
 // to take them back, and the channel who they are.
-func (dl *deadlines) lapsed(g *storage.Game, users map[engine.Seat]string, limit int) {
+func (dl *deadlines) lapsed(ctx context.Context, g *storage.Game, users map[engine.Seat]string, limit int) {
 	if len(users) == 0 {
 		return
 	}
-	p := dl.langs.guild(g.Guild, "")
+	p := dl.langs.guild(ctx, g.Guild, "")
 	for _, seat := range slices.Sorted(maps.Keys(users)) {
 		user := users[seat]
 		dl.pub.announce(g.Channel, transport.Message{Content: p.T("reliability.lapsed", "User", user, "Seat", int(seat)+1, "Count", limit, "ID", g.ID), Mentions: []string{}}, g.ID)
-		tr := dl.langs.user(user)
+		tr := dl.langs.user(ctx, user)
 		text := tr.T("reliability.lapsed_dm", "Game", kindTitle(tr, dl.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
 		if g.NoRejoin {
 			text = tr.T("reliability.lapsed_dm_for_good", "Game", kindTitle(tr, dl.games, g.Kind), "ID", g.ID, "Channel", g.Channel, "Seat", int(seat)+1, "Count", limit)
@@ -221,11 +221,11 @@ func statsLine(p *locale.Printer, r storage.Reliability, everywhere bool) string
 
 // meetsMinimum refuses a player whose share of deadlines met on guild is
 // below the lobby's least; a player with no deadline counted yet joins.
-func meetsMinimum(t *tallies, g *storage.Game, user string) error {
+func meetsMinimum(ctx context.Context, t *tallies, g *storage.Game, user string) error {
 	if g.MinReliability == 0 {
 		return nil
 	}
-	r, err := t.of(g.Guild, user, false)
+	r, err := t.of(ctx, g.Guild, user, false)
 	if err != nil {
 		return err
 	}
@@ -238,11 +238,11 @@ func meetsMinimum(t *tallies, g *storage.Game, user string) error {
 // reliabilityOf is what the lobby shows beside user's name: their share
 // of deadlines met on guild; nothing for a computer, or when it cannot
 // be read.
-func (lh *lobbyHandler) reliabilityOf(p *locale.Printer, guild, user string) string {
+func (lh *lobbyHandler) reliabilityOf(ctx context.Context, p *locale.Printer, guild, user string) string {
 	if user == "" || lh.ref == nil {
 		return ""
 	}
-	r, err := lh.tally.of(guild, user, false)
+	r, err := lh.tally.of(ctx, guild, user, false)
 	if err != nil || lh.tally == nil {
 		return ""
 	}

@@ -29,12 +29,12 @@ func boardBehind(g *storage.Game) bool {
 // shown saves that g's board now shows g's revision, with what else
 // change sets (nil: nothing); when the record already says so and
 // nothing else changes, it writes nothing.
-func (p *publisher) shown(g *storage.Game, change func(r *storage.Game)) {
+func (p *publisher) shown(ctx context.Context, g *storage.Game, change func(r *storage.Game)) {
 	rev := strconv.FormatUint(g.Revision, 10)
 	if change == nil && g.Messages[roleShown] == rev {
 		return
 	}
-	if _, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
+	if _, err := p.store.Update(ctx, g.Channel, g.ID, func(r *storage.Game) error {
 		if change != nil {
 			change(r)
 		}
@@ -58,8 +58,8 @@ func (p *publisher) repair(channel string, force bool) {
 // repairStale repairs the board of channel after a click on message
 // (its id) was refused as out of date: forced when message is the
 // game's board itself, whose revision is then behind the game's.
-func (p *publisher) repairStale(channel, message string) {
-	g, err := p.store.Get(context.Background(), channel)
+func (p *publisher) repairStale(ctx context.Context, channel, message string) {
+	g, err := p.store.Get(ctx, channel)
 	if err != nil {
 		return
 	}
@@ -86,7 +86,7 @@ func (b *Bot) repairBoards(guilds []string) {
 		if !b.cfg.Shards.Holds(guild) {
 			continue
 		}
-		games, err := b.active.ListActive(context.Background(), guild)
+		games, err := b.active.ListActive(b.life, guild)
 		if err != nil {
 			b.log.Warn("listing active games to repair their boards failed", "guild", guild, "err", err)
 			continue

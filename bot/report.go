@@ -24,17 +24,17 @@ const recentArchive = 50
 // summary answers /game summary: the report of an archived game of this
 // server, posted in the channel: the game numbered by the game option, or
 // else the last one played in this channel (or a thread of it).
-func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
+func (gh *gameHandler) summary(ctx context.Context, r *transport.Reply, in *interaction) error {
 	id, named := in.opts.integer(optGame)
 	var g *storage.Game
 	var err error
 	if named {
-		g, err = gh.store.GetByID(context.Background(), uint64(max(id, 0)))
+		g, err = gh.store.GetByID(ctx, uint64(max(id, 0)))
 		if errors.Is(err, storage.ErrNotFound) || err == nil && (g.Guild != in.GuildID || g.Status.Active()) {
 			return refuseWith("report.unknown", "ID", id)
 		}
 	} else {
-		g, err = gh.lastArchived(in.GuildID, in.ChannelID)
+		g, err = gh.lastArchived(ctx, in.GuildID, in.ChannelID)
 		if err == nil && g == nil {
 			return refuseWith("report.none_here")
 		}
@@ -43,7 +43,7 @@ func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
 		return err
 	}
 	r.DeferMessage(false) // replaying and drawing take a moment
-	m, err := gh.look.reportMessage(in.publicTr(), g, true)
+	m, err := gh.look.reportMessage(in.publicTr(ctx), g, true)
 	if err != nil {
 		return err
 	}
@@ -52,14 +52,14 @@ func (gh *gameHandler) summary(r *transport.Reply, in *interaction) error {
 
 // lastArchived is the last game archived in channel (or a thread of it),
 // with its log, or nil.
-func (gh *gameHandler) lastArchived(guild, channel string) (*storage.Game, error) {
-	games, err := gh.lists.ArchiveForGuild(context.Background(), guild, 0, recentArchive)
+func (gh *gameHandler) lastArchived(ctx context.Context, guild, channel string) (*storage.Game, error) {
+	games, err := gh.lists.ArchiveForGuild(ctx, guild, 0, recentArchive)
 	if err != nil {
 		return nil, err
 	}
 	for _, g := range games {
 		if g.Channel == channel || g.Parent == channel {
-			return gh.store.GetByID(context.Background(), g.ID)
+			return gh.store.GetByID(ctx, g.ID)
 		}
 	}
 	return nil, nil

@@ -44,13 +44,13 @@ type interaction struct {
 }
 
 // publicTr is the printer of public messages: the server's language.
-func (in *interaction) publicTr() *locale.Printer {
+func (in *interaction) publicTr(ctx context.Context) *locale.Printer {
 	if in.public == nil {
 		guildLocale := ""
 		if in.GuildLocale != nil {
 			guildLocale = string(*in.GuildLocale)
 		}
-		in.public = in.langs.guild(in.GuildID, guildLocale)
+		in.public = in.langs.guild(ctx, in.GuildID, guildLocale)
 	}
 	return in.public
 }
@@ -101,10 +101,10 @@ const (
 type runFunc func(ctx context.Context, r *transport.Reply, in *interaction) error
 
 // suggestFunc lists what may be typed into an autocompleted option.
-type suggestFunc func(in *interaction) []string
+type suggestFunc func(ctx context.Context, in *interaction) []string
 
 // choicesFunc is a suggestFunc whose choices send values of their own.
-type choicesFunc func(in *interaction) choiceList
+type choicesFunc func(ctx context.Context, in *interaction) choiceList
 
 // choiceList is what an autocompleted option offers: the texts shown and,
 // when value is set, the value each sends (its text otherwise).
@@ -159,7 +159,7 @@ func (rt *router) subcommand(name, sub string, run runFunc) error {
 func (rt *router) command(name string, run runFunc, suggest suggestFunc) error {
 	var choices choicesFunc
 	if suggest != nil {
-		choices = func(in *interaction) choiceList { return choiceList{texts: suggest(in)} }
+		choices = func(ctx context.Context, in *interaction) choiceList { return choiceList{texts: suggest(ctx, in)} }
 	}
 	return rt.commandWithChoices(name, run, choices)
 }
@@ -222,7 +222,7 @@ func (rt *router) route(ctx context.Context, r *transport.Reply, i *discordgo.In
 			in.focused = focused(data.Options)
 			var list choiceList
 			if ok && c.suggest != nil && in.focused != nil && (i.GuildID != "" || rt.anywhere[data.Name]) {
-				list = c.suggest(in)
+				list = c.suggest(ctx, in)
 			}
 			typed := ""
 			if in.focused != nil {

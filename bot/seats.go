@@ -49,14 +49,14 @@ func (sh *seatHandler) register(rt *router) error {
 
 // nudge mentions the players the game waits for, whatever their ping
 // preference, at most once an hour per game.
-func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) nudge(ctx context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
 	var g *storage.Game
 	var waiting []engine.Seat
 	var st engine.State
 	err := sh.locks.With(in.ChannelID, func() error {
 		var err error
-		if g, st, err = sh.store.Load(context.Background(), in.ChannelID); err != nil {
+		if g, st, err = sh.store.Load(ctx, in.ChannelID); err != nil {
 			return err
 		}
 		if g.Status != storage.StatusRunning {
@@ -82,7 +82,7 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 		if next := g.Nudged.Add(nudgeEvery); !g.Nudged.IsZero() && now.Before(next) {
 			return refuseWith("nudge.too_soon", "ID", g.ID, "When", fmt.Sprintf("<t:%d:R>", next.Unix()))
 		}
-		g, err = sh.store.Update(context.Background(), in.ChannelID, g.ID, func(r *storage.Game) error {
+		g, err = sh.store.Update(ctx, in.ChannelID, g.ID, func(r *storage.Game) error {
 			r.Nudged = now
 			return nil
 		})
@@ -93,7 +93,7 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 	}
 	var users []string
 	var names []string
-	p := in.publicTr()
+	p := in.publicTr(ctx)
 	words := sh.pub.look.words(p, g.Kind)
 	for _, s := range waiting {
 		if u := g.Seats[s].User; u != user && !slices.Contains(users, u) {
@@ -107,9 +107,9 @@ func (sh *seatHandler) nudge(_ context.Context, r *transport.Reply, in *interact
 // resign hands the caller's seat to a computer player, and offers the
 // people left a vote to end the game (endvote.go); when no person is left
 // at the table, the game is abandoned.
-func (sh *seatHandler) resign(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) resign(ctx context.Context, r *transport.Reply, in *interaction) error {
 	user := in.user.ID
-	out, g, err := sh.handOver(in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := sh.handOver(ctx, in, user, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seats := table.SeatsOf(g, user)
 		if len(seats) == 0 {
 			return 0, storage.Seat{}, table.ErrNotSeated
@@ -124,17 +124,17 @@ func (sh *seatHandler) resign(_ context.Context, r *transport.Reply, in *interac
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil { // nobody left: abandoned
-		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_resigning", "User", user))
+		sh.pub.abandoned(g, in.publicTr(ctx).T("seats.abandoned_by_resigning", "User", user))
 		return r.Message(transport.Message{Content: in.tr.T("seats.resigned_alone", "ID", g.ID), Private: true})
 	}
-	return r.Message(transport.Message{Content: in.publicTr().T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
-		Components: []discordgo.MessageComponent{endVoteButton(in.publicTr(), g)}})
+	return r.Message(transport.Message{Content: in.publicTr(ctx).T("seats.resigned", "User", user, "ID", g.ID, "Name", h.To.Name, "Seat", int(h.Seat)+1),
+		Components: []discordgo.MessageComponent{endVoteButton(in.publicTr(ctx), g)}})
 }
 
 // replace hands a seat to another person, or to a computer player when no
 // user is named. The game's creator and admins may replace any seat; a
 // player may hand over their own.
-func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *interaction) error {
+func (sh *seatHandler) replace(ctx context.Context, r *transport.Reply, in *interaction) error {
 	caller := in.user.ID
 	n, ok := in.opts.integer(optSeat)
 	if !ok {
@@ -148,7 +148,7 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 	if isBot {
 		return refuseWith("seats.no_bots")
 	}
-	out, g, err := sh.handOver(in, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
+	out, g, err := sh.handOver(ctx, in, caller, func(g *storage.Game) (engine.Seat, storage.Seat, error) {
 		seat := engine.Seat(n - 1)
 		if seat < 0 || int(seat) >= len(g.Seats) {
 			return 0, storage.Seat{}, refuseWith("seats.out_of_range", "ID", g.ID, "Count", len(g.Seats))
@@ -174,7 +174,7 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 	}
 	h := g.Handovers[len(g.Handovers)-1]
 	if out == nil {
-		sh.pub.abandoned(g, in.publicTr().T("seats.abandoned_by_replacing", "User", caller))
+		sh.pub.abandoned(g, in.publicTr(ctx).T("seats.abandoned_by_replacing", "User", caller))
 		return r.Message(transport.Message{Content: in.tr.T("seats.replaced_alone", "ID", g.ID), Private: true})
 	}
 	to := h.To.Name
@@ -183,7 +183,7 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 		to = "<@" + h.To.User + ">"
 		mentions = []string{h.To.User}
 	}
-	return r.Message(transport.Message{Content: in.publicTr().T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
+	return r.Message(transport.Message{Content: in.publicTr(ctx).T("seats.replaced", "Seat", int(h.Seat)+1, "ID", g.ID, "From", seatLabel(h.From), "To", to, "User", caller), Mentions: mentions})
 }
 
 // handOver gives a seat of the channel's running game to a new holder under
@@ -192,10 +192,10 @@ func (sh *seatHandler) replace(_ context.Context, r *transport.Reply, in *intera
 // (the new one included) answer what falls to them, and a person who takes
 // a seat with a decision waiting is asked for it. When no person is left
 // at the table the game is abandoned instead and the outcome is nil.
-func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*table.Outcome, *storage.Game, error) {
+func (sh *seatHandler) handOver(ctx context.Context, in *interaction, by string, choose func(g *storage.Game) (engine.Seat, storage.Seat, error), resigned bool) (*table.Outcome, *storage.Game, error) {
 	channel := in.ChannelID
 	defer sh.locks.Lock(channel)()
-	g, st, err := sh.store.Load(context.Background(), channel)
+	g, st, err := sh.store.Load(ctx, channel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -211,8 +211,8 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 		return nil, nil, err
 	}
 	if to.User == "" {
-		name := sh.ref.StandInName(rules, g.Guild)
-		to = storage.Seat{Computer: name, Name: in.publicTr().T("seats.computer_name", "Kind", levelName(in.publicTr(), name))}
+		name := sh.ref.StandInName(ctx, rules, g.Guild)
+		to = storage.Seat{Computer: name, Name: in.publicTr(ctx).T("seats.computer_name", "Kind", levelName(in.publicTr(ctx), name))}
 	}
 	before := slices.DeleteFunc(table.HumanWaiting(g, st), func(s engine.Seat) bool { return s == seat })
 	h := storage.Handover{Seat: seat, From: g.Seats[seat], To: to, By: by, Resigned: resigned, At: sh.now(), Version: g.Version}
@@ -228,15 +228,15 @@ func (sh *seatHandler) handOver(in *interaction, by string, choose func(g *stora
 		return nil, nil, err
 	}
 	// the seat left its holder's hands: one more in their reliability
-	counted := func() { sh.tally.add(g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
+	counted := func() { sh.tally.add(ctx, g.Guild, h.From.User, storage.Reliability{HandedOver: 1}) }
 	if !slices.ContainsFunc(after.Seats, func(s storage.Seat) bool { return s.User != "" }) {
-		g, err = sh.store.Commit(context.Background(), channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
+		g, err = sh.store.Commit(ctx, channel, g.Guard(), storage.Outcome{Edit: handOver, Finish: &storage.Ending{Status: storage.StatusAbandoned}})
 		if err == nil {
 			counted()
 		}
 		return nil, g, err
 	}
-	out, err := sh.ref.Conclude(context.Background(), &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: handOver}, before, nil)
+	out, err := sh.ref.Conclude(ctx, &table.Outcome{Game: after, State: st, Rules: rules, Seat: engine.Spectator, Change: handOver}, before, nil)
 	if out == nil {
 		return nil, nil, err
 	}

@@ -16,17 +16,17 @@ func TestAServerChoosesItsStandInLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := h.bot.timers.ref
-	if got := ref.StandInName(rules, testGuild); got != "normal" {
+	if got := ref.StandInName(context.Background(), rules, testGuild); got != "normal" {
 		t.Fatalf("before the server chose: %q, want the host's normal", got)
 	}
 	res := h.command(admin, chTiny, cmdAdmin, subSettings, map[string]any{optServerLevel: "easy"})
 	if !res.privatelySays(h, "admin.stand_in", "Level", h.say("computer.level.easy")) {
 		t.Fatalf("admin settings: %s", res.text())
 	}
-	if got := ref.StandInName(rules, testGuild); got != "easy" {
+	if got := ref.StandInName(context.Background(), rules, testGuild); got != "easy" {
 		t.Errorf("after the server chose easy: %q", got)
 	}
-	if got := ref.StandInName(rules, "7001"); got != "normal" {
+	if got := ref.StandInName(context.Background(), rules, "7001"); got != "normal" {
 		t.Errorf("another server: %q, want the host's normal", got)
 	}
 	s, err := h.store.GuildSettings(context.Background(), testGuild)

@@ -39,12 +39,12 @@ func threadName(title string, id uint64) string { return fmt.Sprintf("%s #%d", t
 
 // openInThread moves a new lobby into a thread of its channel: it checks
 // the bot's permissions, opens the thread and points g at it.
-func (lh *lobbyHandler) openInThread(in *interaction, g *storage.Game, title string) error {
+func (lh *lobbyHandler) openInThread(ctx context.Context, in *interaction, g *storage.Game, title string) error {
 	i := in.Interaction
 	if missing := missingThreadPermissions(i); len(missing) > 0 {
 		return errThreadPermissions(missing)
 	}
-	t, err := lh.send.StartThread(i.ChannelID, in.publicTr().T("thread.new_name", "Game", title))
+	t, err := lh.send.StartThread(i.ChannelID, in.publicTr(ctx).T("thread.new_name", "Game", title))
 	if transport.ErrorCode(err) == discordgo.ErrCodeMissingPermissions || transport.ErrorCode(err) == discordgo.ErrCodeMissingAccess {
 		return errThreadPermissions(permissionNames(threadPermissions))
 	}
@@ -57,32 +57,32 @@ func (lh *lobbyHandler) openInThread(in *interaction, g *storage.Game, title str
 
 // announceThread names the new game's thread, posts its lobby there and
 // answers in the channel with a link to it.
-func (lh *lobbyHandler) announceThread(r *transport.Reply, in *interaction, g *storage.Game, title string) error {
+func (lh *lobbyHandler) announceThread(ctx context.Context, r *transport.Reply, in *interaction, g *storage.Game, title string) error {
 	if err := lh.send.RenameThread(g.Channel, threadName(title, g.ID)); err != nil {
 		lh.log.Warn("naming the game's thread failed", "game", g.ID, "err", transport.DescribeError(err))
 	}
-	m, err := lh.send.Post(g.Channel, lh.lobbyMessage(g, in.publicTr()))
+	m, err := lh.send.Post(g.Channel, lh.lobbyMessage(ctx, g, in.publicTr(ctx)))
 	if err != nil {
 		return err
 	}
-	if _, err := lh.store.Update(context.Background(), g.Channel, g.ID, func(g *storage.Game) error {
+	if _, err := lh.store.Update(ctx, g.Channel, g.ID, func(g *storage.Game) error {
 		setMessage(g, roleLobby, m.ID)
 		return nil
 	}); err != nil {
 		lh.log.Warn("saving the lobby message id failed", "game", g.ID, "err", err)
 	}
-	return r.Message(transport.Message{Content: in.publicTr().T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
+	return r.Message(transport.Message{Content: in.publicTr(ctx).T("thread.announce", "Game", title, "ID", g.ID, "Thread", g.Channel)})
 }
 
 // threadGone pauses a game whose thread was deleted and tells the channel
 // it hung from, mentioning the game's creator. A game not in a thread, or
 // no longer active, is left alone.
-func (p *publisher) threadGone(g *storage.Game) {
+func (p *publisher) threadGone(ctx context.Context, g *storage.Game) {
 	if g.Parent == "" {
 		return
 	}
 	errNoThread := errors.New("the game is not in a thread")
-	paused, err := p.store.Update(context.Background(), g.Channel, g.ID, func(r *storage.Game) error {
+	paused, err := p.store.Update(ctx, g.Channel, g.ID, func(r *storage.Game) error {
 		if r.Parent == "" {
 			return errNoThread
 		}
@@ -102,7 +102,7 @@ func (p *publisher) threadGone(g *storage.Game) {
 	if g.Creator != "" {
 		mentions = []string{g.Creator}
 	}
-	tr := p.langs.server(g.Guild)
+	tr := p.langs.server(ctx, g.Guild)
 	p.post(g.Parent, transport.Message{Content: tr.T("board.thread_gone", "ID", g.ID, "Creator", g.Creator), Mentions: mentions}, g.ID)
 }
 
@@ -116,7 +116,7 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 	}
 	defer b.leave()
 	defer b.recoverPanic("a deleted thread", nil, "thread", thread)
-	g, err := b.pub.store.Get(context.Background(), thread) // the game the thread holds, whichever it is
+	g, err := b.pub.store.Get(b.life, thread) // the game the thread holds, whichever it is
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			b.log.Warn("reading the game of a deleted thread failed", "thread", thread, "err", err)
@@ -126,5 +126,5 @@ func (b *Bot) HandleThreadDelete(thread, parent string) {
 	if g.Parent == "" {
 		g.Parent = parent
 	}
-	b.pub.threadGone(g)
+	b.pub.threadGone(b.life, g)
 }

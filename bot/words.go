@@ -44,8 +44,8 @@ func (l *languages) person(loc string) *locale.Printer { return l.catalogue.For(
 // guild is the language of a public message in guild, whose own locale
 // is guildLocale ("" when unknown, as at a deadline: then the locale the
 // server's interactions last carried, kept in its settings).
-func (l *languages) guild(guild, guildLocale string) *locale.Printer {
-	s, err := l.settings.GuildSettings(context.Background(), guild)
+func (l *languages) guild(ctx context.Context, guild, guildLocale string) *locale.Printer {
+	s, err := l.settings.GuildSettings(ctx, guild)
 	if err == nil && s.Language != "" {
 		return l.catalogue.For(s.Language)
 	}
@@ -62,16 +62,18 @@ func (l *languages) guild(guild, guildLocale string) *locale.Printer {
 
 // server is the language of a public message in guild sent with no
 // interaction at hand (the publisher's board, pings, notices).
-func (l *languages) server(guild string) *locale.Printer { return l.guild(guild, "") }
+func (l *languages) server(ctx context.Context, guild string) *locale.Printer {
+	return l.guild(ctx, guild, "")
+}
 
 // user is the language of a message to user sent with no interaction at
 // hand, such as a DM: their last interaction's, else English.
-func (l *languages) user(user string) *locale.Printer {
+func (l *languages) user(ctx context.Context, user string) *locale.Printer {
 	l.mu.Lock()
 	loc, known := l.users[user]
 	l.mu.Unlock()
 	if !known {
-		prefs, err := l.settings.UserPrefs(context.Background(), user)
+		prefs, err := l.settings.UserPrefs(ctx, user)
 		if err != nil {
 			return l.english()
 		}
@@ -87,9 +89,9 @@ func (l *languages) user(user string) *locale.Printer {
 // user's (saved in their preferences when it changed, so that DMs follow
 // it). Each costs a store read the first time this process sees the
 // server or user, and a write when their locale changed.
-func (l *languages) seen(guild, guildLocale, user, userLocale string) {
+func (l *languages) seen(ctx context.Context, guild, guildLocale, user, userLocale string) {
 	if guild != "" && guildLocale != "" && storage.CheckLocale(guildLocale) == nil {
-		l.seenGuild(guild, guildLocale)
+		l.seenGuild(ctx, guild, guildLocale)
 	}
 	if user == "" || userLocale == "" || storage.CheckLocale(userLocale) != nil {
 		return
@@ -100,7 +102,7 @@ func (l *languages) seen(guild, guildLocale, user, userLocale string) {
 	if known && stored == userLocale {
 		return
 	}
-	_, err := l.settings.UpdateUserPrefs(context.Background(), user, func(prefs *storage.UserPrefs) error {
+	_, err := l.settings.UpdateUserPrefs(ctx, user, func(prefs *storage.UserPrefs) error {
 		prefs.Locale = userLocale
 		return nil
 	})
@@ -114,7 +116,7 @@ func (l *languages) seen(guild, guildLocale, user, userLocale string) {
 }
 
 // seenGuild keeps guild's own locale, loc, in memory and in its settings.
-func (l *languages) seenGuild(guild, loc string) {
+func (l *languages) seenGuild(ctx context.Context, guild, loc string) {
 	l.mu.Lock()
 	known := l.guilds[guild] == loc
 	if l.guilds == nil {
@@ -125,10 +127,10 @@ func (l *languages) seenGuild(guild, loc string) {
 	if known {
 		return
 	}
-	s, err := l.settings.GuildSettings(context.Background(), guild)
+	s, err := l.settings.GuildSettings(ctx, guild)
 	if err == nil && s.Locale != loc {
 		s.Locale, s.LocaleOnly = loc, !s.Saved
-		err = l.settings.PutGuildSettings(context.Background(), guild, s)
+		err = l.settings.PutGuildSettings(ctx, guild, s)
 	}
 	if err != nil && l.log != nil {
 		l.log.Warn("remembering a server's language failed", "err", err)

@@ -12,6 +12,7 @@
 package metrics
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -264,8 +265,9 @@ func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
 
 // Handler serves the operator's endpoints: /metrics (what g gathers),
 // /healthz (200 while the process serves HTTP at all) and /readyz (200
-// when ready returns nil, else 503 with its reason).
-func Handler(g prometheus.Gatherer, ready func() error) http.Handler {
+// when ready, given the request's context, returns nil, else 503 with
+// its reason).
+func Handler(g prometheus.Gatherer, ready func(ctx context.Context) error) http.Handler {
 	mux := http.NewServeMux()
 	// What can be gathered is served: a failing collector leaves its own
 	// metrics out (and says so in meeple_collector_up), not all of them.
@@ -273,8 +275,8 @@ func Handler(g prometheus.Gatherer, ready func() error) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if err := ready(); err != nil {
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := ready(r.Context()); err != nil {
 			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -79,7 +80,7 @@ func TestTheOperatorsEndpoints(t *testing.T) {
 	if err := CountGames(reg, []string{"tiny"}, []string{"lobby", "running", "finished"}, func() ([]GameCount, error) { return counts, nil }); err != nil {
 		t.Fatal(err)
 	}
-	h := Handler(reg, func() error { return notReady })
+	h := Handler(reg, func(context.Context) error { return notReady })
 	if code, body := get(t, h, "/healthz"); code != 200 || body != "ok\n" {
 		t.Errorf("/healthz: %d %q", code, body)
 	}
@@ -273,7 +274,7 @@ func TestAFailingCollectorLeavesTheRestServed(t *testing.T) {
 	if err := CountGames(reg, []string{"tiny"}, []string{"running"}, func() ([]GameCount, error) { return nil, down }); err != nil {
 		t.Fatal(err)
 	}
-	code, body := get(t, Handler(reg, func() error { return nil }), "/metrics")
+	code, body := get(t, Handler(reg, func(context.Context) error { return nil }), "/metrics")
 	if code != 200 || !strings.Contains(body, `meeple_games_started_total{game="tiny"} 1`) || !strings.Contains(body, `meeple_collector_up{collector="games"} 0`) {
 		t.Fatalf("/metrics with the store down: %d\n%s", code, body)
 	}
@@ -288,7 +289,7 @@ func TestKnownSeriesStartAtZero(t *testing.T) {
 	m, reg := newTest(t)
 	m.Games([]string{"tiny"})
 	m.Shards([]int{0, 1})
-	_, body := get(t, Handler(reg, func() error { return nil }), "/metrics")
+	_, body := get(t, Handler(reg, func(context.Context) error { return nil }), "/metrics")
 	for _, want := range []string{
 		`meeple_store_write_errors_total{op="commit"} 0`, `meeple_store_write_errors_total{op="update"} 0`,
 		`meeple_interactions_total{kind="command",result="failed"} 0`, `meeple_interactions_total{kind="other",result="ok"} 0`,

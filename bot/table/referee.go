@@ -127,7 +127,7 @@ type Config struct {
 	Computer string
 	// Level is a server's own stand-in level (storage.GuildSettings.
 	// StandIn), or "".
-	Level func(guild string) string
+	Level func(ctx context.Context, guild string) string
 	// Think is the searching computers' budget per decision in
 	// milliseconds (0: each level's own).
 	Think int
@@ -136,12 +136,12 @@ type Config struct {
 	Due *DueGames
 	// Away tells, for each of seats of g whose player is away at now,
 	// what stands in for them (storage.AwayComputer or AwayWait).
-	Away func(g *storage.Game, seats []engine.Seat, now time.Time) map[engine.Seat]string
+	Away func(ctx context.Context, g *storage.Game, seats []engine.Seat, now time.Time) map[engine.Seat]string
 	// Back ends user's absence, if they announced one: they acted.
-	Back func(user string)
+	Back func(ctx context.Context, user string)
 	// Decided counts seat's decision in g, whose deadline was deadline
 	// when the seat decided at now.
-	Decided func(g *storage.Game, seat engine.Seat, deadline, now time.Time)
+	Decided func(ctx context.Context, g *storage.Game, seat engine.Seat, deadline, now time.Time)
 }
 
 // NewReferee returns a referee built from c.
@@ -243,7 +243,7 @@ func (ref *Referee) Start(ctx context.Context, lobby *storage.Game, order func(g
 // player fails, the actions before its failure are stored, the deadline
 // is left alone, and out comes back with the failure.
 func (ref *Referee) Conclude(ctx context.Context, out *Outcome, before []engine.Seat, standIn map[engine.Seat]string) (*Outcome, error) {
-	moved := ref.computerMoves(out, standIn)
+	moved := ref.computerMoves(ctx, out, standIn)
 	var edit func(*storage.Game) error
 	var ending *storage.Ending
 	switch {
@@ -253,14 +253,14 @@ func (ref *Referee) Conclude(ctx context.Context, out *Outcome, before []engine.
 		res := out.State.Result()
 		ending = &storage.Ending{Status: storage.StatusFinished, Result: &res}
 	default:
-		edit = ref.rearm(out, before)
+		edit = ref.rearm(ctx, out, before)
 	}
 	if err := ref.save(ctx, out, edit, ending); err != nil {
 		return nil, errors.Join(err, moved)
 	}
 	out.Over = ending != nil
 	if ending == nil && moved == nil {
-		ref.WakeThinker(out.Game, out.State)
+		ref.WakeThinker(ctx, out.Game, out.State)
 	}
 	return out, moved
 }
@@ -268,7 +268,7 @@ func (ref *Referee) Conclude(ctx context.Context, out *Outcome, before []engine.
 // rearm lists the human seats that now have a decision they did not have
 // before, and returns the edit that re-arms the deadline, or nil when it
 // stands.
-func (ref *Referee) rearm(out *Outcome, before []engine.Seat) func(*storage.Game) error {
+func (ref *Referee) rearm(ctx context.Context, out *Outcome, before []engine.Seat) func(*storage.Game) error {
 	now := HumanWaiting(out.Game, out.State)
 	for _, s := range now {
 		if !slices.Contains(before, s) {
@@ -280,9 +280,9 @@ func (ref *Referee) rearm(out *Outcome, before []engine.Seat) func(*storage.Game
 	again := out.Decided && slices.Contains(now, out.Seat)
 	computer := false
 	if len(now) == 0 && ref.c.Due != nil {
-		_, _, computer = ref.thinkingPrompt(out.Game, out.State, ref.c.Think)
+		_, _, computer = ref.thinkingPrompt(ctx, out.Game, out.State, ref.c.Think)
 	}
-	if ref.c.Away != nil && slices.Contains(slices.Collect(maps.Values(ref.c.Away(out.Game, now, ref.c.Now()))), storage.AwayComputer) {
+	if ref.c.Away != nil && slices.Contains(slices.Collect(maps.Values(ref.c.Away(ctx, out.Game, now, ref.c.Now()))), storage.AwayComputer) {
 		// a computer decides for an absent player at the next tick
 		return func(r *storage.Game) error {
 			r.Deadline, r.RemindAt = ref.c.Now(), time.Time{}
@@ -340,10 +340,10 @@ func (ref *Referee) save(ctx context.Context, out *Outcome, edit func(*storage.G
 	}
 	if out.Decided && out.Seat >= 0 && int(out.Seat) < len(g.Seats) {
 		if ref.c.Back != nil {
-			ref.c.Back(g.Seats[out.Seat].User) // they acted: their absence is over
+			ref.c.Back(ctx, g.Seats[out.Seat].User) // they acted: their absence is over
 		}
 		if ref.c.Decided != nil {
-			ref.c.Decided(g, out.Seat, deadline, ref.c.Now())
+			ref.c.Decided(ctx, g, out.Seat, deadline, ref.c.Now())
 		}
 	}
 	out.Game, out.entries, out.Change, out.start, out.key = g, nil, nil, false, ""
@@ -492,7 +492,7 @@ const ComputerDue = 2 * time.Minute
 // prompt that belongs to a computer seat or to a seat in standIn, except
 // the searching computers' (normal, strong): the thinker decides those
 // outside the lock.
-func (ref *Referee) computerMoves(out *Outcome, standIn map[engine.Seat]string) error {
+func (ref *Referee) computerMoves(ctx context.Context, out *Outcome, standIn map[engine.Seat]string) error {
 	for n := 0; n < maxComputerMoves && !out.State.Over(); n++ {
 		if p, action, why, ok := engine.FirstUnasked(out.State); ok {
 			events, err := out.State.Apply(p.Seat, action)
@@ -503,7 +503,7 @@ func (ref *Referee) computerMoves(out *Outcome, standIn map[engine.Seat]string) 
 			ref.record(out, p.Seat, action)
 			continue
 		}
-		p, name, thought, ok := ref.computerPrompt(out, standIn)
+		p, name, thought, ok := ref.computerPrompt(ctx, out, standIn)
 		if !ok {
 			return nil
 		}
@@ -529,7 +529,7 @@ func (ref *Referee) computerMoves(out *Outcome, standIn map[engine.Seat]string) 
 		if _, _, _, unasked := engine.FirstUnasked(out.State); unasked {
 			return fmt.Errorf("computer players and unasked answers made %d moves without handing over", maxComputerMoves)
 		}
-		if _, _, _, ok := ref.computerPrompt(out, standIn); ok {
+		if _, _, _, ok := ref.computerPrompt(ctx, out, standIn); ok {
 			return fmt.Errorf("computer players made %d moves without handing over", maxComputerMoves)
 		}
 	}
@@ -538,7 +538,7 @@ func (ref *Referee) computerMoves(out *Outcome, standIn map[engine.Seat]string) 
 
 // computerPrompt finds a prompt a computer must answer, which computer, and
 // for a stand-in the choice thought out for it beforehand, if any.
-func (ref *Referee) computerPrompt(out *Outcome, standIn map[engine.Seat]string) (engine.Prompt, string, string, bool) {
+func (ref *Referee) computerPrompt(ctx context.Context, out *Outcome, standIn map[engine.Seat]string) (engine.Prompt, string, string, bool) {
 	for _, p := range out.State.Prompts() {
 		if int(p.Seat) >= len(out.Game.Seats) {
 			continue
@@ -551,7 +551,7 @@ func (ref *Referee) computerPrompt(out *Outcome, standIn map[engine.Seat]string)
 		}
 		if thought, ok := standIn[p.Seat]; ok {
 			delete(standIn, p.Seat) // one decision per passed deadline
-			return p, ref.StandInName(out.Rules, out.Game.Guild), thought, true
+			return p, ref.StandInName(ctx, out.Rules, out.Game.Guild), thought, true
 		}
 	}
 	return engine.Prompt{}, "", "", false
@@ -563,10 +563,10 @@ const DefaultStandIn = "strong"
 // StandInName is the computer player that acts for an absent player in
 // a game of guild: the server's level, else the configured one, else the
 // default.
-func (ref *Referee) StandInName(rules engine.Rules, guild string) string {
+func (ref *Referee) StandInName(ctx context.Context, rules engine.Rules, guild string) string {
 	server := ""
 	if ref.c.Level != nil {
-		server = ref.c.Level(guild)
+		server = ref.c.Level(ctx, guild)
 	}
 	for _, name := range []string{server, ref.c.Computer, DefaultStandIn} {
 		if _, err := ai.Lookup(rules, name); name != "" && err == nil {

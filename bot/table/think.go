@@ -34,7 +34,8 @@ type Thinker struct {
 	// of the reference machine (0: each level's own).
 	budget int
 	slots  chan struct{}
-	// stop ends every search at once when the bot closes (end).
+	// stop ends every search, and the store calls of the jobs, at once
+	// when the bot closes (end).
 	stop context.Context
 	end  context.CancelFunc
 	// Hold, when set (by tests, before the first wake), runs with a slot
@@ -48,10 +49,12 @@ type Thinker struct {
 const maxThinkWait = 10 * time.Second
 
 // NewThinker starts a thinker that moves the games woken in due with
-// workers slots, through ref, and hands each outcome to publish.
-func NewThinker(due *DueGames, store Store, ref *Referee, publish func(*Outcome), workers, budget int, log *slog.Logger) *Thinker {
+// workers slots, through ref, and hands each outcome to publish. Its
+// searches and its calls to the store run under ctx, until ctx ends or the
+// thinker closes.
+func NewThinker(ctx context.Context, due *DueGames, store Store, ref *Referee, publish func(*Outcome), workers, budget int, log *slog.Logger) *Thinker {
 	t := &Thinker{store: store, ref: ref, publish: publish, due: due, log: log, budget: budget, slots: make(chan struct{}, max(workers, 1))}
-	t.stop, t.end = context.WithCancel(context.Background())
+	t.stop, t.end = context.WithCancel(ctx)
 	go t.run()
 	return t
 }
@@ -63,7 +66,7 @@ func (t *Thinker) run() {
 		if !ok {
 			return
 		}
-		go t.job(channel)
+		go t.job(t.stop, channel)
 	}
 }
 
@@ -82,25 +85,25 @@ func ThinkingSlots(n int) int {
 }
 
 // job moves channel's computers until none is due, then ends.
-func (t *Thinker) job(channel string) {
-	for t.due.again(channel, t.step(channel)) {
+func (t *Thinker) job(ctx context.Context, channel string) {
+	for t.due.again(channel, t.step(ctx, channel)) {
 	}
 }
 
 // step makes one computer decision in channel's game, if one is due; it
 // reports whether it stored one (or found the game moved under it).
-func (t *Thinker) step(channel string) (moved bool) {
+func (t *Thinker) step(ctx context.Context, channel string) (moved bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			t.log.Error("recovered from a panic while a computer thought", "channel", channel, "panic", DescribePanic(p), "stack", string(debug.Stack()))
 			moved = false
 		}
 	}()
-	g, st, err := t.store.Load(context.Background(), channel)
+	g, st, err := t.store.Load(ctx, channel)
 	if err != nil || g.Status != storage.StatusRunning {
 		return false
 	}
-	p, player, ok := t.ref.thinkingPrompt(g, st, t.budget)
+	p, player, ok := t.ref.thinkingPrompt(ctx, g, st, t.budget)
 	if !ok {
 		return false
 	}
@@ -108,7 +111,7 @@ func (t *Thinker) step(channel string) (moved bool) {
 	if action == "" || t.isClosed() {
 		return false // thought out in a hurry: the next start thinks again
 	}
-	out, err := t.ref.computerTurn(context.Background(), channel, g.Guard(), p.Seat, action)
+	out, err := t.ref.computerTurn(ctx, channel, g.Guard(), p.Seat, action)
 	switch {
 	case errors.Is(err, ErrStaleClick):
 		return true // the game moved while the computer thought: think again
@@ -270,11 +273,11 @@ func (q *DueGames) isClosed() bool {
 // WakeThinker wakes the thinker when a searching computer seat of g must
 // answer a prompt of st, and reports whether it did (never without a
 // thinker).
-func (ref *Referee) WakeThinker(g *storage.Game, st engine.State) bool {
+func (ref *Referee) WakeThinker(ctx context.Context, g *storage.Game, st engine.State) bool {
 	if ref.c.Due == nil {
 		return false
 	}
-	if _, _, due := ref.thinkingPrompt(g, st, ref.c.Think); !due {
+	if _, _, due := ref.thinkingPrompt(ctx, g, st, ref.c.Think); !due {
 		return false
 	}
 	ref.c.Due.Wake(g.Channel)
@@ -284,7 +287,7 @@ func (ref *Referee) WakeThinker(g *storage.Game, st engine.State) bool {
 // thinkingPrompt is the first prompt of st that a searching computer seat
 // of g must answer, with its player (budget in milliseconds, 0 for its
 // level's own).
-func (ref *Referee) thinkingPrompt(g *storage.Game, st engine.State, budget int) (engine.Prompt, engine.Player, bool) {
+func (ref *Referee) thinkingPrompt(ctx context.Context, g *storage.Game, st engine.State, budget int) (engine.Prompt, engine.Player, bool) {
 	rules, err := ref.c.Games.Lookup(g.Kind)
 	if err != nil {
 		return engine.Prompt{}, nil, false

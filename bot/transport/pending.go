@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -17,17 +18,17 @@ const keepBudget = time.Second
 // once it is answered, so that a process that died in between leaves the
 // record for the next one, which can still fill the message in.
 type Pending interface {
-	Keep(i *discordgo.Interaction) error
-	Forget(i *discordgo.Interaction)
+	Keep(ctx context.Context, i *discordgo.Interaction) error
+	Forget(ctx context.Context, i *discordgo.Interaction)
 }
 
 // KeepPending makes r keep its interaction's record through p before it
 // defers a message (DeferMessage, by hand or automatically), and forget
-// it when Finish has answered.
-func (r *Reply) KeepPending(p Pending) {
+// it when Finish has answered; both run under ctx, the interaction's.
+func (r *Reply) KeepPending(ctx context.Context, p Pending) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.pending = p
+	r.pending, r.pendingCtx = p, ctx
 }
 
 // keepPending keeps r's pending record before a deferred message, waiting
@@ -40,7 +41,7 @@ func (r *Reply) keepPending() {
 	r.kept = kept
 	go func() {
 		defer close(kept)
-		if err := r.pending.Keep(r.i); err != nil {
+		if err := r.pending.Keep(r.pendingCtx, r.i); err != nil {
 			r.log.Warn("keeping the record of a deferred answer failed", "channel", r.i.ChannelID, "err", DescribeError(err))
 		}
 	}()
@@ -62,7 +63,7 @@ func (r *Reply) forgetPending() {
 	r.mu.Unlock()
 	if kept != nil {
 		<-kept
-		r.pending.Forget(r.i)
+		r.pending.Forget(r.pendingCtx, r.i)
 	}
 }
 

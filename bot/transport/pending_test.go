@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"log/slog"
 	"testing"
 	"time"
@@ -26,14 +27,14 @@ type slowKeeper struct {
 	kept                     bool
 }
 
-func (k *slowKeeper) Keep(*discordgo.Interaction) error {
+func (k *slowKeeper) Keep(context.Context, *discordgo.Interaction) error {
 	close(k.entered)
 	<-k.release
 	k.kept = true
 	return nil
 }
 
-func (k *slowKeeper) Forget(*discordgo.Interaction) {
+func (k *slowKeeper) Forget(context.Context, *discordgo.Interaction) {
 	if !k.kept {
 		panic("forgotten before it was kept")
 	}
@@ -61,7 +62,7 @@ func TestASlowStoreDoesNotHoldTheDeferBack(t *testing.T) {
 	in := inlineAnswers{responded: make(chan *discordgo.InteractionResponse, 1)}
 	r.AnswerInline(in)
 	k := &slowKeeper{entered: make(chan struct{}), release: make(chan struct{}), forgot: make(chan struct{})}
-	r.KeepPending(k)
+	r.KeepPending(context.Background(), k)
 	r.DeferMessage(true)
 	<-k.entered
 	if resp := <-in.responded; resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {

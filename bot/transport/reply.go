@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -148,9 +149,10 @@ type Reply struct {
 	sentAt   time.Time // when the initial response went out (inline.go)
 	// pending keeps the record of a deferred answer (pending.go); kept
 	// is closed once it was kept (or failed to be)
-	pending Pending
-	kept    chan struct{}
-	after   AfterFunc
+	pending    Pending
+	pendingCtx context.Context // the interaction's, for pending's calls
+	kept       chan struct{}
+	after      AfterFunc
 	// answered is closed once the interaction is answered or its handler
 	// is done (see unblockFollowups).
 	answered     chan struct{}

@@ -109,7 +109,7 @@ func (hs *httpServers) startEndpoint(ctx context.Context, cfg httpConfig, b *bot
 
 // startMetrics listens on [http] metrics and serves /metrics, /healthz
 // and /readyz there until ctx is done.
-func (hs *httpServers) startMetrics(ctx context.Context, cfg httpConfig, reg *prometheus.Registry, ready func() error) error {
+func (hs *httpServers) startMetrics(ctx context.Context, cfg httpConfig, reg *prometheus.Registry, ready func(ctx context.Context) error) error {
 	if reg == nil {
 		return nil
 	}
@@ -156,9 +156,9 @@ func (hs *httpServers) wait() {
 
 // readiness is /readyz's check: the store takes writes, and the gateway
 // or the interactions endpoint is up.
-func readiness(b *bot.Bot, endpointUp *atomic.Bool) func() error {
-	return func() error {
-		if err := b.StoreWritable(); err != nil {
+func readiness(b *bot.Bot, endpointUp *atomic.Bool) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		if err := b.StoreWritable(ctx); err != nil {
 			return fmt.Errorf("the store takes no writes: %w", err)
 		}
 		if !b.GatewayUp() && !endpointUp.Load() {
