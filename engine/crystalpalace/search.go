@@ -146,7 +146,9 @@ func (knowledge) Rollout(st engine.State, p engine.Prompt, rng *engine.RNG) stri
 	case "action":
 		return s.orderTakes(seat, p.Actions)[0]
 	case "down":
-		return "skip"
+		if slices.Contains(p.Actions, "skip") {
+			return "skip"
+		}
 	case "build":
 		if a := firstDoing(p.Actions); a != "pass" {
 			what, _, _ := strings.Cut(a, " target ")

@@ -295,3 +295,9 @@ func TestResearchTilesAreWeighedByWhatTheyBring(t *testing.T) {
 		t.Fatalf("the research tiles are worth only %v", worths)
 	}
 }
+
+// TestRolloutsAnswerEveryPromptLegally: the rollout policy once answered
+// "skip" to a move down that the rules force.
+func TestRolloutsAnswerEveryPromptLegally(t *testing.T) {
+	enginetest.RolloutsAreLegal(t, testRules(t), knowledge{}, []int{2, 4, 5}, 60)
+}

@@ -4,6 +4,26 @@ package crystalpalace
 // position at the start of a round, each weighed by worthWeights.
 const worthFeatures = 23
 
+// The features that count money: pounds in hand, and the income and
+// salaries of the rounds left.
+const (
+	poundFeature  = 2
+	incomeFeature = 3
+	salaryFeature = 4
+)
+
+// The search trusts the fitted weights of money only in part. A seat with
+// pounds or income at a round's start is mostly a seat that plays well,
+// and the fit credits the money with that play: it weighs a pound at 0.6
+// to 1.0 points and a pound of income or salary a round as much. Searches
+// that believed it kept their pounds and shunned characters for their
+// salaries. Worth scales those features by these factors, found by
+// playing four strong players (docs/computer-players.md).
+const (
+	poundTrust = 0.7 // pounds in hand
+	flowTrust  = 0.5 // income and salaries of the rounds left
+)
+
 // features writes seat's worthFeatures into f.
 func (s *State) features(seat int, f *[worthFeatures]float64) {
 	p := &s.Seats[seat]
@@ -69,6 +89,9 @@ func (s *State) worth(seat int) float64 {
 	}
 	var f [worthFeatures]float64
 	s.features(seat, &f)
+	f[poundFeature] *= poundTrust
+	f[incomeFeature] *= flowTrust
+	f[salaryFeature] *= flowTrust
 	w := 0.0
 	for k, x := range f {
 		w += worthWeights[s.Round][k] * x

@@ -88,9 +88,8 @@ func TestFitWorth(t *testing.T) {
 
 // The features of worth whose weights TestFitWorth sets itself.
 const (
-	poundFeature = 2
-	loanFeature  = 17
-	loanVP       = 9 // points an unpaid loan costs, on average
+	loanFeature = 17
+	loanVP      = 9 // points an unpaid loan costs, on average
 )
 
 // fitSample is a seat's features at a round's start and its final points.

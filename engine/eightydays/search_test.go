@@ -119,3 +119,13 @@ func benchRules(b *testing.B) *Rules {
 func BenchmarkThinkingMemory(b *testing.B) {
 	enginetest.ThinkingMemory(b, benchRules(b), benchPositions(b))
 }
+
+// TestRolloutsAnswerEveryPromptLegally checks the rollout policy's answers
+// in whole games of 2, 4 and 6 players.
+func TestRolloutsAnswerEveryPromptLegally(t *testing.T) {
+	c, err := DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.RolloutsAreLegal(t, NewRules(c), knowledge{}, []int{2, 4, 6}, 60)
+}

@@ -306,3 +306,30 @@ func (c sampler) Err() error {
 	c.look()
 	return nil
 }
+
+// RolloutsAreLegal plays games whole with k's rollout policy in every
+// seat, for each player count: every answer it gives must be legal. The
+// search falls back to a random action after the policy slips, so a slip
+// shows nowhere else but in weaker play.
+func RolloutsAreLegal(t *testing.T, rules engine.Rules, k ai.Knowledge, players []int, games int) {
+	t.Helper()
+	for _, n := range players {
+		for seed := uint64(1); seed <= uint64(games); seed++ {
+			st, err := rules.New(engine.Setup{Players: n, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := engine.NewRNG(seed)
+			for steps := 0; !st.Over() && steps < 20000; steps++ {
+				p := st.Prompts()[0]
+				a := k.Rollout(st, p, &rng)
+				if _, err := st.Apply(p.Seat, a); err != nil {
+					t.Fatalf("%d players, seed %d: P%d answered %q to a %s prompt: %v", n, seed, p.Seat+1, a, p.Kind, err)
+				}
+			}
+			if !st.Over() {
+				t.Fatalf("%d players, seed %d: the rollout policy did not finish the game", n, seed)
+			}
+		}
+	}
+}
