@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,15 +14,24 @@ import (
 // docs/architecture.md, "How big Discord shows an image").
 const phoneW = 300
 
-// phonePositions are 48 seeded positions of each game, spread over every
+// phonePositions are seeded positions of each game, spread over every
 // player count and over the whole game: Crystal Palace with 2 to 5
-// players, twelve points of each count's game from its first decision to
-// its end; 80 Days with 2 to 6 players, ten or nine points of a race, the
-// 2-player ones every other time with two pawns, and finished races.
+// players, at its first decision, a third and two thirds into a game and
+// at its end; 80 Days with 2 to 6 players, at the start, a third and two
+// thirds into a race and finished, the 2-player races every other time
+// with two pawns. They are 16 and 18 of the 48 seeded positions each loop
+// draws (the stages j below), chosen by stage alone so that every kind of
+// row the glance shows (every player count, seats to play and waiting,
+// winners, one pawn and two) is read at every stage of a game: reading
+// all 96 in three languages was most of the package's time
+// (docs/performance.md, "The whole suite").
 func phonePositions(t *testing.T) (cps, eds []legiblePosition) {
 	cpr, edr := cpRules(t), edRules(t)
 	for i := range 48 {
 		n, j := 2+i%4, i/4
+		if !slices.Contains([]int{0, 4, 8, 11}, j) {
+			continue
+		}
 		actions := 1 + j*5*n // a random game of n lasts some 60n actions
 		if j == 11 {
 			actions = -1
@@ -31,6 +41,9 @@ func phonePositions(t *testing.T) (cps, eds []legiblePosition) {
 	}
 	for i := range 48 {
 		n, j := 2+i%5, i/5
+		if !slices.Contains([]int{0, 3, 6, 9}, j) {
+			continue
+		}
 		actions := 1 + j*4*n // random travellers rarely finish; 40n actions is well into a race
 		if j == 9 {
 			actions = -1
@@ -70,14 +83,14 @@ func phoneFacts(g Glance, names []string) []fact {
 // phoneLeast is the share of phoneFacts that must read back at a phone's
 // width, per game, in each language. Issue 29 aims at 90%; what this
 // machine's tesseract (Debian's 5.x) reads on 29 November 2026 is in
-// docs/architecture.md ("On a phone"): Crystal Palace's floor sits two
-// points under its lowest language (English, 96.3%), 80 Days' at the
-// issue's aim, a point and a half under its lowest (English, 91.5%), with
-// room for another tesseract version's readings (one machine's tesseract,
-// single-threaded, reads the same every run).
+// docs/architecture.md ("On a phone"): Crystal Palace's floor sits a
+// point and a half under its lowest language (English, 95.4% of the
+// positions read; 96.3% of all 48), 80 Days' at the issue's aim, a third
+// of a point under its lowest (English, 90.3%; 91.5% of all 48). One
+// machine's tesseract, single-threaded, reads the same every run.
 var phoneLeast = map[string]float64{"cp": phoneLeastCP, "ed": phoneLeastED}
 
-// TestGlancesAreLegibleOnAPhone shrinks the glances of 48 seeded positions
+// TestGlancesAreLegibleOnAPhone shrinks the glances of phonePositions
 // of each game to a phone's width and has tesseract read them in English,
 // German and French: for each game and language, at least phoneLeast of
 // the facts phoneFacts lists must read back.
@@ -97,6 +110,6 @@ func TestGlancesAreLegibleOnAPhone(t *testing.T) {
 }
 
 const (
-	phoneLeastCP = 0.94 // lowest: English, 96.3%
-	phoneLeastED = 0.90 // lowest: English, 91.5%
+	phoneLeastCP = 0.94 // lowest: English, 95.4%
+	phoneLeastED = 0.90 // lowest: English, 90.3%
 )

@@ -16,7 +16,7 @@ import (
 // While a bot runs on the database (and so holds its file), the bot writes
 // the copy, asked over its control socket; otherwise the copy is taken
 // here.
-func runBackup(args []string, stdout, stderr io.Writer) error {
+func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("backup", stderr)
 	sf := addStoreFlags(fs)
 	out := fs.String("out", "", "file to write the copy to (replaced if it exists)")
@@ -28,7 +28,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	path, reg, err := sf.resolve()
+	path, reg, err := sf.resolve(getenv)
 	if err != nil {
 		return err
 	}

@@ -37,13 +37,13 @@ func (r checkResult) String() string {
 	return fmt.Sprintf("FAIL  %-8s %s → fix: %s", r.name, r.detail, r.fix)
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func runCheck(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", stderr)
 	configPath := fs.String("config", "", "the bot's TOML config file; without it every setting has its default")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	results := preflight(*configPath, os.Getenv)
+	results := preflight(*configPath, getenv)
 	failed := 0
 	for _, r := range results {
 		fmt.Fprintln(stdout, r)

@@ -25,12 +25,11 @@ const tokenSecret = "abcdefghijklmnopqrstuvwxyz0123456789AB"
 // lines by check name (content may have several).
 func checkRun(t *testing.T, config, token string) (int, map[string][]string) {
 	t.Helper()
-	t.Setenv(tokenEnv, token)
 	path := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := meeple("check", "-config", path)
+	code, stdout, stderr := meepleIn(environ(map[string]string{tokenEnv: token}), "check", "-config", path)
 	lines := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		f := strings.Fields(line)
@@ -192,6 +191,7 @@ func TestCheckReportsBadTokens(t *testing.T) {
 }
 
 func TestCheckReportsDatabaseProblems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := storedGame(t, t.TempDir())
 	data, _ := os.ReadFile(good)

@@ -17,6 +17,7 @@ import (
 // and advice, export refuses the damaged game (with the advice) and still
 // saves the others, and nothing changes the database.
 func TestEveryCommandRefusesADamagedPostgresRow(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "games.db")
 	fillDatabase(t, file)
@@ -51,10 +52,10 @@ func TestEveryCommandRefusesADamagedPostgresRow(t *testing.T) {
 
 	config := filepath.Join(dir, "meeple.toml")
 	os.WriteFile(config, []byte("database = \""+dsn+"\"\n"), 0o600)
-	t.Setenv(tokenEnv, "x.y.z")
+	env := environ(map[string]string{tokenEnv: "x.y.z"})
 	damage := "log entry 4 (index 3): checksum mismatch"
 	const advice = "restore the newest dump"
-	code, out, _ := meeple("check", "-config", config)
+	code, out, _ := meepleIn(env, "check", "-config", config)
 	if code == 0 || !strings.Contains(out, "FAIL  database") || !strings.Contains(out, damage) || !strings.Contains(out, advice) {
 		t.Fatalf("check: exit %d\n%s\nwant a failure naming %q with the advice", code, out, damage)
 	}
@@ -67,13 +68,13 @@ func TestEveryCommandRefusesADamagedPostgresRow(t *testing.T) {
 		{"migrate", "-from", dsn, "-to", filepath.Join(dir, "new.db")},
 		{"export", "-db", dsn, "-game", id(game)},
 	} {
-		code, _, stderr := meeple(args...)
+		code, _, stderr := meepleIn(env, args...)
 		t.Logf("meeple %s: %s", args[0], stderr)
 		if code == 0 || !strings.Contains(stderr, damage) || !strings.Contains(stderr, advice) {
 			t.Errorf("meeple %s: exit %d, %q; want the refusal check gives", args[0], code, stderr)
 		}
 	}
-	if code, out, stderr := meeple("export", "-db", dsn, "-game", id(other)); code != 0 || !strings.Contains(out, "# game ") {
+	if code, out, stderr := meepleIn(env, "export", "-db", dsn, "-game", id(other)); code != 0 || !strings.Contains(out, "# game ") {
 		t.Errorf("export of an undamaged game: exit %d, %s", code, stderr)
 	}
 	if fingerprint() != before {

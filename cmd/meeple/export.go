@@ -12,7 +12,7 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-func runExport(args []string, stdout, stderr io.Writer) error {
+func runExport(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
 	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id of an active game")
@@ -24,7 +24,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "meeple export: give -channel or -game")
 		return errUsage
 	}
-	s, _, err := sf.open(salvageFile, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
+	s, _, err := sf.open(salvageFile, getenv, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
 	if err != nil {
 		return err
 	}

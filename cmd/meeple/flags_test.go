@@ -17,6 +17,7 @@ var numericFlag = regexp.MustCompile(`(?m)^  -([a-z-]+) (int|uint|float|duration
 // is refused with exit status 2 in one line naming the flag, before any
 // work is done.
 func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "game.txt")
 	os.WriteFile(script, []byte("# game eightydays players 3 seed 1\n"), 0o600)
@@ -32,7 +33,7 @@ func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
 	checked := 0
 	for name := range commands() {
 		var help, errs bytes.Buffer
-		run([]string{name, "-h"}, &help, &errs)
+		run([]string{name, "-h"}, os.Getenv, &help, &errs)
 		for _, m := range numericFlag.FindAllStringSubmatch(errs.String()+help.String(), -1) {
 			flagName := m[1]
 			values := []string{"-5"}
@@ -42,7 +43,7 @@ func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
 			for _, v := range values {
 				args := append([]string{name, "-" + flagName, v}, needs[name]...)
 				var out, errs bytes.Buffer
-				code := run(args, &out, &errs)
+				code := run(args, os.Getenv, &out, &errs)
 				if code != 2 || !strings.Contains(errs.String(), "-"+flagName) || out.Len() > 0 {
 					t.Errorf("meeple %s: exit %d, stdout %q, stderr %q; want exit 2 naming -%s", strings.Join(args, " "), code, out.String(), errs.String(), flagName)
 				}
@@ -62,6 +63,7 @@ func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
 }
 
 func TestRenderNamesMustMatchTheSeats(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	for names, want := range map[string]string{
 		"a,b,c,d,e,f,g": "-names is 7 names: the game has 4 players; give one name for each, in seat order",

@@ -18,7 +18,7 @@ import (
 	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
-func runImport(args []string, stdout, stderr io.Writer) error {
+func runImport(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id to hold the game; it must have no active game")
@@ -44,7 +44,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path, reg, err := sf.resolve()
+	path, reg, err := sf.resolve(getenv)
 	if err != nil {
 		return err
 	}

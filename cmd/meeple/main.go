@@ -18,7 +18,7 @@ import (
 // stdout and stderr.
 type command struct {
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(args []string, getenv func(string) string, stdout, stderr io.Writer) error
 }
 
 func commands() map[string]command {
@@ -41,10 +41,10 @@ func commands() map[string]command {
 var errUsage = errors.New("usage")
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	// A database may be named by a connection string with a password (in
 	// a flag, the config or the environment): whatever a command prints,
 	// its logs included, leaves with the secrets taken out.
@@ -60,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
-	if err := cmd.run(args[1:], stdout, stderr); err != nil {
+	if err := cmd.run(args[1:], getenv, stdout, stderr); err != nil {
 		var bad *flagError
 		if errors.As(err, &bad) {
 			fmt.Fprintf(stderr, "meeple %s: %v\n", args[0], bad)

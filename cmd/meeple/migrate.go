@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"github.com/meeplegames/meeple/storage"
 	"github.com/meeplegames/meeple/storage/boltdb"
@@ -14,7 +13,7 @@ import (
 // runMigrate copies every game, setting and preference from one database
 // to another, empty one (bbolt file to PostgreSQL or back), reading each
 // game back from the copy to compare it with the original.
-func runMigrate(args []string, stdout, stderr io.Writer) error {
+func runMigrate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
 	from := fs.String("from", "", "database to copy from: a bbolt file or a PostgreSQL connection string (default: $"+databaseEnv+")")
 	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a PostgreSQL connection string (default: $"+databaseEnv+")")
@@ -22,7 +21,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	env := os.Getenv(databaseEnv)
+	env := getenv(databaseEnv)
 	if *from == "" {
 		*from = env
 	} else if *to == "" {

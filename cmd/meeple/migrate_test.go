@@ -222,6 +222,7 @@ func TestCheckReadsPostgresWithoutChangingIt(t *testing.T) {
 // import and export work on PostgreSQL as on a file: the exported script
 // is the imported one.
 func TestImportExportOnPostgres(t *testing.T) {
+	t.Parallel()
 	dsn := pg.Database(t)
 	file := filepath.Join(t.TempDir(), "game.txt")
 	writeGameScript(t, file, 30)

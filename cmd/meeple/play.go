@@ -25,12 +25,12 @@ const (
 	maxKeep     = 100_000
 )
 
-func runPlay(args []string, stdout, stderr io.Writer) error {
-	return playGame(args, os.Stdin, stdout, stderr)
+func runPlay(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	return playGame(args, getenv, os.Stdin, stdout, stderr)
 }
 
 // playGame is "meeple play" reading the players' commands from stdin.
-func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func playGame(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play", stderr)
 	gf := addGameFlags(fs)
 	seed := fs.Lookup("seed")
@@ -52,7 +52,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *images != "" && !flagSet(fs, "keep") {
 		*keep = 0 // a folder the player named keeps every picture
 	}
-	printer, err := lang.printer(fs)
+	printer, err := lang.printer(fs, getenv)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func playGame(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	return terminal.Play(terminal.Config{
 		Rules: rules, Setup: setup, Seats: kinds, In: stdin, Out: stdout,
-		Color: colorful(stdout), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout),
+		Color: colorful(stdout, getenv), Clear: isTerminal(stdout), Echo: !isTerminal(stdin), Width: screenWidth(stdout, getenv),
 		Images: dir, Renderer: renderer, Keep: *keep, Script: path, Words: printer, ThinkMS: int(think.Milliseconds()),
 	})
 }
@@ -118,13 +118,13 @@ func addLangFlag(fs *flag.FlagSet, what string) langFlag {
 // printer is the catalogue printer of the language given, else of the
 // environment's locale (English for any other); a -lang Meeple does not
 // speak is refused.
-func (l langFlag) printer(fs *flag.FlagSet) (*locale.Printer, error) {
+func (l langFlag) printer(fs *flag.FlagSet, getenv func(string) string) (*locale.Printer, error) {
 	words, err := locale.New()
 	if err != nil {
 		return nil, err
 	}
 	if !flagSet(fs, "lang") {
-		return words.For(posixLocale(os.Getenv)), nil
+		return words.For(posixLocale(getenv)), nil
 	}
 	printer := words.For(*l.value)
 	if !strings.HasPrefix(strings.ToLower(*l.value), printer.Lang()) {
@@ -145,13 +145,13 @@ func posixLocale(getenv func(string) string) string {
 }
 
 // screenWidth is the width of the terminal w is, else $COLUMNS, else 0.
-func screenWidth(w io.Writer) int {
+func screenWidth(w io.Writer, getenv func(string) string) int {
 	if f, ok := fileOf(w); ok && isTerminal(f) {
 		if n := terminal.ScreenWidth(f); n > 0 {
 			return n
 		}
 	}
-	n, _ := strconv.Atoi(os.Getenv("COLUMNS"))
+	n, _ := strconv.Atoi(getenv("COLUMNS"))
 	return n
 }
 
@@ -185,8 +185,8 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // colorful reports whether w is a terminal that wants colours (NO_COLOR unset).
-func colorful(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
+func colorful(w io.Writer, getenv func(string) string) bool {
+	if getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)

@@ -13,7 +13,7 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-func runRender(args []string, stdout, stderr io.Writer) error {
+func runRender(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("render", stderr)
 	gf := addGameFlags(fs)
 	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")
@@ -50,7 +50,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := applyMoves(rules, state, sf.moves); err != nil {
 		return err
 	}
-	printer, err := lang.printer(fs)
+	printer, err := lang.printer(fs, getenv)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRenderWritesBoardAndMats(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "empty.txt")
 	if err := os.WriteFile(script, []byte("# nothing played yet\n"), 0o644); err != nil {
@@ -30,7 +31,7 @@ func TestRenderWritesBoardAndMats(t *testing.T) {
 		out := filepath.Join(dir, tc.game)
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"render", "-game", tc.game, "-players", tc.players, "-seed", "9", "-script", script,
-			"-names", tc.names, "-out", out}, &stdout, &stderr)
+			"-names", tc.names, "-out", out}, os.Getenv, &stdout, &stderr)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.game, code, stderr.String())
 		}
@@ -68,7 +69,7 @@ func TestRenderRefusesBadInput(t *testing.T) {
 		{"render", "-game", "eightydays", "-players", "3", "-script", bad, "-out", filepath.Join(dir, "y")}, // refused action
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code == 0 {
+		if code := run(args, os.Getenv, &stdout, &stderr); code == 0 {
 			t.Errorf("%v: exit 0, want a failure", args)
 		}
 		if stderr.Len() == 0 {
@@ -81,6 +82,7 @@ func TestRenderRefusesBadInput(t *testing.T) {
 }
 
 func TestRenderWritesScoresOfAFinishedGame(t *testing.T) {
+	t.Parallel()
 	reg, err := buildRegistry(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +116,7 @@ func TestRenderWritesScoresOfAFinishedGame(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"render", "-game", "eightydays", "-players", "3", "-seed", "4", "-script", path,
-		"-out", filepath.Join(dir, "out")}, &stdout, &stderr); code != 0 {
+		"-out", filepath.Join(dir, "out")}, os.Getenv, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, name := range []string{"board.png", "scores.png"} {

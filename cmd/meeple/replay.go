@@ -25,7 +25,7 @@ type replayOutput struct {
 	State   json.RawMessage `json:"state"`
 }
 
-func runReplay(args []string, stdout, stderr io.Writer) error {
+func runReplay(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", stderr)
 	gf := addGameFlags(fs)
 	script := fs.String("script", "", "file of actions, one \"P<seat>: <action>\" a line (- for standard input)")

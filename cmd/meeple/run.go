@@ -24,7 +24,7 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-func runRun(args []string, stdout, stderr io.Writer) error {
+func runRun(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	configPath := fs.String("config", "", "TOML config file (see config.example.toml); without it every setting has its default")
 	shardRange := fs.String("shards", "", `gateway shards this process runs, such as "0-3" (instead of [discord] shards; for a systemd template unit's instance name)`)
@@ -41,25 +41,25 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-shards: %s", problems[0])
 		}
 	}
-	token, err := cfg.token(os.Getenv)
+	token, err := cfg.token(getenv)
 	if err != nil {
 		return err
 	}
 	// the same check as meeple check, before the database is touched: a
 	// token pasted wrong is told as such, not as a refusal by Discord
-	if r := checkToken(cfg, os.Getenv, false); !r.ok {
+	if r := checkToken(cfg, getenv, false); !r.ok {
 		return fmt.Errorf("%s → fix: %s", r.detail, r.fix)
 	}
 	log := cfg.logger(stderr)
 	log.Info("meeple build", readBuild().logAttrs()...)
-	applyMemoryLimit(cfg, os.Getenv, log)
-	defer startCPUProfile(os.Getenv, log)()
-	defer heapProfileOnSignal(os.Getenv, log)()
+	applyMemoryLimit(cfg, getenv, log)
+	defer startCPUProfile(getenv, log)()
+	defer heapProfileOnSignal(getenv, log)()
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {
 		return err
 	}
-	database := cfg.database(os.Getenv)
+	database := cfg.database(getenv)
 	// Every page of a bbolt file is checked: a damaged file is refused
 	// before the bot starts.
 	store, err := openStore(database, reg, writeFile, boltdb.Options{Logger: log}, stdout)
@@ -162,7 +162,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, "Meeple is starting; press Ctrl-C to stop.")
 	closing.set("the bot's work in flight and its gateway connections")
 	stopped := b.Run(ctx)
-	writeHeapProfile(os.Getenv, log) // the bot's caches are still held here
+	writeHeapProfile(getenv, log) // the bot's caches are still held here
 	runtime.KeepAlive(b)
 	return stopped
 }

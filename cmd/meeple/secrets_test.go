@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/meeplegames/meeple/engine"
@@ -62,6 +63,7 @@ func dsnForms(t *testing.T, dsn string) map[string]string {
 // straight, so that both the messages and the last line of defence that
 // redacts all output are checked.
 func TestNoCommandPrintsADatabasePassword(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "game.txt")
 	writeGameScript(t, script, 10)
@@ -69,80 +71,121 @@ func TestNoCommandPrintsADatabasePassword(t *testing.T) {
 	if code, out, errs := meeple("import", "-db", file, "-channel", "900000000000000005", "-guild", "700000000000000007", "-script", script, "-seats", "111111111111111111,ai:random"); code != 0 {
 		t.Fatalf("import into a file: %d %s %s", code, out, errs)
 	}
-	t.Setenv(tokenEnv, "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB")
-	t.Setenv(databaseEnv, "")
 	dsn := pg.Database(t) // skips the test without PostgreSQL
+	var checked atomic.Int64
+	t.Run("forms", func(t *testing.T) {
+		for form, db := range dsnForms(t, dsn) {
+			t.Run(strings.ReplaceAll(form, " ", "_"), func(t *testing.T) {
+				t.Parallel()
+				checked.Add(int64(checkNoPasswordPrinted(t, form, db, dsn, file, script)))
+			})
+		}
+	})
+	t.Logf("%d command runs, each through main and straight: no password printed", checked.Load())
+}
+
+// checkNoPasswordPrinted runs every command that takes a database on db,
+// the database named in the form form (the file and script are an
+// imported game's), and fails if any prints marker. Each run has its own
+// environment (the token, and the database for the env runs), so the forms
+// run at once. It returns how many commands it ran.
+func checkNoPasswordPrinted(t *testing.T, form, db, dsn, file, script string) int {
+	dir := t.TempDir()
 	checked := 0
-	for form, db := range dsnForms(t, dsn) {
-		reachable := !strings.Contains(form, "unreachable") && !strings.Contains(form, "unparsable") && form != "key=value as path"
-		// each form gets an empty database of its own to import and migrate into
-		if reachable {
-			fresh := pg.Database(t)
-			db = strings.ReplaceAll(db, dbName(t, dsn), dbName(t, fresh))
+	// a copy of the file of its own: the forms' migrations read it at once
+	file = copyFile(t, file, filepath.Join(dir, "meeple.db"))
+	reachable := !strings.Contains(form, "unreachable") && !strings.Contains(form, "unparsable") && form != "key=value as path"
+	// each form gets an empty database of its own to import and migrate into
+	if reachable {
+		fresh := pg.Database(t)
+		db = strings.ReplaceAll(db, dbName(t, dsn), dbName(t, fresh))
+	}
+	config := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(config, fmt.Appendf(nil, "database = %q\n", db), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("database = "+db+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runs := [][]string{
+		{"import", "-db", db, "-channel", "900000000000000006", "-guild", "700000000000000007", "-script", script, "-seats", "111111111111111111,ai:random"},
+		{"export", "-db", db, "-game", "1"},
+		{"export", "-config", config, "-channel", "900000000000000006"},
+		{"export", "-config", bad, "-game", "1"},
+		{"check", "-config", config},
+		{"check", "-config", bad},
+		{"backup", "-db", db, "-out", filepath.Join(dir, "copy.db")},
+		{"migrate", "-from", db, "-to", filepath.Join(dir, "out-"+strings.ReplaceAll(form, " ", "-")+".db")},
+		{"migrate", "-from", file, "-to", db},
+		{"env", "export", "-game", "1"},
+		{"env", "check"},
+		{"env", "backup", "-out", filepath.Join(dir, "copy.db")},
+		{"env", "migrate", "-to", filepath.Join(dir, "env-"+strings.ReplaceAll(form, " ", "-")+".db")},
+	}
+	if reachable {
+		runs = runs[:len(runs)-1] // the env run would migrate into the same file: once is enough
+	} else {
+		// the bot stops at its database (reachable ones are run by
+		// TestMeepleRunOnPostgres, against the fake Discord)
+		runs = append(runs, []string{"run", "-config", config}, []string{"env", "run"})
+	}
+	for _, args := range runs {
+		env := ""
+		if args[0] == "env" {
+			env, args = db, args[1:]
 		}
-		config := filepath.Join(dir, "config.toml")
-		if err := os.WriteFile(config, fmt.Appendf(nil, "database = %q\n", db), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		bad := filepath.Join(dir, "bad.toml")
-		if err := os.WriteFile(bad, []byte("database = "+db+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		runs := [][]string{
-			{"import", "-db", db, "-channel", "900000000000000006", "-guild", "700000000000000007", "-script", script, "-seats", "111111111111111111,ai:random"},
-			{"export", "-db", db, "-game", "1"},
-			{"export", "-config", config, "-channel", "900000000000000006"},
-			{"export", "-config", bad, "-game", "1"},
-			{"check", "-config", config},
-			{"check", "-config", bad},
-			{"backup", "-db", db, "-out", filepath.Join(dir, "copy.db")},
-			{"migrate", "-from", db, "-to", filepath.Join(dir, "out-"+strings.ReplaceAll(form, " ", "-")+".db")},
-			{"migrate", "-from", file, "-to", db},
-			{"env", "export", "-game", "1"},
-			{"env", "check"},
-			{"env", "backup", "-out", filepath.Join(dir, "copy.db")},
-			{"env", "migrate", "-to", filepath.Join(dir, "env-"+strings.ReplaceAll(form, " ", "-")+".db")},
-		}
-		if reachable {
-			runs = runs[:len(runs)-1] // the env run would migrate into the same file: once is enough
-		} else {
-			// the bot stops at its database (reachable ones are run by
-			// TestMeepleRunOnPostgres, against the fake Discord)
-			runs = append(runs, []string{"run", "-config", config}, []string{"env", "run"})
-		}
-		for _, args := range runs {
-			env := ""
-			if args[0] == "env" {
-				env, args = db, args[1:]
-			}
-			t.Setenv(databaseEnv, env)
-			var out, errs bytes.Buffer
-			code := run(args, &out, &errs)
-			var rawOut, rawErr bytes.Buffer
-			_ = commands()[args[0]].run(args[1:], &rawOut, &rawErr)
-			for _, printed := range []string{out.String(), errs.String(), rawOut.String(), rawErr.String()} {
-				if strings.Contains(printed, marker) {
-					t.Errorf("%s, %s (env %v, exit %d) printed the password:\n%s", form, strings.Join(args, " "), env != "", code, printed)
-				}
-			}
-			checked++
-		}
-		// The forms that name a database this test can reach work: their
-		// key=value form is a connection string, not a file.
-		if reachable {
-			code, out, errs := meeple("export", "-db", db, "-channel", "900000000000000006")
-			if code != 0 || !strings.HasPrefix(out, "# game eightydays") {
-				t.Errorf("%s: export from the database: exit %d %s", form, code, errs)
+		getenv := environ(map[string]string{databaseEnv: env, tokenEnv: "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"})
+		var out, errs bytes.Buffer
+		code := run(args, getenv, &out, &errs)
+		var rawOut, rawErr bytes.Buffer
+		_ = commands()[args[0]].run(args[1:], getenv, &rawOut, &rawErr)
+		for _, printed := range []string{out.String(), errs.String(), rawOut.String(), rawErr.String()} {
+			if strings.Contains(printed, marker) {
+				t.Errorf("%s, %s (env %v, exit %d) printed the password:\n%s", form, strings.Join(args, " "), env != "", code, printed)
 			}
 		}
-		if form == "key=value as path" {
-			_, _, errs := meeple("export", "-db", db, "-game", "1")
-			if !strings.Contains(errs, "storage/postgres: open") || !strings.Contains(errs, "xxxxx") {
-				t.Errorf("a key=value string was not taken for a connection string: %s", errs)
-			}
+		checked++
+	}
+	// The forms that name a database this test can reach work: their
+	// key=value form is a connection string, not a file.
+	if reachable {
+		code, out, errs := meeple("export", "-db", db, "-channel", "900000000000000006")
+		if code != 0 || !strings.HasPrefix(out, "# game eightydays") {
+			t.Errorf("%s: export from the database: exit %d %s", form, code, errs)
 		}
 	}
-	t.Logf("%d command runs, each through main and straight: no password printed", checked)
+	if form == "key=value as path" {
+		_, _, errs := meeple("export", "-db", db, "-game", "1")
+		if !strings.Contains(errs, "storage/postgres: open") || !strings.Contains(errs, "xxxxx") {
+			t.Errorf("a key=value string was not taken for a connection string: %s", errs)
+		}
+	}
+	return checked
+}
+
+// environ is an environment for a command run in the test's process: the
+// variables in vars, set or empty, and the process's others.
+func environ(vars map[string]string) func(string) string {
+	return func(key string) string {
+		if v, ok := vars[key]; ok {
+			return v
+		}
+		return os.Getenv(key)
+	}
+}
+
+// copyFile copies the file at from to to and returns to.
+func copyFile(t *testing.T, from, to string) string {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return to
 }
 
 // dbName is the database name of a pgtest URL.

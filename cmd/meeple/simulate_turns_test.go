@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 )
 
 func simulateJSON(t *testing.T, args ...string) simulateSummary {
 	t.Helper()
 	var out, errs bytes.Buffer
-	if code := run(append([]string{"simulate"}, args...), &out, &errs); code != 0 {
+	if code := run(append([]string{"simulate"}, args...), os.Getenv, &out, &errs); code != 0 {
 		t.Fatalf("simulate %v: exit %d: %s", args, code, errs.String())
 	}
 	var sum simulateSummary
@@ -20,6 +21,7 @@ func simulateJSON(t *testing.T, args ...string) simulateSummary {
 }
 
 func TestSimulateCountsEightyDaysGamesEndingWithinATurnLimit(t *testing.T) {
+	t.Parallel()
 	random := simulateJSON(t, "-game", "eightydays", "-players", "4", "-games", "40", "-ai", "random", "-max-turns", "1000")
 	if random.Finished+random.Stalled != 40 || random.MaxTurns != 1000 {
 		t.Fatalf("summary %+v", random)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"github.com/meeplegames/meeple/bot"
 	"github.com/meeplegames/meeple/engine"
@@ -75,8 +74,8 @@ const (
 // open opens the database with the games this program offers (with the
 // config's content, if any), logging repairs to log. A file it creates is
 // announced on stdout.
-func (f *storeFlags) open(how access, log *slog.Logger, stdout io.Writer) (store, *engine.Registry, error) {
-	path, reg, err := f.resolve()
+func (f *storeFlags) open(how access, getenv func(string) string, log *slog.Logger, stdout io.Writer) (store, *engine.Registry, error) {
+	path, reg, err := f.resolve(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,8 +182,8 @@ func postgresAdvice(err error) string {
 // resolve returns the database (-db, else $MEEPLE_DATABASE_URL, else the
 // config's) and the games this program offers (with the config's content,
 // if any).
-func (f *storeFlags) resolve() (string, *engine.Registry, error) {
-	if *f.db == "" && *f.config == "" && os.Getenv(databaseEnv) == "" {
+func (f *storeFlags) resolve(getenv func(string) string) (string, *engine.Registry, error) {
+	if *f.db == "" && *f.config == "" && getenv(databaseEnv) == "" {
 		return "", nil, errors.New("-db (or -config, or $" + databaseEnv + ") is required")
 	}
 	cfg, err := loadConfig(*f.config)
@@ -193,7 +192,7 @@ func (f *storeFlags) resolve() (string, *engine.Registry, error) {
 	}
 	path := *f.db
 	if path == "" {
-		path = cfg.database(os.Getenv)
+		path = cfg.database(getenv)
 	}
 	reg, err := buildRegistry(cfg.Content)
 	if err != nil {

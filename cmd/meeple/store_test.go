@@ -20,8 +20,13 @@ import (
 
 // meeple runs the command line and returns its exit code, stdout and stderr.
 func meeple(args ...string) (int, string, string) {
+	return meepleIn(os.Getenv, args...)
+}
+
+// meepleIn is meeple in the environment getenv reads (see environ).
+func meepleIn(getenv func(string) string, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
+	code := run(args, getenv, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -107,6 +112,7 @@ func TestStoreCommandsRefuseBadInput(t *testing.T) {
 // its script into a database, exports it again (byte for byte the same
 // script) and replays the export: the replayed state is the stored one.
 func TestImportExportReplayRoundTrip(t *testing.T) {
+	t.Parallel()
 	reg, err := buildRegistry(nil)
 	if err != nil {
 		t.Fatal(err)
