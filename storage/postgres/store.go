@@ -216,8 +216,11 @@ func runTx(ctx context.Context, pool *pgxpool.Pool, fn func(ctx context.Context,
 		return err
 	}
 	if err := fn(ctx, tx); err != nil {
+		// Asked before the rollback, which hands the connection back to
+		// the pool and to another caller.
+		broken := tx.Conn().IsClosed()
 		tx.Rollback(ctx) // a connection that failed is closed by pgx; the server rolls back
-		if tx.Conn().IsClosed() {
+		if broken {
 			// COMMIT was never sent, so nothing was kept; the server went
 			// away (or did not answer in time) before it could serve us.
 			return markUnavailable(err)
