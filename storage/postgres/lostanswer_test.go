@@ -151,13 +151,7 @@ func TestAServerRestartFailsNoCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops and starts a PostgreSQL server")
 	}
-	var srv pgtest.Server
-	t.Cleanup(func() { srv.Stop() })
-	s, err := postgres.Open(srv.Database(t), storetest.Games(), postgres.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	srv, _, s := ownServer(t, 5*time.Second)
 	const games = 4
 	for i := range games {
 		storetest.NewRace(t, s, "g1", fmt.Sprintf("c%d", i), 2, "1000000")
@@ -345,14 +339,23 @@ func crashable(t *testing.T, crashes int) (*pgtest.Server, *postgres.Store, int)
 	if n, err := strconv.Atoi(os.Getenv("MEEPLE_LOSTANSWER_CRASHES")); err == nil {
 		crashes = n
 	}
+	srv, _, s := ownServer(t, 3*time.Second)
+	return srv, s, crashes
+}
+
+// ownServer starts a server of the test's own (to be crashed), and returns
+// it with a database in it and a store on that database whose calls time
+// out after timeout.
+func ownServer(t *testing.T, timeout time.Duration) (*pgtest.Server, string, *postgres.Store) {
 	srv := &pgtest.Server{}
 	t.Cleanup(func() { srv.Stop() })
-	s, err := postgres.Open(srv.Database(t), storetest.Games(), postgres.Options{Timeout: 3 * time.Second})
+	dsn := srv.Database(t)
+	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return srv, s, crashes
+	return srv, dsn, s
 }
 
 // TestACrashBeforeCommitIsUnavailable: a server that crashes while a
@@ -365,14 +368,7 @@ func TestACrashBeforeCommitIsUnavailable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops and starts a PostgreSQL server")
 	}
-	srv := &pgtest.Server{}
-	t.Cleanup(func() { srv.Stop() })
-	dsn := srv.Database(t)
-	s, err := postgres.Open(dsn, storetest.Games(), postgres.Options{Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	srv, dsn, s := ownServer(t, 10*time.Second)
 	g := storetest.NewRace(t, s, "g1", "c0", 2, "1000000")
 
 	// Another session locks the game's row, so the commit's first
