@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"image"
 	"image/color"
+	"slices"
+	"sync"
 )
 
 // lutBits is how many bits of each channel index the quantising table.
@@ -12,11 +14,14 @@ const lutBits = 6
 
 // palette is the fixed colour table every image is encoded with, and a
 // lookup table from a 6-bit-per-channel colour to its nearest palette
-// index. It is built once per Renderer and read-only afterwards.
+// index. It is built once per process and read-only afterwards.
 type palette struct {
 	colors color.Palette
 	lut    []uint8 // 1<<(3*lutBits) entries
 }
+
+// themePalette is the palette every Renderer of the process shares.
+var themePalette = sync.OnceValue(newPalette)
 
 // newPalette builds the palette from the theme: every base colour exactly,
 // the blends antialiasing produces between ink, paper and the base colours,
@@ -64,24 +69,43 @@ func newPalette() *palette {
 }
 
 // fillLUT maps each cell of the lookup table to the palette colour nearest
-// its centre, then pins every base colour to itself so flat areas keep their
-// exact colour.
+// its centre, then maps the cells of the first nbase colours (the theme's)
+// to them exactly.
+//
+// Distance is weighted towards green, where the eye is most sensitive,
+// and ties go to the lower index. The colours are searched in order of
+// green outwards from the cell's, stopping once green alone is further
+// than the best found, which visits a few of them rather than all.
 func (p *palette) fillLUT(cols []rgb, nbase int) {
 	const levels = 1 << lutBits
 	const half = 1 << (7 - lutBits)
-	for ri := 0; ri < levels; ri++ {
-		r := ri<<(8-lutBits) + half
-		for gi := 0; gi < levels; gi++ {
-			g := gi<<(8-lutBits) + half
+	type entry struct{ r, g, b, i int }
+	byGreen := make([]entry, len(cols))
+	for i, c := range cols {
+		byGreen[i] = entry{int(c.r()), int(c.g()), int(c.b()), i}
+	}
+	slices.SortStableFunc(byGreen, func(a, b entry) int { return a.g - b.g })
+	for gi := 0; gi < levels; gi++ {
+		g := gi<<(8-lutBits) + half
+		// The colours from above on have green at least g; those before it, less.
+		above, _ := slices.BinarySearchFunc(byGreen, g, func(e entry, g int) int { return e.g - g })
+		for ri := 0; ri < levels; ri++ {
+			r := ri<<(8-lutBits) + half
 			for bi := 0; bi < levels; bi++ {
 				b := bi<<(8-lutBits) + half
 				best, bestD := 0, 1<<30
-				for i, c := range cols {
-					dr, dg, db := r-int(c.r()), g-int(c.g()), b-int(c.b())
-					// Weighted towards green, where the eye is most sensitive.
-					d := 2*dr*dr + 4*dg*dg + 3*db*db
-					if d < bestD {
-						best, bestD = i, d
+				// Up the greens from above, then down from the one before it.
+				for _, step := range [2]int{1, -1} {
+					for k := above + min(step, 0); k >= 0 && k < len(byGreen); k += step {
+						e := byGreen[k]
+						dg := 4 * (g - e.g) * (g - e.g)
+						if dg > bestD {
+							break
+						}
+						dr, db := r-e.r, b-e.b
+						if d := 2*dr*dr + dg + 3*db*db; d < bestD || d == bestD && e.i < best {
+							best, bestD = e.i, d
+						}
 					}
 				}
 				p.lut[lutIndex(uint8(r), uint8(g), uint8(b))] = uint8(best)

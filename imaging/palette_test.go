@@ -81,3 +81,37 @@ func TestQuantiseShortcutsMatchEachPixel(t *testing.T) {
 		}
 	}
 }
+
+// fillLUT's pruned search gives every cell the colour a search of the
+// whole palette gives: the nearest, the lower index on a tie.
+func TestLookUpTableHoldsTheNearestColour(t *testing.T) {
+	p := newPalette()
+	cols := make([]rgb, len(p.colors))
+	for i, c := range p.colors {
+		n := color.NRGBAModel.Convert(c).(color.NRGBA)
+		cols[i] = rgb(n.R)<<16 | rgb(n.G)<<8 | rgb(n.B)
+	}
+	exact := map[int]bool{}
+	for _, c := range baseColors() {
+		exact[lutIndex(c.r(), c.g(), c.b())] = true
+	}
+	const half = 1 << (7 - lutBits)
+	for cell, got := range p.lut {
+		if exact[cell] {
+			continue
+		}
+		r := cell>>(2*lutBits)<<(8-lutBits) + half
+		g := cell>>lutBits&(1<<lutBits-1)<<(8-lutBits) + half
+		b := cell&(1<<lutBits-1)<<(8-lutBits) + half
+		best, bestD := 0, 1<<30
+		for i, c := range cols {
+			dr, dg, db := r-int(c.r()), g-int(c.g()), b-int(c.b())
+			if d := 2*dr*dr + 4*dg*dg + 3*db*db; d < bestD {
+				best, bestD = i, d
+			}
+		}
+		if int(got) != best {
+			t.Fatalf("cell %06x maps to colour %d, want the nearest, %d", r<<16|g<<8|b, got, best)
+		}
+	}
+}

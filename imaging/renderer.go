@@ -109,7 +109,7 @@ func NewWith(o Options) (*Renderer, error) {
 	}
 	r := &Renderer{
 		fonts:   f,
-		pal:     newPalette(),
+		pal:     themePalette(),
 		sprites: newSprites(f),
 		bgs:     map[string]*background{},
 		bgSeen:  map[string]bool{},

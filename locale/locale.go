@@ -30,6 +30,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/BurntSushi/toml"
@@ -64,10 +65,11 @@ type Catalogue struct {
 	said   memo // messages written with plain arguments
 }
 
-// New reads and checks the embedded catalogues.
-func New() (*Catalogue, error) {
-	return Load(files, "messages")
-}
+// New returns the embedded catalogues, read and checked at the first
+// call and shared by every caller after it.
+func New() (*Catalogue, error) { return embedded() }
+
+var embedded = sync.OnceValues(func() (*Catalogue, error) { return Load(files, "messages") })
 
 // Load reads the catalogues dir/<lang>.toml and dir/<part>.<lang>.toml
 // of fsys (a language's files together make its catalogue; en.toml is

@@ -237,9 +237,10 @@ func TestThreeProcessesShareShardsAndPostgres(t *testing.T) {
 	configs := make([]string, 3)
 	for i := range configs {
 		configs[i] = filepath.Join(dir, fmt.Sprintf("meeple@%d.toml", i))
-		// the stand-ins think briefly: a deadline passes every few seconds
-		// in each of twenty games, far more than strong's second a move
-		text := fmt.Sprintf("application_id = %q\n[render]\nimages = false\n[computers]\nthink = \"10ms\"\n[deadlines]\nturn = %q\nreminder = \"0\"\ncheck_every = \"250ms\"\n"+
+		// the stand-ins think for a millisecond: a deadline passes every
+		// few seconds in each of twenty games, and what is tested is who
+		// handles it, not how well
+		text := fmt.Sprintf("application_id = %q\n[render]\nimages = false\n[computers]\nthink = \"1ms\"\n[deadlines]\nturn = %q\nreminder = \"0\"\ncheck_every = \"250ms\"\n"+
 			"[discord]\nrest_base_url = %q\ngateway_url = %q\nshards = \"%d\"\nshard_count = 3\n",
 			discordtest.BotID, turnLimit, proxy.URL(), fake.GatewayURL(), i)
 		if err := os.WriteFile(configs[i], []byte(text), 0o600); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -379,14 +380,17 @@ type Content struct {
 	loanVP   []int // one entry per loan tile
 }
 
-// DefaultContent parses the embedded content files.
-func DefaultContent() (*Content, error) {
+// DefaultContent returns the embedded content, parsed at the first call.
+// Every caller shares it, so none may change it.
+func DefaultContent() (*Content, error) { return defaultContent() }
+
+var defaultContent = sync.OnceValues(func() (*Content, error) {
 	sub, err := fs.Sub(embedded, "content")
 	if err != nil {
 		return nil, err
 	}
 	return LoadContent(sub)
-}
+})
 
 // LoadContent reads and validates the content files (ContentFiles) from fsys.
 // A mistake is reported as a *ContentError naming the file, the entry (its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 //go:embed content/*.toml
@@ -129,14 +130,17 @@ func (e *ContentError) Error() string {
 // for example as a starting point for an admin's own files.
 func EmbeddedContent() fs.FS { return embedded }
 
-// DefaultContent returns the embedded content.
-func DefaultContent() (*Content, error) {
+// DefaultContent returns the embedded content, parsed at the first call.
+// Every caller shares it, so none may change it.
+func DefaultContent() (*Content, error) { return defaultContent() }
+
+var defaultContent = sync.OnceValues(func() (*Content, error) {
 	sub, err := fs.Sub(embedded, "content")
 	if err != nil {
 		return nil, err
 	}
 	return LoadContent(sub)
-}
+})
 
 // LoadContent reads and validates the track and card files from fsys (for
 // example os.DirFS of an admin's content folder). Every number is checked

@@ -1,5 +1,5 @@
 // Package pgtest runs a throwaway PostgreSQL server for tests: initdb into
-// a temporary folder, the server listening only on a Unix socket inside
+// a temporary folder (in /dev/shm when it has room), the server listening only on a Unix socket inside
 // it, and a fresh database per test. It needs PostgreSQL's server binaries
 // (Debian's postgresql package); without them the tests that ask for a
 // database are skipped with the reason.
@@ -154,13 +154,21 @@ func (s *Server) start() {
 }
 
 func (s *Server) run(bin string, cred *syscall.Credential) error {
-	parent := os.TempDir()
-	if cred != nil && !reachable(parent) {
-		parent = "/tmp" // the server's user must pass through every folder above its own
-	}
-	dir, err := os.MkdirTemp(parent, "meeple-pgtest-")
-	if err != nil {
-		return err
+	// Every database is a few hundred files, which a disk's file system
+	// takes longer to create than the tests take to use them: the folder
+	// is in memory where the machine has a memory-backed folder with room.
+	dir, err := os.MkdirTemp(memoryFolder, "meeple-pgtest-")
+	if err != nil || cred != nil && !reachable(memoryFolder) || free(memoryFolder) < memoryNeeded {
+		if err == nil {
+			os.Remove(dir)
+		}
+		parent := os.TempDir()
+		if cred != nil && !reachable(parent) {
+			parent = "/tmp" // the server's user must pass through every folder above its own
+		}
+		if dir, err = os.MkdirTemp(parent, "meeple-pgtest-"); err != nil {
+			return err
+		}
 	}
 	s.dir, s.bin, s.cred = dir, bin, cred
 	s.socket = filepath.Join(dir, "sock")
@@ -194,8 +202,10 @@ func (s *Server) serve() error {
 	bin, data := s.bin, filepath.Join(s.dir, "data")
 	attr := &syscall.SysProcAttr{Credential: s.cred, Pdeathsig: syscall.SIGQUIT}
 	var logBuf strings.Builder
+	// Shared memory segments live in the data folder, so that a server the
+	// tests kill leaves none behind in the machine's memory folder.
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", s.socket,
-		"-c", "listen_addresses=", "-c", "max_connections=200", "-c", "shared_buffers=32MB")
+		"-c", "listen_addresses=", "-c", "max_connections=200", "-c", "shared_buffers=32MB", "-c", "dynamic_shared_memory_type=mmap")
 	cmd.SysProcAttr = attr
 	cmd.Stdout, cmd.Stderr = &syncWriter{w: &logBuf}, nil
 	cmd.Stderr = cmd.Stdout
@@ -249,6 +259,24 @@ func (s *Server) Restart() error {
 		return errors.New("pgtest: the server is running")
 	}
 	return s.serve()
+}
+
+// memoryFolder is the memory-backed folder Linux mounts for every user,
+// and memoryNeeded the room a server takes there at most: a package's
+// tests make a hundred databases of some 8 MB each, and two packages run
+// at once.
+const (
+	memoryFolder = "/dev/shm"
+	memoryNeeded = 4 << 30
+)
+
+// free is how many bytes the file system of dir has left for this process.
+func free(dir string) uint64 {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0
+	}
+	return st.Bavail * uint64(st.Bsize)
 }
 
 // reachable reports whether every folder from / down to dir lets other
