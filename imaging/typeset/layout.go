@@ -71,9 +71,34 @@ func (s *Setter) goFace(st Style) xfont.Face {
 	if st.Bold {
 		ttf = s.lib.goBold
 	}
-	f := truetype.NewFace(ttf, &truetype.Options{Size: float64(st.Size), Hinting: xfont.HintingFull})
+	f := &knownAdvances{Face: truetype.NewFace(ttf, &truetype.Options{Size: float64(st.Size), Hinting: xfont.HintingFull})}
 	s.goFaces[st] = f
 	return f
+}
+
+// knownAdvances is a face that remembers its glyphs' advances. A
+// truetype face loads and hints a glyph for every advance asked of it,
+// and measuring the texts of a board asks for thousands.
+type knownAdvances struct {
+	xfont.Face
+	advances map[rune]advance
+}
+
+type advance struct {
+	width fixed.Int26_6
+	ok    bool
+}
+
+func (f *knownAdvances) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
+	if a, known := f.advances[r]; known {
+		return a.width, a.ok
+	}
+	w, ok := f.Face.GlyphAdvance(r)
+	if f.advances == nil {
+		f.advances = map[rune]advance{}
+	}
+	f.advances[r] = advance{w, ok}
+	return w, ok
 }
 
 func (s *Setter) face(i int) *font.Face {
