@@ -16,7 +16,7 @@ import (
 // While a bot runs on the database (and so holds its file), the bot writes
 // the copy, asked over its control socket; otherwise the copy is taken
 // here.
-func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runBackup(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("backup", stderr)
 	sf := addStoreFlags(fs)
 	out := fs.String("out", "", "file to write the copy to (replaced if it exists)")
@@ -43,7 +43,9 @@ func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writ
 	switch {
 	case errors.Is(err, boltdb.ErrInUse):
 		how = "copied online (the running bot wrote it)"
-		if n, err = backupOnline(path, *out); err != nil {
+		ctx, stop := interruptible(ctx)
+		defer stop()
+		if n, err = backupOnline(ctx, path, *out); err != nil {
 			return fmt.Errorf("%s is held by another process, and asking it for a copy failed: %w", path, err)
 		}
 	case err != nil:
@@ -69,10 +71,10 @@ var errPostgresBackup = errors.New("the database is on PostgreSQL: back it up wi
 
 // backupOnline asks the bot running on the database at db to write a copy
 // to out, which is resolved here because the bot's working folder may differ.
-func backupOnline(db, out string) (int64, error) {
+func backupOnline(ctx context.Context, db, out string) (int64, error) {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return 0, err
 	}
-	return boltdb.RequestBackup(context.Background(), boltdb.BackupSocket(db), abs)
+	return boltdb.RequestBackup(ctx, boltdb.BackupSocket(db), abs)
 }

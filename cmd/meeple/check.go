@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -37,7 +38,7 @@ func (r checkResult) String() string {
 	return fmt.Sprintf("FAIL  %-8s %s → fix: %s", r.name, r.detail, r.fix)
 }
 
-func runCheck(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", stderr)
 	configPath := fs.String("config", "", "the bot's TOML config file; without it every setting has its default")
 	if err := parseFlags(fs, args); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -292,7 +293,7 @@ func checkMeeple(args []string) error {
 	}
 	var stdout, stderr bytes.Buffer
 	if args[0] == "help" {
-		if code := run(args, os.Getenv, &stdout, &stderr); code != 0 {
+		if code := run(context.Background(), args, os.Getenv, &stdout, &stderr); code != 0 {
 			return fmt.Errorf("exit %d: %s", code, stderr.String())
 		}
 		return nil
@@ -300,7 +301,7 @@ func checkMeeple(args []string) error {
 	if _, ok := commands()[args[0]]; !ok {
 		return fmt.Errorf("meeple has no subcommand %q", args[0])
 	}
-	code := run(append(append([]string{}, args...), "-h"), os.Getenv, &stdout, &stderr)
+	code := run(context.Background(), append(append([]string{}, args...), "-h"), os.Getenv, &stdout, &stderr)
 	usage := "Usage of meeple " + args[0]
 	if code != 2 || !strings.HasPrefix(stderr.String(), usage) {
 		return fmt.Errorf("flags refused (exit %d): %s", code, firstLine(stderr.String()))

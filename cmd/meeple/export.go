@@ -12,7 +12,7 @@ import (
 	"github.com/meeplegames/meeple/storage"
 )
 
-func runExport(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stderr)
 	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id of an active game")
@@ -24,6 +24,8 @@ func runExport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "meeple export: give -channel or -game")
 		return errUsage
 	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	s, _, err := sf.open(salvageFile, getenv, slog.New(slog.NewTextHandler(stderr, nil)), stdout)
 	if err != nil {
 		return err
@@ -31,9 +33,9 @@ func runExport(args []string, getenv func(string) string, stdout, stderr io.Writ
 	defer s.Close()
 	var g *storage.Game
 	if *channel != "" {
-		g, err = s.Get(context.Background(), *channel)
+		g, err = s.Get(ctx, *channel)
 	} else {
-		g, err = s.GetByID(context.Background(), *id)
+		g, err = s.GetByID(ctx, *id)
 	}
 	if err != nil {
 		return withAdvice(s.String(), err)

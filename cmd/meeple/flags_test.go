@@ -33,7 +33,7 @@ func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
 	checked := 0
 	for name := range commands() {
 		var help, errs bytes.Buffer
-		run([]string{name, "-h"}, os.Getenv, &help, &errs)
+		run(t.Context(), []string{name, "-h"}, os.Getenv, &help, &errs)
 		for _, m := range numericFlag.FindAllStringSubmatch(errs.String()+help.String(), -1) {
 			flagName := m[1]
 			values := []string{"-5"}
@@ -43,7 +43,7 @@ func TestEveryNumericFlagIsRangeChecked(t *testing.T) {
 			for _, v := range values {
 				args := append([]string{name, "-" + flagName, v}, needs[name]...)
 				var out, errs bytes.Buffer
-				code := run(args, os.Getenv, &out, &errs)
+				code := run(t.Context(), args, os.Getenv, &out, &errs)
 				if code != 2 || !strings.Contains(errs.String(), "-"+flagName) || out.Len() > 0 {
 					t.Errorf("meeple %s: exit %d, stdout %q, stderr %q; want exit 2 naming -%s", strings.Join(args, " "), code, out.String(), errs.String(), flagName)
 				}

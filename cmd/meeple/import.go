@@ -18,7 +18,7 @@ import (
 	"github.com/meeplegames/meeple/storage/boltdb"
 )
 
-func runImport(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runImport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	sf := addStoreFlags(fs)
 	channel := fs.String("channel", "", "Discord channel (or thread) id to hold the game; it must have no active game")
@@ -65,12 +65,14 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 	if _, err := storage.NewContract(reg, nil).Import(g); err != nil {
 		return scriptError(*script, lines, rules, err)
 	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	s, err := openStore(path, reg, writeFile, boltdb.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stdout)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := s.Import(context.Background(), g); err != nil {
+	if err := s.Import(ctx, g); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "imported %s game %d into channel %s: %d players, %d actions", g.Kind, g.ID, g.Channel, g.Setup.Players, g.Version)

@@ -3,12 +3,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
+	"syscall"
 	_ "time/tzdata" // players' time zones (quiet hours) on hosts without a zone database
 
 	"github.com/meeplegames/meeple/storage/postgres"
@@ -18,7 +21,7 @@ import (
 // stdout and stderr.
 type command struct {
 	summary string
-	run     func(args []string, getenv func(string) string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
 }
 
 func commands() map[string]command {
@@ -37,14 +40,21 @@ func commands() map[string]command {
 	}
 }
 
+// interruptible returns ctx, cancelled too when the process is asked to
+// stop (Ctrl-C, SIGTERM): a command working on a database then stops at
+// its next call and closes the database, rather than dying inside one.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
 // errUsage marks a mistake in the command line; its details were already printed.
 var errUsage = errors.New("usage")
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
-func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	// A database may be named by a connection string with a password (in
 	// a flag, the config or the environment): whatever a command prints,
 	// its logs included, leaves with the secrets taken out.
@@ -60,7 +70,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		usage(stderr, cmds)
 		return 2
 	}
-	if err := cmd.run(args[1:], getenv, stdout, stderr); err != nil {
+	if err := cmd.run(ctx, args[1:], getenv, stdout, stderr); err != nil {
 		var bad *flagError
 		if errors.As(err, &bad) {
 			fmt.Fprintf(stderr, "meeple %s: %v\n", args[0], bad)
@@ -68,6 +78,10 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		}
 		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 			return 2
+		}
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "meeple %s: stopped as asked, before it finished: %v\n", args[0], err)
+			return 1
 		}
 		fmt.Fprintf(stderr, "meeple %s: %v\n", args[0], err)
 		return 1

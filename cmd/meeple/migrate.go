@@ -13,7 +13,7 @@ import (
 // runMigrate copies every game, setting and preference from one database
 // to another, empty one (bbolt file to PostgreSQL or back), reading each
 // game back from the copy to compare it with the original.
-func runMigrate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
 	from := fs.String("from", "", "database to copy from: a bbolt file or a PostgreSQL connection string (default: $"+databaseEnv+")")
 	to := fs.String("to", "", "empty database to copy into: a bbolt file (created) or a PostgreSQL connection string (default: $"+databaseEnv+")")
@@ -42,6 +42,8 @@ func runMigrate(args []string, getenv func(string) string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	src, err := openStore(*from, reg, readFile, boltdb.Options{Logger: log}, stdout)
 	if err != nil {
@@ -54,21 +56,21 @@ func runMigrate(args []string, getenv func(string) string, stdout, stderr io.Wri
 	}
 	defer dst.Close()
 	fromName, toName := databaseName(*from), databaseName(*to)
-	if _, total, err := dst.Counts(context.Background()); err != nil || total > 0 {
+	if _, total, err := dst.Counts(ctx); err != nil || total > 0 {
 		if err == nil {
 			err = fmt.Errorf("%s already holds %d games: migrate copies into an empty database only", toName, total)
 		}
 		return err
 	}
-	n, err := storage.Copy(context.Background(), dst, src)
+	n, err := storage.Copy(ctx, dst, src)
 	if err != nil {
 		return fmt.Errorf("copying from %s to %s stopped after %d games (empty %s before trying again): %w", fromName, toName, n, toName, err)
 	}
-	active, _, err := dst.Counts(context.Background())
+	active, _, err := dst.Counts(ctx)
 	if err != nil {
 		return err
 	}
-	guilds, users, err := dst.SavedSettings(context.Background())
+	guilds, users, err := dst.SavedSettings(ctx)
 	if err != nil {
 		return err
 	}

@@ -245,3 +245,23 @@ func TestImportExportOnPostgres(t *testing.T) {
 		t.Fatalf("export of the second import: exit %d, %q\ngot\n%s\nwant\n%s", code, stderr, again, exported)
 	}
 }
+
+// A command stopped (Ctrl-C, SIGTERM: its context cancelled) stops at its
+// next database call, says so, and closes the databases: the copy it was
+// making holds nothing, and a migrate run again fills it.
+func TestAStoppedMigrateStopsAtTheDatabase(t *testing.T) {
+	t.Setenv(databaseEnv, "")
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "meeple.db"), filepath.Join(dir, "copy.db")
+	fillDatabase(t, from)
+	stopped, stop := context.WithCancel(t.Context())
+	stop()
+	var stdout, stderr strings.Builder
+	if code := run(stopped, []string{"migrate", "-from", from, "-to", to}, os.Getenv, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "meeple migrate: stopped as asked, before it finished") {
+		t.Fatalf("a stopped migrate: exit %d, %q, %q", code, stdout.String(), stderr.String())
+	}
+	code, stdout2, stderr2 := meeple("migrate", "-from", from, "-to", to)
+	if code != 0 || !strings.Contains(stdout2, "copied 7 games") {
+		t.Fatalf("migrate after the stopped one: exit %d, %q, %q", code, stdout2, stderr2)
+	}
+}

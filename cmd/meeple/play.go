@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,7 +26,7 @@ const (
 	maxKeep     = 100_000
 )
 
-func runPlay(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runPlay(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	return playGame(args, getenv, os.Stdin, stdout, stderr)
 }
 

@@ -41,7 +41,7 @@ func TestPlayCommandPlaysEightyDaysToTheEnd(t *testing.T) {
 	}
 	// the saved script replays with meeple replay
 	var replayed bytes.Buffer
-	if code := run([]string{"replay", "-game", "eightydays", "-players", "3", "-seed", "9", "-script", filepath.Join(dir, "game.txt")}, os.Getenv, &replayed, &errs); code != 0 {
+	if code := run(t.Context(), []string{"replay", "-game", "eightydays", "-players", "3", "-seed", "9", "-script", filepath.Join(dir, "game.txt")}, os.Getenv, &replayed, &errs); code != 0 {
 		t.Fatalf("replay exit %d: %s", code, errs.String())
 	}
 	if !strings.Contains(replayed.String(), `"over": true`) {
@@ -103,7 +103,7 @@ func TestPlayKeepsTheLatestPicturesInItsTemporaryFolder(t *testing.T) {
 	if drawn := strings.Count(out.String(), "board: "); len(boards) != defaultKeep || drawn < 10 || !strings.Contains(out.String(), "(the latest 3 kept)") {
 		t.Fatalf("%d boards drawn, %d kept", drawn, len(boards))
 	}
-	if code := run([]string{"play", "-keep", "-2"}, os.Getenv, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-keep is -2: give a number from 0 to 100000") {
+	if code := run(t.Context(), []string{"play", "-keep", "-2"}, os.Getenv, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-keep is -2: give a number from 0 to 100000") {
 		t.Fatalf("-keep -2: exit %d, %q", code, errs.String())
 	}
 }
@@ -124,7 +124,7 @@ func TestPlayTakesALanguage(t *testing.T) {
 	// -h names where the default comes from, not the environment's value
 	posix := environ(map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"})
 	var help strings.Builder
-	if code := run([]string{"play", "-h"}, posix, &help, &help); code != 2 || !strings.Contains(help.String(), "(default: from $LC_ALL, $LC_MESSAGES or $LANG, else en)") ||
+	if code := run(t.Context(), []string{"play", "-h"}, posix, &help, &help); code != 2 || !strings.Contains(help.String(), "(default: from $LC_ALL, $LC_MESSAGES or $LANG, else en)") ||
 		strings.Contains(help.String(), "C.UTF-8") {
 		t.Errorf("play -h: exit %d\n%s", code, help.String())
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,7 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-func runRender(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runRender(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("render", stderr)
 	gf := addGameFlags(fs)
 	script := fs.String("script", "", "file of actions to apply first, one \"P<seat>: <action>\" a line (- for standard input); none renders the start")

@@ -30,7 +30,7 @@ func TestRenderWritesBoardAndMats(t *testing.T) {
 	} {
 		out := filepath.Join(dir, tc.game)
 		var stdout, stderr bytes.Buffer
-		code := run([]string{"render", "-game", tc.game, "-players", tc.players, "-seed", "9", "-script", script,
+		code := run(t.Context(), []string{"render", "-game", tc.game, "-players", tc.players, "-seed", "9", "-script", script,
 			"-names", tc.names, "-out", out}, os.Getenv, &stdout, &stderr)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.game, code, stderr.String())
@@ -69,7 +69,7 @@ func TestRenderRefusesBadInput(t *testing.T) {
 		{"render", "-game", "eightydays", "-players", "3", "-script", bad, "-out", filepath.Join(dir, "y")}, // refused action
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, os.Getenv, &stdout, &stderr); code == 0 {
+		if code := run(t.Context(), args, os.Getenv, &stdout, &stderr); code == 0 {
 			t.Errorf("%v: exit 0, want a failure", args)
 		}
 		if stderr.Len() == 0 {
@@ -115,7 +115,7 @@ func TestRenderWritesScoresOfAFinishedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"render", "-game", "eightydays", "-players", "3", "-seed", "4", "-script", path,
+	if code := run(t.Context(), []string{"render", "-game", "eightydays", "-players", "3", "-seed", "4", "-script", path,
 		"-out", filepath.Join(dir, "out")}, os.Getenv, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,7 +26,7 @@ type replayOutput struct {
 	State   json.RawMessage `json:"state"`
 }
 
-func runReplay(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runReplay(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", stderr)
 	gf := addGameFlags(fs)
 	script := fs.String("script", "", "file of actions, one \"P<seat>: <action>\" a line (- for standard input)")

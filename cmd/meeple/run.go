@@ -7,11 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -24,7 +22,7 @@ import (
 	"github.com/meeplegames/meeple/wording"
 )
 
-func runRun(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runRun(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	configPath := fs.String("config", "", "TOML config file (see config.example.toml); without it every setting has its default")
 	shardRange := fs.String("shards", "", `gateway shards this process runs, such as "0-3" (instead of [discord] shards; for a systemd template unit's instance name)`)
@@ -111,7 +109,11 @@ func runRun(args []string, getenv func(string) string, stdout, stderr io.Writer)
 	botCfg := bot.Config{
 		AppID: cfg.ApplicationID, DevGuild: cfg.DevGuildID, Logger: log, Images: true, Shards: shards, NoGateway: cfg.Discord.gatewayOff(),
 	}
-	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), func() ([]storage.GameCount, error) { return store.GameCounts(context.Background()) })
+	m, promReg, err := operatorMetrics(cfg.HTTP, reg.Names(), func() ([]storage.GameCount, error) {
+		ctx, cancel := context.WithTimeout(ctx, countsWait)
+		defer cancel()
+		return store.GameCounts(ctx)
+	})
 	if err != nil {
 		return err
 	}
@@ -137,7 +139,7 @@ func runRun(args []string, getenv func(string) string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	var closing stage
 	defer shutdownDeadline(ctx, &closing, log, time.After, func() { os.Exit(1) })()
@@ -175,6 +177,10 @@ const (
 	shutdownLimit   = 20 * time.Second
 	botShutdownWait = 15 * time.Second
 )
+
+// countsWait bounds the count of games a scrape of /metrics asks the
+// database for, well inside a scraper's usual 10 s.
+const countsWait = 5 * time.Second
 
 // stage names what a stopping "meeple run" is closing.
 type stage struct{ what atomic.Pointer[string] }

@@ -20,7 +20,7 @@ func TestRunWithoutTokenSaysWhatToDo(t *testing.T) {
 	t.Setenv(tokenEnv, "")
 	t.Chdir(t.TempDir())
 	var out, errw bytes.Buffer
-	if code := run([]string{"run"}, os.Getenv, &out, &errw); code != 1 {
+	if code := run(t.Context(), []string{"run"}, os.Getenv, &out, &errw); code != 1 {
 		t.Fatalf("exit code %d, want 1", code)
 	}
 	msg := errw.String()
@@ -180,7 +180,7 @@ func TestRunChecksTheTokensFormFirst(t *testing.T) {
 	} {
 		t.Setenv(tokenEnv, token)
 		var out, errw bytes.Buffer
-		code := run([]string{"run"}, os.Getenv, &out, &errw)
+		code := run(t.Context(), []string{"run"}, os.Getenv, &out, &errw)
 		msg := errw.String()
 		if code != 1 || !strings.Contains(msg, want) || !strings.Contains(msg, "Reset Token") || strings.Contains(msg, token) {
 			t.Errorf("token %q: exit %d, %q; want %q without the token", token, code, msg, want)

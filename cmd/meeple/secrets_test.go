@@ -137,9 +137,9 @@ func checkNoPasswordPrinted(t *testing.T, form, db, dsn, file, script string) in
 		}
 		getenv := environ(map[string]string{databaseEnv: env, tokenEnv: "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"})
 		var out, errs bytes.Buffer
-		code := run(args, getenv, &out, &errs)
+		code := run(t.Context(), args, getenv, &out, &errs)
 		var rawOut, rawErr bytes.Buffer
-		_ = commands()[args[0]].run(args[1:], getenv, &rawOut, &rawErr)
+		_ = commands()[args[0]].run(t.Context(), args[1:], getenv, &rawOut, &rawErr)
 		for _, printed := range []string{out.String(), errs.String(), rawOut.String(), rawErr.String()} {
 			if strings.Contains(printed, marker) {
 				t.Errorf("%s, %s (env %v, exit %d) printed the password:\n%s", form, strings.Join(args, " "), env != "", code, printed)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,7 +73,7 @@ const (
 	maxActions   = 10_000_000
 )
 
-func runSimulate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runSimulate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("simulate", stderr)
 	gf := addGameFlags(fs)
 	games := fs.Int("games", 100, "number of games to play")

@@ -10,7 +10,7 @@ import (
 func simulateJSON(t *testing.T, args ...string) simulateSummary {
 	t.Helper()
 	var out, errs bytes.Buffer
-	if code := run(append([]string{"simulate"}, args...), os.Getenv, &out, &errs); code != 0 {
+	if code := run(t.Context(), append([]string{"simulate"}, args...), os.Getenv, &out, &errs); code != 0 {
 		t.Fatalf("simulate %v: exit %d: %s", args, code, errs.String())
 	}
 	var sum simulateSummary

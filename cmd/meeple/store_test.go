@@ -26,7 +26,7 @@ func meeple(args ...string) (int, string, string) {
 // meepleIn is meeple in the environment getenv reads (see environ).
 func meepleIn(getenv func(string) string, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(args, getenv, &stdout, &stderr)
+	code := run(context.Background(), args, getenv, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -66,7 +67,7 @@ func (b build) logAttrs() []any {
 	return []any{"version", b.Version, "commit", b.Commit, "modified", b.Modified, "go", b.GoVersion}
 }
 
-func runVersion(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runVersion(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err

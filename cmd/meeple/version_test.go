@@ -42,14 +42,14 @@ func TestDescribeBuild(t *testing.T) {
 
 func TestVersionCommandPrintsGoVersion(t *testing.T) {
 	var out, errw bytes.Buffer
-	if code := run([]string{"version"}, os.Getenv, &out, &errw); code != 0 {
+	if code := run(t.Context(), []string{"version"}, os.Getenv, &out, &errw); code != 0 {
 		t.Fatalf("exit %d: %s", code, errw.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "meeple ") || !strings.HasPrefix(lines[1], "commit ") || lines[2] != runtime.Version() {
 		t.Errorf("output %q: want meeple VERSION, commit …, %s", out.String(), runtime.Version())
 	}
-	if code := run([]string{"version", "extra"}, os.Getenv, &out, &errw); code != 2 {
+	if code := run(t.Context(), []string{"version", "extra"}, os.Getenv, &out, &errw); code != 2 {
 		t.Errorf("a stray argument: exit %d, want 2", code)
 	}
 }
@@ -108,7 +108,7 @@ func TestRunLogsItsBuildAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errw bytes.Buffer
-	if code := run([]string{"run", "-config", config}, os.Getenv, &out, &errw); code != 1 {
+	if code := run(t.Context(), []string{"run", "-config", config}, os.Getenv, &out, &errw); code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, errw.String())
 	}
 	first := firstLine(errw.String())
