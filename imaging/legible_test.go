@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"image/png"
 	"os"
 	"os/exec"
@@ -250,12 +251,17 @@ func writeShown(path string, img []byte, boxW, boxH int) error {
 // enlarged three times, which adds no detail: tesseract's models read
 // capitals some 30 pixels high.
 func writeScaled(path string, src image.Image, w, h int) error {
+	if _, ok := src.(*image.RGBA); !ok { // the scaler's fast path: a tenth of the time
+		rgba := image.NewRGBA(src.Bounds())
+		draw.Draw(rgba, rgba.Bounds(), src, src.Bounds().Min, draw.Src)
+		src = rgba
+	}
 	shown := image.NewRGBA(image.Rect(0, 0, w, h))
 	xdraw.CatmullRom.Scale(shown, shown.Bounds(), src, src.Bounds(), xdraw.Src, nil)
 	big := image.NewRGBA(image.Rect(0, 0, 3*w, 3*h))
 	xdraw.NearestNeighbor.Scale(big, big.Bounds(), shown, shown.Bounds(), xdraw.Src, nil)
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, big); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, big); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
