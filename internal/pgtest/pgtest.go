@@ -157,6 +157,7 @@ func (s *Server) run(bin string, cred *syscall.Credential) error {
 	// Every database is a few hundred files, which a disk's file system
 	// takes longer to create than the tests take to use them: the folder
 	// is in memory where the machine has a memory-backed folder with room.
+	removeAbandoned(memoryFolder)
 	dir, err := os.MkdirTemp(memoryFolder, "meeple-pgtest-")
 	if err != nil || cred != nil && !reachable(memoryFolder) || free(memoryFolder) < memoryNeeded {
 		if err == nil {
@@ -269,6 +270,22 @@ const (
 	memoryFolder = "/dev/shm"
 	memoryNeeded = 4 << 30
 )
+
+// removeAbandoned removes the server folders in dir of test runs killed
+// before they could (their age is past any test timeout): in memory, they
+// would hold it until the machine restarts.
+func removeAbandoned(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, "meeple-pgtest-*"))
+	for _, d := range old {
+		if info, err := os.Stat(d); err == nil && time.Since(info.ModTime()) > abandonedAfter {
+			os.RemoveAll(d)
+		}
+	}
+}
+
+// abandonedAfter is an age no test run reaches (go test stops a package
+// after 10 minutes unless told otherwise; .ci/run allows 20).
+const abandonedAfter = 6 * time.Hour
 
 // free is how many bytes the file system of dir has left for this process.
 func free(dir string) uint64 {
