@@ -1,6 +1,6 @@
 // Package pgtest runs a throwaway PostgreSQL server for tests: initdb into
-// a temporary folder (in /dev/shm when it has room), the server listening only on a Unix socket inside
-// it, and a fresh database per test. It needs PostgreSQL's server binaries
+// a temporary folder (in /dev/shm when it has room), the server listening
+// only on a Unix socket inside it, and a fresh database per test. It needs PostgreSQL's server binaries
 // (Debian's postgresql package); without them the tests that ask for a
 // database are skipped with the reason.
 //
@@ -154,22 +154,9 @@ func (s *Server) start() {
 }
 
 func (s *Server) run(bin string, cred *syscall.Credential) error {
-	// Every database is a few hundred files, which a disk's file system
-	// takes longer to create than the tests take to use them: the folder
-	// is in memory where the machine has a memory-backed folder with room.
-	removeAbandoned(memoryFolder)
-	dir, err := os.MkdirTemp(memoryFolder, "meeple-pgtest-")
-	if err != nil || cred != nil && !reachable(memoryFolder) || free(memoryFolder) < memoryNeeded {
-		if err == nil {
-			os.Remove(dir)
-		}
-		parent := os.TempDir()
-		if cred != nil && !reachable(parent) {
-			parent = "/tmp" // the server's user must pass through every folder above its own
-		}
-		if dir, err = os.MkdirTemp(parent, "meeple-pgtest-"); err != nil {
-			return err
-		}
+	dir, err := serverFolder(cred)
+	if err != nil {
+		return err
 	}
 	s.dir, s.bin, s.cred = dir, bin, cred
 	s.socket = filepath.Join(dir, "sock")
@@ -260,6 +247,24 @@ func (s *Server) Restart() error {
 		return errors.New("pgtest: the server is running")
 	}
 	return s.serve()
+}
+
+// serverFolder makes the server's temporary folder. Every database is a
+// few hundred files, which a disk's file system takes longer to create
+// than the tests take to use them, so the folder is in memory where the
+// machine has a memory-backed folder with room.
+func serverFolder(cred *syscall.Credential) (string, error) {
+	removeAbandoned(memoryFolder)
+	if free(memoryFolder) >= memoryNeeded && (cred == nil || reachable(memoryFolder)) {
+		if dir, err := os.MkdirTemp(memoryFolder, "meeple-pgtest-"); err == nil {
+			return dir, nil
+		}
+	}
+	parent := os.TempDir()
+	if cred != nil && !reachable(parent) {
+		parent = "/tmp" // the server's user must pass through every folder above its own
+	}
+	return os.MkdirTemp(parent, "meeple-pgtest-")
 }
 
 // memoryFolder is the memory-backed folder Linux mounts for every user,
