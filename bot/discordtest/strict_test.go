@@ -120,7 +120,9 @@ func TestMessagesOverDiscordLimitsAreRefused(t *testing.T) {
 	if _, err := s.ChannelMessageSendComplex("42", &ok); err != nil {
 		t.Errorf("a message at every limit: %v", err)
 	}
-	// a file over 10 MiB: 413, as Discord answers
+	// a file over 10 MiB: 413, as Discord answers (sending 10 MiB takes
+	// longer than the session's 10 s on a loaded machine)
+	s.Client.Timeout = time.Minute
 	_, err := s.ChannelMessageSendComplex("42", &discordgo.MessageSend{Files: []*discordgo.File{{Name: "big.png", ContentType: "image/png", Reader: bytes.NewReader(make([]byte, 10<<20+1))}}})
 	if status, body := restError(t, err); status != http.StatusRequestEntityTooLarge || body["code"] != float64(40005) {
 		t.Errorf("an 11 MiB file: %d %v", status, body)
