@@ -1,8 +1,9 @@
 // Package pgtest runs a throwaway PostgreSQL server for tests: initdb into
 // a temporary folder (in /dev/shm when it has room), the server listening
-// only on a Unix socket inside it, and a fresh database per test. It needs PostgreSQL's server binaries
-// (Debian's postgresql package); without them the tests that ask for a
-// database are skipped with the reason.
+// only on a Unix socket inside it, and a fresh database per test. It
+// needs PostgreSQL's server binaries (Debian's postgresql package);
+// without them the tests that ask for a database are skipped with the
+// reason.
 //
 // Running as root, the server runs as the "postgres" user (initdb refuses
 // root) in a folder that user owns.
