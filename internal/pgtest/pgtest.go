@@ -52,12 +52,17 @@ type Server struct {
 }
 
 // Database creates an empty database for t and returns its connection
-// string (a postgres:// URL, for pgx or libpq). It skips t when PostgreSQL is not
-// installed and fails it when the server would not start.
+// string (a postgres:// URL, for pgx or libpq). It skips t when PostgreSQL
+// is not installed, or fails it when RequireEnv is set (.ci/run sets it
+// after installing PostgreSQL, so CI never skips these tests), and fails
+// it when the server would not start.
 func (s *Server) Database(t testing.TB) string {
 	t.Helper()
 	dsn, err := s.NewDatabase()
 	if errors.Is(err, ErrUnavailable) {
+		if os.Getenv(RequireEnv) != "" {
+			t.Fatalf("%v, and %s asks that the tests needing it run", err, RequireEnv)
+		}
 		t.Skip(err.Error())
 	}
 	if err != nil {
@@ -66,9 +71,13 @@ func (s *Server) Database(t testing.TB) string {
 	return dsn
 }
 
+// RequireEnv names the environment variable that makes a missing
+// PostgreSQL fail the tests that need it instead of skipping them.
+const RequireEnv = "MEEPLE_REQUIRE_POSTGRES"
+
 // ErrUnavailable means PostgreSQL's server binaries are not on this machine
 // (or cannot run as a user other than root).
-var ErrUnavailable = errors.New("pgtest: PostgreSQL is not installed here (Debian: apt-get install postgresql); skipping the tests that need it")
+var ErrUnavailable = errors.New("pgtest: PostgreSQL is not installed here (Debian: apt-get install postgresql)")
 
 // NewDatabase creates an empty database and returns its connection string,
 // starting the server first if need be.
